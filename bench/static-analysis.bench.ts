@@ -1,0 +1,216 @@
+// Static analysis, interpretation and hostile nesting, each timed beside a baseline measured in
+// this same process: the ratios are the figures that matter. Nothing here asserts on time.
+
+import * as os from "node:os";
+import {
+  analyzePlanText,
+  estimatePlan,
+  executePlan,
+  parsePlan,
+  validatePlan,
+  type JsonValue,
+  type Plan,
+  type RunHost,
+  type ToolHandler,
+  type ValidatedPlan,
+} from "@rlm-plan/shared-runtime";
+import { measure, measureAsync, now, type Timing } from "./measure";
+import {
+  CAPABILITIES,
+  HUGE_BUDGET,
+  countSteps,
+  deepExpressionText,
+  deepRlmText,
+  flatPlan,
+  nestedPlan,
+  type PlanShape,
+} from "./plans";
+
+const SIZES = [100, 1_000, 10_000] as const;
+const SHAPES: readonly PlanShape[] = ["flat", "nested"];
+const TARGET_RATIO = 3;
+const POLICY = { capabilities: CAPABILITIES, budget: HUGE_BUDGET };
+
+/** What the host runs: parse the model's text, then validate (which computes the estimate). */
+function fullAnalysis(text: string): ValidatedPlan {
+  const parsed = parsePlan({ kind: "model", text });
+  if (!parsed.plan) throw new Error(`bench plan did not parse: ${parsed.problems[0]?.message}`);
+  const validation = validatePlan(parsed.plan, POLICY);
+  if (!validation.ok) throw new Error(`bench plan is invalid: ${validation.problems[0]?.message}`);
+  return validation.validated;
+}
+
+interface Row {
+  readonly shape: PlanShape;
+  readonly steps: number;
+  readonly bytes: number;
+  readonly jsonParse: Timing;
+  readonly full: Timing;
+  readonly parse: Timing;
+  readonly validate: Timing;
+  readonly estimate: Timing;
+  readonly editor: Timing;
+}
+
+async function staticAnalysis(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const shape of SHAPES) {
+    for (const steps of SIZES) {
+      const json = shape === "flat" ? flatPlan(steps) : nestedPlan(steps);
+      if (countSteps(json) !== steps) throw new Error(`generator made ${countSteps(json)} steps, not ${steps}`);
+      const text = JSON.stringify(json, null, 2);
+      const plan: Plan = fullAnalysis(text).plan;
+      rows.push({
+        shape,
+        steps,
+        bytes: Buffer.byteLength(text),
+        jsonParse: await measure(() => JSON.parse(text)),
+        full: await measure(() => fullAnalysis(text)),
+        parse: await measure(() => parsePlan({ kind: "model", text })),
+        validate: await measure(() => validatePlan(plan, POLICY)),
+        estimate: await measure(() => estimatePlan(plan)),
+        editor: await measure(() => analyzePlanText(text, POLICY)),
+      });
+    }
+  }
+  return rows;
+}
+
+function printStaticAnalysis(rows: readonly Row[]): void {
+  section("1. Static analysis vs JSON.parse of the same text (JSON.stringify(plan, null, 2))");
+  console.log("full = parsePlan({kind:'model'}) + validatePlan (validatePlan runs estimatePlan itself; not run twice)");
+  console.log("editor = analyzePlanText(text, policy): jsonc-parser tree with ranges + the same checks, all problems\n");
+  table(
+    ["plan", "text", "path", "ms", "JSON.parse ms", "ratio", `within ${TARGET_RATIO}x`],
+    rows.flatMap((r) => {
+      const plan = `${r.shape} ${r.steps.toLocaleString("en-US")}`;
+      const size = `${(r.bytes / 1024).toFixed(0)} KB`;
+      const ratio = r.full.ms / r.jsonParse.ms;
+      return [
+        [plan, size, "full", ms(r.full.ms), ms(r.jsonParse.ms), times(ratio), ratio <= TARGET_RATIO ? "yes" : "no"],
+        [plan, size, "editor", ms(r.editor.ms), ms(r.jsonParse.ms), times(r.editor.ms / r.jsonParse.ms), "(no target)"],
+      ];
+    }),
+  );
+
+  console.log("\nWhere the full analysis goes (each part timed alone, same units):");
+  table(
+    ["plan", "JSON.parse ms", "parsePlan ms", "validatePlan ms", "of which estimatePlan ms"],
+    rows.map((r) => [`${r.shape} ${r.steps.toLocaleString("en-US")}`, ms(r.jsonParse.ms), ms(r.parse.ms), ms(r.validate.ms), ms(r.estimate.ms)]),
+  );
+
+  console.log("\nPer-step cost (µs/step) and its growth 100 → 1,000 → 10,000 (×1.00 = linear):");
+  const lines: string[][] = [];
+  for (const shape of SHAPES) {
+    const of = rows.filter((r) => r.shape === shape);
+    const series: [string, (r: Row) => number][] = [
+      ["JSON.parse", (r) => r.jsonParse.ms],
+      ["full", (r) => r.full.ms],
+      ["editor", (r) => r.editor.ms],
+    ];
+    for (const [name, pick] of series) {
+      const perStep = of.map((r) => (pick(r) * 1000) / r.steps);
+      lines.push([`${shape} ${name}`, ...perStep.map((v) => v.toFixed(3)), ...growth(perStep)]);
+    }
+    const ratios = of.map((r) => r.full.ms / r.jsonParse.ms);
+    lines.push([`${shape} full/JSON.parse`, ...ratios.map(times), ...growth(ratios)]);
+  }
+  table(["series", "100", "1,000", "10,000", "100→1k", "1k→10k"], lines);
+}
+
+async function interpreter(): Promise<void> {
+  section("2. Interpreter cost per trivial step: executePlan on the flat plans");
+  const echo: ToolHandler = (args: JsonValue) => args;
+  const host: RunHost = { tools: new Map([["echo", echo]]) };
+  const context = { signal: new AbortController().signal, tool: "echo" };
+  console.log('host tool "echo" = (a) => a; baseline = a plain async loop doing N times');
+  console.log("  value = await Promise.resolve(echo(value, context))  (N = the plan's steps)\n");
+  const lines: string[][] = [];
+  for (const steps of SIZES) {
+    const validated = fullAnalysis(JSON.stringify(flatPlan(steps)));
+    const check = await executePlan(validated, host);
+    if (!check.ok) throw new Error(`bench plan failed to run: ${check.error.message}`);
+    const run = await measureAsync(() => executePlan(validated, host));
+    const loop = await measureAsync(async () => {
+      let value: JsonValue = "seed";
+      for (let i = 0; i < steps; i++) value = await Promise.resolve(echo(value, context));
+      return value;
+    });
+    const perStep = (t: Timing) => (t.ms * 1000) / steps;
+    lines.push([steps.toLocaleString("en-US"), perStep(run).toFixed(3), perStep(loop).toFixed(3), times(run.ms / loop.ms)]);
+  }
+  table(["steps", "executePlan µs/step", "baseline µs/step", "ratio"], lines);
+}
+
+async function deepNesting(): Promise<void> {
+  section("3. Hostile nesting: a structured problem, not a stack overflow");
+  const cases: [string, string][] = [
+    ["rlm nested 10,000 deep", deepRlmText(10_000)],
+    ["list literal nested 100,000 deep", deepExpressionText(100_000)],
+  ];
+  const lines: string[][] = [];
+  for (const [name, text] of cases) {
+    const paths: [string, () => string][] = [
+      ["parsePlan", () => outcome(() => parsePlan({ kind: "model", text }).problems[0])],
+      ["analyzePlanText", () => outcome(() => analyzePlanText(text, POLICY).problems[0])],
+    ];
+    for (const [path, run] of paths) {
+      const start = now();
+      const result = run();
+      const once = now() - start;
+      const timing = await measure(run);
+      lines.push([name, path, result, ms(once), ms(timing.ms)]);
+    }
+  }
+  table(["text", "path", "result (phase/kind/reason)", "first call ms", "median ms"], lines);
+}
+
+/** The first problem as phase/kind/reason, or what was thrown: a crash would show here. */
+function outcome(first: () => { phase: string; kind: string; reason?: string } | undefined): string {
+  try {
+    const problem = first();
+    return problem ? `${problem.phase}/${problem.kind}/${problem.reason ?? "-"}` : "no problem (!)";
+  } catch (error) {
+    return `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  }
+}
+
+function section(title: string): void {
+  console.log(`\n${title}\n${"-".repeat(title.length)}`);
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+function ms(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(2) : value.toFixed(4);
+}
+
+function times(ratio: number): string {
+  return `${ratio.toFixed(2)}x`;
+}
+
+function growth(values: readonly number[]): string[] {
+  return values.slice(1).map((v, i) => `×${(v / (values[i] as number)).toFixed(2)}`);
+}
+
+async function main(): Promise<void> {
+  const started = now();
+  console.log("rlm-plan benchmark: static analysis, interpreter, hostile nesting");
+  console.log(`node ${process.version} · ${os.cpus()[0]?.model ?? "unknown CPU"} · ${os.cpus().length} logical CPUs`);
+  console.log("each figure: median of ≥ 5 samples covering ≥ 200 ms, after ≥ 50 ms of warm-up");
+  printStaticAnalysis(await staticAnalysis());
+  await interpreter();
+  await deepNesting();
+  console.log(`\ntotal ${((now() - started) / 1000).toFixed(1)} s`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,178 @@
+// Command-line arguments to a command, in one place. Hand-written rather than node:util's
+// parseArgs so every mistake gets a short message of our own; a usage error is a value, never
+// an exception, and main turns it into exit status 2.
+
+import { resolveBudget } from "../plan/budget";
+import { capabilityKey } from "../plan/capabilities";
+
+export type Command =
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | {
+      readonly kind: "check";
+      readonly files: readonly string[];
+      /** Undefined when no --capabilities was given: no host profile, nothing is checked. */
+      readonly capabilities: readonly string[] | undefined;
+      /** "default" or the parsed --budget object, already known to resolve. */
+      readonly budget: unknown;
+      readonly json: boolean;
+    }
+  | { readonly kind: "estimate"; readonly file: string; readonly budget: unknown; readonly json: boolean };
+
+export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: string };
+
+export const USAGE = `usage: rlm-plan check FILE... [--capabilities LIST] [--budget JSON|default] [--json]
+       rlm-plan estimate FILE [--budget JSON|default] [--json]
+       rlm-plan help | --help | --version`;
+
+export const HELP = `rlm-plan: check and estimate typed LLM plans (*.rlmplan.json, JSON with comments)
+
+${USAGE}
+
+commands:
+  check      report every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code]
+             (problems that depend on the host, such as capabilities and budget, are warnings)
+  estimate   show the plan's worst case beside the budget
+
+options:
+  --capabilities LIST     capabilities the host grants, comma-separated, for example
+                          context(search),tool(count_items),rlm
+                          (without it, capabilities are not checked)
+  --budget JSON|default   the budget: "default" or a JSON object over the defaults,
+                          for example '{"max_model_calls": 4}'
+  --json                  machine-readable output on stdout
+  -h, --help              show this help
+  --version               show the version
+
+exit status: 0 no errors, 1 errors (or, for estimate, over budget), 2 usage error`;
+
+interface Options {
+  readonly positionals: string[];
+  readonly values: Map<string, string>;
+  readonly flags: Set<string>;
+}
+
+const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  check: ["--capabilities", "--budget"],
+  estimate: ["--budget"],
+};
+const FLAG_OPTIONS = ["--json", "--help", "-h"];
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const [first, ...rest] = argv;
+  switch (first) {
+    case undefined:
+      return usage("missing command");
+    case "help":
+    case "--help":
+    case "-h":
+      return { kind: "help" };
+    case "--version":
+      return { kind: "version" };
+    case "check":
+    case "estimate":
+      return parseCommand(first, rest);
+    default:
+      return first.startsWith("-")
+        ? usage(`unknown option ${first}`)
+        : usage(`unknown command ${JSON.stringify(first)}`);
+  }
+}
+
+function parseCommand(command: "check" | "estimate", argv: readonly string[]): ParsedArgs {
+  const options = splitOptions(argv, VALUE_OPTIONS[command] ?? []);
+  if (typeof options === "string") return usage(options);
+  if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help" };
+  const json = options.flags.has("--json");
+  const budget = parseBudget(options.values.get("--budget"));
+  if ("error" in budget) return usage(budget.error);
+  const files = options.positionals;
+  if (command === "estimate") {
+    if (files.length !== 1) return usage(files.length === 0 ? "estimate needs a FILE" : "estimate takes one FILE");
+    return { kind: "estimate", file: files[0] as string, budget: budget.value, json };
+  }
+  if (files.length === 0) return usage("check needs at least one FILE");
+  const capabilitiesText = options.values.get("--capabilities");
+  const capabilities = capabilitiesText === undefined ? undefined : parseCapabilities(capabilitiesText);
+  if (typeof capabilities === "string") return usage(capabilities);
+  return { kind: "check", files, capabilities, budget: budget.value, json };
+}
+
+/** Splits options from files; returns a message for anything it does not know. */
+function splitOptions(argv: readonly string[], valueOptions: readonly string[]): Options | string {
+  const options: Options = { positionals: [], values: new Map(), flags: new Set() };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--") {
+      options.positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      options.positionals.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf("=");
+    const name = equals < 0 ? arg : arg.slice(0, equals);
+    if (valueOptions.includes(name)) {
+      const value = equals < 0 ? argv[++i] : arg.slice(equals + 1);
+      if (value === undefined) return `${name} needs a value`;
+      options.values.set(name, value);
+    } else if (FLAG_OPTIONS.includes(name)) {
+      if (equals >= 0) return `${name} takes no value`;
+      options.flags.add(name);
+    } else {
+      return `unknown option ${name}`;
+    }
+  }
+  return options;
+}
+
+/** `default`, or a JSON object the runtime's own budget rules accept. */
+function parseBudget(text: string | undefined): { readonly value: unknown } | { readonly error: string } {
+  if (text === undefined || text.trim() === "default") return { value: "default" };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      error: `--budget: expected "default" or a JSON object: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const resolved = resolveBudget(value);
+  if (!resolved.ok) return { error: `--budget: ${resolved.problems.map((p) => p.message).join("; ")}` };
+  return { value };
+}
+
+/** A comma-separated list; commas inside parentheses (or quotes) belong to the term. */
+export function splitCapabilities(text: string): string[] {
+  const terms: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\" && quoted) i++;
+    else if (c === "'") quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    else if (c === "," && depth === 0) {
+      terms.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  terms.push(text.slice(start));
+  return terms.map((term) => term.trim()).filter((term) => term !== "");
+}
+
+function parseCapabilities(text: string): string[] | string {
+  const terms = splitCapabilities(text);
+  const bad = terms.find((term) => capabilityKey(term) === undefined);
+  return bad === undefined
+    ? terms
+    : `--capabilities: ${JSON.stringify(bad)} is not a capability term such as tool(count_items)`;
+}
+
+function usage(message: string): ParsedArgs {
+  return { kind: "usage", message };
+}

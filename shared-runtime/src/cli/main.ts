@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// rlm-plan: check and estimate typed LLM plan files from the command line. Results go to
+// stdout, notes and failures to stderr. Exit status: 0 fine, 1 problems, 2 usage or internal
+// error. Nothing throws past main: an unexpected error is one line on stderr and status 2.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { HELP, parseArgs, USAGE } from "./args";
+import { runCheck } from "./check";
+import { runEstimate } from "./estimate";
+import { styleFor, type Io } from "./output";
+
+export function main(argv: readonly string[], io: Io): number {
+  const command = parseArgs(argv);
+  switch (command.kind) {
+    case "usage":
+      io.err(`rlm-plan: ${command.message}\n${USAGE}\nrun "rlm-plan --help" for more\n`);
+      return 2;
+    case "help":
+      io.out(`${HELP}\n`);
+      return 0;
+    case "version":
+      io.out(`rlm-plan ${version()}\n`);
+      return 0;
+    case "check":
+      return runCheck(command, io);
+    case "estimate":
+      return runEstimate(command, io);
+  }
+}
+
+/** The version of the package this file was built into: out/cli/main.js -> package.json. */
+function version(): string {
+  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+    version?: unknown;
+  };
+  if (typeof manifest.version !== "string") throw new Error("package.json has no version");
+  return manifest.version;
+}
+
+/** Runs the CLI on this process: its arguments, streams and exit status. For a bin shim too. */
+export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
+  // A closed pipe (`rlm-plan check ... | head`) is not an error worth a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") return;
+    process.stderr.write(`rlm-plan: cannot write output: ${error.message}\n`);
+    process.exitCode = 2;
+  });
+  const io: Io = {
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    style: styleFor(process.stdout, process.env),
+  };
+  try {
+    process.exitCode = main(argv, io);
+  } catch (error) {
+    process.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  }
+}
+
+if (require.main === module) runCli();

@@ -1,0 +1,135 @@
+// Everything the CLI prints, in one place: problem lines, per-file summaries, the estimate
+// table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
+
+import type { Budget } from "../plan/budget";
+import type { Estimate } from "../plan/estimate";
+import type { AnalysedFile, FileReport, Place, ReportedProblem } from "./report";
+
+/** Where a command writes: stdout for results, stderr for notes and failures. */
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly style: Style;
+}
+
+export interface Style {
+  readonly bold: (text: string) => string;
+  readonly red: (text: string) => string;
+  readonly yellow: (text: string) => string;
+  readonly green: (text: string) => string;
+  readonly cyan: (text: string) => string;
+}
+
+const plain = (text: string): string => text;
+const ansi =
+  (open: number, close: number) =>
+  (text: string): string =>
+    `\u001b[${open}m${text}\u001b[${close}m`;
+
+export function styleFor(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
+  const color = stream.isTTY === true && (env.NO_COLOR ?? "") === "";
+  if (!color) return { bold: plain, red: plain, yellow: plain, green: plain, cyan: plain };
+  return { bold: ansi(1, 22), red: ansi(31, 39), yellow: ansi(33, 39), green: ansi(32, 39), cyan: ansi(36, 39) };
+}
+
+/** `FILE:LINE:COL: error: MESSAGE [code]`, then a note line for each related place. */
+export function problemLines(file: string, problem: ReportedProblem, style: Style): string[] {
+  const severity = problem.severity === "error" ? style.red("error") : style.yellow("warning");
+  const lines = [`${style.bold(at(file, problem))}: ${severity}: ${problem.message} [${problem.code}]`];
+  for (const related of problem.related)
+    lines.push(`${style.bold(at(file, related))}: ${style.cyan("note")}: ${related.message}`);
+  return lines;
+}
+
+function at(file: string, place: Place): string {
+  return `${file}:${place.line}:${place.column}`;
+}
+
+/** `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning` or `FILE: 2 errors, 1 warning`. */
+export function summaryLine(report: AnalysedFile, style: Style): string {
+  const warnings = report.warnings > 0 ? `, ${plural(report.warnings, "warning")}` : "";
+  if (report.errors > 0) return `${report.file}: ${style.red(plural(report.errors, "error"))}${warnings}`;
+  return `${report.file}: ${style.green("ok")} (${plural(report.steps ?? 0, "step")})${warnings}`;
+}
+
+/** The line for stderr when a file cannot be read. */
+export function readErrorLine(file: string, reason: string): string {
+  return `rlm-plan: cannot read ${file}: ${reason}\n`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+export interface TableRow {
+  readonly label: string;
+  readonly estimated: number;
+  readonly limit: number;
+  readonly over: boolean;
+}
+
+/** One aligned row per figure: `  steps                12 / 64`, marked when over budget. */
+export function estimateTable(rows: readonly TableRow[], style: Style): string[] {
+  const labelWidth = Math.max(...rows.map((row) => row.label.length));
+  const estimateWidth = Math.max(...rows.map((row) => String(row.estimated).length));
+  const limitWidth = Math.max(...rows.map((row) => String(row.limit).length));
+  return rows.map((row) => {
+    const figures = `${String(row.estimated).padStart(estimateWidth)} / ${String(row.limit)}`;
+    const line = `  ${row.label.padEnd(labelWidth)}  ${figures}`;
+    if (!row.over) return line;
+    return `${line}${" ".repeat(limitWidth - String(row.limit).length)}  ${style.red("over budget")}`;
+  });
+}
+
+/** A problem as --json prints it. */
+export function problemJson(problem: ReportedProblem): Record<string, unknown> {
+  const { severity, code, phase, kind, message, line, column, endLine, endColumn, offset, length } = problem;
+  return {
+    severity,
+    code,
+    phase,
+    kind,
+    message,
+    line,
+    column,
+    endLine,
+    endColumn,
+    offset,
+    length,
+    related: problem.related.map((r) => ({
+      message: r.message,
+      line: r.line,
+      column: r.column,
+      endLine: r.endLine,
+      endColumn: r.endColumn,
+      offset: r.offset,
+      length: r.length,
+    })),
+  };
+}
+
+/** A file of `check --json`: `{file, ok, problems, steps}`, plus `error` when unreadable. */
+export function fileJson(report: FileReport): Record<string, unknown> {
+  if (report.readError !== undefined)
+    return { file: report.file, ok: false, error: `cannot read: ${report.readError}`, problems: [], steps: null };
+  return {
+    file: report.file,
+    ok: report.errors === 0,
+    problems: report.problems.map(problemJson),
+    steps: report.steps ?? null,
+  };
+}
+
+export interface EstimateJson {
+  readonly file: string;
+  readonly ok: boolean;
+  readonly error?: string;
+  readonly estimate: Estimate | null;
+  readonly budget: Budget | null;
+  readonly exceeded: readonly { budget: string; field: string; estimated: number; limit: number }[];
+  readonly problems: readonly Record<string, unknown>[];
+}
+
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

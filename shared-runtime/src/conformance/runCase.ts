@@ -1,0 +1,139 @@
+// Runs one conformance case through the runtime and answers in the vectors' result format:
+// parse, validate and (when asked) execute, each as the reference would report it.
+
+import { ContextStore, type ContextHandle } from "../context/store";
+import { isJsonObject, newJsonObject, ownValue, setOwn, type JsonObject, type JsonValue } from "../json";
+import { isPlainObject } from "../plan/normalize";
+import { parsePlan, type PlanSource } from "../plan/parse";
+import { validatePlan } from "../plan/validate";
+import { problemError } from "../run/pipeline";
+import { executePlan } from "../run/interpreter";
+import type { ContextRunner, RunHost } from "../run/host";
+import type { PlanError } from "../run/errors";
+import type { Budget } from "../plan/budget";
+import { testTools } from "./testTools";
+
+export interface ConformanceCase {
+  readonly id: string;
+  readonly plan: unknown;
+  readonly capabilities: unknown;
+  readonly budget: unknown;
+  readonly inputs?: unknown;
+  readonly tools?: readonly string[];
+  readonly context_options?: unknown;
+  readonly execute?: boolean;
+  readonly runtime_budget?: Partial<Budget>;
+}
+
+export interface CaseResult {
+  readonly id: string;
+  readonly parse: JsonObject;
+  readonly validate: JsonObject | null;
+  readonly execute: JsonObject | null;
+}
+
+/** The reference's harness pinned every context's creation time to this instant. */
+const PINNED_CREATED_AT = 1700000000.0;
+
+export async function runCase(c: ConformanceCase): Promise<CaseResult> {
+  const source: PlanSource = { kind: "value", value: c.plan };
+  const parsed = parsePlan(source);
+  const parse: JsonObject = parsed.plan ? { ok: true } : errorJson(problemError(parsed.problems[0]));
+  let validate: JsonObject | null = null;
+  let validated;
+  if (parsed.plan) {
+    const result = validatePlan(parsed.plan, { capabilities: c.capabilities, budget: c.budget });
+    if (result.ok) {
+      validated = result.validated;
+      validate = {
+        ok: true,
+        estimate: { ...result.validated.estimate },
+        budget: { ...result.validated.budget },
+      };
+    } else {
+      validate = errorJson(problemError(result.problems[0]));
+    }
+  }
+  if (c.execute !== true) return { id: c.id, parse, validate, execute: null };
+
+  const effects = new HostEffects();
+  if (!validated) {
+    const failure = parsed.plan ? validate : parse;
+    return { id: c.id, parse, validate, execute: { ...failure, host_effects: effects.json() } };
+  }
+  const host = caseHost(c, effects);
+  const outcome = await executePlan(validated, host, c.runtime_budget ? { budget: c.runtime_budget } : {});
+  const common = {
+    transitions: outcome.transitions.map((t) => ({ sequence: t.sequence, operation: t.operation, bind: t.bind, status: t.status })),
+    checkpoints: [...outcome.checkpoints],
+    budget_remaining: { ...outcome.budget_remaining },
+    host_effects: effects.json(),
+  };
+  const execute: JsonObject = outcome.ok
+    ? { ok: true, value: toJson(outcome.value), vars: toJson(outcome.vars) as JsonObject, ...common }
+    : { ...errorJson(outcome.error), ...common };
+  return { id: c.id, parse, validate, execute };
+}
+
+class HostEffects {
+  readonly toolCalls = new Map<string, number>();
+  readonly contextOps = new Map<string, number>();
+  json(): JsonObject {
+    return {
+      tool_calls: Object.fromEntries(this.toolCalls),
+      context_ops: Object.fromEntries(this.contextOps),
+    };
+  }
+}
+
+function caseHost(c: ConformanceCase, effects: HostEffects): RunHost {
+  const store = new ContextStore({ now: () => PINNED_CREATED_AT });
+  const handleNames = new Map<ContextHandle, string>();
+  let inputs: unknown = c.inputs ?? {};
+  if (isPlainObject(inputs)) {
+    const resolved = newJsonObject();
+    for (const [name, value] of Object.entries(inputs)) {
+      const text = exactlyOneKey(value, "text");
+      const terms = exactlyOneKey(value, "terms");
+      let input: unknown = value;
+      if (typeof text === "string") input = store.registerText(text);
+      else if (Array.isArray(terms)) input = store.registerItems(terms as JsonValue[]);
+      if (input !== value) handleNames.set(input as ContextHandle, name);
+      setOwn(resolved, name, input as JsonValue);
+    }
+    inputs = resolved;
+  }
+  const contexts: ContextRunner = {
+    async run(handle, action, limits) {
+      const outcome = await store.run(handle, action, limits);
+      const name = handleNames.get(handle as ContextHandle);
+      if (outcome.ok && name !== undefined) effects.contextOps.set(name, (effects.contextOps.get(name) ?? 0) + 1);
+      return outcome;
+    },
+  };
+  const allTools = testTools(effects.toolCalls);
+  const tools = new Map([...allTools].filter(([name]) => (c.tools ?? []).includes(name)));
+  const options = c.context_options;
+  const contextLimits = isJsonObject(options)
+    ? { maxResults: ownValue(options, "max_results"), maxBytes: ownValue(options, "max_bytes") }
+    : {};
+  return { tools, providers: new Map(), inputs, contexts, contextLimits };
+}
+
+function exactlyOneKey(value: unknown, key: string): unknown {
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === key ? value[key] : undefined;
+}
+
+function errorJson(error: PlanError): JsonObject {
+  const out: JsonObject = { ok: false };
+  for (const [key, value] of Object.entries(error)) {
+    if (value !== undefined && key !== "path") out[key] = value;
+  }
+  return out;
+}
+
+function toJson(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
+}

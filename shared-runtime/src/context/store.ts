@@ -1,0 +1,211 @@
+// The opaque context store: texts and item lists the host registers stay here behind handles,
+// and plans only ever see the bounded projections that run() computes, with the semantics of
+// the reference's memory backend (rlm_context.pl).
+
+import { randomUUID } from "node:crypto";
+import { valueShape, type JsonValue } from "../json";
+import type { ContextAction } from "../plan/ast";
+import { ContextFault, contextError, describeAction, type ContextError } from "./contextErrors";
+import { copyJsonStrict, jsonSafe } from "./jsonCopy";
+import { areValidLimits, DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "./limits";
+import { byteCount, itemCount, mapWork, reduceWork } from "./mapReduce";
+import { partitionWork } from "./partition";
+import type { ContextPayload, Work } from "./payload";
+import { peekWork, sliceWork } from "./projection";
+import { termBytes } from "./prologTerm";
+import { searchWork } from "./search";
+import { memoryTextSource } from "./textSource";
+
+export { DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "./limits";
+export type { ContextError } from "./contextErrors";
+
+const CREATE_HANDLE = Symbol("ContextStore creates handles");
+
+/** An opaque reference to one registered context; only a ContextStore creates them. */
+export class ContextHandle {
+  readonly id: string;
+  readonly version: number;
+
+  /** @internal Use ContextStore.registerText or registerItems. */
+  constructor(key: symbol, id: string, version: number) {
+    if (key !== CREATE_HANDLE) throw new TypeError("context handles are created by ContextStore.register*");
+    this.id = id;
+    this.version = version;
+    Object.freeze(this);
+  }
+
+  toJSON(): { $context: { id: string; version: number } } {
+    return { $context: { id: this.id, version: this.version } };
+  }
+}
+
+export type ContextOutcome =
+  | { ok: true; value: JsonValue; truncated: boolean }
+  | { ok: false; error: ContextError };
+
+export interface ContextStoreOptions {
+  /** Clock in seconds (may be fractional) for metadata.created_at; defaults to Date.now() / 1000. */
+  readonly now?: () => number;
+  /** Id of a new context; defaults to a random UUID. Tests pin it. */
+  readonly newId?: () => string;
+}
+
+interface ContextRecord {
+  readonly payload: ContextPayload;
+  readonly bytes: number;
+  readonly items: number;
+  readonly createdAt: number;
+}
+
+/** The reference keeps a version per context; contexts here are never replaced, so it stays 1. */
+const VERSION = 1;
+
+export class ContextStore {
+  readonly #records = new Map<ContextHandle, ContextRecord>();
+  readonly #now: () => number;
+  readonly #newId: () => string;
+
+  constructor(options: ContextStoreOptions = {}) {
+    this.#now = options.now ?? (() => Date.now() / 1000);
+    this.#newId = options.newId ?? randomUUID;
+  }
+
+  /** Registers a text; lines are separated by "\n", positions count Unicode code points. */
+  registerText(text: string): ContextHandle {
+    if (typeof text !== "string") throw new TypeError(`registerText needs a string, got ${valueShape(text)}`);
+    const payload: ContextPayload = { kind: "text", text: memoryTextSource(text) };
+    return this.#register(payload);
+  }
+
+  /** Registers a list of JSON items (copied: later changes to `items` do not reach the store). */
+  registerItems(items: readonly JsonValue[]): ContextHandle {
+    if (!Array.isArray(items)) throw new TypeError(`registerItems needs a list, got ${valueShape(items)}`);
+    const copies = Object.freeze(items.map((item, i) => copyJsonStrict(item, `items[${i}]`)));
+    let bytes = 0;
+    for (const item of copies) bytes += termBytes(item);
+    return this.#register({ kind: "terms", items: copies, bytes });
+  }
+
+  /** Whether `value` is a handle this store created (a handle of another store is not). */
+  isHandle(value: unknown): value is ContextHandle {
+    return value instanceof ContextHandle && this.#records.has(value);
+  }
+
+  /** Runs one context action. Never throws and never rejects: every failure is an outcome. */
+  async run(handle: unknown, action: ContextAction, limits: ContextLimits = DEFAULT_CONTEXT_LIMITS): Promise<ContextOutcome> {
+    try {
+      return this.#run(handle, action, limits);
+    } catch (error) {
+      const operation = operationText(action);
+      if (error instanceof ContextFault) return { ok: false, error: contextError(operation, error) };
+      return {
+        ok: false,
+        error: {
+          operation,
+          kind: "runtime_error",
+          exception: error instanceof Error ? error.name : typeof error,
+          message: "the context operation failed unexpectedly; this is a bug in the runtime, please report it",
+        },
+      };
+    }
+  }
+
+  #register(payload: ContextPayload): ContextHandle {
+    const handle = new ContextHandle(CREATE_HANDLE, this.#newId(), VERSION);
+    this.#records.set(handle, {
+      payload,
+      bytes: byteCount(payload),
+      items: itemCount(payload),
+      createdAt: this.#now(),
+    });
+    return handle;
+  }
+
+  #run(handle: unknown, action: ContextAction, limits: ContextLimits): ContextOutcome {
+    // As in the reference, an empty pattern is refused before the handle is even looked at.
+    if (action.type === "search" && (typeof action.pattern !== "string" || action.pattern === "")) {
+      return fail({
+        operation: "search",
+        kind: "invalid_pattern",
+        message: "the search pattern must be non-empty text",
+      });
+    }
+    const record = this.isHandle(handle) ? this.#records.get(handle) : undefined;
+    if (record === undefined) {
+      const got = handle instanceof ContextHandle ? "a handle of another context store" : `a ${valueShape(handle)}`;
+      return fail({
+        operation: "resolve",
+        kind: "invalid_handle",
+        handle: safeJson(handle),
+        message: `expected a context handle (an input registered as a text or a list of items), got ${got}`,
+      });
+    }
+    if (!areValidLimits(limits)) {
+      return fail({
+        operation: "options",
+        kind: "invalid_limit",
+        message: "context limits need positive integers for max_results and max_bytes",
+      });
+    }
+    const work = this.#work(record, action, limits);
+    return { ok: true, value: work.value, truncated: work.truncated };
+  }
+
+  #work(record: ContextRecord, action: ContextAction, limits: ContextLimits): Work {
+    const payload = record.payload;
+    switch (action.type) {
+      case "peek":
+        return peekWork(action.selector, payload, metadataOf(record), limits);
+      case "slice":
+        return sliceWork(action.start, action.length, payload, limits);
+      case "search":
+        return searchWork(action.pattern, payload, limits);
+      case "partition":
+        return partitionWork(action.strategy, payload, limits);
+      case "map":
+        return mapWork(action.transform, payload, limits);
+      case "reduce":
+        return reduceWork(action.reducer, payload);
+      default: {
+        const requested = operationText(action);
+        throw new ContextFault(
+          "unsupported_operation",
+          { requested },
+          `unknown context action ${requested}; use search, slice, peek, partition, map or reduce`,
+        );
+      }
+    }
+  }
+}
+
+function fail(error: ContextError): ContextOutcome {
+  return { ok: false, error };
+}
+
+function metadataOf(record: ContextRecord): JsonValue {
+  return {
+    backend: "memory",
+    kind: record.payload.kind,
+    bytes: record.bytes,
+    items: record.items,
+    version: VERSION,
+    created_at: record.createdAt,
+  };
+}
+
+/** The action as the reference names it in errors; "unknown" if it is too malformed to name. */
+function operationText(action: ContextAction): string {
+  try {
+    return describeAction(action);
+  } catch {
+    return "unknown";
+  }
+}
+
+function safeJson(value: unknown): JsonValue {
+  try {
+    return jsonSafe(value);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,73 @@
+// JSON values as the runtime sees them, and the few operations every layer needs on them.
+// Objects may come from untrusted text, so keys are only ever read as own properties and
+// objects the runtime builds have no prototype: "__proto__" or "constructor" stay plain keys.
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** A location inside a JSON document: object keys and array indices from the root. */
+export type JsonPath = readonly (string | number)[];
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** The own property `key` of `object`, or undefined: never an inherited one. */
+export function ownValue(object: object, key: string): unknown {
+  return hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+}
+
+/** An empty object without a prototype, safe to fill with keys from untrusted input. */
+export function newJsonObject(): JsonObject {
+  return Object.create(null) as JsonObject;
+}
+
+/** Sets an own data property even when the key is "__proto__". */
+export function setOwn(object: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export function jsonObjectFrom(entries: Iterable<readonly [string, JsonValue]>): JsonObject {
+  const object = newJsonObject();
+  for (const [key, value] of entries) setOwn(object, key, value);
+  return object;
+}
+
+/** UTF-8 length of a string, without allocating a buffer. */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/**
+ * Bytes a value costs against the output budget: the UTF-8 length of its JSON text.
+ * Values that are not JSON (a context handle) are charged for their JSON form.
+ */
+export function outputBytes(value: unknown): number {
+  const text = JSON.stringify(value);
+  return text === undefined ? 4 : utf8Length(text);
+}
+
+/** A short, safe description of a value's shape for error messages (never its content). */
+export function valueShape(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "list";
+  switch (typeof value) {
+    case "string":
+      return "string";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "object":
+      return "object";
+    default:
+      return typeof value;
+  }
+}

@@ -1,0 +1,87 @@
+// Capabilities written as the reference writes them: `context(search)`, `tool(NAME)`,
+// `model(NAME)`, `rlm`, `parallel`, `retry`, `checkpoint`. Matching is exact, on the parsed
+// form, so `tool('Count Items')` and `tool(Count Items)` name the same tool.
+
+import type { ContextActionType, Step } from "./ast";
+
+export type Capability =
+  | { readonly kind: "context"; readonly action: ContextActionType }
+  | { readonly kind: "tool"; readonly name: string }
+  | { readonly kind: "model"; readonly name: string }
+  | { readonly kind: "rlm" | "parallel" | "retry" | "checkpoint" };
+
+/** The capability a step needs; `final` needs none. */
+export function requiredCapability(step: Step): Capability | undefined {
+  switch (step.op) {
+    case "context":
+      return { kind: "context", action: step.action.type };
+    case "tool":
+      return { kind: "tool", name: step.name };
+    case "model":
+      return { kind: "model", name: step.provider };
+    case "rlm":
+    case "parallel":
+    case "retry":
+    case "checkpoint":
+      return { kind: step.op };
+    case "final":
+      return undefined;
+  }
+}
+
+const SIMPLE_ATOM = /^[a-z][A-Za-z0-9_]*$/;
+
+/** Prints a capability as the reference prints the term; names that need it are quoted. */
+export function formatCapability(capability: Capability): string {
+  switch (capability.kind) {
+    case "context":
+      return `context(${capability.action})`;
+    case "tool":
+    case "model":
+      return `${capability.kind}(${atomText(capability.name)})`;
+    default:
+      return capability.kind;
+  }
+}
+
+function atomText(name: string): string {
+  if (SIMPLE_ATOM.test(name)) return name;
+  return `'${name.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
+/**
+ * The canonical key of a granted capability string, or undefined for text that is not a
+ * capability term at all. Two strings grant the same capability when their keys are equal.
+ */
+export function capabilityKey(text: string): string | undefined {
+  const trimmed = text.trim();
+  const open = trimmed.indexOf("(");
+  if (open < 0) return SIMPLE_ATOM.test(trimmed) || trimmed.length > 0 ? trimmed : undefined;
+  if (!trimmed.endsWith(")")) return undefined;
+  const functor = trimmed.slice(0, open).trim();
+  const argument = unquoteAtom(trimmed.slice(open + 1, -1).trim());
+  if (argument === undefined) return undefined;
+  return `${functor}(${atomText(argument)})`;
+}
+
+function unquoteAtom(text: string): string | undefined {
+  if (text.length >= 2 && text.startsWith("'") && text.endsWith("'")) {
+    return text.slice(1, -1).replace(/\\(.)/g, "$1").replace(/''/g, "'");
+  }
+  return text.length > 0 ? text : undefined;
+}
+
+export function capabilityKeyOf(capability: Capability): string {
+  return formatCapability(capability);
+}
+
+/** A granted list as a set of keys; non-strings in the list grant nothing. */
+export function grantedKeys(granted: readonly unknown[]): ReadonlySet<string> {
+  const keys = new Set<string>();
+  for (const entry of granted) {
+    if (typeof entry !== "string") continue;
+    const key = capabilityKey(entry);
+    if (key !== undefined) keys.add(key);
+  }
+  return keys;
+}

@@ -1,0 +1,120 @@
+// Worst-case cost of a plan, with the reference's arithmetic: the root plan is depth 1; a leaf
+// step costs one step (and one of its counter) at its depth; rlm, parallel and retry cost one
+// step at depth+1 plus their children at depth+1; retry multiplies its child's steps and call
+// counts by its attempts; parallel width is the widest step anywhere.
+
+import type { Plan, Step } from "./ast";
+import type { Budget } from "./budget";
+
+export interface Estimate {
+  readonly steps: number;
+  readonly depth: number;
+  readonly parallel_width: number;
+  readonly model_calls: number;
+  readonly tool_calls: number;
+  readonly context_ops: number;
+}
+
+export type EstimateCounter = "model_calls" | "tool_calls" | "context_ops";
+
+export interface StepEstimate {
+  /** Depth the step runs at (the root plan's steps are depth 1). */
+  readonly depth: number;
+  /** Worst case of this step and everything under it. */
+  readonly subtree: Estimate;
+  /** Worst case of the step's own plan from its first step up to and including this one. */
+  readonly runningTotal: Estimate;
+}
+
+export interface PlanEstimates {
+  readonly total: Estimate;
+  readonly steps: ReadonlyMap<Step, StepEstimate>;
+}
+
+const ZERO: Estimate = { steps: 0, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 0, context_ops: 0 };
+
+export function estimatePlan(plan: Plan): Estimate {
+  return estimateAt(plan, 1, undefined);
+}
+
+/** The whole plan's estimate plus every step's, in one walk (what the editor shows). */
+export function estimateEachStep(plan: Plan): PlanEstimates {
+  const steps = new Map<Step, StepEstimate>();
+  return { total: estimateAt(plan, 1, steps), steps };
+}
+
+function estimateAt(plan: Plan, depth: number, record: Map<Step, StepEstimate> | undefined): Estimate {
+  let total: Estimate = { ...ZERO, depth };
+  for (const step of plan.steps) {
+    const subtree = estimateStep(step, depth, record);
+    total = addEstimates(total, subtree);
+    record?.set(step, { depth, subtree, runningTotal: total });
+  }
+  return total;
+}
+
+function estimateStep(step: Step, depth: number, record: Map<Step, StepEstimate> | undefined): Estimate {
+  switch (step.op) {
+    case "context":
+      return leaf(depth, "context_ops");
+    case "model":
+      return leaf(depth, "model_calls");
+    case "tool":
+      return leaf(depth, "tool_calls");
+    case "checkpoint":
+    case "final":
+      return leaf(depth);
+    case "rlm":
+      return addEstimates(leaf(depth + 1), estimateAt(step.plan, depth + 1, record));
+    case "parallel": {
+      let branches: Estimate = ZERO;
+      for (const branch of step.plans) branches = addEstimates(branches, estimateAt(branch, depth + 1, record));
+      return addEstimates({ ...leaf(depth + 1), parallel_width: step.plans.length }, branches);
+    }
+    case "retry":
+      return addEstimates(leaf(depth + 1), scaleEstimate(estimateAt(step.plan, depth + 1, record), step.attempts));
+  }
+}
+
+function leaf(depth: number, counter?: EstimateCounter): Estimate {
+  const estimate = { ...ZERO, steps: 1, depth };
+  if (counter) estimate[counter] = 1;
+  return estimate;
+}
+
+export function addEstimates(a: Estimate, b: Estimate): Estimate {
+  return {
+    steps: a.steps + b.steps,
+    depth: Math.max(a.depth, b.depth),
+    parallel_width: Math.max(a.parallel_width, b.parallel_width),
+    model_calls: a.model_calls + b.model_calls,
+    tool_calls: a.tool_calls + b.tool_calls,
+    context_ops: a.context_ops + b.context_ops,
+  };
+}
+
+/** Depth and width are not multiplied: attempts run one after another at the same depth. */
+export function scaleEstimate(a: Estimate, factor: number): Estimate {
+  return {
+    ...a,
+    steps: a.steps * factor,
+    model_calls: a.model_calls * factor,
+    tool_calls: a.tool_calls * factor,
+    context_ops: a.context_ops * factor,
+  };
+}
+
+/** Each estimate figure beside the budget field that limits it, in the reference's check order. */
+export const ESTIMATE_LIMITS: readonly {
+  readonly name: "steps" | "depth" | "parallel" | "model_calls" | "tool_calls" | "context_ops";
+  readonly figure: keyof Estimate;
+  readonly field: keyof Budget;
+  readonly label: string;
+}[] = [
+  { name: "steps", figure: "steps", field: "max_steps", label: "steps" },
+  { name: "depth", figure: "depth", field: "max_depth", label: "depth" },
+  { name: "parallel", figure: "parallel_width", field: "max_parallel", label: "parallel width" },
+  { name: "model_calls", figure: "model_calls", field: "max_model_calls", label: "model calls" },
+  { name: "tool_calls", figure: "tool_calls", field: "max_tool_calls", label: "tool calls" },
+  { name: "context_ops", figure: "context_ops", field: "max_context_ops", label: "context operations" },
+];

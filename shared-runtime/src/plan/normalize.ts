@@ -1,0 +1,463 @@
+// JSON value -> closed plan AST. Checks happen in the order the reference checks them, so the
+// first problem recorded is the one the reference reports; in collect-all mode the walk goes
+// on past a broken field or step so an editor can show every problem at once.
+
+import { ownValue, type JsonObject, type JsonPath, type JsonValue } from "../json";
+import { MAX_JSON_DEPTH } from "../text/jsonText";
+import type {
+  ContextAction,
+  Expr,
+  PartitionStrategy,
+  Plan,
+  Selector,
+  Step,
+} from "./ast";
+import { detailText, quoted, type PlanProblem, type ProblemTarget } from "./problems";
+
+export interface NormalizeOptions {
+  /** Keep going after the first problem (editors); the default stops at it (runtime). */
+  readonly collectAll?: boolean;
+}
+
+export interface NormalizeResult {
+  /** The plan; when there are problems it is the part that could be recovered. */
+  readonly plan: Plan | undefined;
+  readonly problems: readonly PlanProblem[];
+  /** Names bound by steps that could not be normalized; editors use them to avoid cascades. */
+  readonly opaqueBinds: ReadonlySet<string>;
+}
+
+export function normalizePlan(value: unknown, options: NormalizeOptions = {}): NormalizeResult {
+  const normalizer = new Normalizer(options.collectAll === true);
+  let plan: Plan | undefined;
+  try {
+    plan = normalizer.plan(value, [], 0);
+  } catch (error) {
+    if (error !== STOP) throw error;
+  }
+  return { plan, problems: normalizer.problems, opaqueBinds: normalizer.opaqueBinds };
+}
+
+const STOP = Symbol("stop after first problem");
+
+/** Marks a field that could not be read; the problem is already recorded. */
+const BROKEN = Symbol("broken");
+type Read<T> = T | typeof BROKEN;
+
+class Normalizer {
+  readonly problems: PlanProblem[] = [];
+  readonly opaqueBinds = new Set<string>();
+
+  constructor(private readonly collectAll: boolean) {}
+
+  private fail(
+    path: JsonPath,
+    reason: string,
+    args: readonly unknown[],
+    message: string,
+    target: ProblemTarget = "value",
+  ): typeof BROKEN {
+    this.problems.push({
+      phase: "normalize",
+      kind: "invalid_plan",
+      reason,
+      detail: detailText(reason, ...args),
+      message,
+      path,
+      target,
+    });
+    if (!this.collectAll) throw STOP;
+    return BROKEN;
+  }
+
+  plan(value: unknown, path: JsonPath, depth: number): Plan | undefined {
+    if (this.tooDeep(path, depth)) return undefined;
+    if (!isPlainObject(value)) {
+      this.fail(path, "invalid_plan", [value], `a plan must be an object with "steps", got ${describe(value)}`);
+      return undefined;
+    }
+    const steps = this.required(value, "steps", path, 'a plan needs "steps": a list of steps');
+    if (steps === BROKEN) return undefined;
+    const stepsPath = [...path, "steps"];
+    if (!Array.isArray(steps)) {
+      this.fail(stepsPath, "invalid_list", ["steps", steps], `"steps" must be a list, got ${describe(steps)}`);
+      return undefined;
+    }
+    const normalized: Step[] = [];
+    for (let i = 0; i < steps.length; i++) {
+      const step = this.step(steps[i], [...stepsPath, i], depth + 1);
+      if (step) normalized.push(step);
+    }
+    return { steps: normalized, path };
+  }
+
+  private step(value: unknown, path: JsonPath, depth: number): Step | undefined {
+    if (this.tooDeep(path, depth)) return undefined;
+    if (!isPlainObject(value)) {
+      this.fail(path, "invalid_step", [value], `a step must be an object with "op", got ${describe(value)}`);
+      return undefined;
+    }
+    const op = this.text(value, "op", path);
+    if (op === BROKEN) return this.opaque(value);
+    const step = this.operation(op, value, path, depth);
+    return step === BROKEN ? this.opaque(value) : step;
+  }
+
+  private operation(op: string, step: JsonObject, path: JsonPath, depth: number): Read<Step> {
+    switch (op) {
+      case "context": {
+        const handle = this.exprField(step, "handle", path, depth);
+        const action = this.contextAction(step, path);
+        const bind = this.text(step, "bind", path);
+        if (handle === BROKEN || action === BROKEN || bind === BROKEN) return BROKEN;
+        return { op, handle, action, bind, path };
+      }
+      case "model": {
+        const provider = this.text(step, "provider", path);
+        const prompt = this.exprField(step, "prompt", path, depth);
+        const options = this.modelOptions(step, path);
+        const bind = this.text(step, "bind", path);
+        if (provider === BROKEN || prompt === BROKEN || options === BROKEN || bind === BROKEN) return BROKEN;
+        return { op, provider, prompt, options, bind, path };
+      }
+      case "rlm": {
+        const plan = this.planField(step, "plan", path, depth);
+        const bind = this.text(step, "bind", path);
+        if (plan === BROKEN || bind === BROKEN) return BROKEN;
+        return { op, plan, bind, path };
+      }
+      case "tool": {
+        const name = this.text(step, "name", path);
+        const args = this.exprField(step, "args", path, depth);
+        const bind = this.text(step, "bind", path);
+        if (name === BROKEN || args === BROKEN || bind === BROKEN) return BROKEN;
+        return { op, name, args, bind, path };
+      }
+      case "parallel": {
+        const plans = this.parallelPlans(step, path, depth);
+        const bind = this.text(step, "bind", path);
+        if (plans === BROKEN || bind === BROKEN) return BROKEN;
+        return { op, plans, bind, path };
+      }
+      case "retry": {
+        const attempts = this.integer(step, "attempts", path);
+        const plan = this.planField(step, "plan", path, depth);
+        const bind = this.text(step, "bind", path);
+        if (attempts === BROKEN || plan === BROKEN || bind === BROKEN) return BROKEN;
+        return { op, attempts, plan, bind, path };
+      }
+      case "checkpoint": {
+        const label = this.required(step, "label", path, 'a checkpoint needs a "label"');
+        if (label === BROKEN) return BROKEN;
+        // The reference reads true, false and null as atoms, which are valid labels; a label
+        // is only ever reported back, so taking their JSON text loses nothing.
+        if (typeof label === "boolean" || label === null) return { op, label: String(label), path };
+        if (typeof label !== "string") {
+          return this.fail([...path, "label"], "invalid_checkpoint_label", [label], `a checkpoint label must be text, got ${describe(label)}`);
+        }
+        return { op, label, path };
+      }
+      case "final": {
+        const value = this.exprField(step, "value", path, depth);
+        if (value === BROKEN) return BROKEN;
+        return { op, value, path };
+      }
+      case "spawn_agent":
+        return this.spawnAgent(step, path);
+      default:
+        return this.fail(
+          [...path, "op"],
+          "unknown_operator",
+          [op],
+          `unknown operation ${quoted(op)}: use context, model, rlm, tool, parallel, retry, checkpoint or final`,
+        );
+    }
+  }
+
+  /**
+   * The reference's `spawn_agent` step is sugar for calling the host's trusted `spawn_agent`
+   * tool with the agent's spec and capabilities as a literal: it needs `tool(spawn_agent)`.
+   */
+  private spawnAgent(step: JsonObject, path: JsonPath): Read<Step> {
+    const spec = this.required(step, "spec", path, 'spawn_agent needs a "spec"');
+    const capabilities = this.required(step, "capabilities", path, 'spawn_agent needs "capabilities"');
+    if (capabilities !== BROKEN && !Array.isArray(capabilities)) {
+      this.fail([...path, "capabilities"], "invalid_list", ["child_capabilities", capabilities], `"capabilities" must be a list, got ${describe(capabilities)}`);
+      return BROKEN;
+    }
+    const bind = this.text(step, "bind", path);
+    if (spec === BROKEN || capabilities === BROKEN || bind === BROKEN) return BROKEN;
+    const request = this.literalTree({ spec, capabilities } as JsonValue, path);
+    if (request === BROKEN) return BROKEN;
+    return { op: "tool", name: "spawn_agent", args: { kind: "literal", value: request, path }, bind, path };
+  }
+
+  /** A JSON value taken as a literal: only JSON, only finite numbers, bounded depth. */
+  private literalTree(value: JsonValue, path: JsonPath): Read<JsonValue> {
+    const expr = this.expr(value, path, 0);
+    return expr === BROKEN ? BROKEN : value;
+  }
+
+  /** A step that failed still binds its name, as far as an editor's scope checks go. */
+  private opaque(step: JsonObject): undefined {
+    const bind = ownValue(step, "bind");
+    if (typeof bind === "string") this.opaqueBinds.add(bind);
+    return undefined;
+  }
+
+  private planField(step: JsonObject, key: string, path: JsonPath, depth: number): Read<Plan> {
+    const value = this.required(step, key, path, `this step needs "${key}": a plan object`);
+    if (value === BROKEN) return BROKEN;
+    const plan = this.plan(value, [...path, key], depth + 1);
+    return plan ?? BROKEN;
+  }
+
+  private parallelPlans(step: JsonObject, path: JsonPath, depth: number): Read<Plan[]> {
+    const value = this.required(step, "plans", path, 'a parallel step needs "plans": a list of plans');
+    if (value === BROKEN) return BROKEN;
+    const plansPath = [...path, "plans"];
+    if (!Array.isArray(value)) {
+      return this.fail(plansPath, "invalid_list", ["parallel_plans", value], `"plans" must be a list of plans, got ${describe(value)}`);
+    }
+    const plans: Plan[] = [];
+    let broken = false;
+    value.forEach((branch: unknown, i) => {
+      const plan = this.plan(branch, [...plansPath, i], depth + 1);
+      if (plan) plans.push(plan);
+      else broken = true;
+    });
+    return broken ? BROKEN : plans;
+  }
+
+  private modelOptions(step: JsonObject, path: JsonPath): Read<JsonObject> {
+    const value = ownValue(step, "options");
+    if (value === undefined) return Object.create(null) as JsonObject;
+    if (!isPlainObject(value)) {
+      return this.fail([...path, "options"], "invalid_dict", ["model_options", value], `"options" must be an object, got ${describe(value)}`);
+    }
+    return value;
+  }
+
+  private contextAction(step: JsonObject, path: JsonPath): Read<ContextAction> {
+    const value = this.required(step, "action", path, 'a context step needs an "action" object');
+    if (value === BROKEN) return BROKEN;
+    const actionPath = [...path, "action"];
+    if (!isPlainObject(value)) {
+      return this.fail(actionPath, "invalid_context_action", [value], `a context action must be an object with "type", got ${describe(value)}`);
+    }
+    const type = this.text(value, "type", actionPath);
+    if (type === BROKEN) return BROKEN;
+    switch (type) {
+      case "search": {
+        const pattern = this.required(value, "pattern", actionPath, 'a search needs a "pattern"');
+        if (pattern === BROKEN) return BROKEN;
+        if (typeof pattern !== "string") {
+          return this.fail([...actionPath, "pattern"], "invalid_search_pattern", [pattern], `a search pattern must be text, got ${describe(pattern)}`);
+        }
+        return { type, pattern };
+      }
+      case "slice": {
+        const start = this.integer(value, "start", actionPath);
+        const length = this.integer(value, "length", actionPath);
+        if (start === BROKEN || length === BROKEN) return BROKEN;
+        return { type, start, length };
+      }
+      case "peek": {
+        const selector = this.required(value, "selector", actionPath, 'a peek needs a "selector"');
+        if (selector === BROKEN) return BROKEN;
+        const normalized = this.selector(selector, [...actionPath, "selector"]);
+        return normalized === BROKEN ? BROKEN : { type, selector: normalized };
+      }
+      case "partition": {
+        const strategy = this.required(value, "strategy", actionPath, 'a partition needs a "strategy"');
+        if (strategy === BROKEN) return BROKEN;
+        const normalized = this.strategy(strategy, [...actionPath, "strategy"]);
+        return normalized === BROKEN ? BROKEN : { type, strategy: normalized };
+      }
+      case "map": {
+        const transform = this.text(value, "transform", actionPath);
+        return transform === BROKEN ? BROKEN : { type, transform };
+      }
+      case "reduce": {
+        const reducer = this.text(value, "reducer", actionPath);
+        return reducer === BROKEN ? BROKEN : { type, reducer };
+      }
+      default:
+        return this.fail(
+          [...actionPath, "type"],
+          "unknown_context_action",
+          [type],
+          `unknown context action ${quoted(type)}: use search, slice, peek, partition, map or reduce`,
+        );
+    }
+  }
+
+  private selector(value: unknown, path: JsonPath): Read<Selector> {
+    if (value === "metadata") return { type: "metadata" };
+    if (!isPlainObject(value)) {
+      return this.fail(path, "invalid_selector", [value], `a selector is "metadata" or an object with "type" head, tail or item, got ${describe(value)}`);
+    }
+    const type = this.text(value, "type", path);
+    if (type === BROKEN) return BROKEN;
+    switch (type) {
+      case "head":
+      case "tail": {
+        const count = this.integer(value, "count", path);
+        return count === BROKEN ? BROKEN : { type, count };
+      }
+      case "item": {
+        const index = this.integer(value, "index", path);
+        return index === BROKEN ? BROKEN : { type, index };
+      }
+      default:
+        return this.fail([...path, "type"], "unknown_selector", [type], `unknown selector ${quoted(type)}: use head, tail or item`);
+    }
+  }
+
+  private strategy(value: unknown, path: JsonPath): Read<PartitionStrategy> {
+    if (!isPlainObject(value)) {
+      return this.fail(path, "invalid_partition_strategy", [value], `a partition strategy is an object {"type": "fixed" or "lines", "size": N}, got ${describe(value)}`);
+    }
+    const type = this.text(value, "type", path);
+    const size = this.integer(value, "size", path);
+    if (type === BROKEN || size === BROKEN) return BROKEN;
+    if (type !== "fixed" && type !== "lines") {
+      return this.fail([...path, "type"], "unknown_partition_strategy", [type], `unknown partition strategy ${quoted(type)}: use fixed or lines`);
+    }
+    return { type, size };
+  }
+
+  private exprField(object: JsonObject, key: string, path: JsonPath, depth: number): Read<Expr> {
+    const value = this.required(object, key, path, `this step needs "${key}"`);
+    if (value === BROKEN) return BROKEN;
+    return this.expr(value, [...path, key], depth + 1);
+  }
+
+  private expr(value: unknown, path: JsonPath, depth: number): Read<Expr> {
+    if (this.tooDeep(path, depth)) return BROKEN;
+    if (Array.isArray(value)) {
+      const items: Expr[] = [];
+      let broken = false;
+      value.forEach((item: unknown, i) => {
+        const expr = this.expr(item, [...path, i], depth + 1);
+        if (expr === BROKEN) broken = true;
+        else items.push(expr);
+      });
+      return broken ? BROKEN : { kind: "list", items, path };
+    }
+    if (isPlainObject(value)) {
+      const ref = ownValue(value, "ref");
+      if (ref !== undefined) return this.reference(ref, value, path, depth);
+      // The reference evaluates object entries in key order; so do we, for the same first error.
+      const keys = Object.keys(value).sort();
+      const entries: (readonly [string, Expr])[] = [];
+      let broken = false;
+      for (const key of keys) {
+        const expr = this.expr(value[key], [...path, key], depth + 1);
+        if (expr === BROKEN) broken = true;
+        else entries.push([key, expr]);
+      }
+      return broken ? BROKEN : { kind: "object", entries, path };
+    }
+    return this.literal(value, path);
+  }
+
+  private reference(ref: unknown, object: JsonObject, path: JsonPath, depth: number): Read<Expr> {
+    // true, false and null are atoms to the reference, hence references of unknown kind.
+    if (typeof ref === "boolean" || ref === null) {
+      return this.fail([...path, "ref"], "unknown_reference", [String(ref)], `unknown reference ${String(ref)}: use input, var or field`);
+    }
+    if (typeof ref !== "string") {
+      return this.fail([...path, "ref"], "invalid_reference", [ref], `"ref" must be input, var or field, got ${describe(ref)}`);
+    }
+    switch (ref) {
+      case "input":
+      case "var": {
+        const name = this.text(object, "name", path);
+        return name === BROKEN ? BROKEN : { kind: ref, name, path };
+      }
+      case "field": {
+        const base = this.exprField(object, "value", path, depth);
+        const key = this.text(object, "key", path);
+        if (base === BROKEN || key === BROKEN) return BROKEN;
+        return { kind: "field", base, key, path };
+      }
+      default:
+        return this.fail([...path, "ref"], "unknown_reference", [ref], `unknown reference ${quoted(ref)}: use input, var or field`);
+    }
+  }
+
+  private literal(value: unknown, path: JsonPath): Read<Expr> {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return { kind: "literal", value, path };
+      case "number":
+        if (Number.isFinite(value)) return { kind: "literal", value, path };
+        return this.fail(path, "invalid_number", [String(value)], "numbers must be finite: JSON has no NaN or Infinity, and this one overflows");
+      case "object":
+        if (value === null) return { kind: "literal", value, path };
+        return this.fail(path, "invalid_value", [describe(value)], `plans hold JSON values only, got ${describe(value)}`);
+      default:
+        return this.fail(path, "invalid_value", [typeof value], `plans hold JSON values only, got ${typeof value}`);
+    }
+  }
+
+  private required(object: JsonObject, key: string, path: JsonPath, message: string): Read<unknown> {
+    const value = ownValue(object, key);
+    if (value === undefined) return this.fail(path, "missing_field", [key], `missing field "${key}": ${message}`);
+    return value;
+  }
+
+  private text(object: JsonObject, key: string, path: JsonPath): Read<string> {
+    const value = this.required(object, key, path, `"${key}" is required here`);
+    if (value === BROKEN) return BROKEN;
+    if (typeof value !== "string") {
+      return this.fail([...path, key], "invalid_text_field", [key, value], `"${key}" must be text, got ${describe(value)}`);
+    }
+    return value;
+  }
+
+  private integer(object: JsonObject, key: string, path: JsonPath): Read<number> {
+    const value = this.required(object, key, path, `"${key}" is required here`);
+    if (value === BROKEN) return BROKEN;
+    if (typeof value !== "number" || !Number.isInteger(value)) {
+      return this.fail([...path, key], "invalid_integer_field", [key, value], `"${key}" must be an integer, got ${describe(value)}`);
+    }
+    return value;
+  }
+
+  private tooDeep(path: JsonPath, depth: number): boolean {
+    if (depth <= MAX_JSON_DEPTH) return false;
+    this.fail(path, "too_deep", [], `the plan nests more than ${MAX_JSON_DEPTH} levels: flatten it`);
+    return true;
+  }
+}
+
+/** Plain JSON-like objects only: not arrays, dates, maps or class instances from a host. */
+export function isPlainObject(value: unknown): value is JsonObject {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A value's kind and, for short scalars, the value itself: never long or nested content. */
+export function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "string":
+      return value.length <= 40 ? `the text ${JSON.stringify(value)}` : "a long text";
+    case "number":
+      return `the number ${String(value)}`;
+    case "boolean":
+      return String(value);
+    case "object":
+      return isPlainObject(value) ? "an object" : "a non-JSON object";
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+export type { JsonValue };

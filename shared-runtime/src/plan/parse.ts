@@ -1,0 +1,113 @@
+// From what a host or an editor holds to a normalized plan: a JSON value, a plan file's text,
+// or a model's reply. Returns the plan or problems; never throws.
+
+import { valueShape } from "../json";
+import { parseJsonText, type JsonTextError } from "../text/jsonText";
+import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
+import type { Plan } from "./ast";
+import { jsonObjectCandidates } from "./modelText";
+import { isPlainObject, normalizePlan } from "./normalize";
+import { detailText, type PlanProblem } from "./problems";
+
+export type PlanSource =
+  /** A value a host already holds; a string is treated as model output, like the reference. */
+  | { readonly kind: "value"; readonly value: unknown }
+  /** A model's reply: one JSON object, alone, fenced or in prose. Decoded as JSON only. */
+  | { readonly kind: "model"; readonly text: string }
+  /** A plan file: JSON with comments. */
+  | { readonly kind: "document"; readonly text: string; readonly document?: PlanDocument };
+
+export interface ParseOptions {
+  readonly collectAll?: boolean;
+}
+
+export interface ParseResult {
+  /** Present when normalization produced a plan; complete only when `problems` is empty. */
+  readonly plan: Plan | undefined;
+  readonly problems: readonly PlanProblem[];
+  readonly opaqueBinds: ReadonlySet<string>;
+  /** For document sources: the parsed file, to map problem paths to source ranges. */
+  readonly document?: PlanDocument;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+export function parsePlan(source: PlanSource, options: ParseOptions = {}): ParseResult {
+  switch (source.kind) {
+    case "value":
+      if (typeof source.value === "string") return parsePlan({ kind: "model", text: source.value }, options);
+      if (!isPlainObject(source.value)) {
+        const shape = valueShape(source.value);
+        return failed({
+          phase: "parse",
+          kind: "unsupported_input",
+          value_shape: shape,
+          message: `a plan must be a JSON object or text that contains one, got a ${shape}`,
+        });
+      }
+      return normalized(source.value, options);
+    case "model":
+      return parseModelText(source.text, options);
+    case "document": {
+      const document = source.document ?? parsePlanDocument(source.text);
+      const syntax = document.syntaxErrors.map(textProblem);
+      if (document.value === undefined || (syntax.length > 0 && options.collectAll !== true)) {
+        return { plan: undefined, problems: syntax, opaqueBinds: NONE, document };
+      }
+      const result = normalized(document.value, options);
+      return { ...result, problems: [...syntax, ...result.problems], document };
+    }
+  }
+}
+
+function parseModelText(text: string, options: ParseOptions): ParseResult {
+  const candidates = jsonObjectCandidates(text);
+  let firstError: PlanProblem | undefined;
+  for (const candidate of candidates) {
+    const decoded = parseJsonText(candidate.text);
+    if (decoded.ok) {
+      if (isPlainObject(decoded.value)) return normalized(decoded.value, options);
+      continue;
+    }
+    const error = decoded.error;
+    firstError ??= textProblem({ ...error, offset: error.offset + candidate.offset });
+  }
+  return failed(
+    firstError ?? {
+      phase: "parse",
+      kind: "invalid_plan",
+      reason: "no_json_object",
+      detail: "no_json_object",
+      message: "no JSON object found in the text: a plan is one JSON object, alone or in a ```json fence",
+    },
+  );
+}
+
+function normalized(value: unknown, options: ParseOptions): ParseResult {
+  const result = normalizePlan(value, options);
+  return {
+    plan: result.problems.length === 0 || options.collectAll === true ? result.plan : undefined,
+    problems: result.problems,
+    opaqueBinds: result.opaqueBinds,
+  };
+}
+
+function failed(problem: PlanProblem): ParseResult {
+  return { plan: undefined, problems: [problem], opaqueBinds: NONE };
+}
+
+function textProblem(error: JsonTextError): PlanProblem {
+  const args = error.code === "duplicate_key" ? [error.key] : error.code === "invalid_json" ? [error.message] : [];
+  return {
+    phase: "parse",
+    kind: "invalid_plan",
+    reason: error.code,
+    detail: detailText(error.code, ...args),
+    message: error.message,
+    offset: error.offset,
+    length: error.length,
+    ...(error.firstOffset !== undefined && error.path && error.key !== undefined
+      ? { related: [{ path: [...error.path, error.key], target: "key" as const, message: "first occurrence of this key" }] }
+      : {}),
+  };
+}

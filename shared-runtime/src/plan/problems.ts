@@ -1,0 +1,70 @@
+// Structured problems: what every phase reports instead of throwing. A problem carries what a
+// user needs (phase, kind, the reference's reason, the offending name or number) and where in
+// the plan it is (a JSON path that editors turn into a source range).
+
+import type { JsonPath, JsonValue } from "../json";
+
+export type Phase = "parse" | "normalize" | "validate" | "preflight" | "execute";
+
+/** Which token of the node at `path` the problem is about. */
+export type ProblemTarget = "value" | "key";
+
+export interface RelatedLocation {
+  readonly path: JsonPath;
+  readonly target: ProblemTarget;
+  readonly message: string;
+}
+
+export interface PlanProblem {
+  readonly phase: Phase;
+  /** The reference's error kind: invalid_plan, capability_denied, budget_exceeded, ... */
+  readonly kind: string;
+  /** For invalid_plan: the reason identifier, e.g. unbound_variable, missing_field. */
+  readonly reason?: string;
+  /** The reason with its arguments, written as the reference writes it: `missing_field(bind)`. */
+  readonly detail?: string;
+  readonly message: string;
+  /** Where the problem is; absent for problems of the whole input (empty text, bad budget). */
+  readonly path?: JsonPath;
+  readonly target?: ProblemTarget;
+  readonly related?: readonly RelatedLocation[];
+  /** True when the problem depends on the host (capabilities, budget, registries), not the plan. */
+  readonly hostDependent?: boolean;
+  /** Source offset for parse errors in text that never became a value. */
+  readonly offset?: number;
+  readonly length?: number;
+  readonly capability?: string;
+  readonly budget?: string;
+  readonly estimated?: number;
+  readonly limit?: number;
+  readonly value_shape?: string;
+  readonly value?: JsonValue;
+  readonly field?: string;
+}
+
+/** Renders one argument of a reason the way the reference prints terms, briefly. */
+function termArg(value: unknown): string {
+  if (typeof value === "string") {
+    return /^[a-z][A-Za-z0-9_]*$/.test(value) ? value : JSON.stringify(value);
+  }
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "nan";
+  if (value === null || typeof value === "boolean") return String(value);
+  if (value === undefined) return "_";
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? "_";
+  } catch {
+    text = "_";
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+export function detailText(reason: string, ...args: readonly unknown[]): string {
+  return args.length === 0 ? reason : `${reason}(${args.map(termArg).join(",")})`;
+}
+
+/** A short, quoted rendering of a name for messages; long names are cut. */
+export function quoted(name: string): string {
+  const cut = name.length > 60 ? `${name.slice(0, 57)}...` : name;
+  return JSON.stringify(cut);
+}

@@ -1,0 +1,32 @@
+// Errors of preflight and execution as values, plus the one internal exception the
+// interpreter uses to unwind nested plans; it never leaves the interpreter.
+
+import type { JsonValue } from "../json";
+import type { Phase } from "../plan/problems";
+
+export interface PlanError {
+  readonly phase: Phase;
+  readonly kind: string;
+  readonly message: string;
+  readonly [detail: string]: JsonValue | undefined;
+}
+
+/** Kinds a retry step must not retry: the whole run is over. */
+export const FATAL_KINDS: ReadonlySet<string> = new Set(["time_limit_exceeded", "cancelled"]);
+
+export class RunFailure extends Error {
+  constructor(readonly error: PlanError) {
+    super(error.message);
+  }
+}
+
+export function fail(error: PlanError): never {
+  throw new RunFailure(error);
+}
+
+/** A thrown value as text safe to show: its message only, never a stack or object dump. */
+export function safeErrorText(error: unknown): string {
+  if (error instanceof Error) return error.message.slice(0, 500) || error.name;
+  if (typeof error === "string") return error.slice(0, 500);
+  return "the handler failed without a message";
+}

@@ -1,0 +1,48 @@
+// What a host hands the runtime: trusted tools and model providers in registries keyed by
+// name, named inputs, and a context store. A plan's names are only ever looked up here;
+// nothing in a plan can become a callable by itself.
+
+import type { ContextLimits, ContextOutcome } from "../context/store";
+import type { JsonObject, JsonValue } from "../json";
+import type { ContextAction } from "../plan/ast";
+
+export interface ToolContext {
+  /** Aborted when the run is cancelled or runs out of wall time. */
+  readonly signal: AbortSignal;
+  readonly tool: string;
+}
+
+export type ToolHandler = (args: JsonValue, context: ToolContext) => Promise<JsonValue> | JsonValue;
+
+export interface ModelRequest {
+  readonly messages: readonly { readonly role: "user"; readonly content: string }[];
+  /** The step's "options" object, passed through for the provider to interpret. */
+  readonly options: JsonObject;
+}
+
+export interface ModelContext {
+  readonly signal: AbortSignal;
+  readonly provider: string;
+}
+
+export interface ModelProvider {
+  /** Resolves to the value bound to the step; rejects with an error whose message is safe to show. */
+  complete(request: ModelRequest, context: ModelContext): Promise<JsonValue>;
+  /** What editors may show about the provider: never a key or header. */
+  readonly description?: string;
+}
+
+/** The part of a context store the interpreter needs. */
+export interface ContextRunner {
+  run(handle: unknown, action: ContextAction, limits?: ContextLimits): Promise<ContextOutcome>;
+}
+
+export interface RunHost {
+  readonly tools?: ReadonlyMap<string, ToolHandler>;
+  readonly providers?: ReadonlyMap<string, ModelProvider>;
+  /** Named inputs: JSON values or context handles. Must be an object; anything else fails preflight. */
+  readonly inputs?: unknown;
+  readonly contexts?: ContextRunner;
+  /** Bounds on each context operation; invalid values fail the operation, as in the reference. */
+  readonly contextLimits?: { readonly maxResults?: unknown; readonly maxBytes?: unknown };
+}

@@ -1,0 +1,136 @@
+// Strict JSON text to a JSON value, for model output and plan files without comments. Uses the
+// engine's JSON.parse (the fast path the benchmark holds us to), then one linear scan for what
+// JSON.parse forgives: duplicate keys (it keeps the last) and nesting deeper than we analyse.
+
+import { getLocation } from "jsonc-parser";
+import type { JsonPath, JsonValue } from "../json";
+
+/** JSON nesting beyond this is refused before any recursive analysis can run out of stack. */
+export const MAX_JSON_DEPTH = 1000;
+
+export type JsonTextErrorCode = "invalid_json" | "duplicate_key" | "too_deep";
+
+export interface JsonTextError {
+  readonly code: JsonTextErrorCode;
+  readonly message: string;
+  readonly offset: number;
+  readonly length: number;
+  /** For duplicate keys: the path of the object holding the key, and the key. */
+  readonly path?: JsonPath;
+  readonly key?: string;
+  readonly firstOffset?: number;
+}
+
+export type JsonTextResult =
+  | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: false; readonly error: JsonTextError };
+
+export function parseJsonText(text: string): JsonTextResult {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    return { ok: false, error: syntaxError(text, error) };
+  }
+  const structural = scanStructure(text);
+  if (structural) return { ok: false, error: structural };
+  return { ok: true, value };
+}
+
+function syntaxError(text: string, error: unknown): JsonTextError {
+  const raw = error instanceof Error ? error.message : String(error);
+  const position = /position (\d+)/.exec(raw);
+  const offset = position ? Math.min(Number(position[1]), text.length) : text.length;
+  // The engine's message quotes the input; keep only the part that describes the problem.
+  const reason = raw.split(/, "|\sin JSON/)[0] ?? "invalid JSON";
+  return {
+    code: "invalid_json",
+    message: `invalid JSON: ${reason.replace(/^Unexpected/, "unexpected")}`,
+    offset,
+    length: offset < text.length ? 1 : 0,
+  };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Finds the first duplicate key or over-deep nesting in text that JSON.parse accepted.
+ * Strings are skipped with indexOf, so the scan costs little beside JSON.parse itself.
+ */
+export function scanStructure(text: string, maxDepth = MAX_JSON_DEPTH): JsonTextError | undefined {
+  // One key set per open container; arrays get null. Sets are made only when a key appears.
+  const keys: (Map<string, number> | null | undefined)[] = [];
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      let seen = depth > 0 ? keys[depth - 1] : null;
+      if (seen !== null && followedByColon(text, end + 1)) {
+        const raw = text.slice(i + 1, end);
+        const key = raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
+        if (seen === undefined) {
+          seen = new Map();
+          keys[depth - 1] = seen;
+        }
+        const first = seen.get(key);
+        if (first !== undefined) {
+          return {
+            code: "duplicate_key",
+            message: `duplicate key ${JSON.stringify(key)}: a JSON object may name a key only once`,
+            offset: i,
+            length: end - i + 1,
+            path: getLocation(text, first).path.slice(0, -1),
+            key,
+            firstOffset: first,
+          };
+        }
+        seen.set(key, i);
+      }
+      i = end;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth++;
+      if (depth > maxDepth) {
+        return {
+          code: "too_deep",
+          message: `JSON nested more than ${maxDepth} levels deep: flatten the plan`,
+          offset: i,
+          length: 1,
+        };
+      }
+      keys[depth - 1] = c === OPEN_BRACE ? undefined : null;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      keys[depth - 1] = undefined;
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** Index of the quote that closes the string opening at `start`. */
+function stringEnd(text: string, start: number): number {
+  let j = start;
+  for (;;) {
+    j = text.indexOf('"', j + 1);
+    if (j < 0) return text.length;
+    let backslashes = 0;
+    for (let k = j - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) return j;
+  }
+}
+
+function followedByColon(text: string, from: number): boolean {
+  for (let j = from; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === COLON) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
+}

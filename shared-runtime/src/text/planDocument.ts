@@ -1,0 +1,164 @@
+// Plan files as editors and the CLI see them: JSON with comments, parsed by jsonc-parser into
+// a tree that keeps a source range for every node, so any problem's JSON path maps back to the
+// exact token. Syntax errors never stop the analysis: the recovered value is still checked.
+
+import {
+  createScanner,
+  findNodeAtLocation,
+  parseTree,
+  printParseErrorCode,
+  SyntaxKind,
+  type Node,
+  type ParseError,
+} from "jsonc-parser";
+import { newJsonObject, setOwn, type JsonPath, type JsonValue } from "../json";
+import type { ProblemTarget } from "../plan/problems";
+import { MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
+
+export interface SourceRange {
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface PlanDocument {
+  readonly text: string;
+  /** The document's value, recovered as far as possible when there are syntax errors. */
+  readonly value: JsonValue | undefined;
+  /** Syntax errors, duplicate keys and over-deep nesting, in source order. */
+  readonly syntaxErrors: readonly JsonTextError[];
+  /** Source range of the node at `path` (its key, for target "key"), if the path exists. */
+  rangeOf(path: JsonPath, target?: ProblemTarget): SourceRange | undefined;
+  /** The jsonc-parser tree, for editor features that walk the source (folding, symbols). */
+  tree(): Node | undefined;
+}
+
+/**
+ * Parses a plan file. Strict JSON goes through JSON.parse; the jsonc tree is built only when
+ * the text has comments or errors, or when a caller asks for ranges.
+ */
+export function parsePlanDocument(text: string): PlanDocument {
+  const strict = parseJsonText(text);
+  if (strict.ok) return new LazyTreeDocument(text, strict.value, []);
+  if (strict.error.code === "too_deep") return new LazyTreeDocument(text, undefined, [strict.error]);
+  return parseJsoncDocument(text);
+}
+
+/** Always builds the tree: what the language server uses for every open document. */
+export function parseJsoncDocument(text: string): PlanDocument {
+  const tooDeep = jsoncDepthError(text);
+  if (tooDeep) return new LazyTreeDocument(text, undefined, [tooDeep]);
+  const parseErrors: ParseError[] = [];
+  const root = parseTree(text, parseErrors, {
+    allowTrailingComma: true,
+    disallowComments: false,
+    allowEmptyContent: false,
+  });
+  const errors: JsonTextError[] = parseErrors.map((e) => ({
+    code: "invalid_json",
+    message: `invalid JSON: ${describeParseError(e)}`,
+    offset: e.offset,
+    length: e.length,
+  }));
+  const value = root ? treeValue(root, errors) : undefined;
+  errors.sort((a, b) => a.offset - b.offset);
+  return new LazyTreeDocument(text, value, errors, root);
+}
+
+class LazyTreeDocument implements PlanDocument {
+  private root: Node | undefined | null;
+  constructor(
+    readonly text: string,
+    readonly value: JsonValue | undefined,
+    readonly syntaxErrors: readonly JsonTextError[],
+    root?: Node,
+  ) {
+    this.root = root ?? null;
+  }
+
+  tree(): Node | undefined {
+    if (this.root === null) {
+      const tooDeep = this.syntaxErrors.some((e) => e.code === "too_deep");
+      this.root = tooDeep
+        ? undefined
+        : parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
+    }
+    return this.root;
+  }
+
+  rangeOf(path: JsonPath, target: ProblemTarget = "value"): SourceRange | undefined {
+    const root = this.tree();
+    if (!root) return undefined;
+    const node = findNodeAtLocation(root, [...path]);
+    if (!node) return undefined;
+    if (target === "key" && node.parent?.type === "property") {
+      const key = node.parent.children?.[0];
+      if (key) return { offset: key.offset, length: key.length };
+    }
+    return { offset: node.offset, length: node.length };
+  }
+}
+
+function describeParseError(error: ParseError): string {
+  const code = printParseErrorCode(error.error);
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+/** jsonc-parser recurses per nesting level; refuse hostile depth before it does. */
+function jsoncDepthError(text: string): JsonTextError | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_JSON_DEPTH) {
+        return {
+          code: "too_deep",
+          message: `JSON nested more than ${MAX_JSON_DEPTH} levels deep: flatten the plan`,
+          offset: scanner.getTokenOffset(),
+          length: 1,
+        };
+      }
+    } else if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** The tree's value with prototype-free objects; duplicate keys are reported, first one kept. */
+function treeValue(node: Node, errors: JsonTextError[], path: (string | number)[] = []): JsonValue {
+  switch (node.type) {
+    case "object": {
+      const object = newJsonObject();
+      const seen = new Map<string, Node>();
+      for (const property of node.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        if (!keyNode || typeof keyNode.value !== "string") continue;
+        const key = keyNode.value;
+        const first = seen.get(key);
+        if (first) {
+          errors.push({
+            code: "duplicate_key",
+            message: `duplicate key ${JSON.stringify(key)}: a JSON object may name a key only once`,
+            offset: keyNode.offset,
+            length: keyNode.length,
+            path: [...path],
+            key,
+            firstOffset: first.offset,
+          });
+          continue;
+        }
+        seen.set(key, keyNode);
+        if (valueNode) setOwn(object, key, treeValue(valueNode, errors, [...path, key]));
+      }
+      return object;
+    }
+    case "array":
+      return (node.children ?? []).map((child, i) => treeValue(child, errors, [...path, i]));
+    case "string":
+    case "number":
+    case "boolean":
+      return node.value as JsonValue;
+    default:
+      return null;
+  }
+}

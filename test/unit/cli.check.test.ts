@@ -1,0 +1,426 @@
+// `rlm-plan check`, run as the built CLI in a child process from the repository root.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+import { splitCapabilities } from "@rlm-plan/shared-runtime/out/cli/args";
+import { styleFor } from "@rlm-plan/shared-runtime/out/cli/output";
+
+// Compiled to test/out/unit: the repository root is three levels up.
+const ROOT = resolve(__dirname, "..", "..", "..");
+const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const NOTE = "rlm-plan: no host profile: capabilities not checked\n";
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function rlmPlan(...args: string[]): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "rlm-plan-cli-check-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function planFile(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+interface JsonProblem {
+  severity: string;
+  code: string;
+  phase: string;
+  kind: string;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  offset: number;
+  length: number;
+  related: { message: string; line: number; column: number }[];
+}
+interface CheckJson {
+  files: { file: string; ok: boolean; error?: string; problems: JsonProblem[]; steps: number | null }[];
+}
+
+const NEEDLE = `{
+  "steps": [
+    { "op": "context", "handle": { "ref": "input", "name": "haystack" }, "action": { "type": "search", "pattern": "needle" }, "bind": "hits" },
+    { "op": "tool", "name": "count_items", "args": { "ref": "var", "name": "hits" }, "bind": "count" },
+    { "op": "final", "value": { "ref": "var", "name": "count" } }
+  ]
+}
+`;
+
+describe("rlm-plan check: the examples", () => {
+  const valid: [string, number][] = [
+    ["needle-count", 3],
+    ["partition-map-reduce", 5],
+    ["parallel-summary", 10],
+    ["retry-flaky", 5],
+    ["nested-rlm", 8],
+  ];
+  for (const [name, steps] of valid) {
+    test(`${name} is valid`, () => {
+      const file = `examples/plans/${name}.rlmplan.json`;
+      const run = rlmPlan("check", file);
+      assert.equal(run.stdout, `${file}: ok (${steps} steps)\n`);
+      assert.equal(run.stderr, NOTE);
+      assert.equal(run.code, 0);
+    });
+  }
+
+  for (const [name, steps] of valid) {
+    test(`${name}: the capabilities its "Needs:" comment lists are enough`, () => {
+      const file = `examples/plans/${name}.rlmplan.json`;
+      const needs = /^\/\/ Needs: (.*)\.$/m.exec(readFileSync(join(ROOT, file), "utf8"))?.[1];
+      assert.ok(needs, "the example says what it needs");
+      const run = rlmPlan("check", "--capabilities", needs, file);
+      assert.equal(run.stdout, `${file}: ok (${steps} steps)\n`);
+      assert.equal(run.stderr, "");
+      assert.equal(run.code, 0);
+    });
+  }
+
+  test("broken.rlmplan.json: its three problems at their exact line:col", () => {
+    const file = "examples/plans/broken.rlmplan.json";
+    const run = rlmPlan("check", file);
+    assert.deepEqual(run.stdout.split("\n"), [
+      `${file}:14:13: error: unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final [unknown_operator]`,
+      `${file}:19:76: error: variable "hit" is not bound here: bind it in an earlier step of this plan or an enclosing one [unbound_variable]`,
+      `${file}:20:94: error: "count" is already bound in this scope: choose another name [duplicate_binding]`,
+      `${file}:19:93: note: "count" is first bound here`,
+      `${file}: 3 errors`,
+      "",
+    ]);
+    assert.equal(run.code, 1);
+  });
+
+  test("broken.rlmplan.json --json: codes, places and offsets that point at the tokens", () => {
+    const file = "examples/plans/broken.rlmplan.json";
+    const text = readFileSync(join(ROOT, file), "utf8");
+    const run = rlmPlan("check", "--json", file);
+    assert.equal(run.code, 1);
+    const out = JSON.parse(run.stdout) as CheckJson;
+    assert.equal(out.files.length, 1);
+    const [report] = out.files;
+    assert.ok(report);
+    assert.equal(report.file, file);
+    assert.equal(report.ok, false);
+    assert.equal(report.steps, 4);
+    const brief = report.problems.map((p) => [
+      p.severity,
+      p.code,
+      p.phase,
+      p.kind,
+      p.line,
+      p.column,
+      p.endLine,
+      p.endColumn,
+    ]);
+    assert.deepEqual(brief, [
+      ["error", "unknown_operator", "normalize", "invalid_plan", 14, 13, 14, 21],
+      ["error", "unbound_variable", "validate", "invalid_plan", 19, 76, 19, 81],
+      ["error", "duplicate_binding", "validate", "invalid_plan", 20, 94, 20, 101],
+    ]);
+    const tokens = report.problems.map((p) => text.slice(p.offset, p.offset + p.length));
+    assert.deepEqual(tokens, ['"contxt"', '"hit"', '"count"']);
+    assert.deepEqual(report.problems[2]?.related, [
+      {
+        message: '"count" is first bound here',
+        line: 19,
+        column: 93,
+        endLine: 19,
+        endColumn: 100,
+        offset: text.indexOf('"count" }'),
+        length: 7,
+      },
+    ]);
+  });
+
+  test("several files at once: every file gets its summary, the worst status wins", () => {
+    const run = rlmPlan("check", "examples/plans/needle-count.rlmplan.json", "examples/plans/broken.rlmplan.json");
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.equal(lines[0], "examples/plans/needle-count.rlmplan.json: ok (3 steps)");
+    assert.equal(lines[lines.length - 1], "examples/plans/broken.rlmplan.json: 3 errors");
+    assert.equal(lines.length, 6);
+    assert.equal(run.stderr, NOTE);
+    assert.equal(run.code, 1);
+  });
+});
+
+describe("rlm-plan check: plan files", () => {
+  test("comments and trailing commas are accepted", () => {
+    const file = planFile(
+      "comments.rlmplan.json",
+      `/* a block
+   comment */
+{
+  // a line comment
+  "steps": [
+    { "op": "final", "value": "done", }, // trailing comma
+  ],
+}
+`,
+    );
+    const run = rlmPlan("check", file);
+    assert.equal(run.stdout, `${file}: ok (1 step)\n`);
+    assert.equal(run.code, 0);
+  });
+
+  test("a JSON syntax error is located", () => {
+    const file = planFile("syntax.rlmplan.json", '{\n  "steps": [\n    {"op": "final" "value": 1}\n  ]\n}\n');
+    const run = rlmPlan("check", file);
+    assert.equal(run.stdout, `${file}:3:20: error: invalid JSON: comma expected [invalid_json]\n${file}: 1 error\n`);
+    assert.equal(run.code, 1);
+    const json = JSON.parse(rlmPlan("check", "--json", file).stdout) as CheckJson;
+    const problem = json.files[0]?.problems[0];
+    assert.deepEqual(
+      problem && [problem.code, problem.phase, problem.line, problem.column, problem.offset, problem.length],
+      ["invalid_json", "parse", 3, 20, 34, 7],
+    );
+  });
+
+  test("an empty file is an error at 1:1", () => {
+    const file = planFile("empty.rlmplan.json", "");
+    const run = rlmPlan("check", file);
+    assert.equal(run.stdout, `${file}:1:1: error: invalid JSON: value expected [invalid_json]\n${file}: 1 error\n`);
+    assert.equal(run.code, 1);
+  });
+
+  test("an unreadable file: which and why on stderr, no stack trace, status 1; other files still checked", () => {
+    const missing = join(dir, "no-such-plan.rlmplan.json");
+    const good = planFile("good.rlmplan.json", NEEDLE);
+    const run = rlmPlan("check", missing, dir, good);
+    assert.equal(
+      run.stderr,
+      `${NOTE}rlm-plan: cannot read ${missing}: no such file (ENOENT)\nrlm-plan: cannot read ${dir}: it is a directory (EISDIR)\n`,
+    );
+    assert.equal(run.stdout, `${good}: ok (3 steps)\n`);
+    assert.equal(run.code, 1);
+    const json = JSON.parse(rlmPlan("check", "--json", missing).stdout) as CheckJson;
+    assert.deepEqual(json.files, [
+      { file: missing, ok: false, error: "cannot read: no such file (ENOENT)", problems: [], steps: null },
+    ]);
+  });
+
+  test("an error and a host-dependent warning: severities, and the error decides the status", () => {
+    const file = planFile(
+      "mixed.rlmplan.json",
+      `{"steps": [
+  {"op": "tool", "name": "count_items", "args": {"ref": "var", "name": "nothing"}, "bind": "n"},
+  {"op": "final", "value": {"ref": "var", "name": "n"}}
+]}
+`,
+    );
+    const run = rlmPlan("check", "--budget", '{"max_tool_calls": 0}', file);
+    assert.deepEqual(run.stdout.split("\n"), [
+      `${file}:1:1: warning: worst case tool calls 1 exceeds the budget's max_tool_calls of 0 [budget_exceeded]`,
+      `${file}:2:72: error: variable "nothing" is not bound here: bind it in an earlier step of this plan or an enclosing one [unbound_variable]`,
+      `${file}: 1 error, 1 warning`,
+      "",
+    ]);
+    assert.equal(run.code, 1);
+  });
+
+  test("warnings alone do not fail the check", () => {
+    const file = planFile("over.rlmplan.json", NEEDLE);
+    const run = rlmPlan("check", "--budget", '{"max_tool_calls": 0, "max_context_ops": 0}', file);
+    assert.deepEqual(run.stdout.split("\n"), [
+      `${file}:1:1: warning: worst case tool calls 1 exceeds the budget's max_tool_calls of 0 [budget_exceeded]`,
+      `${file}:1:1: warning: worst case context operations 1 exceeds the budget's max_context_ops of 0 [budget_exceeded]`,
+      `${file}: ok (3 steps), 2 warnings`,
+      "",
+    ]);
+    assert.equal(run.code, 0);
+  });
+});
+
+describe("rlm-plan check --capabilities", () => {
+  test("everything granted: no warnings and no host-profile note", () => {
+    const file = planFile("granted.rlmplan.json", NEEDLE);
+    const run = rlmPlan("check", "--capabilities", "context(search),tool(count_items)", file);
+    assert.equal(run.stdout, `${file}: ok (3 steps)\n`);
+    assert.equal(run.stderr, "");
+    assert.equal(run.code, 0);
+  });
+
+  test("a capability not granted is a warning at the tool's name", () => {
+    const file = planFile("denied.rlmplan.json", NEEDLE);
+    const run = rlmPlan("check", "--capabilities=context(search), rlm", file);
+    assert.equal(
+      run.stdout,
+      `${file}:4:29: warning: this step needs the capability tool(count_items), which the host does not grant [capability_denied]\n` +
+        `${file}: ok (3 steps), 1 warning\n`,
+    );
+    assert.equal(run.code, 0);
+    const json = JSON.parse(rlmPlan("check", "--json", "--capabilities", "context(search)", file).stdout) as CheckJson;
+    const problem = json.files[0]?.problems[0];
+    assert.deepEqual(problem && [problem.severity, problem.code, problem.kind, problem.line, problem.column], [
+      "warning",
+      "capability_denied",
+      "capability_denied",
+      4,
+      29,
+    ]);
+    assert.equal(json.files[0]?.ok, true);
+  });
+
+  test("an empty list grants nothing", () => {
+    const file = planFile("none.rlmplan.json", NEEDLE);
+    const run = rlmPlan("check", "--capabilities", "", file);
+    assert.equal(run.stdout.split("\n").filter((line) => line.includes("[capability_denied]")).length, 2);
+    assert.equal(run.code, 0);
+  });
+
+  test("commas inside parentheses belong to the term", () => {
+    const file = planFile(
+      "comma.rlmplan.json",
+      '{"steps": [{"op": "tool", "name": "count,items", "args": 1, "bind": "n"}, {"op": "checkpoint", "label": "x"}, {"op": "final", "value": 1}]}',
+    );
+    for (const list of ["tool(count,items),checkpoint", "checkpoint, tool('count,items')"]) {
+      const run = rlmPlan("check", "--capabilities", list, file);
+      assert.equal(run.stdout, `${file}: ok (3 steps)\n`, list);
+    }
+    const run = rlmPlan("check", "--capabilities", "tool(count),checkpoint", file);
+    assert.match(run.stdout, /capability tool\('count,items'\), which the host does not grant/);
+  });
+});
+
+describe("capability lists and colors (the modules behind the flags)", () => {
+  test("splitCapabilities splits on commas outside parentheses and quotes", () => {
+    assert.deepEqual(splitCapabilities("context(search),tool(count_items), rlm"), [
+      "context(search)",
+      "tool(count_items)",
+      "rlm",
+    ]);
+    assert.deepEqual(splitCapabilities("tool(a,b),tool('c,d'),,checkpoint"), [
+      "tool(a,b)",
+      "tool('c,d')",
+      "checkpoint",
+    ]);
+    assert.deepEqual(splitCapabilities(" "), []);
+  });
+
+  test("colors only on a terminal and without NO_COLOR", () => {
+    assert.equal(styleFor({ isTTY: true }, {}).red("x"), "\u001b[31mx\u001b[39m");
+    assert.equal(styleFor({ isTTY: true }, { NO_COLOR: "" }).red("x"), "\u001b[31mx\u001b[39m");
+    assert.equal(styleFor({ isTTY: true }, { NO_COLOR: "1" }).red("x"), "x");
+    assert.equal(styleFor({ isTTY: false }, {}).red("x"), "x");
+    assert.equal(styleFor({}, {}).bold("x"), "x");
+  });
+});
+
+describe("rlm-plan check --json", () => {
+  test("one JSON object with every file, on stdout only", () => {
+    const good = planFile("json-good.rlmplan.json", NEEDLE);
+    const run = rlmPlan("check", "--json", good, "examples/plans/broken.rlmplan.json");
+    const out = JSON.parse(run.stdout) as CheckJson;
+    assert.deepEqual(
+      out.files.map((f) => [f.file, f.ok, f.steps, f.problems.map((p) => p.code)]),
+      [
+        [good, true, 3, []],
+        ["examples/plans/broken.rlmplan.json", false, 4, ["unknown_operator", "unbound_variable", "duplicate_binding"]],
+      ],
+    );
+    assert.deepEqual(Object.keys(out.files[1]?.problems[0] ?? {}), [
+      "severity",
+      "code",
+      "phase",
+      "kind",
+      "message",
+      "line",
+      "column",
+      "endLine",
+      "endColumn",
+      "offset",
+      "length",
+      "related",
+    ]);
+    assert.equal(run.stderr, NOTE);
+    assert.equal(run.code, 1);
+  });
+});
+
+describe("rlm-plan usage", () => {
+  const usageLine = "usage: rlm-plan check FILE... [--capabilities LIST] [--budget JSON|default] [--json]";
+
+  const cases: [string, string[], string][] = [
+    ["no command", [], "rlm-plan: missing command"],
+    ["no files", ["check"], "rlm-plan: check needs at least one FILE"],
+    ["an unknown flag", ["check", "--frobnicate", "a.json"], "rlm-plan: unknown option --frobnicate"],
+    ["an unknown command", ["lint", "a.json"], 'rlm-plan: unknown command "lint"'],
+    ["a flag without its value", ["check", "a.json", "--budget"], "rlm-plan: --budget needs a value"],
+    ["a value for --json", ["check", "--json=yes", "a.json"], "rlm-plan: --json takes no value"],
+    [
+      "a budget that is not JSON",
+      ["check", "--budget", "{max_steps: 3}", "a.json"],
+      "rlm-plan: --budget: expected \"default\" or a JSON object: Expected property name or '}' in JSON at position 1",
+    ],
+    [
+      "an unknown budget field",
+      ["check", "--budget", '{"max_stepz": 3}', "a.json"],
+      'rlm-plan: --budget: unknown budget field "max_stepz": use max_steps, max_depth, max_parallel, max_model_calls, max_tool_calls, max_context_ops, max_output_bytes, time_limit',
+    ],
+    [
+      "a malformed capability",
+      ["check", "--capabilities", "tool(a", "a.json"],
+      'rlm-plan: --capabilities: "tool(a" is not a capability term such as tool(count_items)',
+    ],
+  ];
+  for (const [what, args, message] of cases) {
+    test(`${what}: status 2, the message and the usage on stderr`, () => {
+      const run = rlmPlan(...args);
+      assert.equal(run.code, 2);
+      assert.equal(run.stdout, "");
+      const lines = run.stderr.split("\n");
+      assert.equal(lines[0], message);
+      assert.equal(lines[1], usageLine);
+    });
+  }
+
+  test("--help, -h, help and check --help print the help on stdout", () => {
+    for (const args of [["--help"], ["-h"], ["help"], ["check", "--help"]]) {
+      const run = rlmPlan(...args);
+      assert.equal(run.code, 0, args.join(" "));
+      assert.equal(run.stderr, "");
+      assert.match(run.stdout, /^rlm-plan: check and estimate typed LLM plans/);
+      assert.ok(run.stdout.includes(usageLine));
+      assert.ok(run.stdout.includes("--capabilities LIST"));
+    }
+  });
+
+  test("--version reads the package's version", () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "shared-runtime", "package.json"), "utf8")) as {
+      version: string;
+    };
+    const run = rlmPlan("--version");
+    assert.equal(run.stdout, `rlm-plan ${manifest.version}\n`);
+    assert.equal(run.code, 0);
+  });
+
+  test("no color codes when stdout is not a terminal, even without NO_COLOR", () => {
+    const env = { ...process.env };
+    delete env.NO_COLOR;
+    const result = spawnSync(process.execPath, [CLI, "check", "examples/plans/broken.rlmplan.json"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env,
+    });
+    assert.equal(result.status, 1);
+    assert.ok(!result.stdout.includes("\u001b["));
+  });
+});

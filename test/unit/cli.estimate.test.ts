@@ -1,0 +1,243 @@
+// `rlm-plan estimate`, run as the built CLI in a child process from the repository root.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+
+// Compiled to test/out/unit: the repository root is three levels up.
+const ROOT = resolve(__dirname, "..", "..", "..");
+const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function rlmPlan(...args: string[]): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "rlm-plan-cli-estimate-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface EstimateJson {
+  file: string;
+  ok: boolean;
+  error?: string;
+  estimate: Record<string, number> | null;
+  budget: Record<string, number> | null;
+  exceeded: { budget: string; field: string; estimated: number; limit: number }[];
+  problems: { severity: string; code: string; line: number; column: number }[];
+}
+
+const DEFAULT_BUDGET = {
+  max_steps: 64,
+  max_depth: 4,
+  max_parallel: 8,
+  max_model_calls: 8,
+  max_tool_calls: 16,
+  max_context_ops: 32,
+  max_output_bytes: 65536,
+  time_limit: 10,
+};
+
+describe("rlm-plan estimate: the table", () => {
+  test("needle-count within the default budget", () => {
+    const file = "examples/plans/needle-count.rlmplan.json";
+    const run = rlmPlan("estimate", file);
+    assert.equal(
+      run.stdout,
+      [
+        `${file}: worst case / budget`,
+        "  steps               3 / 64",
+        "  depth               1 / 4",
+        "  parallel width      0 / 8",
+        "  model calls         0 / 8",
+        "  tool calls          1 / 16",
+        "  context operations  1 / 32",
+        `${file}: within budget`,
+        "",
+      ].join("\n"),
+    );
+    assert.equal(run.stderr, "");
+    assert.equal(run.code, 0);
+  });
+
+  test("retry multiplies its plan's steps and calls by its attempts", () => {
+    const file = "examples/plans/retry-flaky.rlmplan.json";
+    const run = rlmPlan("estimate", file);
+    assert.deepEqual(run.stdout.split("\n").slice(1, 7), [
+      "  steps               11 / 64",
+      "  depth                2 / 4",
+      "  parallel width       0 / 8",
+      "  model calls          0 / 8",
+      "  tool calls           3 / 16",
+      "  context operations   0 / 32",
+    ]);
+    assert.equal(run.code, 0);
+  });
+
+  test("over budget: the rows are marked, the verdict names them, status 1", () => {
+    const file = "examples/plans/nested-rlm.rlmplan.json";
+    const run = rlmPlan("estimate", file, "--budget", '{"max_depth": 2, "max_steps": 100, "max_model_calls": 0}');
+    assert.equal(
+      run.stdout,
+      [
+        `${file}: worst case / budget`,
+        "  steps               8 / 100",
+        "  depth               3 / 2    over budget",
+        "  parallel width      0 / 8",
+        "  model calls         1 / 0    over budget",
+        "  tool calls          0 / 16",
+        "  context operations  2 / 32",
+        `${file}: over budget (depth, model calls)`,
+        "",
+      ].join("\n"),
+    );
+    assert.equal(run.code, 1);
+  });
+
+  test("--budget default is the default budget", () => {
+    const run = rlmPlan("estimate", "--budget", "default", "examples/plans/parallel-summary.rlmplan.json");
+    assert.equal(run.stdout.split("\n")[3], "  parallel width       3 / 8");
+    assert.equal(run.code, 0);
+  });
+});
+
+describe("rlm-plan estimate --json", () => {
+  const expected: [string, Record<string, number>][] = [
+    ["needle-count", { steps: 3, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 1, context_ops: 1 }],
+    ["partition-map-reduce", { steps: 5, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 0, context_ops: 4 }],
+    ["parallel-summary", { steps: 10, depth: 2, parallel_width: 3, model_calls: 4, tool_calls: 1, context_ops: 0 }],
+    ["retry-flaky", { steps: 11, depth: 2, parallel_width: 0, model_calls: 0, tool_calls: 3, context_ops: 0 }],
+    ["nested-rlm", { steps: 8, depth: 3, parallel_width: 0, model_calls: 1, tool_calls: 0, context_ops: 2 }],
+  ];
+  for (const [name, estimate] of expected) {
+    test(`${name}: the worst case and the default budget`, () => {
+      const file = `examples/plans/${name}.rlmplan.json`;
+      const run = rlmPlan("estimate", "--json", file);
+      assert.deepEqual(JSON.parse(run.stdout), {
+        file,
+        ok: true,
+        estimate,
+        budget: DEFAULT_BUDGET,
+        exceeded: [],
+        problems: [],
+      });
+      assert.equal(run.code, 0);
+    });
+  }
+
+  test("exceeded figures come with their budget field, estimate and limit", () => {
+    const file = "examples/plans/parallel-summary.rlmplan.json";
+    const run = rlmPlan("estimate", "--json", "--budget", '{"max_parallel": 2, "max_model_calls": 3}', file);
+    const out = JSON.parse(run.stdout) as EstimateJson;
+    assert.equal(out.ok, false);
+    assert.deepEqual(out.budget, { ...DEFAULT_BUDGET, max_parallel: 2, max_model_calls: 3 });
+    assert.deepEqual(out.exceeded, [
+      { budget: "parallel", field: "max_parallel", estimated: 3, limit: 2 },
+      { budget: "model_calls", field: "max_model_calls", estimated: 4, limit: 3 },
+    ]);
+    assert.deepEqual(
+      out.problems.map((p) => [p.severity, p.code]),
+      [
+        ["warning", "budget_exceeded"],
+        ["warning", "budget_exceeded"],
+      ],
+    );
+    assert.equal(run.code, 1);
+  });
+
+  test("a plan with errors: no estimate, the problems, status 1", () => {
+    const run = rlmPlan("estimate", "--json", "examples/plans/broken.rlmplan.json");
+    const out = JSON.parse(run.stdout) as EstimateJson;
+    assert.equal(out.ok, false);
+    assert.equal(out.estimate, null);
+    assert.deepEqual(out.budget, DEFAULT_BUDGET);
+    assert.deepEqual(
+      out.problems.map((p) => [p.code, p.line, p.column]),
+      [
+        ["unknown_operator", 14, 13],
+        ["unbound_variable", 19, 76],
+        ["duplicate_binding", 20, 94],
+      ],
+    );
+    assert.equal(run.code, 1);
+  });
+});
+
+describe("rlm-plan estimate: failures", () => {
+  test("a plan with errors prints them as check does, and no table", () => {
+    const file = "examples/plans/broken.rlmplan.json";
+    const run = rlmPlan("estimate", file);
+    assert.deepEqual(run.stdout.split("\n"), [
+      `${file}:14:13: error: unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final [unknown_operator]`,
+      `${file}:19:76: error: variable "hit" is not bound here: bind it in an earlier step of this plan or an enclosing one [unbound_variable]`,
+      `${file}:20:94: error: "count" is already bound in this scope: choose another name [duplicate_binding]`,
+      `${file}:19:93: note: "count" is first bound here`,
+      `${file}: 3 errors`,
+      "",
+    ]);
+    assert.equal(run.code, 1);
+  });
+
+  test("a JSON syntax error is located", () => {
+    const file = join(dir, "syntax.rlmplan.json");
+    writeFileSync(file, '{"steps": [\n  {"op": "final", "value": [1, 2}\n]}\n');
+    const run = rlmPlan("estimate", file);
+    assert.equal(run.stdout.split("\n")[0], `${file}:2:33: error: invalid JSON: comma expected [invalid_json]`);
+    assert.equal(run.code, 1);
+  });
+
+  test("an unreadable file: which and why on stderr, status 1", () => {
+    const missing = join(dir, "missing.rlmplan.json");
+    const run = rlmPlan("estimate", missing);
+    assert.equal(run.stdout, "");
+    assert.equal(run.stderr, `rlm-plan: cannot read ${missing}: no such file (ENOENT)\n`);
+    assert.equal(run.code, 1);
+    const json = rlmPlan("estimate", "--json", missing);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      file: missing,
+      ok: false,
+      error: "cannot read: no such file (ENOENT)",
+      estimate: null,
+      budget: null,
+      exceeded: [],
+      problems: [],
+    });
+    assert.equal(json.code, 1);
+  });
+
+  const usage: [string, string[], string][] = [
+    ["no file", ["estimate"], "rlm-plan: estimate needs a FILE"],
+    ["two files", ["estimate", "a.json", "b.json"], "rlm-plan: estimate takes one FILE"],
+    [
+      "--capabilities (check only)",
+      ["estimate", "--capabilities", "rlm", "a.json"],
+      "rlm-plan: unknown option --capabilities",
+    ],
+    [
+      "an invalid budget value",
+      ["estimate", "--budget", '{"max_steps": 0}', "a.json"],
+      "rlm-plan: --budget: max_steps must be a positive integer, got the number 0",
+    ],
+  ];
+  for (const [what, args, message] of usage) {
+    test(`usage error, ${what}: status 2`, () => {
+      const run = rlmPlan(...args);
+      assert.equal(run.code, 2);
+      assert.equal(run.stdout, "");
+      assert.equal(run.stderr.split("\n")[0], message);
+      assert.match(run.stderr, /^usage: rlm-plan check FILE/m);
+    });
+  }
+});
