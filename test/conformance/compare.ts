@@ -6,13 +6,41 @@ type Obj = { [key: string]: Json };
 
 /** Cases whose reference answer is an accident of SWI-Prolog (see docs/conformance.md). */
 export const SOFT_IDS: ReadonlySet<string> = new Set([
-  "parse-011", "parse-012", "parse-013", "parse-014", "parse-015", "parse-016", "parse-017", "parse-020",
-  "parse-044", "parse-053", "parse-054", "budget-059", "op-tool-012",
-  "parse-033", "parse-034", "parse-035", "parse-036",
-  "parse-037", "parse-038", "parse-045", "parse-046", "parse-047",
-  "parse-050", "parse-051", "norm-007", "norm-008", "norm-088", "norm-089", "norm-090", "expr-037",
-  "runtime-022", "runtime-023", "runtime-024",
-  "norm-091", "norm-092",
+  "parse-011",
+  "parse-012",
+  "parse-013",
+  "parse-014",
+  "parse-015",
+  "parse-016",
+  "parse-017",
+  "parse-020",
+  "parse-044",
+  "parse-053",
+  "parse-054",
+  "budget-059",
+  "op-tool-012",
+  "parse-033",
+  "parse-034",
+  "parse-035",
+  "parse-036",
+  "parse-037",
+  "parse-038",
+  "parse-045",
+  "parse-046",
+  "parse-047",
+  "parse-050",
+  "parse-051",
+  "norm-007",
+  "norm-008",
+  "norm-088",
+  "norm-089",
+  "norm-090",
+  "expr-037",
+  "runtime-022",
+  "runtime-023",
+  "runtime-024",
+  "norm-091",
+  "norm-092",
 ]);
 
 export interface CorpusCase {
@@ -77,16 +105,31 @@ function remainingEq(e: Obj, a: Json | undefined): boolean {
 function effectsEq(e: Json | undefined, a: Json | undefined): boolean {
   if (e === undefined) return true;
   if (!isObj(a) || !isObj(e)) return false;
-  const drop0 = (d: Json | undefined) => Object.fromEntries(Object.entries(isObj(d) ? d : {}).filter(([, v]) => v !== 0 && v !== null));
+  const drop0 = (d: Json | undefined) =>
+    Object.fromEntries(Object.entries(isObj(d) ? d : {}).filter(([, v]) => v !== 0 && v !== null));
   return numEq(drop0(e.tool_calls), drop0(a.tool_calls)) && numEq(drop0(e.context_ops), drop0(a.context_ops));
 }
 
-const ERROR_KEYS = ["phase", "kind", "capability", "budget", "estimated", "limit", "tool", "input", "variable", "field", "provider", "value_shape"];
+const ERROR_KEYS = [
+  "phase",
+  "kind",
+  "capability",
+  "budget",
+  "estimated",
+  "limit",
+  "tool",
+  "input",
+  "variable",
+  "field",
+  "provider",
+  "value_shape",
+];
 
 function errorDiff(e: Obj, a: Obj, where: string): string[] {
   const out: string[] = [];
   for (const k of ERROR_KEYS) {
-    if (k in e && !numEq(e[k], a[k])) out.push(`${where}.${k}: expected ${JSON.stringify(e[k])}, got ${JSON.stringify(a[k])}`);
+    if (k in e && !numEq(e[k], a[k]))
+      out.push(`${where}.${k}: expected ${JSON.stringify(e[k])}, got ${JSON.stringify(a[k])}`);
   }
   if ("value" in e && e.phase === "preflight" && !numEq(e.value, a.value)) {
     out.push(`${where}.value: expected ${JSON.stringify(e.value)}, got ${JSON.stringify(a.value)}`);
@@ -115,37 +158,60 @@ export function diffCase(expected: Obj, actual: Obj): string[] {
       continue;
     }
     if (Boolean(e.ok) !== Boolean(a.ok)) {
-      out.push(`${stage}.ok: expected ${String(e.ok)}, got ${String(a.ok)} (${String(a.phase)}/${String(a.kind)} ${JSON.stringify(a.detail ?? "")})`);
+      out.push(
+        `${stage}.ok: expected ${String(e.ok)}, got ${String(a.ok)} (${String(a.phase)}/${String(a.kind)} ${JSON.stringify(a.detail ?? "")})`,
+      );
       continue;
     }
     if (!e.ok) {
       out.push(...errorDiff(e, a, stage));
       if (stage === "execute") {
-        if (Array.isArray(e.transitions) && !transitionsEq(e.transitions, a.transitions)) out.push("execute.transitions differ");
+        if (Array.isArray(e.transitions) && !transitionsEq(e.transitions, a.transitions))
+          out.push("execute.transitions differ");
         if (isObj(e.budget_remaining) && !remainingEq(e.budget_remaining, a.budget_remaining)) {
-          out.push(`execute.budget_remaining: expected ${JSON.stringify(e.budget_remaining)}, got ${JSON.stringify(a.budget_remaining)}`);
+          out.push(
+            `execute.budget_remaining: expected ${JSON.stringify(e.budget_remaining)}, got ${JSON.stringify(a.budget_remaining)}`,
+          );
         }
         if (!effectsEq(e.host_effects, a.host_effects)) {
-          out.push(`execute.host_effects: expected ${JSON.stringify(e.host_effects)}, got ${JSON.stringify(a.host_effects)}`);
+          out.push(
+            `execute.host_effects: expected ${JSON.stringify(e.host_effects)}, got ${JSON.stringify(a.host_effects)}`,
+          );
         }
       }
       continue;
     }
     if (stage === "validate") {
-      if (!numEq(e.estimate, a.estimate)) out.push(`validate.estimate: expected ${JSON.stringify(e.estimate)}, got ${JSON.stringify(a.estimate)}`);
-      if ("budget" in e && "budget" in a && !numEq(e.budget, a.budget)) out.push(`validate.budget: expected ${JSON.stringify(e.budget)}, got ${JSON.stringify(a.budget)}`);
+      if (!numEq(e.estimate, a.estimate))
+        out.push(`validate.estimate: expected ${JSON.stringify(e.estimate)}, got ${JSON.stringify(a.estimate)}`);
+      if ("budget" in e && "budget" in a && !numEq(e.budget, a.budget))
+        out.push(`validate.budget: expected ${JSON.stringify(e.budget)}, got ${JSON.stringify(a.budget)}`);
     }
     if (stage === "execute") {
-      if (!numEq(e.value, a.value)) out.push(`execute.value: expected ${JSON.stringify(e.value).slice(0, 160)}, got ${JSON.stringify(a.value).slice(0, 160)}`);
-      if ("vars" in e && !numEq(e.vars, a.vars)) out.push(`execute.vars: expected ${JSON.stringify(e.vars).slice(0, 160)}, got ${JSON.stringify(a.vars).slice(0, 160)}`);
-      if (!transitionsEq((e.transitions as Json[] | undefined) ?? [], a.transitions)) out.push("execute.transitions differ");
+      if (!numEq(e.value, a.value))
+        out.push(
+          `execute.value: expected ${JSON.stringify(e.value).slice(0, 160)}, got ${JSON.stringify(a.value).slice(0, 160)}`,
+        );
+      if ("vars" in e && !numEq(e.vars, a.vars))
+        out.push(
+          `execute.vars: expected ${JSON.stringify(e.vars).slice(0, 160)}, got ${JSON.stringify(a.vars).slice(0, 160)}`,
+        );
+      if (!transitionsEq((e.transitions as Json[] | undefined) ?? [], a.transitions))
+        out.push("execute.transitions differ");
       if (JSON.stringify(e.checkpoints ?? []) !== JSON.stringify(a.checkpoints ?? [])) {
-        out.push(`execute.checkpoints: expected ${JSON.stringify(e.checkpoints)}, got ${JSON.stringify(a.checkpoints)}`);
+        out.push(
+          `execute.checkpoints: expected ${JSON.stringify(e.checkpoints)}, got ${JSON.stringify(a.checkpoints)}`,
+        );
       }
       if (!remainingEq((e.budget_remaining as Obj | undefined) ?? {}, a.budget_remaining)) {
-        out.push(`execute.budget_remaining: expected ${JSON.stringify(e.budget_remaining)}, got ${JSON.stringify(a.budget_remaining)}`);
+        out.push(
+          `execute.budget_remaining: expected ${JSON.stringify(e.budget_remaining)}, got ${JSON.stringify(a.budget_remaining)}`,
+        );
       }
-      if (!effectsEq(e.host_effects, a.host_effects)) out.push(`execute.host_effects: expected ${JSON.stringify(e.host_effects)}, got ${JSON.stringify(a.host_effects)}`);
+      if (!effectsEq(e.host_effects, a.host_effects))
+        out.push(
+          `execute.host_effects: expected ${JSON.stringify(e.host_effects)}, got ${JSON.stringify(a.host_effects)}`,
+        );
     }
   }
   return out;

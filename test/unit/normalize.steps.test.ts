@@ -94,7 +94,7 @@ const WRONG_TYPE: readonly (readonly [string, string, unknown, string])[] = [
   ["retry", "attempts", null, "invalid_integer_field(attempts,null)"],
   ["checkpoint", "label", 3, "invalid_checkpoint_label(3)"],
   ["checkpoint", "label", { a: 1 }, 'invalid_checkpoint_label({"a":1})'],
-  ["checkpoint", "label", null, "invalid_checkpoint_label(null)"],
+  ["checkpoint", "label", [], "invalid_checkpoint_label([])"],
 ];
 
 for (const [op, field, value, detail] of WRONG_TYPE) {
@@ -225,7 +225,7 @@ const V = (...path: (string | number)[]) => ["steps", 0, "value", ...path];
 
 const REFERENCES: readonly (readonly [string, unknown, Expected])[] = [
   ["ref not text", finalOf({ ref: 1 }), [["invalid_reference(1)", V("ref")]]],
-  ["ref null", finalOf({ ref: null }), [["invalid_reference(null)", V("ref")]]],
+  ["ref null is an unknown reference, as in the reference", finalOf({ ref: null }), [["unknown_reference(null)", V("ref")]]],
   ["an unknown reference", finalOf({ ref: "call", name: "x" }), [["unknown_reference(call)", V("ref")]]],
   ["an input without name", finalOf({ ref: "input" }), [["missing_field(name)", V()]]],
   ["a var name that is a number", finalOf({ ref: "var", name: 3 }), [["invalid_text_field(name,3)", V("name")]]],

@@ -5,7 +5,7 @@
 import { ESTIMATE_LIMITS } from "../plan/estimate";
 import type { Command } from "./args";
 import {
-  estimateTable,
+  estimateLines,
   jsonText,
   problemJson,
   problemLines,
@@ -71,20 +71,9 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     limit: budget[limit.field],
     over: exceeded.some((e) => e.budget === limit.name),
   }));
-  const verdict =
-    exceeded.length === 0
-      ? io.style.green("within budget")
-      : io.style.red(
-          `over budget (${rows
-            .filter((row) => row.over)
-            .map((row) => row.label)
-            .join(", ")})`,
-        );
   const lines = [
     ...others.flatMap((problem) => problemLines(file, problem, io.style)),
-    `${file}: worst case / budget`,
-    ...estimateTable(rows, io.style),
-    `${file}: ${verdict}`,
+    ...estimateLines(file, rows, io.style),
   ];
   io.out(`${lines.join("\n")}\n`);
   return ok ? 0 : 1;

@@ -68,17 +68,22 @@ export interface TableRow {
   readonly over: boolean;
 }
 
-/** One aligned row per figure: `  steps                12 / 64`, marked when over budget. */
-export function estimateTable(rows: readonly TableRow[], style: Style): string[] {
+/**
+ * The header, one aligned row per figure (`  steps                12 / 64`, marked when over
+ * budget) and the verdict: `FILE: within budget` or `FILE: over budget (depth, model calls)`.
+ */
+export function estimateLines(file: string, rows: readonly TableRow[], style: Style): string[] {
   const labelWidth = Math.max(...rows.map((row) => row.label.length));
   const estimateWidth = Math.max(...rows.map((row) => String(row.estimated).length));
   const limitWidth = Math.max(...rows.map((row) => String(row.limit).length));
-  return rows.map((row) => {
-    const figures = `${String(row.estimated).padStart(estimateWidth)} / ${String(row.limit)}`;
-    const line = `  ${row.label.padEnd(labelWidth)}  ${figures}`;
+  const table = rows.map((row) => {
+    const line = `  ${row.label.padEnd(labelWidth)}  ${String(row.estimated).padStart(estimateWidth)} / ${row.limit}`;
     if (!row.over) return line;
     return `${line}${" ".repeat(limitWidth - String(row.limit).length)}  ${style.red("over budget")}`;
   });
+  const over = rows.filter((row) => row.over).map((row) => row.label);
+  const verdict = over.length === 0 ? style.green("within budget") : style.red(`over budget (${over.join(", ")})`);
+  return [`${file}: worst case / budget`, ...table, `${file}: ${verdict}`];
 }
 
 /** A problem as --json prints it. */

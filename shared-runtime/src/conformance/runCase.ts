@@ -64,7 +64,12 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
   const host = caseHost(c, effects);
   const outcome = await executePlan(validated, host, c.runtime_budget ? { budget: c.runtime_budget } : {});
   const common = {
-    transitions: outcome.transitions.map((t) => ({ sequence: t.sequence, operation: t.operation, bind: t.bind, status: t.status })),
+    transitions: outcome.transitions.map((t) => ({
+      sequence: t.sequence,
+      operation: t.operation,
+      bind: t.bind,
+      status: t.status,
+    })),
     checkpoints: [...outcome.checkpoints],
     budget_remaining: { ...outcome.budget_remaining },
     host_effects: effects.json(),

@@ -11,7 +11,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write("usage: conformance FILE.jsonl\n");
     return 2;
   }
-  const lines = readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "");
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   for (const line of lines) {
     const c = JSON.parse(line) as ConformanceCase;
     process.stdout.write(`${JSON.stringify(await runCase(c))}\n`);

@@ -96,15 +96,7 @@ export interface FinalStep extends StepBase {
   readonly value: Expr;
 }
 
-export type Step =
-  | ContextStep
-  | ModelStep
-  | RlmStep
-  | ToolStep
-  | ParallelStep
-  | RetryStep
-  | CheckpointStep
-  | FinalStep;
+export type Step = ContextStep | ModelStep | RlmStep | ToolStep | ParallelStep | RetryStep | CheckpointStep | FinalStep;
 
 export type Operation = Step["op"];
 export const OPERATIONS: readonly Operation[] = [

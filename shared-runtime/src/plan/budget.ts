@@ -55,8 +55,7 @@ export const BUDGET_FIELD_HELP: Readonly<Record<BudgetField, string>> = {
 };
 
 export type BudgetResult =
-  | { readonly ok: true; readonly budget: Budget }
-  | { readonly ok: false; readonly problems: readonly PlanProblem[] };
+  { readonly ok: true; readonly budget: Budget } | { readonly ok: false; readonly problems: readonly PlanProblem[] };
 
 /**
  * Resolves "default" or a partial object over the defaults. Problems come in the reference's
@@ -68,7 +67,11 @@ export function resolveBudget(value: unknown): BudgetResult {
     return {
       ok: false,
       problems: [
-        budgetProblem("invalid_budget", [value], `a budget is "default" or an object of budget fields, got ${describe(value)}`),
+        budgetProblem(
+          "invalid_budget",
+          [value],
+          `a budget is "default" or an object of budget fields, got ${describe(value)}`,
+        ),
       ],
     };
   }
@@ -77,7 +80,12 @@ export function resolveBudget(value: unknown): BudgetResult {
   for (const key of Object.keys(value).sort()) {
     if (!known.has(key)) {
       problems.push(
-        budgetProblem("unknown_budget_field", [key], `unknown budget field ${JSON.stringify(key)}: use ${BUDGET_FIELDS.join(", ")}`, key),
+        budgetProblem(
+          "unknown_budget_field",
+          [key],
+          `unknown budget field ${JSON.stringify(key)}: use ${BUDGET_FIELDS.join(", ")}`,
+          key,
+        ),
       );
     }
   }
@@ -96,15 +104,30 @@ export function resolveBudget(value: unknown): BudgetResult {
 function checkBudgetValue(field: BudgetField, value: unknown): PlanProblem | undefined {
   if (field === "time_limit") {
     if (typeof value === "number" && Number.isFinite(value) && value > 0) return undefined;
-    return budgetProblem("invalid_budget_field", [field, value], `time_limit must be a positive number of seconds, got ${describe(value)}`, field);
+    return budgetProblem(
+      "invalid_budget_field",
+      [field, value],
+      `time_limit must be a positive number of seconds, got ${describe(value)}`,
+      field,
+    );
   }
   const integer = typeof value === "number" && Number.isInteger(value);
   if (POSITIVE.has(field)) {
     if (integer && value > 0) return undefined;
-    return budgetProblem("invalid_positive_integer", [field, value], `${field} must be a positive integer, got ${describe(value)}`, field);
+    return budgetProblem(
+      "invalid_positive_integer",
+      [field, value],
+      `${field} must be a positive integer, got ${describe(value)}`,
+      field,
+    );
   }
   if (integer && value >= 0) return undefined;
-  return budgetProblem("invalid_nonnegative_integer", [field, value], `${field} must be an integer of 0 or more, got ${describe(value)}`, field);
+  return budgetProblem(
+    "invalid_nonnegative_integer",
+    [field, value],
+    `${field} must be an integer of 0 or more, got ${describe(value)}`,
+    field,
+  );
 }
 
 function budgetProblem(reason: string, args: readonly unknown[], message: string, field?: string): PlanProblem {

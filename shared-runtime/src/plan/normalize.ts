@@ -4,14 +4,7 @@
 
 import { ownValue, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
-import type {
-  ContextAction,
-  Expr,
-  PartitionStrategy,
-  Plan,
-  Selector,
-  Step,
-} from "./ast";
+import type { ContextAction, Expr, PartitionStrategy, Plan, Selector, Step } from "./ast";
 import { detailText, quoted, type PlanProblem, type ProblemTarget } from "./problems";
 
 export interface NormalizeOptions {
@@ -153,7 +146,12 @@ class Normalizer {
         // is only ever reported back, so taking their JSON text loses nothing.
         if (typeof label === "boolean" || label === null) return { op, label: String(label), path };
         if (typeof label !== "string") {
-          return this.fail([...path, "label"], "invalid_checkpoint_label", [label], `a checkpoint label must be text, got ${describe(label)}`);
+          return this.fail(
+            [...path, "label"],
+            "invalid_checkpoint_label",
+            [label],
+            `a checkpoint label must be text, got ${describe(label)}`,
+          );
         }
         return { op, label, path };
       }
@@ -182,7 +180,12 @@ class Normalizer {
     const spec = this.required(step, "spec", path, 'spawn_agent needs a "spec"');
     const capabilities = this.required(step, "capabilities", path, 'spawn_agent needs "capabilities"');
     if (capabilities !== BROKEN && !Array.isArray(capabilities)) {
-      this.fail([...path, "capabilities"], "invalid_list", ["child_capabilities", capabilities], `"capabilities" must be a list, got ${describe(capabilities)}`);
+      this.fail(
+        [...path, "capabilities"],
+        "invalid_list",
+        ["child_capabilities", capabilities],
+        `"capabilities" must be a list, got ${describe(capabilities)}`,
+      );
       return BROKEN;
     }
     const bind = this.text(step, "bind", path);
@@ -217,7 +220,12 @@ class Normalizer {
     if (value === BROKEN) return BROKEN;
     const plansPath = [...path, "plans"];
     if (!Array.isArray(value)) {
-      return this.fail(plansPath, "invalid_list", ["parallel_plans", value], `"plans" must be a list of plans, got ${describe(value)}`);
+      return this.fail(
+        plansPath,
+        "invalid_list",
+        ["parallel_plans", value],
+        `"plans" must be a list of plans, got ${describe(value)}`,
+      );
     }
     const plans: Plan[] = [];
     let broken = false;
@@ -233,7 +241,12 @@ class Normalizer {
     const value = ownValue(step, "options");
     if (value === undefined) return Object.create(null) as JsonObject;
     if (!isPlainObject(value)) {
-      return this.fail([...path, "options"], "invalid_dict", ["model_options", value], `"options" must be an object, got ${describe(value)}`);
+      return this.fail(
+        [...path, "options"],
+        "invalid_dict",
+        ["model_options", value],
+        `"options" must be an object, got ${describe(value)}`,
+      );
     }
     return value;
   }
@@ -243,7 +256,12 @@ class Normalizer {
     if (value === BROKEN) return BROKEN;
     const actionPath = [...path, "action"];
     if (!isPlainObject(value)) {
-      return this.fail(actionPath, "invalid_context_action", [value], `a context action must be an object with "type", got ${describe(value)}`);
+      return this.fail(
+        actionPath,
+        "invalid_context_action",
+        [value],
+        `a context action must be an object with "type", got ${describe(value)}`,
+      );
     }
     const type = this.text(value, "type", actionPath);
     if (type === BROKEN) return BROKEN;
@@ -252,7 +270,12 @@ class Normalizer {
         const pattern = this.required(value, "pattern", actionPath, 'a search needs a "pattern"');
         if (pattern === BROKEN) return BROKEN;
         if (typeof pattern !== "string") {
-          return this.fail([...actionPath, "pattern"], "invalid_search_pattern", [pattern], `a search pattern must be text, got ${describe(pattern)}`);
+          return this.fail(
+            [...actionPath, "pattern"],
+            "invalid_search_pattern",
+            [pattern],
+            `a search pattern must be text, got ${describe(pattern)}`,
+          );
         }
         return { type, pattern };
       }
@@ -295,7 +318,12 @@ class Normalizer {
   private selector(value: unknown, path: JsonPath): Read<Selector> {
     if (value === "metadata") return { type: "metadata" };
     if (!isPlainObject(value)) {
-      return this.fail(path, "invalid_selector", [value], `a selector is "metadata" or an object with "type" head, tail or item, got ${describe(value)}`);
+      return this.fail(
+        path,
+        "invalid_selector",
+        [value],
+        `a selector is "metadata" or an object with "type" head, tail or item, got ${describe(value)}`,
+      );
     }
     const type = this.text(value, "type", path);
     if (type === BROKEN) return BROKEN;
@@ -310,19 +338,34 @@ class Normalizer {
         return index === BROKEN ? BROKEN : { type, index };
       }
       default:
-        return this.fail([...path, "type"], "unknown_selector", [type], `unknown selector ${quoted(type)}: use head, tail or item`);
+        return this.fail(
+          [...path, "type"],
+          "unknown_selector",
+          [type],
+          `unknown selector ${quoted(type)}: use head, tail or item`,
+        );
     }
   }
 
   private strategy(value: unknown, path: JsonPath): Read<PartitionStrategy> {
     if (!isPlainObject(value)) {
-      return this.fail(path, "invalid_partition_strategy", [value], `a partition strategy is an object {"type": "fixed" or "lines", "size": N}, got ${describe(value)}`);
+      return this.fail(
+        path,
+        "invalid_partition_strategy",
+        [value],
+        `a partition strategy is an object {"type": "fixed" or "lines", "size": N}, got ${describe(value)}`,
+      );
     }
     const type = this.text(value, "type", path);
     const size = this.integer(value, "size", path);
     if (type === BROKEN || size === BROKEN) return BROKEN;
     if (type !== "fixed" && type !== "lines") {
-      return this.fail([...path, "type"], "unknown_partition_strategy", [type], `unknown partition strategy ${quoted(type)}: use fixed or lines`);
+      return this.fail(
+        [...path, "type"],
+        "unknown_partition_strategy",
+        [type],
+        `unknown partition strategy ${quoted(type)}: use fixed or lines`,
+      );
     }
     return { type, size };
   }
@@ -365,10 +408,20 @@ class Normalizer {
   private reference(ref: unknown, object: JsonObject, path: JsonPath, depth: number): Read<Expr> {
     // true, false and null are atoms to the reference, hence references of unknown kind.
     if (typeof ref === "boolean" || ref === null) {
-      return this.fail([...path, "ref"], "unknown_reference", [String(ref)], `unknown reference ${String(ref)}: use input, var or field`);
+      return this.fail(
+        [...path, "ref"],
+        "unknown_reference",
+        [String(ref)],
+        `unknown reference ${String(ref)}: use input, var or field`,
+      );
     }
     if (typeof ref !== "string") {
-      return this.fail([...path, "ref"], "invalid_reference", [ref], `"ref" must be input, var or field, got ${describe(ref)}`);
+      return this.fail(
+        [...path, "ref"],
+        "invalid_reference",
+        [ref],
+        `"ref" must be input, var or field, got ${describe(ref)}`,
+      );
     }
     switch (ref) {
       case "input":
@@ -383,7 +436,12 @@ class Normalizer {
         return { kind: "field", base, key, path };
       }
       default:
-        return this.fail([...path, "ref"], "unknown_reference", [ref], `unknown reference ${quoted(ref)}: use input, var or field`);
+        return this.fail(
+          [...path, "ref"],
+          "unknown_reference",
+          [ref],
+          `unknown reference ${quoted(ref)}: use input, var or field`,
+        );
     }
   }
 
@@ -394,10 +452,20 @@ class Normalizer {
         return { kind: "literal", value, path };
       case "number":
         if (Number.isFinite(value)) return { kind: "literal", value, path };
-        return this.fail(path, "invalid_number", [String(value)], "numbers must be finite: JSON has no NaN or Infinity, and this one overflows");
+        return this.fail(
+          path,
+          "invalid_number",
+          [String(value)],
+          "numbers must be finite: JSON has no NaN or Infinity, and this one overflows",
+        );
       case "object":
         if (value === null) return { kind: "literal", value, path };
-        return this.fail(path, "invalid_value", [describe(value)], `plans hold JSON values only, got ${describe(value)}`);
+        return this.fail(
+          path,
+          "invalid_value",
+          [describe(value)],
+          `plans hold JSON values only, got ${describe(value)}`,
+        );
       default:
         return this.fail(path, "invalid_value", [typeof value], `plans hold JSON values only, got ${typeof value}`);
     }
@@ -413,7 +481,12 @@ class Normalizer {
     const value = this.required(object, key, path, `"${key}" is required here`);
     if (value === BROKEN) return BROKEN;
     if (typeof value !== "string") {
-      return this.fail([...path, key], "invalid_text_field", [key, value], `"${key}" must be text, got ${describe(value)}`);
+      return this.fail(
+        [...path, key],
+        "invalid_text_field",
+        [key, value],
+        `"${key}" must be text, got ${describe(value)}`,
+      );
     }
     return value;
   }
@@ -422,7 +495,12 @@ class Normalizer {
     const value = this.required(object, key, path, `"${key}" is required here`);
     if (value === BROKEN) return BROKEN;
     if (typeof value !== "number" || !Number.isInteger(value)) {
-      return this.fail([...path, key], "invalid_integer_field", [key, value], `"${key}" must be an integer, got ${describe(value)}`);
+      return this.fail(
+        [...path, key],
+        "invalid_integer_field",
+        [key, value],
+        `"${key}" must be an integer, got ${describe(value)}`,
+      );
     }
     return value;
   }

@@ -107,7 +107,11 @@ function textProblem(error: JsonTextError): PlanProblem {
     offset: error.offset,
     length: error.length,
     ...(error.firstOffset !== undefined && error.path && error.key !== undefined
-      ? { related: [{ path: [...error.path, error.key], target: "key" as const, message: "first occurrence of this key" }] }
+      ? {
+          related: [
+            { path: [...error.path, error.key], target: "key" as const, message: "first occurrence of this key" },
+          ],
+        }
       : {}),
   };
 }

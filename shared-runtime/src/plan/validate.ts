@@ -4,15 +4,7 @@
 // (expressions in scope, action values, capability, binding), then the estimate vs the budget.
 
 import type { JsonPath } from "../json";
-import {
-  MAP_TRANSFORMS,
-  REDUCERS,
-  type ContextAction,
-  type ContextStep,
-  type Expr,
-  type Plan,
-  type Step,
-} from "./ast";
+import { MAP_TRANSFORMS, REDUCERS, type ContextAction, type ContextStep, type Expr, type Plan, type Step } from "./ast";
 import { resolveBudget, type Budget } from "./budget";
 import { formatCapability, grantedKeys, requiredCapability } from "./capabilities";
 import { ESTIMATE_LIMITS, estimatePlan, type Estimate } from "./estimate";
@@ -162,7 +154,12 @@ class Validator {
   private planShape(plan: Plan): void {
     const steps = plan.steps;
     if (steps.length === 0) {
-      this.invalid([...plan.path, "steps"], "empty_plan", [], "a plan needs at least one step, ending with a final step");
+      this.invalid(
+        [...plan.path, "steps"],
+        "empty_plan",
+        [],
+        "a plan needs at least one step, ending with a final step",
+      );
       return;
     }
     const misplaced = steps.findIndex((s, i) => s.op === "final" && i < steps.length - 1);
@@ -211,7 +208,12 @@ class Validator {
       case "parallel":
         this.capability(step, granted);
         if (step.plans.length === 0) {
-          this.invalid([...step.path, "plans"], "invalid_parallel_plans", [], "a parallel step needs at least one branch plan");
+          this.invalid(
+            [...step.path, "plans"],
+            "invalid_parallel_plans",
+            [],
+            "a parallel step needs at least one branch plan",
+          );
         }
         for (const branch of step.plans) this.plan(branch, granted);
         this.bind(step);
@@ -270,14 +272,20 @@ class Validator {
     const path = [...step.path, "action"];
     const nonNegative = (value: number, field: string, key: string, at: JsonPath) => {
       if (value < 0) {
-        this.invalid([...at, key], "invalid_nonnegative_integer", [field, value], `"${key}" must be 0 or more, got ${value}`);
+        this.invalid(
+          [...at, key],
+          "invalid_nonnegative_integer",
+          [field, value],
+          `"${key}" must be 0 or more, got ${value}`,
+        );
       }
     };
     switch (action.type) {
       case "peek": {
         const selector = action.selector;
         const at = [...path, "selector"];
-        if (selector.type === "head" || selector.type === "tail") nonNegative(selector.count, "peek_count", "count", at);
+        if (selector.type === "head" || selector.type === "tail")
+          nonNegative(selector.count, "peek_count", "count", at);
         else if (selector.type === "item") nonNegative(selector.index, "item_index", "index", at);
         return;
       }

@@ -15,13 +15,7 @@ import type { ValidatedPlan } from "../plan/validate";
 import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./errors";
 import type { RunHost } from "./host";
 import { preflightPlan } from "./preflight";
-import type {
-  BudgetRemaining,
-  RunOutcome,
-  RuntimeCounter,
-  StepStarted,
-  Transition,
-} from "./transitions";
+import type { BudgetRemaining, RunOutcome, RuntimeCounter, StepStarted, Transition } from "./transitions";
 
 export interface ExecuteOptions {
   readonly signal?: AbortSignal;
@@ -82,7 +76,12 @@ class Run {
 
   async execute(plan: Plan): Promise<RunOutcome> {
     const timer = setTimeout(
-      () => this.stop({ phase: "execute", kind: "time_limit_exceeded", message: `the run exceeded its time limit of ${this.budget.time_limit} s` }),
+      () =>
+        this.stop({
+          phase: "execute",
+          kind: "time_limit_exceeded",
+          message: `the run exceeded its time limit of ${this.budget.time_limit} s`,
+        }),
       Math.min(this.budget.time_limit * 1000, 2 ** 31 - 1),
     );
     const signal = this.options.signal;
@@ -101,7 +100,11 @@ class Run {
       };
     } catch (error) {
       if (error instanceof RunFailure) return this.outcomeOfError(error.error);
-      return this.outcomeOfError({ phase: "execute", kind: "runtime_error", message: `internal error: ${safeErrorText(error)}` });
+      return this.outcomeOfError({
+        phase: "execute",
+        kind: "runtime_error",
+        message: `internal error: ${safeErrorText(error)}`,
+      });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -214,7 +217,10 @@ class Run {
     const contexts = this.host.contexts;
     const outcome = contexts
       ? await this.guard(contexts.run(handle, step.action, limits))
-      : { ok: false as const, error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" } };
+      : {
+          ok: false as const,
+          error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" },
+        };
     if (!outcome.ok) {
       return fail({
         phase: "execute",
@@ -300,13 +306,23 @@ class Run {
         return expr.value;
       case "input": {
         if (!this.inputs.has(expr.name)) {
-          return fail({ phase: "execute", kind: "missing_input", input: expr.name, message: `the host provides no input ${quoted(expr.name)}` });
+          return fail({
+            phase: "execute",
+            kind: "missing_input",
+            input: expr.name,
+            message: `the host provides no input ${quoted(expr.name)}`,
+          });
         }
         return this.inputs.get(expr.name) as JsonValue;
       }
       case "var": {
         if (!this.vars.has(expr.name)) {
-          return fail({ phase: "execute", kind: "unbound_variable", variable: expr.name, message: `variable ${quoted(expr.name)} is not bound` });
+          return fail({
+            phase: "execute",
+            kind: "unbound_variable",
+            variable: expr.name,
+            message: `variable ${quoted(expr.name)} is not bound`,
+          });
         }
         return this.vars.get(expr.name) as JsonValue;
       }
@@ -314,7 +330,12 @@ class Run {
         const base = this.resolve(expr.base);
         const value = isPlainObject(base) ? ownValue(base, expr.key) : undefined;
         if (value === undefined) {
-          return fail({ phase: "execute", kind: "missing_field", field: expr.key, message: `the value has no field ${quoted(expr.key)}` });
+          return fail({
+            phase: "execute",
+            kind: "missing_field",
+            field: expr.key,
+            message: `the value has no field ${quoted(expr.key)}`,
+          });
         }
         return value as JsonValue;
       }
@@ -330,7 +351,12 @@ class Run {
       this.remaining[counter]--;
       return;
     }
-    fail({ phase: "execute", kind: "budget_exhausted", budget: counter, message: `the run used up its ${counter.replace("_", " ")} budget` });
+    fail({
+      phase: "execute",
+      kind: "budget_exhausted",
+      budget: counter,
+      message: `the run used up its ${counter.replace("_", " ")} budget`,
+    });
   }
 
   private chargeOutput(value: JsonValue): void {
@@ -456,7 +482,11 @@ function contextLimits(limits: RunHost["contextLimits"]): ContextLimits | PlanEr
   return {
     phase: "execute",
     kind: "context_error",
-    cause: { operation: "options", kind: "invalid_limit", message: "max_results and max_bytes must be positive integers" },
+    cause: {
+      operation: "options",
+      kind: "invalid_limit",
+      message: "max_results and max_bytes must be positive integers",
+    },
     message: "context operation failed: the host's context limits are invalid",
   };
 }

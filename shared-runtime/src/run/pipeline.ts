@@ -18,8 +18,7 @@ export interface PolicyOptions {
 }
 
 export type CheckResult =
-  | { readonly ok: true; readonly validated: ValidatedPlan }
-  | { readonly ok: false; readonly error: PlanError };
+  { readonly ok: true; readonly validated: ValidatedPlan } | { readonly ok: false; readonly error: PlanError };
 
 /** Parse and validate, stopping at the first problem (the reference's answer). */
 export function checkPlan(source: PlanSource, policy: PolicyOptions): CheckResult {
@@ -37,7 +36,14 @@ export async function runPlan(
   options: ExecuteOptions = {},
 ): Promise<RunOutcome> {
   const checked = checkPlan(source, policy);
-  if (!checked.ok) return { ok: false, error: checked.error, transitions: [], checkpoints: [], budget_remaining: notStarted(undefined) };
+  if (!checked.ok)
+    return {
+      ok: false,
+      error: checked.error,
+      transitions: [],
+      checkpoints: [],
+      budget_remaining: notStarted(undefined),
+    };
   return executePlan(checked.validated, host, options);
 }
 

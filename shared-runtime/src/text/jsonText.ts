@@ -22,8 +22,7 @@ export interface JsonTextError {
 }
 
 export type JsonTextResult =
-  | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly error: JsonTextError };
+  { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: JsonTextError };
 
 export function parseJsonText(text: string): JsonTextResult {
   let value: JsonValue;

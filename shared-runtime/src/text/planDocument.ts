@@ -78,9 +78,7 @@ class LazyTreeDocument implements PlanDocument {
   tree(): Node | undefined {
     if (this.root === null) {
       const tooDeep = this.syntaxErrors.some((e) => e.code === "too_deep");
-      this.root = tooDeep
-        ? undefined
-        : parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
+      this.root = tooDeep ? undefined : parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
     }
     return this.root;
   }
