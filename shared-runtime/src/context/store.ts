@@ -132,7 +132,7 @@ export class ContextStore {
     }
     const record = this.isHandle(handle) ? this.#records.get(handle) : undefined;
     if (record === undefined) {
-      const got = handle instanceof ContextHandle ? "a handle of another context store" : `a ${valueShape(handle)}`;
+      const got = handle instanceof ContextHandle ? "a handle of another context store" : describeShape(handle);
       return fail({
         operation: "resolve",
         kind: "invalid_handle",
@@ -176,6 +176,18 @@ export class ContextStore {
       }
     }
   }
+}
+
+const SHAPE_NAMES: Readonly<Record<string, string>> = {
+  object: "an object",
+  list: "a list",
+  null: "null",
+  undefined: "nothing",
+};
+
+function describeShape(value: unknown): string {
+  const shape = valueShape(value);
+  return SHAPE_NAMES[shape] ?? `a ${shape}`;
 }
 
 function fail(error: ContextError): ContextOutcome {

@@ -56,23 +56,21 @@ function atomText(name: string): string {
 export function capabilityKey(text: string): string | undefined {
   const trimmed = text.trim();
   const open = trimmed.indexOf("(");
-  if (open < 0) return SIMPLE_ATOM.test(trimmed) || trimmed.length > 0 ? trimmed : undefined;
+  if (open < 0) return SIMPLE_ATOM.test(trimmed) ? trimmed : undefined;
   if (!trimmed.endsWith(")")) return undefined;
   const functor = trimmed.slice(0, open).trim();
+  if (!SIMPLE_ATOM.test(functor)) return undefined;
   const argument = unquoteAtom(trimmed.slice(open + 1, -1).trim());
   if (argument === undefined) return undefined;
   return `${functor}(${atomText(argument)})`;
 }
 
+/** A quoted atom's text, or a bare argument's; nested terms are not capabilities. */
 function unquoteAtom(text: string): string | undefined {
   if (text.length >= 2 && text.startsWith("'") && text.endsWith("'")) {
     return text.slice(1, -1).replace(/\\(.)/g, "$1").replace(/''/g, "'");
   }
-  return text.length > 0 ? text : undefined;
-}
-
-export function capabilityKeyOf(capability: Capability): string {
-  return formatCapability(capability);
+  return text.length > 0 && !/[()]/.test(text) ? text : undefined;
 }
 
 /** A granted list as a set of keys; non-strings in the list grant nothing. */

@@ -372,6 +372,7 @@ class Validator {
         phase: "validate",
         kind: "budget_exceeded",
         budget: limit.name,
+        field: limit.field,
         estimated: used,
         limit: max,
         message: `worst case ${limit.label} ${used} exceeds the budget's ${limit.field} of ${max}`,
