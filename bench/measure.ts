@@ -1,51 +1,74 @@
-// Timing with process.hrtime.bigint: warm up, then time batches of calls (each batch ≥ 1 ms,
-// so the clock's own cost vanishes) until the samples add up to ≥ 200 ms; report the median.
+// Timing with process.hrtime.bigint. Each subject is warmed up, then timed in samples of ≥ 10 ms
+// (so the clock and single GC pauses average out) until its samples add up to ≥ 200 ms; the
+// subjects of one comparison take turns sample by sample, so load from other processes on the
+// machine hits the figure and its baseline alike. Reported: the median per call.
 
 export interface Timing {
   /** Median time of one call, in milliseconds. */
   readonly ms: number;
+  /** Interquartile range over the median: how much the samples disagree (0.05 = 5 %). */
+  readonly spread: number;
   readonly samples: number;
   readonly callsPerSample: number;
 }
 
+/** Runs the subject `count` times. */
+export type Subject = (count: number) => void | Promise<void>;
+
 const WARMUP_MS = 50;
 const MIN_WARMUP_CALLS = 3;
-const MIN_SAMPLE_MS = 1;
+const MIN_SAMPLE_MS = 10;
 const MIN_TOTAL_MS = 200;
-const MIN_SAMPLES = 5;
+const MIN_SAMPLES = 7;
 
 /** Results land here so the engine cannot drop a call whose value nobody reads. */
 export let sink: unknown;
 
-export function measure(call: () => unknown): Promise<Timing> {
-  return timeBatches((calls) => {
-    for (let i = 0; i < calls; i++) sink = call();
-  });
+export function calls(call: () => unknown): Subject {
+  return (count) => {
+    for (let i = 0; i < count; i++) sink = call();
+  };
 }
 
-export function measureAsync(call: () => Promise<unknown>): Promise<Timing> {
-  return timeBatches(async (calls) => {
-    for (let i = 0; i < calls; i++) sink = await call();
-  });
+export function awaitedCalls(call: () => Promise<unknown>): Subject {
+  return async (count) => {
+    for (let i = 0; i < count; i++) sink = await call();
+  };
 }
 
-async function timeBatches(batch: (calls: number) => void | Promise<void>): Promise<Timing> {
+/** Times the subjects together, their samples interleaved; one Timing per subject, in order. */
+export async function measure<T extends Subject[]>(...subjects: T): Promise<{ [K in keyof T]: Timing }> {
+  const plans: { subject: Subject; callsPerSample: number; samples: number; times: number[] }[] = [];
+  for (const subject of subjects) plans.push({ subject, ...(await calibrate(subject)), times: [] });
+  const rounds = Math.max(...plans.map((p) => p.samples));
+  for (let round = 0; round < rounds; round++) {
+    for (const plan of plans) {
+      // Spread a subject's samples evenly over the rounds when it needs fewer than the others.
+      if (Math.floor(((round + 1) * plan.samples) / rounds) === Math.floor((round * plan.samples) / rounds)) continue;
+      const start = now();
+      await plan.subject(plan.callsPerSample);
+      plan.times.push((now() - start) / plan.callsPerSample);
+    }
+  }
+  const timings = plans.map(({ times, samples, callsPerSample }): Timing => {
+    const sorted = times.sort((a, b) => a - b);
+    const ms = quantile(sorted, 0.5);
+    return { ms, spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / ms, samples, callsPerSample };
+  });
+  return timings as { [K in keyof T]: Timing };
+}
+
+/** Warms the subject up and sizes its samples from the warm-up's speed. */
+async function calibrate(subject: Subject): Promise<{ callsPerSample: number; samples: number }> {
   let warmCalls = 0;
   const warmStart = now();
   while (warmCalls < MIN_WARMUP_CALLS || now() - warmStart < WARMUP_MS) {
-    await batch(1);
+    await subject(1);
     warmCalls++;
   }
   const perCall = (now() - warmStart) / warmCalls;
   const callsPerSample = Math.max(1, Math.ceil(MIN_SAMPLE_MS / perCall));
-  const samples = Math.max(MIN_SAMPLES, Math.ceil(MIN_TOTAL_MS / (perCall * callsPerSample)));
-  const times: number[] = [];
-  for (let s = 0; s < samples; s++) {
-    const start = now();
-    await batch(callsPerSample);
-    times.push((now() - start) / callsPerSample);
-  }
-  return { ms: median(times), samples, callsPerSample };
+  return { callsPerSample, samples: Math.max(MIN_SAMPLES, Math.ceil(MIN_TOTAL_MS / (perCall * callsPerSample))) };
 }
 
 /** Milliseconds from an arbitrary origin. */
@@ -53,8 +76,10 @@ export function now(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+/** Linear interpolation between the two nearest ranks of sorted values. */
+function quantile(sorted: readonly number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const low = sorted[Math.floor(at)] as number;
+  const high = sorted[Math.ceil(at)] as number;
+  return low + (high - low) * (at - Math.floor(at));
 }

@@ -72,8 +72,8 @@ const LEAF_STEPS = 6;
 const OWN_STEPS = 5;
 
 /**
- * A balanced tree: each non-leaf plan is [tool, parallel(fan branches), rlm, retry, final], its
- * sub-plans share the remaining steps evenly, and leaves are short echo chains. Each sub-plan
+ * A balanced tree: each non-leaf plan is [tool, parallel(k-2 branches), rlm, retry, final], its
+ * k sub-plans share the remaining steps evenly, and leaves are short echo chains. Each sub-plan
  * starts from the value bound just before its step, so every reference crosses a scope.
  */
 export function nestedPlan(steps: number): PlanJson {

@@ -14,7 +14,7 @@ import {
   type ToolHandler,
   type ValidatedPlan,
 } from "@rlm-plan/shared-runtime";
-import { measure, measureAsync, now, type Timing } from "./measure";
+import { awaitedCalls, calls, measure, now, type Timing } from "./measure";
 import {
   CAPABILITIES,
   HUGE_BUDGET,
@@ -60,43 +60,62 @@ async function staticAnalysis(): Promise<Row[]> {
       if (countSteps(json) !== steps) throw new Error(`generator made ${countSteps(json)} steps, not ${steps}`);
       const text = JSON.stringify(json, null, 2);
       const plan: Plan = fullAnalysis(text).plan;
-      rows.push({
-        shape,
-        steps,
-        bytes: Buffer.byteLength(text),
-        jsonParse: await measure(() => JSON.parse(text)),
-        full: await measure(() => fullAnalysis(text)),
-        parse: await measure(() => parsePlan({ kind: "model", text })),
-        validate: await measure(() => validatePlan(plan, POLICY)),
-        estimate: await measure(() => estimatePlan(plan)),
-        editor: await measure(() => analyzePlanText(text, POLICY)),
-      });
+      const [jsonParse, full, parse, validate, estimate, editor] = await measure(
+        calls(() => JSON.parse(text)),
+        calls(() => fullAnalysis(text)),
+        calls(() => parsePlan({ kind: "model", text })),
+        calls(() => validatePlan(plan, POLICY)),
+        calls(() => estimatePlan(plan)),
+        calls(() => analyzePlanText(text, POLICY)),
+      );
+      rows.push({ shape, steps, bytes: Buffer.byteLength(text), jsonParse, full, parse, validate, estimate, editor });
     }
   }
   return rows;
 }
 
+function withinTarget(row: Row): boolean {
+  return row.full.ms / row.jsonParse.ms <= TARGET_RATIO;
+}
+
 function printStaticAnalysis(rows: readonly Row[]): void {
   section("1. Static analysis vs JSON.parse of the same text (JSON.stringify(plan, null, 2))");
   console.log("full = parsePlan({kind:'model'}) + validatePlan (validatePlan runs estimatePlan itself; not run twice)");
-  console.log("editor = analyzePlanText(text, policy): jsonc-parser tree with ranges + the same checks, all problems\n");
+  console.log(
+    "editor = analyzePlanText(text, policy): jsonc-parser tree with ranges + the same checks, all problems\n",
+  );
   table(
-    ["plan", "text", "path", "ms", "JSON.parse ms", "ratio", `within ${TARGET_RATIO}x`],
+    ["plan", "text", "path", "ms", "±iqr", "JSON.parse ms", "±iqr", "ratio", `within ${TARGET_RATIO}x`],
     rows.flatMap((r) => {
-      const plan = `${r.shape} ${r.steps.toLocaleString("en-US")}`;
-      const size = `${(r.bytes / 1024).toFixed(0)} KB`;
-      const ratio = r.full.ms / r.jsonParse.ms;
-      return [
-        [plan, size, "full", ms(r.full.ms), ms(r.jsonParse.ms), times(ratio), ratio <= TARGET_RATIO ? "yes" : "no"],
-        [plan, size, "editor", ms(r.editor.ms), ms(r.jsonParse.ms), times(r.editor.ms / r.jsonParse.ms), "(no target)"],
+      const cells = (path: string, t: Timing, verdict: string) => [
+        `${r.shape} ${r.steps.toLocaleString("en-US")}`,
+        `${(r.bytes / 1024).toFixed(0)} KB`,
+        path,
+        ms(t.ms),
+        iqr(t),
+        ms(r.jsonParse.ms),
+        iqr(r.jsonParse),
+        times(t.ms / r.jsonParse.ms),
+        verdict,
       ];
+      return [cells("full", r.full, withinTarget(r) ? "yes" : "no"), cells("editor", r.editor, "(no target)")];
     }),
   );
 
+  const within = rows.filter(withinTarget).length;
+  console.log(
+    `\nfull analysis within ${TARGET_RATIO}x of JSON.parse: ${within === rows.length ? "yes" : "no"} (${within} of ${rows.length} plans)`,
+  );
   console.log("\nWhere the full analysis goes (each part timed alone, same units):");
   table(
     ["plan", "JSON.parse ms", "parsePlan ms", "validatePlan ms", "of which estimatePlan ms"],
-    rows.map((r) => [`${r.shape} ${r.steps.toLocaleString("en-US")}`, ms(r.jsonParse.ms), ms(r.parse.ms), ms(r.validate.ms), ms(r.estimate.ms)]),
+    rows.map((r) => [
+      `${r.shape} ${r.steps.toLocaleString("en-US")}`,
+      ms(r.jsonParse.ms),
+      ms(r.parse.ms),
+      ms(r.validate.ms),
+      ms(r.estimate.ms),
+    ]),
   );
 
   console.log("\nPer-step cost (µs/step) and its growth 100 → 1,000 → 10,000 (×1.00 = linear):");
@@ -130,14 +149,21 @@ async function interpreter(): Promise<void> {
     const validated = fullAnalysis(JSON.stringify(flatPlan(steps)));
     const check = await executePlan(validated, host);
     if (!check.ok) throw new Error(`bench plan failed to run: ${check.error.message}`);
-    const run = await measureAsync(() => executePlan(validated, host));
-    const loop = await measureAsync(async () => {
-      let value: JsonValue = "seed";
-      for (let i = 0; i < steps; i++) value = await Promise.resolve(echo(value, context));
-      return value;
-    });
+    const [run, loop] = await measure(
+      awaitedCalls(() => executePlan(validated, host)),
+      awaitedCalls(async () => {
+        let value: JsonValue = "seed";
+        for (let i = 0; i < steps; i++) value = await Promise.resolve(echo(value, context));
+        return value;
+      }),
+    );
     const perStep = (t: Timing) => (t.ms * 1000) / steps;
-    lines.push([steps.toLocaleString("en-US"), perStep(run).toFixed(3), perStep(loop).toFixed(3), times(run.ms / loop.ms)]);
+    lines.push([
+      steps.toLocaleString("en-US"),
+      perStep(run).toFixed(3),
+      perStep(loop).toFixed(3),
+      times(run.ms / loop.ms),
+    ]);
   }
   table(["steps", "executePlan µs/step", "baseline µs/step", "ratio"], lines);
 }
@@ -158,7 +184,7 @@ async function deepNesting(): Promise<void> {
       const start = now();
       const result = run();
       const once = now() - start;
-      const timing = await measure(run);
+      const [timing] = await measure(calls(run));
       lines.push([name, path, result, ms(once), ms(timing.ms)]);
     }
   }
@@ -191,6 +217,10 @@ function ms(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(2) : value.toFixed(4);
 }
 
+function iqr(timing: Timing): string {
+  return `${(timing.spread * 100).toFixed(0)}%`;
+}
+
 function times(ratio: number): string {
   return `${ratio.toFixed(2)}x`;
 }
@@ -203,7 +233,8 @@ async function main(): Promise<void> {
   const started = now();
   console.log("rlm-plan benchmark: static analysis, interpreter, hostile nesting");
   console.log(`node ${process.version} · ${os.cpus()[0]?.model ?? "unknown CPU"} · ${os.cpus().length} logical CPUs`);
-  console.log("each figure: median of ≥ 5 samples covering ≥ 200 ms, after ≥ 50 ms of warm-up");
+  console.log("each figure: median of ≥ 7 samples covering ≥ 200 ms, after warm-up, interleaved with its baseline;");
+  console.log("±iqr = interquartile range of the samples over their median (how noisy the figure is)");
   printStaticAnalysis(await staticAnalysis());
   await interpreter();
   await deepNesting();

@@ -179,7 +179,11 @@ const NESTED_MISSING_FINAL = `{
 
 test("a nested plan without final: its last step's op", () => {
   check(NESTED_MISSING_FINAL, [
-    { problem: "final_must_be_unique_and_last", token: '"checkpoint"', range: rangeIn(NESTED_MISSING_FINAL, '"checkpoint"') },
+    {
+      problem: "final_must_be_unique_and_last",
+      token: '"checkpoint"',
+      range: rangeIn(NESTED_MISSING_FINAL, '"checkpoint"'),
+    },
   ]);
 });
 
@@ -215,9 +219,13 @@ const CAPABILITY = `{
 }`;
 
 test("a denied capability: the tool's name, after non-ASCII text", () => {
-  check(CAPABILITY, [{ problem: "capability_denied", token: '"Count Items"', range: rangeIn(CAPABILITY, '"Count Items"') }], {
-    capabilities: ["tool(echo)"],
-  });
+  check(
+    CAPABILITY,
+    [{ problem: "capability_denied", token: '"Count Items"', range: rangeIn(CAPABILITY, '"Count Items"') }],
+    {
+      capabilities: ["tool(echo)"],
+    },
+  );
   check(CAPABILITY, [], {});
 });
 

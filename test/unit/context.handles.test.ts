@@ -55,7 +55,7 @@ describe("handles", () => {
     assert.equal(mine.isHandle("same-id"), false);
     const error = errorOf(await mine.run(foreign, SEARCH));
     assert.deepStrictEqual(
-      { operation: error["operation"], kind: error["kind"], handle: error["handle"] },
+      { operation: error["operation"], kind: error["kind"], handle: JSON.parse(JSON.stringify(error["handle"])) },
       { operation: "resolve", kind: "invalid_handle", handle: { $context: { id: "same-id", version: 1 } } },
     );
     assert.match(String(error["message"]), /another context store/);
@@ -208,7 +208,10 @@ describe("failures are outcomes", () => {
     const store = new ContextStore();
     const handle = store.registerText(SAMPLE);
     const kinds: [unknown, Record<string, unknown>][] = [
-      [{ type: "grep", pattern: "x" }, { operation: "grep", kind: "unsupported_operation", requested: "grep" }],
+      [
+        { type: "grep", pattern: "x" },
+        { operation: "grep", kind: "unsupported_operation", requested: "grep" },
+      ],
       [
         { type: "peek", selector: { type: "middle", count: 1 } },
         { operation: "peek(middle)", kind: "unsupported_selector", context_kind: "text", selector: "middle" },
@@ -217,8 +220,14 @@ describe("failures are outcomes", () => {
         { type: "partition", strategy: { type: "words", size: 2 } },
         { operation: "partition(words(2))", kind: "unsupported_partition", context_kind: "text", strategy: "words(2)" },
       ],
-      [{ type: "slice", start: 2.5, length: 1 }, { operation: "slice(2.5,1)", kind: "invalid_argument", value: 2.5 }],
-      [{ type: "search", pattern: 5 }, { operation: "search", kind: "invalid_pattern" }],
+      [
+        { type: "slice", start: 2.5, length: 1 },
+        { operation: "slice(2.5,1)", kind: "invalid_argument", value: 2.5 },
+      ],
+      [
+        { type: "search", pattern: 5 },
+        { operation: "search", kind: "invalid_pattern" },
+      ],
       [null, { operation: "unknown", kind: "runtime_error", exception: "TypeError" }],
     ];
     for (const [action, expected] of kinds) {

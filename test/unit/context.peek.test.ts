@@ -22,8 +22,16 @@ async function peek(source: string | JsonValue[], selector: Selector, maxResults
 
 describe("peek at a text", () => {
   test("head and tail count characters", async () => {
-    assert.deepStrictEqual(await peek(SAMPLE, { type: "head", count: 5 }), { ok: true, value: "alpha", truncated: true });
-    assert.deepStrictEqual(await peek(SAMPLE, { type: "tail", count: 5 }), { ok: true, value: "omega", truncated: true });
+    assert.deepStrictEqual(await peek(SAMPLE, { type: "head", count: 5 }), {
+      ok: true,
+      value: "alpha",
+      truncated: true,
+    });
+    assert.deepStrictEqual(await peek(SAMPLE, { type: "tail", count: 5 }), {
+      ok: true,
+      value: "omega",
+      truncated: true,
+    });
   });
 
   test("more than the text gives the whole text, still marked truncated as fewer came back", async () => {

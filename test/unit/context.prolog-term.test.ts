@@ -168,7 +168,9 @@ describe("text sources", () => {
     const unit = "😀é中x";
     const source = memoryTextSource(unit.repeat(3000));
     for (const start of [0, 1023, 1024, 1025, 4095, 4096, 11_998]) {
-      const expected = Array.from(unit.repeat(3000)).slice(start, start + 5).join("");
+      const expected = Array.from(unit.repeat(3000))
+        .slice(start, start + 5)
+        .join("");
       assert.equal(source.chars(start, 5), expected, String(start));
     }
     assert.equal(codePointCount(unit.repeat(3000)), 12_000);

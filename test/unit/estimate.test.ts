@@ -39,12 +39,20 @@ const context = (bind: string) => ({ op: "context", handle: 1, action: { type: "
 const checkpoint = { op: "checkpoint", label: "c" };
 const rlm = (bind: string, ...steps: unknown[]) => ({ op: "rlm", plan: plan(...steps), bind });
 const retry = (attempts: number, ...steps: unknown[]) => ({ op: "retry", attempts, plan: plan(...steps), bind: "r" });
-const parallel = (bind: string, ...branches: unknown[][]) => ({ op: "parallel", plans: branches.map((s) => plan(...s)), bind });
+const parallel = (bind: string, ...branches: unknown[][]) => ({
+  op: "parallel",
+  plans: branches.map((s) => plan(...s)),
+  bind,
+});
 const branches = (n: number) => Array.from({ length: n }, (_, i) => [final(i)]);
 
 const cases: readonly (readonly [string, unknown, Figures])[] = [
   ["a lone final: one step at depth 1", plan(final()), [1, 1, 0, 0, 0, 0]],
-  ["each leaf costs one step and one of its counter", plan(tool("t"), model("m"), context("c"), checkpoint, final()), [5, 1, 0, 1, 1, 1]],
+  [
+    "each leaf costs one step and one of its counter",
+    plan(tool("t"), model("m"), context("c"), checkpoint, final()),
+    [5, 1, 0, 1, 1, 1],
+  ],
   ["an empty plan costs nothing but keeps depth 1", plan(), [0, 1, 0, 0, 0, 0]],
   [
     "reference: retry 5 around [tool, final] under a root with final",
@@ -58,7 +66,11 @@ const cases: readonly (readonly [string, unknown, Figures])[] = [
     plan(rlm("d", rlm("c", rlm("b", rlm("a", final(5)), final(V("a"))), final(V("b"))), final(V("c"))), final(V("d"))),
     [9, 5, 0, 0, 0, 0],
   ],
-  ["reference: an rlm wrapper counts as a step", plan(rlm("r", tool("x"), final(V("x"))), final(V("r"))), [4, 2, 0, 0, 1, 0]],
+  [
+    "reference: an rlm wrapper counts as a step",
+    plan(rlm("r", tool("x"), final(V("x"))), final(V("r"))),
+    [4, 2, 0, 0, 1, 0],
+  ],
   ["a parallel's width is its number of branches", plan(parallel("p", ...branches(3)), final()), [5, 2, 3, 0, 0, 0]],
   ["an empty parallel has width 0", plan(parallel("p"), final()), [2, 2, 0, 0, 0, 0]],
   [
@@ -79,8 +91,16 @@ const cases: readonly (readonly [string, unknown, Figures])[] = [
     ),
     [14, 3, 3, 0, 0, 0],
   ],
-  ["a narrow parallel inside a wide one", plan(parallel("o", [parallel("i", ...branches(2)), final()], ...branches(4)), final()), [10, 3, 5, 0, 0, 0]],
-  ["a wide parallel inside a narrow one", plan(parallel("o", [parallel("i", ...branches(6)), final()]), final()), [10, 3, 6, 0, 0, 0]],
+  [
+    "a narrow parallel inside a wide one",
+    plan(parallel("o", [parallel("i", ...branches(2)), final()], ...branches(4)), final()),
+    [10, 3, 5, 0, 0, 0],
+  ],
+  [
+    "a wide parallel inside a narrow one",
+    plan(parallel("o", [parallel("i", ...branches(6)), final()]), final()),
+    [10, 3, 6, 0, 0, 0],
+  ],
   [
     "reference: retry does not multiply width",
     plan(retry(4, parallel("x", ...branches(2)), final(V("x"))), final(V("r"))),
@@ -93,7 +113,10 @@ const cases: readonly (readonly [string, unknown, Figures])[] = [
   ],
   [
     "reference: retry 3 around a parallel of mixed calls",
-    plan(retry(3, parallel("p", [tool("a"), context("b"), model("c"), final()], [final(2)]), final(V("p"))), final(V("r"))),
+    plan(
+      retry(3, parallel("p", [tool("a"), context("b"), model("c"), final()], [final(2)]), final(V("p"))),
+      final(V("r")),
+    ),
     [23, 3, 2, 3, 3, 3],
   ],
   [
@@ -101,7 +124,11 @@ const cases: readonly (readonly [string, unknown, Figures])[] = [
     plan(retry(3, { ...retry(2, tool("n"), final(V("n"))), bind: "inner" }, final(V("inner"))), final(V("r"))),
     [20, 3, 0, 0, 6, 0],
   ],
-  ["depth is the deepest branch, not the sum", plan(rlm("a", final()), rlm("b", rlm("c", final()), final()), final()), [7, 3, 0, 0, 0, 0]],
+  [
+    "depth is the deepest branch, not the sum",
+    plan(rlm("a", final()), rlm("b", rlm("c", final()), final()), final()),
+    [7, 3, 0, 0, 0, 0],
+  ],
 ];
 
 for (const [name, value, expected] of cases) {
@@ -115,7 +142,10 @@ type PerStep = Readonly<Record<string, { depth: number; subtree: Figures; runnin
 function checkEachStep(value: unknown, expected: PerStep): void {
   const { steps } = estimateEachStep(planOf(value));
   const actual: Record<string, unknown> = {};
-  for (const [step, estimate] of steps as ReadonlyMap<Step, { depth: number; subtree: Estimate; runningTotal: Estimate }>) {
+  for (const [step, estimate] of steps as ReadonlyMap<
+    Step,
+    { depth: number; subtree: Estimate; runningTotal: Estimate }
+  >) {
     actual[step.path.join("/")] = estimate;
   }
   const wanted: Record<string, unknown> = {};
@@ -158,7 +188,12 @@ test("each step of nested rlm plans: depth grows by one per level", () => {
 });
 
 test("every step of the plan, at every level, has an estimate", () => {
-  const value = plan(tool("a"), retry(2, parallel("p", [tool("b"), final()], [final()]), final()), rlm("r", final()), final());
+  const value = plan(
+    tool("a"),
+    retry(2, parallel("p", [tool("b"), final()], [final()]), final()),
+    rlm("r", final()),
+    final(),
+  );
   const { steps } = estimateEachStep(planOf(value));
   assert.deepEqual([...steps.keys()].map((s) => s.path.join("/")).sort(), [
     "steps/0",

@@ -30,7 +30,12 @@ const S0 = ["steps", 0] as const;
 const at = (...path: (string | number)[]) => [...S0, ...path];
 
 const VALID: Readonly<Record<string, Record<string, unknown>>> = {
-  context: { op: "context", handle: { ref: "input", name: "doc" }, action: { type: "search", pattern: "x" }, bind: "a" },
+  context: {
+    op: "context",
+    handle: { ref: "input", name: "doc" },
+    action: { type: "search", pattern: "x" },
+    bind: "a",
+  },
   model: { op: "model", provider: "openrouter", prompt: "hi", options: { temperature: 0 }, bind: "a" },
   rlm: { op: "rlm", plan: { steps: [FINAL] }, bind: "a" },
   tool: { op: "tool", name: "echo", args: [1], bind: "a" },
@@ -108,9 +113,17 @@ const BAD_PLANS: readonly (readonly [string, unknown, Expected])[] = [
   ["rlm plan is a string", withField("rlm", "plan", "x"), [["invalid_plan(x)", at("plan")]]],
   ["rlm plan is a list", withField("rlm", "plan", [FINAL]), [['invalid_plan([{"op":"final","value":1}])', at("plan")]]],
   ["rlm plan without steps", withField("rlm", "plan", {}), [["missing_field(steps)", at("plan")]]],
-  ["rlm plan steps not a list", withField("rlm", "plan", { steps: {} }), [["invalid_list(steps,{})", at("plan", "steps")]]],
+  [
+    "rlm plan steps not a list",
+    withField("rlm", "plan", { steps: {} }),
+    [["invalid_list(steps,{})", at("plan", "steps")]],
+  ],
   ["retry plan is null", withField("retry", "plan", null), [["invalid_plan(null)", at("plan")]]],
-  ["parallel branch is a number", withField("parallel", "plans", [{ steps: [FINAL] }, 1]), [["invalid_plan(1)", at("plans", 1)]]],
+  [
+    "parallel branch is a number",
+    withField("parallel", "plans", [{ steps: [FINAL] }, 1]),
+    [["invalid_plan(1)", at("plans", 1)]],
+  ],
   [
     "a bad step deep inside a sub-plan",
     withField("rlm", "plan", { steps: [{ op: "eval", code: "x" }, FINAL] }),
@@ -137,7 +150,11 @@ const PLAN_SHAPES: readonly (readonly [string, unknown, Expected])[] = [
   ["unknown operator shell", first({ op: "shell" }), [["unknown_operator(shell)", at("op")]]],
   ["operators are case sensitive", first({ op: "FINAL", value: 1 }), [['unknown_operator("FINAL")', at("op")]]],
   ["operators are not trimmed", first({ op: " final", value: 1 }), [['unknown_operator(" final")', at("op")]]],
-  ["a typo in an operator", first({ op: "tol", name: "echo", args: 1, bind: "a" }), [["unknown_operator(tol)", at("op")]]],
+  [
+    "a typo in an operator",
+    first({ op: "tol", name: "echo", args: 1, bind: "a" }),
+    [["unknown_operator(tol)", at("op")]],
+  ],
 ];
 
 for (const [name, plan, expected] of PLAN_SHAPES) {
@@ -156,12 +173,28 @@ const ACTIONS: readonly (readonly [string, unknown, Expected])[] = [
   ["search pattern a number", ctx({ type: "search", pattern: 5 }), [["invalid_search_pattern(5)", A("pattern")]]],
   ["slice without start", ctx({ type: "slice", length: 1 }), [["missing_field(start)", A()]]],
   ["slice without length", ctx({ type: "slice", start: 0 }), [["missing_field(length)", A()]]],
-  ["slice start a fraction", ctx({ type: "slice", start: 0.5, length: 1 }), [["invalid_integer_field(start,0.5)", A("start")]]],
-  ["slice length a string", ctx({ type: "slice", start: 0, length: "3" }), [['invalid_integer_field(length,"3")', A("length")]]],
+  [
+    "slice start a fraction",
+    ctx({ type: "slice", start: 0.5, length: 1 }),
+    [["invalid_integer_field(start,0.5)", A("start")]],
+  ],
+  [
+    "slice length a string",
+    ctx({ type: "slice", start: 0, length: "3" }),
+    [['invalid_integer_field(length,"3")', A("length")]],
+  ],
   ["peek without selector", ctx({ type: "peek" }), [["missing_field(selector)", A()]]],
-  ["peek selector an unknown word", ctx({ type: "peek", selector: "meta" }), [["invalid_selector(meta)", A("selector")]]],
+  [
+    "peek selector an unknown word",
+    ctx({ type: "peek", selector: "meta" }),
+    [["invalid_selector(meta)", A("selector")]],
+  ],
   ["peek selector a number", ctx({ type: "peek", selector: 5 }), [["invalid_selector(5)", A("selector")]]],
-  ["peek selector without type", ctx({ type: "peek", selector: { count: 1 } }), [["missing_field(type)", A("selector")]]],
+  [
+    "peek selector without type",
+    ctx({ type: "peek", selector: { count: 1 } }),
+    [["missing_field(type)", A("selector")]],
+  ],
   [
     "peek selector of unknown type",
     ctx({ type: "peek", selector: { type: "middle" } }),
@@ -225,13 +258,21 @@ const V = (...path: (string | number)[]) => ["steps", 0, "value", ...path];
 
 const REFERENCES: readonly (readonly [string, unknown, Expected])[] = [
   ["ref not text", finalOf({ ref: 1 }), [["invalid_reference(1)", V("ref")]]],
-  ["ref null is an unknown reference, as in the reference", finalOf({ ref: null }), [["unknown_reference(null)", V("ref")]]],
+  [
+    "ref null is an unknown reference, as in the reference",
+    finalOf({ ref: null }),
+    [["unknown_reference(null)", V("ref")]],
+  ],
   ["an unknown reference", finalOf({ ref: "call", name: "x" }), [["unknown_reference(call)", V("ref")]]],
   ["an input without name", finalOf({ ref: "input" }), [["missing_field(name)", V()]]],
   ["a var name that is a number", finalOf({ ref: "var", name: 3 }), [["invalid_text_field(name,3)", V("name")]]],
   ["a field without value", finalOf({ ref: "field", key: "k" }), [["missing_field(value)", V()]]],
   ["a field without key", finalOf({ ref: "field", value: {} }), [["missing_field(key)", V()]]],
-  ["a field key that is a number", finalOf({ ref: "field", value: {}, key: 1 }), [["invalid_text_field(key,1)", V("key")]]],
+  [
+    "a field key that is a number",
+    finalOf({ ref: "field", value: {}, key: 1 }),
+    [["invalid_text_field(key,1)", V("key")]],
+  ],
   ["a bad reference inside a list", finalOf([1, { ref: "call" }]), [["unknown_reference(call)", V(1, "ref")]]],
   ["a bad reference inside an object", finalOf({ k: { ref: "call" } }), [["unknown_reference(call)", V("k", "ref")]]],
   [
@@ -247,7 +288,11 @@ for (const [name, plan, expected] of REFERENCES) {
 
 // Which problem comes first: the reference's order of checks.
 const ORDER: readonly (readonly [string, unknown, Expected])[] = [
-  ["context missing handle and bind reports handle", first({ op: "context", action: VALID.context?.action }), [["missing_field(handle)", at()]]],
+  [
+    "context missing handle and bind reports handle",
+    first({ op: "context", action: VALID.context?.action }),
+    [["missing_field(handle)", at()]],
+  ],
   ["context missing everything reports handle", first({ op: "context" }), [["missing_field(handle)", at()]]],
   [
     "context: an action problem before a bind problem",
@@ -259,7 +304,11 @@ const ORDER: readonly (readonly [string, unknown, Expected])[] = [
     first({ op: "context", handle: { ref: "nope" }, action: "x", bind: "a" }),
     [["unknown_reference(nope)", at("handle", "ref")]],
   ],
-  ["model: provider before prompt", first({ op: "model", provider: 5, bind: "a" }), [["invalid_text_field(provider,5)", at("provider")]]],
+  [
+    "model: provider before prompt",
+    first({ op: "model", provider: 5, bind: "a" }),
+    [["invalid_text_field(provider,5)", at("provider")]],
+  ],
   [
     "model: prompt before options",
     first({ op: "model", provider: "p", options: "x", bind: "a" }),
@@ -270,9 +319,17 @@ const ORDER: readonly (readonly [string, unknown, Expected])[] = [
     first({ op: "model", provider: "p", prompt: "x", options: 1 }),
     [["invalid_dict(model_options,1)", at("options")]],
   ],
-  ["tool: name before missing bind", first({ op: "tool", name: [], args: 1 }), [["invalid_text_field(name,[])", at("name")]]],
+  [
+    "tool: name before missing bind",
+    first({ op: "tool", name: [], args: 1 }),
+    [["invalid_text_field(name,[])", at("name")]],
+  ],
   ["tool: args before bind", first({ op: "tool", name: "t", bind: 1 }), [["missing_field(args)", at()]]],
-  ["retry: attempts before plan", first({ op: "retry", attempts: "x", bind: "a" }), [["invalid_integer_field(attempts,x)", at("attempts")]]],
+  [
+    "retry: attempts before plan",
+    first({ op: "retry", attempts: "x", bind: "a" }),
+    [["invalid_integer_field(attempts,x)", at("attempts")]],
+  ],
   [
     "rlm: the sub-plan before the bind",
     first({ op: "rlm", plan: { steps: [{ op: "nope" }] }, bind: 3 }),
@@ -293,7 +350,11 @@ const ORDER: readonly (readonly [string, unknown, Expected])[] = [
     ctx({ type: "partition", strategy: { type: "words" } }),
     [["missing_field(size)", A("strategy")]],
   ],
-  ["slice: start before length", ctx({ type: "slice", start: "a", length: "b" }), [["invalid_integer_field(start,a)", A("start")]]],
+  [
+    "slice: start before length",
+    ctx({ type: "slice", start: "a", length: "b" }),
+    [["invalid_integer_field(start,a)", A("start")]],
+  ],
   [
     "field: the value before the key",
     finalOf({ ref: "field", value: { ref: 1 }, key: 2 }),
@@ -304,7 +365,11 @@ const ORDER: readonly (readonly [string, unknown, Expected])[] = [
     finalOf({ b: { ref: "second" }, a: { ref: "first" } }),
     [["unknown_reference(first)", V("a", "ref")]],
   ],
-  ["lists: items in order", finalOf([{ ref: "first" }, { ref: "second" }]), [["unknown_reference(first)", V(0, "ref")]]],
+  [
+    "lists: items in order",
+    finalOf([{ ref: "first" }, { ref: "second" }]),
+    [["unknown_reference(first)", V(0, "ref")]],
+  ],
   [
     "steps in order",
     { steps: [{ op: "tool", name: "t", args: 1 }, { op: "eval" }, FINAL] },

@@ -17,6 +17,16 @@ type Expected =
   /** budget_exceeded problems as [budget, estimated, limit]. */
   | { readonly exceeded: readonly (readonly [string, number, number])[] };
 
+/** The budget field that limits each estimate figure. */
+const BUDGET_FIELD: Readonly<Record<string, string>> = {
+  steps: "max_steps",
+  depth: "max_depth",
+  parallel: "max_parallel",
+  model_calls: "max_model_calls",
+  tool_calls: "max_tool_calls",
+  context_ops: "max_context_ops",
+};
+
 function planOf(value: unknown): Plan {
   const parsed = parsePlan({ kind: "value", value });
   assert.deepEqual(parsed.problems, [], "the fixture normalizes");
@@ -51,6 +61,7 @@ function check(value: unknown, budget: unknown, expected: Expected, collectAll =
         budget: name,
         estimated,
         limit,
+        field: BUDGET_FIELD[name],
         path: [],
         target: "value",
         hostDependent: true,
@@ -83,19 +94,47 @@ const BUDGETS: readonly (readonly [string, unknown, Expected])[] = [
   ["no budget: the default", undefined, { budget: {} }],
   ['"default"', "default", { budget: {} }],
   ["an empty object: the default", {}, { budget: {} }],
-  ["a partial object overlays the default", { max_steps: 5, time_limit: 0.5 }, { budget: { max_steps: 5, time_limit: 0.5 } }],
-  ["zero calls are allowed when the plan makes none", { max_model_calls: 0, max_context_ops: 0 }, { budget: { max_model_calls: 0, max_context_ops: 0 } }],
+  [
+    "a partial object overlays the default",
+    { max_steps: 5, time_limit: 0.5 },
+    { budget: { max_steps: 5, time_limit: 0.5 } },
+  ],
+  [
+    "zero calls are allowed when the plan makes none",
+    { max_model_calls: 0, max_context_ops: 0 },
+    { budget: { max_model_calls: 0, max_context_ops: 0 } },
+  ],
   ["an integer time limit", { time_limit: 3 }, { budget: { time_limit: 3 } }],
   ["a budget that is text", "unlimited", { invalid: [["invalid_budget(unlimited)"]] }],
   ["a budget that is null", null, { invalid: [["invalid_budget(null)"]] }],
   ["a budget that is a number", 10, { invalid: [["invalid_budget(10)"]] }],
   ["a budget that is a list", [], { invalid: [["invalid_budget([])"]] }],
   ["an unknown field", { bogus: 1 }, { invalid: [["unknown_budget_field(bogus)", "bogus"]] }],
-  ["two unknown fields: the first in sorted order", { zeta: 1, alpha: 2 }, { invalid: [["unknown_budget_field(alpha)", "alpha"]] }],
-  ["an unknown field beside a valid one", { max_steps: 5, bogus: 1 }, { invalid: [["unknown_budget_field(bogus)", "bogus"]] }],
-  ["an unknown field before an invalid value", { max_steps: 0, other: 1 }, { invalid: [["unknown_budget_field(other)", "other"]] }],
-  ["field names are case sensitive", { MAX_STEPS: 5 }, { invalid: [['unknown_budget_field("MAX_STEPS")', "MAX_STEPS"]] }],
-  ["two invalid values: max_depth before max_tool_calls", { max_tool_calls: -1, max_depth: 0 }, { invalid: [["invalid_positive_integer(max_depth,0)", "max_depth"]] }],
+  [
+    "two unknown fields: the first in sorted order",
+    { zeta: 1, alpha: 2 },
+    { invalid: [["unknown_budget_field(alpha)", "alpha"]] },
+  ],
+  [
+    "an unknown field beside a valid one",
+    { max_steps: 5, bogus: 1 },
+    { invalid: [["unknown_budget_field(bogus)", "bogus"]] },
+  ],
+  [
+    "an unknown field before an invalid value",
+    { max_steps: 0, other: 1 },
+    { invalid: [["unknown_budget_field(other)", "other"]] },
+  ],
+  [
+    "field names are case sensitive",
+    { MAX_STEPS: 5 },
+    { invalid: [['unknown_budget_field("MAX_STEPS")', "MAX_STEPS"]] },
+  ],
+  [
+    "two invalid values: max_depth before max_tool_calls",
+    { max_tool_calls: -1, max_depth: 0 },
+    { invalid: [["invalid_positive_integer(max_depth,0)", "max_depth"]] },
+  ],
   [
     "two invalid values: max_context_ops before time_limit",
     { time_limit: 0, max_context_ops: -1 },
@@ -108,19 +147,51 @@ const POSITIVE = ["max_steps", "max_depth", "max_parallel", "max_output_bytes"];
 const NONNEGATIVE = ["max_model_calls", "max_tool_calls", "max_context_ops"];
 const VALUES: (readonly [string, unknown, Expected])[] = [];
 for (const field of POSITIVE) {
-  for (const [value, text] of [[0, "0"], [-1, "-1"], [2.5, "2.5"], ["5", '"5"'], [null, "null"]] as const) {
-    VALUES.push([`${field} ${text}`, { [field]: value }, { invalid: [[`invalid_positive_integer(${field},${text})`, field]] }]);
+  for (const [value, text] of [
+    [0, "0"],
+    [-1, "-1"],
+    [2.5, "2.5"],
+    ["5", '"5"'],
+    [null, "null"],
+  ] as const) {
+    VALUES.push([
+      `${field} ${text}`,
+      { [field]: value },
+      { invalid: [[`invalid_positive_integer(${field},${text})`, field]] },
+    ]);
   }
-  VALUES.push([`${field} 1`, { [field]: 1 }, field === "max_steps" ? { exceeded: [["steps", 2, 1]] } : { budget: { [field]: 1 } }]);
+  VALUES.push([
+    `${field} 1`,
+    { [field]: 1 },
+    field === "max_steps" ? { exceeded: [["steps", 2, 1]] } : { budget: { [field]: 1 } },
+  ]);
 }
 for (const field of NONNEGATIVE) {
-  for (const [value, text] of [[-1, "-1"], [1.5, "1.5"], ["1", '"1"'], [true, "true"]] as const) {
-    VALUES.push([`${field} ${text}`, { [field]: value }, { invalid: [[`invalid_nonnegative_integer(${field},${text})`, field]] }]);
+  for (const [value, text] of [
+    [-1, "-1"],
+    [1.5, "1.5"],
+    ["1", '"1"'],
+    [true, "true"],
+  ] as const) {
+    VALUES.push([
+      `${field} ${text}`,
+      { [field]: value },
+      { invalid: [[`invalid_nonnegative_integer(${field},${text})`, field]] },
+    ]);
   }
 }
 VALUES.push(["max_model_calls 0", { max_model_calls: 0 }, { budget: { max_model_calls: 0 } }]);
-for (const [value, text] of [[0, "0"], [-1, "-1"], ["10", '"10"'], [null, "null"]] as const) {
-  VALUES.push([`time_limit ${text}`, { time_limit: value }, { invalid: [[`invalid_budget_field(time_limit,${text})`, "time_limit"]] }]);
+for (const [value, text] of [
+  [0, "0"],
+  [-1, "-1"],
+  ["10", '"10"'],
+  [null, "null"],
+] as const) {
+  VALUES.push([
+    `time_limit ${text}`,
+    { time_limit: value },
+    { invalid: [[`invalid_budget_field(time_limit,${text})`, "time_limit"]] },
+  ]);
 }
 
 for (const [name, budget, expected] of [...BUDGETS, ...VALUES]) {
@@ -128,19 +199,33 @@ for (const [name, budget, expected] of [...BUDGETS, ...VALUES]) {
 }
 
 test("collect-all: every unknown field, sorted", () => {
-  check(SMALL, { zeta: 1, max_steps: 0, alpha: 2, beta: 3 }, {
-    invalid: [
-      ["unknown_budget_field(alpha)", "alpha"],
-      ["unknown_budget_field(beta)", "beta"],
-      ["unknown_budget_field(zeta)", "zeta"],
-    ],
-  }, true);
+  check(
+    SMALL,
+    { zeta: 1, max_steps: 0, alpha: 2, beta: 3 },
+    {
+      invalid: [
+        ["unknown_budget_field(alpha)", "alpha"],
+        ["unknown_budget_field(beta)", "beta"],
+        ["unknown_budget_field(zeta)", "zeta"],
+      ],
+    },
+    true,
+  );
 });
 
 test("collect-all: every invalid value, in the reference's field order", () => {
   check(
     SMALL,
-    { time_limit: -1, max_context_ops: -5, max_output_bytes: 0, max_tool_calls: 1.5, max_model_calls: -1, max_parallel: 0, max_depth: 0, max_steps: 0 },
+    {
+      time_limit: -1,
+      max_context_ops: -5,
+      max_output_bytes: 0,
+      max_tool_calls: 1.5,
+      max_model_calls: -1,
+      max_parallel: 0,
+      max_depth: 0,
+      max_steps: 0,
+    },
     {
       invalid: [
         ["invalid_positive_integer(max_steps,0)", "max_steps"],
@@ -165,7 +250,8 @@ const parallel = (bind: string, width: number) => ({
   plans: Array.from({ length: width }, (_, i) => plan(final(i))),
   bind,
 });
-const many = (n: number, step: (i: number) => unknown) => plan(...Array.from({ length: n }, (_, i) => step(i)), final());
+const many = (n: number, step: (i: number) => unknown) =>
+  plan(...Array.from({ length: n }, (_, i) => step(i)), final());
 const context = (bind: string) => ({ op: "context", handle: 1, action: { type: "reduce", reducer: "count" }, bind });
 const model = (bind: string) => ({ op: "model", provider: "openrouter", prompt: "p", bind });
 
@@ -182,27 +268,84 @@ const MIXED = plan(
   ),
   final(V("r")),
 );
-const MINIMAL = { max_steps: 1, max_depth: 1, max_parallel: 1, max_model_calls: 0, max_tool_calls: 0, max_context_ops: 0 };
+const MINIMAL = {
+  max_steps: 1,
+  max_depth: 1,
+  max_parallel: 1,
+  max_model_calls: 0,
+  max_tool_calls: 0,
+  max_context_ops: 0,
+};
 
 const ESTIMATES: readonly (readonly [string, unknown, unknown, Expected])[] = [
-  ["the reference's runaway retry: 12 steps > 5", plan(retry(5, tool("n"), final(V("n"))), final(V("r"))), { max_steps: 5 }, { exceeded: [["steps", 12, 5]] }],
-  ["one below the estimate", plan(retry(5, tool("n"), final(V("n"))), final(V("r"))), { max_steps: 11 }, { exceeded: [["steps", 12, 11]] }],
-  ["exactly the estimate", plan(retry(5, tool("n"), final(V("n"))), final(V("r"))), { max_steps: 12 }, { budget: { max_steps: 12 } }],
+  [
+    "the reference's runaway retry: 12 steps > 5",
+    plan(retry(5, tool("n"), final(V("n"))), final(V("r"))),
+    { max_steps: 5 },
+    { exceeded: [["steps", 12, 5]] },
+  ],
+  [
+    "one below the estimate",
+    plan(retry(5, tool("n"), final(V("n"))), final(V("r"))),
+    { max_steps: 11 },
+    { exceeded: [["steps", 12, 11]] },
+  ],
+  [
+    "exactly the estimate",
+    plan(retry(5, tool("n"), final(V("n"))), final(V("r"))),
+    { max_steps: 12 },
+    { budget: { max_steps: 12 } },
+  ],
   ["64 steps fit the default", many(63, (i) => ({ op: "checkpoint", label: `c${i}` })), "default", { budget: {} }],
-  ["65 steps do not", many(64, (i) => ({ op: "checkpoint", label: `c${i}` })), "default", { exceeded: [["steps", 65, 64]] }],
-  ["a single rlm already has depth 2", plan(rlm("r", final()), final(V("r"))), { max_depth: 1 }, { exceeded: [["depth", 2, 1]] }],
-  ["depth 5 > default 4", plan(rlm("d", rlm("c", rlm("b", rlm("a", final(5)), final(V("a"))), final(V("b"))), final(V("c"))), final(V("d"))), "default", { exceeded: [["depth", 5, 4]] }],
-  ["sibling parallels: the widest counts", plan(parallel("a", 2), parallel("b", 3), final()), { max_parallel: 2 }, { exceeded: [["parallel", 3, 2]] }],
+  [
+    "65 steps do not",
+    many(64, (i) => ({ op: "checkpoint", label: `c${i}` })),
+    "default",
+    { exceeded: [["steps", 65, 64]] },
+  ],
+  [
+    "a single rlm already has depth 2",
+    plan(rlm("r", final()), final(V("r"))),
+    { max_depth: 1 },
+    { exceeded: [["depth", 2, 1]] },
+  ],
+  [
+    "depth 5 > default 4",
+    plan(rlm("d", rlm("c", rlm("b", rlm("a", final(5)), final(V("a"))), final(V("b"))), final(V("c"))), final(V("d"))),
+    "default",
+    { exceeded: [["depth", 5, 4]] },
+  ],
+  [
+    "sibling parallels: the widest counts",
+    plan(parallel("a", 2), parallel("b", 3), final()),
+    { max_parallel: 2 },
+    { exceeded: [["parallel", 3, 2]] },
+  ],
   ["9 branches > default 8", plan(parallel("a", 9), final()), "default", { exceeded: [["parallel", 9, 8]] }],
   ["9 model calls > default 8", many(9, (i) => model(`m${i}`)), "default", { exceeded: [["model_calls", 9, 8]] }],
   ["17 tool calls > default 16", many(17, (i) => tool(`t${i}`)), "default", { exceeded: [["tool_calls", 17, 16]] }],
-  ["retry multiplies tool calls", plan(retry(3, tool("a"), tool("b"), final()), final()), { max_tool_calls: 5 }, { exceeded: [["tool_calls", 6, 5]] }],
+  [
+    "retry multiplies tool calls",
+    plan(retry(3, tool("a"), tool("b"), final()), final()),
+    { max_tool_calls: 5 },
+    { exceeded: [["tool_calls", 6, 5]] },
+  ],
   ["zero tool calls allowed, the plan needs one", SMALL, { max_tool_calls: 0 }, { exceeded: [["tool_calls", 1, 0]] }],
-  ["33 context operations > default 32", many(33, (i) => context(`c${i}`)), "default", { exceeded: [["context_ops", 33, 32]] }],
+  [
+    "33 context operations > default 32",
+    many(33, (i) => context(`c${i}`)),
+    "default",
+    { exceeded: [["context_ops", 33, 32]] },
+  ],
   ["everything exceeded: steps first", MIXED, MINIMAL, { exceeded: [["steps", 23, 1]] }],
   ["steps fit: depth next", MIXED, { ...MINIMAL, max_steps: 23 }, { exceeded: [["depth", 3, 1]] }],
   ["depth fits: parallel next", MIXED, { ...MINIMAL, max_steps: 23, max_depth: 3 }, { exceeded: [["parallel", 2, 1]] }],
-  ["width fits: model calls next", MIXED, { ...MINIMAL, max_steps: 23, max_depth: 3, max_parallel: 2 }, { exceeded: [["model_calls", 3, 0]] }],
+  [
+    "width fits: model calls next",
+    MIXED,
+    { ...MINIMAL, max_steps: 23, max_depth: 3, max_parallel: 2 },
+    { exceeded: [["model_calls", 3, 0]] },
+  ],
   [
     "model calls fit: tool calls next",
     MIXED,
@@ -249,7 +392,10 @@ test("budget problems come before the plan's own problems; the estimate is not c
 });
 
 test("a plan's problems come before the estimate", () => {
-  const result = validatePlan(planOf(plan(tool("a"), tool("a"), final())), { budget: { max_steps: 1 }, collectAll: true });
+  const result = validatePlan(planOf(plan(tool("a"), tool("a"), final())), {
+    budget: { max_steps: 1 },
+    collectAll: true,
+  });
   assert.deepEqual(
     result.problems.map((p) => p.detail ?? p.budget),
     ["duplicate_binding(a)", "steps"],

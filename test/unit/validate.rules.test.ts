@@ -23,7 +23,14 @@ function check(value: unknown, expected: readonly Expected[], options: ValidateO
   const actual = result.problems.map(({ message: _message, ...problem }) => problem);
   const wanted = expected.map((e) =>
     "denied" in e
-      ? { phase: "validate", kind: "capability_denied", capability: e.denied, path: e.at, target: "value", hostDependent: true }
+      ? {
+          phase: "validate",
+          kind: "capability_denied",
+          capability: e.denied,
+          path: e.at,
+          target: "value",
+          hostDependent: true,
+        }
       : {
           phase: "validate",
           kind: "invalid_plan",
@@ -41,7 +48,12 @@ const V = (name: string) => ({ ref: "var", name });
 const tool = (bind: string, name = "echo") => ({ op: "tool", name, args: 1, bind });
 const final = (value: unknown = 1) => ({ op: "final", value });
 const plan = (...steps: unknown[]) => ({ steps });
-const context = (action: unknown, bind = "c") => ({ op: "context", handle: { ref: "input", name: "doc" }, action, bind });
+const context = (action: unknown, bind = "c") => ({
+  op: "context",
+  handle: { ref: "input", name: "doc" },
+  action,
+  bind,
+});
 const withFinal = (...steps: unknown[]) => plan(...steps, final());
 const S = (...path: (string | number)[]) => ["steps", ...path];
 
@@ -49,11 +61,23 @@ const S = (...path: (string | number)[]) => ["steps", ...path];
 const SHAPE: readonly (readonly [string, unknown, readonly Expected[]])[] = [
   ["an empty plan", plan(), [["empty_plan", S()]]],
   ["an empty sub-plan", withFinal({ op: "rlm", plan: plan(), bind: "r" }), [["empty_plan", S(0, "plan", "steps")]]],
-  ["an empty parallel branch", withFinal({ op: "parallel", plans: [plan()], bind: "p" }), [["empty_plan", S(0, "plans", 0, "steps")]]],
+  [
+    "an empty parallel branch",
+    withFinal({ op: "parallel", plans: [plan()], bind: "p" }),
+    [["empty_plan", S(0, "plans", 0, "steps")]],
+  ],
   ["a plan with only a final step", plan(final()), []],
-  ["a plan without final: at the last step's op", plan(tool("a"), tool("b")), [["final_must_be_unique_and_last", S(1, "op")]]],
+  [
+    "a plan without final: at the last step's op",
+    plan(tool("a"), tool("b")),
+    [["final_must_be_unique_and_last", S(1, "op")]],
+  ],
   ["final first, then another step", plan(final(), tool("a")), [["final_must_be_unique_and_last", S(0, "op")]]],
-  ["final in the middle", plan(tool("a"), final(), tool("b"), final()), [["final_must_be_unique_and_last", S(1, "op")]]],
+  [
+    "final in the middle",
+    plan(tool("a"), final(), tool("b"), final()),
+    [["final_must_be_unique_and_last", S(1, "op")]],
+  ],
   ["two finals", plan(final(1), final(2)), [["final_must_be_unique_and_last", S(0, "op")]]],
   [
     "a nested plan without final",
@@ -77,7 +101,11 @@ const SHAPE: readonly (readonly [string, unknown, readonly Expected[]])[] = [
   ],
   [
     "an unbound variable in step 1 before a nested missing final in step 2",
-    withFinal(tool("a"), { op: "tool", name: "e", args: V("ghost"), bind: "b" }, { op: "rlm", plan: plan(tool("x")), bind: "r" }),
+    withFinal(
+      tool("a"),
+      { op: "tool", name: "e", args: V("ghost"), bind: "b" },
+      { op: "rlm", plan: plan(tool("x")), bind: "r" },
+    ),
     [["unbound_variable(ghost)", S(1, "args", "name")]],
   ],
 ];
@@ -88,15 +116,45 @@ const ACTIONS: readonly (readonly [string, unknown, readonly Expected[]])[] = [
   ...["identity", "lowercase", "uppercase", "length"].map(
     (transform) => [`map ${transform} is allowed`, withFinal(context({ type: "map", transform })), []] as const,
   ),
-  ["map transforms are case sensitive", withFinal(context({ type: "map", transform: "LOWERCASE" })), [['invalid_map_transform("LOWERCASE")', A("transform")]]],
-  ["map trim is not allowed", withFinal(context({ type: "map", transform: "trim" })), [["invalid_map_transform(trim)", A("transform")]]],
-  ["map call(shell) is not allowed", withFinal(context({ type: "map", transform: "call(shell)" })), [['invalid_map_transform("call(shell)")', A("transform")]]],
-  ...["count", "byte_count"].map((reducer) => [`reduce ${reducer} is allowed`, withFinal(context({ type: "reduce", reducer })), []] as const),
-  ["reduce sum is not allowed", withFinal(context({ type: "reduce", reducer: "sum" })), [["invalid_reducer(sum)", A("reducer")]]],
-  ["reduce empty is not allowed", withFinal(context({ type: "reduce", reducer: "" })), [['invalid_reducer("")', A("reducer")]]],
+  [
+    "map transforms are case sensitive",
+    withFinal(context({ type: "map", transform: "LOWERCASE" })),
+    [['invalid_map_transform("LOWERCASE")', A("transform")]],
+  ],
+  [
+    "map trim is not allowed",
+    withFinal(context({ type: "map", transform: "trim" })),
+    [["invalid_map_transform(trim)", A("transform")]],
+  ],
+  [
+    "map call(shell) is not allowed",
+    withFinal(context({ type: "map", transform: "call(shell)" })),
+    [['invalid_map_transform("call(shell)")', A("transform")]],
+  ],
+  ...["count", "byte_count"].map(
+    (reducer) => [`reduce ${reducer} is allowed`, withFinal(context({ type: "reduce", reducer })), []] as const,
+  ),
+  [
+    "reduce sum is not allowed",
+    withFinal(context({ type: "reduce", reducer: "sum" })),
+    [["invalid_reducer(sum)", A("reducer")]],
+  ],
+  [
+    "reduce empty is not allowed",
+    withFinal(context({ type: "reduce", reducer: "" })),
+    [['invalid_reducer("")', A("reducer")]],
+  ],
   ["slice from 0 for 0", withFinal(context({ type: "slice", start: 0, length: 0 })), []],
-  ["slice with a negative start", withFinal(context({ type: "slice", start: -1, length: 2 })), [["invalid_nonnegative_integer(slice_start,-1)", A("start")]]],
-  ["slice with a negative length", withFinal(context({ type: "slice", start: 0, length: -2 })), [["invalid_nonnegative_integer(slice_length,-2)", A("length")]]],
+  [
+    "slice with a negative start",
+    withFinal(context({ type: "slice", start: -1, length: 2 })),
+    [["invalid_nonnegative_integer(slice_start,-1)", A("start")]],
+  ],
+  [
+    "slice with a negative length",
+    withFinal(context({ type: "slice", start: 0, length: -2 })),
+    [["invalid_nonnegative_integer(slice_length,-2)", A("length")]],
+  ],
   [
     "slice: start is checked before length",
     withFinal(context({ type: "slice", start: -1, length: -1 })),
@@ -120,7 +178,11 @@ const ACTIONS: readonly (readonly [string, unknown, readonly Expected[]])[] = [
     withFinal(context({ type: "peek", selector: { type: "item", index: -1 } })),
     [["invalid_nonnegative_integer(item_index,-1)", A("selector", "index")]],
   ],
-  ["search with an empty pattern", withFinal(context({ type: "search", pattern: "" })), [['invalid_search_pattern("")', A("pattern")]]],
+  [
+    "search with an empty pattern",
+    withFinal(context({ type: "search", pattern: "" })),
+    [['invalid_search_pattern("")', A("pattern")]],
+  ],
   ["search with a pattern", withFinal(context({ type: "search", pattern: "needle" })), []],
   ["partition size 1", withFinal(context({ type: "partition", strategy: { type: "fixed", size: 1 } })), []],
   [
@@ -146,7 +208,11 @@ const CONTROL: readonly (readonly [string, unknown, readonly Expected[]])[] = [
     withFinal({ op: "retry", attempts: 0, plan: plan(tool("x")), bind: "r" }),
     [["invalid_positive_integer(retry_attempts,0)", S(0, "attempts")]],
   ],
-  ["an empty parallel", withFinal({ op: "parallel", plans: [], bind: "p" }), [["invalid_parallel_plans", S(0, "plans")]]],
+  [
+    "an empty parallel",
+    withFinal({ op: "parallel", plans: [], bind: "p" }),
+    [["invalid_parallel_plans", S(0, "plans")]],
+  ],
   ["a parallel with one branch", withFinal({ op: "parallel", plans: [plan(final())], bind: "p" }), []],
 ];
 
@@ -175,12 +241,22 @@ const NEEDS: readonly (readonly [string, unknown, string, Path])[] = [
   ["context search", context({ type: "search", pattern: "x" }), "context(search)", S(0, "action", "type")],
   ["context slice", context({ type: "slice", start: 0, length: 1 }), "context(slice)", S(0, "action", "type")],
   ["context peek", context({ type: "peek", selector: "metadata" }), "context(peek)", S(0, "action", "type")],
-  ["context partition", context({ type: "partition", strategy: { type: "lines", size: 1 } }), "context(partition)", S(0, "action", "type")],
+  [
+    "context partition",
+    context({ type: "partition", strategy: { type: "lines", size: 1 } }),
+    "context(partition)",
+    S(0, "action", "type"),
+  ],
   ["context map", context({ type: "map", transform: "identity" }), "context(map)", S(0, "action", "type")],
   ["context reduce", context({ type: "reduce", reducer: "count" }), "context(reduce)", S(0, "action", "type")],
   ["model", { op: "model", provider: "openrouter", prompt: "p", bind: "m" }, "model(openrouter)", S(0, "provider")],
   ["tool", tool("t", "echo"), "tool(echo)", S(0, "name")],
-  ["a tool whose name needs quotes", { op: "tool", name: "Count Items", args: [], bind: "n" }, "tool('Count Items')", S(0, "name")],
+  [
+    "a tool whose name needs quotes",
+    { op: "tool", name: "Count Items", args: [], bind: "n" },
+    "tool('Count Items')",
+    S(0, "name"),
+  ],
   ["rlm", { op: "rlm", plan: plan(final()), bind: "r" }, "rlm", S(0, "op")],
   ["parallel", { op: "parallel", plans: [plan(final())], bind: "p" }, "parallel", S(0, "op")],
   ["retry", retry(1), "retry", S(0, "op")],
@@ -196,14 +272,54 @@ for (const [name, step, capability, at] of NEEDS) {
 
 const CAPABILITIES: readonly (readonly [string, unknown, unknown, readonly Expected[]])[] = [
   ["final needs no capability", plan(final()), [], []],
-  ["everything granted", withFinal(...NEEDS.map(([, step], i) => ({ ...(step as object), bind: `b${i}` }))), ALL_GRANTED, []],
-  ["no capabilities given: nothing is checked", withFinal(...NEEDS.map(([, step], i) => ({ ...(step as object), bind: `b${i}` }))), undefined, []],
-  ["the quoted and unquoted spellings grant the same tool", withFinal({ op: "tool", name: "Count Items", args: [], bind: "n" }), ["tool(Count Items)"], []],
-  ["a tool name with a quote", withFinal({ op: "tool", name: "it's", args: [], bind: "n" }), [], [{ denied: "tool('it\\'s')", at: S(0, "name") }]],
-  ["an upper-case tool name", withFinal(tool("n", "Echo")), ["tool(echo)"], [{ denied: "tool('Echo')", at: S(0, "name") }]],
-  ["tool names are exact", withFinal(tool("n", "echo2")), ["tool(echo)"], [{ denied: "tool(echo2)", at: S(0, "name") }]],
-  ["a bare context grant is not context(search)", withFinal(context({ type: "search", pattern: "x" })), ["context"], [{ denied: "context(search)", at: A("type") }]],
-  ["non-text grants grant nothing", withFinal(tool("n")), [1, null, { tool: "echo" }], [{ denied: "tool(echo)", at: S(0, "name") }]],
+  [
+    "everything granted",
+    withFinal(...NEEDS.map(([, step], i) => ({ ...(step as object), bind: `b${i}` }))),
+    ALL_GRANTED,
+    [],
+  ],
+  [
+    "no capabilities given: nothing is checked",
+    withFinal(...NEEDS.map(([, step], i) => ({ ...(step as object), bind: `b${i}` }))),
+    undefined,
+    [],
+  ],
+  [
+    "the quoted and unquoted spellings grant the same tool",
+    withFinal({ op: "tool", name: "Count Items", args: [], bind: "n" }),
+    ["tool(Count Items)"],
+    [],
+  ],
+  [
+    "a tool name with a quote",
+    withFinal({ op: "tool", name: "it's", args: [], bind: "n" }),
+    [],
+    [{ denied: "tool('it\\'s')", at: S(0, "name") }],
+  ],
+  [
+    "an upper-case tool name",
+    withFinal(tool("n", "Echo")),
+    ["tool(echo)"],
+    [{ denied: "tool('Echo')", at: S(0, "name") }],
+  ],
+  [
+    "tool names are exact",
+    withFinal(tool("n", "echo2")),
+    ["tool(echo)"],
+    [{ denied: "tool(echo2)", at: S(0, "name") }],
+  ],
+  [
+    "a bare context grant is not context(search)",
+    withFinal(context({ type: "search", pattern: "x" })),
+    ["context"],
+    [{ denied: "context(search)", at: A("type") }],
+  ],
+  [
+    "non-text grants grant nothing",
+    withFinal(tool("n")),
+    [1, null, { tool: "echo" }],
+    [{ denied: "tool(echo)", at: S(0, "name") }],
+  ],
   [
     "a nested step's capability, reported at the nested step",
     withFinal({ op: "rlm", plan: plan(tool("x"), final()), bind: "r" }),
@@ -234,7 +350,12 @@ const CAPABILITIES: readonly (readonly [string, unknown, unknown, readonly Expec
     [],
     [['invalid_search_pattern("")', A("pattern")]],
   ],
-  ["retry attempts before the retry capability", withFinal(retry(0)), [], [["invalid_positive_integer(retry_attempts,0)", S(0, "attempts")]]],
+  [
+    "retry attempts before the retry capability",
+    withFinal(retry(0)),
+    [],
+    [["invalid_positive_integer(retry_attempts,0)", S(0, "attempts")]],
+  ],
   [
     "the parallel capability before an empty parallel",
     withFinal({ op: "parallel", plans: [], bind: "p" }),

@@ -65,8 +65,16 @@ const parallel = (bind: string, ...branches: unknown[][]) => ({
 const cases: readonly (readonly [string, unknown, readonly Expected[]])[] = [
   ["names bound earlier are in scope", plan(tool("a"), tool("b", V("a")), final([V("a"), V("b")])), []],
   ["an unbound name in the final value", plan(tool("a"), final(V("c"))), [{ unbound: "c", at: ["steps", 1, "value"] }]],
-  ["a step cannot see its own binding", plan(tool("x", V("x")), final(V("x"))), [{ unbound: "x", at: ["steps", 0, "args"] }]],
-  ["a later binding is not in scope earlier", plan(tool("a", V("b")), tool("b"), final()), [{ unbound: "b", at: ["steps", 0, "args"] }]],
+  [
+    "a step cannot see its own binding",
+    plan(tool("x", V("x")), final(V("x"))),
+    [{ unbound: "x", at: ["steps", 0, "args"] }],
+  ],
+  [
+    "a later binding is not in scope earlier",
+    plan(tool("a", V("b")), tool("b"), final()),
+    [{ unbound: "b", at: ["steps", 0, "args"] }],
+  ],
   [
     "an unbound name deep in an expression",
     plan(tool("a"), final({ k: [1, { ref: "field", value: V("ghost"), key: "f" }] })),
@@ -74,10 +82,7 @@ const cases: readonly (readonly [string, unknown, readonly Expected[]])[] = [
   ],
   [
     "an unbound context handle",
-    plan(
-      { op: "context", handle: V("doc"), action: { type: "peek", selector: "metadata" }, bind: "m" },
-      final(V("m")),
-    ),
+    plan({ op: "context", handle: V("doc"), action: { type: "peek", selector: "metadata" }, bind: "m" }, final(V("m"))),
     [{ unbound: "doc", at: ["steps", 0, "handle"] }],
   ],
   [
@@ -85,7 +90,11 @@ const cases: readonly (readonly [string, unknown, readonly Expected[]])[] = [
     plan({ op: "model", provider: "p", prompt: V("q"), bind: "m" }, final(V("m"))),
     [{ unbound: "q", at: ["steps", 0, "prompt"] }],
   ],
-  ["inputs are not variables: never scope-checked", plan(tool("a", { ref: "input", name: "anything" }), final(V("a"))), []],
+  [
+    "inputs are not variables: never scope-checked",
+    plan(tool("a", { ref: "input", name: "anything" }), final(V("a"))),
+    [],
+  ],
   [
     "checkpoint labels are not bindings",
     plan({ op: "checkpoint", label: "x" }, final(V("x"))),
@@ -152,9 +161,21 @@ const cases: readonly (readonly [string, unknown, readonly Expected[]])[] = [
     [{ unbound: "r", at: ["steps", 0, "plan", "steps", 0, "value"] }],
   ],
   ["an rlm plan sees the enclosing scope", plan(tool("a"), rlm("r", final(V("a"))), final(V("r"))), []],
-  ["a retry plan sees the enclosing scope", plan(tool("a"), retry("r", tool("b", V("a")), final(V("b"))), final(V("r"))), []],
-  ["a grandchild sees its grandparent's bindings", plan(tool("a"), rlm("r", rlm("s", final(V("a"))), final(V("s"))), final(V("r"))), []],
-  ["each parallel branch sees the parent scope", plan(tool("a"), parallel("p", [final(V("a"))], [final(V("a"))]), final(V("p"))), []],
+  [
+    "a retry plan sees the enclosing scope",
+    plan(tool("a"), retry("r", tool("b", V("a")), final(V("b"))), final(V("r"))),
+    [],
+  ],
+  [
+    "a grandchild sees its grandparent's bindings",
+    plan(tool("a"), rlm("r", rlm("s", final(V("a"))), final(V("s"))), final(V("r"))),
+    [],
+  ],
+  [
+    "each parallel branch sees the parent scope",
+    plan(tool("a"), parallel("p", [final(V("a"))], [final(V("a"))]), final(V("p"))),
+    [],
+  ],
   [
     "a parallel branch cannot see a sibling's bindings",
     plan(parallel("p", [tool("b1"), final(V("b1"))], [final(V("b1"))]), final(V("p"))),
@@ -217,6 +238,7 @@ test("names of steps that did not normalize are not reported as unbound (editor 
 
 test("100 nested sub-plans each see every enclosing binding", () => {
   let inner: unknown = plan(final(Array.from({ length: 100 }, (_, i) => V(`v${i}`))));
-  for (let i = 99; i >= 0; i--) inner = plan(tool(`v${i}`), { op: "rlm", plan: inner, bind: `r${i}` }, final(V(`r${i}`)));
+  for (let i = 99; i >= 0; i--)
+    inner = plan(tool(`v${i}`), { op: "rlm", plan: inner, bind: `r${i}` }, final(V(`r${i}`)));
   check(inner, [], { budget: { max_depth: 1000, max_steps: 1000, max_tool_calls: 1000 } });
 });

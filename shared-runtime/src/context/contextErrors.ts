@@ -74,7 +74,11 @@ export function requireNonNegativeInteger(value: unknown, what: string): asserts
 /** The reference's require_positive_integer/1. */
 export function requirePositiveInteger(value: unknown, what: string): asserts value is number {
   if (typeof value === "number" && Number.isInteger(value) && value > 0) return;
-  throw new ContextFault("invalid_argument", { value: jsonSafe(value) }, `${what} must be a positive integer (1, 2, ...)`);
+  throw new ContextFault(
+    "invalid_argument",
+    { value: jsonSafe(value) },
+    `${what} must be a positive integer (1, 2, ...)`,
+  );
 }
 
 /** An argument of an operation term, written as the reference writes it. */

@@ -20,7 +20,7 @@ function textPartitions(source: TextSource, size: number, limits: ContextLimits)
   const total = source.charLength;
   const parts: JsonValue[] = [];
   let outBytes = 0;
-  for (let start = 0; ; ) {
+  for (let start = 0; ;) {
     if (start >= total) return { value: parts, truncated: false };
     if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
     const length = Math.min(size, total - start);
@@ -42,7 +42,7 @@ function textPartitions(source: TextSource, size: number, limits: ContextLimits)
 function listPartitions(items: ItemCursor<JsonValue>, size: number, limits: ContextLimits): Work {
   const parts: JsonValue[] = [];
   let outBytes = 0;
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     if (!items.hasNext()) return { value: parts, truncated: false };
     if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
     const remaining = limits.maxBytes - outBytes;
@@ -80,7 +80,6 @@ export function partitionWork(strategy: PartitionStrategy, payload: ContextPaylo
     requirePositiveInteger(strategy.size, "partition size");
     return listPartitions(payloadItems(payload), strategy.size, limits);
   }
-  const advice =
-    payload.kind === "terms" ? "a list of items is partitioned with fixed(N)" : "use fixed(N) or lines(N)";
+  const advice = payload.kind === "terms" ? "a list of items is partitioned with fixed(N)" : "use fixed(N) or lines(N)";
   throw unsupportedPartition(payload.kind, describeStrategy(strategy), advice);
 }

@@ -4,12 +4,7 @@
 import { newJsonObject, setOwn, type JsonValue } from "../json";
 import type { Selector } from "../plan/ast";
 import { truncateToBytes } from "./byteBudget";
-import {
-  describeSelector,
-  outOfRange,
-  requireNonNegativeInteger,
-  unsupportedSelector,
-} from "./contextErrors";
+import { describeSelector, outOfRange, requireNonNegativeInteger, unsupportedSelector } from "./contextErrors";
 import { copyJson } from "./jsonCopy";
 import type { ContextLimits } from "./limits";
 import type { ContextPayload, Work } from "./payload";
@@ -32,16 +27,16 @@ export function boundedTerm(item: JsonValue, maxBytes: number): Work {
 }
 
 /** bounded_term_list/4: the longest prefix whose printed sizes add up to at most `maxBytes`. */
-export function boundedTermList(items: Iterable<JsonValue>, maxBytes: number): { values: JsonValue[]; bytes: number; truncated: boolean } {
+function boundedTermList(items: Iterable<JsonValue>, maxBytes: number): { values: JsonValue[]; truncated: boolean } {
   const values: JsonValue[] = [];
   let bytes = 0;
   for (const item of items) {
     const size = termBytes(item);
-    if (bytes + size > maxBytes) return { values, bytes, truncated: true };
+    if (bytes + size > maxBytes) return { values, truncated: true };
     values.push(copyJson(item));
     bytes += size;
   }
-  return { values, bytes, truncated: false };
+  return { values, truncated: false };
 }
 
 function* itemsBetween(items: readonly JsonValue[], start: number, end: number): Generator<JsonValue> {
@@ -61,12 +56,14 @@ function termProjection(items: readonly JsonValue[], start: number, count: numbe
   return { value: values, truncated: count > limits.maxResults || values.length < target || byteTruncated };
 }
 
-function textAdvice(): string {
-  return "use head, tail or metadata";
-}
-
-export function peekWork(selector: Selector, payload: ContextPayload, metadata: JsonValue, limits: ContextLimits): Work {
-  if (selector.type === "metadata") return { value: copyJson(metadata), truncated: false };
+/** `metadata` is built afresh for each call, so it is returned as it is. */
+export function peekWork(
+  selector: Selector,
+  payload: ContextPayload,
+  metadata: JsonValue,
+  limits: ContextLimits,
+): Work {
+  if (selector.type === "metadata") return { value: metadata, truncated: false };
   if (payload.kind === "text") {
     const source = payload.text;
     const total = source.charLength;
@@ -83,7 +80,7 @@ export function peekWork(selector: Selector, payload: ContextPayload, metadata: 
       const bounded = boundedChars(source, start, requested, limits.maxBytes);
       return { value: bounded.text, truncated: requested < selector.count || start > 0 || bounded.truncated };
     }
-    throw unsupportedSelector("text", describeSelector(selector), textAdvice());
+    throw unsupportedSelector("text", describeSelector(selector), "use head, tail or metadata");
   }
   const items = payload.items;
   switch (selector.type) {
@@ -119,7 +116,10 @@ export function sliceWork(start: number, length: number, payload: ContextPayload
   const source = payload.text;
   const total = source.charLength;
   if (start > total) {
-    throw outOfRange(start, `slice start ${start} is past the end of the text, which has ${total} characters; use 0 to ${total}`);
+    throw outOfRange(
+      start,
+      `slice start ${start} is past the end of the text, which has ${total} characters; use 0 to ${total}`,
+    );
   }
   const requested = Math.min(length, total - start);
   const bounded = boundedChars(source, start, requested, limits.maxBytes);

@@ -123,7 +123,7 @@ function mapCodePoint(c: number, special: Map<number, number>, full: (s: string)
   return isPostUnicode14(m) ? c : m;
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^[^\u0080-\uffff]*$/;
 
 /** string_upper/2: code point by code point, so the length in code points never changes. */
 export function prologUpper(text: string): string {

@@ -39,9 +39,7 @@ export class ContextHandle {
   }
 }
 
-export type ContextOutcome =
-  | { ok: true; value: JsonValue; truncated: boolean }
-  | { ok: false; error: ContextError };
+export type ContextOutcome = { ok: true; value: JsonValue; truncated: boolean } | { ok: false; error: ContextError };
 
 export interface ContextStoreOptions {
   /** Clock in seconds (may be fractional) for metadata.created_at; defaults to Date.now() / 1000. */
@@ -92,7 +90,11 @@ export class ContextStore {
   }
 
   /** Runs one context action. Never throws and never rejects: every failure is an outcome. */
-  async run(handle: unknown, action: ContextAction, limits: ContextLimits = DEFAULT_CONTEXT_LIMITS): Promise<ContextOutcome> {
+  async run(
+    handle: unknown,
+    action: ContextAction,
+    limits: ContextLimits = DEFAULT_CONTEXT_LIMITS,
+  ): Promise<ContextOutcome> {
     try {
       return this.#run(handle, action, limits);
     } catch (error) {

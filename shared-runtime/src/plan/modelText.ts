@@ -66,7 +66,13 @@ function balancedObjects(text: string): JsonCandidate[] {
       }
     }
     if (depth === 0) break;
-    // An object never closed: look again just after where it opened.
+    // An object never closed. If it starts like JSON the reply was cut off: decoding a
+    // fragment inside it would run part of a plan, so it is the candidate (and fails).
+    if (/^\{\s*"/.test(text.slice(start, start + 64))) {
+      spans.push({ text: text.slice(start), offset: start });
+      break;
+    }
+    // Otherwise it was a brace in prose: look again just after it.
     from = start + 1;
   }
   return spans.sort((a, b) => a.offset - b.offset);

@@ -26,7 +26,17 @@ export function normalizePlan(value: unknown, options: NormalizeOptions = {}): N
   try {
     plan = normalizer.plan(value, [], 0);
   } catch (error) {
-    if (error !== STOP) throw error;
+    // A host value can be hostile (a getter that throws, a revoked proxy): report, never throw.
+    if (error !== STOP) {
+      plan = undefined;
+      normalizer.problems.push({
+        phase: "normalize",
+        kind: "invalid_plan",
+        reason: "unreadable_value",
+        detail: "unreadable_value",
+        message: "the plan value could not be read: pass plain JSON data",
+      });
+    }
   }
   return { plan, problems: normalizer.problems, opaqueBinds: normalizer.opaqueBinds };
 }
@@ -229,11 +239,12 @@ class Normalizer {
     }
     const plans: Plan[] = [];
     let broken = false;
-    value.forEach((branch: unknown, i) => {
-      const plan = this.plan(branch, [...plansPath, i], depth + 1);
+    // Indexed loops, not forEach: a host's sparse array has holes, which must be reported.
+    for (let i = 0; i < value.length; i++) {
+      const plan = this.plan(value[i], [...plansPath, i], depth + 1);
       if (plan) plans.push(plan);
       else broken = true;
-    });
+    }
     return broken ? BROKEN : plans;
   }
 
@@ -381,11 +392,11 @@ class Normalizer {
     if (Array.isArray(value)) {
       const items: Expr[] = [];
       let broken = false;
-      value.forEach((item: unknown, i) => {
-        const expr = this.expr(item, [...path, i], depth + 1);
+      for (let i = 0; i < value.length; i++) {
+        const expr = this.expr(value[i], [...path, i], depth + 1);
         if (expr === BROKEN) broken = true;
         else items.push(expr);
-      });
+      }
       return broken ? BROKEN : { kind: "list", items, path };
     }
     if (isPlainObject(value)) {

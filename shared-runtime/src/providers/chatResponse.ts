@@ -1,7 +1,7 @@
 // Reading an OpenAI-compatible chat answer: the body (size-capped), the value bound to the step,
 // and short, safe descriptions of failures. Nothing from the request or the answer's text gets
 // into a message: only the HTTP status and the provider's error type/code when they are
-// identifier-like tokens that do not occur in what was sent.
+// lowercase identifiers or numbers that do not occur in what was sent.
 
 import type { JsonValue } from "../json";
 
@@ -79,8 +79,8 @@ export function chatValue(body: string, fallbackModel: string, sent: readonly st
 
 /**
  * ` (type T, code C)` from an OpenAI-style `{"error": {...}}` body, or "". A token is kept only
- * when it is short and identifier-like and occurs in nothing that was sent (key, prompt,
- * options), so a provider that echoes the request cannot leak it through this message.
+ * when it is a short lowercase identifier or a number and occurs in nothing that was sent (key,
+ * prompt, options), so a provider that echoes the request cannot leak it through this message.
  */
 export function errorDetail(answer: unknown, sent: readonly string[]): string {
   const error = field(answer, "error");
@@ -103,8 +103,11 @@ export function errorDetailOfText(body: string, sent: readonly string[]): string
 
 function safeToken(value: unknown, sent: readonly string[]): string | undefined {
   const token = typeof value === "number" && Number.isInteger(value) ? String(value) : value;
-  if (typeof token !== "string" || !/^[A-Za-z0-9_.:-]{1,40}$/.test(token)) return undefined;
-  return sent.some((text) => text.includes(token) || token.includes(text)) ? undefined : token;
+  // Error types and codes are lowercase identifiers (invalid_request_error, context_length_exceeded)
+  // or numbers in every OpenAI-compatible API: anything else may be text from elsewhere.
+  if (typeof token !== "string" || !/^[a-z0-9_]{1,40}$/.test(token)) return undefined;
+  const echoed = sent.some((text) => text.includes(token) || (text.length >= 8 && token.includes(text)));
+  return echoed ? undefined : token;
 }
 
 /**

@@ -2,7 +2,7 @@
 // engine's JSON.parse (the fast path the benchmark holds us to), then one linear scan for what
 // JSON.parse forgives: duplicate keys (it keeps the last) and nesting deeper than we analyse.
 
-import { getLocation } from "jsonc-parser";
+import { getLocation, parse, printParseErrorCode, type ParseError, type ParseErrorCode } from "jsonc-parser";
 import type { JsonPath, JsonValue } from "../json";
 
 /** JSON nesting beyond this is refused before any recursive analysis can run out of stack. */
@@ -37,17 +37,32 @@ export function parseJsonText(text: string): JsonTextResult {
 }
 
 function syntaxError(text: string, error: unknown): JsonTextError {
+  const tooDeep = scanStructure(text);
+  if (tooDeep?.code === "too_deep") return tooDeep;
+  // JSON.parse does not always say where; jsonc-parser in strict mode does, without echoing
+  // the text. Depth is bounded above, so its recursion is safe.
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first) {
+    return {
+      code: "invalid_json",
+      message: `invalid JSON: ${describeParseError(first.error)}`,
+      offset: first.offset,
+      length: first.length,
+    };
+  }
   const raw = error instanceof Error ? error.message : String(error);
   const position = /position (\d+)/.exec(raw);
   const offset = position ? Math.min(Number(position[1]), text.length) : text.length;
-  // The engine's message quotes the input; keep only the part that describes the problem.
-  const reason = raw.split(/, "|\sin JSON/)[0] ?? "invalid JSON";
-  return {
-    code: "invalid_json",
-    message: `invalid JSON: ${reason.replace(/^Unexpected/, "unexpected")}`,
-    offset,
-    length: offset < text.length ? 1 : 0,
-  };
+  return { code: "invalid_json", message: "invalid JSON", offset, length: 0 };
+}
+
+/** jsonc-parser's error code as words: "CommaExpected" -> "comma expected". */
+export function describeParseError(code: ParseErrorCode): string {
+  return printParseErrorCode(code)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
 }
 
 const QUOTE = 0x22;

@@ -2,18 +2,10 @@
 // a tree that keeps a source range for every node, so any problem's JSON path maps back to the
 // exact token. Syntax errors never stop the analysis: the recovered value is still checked.
 
-import {
-  createScanner,
-  findNodeAtLocation,
-  parseTree,
-  printParseErrorCode,
-  SyntaxKind,
-  type Node,
-  type ParseError,
-} from "jsonc-parser";
+import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, type Node, type ParseError } from "jsonc-parser";
 import { newJsonObject, setOwn, type JsonPath, type JsonValue } from "../json";
 import type { ProblemTarget } from "../plan/problems";
-import { MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
+import { describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
 
 export interface SourceRange {
   readonly offset: number;
@@ -55,7 +47,7 @@ export function parseJsoncDocument(text: string): PlanDocument {
   });
   const errors: JsonTextError[] = parseErrors.map((e) => ({
     code: "invalid_json",
-    message: `invalid JSON: ${describeParseError(e)}`,
+    message: `invalid JSON: ${describeParseError(e.error)}`,
     offset: e.offset,
     length: e.length,
   }));
@@ -94,11 +86,6 @@ class LazyTreeDocument implements PlanDocument {
     }
     return { offset: node.offset, length: node.length };
   }
-}
-
-function describeParseError(error: ParseError): string {
-  const code = printParseErrorCode(error.error);
-  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
 /** jsonc-parser recurses per nesting level; refuse hostile depth before it does. */

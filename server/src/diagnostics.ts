@@ -1,0 +1,152 @@
+// Diagnostics: every problem of the analysis on its exact token, with a stable code (the
+// runtime's reason or kind), the runtime's message plus what to do in this workspace, and
+// related places. Host-dependent problems are warnings unless the settings make them errors.
+
+import type { HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
+import { pathToFileURL } from "node:url";
+import { ESTIMATE_LIMITS, type JsonPath, type LocatedProblem, type SourceRange } from "@rlm-plan/shared-runtime";
+import { DiagnosticSeverity, type Diagnostic, type Range } from "vscode-languageserver";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { AnalyzedPlan } from "./analyzedPlan";
+import { HOST_PROFILE_FILENAME } from "./hostProfiles";
+
+export const DIAGNOSTIC_SOURCE = "rlm-plan";
+
+export interface DiagnosticSettings {
+  readonly hostProblemsAsErrors: boolean;
+}
+
+/** What a plan diagnostic carries for code actions: the problem's identity and place. */
+export interface PlanDiagnosticData {
+  readonly kind: string;
+  readonly reason?: string;
+  readonly path?: JsonPath;
+  readonly capability?: string;
+  /** The unknown tool or provider name. */
+  readonly name?: string;
+  readonly budget?: string;
+  readonly hostDependent: boolean;
+}
+
+export const NO_HOST_PROFILE_CODE = "no_host_profile";
+export const INVALID_HOST_PROFILE_CODE = "invalid_host_profile";
+
+export function lspRange(document: TextDocument, range: SourceRange): Range {
+  return { start: document.positionAt(range.offset), end: document.positionAt(range.offset + range.length) };
+}
+
+export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const document = plan.document;
+  const root = plan.tree;
+  const top: SourceRange = root ? { offset: root.offset, length: 1 } : { offset: 0, length: 0 };
+  const hostSeverity = settings.hostProblemsAsErrors ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning;
+  const status = plan.hostStatus;
+  if (status.kind === "none") {
+    diagnostics.push({
+      range: lspRange(document, top),
+      severity: DiagnosticSeverity.Information,
+      code: NO_HOST_PROFILE_CODE,
+      source: DIAGNOSTIC_SOURCE,
+      message: `No host profile (${HOST_PROFILE_FILENAME}) found: capabilities, tools and providers are not checked`,
+    });
+  } else if (status.kind === "invalid") {
+    const problems = status.errorCount === 1 ? "1 problem" : `${status.errorCount} problems`;
+    diagnostics.push({
+      range: lspRange(document, top),
+      severity: hostSeverity,
+      code: INVALID_HOST_PROFILE_CODE,
+      source: DIAGNOSTIC_SOURCE,
+      message: `The host profile ${status.fileName} has ${problems}: fix them there; until then capabilities, tools and providers are not checked`,
+      relatedInformation: [
+        {
+          location: { uri: pathToFileURL(status.file).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
+          message: "the host profile",
+        },
+      ],
+    });
+  }
+  for (const problem of plan.problems) {
+    const hostDependent = problem.hostDependent === true;
+    const data: PlanDiagnosticData = {
+      kind: problem.kind,
+      hostDependent,
+      ...(problem.reason !== undefined ? { reason: problem.reason } : {}),
+      ...(problem.path !== undefined ? { path: problem.path } : {}),
+      ...(problem.capability !== undefined ? { capability: problem.capability } : {}),
+      ...(typeof problem.value === "string" && problem.phase === "preflight" ? { name: problem.value } : {}),
+      ...(problem.budget !== undefined ? { budget: problem.budget } : {}),
+    };
+    diagnostics.push({
+      range: lspRange(document, problemRange(plan, problem)),
+      severity: hostDependent ? hostSeverity : DiagnosticSeverity.Error,
+      code: problem.reason ?? problem.kind,
+      source: DIAGNOSTIC_SOURCE,
+      message: messageFor(plan, problem),
+      data,
+      ...(problem.relatedRanges.length > 0
+        ? {
+            relatedInformation: problem.relatedRanges.map((related) => ({
+              location: { uri: document.uri, range: lspRange(document, related) },
+              message: related.message,
+            })),
+          }
+        : {}),
+    });
+  }
+  return diagnostics;
+}
+
+/** The whole plan's problems (a budget the worst case exceeds) sit on the top "steps" key. */
+function problemRange(plan: AnalyzedPlan, problem: LocatedProblem): SourceRange {
+  if (problem.kind === "budget_exceeded" && problem.path?.length === 0) {
+    return plan.analysis.document.rangeOf(["steps"], "key") ?? problem.range;
+  }
+  return problem.range;
+}
+
+/** The runtime's message, plus where in this workspace the fix goes for host problems. */
+function messageFor(plan: AnalyzedPlan, problem: LocatedProblem): string {
+  const host = plan.host;
+  const hostFile = host?.fileName ?? HOST_PROFILE_FILENAME;
+  switch (problem.kind) {
+    case "capability_denied":
+      return `${problem.message}: add "${problem.capability ?? ""}" to "capabilities" in ${hostFile}`;
+    case "budget_exceeded": {
+      const field = budgetField(problem.budget);
+      return host
+        ? `${problem.message}: raise "${field}" in the budget of ${hostFile}, or make the plan do less`
+        : `${problem.message} (the default budget): make the plan do less, or set "${field}" in a host profile's budget`;
+    }
+    case "unknown_tool":
+      return `${problem.message}: register it under "tools" in ${hostFile}${registered(host?.tools)}`;
+    case "unknown_provider":
+      return `${problem.message}: register it under "providers" in ${hostFile}${registered(host?.providers)}`;
+    default:
+      return problem.message;
+  }
+}
+
+function budgetField(budget: string | undefined): string {
+  return ESTIMATE_LIMITS.find((limit) => limit.name === budget)?.field ?? "the budget";
+}
+
+function registered(names: ReadonlyMap<string, unknown> | undefined): string {
+  const list = names ? [...names.keys()] : [];
+  return list.length === 0 ? " (it registers none yet)" : ` (it registers ${list.map((n) => JSON.stringify(n)).join(", ")})`;
+}
+
+/** Diagnostics of a host profile document: the runtime loader's located errors. */
+export function hostProfileDiagnostics(document: TextDocument, result: HostProfileResult, file: string): Diagnostic[] {
+  if (result.ok) return [];
+  return result.errors
+    .filter((error) => error.file === file)
+    .map((error) => ({
+      range: lspRange(document, { offset: error.offset, length: error.length }),
+      severity: DiagnosticSeverity.Error,
+      code: INVALID_HOST_PROFILE_CODE,
+      source: DIAGNOSTIC_SOURCE,
+      message: error.message,
+      data: { jsonPath: error.jsonPath },
+    }));
+}

@@ -1,0 +1,174 @@
+// Host profiles as the server sees them: which profile applies to a plan file (the setting, or
+// the nearest rlmplan.host.json walking up), each profile parsed once with the runtime's loader
+// (from the editor's text when the file is open, from disk otherwise), and the view features use.
+
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  findHostProfile,
+  HOST_PROFILE_FILENAME,
+  loadHostProfile,
+  parseHostProfile,
+  type HostProfile,
+  type HostProfileResult,
+  type InputSpec,
+  type ProviderSpec,
+  type ToolSpec,
+} from "@rlm-plan/shared-runtime/out/host/profile";
+import type { HostEntry, HostStatus, HostView } from "./hostView";
+
+export { HOST_PROFILE_FILENAME };
+
+/** The file path of a `file:` URI; undefined for other schemes (untitled documents). */
+export function uriToPath(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+export class HostProfiles {
+  private readonly parsed = new Map<string, { result: HostProfileResult; status: HostStatus }>();
+  /** Folder → the profile found walking up from it (or none); cleared when files come or go. */
+  private readonly discovered = new Map<string, string | undefined>();
+  private configured: string | undefined;
+  /** Bumped on every change, so cached analyses know they are stale. */
+  generation = 0;
+
+  /** `openText(file)` is the editor's text of a file that is open, undefined otherwise. */
+  constructor(private readonly openText: (file: string) => string | undefined) {}
+
+  /** The `rlmPlan.hostProfile` setting; relative paths are resolved against `root`. */
+  configure(setting: string | undefined, root: string | undefined): void {
+    const next = setting && setting.trim() !== "" ? (isAbsolute(setting) ? setting : resolve(root ?? ".", setting)) : undefined;
+    if (next !== this.configured) {
+      this.configured = next;
+      this.changed();
+    }
+  }
+
+  /** True when `file` is a host profile: the configured one or any rlmplan.host.json. */
+  isProfile(file: string): boolean {
+    return basename(file) === HOST_PROFILE_FILENAME || (this.configured !== undefined && resolve(file) === this.configured);
+  }
+
+  /** The profile file that applies to a plan file, if any. */
+  locate(planFile: string): string | undefined {
+    if (this.configured) return this.configured;
+    const dir = dirname(resolve(planFile));
+    if (!this.discovered.has(dir)) this.discovered.set(dir, findHostProfile(join(dir, "plan")));
+    return this.discovered.get(dir);
+  }
+
+  /** The host status of a plan file (undefined path: an unsaved document, so no host). */
+  statusFor(planFile: string | undefined): HostStatus {
+    const file = planFile === undefined ? undefined : this.locate(planFile);
+    return file === undefined ? { kind: "none" } : this.load(file).status;
+  }
+
+  /** The runtime loader's result for a profile file (what its own diagnostics show). */
+  resultOf(file: string): HostProfileResult {
+    return this.load(file).result;
+  }
+
+  /** A profile's text changed (edited, saved, created or deleted): parse it again. */
+  invalidate(file: string): void {
+    this.parsed.delete(resolve(file));
+    this.changed();
+  }
+
+  /** Profiles may have appeared or disappeared: forget what discovery found. */
+  rediscover(): void {
+    this.discovered.clear();
+    this.parsed.clear();
+    this.changed();
+  }
+
+  private changed(): void {
+    this.generation++;
+  }
+
+  private load(file: string): { result: HostProfileResult; status: HostStatus } {
+    const key = resolve(file);
+    let entry = this.parsed.get(key);
+    if (!entry) {
+      const text = this.openText(key);
+      const result = text === undefined ? loadHostProfile(key) : parseHostProfile(text, key);
+      entry = { result, status: statusOf(key, result) };
+      this.parsed.set(key, entry);
+    }
+    return entry;
+  }
+}
+
+function statusOf(file: string, result: HostProfileResult): HostStatus {
+  if (!result.ok) return { kind: "invalid", file, fileName: basename(file), errorCount: result.errors.length };
+  return { kind: "ok", view: hostView(result.profile) };
+}
+
+export function hostView(profile: HostProfile): HostView {
+  return {
+    file: profile.file,
+    fileName: basename(profile.file),
+    capabilities: profile.capabilities,
+    budget: profile.budget,
+    inputs: entries(profile.inputs, inputSummary),
+    tools: entries(profile.tools, toolSummary),
+    providers: entries(profile.providers, providerSummary),
+  };
+}
+
+function entries<T extends { readonly description?: string }>(
+  specs: ReadonlyMap<string, T>,
+  summary: (spec: T) => string,
+): ReadonlyMap<string, HostEntry> {
+  const result = new Map<string, HostEntry>();
+  for (const [name, spec] of specs) {
+    result.set(name, {
+      summary: summary(spec),
+      ...(typeof spec.description === "string" ? { description: spec.description } : {}),
+    });
+  }
+  return result;
+}
+
+function inputSummary(spec: InputSpec): string {
+  switch (spec.type) {
+    case "text-file":
+      return `context: text from the file \`${spec.path}\``;
+    case "text":
+      return `context: inline text (${spec.text.length} characters)`;
+    case "items-file":
+      return `context: items from the file \`${spec.path}\` (${spec.format ?? "jsonl"})`;
+    case "items":
+      return `context: ${spec.items.length} inline items`;
+    case "value":
+      return `value: ${shapeOf(spec.value)}`;
+  }
+}
+
+function shapeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+/** A command's program (argv[0]) only: its arguments may hold paths or options nobody asked to see. */
+function toolSummary(spec: ToolSpec): string {
+  if (spec.type === "builtin") return `built-in tool \`${spec.builtin}\``;
+  return `command \`${spec.command[0] ?? ""}\` (run without a shell, JSON on stdin and stdout)`;
+}
+
+/** The endpoint's origin and the model: never the key, its variable, headers or a path. */
+function providerSummary(spec: ProviderSpec): string {
+  let origin: string;
+  try {
+    origin = new URL(spec.baseUrl).origin;
+  } catch {
+    origin = "an invalid base URL";
+  }
+  return `OpenAI-compatible chat endpoint \`${origin}\`, model \`${spec.model}\``;
+}

@@ -1,0 +1,30 @@
+// What the editor features know about the host profile in force for a plan: granted
+// capabilities, the budget, and the names (with safe one-line summaries) of its inputs, tools
+// and providers. Built from the runtime's host profile; never holds a key or a secret's value.
+
+export interface HostEntry {
+  /** The profile's own description of the entry, if it has one. */
+  readonly description?: string;
+  /** What the host registered, as Markdown: "built-in tool `count_items`", "command `python3`". */
+  readonly summary: string;
+}
+
+export interface HostView {
+  /** Absolute path of the host profile file. */
+  readonly file: string;
+  /** The file's base name, for messages. */
+  readonly fileName: string;
+  /** Granted capabilities as the profile lists them (checked by the runtime's validator). */
+  readonly capabilities: readonly unknown[];
+  /** The profile's budget ("default" or a partial object), undefined for the default budget. */
+  readonly budget: unknown;
+  readonly inputs: ReadonlyMap<string, HostEntry>;
+  readonly tools: ReadonlyMap<string, HostEntry>;
+  readonly providers: ReadonlyMap<string, HostEntry>;
+}
+
+/** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
+export type HostStatus =
+  | { readonly kind: "none" }
+  | { readonly kind: "invalid"; readonly file: string; readonly fileName: string; readonly errorCount: number }
+  | { readonly kind: "ok"; readonly view: HostView };

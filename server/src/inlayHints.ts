@@ -1,0 +1,70 @@
+// Inlay hints where a number hides a multiplication: after a retry's `"attempts": 3` the worst
+// case of its plan times the attempts ("×3 = 12 steps"), and after a parallel step's `plans` its
+// width. The figures are the runtime estimator's; steps that did not normalize get no hint.
+
+import { childPlans, type Plan, type Step } from "@rlm-plan/shared-runtime";
+import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver";
+import type { AnalyzedPlan } from "./analyzedPlan";
+import { planTotal } from "./planCosts";
+import { nodeAt } from "./planTree";
+
+export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
+  const root = plan.analysis.plan;
+  const estimates = plan.analysis.estimates;
+  if (!root || !estimates || !plan.tree) return [];
+  const document = plan.document;
+  const from = document.offsetAt(range.start);
+  const to = document.offsetAt(range.end);
+  const hints: InlayHint[] = [];
+  const after = (path: readonly (string | number)[]): number | undefined => {
+    const node = nodeAt(plan.tree, path);
+    const end = node ? node.offset + node.length : undefined;
+    return end !== undefined && end >= from && end <= to ? end : undefined;
+  };
+
+  const pending: Plan[] = [root];
+  for (let current = pending.pop(); current; current = pending.pop()) {
+    for (const step of current.steps) {
+      pending.push(...childPlans(step));
+      const hint = stepHint(plan, step, after);
+      if (hint) hints.push(hint);
+    }
+  }
+  return hints.sort((a, b) => document.offsetAt(a.position) - document.offsetAt(b.position));
+}
+
+function stepHint(
+  plan: AnalyzedPlan,
+  step: Step,
+  after: (path: readonly (string | number)[]) => number | undefined,
+): InlayHint | undefined {
+  const estimates = plan.analysis.estimates;
+  const depth = estimates?.steps.get(step)?.depth;
+  if (!estimates || depth === undefined) return undefined;
+  if (step.op === "retry") {
+    const offset = after([...step.path, "attempts"]);
+    if (offset === undefined || step.attempts < 1) return undefined;
+    const once = planTotal(step.plan, estimates, depth + 1).steps;
+    const total = once * step.attempts;
+    return {
+      position: plan.document.positionAt(offset),
+      label: `×${step.attempts} = ${total} ${total === 1 ? "step" : "steps"}`,
+      kind: InlayHintKind.Type,
+      paddingLeft: true,
+      tooltip: `In the worst case all ${step.attempts} attempts run: ${once} ${once === 1 ? "step" : "steps"} × ${step.attempts} = ${total} ${total === 1 ? "step" : "steps"}, besides the retry step itself.`,
+    };
+  }
+  if (step.op === "parallel") {
+    const offset = after([...step.path, "plans"]);
+    if (offset === undefined) return undefined;
+    const width = step.plans.length;
+    return {
+      position: plan.document.positionAt(offset),
+      label: `width ${width}`,
+      kind: InlayHintKind.Type,
+      paddingLeft: true,
+      tooltip: `${width} branch ${width === 1 ? "plan" : "plans"}: counted against the budget's max_parallel.`,
+    };
+  }
+  return undefined;
+}

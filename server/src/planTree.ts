@@ -1,0 +1,147 @@
+// Plan structure read from the jsonc-parser tree of a plan file: which JSON paths are plans and
+// steps, the step around a cursor, and the bindings in scope at a path. Editor features work on
+// half-typed text, so this reads the source tree rather than the normalized AST; the scope rule
+// is the validator's (earlier steps of this plan and of enclosing plans; sub-plans never leak).
+
+import { findNodeAtLocation, findNodeAtOffset, getNodePath, type Node } from "jsonc-parser";
+import type { JsonPath } from "@rlm-plan/shared-runtime";
+
+/** True when `path` is a plan: the root, a step's `plan`, or one of a `parallel` step's `plans`. */
+export function isPlanPath(path: JsonPath): boolean {
+  const n = path.length;
+  if (n === 0) return true;
+  if (path[n - 1] === "plan") return isStepPath(path.slice(0, -1));
+  return typeof path[n - 1] === "number" && path[n - 2] === "plans" && isStepPath(path.slice(0, -2));
+}
+
+/** True when `path` is a step: an element of some plan's `steps`. */
+export function isStepPath(path: JsonPath): boolean {
+  const n = path.length;
+  return n >= 2 && typeof path[n - 1] === "number" && path[n - 2] === "steps" && isPlanPath(path.slice(0, -2));
+}
+
+/** A step on the way down to a path: the plan it belongs to and its index there. */
+export interface StepPosition {
+  readonly planPath: JsonPath;
+  readonly index: number;
+  readonly stepPath: JsonPath;
+}
+
+/** The steps a path goes through, outermost first (the last one is the innermost step). */
+export function stepPositions(path: JsonPath): StepPosition[] {
+  const positions: StepPosition[] = [];
+  let planPath: JsonPath = [];
+  let i = 0;
+  while (i + 1 < path.length && path[i] === "steps" && typeof path[i + 1] === "number") {
+    const index = path[i + 1] as number;
+    const stepPath = path.slice(0, i + 2);
+    positions.push({ planPath, index, stepPath });
+    // Into the step's own sub-plan, if the path goes on into one.
+    if (path[i + 2] === "plan") {
+      planPath = path.slice(0, i + 3);
+      i += 3;
+    } else if (path[i + 2] === "plans" && typeof path[i + 3] === "number") {
+      planPath = path.slice(0, i + 4);
+      i += 4;
+    } else {
+      break;
+    }
+  }
+  return positions;
+}
+
+/** The innermost step that contains `path`, if any. */
+export function enclosingStepPath(path: JsonPath): JsonPath | undefined {
+  const positions = stepPositions(path);
+  return positions[positions.length - 1]?.stepPath;
+}
+
+/** The property `key`'s value node of an object node. */
+export function propertyValue(object: Node | undefined, key: string): Node | undefined {
+  if (object?.type !== "object") return undefined;
+  for (const property of object.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (keyNode?.value === key) return valueNode;
+  }
+  return undefined;
+}
+
+/** The string value of property `key`, if it is a string. */
+export function stringProperty(object: Node | undefined, key: string): string | undefined {
+  const value = propertyValue(object, key);
+  return value?.type === "string" && typeof value.value === "string" ? value.value : undefined;
+}
+
+export function nodeAt(root: Node | undefined, path: JsonPath): Node | undefined {
+  return root ? findNodeAtLocation(root, [...path]) : undefined;
+}
+
+/** A name bound by a step, with the step and the source token of the name. */
+export interface Binding {
+  readonly name: string;
+  /** The `"bind"` value's string node. */
+  readonly nameNode: Node;
+  readonly stepPath: JsonPath;
+  readonly stepNode: Node;
+  /** The step's `op`, when it is a string. */
+  readonly op: string | undefined;
+}
+
+export function bindingOf(stepNode: Node | undefined, stepPath: JsonPath): Binding | undefined {
+  const nameNode = propertyValue(stepNode, "bind");
+  if (!stepNode || nameNode?.type !== "string" || typeof nameNode.value !== "string") return undefined;
+  return { name: nameNode.value, nameNode, stepPath, stepNode, op: stringProperty(stepNode, "op") };
+}
+
+/**
+ * Names in scope at `path`, in binding order (outermost plan first). A name bound twice keeps
+ * its first binding, as the validator does. The step that contains `path` does not see its own
+ * binding, nor do its sub-plans.
+ */
+export function bindingsInScope(root: Node | undefined, path: JsonPath): Binding[] {
+  const bindings: Binding[] = [];
+  const seen = new Set<string>();
+  for (const position of stepPositions(path)) {
+    const steps = nodeAt(root, [...position.planPath, "steps"]);
+    if (steps?.type !== "array") break;
+    const children = steps.children ?? [];
+    for (let i = 0; i < position.index && i < children.length; i++) {
+      const binding = bindingOf(children[i], [...position.planPath, "steps", i]);
+      if (binding && !seen.has(binding.name)) {
+        seen.add(binding.name);
+        bindings.push(binding);
+      }
+    }
+  }
+  return bindings;
+}
+
+/** The binding a variable name at `path` refers to, if one is in scope. */
+export function resolveVariable(root: Node | undefined, path: JsonPath, name: string): Binding | undefined {
+  return bindingsInScope(root, path).find((binding) => binding.name === name);
+}
+
+/** The innermost node at an offset and its JSON path (a key's path is its property's path). */
+export interface NodeAtOffset {
+  readonly node: Node;
+  readonly path: JsonPath;
+  /** True when the node is a property key. */
+  readonly isKey: boolean;
+}
+
+export function nodeAtOffset(root: Node | undefined, offset: number): NodeAtOffset | undefined {
+  if (!root) return undefined;
+  const node = findNodeAtOffset(root, offset, true);
+  if (!node) return undefined;
+  const isKey = node.parent?.type === "property" && node.parent.children?.[0] === node;
+  const valueNode = isKey ? node.parent?.children?.[1] : node;
+  const path = valueNode ? getNodePath(valueNode) : isKey && node.parent ? propertyPath(node.parent) : [];
+  return { node, path, isKey };
+}
+
+function propertyPath(property: Node): JsonPath {
+  const object = property.parent;
+  const key = property.children?.[0]?.value;
+  const base = object ? getNodePath(object) : [];
+  return typeof key === "string" ? [...base, key] : base;
+}

@@ -1,0 +1,102 @@
+// The custom protocol between the rlm-plan language server and its clients, in one place.
+// Each message is a namespace with its method, its type and a comment saying who sends it
+// (the vscode-eslint convention). Everything else is standard LSP.
+
+/* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
+
+import type { JsonValue, PlanError, StepStarted, Transition } from "@rlm-plan/shared-runtime";
+import { NotificationType, RequestType } from "vscode-languageserver";
+
+/** Settings the server reads from the `rlmPlan` configuration section. */
+export interface RlmPlanSettings {
+  /** Path of the host profile; relative paths are resolved against the first workspace folder. */
+  readonly hostProfile?: string;
+  /** Report host-dependent problems (capabilities, registries, budgets) as errors, not warnings. */
+  readonly hostProblemsAsErrors?: boolean;
+  /** Milliseconds to wait after the last edit before re-validating a plan. */
+  readonly validationDelay?: number;
+}
+
+/** Identifies one run: the plan's URI and an id the server assigns when the run starts. */
+export interface RunIdentity {
+  readonly uri: string;
+  readonly runId: string;
+}
+
+/** `workspace/executeCommand` with `command: RunCommand.command`, sent by the client. */
+export namespace RunCommand {
+  export const command = "rlmPlan.run";
+  /** The plan document's URI. */
+  export type Arguments = [uri: string];
+  /** Answered as soon as the run starts; progress and the outcome arrive as notifications. */
+  export type Result = RunIdentity;
+}
+
+/** `workspace/executeCommand` with `command: CancelRunCommand.command`, sent by the client. */
+export namespace CancelRunCommand {
+  export const command = "rlmPlan.cancelRun";
+  export type Arguments = [runId: string];
+  /** True when a run with that id was still going and is now cancelled. */
+  export type Result = boolean;
+}
+
+export interface RunStepStartedParams extends RunIdentity {
+  readonly step: StepStarted;
+}
+
+/** Server → client: a step is about to run (for progress displays; carries no values). */
+export namespace RunStepStartedNotification {
+  export const method = "rlmPlan/stepStarted";
+  export const type = new NotificationType<RunStepStartedParams>(method);
+}
+
+export interface RunTransitionParams extends RunIdentity {
+  /** A completed step: sequence, operation, bind, status and timing; never content. */
+  readonly transition: Transition;
+}
+
+/** Server → client: one transition of a run, sent as it happens. */
+export namespace RunTransitionNotification {
+  export const method = "rlmPlan/transition";
+  export const type = new NotificationType<RunTransitionParams>(method);
+}
+
+export type RunResult =
+  | {
+      readonly ok: true;
+      readonly value: JsonValue;
+      readonly checkpoints: readonly string[];
+      readonly budgetRemaining: Readonly<Record<string, number>>;
+    }
+  | {
+      readonly ok: false;
+      /** The structured error: phase, kind, details and a message that says what to do. */
+      readonly error: PlanError;
+      readonly checkpoints: readonly string[];
+      readonly budgetRemaining?: Readonly<Record<string, number>>;
+    };
+
+export interface RunFinishedParams extends RunIdentity {
+  readonly result: RunResult;
+  /** Milliseconds from the start of the run to its end. */
+  readonly elapsedMs: number;
+}
+
+/** Server → client: a run ended, with its value or its structured error (also when cancelled). */
+export namespace RunFinishedNotification {
+  export const method = "rlmPlan/runFinished";
+  export const type = new NotificationType<RunFinishedParams>(method);
+}
+
+export interface HostProfileStatusParams {
+  /** The plan document's URI. */
+  readonly uri: string;
+  /** The host profile file in force for that plan, or null when none was found. */
+  readonly hostProfile: string | null;
+}
+
+/** Client → server: which host profile applies to a plan (for a status bar item). */
+export namespace HostProfileRequest {
+  export const method = "rlmPlan/hostProfile";
+  export const type = new RequestType<{ readonly uri: string }, HostProfileStatusParams, void>(method);
+}

@@ -1,0 +1,9 @@
+// Host profiles and the run hosts built from them: what a workspace grants its plans.
+
+export * from "./profile";
+export * from "./builtinTools";
+export { analyzeCapability } from "./capabilityTerms";
+export { COMMAND_TOOL_DEFAULTS, createCommandTool, toolEnv, type CommandToolOptions } from "./commandTool";
+export { KILL_GRACE_MS, ProcessTracker } from "./processGroup";
+export { loadInput, textFileInput, type InputResult } from "./inputs";
+export * from "./createHost";

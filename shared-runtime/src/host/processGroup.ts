@@ -1,0 +1,144 @@
+// A command tool's process and everything it starts, as one unit to kill: the child is spawned
+// detached, so it leads a new process group, and signals go to the whole group (-pid). A tool
+// that forks a helper therefore leaves nothing running behind when it is cancelled, times out,
+// or even exits normally.
+
+import { readdirSync, readFileSync } from "node:fs";
+
+/** How long SIGTERM has to work before SIGKILL. */
+export const KILL_GRACE_MS = 500;
+const POLL_MS = 20;
+
+export class ProcessGroup {
+  private terminating: Promise<void> | undefined;
+
+  constructor(readonly pgid: number) {}
+
+  /** Whether any process of the group still runs (zombies waiting to be collected do not count). */
+  running(): boolean {
+    return groupRunning(this.pgid);
+  }
+
+  /**
+   * SIGTERM to the group, SIGKILL after KILL_GRACE_MS if anything still runs; resolves when
+   * nothing of the group runs any more (at most a little after the grace period).
+   */
+  terminate(): Promise<void> {
+    this.terminating ??= this.kill();
+    return this.terminating;
+  }
+
+  /** SIGKILL now, for leftovers of a tool that already exited. */
+  killNow(): void {
+    if (this.running()) signalGroup(this.pgid, "SIGKILL");
+  }
+
+  private async kill(): Promise<void> {
+    if (!this.running()) return;
+    signalGroup(this.pgid, "SIGTERM");
+    const deadline = Date.now() + KILL_GRACE_MS;
+    while (Date.now() < deadline) {
+      await delay(POLL_MS);
+      if (!this.running()) return;
+    }
+    signalGroup(this.pgid, "SIGKILL");
+    // SIGKILL cannot be caught; only a process stuck in the kernel survives it for long.
+    const hardDeadline = Date.now() + KILL_GRACE_MS;
+    while (Date.now() < hardDeadline && this.running()) await delay(POLL_MS);
+  }
+}
+
+/** The groups of one host's tools that may still run, so a host can be closed cleanly. */
+export class ProcessTracker {
+  private readonly groups = new Set<ProcessGroup>();
+
+  add(group: ProcessGroup): void {
+    this.groups.add(group);
+  }
+
+  delete(group: ProcessGroup): void {
+    this.groups.delete(group);
+  }
+
+  /** SIGKILL to every group still tracked, without waiting: for a process about to exit. */
+  killAllNow(): void {
+    for (const group of this.groups) group.killNow();
+  }
+
+  /** Kills every group still tracked and waits until none runs. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.groups].map((group) => group.terminate()));
+    this.groups.clear();
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(process.platform === "win32" ? pgid : -pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+const HAS_PROC = (() => {
+  try {
+    readFileSync("/proc/self/stat", "utf8");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Where /proc exists (Linux), a group runs when a member is in any state but zombie: a killed
+ * process whose parent already exited stays a zombie until init collects it, which some init
+ * processes do only every few seconds. Elsewhere, signal 0 to the group tells.
+ */
+export function groupRunning(pgid: number): boolean {
+  if (!HAS_PROC) return signalReaches(-pgid);
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return signalReaches(-pgid);
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    const stat = procStat(Number(entry));
+    if (stat && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") return true;
+  }
+  return false;
+}
+
+/** "running", "zombie" (dead, not yet collected by its parent) or "gone", for one process. */
+export function processState(pid: number): "running" | "zombie" | "gone" {
+  if (!signalReaches(pid)) return "gone";
+  const stat = HAS_PROC ? procStat(pid) : undefined;
+  if (stat && (stat.state === "Z" || stat.state === "X")) return "zombie";
+  return HAS_PROC && !stat ? "gone" : "running";
+}
+
+function signalReaches(target: number): boolean {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function procStat(pid: number): { state: string; pgrp: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
+}

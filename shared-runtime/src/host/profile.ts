@@ -1,0 +1,502 @@
+// The host profile (rlmplan.host.json): what a workspace grants its plans. Parsed as JSON with
+// comments, validated against schemas/host-profile.schema.json with ajv (the same schema
+// editors use), then checked with the runtime's own capability and budget rules. Every problem
+// is located at the offending token with a message that says what to do.
+
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import Ajv, { type ErrorObject } from "ajv";
+import { analyzeCapability } from "./capabilityTerms";
+import { hasOwn, isJsonObject, type JsonObject, type JsonPath, type JsonValue } from "../json";
+import { lineColumn } from "../analysis";
+import { resolveBudget } from "../plan/budget";
+import { describe } from "../plan/normalize";
+import type { ProblemTarget } from "../plan/problems";
+import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
+
+export const HOST_PROFILE_FILENAME = "rlmplan.host.json";
+
+/** The JSON Schema of host profiles, shipped with the package (editors use the same file). */
+export const HOST_PROFILE_SCHEMA_FILE = join(__dirname, "..", "..", "schemas", "host-profile.schema.json");
+
+export type InputSpec =
+  | { readonly type: "text-file"; readonly path: string; readonly description?: string }
+  | { readonly type: "text"; readonly text: string; readonly description?: string }
+  | {
+      readonly type: "items-file";
+      readonly path: string;
+      readonly format?: "jsonl" | "json";
+      readonly description?: string;
+    }
+  | { readonly type: "items"; readonly items: readonly JsonValue[]; readonly description?: string }
+  | { readonly type: "value"; readonly value: JsonValue; readonly description?: string };
+
+export interface BuiltinToolSpec {
+  readonly type: "builtin";
+  /** One of BUILTIN_TOOL_NAMES (host/builtinTools.ts); the schema holds the same list. */
+  readonly builtin: string;
+  readonly description?: string;
+}
+
+export interface CommandToolSpec {
+  readonly type: "command";
+  /** argv: the program and its arguments; never passed to a shell. */
+  readonly command: readonly string[];
+  /** Relative to the profile's folder, which is also the default. */
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly inheritEnv?: readonly string[];
+  readonly timeoutMs?: number;
+  readonly maxStdoutBytes?: number;
+  readonly maxStderrBytes?: number;
+  readonly description?: string;
+}
+
+export type ToolSpec = BuiltinToolSpec | CommandToolSpec;
+
+export interface ProviderSpec {
+  type: "openai-chat";
+  baseUrl: string;
+  model: string;
+  apiKeyEnv?: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+  description?: string;
+}
+
+export interface ContextOptions {
+  readonly max_results?: number;
+  readonly max_bytes?: number;
+}
+
+/** Where a node of the profile is: 1-based line and column, plus the range for editors. */
+export interface SourceLocation {
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface HostProfileError extends SourceLocation {
+  /** The file the problem is in: the profile, or a data file an input reads. */
+  readonly file: string;
+  /** JSON Pointer of the offending node in the profile, e.g. /tools/flaky_fetch/timeoutMs ("" for the whole file). */
+  readonly jsonPath: string;
+  readonly message: string;
+}
+
+export interface HostProfile {
+  /** Absolute path of the profile. */
+  readonly file: string;
+  /** Its folder: relative paths in the profile are relative to it. */
+  readonly dir: string;
+  readonly description?: string;
+  readonly capabilities: readonly string[];
+  /** The partial budget as written (already known to resolve), or undefined for the default. */
+  readonly budget: JsonObject | undefined;
+  readonly context: ContextOptions | undefined;
+  readonly inputs: ReadonlyMap<string, InputSpec>;
+  readonly tools: ReadonlyMap<string, ToolSpec>;
+  readonly providers: ReadonlyMap<string, ProviderSpec>;
+  /** Where the node at a JSON Pointer is in the profile's text (line 1, column 1 when unknown). */
+  locate(jsonPath: string, target?: ProblemTarget): SourceLocation;
+}
+
+export type HostProfileResult =
+  | { readonly ok: true; readonly profile: HostProfile }
+  | { readonly ok: false; readonly errors: readonly HostProfileError[] };
+
+// Compiled once, when this module loads: profiles are validated often (every keystroke in an editor).
+const HOST_PROFILE_SCHEMA = JSON.parse(readFileSync(HOST_PROFILE_SCHEMA_FILE, "utf8")) as Record<string, unknown>;
+const validateSchema = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true }).compile(
+  HOST_PROFILE_SCHEMA,
+);
+
+/** Parses and checks a profile's text; `file` names it in errors and anchors its relative paths. */
+export function parseHostProfile(text: string, file: string): HostProfileResult {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const document = parseJsoncDocument(source);
+  const at = locator(document, file);
+  const errors: HostProfileError[] = [];
+  for (const syntax of document.syntaxErrors) {
+    if (syntax.code === "duplicate_key") {
+      const path = [...(syntax.path ?? []), syntax.key ?? ""];
+      const first =
+        syntax.firstOffset === undefined ? "" : ` (first at line ${lineColumn(source, syntax.firstOffset).line + 1})`;
+      errors.push({
+        ...at.offset(syntax.offset, syntax.length),
+        jsonPath: pointer(path),
+        message: `duplicate key ${JSON.stringify(syntax.key)}${first}: a key may appear only once, remove one of them`,
+      });
+    } else {
+      errors.push({ ...at.offset(syntax.offset, syntax.length), jsonPath: "", message: syntaxMessage(syntax.message) });
+    }
+  }
+  const value = document.value;
+  // A profile that is not even JSON has no value worth checking further.
+  if (value === undefined || document.syntaxErrors.some((e) => e.code !== "duplicate_key")) return failed(errors);
+  if (!validateSchema(value)) {
+    for (const error of schemaErrors(validateSchema.errors ?? [])) errors.push(schemaError(error, value, at));
+  } else {
+    errors.push(...ruleErrors(value as JsonObject, at));
+  }
+  if (errors.length > 0) return failed(errors);
+  return { ok: true, profile: profileOf(value as JsonObject, file, at) };
+}
+
+/** Reads and parses a profile; a file that cannot be read is a located error too. */
+export function loadHostProfile(file: string): HostProfileResult {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return failed([
+      {
+        file,
+        line: 1,
+        column: 1,
+        offset: 0,
+        length: 0,
+        jsonPath: "",
+        message: `cannot read the host profile: ${readErrorText(error)}`,
+      },
+    ]);
+  }
+  return parseHostProfile(text, file);
+}
+
+/** The nearest rlmplan.host.json in the plan file's folder or a folder above it. */
+export function findHostProfile(planFile: string): string | undefined {
+  let dir = dirname(resolve(planFile));
+  for (;;) {
+    const candidate = join(dir, HOST_PROFILE_FILENAME);
+    if (isFile(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** A JSON Pointer (RFC 6901) for a path: `/tools/flaky_fetch/timeoutMs`. */
+export function pointer(path: JsonPath): string {
+  return path.map((segment) => `/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+/** Why a file could not be read, as a short phrase: "no such file (ENOENT)". */
+export function readErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const known: Record<string, string> = {
+    ENOENT: "no such file",
+    EISDIR: "it is a folder, not a file",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    ENOTDIR: "a part of the path is not a folder",
+  };
+  if (code !== undefined && known[code] !== undefined) return `${known[code]} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function failed(errors: HostProfileError[]): HostProfileResult {
+  return { ok: false, errors: [...errors].sort((a, b) => a.offset - b.offset) };
+}
+
+function syntaxMessage(message: string): string {
+  return `${message}: fix the JSON syntax (comments and trailing commas are allowed)`;
+}
+
+interface Locator {
+  offset(offset: number, length: number): Omit<HostProfileError, "jsonPath" | "message">;
+  path(path: JsonPath, target?: ProblemTarget): Omit<HostProfileError, "jsonPath" | "message">;
+}
+
+function locator(document: PlanDocument, file: string): Locator {
+  const offset = (offset: number, length: number) => {
+    const { line, character } = lineColumn(document.text, offset);
+    return { file, line: line + 1, column: character + 1, offset, length };
+  };
+  return {
+    offset,
+    path(path, target = "value") {
+      // The nearest existing ancestor when the node itself is absent (a missing key).
+      for (let n = path.length; n >= 0; n--) {
+        const range = document.rangeOf(path.slice(0, n), n === path.length ? target : "key");
+        if (range && (n > 0 || document.value !== undefined)) return offset(range.offset, range.length);
+      }
+      return offset(0, 0);
+    },
+  };
+}
+
+// ---- schema errors ------------------------------------------------------------------------
+
+/**
+ * Ajv reports a failed `propertyNames` twice (the inner keyword and the wrapper); keep the
+ * inner one, which names the property.
+ */
+function schemaErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  return errors.filter((error) => error.keyword !== "propertyNames");
+}
+
+/** The instance path as segments, with array indices as numbers (jsonc-parser needs them). */
+function pathOf(instancePath: string, root: unknown): (string | number)[] {
+  if (instancePath === "") return [];
+  const segments: (string | number)[] = [];
+  let node: unknown = root;
+  for (const raw of instancePath.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) {
+      segments.push(Number(key));
+      node = node[Number(key)];
+    } else {
+      segments.push(key);
+      node = isJsonObject(node) && hasOwn(node, key) ? node[key] : undefined;
+    }
+  }
+  return segments;
+}
+
+function valueAt(root: unknown, path: JsonPath): unknown {
+  let node = root;
+  for (const segment of path) {
+    if (Array.isArray(node) && typeof segment === "number") node = node[segment];
+    else if (isJsonObject(node) && typeof segment === "string" && hasOwn(node, segment)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
+type SchemaNode = {
+  readonly description?: string;
+  readonly properties?: Record<string, SchemaNode>;
+  readonly oneOf?: readonly SchemaNode[];
+  readonly const?: unknown;
+};
+
+function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfileError {
+  const path = pathOf(error.instancePath, root);
+  const where = describePath(path);
+  const value = valueAt(root, path);
+  const parent = (error.parentSchema ?? {}) as SchemaNode;
+  const params = error.params as Record<string, unknown>;
+  const located = (p: JsonPath, message: string, target: ProblemTarget = "value"): HostProfileError => ({
+    ...at.path(p, target),
+    jsonPath: pointer(p),
+    message,
+  });
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const key = String(params.additionalProperty);
+      const allowed = Object.keys(parent.properties ?? {});
+      const guess = closest(key, allowed);
+      const hint = guess ? `did you mean ${JSON.stringify(guess)}? ` : "";
+      return located(
+        [...path, key],
+        `unknown key ${JSON.stringify(key)} in ${where}: ${hint}the keys are ${allowed.join(", ")}`,
+        "key",
+      );
+    }
+    case "required": {
+      const key = String(params.missingProperty);
+      const about = parent.properties?.[key]?.description;
+      return located(path, `${where} is missing ${JSON.stringify(key)}${about ? `: ${lowerFirst(about)}` : ""}`, "key");
+    }
+    case "discriminator": {
+      const kinds = (parent.oneOf ?? []).map((branch) => JSON.stringify(branch.properties?.type?.const));
+      if (params.error === "mapping") {
+        return located(
+          [...path, "type"],
+          `${where} has an unknown "type" ${JSON.stringify(params.tagValue)}: use ${orList(kinds)}`,
+        );
+      }
+      return located(path, `${where} needs a "type": ${orList(kinds)}`, "key");
+    }
+    case "type":
+      return located(path, `${where} must be ${typeNoun(String(params.type))}, got ${describe(value)}`);
+    case "minimum":
+    case "exclusiveMinimum":
+    case "maximum":
+      return located(path, `${where} must be ${boundText(error.keyword, params.limit)}, got ${describe(value)}`);
+    case "minItems":
+      return located(
+        path,
+        params.limit === 1 ? `${where} must not be empty` : `${where} needs at least ${String(params.limit)} items`,
+      );
+    case "minLength":
+      if (typeof params.propertyName === "string") {
+        return located([...path, params.propertyName], `${where} has an empty name: give it a name`, "key");
+      }
+      return located(path, `${where} must not be empty`);
+    case "enum":
+      return located(
+        path,
+        `${where} must be ${orList(((params.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)))}, got ${describe(value)}`,
+      );
+    case "pattern":
+      return located(path, `${where} ${patternText(String(params.pattern))}, got ${describe(value)}`);
+    case "uniqueItems":
+      return located(
+        [...path, Number(params.i)],
+        `${where} lists ${describe(valueAt(root, [...path, Number(params.i)]))} twice (also item ${Number(params.j) + 1}): remove one`,
+      );
+    default:
+      return located(path, `${where} ${error.message ?? "is invalid"}`);
+  }
+}
+
+const SECTIONS: Readonly<Record<string, string>> = { inputs: "input", tools: "tool", providers: "provider" };
+
+/** A path as people read it: `"timeoutMs" of tool "flaky_fetch"`, `capabilities item 3`. */
+function describePath(path: JsonPath): string {
+  if (path.length === 0) return "the host profile";
+  const [section, name, ...rest] = path;
+  let owner: string;
+  let tail: JsonPath;
+  if (typeof section === "string" && SECTIONS[section] && name !== undefined) {
+    owner = `${SECTIONS[section]} ${JSON.stringify(String(name))}`;
+    tail = rest;
+  } else {
+    owner = JSON.stringify(String(section));
+    tail = path.slice(1);
+  }
+  if (tail.length === 0) return owner;
+  const inner = tail
+    .map((segment, i) =>
+      typeof segment === "number"
+        ? `item ${segment + 1}`
+        : i === 0
+          ? JSON.stringify(segment)
+          : `.${JSON.stringify(segment)}`,
+    )
+    .join(" ")
+    .replace(/ \./g, ".");
+  return typeof section === "string" && SECTIONS[section] ? `${inner} of ${owner}` : `${owner} ${inner}`;
+}
+
+function typeNoun(type: string): string {
+  const nouns: Record<string, string> = {
+    integer: "a whole number",
+    number: "a number",
+    string: "text",
+    array: "a list",
+    object: "an object",
+    boolean: "true or false",
+  };
+  return type
+    .split(",")
+    .map((t) => nouns[t] ?? t)
+    .join(" or ");
+}
+
+function boundText(keyword: string, limit: unknown): string {
+  if (keyword === "minimum") return `at least ${String(limit)}`;
+  if (keyword === "exclusiveMinimum") return `more than ${String(limit)}`;
+  return `at most ${String(limit)}`;
+}
+
+function patternText(pattern: string): string {
+  if (pattern === "^https?://") return "must be a URL that starts with http:// or https://";
+  if (pattern.startsWith("^[A-Za-z_]"))
+    return "must be an environment variable name (letters, digits and _, not starting with a digit)";
+  return `must match ${pattern}`;
+}
+
+function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
+
+/** The allowed key nearest to a misspelled one (edit distance at most 2), if any. */
+function closest(key: string, allowed: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of allowed) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+// ---- rules beyond the schema ----------------------------------------------------------------
+
+/** Capability terms and budget values, checked by the runtime's own rules. */
+function ruleErrors(value: JsonObject, at: Locator): HostProfileError[] {
+  const errors: HostProfileError[] = [];
+  const capabilities = value.capabilities as string[];
+  capabilities.forEach((term, i) => {
+    const problem = analyzeCapability(term);
+    if (problem !== undefined) {
+      errors.push({ ...at.path(["capabilities", i]), jsonPath: pointer(["capabilities", i]), message: problem });
+    }
+  });
+  if (hasOwn(value, "budget")) {
+    const resolved = resolveBudget(value.budget);
+    if (!resolved.ok) {
+      for (const problem of resolved.problems) {
+        const path = problem.field === undefined ? ["budget"] : ["budget", problem.field];
+        errors.push({ ...at.path(path), jsonPath: pointer(path), message: problem.message });
+      }
+    }
+  }
+  return errors;
+}
+
+function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
+  const absolute = resolve(file);
+  const entries = <T>(key: string): Map<string, T> => {
+    const section = hasOwn(value, key) ? (value[key] as JsonObject) : undefined;
+    return new Map(section ? Object.keys(section).map((name) => [name, section[name] as unknown as T]) : []);
+  };
+  return {
+    file: absolute,
+    dir: dirname(absolute),
+    ...(typeof value.description === "string" ? { description: value.description } : {}),
+    capabilities: [...(value.capabilities as string[])],
+    budget: hasOwn(value, "budget") ? (value.budget as JsonObject) : undefined,
+    context: hasOwn(value, "context") ? (value.context as ContextOptions) : undefined,
+    inputs: entries<InputSpec>("inputs"),
+    tools: entries<ToolSpec>("tools"),
+    providers: entries<ProviderSpec>("providers"),
+    locate(jsonPath, target = "value") {
+      const { line, column, offset, length } = at.path(pathOf(jsonPath, value), target);
+      return { line, column, offset, length };
+    },
+  };
+}
+
+/** An error about a node of a parsed profile, found after parsing (a missing input file). */
+export function profileError(
+  profile: HostProfile,
+  jsonPath: string,
+  message: string,
+  target?: ProblemTarget,
+): HostProfileError {
+  return { file: profile.file, ...profile.locate(jsonPath, target), jsonPath, message };
+}

@@ -1,0 +1,91 @@
+// The prompt that asks a model to propose one plan for a goal: the plan grammar, the host's
+// granted capabilities, its providers, tools and inputs by name and description (never an
+// input's contents or location), and the budget the plan must fit.
+
+import { BUDGET_FIELDS, type Budget } from "../plan/budget";
+import { capabilityKey, grantedKeys } from "../plan/capabilities";
+import { ALLOWED_OPTIONS } from "./chatRequest";
+
+export interface PromptEntry {
+  readonly name: string;
+  readonly description?: string | undefined;
+}
+
+export interface PromptInput extends PromptEntry {
+  /** A context (text or items) is read with context steps; a value is plain JSON. */
+  readonly kind: "text context" | "items context" | "value";
+}
+
+/** What the prompt may tell the model about the host: names and descriptions only. */
+export interface PlanPromptHost {
+  readonly capabilities: readonly string[];
+  readonly budget: Budget;
+  readonly providers: readonly PromptEntry[];
+  readonly tools: readonly PromptEntry[];
+  readonly inputs: readonly PromptInput[];
+}
+
+const GRAMMAR = `Plan   := {"steps": [Step, ...]}        non-empty; the last step, and only it, is a "final" step
+Step   := {"op":"context", "handle": Expr, "action": Action, "bind": Name}
+        | {"op":"model", "provider": Name, "prompt": Expr, "options": {...}, "bind": Name}   ("options" may be left out)
+        | {"op":"tool", "name": Name, "args": Expr, "bind": Name}
+        | {"op":"rlm", "plan": Plan, "bind": Name}                   a nested plan; binds its final value
+        | {"op":"parallel", "plans": [Plan, ...], "bind": Name}       binds the list of the branches' final values
+        | {"op":"retry", "attempts": Integer, "plan": Plan, "bind": Name}   reruns the nested plan when it fails
+        | {"op":"checkpoint", "label": Text}
+        | {"op":"final", "value": Expr}
+Action := {"type":"search","pattern":Text} | {"type":"slice","start":Int,"length":Int}
+        | {"type":"peek","selector": "metadata" | {"type":"head"|"tail","count":Int} | {"type":"item","index":Int}}
+        | {"type":"partition","strategy":{"type":"fixed"|"lines","size":Int}}
+        | {"type":"map","transform":"identity"|"lowercase"|"uppercase"|"length"}
+        | {"type":"reduce","reducer":"count"|"byte_count"}
+Expr   := {"ref":"input","name":Name} | {"ref":"var","name":Name} | {"ref":"field","value":Expr,"key":Name}
+        | [Expr, ...] | an object without "ref" (its values are Exprs) | any other JSON value (a literal)`;
+
+const RULES = [
+  "An expression may only name variables bound by earlier steps; nested plans see the enclosing variables, and their own bindings are not visible after them.",
+  "Every bind name is new: never bind a name twice in the same scope.",
+  "Every step except final needs its capability to be granted: context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint.",
+  'A model step\'s prompt must resolve to text. It binds {"text", "model", "usage", "finish_reason"}: use {"ref":"field","value":{"ref":"var","name":"reply"},"key":"text"} for the answer.',
+  `A model step's options may only be: ${ALLOWED_OPTIONS.join(", ")}.`,
+  "Context steps take a context input (or a value a context step produced) as their handle.",
+  "The worst case must fit the budget: each step counts 1; retry multiplies its plan by its attempts; rlm, parallel and retry add one level of depth.",
+];
+
+export function buildPlanPrompt(goal: string, host: PlanPromptHost): string {
+  const granted = grantedKeys(host.capabilities);
+  const isGranted = (kind: "tool" | "model", name: string): boolean =>
+    granted.has(capabilityKey(`${kind}('${name.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}')`) ?? "");
+  const providers = host.providers.filter((p) => isGranted("model", p.name));
+  const tools = host.tools.filter((t) => isGranted("tool", t.name));
+  const sections = [
+    "You write plans for the rlm-plan runtime. A plan is a JSON program that is checked against the host's grants and budget, then run step by step.",
+    `Goal:\n${goal.trim()}`,
+    `Plan grammar:\n${GRAMMAR}`,
+    `Rules:\n${RULES.map((rule) => `- ${rule}`).join("\n")}`,
+    `Granted capabilities: ${host.capabilities.length > 0 ? host.capabilities.join(", ") : "(none)"}`,
+    `Model providers (for "provider" in model steps):\n${entryLines(providers)}`,
+    `Tools (for "name" in tool steps; "args" is any JSON expression):\n${entryLines(tools)}`,
+    `Inputs (read with {"ref":"input","name":NAME}):\n${entryLines(host.inputs.map((i) => ({ ...i, description: joined(i.kind, i.description) })))}`,
+    `Budget: ${BUDGET_FIELDS.map((field) => `${field} ${host.budget[field]}`).join(", ")}`,
+    'Answer with exactly one JSON object, the plan, in a ```json fence, and nothing else. For example:\n```json\n{"steps": [{"op": "final", "value": "done"}]}\n```',
+  ];
+  return `${sections.join("\n\n")}\n`;
+}
+
+function entryLines(entries: readonly PromptEntry[]): string {
+  if (entries.length === 0) return "(none)";
+  return entries
+    .map((entry) => `- ${entry.name}${entry.description ? `: ${oneLine(entry.description)}` : ""}`)
+    .join("\n");
+}
+
+function joined(kind: string, description: string | undefined): string {
+  return description ? `(${kind}) ${description}` : `(${kind})`;
+}
+
+/** Descriptions come from the host profile: one line each, and not too long. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
