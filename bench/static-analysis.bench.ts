@@ -122,6 +122,8 @@ function printStaticAnalysis(rows: readonly Row[]): void {
   const lines: string[][] = [];
   for (const shape of SHAPES) {
     const of = rows.filter((r) => r.shape === shape);
+    const bytes = of.map((r) => r.bytes / r.steps);
+    lines.push([`${shape} text bytes/step`, ...bytes.map((v) => v.toFixed(0)), ...growth(bytes)]);
     const series: [string, (r: Row) => number][] = [
       ["JSON.parse", (r) => r.jsonParse.ms],
       ["full", (r) => r.full.ms],

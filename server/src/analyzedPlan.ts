@@ -41,11 +41,7 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
   const host = hostStatus.kind === "ok" ? hostStatus.view : undefined;
   const text = document.getText();
   const parsed = parseJsoncDocument(text);
-  const analysis = analyzePlanText(
-    text,
-    host ? { capabilities: host.capabilities, budget: host.budget } : {},
-    parsed,
-  );
+  const analysis = analyzePlanText(text, host ? { capabilities: host.capabilities, budget: host.budget } : {}, parsed);
   const registryProblems = host && analysis.plan ? unknownNames(analysis, host) : [];
   let index: { steps: Map<string, Step>; plans: Map<Step, Plan> } | undefined;
   const indexed = () => (index ??= indexSteps(analysis.plan));

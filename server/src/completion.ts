@@ -12,6 +12,7 @@ import {
   parseJsoncDocument,
   PARTITION_STRATEGIES,
   REDUCERS,
+  requiredCapability,
   SELECTOR_TYPES,
   type JsonPath,
 } from "@rlm-plan/shared-runtime";
@@ -101,7 +102,8 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
   const parentPath = path.slice(0, -1);
   const owner = nodeAt(plan.tree, parentPath);
 
-  if (isStepPath(path)) return OPERATIONS.map((op) => snippet(site, op, STEP_SNIPPETS[op], `step: ${OPERATION_HELP[op]}`));
+  if (isStepPath(path))
+    return OPERATIONS.map((op) => snippet(site, op, STEP_SNIPPETS[op], `step: ${OPERATION_HELP[op]}`));
   if (typeof last !== "string") return expressionItems(plan, site, path);
 
   const inStep = isStepPath(parentPath);
@@ -115,9 +117,12 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
         ? CONTEXT_ACTIONS.map((type) => snippet(site, type, ACTION_SNIPPETS[type], `action: ${ACTION_HELP[type]}`))
         : [];
     case "type":
-      if (inAction) return CONTEXT_ACTIONS.map((type) => value(site, type, CompletionItemKind.EnumMember, ACTION_HELP[type]));
-      if (grandKey === "selector") return SELECTOR_TYPES.map((type) => value(site, type, CompletionItemKind.EnumMember));
-      if (grandKey === "strategy") return PARTITION_STRATEGIES.map((type) => value(site, type, CompletionItemKind.EnumMember));
+      if (inAction)
+        return CONTEXT_ACTIONS.map((type) => value(site, type, CompletionItemKind.EnumMember, ACTION_HELP[type]));
+      if (grandKey === "selector")
+        return SELECTOR_TYPES.map((type) => value(site, type, CompletionItemKind.EnumMember));
+      if (grandKey === "strategy")
+        return PARTITION_STRATEGIES.map((type) => value(site, type, CompletionItemKind.EnumMember));
       return [];
     case "selector":
       return inAction
@@ -129,7 +134,12 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     case "strategy":
       return inAction
         ? PARTITION_STRATEGIES.map((type) =>
-            snippet(site, type, `{"type": "${type}", "size": \${1:1000}}`, `strategy: chunks of ${type === "fixed" ? "characters" : "lines"}`),
+            snippet(
+              site,
+              type,
+              `{"type": "${type}", "size": \${1:1000}}`,
+              `strategy: chunks of ${type === "fixed" ? "characters" : "lines"}`,
+            ),
           )
         : [];
     case "transform":
@@ -142,7 +152,8 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
       const ref = stringProperty(owner, "ref");
       if (ref === "var") return variableItems(plan, site, path);
       if (ref === "input") return registryItems(site, plan.host?.inputs, CompletionItemKind.Constant);
-      if (inStep && stringProperty(owner, "op") === "tool") return registryItems(site, plan.host?.tools, CompletionItemKind.Function);
+      if (inStep && stringProperty(owner, "op") === "tool")
+        return registryItems(site, plan.host?.tools, CompletionItemKind.Function);
       return [];
     }
     case "provider":
@@ -158,18 +169,31 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
 function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
   if (site.replacing) return [];
   const refs = REF_KINDS.map((kind) => snippet(site, `${kind} reference`, REF_SNIPPETS[kind], REF_HELP[kind]));
-  const variables = bindingsInScope(plan.tree, path).map((binding) => ({
-    ...value(site, binding.name, CompletionItemKind.Variable, `bound by ${binding.op ?? "a"} step`),
-    textEdit: { range: site.range, newText: `{"ref": "var", "name": ${JSON.stringify(binding.name)}}` },
-    filterText: binding.name,
-  }));
-  return [...refs, ...variables];
+  const reference = (label: string, kind: CompletionItemKind, detail: string, ref: string): CompletionItem => ({
+    label,
+    kind,
+    detail,
+    textEdit: { range: site.range, newText: `{"ref": "${ref}", "name": ${JSON.stringify(label)}}` },
+    filterText: label,
+  });
+  const variables = bindingsInScope(plan.tree, path).map((binding) =>
+    reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
+  );
+  const inputs = [...(plan.host?.inputs ?? new Map<string, HostEntry>())].map(([name, entry]) =>
+    reference(name, CompletionItemKind.Constant, `input: ${stripMarkdown(entry.summary)}`, "input"),
+  );
+  return [...refs, ...variables, ...inputs];
 }
 
 function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
   return bindingsInScope(plan.tree, path).map((binding) => {
     const line = plan.document.positionAt(binding.nameNode.offset).line + 1;
-    return value(site, binding.name, CompletionItemKind.Variable, `bound on line ${line} by ${binding.op ?? "a"} step`);
+    return value(
+      site,
+      binding.name,
+      CompletionItemKind.Variable,
+      `bound on line ${line} by a ${binding.op ?? "step"} step`,
+    );
   });
 }
 
@@ -239,14 +263,19 @@ export const FIXED_CAPABILITIES: readonly string[] = [
  * In a host profile's "capabilities" list: the fixed capabilities, tool(NAME) and model(NAME)
  * for what the profile registers, and what the open plans use; minus what the list has.
  */
-export function hostProfileCompletion(document: TextDocument, position: Position, usedByPlans: readonly string[]): CompletionItem[] {
+export function hostProfileCompletion(
+  document: TextDocument,
+  position: Position,
+  usedByPlans: readonly string[],
+): CompletionItem[] {
   const text = document.getText();
   const root = parseJsoncDocument(text).tree();
   if (!root) return [];
   const offset = document.offsetAt(position);
   const location = getLocation(text, offset);
   const path = location.path;
-  if (location.isAtPropertyKey || path.length !== 2 || path[0] !== "capabilities" || typeof path[1] !== "number") return [];
+  if (location.isAtPropertyKey || path.length !== 2 || path[0] !== "capabilities" || typeof path[1] !== "number")
+    return [];
   const site = siteOf(document, offset, location.previousNode);
   const keys = (section: string): string[] =>
     (propertyValue(root, section)?.children ?? []).flatMap((property) => {
@@ -265,7 +294,19 @@ export function hostProfileCompletion(document: TextDocument, position: Position
   const extra = [...new Set([...registered, ...usedByPlans])].filter((c) => !FIXED_CAPABILITIES.includes(c)).sort();
   return [...FIXED_CAPABILITIES, ...extra]
     .filter((capability) => !listed.has(capability))
-    .map((capability) => value(site, capability, CompletionItemKind.EnumMember, capabilityHelp(capability, usedByPlans)));
+    .map((capability) =>
+      value(site, capability, CompletionItemKind.EnumMember, capabilityHelp(capability, usedByPlans)),
+    );
+}
+
+/** The capabilities a plan's steps need, as the reference writes them. */
+export function capabilitiesUsedBy(plan: AnalyzedPlan): string[] {
+  const used: string[] = [];
+  for (const step of plan.analysis.estimates?.steps.keys() ?? []) {
+    const capability = requiredCapability(step);
+    if (capability) used.push(formatCapability(capability));
+  }
+  return used;
 }
 
 function capabilityHelp(capability: string, usedByPlans: readonly string[]): string | undefined {

@@ -52,16 +52,21 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
     });
   } else if (status.kind === "invalid") {
     const problems = status.errorCount === 1 ? "1 problem" : `${status.errorCount} problems`;
+    const first = status.first;
+    const where = first ? { line: first.line - 1, character: first.column - 1 } : { line: 0, character: 0 };
     diagnostics.push({
       range: lspRange(document, top),
       severity: hostSeverity,
       code: INVALID_HOST_PROFILE_CODE,
       source: DIAGNOSTIC_SOURCE,
-      message: `The host profile ${status.fileName} has ${problems}: fix them there; until then capabilities, tools and providers are not checked`,
+      message:
+        `The host profile ${status.fileName} has ${problems}` +
+        (first ? ` (line ${first.line}: ${first.message})` : "") +
+        ": until it is fixed, capabilities, tools and providers are not checked",
       relatedInformation: [
         {
-          location: { uri: pathToFileURL(status.file).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } },
-          message: "the host profile",
+          location: { uri: pathToFileURL(status.file).href, range: { start: where, end: where } },
+          message: first ? first.message : "the host profile",
         },
       ],
     });
@@ -94,7 +99,9 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
         : {}),
     });
   }
-  return diagnostics;
+  return diagnostics.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
 }
 
 /** The whole plan's problems (a budget the worst case exceeds) sit on the top "steps" key. */
@@ -133,7 +140,9 @@ function budgetField(budget: string | undefined): string {
 
 function registered(names: ReadonlyMap<string, unknown> | undefined): string {
   const list = names ? [...names.keys()] : [];
-  return list.length === 0 ? " (it registers none yet)" : ` (it registers ${list.map((n) => JSON.stringify(n)).join(", ")})`;
+  return list.length === 0
+    ? " (it registers none yet)"
+    : ` (it registers ${list.map((n) => JSON.stringify(n)).join(", ")})`;
 }
 
 /** Diagnostics of a host profile document: the runtime loader's located errors. */

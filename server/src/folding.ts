@@ -7,7 +7,19 @@ import { createScanner, SyntaxKind, type Node } from "jsonc-parser";
 import { FoldingRangeKind, type FoldingRange } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
 
+/** Folds per analysed version: a client asks again on every edit and every focus change. */
+const computed = new WeakMap<AnalyzedPlan, FoldingRange[]>();
+
 export function foldingRanges(plan: AnalyzedPlan): FoldingRange[] {
+  let ranges = computed.get(plan);
+  if (!ranges) {
+    ranges = computeFoldingRanges(plan);
+    computed.set(plan, ranges);
+  }
+  return ranges;
+}
+
+function computeFoldingRanges(plan: AnalyzedPlan): FoldingRange[] {
   const lineOf = (offset: number) => plan.document.positionAt(offset).line;
   const byStart = new Map<number, FoldingRange>();
   const add = (range: FoldingRange): void => {

@@ -42,7 +42,8 @@ export class HostProfiles {
 
   /** The `rlmPlan.hostProfile` setting; relative paths are resolved against `root`. */
   configure(setting: string | undefined, root: string | undefined): void {
-    const next = setting && setting.trim() !== "" ? (isAbsolute(setting) ? setting : resolve(root ?? ".", setting)) : undefined;
+    const next =
+      setting && setting.trim() !== "" ? (isAbsolute(setting) ? setting : resolve(root ?? ".", setting)) : undefined;
     if (next !== this.configured) {
       this.configured = next;
       this.changed();
@@ -51,7 +52,9 @@ export class HostProfiles {
 
   /** True when `file` is a host profile: the configured one or any rlmplan.host.json. */
   isProfile(file: string): boolean {
-    return basename(file) === HOST_PROFILE_FILENAME || (this.configured !== undefined && resolve(file) === this.configured);
+    return (
+      basename(file) === HOST_PROFILE_FILENAME || (this.configured !== undefined && resolve(file) === this.configured)
+    );
   }
 
   /** The profile file that applies to a plan file, if any. */
@@ -104,7 +107,16 @@ export class HostProfiles {
 }
 
 function statusOf(file: string, result: HostProfileResult): HostStatus {
-  if (!result.ok) return { kind: "invalid", file, fileName: basename(file), errorCount: result.errors.length };
+  if (!result.ok) {
+    const first = result.errors[0];
+    return {
+      kind: "invalid",
+      file,
+      fileName: basename(file),
+      errorCount: result.errors.length,
+      first: first && { line: first.line, column: first.column, message: first.message },
+    };
+  }
   return { kind: "ok", view: hostView(result.profile) };
 }
 

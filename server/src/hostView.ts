@@ -26,5 +26,12 @@ export interface HostView {
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
 export type HostStatus =
   | { readonly kind: "none" }
-  | { readonly kind: "invalid"; readonly file: string; readonly fileName: string; readonly errorCount: number }
+  | {
+      readonly kind: "invalid";
+      readonly file: string;
+      readonly fileName: string;
+      readonly errorCount: number;
+      /** The first problem: 1-based line and column in the profile, and the loader's message. */
+      readonly first: { readonly line: number; readonly column: number; readonly message: string } | undefined;
+    }
   | { readonly kind: "ok"; readonly view: HostView };

@@ -10,7 +10,6 @@ import {
   requiredCapability,
   type Budget,
   type Estimate,
-  type Plan,
   type Step,
 } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
@@ -84,9 +83,11 @@ function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): 
   if (!step) {
     const op = stringProperty(nodeAt(plan.tree, stepPath), "op");
     if (op === undefined || !(op in OPERATION_HELP)) return undefined;
-    return [`**${op}**`, OPERATION_HELP[op as Step["op"]], "This step has problems: fix them to see its worst case."].join(
-      "\n\n",
-    );
+    return [
+      `**${op}**`,
+      OPERATION_HELP[op as Step["op"]],
+      "This step has problems: fix them to see its worst case.",
+    ].join("\n\n");
   }
   const sections = [stepTitle(step), OPERATION_HELP[step.op]];
   const estimates = plan.analysis.estimates;
@@ -218,14 +219,10 @@ function planHover(plan: AnalyzedPlan): string | undefined {
     return `| ${limit.label} | ${used > max ? `**${used}** (over)` : used} | ${max} |`;
   });
   return [
-    `**Plan** ${count(topLevelSteps(plan.analysis.plan), "step")}: worst case against ${whose}`,
+    `**Plan** ${count(plan.analysis.plan.steps.length, "step")}: worst case against ${whose}`,
     ["| | worst case | budget |", "|---|---:|---:|", ...rows].join("\n"),
     `Output bytes and wall time are counted at run time: max_output_bytes ${budget.max_output_bytes}, time_limit ${budget.time_limit} s.`,
   ].join("\n\n");
-}
-
-function topLevelSteps(plan: Plan): number {
-  return plan.steps.length;
 }
 
 // ---- names ----------------------------------------------------------------------------------
@@ -250,7 +247,8 @@ function registryHover(plan: AnalyzedPlan, kind: RegistryKind, name: string): st
   if (status.kind === "none") {
     return `${title}\n\nNo host profile (${HOST_PROFILE_FILENAME}) found: the host defines ${SECTION[kind]}.`;
   }
-  if (status.kind === "invalid") return `${title}\n\nNot checked: the host profile ${code(status.fileName)} has errors.`;
+  if (status.kind === "invalid")
+    return `${title}\n\nNot checked: the host profile ${code(status.fileName)} has errors.`;
   const host = status.view;
   const registry: ReadonlyMap<string, HostEntry> =
     kind === "input" ? host.inputs : kind === "tool" ? host.tools : host.providers;

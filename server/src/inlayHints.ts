@@ -48,10 +48,10 @@ function stepHint(
     const total = once * step.attempts;
     return {
       position: plan.document.positionAt(offset),
-      label: `×${step.attempts} = ${total} ${total === 1 ? "step" : "steps"}`,
+      label: `×${step.attempts} = ${count(total, "step")}`,
       kind: InlayHintKind.Type,
       paddingLeft: true,
-      tooltip: `In the worst case all ${step.attempts} attempts run: ${once} ${once === 1 ? "step" : "steps"} × ${step.attempts} = ${total} ${total === 1 ? "step" : "steps"}, besides the retry step itself.`,
+      tooltip: `Worst case, every attempt runs: ${count(once, "step")} × ${count(step.attempts, "attempt")} = ${count(total, "step")}, besides the retry step itself.`,
     };
   }
   if (step.op === "parallel") {
@@ -63,8 +63,12 @@ function stepHint(
       label: `width ${width}`,
       kind: InlayHintKind.Type,
       paddingLeft: true,
-      tooltip: `${width} branch ${width === 1 ? "plan" : "plans"}: counted against the budget's max_parallel.`,
+      tooltip: `${count(width, "branch plan")}, counted against the budget's max_parallel.`,
     };
   }
   return undefined;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

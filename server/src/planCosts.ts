@@ -43,7 +43,11 @@ function containerCost(step: Step, depth: number): Estimate {
  * The run's worst case up to and including `chain`'s last step. `chain` is the path of steps
  * from a root-plan step down to the step, each one a child of the one before.
  */
-export function runningTotalThrough(root: Plan, chain: readonly Step[], estimates: PlanEstimates): Estimate | undefined {
+export function runningTotalThrough(
+  root: Plan,
+  chain: readonly Step[],
+  estimates: PlanEstimates,
+): Estimate | undefined {
   let total: Estimate = ZERO_ESTIMATE;
   let plan: Plan = root;
   for (let k = 0; k < chain.length; k++) {
@@ -61,7 +65,8 @@ export function runningTotalThrough(root: Plan, chain: readonly Step[], estimate
     if (branch < 0) return undefined;
     const childDepth = recorded.depth + 1;
     if (step.op === "parallel") {
-      for (const earlier of children.slice(0, branch)) total = addEstimates(total, planTotal(earlier, estimates, childDepth));
+      for (const earlier of children.slice(0, branch))
+        total = addEstimates(total, planTotal(earlier, estimates, childDepth));
     } else if (step.op === "retry" && step.attempts > 1) {
       total = addEstimates(total, scaleEstimate(planTotal(step.plan, estimates, childDepth), step.attempts - 1));
     }

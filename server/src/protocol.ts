@@ -5,7 +5,7 @@
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
 import type { JsonValue, PlanError, StepStarted, Transition } from "@rlm-plan/shared-runtime";
-import { NotificationType, RequestType } from "vscode-languageserver";
+import { NotificationType, RequestType, type Range } from "vscode-languageserver";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
 export interface RlmPlanSettings {
@@ -23,20 +23,46 @@ export interface RunIdentity {
   readonly runId: string;
 }
 
-/** `workspace/executeCommand` with `command: RunCommand.command`, sent by the client. */
-export namespace RunCommand {
+/**
+ * A command the client implements (the "▶ Run plan" code lens): it starts a run, usually by
+ * sending RunCommand, and shows the transitions. Server commands live under `rlmPlan.server.`
+ * so that clients which register every server command (vscode-languageclient) never collide
+ * with their own `rlmPlan.*` commands.
+ */
+export namespace RunPlanClientCommand {
   export const command = "rlmPlan.run";
   /** The plan document's URI. */
   export type Arguments = [uri: string];
+}
+
+/** `workspace/executeCommand` with `command: RunCommand.command`, sent by the client. */
+export namespace RunCommand {
+  export const command = "rlmPlan.server.run";
+  /** The plan document's URI (a bare URI string is accepted too). */
+  export type Arguments = [{ readonly uri: string }];
   /** Answered as soon as the run starts; progress and the outcome arrive as notifications. */
   export type Result = RunIdentity;
 }
 
 /** `workspace/executeCommand` with `command: CancelRunCommand.command`, sent by the client. */
 export namespace CancelRunCommand {
-  export const command = "rlmPlan.cancelRun";
-  export type Arguments = [runId: string];
+  export const command = "rlmPlan.server.cancel";
+  /** The id RunCommand answered with (a bare id string is accepted too). */
+  export type Arguments = [{ readonly runId: string }];
   /** True when a run with that id was still going and is now cancelled. */
+  export type Result = boolean;
+}
+
+/**
+ * `workspace/executeCommand` with `command: ShowHostProfileCommand.command`: the "unknown tool"
+ * quick fix. The server answers by asking the client (`window/showDocument`) to open the host
+ * profile with the section selected.
+ */
+export namespace ShowHostProfileCommand {
+  export const command = "rlmPlan.server.showHostProfile";
+  /** The host profile's URI and the range to select (its "tools" key, say). */
+  export type Arguments = [{ readonly uri: string; readonly selection?: Range }];
+  /** True when the client showed the document. */
   export type Result = boolean;
 }
 
@@ -80,6 +106,8 @@ export interface RunFinishedParams extends RunIdentity {
   readonly result: RunResult;
   /** Milliseconds from the start of the run to its end. */
   readonly elapsedMs: number;
+  /** How many transitions the run sent (each one as a RunTransitionNotification). */
+  readonly transitionCount: number;
 }
 
 /** Server → client: a run ended, with its value or its structured error (also when cancelled). */

@@ -41,7 +41,8 @@ function stepSymbol(plan: AnalyzedPlan, step: Node): DocumentSymbol {
   const detail = stepDetail(step, op);
   return {
     name,
-    kind: (op !== undefined && Object.hasOwn(OPERATION_KINDS, op) ? OPERATION_KINDS[op] : undefined) ?? SymbolKind.Object,
+    kind:
+      (op !== undefined && Object.hasOwn(OPERATION_KINDS, op) ? OPERATION_KINDS[op] : undefined) ?? SymbolKind.Object,
     range: lspRange(plan.document, step),
     selectionRange: lspRange(plan.document, selection),
     ...(detail !== undefined ? { detail } : {}),

@@ -19,3 +19,4 @@ export * from "./run/preflight";
 export * from "./run/transitions";
 export * from "./run/interpreter";
 export * from "./run/pipeline";
+export * from "./host";

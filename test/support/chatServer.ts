@@ -40,6 +40,8 @@ export interface ChatServer {
   readonly requests: RecordedRequest[];
   /** Appends answers to the script. */
   script(...answers: Answer[]): void;
+  /** Forgets the answers not given yet and the requests recorded so far. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -50,18 +52,22 @@ export async function startChatServer(answers: readonly Answer[] = [], fallback?
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    void collect(req).then((text) => {
-      const recorded: RecordedRequest = {
-        method: req.method ?? "",
-        url: req.url ?? "",
-        headers: req.headers,
-        text,
-        body: parseOrUndefined(text),
-      };
-      requests.push(recorded);
-      const answer = queue.shift() ?? fallback ?? { kind: "status", status: 500, body: { error: { type: "unscripted" } } };
-      respond(answer, recorded, res, timers);
-    }, () => res.destroy());
+    void collect(req).then(
+      (text) => {
+        const recorded: RecordedRequest = {
+          method: req.method ?? "",
+          url: req.url ?? "",
+          headers: req.headers,
+          text,
+          body: parseOrUndefined(text),
+        };
+        requests.push(recorded);
+        const answer = queue.shift() ??
+          fallback ?? { kind: "status", status: 500, body: { error: { type: "unscripted" } } };
+        respond(answer, recorded, res, timers);
+      },
+      () => res.destroy(),
+    );
   });
   server.on("connection", (socket) => {
     sockets.add(socket);
@@ -74,6 +80,10 @@ export async function startChatServer(answers: readonly Answer[] = [], fallback?
     port,
     requests,
     script: (...more) => void queue.push(...more),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       for (const socket of sockets) socket.destroy();

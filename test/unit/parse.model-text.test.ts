@@ -314,7 +314,7 @@ test("exactly 1000 levels of JSON is accepted", () => {
     expr = expr.items[0];
   }
   assert.equal(levels, 997);
-  assert.deepEqual(expr?.path, ["steps", 0, "value", ...new Array<number>(996).fill(0)]);
+  assert.deepEqual(expr, { kind: "list", items: [] });
 });
 
 test("1001 levels of JSON is too_deep", () => {

@@ -5,10 +5,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { describe, test } from "node:test";
 import type { JsonObject } from "@rlm-plan/shared-runtime/out/json";
-import {
-  createOpenAIChatProvider,
-  type OpenAIChatSpec,
-} from "@rlm-plan/shared-runtime/out/providers/openaiChat";
+import { createOpenAIChatProvider, type OpenAIChatSpec } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
 import { runPlan } from "@rlm-plan/shared-runtime/out/run/pipeline";
 import type { ModelProvider } from "@rlm-plan/shared-runtime/out/run/host";
 import { startChatServer, type Answer, type ChatServer } from "../support/chatServer";
@@ -95,19 +92,26 @@ describe("openai-chat provider", () => {
         response_format: { type: "json_object" },
       };
       await ask(createOpenAIChatProvider(spec(server), ENV), "x", options);
-      assert.deepEqual(server.requests[0]!.body, { model: "test-model", messages: [{ role: "user", content: "x" }], ...options });
+      assert.deepEqual(server.requests[0]!.body, {
+        model: "test-model",
+        messages: [{ role: "user", content: "x" }],
+        ...options,
+      });
     }));
 
   test("missing usage, model and finish_reason become null / the spec's model", () =>
-    withServer([{ kind: "raw", body: JSON.stringify({ choices: [{ message: { content: "hi" } }] }) }], async (server) => {
-      const value = await ask(createOpenAIChatProvider(spec(server), ENV));
-      assert.deepEqual(value, {
-        text: "hi",
-        model: "test-model",
-        usage: { prompt_tokens: null, completion_tokens: null, total_tokens: null },
-        finish_reason: null,
-      });
-    }));
+    withServer(
+      [{ kind: "raw", body: JSON.stringify({ choices: [{ message: { content: "hi" } }] }) }],
+      async (server) => {
+        const value = await ask(createOpenAIChatProvider(spec(server), ENV));
+        assert.deepEqual(value, {
+          text: "hi",
+          model: "test-model",
+          usage: { prompt_tokens: null, completion_tokens: null, total_tokens: null },
+          finish_reason: null,
+        });
+      },
+    ));
 
   test("without apiKeyEnv no Authorization header is sent", () =>
     withServer([{ kind: "ok", text: "ok" }], async (server) => {
@@ -117,17 +121,23 @@ describe("openai-chat provider", () => {
     }));
 
   test("the key is read from the environment at call time", () =>
-    withServer([{ kind: "ok", text: "a" }, { kind: "ok", text: "b" }], async (server) => {
-      const env: NodeJS.ProcessEnv = { [KEY_ENV]: "first" };
-      const provider = createOpenAIChatProvider(spec(server), env);
-      await ask(provider);
-      env[KEY_ENV] = "second";
-      await ask(provider);
-      assert.deepEqual(
-        server.requests.map((r) => r.headers.authorization),
-        ["Bearer first", "Bearer second"],
-      );
-    }));
+    withServer(
+      [
+        { kind: "ok", text: "a" },
+        { kind: "ok", text: "b" },
+      ],
+      async (server) => {
+        const env: NodeJS.ProcessEnv = { [KEY_ENV]: "first" };
+        const provider = createOpenAIChatProvider(spec(server), env);
+        await ask(provider);
+        env[KEY_ENV] = "second";
+        await ask(provider);
+        assert.deepEqual(
+          server.requests.map((r) => r.headers.authorization),
+          ["Bearer first", "Bearer second"],
+        );
+      },
+    ));
 
   test("a missing key names the variable and sends nothing", () =>
     withServer([], async (server) => {
@@ -164,7 +174,9 @@ describe("openai-chat provider", () => {
         {
           kind: "status",
           status: 500,
-          body: { error: { message: "upstream failed for prompt: hello there", type: "server_error", code: "overloaded" } },
+          body: {
+            error: { message: "upstream failed for prompt: hello there", type: "server_error", code: "overloaded" },
+          },
         },
         { kind: "status", status: 503, raw: "<html>Service Unavailable</html>" },
       ],
@@ -221,7 +233,9 @@ describe("openai-chat provider", () => {
   test("429 whose wait does not fit the timeout fails at once with the rate-limit message", () =>
     withServer([{ kind: "status", status: 429, headers: { "retry-after": "5" } }], async (server) => {
       const started = Date.now();
-      const error = await rejection(ask(createOpenAIChatProvider(spec(server, { maxRetries: 3, timeoutMs: 2000 }), ENV)));
+      const error = await rejection(
+        ask(createOpenAIChatProvider(spec(server, { maxRetries: 3, timeoutMs: 2000 }), ENV)),
+      );
       assert.equal(error.message, "HTTP 429 from the provider: rate limited; retry after 5 s");
       assert.ok(Date.now() - started < 1000);
       assert.equal(server.requests.length, 1);
@@ -311,7 +325,10 @@ describe("openai-chat provider", () => {
   test("a connection destroyed mid-response", () =>
     withServer([{ kind: "destroy" }], async (server) => {
       const error = await rejection(ask(createOpenAIChatProvider(spec(server), ENV)));
-      assert.equal(error.message, `connection to 127.0.0.1:${server.port} failed while reading the answer (UND_ERR_SOCKET)`);
+      assert.equal(
+        error.message,
+        `connection to 127.0.0.1:${server.port} failed while reading the answer (UND_ERR_SOCKET)`,
+      );
     }));
 
   test("connection refused names host:port only, never the path or query", async () => {
@@ -342,7 +359,10 @@ describe("openai-chat provider", () => {
       {},
     );
     assert.equal(described.description, "openai-chat llama3 at http://localhost:11434: local Ollama");
-    const bad = createOpenAIChatProvider({ type: "openai-chat", baseUrl: "https://user:pw@example.com/v1", model: "m" }, {});
+    const bad = createOpenAIChatProvider(
+      { type: "openai-chat", baseUrl: "https://user:pw@example.com/v1", model: "m" },
+      {},
+    );
     assert.equal(bad.description, "openai-chat m at an invalid baseUrl");
     const error = await rejection(ask(bad));
     assert.equal(error.message, "the provider's baseUrl is not an http(s) URL without credentials");
@@ -390,32 +410,38 @@ describe("openai-chat provider through the runtime", () => {
     }));
 
   test("a retry step retries a 500 and then succeeds", () =>
-    withServer([{ kind: "status", status: 500, body: {} }, { kind: "ok", text: "second time" }], async (server) => {
-      const host = { providers: new Map([["local", createOpenAIChatProvider(spec(server), ENV)]]) };
-      const plan = {
-        steps: [
-          {
-            op: "retry",
-            attempts: 2,
-            plan: { steps: [modelStep, { op: "final", value: { ref: "var", name: "reply" } }] },
-            bind: "answer",
-          },
-          { op: "final", value: { ref: "field", value: { ref: "var", name: "answer" }, key: "text" } },
-        ],
-      };
-      const outcome = await runPlan({ kind: "value", value: plan }, policy, host);
-      assert.ok(outcome.ok, JSON.stringify(outcome));
-      assert.equal(outcome.value, "second time");
-      assert.deepEqual(
-        outcome.transitions.map((t) => [t.operation, t.bind]),
-        [
-          ["model(local)", "reply"],
-          ["final", null],
-          ["retry", "answer"],
-          ["final", null],
-        ],
-      );
-      assert.equal(server.requests.length, 2);
-      assert.equal(outcome.budget_remaining.model_calls, 6);
-    }));
+    withServer(
+      [
+        { kind: "status", status: 500, body: {} },
+        { kind: "ok", text: "second time" },
+      ],
+      async (server) => {
+        const host = { providers: new Map([["local", createOpenAIChatProvider(spec(server), ENV)]]) };
+        const plan = {
+          steps: [
+            {
+              op: "retry",
+              attempts: 2,
+              plan: { steps: [modelStep, { op: "final", value: { ref: "var", name: "reply" } }] },
+              bind: "answer",
+            },
+            { op: "final", value: { ref: "field", value: { ref: "var", name: "answer" }, key: "text" } },
+          ],
+        };
+        const outcome = await runPlan({ kind: "value", value: plan }, policy, host);
+        assert.ok(outcome.ok, JSON.stringify(outcome));
+        assert.equal(outcome.value, "second time");
+        assert.deepEqual(
+          outcome.transitions.map((t) => [t.operation, t.bind]),
+          [
+            ["model(local)", "reply"],
+            ["final", null],
+            ["retry", "answer"],
+            ["final", null],
+          ],
+        );
+        assert.equal(server.requests.length, 2);
+        assert.equal(outcome.budget_remaining.model_calls, 6);
+      },
+    ));
 });

@@ -60,7 +60,13 @@ test("input contents never reach the prompt: only names, kinds and descriptions 
   const withContents = {
     ...host,
     inputs: [
-      { name: "notes", kind: "text context" as const, description: "notes", text: SECRET_CONTENT, path: `/tmp/${SECRET_CONTENT}` },
+      {
+        name: "notes",
+        kind: "text context" as const,
+        description: "notes",
+        text: SECRET_CONTENT,
+        path: `/tmp/${SECRET_CONTENT}`,
+      },
       { name: "limit", kind: "value" as const, value: SECRET_CONTENT, items: [SECRET_CONTENT] },
     ],
   };
@@ -70,7 +76,13 @@ test("input contents never reach the prompt: only names, kinds and descriptions 
 });
 
 test("empty sections say (none)", () => {
-  const prompt = buildPlanPrompt("goal", { capabilities: [], budget: DEFAULT_BUDGET, providers: [], tools: [], inputs: [] });
+  const prompt = buildPlanPrompt("goal", {
+    capabilities: [],
+    budget: DEFAULT_BUDGET,
+    providers: [],
+    tools: [],
+    inputs: [],
+  });
   assert.ok(prompt.includes("Granted capabilities: (none)"));
   assert.equal(prompt.match(/\(none\)/g)?.length, 4);
 });

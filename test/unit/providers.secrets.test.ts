@@ -73,7 +73,13 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
   process.stderr.write = capture(stderrWrite);
   try {
     const env = { [KEY_ENV]: KEY };
-    const spec = { type: "openai-chat" as const, baseUrl: server.baseUrl, model: "m", apiKeyEnv: KEY_ENV, timeoutMs: 300 };
+    const spec = {
+      type: "openai-chat" as const,
+      baseUrl: server.baseUrl,
+      model: "m",
+      apiKeyEnv: KEY_ENV,
+      timeoutMs: 300,
+    };
     const host = { providers: new Map([["local", createOpenAIChatProvider(spec, env)]]) };
     const plan = {
       steps: [
@@ -113,7 +119,10 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
     // The same failures straight from the provider: every view of the thrown error.
     server.script(...FAILURES.map(([, answer]) => answer));
     const provider = createOpenAIChatProvider(spec, env);
-    const request = { messages: [{ role: "user" as const, content: `Please ${PROMPT} now` }], options: { stop: PROMPT } };
+    const request = {
+      messages: [{ role: "user" as const, content: `Please ${PROMPT} now` }],
+      options: { stop: PROMPT },
+    };
     for (const [name] of FAILURES) {
       const error = await provider.complete(request, { signal: new AbortController().signal, provider: "local" }).then(
         () => assert.fail(`${name} should fail`),
@@ -124,7 +133,9 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
 
     // Key problems name the variable only.
     const newline = createOpenAIChatProvider(spec, { [KEY_ENV]: `${KEY}\n${KEY}` });
-    const bad = await newline.complete(request, { signal: new AbortController().signal, provider: "local" }).catch((e: unknown) => e);
+    const bad = await newline
+      .complete(request, { signal: new AbortController().signal, provider: "local" })
+      .catch((e: unknown) => e);
     for (const view of errorViews(bad)) forbidden(view, "the error of a malformed key", true);
 
     forbidden(observed.join("\n"), "transitions and step events", true);

@@ -23,9 +23,11 @@ export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: s
 
 export const USAGE = `usage: rlm-plan check FILE... [--capabilities LIST] [--budget JSON|default] [--json]
        rlm-plan estimate FILE [--budget JSON|default] [--json]
+       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
+       rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan help | --help | --version`;
 
-export const HELP = `rlm-plan: check and estimate typed LLM plans (*.rlmplan.json, JSON with comments)
+export const HELP = `rlm-plan: check, estimate, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
 
 ${USAGE}
 
@@ -33,6 +35,8 @@ commands:
   check      report every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code]
              (problems that depend on the host, such as capabilities and budget, are warnings)
   estimate   show the plan's worst case beside the budget
+  run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
+  propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
 
 options:
   --capabilities LIST     capabilities the host grants, comma-separated, for example

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// rlm-plan: check and estimate typed LLM plan files from the command line. Results go to
-// stdout, notes and failures to stderr. Exit status: 0 fine, 1 problems, 2 usage or internal
-// error. Nothing throws past main: an unexpected error is one line on stderr and status 2.
+// rlm-plan: check, estimate, run and propose typed LLM plans from the command line. Results go
+// to stdout, notes and failures to stderr. Exit status: 0 fine, 1 problems or a failed run, 2
+// usage or internal error. Nothing throws past main: an unexpected error is one line on stderr.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,8 @@ import { HELP, parseArgs, USAGE } from "./args";
 import { runCheck } from "./check";
 import { runEstimate } from "./estimate";
 import { styleFor, type Io } from "./output";
+import { proposeCommand } from "./propose";
+import { runCommand } from "./run";
 
 export function main(argv: readonly string[], io: Io): number {
   const command = parseArgs(argv);
@@ -51,11 +53,43 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
     err: (text) => void process.stderr.write(text),
     style: styleFor(process.stdout, process.env),
   };
+  const internalError = (error: unknown) => {
+    process.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  };
+  // Commands that run plans are asynchronous and own Ctrl-C: it cancels the run, and tool
+  // processes are gone before they return.
+  const asyncCommand = commandRunner(argv[0]);
+  if (asyncCommand) {
+    asyncCommand(argv.slice(1)).then((code) => {
+      process.exitCode = code;
+    }, internalError);
+    return;
+  }
   try {
     process.exitCode = main(argv, io);
   } catch (error) {
-    process.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 2;
+    internalError(error);
+  }
+}
+
+function commandRunner(name: string | undefined): ((args: readonly string[]) => Promise<number>) | undefined {
+  switch (name) {
+    case "run":
+      return (args) => runCommand(args, process);
+    case "propose":
+      return (args) => {
+        const controller = new AbortController();
+        const cancel = () => controller.abort();
+        process.once("SIGINT", cancel);
+        return proposeCommand(args, {
+          stdout: (text) => void process.stdout.write(text),
+          stderr: (text) => void process.stderr.write(text),
+          signal: controller.signal,
+        }).finally(() => process.off("SIGINT", cancel));
+      };
+    default:
+      return undefined;
   }
 }
 

@@ -6,8 +6,14 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { analyzePlanText } from "../analysis";
-import { createRunHost, HostSetupError, type CreatedHost } from "../host/createHost";
-import { findHostProfile, HOST_PROFILE_FILENAME, loadHostProfile, readErrorText, type HostProfileError } from "../host/profile";
+import { createRunHost, hostPolicy, HostSetupError, type CreatedHost } from "../host/createHost";
+import {
+  findHostProfile,
+  HOST_PROFILE_FILENAME,
+  loadHostProfile,
+  readErrorText,
+  type HostProfileError,
+} from "../host/profile";
 import { childPlans, type Plan } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import type { PlanError } from "../run/errors";
@@ -99,6 +105,21 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
   const loaded = loadHostProfile(profileFile);
   if (!loaded.ok) return hostErrors(loaded.errors, args, io);
 
+  // The plan is checked before the host is built, so an invalid plan never reads the inputs.
+  const policy = hostPolicy(loaded.profile);
+  const checked = checkPlan({ kind: "document", text }, policy);
+  if (!checked.ok) {
+    const failure: RunOutcome = {
+      ok: false,
+      error: checked.error,
+      transitions: [],
+      checkpoints: [],
+      budget_remaining: zeroBudget(),
+    };
+    report(failure, args, io, style, planLocation(text, checked.error, policy));
+    return 1;
+  }
+
   let created: CreatedHost;
   try {
     created = await createRunHost(loaded.profile, { env, inputFiles: args.inputs });
@@ -108,12 +129,6 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
   }
   cancel.onKill(() => created.kill());
   try {
-    const checked = checkPlan({ kind: "document", text }, created.policy);
-    if (!checked.ok) {
-      const where = planLocation(text, checked.error, created.policy);
-      report({ ok: false, error: checked.error, transitions: [], checkpoints: [], budget_remaining: zeroBudget() }, args, io, style, where);
-      return 1;
-    }
     if (cancel.signal.aborted) return cancelled(args, io, cancel);
     const printer = transitionPrinter(checked.validated.plan, args.json, io, style);
     const outcome = await executePlan(checked.validated, created.host, {
@@ -122,7 +137,8 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
     });
     // Tools the run abandoned (cancelled, timed out) are gone before we report.
     await created.close();
-    if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted) return cancelled(args, io, cancel, outcome);
+    if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
+      return cancelled(args, io, cancel, outcome);
     report(outcome, args, io, style, undefined, checked.validated.budget);
     return outcome.ok ? 0 : 1;
   } finally {
@@ -167,7 +183,8 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
       case "--input": {
         const spec = value();
         const split = spec?.indexOf("=") ?? -1;
-        if (spec === undefined || split <= 0 || split === spec.length - 1) return "--input needs NAME=PATH, for example --input haystack=data/big.txt";
+        if (spec === undefined || split <= 0 || split === spec.length - 1)
+          return "--input needs NAME=PATH, for example --input haystack=data/big.txt";
         inputs[spec.slice(0, split)] = spec.slice(split + 1);
         break;
       }
@@ -193,7 +210,10 @@ class Cancellation {
 
   constructor(private readonly io: RunIo) {
     if (io.handleSignals !== false) {
-      for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+      for (const [signal, status] of [
+        ["SIGINT", 130],
+        ["SIGTERM", 143],
+      ] as const) {
         const handler = () => this.abort(status);
         process.on(signal, handler);
         this.handlers.push([signal, handler]);
@@ -230,7 +250,10 @@ class Cancellation {
 
 function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, outcome?: RunOutcome): number {
   if (args.json) {
-    const error = outcome && !outcome.ok ? outcome.error : { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
+    const error =
+      outcome && !outcome.ok
+        ? outcome.error
+        : { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
     io.stdout.write(
       `${JSON.stringify({ type: "result", ok: false, error, checkpoints: outcome?.checkpoints ?? [], budget_remaining: outcome?.budget_remaining ?? null })}\n`,
     );
@@ -295,7 +318,8 @@ function report(outcome: RunOutcome, args: RunArgs, io: RunIo, style: Style, whe
   const what = error.phase === "execute" || error.phase === "preflight" ? "run failed" : "invalid plan";
   io.stderr.write(`${place}${style.red(`${what}`)}: ${error.message} [${error.phase}/${error.kind}]\n`);
   io.stderr.write(`${JSON.stringify(error, null, 2)}\n`);
-  if (checkpoints.length > 0) io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
+  if (checkpoints.length > 0)
+    io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
 }
 
 /** "4 steps, 1 tool call, 1 context op, 0 model calls, 31 output bytes". */
@@ -316,7 +340,11 @@ function usage(outcome: RunOutcome, budget?: Budget): string {
 }
 
 /** Where the first problem checkPlan reported is in the file: the analysis holds the same problem, located. */
-function planLocation(text: string, error: PlanError, policy: { capabilities: unknown; budget: unknown }): Location | undefined {
+function planLocation(
+  text: string,
+  error: PlanError,
+  policy: { capabilities: unknown; budget: unknown },
+): Location | undefined {
   const analysis = analyzePlanText(text, policy);
   const match = analysis.problems.find((p) => p.kind === error.kind && p.message === error.message);
   if (!match) return undefined;
@@ -327,7 +355,13 @@ function planLocation(text: string, error: PlanError, policy: { capabilities: un
 function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunIo): number {
   for (const e of errors) io.stderr.write(`${display(e.file)}:${e.line}:${e.column}: ${e.message}\n`);
   if (args.json) {
-    const shown = errors.map((e) => ({ file: display(e.file), line: e.line, column: e.column, jsonPath: e.jsonPath, message: e.message }));
+    const shown = errors.map((e) => ({
+      file: display(e.file),
+      line: e.line,
+      column: e.column,
+      jsonPath: e.jsonPath,
+      message: e.message,
+    }));
     io.stdout.write(`${JSON.stringify({ type: "host_error", errors: shown })}\n`);
   }
   return 2;

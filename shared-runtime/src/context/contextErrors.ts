@@ -61,6 +61,24 @@ export function capabilityDenied(capability: string, requested: unknown, allowed
   );
 }
 
+/** A file-backed text whose file is no longer the one that was registered. */
+export function sourceChanged(): ContextFault {
+  return new ContextFault(
+    "source_changed",
+    {},
+    "the file behind this text changed after it was registered (its size, modification time or identity differ); register it again",
+  );
+}
+
+/** A file-backed text whose file can no longer be opened or read. */
+export function sourceUnavailable(code: string): ContextFault {
+  return new ContextFault(
+    "source_unavailable",
+    { code },
+    `the file behind this text can no longer be read (${code}); restore it or register the text again`,
+  );
+}
+
 /** The reference's require_nonnegative_integer/1. */
 export function requireNonNegativeInteger(value: unknown, what: string): asserts value is number {
   if (typeof value === "number" && Number.isInteger(value) && value >= 0) return;

@@ -3,14 +3,15 @@
 
 import type { JsonValue } from "../json";
 import { MAP_TRANSFORMS, REDUCERS } from "../plan/ast";
+import { codePointCount } from "./codePoints";
 import { capabilityDenied } from "./contextErrors";
-import { payloadItems } from "./itemCursor";
+import { AsyncItemCursor } from "./itemCursor";
 import { copyJson } from "./jsonCopy";
 import type { ContextLimits } from "./limits";
-import type { ContextPayload, Work } from "./payload";
+import type { MeasuredPayload, OpenPayload, Work } from "./payload";
 import { prologLower, prologUpper } from "./prologChars";
 import { itemText, payloadBytes } from "./prologTerm";
-import { codePointCount } from "./textSource";
+import type { TextLine } from "./textSource";
 
 function transformItem(transform: string, item: JsonValue): JsonValue {
   switch (transform) {
@@ -27,36 +28,62 @@ function transformItem(transform: string, item: JsonValue): JsonValue {
   }
 }
 
+/**
+ * A line's transform, or undefined for a line too long for any budget. Case mappings keep the
+ * number of code points and a code point is 1 to 4 bytes, so a line of more than 4 × max_bytes
+ * bytes transforms to more than max_bytes bytes; its length is a number, counted by the reader.
+ */
+function transformLine(transform: string, line: TextLine): JsonValue | undefined {
+  if (typeof line === "string") return transformItem(transform, line);
+  return transform === "length" ? (line.charLength ?? null) : undefined;
+}
+
 /** map_sequence: transformed items in order, stopping before the first one the budget cannot hold. */
-export function mapWork(transform: string, payload: ContextPayload, limits: ContextLimits): Work {
-  if (!(MAP_TRANSFORMS as readonly string[]).includes(transform)) {
-    throw capabilityDenied("map", transform, MAP_TRANSFORMS);
-  }
-  const items = payloadItems(payload);
+async function mapSequence<T>(
+  items: AsyncItemCursor<T>,
+  transform: (item: T) => JsonValue | undefined,
+  limits: ContextLimits,
+): Promise<Work> {
   const values: JsonValue[] = [];
   let outBytes = 0;
   for (;;) {
-    if (!items.hasNext()) return { value: values, truncated: false };
+    if (!(await items.hasNext())) return { value: values, truncated: false };
     if (values.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: values, truncated: true };
-    const value = transformItem(transform, items.next());
-    const bytes = payloadBytes(value);
-    if (bytes > limits.maxBytes - outBytes) return { value: values, truncated: true };
+    const value = transform(items.next());
+    const bytes = value === undefined ? Number.POSITIVE_INFINITY : payloadBytes(value);
+    if (value === undefined || bytes > limits.maxBytes - outBytes) return { value: values, truncated: true };
     values.push(value);
     outBytes += bytes;
   }
 }
 
+export async function mapWork(transform: string, payload: OpenPayload, limits: ContextLimits): Promise<Work> {
+  if (!(MAP_TRANSFORMS as readonly string[]).includes(transform)) {
+    throw capabilityDenied("map", transform, MAP_TRANSFORMS);
+  }
+  if (payload.kind === "terms") {
+    const items = new AsyncItemCursor(payload.items[Symbol.iterator]());
+    return mapSequence(items, (item) => transformItem(transform, item), limits);
+  }
+  const lines = new AsyncItemCursor(payload.text.lines(4 * limits.maxBytes, transform === "length"));
+  try {
+    return await mapSequence(lines, (line) => transformLine(transform, line), limits);
+  } finally {
+    await lines.close();
+  }
+}
+
 /** text_item_count/2: the number of lines, except that an empty text has none. */
-export function itemCount(payload: ContextPayload): number {
+export function itemCount(payload: MeasuredPayload): number {
   if (payload.kind === "terms") return payload.items.length;
   return payload.text.charLength === 0 ? 0 : payload.text.lineCount;
 }
 
-export function byteCount(payload: ContextPayload): number {
+export function byteCount(payload: MeasuredPayload): number {
   return payload.kind === "terms" ? payload.bytes : payload.text.byteLength;
 }
 
-export function reduceWork(reducer: string, payload: ContextPayload): Work {
+export function reduceWork(reducer: string, payload: MeasuredPayload): Work {
   if (reducer === "count") return { value: itemCount(payload), truncated: false };
   if (reducer === "byte_count") return { value: byteCount(payload), truncated: false };
   throw capabilityDenied(`reduce(${payload.kind})`, reducer, REDUCERS);

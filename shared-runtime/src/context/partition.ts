@@ -4,27 +4,27 @@
 import { utf8Length, type JsonValue } from "../json";
 import type { PartitionStrategy } from "../plan/ast";
 import { describeStrategy, requirePositiveInteger, unsupportedPartition } from "./contextErrors";
-import { payloadItems, type ItemCursor } from "./itemCursor";
+import { AsyncItemCursor } from "./itemCursor";
 import { copyJson } from "./jsonCopy";
 import type { ContextLimits } from "./limits";
-import type { ContextPayload, Work } from "./payload";
+import type { OpenPayload, Work } from "./payload";
 import { termBytes } from "./prologTerm";
-import { boundedChars, type TextSource } from "./textSource";
+import { boundedChars, type TextLine, type TextReader } from "./textSource";
 
 function part(index: number, start: number, length: number, value: JsonValue): JsonValue {
   return { index, start, length, value };
 }
 
 /** text_partitions: runs of `size` characters; a run cut by the byte budget is the last one. */
-function textPartitions(source: TextSource, size: number, limits: ContextLimits): Work {
-  const total = source.charLength;
+async function textPartitions(reader: TextReader, size: number, limits: ContextLimits): Promise<Work> {
+  const total = reader.charLength;
   const parts: JsonValue[] = [];
   let outBytes = 0;
   for (let start = 0; ;) {
     if (start >= total) return { value: parts, truncated: false };
     if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
     const length = Math.min(size, total - start);
-    const bounded = boundedChars(source, start, length, limits.maxBytes - outBytes);
+    const bounded = await boundedChars(reader, start, length, limits.maxBytes - outBytes);
     const added = utf8Length(bounded.text);
     if (added === 0) return { value: parts, truncated: true };
     // The part keeps its full length even when its value was cut, as in the reference.
@@ -35,30 +35,51 @@ function textPartitions(source: TextSource, size: number, limits: ContextLimits)
   }
 }
 
+/** How list_partitions measures and keeps one item. */
+interface ItemSizing<T> {
+  /** Printed bytes of the item; Infinity when it is larger than any budget. */
+  bytes(item: T): number;
+  /** The item as it goes into a part (only asked for items whose size is finite). */
+  value(item: T): JsonValue;
+}
+
+const TERM_SIZING: ItemSizing<JsonValue> = { bytes: termBytes, value: copyJson };
+
+/** A line longer than max_bytes prints (with its quotes) longer than what is left of the budget. */
+const LINE_SIZING: ItemSizing<TextLine> = {
+  bytes: (line) => (typeof line === "string" ? termBytes(line) : Number.POSITIVE_INFINITY),
+  value: (line) => (typeof line === "string" ? line : ""),
+};
+
 /**
  * list_partitions: runs of `size` items (or lines). Items of a run are kept while their printed
  * sizes fit what is left of the budget; a run cut that way is the last one.
  */
-function listPartitions(items: ItemCursor<JsonValue>, size: number, limits: ContextLimits): Work {
+async function listPartitions<T>(
+  items: AsyncItemCursor<T>,
+  sizing: ItemSizing<T>,
+  size: number,
+  limits: ContextLimits,
+): Promise<Work> {
   const parts: JsonValue[] = [];
   let outBytes = 0;
   for (let offset = 0; ;) {
-    if (!items.hasNext()) return { value: parts, truncated: false };
+    if (!(await items.hasNext())) return { value: parts, truncated: false };
     if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
     const remaining = limits.maxBytes - outBytes;
     const chunk: JsonValue[] = [];
     let chunkBytes = 0;
     let taken = 0;
     let cut = false;
-    while (taken < size && items.hasNext()) {
+    while (taken < size && (await items.hasNext())) {
       const item = items.next();
       taken++;
-      const bytes = termBytes(item);
+      const bytes = sizing.bytes(item);
       if (chunkBytes + bytes > remaining) {
         cut = true;
         break;
       }
-      chunk.push(copyJson(item));
+      chunk.push(sizing.value(item));
       chunkBytes += bytes;
     }
     if (chunk.length === 0) return { value: parts, truncated: true };
@@ -69,16 +90,29 @@ function listPartitions(items: ItemCursor<JsonValue>, size: number, limits: Cont
   }
 }
 
-export function partitionWork(strategy: PartitionStrategy, payload: ContextPayload, limits: ContextLimits): Work {
+async function walk<T>(
+  items: AsyncItemCursor<T>,
+  sizing: ItemSizing<T>,
+  size: number,
+  limits: ContextLimits,
+): Promise<Work> {
+  try {
+    return await listPartitions(items, sizing, size, limits);
+  } finally {
+    await items.close();
+  }
+}
+
+export function partitionWork(strategy: PartitionStrategy, payload: OpenPayload, limits: ContextLimits): Promise<Work> {
   if (strategy.type === "fixed") {
     requirePositiveInteger(strategy.size, "partition size");
-    return payload.kind === "text"
-      ? textPartitions(payload.text, strategy.size, limits)
-      : listPartitions(payloadItems(payload), strategy.size, limits);
+    if (payload.kind === "text") return textPartitions(payload.text, strategy.size, limits);
+    return walk(new AsyncItemCursor(payload.items[Symbol.iterator]()), TERM_SIZING, strategy.size, limits);
   }
   if (strategy.type === "lines" && payload.kind === "text") {
     requirePositiveInteger(strategy.size, "partition size");
-    return listPartitions(payloadItems(payload), strategy.size, limits);
+    const lines = new AsyncItemCursor(payload.text.lines(limits.maxBytes, false));
+    return walk(lines, LINE_SIZING, strategy.size, limits);
   }
   const advice = payload.kind === "terms" ? "a list of items is partitioned with fixed(N)" : "use fixed(N) or lines(N)";
   throw unsupportedPartition(payload.kind, describeStrategy(strategy), advice);

@@ -7,7 +7,7 @@ import { truncateToBytes } from "./byteBudget";
 import { describeSelector, outOfRange, requireNonNegativeInteger, unsupportedSelector } from "./contextErrors";
 import { copyJson } from "./jsonCopy";
 import type { ContextLimits } from "./limits";
-import type { ContextPayload, Work } from "./payload";
+import type { OpenPayload, Work } from "./payload";
 import { printTerm, termBytes } from "./prologTerm";
 import { boundedChars } from "./textSource";
 
@@ -57,12 +57,12 @@ function termProjection(items: readonly JsonValue[], start: number, count: numbe
 }
 
 /** `metadata` is built afresh for each call, so it is returned as it is. */
-export function peekWork(
+export async function peekWork(
   selector: Selector,
-  payload: ContextPayload,
+  payload: OpenPayload,
   metadata: JsonValue,
   limits: ContextLimits,
-): Work {
+): Promise<Work> {
   if (selector.type === "metadata") return { value: metadata, truncated: false };
   if (payload.kind === "text") {
     const source = payload.text;
@@ -70,14 +70,14 @@ export function peekWork(
     if (selector.type === "head") {
       requireNonNegativeInteger(selector.count, "peek head count");
       const requested = Math.min(selector.count, total);
-      const bounded = boundedChars(source, 0, requested, limits.maxBytes);
+      const bounded = await boundedChars(source, 0, requested, limits.maxBytes);
       return { value: bounded.text, truncated: requested < selector.count || requested < total || bounded.truncated };
     }
     if (selector.type === "tail") {
       requireNonNegativeInteger(selector.count, "peek tail count");
       const requested = Math.min(selector.count, total);
       const start = total - requested;
-      const bounded = boundedChars(source, start, requested, limits.maxBytes);
+      const bounded = await boundedChars(source, start, requested, limits.maxBytes);
       return { value: bounded.text, truncated: requested < selector.count || start > 0 || bounded.truncated };
     }
     throw unsupportedSelector("text", describeSelector(selector), "use head, tail or metadata");
@@ -109,7 +109,12 @@ export function peekWork(
   }
 }
 
-export function sliceWork(start: number, length: number, payload: ContextPayload, limits: ContextLimits): Work {
+export async function sliceWork(
+  start: number,
+  length: number,
+  payload: OpenPayload,
+  limits: ContextLimits,
+): Promise<Work> {
   requireNonNegativeInteger(start, "slice start");
   requireNonNegativeInteger(length, "slice length");
   if (payload.kind === "terms") return termProjection(payload.items, start, length, limits);
@@ -122,6 +127,6 @@ export function sliceWork(start: number, length: number, payload: ContextPayload
     );
   }
   const requested = Math.min(length, total - start);
-  const bounded = boundedChars(source, start, requested, limits.maxBytes);
+  const bounded = await boundedChars(source, start, requested, limits.maxBytes);
   return { value: bounded.text, truncated: requested < length || bounded.truncated };
 }

@@ -3,26 +3,58 @@
 
 import { utf8Length, type JsonValue } from "../json";
 import { truncateToBytes } from "./byteBudget";
-import { payloadItems } from "./itemCursor";
+import { ItemCursor } from "./itemCursor";
 import type { ContextLimits } from "./limits";
-import type { ContextPayload, Work } from "./payload";
+import type { OpenPayload, Work } from "./payload";
 import { itemText } from "./prologTerm";
+import type { TextReader } from "./textSource";
 
-export function searchWork(pattern: string, payload: ContextPayload, limits: ContextLimits): Work {
-  const items = payloadItems(payload);
+/** One match: its preview, cut to what is left of the budget, or undefined if nothing fits. */
+function preview(text: string, limits: ContextLimits, outBytes: number): { value: string; cut: boolean } | undefined {
+  const bounded = truncateToBytes(text, limits.maxBytes - outBytes);
+  return bounded.text === "" ? undefined : { value: bounded.text, cut: bounded.truncated };
+}
+
+function termSearch(pattern: string, items: readonly JsonValue[], limits: ContextLimits): Work {
+  const cursor = new ItemCursor(items[Symbol.iterator]());
   const matches: JsonValue[] = [];
   let outBytes = 0;
   for (let index = 0; ; index++) {
-    if (!items.hasNext()) return { value: matches, truncated: false };
+    if (!cursor.hasNext()) return { value: matches, truncated: false };
     if (matches.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: matches, truncated: true };
-    const text = itemText(items.next());
+    const text = itemText(cursor.next());
     if (!text.includes(pattern)) continue;
     // A match is cut to what is left of the byte budget, and a cut match ends the search.
-    const preview = truncateToBytes(text, limits.maxBytes - outBytes);
-    const added = utf8Length(preview.text);
-    if (added === 0) return { value: matches, truncated: true };
-    matches.push({ index, value: preview.text });
-    outBytes += added;
-    if (preview.truncated) return { value: matches, truncated: true };
+    const found = preview(text, limits, outBytes);
+    if (found === undefined) return { value: matches, truncated: true };
+    matches.push({ index, value: found.value });
+    outBytes += utf8Length(found.value);
+    if (found.cut) return { value: matches, truncated: true };
   }
+}
+
+/**
+ * The same walk seeing only the matching lines: the reference's check before each line ("stop,
+ * truncated, if the limits are reached and lines are left") becomes a check after each match.
+ * A match's text is the line or a prefix longer than max_bytes, which previews identically.
+ */
+async function textSearch(pattern: string, reader: TextReader, limits: ContextLimits): Promise<Work> {
+  const matches: JsonValue[] = [];
+  let outBytes = 0;
+  for await (const match of reader.matches(pattern, limits.maxBytes)) {
+    const found = preview(match.text, limits, outBytes);
+    if (found === undefined) return { value: matches, truncated: true };
+    matches.push({ index: match.index, value: found.value });
+    outBytes += utf8Length(found.value);
+    if (found.cut) return { value: matches, truncated: true };
+    if (matches.length >= limits.maxResults || outBytes >= limits.maxBytes) {
+      return { value: matches, truncated: !match.last };
+    }
+  }
+  return { value: matches, truncated: false };
+}
+
+export function searchWork(pattern: string, payload: OpenPayload, limits: ContextLimits): Promise<Work> {
+  if (payload.kind === "text") return textSearch(pattern, payload.text, limits);
+  return Promise.resolve(termSearch(pattern, payload.items, limits));
 }

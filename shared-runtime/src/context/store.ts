@@ -10,7 +10,8 @@ import { copyJsonStrict, jsonSafe } from "./jsonCopy";
 import { areValidLimits, DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "./limits";
 import { byteCount, itemCount, mapWork, reduceWork } from "./mapReduce";
 import { partitionWork } from "./partition";
-import type { ContextPayload, Work } from "./payload";
+import { openTextFile, type TextFileOptions } from "./fileTextSource";
+import type { ContextPayload, OpenPayload, Work } from "./payload";
 import { peekWork, sliceWork } from "./projection";
 import { termBytes } from "./prologTerm";
 import { searchWork } from "./search";
@@ -18,6 +19,7 @@ import { memoryTextSource } from "./textSource";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "./limits";
 export type { ContextError } from "./contextErrors";
+export type { TextFileOptions } from "./fileTextSource";
 
 const CREATE_HANDLE = Symbol("ContextStore creates handles");
 
@@ -75,6 +77,20 @@ export class ContextStore {
     return this.#register(payload);
   }
 
+  /**
+   * Registers the UTF-8 text file at `path` without holding it in memory: it is read once now
+   * (to count its bytes, code points and lines and index positions in it), then each operation
+   * reads only the chunks it needs. Results are those registerText would give for the file's
+   * text (invalid UTF-8 decodes to U+FFFD, as readFileSync(path, "utf8") does). If the file
+   * later changes or disappears, operations fail with a source_changed or source_unavailable
+   * context error. No file descriptor stays open between operations.
+   */
+  async registerTextFile(path: string, options?: TextFileOptions): Promise<ContextHandle> {
+    if (typeof path !== "string") throw new TypeError(`registerTextFile needs a path, got ${valueShape(path)}`);
+    const text = await openTextFile(path, options);
+    return this.#register({ kind: "text", text });
+  }
+
   /** Registers a list of JSON items (copied: later changes to `items` do not reach the store). */
   registerItems(items: readonly JsonValue[]): ContextHandle {
     if (!Array.isArray(items)) throw new TypeError(`registerItems needs a list, got ${valueShape(items)}`);
@@ -96,7 +112,7 @@ export class ContextStore {
     limits: ContextLimits = DEFAULT_CONTEXT_LIMITS,
   ): Promise<ContextOutcome> {
     try {
-      return this.#run(handle, action, limits);
+      return await this.#run(handle, action, limits);
     } catch (error) {
       const operation = operationText(action);
       if (error instanceof ContextFault) return { ok: false, error: contextError(operation, error) };
@@ -123,7 +139,7 @@ export class ContextStore {
     return handle;
   }
 
-  #run(handle: unknown, action: ContextAction, limits: ContextLimits): ContextOutcome {
+  async #run(handle: unknown, action: ContextAction, limits: ContextLimits): Promise<ContextOutcome> {
     // As in the reference, an empty pattern is refused before the handle is even looked at.
     if (action.type === "search" && (typeof action.pattern !== "string" || action.pattern === "")) {
       return fail({
@@ -149,12 +165,18 @@ export class ContextStore {
         message: "context limits need positive integers for max_results and max_bytes",
       });
     }
-    const work = this.#work(record, action, limits);
+    const work = await this.#open(record, action, limits);
     return { ok: true, value: work.value, truncated: work.truncated };
   }
 
-  #work(record: ContextRecord, action: ContextAction, limits: ContextLimits): Work {
+  /** Runs the action on the context; a text is read through one reader (one file session). */
+  #open(record: ContextRecord, action: ContextAction, limits: ContextLimits): Promise<Work> {
     const payload = record.payload;
+    if (payload.kind === "terms") return this.#work(record, payload, action, limits);
+    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits));
+  }
+
+  async #work(record: ContextRecord, payload: OpenPayload, action: ContextAction, limits: ContextLimits): Promise<Work> {
     switch (action.type) {
       case "peek":
         return peekWork(action.selector, payload, metadataOf(record), limits);

@@ -1,116 +1,75 @@
-// Read access to a text context by code point and by line. Operations only use this interface,
-// so a text kept outside memory (a large file) can implement it without them changing.
+// Read access to a text context by code point and by line. Operations only use these interfaces,
+// so a text kept in memory and a text kept in a large file answer them identically.
 
-import { utf8Length } from "../json";
 import { truncateToBytes, type BoundedText } from "./byteBudget";
 
-export interface TextSource {
+export { codePointCount } from "./codePoints";
+export { memoryTextSource, type MemoryTextSource } from "./memoryTextSource";
+
+/** What is known about a text without reading it. */
+export interface TextMeasures {
   /** UTF-8 bytes of the whole text. */
   readonly byteLength: number;
   /** Length in code points, as SWI-Prolog's string_length counts. */
   readonly charLength: number;
   /** Lines as split_string(Text, "\n", "", Lines) gives them: "" is one line, "a\n" two. */
   readonly lineCount: number;
+}
+
+/**
+ * A line longer than the cap an operation asked for (in UTF-8 bytes): the operation then only
+ * needs to know it is too long for its budget, and for map(length) how many code points it has.
+ */
+export interface LongLine {
+  /** Code points of the whole line, when the reader was asked to count them. */
+  readonly charLength: number | undefined;
+}
+
+/** A line as an operation sees it: its text when it fits the cap, else a LongLine. */
+export type TextLine = string | LongLine;
+
+/** A line containing the search pattern. */
+export interface LineMatch {
+  /** 0-based line number. */
+  readonly index: number;
+  /** The whole line, or (for a line longer than the cap) a prefix of it longer than the cap. */
+  readonly text: string;
+  /** Whether no line follows this one. */
+  readonly last: boolean;
+}
+
+/** Reads one text during one operation; memory use is bounded by what the caller asks for. */
+export interface TextReader extends TextMeasures {
   /** The code points [start, start + count), clamped to the text. */
-  chars(start: number, count: number): string;
-  /** The lines in order, produced one at a time. */
-  lines(): Iterator<string>;
+  chars(start: number, count: number): Promise<string>;
+  /** The lines in order; a line of more than `capBytes` UTF-8 bytes comes as a LongLine. */
+  lines(capBytes: number, countChars: boolean): AsyncIterator<TextLine>;
+  /** The lines containing `pattern` (as String.prototype.includes decides), in order. */
+  matches(pattern: string, capBytes: number): AsyncIterable<LineMatch>;
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-/** Code points between two remembered UTF-16 offsets of a text with astral characters. */
-const CHECKPOINT_STRIDE = 1024;
-
-function isPairAt(text: string, i: number): boolean {
-  const high = text.charCodeAt(i);
-  if (high < 0xd800 || high > 0xdbff) return false;
-  const low = text.charCodeAt(i + 1);
-  return low >= 0xdc00 && low <= 0xdfff;
-}
-
-/** Code points in `text`; a lone surrogate counts as one, as string iteration does. */
-export function codePointCount(text: string): number {
-  if (!SURROGATE.test(text)) return text.length;
-  let count = 0;
-  for (let i = 0; i < text.length; i += isPairAt(text, i) ? 2 : 1) count++;
-  return count;
-}
-
-class MemoryText implements TextSource {
-  readonly byteLength: number;
-  readonly charLength: number;
-  readonly lineCount: number;
-  readonly #text: string;
-  /** UTF-16 offset of every CHECKPOINT_STRIDE-th code point; absent when the two coincide. */
-  readonly #checkpoints: Uint32Array | undefined;
-
-  constructor(text: string) {
-    this.#text = text;
-    this.byteLength = utf8Length(text);
-    let lines = 1;
-    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
-    this.lineCount = lines;
-    if (!SURROGATE.test(text)) {
-      this.charLength = text.length;
-      this.#checkpoints = undefined;
-      return;
-    }
-    const offsets: number[] = [];
-    let count = 0;
-    for (let i = 0; i < text.length; i += isPairAt(text, i) ? 2 : 1) {
-      if (count % CHECKPOINT_STRIDE === 0) offsets.push(i);
-      count++;
-    }
-    this.charLength = count;
-    this.#checkpoints = Uint32Array.from(offsets);
-  }
-
-  chars(start: number, count: number): string {
-    const from = Math.max(0, Math.min(start, this.charLength));
-    const to = Math.max(from, Math.min(from + count, this.charLength));
-    return this.#text.slice(this.#offset(from), this.#offset(to));
-  }
-
-  *lines(): Generator<string, void, undefined> {
-    const text = this.#text;
-    let start = 0;
-    for (;;) {
-      const end = text.indexOf("\n", start);
-      if (end < 0) {
-        yield text.slice(start);
-        return;
-      }
-      yield text.slice(start, end);
-      start = end + 1;
-    }
-  }
-
-  /** UTF-16 offset of code point `index`, for 0 <= index <= charLength. */
-  #offset(index: number): number {
-    const checkpoints = this.#checkpoints;
-    if (checkpoints === undefined) return index;
-    if (index >= this.charLength) return this.#text.length;
-    const block = Math.floor(index / CHECKPOINT_STRIDE);
-    let offset = checkpoints[block] as number;
-    for (let left = index - block * CHECKPOINT_STRIDE; left > 0; left--) {
-      offset += isPairAt(this.#text, offset) ? 2 : 1;
-    }
-    return offset;
-  }
-}
-
-/** A text held in memory, stored once and never split into lines or copied per operation. */
-export function memoryTextSource(text: string): TextSource {
-  return new MemoryText(text);
+/** A registered text. Each operation reads it through one session. */
+export interface TextSource extends TextMeasures {
+  /**
+   * Runs `use` with a reader that is valid until the returned promise settles. A file-backed
+   * text opens its file for the session, checks it has not changed, and closes it afterwards.
+   */
+  read<T>(use: (reader: TextReader) => Promise<T>): Promise<T>;
 }
 
 /**
  * sub_string/5 then truncate_text_bytes/4, reading no more of the text than the budget can
  * return: a code point is at least one byte, so `maxBytes` code points always fill the budget.
  */
-export function boundedChars(source: TextSource, start: number, count: number, maxBytes: number): BoundedText {
+export async function boundedChars(
+  reader: TextReader,
+  start: number,
+  count: number,
+  maxBytes: number,
+): Promise<BoundedText> {
   if (count > maxBytes) {
-    return { text: truncateToBytes(source.chars(start, Math.max(0, maxBytes)), maxBytes).text, truncated: true };
+    const text = await reader.chars(start, Math.max(0, maxBytes));
+    return { text: truncateToBytes(text, maxBytes).text, truncated: true };
   }
-  return truncateToBytes(source.chars(start, count), maxBytes);
+  return truncateToBytes(await reader.chars(start, count), maxBytes);
 }

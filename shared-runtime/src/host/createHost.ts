@@ -119,11 +119,16 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
   };
   return {
     host,
-    policy: { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" },
+    policy: hostPolicy(profile),
     store,
     close: () => tracker.closeAll(),
     kill: () => tracker.killAllNow(),
   };
+}
+
+/** What plans are validated against: the profile's capabilities and its budget ("default" when it has none). */
+export function hostPolicy(profile: HostProfile): HostPolicy {
+  return { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" };
 }
 
 function isFolder(path: string): boolean {

@@ -5,7 +5,7 @@
 
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import Ajv, { type ErrorObject } from "ajv";
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import { analyzeCapability } from "./capabilityTerms";
 import { hasOwn, isJsonObject, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { lineColumn } from "../analysis";
@@ -16,7 +16,7 @@ import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 
 export const HOST_PROFILE_FILENAME = "rlmplan.host.json";
 
-/** The JSON Schema of host profiles, shipped with the package (editors use the same file). */
+/** Where the JSON Schema of host profiles is, in the package (editors and the extension use the file). */
 export const HOST_PROFILE_SCHEMA_FILE = join(__dirname, "..", "..", "schemas", "host-profile.schema.json");
 
 export type InputSpec =
@@ -106,11 +106,22 @@ export type HostProfileResult =
   | { readonly ok: true; readonly profile: HostProfile }
   | { readonly ok: false; readonly errors: readonly HostProfileError[] };
 
-// Compiled once, when this module loads: profiles are validated often (every keystroke in an editor).
-const HOST_PROFILE_SCHEMA = JSON.parse(readFileSync(HOST_PROFILE_SCHEMA_FILE, "utf8")) as Record<string, unknown>;
-const validateSchema = new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true }).compile(
-  HOST_PROFILE_SCHEMA,
-);
+// A literal require, not a read relative to __dirname, so a bundler (esbuild) inlines the schema;
+// the JSON file stays the single source that editors use too.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const HOST_PROFILE_SCHEMA = require("../../schemas/host-profile.schema.json") as Readonly<
+  Record<string, unknown>
+>;
+
+// Compiled once, on first use (about 50 ms), and reused for every profile after: commands that
+// never read a profile (rlm-plan check) do not pay for it.
+let compiled: ValidateFunction | undefined;
+function validateSchema(value: unknown): { ok: true } | { ok: false; errors: readonly ErrorObject[] } {
+  compiled ??= new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true }).compile(
+    HOST_PROFILE_SCHEMA,
+  );
+  return compiled(value) ? { ok: true } : { ok: false, errors: compiled.errors ?? [] };
+}
 
 /** Parses and checks a profile's text; `file` names it in errors and anchors its relative paths. */
 export function parseHostProfile(text: string, file: string): HostProfileResult {
@@ -118,7 +129,10 @@ export function parseHostProfile(text: string, file: string): HostProfileResult 
   const document = parseJsoncDocument(source);
   const at = locator(document, file);
   const errors: HostProfileError[] = [];
+  // After the first syntax error the parser's recovery mostly reports echoes of it: keep the first.
+  const firstSyntax = document.syntaxErrors.find((e) => e.code !== "duplicate_key");
   for (const syntax of document.syntaxErrors) {
+    if (syntax.code !== "duplicate_key" && syntax !== firstSyntax) continue;
     if (syntax.code === "duplicate_key") {
       const path = [...(syntax.path ?? []), syntax.key ?? ""];
       const first =
@@ -129,17 +143,18 @@ export function parseHostProfile(text: string, file: string): HostProfileResult 
         message: `duplicate key ${JSON.stringify(syntax.key)}${first}: a key may appear only once, remove one of them`,
       });
     } else {
-      errors.push({ ...at.offset(syntax.offset, syntax.length), jsonPath: "", message: syntaxMessage(syntax.message) });
+      const message = syntax.code === "invalid_json" ? syntaxMessage(syntax.message) : syntax.message;
+      errors.push({ ...at.offset(syntax.offset, syntax.length), jsonPath: "", message });
     }
   }
   const value = document.value;
   // A profile that is not even JSON has no value worth checking further.
-  if (value === undefined || document.syntaxErrors.some((e) => e.code !== "duplicate_key")) return failed(errors);
-  if (!validateSchema(value)) {
-    for (const error of schemaErrors(validateSchema.errors ?? [])) errors.push(schemaError(error, value, at));
-  } else {
-    errors.push(...ruleErrors(value as JsonObject, at));
-  }
+  if (value === undefined || firstSyntax !== undefined) return failed(errors);
+  const validation = validateSchema(value);
+  const reported = validation.ok ? [] : schemaErrors(validation.errors);
+  for (const error of reported) errors.push(schemaError(error, value, at));
+  // The runtime's own rules also run on the parts the schema accepted, so one pass shows all.
+  if (isJsonObject(value)) errors.push(...ruleErrors(value, at, reported));
   if (errors.length > 0) return failed(errors);
   return { ok: true, profile: profileOf(value as JsonObject, file, at) };
 }
@@ -299,14 +314,18 @@ function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfil
       const hint = guess ? `did you mean ${JSON.stringify(guess)}? ` : "";
       return located(
         [...path, key],
-        `unknown key ${JSON.stringify(key)} in ${where}: ${hint}the keys are ${allowed.join(", ")}`,
+        `unknown key ${JSON.stringify(key)} in ${where}: ${hint}(the keys are ${allowed.join(", ")})`,
         "key",
       );
     }
     case "required": {
       const key = String(params.missingProperty);
       const about = parent.properties?.[key]?.description;
-      return located(path, `${where} is missing ${JSON.stringify(key)}${about ? `: ${lowerFirst(about)}` : ""}`, "key");
+      return located(
+        path,
+        `${where} is missing ${JSON.stringify(key)}${about ? `: ${lowerFirst(firstSentence(about))}` : ""}`,
+        "key",
+      );
     }
     case "discriminator": {
       const kinds = (parent.oneOf ?? []).map((branch) => JSON.stringify(branch.properties?.type?.const));
@@ -330,8 +349,12 @@ function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfil
         params.limit === 1 ? `${where} must not be empty` : `${where} needs at least ${String(params.limit)} items`,
       );
     case "minLength":
-      if (typeof params.propertyName === "string") {
-        return located([...path, params.propertyName], `${where} has an empty name: give it a name`, "key");
+      if (typeof error.propertyName === "string") {
+        return located(
+          [...path, error.propertyName],
+          `${where} has an entry with an empty name: give it a name`,
+          "key",
+        );
       }
       return located(path, `${where} must not be empty`);
     case "enum":
@@ -377,7 +400,7 @@ function describePath(path: JsonPath): string {
     )
     .join(" ")
     .replace(/ \./g, ".");
-  return typeof section === "string" && SECTIONS[section] ? `${inner} of ${owner}` : `${owner} ${inner}`;
+  return typeof section === "string" && SECTIONS[section] ? `${inner} of ${owner}` : `${inner} in ${owner}`;
 }
 
 function typeNoun(type: string): string {
@@ -413,6 +436,11 @@ function orList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
+function firstSentence(text: string): string {
+  const end = text.indexOf(". ");
+  return end < 0 ? text : text.slice(0, end + 1);
+}
+
 function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 }
@@ -446,17 +474,22 @@ function editDistance(a: string, b: string): number {
 
 // ---- rules beyond the schema ----------------------------------------------------------------
 
-/** Capability terms and budget values, checked by the runtime's own rules. */
-function ruleErrors(value: JsonObject, at: Locator): HostProfileError[] {
+/** Capability terms and budget values, checked by the runtime's own rules where the schema passed. */
+function ruleErrors(value: JsonObject, at: Locator, schemaFailures: readonly ErrorObject[]): HostProfileError[] {
   const errors: HostProfileError[] = [];
-  const capabilities = value.capabilities as string[];
-  capabilities.forEach((term, i) => {
-    const problem = analyzeCapability(term);
-    if (problem !== undefined) {
-      errors.push({ ...at.path(["capabilities", i]), jsonPath: pointer(["capabilities", i]), message: problem });
-    }
-  });
-  if (hasOwn(value, "budget")) {
+  const failedUnder = (prefix: string) =>
+    schemaFailures.some((e) => e.instancePath === prefix || e.instancePath.startsWith(`${prefix}/`));
+  const capabilities = hasOwn(value, "capabilities") ? value.capabilities : undefined;
+  if (Array.isArray(capabilities)) {
+    capabilities.forEach((term, i) => {
+      if (typeof term !== "string" || term === "") return;
+      const problem = analyzeCapability(term);
+      if (problem !== undefined) {
+        errors.push({ ...at.path(["capabilities", i]), jsonPath: pointer(["capabilities", i]), message: problem });
+      }
+    });
+  }
+  if (hasOwn(value, "budget") && !failedUnder("/budget")) {
     const resolved = resolveBudget(value.budget);
     if (!resolved.ok) {
       for (const problem of resolved.problems) {

@@ -1,18 +1,18 @@
 // The closed plan AST. A plan that normalizes is one of these shapes and nothing else;
-// every node keeps the JSON path it came from so problems can point at source text.
+// plans, steps and references keep the JSON path they came from, so problems and editors can
+// point at source text.
 
 import type { JsonObject, JsonPath, JsonValue } from "../json";
 
 export type Expr =
-  | { readonly kind: "literal"; readonly value: JsonValue; readonly path: JsonPath }
+  | { readonly kind: "literal"; readonly value: JsonValue }
   | { readonly kind: "input"; readonly name: string; readonly path: JsonPath }
   | { readonly kind: "var"; readonly name: string; readonly path: JsonPath }
   | { readonly kind: "field"; readonly base: Expr; readonly key: string; readonly path: JsonPath }
-  | { readonly kind: "list"; readonly items: readonly Expr[]; readonly path: JsonPath }
+  | { readonly kind: "list"; readonly items: readonly Expr[] }
   | {
       readonly kind: "object";
       readonly entries: readonly (readonly [string, Expr])[];
-      readonly path: JsonPath;
     };
 
 export const MAP_TRANSFORMS = ["identity", "lowercase", "uppercase", "length"] as const;

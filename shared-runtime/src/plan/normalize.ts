@@ -24,7 +24,7 @@ export function normalizePlan(value: unknown, options: NormalizeOptions = {}): N
   const normalizer = new Normalizer(options.collectAll === true);
   let plan: Plan | undefined;
   try {
-    plan = normalizer.plan(value, [], 0);
+    plan = normalizer.plan(value, undefined, 0);
   } catch (error) {
     // A host value can be hostile (a getter that throws, a revoked proxy): report, never throw.
     if (error !== STOP) {
@@ -43,6 +43,22 @@ export function normalizePlan(value: unknown, options: NormalizeOptions = {}): N
 
 const STOP = Symbol("stop after first problem");
 
+/**
+ * Where the walk is, as a parent-linked list: one small object per level instead of a copied
+ * array, turned into a JsonPath only for nodes that keep one and for problems.
+ */
+type At = { readonly parent: At; readonly key: string | number } | undefined;
+
+function child(parent: At, key: string | number): At {
+  return { parent, key };
+}
+
+function pathOf(at: At): JsonPath {
+  const path: (string | number)[] = [];
+  for (let node = at; node; node = node.parent) path.push(node.key);
+  return path.reverse();
+}
+
 /** Marks a field that could not be read; the problem is already recorded. */
 const BROKEN = Symbol("broken");
 type Read<T> = T | typeof BROKEN;
@@ -54,7 +70,7 @@ class Normalizer {
   constructor(private readonly collectAll: boolean) {}
 
   private fail(
-    path: JsonPath,
+    path: At,
     reason: string,
     args: readonly unknown[],
     message: string,
@@ -66,14 +82,14 @@ class Normalizer {
       reason,
       detail: detailText(reason, ...args),
       message,
-      path,
+      path: pathOf(path),
       target,
     });
     if (!this.collectAll) throw STOP;
     return BROKEN;
   }
 
-  plan(value: unknown, path: JsonPath, depth: number): Plan | undefined {
+  plan(value: unknown, path: At, depth: number): Plan | undefined {
     if (this.tooDeep(path, depth)) return undefined;
     if (!isPlainObject(value)) {
       this.fail(path, "invalid_plan", [value], `a plan must be an object with "steps", got ${describe(value)}`);
@@ -81,20 +97,20 @@ class Normalizer {
     }
     const steps = this.required(value, "steps", path, 'a plan needs "steps": a list of steps');
     if (steps === BROKEN) return undefined;
-    const stepsPath = [...path, "steps"];
+    const stepsPath = child(path, "steps");
     if (!Array.isArray(steps)) {
       this.fail(stepsPath, "invalid_list", ["steps", steps], `"steps" must be a list, got ${describe(steps)}`);
       return undefined;
     }
     const normalized: Step[] = [];
     for (let i = 0; i < steps.length; i++) {
-      const step = this.step(steps[i], [...stepsPath, i], depth + 1);
+      const step = this.step(steps[i], child(stepsPath, i), depth + 1);
       if (step) normalized.push(step);
     }
-    return { steps: normalized, path };
+    return { steps: normalized, path: pathOf(path) };
   }
 
-  private step(value: unknown, path: JsonPath, depth: number): Step | undefined {
+  private step(value: unknown, path: At, depth: number): Step | undefined {
     if (this.tooDeep(path, depth)) return undefined;
     if (!isPlainObject(value)) {
       this.fail(path, "invalid_step", [value], `a step must be an object with "op", got ${describe(value)}`);
@@ -106,14 +122,14 @@ class Normalizer {
     return step === BROKEN ? this.opaque(value) : step;
   }
 
-  private operation(op: string, step: JsonObject, path: JsonPath, depth: number): Read<Step> {
+  private operation(op: string, step: JsonObject, path: At, depth: number): Read<Step> {
     switch (op) {
       case "context": {
         const handle = this.exprField(step, "handle", path, depth);
         const action = this.contextAction(step, path);
         const bind = this.text(step, "bind", path);
         if (handle === BROKEN || action === BROKEN || bind === BROKEN) return BROKEN;
-        return { op, handle, action, bind, path };
+        return { op, handle, action, bind, path: pathOf(path) };
       }
       case "model": {
         const provider = this.text(step, "provider", path);
@@ -121,60 +137,60 @@ class Normalizer {
         const options = this.modelOptions(step, path);
         const bind = this.text(step, "bind", path);
         if (provider === BROKEN || prompt === BROKEN || options === BROKEN || bind === BROKEN) return BROKEN;
-        return { op, provider, prompt, options, bind, path };
+        return { op, provider, prompt, options, bind, path: pathOf(path) };
       }
       case "rlm": {
         const plan = this.planField(step, "plan", path, depth);
         const bind = this.text(step, "bind", path);
         if (plan === BROKEN || bind === BROKEN) return BROKEN;
-        return { op, plan, bind, path };
+        return { op, plan, bind, path: pathOf(path) };
       }
       case "tool": {
         const name = this.text(step, "name", path);
         const args = this.exprField(step, "args", path, depth);
         const bind = this.text(step, "bind", path);
         if (name === BROKEN || args === BROKEN || bind === BROKEN) return BROKEN;
-        return { op, name, args, bind, path };
+        return { op, name, args, bind, path: pathOf(path) };
       }
       case "parallel": {
         const plans = this.parallelPlans(step, path, depth);
         const bind = this.text(step, "bind", path);
         if (plans === BROKEN || bind === BROKEN) return BROKEN;
-        return { op, plans, bind, path };
+        return { op, plans, bind, path: pathOf(path) };
       }
       case "retry": {
         const attempts = this.integer(step, "attempts", path);
         const plan = this.planField(step, "plan", path, depth);
         const bind = this.text(step, "bind", path);
         if (attempts === BROKEN || plan === BROKEN || bind === BROKEN) return BROKEN;
-        return { op, attempts, plan, bind, path };
+        return { op, attempts, plan, bind, path: pathOf(path) };
       }
       case "checkpoint": {
         const label = this.required(step, "label", path, 'a checkpoint needs a "label"');
         if (label === BROKEN) return BROKEN;
         // The reference reads true, false and null as atoms, which are valid labels; a label
         // is only ever reported back, so taking their JSON text loses nothing.
-        if (typeof label === "boolean" || label === null) return { op, label: String(label), path };
+        if (typeof label === "boolean" || label === null) return { op, label: String(label), path: pathOf(path) };
         if (typeof label !== "string") {
           return this.fail(
-            [...path, "label"],
+            child(path, "label"),
             "invalid_checkpoint_label",
             [label],
             `a checkpoint label must be text, got ${describe(label)}`,
           );
         }
-        return { op, label, path };
+        return { op, label, path: pathOf(path) };
       }
       case "final": {
         const value = this.exprField(step, "value", path, depth);
         if (value === BROKEN) return BROKEN;
-        return { op, value, path };
+        return { op, value, path: pathOf(path) };
       }
       case "spawn_agent":
         return this.spawnAgent(step, path);
       default:
         return this.fail(
-          [...path, "op"],
+          child(path, "op"),
           "unknown_operator",
           [op],
           `unknown operation ${quoted(op)}: use context, model, rlm, tool, parallel, retry, checkpoint or final`,
@@ -186,12 +202,12 @@ class Normalizer {
    * The reference's `spawn_agent` step is sugar for calling the host's trusted `spawn_agent`
    * tool with the agent's spec and capabilities as a literal: it needs `tool(spawn_agent)`.
    */
-  private spawnAgent(step: JsonObject, path: JsonPath): Read<Step> {
+  private spawnAgent(step: JsonObject, path: At): Read<Step> {
     const spec = this.required(step, "spec", path, 'spawn_agent needs a "spec"');
     const capabilities = this.required(step, "capabilities", path, 'spawn_agent needs "capabilities"');
     if (capabilities !== BROKEN && !Array.isArray(capabilities)) {
       this.fail(
-        [...path, "capabilities"],
+        child(path, "capabilities"),
         "invalid_list",
         ["child_capabilities", capabilities],
         `"capabilities" must be a list, got ${describe(capabilities)}`,
@@ -202,11 +218,11 @@ class Normalizer {
     if (spec === BROKEN || capabilities === BROKEN || bind === BROKEN) return BROKEN;
     const request = this.literalTree({ spec, capabilities } as JsonValue, path);
     if (request === BROKEN) return BROKEN;
-    return { op: "tool", name: "spawn_agent", args: { kind: "literal", value: request, path }, bind, path };
+    return { op: "tool", name: "spawn_agent", args: { kind: "literal", value: request }, bind, path: pathOf(path) };
   }
 
   /** A JSON value taken as a literal: only JSON, only finite numbers, bounded depth. */
-  private literalTree(value: JsonValue, path: JsonPath): Read<JsonValue> {
+  private literalTree(value: JsonValue, path: At): Read<JsonValue> {
     const expr = this.expr(value, path, 0);
     return expr === BROKEN ? BROKEN : value;
   }
@@ -218,17 +234,17 @@ class Normalizer {
     return undefined;
   }
 
-  private planField(step: JsonObject, key: string, path: JsonPath, depth: number): Read<Plan> {
+  private planField(step: JsonObject, key: string, path: At, depth: number): Read<Plan> {
     const value = this.required(step, key, path, `this step needs "${key}": a plan object`);
     if (value === BROKEN) return BROKEN;
-    const plan = this.plan(value, [...path, key], depth + 1);
+    const plan = this.plan(value, child(path, key), depth + 1);
     return plan ?? BROKEN;
   }
 
-  private parallelPlans(step: JsonObject, path: JsonPath, depth: number): Read<Plan[]> {
+  private parallelPlans(step: JsonObject, path: At, depth: number): Read<Plan[]> {
     const value = this.required(step, "plans", path, 'a parallel step needs "plans": a list of plans');
     if (value === BROKEN) return BROKEN;
-    const plansPath = [...path, "plans"];
+    const plansPath = child(path, "plans");
     if (!Array.isArray(value)) {
       return this.fail(
         plansPath,
@@ -241,19 +257,19 @@ class Normalizer {
     let broken = false;
     // Indexed loops, not forEach: a host's sparse array has holes, which must be reported.
     for (let i = 0; i < value.length; i++) {
-      const plan = this.plan(value[i], [...plansPath, i], depth + 1);
+      const plan = this.plan(value[i], child(plansPath, i), depth + 1);
       if (plan) plans.push(plan);
       else broken = true;
     }
     return broken ? BROKEN : plans;
   }
 
-  private modelOptions(step: JsonObject, path: JsonPath): Read<JsonObject> {
+  private modelOptions(step: JsonObject, path: At): Read<JsonObject> {
     const value = ownValue(step, "options");
     if (value === undefined) return Object.create(null) as JsonObject;
     if (!isPlainObject(value)) {
       return this.fail(
-        [...path, "options"],
+        child(path, "options"),
         "invalid_dict",
         ["model_options", value],
         `"options" must be an object, got ${describe(value)}`,
@@ -262,10 +278,10 @@ class Normalizer {
     return value;
   }
 
-  private contextAction(step: JsonObject, path: JsonPath): Read<ContextAction> {
+  private contextAction(step: JsonObject, path: At): Read<ContextAction> {
     const value = this.required(step, "action", path, 'a context step needs an "action" object');
     if (value === BROKEN) return BROKEN;
-    const actionPath = [...path, "action"];
+    const actionPath = child(path, "action");
     if (!isPlainObject(value)) {
       return this.fail(
         actionPath,
@@ -282,7 +298,7 @@ class Normalizer {
         if (pattern === BROKEN) return BROKEN;
         if (typeof pattern !== "string") {
           return this.fail(
-            [...actionPath, "pattern"],
+            child(actionPath, "pattern"),
             "invalid_search_pattern",
             [pattern],
             `a search pattern must be text, got ${describe(pattern)}`,
@@ -299,13 +315,13 @@ class Normalizer {
       case "peek": {
         const selector = this.required(value, "selector", actionPath, 'a peek needs a "selector"');
         if (selector === BROKEN) return BROKEN;
-        const normalized = this.selector(selector, [...actionPath, "selector"]);
+        const normalized = this.selector(selector, child(actionPath, "selector"));
         return normalized === BROKEN ? BROKEN : { type, selector: normalized };
       }
       case "partition": {
         const strategy = this.required(value, "strategy", actionPath, 'a partition needs a "strategy"');
         if (strategy === BROKEN) return BROKEN;
-        const normalized = this.strategy(strategy, [...actionPath, "strategy"]);
+        const normalized = this.strategy(strategy, child(actionPath, "strategy"));
         return normalized === BROKEN ? BROKEN : { type, strategy: normalized };
       }
       case "map": {
@@ -318,7 +334,7 @@ class Normalizer {
       }
       default:
         return this.fail(
-          [...actionPath, "type"],
+          child(actionPath, "type"),
           "unknown_context_action",
           [type],
           `unknown context action ${quoted(type)}: use search, slice, peek, partition, map or reduce`,
@@ -326,7 +342,7 @@ class Normalizer {
     }
   }
 
-  private selector(value: unknown, path: JsonPath): Read<Selector> {
+  private selector(value: unknown, path: At): Read<Selector> {
     if (value === "metadata") return { type: "metadata" };
     if (!isPlainObject(value)) {
       return this.fail(
@@ -350,7 +366,7 @@ class Normalizer {
       }
       default:
         return this.fail(
-          [...path, "type"],
+          child(path, "type"),
           "unknown_selector",
           [type],
           `unknown selector ${quoted(type)}: use head, tail or item`,
@@ -358,7 +374,7 @@ class Normalizer {
     }
   }
 
-  private strategy(value: unknown, path: JsonPath): Read<PartitionStrategy> {
+  private strategy(value: unknown, path: At): Read<PartitionStrategy> {
     if (!isPlainObject(value)) {
       return this.fail(
         path,
@@ -372,7 +388,7 @@ class Normalizer {
     if (type === BROKEN || size === BROKEN) return BROKEN;
     if (type !== "fixed" && type !== "lines") {
       return this.fail(
-        [...path, "type"],
+        child(path, "type"),
         "unknown_partition_strategy",
         [type],
         `unknown partition strategy ${quoted(type)}: use fixed or lines`,
@@ -381,23 +397,23 @@ class Normalizer {
     return { type, size };
   }
 
-  private exprField(object: JsonObject, key: string, path: JsonPath, depth: number): Read<Expr> {
+  private exprField(object: JsonObject, key: string, path: At, depth: number): Read<Expr> {
     const value = this.required(object, key, path, `this step needs "${key}"`);
     if (value === BROKEN) return BROKEN;
-    return this.expr(value, [...path, key], depth + 1);
+    return this.expr(value, child(path, key), depth + 1);
   }
 
-  private expr(value: unknown, path: JsonPath, depth: number): Read<Expr> {
+  private expr(value: unknown, path: At, depth: number): Read<Expr> {
     if (this.tooDeep(path, depth)) return BROKEN;
     if (Array.isArray(value)) {
       const items: Expr[] = [];
       let broken = false;
       for (let i = 0; i < value.length; i++) {
-        const expr = this.expr(value[i], [...path, i], depth + 1);
+        const expr = this.expr(value[i], child(path, i), depth + 1);
         if (expr === BROKEN) broken = true;
         else items.push(expr);
       }
-      return broken ? BROKEN : { kind: "list", items, path };
+      return broken ? BROKEN : { kind: "list", items };
     }
     if (isPlainObject(value)) {
       const ref = ownValue(value, "ref");
@@ -407,20 +423,20 @@ class Normalizer {
       const entries: (readonly [string, Expr])[] = [];
       let broken = false;
       for (const key of keys) {
-        const expr = this.expr(value[key], [...path, key], depth + 1);
+        const expr = this.expr(value[key], child(path, key), depth + 1);
         if (expr === BROKEN) broken = true;
         else entries.push([key, expr]);
       }
-      return broken ? BROKEN : { kind: "object", entries, path };
+      return broken ? BROKEN : { kind: "object", entries };
     }
     return this.literal(value, path);
   }
 
-  private reference(ref: unknown, object: JsonObject, path: JsonPath, depth: number): Read<Expr> {
+  private reference(ref: unknown, object: JsonObject, path: At, depth: number): Read<Expr> {
     // true, false and null are atoms to the reference, hence references of unknown kind.
     if (typeof ref === "boolean" || ref === null) {
       return this.fail(
-        [...path, "ref"],
+        child(path, "ref"),
         "unknown_reference",
         [String(ref)],
         `unknown reference ${String(ref)}: use input, var or field`,
@@ -428,7 +444,7 @@ class Normalizer {
     }
     if (typeof ref !== "string") {
       return this.fail(
-        [...path, "ref"],
+        child(path, "ref"),
         "invalid_reference",
         [ref],
         `"ref" must be input, var or field, got ${describe(ref)}`,
@@ -438,17 +454,17 @@ class Normalizer {
       case "input":
       case "var": {
         const name = this.text(object, "name", path);
-        return name === BROKEN ? BROKEN : { kind: ref, name, path };
+        return name === BROKEN ? BROKEN : { kind: ref, name, path: pathOf(path) };
       }
       case "field": {
         const base = this.exprField(object, "value", path, depth);
         const key = this.text(object, "key", path);
         if (base === BROKEN || key === BROKEN) return BROKEN;
-        return { kind: "field", base, key, path };
+        return { kind: "field", base, key, path: pathOf(path) };
       }
       default:
         return this.fail(
-          [...path, "ref"],
+          child(path, "ref"),
           "unknown_reference",
           [ref],
           `unknown reference ${quoted(ref)}: use input, var or field`,
@@ -456,13 +472,13 @@ class Normalizer {
     }
   }
 
-  private literal(value: unknown, path: JsonPath): Read<Expr> {
+  private literal(value: unknown, path: At): Read<Expr> {
     switch (typeof value) {
       case "string":
       case "boolean":
-        return { kind: "literal", value, path };
+        return { kind: "literal", value };
       case "number":
-        if (Number.isFinite(value)) return { kind: "literal", value, path };
+        if (Number.isFinite(value)) return { kind: "literal", value };
         return this.fail(
           path,
           "invalid_number",
@@ -470,7 +486,7 @@ class Normalizer {
           "numbers must be finite: JSON has no NaN or Infinity, and this one overflows",
         );
       case "object":
-        if (value === null) return { kind: "literal", value, path };
+        if (value === null) return { kind: "literal", value };
         return this.fail(
           path,
           "invalid_value",
@@ -482,18 +498,18 @@ class Normalizer {
     }
   }
 
-  private required(object: JsonObject, key: string, path: JsonPath, message: string): Read<unknown> {
+  private required(object: JsonObject, key: string, path: At, message: string): Read<unknown> {
     const value = ownValue(object, key);
     if (value === undefined) return this.fail(path, "missing_field", [key], `missing field "${key}": ${message}`);
     return value;
   }
 
-  private text(object: JsonObject, key: string, path: JsonPath): Read<string> {
+  private text(object: JsonObject, key: string, path: At): Read<string> {
     const value = this.required(object, key, path, `"${key}" is required here`);
     if (value === BROKEN) return BROKEN;
     if (typeof value !== "string") {
       return this.fail(
-        [...path, key],
+        child(path, key),
         "invalid_text_field",
         [key, value],
         `"${key}" must be text, got ${describe(value)}`,
@@ -502,12 +518,12 @@ class Normalizer {
     return value;
   }
 
-  private integer(object: JsonObject, key: string, path: JsonPath): Read<number> {
+  private integer(object: JsonObject, key: string, path: At): Read<number> {
     const value = this.required(object, key, path, `"${key}" is required here`);
     if (value === BROKEN) return BROKEN;
     if (typeof value !== "number" || !Number.isInteger(value)) {
       return this.fail(
-        [...path, key],
+        child(path, key),
         "invalid_integer_field",
         [key, value],
         `"${key}" must be an integer, got ${describe(value)}`,
@@ -516,7 +532,7 @@ class Normalizer {
     return value;
   }
 
-  private tooDeep(path: JsonPath, depth: number): boolean {
+  private tooDeep(path: At, depth: number): boolean {
     if (depth <= MAX_JSON_DEPTH) return false;
     this.fail(path, "too_deep", [], `the plan nests more than ${MAX_JSON_DEPTH} levels: flatten it`);
     return true;

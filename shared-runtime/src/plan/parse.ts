@@ -2,7 +2,7 @@
 // or a model's reply. Returns the plan or problems; never throws.
 
 import { valueShape } from "../json";
-import { parseJsonText, type JsonTextError } from "../text/jsonText";
+import { parseJsonText, tryParseJsonText, type JsonTextError } from "../text/jsonText";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import type { Plan } from "./ast";
 import { jsonObjectCandidates } from "./modelText";
@@ -61,6 +61,14 @@ export function parsePlan(source: PlanSource, options: ParseOptions = {}): Parse
 }
 
 function parseModelText(text: string, options: ParseOptions): ParseResult {
+  // Most replies hold one object (alone, fenced or in prose): try the span from the first
+  // "{" to the last "}" before searching candidates.
+  const first = text.indexOf("{");
+  const last = text.lastIndexOf("}");
+  if (first >= 0 && last > first) {
+    const quick = tryParseJsonText(first === 0 && last === text.length - 1 ? text : text.slice(first, last + 1));
+    if (quick?.ok && isPlainObject(quick.value)) return normalized(quick.value, options);
+  }
   const candidates = jsonObjectCandidates(text);
   let firstError: PlanProblem | undefined;
   for (const candidate of candidates) {

@@ -51,8 +51,6 @@ class Run {
   private readonly started = performance.now();
   private readonly controller = new AbortController();
   private stopError: PlanError | undefined;
-  private rejectStop: ((reason: RunFailure) => void) | undefined;
-  private readonly stopped: Promise<never>;
   private readonly contextLimits: ContextLimits | PlanError;
 
   constructor(
@@ -67,10 +65,6 @@ class Run {
       context_ops: budget.max_context_ops,
       output_bytes: budget.max_output_bytes,
     };
-    this.stopped = new Promise<never>((_, reject) => {
-      this.rejectStop = reject;
-    });
-    this.stopped.catch(() => undefined);
     this.contextLimits = contextLimits(host.contextLimits);
   }
 
@@ -126,12 +120,29 @@ class Run {
     if (this.stopError) return;
     this.stopError = error;
     this.controller.abort();
-    this.rejectStop?.(new RunFailure(error));
   }
 
-  /** Waits for host work unless the run stops first. */
-  private async guard<T>(work: Promise<T>): Promise<T> {
-    return Promise.race([work, this.stopped]);
+  /**
+   * Waits for host work unless the run stops first. The stop listener is removed as soon as
+   * the work settles, so a long run does not pile up reactions on one pending promise.
+   */
+  private guard<T>(work: Promise<T>): Promise<T> {
+    const signal = this.controller.signal;
+    return new Promise<T>((resolve, reject) => {
+      const onStop = () => reject(new RunFailure(this.stopError as PlanError));
+      if (signal.aborted) return onStop();
+      signal.addEventListener("abort", onStop, { once: true });
+      work.then(
+        (value) => {
+          signal.removeEventListener("abort", onStop);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onStop);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Runs a plan in a child scope that sees the current one; its bindings are dropped after. */

@@ -31,9 +31,75 @@ export function parseJsonText(text: string): JsonTextResult {
   } catch (error) {
     return { ok: false, error: syntaxError(text, error) };
   }
-  const structural = scanStructure(text);
-  if (structural) return { ok: false, error: structural };
+  return checked(text, value);
+}
+
+/** Like parseJsonText, but gives up without locating the error when the text is not JSON. */
+export function tryParseJsonText(text: string): JsonTextResult | undefined {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  return checked(text, value);
+}
+
+/**
+ * A duplicate key always makes the value hold fewer keys than the text names, so comparing
+ * two counts settles the common case without building a key set per object; the precise
+ * scan runs only to locate a duplicate or an over-deep nesting.
+ */
+function checked(text: string, value: JsonValue): JsonTextResult {
+  const shape = countKeyTokens(text);
+  if (shape.maxDepth > MAX_JSON_DEPTH || shape.keys !== countOwnKeys(value)) {
+    const structural = scanStructure(text);
+    if (structural) return { ok: false, error: structural };
+  }
   return { ok: true, value };
+}
+
+const STRUCTURAL = /["{}[\]:]/g;
+
+/** Colons outside strings (one per key) and the deepest nesting, in one allocation-free pass. */
+function countKeyTokens(text: string): { keys: number; maxDepth: number } {
+  let keys = 0;
+  let depth = 0;
+  let maxDepth = 0;
+  STRUCTURAL.lastIndex = 0;
+  while (STRUCTURAL.test(text)) {
+    const i = STRUCTURAL.lastIndex - 1;
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) STRUCTURAL.lastIndex = stringEnd(text, i) + 1;
+    else if (c === COLON) keys++;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > maxDepth) maxDepth = depth;
+    } else depth--;
+  }
+  return { keys, maxDepth };
+}
+
+/** Own keys of every object in a parsed value, walked without recursion. */
+function countOwnKeys(value: JsonValue): number {
+  let keys = 0;
+  const stack: JsonValue[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i] as JsonValue;
+        if (typeof item === "object" && item !== null) stack.push(item);
+      }
+    } else {
+      for (const key in v) {
+        keys++;
+        const item = v[key] as JsonValue;
+        if (typeof item === "object" && item !== null) stack.push(item);
+      }
+    }
+  }
+  return keys;
 }
 
 function syntaxError(text: string, error: unknown): JsonTextError {

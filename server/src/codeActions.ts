@@ -1,0 +1,303 @@
+// Quick fixes, keyed on the diagnostic's code and checked against the current analysis (a stale
+// diagnostic gets none): a misspelt operation, action, selector, strategy, transform, reducer or
+// reference kind becomes the nearest valid one; an unbound variable the nearest one in scope; a
+// plan without a final step gets one returning its last binding; a duplicate binding is renamed
+// with the references after it; a capability the host does not grant is added to the host
+// profile (an edit of that file); an unknown tool or provider becomes the nearest registered
+// one, or the host profile opens at its section.
+
+import {
+  CONTEXT_ACTIONS,
+  MAP_TRANSFORMS,
+  OPERATIONS,
+  PARTITION_STRATEGIES,
+  REDUCERS,
+  SELECTOR_TYPES,
+  type LocatedProblem,
+} from "@rlm-plan/shared-runtime";
+import { pointer, type HostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+import { modify, type Node } from "jsonc-parser";
+import { basename } from "node:path";
+import {
+  CodeActionKind,
+  type CodeAction,
+  type Diagnostic,
+  type Range,
+  type ShowDocumentParams,
+  type ShowDocumentResult,
+  type TextEdit,
+} from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import type { AnalyzedPlan } from "./analyzedPlan";
+import { bindingIndex } from "./bindingIndex";
+import { lspRange } from "./diagnostics";
+import { nearestName } from "./nearestName";
+import { bindingsInScope, nodeAt, nodeAtOffset, stringProperty } from "./planTree";
+import { ShowHostProfileCommand } from "./protocol";
+import { renameBinding } from "./rename";
+
+/** The host profile a fix may edit or open: its parsed form and its current text. */
+export interface HostProfileFile {
+  readonly uri: string;
+  /** The editor's text when the file is open, the file on disk otherwise. */
+  readonly text: string;
+  readonly profile: HostProfile;
+}
+
+export interface CodeActionRequest {
+  readonly diagnostics: readonly Diagnostic[];
+  /** `context.only` of the request: kinds the client wants; all when absent. */
+  readonly only?: readonly string[];
+  /** The host profile in force, read only when a fix needs it. */
+  readonly hostProfile: () => HostProfileFile | undefined;
+}
+
+/** Codes whose token is a name from a fixed list, and that list. */
+const VALID_NAMES: Readonly<Record<string, readonly string[]>> = {
+  unknown_operator: OPERATIONS,
+  unknown_context_action: CONTEXT_ACTIONS,
+  invalid_map_transform: MAP_TRANSFORMS,
+  invalid_reducer: REDUCERS,
+  unknown_selector: SELECTOR_TYPES,
+  unknown_partition_strategy: PARTITION_STRATEGIES,
+  unknown_reference: ["input", "var", "field"],
+};
+
+export function codeActions(plan: AnalyzedPlan, request: CodeActionRequest): CodeAction[] {
+  if (request.only && !request.only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
+  const actions: CodeAction[] = [];
+  for (const diagnostic of request.diagnostics) {
+    const problem = currentProblem(plan, diagnostic);
+    if (problem) actions.push(...fixesFor(plan, problem, diagnostic, request));
+  }
+  return actions;
+}
+
+/** The analysis's problem a diagnostic stands for: same code, same range. */
+function currentProblem(plan: AnalyzedPlan, diagnostic: Diagnostic): LocatedProblem | undefined {
+  const start = plan.document.offsetAt(diagnostic.range.start);
+  const end = plan.document.offsetAt(diagnostic.range.end);
+  return plan.problems.find(
+    (problem) =>
+      (problem.reason ?? problem.kind) === diagnostic.code &&
+      problem.range.offset === start &&
+      problem.range.offset + problem.range.length === end,
+  );
+}
+
+function fixesFor(
+  plan: AnalyzedPlan,
+  problem: LocatedProblem,
+  diagnostic: Diagnostic,
+  request: CodeActionRequest,
+): CodeAction[] {
+  const code = problem.reason ?? problem.kind;
+  const names = Object.hasOwn(VALID_NAMES, code) ? VALID_NAMES[code] : undefined;
+  if (names) return optional(replaceName(plan, problem, diagnostic, names));
+  switch (code) {
+    case "unbound_variable":
+      return optional(replaceUnboundVariable(plan, problem, diagnostic));
+    case "final_must_be_unique_and_last":
+      return optional(addFinal(plan, problem, diagnostic));
+    case "duplicate_binding":
+      return optional(renameDuplicate(plan, problem, diagnostic));
+    case "capability_denied":
+      return optional(grantCapability(problem, diagnostic, request.hostProfile()));
+    case "unknown_tool":
+    case "unknown_provider": {
+      const section = code === "unknown_tool" ? "tools" : "providers";
+      const host = request.hostProfile();
+      const registered = host ? [...host.profile[section].keys()] : [];
+      return [
+        ...optional(
+          replaceName(plan, problem, diagnostic, registered, `registered ${section === "tools" ? "tool" : "provider"}`),
+        ),
+        ...optional(openHostProfile(diagnostic, host, section)),
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+function optional(action: CodeAction | undefined): CodeAction[] {
+  return action ? [action] : [];
+}
+
+function quickFix(
+  title: string,
+  diagnostic: Diagnostic,
+  edits: Readonly<Record<string, TextEdit[]>>,
+  preferred: boolean,
+): CodeAction {
+  return {
+    title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [diagnostic],
+    ...(preferred ? { isPreferred: true } : {}),
+    edit: { changes: { ...edits } },
+  };
+}
+
+/** The string (or true/false/null) token a problem points at. */
+function tokenAt(plan: AnalyzedPlan, problem: LocatedProblem): Node | undefined {
+  const node = nodeAtOffset(plan.tree, problem.range.offset)?.node;
+  return node && node.offset === problem.range.offset && node.length === problem.range.length ? node : undefined;
+}
+
+function replaceName(
+  plan: AnalyzedPlan,
+  problem: LocatedProblem,
+  diagnostic: Diagnostic,
+  candidates: readonly string[],
+  what?: string,
+  maxDistance?: number,
+): CodeAction | undefined {
+  const token = tokenAt(plan, problem);
+  if (!token || !["string", "boolean", "null"].includes(token.type)) return undefined;
+  const written = token.type === "string" ? String(token.value) : plan.document.getText(lspRange(plan.document, token));
+  const limit = maxDistance ?? (what ? Math.max(2, Math.floor(written.length / 2)) : undefined);
+  const best = nearestName(written, candidates, limit);
+  if (best === undefined) return undefined;
+  const edit: TextEdit = { range: lspRange(plan.document, token), newText: JSON.stringify(best) };
+  const title = what ? `Change to the ${what} ${JSON.stringify(best)}` : `Change to ${JSON.stringify(best)}`;
+  return quickFix(title, diagnostic, { [plan.document.uri]: [edit] }, true);
+}
+
+function replaceUnboundVariable(
+  plan: AnalyzedPlan,
+  problem: LocatedProblem,
+  diagnostic: Diagnostic,
+): CodeAction | undefined {
+  if (!problem.path) return undefined;
+  const inScope = bindingsInScope(plan.tree, problem.path).map((binding) => binding.name);
+  const token = tokenAt(plan, problem);
+  const written = typeof token?.value === "string" ? token.value : "";
+  return replaceName(plan, problem, diagnostic, inScope, "variable", Math.max(2, Math.floor(written.length / 2)));
+}
+
+/** Appends `{"op": "final", "value": <the plan's last binding>}` after the plan's last step. */
+function addFinal(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagnostic): CodeAction | undefined {
+  const path = problem.path;
+  if (!path || path[path.length - 1] !== "op") return undefined;
+  const planPath = path.slice(0, -3);
+  const steps = nodeAt(plan.tree, [...planPath, "steps"]);
+  const children = steps?.type === "array" ? (steps.children ?? []) : [];
+  const last = children[children.length - 1];
+  if (!last || stringProperty(last, "op") === "final") return undefined;
+  let bound: string | undefined;
+  for (let i = children.length - 1; i >= 0 && bound === undefined; i--) {
+    const op = stringProperty(children[i], "op");
+    if (op !== "checkpoint" && op !== "final") bound = stringProperty(children[i], "bind");
+  }
+  const value = bound === undefined ? "null" : `{ "ref": "var", "name": ${JSON.stringify(bound)} }`;
+  const step = `{ "op": "final", "value": ${value} }`;
+  const text = plan.document.getText();
+  const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
+  const indent = text.slice(lineStart, last.offset);
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const insertion = /^[ \t]*$/.test(indent) ? `,${eol}${indent}${step}` : `, ${step}`;
+  const at = plan.document.positionAt(last.offset + last.length);
+  const title = bound === undefined ? "Add a final step" : `Add a final step returning ${JSON.stringify(bound)}`;
+  return quickFix(
+    title,
+    diagnostic,
+    { [plan.document.uri]: [{ range: { start: at, end: at }, newText: insertion }] },
+    true,
+  );
+}
+
+/** Renames the second binding of a name, and the references after it, to `name_2` (or the next free one). */
+function renameDuplicate(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagnostic): CodeAction | undefined {
+  const index = bindingIndex(plan);
+  const binding = index.bindings.find((b) => b.nameNode.offset === problem.range.offset);
+  if (!binding) return undefined;
+  const used = new Set([...index.bindings.map((b) => b.name), ...index.references.map((r) => r.name)]);
+  let k = 2;
+  while (used.has(`${binding.name}_${k}`)) k++;
+  const fresh = `${binding.name}_${k}`;
+  const outcome = renameBinding(plan, binding, fresh);
+  if (!("edit" in outcome) || !outcome.edit.changes) return undefined;
+  return quickFix(
+    `Rename this ${JSON.stringify(binding.name)} to ${JSON.stringify(fresh)}`,
+    diagnostic,
+    outcome.edit.changes,
+    true,
+  );
+}
+
+/** Adds the capability to the host profile's "capabilities" list (created when missing). */
+function grantCapability(
+  problem: LocatedProblem,
+  diagnostic: Diagnostic,
+  host: HostProfileFile | undefined,
+): CodeAction | undefined {
+  const capability = problem.capability;
+  if (!host || capability === undefined) return undefined;
+  const document = TextDocument.create(host.uri, "json", 0, host.text);
+  const edits = modify(host.text, ["capabilities", -1], capability, {
+    isArrayInsertion: true,
+    formattingOptions: indentationOf(host.text),
+  }).map((edit) => ({
+    range: lspRange(document, { offset: edit.offset, length: edit.length }),
+    newText: edit.content,
+  }));
+  if (edits.length === 0) return undefined;
+  return quickFix(
+    `Grant ${JSON.stringify(capability)} in ${basename(host.profile.file)}`,
+    diagnostic,
+    { [host.uri]: edits },
+    true,
+  );
+}
+
+/** The indentation a file already uses (two spaces when it has none). */
+function indentationOf(text: string): { tabSize: number; insertSpaces: boolean; eol: string } {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const indented = /^([ \t]+)\S/m.exec(text)?.[1];
+  if (indented?.startsWith("\t")) return { tabSize: 1, insertSpaces: false, eol };
+  return { tabSize: indented ? Math.min(indented.length, 8) : 2, insertSpaces: true, eol };
+}
+
+/** A command that asks the client to open the host profile with the section's key selected. */
+function openHostProfile(
+  diagnostic: Diagnostic,
+  host: HostProfileFile | undefined,
+  section: "tools" | "providers",
+): CodeAction | undefined {
+  if (!host) return undefined;
+  const document = TextDocument.create(host.uri, "json", 0, host.text);
+  const where = host.profile.locate(pointer([section]), "key");
+  // Without the section, the profile's nearest node is found instead: open at its start.
+  const found = host.text.slice(where.offset, where.offset + where.length) === JSON.stringify(section);
+  const selection: Range = lspRange(document, { offset: where.offset, length: found ? where.length : 0 });
+  const title = `Open ${basename(host.profile.file)} at "${section}"`;
+  const args: ShowHostProfileCommand.Arguments = [{ uri: host.uri, selection }];
+  return {
+    title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [diagnostic],
+    command: { title, command: ShowHostProfileCommand.command, arguments: args },
+  };
+}
+
+/**
+ * Runs ShowHostProfileCommand: asks the client to open the file with the selection. False when
+ * the arguments are not a URI, or the client cannot or will not show it.
+ */
+export async function showHostProfile(
+  args: readonly unknown[],
+  show: (params: ShowDocumentParams) => Promise<ShowDocumentResult>,
+): Promise<boolean> {
+  const target: unknown = args[0];
+  if (typeof target !== "object" || target === null) return false;
+  const { uri, selection } = target as { uri?: unknown; selection?: Range };
+  if (typeof uri !== "string") return false;
+  try {
+    const shown = await show({ uri, takeFocus: true, ...(selection ? { selection } : {}) });
+    return shown.success;
+  } catch {
+    // The client does not implement window/showDocument.
+    return false;
+  }
+}

@@ -1,0 +1,310 @@
+// The registry of language features. Each entry is a registration: it declares the server
+// capabilities it provides and wires its requests to a feature module's function (which takes
+// the analysed document and the request and returns plain data), under the guard. To add a
+// feature, write its module and append one registration to FEATURES.
+
+import {
+  CodeActionKind,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocumentSyncKind,
+  type PrepareRenameParams,
+  type PrepareRenameResult,
+  type RenameParams,
+  type WorkspaceEdit,
+  type CancellationToken,
+  type ClientCapabilities,
+  type Connection,
+  type ServerCapabilities,
+  type TextDocuments,
+} from "vscode-languageserver";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { AnalyzedPlan } from "./analyzedPlan";
+import { codeActions, showHostProfile } from "./codeActions";
+import { codeLenses } from "./codeLens";
+import { definition } from "./definition";
+import { foldingRanges } from "./folding";
+import { formatPlan } from "./formatting";
+import { hostProfileFile, hostProfileOf } from "./hostProfileFile";
+import { inlayHints } from "./inlayHints";
+import { references } from "./references";
+import { prepareRename, rename } from "./rename";
+import { createPlanRunner } from "./runPlan";
+import { documentSymbols } from "./symbols";
+import { capabilitiesUsedBy, completion, hostProfileCompletion } from "./completion";
+import { hostProfileDiagnostics, planDiagnostics } from "./diagnostics";
+import type { Guard } from "./guard";
+import { uriToPath } from "./hostProfiles";
+import { hover } from "./hover";
+import {
+  CancelRunCommand,
+  HostProfileRequest,
+  RunCommand,
+  RunFinishedNotification,
+  RunStepStartedNotification,
+  RunTransitionNotification,
+  ShowHostProfileCommand,
+} from "./protocol";
+import type { PlanWorkspace } from "./workspace";
+
+/** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
+export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
+
+export interface FeatureContext {
+  readonly connection: Connection;
+  readonly documents: TextDocuments<TextDocument>;
+  /** Open plans and their analyses, host profiles, settings, and change events. */
+  readonly workspace: PlanWorkspace;
+  /** Wrap every handler: `ctx.connection.onX(ctx.guard.request("x", handler, emptyResult))`. */
+  readonly guard: Guard;
+  /** Adds to the capabilities announced in the initialize result (objects merge, lists join). */
+  declare(capabilities: ServerCapabilities): void;
+  /** A command for `workspace/executeCommand`; listed in `executeCommandProvider.commands`. */
+  command(name: string, handler: CommandHandler): void;
+  /** The client's capabilities; undefined until `initialize` has arrived. */
+  clientCapabilities(): ClientCapabilities | undefined;
+}
+
+export type Feature = (ctx: FeatureContext) => void;
+
+const documentSync: Feature = (ctx) => {
+  ctx.declare({ textDocumentSync: TextDocumentSyncKind.Incremental });
+};
+
+const diagnostics: Feature = (ctx) => {
+  const { connection, workspace } = ctx;
+  workspace.onPlanAnalyzed((plan) => {
+    void connection.sendDiagnostics({
+      uri: plan.document.uri,
+      version: plan.document.version,
+      diagnostics: planDiagnostics(plan, workspace.settings),
+    });
+  });
+  workspace.onHostProfileChecked(({ document, file, result }) => {
+    void connection.sendDiagnostics({
+      uri: document.uri,
+      version: document.version,
+      diagnostics: hostProfileDiagnostics(document, result, file),
+    });
+  });
+  workspace.onDocumentClosed((uri) => void connection.sendDiagnostics({ uri, diagnostics: [] }));
+};
+
+const hovers: Feature = (ctx) => {
+  ctx.declare({ hoverProvider: true });
+  ctx.connection.onHover(
+    ctx.guard.request(
+      "hover",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        return plan ? hover(plan, params.position) : null;
+      },
+      null,
+    ),
+  );
+};
+
+const completions: Feature = (ctx) => {
+  ctx.declare({ completionProvider: { triggerCharacters: ['"', ":"] } });
+  ctx.connection.onCompletion(
+    ctx.guard.request(
+      "completion",
+      (params) => {
+        const uri = params.textDocument.uri;
+        const plan = ctx.workspace.plan(uri);
+        if (plan) return completion(plan, params.position);
+        const document = ctx.documents.get(uri);
+        if (!document || !ctx.workspace.isHostProfile(document)) return [];
+        const file = uriToPath(uri);
+        const used = ctx.workspace
+          .openPlans()
+          .filter((open) => ctx.workspace.hostProfileFileFor(open.document.uri) === file)
+          .flatMap(capabilitiesUsedBy);
+        return hostProfileCompletion(document, params.position, [...new Set(used)]);
+      },
+      [],
+    ),
+  );
+};
+
+const hostProfileStatus: Feature = (ctx) => {
+  ctx.connection.onRequest(
+    HostProfileRequest.type,
+    ctx.guard.request(
+      "hostProfile",
+      ({ uri }) => ({ uri, hostProfile: ctx.workspace.hostProfileFileFor(uri) ?? null }),
+      {
+        uri: "",
+        hostProfile: null,
+      },
+    ),
+  );
+};
+
+const definitions: Feature = (ctx) => {
+  ctx.declare({ definitionProvider: true });
+  ctx.connection.onDefinition(
+    ctx.guard.request(
+      "definition",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        return plan ? definition(plan, params.position, hostProfileOf(ctx.workspace, plan)) : [];
+      },
+      [],
+    ),
+  );
+};
+
+const referenceSearch: Feature = (ctx) => {
+  ctx.declare({ referencesProvider: true });
+  ctx.connection.onReferences(
+    ctx.guard.request(
+      "references",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        return plan ? references(plan, params.position, params.context.includeDeclaration) : [];
+      },
+      [],
+    ),
+  );
+};
+
+const renames: Feature = (ctx) => {
+  ctx.declare({ renameProvider: { prepareProvider: true } });
+  ctx.connection.onPrepareRename(
+    ctx.guard.request<PrepareRenameParams, PrepareRenameResult | null | ResponseError<void>>(
+      "prepareRename",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        const outcome = plan ? prepareRename(plan, params.position) : null;
+        return outcome && "refused" in outcome
+          ? new ResponseError(LSPErrorCodes.RequestFailed, outcome.refused)
+          : outcome;
+      },
+      null,
+    ),
+  );
+  ctx.connection.onRenameRequest(
+    ctx.guard.request<RenameParams, WorkspaceEdit | null | ResponseError<void>>(
+      "rename",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        const outcome = plan ? rename(plan, params.position, params.newName) : null;
+        return outcome && "refused" in outcome
+          ? new ResponseError(LSPErrorCodes.RequestFailed, outcome.refused)
+          : (outcome?.edit ?? null);
+      },
+      null,
+    ),
+  );
+};
+
+const outline: Feature = (ctx) => {
+  ctx.declare({ documentSymbolProvider: { label: "Plan steps" } });
+  ctx.connection.onDocumentSymbol(
+    ctx.guard.request("documentSymbol", (params) => withPlan(ctx, params.textDocument.uri, documentSymbols, []), []),
+  );
+};
+
+const folding: Feature = (ctx) => {
+  ctx.declare({ foldingRangeProvider: true });
+  ctx.connection.onFoldingRanges(
+    ctx.guard.request("foldingRange", (params) => withPlan(ctx, params.textDocument.uri, foldingRanges, []), []),
+  );
+};
+
+const formatting: Feature = (ctx) => {
+  ctx.declare({ documentFormattingProvider: true, documentRangeFormattingProvider: true });
+  ctx.connection.onDocumentFormatting(
+    ctx.guard.request(
+      "formatting",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params), []),
+      [],
+    ),
+  );
+  ctx.connection.onDocumentRangeFormatting(
+    ctx.guard.request(
+      "rangeFormatting",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params), []),
+      [],
+    ),
+  );
+};
+
+const quickFixes: Feature = (ctx) => {
+  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] } });
+  ctx.connection.onCodeAction(
+    ctx.guard.request(
+      "codeAction",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        if (!plan) return [];
+        return codeActions(plan, {
+          diagnostics: params.context.diagnostics,
+          ...(params.context.only ? { only: params.context.only } : {}),
+          hostProfile: () => hostProfileFile(ctx.workspace, plan),
+        });
+      },
+      [],
+    ),
+  );
+  ctx.command(ShowHostProfileCommand.command, (args) =>
+    showHostProfile(args, (params) => ctx.connection.window.showDocument(params)),
+  );
+};
+
+const lenses: Feature = (ctx) => {
+  ctx.declare({ codeLensProvider: { resolveProvider: false } });
+  ctx.connection.onCodeLens(
+    ctx.guard.request("codeLens", (params) => withPlan(ctx, params.textDocument.uri, codeLenses, []), []),
+  );
+};
+
+const hints: Feature = (ctx) => {
+  ctx.declare({ inlayHintProvider: true });
+  ctx.connection.languages.inlayHint.on(
+    ctx.guard.request(
+      "inlayHint",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => inlayHints(plan, params.range), []),
+      [],
+    ),
+  );
+};
+
+const planRuns: Feature = (ctx) => {
+  const runner = createPlanRunner({
+    plan: (uri) => ctx.workspace.plan(uri),
+    hostProfileFileFor: (uri) => ctx.workspace.hostProfileFileFor(uri),
+    hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
+    stepStarted: (params) => void ctx.connection.sendNotification(RunStepStartedNotification.type, params),
+    transition: (params) => void ctx.connection.sendNotification(RunTransitionNotification.type, params),
+    finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
+  });
+  ctx.command(RunCommand.command, (args) => runner.run(args));
+  ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
+};
+
+/** The feature's answer for an open plan, `none` for any other document. */
+function withPlan<T>(ctx: FeatureContext, uri: string, answer: (plan: AnalyzedPlan) => T, none: T): T {
+  const plan = ctx.workspace.plan(uri);
+  return plan ? answer(plan) : none;
+}
+
+/** Every feature the server provides, in registration order. */
+export const FEATURES: readonly Feature[] = [
+  documentSync,
+  diagnostics,
+  hovers,
+  completions,
+  hostProfileStatus,
+  definitions,
+  referenceSearch,
+  renames,
+  outline,
+  folding,
+  formatting,
+  quickFixes,
+  lenses,
+  hints,
+  planRuns,
+];

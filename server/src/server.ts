@@ -1,0 +1,99 @@
+// Wiring only: the connection, the open documents, the workspace and the guard; every feature
+// in FEATURES registers itself; initialize answers with what they declared.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  ErrorCodes,
+  ResponseError,
+  TextDocuments,
+  type ClientCapabilities,
+  type Connection,
+  type InitializeResult,
+  type ServerCapabilities,
+} from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { FEATURES, type CommandHandler, type FeatureContext } from "./features";
+import { createGuard } from "./guard";
+import { PlanWorkspace } from "./workspace";
+
+export const SERVER_NAME = "rlm-plan-language-server";
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  const guard = createGuard(connection.console);
+  const workspace = new PlanWorkspace(connection, documents, guard);
+  let capabilities: ServerCapabilities = {};
+  const commands = new Map<string, CommandHandler>();
+  let client: ClientCapabilities | undefined;
+
+  const context: FeatureContext = {
+    connection,
+    documents,
+    workspace,
+    guard,
+    declare: (more) => {
+      capabilities = mergeCapabilities(capabilities, more);
+    },
+    command: (name, handler) => {
+      commands.set(name, handler);
+    },
+    clientCapabilities: () => client,
+  };
+  for (const feature of FEATURES) feature(context);
+
+  connection.onInitialize((params): InitializeResult => {
+    client = params.capabilities;
+    guard.run("initialize", () => workspace.initialize(params));
+    return {
+      capabilities: {
+        ...capabilities,
+        ...(commands.size > 0 ? { executeCommandProvider: { commands: [...commands.keys()] } } : {}),
+      },
+      serverInfo: { name: SERVER_NAME, version: serverVersion() },
+    };
+  });
+  connection.onInitialized(guard.notification("initialized", () => workspace.initialized()));
+  connection.onExecuteCommand(
+    guard.request(
+      "executeCommand",
+      (params, token) => {
+        const handler = commands.get(params.command);
+        if (!handler)
+          return new ResponseError(ErrorCodes.InvalidParams, `unknown command ${JSON.stringify(params.command)}`);
+        return handler(params.arguments ?? [], token);
+      },
+      null,
+    ),
+  );
+  documents.listen(connection);
+  connection.listen();
+}
+
+/** Objects merge key by key, lists join, anything else is replaced. */
+function mergeCapabilities(base: ServerCapabilities, more: ServerCapabilities): ServerCapabilities {
+  return merge(base, more) as ServerCapabilities;
+}
+
+function merge(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  if (isObject(a) && isObject(b)) {
+    const result: Record<string, unknown> = { ...a };
+    for (const [key, value] of Object.entries(b)) result[key] = key in result ? merge(result[key], value) : value;
+    return result;
+  }
+  return b;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function serverVersion(): string {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
+    return isObject(manifest) && typeof manifest.version === "string" ? manifest.version : "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}

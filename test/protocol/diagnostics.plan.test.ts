@@ -1,0 +1,173 @@
+// Diagnostics of the plan itself over the protocol: each problem on its exact token, with its
+// stable code, severity, message and related places; updates as the text changes.
+
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol/node";
+import { hostProfile, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
+
+/** The parts of a diagnostic a user sees, for exact comparison. */
+function seen(diagnostic: Diagnostic): Record<string, unknown> {
+  return {
+    range: diagnostic.range,
+    severity: diagnostic.severity,
+    code: diagnostic.code,
+    source: diagnostic.source,
+    message: diagnostic.message,
+    ...(diagnostic.relatedInformation
+      ? { related: diagnostic.relatedInformation.map((r) => ({ range: r.location.range, message: r.message })) }
+      : {}),
+  };
+}
+
+describe("diagnostics: problems of the plan", () => {
+  // A host that grants everything the fixtures use, so only plan problems show.
+  const workspace = new TempWorkspace({
+    "rlmplan.host.json": hostProfile({
+      capabilities: ["tool(count_items)", "context(map)", "context(search)", "rlm", "checkpoint"],
+      tools: { count_items: { type: "builtin", builtin: "count_items" } },
+      inputs: { doc: { type: "text", text: "a\nb" } },
+    }),
+  });
+  let client: LspClient;
+  before(async () => {
+    client = await LspClient.start({ root: workspace.root });
+  });
+  after(async () => {
+    await client.stop();
+    workspace.dispose();
+  });
+
+  it("puts every structure, scope and allow-list problem on its token, with related places", async () => {
+    const text = `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": {"ref": "var", "name": "missing"}, "bind": "n" },
+    { "op": "contxt", "bind": "x" },
+    { "op": "tool", "name": "count_items", "args": [], "bind": "n" },
+    { "op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "map", "transform": "upper"}, "bind": "m" },
+    { "op": "final", "value": {"ref": "var", "name": "n"} }
+  ]
+}`;
+    const uri = await client.open(workspace.path("problems.rlmplan.json"), text);
+    const diagnostics = await client.waitForDiagnostics(uri);
+    assert.deepEqual(diagnostics.map(seen), [
+      {
+        range: rangeOf(text, '"missing"'),
+        severity: DiagnosticSeverity.Error,
+        code: "unbound_variable",
+        source: "rlm-plan",
+        message: 'variable "missing" is not bound here: bind it in an earlier step of this plan or an enclosing one',
+      },
+      {
+        range: rangeOf(text, '"contxt"'),
+        severity: DiagnosticSeverity.Error,
+        code: "unknown_operator",
+        source: "rlm-plan",
+        message: 'unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final',
+      },
+      {
+        range: rangeOf(text, '"n"', '"args": []'),
+        severity: DiagnosticSeverity.Error,
+        code: "duplicate_binding",
+        source: "rlm-plan",
+        message: '"n" is already bound in this scope: choose another name',
+        related: [{ range: rangeOf(text, '"n"'), message: '"n" is first bound here' }],
+      },
+      {
+        range: rangeOf(text, '"upper"'),
+        severity: DiagnosticSeverity.Error,
+        code: "invalid_map_transform",
+        source: "rlm-plan",
+        message: 'unknown map transform "upper": use identity, lowercase, uppercase, length',
+      },
+    ]);
+  });
+
+  it("reports a plan that does not end with a final step on the last step's op", async () => {
+    const text = `{"steps": [
+  {"op": "rlm", "plan": {"steps": [{"op": "checkpoint", "label": "inner"}]}, "bind": "r"},
+  {"op": "final", "value": {"ref": "var", "name": "r"}}
+]}`;
+    const uri = await client.open(workspace.path("no-final.rlmplan.json"), text);
+    const diagnostics = await client.waitForDiagnostics(uri);
+    assert.deepEqual(diagnostics.map(seen), [
+      {
+        range: rangeOf(text, '"checkpoint"'),
+        severity: DiagnosticSeverity.Error,
+        code: "final_must_be_unique_and_last",
+        source: "rlm-plan",
+        message: 'this plan does not end with a final step: add {"op": "final", "value": ...} after this step',
+      },
+    ]);
+  });
+
+  it("keeps checking after a JSON syntax error and points a duplicate key at the first one", async () => {
+    const text = `{"steps": [
+  {"op": "checkpoint", "label": "a", "label": "b"}
+  {"op": "final", "value": 1}
+]}`;
+    const uri = await client.open(workspace.path("syntax.rlmplan.json"), text);
+    const diagnostics = await client.waitForDiagnostics(uri);
+    assert.deepEqual(diagnostics.map(seen), [
+      {
+        range: rangeOf(text, '"label"', '"a"'),
+        severity: DiagnosticSeverity.Error,
+        code: "duplicate_key",
+        source: "rlm-plan",
+        message: 'duplicate key "label": a JSON object may name a key only once',
+        related: [{ range: rangeOf(text, '"label"'), message: "first occurrence of this key" }],
+      },
+      {
+        range: rangeOf(text, "{", '"b"}'),
+        severity: DiagnosticSeverity.Error,
+        code: "invalid_json",
+        source: "rlm-plan",
+        message: "invalid JSON: comma expected",
+      },
+    ]);
+  });
+
+  it("follows the text as it changes: a problem appears, then goes when fixed", async () => {
+    const valid = '{"steps": [{"op": "checkpoint", "label": "a"}, {"op": "final", "value": 1}]}';
+    const uri = await client.open(workspace.path("edits.rlmplan.json"), valid);
+    assert.deepEqual(await client.waitForDiagnostics(uri), []);
+
+    const broken =
+      '{"steps": [{"op": "checkpoint", "label": "a"}, {"op": "final", "value": {"ref": "var", "name": "z"}}]}';
+    const version = await client.change(uri, broken);
+    const diagnostics = await client.waitForDiagnostics(uri);
+    assert.equal(client.latest(uri)?.version, version);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range]),
+      [["unbound_variable", rangeOf(broken, '"z"')]],
+    );
+
+    // Several quick edits are checked once, at the last version.
+    const published = client.diagnostics.get(uri)?.length ?? 0;
+    await client.change(uri, broken.replace('"z"', '"zz"'));
+    await client.change(uri, broken.replace('"z"', '"zzz"'));
+    await client.change(uri, valid);
+    assert.deepEqual(await client.waitForDiagnostics(uri), []);
+    assert.equal(client.diagnostics.get(uri)?.length, published + 1);
+  });
+
+  it("clears a plan's diagnostics when it is closed", async () => {
+    const uri = await client.open(workspace.path("closed.rlmplan.json"), '{"steps": []}');
+    assert.equal((await client.waitForDiagnostics(uri)).length, 1);
+    const next = client.nextDiagnostics(uri);
+    await client.close(uri);
+    assert.deepEqual(await next, []);
+  });
+
+  it("treats json documents named *.rlmplan as plans and ignores other json", async () => {
+    const plan = '{"steps": [{"op": "final", "value": {"ref": "var", "name": "q"}}]}';
+    const uri = await client.open(workspace.path("legacy.rlmplan"), plan, "json");
+    assert.deepEqual(
+      (await client.waitForDiagnostics(uri)).map((d) => d.code),
+      ["unbound_variable"],
+    );
+    const other = await client.open(workspace.path("package.json"), '{"steps": []}', "json");
+    assert.equal(await client.hover(other, { line: 0, character: 1 }), null);
+    assert.equal(client.latest(other), undefined);
+  });
+});

@@ -1,0 +1,278 @@
+// Running a plan through the server, end to end: `rlmPlan.server.run` answers with a run id at
+// once, each transition arrives as an `rlmPlan/transition` notification as it happens, then
+// `rlmPlan/runFinished` with the value (or the structured error); `rlmPlan.server.cancel` ends
+// a run whose command tool sleeps, with kind "cancelled", quickly. Nothing runs unless asked.
+
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { after, before, describe, it } from "node:test";
+import { ExecuteCommandRequest, ResponseError } from "vscode-languageserver-protocol/node";
+import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+
+interface Transition {
+  sequence: number;
+  operation: string;
+  bind: string | null;
+  status: string;
+  elapsed_ms: number;
+  duration_ms: number;
+}
+interface TransitionParams {
+  uri: string;
+  runId: string;
+  transition: Transition;
+}
+interface FinishedParams {
+  uri: string;
+  runId: string;
+  result: {
+    ok: boolean;
+    value?: unknown;
+    error?: Record<string, unknown>;
+    checkpoints: string[];
+    budgetRemaining?: unknown;
+  };
+  elapsedMs: number;
+  transitionCount: number;
+}
+interface StepStartedParams {
+  uri: string;
+  runId: string;
+  step: { operation: string; bind: string | null; path: (string | number)[]; depth: number };
+}
+
+const HOST = {
+  capabilities: ["context(search)", "tool(count_items)", "tool(sleepy)", "tool(marker)", "checkpoint"],
+  inputs: { doc: { type: "text", text: "needle one\nhay\nneedle two\nmore hay\n", description: "a haystack" } },
+  tools: {
+    count_items: { type: "builtin", builtin: "count_items" },
+    sleepy: { type: "command", command: [process.execPath, "sleepy.js"], timeoutMs: 60000 },
+    marker: { type: "command", command: [process.execPath, "marker.js"], timeoutMs: 10000 },
+  },
+};
+
+const COUNT_PLAN = `{
+  "steps": [
+    {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "needle"}, "bind": "hits"},
+    {"op": "checkpoint", "label": "searched"},
+    {"op": "tool", "name": "count_items", "args": {"ref": "var", "name": "hits"}, "bind": "count"},
+    {"op": "final", "value": {"ref": "var", "name": "count"}}
+  ]
+}
+`;
+
+const SLEEPY_PLAN = `{"steps": [
+  {"op": "tool", "name": "sleepy", "args": {}, "bind": "nap"},
+  {"op": "final", "value": {"ref": "var", "name": "nap"}}
+]}`;
+
+const MARKER_PLAN = `{"steps": [
+  {"op": "tool", "name": "marker", "args": [], "bind": "ran"},
+  {"op": "final", "value": {"ref": "var", "name": "ran"}}
+]}`;
+
+describe("run: the plan through the server", () => {
+  const workspace = new TempWorkspace({
+    "rlmplan.host.json": hostProfile(HOST),
+    "sleepy.js": "process.stdin.resume(); setTimeout(() => process.stdout.write('1'), 30000);\n",
+    "marker.js":
+      "require('node:fs').writeFileSync('ran.txt', 'yes'); process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('true'));\n",
+  });
+  let client: LspClient;
+  const transitions: TransitionParams[] = [];
+  const started: StepStartedParams[] = [];
+  const finished: FinishedParams[] = [];
+  const order: string[] = [];
+  const waiters = new Set<() => void>();
+
+  before(async () => {
+    client = await LspClient.start({ root: workspace.root });
+    client.connection.onNotification("rlmPlan/transition", (params: TransitionParams) => {
+      transitions.push(params);
+      order.push(`transition ${params.runId}`);
+    });
+    client.connection.onNotification("rlmPlan/stepStarted", (params: StepStartedParams) => {
+      started.push(params);
+      for (const wake of [...waiters]) wake();
+    });
+    client.connection.onNotification("rlmPlan/runFinished", (params: FinishedParams) => {
+      finished.push(params);
+      order.push(`finished ${params.runId}`);
+      for (const wake of [...waiters]) wake();
+    });
+  });
+  after(async () => {
+    await client.stop();
+    workspace.dispose();
+  });
+
+  function waitFor<T>(check: () => T | undefined, what: string, ms = 10_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const attempt = () => {
+        const value = check();
+        if (value === undefined) return;
+        clearTimeout(timer);
+        waiters.delete(attempt);
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(attempt);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, ms);
+      waiters.add(attempt);
+      attempt();
+    });
+  }
+
+  const finishedRun = (runId: string) => waitFor(() => finished.find((f) => f.runId === runId), `the end of ${runId}`);
+
+  function execute(command: string, args: unknown[]): Promise<unknown> {
+    return client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  }
+
+  async function run(file: string, text: string): Promise<{ uri: string; runId: string }> {
+    const uri = await client.open(workspace.path(file), text);
+    const identity = (await execute("rlmPlan.server.run", [{ uri }])) as { uri: string; runId: string };
+    assert.equal(identity.uri, uri);
+    assert.match(identity.runId, /^run-\d+$/);
+    return identity;
+  }
+
+  it("the server offers the run and cancel commands", () => {
+    const commands = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    assert.ok(commands.includes("rlmPlan.server.run"));
+    assert.ok(commands.includes("rlmPlan.server.cancel"));
+    assert.ok(!commands.includes("rlmPlan.run"), "rlmPlan.run is the client's own command");
+  });
+
+  it("streams every transition, then the final value", async () => {
+    const { uri, runId } = await run("count.rlmplan.json", COUNT_PLAN);
+    const end = await finishedRun(runId);
+    const mine = transitions.filter((t) => t.runId === runId);
+    assert.deepEqual(
+      mine.map(({ uri: u, transition: { sequence, operation, bind, status } }) => ({
+        u,
+        sequence,
+        operation,
+        bind,
+        status,
+      })),
+      [
+        { u: uri, sequence: 1, operation: "context(search)", bind: "hits", status: "ok" },
+        { u: uri, sequence: 2, operation: "checkpoint", bind: null, status: "ok" },
+        { u: uri, sequence: 3, operation: "tool(count_items)", bind: "count", status: "ok" },
+        { u: uri, sequence: 4, operation: "final", bind: null, status: "ok" },
+      ],
+    );
+    for (const { transition } of mine) {
+      // Only what a transition is defined to carry: no content of any kind.
+      assert.deepEqual(Object.keys(transition).sort(), [
+        "bind",
+        "duration_ms",
+        "elapsed_ms",
+        "operation",
+        "sequence",
+        "status",
+      ]);
+      assert.equal(typeof transition.elapsed_ms, "number");
+      assert.equal(typeof transition.duration_ms, "number");
+    }
+    assert.deepEqual(
+      started.filter((s) => s.runId === runId).map((s) => s.step),
+      [
+        { operation: "context(search)", bind: "hits", path: ["steps", 0], depth: 1 },
+        { operation: "checkpoint", bind: null, path: ["steps", 1], depth: 1 },
+        { operation: "tool(count_items)", bind: "count", path: ["steps", 2], depth: 1 },
+        { operation: "final", bind: null, path: ["steps", 3], depth: 1 },
+      ],
+    );
+    assert.equal(end.uri, uri);
+    assert.equal(end.transitionCount, 4);
+    assert.equal(typeof end.elapsedMs, "number");
+    const { budgetRemaining, ...result } = end.result;
+    assert.deepEqual(result, { ok: true, value: 2, checkpoints: ["searched"] });
+    const { output_bytes, ...counters } = budgetRemaining as Record<string, number>;
+    assert.deepEqual(counters, { steps: 60, model_calls: 8, tool_calls: 15, context_ops: 31 });
+    assert.ok(typeof output_bytes === "number" && output_bytes > 0 && output_bytes < 65536);
+    // Every transition of the run reached the client before its end.
+    assert.deepEqual(
+      order.filter((entry) => entry.endsWith(` ${runId}`)),
+      [...mine.map(() => `transition ${runId}`), `finished ${runId}`],
+    );
+    await client.close(uri);
+  });
+
+  it("cancel ends a run whose tool sleeps, with kind cancelled, within 2 s", async () => {
+    const { uri, runId } = await run("sleepy.rlmplan.json", SLEEPY_PLAN);
+    await waitFor(
+      () => started.find((s) => s.runId === runId && s.step.operation === "tool(sleepy)"),
+      "the sleepy tool",
+    );
+    const asked = Date.now();
+    assert.equal(await execute("rlmPlan.server.cancel", [{ runId }]), true);
+    const end = await finishedRun(runId);
+    const took = Date.now() - asked;
+    assert.ok(took < 2000, `cancelled after ${took} ms`);
+    assert.equal(end.result.ok, false);
+    assert.deepEqual(end.result.error, { phase: "execute", kind: "cancelled", message: "the run was cancelled" });
+    assert.equal(end.transitionCount, 0);
+    assert.equal(await execute("rlmPlan.server.cancel", [{ runId }]), false, "a finished run cannot be cancelled");
+    await client.close(uri);
+  });
+
+  it("an invalid plan ends at once with the runtime's first error", async () => {
+    const text = COUNT_PLAN.replace('"name": "hits"}, "bind": "count"', '"name": "hit"}, "bind": "count"');
+    const { uri, runId } = await run("invalid.rlmplan.json", text);
+    const end = await finishedRun(runId);
+    assert.equal(end.result.ok, false);
+    assert.equal(end.result.error?.phase, "validate");
+    assert.equal(end.result.error?.reason, "unbound_variable");
+    assert.equal(end.transitionCount, 0);
+    await client.close(uri);
+  });
+
+  it("nothing runs until the client asks", async () => {
+    const uri = await client.open(workspace.path("marker.rlmplan.json"), MARKER_PLAN);
+    await client.waitForDiagnostics(uri);
+    assert.equal(existsSync(workspace.path("ran.txt")), false, "opening and checking a plan runs nothing");
+    const identity = (await execute("rlmPlan.server.run", [uri])) as { runId: string };
+    const end = await finishedRun(identity.runId);
+    assert.deepEqual(end.result.ok, true);
+    assert.equal(existsSync(workspace.path("ran.txt")), true);
+    await client.close(uri);
+  });
+
+  it("refuses a document that is not open, and bad arguments", async () => {
+    await assert.rejects(
+      execute("rlmPlan.server.run", [{ uri: workspace.uri("closed.rlmplan.json") }]),
+      (error: unknown) => {
+        assert.ok(error instanceof ResponseError);
+        assert.match(error.message, /is not an open plan document/);
+        return true;
+      },
+    );
+    await assert.rejects(execute("rlmPlan.server.run", [42]), /needs the plan's document/);
+    assert.equal(await execute("rlmPlan.server.cancel", [{ runId: "run-999" }]), false);
+  });
+
+  it("refuses to run without a host profile", async () => {
+    const bare = new TempWorkspace();
+    const other = await LspClient.start({ root: bare.root });
+    try {
+      const uri = await other.open(bare.path("plan.rlmplan.json"), COUNT_PLAN);
+      await assert.rejects(
+        other.connection.sendRequest(ExecuteCommandRequest.type, {
+          command: "rlmPlan.server.run",
+          arguments: [{ uri }],
+        }),
+        {
+          message:
+            "No host profile for this plan: create rlmplan.host.json in its folder or a folder above it (or set rlmPlan.hostProfile), then run it again",
+        },
+      );
+    } finally {
+      await other.stop();
+      bare.dispose();
+    }
+  });
+});
