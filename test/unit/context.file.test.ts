@@ -68,6 +68,7 @@ const TEXTS: Readonly<Record<string, string>> = {
     "😀".repeat(200) +
     "needle",
   asciiThenAstral: "a".repeat(300) + "😀 needle\n" + "b".repeat(90) + "😀",
+  lastLineLong: "x\n" + "b".repeat(90) + "😀",
   mixed: mixedText(7, 600),
 };
 
@@ -100,6 +101,8 @@ const LIMITS: readonly ContextLimits[] = [
   { maxResults: 2, maxBytes: 5 },
   { maxResults: 3, maxBytes: 16 },
   { maxResults: 5, maxBytes: 100 },
+  // Lowercase shrinks the line of Kelvin signs (3 bytes each) to a third: 450 bytes fit in 200.
+  { maxResults: 4, maxBytes: 200 },
   { maxResults: 32, maxBytes: 16384 },
   { maxResults: 1000, maxBytes: 1_000_000 },
 ];

@@ -61,8 +61,11 @@ function checked(text: string, value: JsonValue): JsonTextResult {
 
 const STRUCTURAL = /["{}[\]:]/g;
 
-/** Colons outside strings (one per key) and the deepest nesting, in one allocation-free pass. */
-function countKeyTokens(text: string): { keys: number; maxDepth: number } {
+/**
+ * Colons outside strings (one per key) and the deepest nesting, in one allocation-free pass.
+ * On text with comments the figures are estimates (a quote in a comment can shift them).
+ */
+export function countKeyTokens(text: string): { keys: number; maxDepth: number } {
   let keys = 0;
   let depth = 0;
   let maxDepth = 0;

@@ -2,10 +2,18 @@
 // a tree that keeps a source range for every node, so any problem's JSON path maps back to the
 // exact token. Syntax errors never stop the analysis: the recovered value is still checked.
 
-import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, type Node, type ParseError } from "jsonc-parser";
+import {
+  createScanner,
+  findNodeAtLocation,
+  getNodePath,
+  parseTree,
+  SyntaxKind,
+  type Node,
+  type ParseError,
+} from "jsonc-parser";
 import { newJsonObject, setOwn, type JsonPath, type JsonValue } from "../json";
 import type { ProblemTarget } from "../plan/problems";
-import { describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
+import { countKeyTokens, describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
 
 export interface SourceRange {
   readonly offset: number;
@@ -37,14 +45,26 @@ export function parsePlanDocument(text: string): PlanDocument {
 
 /** Always builds the tree: what the language server uses for every open document. */
 export function parseJsoncDocument(text: string): PlanDocument {
-  const tooDeep = jsoncDepthError(text);
-  if (tooDeep) return new LazyTreeDocument(text, undefined, [tooDeep]);
+  // jsonc-parser recurses per nesting level: refuse hostile depth before it does. The quick
+  // count is exact for JSON; comments can fool it, so the parse is still guarded.
+  if (countKeyTokens(text).maxDepth > MAX_JSON_DEPTH) {
+    const tooDeep = jsoncDepthError(text);
+    if (tooDeep) return new LazyTreeDocument(text, undefined, [tooDeep]);
+  }
   const parseErrors: ParseError[] = [];
-  const root = parseTree(text, parseErrors, {
-    allowTrailingComma: true,
-    disallowComments: false,
-    allowEmptyContent: false,
-  });
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, parseErrors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const tooDeep = jsoncDepthError(text) ?? {
+      code: "too_deep" as const,
+      message: "JSON nested too deep to analyse: flatten the plan",
+      offset: 0,
+      length: 0,
+    };
+    return new LazyTreeDocument(text, undefined, [tooDeep]);
+  }
   const errors: JsonTextError[] = parseErrors.map((e) => ({
     code: "invalid_json",
     message: `invalid JSON: ${describeParseError(e.error)}`,
@@ -110,7 +130,7 @@ function jsoncDepthError(text: string): JsonTextError | undefined {
 }
 
 /** The tree's value with prototype-free objects; duplicate keys are reported, first one kept. */
-function treeValue(node: Node, errors: JsonTextError[], path: (string | number)[] = []): JsonValue {
+function treeValue(node: Node, errors: JsonTextError[]): JsonValue {
   switch (node.type) {
     case "object": {
       const object = newJsonObject();
@@ -126,19 +146,23 @@ function treeValue(node: Node, errors: JsonTextError[], path: (string | number)[
             message: `duplicate key ${JSON.stringify(key)}: a JSON object may name a key only once`,
             offset: keyNode.offset,
             length: keyNode.length,
-            path: [...path],
+            path: getNodePath(node),
             key,
             firstOffset: first.offset,
           });
           continue;
         }
         seen.set(key, keyNode);
-        if (valueNode) setOwn(object, key, treeValue(valueNode, errors, [...path, key]));
+        if (valueNode) setOwn(object, key, treeValue(valueNode, errors));
       }
       return object;
     }
-    case "array":
-      return (node.children ?? []).map((child, i) => treeValue(child, errors, [...path, i]));
+    case "array": {
+      const children = node.children ?? [];
+      const items: JsonValue[] = new Array<JsonValue>(children.length);
+      for (let i = 0; i < children.length; i++) items[i] = treeValue(children[i] as Node, errors);
+      return items;
+    }
     case "string":
     case "number":
     case "boolean":

@@ -1,0 +1,604 @@
+// The language server under a real LSP client, over stdio, on generated plans of 100, 1,000 and
+// 10,000 steps: didChange -> publishDiagnostics, hover and completion latency, memory with 1,000
+// open plans, and side by side in the same run the baseline: vscode-json-languageservice
+// validating the same text against the published plan JSON Schema, in this process. Nothing
+// here asserts on time: it prints figures, ratios and verdicts against the project's targets.
+//
+//   node bench/out/lsp.bench.js               the benchmark (about a minute)
+//   node bench/out/lsp.bench.js --cpu-prof    the same with the server under `node --cpu-prof`,
+//                                             then its top functions (timings are inflated)
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { analyzePlanText } from "@rlm-plan/shared-runtime";
+import { getLanguageService, TextDocument, type JSONSchema, type LanguageService } from "vscode-json-languageservice";
+import type { Position } from "vscode-languageserver-protocol";
+import { summarizeCpuProfile } from "./cpuProfile";
+import { LspSession, SERVER_MAIN } from "./lspSession";
+import { now } from "./measure";
+import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
+
+const SIZES = [100, 1_000, 10_000] as const;
+const SHAPES: readonly PlanShape[] = ["flat", "nested"];
+const WARMUP_CHANGES = 3;
+const CHANGES = 20;
+const REQUESTS = 200;
+const MEMORY_PLANS = 1_000;
+const MEMORY_PLAN_STEPS = 100;
+const HOVER_TARGET_MS = 5;
+const RATIO_TARGET = 1.0;
+/** Per-step cost at 10,000 steps over that at 1,000 above this is called superlinear. */
+const LINEAR_TOLERANCE = 1.5;
+
+const REPO = resolve(__dirname, "..", "..");
+const SCHEMA_FILE = join(REPO, "shared-runtime", "schemas", "plan.schema.json");
+/** What the server is told: check at once (the default is 150 ms after the last edit). */
+const SETTINGS = { validationDelay: 0 };
+/** The policy the server gets from the host profile below, for the in-process analysis. */
+const POLICY = { capabilities: CAPABILITIES, budget: HUGE_BUDGET };
+
+// ---- statistics and printing --------------------------------------------------------------------
+
+interface Stats {
+  readonly median: number;
+  readonly p95: number;
+  readonly max: number;
+  readonly count: number;
+}
+
+function stats(values: readonly number[]): Stats {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] ?? NaN, count: sorted.length };
+}
+
+/** Linear interpolation between the two nearest ranks of sorted values. */
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  const at = (sorted.length - 1) * q;
+  const low = sorted[Math.floor(at)] as number;
+  const high = sorted[Math.ceil(at)] as number;
+  return low + (high - low) * (at - Math.floor(at));
+}
+
+function section(title: string): void {
+  console.log(`\n${title}\n${"-".repeat(title.length)}`);
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+function ms(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+function times(ratio: number): string {
+  return `${ratio.toFixed(2)}x`;
+}
+
+function growth(values: readonly number[]): string[] {
+  return values.slice(1).map((v, i) => `×${(v / (values[i] as number)).toFixed(2)}`);
+}
+
+function label(shape: PlanShape, steps: number): string {
+  return `${shape} ${steps.toLocaleString("en-US")}`;
+}
+
+function mib(kib: number): string {
+  return `${(kib / 1024).toFixed(1)} MiB`;
+}
+
+// ---- documents and positions ---------------------------------------------------------------------
+
+/** The same plan after an edit near its top: the seed string changes, so every version differs. */
+function edited(text: string, edit: number): string {
+  const at = text.indexOf('"seed"');
+  if (at < 0) throw new Error('generated plan has no "seed"');
+  return `${text.slice(0, at)}"seed-${edit}"${text.slice(at + 6)}`;
+}
+
+class Positions {
+  private readonly lineStarts: number[] = [0];
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+  }
+  at(offset: number): Position {
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((this.lineStarts[mid] as number) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low, character: offset - (this.lineStarts[low] as number) };
+  }
+  /** Offsets `inside` characters after the end of each match of `pattern`. */
+  after(pattern: RegExp, inside: number): number[] {
+    const out: number[] = [];
+    for (const match of this.text.matchAll(pattern)) out.push((match.index ?? 0) + match[0].length + inside);
+    return out;
+  }
+}
+
+/** Where a request goes, by kind: each kind gets an equal share of the requests. */
+interface Target {
+  readonly kind: string;
+  readonly offsets: readonly number[];
+}
+
+function hoverTargets(positions: Positions): Target[] {
+  return [
+    { kind: "step (on op)", offsets: positions.after(/"op": "/g, 1) },
+    { kind: "variable reference", offsets: positions.after(/"ref": "var",\s*"name": "/g, 1) },
+    { kind: "binding", offsets: positions.after(/"bind": "/g, 1) },
+    { kind: "tool name", offsets: positions.after(/"name": "echo"/g, -3) },
+    { kind: "plan top (steps)", offsets: positions.after(/"steps"/g, -3).slice(0, 1) },
+  ];
+}
+
+function completionTargets(positions: Positions): Target[] {
+  return [
+    { kind: "operation", offsets: positions.after(/"op": "/g, 2) },
+    { kind: "variable in scope", offsets: positions.after(/"ref": "var",\s*"name": "/g, 1) },
+    { kind: "tool name", offsets: positions.after(/"name": "echo"/g, -3) },
+    { kind: "reference kind", offsets: positions.after(/"ref": "/g, 1) },
+  ];
+}
+
+/** A small deterministic PRNG (mulberry32), so every run asks at the same places. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(items: readonly T[], next: () => number): T {
+  const item = items[Math.floor(next() * items.length)];
+  if (item === undefined) throw new Error("nothing to pick from");
+  return item;
+}
+
+// ---- the baseline: vscode-json-languageservice with the published schema -------------------------
+
+class SchemaBaseline {
+  private readonly service: LanguageService;
+  readonly schemaUri = pathToFileURL(SCHEMA_FILE).href;
+
+  constructor() {
+    const schema = JSON.parse(readFileSync(SCHEMA_FILE, "utf8")) as JSONSchema;
+    this.service = getLanguageService({
+      schemaRequestService: (uri) => Promise.resolve(readFileSync(new URL(uri), "utf8")),
+    });
+    this.service.configure({
+      validate: true,
+      allowComments: false,
+      schemas: [{ uri: this.schemaUri, fileMatch: ["*.rlmplan.json"], schema }],
+    });
+  }
+
+  /** What a JSON server does on a full-text change: a document, a parse, schema validation. */
+  async validate(name: string, version: number, text: string): Promise<number> {
+    const document = TextDocument.create(`file:///bench/${name}.rlmplan.json`, "json", version, text);
+    const json = this.service.parseJSONDocument(document);
+    const diagnostics = await this.service.doValidation(document, json);
+    return diagnostics.length;
+  }
+}
+
+// ---- the runs ------------------------------------------------------------------------------------
+
+interface PlanRow {
+  readonly shape: PlanShape;
+  readonly steps: number;
+  readonly bytes: number;
+  readonly openMs: number;
+  readonly serverProblems: number;
+  readonly schemaProblems: number;
+  readonly change: Stats;
+  readonly analyze: Stats;
+  readonly schema: Stats;
+  readonly hoverAfterEdit: Stats;
+  readonly hover: Stats;
+  readonly hoverAnswered: number;
+  readonly hoverByKind: ReadonlyMap<string, Stats>;
+  readonly completion: Stats;
+  readonly completionByKind: ReadonlyMap<string, { stats: Stats; items: number }>;
+}
+
+function hostProfileText(): string {
+  return `${JSON.stringify(
+    {
+      capabilities: CAPABILITIES,
+      budget: HUGE_BUDGET,
+      tools: { echo: { type: "command", command: ["node", "echo.js"], description: "Never run: the bench only checks." } },
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const start = now();
+  await call();
+  return now() - start;
+}
+
+async function measurePlan(
+  session: LspSession,
+  baseline: SchemaBaseline,
+  root: string,
+  shape: PlanShape,
+  steps: number,
+): Promise<PlanRow> {
+  const name = `${shape}-${steps}`;
+  const original = planText(shape, steps);
+  const opened = await timed(() => session.open(join(root, "plans", `${name}.rlmplan.json`), original));
+  const uri = pathToFileURL(join(root, "plans", `${name}.rlmplan.json`)).href;
+  const next = random(steps + (shape === "flat" ? 1 : 2));
+
+  const change: number[] = [];
+  const analyze: number[] = [];
+  const schema: number[] = [];
+  const hoverAfterEdit: number[] = [];
+  let serverProblems = -1;
+  let schemaProblems = -1;
+  let text = original;
+  for (let i = 0; i < WARMUP_CHANGES + CHANGES; i++) {
+    text = edited(original, i + 1);
+    const positions = new Positions(text);
+    const ops = positions.after(/"op": "/g, 1);
+    const result = await session.change(uri, text);
+    serverProblems = result.published.diagnostics.length;
+    // The first hover after an edit: whatever the server computes lazily, it computes now.
+    const hoverMs = await timed(() => session.hover(uri, positions.at(pick(ops, next))));
+    let schemaStart = now();
+    schemaProblems = await baseline.validate(name, i + 2, text);
+    const schemaMs = now() - schemaStart;
+    schemaStart = now();
+    const analysis = analyzePlanText(text, POLICY);
+    const analyzeMs = now() - schemaStart;
+    if (analysis.problems.length !== 0) throw new Error(`${name}: ${analysis.problems[0]?.message}`);
+    if (i < WARMUP_CHANGES) continue;
+    change.push(result.ms);
+    hoverAfterEdit.push(hoverMs);
+    schema.push(schemaMs);
+    analyze.push(analyzeMs);
+  }
+
+  // Hovers and completions on the last version, at varied places, one request at a time.
+  const positions = new Positions(text);
+  const hoverKinds = hoverTargets(positions);
+  const hoverTimes: number[] = [];
+  const hoverByKind = new Map<string, number[]>();
+  let hoverAnswered = 0;
+  for (let i = 0; i < REQUESTS; i++) {
+    const target = hoverKinds[i % hoverKinds.length] as Target;
+    const position = positions.at(pick(target.offsets, next));
+    const start = now();
+    const hover = await session.hover(uri, position);
+    const elapsed = now() - start;
+    if (hover !== null) hoverAnswered++;
+    hoverTimes.push(elapsed);
+    hoverByKind.set(target.kind, [...(hoverByKind.get(target.kind) ?? []), elapsed]);
+  }
+  const completionKinds = completionTargets(positions);
+  const completionTimes: number[] = [];
+  const completionByKind = new Map<string, { times: number[]; items: number[] }>();
+  for (let i = 0; i < REQUESTS; i++) {
+    const target = completionKinds[i % completionKinds.length] as Target;
+    const position = positions.at(pick(target.offsets, next));
+    const start = now();
+    const items = await session.completion(uri, position);
+    const elapsed = now() - start;
+    completionTimes.push(elapsed);
+    const entry = completionByKind.get(target.kind) ?? { times: [], items: [] };
+    entry.times.push(elapsed);
+    entry.items.push(items.length);
+    completionByKind.set(target.kind, entry);
+  }
+  await session.close(uri);
+
+  return {
+    shape,
+    steps,
+    bytes: Buffer.byteLength(original),
+    openMs: opened,
+    serverProblems,
+    schemaProblems,
+    change: stats(change),
+    analyze: stats(analyze),
+    schema: stats(schema),
+    hoverAfterEdit: stats(hoverAfterEdit),
+    hover: stats(hoverTimes),
+    hoverAnswered,
+    hoverByKind: new Map([...hoverByKind].map(([kind, values]) => [kind, stats(values)])),
+    completion: stats(completionTimes),
+    completionByKind: new Map(
+      [...completionByKind].map(([kind, entry]) => [kind, { stats: stats(entry.times), items: stats(entry.items).median }]),
+    ),
+  };
+}
+
+interface MemoryRow {
+  readonly idleKiB: number;
+  readonly openKiB: number;
+  readonly peakKiB: number;
+  readonly openAllMs: number;
+  readonly textBytes: number;
+  readonly problems: number;
+}
+
+/** A fresh server; 1,000 different 100-step plans (flat and nested in turn) opened and checked. */
+async function memory(root: string): Promise<MemoryRow> {
+  const session = await LspSession.start({ root, settings: SETTINGS });
+  try {
+    // Let the server settle after initialize (settings pulled, host profile not yet read).
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 300));
+    const idle = session.memory();
+    const bases = { flat: planText("flat", MEMORY_PLAN_STEPS), nested: planText("nested", MEMORY_PLAN_STEPS) };
+    const start = now();
+    const opens: Promise<{ uri: string; published: { diagnostics: readonly unknown[] } }>[] = [];
+    let textBytes = 0;
+    for (let i = 0; i < MEMORY_PLANS; i++) {
+      const shape: PlanShape = i % 2 === 0 ? "flat" : "nested";
+      const text = edited(bases[shape], i);
+      textBytes += Buffer.byteLength(text);
+      opens.push(session.open(join(root, "many", `plan-${i}.rlmplan.json`), text));
+    }
+    const opened = await Promise.all(opens);
+    const openAllMs = now() - start;
+    const problems = opened.reduce((sum, o) => sum + o.published.diagnostics.length, 0);
+    const open = session.memory();
+    return { idleKiB: idle.rssKiB, openKiB: open.rssKiB, peakKiB: open.peakKiB, openAllMs, textBytes, problems };
+  } finally {
+    await session.stop();
+  }
+}
+
+// ---- reporting -----------------------------------------------------------------------------------
+
+function printChanges(rows: readonly PlanRow[]): void {
+  section("(a) didChange -> publishDiagnostics, beside vscode-json-languageservice + plan.schema.json");
+  console.log(
+    [
+      "ours   = ms from writing a textDocument/didChange (version n, one full-text change) to the server's stdin",
+      "         until publishDiagnostics for version n arrives: JSON-RPC both ways (the whole text crosses the",
+      "         pipe), the server's document update, timer (validationDelay 0; Node clamps it to 1 ms), analysis",
+      "         (jsonc tree, parse, validate, estimate, host preflight), diagnostics. The server got",
+      "         rlmPlan.validationDelay = 0 in initializationOptions and from workspace/configuration (it pulls",
+      "         the section after initialized; workspace.ts readSettings).",
+      "in-proc = analyzePlanText(text, policy) from shared-runtime in this process (the core of the server's",
+      "         analysis, without IPC, document, preflight or diagnostics conversion).",
+      "schema = vscode-json-languageservice in this process: TextDocument.create + parseJSONDocument +",
+      "         doValidation against shared-runtime/schemas/plan.schema.json (no IPC: favours the baseline).",
+      `${CHANGES} measured changes per plan after ${WARMUP_CHANGES} warm-up ones; each change edits the seed string near the top;`,
+      "the three are timed on the same text, one after another, change by change. med = median, p95 = 95th pct.",
+    ].join("\n"),
+  );
+  console.log("");
+  table(
+    [
+      "plan",
+      "text",
+      "ours med",
+      "p95",
+      "in-proc med",
+      "p95",
+      "schema med",
+      "p95",
+      "ours/schema med",
+      "p95",
+      "in-proc/schema",
+      "problems ours/schema",
+    ],
+    rows.map((r) => [
+      label(r.shape, r.steps),
+      `${(r.bytes / 1024).toFixed(0)} KB`,
+      ms(r.change.median),
+      ms(r.change.p95),
+      ms(r.analyze.median),
+      ms(r.analyze.p95),
+      ms(r.schema.median),
+      ms(r.schema.p95),
+      times(r.change.median / r.schema.median),
+      times(r.change.p95 / r.schema.p95),
+      times(r.analyze.median / r.schema.median),
+      `${r.serverProblems}/${r.schemaProblems}`,
+    ]),
+  );
+  console.log("(open -> first diagnostics, one sample each, ms: " + rows.map((r) => `${label(r.shape, r.steps)} ${ms(r.openMs)}`).join(", ") + ")");
+
+  console.log("\nPer-step cost (µs/step, medians) and its growth 100 -> 1,000 -> 10,000 (×1.00 = linear; 100-step");
+  console.log("figures carry the fixed cost of a round trip, so 100 -> 1k growth below ×1 is expected):");
+  const lines: string[][] = [];
+  for (const shape of SHAPES) {
+    const of = rows.filter((r) => r.shape === shape);
+    const series: [string, (r: PlanRow) => number][] = [
+      ["ours didChange->diagnostics", (r) => r.change.median],
+      ["in-proc analyzePlanText", (r) => r.analyze.median],
+      ["schema (json-languageservice)", (r) => r.schema.median],
+      ["hover p95 (not per step: ms)", (r) => r.hover.p95],
+    ];
+    for (const [name, pickValue] of series) {
+      const perStep = name.startsWith("hover")
+        ? of.map((r) => pickValue(r))
+        : of.map((r) => (pickValue(r) * 1000) / r.steps);
+      lines.push([`${shape} ${name}`, ...perStep.map((v) => v.toFixed(3)), ...growth(perStep)]);
+    }
+  }
+  table(["series", "100", "1,000", "10,000", "100->1k", "1k->10k"], lines);
+}
+
+function printRequests(rows: readonly PlanRow[]): void {
+  section(`(b) hover and completion latency (${REQUESTS} of each per plan, one at a time, on the last version)`);
+  console.log("ms from sending the request to its response; positions spread evenly over the kinds below,");
+  console.log("each at a random occurrence in the plan (fixed seed). 'after edit' = the first hover after each");
+  console.log(`of the ${CHANGES} measured changes in (a), when the server may still build lazily computed indexes.\n`);
+  table(
+    ["plan", "hover med", "p95", "max", "answered", "after edit med", "p95", "completion med", "p95", "max"],
+    rows.map((r) => [
+      label(r.shape, r.steps),
+      ms(r.hover.median),
+      ms(r.hover.p95),
+      ms(r.hover.max),
+      `${r.hoverAnswered}/${REQUESTS}`,
+      ms(r.hoverAfterEdit.median),
+      ms(r.hoverAfterEdit.p95),
+      ms(r.completion.median),
+      ms(r.completion.p95),
+      ms(r.completion.max),
+    ]),
+  );
+  console.log("\nBy kind on the 10,000-step plans (median / p95 ms; completion: median items returned):");
+  const big = rows.filter((r) => r.steps === 10_000);
+  const hoverKinds = [...(big[0]?.hoverByKind.keys() ?? [])];
+  table(
+    ["hover at", ...big.map((r) => label(r.shape, r.steps))],
+    hoverKinds.map((kind) => [
+      kind,
+      ...big.map((r) => {
+        const s = r.hoverByKind.get(kind);
+        return s ? `${ms(s.median)} / ${ms(s.p95)}` : "-";
+      }),
+    ]),
+  );
+  const completionKinds = [...(big[0]?.completionByKind.keys() ?? [])];
+  table(
+    ["completion at", ...big.map((r) => label(r.shape, r.steps))],
+    completionKinds.map((kind) => [
+      kind,
+      ...big.map((r) => {
+        const c = r.completionByKind.get(kind);
+        return c ? `${ms(c.stats.median)} / ${ms(c.stats.p95)} (${c.items} items)` : "-";
+      }),
+    ]),
+  );
+}
+
+function printMemory(row: MemoryRow): void {
+  section(`(c) server memory with ${MEMORY_PLANS.toLocaleString("en-US")} open ${MEMORY_PLAN_STEPS}-step plans (a fresh server)`);
+  console.log("VmRSS from /proc/<pid>/status; plans alternate flat and nested, each text different; every one");
+  console.log("opened (validationDelay 0) and its diagnostics received before reading.\n");
+  table(
+    ["server", "VmRSS", "note"],
+    [
+      ["after initialize", mib(row.idleKiB), ""],
+      [
+        `${MEMORY_PLANS} plans open`,
+        mib(row.openKiB),
+        `+${mib(row.openKiB - row.idleKiB)}, ${((row.openKiB - row.idleKiB) / MEMORY_PLANS).toFixed(0)} KiB/plan; text ${(row.textBytes / 1024 / 1024).toFixed(1)} MiB in all`,
+      ],
+      ["peak (VmHWM)", mib(row.peakKiB), ""],
+    ],
+  );
+  console.log(
+    `opening all ${MEMORY_PLANS} and receiving their diagnostics: ${ms(row.openAllMs)} ms (${ms(row.openAllMs / MEMORY_PLANS)} ms/plan); problems reported: ${row.problems}`,
+  );
+}
+
+function printVerdicts(rows: readonly PlanRow[]): void {
+  section("Verdicts");
+  const ratioOk = rows.filter((r) => r.change.median / r.schema.median <= RATIO_TARGET);
+  const inProcOk = rows.filter((r) => r.analyze.median / r.schema.median <= RATIO_TARGET);
+  console.log(
+    `didChange->diagnostics median within ${RATIO_TARGET.toFixed(1)}x of schema validation: ${ratioOk.length === rows.length ? "yes" : "no"} (${ratioOk.length} of ${rows.length} plans; worst ${times(Math.max(...rows.map((r) => r.change.median / r.schema.median)))})`,
+  );
+  console.log(
+    `in-process analyzePlanText median within ${RATIO_TARGET.toFixed(1)}x of schema validation: ${inProcOk.length === rows.length ? "yes" : "no"} (${inProcOk.length} of ${rows.length}; worst ${times(Math.max(...rows.map((r) => r.analyze.median / r.schema.median)))})`,
+  );
+  for (const r of rows.filter((row) => row.steps === 10_000)) {
+    console.log(
+      `hover p95 on ${label(r.shape, r.steps)}: ${ms(r.hover.p95)} ms -> under ${HOVER_TARGET_MS} ms: ${r.hover.p95 < HOVER_TARGET_MS ? "yes" : "no"} (first hover after an edit p95 ${ms(r.hoverAfterEdit.p95)} ms)`,
+    );
+  }
+  for (const shape of SHAPES) {
+    const of = rows.filter((r) => r.shape === shape);
+    const perStep = (r: PlanRow | undefined): number => (r ? r.change.median / r.steps : NaN);
+    const g = perStep(of.find((r) => r.steps === 10_000)) / perStep(of.find((r) => r.steps === 1_000));
+    console.log(
+      `linear growth, ${shape} (didChange->diagnostics per step, 1k -> 10k ×${g.toFixed(2)}; ≤ ×${LINEAR_TOLERANCE} counts as linear): ${g <= LINEAR_TOLERANCE ? "yes" : "no"}`,
+    );
+  }
+}
+
+function printProfile(directory: string): void {
+  const files = readdirSync(directory).filter((f) => f.endsWith(".cpuprofile"));
+  section("Server CPU profile (node --cpu-prof, the run above)");
+  for (const file of files) {
+    const summary = summarizeCpuProfile(join(directory, file), REPO);
+    const busy = summary.sampledMs - summary.idleMs;
+    console.log(
+      `${file}: ${ms(summary.sampledMs)} ms sampled, ${ms(busy)} ms busy (${ms(summary.gcMs)} ms garbage collection)\n`,
+    );
+    const top = (order: (f: { selfMs: number; totalMs: number }) => number, count: number): string[][] =>
+      [...summary.functions]
+        .sort((a, b) => order(b) - order(a))
+        .slice(0, count)
+        .map((f) => [f.where, ms(f.selfMs), `${((f.selfMs / busy) * 100).toFixed(1)}%`, ms(f.totalMs), `${((f.totalMs / busy) * 100).toFixed(1)}%`]);
+    console.log("top by self time:");
+    table(["function", "self ms", "of busy", "total ms", "of busy"], top((f) => f.selfMs, 25));
+    console.log("\ntop by total time (inclusive):");
+    table(["function", "self ms", "of busy", "total ms", "of busy"], top((f) => f.totalMs, 30));
+  }
+}
+
+async function main(): Promise<void> {
+  const started = now();
+  const profile = process.argv.includes("--cpu-prof");
+  console.log("rlm-plan benchmark: the language server over stdio with a real LSP client");
+  console.log(`node ${process.version} · ${os.cpus()[0]?.model ?? "unknown CPU"} · ${os.cpus().length} logical CPUs · ${os.platform()} ${os.release()}`);
+  console.log(`server: node ${SERVER_MAIN.replace(`${REPO}/`, "")} --stdio${profile ? " under --cpu-prof (figures inflated by the profiler)" : ""}`);
+  console.log("client: vscode-languageserver-protocol over the child's stdin/stdout (as test/protocol does)");
+  console.log(`settings: rlmPlan = ${JSON.stringify(SETTINGS)}; host profile: capabilities ${JSON.stringify(CAPABILITIES)}, tool echo, budgets no plan reaches`);
+
+  const root = mkdtempSync(join(os.tmpdir(), "rlm-plan-lsp-bench-"));
+  writeFileSync(join(root, "rlmplan.host.json"), hostProfileText());
+  const profileDir = profile ? mkdtempSync(join(os.tmpdir(), "rlm-plan-lsp-prof-")) : undefined;
+  try {
+    const baseline = new SchemaBaseline();
+    const broken = await baseline.validate("sanity", 1, '{"steps": [{"op": "contxt", "bind": 3}]}');
+    console.log(`baseline: vscode-json-languageservice ${jsonServiceVersion()}, schema ${SCHEMA_FILE.replace(`${REPO}/`, "")} (sanity: a broken plan gets ${broken} schema diagnostics)`);
+
+    const session = await LspSession.start({ root, settings: SETTINGS, ...(profileDir ? { cpuProfileDir: profileDir } : {}) });
+    const rows: PlanRow[] = [];
+    try {
+      for (const shape of SHAPES) for (const steps of SIZES) rows.push(await measurePlan(session, baseline, root, shape, steps));
+    } finally {
+      await session.stop();
+    }
+    if (session.stderr.trim() !== "") console.log(`\nserver stderr:\n${session.stderr.trim()}`);
+    printChanges(rows);
+    printRequests(rows);
+    printMemory(await memory(root));
+    printVerdicts(rows);
+    if (profileDir) printProfile(profileDir);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  }
+  console.log(`\ntotal ${((now() - started) / 1000).toFixed(1)} s`);
+}
+
+function jsonServiceVersion(): string {
+  const file = join(REPO, "node_modules", "vscode-json-languageservice", "package.json");
+  const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+  return typeof parsed === "object" && parsed !== null && "version" in parsed && typeof parsed.version === "string"
+    ? parsed.version
+    : "(unknown version)";
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Installs what the end-to-end test (test/e2e/) needs, from Debian's apt repositories and the
+# npm registry only. Idempotent: a second run only checks.
+#
+#   bash scripts/install-e2e.sh
+#
+# 1. apt (as root, only when something is missing): chromium (the browser playwright-core
+#    drives), libkrb5-dev and pkg-config (to build VS Code's native `kerberos` module), ripgrep
+#    (VS Code's search; @vscode/ripgrep would download its own binary otherwise), and
+#    fonts-liberation (text in screenshots; the one recommendation of chromium we keep).
+# 2. code-server 4.96.4 (VS Code 1.96.4, the last release that runs on Node 20) into
+#    .e2e/code-server/ (gitignored). A plain `npm install code-server` fails without network
+#    beyond the npm registry: its postinstall clones a git dependency and downloads ripgrep. So:
+#    --ignore-scripts, the git dependency pointed at the registry tarball of the same version
+#    (same integrity hash), Debian's rg for @vscode/ripgrep, the native modules rebuilt from
+#    source against the local Node headers, and the rest of its postinstall by hand.
+# 3. playwright-core: a root devDependency, installed by `npm ci`; only checked here.
+#
+# Environment: E2E_DIR (default: <repo>/.e2e), npm_config_cache (npm's own; pass an empty folder
+# to time a cold install), E2E_SKIP_APT=1 to never call apt-get.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO=$PWD
+E2E_DIR=${E2E_DIR:-$REPO/.e2e}
+PREFIX=$E2E_DIR/code-server
+VERSION=4.96.4
+STAMP=$PREFIX/.installed
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+export npm_config_loglevel=${npm_config_loglevel:-warn}
+t0=$(date +%s)
+say() { echo "install-e2e: $*"; }
+elapsed() { echo "$(($(date +%s) - t0))s"; }
+
+# ---- 1. Debian packages ---------------------------------------------------------------------
+APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation)
+missing=()
+for p in "${APT_PKGS[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  say "apt packages present: ${APT_PKGS[*]}"
+elif [ "${E2E_SKIP_APT:-}" = 1 ]; then
+  say "E2E_SKIP_APT=1: not installing missing apt packages: ${missing[*]}"
+elif [ "$(id -u)" -ne 0 ]; then
+  say "not root: not installing missing apt packages: ${missing[*]}"
+  say "  (run: sudo apt-get install -y ${missing[*]}); the e2e test skips without /usr/bin/chromium"
+else
+  say "apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${APT_PKGS[@]}" >/dev/null
+  say "apt done ($(elapsed))"
+fi
+
+# ---- 2. code-server ---------------------------------------------------------------------------
+# The stamp records the version and the Node ABI the native modules were built for.
+want="code-server $VERSION node-abi $(node -p process.versions.modules)"
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$PREFIX/node_modules/.bin/code-server" ]; then
+  say "code-server $VERSION present in ${PREFIX#"$REPO"/}"
+else
+  missing_tools=()
+  for tool in rg python3 make g++ pkg-config; do
+    command -v "$tool" >/dev/null 2>&1 || missing_tools+=("$tool")
+  done
+  if [ ${#missing_tools[@]} -ne 0 ]; then
+    say "cannot build code-server: missing ${missing_tools[*]} (see step 1); the e2e test will skip"
+    exit 0
+  fi
+  # node-gyp must build against the headers already on the machine, not download them.
+  if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then
+    export npm_config_nodedir=/usr
+  fi
+  say "installing code-server $VERSION into ${PREFIX#"$REPO"/}"
+  rm -rf "$PREFIX"
+  mkdir -p "$PREFIX"
+  # A package.json of its own, so npm never treats the repository as the project here.
+  echo '{ "name": "rlm-plan-e2e-code-server", "private": true }' >"$PREFIX/package.json"
+  (cd "$PREFIX" && npm install --ignore-scripts --no-save --no-package-lock "code-server@$VERSION")
+  CS=$PREFIX/node_modules/code-server
+  # argon2 (required at startup): its prebuilt download fails, it falls back to node-gyp.
+  (cd "$PREFIX" && npm rebuild argon2)
+  (
+    cd "$CS/lib/vscode"
+    # The one git dependency -> the registry tarball of the same version (same integrity).
+    node -e '
+      const fs = require("fs"); const f = "npm-shrinkwrap.json";
+      const j = JSON.parse(fs.readFileSync(f, "utf8"));
+      const p = j.packages["node_modules/@vscode/proxy-agent"];
+      p.resolved = "https://registry.npmjs.org/@vscode/proxy-agent/-/proxy-agent-" + p.version + ".tgz";
+      fs.writeFileSync(f, JSON.stringify(j, null, 2) + "\n");'
+    npm install --omit=dev --ignore-scripts
+    # @vscode/ripgrep's postinstall exits early when bin/ exists: give it Debian's rg.
+    mkdir -p node_modules/@vscode/ripgrep/bin
+    cp "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
+    # node-pty, spdlog, kerberos, native-watchdog, @parcel/watcher, ... from source.
+    npm rebuild
+    # The rest of code-server's postinstall.sh.
+    rm -rf node_modules.asar && ln -s node_modules node_modules.asar
+    (cd bin/remote-cli && rm -f code-server && ln -s code-linux.sh code-server)
+    (cd bin/helpers && rm -f browser.sh && ln -s browser-linux.sh browser.sh)
+    (cd extensions && npm install --omit=dev)
+  )
+  # (XDG_CONFIG_HOME: code-server writes a default config.yaml there at every start.)
+  v=$(XDG_CONFIG_HOME=$PREFIX/.xdg-config "$PREFIX/node_modules/.bin/code-server" --version | tail -1)
+  rm -rf "$PREFIX/.xdg-config"
+  say "installed code-server $v"
+  echo "$want" >"$STAMP"
+  say "code-server done ($(elapsed), $(du -sh "$PREFIX" | cut -f1))"
+fi
+
+# ---- 3. playwright-core ---------------------------------------------------------------------
+if node -e 'require.resolve("playwright-core")' 2>/dev/null; then
+  say "playwright-core $(node -p 'require("playwright-core/package.json").version') present"
+else
+  say "playwright-core is missing: run npm ci (it is a root devDependency)"
+fi
+say "done in $(elapsed)"
