@@ -15,16 +15,21 @@ import { pathToFileURL } from "node:url";
 import { analyzePlanText } from "@rlm-plan/shared-runtime";
 import { getLanguageService, TextDocument, type JSONSchema, type LanguageService } from "vscode-json-languageservice";
 import type { Position } from "vscode-languageserver-protocol";
+import { analyzePlan } from "@rlm-plan/server/out/analyzedPlan";
+import { planDiagnostics } from "@rlm-plan/server/out/diagnostics";
+import { HostProfiles } from "@rlm-plan/server/out/hostProfiles";
 import { summarizeCpuProfile } from "./cpuProfile";
-import { LspSession, SERVER_MAIN } from "./lspSession";
+import { LspSession, SERVER_MAIN, type HeapUsage } from "./lspSession";
 import { now } from "./measure";
 import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
 
 const SIZES = [100, 1_000, 10_000] as const;
 const SHAPES: readonly PlanShape[] = ["flat", "nested"];
 const WARMUP_CHANGES = 3;
-const CHANGES = 20;
-const REQUESTS = 200;
+/** Measured changes per plan size: more where each is quick, so the p95 means something. */
+const CHANGES: Readonly<Record<(typeof SIZES)[number], number>> = { 100: 60, 1_000: 40, 10_000: 20 };
+const HOVERS = 400;
+const COMPLETIONS = 200;
 const MEMORY_PLANS = 1_000;
 const MEMORY_PLAN_STEPS = 100;
 const HOVER_TARGET_MS = 5;
@@ -50,7 +55,12 @@ interface Stats {
 
 function stats(values: readonly number[]): Stats {
   const sorted = [...values].sort((a, b) => a - b);
-  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] ?? NaN, count: sorted.length };
+  return {
+    median: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    max: sorted[sorted.length - 1] ?? NaN,
+    count: sorted.length,
+  };
 }
 
 /** Linear interpolation between the two nearest ranks of sorted values. */
@@ -207,6 +217,7 @@ interface PlanRow {
   readonly schemaProblems: number;
   readonly change: Stats;
   readonly analyze: Stats;
+  readonly pipeline: Stats;
   readonly schema: Stats;
   readonly hoverAfterEdit: Stats;
   readonly hover: Stats;
@@ -221,7 +232,9 @@ function hostProfileText(): string {
     {
       capabilities: CAPABILITIES,
       budget: HUGE_BUDGET,
-      tools: { echo: { type: "command", command: ["node", "echo.js"], description: "Never run: the bench only checks." } },
+      tools: {
+        echo: { type: "command", command: ["node", "echo.js"], description: "Never run: the bench only checks." },
+      },
     },
     null,
     2,
@@ -239,7 +252,7 @@ async function measurePlan(
   baseline: SchemaBaseline,
   root: string,
   shape: PlanShape,
-  steps: number,
+  steps: (typeof SIZES)[number],
 ): Promise<PlanRow> {
   const name = `${shape}-${steps}`;
   const original = planText(shape, steps);
@@ -247,14 +260,20 @@ async function measurePlan(
   const uri = pathToFileURL(join(root, "plans", `${name}.rlmplan.json`)).href;
   const next = random(steps + (shape === "flat" ? 1 : 2));
 
+  const file = join(root, "plans", `${name}.rlmplan.json`);
+  // The server's own pipeline in this process: the host profile (read once, as the server caches
+  // it), the document, analyzePlan (jsonc tree + analyzePlanText + host preflight), diagnostics.
+  const hostStatus = new HostProfiles(() => undefined).statusFor(file);
+  if (hostStatus.kind !== "ok") throw new Error(`bench host profile: ${hostStatus.kind}`);
   const change: number[] = [];
+  const pipeline: number[] = [];
   const analyze: number[] = [];
   const schema: number[] = [];
   const hoverAfterEdit: number[] = [];
   let serverProblems = -1;
   let schemaProblems = -1;
   let text = original;
-  for (let i = 0; i < WARMUP_CHANGES + CHANGES; i++) {
+  for (let i = 0; i < WARMUP_CHANGES + CHANGES[steps]; i++) {
     text = edited(original, i + 1);
     const positions = new Positions(text);
     const ops = positions.after(/"op": "/g, 1);
@@ -269,11 +288,18 @@ async function measurePlan(
     const analysis = analyzePlanText(text, POLICY);
     const analyzeMs = now() - schemaStart;
     if (analysis.problems.length !== 0) throw new Error(`${name}: ${analysis.problems[0]?.message}`);
+    schemaStart = now();
+    const document = TextDocument.create(uri, "rlm-plan", i + 2, text);
+    const diagnostics = planDiagnostics(analyzePlan(document, hostStatus), { hostProblemsAsErrors: false });
+    const pipelineMs = now() - schemaStart;
+    if (diagnostics.length !== serverProblems)
+      throw new Error(`${name}: in-process diagnostics differ from the server's`);
     if (i < WARMUP_CHANGES) continue;
     change.push(result.ms);
     hoverAfterEdit.push(hoverMs);
     schema.push(schemaMs);
     analyze.push(analyzeMs);
+    pipeline.push(pipelineMs);
   }
 
   // Hovers and completions on the last version, at varied places, one request at a time.
@@ -282,7 +308,7 @@ async function measurePlan(
   const hoverTimes: number[] = [];
   const hoverByKind = new Map<string, number[]>();
   let hoverAnswered = 0;
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < HOVERS; i++) {
     const target = hoverKinds[i % hoverKinds.length] as Target;
     const position = positions.at(pick(target.offsets, next));
     const start = now();
@@ -295,7 +321,7 @@ async function measurePlan(
   const completionKinds = completionTargets(positions);
   const completionTimes: number[] = [];
   const completionByKind = new Map<string, { times: number[]; items: number[] }>();
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < COMPLETIONS; i++) {
     const target = completionKinds[i % completionKinds.length] as Target;
     const position = positions.at(pick(target.offsets, next));
     const start = now();
@@ -318,6 +344,7 @@ async function measurePlan(
     schemaProblems,
     change: stats(change),
     analyze: stats(analyze),
+    pipeline: stats(pipeline),
     schema: stats(schema),
     hoverAfterEdit: stats(hoverAfterEdit),
     hover: stats(hoverTimes),
@@ -325,7 +352,10 @@ async function measurePlan(
     hoverByKind: new Map([...hoverByKind].map(([kind, values]) => [kind, stats(values)])),
     completion: stats(completionTimes),
     completionByKind: new Map(
-      [...completionByKind].map(([kind, entry]) => [kind, { stats: stats(entry.times), items: stats(entry.items).median }]),
+      [...completionByKind].map(([kind, entry]) => [
+        kind,
+        { stats: stats(entry.times), items: stats(entry.items).median },
+      ]),
     ),
   };
 }
@@ -334,6 +364,9 @@ interface MemoryRow {
   readonly idleKiB: number;
   readonly openKiB: number;
   readonly peakKiB: number;
+  /** After a full garbage collection, idle and with every plan open. */
+  readonly idleGc: { readonly rssKiB: number; readonly heap: HeapUsage };
+  readonly openGc: { readonly rssKiB: number; readonly heap: HeapUsage };
   readonly openAllMs: number;
   readonly textBytes: number;
   readonly problems: number;
@@ -341,11 +374,13 @@ interface MemoryRow {
 
 /** A fresh server; 1,000 different 100-step plans (flat and nested in turn) opened and checked. */
 async function memory(root: string): Promise<MemoryRow> {
-  const session = await LspSession.start({ root, settings: SETTINGS });
+  const session = await LspSession.start({ root, settings: SETTINGS, memoryHook: true });
   try {
-    // Let the server settle after initialize (settings pulled, host profile not yet read).
+    // Let the server settle after initialize (settings pulled).
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 300));
     const idle = session.memory();
+    const idleHeap = await session.collectGarbage();
+    const idleGc = { rssKiB: session.memory().rssKiB, heap: idleHeap };
     const bases = { flat: planText("flat", MEMORY_PLAN_STEPS), nested: planText("nested", MEMORY_PLAN_STEPS) };
     const start = now();
     const opens: Promise<{ uri: string; published: { diagnostics: readonly unknown[] } }>[] = [];
@@ -360,7 +395,18 @@ async function memory(root: string): Promise<MemoryRow> {
     const openAllMs = now() - start;
     const problems = opened.reduce((sum, o) => sum + o.published.diagnostics.length, 0);
     const open = session.memory();
-    return { idleKiB: idle.rssKiB, openKiB: open.rssKiB, peakKiB: open.peakKiB, openAllMs, textBytes, problems };
+    const openHeap = await session.collectGarbage();
+    const openGc = { rssKiB: session.memory().rssKiB, heap: openHeap };
+    return {
+      idleKiB: idle.rssKiB,
+      openKiB: open.rssKiB,
+      peakKiB: open.peakKiB,
+      idleGc,
+      openGc,
+      openAllMs,
+      textBytes,
+      problems,
+    };
   } finally {
     await session.stop();
   }
@@ -372,18 +418,20 @@ function printChanges(rows: readonly PlanRow[]): void {
   section("(a) didChange -> publishDiagnostics, beside vscode-json-languageservice + plan.schema.json");
   console.log(
     [
-      "ours   = ms from writing a textDocument/didChange (version n, one full-text change) to the server's stdin",
-      "         until publishDiagnostics for version n arrives: JSON-RPC both ways (the whole text crosses the",
-      "         pipe), the server's document update, timer (validationDelay 0; Node clamps it to 1 ms), analysis",
-      "         (jsonc tree, parse, validate, estimate, host preflight), diagnostics. The server got",
-      "         rlmPlan.validationDelay = 0 in initializationOptions and from workspace/configuration (it pulls",
-      "         the section after initialized; workspace.ts readSettings).",
-      "in-proc = analyzePlanText(text, policy) from shared-runtime in this process (the core of the server's",
-      "         analysis, without IPC, document, preflight or diagnostics conversion).",
-      "schema = vscode-json-languageservice in this process: TextDocument.create + parseJSONDocument +",
-      "         doValidation against shared-runtime/schemas/plan.schema.json (no IPC: favours the baseline).",
-      `${CHANGES} measured changes per plan after ${WARMUP_CHANGES} warm-up ones; each change edits the seed string near the top;`,
-      "the three are timed on the same text, one after another, change by change. med = median, p95 = 95th pct.",
+      "ours     = ms from writing a textDocument/didChange (version n, one full-text change) to the server's",
+      "           stdin until publishDiagnostics for version n arrives: JSON-RPC both ways (the whole text",
+      "           crosses the pipe), the server's document update, its timer (validationDelay 0, which Node",
+      "           clamps to 1 ms), analysis, diagnostics. The server got rlmPlan.validationDelay = 0 in",
+      "           initializationOptions and again from workspace/configuration, which it pulls after",
+      "           initialized (workspace.ts readSettings; without it every change waits 150 ms).",
+      "server   = the server's own pipeline in this process, no IPC: TextDocument.create + analyzePlan",
+      "           (jsonc tree, analyzePlanText, host preflight) + planDiagnostics, from server/out.",
+      "analyze  = analyzePlanText(text, policy) from shared-runtime in this process (the core of it).",
+      "schema   = vscode-json-languageservice in this process: TextDocument.create + parseJSONDocument +",
+      "           doValidation against shared-runtime/schemas/plan.schema.json (no IPC: favours the baseline).",
+      `${CHANGES[100]} / ${CHANGES[1_000]} / ${CHANGES[10_000]} measured changes per plan of 100 / 1,000 / 10,000 steps, after ${WARMUP_CHANGES} warm-up ones;`,
+      "each change edits the seed string near the top; all four are timed on the same text, one after",
+      "another, change by change. med = median, p95 = 95th percentile, ratios = ours (or in-process) / schema.",
     ].join("\n"),
   );
   console.log("");
@@ -393,31 +441,40 @@ function printChanges(rows: readonly PlanRow[]): void {
       "text",
       "ours med",
       "p95",
-      "in-proc med",
+      "server med",
       "p95",
+      "analyze med",
       "schema med",
       "p95",
-      "ours/schema med",
+      "ours/schema",
       "p95",
-      "in-proc/schema",
-      "problems ours/schema",
+      "server/schema",
+      "analyze/schema",
+      "problems",
     ],
     rows.map((r) => [
       label(r.shape, r.steps),
       `${(r.bytes / 1024).toFixed(0)} KB`,
       ms(r.change.median),
       ms(r.change.p95),
+      ms(r.pipeline.median),
+      ms(r.pipeline.p95),
       ms(r.analyze.median),
-      ms(r.analyze.p95),
       ms(r.schema.median),
       ms(r.schema.p95),
       times(r.change.median / r.schema.median),
       times(r.change.p95 / r.schema.p95),
+      times(r.pipeline.median / r.schema.median),
       times(r.analyze.median / r.schema.median),
       `${r.serverProblems}/${r.schemaProblems}`,
     ]),
   );
-  console.log("(open -> first diagnostics, one sample each, ms: " + rows.map((r) => `${label(r.shape, r.steps)} ${ms(r.openMs)}`).join(", ") + ")");
+  console.log("(problems = diagnostics ours/schema on the valid generated plans: both must be 0)");
+  console.log(
+    "(open -> first diagnostics, one sample each, ms: " +
+      rows.map((r) => `${label(r.shape, r.steps)} ${ms(r.openMs)}`).join(", ") +
+      ")",
+  );
 
   console.log("\nPer-step cost (µs/step, medians) and its growth 100 -> 1,000 -> 10,000 (×1.00 = linear; 100-step");
   console.log("figures carry the fixed cost of a round trip, so 100 -> 1k growth below ×1 is expected):");
@@ -426,25 +483,27 @@ function printChanges(rows: readonly PlanRow[]): void {
     const of = rows.filter((r) => r.shape === shape);
     const series: [string, (r: PlanRow) => number][] = [
       ["ours didChange->diagnostics", (r) => r.change.median],
-      ["in-proc analyzePlanText", (r) => r.analyze.median],
+      ["server pipeline in-process", (r) => r.pipeline.median],
+      ["analyzePlanText in-process", (r) => r.analyze.median],
       ["schema (json-languageservice)", (r) => r.schema.median],
-      ["hover p95 (not per step: ms)", (r) => r.hover.p95],
     ];
     for (const [name, pickValue] of series) {
-      const perStep = name.startsWith("hover")
-        ? of.map((r) => pickValue(r))
-        : of.map((r) => (pickValue(r) * 1000) / r.steps);
-      lines.push([`${shape} ${name}`, ...perStep.map((v) => v.toFixed(3)), ...growth(perStep)]);
+      const perStep = of.map((r) => (pickValue(r) * 1000) / r.steps);
+      lines.push([`${shape} ${name}`, ...perStep.map((v) => v.toFixed(2)), ...growth(perStep)]);
     }
+    const hover = of.map((r) => r.hover.p95);
+    lines.push([`${shape} hover p95 (ms, not per step)`, ...hover.map((v) => v.toFixed(2)), ...growth(hover)]);
   }
   table(["series", "100", "1,000", "10,000", "100->1k", "1k->10k"], lines);
 }
 
 function printRequests(rows: readonly PlanRow[]): void {
-  section(`(b) hover and completion latency (${REQUESTS} of each per plan, one at a time, on the last version)`);
+  section(
+    `(b) hover and completion latency (${HOVERS} hovers, ${COMPLETIONS} completions per plan, one at a time, on the last version)`,
+  );
   console.log("ms from sending the request to its response; positions spread evenly over the kinds below,");
   console.log("each at a random occurrence in the plan (fixed seed). 'after edit' = the first hover after each");
-  console.log(`of the ${CHANGES} measured changes in (a), when the server may still build lazily computed indexes.\n`);
+  console.log(`of the measured changes in (a), when the server may still build lazily computed indexes.\n`);
   table(
     ["plan", "hover med", "p95", "max", "answered", "after edit med", "p95", "completion med", "p95", "max"],
     rows.map((r) => [
@@ -452,7 +511,7 @@ function printRequests(rows: readonly PlanRow[]): void {
       ms(r.hover.median),
       ms(r.hover.p95),
       ms(r.hover.max),
-      `${r.hoverAnswered}/${REQUESTS}`,
+      `${r.hoverAnswered}/${HOVERS}`,
       ms(r.hoverAfterEdit.median),
       ms(r.hoverAfterEdit.p95),
       ms(r.completion.median),
@@ -487,32 +546,50 @@ function printRequests(rows: readonly PlanRow[]): void {
 }
 
 function printMemory(row: MemoryRow): void {
-  section(`(c) server memory with ${MEMORY_PLANS.toLocaleString("en-US")} open ${MEMORY_PLAN_STEPS}-step plans (a fresh server)`);
+  section(
+    `(c) server memory with ${MEMORY_PLANS.toLocaleString("en-US")} open ${MEMORY_PLAN_STEPS}-step plans (a fresh server)`,
+  );
   console.log("VmRSS from /proc/<pid>/status; plans alternate flat and nested, each text different; every one");
-  console.log("opened (validationDelay 0) and its diagnostics received before reading.\n");
+  console.log("opened (validationDelay 0) and its diagnostics received before reading. The server runs with");
+  console.log("--expose-gc and a preloaded hook (bench/serverMemoryHook.ts) so that a full GC can be asked for by");
+  console.log("signal: the 'after full GC' rows tell live memory from garbage not yet collected.\n");
+  const perPlan = (kib: number): string => `${(kib / MEMORY_PLANS).toFixed(0)} KiB/plan`;
+  const heapKiB = (h: HeapUsage): number => h.heapUsed / 1024;
   table(
-    ["server", "VmRSS", "note"],
+    ["server", "VmRSS", "V8 heap used", "note"],
     [
-      ["after initialize", mib(row.idleKiB), ""],
+      ["after initialize", mib(row.idleKiB), "", ""],
+      ["  after full GC", mib(row.idleGc.rssKiB), mib(heapKiB(row.idleGc.heap)), ""],
       [
         `${MEMORY_PLANS} plans open`,
         mib(row.openKiB),
-        `+${mib(row.openKiB - row.idleKiB)}, ${((row.openKiB - row.idleKiB) / MEMORY_PLANS).toFixed(0)} KiB/plan; text ${(row.textBytes / 1024 / 1024).toFixed(1)} MiB in all`,
+        "",
+        `+${mib(row.openKiB - row.idleKiB)} = ${perPlan(row.openKiB - row.idleKiB)}; texts ${(row.textBytes / 1024 / 1024).toFixed(1)} MiB in all (${(row.textBytes / MEMORY_PLANS / 1024).toFixed(0)} KiB/plan)`,
       ],
-      ["peak (VmHWM)", mib(row.peakKiB), ""],
+      [
+        "  after full GC",
+        mib(row.openGc.rssKiB),
+        mib(heapKiB(row.openGc.heap)),
+        `live heap +${mib(heapKiB(row.openGc.heap) - heapKiB(row.idleGc.heap))} = ${perPlan(heapKiB(row.openGc.heap) - heapKiB(row.idleGc.heap))}`,
+      ],
+      ["peak (VmHWM)", mib(row.peakKiB), "", ""],
     ],
   );
   console.log(
-    `opening all ${MEMORY_PLANS} and receiving their diagnostics: ${ms(row.openAllMs)} ms (${ms(row.openAllMs / MEMORY_PLANS)} ms/plan); problems reported: ${row.problems}`,
+    `opening all ${MEMORY_PLANS} (sent back to back) and receiving their diagnostics: ${ms(row.openAllMs)} ms (${ms(row.openAllMs / MEMORY_PLANS)} ms/plan); problems reported: ${row.problems}`,
   );
 }
 
 function printVerdicts(rows: readonly PlanRow[]): void {
   section("Verdicts");
   const ratioOk = rows.filter((r) => r.change.median / r.schema.median <= RATIO_TARGET);
+  const pipelineOk = rows.filter((r) => r.pipeline.median / r.schema.median <= RATIO_TARGET);
   const inProcOk = rows.filter((r) => r.analyze.median / r.schema.median <= RATIO_TARGET);
   console.log(
     `didChange->diagnostics median within ${RATIO_TARGET.toFixed(1)}x of schema validation: ${ratioOk.length === rows.length ? "yes" : "no"} (${ratioOk.length} of ${rows.length} plans; worst ${times(Math.max(...rows.map((r) => r.change.median / r.schema.median)))})`,
+  );
+  console.log(
+    `server pipeline in-process median within ${RATIO_TARGET.toFixed(1)}x of schema validation: ${pipelineOk.length === rows.length ? "yes" : "no"} (${pipelineOk.length} of ${rows.length}; worst ${times(Math.max(...rows.map((r) => r.pipeline.median / r.schema.median)))})`,
   );
   console.log(
     `in-process analyzePlanText median within ${RATIO_TARGET.toFixed(1)}x of schema validation: ${inProcOk.length === rows.length ? "yes" : "no"} (${inProcOk.length} of ${rows.length}; worst ${times(Math.max(...rows.map((r) => r.analyze.median / r.schema.median)))})`,
@@ -520,6 +597,10 @@ function printVerdicts(rows: readonly PlanRow[]): void {
   for (const r of rows.filter((row) => row.steps === 10_000)) {
     console.log(
       `hover p95 on ${label(r.shape, r.steps)}: ${ms(r.hover.p95)} ms -> under ${HOVER_TARGET_MS} ms: ${r.hover.p95 < HOVER_TARGET_MS ? "yes" : "no"} (first hover after an edit p95 ${ms(r.hoverAfterEdit.p95)} ms)`,
+    );
+    const over = [...r.hoverByKind].filter(([, s]) => s.p95 >= HOVER_TARGET_MS);
+    console.log(
+      `  hover kinds with p95 ≥ ${HOVER_TARGET_MS} ms there: ${over.length === 0 ? "none" : over.map(([kind, s]) => `${kind} ${ms(s.p95)} ms`).join(", ")}`,
     );
   }
   for (const shape of SHAPES) {
@@ -545,11 +626,23 @@ function printProfile(directory: string): void {
       [...summary.functions]
         .sort((a, b) => order(b) - order(a))
         .slice(0, count)
-        .map((f) => [f.where, ms(f.selfMs), `${((f.selfMs / busy) * 100).toFixed(1)}%`, ms(f.totalMs), `${((f.totalMs / busy) * 100).toFixed(1)}%`]);
+        .map((f) => [
+          f.where,
+          ms(f.selfMs),
+          `${((f.selfMs / busy) * 100).toFixed(1)}%`,
+          ms(f.totalMs),
+          `${((f.totalMs / busy) * 100).toFixed(1)}%`,
+        ]);
     console.log("top by self time:");
-    table(["function", "self ms", "of busy", "total ms", "of busy"], top((f) => f.selfMs, 25));
+    table(
+      ["function", "self ms", "of busy", "total ms", "of busy"],
+      top((f) => f.selfMs, 25),
+    );
     console.log("\ntop by total time (inclusive):");
-    table(["function", "self ms", "of busy", "total ms", "of busy"], top((f) => f.totalMs, 30));
+    table(
+      ["function", "self ms", "of busy", "total ms", "of busy"],
+      top((f) => f.totalMs, 30),
+    );
   }
 }
 
@@ -557,10 +650,17 @@ async function main(): Promise<void> {
   const started = now();
   const profile = process.argv.includes("--cpu-prof");
   console.log("rlm-plan benchmark: the language server over stdio with a real LSP client");
-  console.log(`node ${process.version} · ${os.cpus()[0]?.model ?? "unknown CPU"} · ${os.cpus().length} logical CPUs · ${os.platform()} ${os.release()}`);
-  console.log(`server: node ${SERVER_MAIN.replace(`${REPO}/`, "")} --stdio${profile ? " under --cpu-prof (figures inflated by the profiler)" : ""}`);
+  console.log(
+    `node ${process.version} · ${os.cpus()[0]?.model ?? "unknown CPU"} · ${os.cpus().length} logical CPUs · ${os.platform()} ${os.release()}`,
+  );
+  console.log(`load average at start: ${loadAverage()} (other work on the machine widens the p95 figures)`);
+  console.log(
+    `server: node ${SERVER_MAIN.replace(`${REPO}/`, "")} --stdio${profile ? " under --cpu-prof (figures inflated by the profiler)" : ""}`,
+  );
   console.log("client: vscode-languageserver-protocol over the child's stdin/stdout (as test/protocol does)");
-  console.log(`settings: rlmPlan = ${JSON.stringify(SETTINGS)}; host profile: capabilities ${JSON.stringify(CAPABILITIES)}, tool echo, budgets no plan reaches`);
+  console.log(
+    `settings: rlmPlan = ${JSON.stringify(SETTINGS)}; host profile: capabilities ${JSON.stringify(CAPABILITIES)}, tool echo, budgets no plan reaches`,
+  );
 
   const root = mkdtempSync(join(os.tmpdir(), "rlm-plan-lsp-bench-"));
   writeFileSync(join(root, "rlmplan.host.json"), hostProfileText());
@@ -568,12 +668,19 @@ async function main(): Promise<void> {
   try {
     const baseline = new SchemaBaseline();
     const broken = await baseline.validate("sanity", 1, '{"steps": [{"op": "contxt", "bind": 3}]}');
-    console.log(`baseline: vscode-json-languageservice ${jsonServiceVersion()}, schema ${SCHEMA_FILE.replace(`${REPO}/`, "")} (sanity: a broken plan gets ${broken} schema diagnostics)`);
+    console.log(
+      `baseline: vscode-json-languageservice ${jsonServiceVersion()}, schema ${SCHEMA_FILE.replace(`${REPO}/`, "")} (sanity: a broken plan gets ${broken} schema diagnostics)`,
+    );
 
-    const session = await LspSession.start({ root, settings: SETTINGS, ...(profileDir ? { cpuProfileDir: profileDir } : {}) });
+    const session = await LspSession.start({
+      root,
+      settings: SETTINGS,
+      ...(profileDir ? { cpuProfileDir: profileDir } : {}),
+    });
     const rows: PlanRow[] = [];
     try {
-      for (const shape of SHAPES) for (const steps of SIZES) rows.push(await measurePlan(session, baseline, root, shape, steps));
+      for (const shape of SHAPES)
+        for (const steps of SIZES) rows.push(await measurePlan(session, baseline, root, shape, steps));
     } finally {
       await session.stop();
     }
@@ -587,7 +694,14 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   }
-  console.log(`\ntotal ${((now() - started) / 1000).toFixed(1)} s`);
+  console.log(`\ntotal ${((now() - started) / 1000).toFixed(1)} s; load average at the end: ${loadAverage()}`);
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" / ");
 }
 
 function jsonServiceVersion(): string {

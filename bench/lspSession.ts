@@ -44,6 +44,21 @@ export interface SessionOptions {
   readonly settings: Record<string, unknown>;
   /** When set, the server runs under `node --cpu-prof --cpu-prof-dir=<dir>`. */
   readonly cpuProfileDir?: string;
+  /** Preload serverMemoryHook.js (with --expose-gc), for collectGarbage(). */
+  readonly memoryHook?: boolean;
+}
+
+/** What serverMemoryHook.ts writes on stderr, before the JSON of process.memoryUsage(). */
+const MEMORY_LINE_PREFIX = "rlm-plan-bench-memory ";
+const MEMORY_HOOK = resolve(__dirname, "serverMemoryHook.js");
+
+/** process.memoryUsage() of the server after a full garbage collection, in bytes. */
+export interface HeapUsage {
+  readonly rss: number;
+  readonly heapTotal: number;
+  readonly heapUsed: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
 }
 
 export interface PublishedDiagnostics {
@@ -96,8 +111,10 @@ export class LspSession {
 
   static async start(options: SessionOptions): Promise<LspSession> {
     if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run npx tsc -b first`);
-    const nodeArgs =
-      options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`];
+    const nodeArgs = [
+      ...(options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`]),
+      ...(options.memoryHook === true ? ["--expose-gc", "--require", MEMORY_HOOK] : []),
+    ];
     const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN, "--stdio"], { stdio: "pipe" });
     const connection = createProtocolConnection(
       new StreamMessageReader(child.stdout),
@@ -197,6 +214,34 @@ export class LspSession {
       return Number(match[1]);
     };
     return { rssKiB: field("VmRSS"), peakKiB: field("VmHWM") };
+  }
+
+  /**
+   * Asks the server (started with memoryHook) for a full garbage collection and its
+   * process.memoryUsage() afterwards.
+   */
+  collectGarbage(): Promise<HeapUsage> {
+    return new Promise<HeapUsage>((resolvePromise, reject) => {
+      const from = this.stderrText.length;
+      const timer = setTimeout(() => {
+        this.child.stderr.off("data", look);
+        reject(new Error("the server did not report its memory: was it started with memoryHook?"));
+      }, WAIT_MS);
+      const look = (): void => {
+        const fresh = this.stderrText.slice(from);
+        const start = fresh.indexOf(MEMORY_LINE_PREFIX);
+        const end = start < 0 ? -1 : fresh.indexOf("\n", start);
+        if (end < 0) return;
+        clearTimeout(timer);
+        this.child.stderr.off("data", look);
+        const line = fresh.slice(start + MEMORY_LINE_PREFIX.length, end);
+        // The line is ours: remove it so stderr shows only what the server wrote.
+        this.stderrText = this.stderrText.slice(0, from + start) + this.stderrText.slice(from + end + 1);
+        resolvePromise(JSON.parse(line) as HeapUsage);
+      };
+      this.child.stderr.on("data", look);
+      this.child.kill("SIGUSR2");
+    });
   }
 
   /** The diagnostics of `version` of `uri`: already arrived, or the next to arrive. */

@@ -60,7 +60,12 @@ export interface FileScan {
 }
 
 /** Reads bytes [0, size) once, in chunks of `chunkBytes`, with an index entry every `stride` bytes. */
-export async function scanFile(session: FileSession, size: number, chunkBytes: number, stride: number): Promise<FileScan> {
+export async function scanFile(
+  session: FileSession,
+  size: number,
+  chunkBytes: number,
+  stride: number,
+): Promise<FileScan> {
   const entries = { bytes: [0], chars: [0], lines: [0] };
   let textBytes = 0;
   let chars = 0;
@@ -78,7 +83,7 @@ export async function scanFile(session: FileSession, size: number, chunkBytes: n
   // A window is counted up to its last sync point; the few bytes after it (a character the
   // chunk boundary may have split) start the next window.
   const stream = new ChunkStream(session, 0, size, chunkBytes, 4);
-  for (let window = await stream.next(); window !== undefined; ) {
+  for (let window = await stream.next(); window !== undefined;) {
     const { base, bytes } = window;
     const cut = base + bytes.length >= size ? bytes.length : lastSyncPoint(bytes, bytes.length);
     let counted = 0;

@@ -39,6 +39,7 @@ class LineBuilder {
   readonly #options: LineScanOptions;
   #pieces: Buffer[] = [];
   #rawBytes = 0;
+  #long = false;
   #decoder: StringDecoder | undefined;
   #head = "";
   #chars = 0;
@@ -56,33 +57,37 @@ class LineBuilder {
   add(bytes: Buffer, start: number, end: number): void {
     if (end <= start) return;
     this.#rawBytes += end - start;
-    if (this.#decoder === undefined) {
+    if (!this.#long) {
       if (this.#rawBytes <= this.#options.capBytes) {
         this.#pieces.push(Buffer.from(bytes.subarray(start, end)));
         return;
       }
-      this.#decoder = new StringDecoder("utf8");
-      for (const piece of this.#pieces) this.#take(this.#decoder.write(piece));
+      // Too long to keep: decode it on the fly only if something about its text was asked for.
+      this.#long = true;
+      if (this.#options.countChars || this.#options.pattern !== undefined) {
+        const decoder = (this.#decoder = new StringDecoder("utf8"));
+        for (const piece of this.#pieces) this.#take(decoder.write(piece));
+      }
       this.#pieces = [];
     }
-    this.#take(this.#decoder.write(bytes.subarray(start, end)));
+    if (this.#decoder !== undefined) this.#take(this.#decoder.write(bytes.subarray(start, end)));
   }
 
   /** The line so far as a ScannedLine; the builder is then empty again. */
   finish(): ScannedLine {
-    const decoder = this.#decoder;
     let line: ScannedLine;
-    if (decoder === undefined) {
+    if (!this.#long) {
       const text = Buffer.concat(this.#pieces).toString("utf8");
       const pattern = this.#options.pattern;
       line = { text, whole: true, charLength: undefined, contains: pattern !== undefined && text.includes(pattern) };
     } else {
-      this.#take(decoder.end());
+      if (this.#decoder !== undefined) this.#take(this.#decoder.end());
       const charLength = this.#options.countChars ? this.#chars : undefined;
       line = { text: this.#head, whole: false, charLength, contains: this.#contains };
     }
     this.#pieces = [];
     this.#rawBytes = 0;
+    this.#long = false;
     this.#decoder = undefined;
     this.#head = "";
     this.#chars = 0;
@@ -118,7 +123,7 @@ export async function* scanLines(
   const stream = new ChunkStream(session, 0, size, chunkBytes);
   for (let window = await stream.next(); window !== undefined; window = await stream.next()) {
     const bytes = window.bytes;
-    for (let start = 0; start < bytes.length; ) {
+    for (let start = 0; start < bytes.length;) {
       const end = bytes.indexOf(NEWLINE, start);
       if (end < 0) {
         builder.add(bytes, start, bytes.length);

@@ -10,10 +10,10 @@
 
 import { StringDecoder } from "node:string_decoder";
 import { ChunkStream, type Window } from "./chunkStream";
+import { countNewlines } from "./byteCounts";
 import type { FileScan } from "./fileIndex";
 import type { FileSession } from "./fileSession";
 import type { LineMatch } from "./textSource";
-import { countNewlines } from "./utf8Bytes";
 
 const NEWLINE = 0x0a;
 
@@ -38,7 +38,13 @@ async function bytesOf(session: FileSession, window: Window, start: number, end:
 }
 
 /** The line [start, end), or for a line of more than capBytes bytes a prefix of more than capBytes bytes. */
-async function lineText(session: FileSession, window: Window, start: number, end: number, capBytes: number) {
+async function lineText(
+  session: FileSession,
+  window: Window,
+  start: number,
+  end: number,
+  capBytes: number,
+): Promise<string> {
   // Decoding never shrinks bytes, and the decoder holds back at most three of them.
   if (end - start <= capBytes + 4) return (await bytesOf(session, window, start, end)).toString("utf8");
   return new StringDecoder("utf8").write(await bytesOf(session, window, start, start + capBytes + 4));
@@ -59,7 +65,7 @@ export async function* searchBytes(
   let known = { byte: 0, lines: 0 };
   let lineStart = 0;
   let from = 0;
-  for (let window = await stream.next(); window !== undefined; ) {
+  for (let window = await stream.next(); window !== undefined;) {
     const { base, bytes } = window;
     const hit = from - base < bytes.length ? bytes.indexOf(pattern, from - base) : -1;
     if (hit < 0) {

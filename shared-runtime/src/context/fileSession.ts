@@ -5,7 +5,7 @@
 // Opening, checking and closing are synchronous (metadata calls of microseconds, which would
 // cost more as round trips to the thread pool); reading is not, so a long scan never blocks.
 
-import { closeSync, fstatSync, openSync, read, type BigIntStats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, read, type BigIntStats } from "node:fs";
 import { ContextFault, sourceChanged, sourceUnavailable } from "./contextErrors";
 
 /** What tells a registered file from the same path holding other bytes. */
@@ -31,6 +31,9 @@ function errorCode(error: unknown): string {
   return "EIO";
 }
 
+/** Non-blocking, so that a FIFO put where the file was cannot hang the open (it fails the check). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 function readAt(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
   return new Promise((done, fail) => {
     read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? fail(error) : done(bytesRead)));
@@ -52,7 +55,7 @@ export class FileSession {
   static open(path: string, identity: FileIdentity): FileSession {
     let fd: number;
     try {
-      fd = openSync(path, "r");
+      fd = openSync(path, OPEN_FLAGS);
     } catch (error) {
       throw sourceUnavailable(errorCode(error));
     }
@@ -80,7 +83,7 @@ export class FileSession {
   /** Reads exactly `length` bytes at `position` into buffer[offset, offset + length). */
   async read(buffer: Buffer, offset: number, length: number, position: number): Promise<void> {
     if (this.#closed) throw new Error("FileSession.read after close");
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       let bytesRead: number;
       try {
         bytesRead = await readAt(this.#fd, buffer, offset + done, length - done, position + done);

@@ -24,6 +24,8 @@ export interface TextFileOptions {
 
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 export const DEFAULT_INDEX_STRIDE_BYTES = 1 << 16;
+/** The stride widens for files of more than 4 GiB, so that the index stays under 1.5 MiB. */
+const MAX_INDEX_ENTRIES = 1 << 16;
 
 function positiveInteger(value: number | undefined, fallback: number, what: string): number {
   if (value === undefined) return fallback;
@@ -137,7 +139,8 @@ export async function openTextFile(path: string, options: TextFileOptions = {}):
   try {
     const session = FileSession.open(absolute, identity);
     try {
-      scan = await scanFile(session, Number(identity.size), chunkBytes, stride);
+      const size = Number(identity.size);
+      scan = await scanFile(session, size, chunkBytes, Math.max(stride, Math.ceil(size / MAX_INDEX_ENTRIES)));
     } catch (error) {
       await session.close(false).catch(() => undefined);
       throw error;

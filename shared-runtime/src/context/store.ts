@@ -176,7 +176,12 @@ export class ContextStore {
     return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits));
   }
 
-  async #work(record: ContextRecord, payload: OpenPayload, action: ContextAction, limits: ContextLimits): Promise<Work> {
+  async #work(
+    record: ContextRecord,
+    payload: OpenPayload,
+    action: ContextAction,
+    limits: ContextLimits,
+  ): Promise<Work> {
     switch (action.type) {
       case "peek":
         return peekWork(action.selector, payload, metadataOf(record), limits);

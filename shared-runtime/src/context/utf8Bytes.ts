@@ -6,10 +6,9 @@
 // continuation byte (0x80-0xBF) be swallowed by a preceding sequence, so decoding can restart at
 // such a byte, and a newline byte is always a line break.
 
-import { isAscii, isUtf8 } from "node:buffer";
+import { isUtf8 } from "node:buffer";
+import { countBytes } from "./byteCounts";
 import { codePointCount } from "./codePoints";
-
-const NEWLINE = 0x0a;
 
 function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
@@ -43,34 +42,6 @@ export function lastSyncPoint(bytes: Uint8Array, end: number): number {
   return 0;
 }
 
-/** Newline bytes in bytes[start, end). */
-export function countNewlines(bytes: Buffer, start: number, end: number): number {
-  if (end <= start) return 0;
-  const view = bytes.subarray(start, end);
-  let count = 0;
-  for (let at = view.indexOf(NEWLINE); at >= 0; at = view.indexOf(NEWLINE, at + 1)) count++;
-  return count;
-}
-
-/** Continuation bytes in bytes[start, end), four at a time. */
-function countContinuations(bytes: Buffer, start: number, end: number): number {
-  let count = 0;
-  let i = start;
-  for (; i < end && (bytes.byteOffset + i) % 4 !== 0; i++) if (isContinuation(bytes[i] as number)) count++;
-  const words = Math.floor((end - i) / 4);
-  if (words > 0) {
-    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
-    for (let w = 0; w < words; w++) {
-      const x = view[w] as number;
-      const marks = (x & ~(x << 1) & 0x80808080) >>> 7;
-      count += Math.imul(marks, 0x01010101) >>> 24;
-    }
-    i += words * 4;
-  }
-  for (; i < end; i++) if (isContinuation(bytes[i] as number)) count++;
-  return count;
-}
-
 /** What a run of bytes that starts and ends at sync points contributes to a text. */
 export interface ByteRunStats {
   /** UTF-8 bytes of the decoded text (more than the run's bytes where bytes were invalid). */
@@ -82,12 +53,10 @@ export interface ByteRunStats {
 
 export function byteRunStats(bytes: Buffer, start: number, end: number): ByteRunStats {
   const length = end - start;
-  const newlines = countNewlines(bytes, start, end);
+  const { newlines, continuations } = countBytes(bytes, start, end);
   const run = bytes.subarray(start, end);
-  if (isAscii(run)) return { textBytes: length, chars: length, newlines, valid: true };
-  if (isUtf8(run)) {
-    return { textBytes: length, chars: length - countContinuations(bytes, start, end), newlines, valid: true };
-  }
+  // In valid UTF-8 every code point has exactly one byte that is not a continuation byte.
+  if (isUtf8(run)) return { textBytes: length, chars: length - continuations, newlines, valid: true };
   const text = run.toString("utf8");
   return { textBytes: Buffer.byteLength(text, "utf8"), chars: codePointCount(text), newlines, valid: false };
 }

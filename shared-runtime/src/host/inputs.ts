@@ -22,12 +22,11 @@ export type InputResult =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: HostProfileError };
 
 /**
- * A text file as a context. Reads it whole for now; a streaming, file-backed text source can
- * replace this one function without touching anything else.
+ * A text file as a context: indexed in one streaming pass and read chunk by chunk afterwards,
+ * so a file far larger than memory can be searched, sliced and counted.
  */
 export async function textFileInput(file: string, store: ContextStore): Promise<ContextHandle> {
-  const text = await readFile(file, "utf8");
-  return store.registerText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  return store.registerTextFile(file);
 }
 
 /** The value of input `name` of `profile`. */

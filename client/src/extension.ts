@@ -1,0 +1,87 @@
+// The RLM Plan extension: starts the language server and wires the commands, the Plan Runs
+// view, the run log, the output channel and the status bar to it. Every plan-related answer
+// comes from the server (or, for scaffolding a host profile, the runtime's own functions).
+
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { ActiveRuns } from "./activeRuns";
+import { registerHostProfileScaffold } from "./hostProfileScaffold";
+import { createLanguageClient } from "./languageClient";
+import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
+import { historyLimit, RunLog } from "./runLog";
+import { RunOutput } from "./runOutput";
+import {
+  OPEN_RUN_AS_JSON_COMMAND,
+  REVEAL_STEP_COMMAND,
+  RUN_DOCUMENT_SCHEME,
+  RUNS_VIEW_ID,
+  RunDocuments,
+  RunsTreeProvider,
+} from "./runsView";
+import { ProviderKeys } from "./secrets";
+import { WorstCaseStatus } from "./statusBar";
+import type { StepPath } from "./runLog";
+import { revealStep } from "./stepLocation";
+
+let client: LanguageClient | undefined;
+
+/** What the extension hands to its tests (`vscode.extensions.getExtension(...).exports`). */
+export interface RlmPlanApi {
+  readonly client: LanguageClient;
+  readonly log: RunLog;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<RlmPlanApi> {
+  const output = new RunOutput();
+  const log = new RunLog(context.storageUri ?? context.globalStorageUri, historyLimit());
+  await log.load();
+  client = createLanguageClient(context);
+  const runs = new ActiveRuns(client, log, output);
+  const deps: RunDependencies = { client, log, runs, output };
+  const tree = new RunsTreeProvider(log);
+  const documents = new RunDocuments(log);
+  const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+
+  context.subscriptions.push(
+    output,
+    log,
+    runs,
+    tree,
+    documents,
+    view,
+    registerRunCommands(deps),
+    registerHostProfileScaffold(),
+    new ProviderKeys(context.secrets).register(),
+    vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),
+    vscode.commands.registerCommand("rlmPlan.showRuns", async () => {
+      await vscode.commands.executeCommand(`${RUNS_VIEW_ID}.focus`);
+    }),
+    vscode.commands.registerCommand(OPEN_RUN_AS_JSON_COMMAND, async (target?: unknown) => {
+      const record = await pickRun(log, target, "Open which run as JSON?");
+      if (record) await vscode.window.showTextDocument(documents.uriOf(record), { preview: false });
+    }),
+    vscode.commands.registerCommand(REVEAL_STEP_COMMAND, (plan: string, path: StepPath | undefined) =>
+      revealStep(plan, path),
+    ),
+    vscode.commands.registerCommand("rlmPlan.clearRuns", () => log.clear()),
+    runs.onDidChange(
+      () => void vscode.commands.executeCommand("setContext", "rlmPlan.running", runs.running().length > 0),
+    ),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration("rlmPlan.runHistoryLimit")) log.setLimit(historyLimit());
+    }),
+  );
+  try {
+    await client.start();
+  } catch (error) {
+    // Commands and the run log stay usable; the server's own output channel has the details.
+    void vscode.window.showErrorMessage(`The RLM Plan language server did not start: ${String(error)}`);
+  }
+  context.subscriptions.push(new WorstCaseStatus(client));
+  return { client, log };
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

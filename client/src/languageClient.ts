@@ -1,0 +1,60 @@
+// Starts the rlm-plan language server (dist/server.js, bundled with the runtime) over Node IPC
+// and connects it to plan files and host profiles. The server does every plan-related thing the
+// editor shows: diagnostics, hovers, completion, code lenses, runs.
+
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/shared-runtime/out/host/profile";
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
+
+export const PLAN_LANGUAGE_ID = "rlm-plan";
+/** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
+export const CLIENT_ID = "rlmPlan";
+export const CLIENT_NAME = "RLM Plan Language Server";
+
+export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
+  const module = context.asAbsolutePath(path.join("dist", "server.js"));
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6011"] } },
+  };
+  const documentSelector: LanguageClientOptions["documentSelector"] = [
+    { language: PLAN_LANGUAGE_ID, scheme: "file" },
+    { language: PLAN_LANGUAGE_ID, scheme: "untitled" },
+    { scheme: "file", pattern: `**/${HOST_PROFILE_FILENAME}` },
+  ];
+  // A host profile named by the setting gets the server's diagnostics too.
+  const configured = configuredHostProfile();
+  if (configured) documentSelector.push({ scheme: "file", pattern: configured.split(path.sep).join("/") });
+  const clientOptions: LanguageClientOptions = {
+    documentSelector,
+    initializationOptions: { rlmPlan: settingsSection() },
+    synchronize: { configurationSection: "rlmPlan" },
+    outputChannelName: CLIENT_NAME,
+  };
+  return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+}
+
+/** The settings the server reads (protocol.ts, RlmPlanSettings). */
+function settingsSection(): Record<string, unknown> {
+  const config = vscode.workspace.getConfiguration("rlmPlan");
+  return {
+    hostProfile: config.get<string>("hostProfile", ""),
+    hostProblemsAsErrors: config.get<boolean>("hostProblemsAsErrors", false),
+    validationDelay: config.get<number>("validationDelay", 150),
+  };
+}
+
+/** `rlmPlan.hostProfile` as an absolute path (relative ones are under the first folder). */
+function configuredHostProfile(): string | undefined {
+  const setting = vscode.workspace.getConfiguration("rlmPlan").get<string>("hostProfile", "").trim();
+  if (setting === "") return undefined;
+  if (path.isAbsolute(setting)) return setting;
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? path.join(folder.uri.fsPath, setting) : undefined;
+}

@@ -1,0 +1,202 @@
+// The run log: every run of a plan from this workspace, kept on disk in the extension's storage
+// (the workspace's when a folder is open, the global one otherwise) and bounded by
+// `rlmPlan.runHistoryLimit`. A record holds what the server reported and nothing else: the
+// plan, its host profile, when it started, how long it took, its transitions (which carry no
+// content by definition), and its final value or structured error. Never a key, an
+// environment variable, a prompt or a model's text: the server sends none of those.
+
+import * as vscode from "vscode";
+import type { JsonValue, PlanError, Transition } from "@rlm-plan/shared-runtime";
+
+export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
+
+/** Where a step is in its plan: the JSON path the server reported when it started. */
+export type StepPath = readonly (string | number)[];
+
+export interface StepRef {
+  readonly operation: string;
+  readonly bind: string | null;
+  readonly path?: StepPath;
+}
+
+export interface LoggedTransition extends Transition {
+  /** The step's JSON path in the plan, matched from the server's step-started events. */
+  readonly path?: StepPath;
+}
+
+export interface RunRecord {
+  /** Unique in this log; stable across sessions. */
+  readonly id: string;
+  /** Shown to people: "Run 12". Counts up per log. */
+  readonly number: number;
+  /** The plan document's URI. */
+  readonly plan: string;
+  /** The host profile file the server used, or null when it named none. */
+  readonly hostProfile: string | null;
+  /** ISO time the run was asked for. */
+  readonly startedAt: string;
+  /** The server's id of the run (unique only while that server runs). */
+  serverRunId?: string;
+  status: RunStatus;
+  /** Milliseconds from start to end, as the server measured them. */
+  durationMs?: number;
+  transitions: LoggedTransition[];
+  /** Transitions past MAX_TRANSITIONS_KEPT that were counted but not kept. */
+  droppedTransitions?: number;
+  value?: JsonValue;
+  /** True when the value was too large to keep; `value` is then its JSON text, cut. */
+  valueTruncated?: boolean;
+  checkpoints?: string[];
+  budgetRemaining?: Readonly<Record<string, number>>;
+  error?: PlanError;
+  /** The step that was running when the run failed, when the server had said it started. */
+  failedStep?: StepRef;
+  /** Where in the plan the error is: the path the error names, or the failed step's. */
+  errorAt?: StepPath;
+}
+
+/** A run with thousands of steps keeps its first transitions and counts the rest. */
+export const MAX_TRANSITIONS_KEPT = 2000;
+/** A final value's JSON text above this is kept cut, so one run cannot swell the log. */
+export const MAX_VALUE_CHARS = 256 * 1024;
+export const DEFAULT_HISTORY_LIMIT = 50;
+
+const LOG_FILE = "runs.json";
+const LOG_VERSION = 1;
+
+export class RunLog implements vscode.Disposable {
+  private records: RunRecord[] = [];
+  private readonly changed = new vscode.EventEmitter<RunRecord | undefined>();
+  /** Fires with the record that changed, or undefined when the list itself changed. */
+  readonly onDidChange = this.changed.event;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly folder: vscode.Uri,
+    private limit: number,
+  ) {}
+
+  /** Reads the log from disk; a missing or unreadable file is an empty log. */
+  async load(): Promise<void> {
+    try {
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(this.folder, LOG_FILE));
+      const data: unknown = JSON.parse(new TextDecoder().decode(bytes));
+      if (isRecord(data) && data.version === LOG_VERSION && Array.isArray(data.runs)) {
+        this.records = (data.runs as RunRecord[]).filter((run) => isRecord(run) && typeof run.id === "string");
+      }
+    } catch {
+      this.records = [];
+    }
+    // A run still "running" in a saved log belonged to a window that closed mid-run.
+    for (const run of this.records) if (run.status === "running") run.status = "interrupted";
+    this.changed.fire(undefined);
+  }
+
+  /** Newest first. */
+  all(): readonly RunRecord[] {
+    return this.records;
+  }
+
+  get(id: string): RunRecord | undefined {
+    return this.records.find((run) => run.id === id);
+  }
+
+  /** Starts the record of a run the server has just accepted. */
+  begin(plan: string, hostProfile: string | null): RunRecord {
+    const number = (this.records[0]?.number ?? 0) + 1;
+    const startedAt = new Date();
+    const record: RunRecord = {
+      id: `${startedAt.getTime().toString(36)}-${number}`,
+      number,
+      plan,
+      hostProfile,
+      startedAt: startedAt.toISOString(),
+      status: "running",
+      transitions: [],
+    };
+    this.records.unshift(record);
+    this.trim();
+    this.changed.fire(undefined);
+    void this.save();
+    return record;
+  }
+
+  /** Adds a transition to a running record (not saved until the run ends). */
+  addTransition(record: RunRecord, transition: LoggedTransition): void {
+    if (record.transitions.length < MAX_TRANSITIONS_KEPT) record.transitions.push(transition);
+    else record.droppedTransitions = (record.droppedTransitions ?? 0) + 1;
+    this.changed.fire(record);
+  }
+
+  /** Records how a run ended and saves the log. */
+  finish(record: RunRecord, outcome: Partial<RunRecord> & { status: RunStatus }): void {
+    Object.assign(record, outcome);
+    if (outcome.value !== undefined) {
+      const text = JSON.stringify(outcome.value) ?? "null";
+      if (text.length > MAX_VALUE_CHARS) {
+        record.value = text.slice(0, MAX_VALUE_CHARS);
+        record.valueTruncated = true;
+      }
+    }
+    this.changed.fire(record);
+    void this.save();
+  }
+
+  clear(): void {
+    this.records = this.records.filter((run) => run.status === "running");
+    this.changed.fire(undefined);
+    void this.save();
+  }
+
+  setLimit(limit: number): void {
+    this.limit = limit;
+    if (this.trim()) {
+      this.changed.fire(undefined);
+      void this.save();
+    }
+  }
+
+  /** Resolves when every write asked for so far is on disk. */
+  flush(): Promise<void> {
+    return this.writing;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  /** Drops the oldest finished runs beyond the limit; true when any was dropped. */
+  private trim(): boolean {
+    const before = this.records.length;
+    let kept = 0;
+    this.records = this.records.filter((run) => run.status === "running" || ++kept <= this.limit);
+    return this.records.length !== before;
+  }
+
+  private save(): Promise<void> {
+    // Writes are chained so that an older snapshot never lands after a newer one.
+    const snapshot = JSON.stringify({ version: LOG_VERSION, runs: this.records });
+    this.writing = this.writing.then(async () => {
+      try {
+        await vscode.workspace.fs.createDirectory(this.folder);
+        await vscode.workspace.fs.writeFile(
+          vscode.Uri.joinPath(this.folder, LOG_FILE),
+          new TextEncoder().encode(snapshot),
+        );
+      } catch (error) {
+        console.error(`rlm-plan: could not save the run log: ${String(error)}`);
+      }
+    });
+    return this.writing;
+  }
+}
+
+/** The history limit setting, within its bounds. */
+export function historyLimit(): number {
+  const value = vscode.workspace.getConfiguration("rlmPlan").get<number>("runHistoryLimit", DEFAULT_HISTORY_LIMIT);
+  return Number.isInteger(value) && value >= 1 ? Math.min(value, 1000) : DEFAULT_HISTORY_LIMIT;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,99 @@
+// The "RLM Plan Runs" output channel: one block per run, a line per transition as it happens
+// (sequence, operation, binding, status, time since the start, the step's own time), then the
+// final value as pretty JSON, or the structured error with the step that was running.
+
+import * as vscode from "vscode";
+import type { LoggedTransition, RunRecord, StepRef } from "./runLog";
+import { formatStepPath } from "./stepLocation";
+
+export const RUN_OUTPUT_CHANNEL = "RLM Plan Runs";
+
+export class RunOutput implements vscode.Disposable {
+  readonly channel = vscode.window.createOutputChannel(RUN_OUTPUT_CHANNEL);
+
+  show(preserveFocus = true): void {
+    this.channel.show(preserveFocus);
+  }
+
+  started(run: RunRecord): void {
+    this.channel.appendLine("");
+    this.channel.appendLine(`Run ${run.number} started: ${displayPath(run.plan)} at ${clock(run.startedAt)}`);
+    this.channel.appendLine(`  host profile: ${run.hostProfile ? displayPath(run.hostProfile) : "(none)"}`);
+  }
+
+  transition(run: RunRecord, t: LoggedTransition): void {
+    const bind = t.bind === null ? "" : `→ ${t.bind}`;
+    this.channel.appendLine(
+      `  #${String(t.sequence).padEnd(4)} ${t.operation.padEnd(22)} ${bind.padEnd(14)} ${t.status.padEnd(4)} ` +
+        `at ${ms(t.elapsed_ms).padStart(8)}  took ${ms(t.duration_ms)}`,
+    );
+  }
+
+  finished(run: RunRecord): void {
+    const took = run.durationMs === undefined ? "" : ` in ${ms(run.durationMs)}`;
+    const counts = `${run.transitions.length + (run.droppedTransitions ?? 0)} transitions`;
+    switch (run.status) {
+      case "succeeded":
+        this.channel.appendLine(`Run ${run.number} succeeded${took} (${counts}). Final value:`);
+        this.channel.appendLine(run.valueTruncated ? `${String(run.value)}… (cut)` : pretty(run.value));
+        break;
+      case "cancelled":
+        this.channel.appendLine(`Run ${run.number} was cancelled${took} (${counts}).`);
+        break;
+      default: {
+        const error = run.error;
+        const what = error ? ` (${error.phase}/${error.kind})` : "";
+        this.channel.appendLine(`Run ${run.number} failed${took}${what}${stepText(run.failedStep)}:`);
+        if (error) this.channel.appendLine(`  ${error.message}`);
+        this.channel.appendLine(`Error: ${pretty(error ?? null)}`);
+      }
+    }
+    if (run.checkpoints && run.checkpoints.length > 0) {
+      this.channel.appendLine(`  checkpoints: ${run.checkpoints.join(", ")}`);
+    }
+    if (run.budgetRemaining) {
+      const left = Object.entries(run.budgetRemaining).map(([counter, n]) => `${counter.replace(/_/g, " ")} ${n}`);
+      if (left.length > 0) this.channel.appendLine(`  budget left: ${left.join(" · ")}`);
+    }
+  }
+
+  /** The server would not start the run (no host profile, a broken profile, ...). */
+  refused(plan: string, message: string): void {
+    this.channel.appendLine("");
+    this.channel.appendLine(`Run not started: ${displayPath(plan)}`);
+    this.channel.appendLine(`  ${message}`);
+  }
+
+  line(text: string): void {
+    this.channel.appendLine(text);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+}
+
+function stepText(step: StepRef | undefined): string {
+  if (!step) return "";
+  const bind = step.bind === null ? "" : ` → ${step.bind}`;
+  const where = step.path ? ` at ${formatStepPath(step.path)}` : "";
+  return ` at step ${step.operation}${bind}${where}`;
+}
+
+/** A plan's or profile's path relative to its workspace folder, for people. */
+export function displayPath(uriOrPath: string): string {
+  const uri = uriOrPath.includes("://") ? vscode.Uri.parse(uriOrPath) : vscode.Uri.file(uriOrPath);
+  return vscode.workspace.asRelativePath(uri, false);
+}
+
+export function ms(value: number): string {
+  return value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`;
+}
+
+function clock(iso: string): string {
+  return new Date(iso).toLocaleTimeString();
+}
+
+function pretty(value: unknown): string {
+  return JSON.stringify(value, null, 2) ?? "null";
+}

@@ -1,0 +1,186 @@
+// The "Plan Runs" view (id `rlmPlan.runs`, in the Explorer): the run log as a tree. A run is an
+// item (newest first) whose children are its transitions, then its value or its error. Clicking
+// a transition (or the error) reveals that step in the plan; a run's context menu opens the
+// whole run as a read-only JSON document or runs the plan again.
+
+import * as vscode from "vscode";
+import type { LoggedTransition, RunLog, RunRecord } from "./runLog";
+import { displayPath, ms } from "./runOutput";
+import { formatStepPath } from "./stepLocation";
+
+export const RUNS_VIEW_ID = "rlmPlan.runs";
+export const REVEAL_STEP_COMMAND = "rlmPlan.revealStep";
+export const OPEN_RUN_AS_JSON_COMMAND = "rlmPlan.openRunAsJson";
+/** Scheme of the read-only documents "Open Run as JSON" shows. */
+export const RUN_DOCUMENT_SCHEME = "rlm-plan-run";
+
+export type RunsNode =
+  | { readonly kind: "run"; readonly record: RunRecord }
+  | { readonly kind: "transition"; readonly record: RunRecord; readonly transition: LoggedTransition }
+  | { readonly kind: "outcome"; readonly record: RunRecord }
+  | { readonly kind: "dropped"; readonly record: RunRecord };
+
+export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<RunsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  /** One node object per run, so the view can refresh a single run. */
+  private readonly runNodes = new WeakMap<RunRecord, RunsNode>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly log: RunLog) {
+    this.subscription = log.onDidChange((record) => this.changed.fire(record ? this.runNode(record) : undefined));
+  }
+
+  getChildren(node?: RunsNode): RunsNode[] {
+    if (!node) return this.log.all().map((record) => this.runNode(record));
+    if (node.kind !== "run") return [];
+    const { record } = node;
+    const children: RunsNode[] = record.transitions.map((transition) => ({ kind: "transition", record, transition }));
+    if (record.droppedTransitions) children.push({ kind: "dropped", record });
+    if (record.status !== "running") children.push({ kind: "outcome", record });
+    return children;
+  }
+
+  getParent(node: RunsNode): RunsNode | undefined {
+    return node.kind === "run" ? undefined : this.runNode(node.record);
+  }
+
+  getTreeItem(node: RunsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case "run":
+        return runItem(node.record);
+      case "transition":
+        return transitionItem(node.record, node.transition);
+      case "outcome":
+        return outcomeItem(node.record);
+      case "dropped": {
+        const item = new vscode.TreeItem(`… ${node.record.droppedTransitions} more transitions not kept`);
+        item.id = `${node.record.id}/dropped`;
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+
+  private runNode(record: RunRecord): RunsNode {
+    let node = this.runNodes.get(record);
+    if (!node) {
+      node = { kind: "run", record };
+      this.runNodes.set(record, node);
+    }
+    return node;
+  }
+}
+
+const STATUS_ICONS: Record<RunRecord["status"], vscode.ThemeIcon> = {
+  running: new vscode.ThemeIcon("sync~spin"),
+  succeeded: new vscode.ThemeIcon("pass", new vscode.ThemeColor("testing.iconPassed")),
+  failed: new vscode.ThemeIcon("error", new vscode.ThemeColor("testing.iconFailed")),
+  cancelled: new vscode.ThemeIcon("circle-slash"),
+  interrupted: new vscode.ThemeIcon("warning"),
+};
+
+function runItem(record: RunRecord): vscode.TreeItem {
+  const plan = displayPath(record.plan);
+  const item = new vscode.TreeItem(plan.split("/").pop() ?? plan, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = record.id;
+  const when = new Date(record.startedAt).toLocaleTimeString();
+  const took = record.durationMs === undefined ? "" : ` · ${ms(record.durationMs)}`;
+  item.description = `#${record.number} · ${record.status} · ${when}${took}`;
+  item.iconPath = STATUS_ICONS[record.status];
+  item.contextValue = `rlmPlanRun.${record.status}`;
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  tooltip.appendMarkdown(`**Run ${record.number}** of \`${plan}\`: ${record.status}\n\n`);
+  tooltip.appendMarkdown(`Started ${new Date(record.startedAt).toLocaleString()}${took}\n\n`);
+  tooltip.appendMarkdown(`Host profile: \`${record.hostProfile ? displayPath(record.hostProfile) : "none"}\`\n\n`);
+  if (record.error)
+    tooltip.appendMarkdown(`Error (${record.error.phase}/${record.error.kind}): `).appendText(record.error.message);
+  item.tooltip = tooltip;
+  return item;
+}
+
+function transitionItem(record: RunRecord, t: LoggedTransition): vscode.TreeItem {
+  const item = new vscode.TreeItem(`#${t.sequence} ${t.operation}${t.bind === null ? "" : ` → ${t.bind}`}`);
+  item.id = `${record.id}/t${t.sequence}`;
+  item.description = `${t.status} · at ${ms(t.elapsed_ms)} · took ${ms(t.duration_ms)}`;
+  item.iconPath = new vscode.ThemeIcon("debug-stackframe-dot");
+  item.contextValue = "rlmPlanTransition";
+  if (t.path) {
+    item.tooltip = `${t.operation} at ${formatStepPath(t.path)}: click to show the step in the plan`;
+    item.command = { title: "Reveal Step in Plan", command: REVEAL_STEP_COMMAND, arguments: [record.plan, t.path] };
+  }
+  return item;
+}
+
+function outcomeItem(record: RunRecord): vscode.TreeItem {
+  const item = new vscode.TreeItem("");
+  item.id = `${record.id}/outcome`;
+  item.contextValue = "rlmPlanOutcome";
+  if (record.status === "succeeded") {
+    item.label = "value";
+    item.description = preview(record.value);
+    item.iconPath = new vscode.ThemeIcon("symbol-constant");
+    item.tooltip = "The final value: click to open the whole run as JSON";
+    item.command = { title: "Open Run as JSON", command: OPEN_RUN_AS_JSON_COMMAND, arguments: [record.id] };
+    return item;
+  }
+  const error = record.error;
+  item.label = record.status === "cancelled" ? "cancelled" : `error: ${error?.kind ?? record.status}`;
+  item.description = error?.message ?? "";
+  item.iconPath = STATUS_ICONS[record.status];
+  item.tooltip = error ? `${error.phase}/${error.kind}: ${error.message}` : record.status;
+  if (record.errorAt) {
+    item.command = {
+      title: "Reveal Step in Plan",
+      command: REVEAL_STEP_COMMAND,
+      arguments: [record.plan, record.errorAt],
+    };
+  }
+  return item;
+}
+
+function preview(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? "null");
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** Read-only JSON documents of logged runs: `rlm-plan-run:/Run 3 needle-count.json?<id>`. */
+export class RunDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly open = new Map<string, vscode.Uri>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly log: RunLog) {
+    this.subscription = log.onDidChange((record) => {
+      const uri = record && this.open.get(record.id);
+      if (uri) this.changed.fire(uri);
+    });
+  }
+
+  uriOf(record: RunRecord): vscode.Uri {
+    const name = (displayPath(record.plan).split("/").pop() ?? "plan").replace(/\.rlmplan(\.json)?$/, "");
+    const uri = vscode.Uri.from({
+      scheme: RUN_DOCUMENT_SCHEME,
+      path: `/Run ${record.number} ${name}.json`,
+      query: record.id,
+    });
+    this.open.set(record.id, uri);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const record = this.log.get(uri.query);
+    if (!record) return JSON.stringify({ error: "This run is no longer in the run log." }, null, 2);
+    return `${JSON.stringify(record, null, 2)}\n`;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,94 @@
+// "RLM Plan: Set Provider API Key": keeps a provider's key in VS Code's SecretStorage (the
+// operating system's keychain where there is one), under the name of the environment variable
+// the host profile's provider reads it from (`apiKeyEnv`). Never in a file, a setting, the run
+// log or an output channel. The providers are read from host profiles with the runtime's own
+// loader (parseHostProfile).
+//
+// Handing a stored key to a run: the server's run command (`rlmPlan.server.run`) takes only
+// the plan's URI today, so no key is passed yet; providers read their keys from the
+// environment VS Code (and so the server) was started with. When the command takes an `env`,
+// the run command reads the keys of the plan's providers here and passes them for that run.
+
+import * as vscode from "vscode";
+import { HOST_PROFILE_FILENAME, parseHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+
+export const SET_PROVIDER_KEY_COMMAND = "rlmPlan.setProviderApiKey";
+const SECRET_PREFIX = "rlmPlan.apiKey.";
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export class ProviderKeys {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  register(): vscode.Disposable {
+    return vscode.commands.registerCommand(SET_PROVIDER_KEY_COMMAND, (variable?: unknown) =>
+      this.setKey(typeof variable === "string" ? variable : undefined),
+    );
+  }
+
+  private async setKey(given: string | undefined): Promise<void> {
+    const variable = given ?? (await this.pickVariable());
+    if (!variable) return;
+    if (!VARIABLE_NAME.test(variable)) {
+      void vscode.window.showErrorMessage(`${variable} is not an environment variable name (letters, digits, _).`);
+      return;
+    }
+    const stored = (await this.secrets.get(SECRET_PREFIX + variable)) !== undefined;
+    const key = await vscode.window.showInputBox({
+      title: `API key for ${variable}`,
+      prompt: `Kept in VS Code's secret storage, never in a file.${stored ? " Leave empty to remove the stored key." : ""}`,
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: "sk-…",
+    });
+    if (key === undefined) return;
+    if (key.trim() === "") {
+      if (stored) {
+        await this.secrets.delete(SECRET_PREFIX + variable);
+        void vscode.window.showInformationMessage(`Removed the stored key for ${variable}.`);
+      }
+      return;
+    }
+    await this.secrets.store(SECRET_PREFIX + variable, key.trim());
+    void vscode.window.showInformationMessage(
+      `Stored the key for ${variable} in VS Code's secret storage. ` +
+        `This version's language server reads provider keys from its environment only: ` +
+        `until runs take stored keys, also set ${variable} in the environment VS Code starts with.`,
+    );
+  }
+
+  /** The apiKeyEnv names of the providers in the workspace's host profiles, or one typed in. */
+  private async pickVariable(): Promise<string | undefined> {
+    const items: (vscode.QuickPickItem & { variable?: string })[] = [];
+    const seen = new Set<string>();
+    for (const file of await vscode.workspace.findFiles(`**/${HOST_PROFILE_FILENAME}`, "**/node_modules/**", 50)) {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+      const loaded = parseHostProfile(text, file.fsPath);
+      if (!loaded.ok) continue;
+      for (const [name, provider] of loaded.profile.providers) {
+        const variable = provider.apiKeyEnv;
+        if (!variable || seen.has(variable)) continue;
+        seen.add(variable);
+        const stored = (await this.secrets.get(SECRET_PREFIX + variable)) !== undefined;
+        items.push({
+          label: variable,
+          description: `provider ${name} · ${vscode.workspace.asRelativePath(file)}`,
+          detail: stored ? "A key is stored" : undefined,
+          variable,
+        });
+      }
+    }
+    items.push({ label: "Another environment variable…", alwaysShow: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: "Set Provider API Key",
+      placeHolder: "The environment variable a provider reads its key from (apiKeyEnv)",
+    });
+    if (!picked) return undefined;
+    if (picked.variable) return picked.variable;
+    return vscode.window.showInputBox({
+      title: "Environment variable name",
+      prompt: "The apiKeyEnv of a provider in a host profile",
+      validateInput: (value) =>
+        VARIABLE_NAME.test(value) ? undefined : "Letters, digits and _, not starting with a digit",
+    });
+  }
+}

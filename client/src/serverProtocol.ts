@@ -1,0 +1,60 @@
+// The client's side of the server's custom protocol (server/src/protocol.ts). Only the types are
+// imported from there (`import type`: nothing of the server is bundled into the extension), and
+// every method and command name below is typed as the server's own literal, so a rename on
+// either side fails the build instead of silently dropping messages.
+
+/* eslint-disable @typescript-eslint/no-namespace -- one namespace per message, as in the server's protocol.ts */
+
+import type * as Server from "@rlm-plan/server/out/protocol";
+import { NotificationType, RequestType } from "vscode-languageclient/node";
+
+export type {
+  HostProfileStatusParams,
+  RunFinishedParams,
+  RunIdentity,
+  RunResult,
+  RunStepStartedParams,
+  RunTransitionParams,
+} from "@rlm-plan/server/out/protocol";
+
+/** `workspace/executeCommand`: start a run of an open plan; answers `{uri, runId}` at once. */
+export namespace RunCommand {
+  export const command: typeof Server.RunCommand.command = "rlmPlan.server.run";
+  export type Arguments = Server.RunCommand.Arguments;
+  export type Result = Server.RunCommand.Result;
+}
+
+/** `workspace/executeCommand`: cancel a run by id; true when it was still going. */
+export namespace CancelRunCommand {
+  export const command: typeof Server.CancelRunCommand.command = "rlmPlan.server.cancel";
+  export type Arguments = Server.CancelRunCommand.Arguments;
+}
+
+/** The command the server's "▶ Run plan" code lens invokes, with the plan's URI. */
+export namespace RunPlanClientCommand {
+  export const command: typeof Server.RunPlanClientCommand.command = "rlmPlan.run";
+}
+
+/** Server → client: a step is about to run (operation, bind, JSON path; no values). */
+export namespace RunStepStartedNotification {
+  export const method: typeof Server.RunStepStartedNotification.method = "rlmPlan/stepStarted";
+  export const type = new NotificationType<Server.RunStepStartedParams>(method);
+}
+
+/** Server → client: a step completed (sequence, operation, bind, status, timing). */
+export namespace RunTransitionNotification {
+  export const method: typeof Server.RunTransitionNotification.method = "rlmPlan/transition";
+  export const type = new NotificationType<Server.RunTransitionParams>(method);
+}
+
+/** Server → client: a run ended with its value or its structured error (also when cancelled). */
+export namespace RunFinishedNotification {
+  export const method: typeof Server.RunFinishedNotification.method = "rlmPlan/runFinished";
+  export const type = new NotificationType<Server.RunFinishedParams>(method);
+}
+
+/** Client → server: the host profile in force for a plan (null when none was found). */
+export namespace HostProfileRequest {
+  export const method: typeof Server.HostProfileRequest.method = "rlmPlan/hostProfile";
+  export const type = new RequestType<{ readonly uri: string }, Server.HostProfileStatusParams, void>(method);
+}

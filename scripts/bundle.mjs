@@ -1,0 +1,49 @@
+// Bundles the extension for VS Code: the client (client/out/extension.js, with
+// vscode-languageclient and the runtime functions it uses) into dist/extension.js, and the
+// language server with the whole runtime (ajv and the host-profile schema inlined) into
+// dist/server.js. Both are CommonJS for Node; `vscode` is provided by VS Code at run time.
+// Run after `npm run build` (it bundles the compiled JavaScript).
+//
+//   node scripts/bundle.mjs          # for the .vsix: no source maps
+//   node scripts/bundle.mjs --dev    # with source maps, for debugging (F5)
+
+import { build } from "esbuild";
+import { existsSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dev = process.argv.includes("--dev");
+
+const entries = [
+  { in: "client/out/extension.js", out: "dist/extension.js" },
+  { in: "server/out/main.js", out: "dist/server.js" },
+];
+for (const entry of entries) {
+  if (!existsSync(join(root, entry.in))) {
+    console.error(`bundle: ${entry.in} is missing; run \`npm run build\` first`);
+    process.exit(1);
+  }
+}
+
+rmSync(join(root, "dist"), { recursive: true, force: true });
+for (const entry of entries) {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [entry.in],
+    outfile: entry.out,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+    // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its ES build bundles.
+    mainFields: ["module", "main"],
+    sourcemap: dev,
+    minify: false,
+    logLevel: "warning",
+    metafile: true,
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+  console.log(`bundle: ${entry.out} ${(bytes / 1024).toFixed(0)} KiB${dev ? " (with source maps)" : ""}`);
+}

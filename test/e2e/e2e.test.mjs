@@ -1,0 +1,39 @@
+// The end-to-end test: the packaged extension in a real VS Code (code-server 4.96.4), driven
+// through Debian's Chromium, one subtest per scenario (see run.mjs). It runs whenever Chromium
+// and code-server are installed (bash scripts/install-e2e.sh) and says plainly when it skips.
+// It builds rlm-plan.vsix with `npm run package` when the file is missing or stale.
+//
+//   node --test --test-reporter=spec test/e2e/e2e.test.mjs
+//
+// E2E_KEEP=1 keeps the working folder (code-server logs, workspace copies); screenshots of each
+// scenario go to test/e2e/screenshots/ (E2E_SCREENSHOTS); E2E_SKIP=1 skips.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Session, checkManifest, ensureVsix, missingPrerequisite, scenarios } from "./run.mjs";
+
+test("e2e: the extension in a real VS Code (code-server 4.96.4 + Chromium)", { timeout: 400000 }, async (t) => {
+  const missing = missingPrerequisite();
+  if (missing) {
+    console.log(`e2e: SKIPPED: ${missing}`);
+    t.skip(`e2e: SKIPPED: ${missing}`);
+    return;
+  }
+  checkManifest();
+  await ensureVsix();
+  const session = await Session.start();
+  try {
+    for (const scenario of scenarios) {
+      await t.test(scenario.name, { timeout: 120000 }, async () => {
+        try {
+          await scenario.run(session, assert);
+        } catch (error) {
+          await session.failureShot(scenario.name);
+          throw error;
+        }
+      });
+    }
+  } finally {
+    await session.close();
+  }
+});

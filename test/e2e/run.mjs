@@ -1,0 +1,494 @@
+// The end-to-end scenarios: the packaged extension (rlm-plan.vsix) in a real VS Code (the one
+// inside code-server 4.96.4), driven through Debian's Chromium as a user would, each scenario
+// asserting on what the user sees. e2e.test.mjs runs them as node:test subtests.
+//
+// Two code-servers share one extensions folder: "trusted" (workspace trust off, scenarios a-f)
+// and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
+// Each opens its own copy of examples/workspace, plus the deliberately broken plan and a slow
+// plan whose command tool sleeps; nothing under examples/ is changed.
+
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import {
+  CHROMIUM,
+  CODE_SERVER,
+  E2E_DIR,
+  REPO,
+  SCREENSHOTS,
+  VSIX,
+  Workbench,
+  copyWorkspace,
+  installExtension,
+  launchBrowser,
+  log,
+  norm,
+  sleep,
+  startCodeServer,
+} from "./harness.mjs";
+
+const execFileP = promisify(execFile);
+
+/** What the extension contributes, as the user sees it (checked against package.json). */
+export const UI = {
+  run: "RLM Plan: Run Plan",
+  cancel: "RLM Plan: Cancel Run",
+  showRuns: "RLM Plan: Show Runs",
+  channel: "RLM Plan Runs",
+  view: "Plan Runs",
+  language: "RLM Plan",
+};
+
+// ---- preconditions ----------------------------------------------------------------------------
+
+/** Why the e2e test cannot run here (a reason to skip), or undefined when it can. */
+export function missingPrerequisite() {
+  if (process.env.E2E_SKIP) return `E2E_SKIP is set`;
+  if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (bash scripts/install-e2e.sh installs it)`;
+  if (!fs.existsSync(CODE_SERVER) || !fs.existsSync(path.join(E2E_DIR, "code-server/.installed"))) {
+    return `no code-server in ${path.relative(REPO, path.dirname(CODE_SERVER))} (bash scripts/install-e2e.sh installs it)`;
+  }
+  try {
+    import.meta.resolve("playwright-core");
+  } catch {
+    return "playwright-core is not installed (npm ci)";
+  }
+  return undefined;
+}
+
+/** Files whose change makes the .vsix stale. */
+function sourcesNewerThan(file) {
+  const since = fs.statSync(file).mtimeMs;
+  const roots = ["package.json", "client/src", "server/src", "shared-runtime/src", "scripts/bundle.mjs", "syntaxes"];
+  const newer = (p) => {
+    if (!fs.existsSync(p)) return false;
+    const stat = fs.statSync(p);
+    if (stat.isDirectory()) return fs.readdirSync(p).some((entry) => newer(path.join(p, entry)));
+    return stat.mtimeMs > since;
+  };
+  return roots.some((root) => newer(path.join(REPO, root)));
+}
+
+/** Builds rlm-plan.vsix with `npm run package` when it is missing or older than its sources. */
+export async function ensureVsix() {
+  if (process.env.E2E_VSIX) return VSIX;
+  if (fs.existsSync(VSIX) && !sourcesNewerThan(VSIX)) return VSIX;
+  const started = Date.now();
+  log(`building ${path.basename(VSIX)} (npm run package)`);
+  try {
+    await execFileP("npm", ["run", "-s", "package"], { cwd: REPO, timeout: 240000, maxBuffer: 16 << 20 });
+  } catch (error) {
+    throw new Error(`npm run package failed:\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`);
+  }
+  if (!fs.existsSync(VSIX)) throw new Error(`npm run package did not write ${VSIX}`);
+  log(`built ${path.basename(VSIX)} in ${Date.now() - started} ms (${fs.statSync(VSIX).size} bytes)`);
+  return VSIX;
+}
+
+/** The manifest names the scenarios rely on, so a renamed command fails here, plainly. */
+export function checkManifest() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
+  const contributes = manifest.contributes ?? {};
+  const title = (id) => {
+    const command = (contributes.commands ?? []).find((c) => c.command === id);
+    return command && `${command.category}: ${command.title}`;
+  };
+  const problems = [];
+  if (title("rlmPlan.run") !== UI.run) problems.push(`rlmPlan.run is "${title("rlmPlan.run")}", not "${UI.run}"`);
+  if (title("rlmPlan.cancel") !== UI.cancel) problems.push(`rlmPlan.cancel is "${title("rlmPlan.cancel")}"`);
+  if (title("rlmPlan.showRuns") !== UI.showRuns) problems.push(`rlmPlan.showRuns is "${title("rlmPlan.showRuns")}"`);
+  const views = Object.values(contributes.views ?? {}).flat();
+  if (!views.some((v) => v.id === "rlmPlan.runs" && v.name === UI.view)) problems.push(`no view "${UI.view}"`);
+  if (problems.length) throw new Error(`package.json contributes changed: ${problems.join("; ")}`);
+}
+
+// ---- the workspace copies ---------------------------------------------------------------------
+
+/** A tool that sleeps; it writes its pid so the test can see it is stopped on cancel. */
+const SLEEP_TOOL = `#!/usr/bin/env node
+// e2e fixture: a command tool that takes two minutes, so a run of slow.rlmplan.json can be cancelled.
+"use strict";
+const fs = require("node:fs");
+fs.writeFileSync(require("node:path").join(__dirname, "sleep.pid"), String(process.pid));
+process.stdin.resume();
+process.stdin.on("end", () => setTimeout(() => process.stdout.write(JSON.stringify("awake")), 120000));
+`;
+
+const SLOW_HOST = {
+  description: "e2e fixture: a host whose one command tool sleeps for two minutes.",
+  capabilities: ["tool(sleep)", "checkpoint"],
+  budget: { time_limit: 600 },
+  tools: { sleep: { type: "command", command: ["node", "sleep.js"], timeoutMs: 300000, description: "Sleeps." } },
+};
+
+const SLOW_PLAN = {
+  steps: [
+    { op: "checkpoint", label: "before-sleep" },
+    { op: "tool", name: "sleep", args: { seconds: 120 }, bind: "slept" },
+    { op: "final", value: { ref: "var", name: "slept" } },
+  ],
+};
+
+/** examples/workspace + plans/broken.rlmplan.json + slow/ (its own host profile and tool). */
+export function makeWorkspace(root, name) {
+  const folder = copyWorkspace(root, name);
+  fs.copyFileSync(path.join(REPO, "examples/plans/broken.rlmplan.json"), path.join(folder, "plans/broken.rlmplan.json"));
+  const slow = path.join(folder, "slow");
+  fs.mkdirSync(slow);
+  fs.writeFileSync(path.join(slow, "sleep.js"), SLEEP_TOOL);
+  fs.writeFileSync(path.join(slow, "rlmplan.host.json"), JSON.stringify(SLOW_HOST, null, 2) + "\n");
+  fs.writeFileSync(path.join(slow, "slow.rlmplan.json"), JSON.stringify(SLOW_PLAN, null, 2) + "\n");
+  return folder;
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- the session ------------------------------------------------------------------------------
+
+/** Everything the scenarios share: the servers, the browser, the two windows. */
+export class Session {
+  static async start() {
+    const session = new Session();
+    try {
+      await session.#start();
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  async #start() {
+    this.root = fs.mkdtempSync(path.join(os.tmpdir(), "rlm-plan-e2e-"));
+    log(`working folder ${this.root}`);
+    this.extensionsDir = path.join(this.root, "extensions");
+    fs.mkdirSync(this.extensionsDir);
+    const installed = await installExtension(this.root, VSIX, this.extensionsDir);
+    if (!installed.some((entry) => entry.startsWith("rlm-plan.rlm-plan-"))) {
+      throw new Error(`the .vsix installed as ${installed.join(", ")}, not rlm-plan.rlm-plan-*`);
+    }
+    this.trustedFolder = makeWorkspace(this.root, "ws-trusted");
+    this.untrustedFolder = makeWorkspace(this.root, "ws-untrusted");
+    this.servers = [];
+    this.trustedServer = await startCodeServer(this.root, "trusted", { extensionsDir: this.extensionsDir, trust: true });
+    this.servers.push(this.trustedServer);
+    this.browser = await launchBrowser(this.root);
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const file of fs.readdirSync(SCREENSHOTS)) if (file.endsWith(".png")) fs.rmSync(path.join(SCREENSHOTS, file));
+  }
+
+  /** The window on the trusted workspace, opened on first use. */
+  async trusted() {
+    if (!this.trustedWindow) {
+      const bench = await Workbench.open(this.browser, this.trustedServer, this.trustedFolder);
+      await bench.waitForExplorer("rlmplan.host.json");
+      this.trustedWindow = bench;
+    }
+    return this.trustedWindow;
+  }
+
+  async close() {
+    await this.browser?.close().catch((error) => log(`closing the browser: ${error.message}`));
+    for (const server of this.servers ?? []) await server.stop();
+    if (this.root && !process.env.E2E_KEEP) fs.rmSync(this.root, { recursive: true, force: true });
+    else if (this.root) log(`kept ${this.root}`);
+  }
+
+  /** Screenshots of every window after a failed scenario; closes what the scenario left open. */
+  async failureShot(name) {
+    const tag = (/^\((\w)\)/.exec(name)?.[1] ?? "x").toLowerCase();
+    for (const page of this.browser?.pages() ?? []) {
+      if (page.url().startsWith("about:")) continue;
+      const which = page.url().includes(this.trustedServer.base) ? "trusted" : "untrusted";
+      await page.screenshot({ path: path.join(SCREENSHOTS, `FAIL-${tag}-${which}.png`) }).catch(() => {});
+      for (let i = 0; i < 3; i++) await page.keyboard.press("Escape").catch(() => {});
+    }
+  }
+
+  // ---- helpers shared by scenarios ----
+
+  /** Rows of the Problems panel for one file: the file row is followed by its problems. */
+  async problemsOf(bench, fileName) {
+    const rows = await bench.problems();
+    const out = [];
+    let inFile = false;
+    for (const row of rows) {
+      if (/\.(rlmplan\.)?json(c)? \d+$/.test(row) || /^\S+\.\S+ \d+$/.test(row)) {
+        inFile = row.startsWith(`${fileName} `);
+        continue;
+      }
+      if (inFile) out.push(row);
+    }
+    return out;
+  }
+
+  /**
+   * Shows the "Plan Runs" view (RLM Plan: Show Runs), with room: the folder's section of the
+   * Explorer is collapsed (a tree draws only the rows it has room for). `rows()` reads the rows
+   * top to bottom as "label | description" (a row shows both, the description dimmer).
+   */
+  async planRuns(bench) {
+    const page = bench.page;
+    const folders = page.locator(".pane", { has: page.locator(".explorer-folders-view") }).locator(".pane-header");
+    await bench.runCommand(UI.showRuns);
+    if ((await folders.getAttribute("aria-expanded")) === "true") await folders.click();
+    const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /^Plan Runs/i }) });
+    await pane.locator(".pane-body").waitFor({ state: "visible" });
+    const rows = async () =>
+      (
+        await pane.locator(".monaco-list-row").evaluateAll((nodes) =>
+          nodes.map((node) => ({
+            top: parseFloat(node.style.top || "0"),
+            label: node.querySelector(".label-name")?.textContent ?? "",
+            description: node.querySelector(".label-description")?.textContent ?? "",
+          })),
+        )
+      )
+        .sort((a, b) => a.top - b.top)
+        .map((row) => norm(`${row.label} | ${row.description}`).replace(/\s+/g, " ").trim());
+    return { pane, rows };
+  }
+
+  async runsOutput(bench, what, predicate, timeout) {
+    await bench.showOutput(UI.channel);
+    return bench.until(
+      what,
+      async () => {
+        const text = await bench.outputText();
+        return predicate(text) ? text : false;
+      },
+      timeout,
+    );
+  }
+}
+
+// ---- the scenarios ----------------------------------------------------------------------------
+
+/** Expected text, pinned from the runtime's messages (and `rlm-plan check` of the same file). */
+const BROKEN = "plans/broken.rlmplan.json";
+const NEEDLE = "plans/needle-count.rlmplan.json";
+const SLOW = "slow/slow.rlmplan.json";
+const UNKNOWN_OP =
+  'unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final rlm-plan unknown_operator [Ln 14, Col 13]';
+const UNBOUND =
+  'variable "hit" is not bound here: bind it in an earlier step of this plan or an enclosing one rlm-plan unbound_variable [Ln 19, Col 76]';
+const DUPLICATE =
+  '"count" is already bound in this scope: choose another name rlm-plan duplicate_binding [Ln 20, Col 94]';
+const UNTRUSTED_MESSAGE =
+  "RLM Plan runs nothing in an untrusted workspace: a plan's tools are programs from this workspace. " +
+  "Trust the workspace to run plans; diagnostics and hovers work without it.";
+
+/** One output line per transition: `  #2    tool(count_items)      → count        ok   at     3 ms  took 0 ms`. */
+function transitionLine(sequence, operation, bind) {
+  const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const binding = bind ? `→ ${esc(bind)}\\s+` : "";
+  return new RegExp(`^ {2}#${sequence}\\s+${esc(operation)}\\s+${binding}ok\\s+at\\s+[\\d.]+ m?s\\s+took [\\d.]+ m?s$`, "m");
+}
+
+/** The lines of one run's block in the output, from "Run N started" on. */
+function runBlock(text, number) {
+  const start = text.lastIndexOf(`Run ${number} started: `);
+  return start < 0 ? "" : text.slice(start);
+}
+
+function assertMatch(text, pattern, what) {
+  if (!pattern.test(text)) throw new Error(`${what}: ${pattern} not found in:\n${text}`);
+}
+
+function assertIncludes(text, part, what) {
+  if (!text.includes(part)) throw new Error(`${what}: ${JSON.stringify(part)} not found in:\n${text}`);
+}
+
+export const scenarios = [
+  {
+    name: "(a) a plan with mistakes: its problems in the Problems panel, with message and line:col",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      await bench.page.locator(".explorer-folders-view").click(); // keyboard focus in the workbench
+      await bench.openFile(BROKEN);
+      assert.equal(await bench.statusBarMode(), "RLM Plan", "language mode in the status bar");
+      await bench.page.locator(".editor-instance .squiggly-error").first().waitFor({ timeout: 60000 });
+      const problems = await bench.until("the three problems of broken.rlmplan.json", async () => {
+        const rows = (await bench.problems())["broken.rlmplan.json"];
+        return rows?.length === 3 ? rows : false;
+      });
+      assert.deepEqual(problems, [UNKNOWN_OP, UNBOUND, DUPLICATE]);
+      await bench.screenshot("a-problems");
+    },
+  },
+  {
+    name: "(b) hover on a step: its worst case and the plan's so far against the budget",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      await bench.openFile(NEEDLE);
+      // line 12: `    { "op": "tool", "name": "count_items", ...`; column 15 is inside "tool"
+      const text = await bench.hoverAt(12, 15, "Worst case of this step");
+      const lines = text.split("\n").filter((line) => line.trim() !== "");
+      assert.deepEqual(lines, [
+        "tool count_items → count",
+        "Calls a trusted tool the host registers with JSON arguments and binds its result.",
+        "Worst case of this step: 1 step · depth 1 · parallel width 0 · 0 model calls · 1 tool call · 0 context operations",
+        "Plan so far (up to and including this step): steps 2 of 64 · depth 1 of 4 · parallel width 0 of 8 · model calls 0 of 8 · tool calls 1 of 8 · context operations 1 of 32",
+        "Capability: tool(count_items), granted by rlmplan.host.json",
+      ]);
+      await bench.screenshot("b-hover");
+      await bench.escape();
+    },
+  },
+  {
+    name: "(c) fixing the mistake by typing removes its problem",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      await bench.openFile(BROKEN);
+      // line 14: `      "op": "contxt",`: the cursor before "x" (column 18), type "e": "context"
+      await bench.goTo(14, 18);
+      await bench.page.keyboard.type("e");
+      await bench.escape(1); // whatever suggestion typing opened
+      const lineText = norm(await bench.page.locator(".editor-instance .view-line", { hasText: '"op": "conte' }).first().innerText());
+      assert.equal(lineText.trim(), '"op": "context",', "the edited line");
+      const problems = await bench.until("the unknown operation problem to go", async () => {
+        const rows = (await bench.problems())["broken.rlmplan.json"];
+        return rows?.length === 2 ? rows : false;
+      });
+      assert.deepEqual(problems, [UNBOUND, DUPLICATE]);
+      await bench.screenshot("c-fixed");
+    },
+  },
+  {
+    name: '(d) "RLM Plan: Run Plan" from the command palette: transitions and the final value 12 in "RLM Plan Runs"',
+    async run(session, assert) {
+      const bench = await session.trusted();
+      await bench.openFile(NEEDLE);
+      await bench.focusEditor();
+      await bench.runCommand(UI.run);
+      const text = await session.runsOutput(bench, "run 1 to succeed", (t) => /Run 1 succeeded/.test(t) && /budget left/.test(t));
+      const block = runBlock(text, 1);
+      assertMatch(block, /^Run 1 started: plans\/needle-count\.rlmplan\.json at /m, "start line");
+      assertMatch(block, /^ {2}host profile: rlmplan\.host\.json$/m, "host profile line");
+      assertMatch(block, transitionLine(1, "context(search)", "hits"), "transition 1");
+      assertMatch(block, transitionLine(2, "tool(count_items)", "count"), "transition 2");
+      assertMatch(block, transitionLine(3, "final", null), "transition 3");
+      assertMatch(block, /^Run 1 succeeded in [\d.]+ m?s \(3 transitions\)\. Final value:\n12$/m, "final value");
+      const transitions = block.split("\n").filter((line) => /^ {2}#\d+ /.test(line));
+      assert.equal(transitions.length, 3, `three transition lines in:\n${block}`);
+      await bench.screenshot("d-run-output");
+    },
+  },
+  {
+    name: '(e) the run in the "Plan Runs" view: its transitions and value; a transition reveals its step',
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      const { pane, rows: rowsOf } = await session.planRuns(bench);
+      const runRow = pane.locator(".monaco-list-row", { hasText: "needle-count.rlmplan.json" }).first();
+      await runRow.waitFor({ state: "visible" });
+      const [runText] = await rowsOf();
+      assertMatch(runText, /^needle-count\.rlmplan\.json \| #1 · succeeded · .+ · [\d.]+ m?s$/, "the run's row");
+      if ((await runRow.getAttribute("aria-expanded")) !== "true") await runRow.click();
+      const rows = await bench.until("the run's children", async () => {
+        const texts = await rowsOf();
+        return texts.length >= 5 ? texts : false;
+      });
+      assert.equal(rows.length, 5, `rows: ${JSON.stringify(rows)}`);
+      assertMatch(rows[1], /^#1 context\(search\) → hits \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "row 2");
+      assertMatch(rows[2], /^#2 tool\(count_items\) → count \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "row 3");
+      assertMatch(rows[3], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "row 4");
+      assert.equal(rows[4], "value | 12", "the outcome row");
+      await bench.screenshot("e-plan-runs");
+      // Clicking a transition reveals its step: from another file, back to the plan's tool step.
+      await bench.openFile(BROKEN);
+      await pane.locator(".monaco-list-row", { hasText: "#2 tool(count_items)" }).click();
+      await page.locator(".tabs-container .tab.active", { hasText: "needle-count.rlmplan.json" }).waitFor();
+      await bench.until("the cursor on the tool step (line 12)", async () => {
+        const where = norm(await page.locator("#status\\.editor\\.selection").innerText()).trim();
+        return /^Ln 12, Col \d+/.test(where) ? where : false;
+      });
+      // Clicking the value reopens the whole run as a JSON document.
+      await pane.locator(".monaco-list-row", { hasText: "value" }).click();
+      await page.locator(".tabs-container .tab.active", { hasText: "Run 1 needle-count.json" }).waitFor();
+      const json = await bench.until("the run as JSON", async () => {
+        const text = norm(await page.locator(".editor-group-container.active .editor-instance .view-lines").innerText());
+        return /"value": 12/.test(text) ? text : false;
+      });
+      assertMatch(json, /"status": "succeeded"/, "the run document");
+      assertMatch(json, /"operation": "context\(search\)"/, "the run document");
+    },
+  },
+  {
+    name: "(f) cancelling a slow run: the output says it was cancelled and its tool process is stopped",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      const pidFile = path.join(session.trustedFolder, "slow/sleep.pid");
+      await bench.openFile(SLOW);
+      await bench.focusEditor();
+      await bench.runCommand(UI.run);
+      // The progress notification shows the step that is running, with a Cancel button.
+      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "RLM Plan: running slow/slow.rlmplan.json" });
+      await toast.waitFor({ state: "visible" });
+      await bench.until("the sleep tool to start", async () => fs.existsSync(pidFile));
+      const pid = Number(fs.readFileSync(pidFile, "utf8"));
+      assert.ok(processAlive(pid), "the sleep tool runs");
+      await session.runsOutput(bench, "the checkpoint transition", (t) => transitionLine(1, "checkpoint", null).test(runBlock(t, 2)));
+      await bench.screenshot("f-slow-running");
+      await toast.getByRole("button", { name: "Cancel" }).click();
+      const text = await session.runsOutput(bench, "run 2 to be cancelled", (t) => /Run 2 was cancelled/.test(t));
+      const block = runBlock(text, 2);
+      assertMatch(block, /^Run 2 started: slow\/slow\.rlmplan\.json at /m, "start line");
+      assertMatch(block, /^ {2}host profile: slow\/rlmplan\.host\.json$/m, "host profile line");
+      assertMatch(block, transitionLine(1, "checkpoint", null), "the checkpoint's transition");
+      assertMatch(block, /^Cancelling run 2…$/m, "the cancel request");
+      assertMatch(block, /^Run 2 was cancelled in [\d.]+ m?s \(1 transitions\)\.$/m, "the cancelled line");
+      assert.ok(!/^ {2}#2 /m.test(block), `no transition after the cancel:\n${block}`);
+      await toast.waitFor({ state: "hidden" });
+      await bench.until("the sleep tool to be stopped", async () => !processAlive(pid), 10000);
+      const { rows } = await session.planRuns(bench);
+      const [newest] = await bench.until("the cancelled run in Plan Runs", async () => {
+        const all = await rows();
+        return all[0]?.includes("cancelled") ? all : false;
+      });
+      assertMatch(newest, /^slow\.rlmplan\.json \| #2 · cancelled · .+ · [\d.]+ m?s$/, "the cancelled run's row");
+      await bench.screenshot("f-cancelled");
+    },
+  },
+  {
+    name: "(g) an untrusted workspace (restricted mode) refuses to run; hovers still work",
+    async run(session, assert) {
+      const server = await startCodeServer(session.root, "untrusted", { extensionsDir: session.extensionsDir, trust: false });
+      session.servers.push(server);
+      const bench = await Workbench.open(session.browser, server, session.untrustedFolder);
+      const page = bench.page;
+      const dialog = page.locator(".monaco-dialog-box", { hasText: "Do you trust the authors of the files in this folder?" });
+      await dialog.waitFor({ state: "visible", timeout: 60000 });
+      await dialog.getByRole("button", { name: "No, I don't trust the authors" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await page.locator(".statusbar-item", { hasText: "Restricted Mode" }).first().waitFor({ state: "visible" });
+      await bench.waitForExplorer("rlmplan.host.json");
+      await page.locator(".explorer-folders-view").click();
+      await bench.openFile(NEEDLE);
+      assert.equal(await bench.statusBarMode(), "RLM Plan", "language mode in the status bar");
+      const hover = await bench.hoverAt(12, 15, "Worst case of this step");
+      assertIncludes(hover, "Worst case of this step: 1 step", "the hover in restricted mode");
+      await bench.escape();
+      await bench.focusEditor();
+      await bench.runCommand(UI.run);
+      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "runs nothing in an untrusted workspace" });
+      await toast.waitFor({ state: "visible" });
+      assert.equal(norm(await toast.locator(".notification-list-item-message").innerText()).trim(), UNTRUSTED_MESSAGE);
+      await toast.getByRole("button", { name: "Manage Workspace Trust" }).waitFor({ state: "visible" });
+      const text = await session.runsOutput(bench, "the refusal in the output", (t) => t.includes("Run not started"));
+      assert.equal(text.trim(), `Run not started: plans/needle-count.rlmplan.json\n  ${UNTRUSTED_MESSAGE}`);
+      assert.ok(!/^ {2}#\d+ /m.test(text) && !/^Run \d+ started:/m.test(text), "no run and no transitions");
+      await bench.screenshot("g-untrusted");
+    },
+  },
+];

@@ -1,0 +1,103 @@
+-- The rlm-plan language server in Neovim's built-in LSP client (Neovim 0.7 and later; tested on
+-- Debian's 0.7.2 by test/neovim/neovim.test.ts). The part between the two "configuration" lines
+-- is the editor configuration server/README.md shows (the test checks that it still does): copy
+-- it into your init.lua. The test driver at the end runs only when the test sets
+-- RLM_PLAN_NVIM_OUT: it waits for the diagnostics, asks for a hover, writes both as JSON and quits.
+--
+--   nvim --headless --noplugin -n -i NONE -u test/neovim/init.lua plans/broken.rlmplan.json
+
+-- ---- configuration ----
+-- The server: the package's bin on PATH. From a checkout, set this first:
+--   vim.g.rlm_plan_cmd = { 'node', '/path/to/rlm-plan/server/out/main.js', '--stdio' }
+local cmd = vim.g.rlm_plan_cmd or { 'rlm-plan-language-server', '--stdio' }
+
+-- Plans get their own filetype (the server knows the language id `rlm-plan`) and JSON syntax.
+-- An autocmd, not vim.filetype.add, which Neovim 0.7 ignores unless g:do_filetype_lua = 1.
+vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+  pattern = { '*.rlmplan.json', '*.rlmplan' },
+  callback = function(args)
+    vim.bo[args.buf].filetype = 'rlm-plan'
+    vim.bo[args.buf].syntax = 'json'
+  end,
+})
+
+-- The workspace root: the nearest folder above the file with rlmplan.host.json, or with .git.
+local function root_of(buf)
+  local dir = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':p:h')
+  local host = vim.fn.findfile('rlmplan.host.json', dir .. ';')
+  if host ~= '' then return vim.fn.fnamemodify(host, ':p:h') end
+  local git = vim.fn.finddir('.git', dir .. ';')
+  if git ~= '' then return vim.fn.fnamemodify(git, ':p:h:h') end
+  return dir
+end
+
+-- One server per root, attached to plans and to host profiles (which stay filetype json).
+local rlm_plan_clients = {}
+local function rlm_plan_attach(buf)
+  local root = root_of(buf)
+  if not rlm_plan_clients[root] then
+    rlm_plan_clients[root] = vim.lsp.start_client({
+      name = 'rlm-plan',
+      cmd = cmd,
+      root_dir = root,
+      -- The `rlmPlan` section: hostProfile, hostProblemsAsErrors, validationDelay.
+      settings = { rlmPlan = { hostProblemsAsErrors = false } },
+    })
+  end
+  vim.lsp.buf_attach_client(buf, rlm_plan_clients[root])
+end
+vim.api.nvim_create_autocmd('FileType', {
+  pattern = 'rlm-plan',
+  callback = function(args) rlm_plan_attach(args.buf) end,
+})
+vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
+  pattern = 'rlmplan.host.json',
+  callback = function(args) rlm_plan_attach(args.buf) end,
+})
+-- ---- end of configuration ----
+
+-- ---- test driver (only with RLM_PLAN_NVIM_OUT) ----------------------------------------------------
+
+local out_path = os.getenv('RLM_PLAN_NVIM_OUT')
+if not out_path then return end
+
+local function finish()
+  local buf = vim.api.nvim_get_current_buf()
+  -- The server publishes every problem of a version at once: the first non-empty list is all.
+  local waited = vim.wait(8000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+  local position = {
+    line = tonumber(os.getenv('RLM_PLAN_HOVER_LINE') or '0'),
+    character = tonumber(os.getenv('RLM_PLAN_HOVER_CHARACTER') or '0'),
+  }
+  local responses = vim.lsp.buf_request_sync(buf, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    position = position,
+  }, 5000)
+  local hover = vim.NIL
+  for _, response in pairs(responses or {}) do
+    if response.result and response.result.contents then hover = response.result.contents end
+  end
+  local diagnostics = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(diagnostics, {
+      lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col,
+      severity = d.severity, code = d.code, source = d.source, message = d.message,
+    })
+  end
+  local attached = {}
+  for _, client in pairs(vim.lsp.buf_get_clients(buf)) do table.insert(attached, client.name) end
+  local json = vim.fn.json_encode({
+    waited = waited,
+    filetype = vim.bo[buf].filetype,
+    clients = attached,
+    diagnostics = diagnostics,
+    hover = hover,
+  })
+  local file = io.open(out_path, 'w')
+  file:write(json .. '\n')
+  file:close()
+  for _, id in pairs(rlm_plan_clients) do vim.lsp.stop_client(id) end
+  vim.cmd((waited and hover ~= vim.NIL) and 'qa!' or 'cq')
+end
+
+vim.api.nvim_create_autocmd('VimEnter', { callback = function() vim.schedule(finish) end })

@@ -1,0 +1,207 @@
+// Neovim as a second real LSP client: headless Neovim (Debian's 0.7.2 or later) loads
+// test/neovim/init.lua, whose configuration part is the one server/README.md shows, opens a
+// broken plan, starts the built server over stdio, waits for its diagnostics, asks for a hover
+// on a step and writes both as JSON. Skips when `nvim` is not on PATH (apt-get install -y neovim).
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { test } from "node:test";
+import { hostProfile, positionAt, rangeOf, SERVER_MAIN, TempWorkspace } from "../protocol/support/lspClient";
+
+/** test/out/neovim/ -> test/neovim/init.lua (not compiled, so not copied to out/). */
+const INIT_LUA = resolve(__dirname, "..", "..", "neovim", "init.lua");
+const SERVER_README = resolve(__dirname, "..", "..", "..", "server", "README.md");
+const NVIM_TIMEOUT_MS = 10_000;
+
+const PLAN = `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": { "ref": "var", "name": "hits" }, "bind": "n" },
+    { "op": "contxt", "bind": "x" },
+    { "op": "tool", "name": "count_items", "args": [1, 2], "bind": "n" },
+    {
+      "op": "retry",
+      "attempts": 3,
+      "plan": {
+        "steps": [
+          { "op": "tool", "name": "count_items", "args": [1], "bind": "c" },
+          { "op": "final", "value": { "ref": "var", "name": "c" } }
+        ]
+      },
+      "bind": "r"
+    },
+    { "op": "final", "value": { "ref": "var", "name": "r" } }
+  ]
+}
+`;
+
+/** What init.lua writes: Neovim's own view of the diagnostics (0-based lines, byte columns). */
+interface NeovimResult {
+  readonly waited: boolean;
+  readonly filetype: string;
+  readonly clients: readonly string[];
+  readonly diagnostics: readonly NeovimDiagnostic[];
+  readonly hover: { readonly kind: string; readonly value: string } | null;
+}
+
+interface NeovimDiagnostic {
+  readonly lnum: number;
+  readonly col: number;
+  readonly end_lnum: number;
+  readonly end_col: number;
+  readonly severity: number;
+  readonly code: string;
+  readonly source: string;
+  readonly message: string;
+}
+
+const ERROR = 1;
+const WARNING = 2;
+
+/** A diagnostic as Neovim stores it, on the first occurrence of `token` (after `from`). */
+function expected(
+  token: string,
+  from: string | undefined,
+  severity: number,
+  code: string,
+  message: string,
+): NeovimDiagnostic {
+  const { start, end } = rangeOf(PLAN, token, from);
+  return {
+    lnum: start.line,
+    col: start.character,
+    end_lnum: end.line,
+    end_col: end.character,
+    severity,
+    code,
+    source: "rlm-plan",
+    message,
+  };
+}
+
+function nvimVersion(): string | undefined {
+  const probe = spawnSync("nvim", ["--version"], { encoding: "utf8" });
+  if (probe.error || probe.status !== 0) return undefined;
+  return probe.stdout.split("\n")[0];
+}
+
+test("Neovim's built-in LSP client: diagnostics and a hover from the server over stdio", { timeout: 20_000 }, (t) => {
+  const version = nvimVersion();
+  if (version === undefined) {
+    t.skip("nvim not installed: apt-get install -y neovim (scripts/install-e2e.sh does)");
+    return;
+  }
+  assert.ok(existsSync(SERVER_MAIN), `${SERVER_MAIN} is missing: run npm run build first`);
+  const workspace = new TempWorkspace({
+    "rlmplan.host.json": hostProfile({
+      capabilities: ["tool(count_items)"],
+      tools: { count_items: { type: "builtin", builtin: "count_items" } },
+    }),
+    "plans/broken.rlmplan.json": PLAN,
+  });
+  t.after(() => workspace.dispose());
+  const hoverAt = positionAt(PLAN, PLAN.indexOf('"retry"') + 3);
+  const out = workspace.path("nvim-result.json");
+
+  const run = spawnSync(
+    "nvim",
+    [
+      "--headless",
+      "--noplugin",
+      "-n",
+      "-i",
+      "NONE",
+      // The checkout's server instead of the bin on PATH, as the configuration's comment says.
+      "--cmd",
+      `let g:rlm_plan_cmd = ${JSON.stringify([process.execPath, SERVER_MAIN, "--stdio"])}`,
+      "-u",
+      INIT_LUA,
+      "plans/broken.rlmplan.json",
+    ],
+    {
+      cwd: workspace.root,
+      encoding: "utf8",
+      timeout: NVIM_TIMEOUT_MS,
+      env: {
+        ...process.env,
+        RLM_PLAN_NVIM_OUT: out,
+        RLM_PLAN_HOVER_LINE: String(hoverAt.line),
+        RLM_PLAN_HOVER_CHARACTER: String(hoverAt.character),
+      },
+    },
+  );
+  const context = `${version}; exit ${run.status} ${run.signal ?? ""}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
+  assert.equal(run.error, undefined, context);
+  assert.equal(run.status, 0, context);
+  const result = JSON.parse(readFileSync(out, "utf8")) as NeovimResult;
+
+  assert.equal(result.waited, true, "diagnostics arrived");
+  assert.equal(result.filetype, "rlm-plan");
+  assert.deepEqual(result.clients, ["rlm-plan"]);
+  const diagnostics = [...result.diagnostics].sort((a, b) => a.lnum - b.lnum || a.col - b.col);
+  assert.deepEqual(diagnostics, [
+    expected(
+      '"hits"',
+      undefined,
+      ERROR,
+      "unbound_variable",
+      'variable "hits" is not bound here: bind it in an earlier step of this plan or an enclosing one',
+    ),
+    expected(
+      '"contxt"',
+      undefined,
+      ERROR,
+      "unknown_operator",
+      'unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final',
+    ),
+    expected(
+      '"n"',
+      '"args": [1, 2]',
+      ERROR,
+      "duplicate_binding",
+      '"n" is already bound in this scope: choose another name',
+    ),
+    expected(
+      '"retry"',
+      undefined,
+      WARNING,
+      "capability_denied",
+      'this step needs the capability retry, which the host does not grant: add "retry" to "capabilities" in rlmplan.host.json',
+    ),
+  ]);
+
+  assert.ok(result.hover, "the hover answered");
+  assert.equal(result.hover.kind, "markdown");
+  const paragraphs = result.hover.value.split("\n\n");
+  assert.equal(paragraphs[0], "**retry** 3 attempts → `r`");
+  assert.ok(
+    paragraphs.includes(
+      "**Worst case of this step:** 7 steps · depth 2 · parallel width 0 · 0 model calls · 3 tool calls · 0 context operations",
+    ),
+    result.hover.value,
+  );
+  assert.ok(
+    paragraphs.includes(
+      "**Retry:** 3 attempts × 2 steps = 6 steps, plus the retry step · 3 attempts × 1 tool call = 3 tool calls",
+    ),
+    result.hover.value,
+  );
+  assert.ok(
+    paragraphs.includes('**Capability:** `retry`, **not granted** by `rlmplan.host.json`: add it to "capabilities"'),
+    result.hover.value,
+  );
+});
+
+test("server/README.md shows the Neovim configuration this test runs", () => {
+  const lua = readFileSync(INIT_LUA, "utf8");
+  const start = lua.indexOf("-- ---- configuration ----\n");
+  const end = lua.indexOf("-- ---- end of configuration ----");
+  assert.ok(start >= 0 && end > start, "init.lua marks its configuration part");
+  const configuration = lua.slice(start + "-- ---- configuration ----\n".length, end);
+  const readme = readFileSync(SERVER_README, "utf8");
+  assert.ok(
+    readme.includes(`\`\`\`lua\n${configuration}\`\`\``),
+    "server/README.md must show test/neovim/init.lua's configuration part verbatim, in a lua block",
+  );
+});
