@@ -1,7 +1,7 @@
 // The whole path a host takes: parse, validate, preflight, execute, reporting the first
 // problem of the first phase that fails, as the reference does.
 
-import type { Budget } from "../plan/budget";
+import { resolveBudget, type Budget } from "../plan/budget";
 import { parsePlan, type PlanSource } from "../plan/parse";
 import type { PlanProblem } from "../plan/problems";
 import { validatePlan, type ValidatedPlan } from "../plan/validate";
@@ -18,14 +18,18 @@ export interface PolicyOptions {
 }
 
 export type CheckResult =
-  { readonly ok: true; readonly validated: ValidatedPlan } | { readonly ok: false; readonly error: PlanError };
+  | { readonly ok: true; readonly validated: ValidatedPlan }
+  | { readonly ok: false; readonly error: PlanError; readonly budget?: Budget };
 
 /** Parse and validate, stopping at the first problem (the reference's answer). */
 export function checkPlan(source: PlanSource, policy: PolicyOptions): CheckResult {
   const parsed = parsePlan(source);
   if (!parsed.plan) return { ok: false, error: problemError(parsed.problems[0]) };
   const validation = validatePlan(parsed.plan, { capabilities: policy.capabilities ?? [], budget: policy.budget });
-  if (!validation.ok) return { ok: false, error: problemError(validation.problems[0]) };
+  if (!validation.ok) {
+    const error = problemError(validation.problems[0]);
+    return validation.budget ? { ok: false, error, budget: validation.budget } : { ok: false, error };
+  }
   return { ok: true, validated: validation.validated };
 }
 
@@ -42,7 +46,7 @@ export async function runPlan(
       error: checked.error,
       transitions: [],
       checkpoints: [],
-      budget_remaining: notStarted(undefined),
+      budget_remaining: notStarted(checked.budget ?? resolvedBudget(policy.budget)),
     };
   return executePlan(checked.validated, host, options);
 }
@@ -61,6 +65,12 @@ export function problemError(problem: PlanProblem | undefined): PlanError {
   return error as PlanError;
 }
 
+function resolvedBudget(value: unknown): Budget | undefined {
+  const result = resolveBudget(value);
+  return result.ok ? result.budget : undefined;
+}
+
+/** Nothing ran: the whole budget remains, or zeros when the budget itself was invalid. */
 function notStarted(budget: Budget | undefined): RunOutcome["budget_remaining"] {
   return {
     steps: budget?.max_steps ?? 0,

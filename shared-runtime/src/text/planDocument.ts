@@ -54,7 +54,11 @@ export function parseJsoncDocument(text: string): PlanDocument {
   const parseErrors: ParseError[] = [];
   let root: Node | undefined;
   try {
-    root = parseTree(text, parseErrors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+    root = parseTree(text, parseErrors, {
+      allowTrailingComma: true,
+      disallowComments: false,
+      allowEmptyContent: false,
+    });
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     const tooDeep = jsoncDepthError(text) ?? {
