@@ -2,11 +2,12 @@
 // the per-step worst case, and the budget in force. Built only from the runtime's own parser,
 // normalizer, validator and estimator: there is no second copy of any rule.
 
-import type { Plan } from "./plan/ast";
+import type { JsonPath } from "./json";
+import { childPlans, type Plan } from "./plan/ast";
 import type { Budget } from "./plan/budget";
 import { estimateEachStep, type PlanEstimates } from "./plan/estimate";
 import { parsePlan } from "./plan/parse";
-import type { PlanProblem } from "./plan/problems";
+import { quoted, type PlanProblem } from "./plan/problems";
 import { validatePlan } from "./plan/validate";
 import { parseJsoncDocument, type PlanDocument, type SourceRange } from "./text/planDocument";
 
@@ -14,6 +15,8 @@ export interface AnalysisPolicy {
   /** Granted capabilities; undefined when no host is known (capabilities are not checked). */
   readonly capabilities?: unknown;
   readonly budget?: unknown;
+  /** Names the host registers; when given, every other tool or provider name is a problem. */
+  readonly registries?: { readonly tools: ReadonlySet<string>; readonly providers: ReadonlySet<string> };
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -44,6 +47,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
       opaqueBinds: parsed.opaqueBinds,
     });
     problems.push(...validation.problems);
+    if (policy.registries) problems.push(...unregisteredNames(parsed.plan, policy.registries));
     budget = validation.ok ? validation.validated.budget : validation.budget;
     estimates = estimateEachStep(parsed.plan);
   }
@@ -53,6 +57,35 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     problems: problems.map((problem) => locate(problem, doc)),
     estimates,
     budget,
+  };
+}
+
+/** Preflight's question asked of the whole plan, with each unknown name located. */
+function unregisteredNames(plan: Plan, registries: NonNullable<AnalysisPolicy["registries"]>): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const visit = (p: Plan): void => {
+    for (const step of p.steps) {
+      if (step.op === "tool" && !registries.tools.has(step.name)) {
+        problems.push(unregistered("unknown_tool", "tool", step.name, [...step.path, "name"]));
+      } else if (step.op === "model" && !registries.providers.has(step.provider)) {
+        problems.push(unregistered("unknown_provider", "provider", step.provider, [...step.path, "provider"]));
+      }
+      for (const child of childPlans(step)) visit(child);
+    }
+  };
+  visit(plan);
+  return problems;
+}
+
+function unregistered(kind: string, what: string, name: string, path: JsonPath): PlanProblem {
+  return {
+    phase: "preflight",
+    kind,
+    value: name,
+    message: `the host registers no ${what} ${quoted(name)}: add it to the host profile's ${what}s`,
+    path,
+    target: "value",
+    hostDependent: true,
   };
 }
 

@@ -12,7 +12,7 @@ import { styleFor } from "@rlm-plan/shared-runtime/out/cli/output";
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");
 const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
-const NOTE = "rlm-plan: no host profile: capabilities not checked\n";
+const NOTE = "rlm-plan: no host profile (rlmplan.host.json) found: capabilities, tools and providers not checked\n";
 
 interface Run {
   readonly code: number | null;

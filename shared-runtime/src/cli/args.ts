@@ -11,13 +11,21 @@ export type Command =
   | {
       readonly kind: "check";
       readonly files: readonly string[];
-      /** Undefined when no --capabilities was given: no host profile, nothing is checked. */
+      /** Given with --capabilities: used instead of any host profile's. */
       readonly capabilities: readonly string[] | undefined;
-      /** "default" or the parsed --budget object, already known to resolve. */
+      /** The parsed --budget, already known to resolve; undefined when not given. */
       readonly budget: unknown;
+      /** --host FILE; without it each plan's host profile is found by walking up. */
+      readonly host: string | undefined;
       readonly json: boolean;
     }
-  | { readonly kind: "estimate"; readonly file: string; readonly budget: unknown; readonly json: boolean };
+  | {
+      readonly kind: "estimate";
+      readonly file: string;
+      readonly budget: unknown;
+      readonly host: string | undefined;
+      readonly json: boolean;
+    };
 
 export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: string };
 
@@ -39,11 +47,13 @@ commands:
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
 
 options:
+  --host FILE             the host profile; by default the nearest rlmplan.host.json in the
+                          plan's folder or above (its capabilities, budget, tools, providers)
   --capabilities LIST     capabilities the host grants, comma-separated, for example
-                          context(search),tool(count_items),rlm
-                          (without it, capabilities are not checked)
+                          context(search),tool(count_items),rlm (overrides the host profile's;
+                          with neither, capabilities are not checked)
   --budget JSON|default   the budget: "default" or a JSON object over the defaults,
-                          for example '{"max_model_calls": 4}'
+                          for example '{"max_model_calls": 4}' (overrides the host profile's)
   --json                  machine-readable output on stdout
   -h, --help              show this help
   --version               show the version
@@ -57,8 +67,8 @@ interface Options {
 }
 
 const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  check: ["--capabilities", "--budget"],
-  estimate: ["--budget"],
+  check: ["--capabilities", "--budget", "--host"],
+  estimate: ["--budget", "--host"],
 };
 const FLAG_OPTIONS = ["--json", "--help", "-h"];
 
@@ -91,15 +101,16 @@ function parseCommand(command: "check" | "estimate", argv: readonly string[]): P
   const budget = parseBudget(options.values.get("--budget"));
   if ("error" in budget) return usage(budget.error);
   const files = options.positionals;
+  const host = options.values.get("--host");
   if (command === "estimate") {
     if (files.length !== 1) return usage(files.length === 0 ? "estimate needs a FILE" : "estimate takes one FILE");
-    return { kind: "estimate", file: files[0] as string, budget: budget.value, json };
+    return { kind: "estimate", file: files[0] as string, budget: budget.value, host, json };
   }
   if (files.length === 0) return usage("check needs at least one FILE");
   const capabilitiesText = options.values.get("--capabilities");
   const capabilities = capabilitiesText === undefined ? undefined : parseCapabilities(capabilitiesText);
   if (typeof capabilities === "string") return usage(capabilities);
-  return { kind: "check", files, capabilities, budget: budget.value, json };
+  return { kind: "check", files, capabilities, budget: budget.value, host, json };
 }
 
 /** Splits options from files; returns a message for anything it does not know. */
@@ -133,7 +144,8 @@ function splitOptions(argv: readonly string[], valueOptions: readonly string[]):
 
 /** `default`, or a JSON object the runtime's own budget rules accept. */
 function parseBudget(text: string | undefined): { readonly value: unknown } | { readonly error: string } {
-  if (text === undefined || text.trim() === "default") return { value: "default" };
+  if (text === undefined) return { value: undefined };
+  if (text.trim() === "default") return { value: "default" };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -3,14 +3,27 @@
 
 import type { Command } from "./args";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { reportFile } from "./report";
+import { hostErrorLines, policyFor } from "./hostPolicy";
+import { reportFile, type FileReport } from "./report";
 
 export function runCheck(command: Extract<Command, { kind: "check" }>, io: Io): number {
-  if (command.capabilities === undefined) io.err("rlm-plan: no host profile: capabilities not checked\n");
-  const policy = { ...(command.capabilities ? { capabilities: command.capabilities } : {}), budget: command.budget };
-  const reports = command.files.map((file) => reportFile(file, policy));
+  const reports: FileReport[] = [];
   const lines: string[] = [];
-  for (const report of reports) {
+  let hostErrors = false;
+  let warnedNoHost = false;
+  for (const file of command.files) {
+    const resolved = policyFor(file, command);
+    if (!resolved.ok) {
+      io.err(hostErrorLines(resolved.errors));
+      hostErrors = true;
+      continue;
+    }
+    if (resolved.hostFile === undefined && command.capabilities === undefined && !warnedNoHost) {
+      io.err("rlm-plan: no host profile (rlmplan.host.json) found: capabilities, tools and providers not checked\n");
+      warnedNoHost = true;
+    }
+    const report = reportFile(file, resolved.policy);
+    reports.push(report);
     if (report.readError !== undefined) {
       io.err(readErrorLine(report.file, report.readError));
       continue;
@@ -20,5 +33,5 @@ export function runCheck(command: Extract<Command, { kind: "check" }>, io: Io): 
   }
   if (command.json) io.out(jsonText({ files: reports.map(fileJson) }));
   else if (lines.length > 0) io.out(`${lines.join("\n")}\n`);
-  return reports.some((report) => report.readError !== undefined || report.errors > 0) ? 1 : 0;
+  return hostErrors || reports.some((report) => report.readError !== undefined || report.errors > 0) ? 1 : 0;
 }

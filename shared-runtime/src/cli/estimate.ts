@@ -14,11 +14,18 @@ import {
   type EstimateJson,
   type Io,
 } from "./output";
+import { hostErrorLines, policyFor } from "./hostPolicy";
 import { reportFile } from "./report";
 
 export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io: Io): number {
   const { file } = command;
-  const report = reportFile(file, { budget: command.budget });
+  // The host profile's budget counts here; its capabilities are check's business.
+  const resolved = policyFor(file, { capabilities: undefined, budget: command.budget, host: command.host });
+  if (!resolved.ok) {
+    io.err(hostErrorLines(resolved.errors));
+    return 2;
+  }
+  const report = reportFile(file, { budget: resolved.policy.budget });
   if (report.readError !== undefined) {
     io.err(readErrorLine(file, report.readError));
     if (command.json) {

@@ -3,7 +3,7 @@
 // only reads the file and converts offsets.
 
 import { readFileSync } from "node:fs";
-import { analyzePlanText, lineColumn, type LocatedProblem, type PlanAnalysis } from "../analysis";
+import { analyzePlanText, lineColumn, type AnalysisPolicy, type LocatedProblem, type PlanAnalysis } from "../analysis";
 import type { SourceRange } from "../text/planDocument";
 
 export type Severity = "error" | "warning";
@@ -50,10 +50,7 @@ export interface AnalysedFile {
 
 export type FileReport = UnreadFile | AnalysedFile;
 
-export interface Policy {
-  readonly capabilities?: readonly string[];
-  readonly budget?: unknown;
-}
+export type Policy = AnalysisPolicy;
 
 export function reportFile(file: string, policy: Policy): FileReport {
   const read = readText(file);

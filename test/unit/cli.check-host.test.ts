@@ -1,0 +1,99 @@
+// `rlm-plan check` against a host profile: found by walking up from the plan, or named with
+// --host; its capabilities, budget, tools and providers decide the host-dependent warnings.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, test } from "node:test";
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const dir = mkdtempSync(join(tmpdir(), "rlm-plan-check-host-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(path: string, text: string): string {
+  const file = join(dir, path);
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+function check(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, "check", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const PLAN = `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": [1, 2], "bind": "n" },
+    { "op": "tool", "name": "ghost", "args": 1, "bind": "g" },
+    { "op": "final", "value": { "ref": "var", "name": "n" } }
+  ]
+}
+`;
+
+write(
+  "ws/rlmplan.host.json",
+  JSON.stringify({
+    capabilities: ["tool(count_items)"],
+    budget: { max_tool_calls: 1 },
+    tools: { count_items: { type: "builtin", builtin: "count_items" } },
+  }),
+);
+write("ws/plans/deep/plan.rlmplan.json", PLAN);
+write("bad/rlmplan.host.json", '{ "capabilities": "all" }');
+write("bad/plan.rlmplan.json", PLAN);
+
+test("the nearest host profile decides capabilities, registries and the budget (warnings)", () => {
+  const run = check("ws/plans/deep/plan.rlmplan.json");
+  assert.equal(run.stderr, "");
+  assert.equal(
+    run.stdout,
+    [
+      "ws/plans/deep/plan.rlmplan.json:1:1: warning: worst case tool calls 2 exceeds the budget's max_tool_calls of 1 [budget_exceeded]",
+      "ws/plans/deep/plan.rlmplan.json:4:29: warning: this step needs the capability tool(ghost), which the host does not grant [capability_denied]",
+      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the host registers no tool "ghost": add it to the host profile\'s tools [unknown_tool]',
+      "ws/plans/deep/plan.rlmplan.json: ok (3 steps), 3 warnings",
+      "",
+    ].join("\n"),
+  );
+  assert.equal(run.code, 0);
+});
+
+test("--capabilities and --budget override the profile's", () => {
+  const run = check(
+    "ws/plans/deep/plan.rlmplan.json",
+    "--capabilities",
+    "tool(count_items),tool(ghost)",
+    "--budget",
+    "default",
+  );
+  assert.equal(
+    run.stdout,
+    [
+      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the host registers no tool "ghost": add it to the host profile\'s tools [unknown_tool]',
+      "ws/plans/deep/plan.rlmplan.json: ok (3 steps), 1 warning",
+      "",
+    ].join("\n"),
+  );
+});
+
+test("an invalid host profile is reported where it is wrong, and fails the check", () => {
+  const run = check("bad/plan.rlmplan.json");
+  assert.match(run.stderr, /^bad\/rlmplan\.host\.json:1:19: error: /);
+  assert.equal(run.stdout, "");
+  assert.equal(run.code, 1);
+});
+
+test("--host names the profile to use instead of the nearest one", () => {
+  const run = check("bad/plan.rlmplan.json", "--host", "ws/rlmplan.host.json");
+  assert.equal(run.stderr, "");
+  assert.match(run.stdout, /bad\/plan\.rlmplan\.json: ok \(3 steps\), 3 warnings\n$/);
+  assert.equal(run.code, 0);
+});
