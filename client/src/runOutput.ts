@@ -25,7 +25,7 @@ export class RunOutput implements vscode.Disposable {
     const bind = t.bind === null ? "" : `→ ${t.bind}`;
     this.channel.appendLine(
       `  #${String(t.sequence).padEnd(4)} ${t.operation.padEnd(22)} ${bind.padEnd(14)} ${t.status.padEnd(4)} ` +
-        `at ${ms(t.elapsed_ms).padStart(8)}  took ${ms(t.duration_ms)}`,
+        `at ${ms(t.elapsed_ms).padStart(8)}  took ${ms(t.duration_ms).padEnd(7)}${left(t)}`,
     );
   }
 
@@ -96,4 +96,11 @@ function clock(iso: string): string {
 
 function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? "null";
+}
+
+/** The run's budget left after a step; older logged runs have no counters. */
+function left(t: LoggedTransition): string {
+  const r = t.remaining as LoggedTransition["remaining"] | undefined;
+  if (!r) return "";
+  return `  left: steps ${r.steps} · tools ${r.tool_calls} · models ${r.model_calls} · context ${r.context_ops} · bytes ${r.output_bytes}`;
 }

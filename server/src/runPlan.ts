@@ -179,10 +179,10 @@ async function execute(
   }
 }
 
-/** Only the fields a transition is defined to carry, whatever a runtime version adds. */
+/** Only the fields a transition is defined to carry (counters, never values), whatever a runtime version adds. */
 function contentFree(transition: Transition): Transition {
-  const { sequence, operation, bind, status, elapsed_ms, duration_ms } = transition;
-  return { sequence, operation, bind, status, elapsed_ms, duration_ms };
+  const { sequence, operation, bind, status, elapsed_ms, duration_ms, remaining } = transition;
+  return { sequence, operation, bind, status, elapsed_ms, duration_ms, remaining: { ...remaining } };
 }
 
 function failure(error: PlanError): RunResult {

@@ -16,6 +16,7 @@ interface Transition {
   status: string;
   elapsed_ms: number;
   duration_ms: number;
+  remaining: Record<string, unknown>;
 }
 interface TransitionParams {
   uri: string;
@@ -171,9 +172,19 @@ describe("run: the plan through the server", () => {
         "duration_ms",
         "elapsed_ms",
         "operation",
+        "remaining",
         "sequence",
         "status",
       ]);
+      // The budget left: counters only.
+      assert.deepEqual(Object.keys(transition.remaining).sort(), [
+        "context_ops",
+        "model_calls",
+        "output_bytes",
+        "steps",
+        "tool_calls",
+      ]);
+      assert.ok(Object.values(transition.remaining).every((n) => typeof n === "number"));
       assert.equal(typeof transition.elapsed_ms, "number");
       assert.equal(typeof transition.duration_ms, "number");
     }

@@ -82,7 +82,7 @@ async function checkRun(source: PlanSource, policy: PolicyOptions, host: RunHost
   const outcome = await runPlan(source, policy, host);
   const comparable = {
     ...outcome,
-    transitions: outcome.transitions.map(({ elapsed_ms: _e, duration_ms: _d, ...t }) => t),
+    transitions: outcome.transitions.map(({ elapsed_ms: _e, duration_ms: _d, remaining: _r, ...t }) => t),
     ...(outcome.ok ? {} : { error: withoutMessage(outcome.error) }),
   };
   assert.deepEqual(canonical(comparable), canonical(expected));

@@ -107,9 +107,30 @@ describe("rlm-plan run: the example workspace", { concurrency: true }, () => {
         return rest;
       }),
       [
-        { type: "transition", sequence: 1, operation: "context(search)", bind: "hits", status: "ok" },
-        { type: "transition", sequence: 2, operation: "tool(count_items)", bind: "count", status: "ok" },
-        { type: "transition", sequence: 3, operation: "final", bind: null, status: "ok" },
+        {
+          type: "transition",
+          sequence: 1,
+          operation: "context(search)",
+          bind: "hits",
+          status: "ok",
+          remaining: { steps: 63, model_calls: 8, tool_calls: 8, context_ops: 31, output_bytes: 64747 },
+        },
+        {
+          type: "transition",
+          sequence: 2,
+          operation: "tool(count_items)",
+          bind: "count",
+          status: "ok",
+          remaining: { steps: 62, model_calls: 8, tool_calls: 7, context_ops: 31, output_bytes: 64745 },
+        },
+        {
+          type: "transition",
+          sequence: 3,
+          operation: "final",
+          bind: null,
+          status: "ok",
+          remaining: { steps: 61, model_calls: 8, tool_calls: 7, context_ops: 31, output_bytes: 64743 },
+        },
         {
           type: "result",
           ok: true,

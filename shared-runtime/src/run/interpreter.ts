@@ -401,6 +401,7 @@ class Run {
       status: "ok",
       elapsed_ms: Math.round(now - this.started),
       duration_ms: Math.round(now - begun),
+      remaining: { ...this.remaining },
     };
     this.transitions.push(transition);
     this.notify(() => this.options.onTransition?.(transition));

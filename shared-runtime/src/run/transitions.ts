@@ -14,6 +14,8 @@ export interface Transition {
   readonly elapsed_ms: number;
   /** Milliseconds the step took, its nested plans included. */
   readonly duration_ms: number;
+  /** The run's budget left once the step completed: counters only, never values. */
+  readonly remaining: Readonly<BudgetRemaining>;
 }
 
 export interface BudgetRemaining {
