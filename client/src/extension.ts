@@ -37,7 +37,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   await log.load();
   client = createLanguageClient(context);
   const runs = new ActiveRuns(client, log, output);
-  const deps: RunDependencies = { client, log, runs, output };
+  const keys = new ProviderKeys(context.secrets);
+  const deps: RunDependencies = { client, log, runs, output, keys };
   const tree = new RunsTreeProvider(log);
   const documents = new RunDocuments(log);
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
@@ -51,7 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     view,
     registerRunCommands(deps),
     registerHostProfileScaffold(),
-    new ProviderKeys(context.secrets).register(),
+    keys.register(),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),
     vscode.commands.registerCommand("rlmPlan.showRuns", async () => {
       await vscode.commands.executeCommand(`${RUNS_VIEW_ID}.focus`);

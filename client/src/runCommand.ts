@@ -10,6 +10,7 @@ import type { ActiveRuns, RunSession } from "./activeRuns";
 import type { RunLog, RunRecord, StepRef } from "./runLog";
 import { displayPath, ms, type RunOutput } from "./runOutput";
 import { CancelRunCommand, HostProfileRequest, RunCommand, RunPlanClientCommand } from "./serverProtocol";
+import type { ProviderKeys } from "./secrets";
 import { revealStep } from "./stepLocation";
 
 export const COMMANDS = {
@@ -25,6 +26,7 @@ export interface RunDependencies {
   readonly log: RunLog;
   readonly runs: ActiveRuns;
   readonly output: RunOutput;
+  readonly keys: ProviderKeys;
 }
 
 export const UNTRUSTED_MESSAGE =
@@ -89,7 +91,8 @@ export async function runPlan(deps: RunDependencies, target: unknown): Promise<R
 
   let runId: string;
   try {
-    const args: RunCommand.Arguments = [{ uri: planUri }];
+    const env = host?.hostProfile ? await deps.keys.keysFor(host.hostProfile) : {};
+    const args: RunCommand.Arguments = [Object.keys(env).length > 0 ? { uri: planUri, env } : { uri: planUri }];
     const answer = (await client.sendRequest(ExecuteCommandRequest.type, {
       command: RunCommand.command,
       arguments: args,
@@ -104,7 +107,7 @@ export async function runPlan(deps: RunDependencies, target: unknown): Promise<R
     return undefined;
   }
 
-  const record = log.begin(planUri, host?.hostProfile ?? null);
+  const record = log.begin(planUri, host?.hostProfile ?? null, runId);
   output.show();
   const session = runs.start(runId, record);
   await showProgress(deps, session);

@@ -36,7 +36,7 @@ export interface RunRecord {
   /** ISO time the run was asked for. */
   readonly startedAt: string;
   /** The server's id of the run (unique only while that server runs). */
-  serverRunId?: string;
+  readonly serverRunId: string;
   status: RunStatus;
   /** Milliseconds from start to end, as the server measured them. */
   durationMs?: number;
@@ -102,7 +102,7 @@ export class RunLog implements vscode.Disposable {
   }
 
   /** Starts the record of a run the server has just accepted. */
-  begin(plan: string, hostProfile: string | null): RunRecord {
+  begin(plan: string, hostProfile: string | null, serverRunId: string): RunRecord {
     const number = (this.records[0]?.number ?? 0) + 1;
     const startedAt = new Date();
     const record: RunRecord = {
@@ -111,6 +111,7 @@ export class RunLog implements vscode.Disposable {
       plan,
       hostProfile,
       startedAt: startedAt.toISOString(),
+      serverRunId,
       status: "running",
       transitions: [],
     };

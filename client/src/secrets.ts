@@ -4,10 +4,9 @@
 // log or an output channel. The providers are read from host profiles with the runtime's own
 // loader (parseHostProfile).
 //
-// Handing a stored key to a run: the server's run command (`rlmPlan.server.run`) takes only
-// the plan's URI today, so no key is passed yet; providers read their keys from the
-// environment VS Code (and so the server) was started with. When the command takes an `env`,
-// the run command reads the keys of the plan's providers here and passes them for that run.
+// Handing a stored key to a run: the run command reads the stored keys of the host profile's
+// providers here and passes them in the server's run command (`env`) for that run only; a
+// variable set in the environment VS Code started with works too (a stored key wins).
 
 import * as vscode from "vscode";
 import { HOST_PROFILE_FILENAME, parseHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
@@ -50,10 +49,28 @@ export class ProviderKeys {
     }
     await this.secrets.store(SECRET_PREFIX + variable, key.trim());
     void vscode.window.showInformationMessage(
-      `Stored the key for ${variable} in VS Code's secret storage. ` +
-        `This version's language server reads provider keys from its environment only: ` +
-        `until runs take stored keys, also set ${variable} in the environment VS Code starts with.`,
+      `Stored the key for ${variable} in VS Code's secret storage; runs pass it to providers that read ${variable}.`,
     );
+  }
+
+  /** Stored keys of the providers of one host profile, by variable name, for one run. */
+  async keysFor(hostProfileFile: string): Promise<Record<string, string>> {
+    const keys: Record<string, string> = {};
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(hostProfileFile)));
+    } catch {
+      return keys;
+    }
+    const loaded = parseHostProfile(text, hostProfileFile);
+    if (!loaded.ok) return keys;
+    for (const provider of loaded.profile.providers.values()) {
+      const variable = provider.apiKeyEnv;
+      if (!variable || variable in keys) continue;
+      const key = await this.secrets.get(SECRET_PREFIX + variable);
+      if (key !== undefined) keys[variable] = key;
+    }
+    return keys;
   }
 
   /** The apiKeyEnv names of the providers in the workspace's host profiles, or one typed in. */

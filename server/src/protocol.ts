@@ -39,7 +39,8 @@ export namespace RunPlanClientCommand {
 export namespace RunCommand {
   export const command = "rlmPlan.server.run";
   /** The plan document's URI (a bare URI string is accepted too). */
-  export type Arguments = [{ readonly uri: string }];
+  /** `env`: variables for this run only, such as provider keys from the client's secret storage. */
+  export type Arguments = [{ readonly uri: string; readonly env?: Readonly<Record<string, string>> }];
   /** Answered as soon as the run starts; progress and the outcome arrive as notifications. */
   export type Result = RunIdentity;
 }

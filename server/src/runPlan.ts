@@ -77,7 +77,10 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       const controller = new AbortController();
       runs.set(runId, controller);
       const identity: RunIdentity = { uri, runId };
-      void execute(server, identity, plan, loaded.profile, controller.signal, hosts).finally(() => runs.delete(runId));
+      const env = runEnvironment(args);
+      void execute(server, identity, plan, loaded.profile, controller.signal, hosts, env).finally(() =>
+        runs.delete(runId),
+      );
       return identity;
     },
     cancel(args) {
@@ -89,6 +92,22 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       return true;
     },
   };
+}
+
+/**
+ * Variables the client passes for this run only (provider keys from its secret storage): added
+ * to the environment providers read keys from, for this run's host, never stored or echoed.
+ */
+function runEnvironment(args: readonly unknown[]): Record<string, string> {
+  const first = args[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return {};
+  const env: unknown = (first as Record<string, unknown>).env;
+  if (typeof env !== "object" || env === null || Array.isArray(env)) return {};
+  const result: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(env)) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && typeof value === "string") result[name] = value;
+  }
+  return result;
 }
 
 /** `args[0]` as `{key: text}`, or as the bare text. */
@@ -117,6 +136,7 @@ async function execute(
   profile: Extract<HostProfileResult, { ok: true }>["profile"],
   signal: AbortSignal,
   hosts: Set<CreatedHost>,
+  env: Readonly<Record<string, string>>,
 ): Promise<void> {
   const started = performance.now();
   let transitionCount = 0;
@@ -126,7 +146,7 @@ async function execute(
   };
   try {
     try {
-      created = await createRunHost(profile);
+      created = await createRunHost(profile, { env: { ...process.env, ...env } });
       hosts.add(created);
     } catch (error) {
       if (!(error instanceof HostSetupError)) throw error;

@@ -1,0 +1,82 @@
+// A provider key handed to the server's run command for one run (what the VS Code client does
+// with keys from its secret storage) reaches the provider's Authorization header, and nothing
+// the server sends back carries it.
+
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, before, it } from "node:test";
+import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
+import { startChatServer, type ChatServer } from "../support/chatServer";
+import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+
+const KEY = `sk-SENTINEL-${randomUUID()}`;
+const PLAN = `{"steps": [
+  {"op": "model", "provider": "local", "prompt": "say hi", "bind": "reply"},
+  {"op": "final", "value": {"ref": "field", "value": {"ref": "var", "name": "reply"}, "key": "text"}}
+]}`;
+
+let chat: ChatServer;
+let workspace: TempWorkspace;
+let client: LspClient;
+const seen: string[] = [];
+
+before(async () => {
+  chat = await startChatServer([
+    { kind: "ok", text: "hello" },
+    { kind: "ok", text: "hello again" },
+  ]);
+  workspace = new TempWorkspace({
+    "rlmplan.host.json": hostProfile({
+      capabilities: ["model(local)"],
+      providers: {
+        local: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: "RLM_PLAN_TEST_RUN_KEY" },
+      },
+    }),
+  });
+  client = await LspClient.start({ root: workspace.root });
+  for (const method of ["rlmPlan/transition", "rlmPlan/stepStarted", "rlmPlan/runFinished"]) {
+    client.connection.onNotification(method, (params: unknown) => {
+      seen.push(JSON.stringify(params));
+    });
+  }
+});
+
+after(async () => {
+  await client.stop();
+  workspace.dispose();
+  await chat.close();
+});
+
+async function runWith(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const uri = await client.open(workspace.path("hi.rlmplan.json"), PLAN);
+  const { runId } = (await client.connection.sendRequest(ExecuteCommandRequest.type, {
+    command: "rlmPlan.server.run",
+    arguments: [{ uri, ...args }],
+  })) as { runId: string };
+  for (let i = 0; i < 200; i++) {
+    const end = seen
+      .map((s) => JSON.parse(s) as Record<string, unknown>)
+      .find((p) => p.runId === runId && "result" in p);
+    if (end) return end.result as Record<string, unknown>;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`run ${runId} did not finish`);
+}
+
+it("the key passed for the run is sent as the bearer token, and is echoed nowhere", async () => {
+  const result = await runWith({ env: { RLM_PLAN_TEST_RUN_KEY: KEY } });
+  assert.deepEqual(result.ok, true);
+  assert.equal(result.value, "hello");
+  assert.equal(chat.requests.length, 1);
+  assert.equal(chat.requests[0]?.headers.authorization, `Bearer ${KEY}`);
+  assert.ok(!seen.some((text) => text.includes(KEY)), "a notification carries the key");
+});
+
+it("without the key the provider fails with the variable's name, not a value", async () => {
+  const result = await runWith({});
+  assert.equal(result.ok, false);
+  const error = result.error as Record<string, unknown>;
+  assert.equal(error.kind, "model_error");
+  assert.match(String(error.message), /RLM_PLAN_TEST_RUN_KEY is not set/);
+  assert.equal(chat.requests.length, 1, "no request without a key");
+});
