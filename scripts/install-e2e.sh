@@ -6,8 +6,9 @@
 #
 # 1. apt (as root, only when something is missing): chromium (the browser playwright-core
 #    drives), libkrb5-dev and pkg-config (to build VS Code's native `kerberos` module), ripgrep
-#    (VS Code's search; @vscode/ripgrep would download its own binary otherwise), and
-#    fonts-liberation (text in screenshots; the one recommendation of chromium we keep).
+#    (VS Code's search; @vscode/ripgrep would download its own binary otherwise),
+#    fonts-liberation (text in screenshots; the one recommendation of chromium we keep), and
+#    neovim (a second real LSP client, for test/neovim/).
 # 2. code-server 4.96.4 (VS Code 1.96.4, the last release that runs on Node 20) into
 #    .e2e/code-server/ (gitignored). A plain `npm install code-server` fails without network
 #    beyond the npm registry: its postinstall clones a git dependency and downloads ripgrep. So:
@@ -32,7 +33,7 @@ say() { echo "install-e2e: $*"; }
 elapsed() { echo "$(($(date +%s) - t0))s"; }
 
 # ---- 1. Debian packages ---------------------------------------------------------------------
-APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation)
+APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -70,6 +71,7 @@ else
   if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then
     export npm_config_nodedir=/usr
   fi
+  export JOBS=${JOBS:-max} # node-gyp: compile each native module on every core
   say "installing code-server $VERSION into ${PREFIX#"$REPO"/}"
   rm -rf "$PREFIX"
   mkdir -p "$PREFIX"

@@ -173,8 +173,10 @@ export async function startCodeServer(root, name, { extensionsDir, trust = true,
 
   let port;
   while (!port) {
-    if (exited) throw new Error(`code-server exited (${JSON.stringify(exited)}):\n${fs.readFileSync(dirs.log, "utf8")}`);
-    if (Date.now() - started > 30000) throw new Error(`code-server did not listen:\n${fs.readFileSync(dirs.log, "utf8")}`);
+    if (exited)
+      throw new Error(`code-server exited (${JSON.stringify(exited)}):\n${fs.readFileSync(dirs.log, "utf8")}`);
+    if (Date.now() - started > 30000)
+      throw new Error(`code-server did not listen:\n${fs.readFileSync(dirs.log, "utf8")}`);
     const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(fs.readFileSync(dirs.log, "utf8"));
     if (match) port = Number(match[1]);
     else await sleep(50);
@@ -186,7 +188,8 @@ export async function startCodeServer(root, name, { extensionsDir, trust = true,
     } catch {
       // not yet
     }
-    if (exited || Date.now() - started > 30000) throw new Error(`code-server not healthy: ${fs.readFileSync(dirs.log, "utf8")}`);
+    if (exited || Date.now() - started > 30000)
+      throw new Error(`code-server not healthy: ${fs.readFileSync(dirs.log, "utf8")}`);
     await sleep(50);
   }
   log(`code-server "${name}" ready on port ${port} in ${Date.now() - started} ms (pgid ${child.pid})`);
@@ -252,7 +255,11 @@ export async function launchBrowser(root) {
       "--disable-sync",
     ],
     // Chromium's crash reports and dconf cache stay out of $HOME.
-    env: { ...process.env, XDG_CONFIG_HOME: path.join(profile, "xdg-config"), XDG_CACHE_HOME: path.join(profile, "xdg-cache") },
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: path.join(profile, "xdg-config"),
+      XDG_CACHE_HOME: path.join(profile, "xdg-cache"),
+    },
   });
   context.setDefaultTimeout(TIMEOUT);
   return context;
@@ -292,7 +299,9 @@ export class Workbench {
       }
       await this.page.waitForTimeout(200);
     }
-    throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)?.slice(0, 1500)}`);
+    throw new Error(
+      `timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)?.slice(0, 1500)}`,
+    );
   }
 
   async screenshot(name) {
@@ -309,7 +318,10 @@ export class Workbench {
 
   /** Waits for the explorer to list `name` (the folder is open and read). */
   async waitForExplorer(name) {
-    await this.page.locator(".explorer-folders-view .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 60000 });
+    await this.page
+      .locator(".explorer-folders-view .monaco-list-row", { hasText: name })
+      .first()
+      .waitFor({ timeout: 60000 });
   }
 
   /**
@@ -449,8 +461,10 @@ export class Workbench {
 
   /** Texts of the visible notification toasts (and of the notification center, if open). */
   async notifications() {
-    return (await this.page.locator(".notifications-toasts .notification-list-item, .notifications-center .notification-list-item").allInnerTexts()).map(
-      (text) => norm(text).replace(/\s+/g, " ").trim(),
-    );
+    return (
+      await this.page
+        .locator(".notifications-toasts .notification-list-item, .notifications-center .notification-list-item")
+        .allInnerTexts()
+    ).map((text) => norm(text).replace(/\s+/g, " ").trim());
   }
 }

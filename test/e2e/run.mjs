@@ -25,7 +25,6 @@ import {
   launchBrowser,
   log,
   norm,
-  sleep,
   startCodeServer,
 } from "./harness.mjs";
 
@@ -48,7 +47,7 @@ export function missingPrerequisite() {
   if (process.env.E2E_SKIP) return `E2E_SKIP is set`;
   if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (bash scripts/install-e2e.sh installs it)`;
   if (!fs.existsSync(CODE_SERVER) || !fs.existsSync(path.join(E2E_DIR, "code-server/.installed"))) {
-    return `no code-server in ${path.relative(REPO, path.dirname(CODE_SERVER))} (bash scripts/install-e2e.sh installs it)`;
+    return `no code-server in ${path.join(E2E_DIR, "code-server")} (bash scripts/install-e2e.sh installs it)`;
   }
   try {
     import.meta.resolve("playwright-core");
@@ -61,7 +60,18 @@ export function missingPrerequisite() {
 /** Files whose change makes the .vsix stale. */
 function sourcesNewerThan(file) {
   const since = fs.statSync(file).mtimeMs;
-  const roots = ["package.json", "client/src", "server/src", "shared-runtime/src", "scripts/bundle.mjs", "syntaxes"];
+  const roots = [
+    "package.json",
+    "client/package.json",
+    "client/src",
+    "server/src",
+    "shared-runtime/src",
+    "shared-runtime/schemas",
+    "scripts/bundle.mjs",
+    "syntaxes",
+    "snippets",
+    "language-configuration.json",
+  ];
   const newer = (p) => {
     if (!fs.existsSync(p)) return false;
     const stat = fs.statSync(p);
@@ -134,7 +144,10 @@ const SLOW_PLAN = {
 /** examples/workspace + plans/broken.rlmplan.json + slow/ (its own host profile and tool). */
 export function makeWorkspace(root, name) {
   const folder = copyWorkspace(root, name);
-  fs.copyFileSync(path.join(REPO, "examples/plans/broken.rlmplan.json"), path.join(folder, "plans/broken.rlmplan.json"));
+  fs.copyFileSync(
+    path.join(REPO, "examples/plans/broken.rlmplan.json"),
+    path.join(folder, "plans/broken.rlmplan.json"),
+  );
   const slow = path.join(folder, "slow");
   fs.mkdirSync(slow);
   fs.writeFileSync(path.join(slow, "sleep.js"), SLEEP_TOOL);
@@ -179,7 +192,10 @@ export class Session {
     this.trustedFolder = makeWorkspace(this.root, "ws-trusted");
     this.untrustedFolder = makeWorkspace(this.root, "ws-untrusted");
     this.servers = [];
-    this.trustedServer = await startCodeServer(this.root, "trusted", { extensionsDir: this.extensionsDir, trust: true });
+    this.trustedServer = await startCodeServer(this.root, "trusted", {
+      extensionsDir: this.extensionsDir,
+      trust: true,
+    });
     this.servers.push(this.trustedServer);
     this.browser = await launchBrowser(this.root);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -216,21 +232,6 @@ export class Session {
 
   // ---- helpers shared by scenarios ----
 
-  /** Rows of the Problems panel for one file: the file row is followed by its problems. */
-  async problemsOf(bench, fileName) {
-    const rows = await bench.problems();
-    const out = [];
-    let inFile = false;
-    for (const row of rows) {
-      if (/\.(rlmplan\.)?json(c)? \d+$/.test(row) || /^\S+\.\S+ \d+$/.test(row)) {
-        inFile = row.startsWith(`${fileName} `);
-        continue;
-      }
-      if (inFile) out.push(row);
-    }
-    return out;
-  }
-
   /**
    * Shows the "Plan Runs" view (RLM Plan: Show Runs), with room: the folder's section of the
    * Explorer is collapsed (a tree draws only the rows it has room for). `rows()` reads the rows
@@ -238,7 +239,8 @@ export class Session {
    */
   async planRuns(bench) {
     const page = bench.page;
-    const folders = page.locator(".pane", { has: page.locator(".explorer-folders-view") }).locator(".pane-header");
+    // The Explorer's first section is the folder's (the "Open Editors" one is hidden by default).
+    const folders = page.locator(".explorer-viewlet .pane > .pane-header").first();
     await bench.runCommand(UI.showRuns);
     if ((await folders.getAttribute("aria-expanded")) === "true") await folders.click();
     const pane = page.locator(".pane", { has: page.locator(".pane-header", { hasText: /^Plan Runs/i }) });
@@ -287,11 +289,20 @@ const UNTRUSTED_MESSAGE =
   "RLM Plan runs nothing in an untrusted workspace: a plan's tools are programs from this workspace. " +
   "Trust the workspace to run plans; diagnostics and hovers work without it.";
 
-/** One output line per transition: `  #2    tool(count_items)      → count        ok   at     3 ms  took 0 ms`. */
-function transitionLine(sequence, operation, bind) {
+/**
+ * One output line per transition: sequence, operation, binding, status, time since the start,
+ * the step's own time, and the run's budget left after it (`left` pins steps, tools, models and
+ * context; the output bytes left depend on the values and are only required to be a number):
+ * `  #2    tool(count_items)      → count        ok   at     3 ms  took 0 ms     left: steps 62 · ...`
+ */
+function transitionLine(sequence, operation, bind, left) {
   const esc = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const binding = bind ? `→ ${esc(bind)}\\s+` : "";
-  return new RegExp(`^ {2}#${sequence}\\s+${esc(operation)}\\s+${binding}ok\\s+at\\s+[\\d.]+ m?s\\s+took [\\d.]+ m?s$`, "m");
+  return new RegExp(
+    `^ {2}#${sequence}\\s+${esc(operation)}\\s+${binding}ok\\s+at\\s+[\\d.]+ m?s\\s+took [\\d.]+ m?s\\s+` +
+      `left: ${esc(left)} · bytes \\d+$`,
+    "m",
+  );
 }
 
 /** The lines of one run's block in the output, from "Run N started" on. */
@@ -315,7 +326,7 @@ export const scenarios = [
       const bench = await session.trusted();
       await bench.page.locator(".explorer-folders-view").click(); // keyboard focus in the workbench
       await bench.openFile(BROKEN);
-      assert.equal(await bench.statusBarMode(), "RLM Plan", "language mode in the status bar");
+      assert.equal(await bench.statusBarMode(), UI.language, "language mode in the status bar");
       await bench.page.locator(".editor-instance .squiggly-error").first().waitFor({ timeout: 60000 });
       const problems = await bench.until("the three problems of broken.rlmplan.json", async () => {
         const rows = (await bench.problems())["broken.rlmplan.json"];
@@ -353,7 +364,9 @@ export const scenarios = [
       await bench.goTo(14, 18);
       await bench.page.keyboard.type("e");
       await bench.escape(1); // whatever suggestion typing opened
-      const lineText = norm(await bench.page.locator(".editor-instance .view-line", { hasText: '"op": "conte' }).first().innerText());
+      const lineText = norm(
+        await bench.page.locator(".editor-instance .view-line", { hasText: '"op": "conte' }).first().innerText(),
+      );
       assert.equal(lineText.trim(), '"op": "context",', "the edited line");
       const problems = await bench.until("the unknown operation problem to go", async () => {
         const rows = (await bench.problems())["broken.rlmplan.json"];
@@ -370,16 +383,38 @@ export const scenarios = [
       await bench.openFile(NEEDLE);
       await bench.focusEditor();
       await bench.runCommand(UI.run);
-      const text = await session.runsOutput(bench, "run 1 to succeed", (t) => /Run 1 succeeded/.test(t) && /budget left/.test(t));
+      const text = await session.runsOutput(
+        bench,
+        "run 1 to succeed",
+        (t) => /Run 1 succeeded/.test(t) && /budget left/.test(t),
+      );
       const block = runBlock(text, 1);
       assertMatch(block, /^Run 1 started: plans\/needle-count\.rlmplan\.json at /m, "start line");
       assertMatch(block, /^ {2}host profile: rlmplan\.host\.json$/m, "host profile line");
-      assertMatch(block, transitionLine(1, "context(search)", "hits"), "transition 1");
-      assertMatch(block, transitionLine(2, "tool(count_items)", "count"), "transition 2");
-      assertMatch(block, transitionLine(3, "final", null), "transition 3");
+      assertMatch(
+        block,
+        transitionLine(1, "context(search)", "hits", "steps 63 · tools 8 · models 8 · context 31"),
+        "transition 1",
+      );
+      assertMatch(
+        block,
+        transitionLine(2, "tool(count_items)", "count", "steps 62 · tools 7 · models 8 · context 31"),
+        "transition 2",
+      );
+      assertMatch(
+        block,
+        transitionLine(3, "final", null, "steps 61 · tools 7 · models 8 · context 31"),
+        "transition 3",
+      );
       assertMatch(block, /^Run 1 succeeded in [\d.]+ m?s \(3 transitions\)\. Final value:\n12$/m, "final value");
       const transitions = block.split("\n").filter((line) => /^ {2}#\d+ /.test(line));
       assert.equal(transitions.length, 3, `three transition lines in:\n${block}`);
+      // The progress notification goes when the run ends.
+      await bench.page
+        .locator(".notifications-toasts .notification-list-item", { hasText: "RLM Plan: running" })
+        .waitFor({ state: "hidden" });
+      // Room for the whole lines in the picture; "Show Runs" in (e) brings the side bar back.
+      await bench.runCommand("View: Close Primary Side Bar");
       await bench.screenshot("d-run-output");
     },
   },
@@ -403,6 +438,15 @@ export const scenarios = [
       assertMatch(rows[2], /^#2 tool\(count_items\) → count \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "row 3");
       assertMatch(rows[3], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "row 4");
       assert.equal(rows[4], "value | 12", "the outcome row");
+      // A wider side bar, so the picture shows the rows whole: drag the sash at its right edge.
+      const bar = await page.locator(".part.sidebar").boundingBox();
+      if (bar && bar.width < 500) {
+        await page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(bar.x + 520, bar.y + bar.height / 2, { steps: 5 });
+        await page.mouse.up();
+        await page.mouse.move(900, 480); // off the sash (and on no text: no hover)
+      }
       await bench.screenshot("e-plan-runs");
       // Clicking a transition reveals its step: from another file, back to the plan's tool step.
       await bench.openFile(BROKEN);
@@ -415,12 +459,18 @@ export const scenarios = [
       // Clicking the value reopens the whole run as a JSON document.
       await pane.locator(".monaco-list-row", { hasText: "value" }).click();
       await page.locator(".tabs-container .tab.active", { hasText: "Run 1 needle-count.json" }).waitFor();
-      const json = await bench.until("the run as JSON", async () => {
-        const text = norm(await page.locator(".editor-group-container.active .editor-instance .view-lines").innerText());
-        return /"value": 12/.test(text) ? text : false;
+      const lines = page.locator(".editor-group-container.active .editor-instance .view-lines");
+      const top = await bench.until("the run as JSON", async () => {
+        const text = norm(await lines.innerText());
+        return /"status": "succeeded"/.test(text) ? text : false;
       });
-      assertMatch(json, /"status": "succeeded"/, "the run document");
-      assertMatch(json, /"operation": "context\(search\)"/, "the run document");
+      assertMatch(top, /"number": 1,/, "the run document");
+      assertMatch(top, /"operation": "context\(search\)"/, "the run document");
+      await bench.focusEditor();
+      await page.keyboard.press("Control+End"); // the value is at the end
+      await bench.until('"value": 12 at the end of the run document', async () =>
+        /"value": 12/.test(norm(await lines.innerText())),
+      );
     },
   },
   {
@@ -433,21 +483,35 @@ export const scenarios = [
       await bench.focusEditor();
       await bench.runCommand(UI.run);
       // The progress notification shows the step that is running, with a Cancel button.
-      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "RLM Plan: running slow/slow.rlmplan.json" });
+      const toast = page.locator(".notifications-toasts .notification-list-item", {
+        hasText: "RLM Plan: running slow/slow.rlmplan.json",
+      });
       await toast.waitFor({ state: "visible" });
       await bench.until("the sleep tool to start", async () => fs.existsSync(pidFile));
       const pid = Number(fs.readFileSync(pidFile, "utf8"));
       assert.ok(processAlive(pid), "the sleep tool runs");
-      await session.runsOutput(bench, "the checkpoint transition", (t) => transitionLine(1, "checkpoint", null).test(runBlock(t, 2)));
+      // The run's number: the second run of this workspace when (d) ran first; read, not assumed.
+      const started = await session.runsOutput(bench, "the slow run to start", (t) =>
+        /^Run \d+ started: slow\/slow\.rlmplan\.json at /m.test(t),
+      );
+      const n = Number(/^Run (\d+) started: slow\/slow\.rlmplan\.json at /m.exec(started)[1]);
+      await session.runsOutput(bench, "the checkpoint transition", (t) =>
+        transitionLine(1, "checkpoint", null, "steps 63 · tools 16 · models 8 · context 32").test(runBlock(t, n)),
+      );
       await bench.screenshot("f-slow-running");
       await toast.getByRole("button", { name: "Cancel" }).click();
-      const text = await session.runsOutput(bench, "run 2 to be cancelled", (t) => /Run 2 was cancelled/.test(t));
-      const block = runBlock(text, 2);
-      assertMatch(block, /^Run 2 started: slow\/slow\.rlmplan\.json at /m, "start line");
+      const text = await session.runsOutput(bench, `run ${n} to be cancelled`, (t) =>
+        runBlock(t, n).includes(`Run ${n} was cancelled`),
+      );
+      const block = runBlock(text, n);
       assertMatch(block, /^ {2}host profile: slow\/rlmplan\.host\.json$/m, "host profile line");
-      assertMatch(block, transitionLine(1, "checkpoint", null), "the checkpoint's transition");
-      assertMatch(block, /^Cancelling run 2…$/m, "the cancel request");
-      assertMatch(block, /^Run 2 was cancelled in [\d.]+ m?s \(1 transitions\)\.$/m, "the cancelled line");
+      assertMatch(
+        block,
+        transitionLine(1, "checkpoint", null, "steps 63 · tools 16 · models 8 · context 32"),
+        "the checkpoint's transition",
+      );
+      assertMatch(block, new RegExp(`^Cancelling run ${n}…$`, "m"), "the cancel request");
+      assertMatch(block, new RegExp(`^Run ${n} was cancelled in [\\d.]+ m?s \\(1 transitions\\)\\.$`, "m"), "the end");
       assert.ok(!/^ {2}#2 /m.test(block), `no transition after the cancel:\n${block}`);
       await toast.waitFor({ state: "hidden" });
       await bench.until("the sleep tool to be stopped", async () => !processAlive(pid), 10000);
@@ -456,18 +520,23 @@ export const scenarios = [
         const all = await rows();
         return all[0]?.includes("cancelled") ? all : false;
       });
-      assertMatch(newest, /^slow\.rlmplan\.json \| #2 · cancelled · .+ · [\d.]+ m?s$/, "the cancelled run's row");
+      assertMatch(newest, new RegExp(`^slow\\.rlmplan\\.json \\| #${n} · cancelled · .+ · [\\d.]+ m?s$`), "its row");
       await bench.screenshot("f-cancelled");
     },
   },
   {
     name: "(g) an untrusted workspace (restricted mode) refuses to run; hovers still work",
     async run(session, assert) {
-      const server = await startCodeServer(session.root, "untrusted", { extensionsDir: session.extensionsDir, trust: false });
+      const server = await startCodeServer(session.root, "untrusted", {
+        extensionsDir: session.extensionsDir,
+        trust: false,
+      });
       session.servers.push(server);
       const bench = await Workbench.open(session.browser, server, session.untrustedFolder);
       const page = bench.page;
-      const dialog = page.locator(".monaco-dialog-box", { hasText: "Do you trust the authors of the files in this folder?" });
+      const dialog = page.locator(".monaco-dialog-box", {
+        hasText: "Do you trust the authors of the files in this folder?",
+      });
       await dialog.waitFor({ state: "visible", timeout: 60000 });
       await dialog.getByRole("button", { name: "No, I don't trust the authors" }).click();
       await dialog.waitFor({ state: "hidden" });
@@ -475,13 +544,15 @@ export const scenarios = [
       await bench.waitForExplorer("rlmplan.host.json");
       await page.locator(".explorer-folders-view").click();
       await bench.openFile(NEEDLE);
-      assert.equal(await bench.statusBarMode(), "RLM Plan", "language mode in the status bar");
+      assert.equal(await bench.statusBarMode(), UI.language, "language mode in the status bar");
       const hover = await bench.hoverAt(12, 15, "Worst case of this step");
       assertIncludes(hover, "Worst case of this step: 1 step", "the hover in restricted mode");
       await bench.escape();
       await bench.focusEditor();
       await bench.runCommand(UI.run);
-      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "runs nothing in an untrusted workspace" });
+      const toast = page.locator(".notifications-toasts .notification-list-item", {
+        hasText: "runs nothing in an untrusted workspace",
+      });
       await toast.waitFor({ state: "visible" });
       assert.equal(norm(await toast.locator(".notification-list-item-message").innerText()).trim(), UNTRUSTED_MESSAGE);
       await toast.getByRole("button", { name: "Manage Workspace Trust" }).waitFor({ state: "visible" });
