@@ -18,10 +18,13 @@ import {
 import type { Node } from "jsonc-parser";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { HostStatus, HostView } from "./hostView";
+import { RetainedDocument } from "./recentTrees";
+import { stepAt } from "./stepLookup";
 
 export interface AnalyzedPlan {
   /** The document version this analysis is of. */
   readonly document: TextDocument;
+  /** The runtime's analysis; its document keeps the text and syntax errors (recentTrees.ts). */
   readonly analysis: PlanAnalysis;
   /** Whether a host profile applies, and whether it could be read. */
   readonly hostStatus: HostStatus;
@@ -29,12 +32,13 @@ export interface AnalyzedPlan {
   readonly host: HostView | undefined;
   /** Every problem: the analysis's, then unknown tools and providers (preflight, host-dependent). */
   readonly problems: readonly LocatedProblem[];
-  /** The jsonc-parser tree; undefined when the text is nested too deep to walk. */
+  /**
+   * The jsonc-parser tree; undefined when the text is nested too deep to walk. Kept for recently
+   * used documents only: another call may parse the text again and give new nodes.
+   */
   readonly tree: Node | undefined;
   /** The normalized step at a JSON path, if that step normalized. */
   stepAt(path: JsonPath): Step | undefined;
-  /** The step's enclosing plan in the AST (the root plan for top-level steps). */
-  planOf(step: Step): Plan | undefined;
 }
 
 export function analyzePlan(document: TextDocument, hostStatus: HostStatus): AnalyzedPlan {
@@ -43,36 +47,27 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
   const parsed = parseJsoncDocument(text);
   const analysis = analyzePlanText(text, host ? { capabilities: host.capabilities, budget: host.budget } : {}, parsed);
   const registryProblems = host && analysis.plan ? unknownNames(analysis, host) : [];
-  let index: { steps: Map<string, Step>; plans: Map<Step, Plan> } | undefined;
-  const indexed = () => (index ??= indexSteps(analysis.plan));
-  return {
-    document,
-    analysis,
-    hostStatus,
-    host,
-    problems: [...analysis.problems, ...registryProblems],
-    tree: parsed.tree(),
-    stepAt: (path) => indexed().steps.get(pathKey(path)),
-    planOf: (step) => indexed().plans.get(step),
-  };
+  // The parsed document (tree and value) is not kept: it goes once the analysis is built.
+  const retained: PlanAnalysis = { ...analysis, document: new RetainedDocument(document.uri, text, parsed) };
+  return new Analyzed(document, retained, hostStatus, host, [...analysis.problems, ...registryProblems]);
 }
 
-export function pathKey(path: JsonPath): string {
-  return JSON.stringify(path);
-}
+class Analyzed implements AnalyzedPlan {
+  constructor(
+    readonly document: TextDocument,
+    readonly analysis: PlanAnalysis,
+    readonly hostStatus: HostStatus,
+    readonly host: HostView | undefined,
+    readonly problems: readonly LocatedProblem[],
+  ) {}
 
-function indexSteps(plan: Plan | undefined): { steps: Map<string, Step>; plans: Map<Step, Plan> } {
-  const steps = new Map<string, Step>();
-  const plans = new Map<Step, Plan>();
-  const pending: Plan[] = plan ? [plan] : [];
-  for (let p = pending.pop(); p; p = pending.pop()) {
-    for (const step of p.steps) {
-      steps.set(pathKey(step.path), step);
-      plans.set(step, p);
-      pending.push(...childPlans(step));
-    }
+  get tree(): Node | undefined {
+    return this.analysis.document.tree();
   }
-  return { steps, plans };
+
+  stepAt(path: JsonPath): Step | undefined {
+    return stepAt(this.analysis.plan, path);
+  }
 }
 
 /** The runtime's preflight only ever looks names up, so placeholders stand in for handlers. */

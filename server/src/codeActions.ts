@@ -32,7 +32,7 @@ import type { AnalyzedPlan } from "./analyzedPlan";
 import { bindingIndex } from "./bindingIndex";
 import { lspRange } from "./diagnostics";
 import { nearestName } from "./nearestName";
-import { bindingsInScope, nodeAt, nodeAtOffset, stringProperty } from "./planTree";
+import { nodeAt, nodeAtOffset, stringProperty } from "./planTree";
 import { ShowHostProfileCommand } from "./protocol";
 import { renameBinding } from "./rename";
 
@@ -170,7 +170,9 @@ function replaceUnboundVariable(
   diagnostic: Diagnostic,
 ): CodeAction | undefined {
   if (!problem.path) return undefined;
-  const inScope = bindingsInScope(plan.tree, problem.path).map((binding) => binding.name);
+  const inScope = bindingIndex(plan)
+    .inScopeAt(problem.path)
+    .map((binding) => binding.name);
   const token = tokenAt(plan, problem);
   const written = typeof token?.value === "string" ? token.value : "";
   return replaceName(plan, problem, diagnostic, inScope, "variable", Math.max(2, Math.floor(written.length / 2)));

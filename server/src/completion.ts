@@ -1,8 +1,9 @@
 // Completion: operations (as whole-step snippets in a steps list, as names at "op"), action
 // types and their selectors, strategies, transforms and reducers, reference kinds, variables in
 // scope at the cursor, and the host profile's inputs, tools and providers; in a host profile,
-// capability strings. The cursor's place comes from jsonc-parser's getLocation, so half-typed
-// text completes too.
+// capability strings. The cursor's place is jsonc-parser's getLocation's (from the cached tree
+// where the text before the cursor is sound, see cursorLocation.ts), so half-typed text
+// completes too.
 
 import {
   CONTEXT_ACTIONS,
@@ -16,7 +17,7 @@ import {
   SELECTOR_TYPES,
   type JsonPath,
 } from "@rlm-plan/shared-runtime";
-import { getLocation, type Node } from "jsonc-parser";
+import { getLocation } from "jsonc-parser";
 import {
   CompletionItemKind,
   InsertTextFormat,
@@ -26,9 +27,11 @@ import {
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
+import { bindingIndex } from "./bindingIndex";
+import { cursorLocation } from "./cursorLocation";
 import { OPERATION_HELP } from "./hover";
 import type { HostEntry } from "./hostView";
-import { bindingsInScope, isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
+import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
 /** Whole-step snippets, one per operation. */
 export const STEP_SNIPPETS: Readonly<Record<(typeof OPERATIONS)[number], string>> = {
@@ -90,17 +93,17 @@ interface Site {
 
 export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] {
   const document = plan.document;
+  const tree = plan.tree;
   // Text nested too deep to walk has no tree; getLocation would recurse as deep as the text.
-  if (!plan.tree) return [];
-  const text = document.getText();
+  if (!tree) return [];
   const offset = document.offsetAt(position);
-  const location = getLocation(text, offset);
+  const location = cursorLocation(document.getText(), tree, plan.analysis.document.syntaxErrors, offset);
   const path = location.path;
   if (location.isAtPropertyKey) return [];
-  const site = siteOf(document, offset, location.previousNode);
+  const site = siteOf(document, offset, location.previous);
   const last = path[path.length - 1];
   const parentPath = path.slice(0, -1);
-  const owner = nodeAt(plan.tree, parentPath);
+  const owner = nodeAt(tree, parentPath);
 
   if (isStepPath(path))
     return OPERATIONS.map((op) => snippet(site, op, STEP_SNIPPETS[op], `step: ${OPERATION_HELP[op]}`));
@@ -176,9 +179,11 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
     textEdit: { range: site.range, newText: `{"ref": "${ref}", "name": ${JSON.stringify(label)}}` },
     filterText: label,
   });
-  const variables = bindingsInScope(plan.tree, path).map((binding) =>
-    reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
-  );
+  const variables = bindingIndex(plan)
+    .inScopeAt(path)
+    .map((binding) =>
+      reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
+    );
   const inputs = [...(plan.host?.inputs ?? new Map<string, HostEntry>())].map(([name, entry]) =>
     reference(name, CompletionItemKind.Constant, `input: ${stripMarkdown(entry.summary)}`, "input"),
   );
@@ -186,15 +191,17 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
 }
 
 function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
-  return bindingsInScope(plan.tree, path).map((binding) => {
-    const line = plan.document.positionAt(binding.nameNode.offset).line + 1;
-    return value(
-      site,
-      binding.name,
-      CompletionItemKind.Variable,
-      `bound on line ${line} by a ${binding.op ?? "step"} step`,
-    );
-  });
+  return bindingIndex(plan)
+    .inScopeAt(path)
+    .map((binding) => {
+      const line = plan.document.positionAt(binding.nameNode.offset).line + 1;
+      return value(
+        site,
+        binding.name,
+        CompletionItemKind.Variable,
+        `bound on line ${line} by a ${binding.op ?? "step"} step`,
+      );
+    });
 }
 
 function registryItems(
@@ -212,7 +219,14 @@ function stripMarkdown(text: string): string {
   return text.replace(/`/g, "");
 }
 
-function siteOf(document: TextDocument, offset: number, previous: Node | undefined): Site {
+/** The key or literal token the cursor is in or after (getLocation's previousNode). */
+interface PreviousToken {
+  readonly offset: number;
+  readonly length: number;
+  readonly type: string;
+}
+
+function siteOf(document: TextDocument, offset: number, previous: PreviousToken | undefined): Site {
   const literal =
     previous && previous.type !== "property" && offset >= previous.offset && offset <= previous.offset + previous.length
       ? previous

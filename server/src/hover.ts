@@ -15,19 +15,13 @@ import {
 import type { Node } from "jsonc-parser";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
+import { bindingIndex } from "./bindingIndex";
 import { lspRange } from "./diagnostics";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
 import type { HostEntry } from "./hostView";
 import { planTotal, runningTotalThrough } from "./planCosts";
-import {
-  enclosingStepPath,
-  isStepPath,
-  nodeAtOffset,
-  nodeAt,
-  resolveVariable,
-  stepPositions,
-  stringProperty,
-} from "./planTree";
+import { stepChainAt } from "./stepLookup";
+import { enclosingStepPath, isStepPath, nodeAtOffset, nodeAt, stringProperty } from "./planTree";
 
 /** One line on what each operation does. */
 export const OPERATION_HELP: Readonly<Record<Step["op"], string>> = {
@@ -79,8 +73,9 @@ function isLeaf(node: Node): boolean {
 // ---- steps ----------------------------------------------------------------------------------
 
 function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): string | undefined {
-  const step = plan.stepAt(stepPath);
-  if (!step) {
+  const chain = stepChainAt(plan.analysis.plan, stepPath);
+  const step = chain?.[chain.length - 1]?.step;
+  if (!chain || !step) {
     const op = stringProperty(nodeAt(plan.tree, stepPath), "op");
     if (op === undefined || !(op in OPERATION_HELP)) return undefined;
     return [
@@ -98,9 +93,7 @@ function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): 
       const retry = retryLine(step.attempts, planTotal(step.plan, estimates, recorded.depth + 1));
       if (retry) sections.push(`**Retry:** ${retry}`);
     }
-    const chain = stepChain(plan, stepPath);
-    const root = plan.analysis.plan;
-    const soFar = root && chain ? runningTotalThrough(root, chain, estimates) : undefined;
+    const soFar = runningTotalThrough(chain, estimates);
     if (soFar) {
       sections.push(`**Plan so far** (up to and including this step): ${againstBudget(soFar, budgetOf(plan))}`);
     }
@@ -127,17 +120,6 @@ function stepTitle(step: Step): string {
     default:
       return `**${step.op}**${binds}`;
   }
-}
-
-/** The steps from the root plan down to the step at `stepPath`, as AST nodes. */
-function stepChain(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): Step[] | undefined {
-  const chain: Step[] = [];
-  for (const position of stepPositions(stepPath)) {
-    const step = plan.stepAt(position.stepPath);
-    if (!step) return undefined;
-    chain.push(step);
-  }
-  return chain;
 }
 
 const NOUNS: Readonly<Record<string, readonly [string, string]>> = {
@@ -228,7 +210,7 @@ function planHover(plan: AnalyzedPlan): string | undefined {
 // ---- names ----------------------------------------------------------------------------------
 
 function variableHover(plan: AnalyzedPlan, path: readonly (string | number)[], name: string): string {
-  const binding = resolveVariable(plan.tree, path, name);
+  const binding = bindingIndex(plan).resolve(path, name);
   if (!binding) {
     return `**variable** ${code(name)}\n\nNot bound here: bind it in an earlier step of this plan or an enclosing one.`;
   }

@@ -12,6 +12,7 @@ import {
   type PlanEstimates,
   type Step,
 } from "@rlm-plan/shared-runtime";
+import type { StepLink } from "./stepLookup";
 
 export const ZERO_ESTIMATE: Estimate = {
   steps: 0,
@@ -41,36 +42,28 @@ function containerCost(step: Step, depth: number): Estimate {
 
 /**
  * The run's worst case up to and including `chain`'s last step. `chain` is the path of steps
- * from a root-plan step down to the step, each one a child of the one before.
+ * from a root-plan step down to the step, each one in a child plan of the one before.
  */
-export function runningTotalThrough(
-  root: Plan,
-  chain: readonly Step[],
-  estimates: PlanEstimates,
-): Estimate | undefined {
+export function runningTotalThrough(chain: readonly StepLink[], estimates: PlanEstimates): Estimate | undefined {
   let total: Estimate = ZERO_ESTIMATE;
-  let plan: Plan = root;
   for (let k = 0; k < chain.length; k++) {
-    const step = chain[k] as Step;
+    const { plan, index, step } = chain[k] as StepLink;
     const recorded = estimates.steps.get(step);
-    const index = plan.steps.indexOf(step);
-    if (!recorded || index < 0) return undefined;
+    if (!recorded) return undefined;
     if (k === chain.length - 1) return addEstimates(total, recorded.runningTotal);
     const previous = index > 0 ? estimates.steps.get(plan.steps[index - 1] as Step) : undefined;
     if (previous) total = addEstimates(total, previous.runningTotal);
     total = addEstimates(total, containerCost(step, recorded.depth));
-    const next = chain[k + 1] as Step;
+    const next = chain[k + 1] as StepLink;
     const children = childPlans(step);
-    const branch = children.findIndex((child) => child.steps.includes(next));
-    if (branch < 0) return undefined;
+    if (children[next.branch] !== next.plan) return undefined;
     const childDepth = recorded.depth + 1;
     if (step.op === "parallel") {
-      for (const earlier of children.slice(0, branch))
+      for (const earlier of children.slice(0, next.branch))
         total = addEstimates(total, planTotal(earlier, estimates, childDepth));
     } else if (step.op === "retry" && step.attempts > 1) {
       total = addEstimates(total, scaleEstimate(planTotal(step.plan, estimates, childDepth), step.attempts - 1));
     }
-    plan = children[branch] as Plan;
   }
   return undefined;
 }

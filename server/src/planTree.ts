@@ -1,7 +1,7 @@
 // Plan structure read from the jsonc-parser tree of a plan file: which JSON paths are plans and
-// steps, the step around a cursor, and the bindings in scope at a path. Editor features work on
-// half-typed text, so this reads the source tree rather than the normalized AST; the scope rule
-// is the validator's (earlier steps of this plan and of enclosing plans; sub-plans never leak).
+// steps, the step around a cursor, the node at an offset. Editor features work on half-typed
+// text, so this reads the source tree rather than the normalized AST (what is in scope where is
+// bindingIndex.ts's).
 
 import { findNodeAtLocation, findNodeAtOffset, getNodePath, type Node } from "jsonc-parser";
 import type { JsonPath } from "@rlm-plan/shared-runtime";
@@ -59,9 +59,10 @@ export function enclosingStepPath(path: JsonPath): JsonPath | undefined {
 /** The property `key`'s value node of an object node. */
 export function propertyValue(object: Node | undefined, key: string): Node | undefined {
   if (object?.type !== "object") return undefined;
+  // Indexed, not destructured: this runs for every property of every step an index walks.
   for (const property of object.children ?? []) {
-    const [keyNode, valueNode] = property.children ?? [];
-    if (keyNode?.value === key) return valueNode;
+    const pair = property.children;
+    if (pair?.[0]?.value === key) return pair[1];
   }
   return undefined;
 }
@@ -74,51 +75,6 @@ export function stringProperty(object: Node | undefined, key: string): string | 
 
 export function nodeAt(root: Node | undefined, path: JsonPath): Node | undefined {
   return root ? findNodeAtLocation(root, [...path]) : undefined;
-}
-
-/** A name bound by a step, with the step and the source token of the name. */
-export interface Binding {
-  readonly name: string;
-  /** The `"bind"` value's string node. */
-  readonly nameNode: Node;
-  readonly stepPath: JsonPath;
-  readonly stepNode: Node;
-  /** The step's `op`, when it is a string. */
-  readonly op: string | undefined;
-}
-
-export function bindingOf(stepNode: Node | undefined, stepPath: JsonPath): Binding | undefined {
-  const nameNode = propertyValue(stepNode, "bind");
-  if (!stepNode || nameNode?.type !== "string" || typeof nameNode.value !== "string") return undefined;
-  return { name: nameNode.value, nameNode, stepPath, stepNode, op: stringProperty(stepNode, "op") };
-}
-
-/**
- * Names in scope at `path`, in binding order (outermost plan first). A name bound twice keeps
- * its first binding, as the validator does. The step that contains `path` does not see its own
- * binding, nor do its sub-plans.
- */
-export function bindingsInScope(root: Node | undefined, path: JsonPath): Binding[] {
-  const bindings: Binding[] = [];
-  const seen = new Set<string>();
-  for (const position of stepPositions(path)) {
-    const steps = nodeAt(root, [...position.planPath, "steps"]);
-    if (steps?.type !== "array") break;
-    const children = steps.children ?? [];
-    for (let i = 0; i < position.index && i < children.length; i++) {
-      const binding = bindingOf(children[i], [...position.planPath, "steps", i]);
-      if (binding && !seen.has(binding.name)) {
-        seen.add(binding.name);
-        bindings.push(binding);
-      }
-    }
-  }
-  return bindings;
-}
-
-/** The binding a variable name at `path` refers to, if one is in scope. */
-export function resolveVariable(root: Node | undefined, path: JsonPath, name: string): Binding | undefined {
-  return bindingsInScope(root, path).find((binding) => binding.name === name);
 }
 
 /** The innermost node at an offset and its JSON path (a key's path is its property's path). */

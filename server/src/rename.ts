@@ -8,7 +8,8 @@
 import type { Node } from "jsonc-parser";
 import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex, walkBindings, type PlanBinding } from "./bindingIndex";
+import { bindingIndex } from "./bindingIndex";
+import { walkBindings, type PlanBinding } from "./bindingWalk";
 import { lspRange } from "./diagnostics";
 import { nodeAtOffset } from "./planTree";
 

@@ -19,6 +19,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzePlan, type AnalyzedPlan } from "./analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
+import { forgetTree } from "./recentTrees";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 export const PLAN_FILE_SUFFIXES: readonly string[] = [".rlmplan.json", ".rlmplan"];
@@ -43,7 +44,8 @@ type Listener<T> = (value: T) => void;
 
 export class PlanWorkspace {
   private readonly analyses = new Map<string, { version: number; generation: number; plan: AnalyzedPlan }>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Cancels each document's scheduled check. */
+  private readonly timers = new Map<string, () => void>();
   /** The last version of each document the workspace has seen, to skip repeated events. */
   private readonly seenVersions = new Map<string, number>();
   private readonly analyzedListeners: Listener<AnalyzedPlan>[] = [];
@@ -206,15 +208,19 @@ export class PlanWorkspace {
     // An open event is followed by a content event for the same version: checked once on open.
     if (this.seenVersions.get(document.uri) === document.version) return;
     this.seenVersions.set(document.uri, document.version);
+    // The analysis of the previous version can no longer be served: let it and its tree go now,
+    // before the next one is built beside them.
+    this.analyses.delete(document.uri);
+    forgetTree(document.uri);
     if (this.isHostProfile(document)) this.hostTextChanged(document);
     this.schedule(document, this.currentSettings.validationDelay);
   }
 
   private closed(document: TextDocument): void {
-    const timer = this.timers.get(document.uri);
-    if (timer) clearTimeout(timer);
+    this.timers.get(document.uri)?.();
     this.timers.delete(document.uri);
     this.analyses.delete(document.uri);
+    forgetTree(document.uri);
     this.seenVersions.delete(document.uri);
     if (this.isHostProfile(document)) {
       // The editor's text no longer stands for the file: plans go back to what is on disk.
@@ -244,13 +250,20 @@ export class PlanWorkspace {
 
   private schedule(document: TextDocument, delay: number): void {
     const uri = document.uri;
-    const previous = this.timers.get(uri);
-    if (previous) clearTimeout(previous);
-    const timer = setTimeout(() => {
+    this.timers.get(uri)?.();
+    const run = (): void => {
       this.timers.delete(uri);
       this.guard.run("validation", () => this.validate(uri));
-    }, delay);
-    this.timers.set(uri, timer);
+    };
+    // No delay: after the pending I/O (further changes already received replace this check)
+    // rather than through a timer, which Node clamps to at least 1 ms.
+    if (delay <= 0) {
+      const immediate = setImmediate(run);
+      this.timers.set(uri, () => clearImmediate(immediate));
+    } else {
+      const timer = setTimeout(run, delay);
+      this.timers.set(uri, () => clearTimeout(timer));
+    }
   }
 
   private async validate(uri: string): Promise<void> {

@@ -1,0 +1,101 @@
+// Memory: an open plan's jsonc tree is most of what its analysis would hold (10 to 25 times the
+// text: a node per token, each with a children array), yet only the few documents someone is
+// working on need one. So an analysis keeps its text and syntax errors, and its tree lives here,
+// for the most recently used plans only; another plan's tree is parsed again from its text when
+// a request needs it. The plain-JSON value the normalizer read is not kept either: only running
+// the plan reads it again, and gets it from the text.
+
+import {
+  parseJsoncDocument,
+  type JsonPath,
+  type JsonTextError,
+  type JsonValue,
+  type PlanDocument,
+  type ProblemTarget,
+  type SourceRange,
+} from "@rlm-plan/shared-runtime";
+import { findNodeAtLocation, type Node } from "jsonc-parser";
+
+/** At most this many trees are kept... */
+const MAX_TREES = 16;
+/**
+ * ...of at most this much text in all (UTF-16 units; a tree takes 10 to 25 times its text, so
+ * about 50 MB at most), but always the most recent one.
+ */
+const MAX_TEXT = 2 * 1024 * 1024;
+
+interface Entry {
+  /** The document version the tree is of. */
+  readonly owner: RetainedDocument;
+  readonly tree: Node;
+}
+
+/** One tree per document URI, least recently used first (a Map keeps insertion order). */
+const recent = new Map<string, Entry>();
+let recentText = 0;
+
+function remember(uri: string, entry: Entry): void {
+  forgetTree(uri);
+  recent.set(uri, entry);
+  recentText += entry.owner.text.length;
+  for (const [oldest, { owner }] of recent) {
+    if (recent.size <= 1 || (recent.size <= MAX_TREES && recentText <= MAX_TEXT)) break;
+    recent.delete(oldest);
+    recentText -= owner.text.length;
+  }
+}
+
+/** Drops a document's tree (it was closed, or changed: the tree is of an older version). */
+export function forgetTree(uri: string): void {
+  const entry = recent.get(uri);
+  if (!entry) return;
+  recent.delete(uri);
+  recentText -= entry.owner.text.length;
+}
+
+/**
+ * A parsed plan document that keeps only its text and syntax errors; its tree comes from the
+ * recent trees (parsed again when it was dropped: the same text gives the same tree, though
+ * new nodes, so caches of nodes are keyed by the tree's root), its value from the text.
+ */
+export class RetainedDocument implements PlanDocument {
+  readonly syntaxErrors: readonly JsonTextError[];
+  private readonly hasTree: boolean;
+
+  constructor(
+    private readonly uri: string,
+    readonly text: string,
+    parsed: PlanDocument,
+  ) {
+    this.syntaxErrors = parsed.syntaxErrors;
+    const tree = parsed.tree();
+    this.hasTree = tree !== undefined;
+    if (tree) remember(uri, { owner: this, tree });
+  }
+
+  get value(): JsonValue | undefined {
+    return parseJsoncDocument(this.text).value;
+  }
+
+  tree(): Node | undefined {
+    if (!this.hasTree) return undefined;
+    const entry = recent.get(this.uri);
+    if (entry?.owner === this) {
+      // Most recently used now: to the end of the order.
+      recent.delete(this.uri);
+      recent.set(this.uri, entry);
+      return entry.tree;
+    }
+    const tree = parseJsoncDocument(this.text).tree();
+    if (tree) remember(this.uri, { owner: this, tree });
+    return tree;
+  }
+
+  rangeOf(path: JsonPath, target: ProblemTarget = "value"): SourceRange | undefined {
+    const root = this.tree();
+    const node = root && findNodeAtLocation(root, [...path]);
+    if (!node) return undefined;
+    const key = target === "key" && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+    return key ? { offset: key.offset, length: key.length } : { offset: node.offset, length: node.length };
+  }
+}
