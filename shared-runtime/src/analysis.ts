@@ -2,13 +2,13 @@
 // the per-step worst case, and the budget in force. Built only from the runtime's own parser,
 // normalizer, validator and estimator: there is no second copy of any rule.
 
-import type { JsonPath } from "./json";
-import { childPlans, type Plan } from "./plan/ast";
+import type { Plan } from "./plan/ast";
 import type { Budget } from "./plan/budget";
 import { estimateEachStep, type PlanEstimates } from "./plan/estimate";
 import { parsePlan } from "./plan/parse";
-import { quoted, type PlanProblem } from "./plan/problems";
+import type { PlanProblem } from "./plan/problems";
 import { validatePlan } from "./plan/validate";
+import { unregisteredNames } from "./run/preflight";
 import { parseJsoncDocument, type PlanDocument, type SourceRange } from "./text/planDocument";
 
 export interface AnalysisPolicy {
@@ -47,7 +47,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
       opaqueBinds: parsed.opaqueBinds,
     });
     problems.push(...validation.problems);
-    if (policy.registries) problems.push(...unregisteredNames(parsed.plan, policy.registries));
+    if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
     budget = validation.ok ? validation.validated.budget : validation.budget;
     estimates = estimateEachStep(parsed.plan);
   }
@@ -61,32 +61,20 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
 }
 
 /** Preflight's question asked of the whole plan, with each unknown name located. */
-function unregisteredNames(plan: Plan, registries: NonNullable<AnalysisPolicy["registries"]>): PlanProblem[] {
-  const problems: PlanProblem[] = [];
-  const visit = (p: Plan): void => {
-    for (const step of p.steps) {
-      if (step.op === "tool" && !registries.tools.has(step.name)) {
-        problems.push(unregistered("unknown_tool", "tool", step.name, [...step.path, "name"]));
-      } else if (step.op === "model" && !registries.providers.has(step.provider)) {
-        problems.push(unregistered("unknown_provider", "provider", step.provider, [...step.path, "provider"]));
-      }
-      for (const child of childPlans(step)) visit(child);
-    }
+function unregisteredProblems(plan: Plan, registries: NonNullable<AnalysisPolicy["registries"]>): PlanProblem[] {
+  const registered = {
+    tool: (n: string) => registries.tools.has(n),
+    provider: (n: string) => registries.providers.has(n),
   };
-  visit(plan);
-  return problems;
-}
-
-function unregistered(kind: string, what: string, name: string, path: JsonPath): PlanProblem {
-  return {
+  return unregisteredNames(plan, registered).map(({ kind, name, path, message }) => ({
     phase: "preflight",
     kind,
     value: name,
-    message: `the host registers no ${what} ${quoted(name)}: add it to the host profile's ${what}s`,
+    message,
     path,
     target: "value",
     hostDependent: true,
-  };
+  }));
 }
 
 function locate(problem: PlanProblem, document: PlanDocument): LocatedProblem {

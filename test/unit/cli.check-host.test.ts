@@ -58,7 +58,7 @@ test("the nearest host profile decides capabilities, registries and the budget (
     [
       "ws/plans/deep/plan.rlmplan.json:1:1: warning: worst case tool calls 2 exceeds the budget's max_tool_calls of 1 [budget_exceeded]",
       "ws/plans/deep/plan.rlmplan.json:4:29: warning: this step needs the capability tool(ghost), which the host does not grant [capability_denied]",
-      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the host registers no tool "ghost": add it to the host profile\'s tools [unknown_tool]',
+      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the plan calls tool "ghost", which the host does not register [unknown_tool]',
       "ws/plans/deep/plan.rlmplan.json: ok (3 steps), 3 warnings",
       "",
     ].join("\n"),
@@ -77,7 +77,7 @@ test("--capabilities and --budget override the profile's", () => {
   assert.equal(
     run.stdout,
     [
-      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the host registers no tool "ghost": add it to the host profile\'s tools [unknown_tool]',
+      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the plan calls tool "ghost", which the host does not register [unknown_tool]',
       "ws/plans/deep/plan.rlmplan.json: ok (3 steps), 1 warning",
       "",
     ].join("\n"),

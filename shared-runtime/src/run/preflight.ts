@@ -1,7 +1,7 @@
 // Before the first side effect: the host configuration is sane and every tool and provider
 // named anywhere in the plan (nested plans, branches, retries) is registered.
 
-import { newJsonObject, type JsonObject } from "../json";
+import { newJsonObject, type JsonObject, type JsonPath } from "../json";
 import { childPlans, type Plan } from "../plan/ast";
 import { describe, isPlainObject } from "../plan/normalize";
 import { detailText, quoted } from "../plan/problems";
@@ -35,32 +35,61 @@ export function preflightPlan(plan: Plan, host: RunHost, collectAll = false): Pr
 }
 
 function unknownNames(plan: Plan, host: RunHost, collectAll: boolean): PlanError[] {
-  const errors: PlanError[] = [];
+  const registered = {
+    tool: (name: string) => host.tools?.has(name) === true,
+    provider: (name: string) => host.providers?.has(name) === true,
+  };
+  return unregisteredNames(plan, registered, collectAll ? Infinity : 1).map(({ kind, name, message }) => ({
+    phase: "preflight",
+    kind,
+    value: name,
+    message,
+  }));
+}
+
+export interface UnregisteredName {
+  readonly kind: "unknown_tool" | "unknown_provider";
+  readonly name: string;
+  /** The name's place in the plan: the step's "name" or "provider". */
+  readonly path: JsonPath;
+  readonly message: string;
+}
+
+/**
+ * Tools and providers the plan names that the host does not register, in the order the
+ * runtime visits steps (nested plans, branches and retries included): preflight's one rule,
+ * which editors and the CLI ask of a host profile's names too.
+ */
+export function unregisteredNames(
+  plan: Plan,
+  registered: { readonly tool: (name: string) => boolean; readonly provider: (name: string) => boolean },
+  limit = Infinity,
+): UnregisteredName[] {
+  const found: UnregisteredName[] = [];
   const visit = (p: Plan): boolean => {
     for (const step of p.steps) {
-      if (step.op === "tool" && !host.tools?.has(step.name)) {
-        errors.push({
-          phase: "preflight",
+      if (step.op === "tool" && !registered.tool(step.name)) {
+        found.push({
           kind: "unknown_tool",
-          value: step.name,
+          name: step.name,
+          path: [...step.path, "name"],
           message: `the plan calls tool ${quoted(step.name)}, which the host does not register`,
         });
-        if (!collectAll) return false;
-      } else if (step.op === "model" && !host.providers?.has(step.provider)) {
-        errors.push({
-          phase: "preflight",
+      } else if (step.op === "model" && !registered.provider(step.provider)) {
+        found.push({
           kind: "unknown_provider",
-          value: step.provider,
+          name: step.provider,
+          path: [...step.path, "provider"],
           message: `the plan calls provider ${quoted(step.provider)}, which the host does not register`,
         });
-        if (!collectAll) return false;
       }
+      if (found.length >= limit) return false;
       for (const child of childPlans(step)) if (!visit(child)) return false;
     }
     return true;
   };
   visit(plan);
-  return errors;
+  return found;
 }
 
 function inputMap(inputs: JsonObject): ReadonlyMap<string, unknown> {
