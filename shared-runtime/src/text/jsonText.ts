@@ -46,17 +46,27 @@ export function tryParseJsonText(text: string): JsonTextResult | undefined {
 }
 
 /**
- * A duplicate key always makes the value hold fewer keys than the text names, so comparing
- * two counts settles the common case without building a key set per object; the precise
- * scan runs only to locate a duplicate or an over-deep nesting.
+ * A duplicate key always makes the value hold fewer keys than the text names. The text's
+ * colons are its keys plus any colons inside strings, so when they equal the value's own keys
+ * there is neither a duplicate nor a colon in a string: one native indexOf pass settles the
+ * common case. Otherwise a string-aware count decides, and the precise scan runs only to
+ * locate a duplicate or an over-deep nesting.
  */
 function checked(text: string, value: JsonValue): JsonTextResult {
-  const shape = countKeyTokens(text);
-  if (shape.maxDepth > MAX_JSON_DEPTH || shape.keys !== countOwnKeys(value)) {
+  const shape = valueShapeOf(value);
+  if (shape.depth <= MAX_JSON_DEPTH && countChar(text, ":") === shape.keys) return { ok: true, value };
+  const tokens = countKeyTokens(text);
+  if (tokens.maxDepth > MAX_JSON_DEPTH || tokens.keys !== shape.keys) {
     const structural = scanStructure(text);
     if (structural) return { ok: false, error: structural };
   }
   return { ok: true, value };
+}
+
+function countChar(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) n++;
+  return n;
 }
 
 const STRUCTURAL = /["{}[\]:]/g;
@@ -82,27 +92,37 @@ export function countKeyTokens(text: string): { keys: number; maxDepth: number }
   return { keys, maxDepth };
 }
 
-/** Own keys of every object in a parsed value, walked without recursion. */
-function countOwnKeys(value: JsonValue): number {
+/** Own keys of every object in a parsed value, and its nesting depth, walked without recursion. */
+function valueShapeOf(value: JsonValue): { keys: number; depth: number } {
   let keys = 0;
+  let depth = 0;
   const stack: JsonValue[] = [value];
+  const depths: number[] = [1];
   while (stack.length > 0) {
     const v = stack.pop();
+    const d = depths.pop() as number;
     if (typeof v !== "object" || v === null) continue;
+    if (d > depth) depth = d;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const item = v[i] as JsonValue;
-        if (typeof item === "object" && item !== null) stack.push(item);
+        if (typeof item === "object" && item !== null) {
+          stack.push(item);
+          depths.push(d + 1);
+        }
       }
     } else {
       for (const key in v) {
         keys++;
         const item = v[key] as JsonValue;
-        if (typeof item === "object" && item !== null) stack.push(item);
+        if (typeof item === "object" && item !== null) {
+          stack.push(item);
+          depths.push(d + 1);
+        }
       }
     }
   }
-  return keys;
+  return { keys, depth };
 }
 
 function syntaxError(text: string, error: unknown): JsonTextError {
