@@ -2,9 +2,9 @@
 // term it can read (an unknown one simply never matches a step); a profile is stricter, so a
 // typo such as "paralel" or "context(serch)" is reported where it is written.
 
+import { CONTEXT_ACTIONS } from "../plan/ast";
 import { capabilityKey } from "../plan/capabilities";
 
-const CONTEXT_ACTIONS = ["search", "slice", "peek", "partition", "map", "reduce"];
 const BARE = ["rlm", "parallel", "retry", "checkpoint"];
 const FORMS = "context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint";
 
@@ -19,7 +19,7 @@ export function analyzeCapability(term: string): string | undefined {
   const argument = key.slice(open + 1, -1);
   switch (functor) {
     case "context":
-      return CONTEXT_ACTIONS.includes(argument)
+      return (CONTEXT_ACTIONS as readonly string[]).includes(argument)
         ? undefined
         : `${shown} is not a context capability: the actions are ${CONTEXT_ACTIONS.join(", ")}`;
     case "tool":

@@ -13,6 +13,7 @@ import { resolveBudget } from "../plan/budget";
 import { describe } from "../plan/normalize";
 import type { ProblemTarget } from "../plan/problems";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
+import type { OpenAIChatSpec } from "../providers/openaiChat";
 
 export const HOST_PROFILE_FILENAME = "rlmplan.host.json";
 
@@ -54,15 +55,8 @@ export interface CommandToolSpec {
 
 export type ToolSpec = BuiltinToolSpec | CommandToolSpec;
 
-export interface ProviderSpec {
-  type: "openai-chat";
-  baseUrl: string;
-  model: string;
-  apiKeyEnv?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
-  description?: string;
-}
+/** A provider entry: the one provider kind there is, defined where it is implemented. */
+export type ProviderSpec = OpenAIChatSpec;
 
 export interface ContextOptions {
   readonly max_results?: number;

@@ -21,7 +21,7 @@ import {
   type ChatValue,
 } from "./chatResponse";
 
-/** A provider entry of the host profile (structurally the same as host/profile.ts's). */
+/** A provider entry of the host profile (`providers.NAME` with `"type": "openai-chat"`). */
 export interface OpenAIChatSpec {
   type: "openai-chat";
   baseUrl: string;
