@@ -5,6 +5,7 @@
 
 import {
   CodeActionKind,
+  CodeLensRefreshRequest,
   LSPErrorCodes,
   ResponseError,
   TextDocumentSyncKind,
@@ -258,6 +259,20 @@ const lenses: Feature = (ctx) => {
   ctx.connection.onCodeLens(
     ctx.guard.request("codeLens", (params) => withPlan(ctx, params.textDocument.uri, codeLenses, []), []),
   );
+  // The worst-case lens also depends on the host's budget: when a plan's lens text changes
+  // without an edit (the host profile changed), clients that can are asked to ask again.
+  const shown = new Map<string, string>();
+  ctx.workspace.onPlanAnalyzed((plan) => {
+    const titles = codeLenses(plan)
+      .map((lens) => lens.command?.title ?? "")
+      .join("\n");
+    const before = shown.get(plan.document.uri);
+    shown.set(plan.document.uri, titles);
+    if (before === undefined || before === titles) return;
+    if (ctx.clientCapabilities()?.workspace?.codeLens?.refreshSupport !== true) return;
+    void ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  });
+  ctx.workspace.onDocumentClosed((uri) => shown.delete(uri));
 };
 
 const hints: Feature = (ctx) => {

@@ -47,6 +47,8 @@ export interface ClientOptions {
   readonly root: string;
   /** What the client answers for the `rlmPlan` configuration section. */
   readonly settings?: Record<string, unknown>;
+  /** Extra `workspace` client capabilities (e.g. `codeLens: {refreshSupport: true}`). */
+  readonly workspaceCapabilities?: Record<string, unknown>;
 }
 
 export class LspClient {
@@ -106,7 +108,12 @@ export class LspClient {
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "test" }],
       capabilities: {
-        workspace: { configuration: true, didChangeConfiguration: {}, didChangeWatchedFiles: {} },
+        workspace: {
+          configuration: true,
+          didChangeConfiguration: {},
+          didChangeWatchedFiles: {},
+          ...options.workspaceCapabilities,
+        },
         textDocument: {
           publishDiagnostics: { relatedInformation: true, versionSupport: true },
           hover: { contentFormat: ["markdown", "plaintext"] },
