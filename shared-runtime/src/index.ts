@@ -12,6 +12,7 @@ export * from "./plan/validate";
 export * from "./text/jsonText";
 export * from "./text/planDocument";
 export * from "./analysis";
+export * from "./replyAnalysis";
 export * from "./context/store";
 export * from "./run/errors";
 export * from "./run/host";

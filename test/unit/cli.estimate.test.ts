@@ -237,7 +237,7 @@ describe("rlm-plan estimate: failures", () => {
       assert.equal(run.code, 2);
       assert.equal(run.stdout, "");
       assert.equal(run.stderr.split("\n")[0], message);
-      assert.match(run.stderr, /^usage: rlm-plan check FILE/m);
+      assert.match(run.stderr, /^usage: rlm-plan check PATH/m);
     });
   }
 });

@@ -42,14 +42,14 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     }
     return 1;
   }
-  const estimate = report.errors === 0 ? report.analysis.estimates?.total : undefined;
-  const budget = report.analysis.budget;
+  const estimate = report.errors === 0 ? report.analysis?.estimates?.total : undefined;
+  const budget = report.analysis?.budget;
   const overBudget = report.problems.filter((problem) => problem.kind === "budget_exceeded");
   const exceeded = overBudget.map(({ source }) => ({
-    budget: source.budget ?? "",
-    field: ESTIMATE_LIMITS.find((limit) => limit.name === source.budget)?.field ?? "",
-    estimated: source.estimated ?? 0,
-    limit: source.limit ?? 0,
+    budget: source?.budget ?? "",
+    field: ESTIMATE_LIMITS.find((limit) => limit.name === source?.budget)?.field ?? "",
+    estimated: source?.estimated ?? 0,
+    limit: source?.limit ?? 0,
   }));
   const ok = estimate !== undefined && exceeded.length === 0;
 

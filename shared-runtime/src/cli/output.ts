@@ -3,7 +3,7 @@
 
 import type { Budget } from "../plan/budget";
 import type { Estimate } from "../plan/estimate";
-import type { AnalysedFile, FileReport, Place, ReportedProblem } from "./report";
+import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedProblem } from "./report";
 
 /** Where a command writes: stdout for results, stderr for notes and failures. */
 export interface Io {
@@ -45,11 +45,15 @@ function at(file: string, place: Place): string {
   return `${file}:${place.line}:${place.column}`;
 }
 
-/** `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning` or `FILE: 2 errors, 1 warning`. */
-export function summaryLine(report: AnalysedFile, style: Style): string {
+/**
+ * `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning`, `FILE: 2 errors, 1 warning`; a host
+ * profile is `FILE: ok (host profile)`.
+ */
+export function summaryLine(report: AnalysedFile | HostFileReport, style: Style): string {
   const warnings = report.warnings > 0 ? `, ${plural(report.warnings, "warning")}` : "";
   if (report.errors > 0) return `${report.file}: ${style.red(plural(report.errors, "error"))}${warnings}`;
-  return `${report.file}: ${style.green("ok")} (${plural(report.steps ?? 0, "step")})${warnings}`;
+  const what = report.kind === "host" ? "host profile" : plural(report.steps ?? 0, "step");
+  return `${report.file}: ${style.green("ok")} (${what})${warnings}`;
 }
 
 /** The line for stderr when a file cannot be read. */
@@ -113,15 +117,19 @@ export function problemJson(problem: ReportedProblem): Record<string, unknown> {
   };
 }
 
-/** A file of `check --json`: `{file, ok, problems, steps}`, plus `error` when unreadable. */
-export function fileJson(report: FileReport): Record<string, unknown> {
+/**
+ * A file of `check --json`: `{file, kind, ok, problems, steps}` (kind "plan" or "host"; steps
+ * null for a host profile), plus `error` when unreadable.
+ */
+export function fileJson(report: CheckedFile): Record<string, unknown> {
   if (report.readError !== undefined)
     return { file: report.file, ok: false, error: `cannot read: ${report.readError}`, problems: [], steps: null };
   return {
     file: report.file,
+    kind: report.kind,
     ok: report.errors === 0,
     problems: report.problems.map(problemJson),
-    steps: report.steps ?? null,
+    steps: report.kind === "plan" ? (report.steps ?? null) : null,
   };
 }
 

@@ -61,34 +61,49 @@ export function parsePlan(source: PlanSource, options: ParseOptions = {}): Parse
 }
 
 function parseModelText(text: string, options: ParseOptions): ParseResult {
-  // Most replies hold one object (alone, fenced or in prose): try the span from the first
-  // "{" to the last "}" before searching candidates.
+  const located = locatePlanInReply(text);
+  return located.ok ? normalized(located.value, options) : failed(located.problem);
+}
+
+/** The plan object found in a model's reply and where it starts, or the problem of the reply. */
+export type ReplySpan =
+  | { readonly ok: true; readonly text: string; readonly offset: number; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly problem: PlanProblem };
+
+/**
+ * Which JSON object of a model's reply is the plan: the one rule for `propose`, hosts and
+ * `check --model-text`. Most replies hold one object (alone, fenced or in prose), so the span
+ * from the first "{" to the last "}" is tried before the candidates are searched.
+ */
+export function locatePlanInReply(text: string): ReplySpan {
   const first = text.indexOf("{");
   const last = text.lastIndexOf("}");
   if (first >= 0 && last > first) {
-    const quick = tryParseJsonText(first === 0 && last === text.length - 1 ? text : text.slice(first, last + 1));
-    if (quick?.ok && isPlainObject(quick.value)) return normalized(quick.value, options);
+    const span = first === 0 && last === text.length - 1 ? text : text.slice(first, last + 1);
+    const quick = tryParseJsonText(span);
+    if (quick?.ok && isPlainObject(quick.value)) return { ok: true, text: span, offset: first, value: quick.value };
   }
-  const candidates = jsonObjectCandidates(text);
   let firstError: PlanProblem | undefined;
-  for (const candidate of candidates) {
+  for (const candidate of jsonObjectCandidates(text)) {
     const decoded = parseJsonText(candidate.text);
     if (decoded.ok) {
-      if (isPlainObject(decoded.value)) return normalized(decoded.value, options);
+      if (isPlainObject(decoded.value))
+        return { ok: true, text: candidate.text, offset: candidate.offset, value: decoded.value };
       continue;
     }
     const error = decoded.error;
     firstError ??= textProblem({ ...error, offset: error.offset + candidate.offset });
   }
-  return failed(
-    firstError ?? {
+  return {
+    ok: false,
+    problem: firstError ?? {
       phase: "parse",
       kind: "invalid_plan",
       reason: "no_json_object",
       detail: "no_json_object",
       message: "no JSON object found in the text: a plan is one JSON object, alone or in a ```json fence",
     },
-  );
+  };
 }
 
 function normalized(value: unknown, options: ParseOptions): ParseResult {
