@@ -37,6 +37,7 @@ import { hostProfileDiagnostics, planDiagnostics } from "./diagnostics";
 import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "./hover";
+import { hostProfileHover, hostProfileKeyCompletion } from "./hostProfileLanguage";
 import {
   CancelRunCommand,
   HostProfileRequest,
@@ -98,7 +99,9 @@ const hovers: Feature = (ctx) => {
       "hover",
       (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
-        return plan ? hover(plan, params.position) : null;
+        if (plan) return hover(plan, params.position);
+        const document = ctx.documents.get(params.textDocument.uri);
+        return document && ctx.workspace.isHostProfile(document) ? hostProfileHover(document, params.position) : null;
       },
       null,
     ),
@@ -110,7 +113,7 @@ const completions: Feature = (ctx) => {
   ctx.connection.onCompletion(
     ctx.guard.request(
       "completion",
-      (params) => {
+      async (params) => {
         const uri = params.textDocument.uri;
         const plan = ctx.workspace.plan(uri);
         if (plan) return completion(plan, params.position);
@@ -121,7 +124,12 @@ const completions: Feature = (ctx) => {
           .openPlans()
           .filter((open) => ctx.workspace.hostProfileFileFor(open.document.uri) === file)
           .flatMap(capabilitiesUsedBy);
-        return hostProfileCompletion(document, params.position, [...new Set(used)]);
+        // Capability terms (ours: they know the plans and the registries) first, then the
+        // schema's keys and values; a label both offer is listed once.
+        const capabilities = hostProfileCompletion(document, params.position, [...new Set(used)]);
+        const labels = new Set(capabilities.map((item) => item.label));
+        const schema = (await hostProfileKeyCompletion(document, params.position)).filter((i) => !labels.has(i.label));
+        return [...capabilities, ...schema];
       },
       [],
     ),
