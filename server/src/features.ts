@@ -48,6 +48,7 @@ import {
   ShowHostProfileCommand,
 } from "./protocol";
 import type { PlanWorkspace } from "./workspace";
+import { selections } from "./structureFeatures";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
 export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
@@ -330,4 +331,5 @@ export const FEATURES: readonly Feature[] = [
   lenses,
   hints,
   planRuns,
+  selections,
 ];

@@ -1,0 +1,23 @@
+// Registrations of the structure features any LSP editor asks for: selection ranges (plans and
+// host profiles). Kept apart from features.ts's semantic features: these need only the tree.
+
+import { parseTree } from "jsonc-parser";
+import type { Feature } from "./features";
+import { selectionRanges } from "./selectionRanges";
+
+export const selections: Feature = (ctx) => {
+  ctx.declare({ selectionRangeProvider: true });
+  ctx.connection.onSelectionRanges(
+    ctx.guard.request(
+      "selectionRanges",
+      (params) => {
+        const document = ctx.documents.get(params.textDocument.uri);
+        if (!document) return [];
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        const tree = plan ? plan.tree : parseTree(document.getText(), [], { allowTrailingComma: true });
+        return selectionRanges(document, tree, params.positions);
+      },
+      [],
+    ),
+  );
+};
