@@ -89,6 +89,12 @@ interface Site {
   readonly range: Range;
   /** True when a literal under the cursor is replaced (not an insertion at the cursor). */
   readonly replacing: boolean;
+  /**
+   * Between the quotes of a closed string literal under the cursor. A value is written there,
+   * not over the quotes: a snippet's placeholder (`"name": "${1}"`) lies between them, and an
+   * edit that reaches past a placeholder ends the editor's snippet session and its tab stops.
+   */
+  readonly inner?: Range;
 }
 
 export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] {
@@ -233,20 +239,25 @@ function siteOf(document: TextDocument, offset: number, previous: PreviousToken 
       : undefined;
   const start = literal ? literal.offset : offset;
   const end = literal ? literal.offset + literal.length : offset;
+  const text = literal ? document.getText().slice(start, end) : "";
+  const closedString =
+    literal?.type === "string" && text.length >= 2 && text.endsWith('"') && offset > start && offset < end;
   return {
     range: { start: document.positionAt(start), end: document.positionAt(end) },
     replacing: literal !== undefined,
+    ...(closedString ? { inner: { start: document.positionAt(start + 1), end: document.positionAt(end - 1) } } : {}),
   };
 }
 
 /** A JSON string value: replaces the literal under the cursor, or inserts a quoted string. */
 function value(site: Site, label: string, kind: CompletionItemKind, detail?: string): CompletionItem {
-  const newText = JSON.stringify(label);
+  const quoted = JSON.stringify(label);
+  const newText = site.inner ? quoted.slice(1, -1) : quoted;
   return {
     label,
     kind,
     ...(detail ? { detail } : {}),
-    textEdit: { range: site.range, newText },
+    textEdit: { range: site.inner ?? site.range, newText },
     filterText: newText,
   };
 }
