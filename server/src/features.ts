@@ -48,7 +48,7 @@ import {
   ShowHostProfileCommand,
 } from "./protocol";
 import type { PlanWorkspace } from "./workspace";
-import { selections } from "./structureFeatures";
+import { selections, workspaceSymbols } from "./structureFeatures";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
 export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
@@ -332,4 +332,5 @@ export const FEATURES: readonly Feature[] = [
   hints,
   planRuns,
   selections,
+  workspaceSymbols,
 ];

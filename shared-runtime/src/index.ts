@@ -13,6 +13,7 @@ export * from "./text/jsonText";
 export * from "./text/planDocument";
 export * from "./analysis";
 export * from "./replyAnalysis";
+export * from "./workspaceFiles";
 export * from "./context/store";
 export * from "./run/errors";
 export * from "./run/host";
