@@ -8,6 +8,7 @@
 
 import {
   CONTEXT_ACTIONS,
+  ESTIMATE_LIMITS,
   MAP_TRANSFORMS,
   OPERATIONS,
   PARTITION_STRATEGIES,
@@ -30,8 +31,8 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { bindingIndex } from "./bindingIndex";
-import { lspRange } from "./diagnostics";
-import { nearestName } from "./nearestName";
+import { lspRange, problemRange } from "./diagnostics";
+import { nearestMatch } from "./nearestName";
 import { nodeAt, nodeAtOffset, stringProperty } from "./planTree";
 import { ShowHostProfileCommand } from "./protocol";
 import { renameBinding } from "./rename";
@@ -77,12 +78,11 @@ export function codeActions(plan: AnalyzedPlan, request: CodeActionRequest): Cod
 function currentProblem(plan: AnalyzedPlan, diagnostic: Diagnostic): LocatedProblem | undefined {
   const start = plan.document.offsetAt(diagnostic.range.start);
   const end = plan.document.offsetAt(diagnostic.range.end);
-  return plan.problems.find(
-    (problem) =>
-      (problem.reason ?? problem.kind) === diagnostic.code &&
-      problem.range.offset === start &&
-      problem.range.offset + problem.range.length === end,
-  );
+  return plan.problems.find((problem) => {
+    if ((problem.reason ?? problem.kind) !== diagnostic.code) return false;
+    const range = problemRange(plan, problem);
+    return range.offset === start && range.offset + range.length === end;
+  });
 }
 
 function fixesFor(
@@ -98,7 +98,9 @@ function fixesFor(
     case "unbound_variable":
       return optional(replaceUnboundVariable(plan, problem, diagnostic));
     case "final_must_be_unique_and_last":
-      return optional(addFinal(plan, problem, diagnostic));
+      return optional(moveFinal(plan, problem, diagnostic) ?? addFinal(plan, problem, diagnostic));
+    case "budget_exceeded":
+      return optional(raiseBudget(problem, diagnostic, request.hostProfile()));
     case "duplicate_binding":
       return optional(renameDuplicate(plan, problem, diagnostic));
     case "capability_denied":
@@ -157,11 +159,12 @@ function replaceName(
   if (!token || !["string", "boolean", "null"].includes(token.type)) return undefined;
   const written = token.type === "string" ? String(token.value) : plan.document.getText(lspRange(plan.document, token));
   const limit = maxDistance ?? (what ? Math.max(2, Math.floor(written.length / 2)) : undefined);
-  const best = nearestName(written, candidates, limit);
-  if (best === undefined) return undefined;
+  const match = nearestMatch(written, candidates, limit);
+  if (match === undefined) return undefined;
+  const best = match.name;
   const edit: TextEdit = { range: lspRange(plan.document, token), newText: JSON.stringify(best) };
   const title = what ? `Change to the ${what} ${JSON.stringify(best)}` : `Change to ${JSON.stringify(best)}`;
-  return quickFix(title, diagnostic, { [plan.document.uri]: [edit] }, true);
+  return quickFix(title, diagnostic, { [plan.document.uri]: [edit] }, match.clearlyRight);
 }
 
 function replaceUnboundVariable(
@@ -206,6 +209,64 @@ function addFinal(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagn
     diagnostic,
     { [plan.document.uri]: [{ range: { start: at, end: at }, newText: insertion }] },
     true,
+  );
+}
+
+/**
+ * A final step that is not its plan's last (and the plan's only final): moved after the last
+ * step. One edit of the steps list, so the other steps keep their text and comments.
+ */
+function moveFinal(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagnostic): CodeAction | undefined {
+  const path = problem.path;
+  if (!path || path[path.length - 1] !== "op") return undefined;
+  const index = path[path.length - 2];
+  const stepsPath = path.slice(0, -2);
+  const steps = nodeAt(plan.tree, stepsPath);
+  const children = steps?.type === "array" ? (steps.children ?? []) : [];
+  if (typeof index !== "number" || index >= children.length - 1) return undefined;
+  if (stringProperty(children[index], "op") !== "final") return undefined;
+  if (children.filter((child) => stringProperty(child, "op") === "final").length !== 1) return undefined;
+  // Text surgery rather than a reformat: the final step keeps its own text, the other steps
+  // theirs, comments included. Out: from the step to the next one's start (its comma with it);
+  // in: after the last step, on a line of its own when the steps are one per line.
+  const text = plan.document.getText();
+  const step = children[index] as Node;
+  const next = children[index + 1] as Node;
+  const last = children[children.length - 1] as Node;
+  const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
+  const indent = text.slice(lineStart, last.offset);
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const separator = /^[ \t]*$/.test(indent) ? `,${eol}${indent}` : ", ";
+  const end = plan.document.positionAt(last.offset + last.length);
+  const edits: TextEdit[] = [
+    { range: lspRange(plan.document, { offset: step.offset, length: next.offset - step.offset }), newText: "" },
+    { range: { start: end, end }, newText: separator + text.slice(step.offset, step.offset + step.length) },
+  ];
+  return quickFix("Move the final step to the end of the plan", diagnostic, { [plan.document.uri]: edits }, true);
+}
+
+/**
+ * Raises the budget field the worst case exceeds to the worst case, in the host profile. A host's
+ * decision, so an offer, never preferred; the other way out, cutting steps, is the hover's.
+ */
+function raiseBudget(
+  problem: LocatedProblem,
+  diagnostic: Diagnostic,
+  host: HostProfileFile | undefined,
+): CodeAction | undefined {
+  const field = ESTIMATE_LIMITS.find((limit) => limit.name === problem.budget)?.field;
+  const estimated = problem.estimated;
+  if (!host || field === undefined || estimated === undefined || !Number.isSafeInteger(estimated)) return undefined;
+  const document = TextDocument.create(host.uri, "json", 0, host.text);
+  const edits = modify(host.text, ["budget", field], estimated, { formattingOptions: indentationOf(host.text) }).map(
+    (edit) => ({ range: lspRange(document, { offset: edit.offset, length: edit.length }), newText: edit.content }),
+  );
+  if (edits.length === 0) return undefined;
+  return quickFix(
+    `Raise ${field} to ${estimated} in ${basename(host.profile.file)}`,
+    diagnostic,
+    { [host.uri]: edits },
+    false,
   );
 }
 

@@ -105,7 +105,7 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
 }
 
 /** The whole plan's problems (a budget the worst case exceeds) sit on the top "steps" key. */
-function problemRange(plan: AnalyzedPlan, problem: LocatedProblem): SourceRange {
+export function problemRange(plan: AnalyzedPlan, problem: LocatedProblem): SourceRange {
   if (problem.kind === "budget_exceeded" && problem.path?.length === 0) {
     return plan.analysis.document.rangeOf(["steps"], "key") ?? problem.range;
   }
