@@ -1,5 +1,5 @@
-// Code lenses above the plan: "▶ Run plan" (a command the client implements, with the document
-// URI) and the whole plan's worst case against the budget in force,
+// Code lenses above the plan: "▶ Run plan" (the client's own run command when it has one, else
+// the server's RunInEditorCommand, with the document URI) and the whole plan's worst case against the budget in force,
 // "steps 12/64 · tools 5/16 · depth 2/4". Counters the plan never uses are left out; a figure
 // over its limit is marked.
 
@@ -7,7 +7,7 @@ import { DEFAULT_BUDGET, type Budget, type Estimate } from "@rlm-plan/shared-run
 import type { CodeLens } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
-import { RunPlanClientCommand } from "./protocol";
+import { RunInEditorCommand, RunPlanClientCommand } from "./protocol";
 
 /** The figures a lens shows, in order; `always` ones show even when zero. */
 const LENS_FIGURES: readonly {
@@ -24,14 +24,18 @@ const LENS_FIGURES: readonly {
   { label: "depth", figure: "depth", limit: "max_depth", always: true },
 ];
 
-export function codeLenses(plan: AnalyzedPlan): CodeLens[] {
+export function codeLenses(plan: AnalyzedPlan, clientRunsPlans = false): CodeLens[] {
   const root = plan.tree;
   if (root?.type !== "object") return [];
   const range = lspRange(plan.document, { offset: root.offset, length: 1 });
   const lenses: CodeLens[] = [
     {
       range,
-      command: { title: "▶ Run plan", command: RunPlanClientCommand.command, arguments: [plan.document.uri] },
+      command: {
+        title: "▶ Run plan",
+        command: clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
+        arguments: [plan.document.uri],
+      },
     },
   ];
   const worstCase = worstCaseTitle(plan);

@@ -49,6 +49,7 @@ import {
 } from "./protocol";
 import type { PlanWorkspace } from "./workspace";
 import { selections, workspaceSymbols } from "./structureFeatures";
+import { editorRuns } from "./editorRun";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
 export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
@@ -266,13 +267,17 @@ const quickFixes: Feature = (ctx) => {
 const lenses: Feature = (ctx) => {
   ctx.declare({ codeLensProvider: { resolveProvider: false } });
   ctx.connection.onCodeLens(
-    ctx.guard.request("codeLens", (params) => withPlan(ctx, params.textDocument.uri, codeLenses, []), []),
+    ctx.guard.request(
+      "codeLens",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []),
+      [],
+    ),
   );
   // The worst-case lens also depends on the host's budget: when a plan's lens text changes
   // without an edit (the host profile changed), clients that can are asked to ask again.
   const shown = new Map<string, string>();
   ctx.workspace.onPlanAnalyzed((plan) => {
-    const titles = codeLenses(plan)
+    const titles = codeLenses(plan, ctx.workspace.clientRunsPlans)
       .map((lens) => lens.command?.title ?? "")
       .join("\n");
     const before = shown.get(plan.document.uri);
@@ -333,4 +338,5 @@ export const FEATURES: readonly Feature[] = [
   planRuns,
   selections,
   workspaceSymbols,
+  editorRuns,
 ];

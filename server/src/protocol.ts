@@ -17,6 +17,17 @@ export interface RlmPlanSettings {
   readonly validationDelay?: number;
 }
 
+/** `initialize`'s `initializationOptions`, all optional. */
+export interface InitializationOptions {
+  /** The settings, for clients that do not answer `workspace/configuration`. */
+  readonly rlmPlan?: RlmPlanSettings;
+  /**
+   * The client implements RunPlanClientCommand (its own run UI): the "▶ Run plan" lens then
+   * names that command instead of RunInEditorCommand. The VS Code extension sets it.
+   */
+  readonly clientRunsPlans?: boolean;
+}
+
 /** Identifies one run: the plan's URI and an id the server assigns when the run starts. */
 export interface RunIdentity {
   readonly uri: string;
@@ -43,6 +54,20 @@ export namespace RunCommand {
   export type Arguments = [{ readonly uri: string; readonly env?: Readonly<Record<string, string>> }];
   /** Answered as soon as the run starts; progress and the outcome arrive as notifications. */
   export type Result = RunIdentity;
+}
+
+/**
+ * `workspace/executeCommand` with `command: RunInEditorCommand.command`, sent by any LSP client
+ * (the "▶ Run plan" lens's command unless the client says it runs plans itself, see
+ * InitializationOptions.clientRunsPlans). The server runs the plan and reports with standard LSP
+ * only: work-done progress (`$/progress`, cancellable), each transition as `window/logMessage`,
+ * and the outcome as `window/showMessage`. Answered when the run ends, with its result.
+ */
+export namespace RunInEditorCommand {
+  export const command = "rlmPlan.server.runInEditor";
+  /** The plan document's URI (or `{uri}`); provider keys come from the server's environment. */
+  export type Arguments = [uri: string] | [{ readonly uri: string }];
+  export type Result = RunResult;
 }
 
 /** `workspace/executeCommand` with `command: CancelRunCommand.command`, sent by the client. */

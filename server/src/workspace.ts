@@ -77,6 +77,9 @@ export class PlanWorkspace {
 
   // ---- what features use ----------------------------------------------------------------------
 
+  /** The client runs plans with its own command (InitializationOptions.clientRunsPlans). */
+  clientRunsPlans = false;
+
   /** The first workspace folder, where workspace-wide features look for plans. */
   get folder(): string | undefined {
     return this.root;
@@ -157,6 +160,7 @@ export class PlanWorkspace {
       watchedFiles: workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     };
     const options: unknown = params.initializationOptions;
+    this.clientRunsPlans = isRecord(options) && options.clientRunsPlans === true;
     const initial = isRecord(options) && isRecord(options.rlmPlan) ? options.rlmPlan : undefined;
     if (initial) this.applySettings(initial);
   }
