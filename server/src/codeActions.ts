@@ -51,7 +51,16 @@ export interface CodeActionRequest {
   readonly only?: readonly string[];
   /** The host profile in force, read only when a fix needs it. */
   readonly hostProfile: () => HostProfileFile | undefined;
+  /** The command that runs a plan in this client (the lens's): offered as a source action. */
+  readonly runCommand?: string;
 }
+
+/**
+ * "Run plan" as a code action, for editors that show no code lenses (Helix, eglot): the same
+ * command the lens names, under a kind of its own so that a client asking only for quick fixes
+ * never gets it.
+ */
+export const RUN_PLAN_ACTION_KIND = `${CodeActionKind.Source}.runPlan`;
 
 /** Codes whose token is a name from a fixed list, and that list. */
 const VALID_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -65,8 +74,13 @@ const VALID_NAMES: Readonly<Record<string, readonly string[]>> = {
 };
 
 export function codeActions(plan: AnalyzedPlan, request: CodeActionRequest): CodeAction[] {
-  if (request.only && !request.only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
+  const wants = (kind: string) => !request.only || request.only.some((asked) => kind.startsWith(asked));
   const actions: CodeAction[] = [];
+  if (request.runCommand && wants(RUN_PLAN_ACTION_KIND)) {
+    const command = { title: "Run plan", command: request.runCommand, arguments: [plan.document.uri] };
+    actions.push({ title: "Run plan", kind: RUN_PLAN_ACTION_KIND, command });
+  }
+  if (!wants(CodeActionKind.QuickFix)) return actions;
   for (const diagnostic of request.diagnostics) {
     const problem = currentProblem(plan, diagnostic);
     if (problem) actions.push(...fixesFor(plan, problem, diagnostic, request));

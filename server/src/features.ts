@@ -21,7 +21,7 @@ import {
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { codeActions, showHostProfile } from "./codeActions";
+import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { definition } from "./definition";
 import { foldingRanges } from "./folding";
@@ -42,6 +42,8 @@ import {
   CancelRunCommand,
   HostProfileRequest,
   RunCommand,
+  RunInEditorCommand,
+  RunPlanClientCommand,
   RunFinishedNotification,
   RunStepStartedNotification,
   RunTransitionNotification,
@@ -243,7 +245,7 @@ const formatting: Feature = (ctx) => {
 };
 
 const quickFixes: Feature = (ctx) => {
-  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] } });
+  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, RUN_PLAN_ACTION_KIND] } });
   ctx.connection.onCodeAction(
     ctx.guard.request(
       "codeAction",
@@ -254,6 +256,7 @@ const quickFixes: Feature = (ctx) => {
           diagnostics: params.context.diagnostics,
           ...(params.context.only ? { only: params.context.only } : {}),
           hostProfile: () => hostProfileFile(ctx.workspace, plan),
+          runCommand: ctx.workspace.clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
         });
       },
       [],

@@ -189,10 +189,34 @@ describe("code actions: quick fixes (golden files)", () => {
     const stale = await client.connection.sendRequest(CodeActionRequest.type, {
       textDocument: { uri },
       range: diagnostic.range,
-      context: { diagnostics: [diagnostic] },
+      context: { diagnostics: [diagnostic], only: [CodeActionKind.QuickFix] },
     });
     await client.close(uri);
     assert.deepEqual(refactors, []);
     assert.deepEqual(stale, []);
+  });
+
+  it("Run plan is a source action naming the lens's command, for editors without code lenses", async () => {
+    const input = golden("code-actions", "missing-final.input.rlmplan.json");
+    const uri = await client.open(workspace.path("run-action.rlmplan.json"), input);
+    const everything = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } },
+      context: { diagnostics: [] },
+    });
+    const quickFixesOnly = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } },
+      context: { diagnostics: [], only: [CodeActionKind.QuickFix] },
+    });
+    await client.close(uri);
+    assert.deepEqual(everything, [
+      {
+        title: "Run plan",
+        kind: "source.runPlan",
+        command: { title: "Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] },
+      },
+    ]);
+    assert.deepEqual(quickFixesOnly, []);
   });
 });
