@@ -1,7 +1,7 @@
 // Runs one conformance case through the runtime and answers in the vectors' result format:
 // parse, validate and (when asked) execute, each as the reference would report it.
 
-import { ContextStore, type ContextHandle } from "../context/store";
+import { ContextStore, type ContextHandle, type ContextLimitOptions } from "../context/store";
 import { isJsonObject, newJsonObject, ownValue, setOwn, type JsonObject, type JsonValue } from "../json";
 import { isPlainObject } from "../plan/normalize";
 import { parsePlan, type PlanSource } from "../plan/parse";
@@ -94,7 +94,7 @@ class HostEffects {
 function caseHost(c: ConformanceCase, effects: HostEffects): RunHost {
   const store = new ContextStore({ now: () => PINNED_CREATED_AT });
   const handleNames = new Map<ContextHandle, string>();
-  let inputs: unknown = c.inputs ?? {};
+  let inputs: unknown = "inputs" in c ? c.inputs : {};
   if (isPlainObject(inputs)) {
     const resolved = newJsonObject();
     for (const [name, value] of Object.entries(inputs)) {
@@ -118,11 +118,24 @@ function caseHost(c: ConformanceCase, effects: HostEffects): RunHost {
   };
   const allTools = testTools(effects.toolCalls);
   const tools = new Map([...allTools].filter(([name]) => (c.tools ?? []).includes(name)));
+  return { tools, providers: new Map(), inputs, contexts, contextLimits: contextOptions(c) };
+}
+
+/**
+ * The case's context options as the host's: a JSON object's fields; a list (a Prolog option
+ * list, whose elements the reference ignores) as no options; any other value as it is, for
+ * preflight to refuse. A case without options has the defaults.
+ */
+function contextOptions(c: ConformanceCase): ContextLimitOptions | unknown {
+  if (!("context_options" in c)) return undefined;
   const options = c.context_options;
-  const contextLimits = isJsonObject(options)
-    ? { maxResults: ownValue(options, "max_results"), maxBytes: ownValue(options, "max_bytes") }
-    : {};
-  return { tools, providers: new Map(), inputs, contexts, contextLimits };
+  if (Array.isArray(options)) return {};
+  if (!isJsonObject(options)) return options;
+  return {
+    maxResults: ownValue(options, "max_results"),
+    maxBytes: ownValue(options, "max_bytes"),
+    timeLimit: ownValue(options, "time_limit"),
+  };
 }
 
 function exactlyOneKey(value: unknown, key: string): unknown {
