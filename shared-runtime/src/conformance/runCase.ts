@@ -11,6 +11,7 @@ import { executePlan } from "../run/interpreter";
 import type { ContextRunner, RunHost } from "../run/host";
 import type { PlanError } from "../run/errors";
 import type { Budget } from "../plan/budget";
+import type { PlanProblem } from "../plan/problems";
 import { testTools } from "./testTools";
 
 export interface ConformanceCase {
@@ -25,11 +26,14 @@ export interface ConformanceCase {
   readonly runtime_budget?: Partial<Budget>;
 }
 
+/** A JSON object whose counts may be bigints (print it with exactJsonText). */
+export type ResultObject = { readonly [key: string]: unknown };
+
 export interface CaseResult {
   readonly id: string;
   readonly parse: JsonObject;
-  readonly validate: JsonObject | null;
-  readonly execute: JsonObject | null;
+  readonly validate: ResultObject | null;
+  readonly execute: ResultObject | null;
 }
 
 /** The reference's harness pinned every context's creation time to this instant. */
@@ -39,7 +43,7 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
   const source: PlanSource = { kind: "value", value: c.plan };
   const parsed = parsePlan(source);
   const parse: JsonObject = parsed.plan ? { ok: true } : errorJson(problemError(parsed.problems[0]));
-  let validate: JsonObject | null = null;
+  let validate: ResultObject | null = null;
   let validated;
   if (parsed.plan) {
     const result = validatePlan(parsed.plan, { capabilities: c.capabilities, budget: c.budget });
@@ -51,7 +55,7 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
         budget: { ...result.validated.budget },
       };
     } else {
-      validate = errorJson(problemError(result.problems[0]));
+      validate = staticErrorJson(result.problems[0]);
     }
   }
   if (c.execute !== true) return { id: c.id, parse, validate, execute: null };
@@ -74,7 +78,7 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
     budget_remaining: { ...outcome.budget_remaining },
     host_effects: effects.json(),
   };
-  const execute: JsonObject = outcome.ok
+  const execute: ResultObject = outcome.ok
     ? { ok: true, value: toJson(outcome.value), vars: toJson(outcome.vars) as JsonObject, ...common }
     : { ...errorJson(outcome.error), ...common };
   return { id: c.id, parse, validate, execute };
@@ -142,6 +146,12 @@ function exactlyOneKey(value: unknown, key: string): unknown {
   if (!isPlainObject(value)) return undefined;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === key ? value[key] : undefined;
+}
+
+/** A validation problem as the reference reports it, with its estimate exact (the run's error rounds it). */
+function staticErrorJson(problem: PlanProblem | undefined): ResultObject {
+  const json = errorJson(problemError(problem));
+  return problem?.estimated === undefined ? json : { ...json, estimated: problem.estimated };
 }
 
 function errorJson(error: PlanError): JsonObject {
