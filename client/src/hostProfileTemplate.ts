@@ -6,7 +6,8 @@
 
 import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
 import { childPlans, type Expr, type Plan, type Step } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
+import { DEFAULT_BUDGET, exceedsBudget } from "@rlm-plan/shared-runtime/out/plan/budget";
+import { countNumber } from "@rlm-plan/shared-runtime/out/plan/count";
 import { formatCapability, requiredCapability } from "@rlm-plan/shared-runtime/out/plan/capabilities";
 import { ESTIMATE_LIMITS, estimatePlan } from "@rlm-plan/shared-runtime/out/plan/estimate";
 import { isBuiltinToolName } from "@rlm-plan/shared-runtime/out/host/builtinTools";
@@ -58,7 +59,7 @@ export function planNeeds(text: string): NeedsResult {
   const estimate = estimatePlan(analysis.plan);
   const budget: Record<string, number> = {};
   for (const { figure, field } of ESTIMATE_LIMITS) {
-    if (estimate[figure] > DEFAULT_BUDGET[field]) budget[field] = estimate[figure];
+    if (exceedsBudget(estimate[figure], DEFAULT_BUDGET[field])) budget[field] = countNumber(estimate[figure]);
   }
   const worstCase = ESTIMATE_LIMITS.filter(
     ({ figure }) => figure === "steps" || figure === "depth" || estimate[figure] > 0,

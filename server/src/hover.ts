@@ -5,10 +5,13 @@
 import {
   DEFAULT_BUDGET,
   ESTIMATE_LIMITS,
+  exceedsBudget,
   formatCapability,
   grantedKeys,
+  multiplyCounts,
   requiredCapability,
   type Budget,
+  type Count,
   type Estimate,
   type Step,
 } from "@rlm-plan/shared-runtime";
@@ -143,7 +146,7 @@ function againstBudget(estimate: Estimate, budget: Budget): string {
   return ESTIMATE_LIMITS.map((limit) => {
     const used = estimate[limit.figure];
     const max = budget[limit.field];
-    return `${limit.label} ${used} of ${max}${used > max ? " (over)" : ""}`;
+    return `${limit.label} ${used} of ${max}${exceedsBudget(used, max) ? " (over)" : ""}`;
   }).join(" · ");
 }
 
@@ -155,7 +158,7 @@ function retryLine(attempts: number, child: Estimate): string | undefined {
     const value = child[figure];
     const noun = NOUNS[figure] as readonly [string, string];
     if (value === 0 && figure !== "steps") continue;
-    const product = `${count(attempts, "attempt")} × ${count(value, noun[0], noun[1])} = ${count(attempts * value, noun[0], noun[1])}`;
+    const product = `${count(attempts, "attempt")} × ${count(value, noun[0], noun[1])} = ${count(multiplyCounts(attempts, value), noun[0], noun[1])}`;
     parts.push(figure === "steps" ? `${product}, plus the retry step` : product);
   }
   return parts.join(" · ");
@@ -253,6 +256,6 @@ export function code(text: string): string {
   return `${fence}${pad}${cut}${pad}${fence}`;
 }
 
-export function count(n: number, singular: string, plural = `${singular}s`): string {
+export function count(n: Count, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }

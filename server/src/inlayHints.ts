@@ -2,7 +2,7 @@
 // case of its plan times the attempts ("×3 = 12 steps"), and after a parallel step's `plans` its
 // width. The figures are the runtime estimator's; steps that did not normalize get no hint.
 
-import { childPlans, type Plan, type Step } from "@rlm-plan/shared-runtime";
+import { childPlans, multiplyCounts, type Count, type Plan, type Step } from "@rlm-plan/shared-runtime";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { planTotal } from "./planCosts";
@@ -45,7 +45,7 @@ function stepHint(
     const offset = after([...step.path, "attempts"]);
     if (offset === undefined || step.attempts < 1) return undefined;
     const once = planTotal(step.plan, estimates, depth + 1).steps;
-    const total = once * step.attempts;
+    const total = multiplyCounts(once, step.attempts);
     return {
       position: plan.document.positionAt(offset),
       label: `×${step.attempts} = ${count(total, "step")}`,
@@ -69,6 +69,6 @@ function stepHint(
   return undefined;
 }
 
-function count(n: number, noun: string): string {
+function count(n: Count, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

@@ -7,6 +7,7 @@ export * from "./plan/parse";
 export * from "./plan/normalize";
 export * from "./plan/budget";
 export * from "./plan/capabilities";
+export * from "./plan/count";
 export * from "./plan/estimate";
 export * from "./plan/validate";
 export * from "./text/jsonText";

@@ -112,7 +112,7 @@ describe("diagnostics: problems of the plan", () => {
       {
         range: rangeOf(text, '"label"', '"a"'),
         severity: DiagnosticSeverity.Error,
-        code: "duplicate_key",
+        code: "invalid_json",
         source: "rlm-plan",
         message: 'duplicate key "label": a JSON object may name a key only once',
         related: [{ range: rangeOf(text, '"label"'), message: "first occurrence of this key" }],

@@ -1,8 +1,9 @@
 // Everything the CLI prints, in one place: problem lines, per-file summaries, the estimate
 // table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
 
+import { exactJsonText } from "../json";
 import type { Budget } from "../plan/budget";
-import type { Estimate } from "../plan/estimate";
+import type { Count, Estimate } from "../plan/estimate";
 import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedProblem } from "./report";
 
 /** Where a command writes: stdout for results, stderr for notes and failures. */
@@ -67,7 +68,7 @@ function plural(count: number, noun: string): string {
 
 export interface TableRow {
   readonly label: string;
-  readonly estimated: number;
+  readonly estimated: Count;
   readonly limit: number;
   readonly over: boolean;
 }
@@ -139,10 +140,11 @@ export interface EstimateJson {
   readonly error?: string;
   readonly estimate: Estimate | null;
   readonly budget: Budget | null;
-  readonly exceeded: readonly { budget: string; field: string; estimated: number; limit: number }[];
+  readonly exceeded: readonly { budget: string; field: string; estimated: Count; limit: number }[];
   readonly problems: readonly Record<string, unknown>[];
 }
 
+/** Exact: worst-case counts beyond 2^53 are printed as the integers they are. */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${exactJsonText(value, 2)}\n`;
 }

@@ -16,7 +16,7 @@ import { readProposal, type Proposal } from "../providers/proposal";
 import { safeErrorText } from "../run/errors";
 import { executePlan } from "../run/interpreter";
 import type { RunOutcome, Transition } from "../run/transitions";
-import { estimateLines, jsonText, styleFor } from "./output";
+import { estimateLines, jsonText, styleFor, type TableRow } from "./output";
 
 export interface ProposeIo {
   readonly stdout: (text: string) => void;
@@ -220,7 +220,7 @@ class Report {
   }
 }
 
-type TableRows = { label: string; estimated: number; limit: number; over: boolean }[];
+type TableRows = TableRow[];
 
 function runJson(outcome: RunOutcome): Record<string, unknown> {
   const base = { ok: outcome.ok, transitions: outcome.transitions, budget_remaining: outcome.budget_remaining };

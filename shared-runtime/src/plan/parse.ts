@@ -119,13 +119,18 @@ function failed(problem: PlanProblem): ParseResult {
   return { plan: undefined, problems: [problem], opaqueBinds: NONE };
 }
 
+/** The reference reports a duplicate key as one kind of invalid JSON: `invalid_json(duplicate_key(K))`. */
 function textProblem(error: JsonTextError): PlanProblem {
-  const args = error.code === "duplicate_key" ? [error.key] : error.code === "invalid_json" ? [error.message] : [];
+  const reason = error.code === "duplicate_key" ? "invalid_json" : error.code;
+  const detail =
+    error.code === "duplicate_key"
+      ? `invalid_json(${detailText("duplicate_key", error.key)})`
+      : detailText(error.code, ...(error.code === "invalid_json" ? [error.message] : []));
   return {
     phase: "parse",
     kind: "invalid_plan",
-    reason: error.code,
-    detail: detailText(error.code, ...args),
+    reason,
+    detail,
     message: error.message,
     offset: error.offset,
     length: error.length,

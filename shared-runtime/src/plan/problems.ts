@@ -3,6 +3,7 @@
 // the plan it is (a JSON path that editors turn into a source range).
 
 import type { JsonPath, JsonValue } from "../json";
+import type { Count } from "./count";
 
 export type Phase = "parse" | "normalize" | "validate" | "preflight" | "execute";
 
@@ -35,7 +36,8 @@ export interface PlanProblem {
   readonly length?: number;
   readonly capability?: string;
   readonly budget?: string;
-  readonly estimated?: number;
+  /** Exact: a bigint beyond 2^53. */
+  readonly estimated?: Count;
   readonly limit?: number;
   readonly value_shape?: string;
   readonly value?: JsonValue;

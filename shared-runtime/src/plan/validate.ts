@@ -5,7 +5,7 @@
 
 import type { JsonPath } from "../json";
 import { MAP_TRANSFORMS, REDUCERS, type ContextAction, type ContextStep, type Expr, type Plan, type Step } from "./ast";
-import { resolveBudget, type Budget } from "./budget";
+import { exceedsBudget, resolveBudget, type Budget } from "./budget";
 import { formatCapability, grantedKeys, requiredCapability } from "./capabilities";
 import { ESTIMATE_LIMITS, estimatePlan, type Estimate } from "./estimate";
 import { describe } from "./normalize";
@@ -367,7 +367,7 @@ class Validator {
     for (const limit of ESTIMATE_LIMITS) {
       const used = estimate[limit.figure];
       const max = budget[limit.field];
-      if (used <= max) continue;
+      if (!exceedsBudget(used, max)) continue;
       this.report({
         phase: "validate",
         kind: "budget_exceeded",

@@ -3,7 +3,7 @@
 // failed attempt's consumption, transitions and checkpoints stay. The wall-time limit and
 // cancellation cover the whole run and abort the signal handed to tools and providers.
 
-import { ContextHandle, DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "../context/store";
+import { ContextHandle } from "../context/store";
 import { jsonObjectFrom, newJsonObject, ownValue, setOwn, utf8Length, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
 import type { ContextStep, Expr, ModelStep, Plan, Step, ToolStep } from "../plan/ast";
@@ -51,7 +51,6 @@ class Run {
   private readonly started = performance.now();
   private readonly controller = new AbortController();
   private stopError: PlanError | undefined;
-  private readonly contextLimits: ContextLimits | PlanError;
 
   constructor(
     private readonly host: RunHost,
@@ -65,7 +64,6 @@ class Run {
       context_ops: budget.max_context_ops,
       output_bytes: budget.max_output_bytes,
     };
-    this.contextLimits = contextLimits(host.contextLimits);
   }
 
   async execute(plan: Plan): Promise<RunOutcome> {
@@ -223,11 +221,9 @@ class Run {
 
   private async context(step: ContextStep): Promise<JsonValue> {
     const handle = this.resolve(step.handle);
-    const limits = this.contextLimits;
-    if ("kind" in limits) return fail(limits);
     const contexts = this.host.contexts;
     const outcome = contexts
-      ? await this.guard(contexts.run(handle, step.action, limits))
+      ? await this.guard(contexts.run(handle, step.action, this.host.contextLimits))
       : {
           ok: false as const,
           error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" },
@@ -484,21 +480,4 @@ function copyHostValue(value: unknown, depth: number): JsonValue | typeof NOT_JS
     default:
       return NOT_JSON;
   }
-}
-
-function contextLimits(limits: RunHost["contextLimits"]): ContextLimits | PlanError {
-  const maxResults = limits?.maxResults ?? DEFAULT_CONTEXT_LIMITS.maxResults;
-  const maxBytes = limits?.maxBytes ?? DEFAULT_CONTEXT_LIMITS.maxBytes;
-  const valid = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n > 0;
-  if (valid(maxResults) && valid(maxBytes)) return { maxResults, maxBytes };
-  return {
-    phase: "execute",
-    kind: "context_error",
-    cause: {
-      operation: "options",
-      kind: "invalid_limit",
-      message: "max_results and max_bytes must be positive integers",
-    },
-    message: "context operation failed: the host's context limits are invalid",
-  };
 }
