@@ -11,6 +11,8 @@ export * from "./plan/estimate";
 export * from "./plan/validate";
 export * from "./text/jsonText";
 export * from "./text/planDocument";
+export * from "./text/nearestName";
+export * from "./plan/unknownKeys";
 export * from "./analysis";
 export * from "./context/store";
 export * from "./run/errors";

@@ -378,7 +378,17 @@ describe("rlm-plan usage", () => {
     [
       "a malformed capability",
       ["check", "--capabilities", "tool(a", "a.json"],
-      'rlm-plan: --capabilities: "tool(a" is not a capability term such as tool(count_items)',
+      'rlm-plan: --capabilities: "tool(a" is not a capability term: write context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint',
+    ],
+    [
+      "an unknown capability after a good one, refused as a host profile refuses it",
+      ["check", "--capabilities", "context(search),bogus", "a.json"],
+      'rlm-plan: --capabilities: "bogus" is not a capability: write context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint',
+    ],
+    [
+      "an unknown context action",
+      ["check", "--capabilities", "context(serch)", "a.json"],
+      'rlm-plan: --capabilities: "context(serch)" is not a context capability: the actions are search, slice, peek, partition, map, reduce',
     ],
   ];
   for (const [what, args, message] of cases) {

@@ -74,7 +74,7 @@ export function reportFile(file: string, policy: Policy): FileReport {
 
 function reported(text: string, problem: LocatedProblem): ReportedProblem {
   return {
-    severity: problem.hostDependent === true ? "warning" : "error",
+    severity: problem.hostDependent === true || problem.severity === "warning" ? "warning" : "error",
     code: problem.reason ?? problem.kind,
     phase: problem.phase,
     kind: problem.kind,

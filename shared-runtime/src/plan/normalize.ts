@@ -119,7 +119,12 @@ class Normalizer {
     const op = this.text(value, "op", path);
     if (op === BROKEN) return this.opaque(value);
     const step = this.operation(op, value, path, depth);
-    return step === BROKEN ? this.opaque(value) : step;
+    if (step !== BROKEN) return step;
+    // A final step that did not normalize still ends its plan as far as the plan's shape goes:
+    // an editor reports what is wrong with it, not also a plan "without" a final step. The
+    // runtime stops at the first problem and never sees this stand-in.
+    if (op === "final") return { op, value: { kind: "literal", value: null }, path: pathOf(path) };
+    return this.opaque(value);
   }
 
   private operation(op: string, step: JsonObject, path: At, depth: number): Read<Step> {

@@ -30,6 +30,13 @@ export interface PlanProblem {
   readonly related?: readonly RelatedLocation[];
   /** True when the problem depends on the host (capabilities, budget, registries), not the plan. */
   readonly hostDependent?: boolean;
+  /**
+   * "warning": the plan runs, but likely not as its author meant (an unknown key the runtime
+   * ignores). Absent: an error, or a warning when host-dependent.
+   */
+  readonly severity?: "warning";
+  /** The name the author probably meant (a known key, an allowed option), for quick fixes. */
+  readonly suggestion?: string;
   /** Source offset for parse errors in text that never became a value. */
   readonly offset?: number;
   readonly length?: number;
