@@ -13,6 +13,7 @@ import {
   OPERATIONS,
   PARTITION_STRATEGIES,
   REDUCERS,
+  REFERENCE_KINDS,
   SELECTOR_TYPES,
   type LocatedProblem,
 } from "@rlm-plan/shared-runtime";
@@ -61,7 +62,7 @@ const VALID_NAMES: Readonly<Record<string, readonly string[]>> = {
   invalid_reducer: REDUCERS,
   unknown_selector: SELECTOR_TYPES,
   unknown_partition_strategy: PARTITION_STRATEGIES,
-  unknown_reference: ["input", "var", "field"],
+  unknown_reference: REFERENCE_KINDS,
 };
 
 export function codeActions(plan: AnalyzedPlan, request: CodeActionRequest): CodeAction[] {

@@ -13,6 +13,8 @@ export * from "./text/jsonText";
 export * from "./text/planDocument";
 export * from "./text/nearestName";
 export * from "./plan/unknownKeys";
+export * from "./plan/snippets";
+export * from "./plan/vocabularyHelp";
 export * from "./analysis";
 export * from "./context/store";
 export * from "./run/errors";
