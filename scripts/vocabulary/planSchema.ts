@@ -20,6 +20,7 @@ import {
   SPAWN_AGENT,
   STEP_FIELDS,
   STRATEGY_FIELDS,
+  orList,
   type FieldKind,
   type FieldTable,
 } from "@rlm-plan/shared-runtime";
@@ -187,15 +188,10 @@ const PLAN_DOCS: FormDocs = {
   },
 };
 
-function describe(docs: FormDocs, key: string, where: string): string {
+function fieldText(docs: FormDocs, key: string, where: string): string {
   const text = docs.fields[key];
   if (text === undefined) throw new Error(`no description for field "${key}" of ${where}: add it in ${__filename}`);
   return text;
-}
-
-/** "a, b, c or d". */
-function either(names: readonly string[]): string {
-  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
 }
 
 /** A field's schema by what it holds; descriptions first, as editors show them. */
@@ -250,13 +246,13 @@ function formSchema(
   const required = Object.keys(fields).filter((key) => fields[key]?.required === true);
   const properties: Schema = {};
   if (discriminator !== undefined) {
-    const text = describe(docs, discriminator, where);
+    const text = fieldText(docs, discriminator, where);
     properties[discriminator] = Array.isArray(form)
       ? { description: text, enum: form }
       : { description: text, const: form };
   }
   for (const [key, spec] of Object.entries(fields))
-    properties[key] = fieldSchema(spec.kind, describe(docs, key, where));
+    properties[key] = fieldSchema(spec.kind, fieldText(docs, key, where));
   return {
     description: docs.description,
     type: "object",
@@ -292,14 +288,14 @@ export function planSchema(): Schema {
         type: "string",
       },
       step: {
-        description: `One step: ${either(OPERATIONS)}.`,
+        description: `One step: ${orList(OPERATIONS)}.`,
         type: "object",
         required: [DISCRIMINATORS.step],
         oneOf: steps.map((op) => ({ $ref: `#/definitions/${stepDefinition(op)}` })),
       },
       ...stepForms,
       action: {
-        description: `The context action: ${either(CONTEXT_ACTIONS)}.`,
+        description: `The context action: ${orList(CONTEXT_ACTIONS)}.`,
         type: "object",
         required: [DISCRIMINATORS.action],
         oneOf: CONTEXT_ACTIONS.map((type) =>
@@ -307,7 +303,7 @@ export function planSchema(): Schema {
         ),
       },
       selector: {
-        description: `What a peek looks at: ${either([...SELECTOR_CONSTANTS, ...SELECTOR_TYPES].map((s) => JSON.stringify(s)))}.`,
+        description: `What a peek looks at: ${orList([...SELECTOR_CONSTANTS, ...SELECTOR_TYPES].map((s) => JSON.stringify(s)))}.`,
         oneOf: [
           ...SELECTOR_CONSTANTS.map((name) => ({ description: SELECTOR_DOCS[name].description, const: name })),
           ...SELECTOR_TYPES.map((type) =>

@@ -11,7 +11,7 @@ import { lineColumn } from "../analysis";
 import { resolveBudget } from "../plan/budget";
 import { analyzeCapability } from "../plan/capabilities";
 import { describe } from "../plan/normalize";
-import type { ProblemTarget } from "../plan/problems";
+import { orList, type ProblemTarget } from "../plan/problems";
 import { nearestName } from "../text/nearestName";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
@@ -424,11 +424,6 @@ function patternText(pattern: string): string {
   if (pattern.startsWith("^[A-Za-z_]"))
     return "must be an environment variable name (letters, digits and _, not starting with a digit)";
   return `must match ${pattern}`;
-}
-
-function orList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
 function firstSentence(text: string): string {

@@ -75,3 +75,9 @@ export function quoted(name: string): string {
   const cut = name.length > 60 ? `${name.slice(0, 57)}...` : name;
   return JSON.stringify(cut);
 }
+
+/** "a, b or c": a list of names as messages write it. */
+export function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
