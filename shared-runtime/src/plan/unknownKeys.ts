@@ -18,7 +18,6 @@ import {
   type FieldKind,
   type FieldTable,
 } from "./ast";
-import { isPlainObject } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
 
 /** Every unknown key in a plan value, in document order of the walk. */
@@ -42,11 +41,38 @@ function named(form: string, family: string): string {
   return `${/^[aeiou]|^rlm/.test(form) ? "an" : "a"} ${form} ${family}`;
 }
 
+/** A field table compiled once: its keys as a set, and the fields worth walking into. */
+interface Compiled {
+  readonly known: ReadonlySet<string>;
+  readonly nested: readonly (readonly [string, FieldKind])[];
+}
+
+const NESTED_KINDS: ReadonlySet<FieldKind> = new Set(["expression", "plan", "plans", "action", "selector", "strategy"]);
+const compiledTables = new Map<FieldTable, Compiled>();
+
+function compiled(table: FieldTable): Compiled {
+  let entry = compiledTables.get(table);
+  if (!entry) {
+    const fields = Object.entries(table);
+    entry = {
+      known: new Set(fields.map(([key]) => key)),
+      nested: fields.filter(([, spec]) => NESTED_KINDS.has(spec.kind)).map(([key, spec]) => [key, spec.kind] as const),
+    };
+    compiledTables.set(table, entry);
+  }
+  return entry;
+}
+
+/** An object of a JSON value (a document's values have no getters or classes to fear). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 class KeyWalk {
   readonly problems: PlanProblem[] = [];
 
   plan(value: unknown, at: At, depth: number): void {
-    if (depth > MAX_JSON_DEPTH || !isPlainObject(value)) return;
+    if (depth > MAX_JSON_DEPTH || !isObject(value)) return;
     this.keys(value, undefined, PLAN_FIELDS, at, "a plan");
     const steps = ownValue(value, "steps");
     if (!Array.isArray(steps)) return;
@@ -55,7 +81,7 @@ class KeyWalk {
   }
 
   private step(value: unknown, at: At, depth: number): void {
-    if (!isPlainObject(value)) return;
+    if (!isObject(value)) return;
     const op = ownValue(value, DISCRIMINATORS.step);
     // An unknown operation is reported as such; which keys it would have is anyone's guess.
     if (typeof op !== "string" || !hasOwn(STEP_FIELDS, op)) return;
@@ -66,10 +92,9 @@ class KeyWalk {
 
   /** Walks into the fields that hold nodes with keys of their own. */
   private fields(value: Record<string, unknown>, table: FieldTable, at: At, depth: number): void {
-    for (const key of Object.keys(table)) {
+    for (const [key, kind] of compiled(table).nested) {
       const field = ownValue(value, key);
-      if (field !== undefined)
-        this.field(field, (table[key] as { kind: FieldKind }).kind, { parent: at, key }, depth + 1);
+      if (field !== undefined) this.field(field, kind, { parent: at, key }, depth + 1);
     }
   }
 
@@ -90,8 +115,7 @@ class KeyWalk {
         return this.form(value, SELECTOR_FIELDS, DISCRIMINATORS.selector, "selector", at, depth);
       case "strategy":
         // Every strategy has the same keys, so they are checked whatever its type says.
-        if (isPlainObject(value))
-          this.keys(value, DISCRIMINATORS.strategy, STRATEGY_FIELDS, at, "a partition strategy");
+        if (isObject(value)) this.keys(value, DISCRIMINATORS.strategy, STRATEGY_FIELDS, at, "a partition strategy");
         return;
       default:
         return;
@@ -107,7 +131,7 @@ class KeyWalk {
     at: At,
     depth: number,
   ): void {
-    if (!isPlainObject(value)) return;
+    if (!isObject(value)) return;
     const type = ownValue(value, discriminator);
     if (typeof type !== "string" || !hasOwn(forms, type)) return;
     const table = forms[type] as FieldTable;
@@ -121,7 +145,7 @@ class KeyWalk {
       for (let i = 0; i < value.length; i++) this.expression(value[i], { parent: at, key: i }, depth + 1);
       return;
     }
-    if (!isPlainObject(value)) return;
+    if (!isObject(value)) return;
     const ref = ownValue(value, DISCRIMINATORS.reference);
     if (ref === undefined) {
       // An object literal: its keys are data, its values expressions.
@@ -138,8 +162,9 @@ class KeyWalk {
     at: At,
     what: string,
   ): void {
-    for (const key of Object.keys(value)) {
-      if (key === discriminator || hasOwn(table, key)) continue;
+    const { known: keys } = compiled(table);
+    for (const key in value) {
+      if (key === discriminator || keys.has(key) || !hasOwn(value, key)) continue;
       const known = discriminator === undefined ? Object.keys(table) : [discriminator, ...Object.keys(table)];
       const absent = known.filter((candidate) => !hasOwn(value, candidate));
       const suggestion = nearestName(key, absent, Math.max(2, Math.floor(key.length / 2)));
