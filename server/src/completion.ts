@@ -43,6 +43,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { bindingIndex } from "./bindingIndex";
 import { cursorLocation } from "./cursorLocation";
+import { keyCompletion } from "./keyCompletion";
 import type { HostEntry } from "./hostView";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
@@ -78,7 +79,13 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
   const offset = document.offsetAt(position);
   const location = cursorLocation(document.getText(), tree, plan.analysis.document.syntaxErrors, offset);
   const path = location.path;
-  if (location.isAtPropertyKey) return [];
+  if (location.isAtPropertyKey) {
+    const previous = location.previous;
+    const inKey =
+      previous?.type === "property" && offset >= previous.offset && offset <= previous.offset + previous.length;
+    const key = inKey ? previous : undefined;
+    return keyCompletion(document, tree, path, offset, key);
+  }
   const site = siteOf(document, offset, location.previous);
   const last = path[path.length - 1];
   const parentPath = path.slice(0, -1);

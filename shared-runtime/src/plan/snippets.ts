@@ -43,6 +43,16 @@ export function formSnippet(
   return `{\n${members.map(([key, value]) => `\t"${key}": ${value}`).join(",\n")}\n}`;
 }
 
+/** The value of one field, as completion inserts it after the field's key. */
+export function fieldValueSnippet(key: string, kind: FieldKind): string {
+  return fieldSnippet(key, kind, "inline", { next: 1 });
+}
+
+/** A discriminator's value: a choice of the family's forms. */
+export function formChoiceSnippet(forms: readonly string[]): string {
+  return `"\${1|${forms.join(",")}|}"`;
+}
+
 function fieldSnippet(key: string, kind: FieldKind, layout: SnippetLayout, stops: { next: number }): string {
   // A tab stop; in block layout with a hint to type over (completion leaves it empty).
   const stop = (hint?: string): string =>
