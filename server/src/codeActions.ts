@@ -4,7 +4,8 @@
 // plan without a final step gets one returning its last binding; a duplicate binding is renamed
 // with the references after it; a capability the host does not grant is added to the host
 // profile (an edit of that file); an unknown tool or provider becomes the nearest registered
-// one, or the host profile opens at its section.
+// one, or the host profile opens at its section; an unknown key (or model option) is renamed to
+// the known one it is nearest to, or removed.
 
 import {
   CONTEXT_ACTIONS,
@@ -13,6 +14,7 @@ import {
   OPERATIONS,
   PARTITION_STRATEGIES,
   REDUCERS,
+  REFERENCE_KINDS,
   SELECTOR_TYPES,
   type LocatedProblem,
 } from "@rlm-plan/shared-runtime";
@@ -32,7 +34,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { bindingIndex } from "./bindingIndex";
 import { lspRange, problemRange } from "./diagnostics";
-import { nearestMatch } from "./nearestName";
+import { nearestMatch } from "@rlm-plan/shared-runtime";
 import { nodeAt, nodeAtOffset, stringProperty } from "./planTree";
 import { ShowHostProfileCommand } from "./protocol";
 import { renameBinding } from "./rename";
@@ -70,7 +72,7 @@ const VALID_NAMES: Readonly<Record<string, readonly string[]>> = {
   invalid_reducer: REDUCERS,
   unknown_selector: SELECTOR_TYPES,
   unknown_partition_strategy: PARTITION_STRATEGIES,
-  unknown_reference: ["input", "var", "field"],
+  unknown_reference: REFERENCE_KINDS,
 };
 
 export function codeActions(plan: AnalyzedPlan, request: CodeActionRequest): CodeAction[] {
@@ -117,6 +119,9 @@ function fixesFor(
       return optional(raiseBudget(problem, diagnostic, request.hostProfile()));
     case "duplicate_binding":
       return optional(renameDuplicate(plan, problem, diagnostic));
+    case "unknown_key":
+    case "unknown_model_option":
+      return [...optional(renameKey(plan, problem, diagnostic)), ...optional(removeKey(plan, problem, diagnostic))];
     case "capability_denied":
       return optional(grantCapability(problem, diagnostic, request.hostProfile()));
     case "unknown_tool":
@@ -282,6 +287,33 @@ function raiseBudget(
     { [host.uri]: edits },
     false,
   );
+}
+
+/** An unknown key (or model option) renamed to the known one the problem suggests. */
+function renameKey(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagnostic): CodeAction | undefined {
+  const token = tokenAt(plan, problem);
+  if (problem.suggestion === undefined || token?.type !== "string") return undefined;
+  const edit: TextEdit = { range: lspRange(plan.document, token), newText: JSON.stringify(problem.suggestion) };
+  const title = `Rename ${JSON.stringify(token.value)} to ${JSON.stringify(problem.suggestion)}`;
+  return quickFix(title, diagnostic, { [plan.document.uri]: [edit] }, true);
+}
+
+/**
+ * Removes an unknown key's whole member and one comma next to it (what the runtime does with
+ * it anyway), leaving the rest of the object as it is written.
+ */
+function removeKey(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagnostic): CodeAction | undefined {
+  const member = tokenAt(plan, problem)?.parent;
+  const siblings = member?.type === "property" ? (member.parent?.children ?? []) : [];
+  const index = member ? siblings.indexOf(member) : -1;
+  if (!member || index < 0) return undefined;
+  const before = siblings[index - 1];
+  const after = siblings[index + 1];
+  const start = before ? before.offset + before.length : member.offset;
+  const end = before || !after ? member.offset + member.length : after.offset;
+  const edit: TextEdit = { range: lspRange(plan.document, { offset: start, length: end - start }), newText: "" };
+  const title = `Remove ${JSON.stringify(member.children?.[0]?.value)}`;
+  return quickFix(title, diagnostic, { [plan.document.uri]: [edit] }, false);
 }
 
 /** Renames the second binding of a name, and the references after it, to `name_2` (or the next free one). */

@@ -6,15 +6,29 @@
 // completes too.
 
 import {
+  ACTION_FIELDS,
+  ACTION_HELP,
   CONTEXT_ACTIONS,
+  DISCRIMINATORS,
+  expressionFields,
   formatCapability,
+  formSnippet,
   MAP_TRANSFORMS,
+  OPERATION_HELP,
   OPERATIONS,
   parseJsoncDocument,
   PARTITION_STRATEGIES,
   REDUCERS,
+  REFERENCE_FIELDS,
+  REFERENCE_HELP,
+  REFERENCE_KINDS,
   requiredCapability,
+  SELECTOR_CONSTANTS,
+  SELECTOR_FIELDS,
   SELECTOR_TYPES,
+  STEP_FIELDS,
+  STRATEGY_FIELDS,
+  type FieldTable,
   type JsonPath,
 } from "@rlm-plan/shared-runtime";
 import { getLocation } from "jsonc-parser";
@@ -29,60 +43,26 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { bindingIndex } from "./bindingIndex";
 import { cursorLocation } from "./cursorLocation";
-import { OPERATION_HELP } from "./hover";
+import { keyCompletion } from "./keyCompletion";
 import type { HostEntry } from "./hostView";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
-/** Whole-step snippets, one per operation. */
-export const STEP_SNIPPETS: Readonly<Record<(typeof OPERATIONS)[number], string>> = {
-  context: '{"op": "context", "handle": ${1}, "action": ${2}, "bind": "${3}"}',
-  model: '{"op": "model", "provider": "${1}", "prompt": ${2}, "bind": "${3}"}',
-  rlm: '{"op": "rlm", "plan": {"steps": [${1}]}, "bind": "${2}"}',
-  tool: '{"op": "tool", "name": "${1}", "args": ${2}, "bind": "${3}"}',
-  parallel: '{"op": "parallel", "plans": [{"steps": [${1}]}], "bind": "${2}"}',
-  retry: '{"op": "retry", "attempts": ${1:3}, "plan": {"steps": [${2}]}, "bind": "${3}"}',
-  checkpoint: '{"op": "checkpoint", "label": "${1}"}',
-  final: '{"op": "final", "value": ${1}}',
-};
+// Every list and snippet below comes from the AST's vocabulary tables (as do the generated
+// snippets file, grammar and schema).
+const STEP_SNIPPETS = snippetsOf(DISCRIMINATORS.step, OPERATIONS, (op) => STEP_FIELDS[op]);
+const ACTION_SNIPPETS = snippetsOf(DISCRIMINATORS.action, CONTEXT_ACTIONS, (type) => ACTION_FIELDS[type]);
+const SELECTOR_SNIPPETS = snippetsOf(DISCRIMINATORS.selector, SELECTOR_TYPES, (type) => SELECTOR_FIELDS[type]);
+const REF_SNIPPETS = snippetsOf(DISCRIMINATORS.reference, REFERENCE_KINDS, (kind) => REFERENCE_FIELDS[kind]);
+const STRATEGY_SNIPPETS = snippetsOf(DISCRIMINATORS.strategy, PARTITION_STRATEGIES, () => STRATEGY_FIELDS);
 
-export const ACTION_SNIPPETS: Readonly<Record<(typeof CONTEXT_ACTIONS)[number], string>> = {
-  search: '{"type": "search", "pattern": "${1}"}',
-  slice: '{"type": "slice", "start": ${1:0}, "length": ${2:1000}}',
-  peek: '{"type": "peek", "selector": ${1:"metadata"}}',
-  partition: '{"type": "partition", "strategy": {"type": "${1|fixed,lines|}", "size": ${2:1000}}}',
-  map: '{"type": "map", "transform": "${1|identity,lowercase,uppercase,length|}"}',
-  reduce: '{"type": "reduce", "reducer": "${1|count,byte_count|}"}',
-};
-
-const ACTION_HELP: Readonly<Record<(typeof CONTEXT_ACTIONS)[number], string>> = {
-  search: "lines that contain a pattern",
-  slice: "a range of characters or items",
-  peek: "metadata, the first or last items, or one item",
-  partition: "split into chunks of a fixed size or of lines",
-  map: "transform every item",
-  reduce: "count items or bytes",
-};
-
-const SELECTOR_SNIPPETS: Readonly<Record<(typeof SELECTOR_TYPES)[number], string>> = {
-  head: '{"type": "head", "count": ${1:10}}',
-  tail: '{"type": "tail", "count": ${1:10}}',
-  item: '{"type": "item", "index": ${1:0}}',
-};
-
-const REF_KINDS = ["input", "var", "field"] as const;
-const REF_SNIPPETS: Readonly<Record<(typeof REF_KINDS)[number], string>> = {
-  input: '{"ref": "input", "name": "${1}"}',
-  var: '{"ref": "var", "name": "${1}"}',
-  field: '{"ref": "field", "value": ${1}, "key": "${2}"}',
-};
-const REF_HELP: Readonly<Record<(typeof REF_KINDS)[number], string>> = {
-  input: "a named input of the host",
-  var: "a variable bound by an earlier step",
-  field: "a field of an object value",
-};
-
-/** Step fields that hold an expression. */
-const EXPRESSION_FIELDS: ReadonlySet<string> = new Set(["handle", "prompt", "args", "value"]);
+function snippetsOf<K extends string>(
+  discriminator: string,
+  forms: readonly K[],
+  fieldsOf: (form: K) => FieldTable,
+): Readonly<Record<K, string>> {
+  const entries = forms.map((form) => [form, formSnippet(discriminator, form, fieldsOf(form))] as const);
+  return Object.fromEntries(entries) as Record<K, string>;
+}
 
 /** Where the completion goes: the literal under the cursor (replaced) or an empty range. */
 interface Site {
@@ -105,7 +85,13 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
   const offset = document.offsetAt(position);
   const location = cursorLocation(document.getText(), tree, plan.analysis.document.syntaxErrors, offset);
   const path = location.path;
-  if (location.isAtPropertyKey) return [];
+  if (location.isAtPropertyKey) {
+    const previous = location.previous;
+    const inKey =
+      previous?.type === "property" && offset >= previous.offset && offset <= previous.offset + previous.length;
+    const key = inKey ? previous : undefined;
+    return keyCompletion(document, tree, path, offset, key);
+  }
   const site = siteOf(document, offset, location.previous);
   const last = path[path.length - 1];
   const parentPath = path.slice(0, -1);
@@ -136,7 +122,9 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     case "selector":
       return inAction
         ? [
-            value(site, "metadata", CompletionItemKind.EnumMember, "the context's metadata"),
+            ...SELECTOR_CONSTANTS.map((name) =>
+              value(site, name, CompletionItemKind.EnumMember, "the context's metadata"),
+            ),
             ...SELECTOR_TYPES.map((type) => snippet(site, type, SELECTOR_SNIPPETS[type], `selector: ${type}`)),
           ]
         : [];
@@ -146,7 +134,7 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
             snippet(
               site,
               type,
-              `{"type": "${type}", "size": \${1:1000}}`,
+              STRATEGY_SNIPPETS[type],
               `strategy: chunks of ${type === "fixed" ? "characters" : "lines"}`,
             ),
           )
@@ -156,7 +144,7 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     case "reducer":
       return inAction ? REDUCERS.map((name) => value(site, name, CompletionItemKind.EnumMember)) : [];
     case "ref":
-      return REF_KINDS.map((kind) => value(site, kind, CompletionItemKind.Keyword, REF_HELP[kind]));
+      return REFERENCE_KINDS.map((kind) => value(site, kind, CompletionItemKind.Keyword, REFERENCE_HELP[kind]));
     case "name": {
       const ref = stringProperty(owner, "ref");
       if (ref === "var") return variableItems(plan, site, path);
@@ -168,7 +156,8 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     case "provider":
       return inStep ? registryItems(site, plan.host?.providers, CompletionItemKind.Module) : [];
     default:
-      if (inStep && EXPRESSION_FIELDS.has(last)) return expressionItems(plan, site, path);
+      if (inStep && expressionFields(stringProperty(owner, "op")).includes(last))
+        return expressionItems(plan, site, path);
       if (last === "value" && stringProperty(owner, "ref") === "field") return expressionItems(plan, site, path);
       return [];
   }
@@ -177,7 +166,9 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
 /** At an expression: the three reference shapes, then each variable in scope as a reference. */
 function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
   if (site.replacing) return [];
-  const refs = REF_KINDS.map((kind) => snippet(site, `${kind} reference`, REF_SNIPPETS[kind], REF_HELP[kind]));
+  const refs = REFERENCE_KINDS.map((kind) =>
+    snippet(site, `${kind} reference`, REF_SNIPPETS[kind], REFERENCE_HELP[kind]),
+  );
   const reference = (label: string, kind: CompletionItemKind, detail: string, ref: string): CompletionItem => ({
     label,
     kind,

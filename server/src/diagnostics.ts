@@ -84,7 +84,12 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
     };
     diagnostics.push({
       range: lspRange(document, problemRange(plan, problem)),
-      severity: hostDependent ? hostSeverity : DiagnosticSeverity.Error,
+      severity:
+        problem.severity === "warning"
+          ? DiagnosticSeverity.Warning
+          : hostDependent
+            ? hostSeverity
+            : DiagnosticSeverity.Error,
       code: problem.reason ?? problem.kind,
       source: DIAGNOSTIC_SOURCE,
       message: messageFor(plan, problem),

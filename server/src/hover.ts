@@ -9,6 +9,7 @@ import {
   formatCapability,
   grantedKeys,
   multiplyCounts,
+  OPERATION_HELP,
   requiredCapability,
   type Budget,
   type Count,
@@ -25,18 +26,6 @@ import type { HostEntry } from "./hostView";
 import { planTotal, runningTotalThrough } from "./planCosts";
 import { stepChainAt } from "./stepLookup";
 import { enclosingStepPath, isStepPath, nodeAtOffset, nodeAt, stringProperty } from "./planTree";
-
-/** One line on what each operation does. */
-export const OPERATION_HELP: Readonly<Record<Step["op"], string>> = {
-  context: "Runs a context action on an opaque context handle and binds what it returns.",
-  model: "Calls a model provider the host registers with the prompt and binds its reply.",
-  rlm: "Runs a nested plan that sees the variables bound so far and binds its final value.",
-  tool: "Calls a trusted tool the host registers with JSON arguments and binds its result.",
-  parallel: "Runs each branch plan, one after another in order, and binds the list of their final values.",
-  retry: "Runs its plan again after an execution error, up to the given attempts, and binds its final value.",
-  checkpoint: "Records a label in the run's state; it does no I/O.",
-  final: "Ends the plan: its value is the plan's result.",
-};
 
 export function hover(plan: AnalyzedPlan, position: Position): Hover | null {
   const root = plan.tree;

@@ -7,7 +7,9 @@ import type { Budget } from "./plan/budget";
 import { estimateEachStep, type PlanEstimates } from "./plan/estimate";
 import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
+import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
+import { modelOptionProblems } from "./providers/modelOptions";
 import { unregisteredNames } from "./run/preflight";
 import { parseJsoncDocument, type PlanDocument, type SourceRange } from "./text/planDocument";
 
@@ -37,6 +39,10 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
   const doc = document ?? parseJsoncDocument(text);
   const parsed = parsePlan({ kind: "document", text, document: doc }, { collectAll: true });
   const problems: PlanProblem[] = [...parsed.problems];
+  // Keys the runtime ignores are only visible in the value; text too deep has none to walk.
+  if (doc.value !== undefined && !parsed.problems.some((p) => p.reason === "too_deep")) {
+    problems.push(...unknownKeyProblems(doc.value));
+  }
   let estimates: PlanEstimates | undefined;
   let budget: Budget | undefined;
   if (parsed.plan) {
@@ -48,6 +54,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     });
     problems.push(...validation.problems);
     if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
+    problems.push(...modelOptionProblems(parsed.plan));
     budget = validation.ok ? validation.validated.budget : validation.budget;
     estimates = estimateEachStep(parsed.plan);
   }

@@ -57,6 +57,10 @@ const CASES: readonly GoldenCase[] = [
   },
   { name: "unknown-tool", code: "unknown_tool", title: 'Change to the registered tool "count_items"' },
   { name: "unknown-provider", code: "unknown_provider", title: 'Change to the registered provider "local"' },
+  { name: "unknown-key", code: "unknown_key", title: 'Rename "bnd" to "bind"' },
+  // The first unknown key ("flags" on the search) is removed with its comma; "extra" stays.
+  { name: "unknown-key-remove", code: "unknown_key", title: 'Remove "flags"' },
+  { name: "unknown-model-option", code: "unknown_model_option", title: 'Rename "max_token" to "max_tokens"' },
 ];
 
 describe("code actions: quick fixes (golden files)", () => {

@@ -249,6 +249,23 @@ describe("rlm-plan check: plan files", () => {
   });
 });
 
+describe("rlm-plan check: keys the runtime ignores and model options", () => {
+  test("warnings on the key, the file still ok (exit 0)", () => {
+    const file = planFile(
+      "keys.rlmplan.json",
+      '{"steps": [\n{"op": "model", "provider": "p", "prompt": "hi", "options": {"max_token": 9}, "bnd": "r", "bind": "r"},\n{"op": "final", "value": 1}]}',
+    );
+    const run = rlmPlan("check", "--capabilities", "model(p)", file);
+    assert.equal(
+      run.stdout,
+      `${file}:2:62: warning: model option "max_token" is not allowed (allowed: temperature, top_p, max_tokens, stop, seed, presence_penalty, frequency_penalty, response_format): the provider refuses it when this step runs; did you mean "max_tokens"? [unknown_model_option]\n` +
+        `${file}:2:79: warning: a model step has no key "bnd", so the runtime ignores it: its keys are "op", "provider", "prompt", "options", "bind" [unknown_key]\n` +
+        `${file}: ok (2 steps), 2 warnings\n`,
+    );
+    assert.equal(run.code, 0);
+  });
+});
+
 describe("rlm-plan check --capabilities", () => {
   test("everything granted: no warnings and no host-profile note", () => {
     const file = planFile("granted.rlmplan.json", NEEDLE);
@@ -378,7 +395,17 @@ describe("rlm-plan usage", () => {
     [
       "a malformed capability",
       ["check", "--capabilities", "tool(a", "a.json"],
-      'rlm-plan: --capabilities: "tool(a" is not a capability term such as tool(count_items)',
+      'rlm-plan: --capabilities: "tool(a" is not a capability term: write context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint',
+    ],
+    [
+      "an unknown capability after a good one, refused as a host profile refuses it",
+      ["check", "--capabilities", "context(search),bogus", "a.json"],
+      'rlm-plan: --capabilities: "bogus" is not a capability: write context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint',
+    ],
+    [
+      "an unknown context action",
+      ["check", "--capabilities", "context(serch)", "a.json"],
+      'rlm-plan: --capabilities: "context(serch)" is not a context capability: the actions are search, slice, peek, partition, map, reduce',
     ],
   ];
   for (const [what, args, message] of cases) {

@@ -3,7 +3,7 @@
 // an exception, and main turns it into exit status 2.
 
 import { resolveBudget } from "../plan/budget";
-import { capabilityKey } from "../plan/capabilities";
+import { analyzeCapability } from "../plan/capabilities";
 
 export type Command =
   | { readonly kind: "help" }
@@ -223,12 +223,14 @@ export function splitCapabilities(text: string): string[] {
   return terms.map((term) => term.trim()).filter((term) => term !== "");
 }
 
+/** The terms, or the first one a host profile would refuse too, with the same message. */
 function parseCapabilities(text: string): string[] | string {
   const terms = splitCapabilities(text);
-  const bad = terms.find((term) => capabilityKey(term) === undefined);
-  return bad === undefined
-    ? terms
-    : `--capabilities: ${JSON.stringify(bad)} is not a capability term such as tool(count_items)`;
+  for (const term of terms) {
+    const problem = analyzeCapability(term);
+    if (problem !== undefined) return `--capabilities: ${problem}`;
+  }
+  return terms;
 }
 
 function usage(message: string): ParsedArgs {

@@ -127,7 +127,7 @@ function hostProblem(text: string, error: HostProfileError): ReportedProblem {
 
 function reported(text: string, problem: LocatedProblem, hostGate: boolean): ReportedProblem {
   return {
-    severity: problem.hostDependent === true && !hostGate ? "warning" : "error",
+    severity: (problem.hostDependent === true && !hostGate) || problem.severity === "warning" ? "warning" : "error",
     code: problem.reason ?? problem.kind,
     phase: problem.phase,
     kind: problem.kind,

@@ -4,8 +4,20 @@
 
 import { ownValue, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
-import type { ContextAction, Expr, PartitionStrategy, Plan, Selector, Step } from "./ast";
-import { detailText, quoted, type PlanProblem, type ProblemTarget } from "./problems";
+import {
+  CONTEXT_ACTIONS,
+  OPERATIONS,
+  PARTITION_STRATEGIES,
+  REFERENCE_KINDS,
+  SELECTOR_TYPES,
+  type ContextAction,
+  type Expr,
+  type PartitionStrategy,
+  type Plan,
+  type Selector,
+  type Step,
+} from "./ast";
+import { detailText, orList, quoted, type PlanProblem, type ProblemTarget } from "./problems";
 
 export interface NormalizeOptions {
   /** Keep going after the first problem (editors); the default stops at it (runtime). */
@@ -119,7 +131,12 @@ class Normalizer {
     const op = this.text(value, "op", path);
     if (op === BROKEN) return this.opaque(value);
     const step = this.operation(op, value, path, depth);
-    return step === BROKEN ? this.opaque(value) : step;
+    if (step !== BROKEN) return step;
+    // A final step that did not normalize still ends its plan as far as the plan's shape goes:
+    // an editor reports what is wrong with it, not also a plan "without" a final step. The
+    // runtime stops at the first problem and never sees this stand-in.
+    if (op === "final") return { op, value: { kind: "literal", value: null }, path: pathOf(path) };
+    return this.opaque(value);
   }
 
   private operation(op: string, step: JsonObject, path: At, depth: number): Read<Step> {
@@ -193,7 +210,7 @@ class Normalizer {
           child(path, "op"),
           "unknown_operator",
           [op],
-          `unknown operation ${quoted(op)}: use context, model, rlm, tool, parallel, retry, checkpoint or final`,
+          `unknown operation ${quoted(op)}: use ${orList(OPERATIONS)}`,
         );
     }
   }
@@ -337,7 +354,7 @@ class Normalizer {
           child(actionPath, "type"),
           "unknown_context_action",
           [type],
-          `unknown context action ${quoted(type)}: use search, slice, peek, partition, map or reduce`,
+          `unknown context action ${quoted(type)}: use ${orList(CONTEXT_ACTIONS)}`,
         );
     }
   }
@@ -349,7 +366,7 @@ class Normalizer {
         path,
         "invalid_selector",
         [value],
-        `a selector is "metadata" or an object with "type" head, tail or item, got ${describe(value)}`,
+        `a selector is "metadata" or an object with "type" ${orList(SELECTOR_TYPES)}, got ${describe(value)}`,
       );
     }
     const type = this.text(value, "type", path);
@@ -369,7 +386,7 @@ class Normalizer {
           child(path, "type"),
           "unknown_selector",
           [type],
-          `unknown selector ${quoted(type)}: use head, tail or item`,
+          `unknown selector ${quoted(type)}: use ${orList(SELECTOR_TYPES)}`,
         );
     }
   }
@@ -386,15 +403,15 @@ class Normalizer {
     const type = this.text(value, "type", path);
     const size = this.integer(value, "size", path);
     if (type === BROKEN || size === BROKEN) return BROKEN;
-    if (type !== "fixed" && type !== "lines") {
+    if (!(PARTITION_STRATEGIES as readonly string[]).includes(type)) {
       return this.fail(
         child(path, "type"),
         "unknown_partition_strategy",
         [type],
-        `unknown partition strategy ${quoted(type)}: use fixed or lines`,
+        `unknown partition strategy ${quoted(type)}: use ${orList(PARTITION_STRATEGIES)}`,
       );
     }
-    return { type, size };
+    return { type: type as PartitionStrategy["type"], size };
   }
 
   private exprField(object: JsonObject, key: string, path: At, depth: number): Read<Expr> {
@@ -439,7 +456,7 @@ class Normalizer {
         child(path, "ref"),
         "unknown_reference",
         [String(ref)],
-        `unknown reference ${String(ref)}: use input, var or field`,
+        `unknown reference ${String(ref)}: use ${orList(REFERENCE_KINDS)}`,
       );
     }
     if (typeof ref !== "string") {
@@ -467,7 +484,7 @@ class Normalizer {
           child(path, "ref"),
           "unknown_reference",
           [ref],
-          `unknown reference ${quoted(ref)}: use input, var or field`,
+          `unknown reference ${quoted(ref)}: use ${orList(REFERENCE_KINDS)}`,
         );
     }
   }

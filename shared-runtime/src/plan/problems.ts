@@ -31,6 +31,13 @@ export interface PlanProblem {
   readonly related?: readonly RelatedLocation[];
   /** True when the problem depends on the host (capabilities, budget, registries), not the plan. */
   readonly hostDependent?: boolean;
+  /**
+   * "warning": the plan runs, but likely not as its author meant (an unknown key the runtime
+   * ignores). Absent: an error, or a warning when host-dependent.
+   */
+  readonly severity?: "warning";
+  /** The name the author probably meant (a known key, an allowed option), for quick fixes. */
+  readonly suggestion?: string;
   /** Source offset for parse errors in text that never became a value. */
   readonly offset?: number;
   readonly length?: number;
@@ -69,4 +76,10 @@ export function detailText(reason: string, ...args: readonly unknown[]): string 
 export function quoted(name: string): string {
   const cut = name.length > 60 ? `${name.slice(0, 57)}...` : name;
   return JSON.stringify(cut);
+}
+
+/** "a, b or c": a list of names as messages write it. */
+export function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }

@@ -4,7 +4,7 @@
 
 import { BUDGET_FIELDS, type Budget } from "../plan/budget";
 import { capabilityKey, grantedKeys } from "../plan/capabilities";
-import { ALLOWED_OPTIONS } from "./chatRequest";
+import { ALLOWED_OPTIONS } from "./modelOptions";
 
 export interface PromptEntry {
   readonly name: string;

@@ -1,5 +1,5 @@
 // The valid name closest to a misspelt one, by Levenshtein distance (ties go to the earlier
-// candidate, so lists keep their documented order). For the quick fixes that replace a name.
+// candidate, so lists keep their documented order): for messages and quick fixes.
 
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
