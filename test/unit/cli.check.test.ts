@@ -250,7 +250,7 @@ describe("rlm-plan check: plan files", () => {
 });
 
 describe("rlm-plan check: keys the runtime ignores and model options", () => {
-  test("warnings on the key, the file still ok (exit 0)", () => {
+  test("an unknown key warns; a model option the provider refuses fails the gate (the run would fail)", () => {
     const file = planFile(
       "keys.rlmplan.json",
       '{"steps": [\n{"op": "model", "provider": "p", "prompt": "hi", "options": {"max_token": 9}, "bnd": "r", "bind": "r"},\n{"op": "final", "value": 1}]}',
@@ -258,11 +258,11 @@ describe("rlm-plan check: keys the runtime ignores and model options", () => {
     const run = rlmPlan("check", "--capabilities", "model(p)", file);
     assert.equal(
       run.stdout,
-      `${file}:2:62: warning: model option "max_token" is not allowed (allowed: temperature, top_p, max_tokens, stop, seed, presence_penalty, frequency_penalty, response_format): the provider refuses it when this step runs; did you mean "max_tokens"? [unknown_model_option]\n` +
+      `${file}:2:62: error: model option "max_token" is not allowed (allowed: temperature, top_p, max_tokens, stop, seed, presence_penalty, frequency_penalty, response_format): the provider refuses it when this step runs; did you mean "max_tokens"? [unknown_model_option]\n` +
         `${file}:2:79: warning: a model step has no key "bnd", so the runtime ignores it: its keys are "op", "provider", "prompt", "options", "bind" [unknown_key]\n` +
-        `${file}: ok (2 steps), 2 warnings\n`,
+        `${file}: 1 error, 1 warning\n`,
     );
-    assert.equal(run.code, 0);
+    assert.equal(run.code, 1);
   });
 });
 
