@@ -34,7 +34,8 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { bindingIndex } from "./bindingIndex";
 import { lspRange, problemRange } from "./diagnostics";
-import { nearestMatch } from "@rlm-plan/shared-runtime";
+import { fieldValueSnippet, nearestMatch } from "@rlm-plan/shared-runtime";
+import { keySetAt } from "./keyCompletion";
 import { nodeAt, nodeAtOffset, stringProperty } from "./planTree";
 import { ShowHostProfileCommand } from "./protocol";
 import { renameBinding } from "./rename";
@@ -115,6 +116,8 @@ function fixesFor(
       return optional(replaceUnboundVariable(plan, problem, diagnostic));
     case "final_must_be_unique_and_last":
       return optional(moveFinal(plan, problem, diagnostic) ?? addFinal(plan, problem, diagnostic));
+    case "missing_field":
+      return optional(insertMissingField(plan, problem, diagnostic));
     case "budget_exceeded":
       return optional(raiseBudget(problem, diagnostic, request.hostProfile()));
     case "duplicate_binding":
@@ -287,6 +290,48 @@ function raiseBudget(
     { [host.uri]: edits },
     false,
   );
+}
+
+/**
+ * A missing required field inserted at the end of its object with a placeholder value, the one
+ * key completion would insert with its tab stops taken out (a choice's first option, an example
+ * number, an empty name, `null` for an expression): the object is whole, the value to fill in
+ * is plain to see.
+ */
+function insertMissingField(
+  plan: AnalyzedPlan,
+  problem: LocatedProblem,
+  diagnostic: Diagnostic,
+): CodeAction | undefined {
+  const field = /^missing_field\(([^()]+)\)$/.exec(problem.detail ?? "")?.[1];
+  const path = problem.path;
+  const object = path ? nodeAt(plan.tree, path) : undefined;
+  if (!field || !path || object?.type !== "object") return undefined;
+  const keys = keySetAt(plan.tree, path);
+  const spec = keys?.fields && Object.hasOwn(keys.fields, field) ? keys.fields[field] : undefined;
+  if (!spec) return undefined;
+  // An empty name would be a new problem: a binding gets "result", other text its field's name.
+  const value = plainValue(fieldValueSnippet(field, spec.kind), spec.kind === "bind" ? "result" : field);
+  const members = object.children ?? [];
+  const last = members[members.length - 1];
+  const at = last ? last.offset + last.length : object.offset + 1;
+  const text = `${last ? ", " : ""}${JSON.stringify(field)}: ${value}`;
+  const where = plan.document.positionAt(at);
+  return quickFix(
+    `Add the missing ${JSON.stringify(field)}`,
+    diagnostic,
+    { [plan.document.uri]: [{ range: { start: where, end: where }, newText: text }] },
+    true,
+  );
+}
+
+/** A snippet's text with its tab stops filled: a choice's first option, `text` in quotes, else `null`. */
+function plainValue(snippet: string, text: string): string {
+  return snippet
+    .replace(/\$\{\d+\|([^,|]*)[^|]*\|\}/g, "$1")
+    .replace(/\$\{\d+:([^}]*)\}/g, "$1")
+    .replace(/"\$\{\d+\}"/g, JSON.stringify(text))
+    .replace(/\$\{\d+\}/g, "null");
 }
 
 /** An unknown key (or model option) renamed to the known one the problem suggests. */

@@ -27,7 +27,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { isPlanPath, isStepPath, nodeAt, stringProperty } from "./planTree";
 
 /** The keys an object may have: its discriminator (with the forms it names) and its fields. */
-interface KeySet {
+export interface KeySet {
   readonly discriminator?: { readonly key: string; readonly forms: readonly string[] };
   /** Undefined until the discriminator says which form the object is. */
   readonly fields: FieldTable | undefined;
@@ -38,7 +38,7 @@ function tableOf<K extends string>(tables: Readonly<Record<K, FieldTable>>, form
 }
 
 /** What kind of object the one at `path` is, by where it is and what it says it is. */
-function keySetAt(root: Node | undefined, path: JsonPath): KeySet | undefined {
+export function keySetAt(root: Node | undefined, path: JsonPath): KeySet | undefined {
   const object = nodeAt(root, path);
   const last = path[path.length - 1];
   const parent = path.slice(0, -1);

@@ -38,6 +38,7 @@ const CASES: readonly GoldenCase[] = [
   { name: "missing-final", code: "final_must_be_unique_and_last", title: 'Add a final step returning "count"' },
   { name: "missing-final-nested", code: "final_must_be_unique_and_last", title: 'Add a final step returning "n"' },
   { name: "duplicate-binding", code: "duplicate_binding", title: 'Rename this "count" to "count_2"' },
+  { name: "missing-field", code: "missing_field", title: 'Add the missing "bind"' },
   {
     name: "final-not-last",
     code: "final_must_be_unique_and_last",
