@@ -19,6 +19,7 @@ import {
   RunsTreeProvider,
 } from "./runsView";
 import { ProviderKeys } from "./secrets";
+import { registerProposeCommand } from "./proposeCommand";
 import { WorstCaseStatus } from "./statusBar";
 import type { StepPath } from "./runLog";
 import { revealStep } from "./stepLocation";
@@ -52,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     view,
     registerRunCommands(deps),
     registerHostProfileScaffold(),
+    registerProposeCommand(client, keys),
     keys.register(),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),
     vscode.commands.registerCommand("rlmPlan.showRuns", async () => {

@@ -52,6 +52,7 @@ import {
 import type { PlanWorkspace } from "./workspace";
 import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
+import { proposals } from "./proposeFeature";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
 export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
@@ -342,4 +343,5 @@ export const FEATURES: readonly Feature[] = [
   selections,
   workspaceSymbols,
   editorRuns,
+  proposals,
 ];

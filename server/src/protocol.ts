@@ -154,3 +154,59 @@ export namespace HostProfileRequest {
   export const method = "rlmPlan/hostProfile";
   export const type = new RequestType<{ readonly uri: string }, HostProfileStatusParams, void>(method);
 }
+
+/**
+ * `rlmPlan/hostProviders`, sent by the client: the model providers of the host profile that
+ * applies to a document (or a folder's URI), with the environment variable each reads its key
+ * from. Never a key.
+ */
+export namespace HostProvidersRequest {
+  export const method = "rlmPlan/hostProviders";
+  export interface Params {
+    readonly uri: string;
+  }
+  export interface Provider {
+    readonly name: string;
+    readonly description: string;
+    readonly keyVariable: string | null;
+  }
+  export interface Result {
+    /** The host profile's path; null when none applies. */
+    readonly hostProfile: string | null;
+    /** Empty when there is no profile or it has problems. */
+    readonly providers: readonly Provider[];
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/**
+ * `workspace/executeCommand` with `command: ProposePlanCommand.command`, sent by any client: asks
+ * a provider of the host profile for a plan for `goal` and answers with the proposed plan's
+ * text (pretty-printed) and its problems against the host. Nothing runs. `env` carries the
+ * provider's key for this call only (else the server's environment is used).
+ */
+export namespace ProposePlanCommand {
+  export const command = "rlmPlan.server.proposePlan";
+  export type Arguments = [
+    {
+      /** A document or folder whose host profile is used. */
+      readonly uri: string;
+      readonly goal: string;
+      /** Needed when the profile has more than one provider. */
+      readonly provider?: string;
+      readonly env?: Readonly<Record<string, string>>;
+    },
+  ];
+  export type Result =
+    | {
+        readonly ok: true;
+        readonly provider: string;
+        /** The plan, pretty-printed; present when a JSON object was found in the reply. */
+        readonly planText: string | null;
+        /** The model's reply, when no plan could be read from it. */
+        readonly reply: string | null;
+        /** Problems against the host, placed in `planText` (or in `reply`); empty when valid. */
+        readonly problems: readonly { line: number; column: number; code: string; message: string }[];
+      }
+    | { readonly ok: false; readonly provider: string | null; readonly error: string };
+}

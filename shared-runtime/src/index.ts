@@ -19,6 +19,8 @@ export * from "./plan/vocabularyHelp";
 export * from "./analysis";
 export * from "./replyAnalysis";
 export * from "./workspaceFiles";
+export { proposePlan, replyText, type ProposeRequest, type ProposeResult } from "./providers/proposePlan";
+export type { Proposal, ProposalProblem } from "./providers/proposal";
 export * from "./context/store";
 export * from "./run/errors";
 export * from "./run/host";
