@@ -18,5 +18,6 @@ export * from "./run/host";
 export * from "./run/preflight";
 export * from "./run/transitions";
 export * from "./run/interpreter";
+export * from "./run/pause";
 export * from "./run/pipeline";
 export * from "./host";
