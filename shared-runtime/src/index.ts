@@ -21,3 +21,5 @@ export * from "./run/interpreter";
 export * from "./run/pause";
 export * from "./run/pipeline";
 export * from "./host";
+export * from "./debug/stepLines";
+export * from "./debug/expression";
