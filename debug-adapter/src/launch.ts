@@ -43,6 +43,7 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
 
 export interface Prepared {
   readonly file: string;
+  readonly hostProfile: string;
   readonly validated: ValidatedPlan;
   readonly steps: readonly StepLine[];
   readonly created: CreatedHost;
@@ -84,7 +85,7 @@ export async function prepareLaunch(args: LaunchArguments): Promise<Prepared | {
       env: { ...process.env, ...args.env },
       inputFiles: Object.fromEntries(Object.entries(args.inputs ?? {}).map(([k, v]) => [k, resolve(cwd, v)])),
     });
-    return { file, validated: checked.validated, steps, created };
+    return { file, hostProfile: profileFile, validated: checked.validated, steps, created };
   } catch (error) {
     if (error instanceof HostSetupError) return { error: hostErrorText(error.errors) };
     throw error;

@@ -113,6 +113,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     }
     this.created = prepared.created;
     this.program = prepared.file;
+    this.hostProfile = prepared.hostProfile;
     this.steps = new Map(prepared.steps.map((s) => [stepKey(s.path), s]));
     this.noDebug = args.noDebug === true;
     if (args.stopOnEntry && !this.noDebug) this.stepping = { mode: "pause", from: 0 };
@@ -123,10 +124,14 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   }
 
   private entryStop = false;
+  private startedAt = 0;
+  private hostProfile = "";
 
   private async run(validated: Parameters<typeof executePlan>[0], countPausedTime: boolean): Promise<void> {
     const created = this.created as CreatedHost;
-    this.output("console", `rlm-plan: debugging ${this.program}\n`);
+    this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}\n`);
+    this.sendEvent(new Event("rlmPlan.started", { plan: this.program, hostProfile: this.hostProfile }));
+    this.startedAt = performance.now();
     const outcome = await executePlan(validated, created.host, {
       signal: this.cancel.signal,
       countPausedTime,
@@ -152,10 +157,14 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
       const e = outcome.error;
       this.output("stderr", `rlm-plan: run failed: ${e.message} [${e.phase}/${e.kind}]\n`);
     }
+    // For the extension's run log and Plan Runs view: what `rlm-plan run --json` reports.
     this.sendEvent(
       new Event("rlmPlan.result", {
         ok: outcome.ok,
         ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }),
+        checkpoints: outcome.checkpoints,
+        budget_remaining: outcome.budget_remaining,
+        elapsed_ms: Math.round(performance.now() - this.startedAt),
       }),
     );
     this.sendEvent(new ExitedEvent(outcome.ok ? 0 : 1));
