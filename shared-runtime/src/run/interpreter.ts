@@ -1,7 +1,8 @@
 // Executes a validated plan against a host. Counters (steps, calls, context operations, output
 // bytes) are global to the run and shared by nested plans, branches and retry attempts; a
 // failed attempt's consumption, transitions and checkpoints stay. The wall-time limit and
-// cancellation cover the whole run and abort the signal handed to tools and providers.
+// cancellation cover the whole run and abort the signal handed to tools and providers; time a
+// debugger's hook holds the run is left out of the run's clock by default (see pause.ts).
 
 import { ContextHandle, DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "../context/store";
 import { jsonObjectFrom, newJsonObject, ownValue, setOwn, utf8Length, type JsonValue } from "../json";
