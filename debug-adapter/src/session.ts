@@ -98,7 +98,11 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): void {
+    this.answer(response, () => this.launch(response, args));
+  }
+
+  private async launch(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
     const prepared = await prepareLaunch(args);
     if ("error" in prepared) {
       this.sendErrorResponse(
@@ -120,7 +124,16 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref())]);
     this.entryStop = args.stopOnEntry === true;
-    void this.run(prepared.validated, args.countPausedTime === true);
+    void this.run(prepared.validated, args.countPausedTime === true).catch((error: unknown) =>
+      // executePlan never throws; this is the adapter's own failure, reported like a run's.
+      this.finish({
+        ok: false,
+        error: { phase: "execute", kind: "runtime_error", message: `internal error: ${errorText(error)}` },
+        transitions: [],
+        checkpoints: [],
+        budget_remaining: { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0, output_bytes: 0 },
+      }),
+    );
   }
 
   private entryStop = false;
@@ -324,16 +337,25 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  protected override async variablesRequest(
+  protected override variablesRequest(
     response: DebugProtocol.VariablesResponse,
     args: DebugProtocol.VariablesArguments,
-  ): Promise<void> {
-    response.body = { variables: this.held ? await this.variableStore.variables(args.variablesReference) : [] };
-    this.sendResponse(response);
+  ): void {
+    this.answer(response, async () => {
+      response.body = { variables: this.held ? await this.variableStore.variables(args.variablesReference) : [] };
+      this.sendResponse(response);
+    });
   }
 
   /** Evaluates a plan expression in the paused step's scope: `name.field` or `{"ref": ...}` JSON. */
-  protected override async evaluateRequest(
+  protected override evaluateRequest(
+    response: DebugProtocol.EvaluateResponse,
+    args: DebugProtocol.EvaluateArguments,
+  ): void {
+    this.answer(response, () => this.evaluate(response, args));
+  }
+
+  private async evaluate(
     response: DebugProtocol.EvaluateResponse,
     args: DebugProtocol.EvaluateArguments,
   ): Promise<void> {
@@ -368,18 +390,27 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
   }
 
-  protected override async terminateRequest(response: DebugProtocol.TerminateResponse): Promise<void> {
-    await this.stopRun();
-    this.sendResponse(response);
+  protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.answer(response, async () => {
+      await this.stopRun();
+      this.sendResponse(response);
+    });
   }
 
-  protected override async disconnectRequest(
+  protected override disconnectRequest(
     response: DebugProtocol.DisconnectResponse,
     args: DebugProtocol.DisconnectArguments,
     request?: DebugProtocol.Request,
-  ): Promise<void> {
-    await this.stopRun();
-    super.disconnectRequest(response, args, request);
+  ): void {
+    this.answer(response, async () => {
+      await this.stopRun();
+      super.disconnectRequest(response, args, request);
+    });
+  }
+
+  /** Runs an asynchronous handler: its failure is an error response, never an unhandled rejection. */
+  private answer(response: DebugProtocol.Response, work: () => Promise<void>): void {
+    work().catch((error: unknown) => this.fail(response, `internal error: ${errorText(error)}`));
   }
 
   /** Cancels the run (a held run too) and waits until its tool processes are gone. */
@@ -412,6 +443,10 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
       showUser: false,
     });
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function frameName(frame: RunFrame, steps: ReadonlyMap<string, StepLine>): string {

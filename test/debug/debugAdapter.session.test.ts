@@ -71,6 +71,26 @@ writeFileSync(
 `,
 );
 
+const retrying = join(dir, "retrying.rlmplan.json");
+writeFileSync(
+  retrying,
+  `{
+  "steps": [
+    {
+      "op": "retry",
+      "attempts": 2,
+      "plan": { "steps": [
+        { "op": "tool", "name": "fail", "args": {}, "bind": "y" },
+        { "op": "final", "value": { "ref": "var", "name": "y" } }
+      ] },
+      "bind": "x"
+    },
+    { "op": "final", "value": { "ref": "var", "name": "x" } }
+  ]
+}
+`,
+);
+
 const pidFile = join(dir, "tree.pids");
 const hanging = join(dir, "hanging.rlmplan.json");
 writeFileSync(
@@ -87,6 +107,8 @@ let dc: DebugClient;
 let output: { category: string; text: string }[];
 let stops: DebugProtocol.StoppedEvent[];
 let wake: (() => void) | undefined;
+/** Resolves on the adapter's terminated event, whenever it comes. */
+let terminated: Promise<void>;
 
 beforeEach(async () => {
   dc = new DebugClient(process.execPath, ADAPTER, "rlm-plan", { cwd: dir });
@@ -96,6 +118,7 @@ beforeEach(async () => {
     output.push({ category: event.body.category ?? "console", text: event.body.output }),
   );
   stops = [];
+  terminated = new Promise((resolve) => dc.once("terminated", () => resolve()));
   dc.on("stopped", (event: DebugProtocol.StoppedEvent) => {
     stops.push(event);
     wake?.();
@@ -200,7 +223,6 @@ describe("breakpoints and stepping", { timeout: 60_000 }, () => {
     await resume("next", "step", 9);
     await resume("stepOut", "step", 14);
     await resume("next", "step", 15);
-    const terminated = dc.waitForEvent("terminated");
     await dc.nextRequest({ threadId: 1 });
     await terminated;
     assert.deepEqual(JSON.parse(text("stdout")), { n: 3, inner: { n: 3 } });
@@ -222,7 +244,6 @@ describe("breakpoints and stepping", { timeout: 60_000 }, () => {
       ],
     });
     await stoppedAt("breakpoint", 9);
-    const terminated = dc.waitForEvent("terminated");
     await dc.continueRequest({ threadId: 1 });
     await terminated;
   });
@@ -230,7 +251,6 @@ describe("breakpoints and stepping", { timeout: 60_000 }, () => {
   test("continue runs to the end: transitions and the final value in the output", async () => {
     await start({ program: nested, breakpoints: [{ line: 14 }] });
     await stoppedAt("breakpoint", 14);
-    const terminated = dc.waitForEvent("terminated");
     await dc.continueRequest({ threadId: 1 });
     await terminated;
     assert.match(text("console"), /1 {2}tool\(count_items\) -> n {2}ok/);
@@ -291,15 +311,34 @@ describe("exception breakpoints", { timeout: 60_000 }, () => {
     const info = await dc.exceptionInfoRequest({ threadId: 1 });
     assert.equal(info.body.exceptionId, "tool_error");
     assert.match(info.body.description ?? "", /tool "fail" failed/);
-    const terminated = dc.waitForEvent("terminated");
     await dc.continueRequest({ threadId: 1 });
     await terminated;
     assert.match(text("stderr"), /run failed: tool "fail" failed.*\[execute\/tool_error\]/);
   });
 
+  test("all errors: each retry attempt's failure stops in its own frame; the retry's own failure is not a second stop", async () => {
+    await start({ program: retrying, filters: ["all"] });
+    for (const attempt of [1, 2]) {
+      const frames = await stoppedAt("exception", 7, retrying);
+      assert.deepEqual(
+        frames.map((f) => [f.name, f.line]),
+        [
+          [`retry x attempt ${attempt}/2: tool(fail) -> y`, 7],
+          ["plan: retry -> x", 3],
+        ],
+      );
+      assert.equal((await variables("Run")).attempt, `${attempt} of 2`);
+      assert.equal((await variables("Budget")).tool_calls, `${8 - attempt} left of 8 (${attempt} spent)`);
+      await dc.continueRequest({ threadId: 1 });
+    }
+    await terminated;
+    assert.equal(stops.length, 0);
+    assert.match(text("stderr"), /\[execute\/tool_error\]/);
+  });
+
   test("without a matching filter the run fails without stopping", async () => {
     await start({ program: failing, filters: ["model_error", "budget_exhausted"] });
-    await dc.waitForEvent("terminated");
+    await terminated;
     assert.match(text("stderr"), /\[execute\/tool_error\]/);
   });
 });
@@ -324,7 +363,6 @@ describe("launch and termination", { timeout: 60_000 }, () => {
     while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 50));
     const pids = JSON.parse(readFileSync(pidFile, "utf8")) as { child: number; grandchild: number };
     assert.equal(processState(pids.child), "running");
-    const terminated = dc.waitForEvent("terminated");
     await dc.terminateRequest({});
     // The answer comes once the tools are gone: nothing of the tree is left running.
     assert.notEqual(processState(pids.child), "running");
