@@ -357,17 +357,30 @@ describe("launch and termination", { timeout: 60_000 }, () => {
     });
   });
 
-  test("terminate cancels the run and kills the running tool's process tree", async () => {
+  /** Starts the hanging plan and waits until its tool and the tool's child run; their pids. */
+  async function hangingTool(): Promise<{ child: number; grandchild: number }> {
     rmSync(pidFile, { force: true });
     await start({ program: hanging });
     while (!existsSync(pidFile)) await new Promise((r) => setTimeout(r, 50));
     const pids = JSON.parse(readFileSync(pidFile, "utf8")) as { child: number; grandchild: number };
     assert.equal(processState(pids.child), "running");
+    return pids;
+  }
+
+  test("terminate cancels the run and kills the running tool's process tree", async () => {
+    const pids = await hangingTool();
     await dc.terminateRequest({});
     // The answer comes once the tools are gone: nothing of the tree is left running.
     assert.notEqual(processState(pids.child), "running");
     assert.notEqual(processState(pids.grandchild), "running");
     await terminated;
     assert.match(text("stderr"), /\[execute\/cancelled\]/);
+  });
+
+  test("disconnect without terminate kills the tool's process tree too", async () => {
+    const pids = await hangingTool();
+    await dc.disconnectRequest({ terminateDebuggee: true });
+    assert.notEqual(processState(pids.child), "running");
+    assert.notEqual(processState(pids.grandchild), "running");
   });
 });
