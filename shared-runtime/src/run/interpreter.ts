@@ -142,12 +142,19 @@ class Run {
    * countPausedTime); a stop (cancel) ends the wait; a hook's own failure is ignored.
    */
   private async hold(call: () => void | Promise<void>): Promise<void> {
+    let pending: void | Promise<void>;
+    try {
+      pending = call();
+    } catch {
+      return;
+    }
+    // A hook that returns nothing did not hold the run: no clock work on the hot path.
+    if (!pending) return;
     const counted = this.options.countPausedTime === true;
     const from = performance.now();
     if (!counted) clearTimeout(this.timer);
     try {
-      const pending = call();
-      if (pending) await this.guard(Promise.resolve(pending));
+      await this.guard(Promise.resolve(pending));
     } catch (error) {
       if (error instanceof RunFailure) throw error;
     } finally {
@@ -159,15 +166,24 @@ class Run {
   }
 
   private pauseAt(step: Step): StepPause {
+    const vars = this.vars;
+    const checkpoints = this.checkpoints;
+    const count = checkpoints.length;
     return {
       path: step.path,
       step,
       frames: [...this.frames],
-      bindings: new Map(this.vars) as Map<string, JsonValue>,
+      // Bindings and checkpoints are read when asked (a run with thousands of bindings does not
+      // copy them before every step); like evaluate, they are the run's state while it is held.
+      get bindings() {
+        return vars as ReadonlyMap<string, JsonValue>;
+      },
       inputs: this.inputs,
       budget: { limits: this.budget, remaining: { ...this.remaining } },
       elapsedMs: this.clock() - this.started,
-      checkpoints: [...this.checkpoints],
+      get checkpoints() {
+        return checkpoints.slice(0, count);
+      },
       // Valid while the hook holds the run: it reads the scope the step is about to run in.
       evaluate: (expr) => {
         try {

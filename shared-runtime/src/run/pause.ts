@@ -31,7 +31,10 @@ export interface StepPause {
   readonly step: Step;
   /** Outermost first; the last frame is the plan the step belongs to. */
   readonly frames: readonly RunFrame[];
-  /** Every binding the step can see (outer plans' included), in binding order. */
+  /**
+   * Every binding the step can see (outer plans' included), in binding order. Like evaluate,
+   * read it while the hook holds the run: it is the run's live scope, not a copy.
+   */
   readonly bindings: ReadonlyMap<string, JsonValue>;
   /** The host's named inputs (JSON values or context handles). */
   readonly inputs: ReadonlyMap<string, unknown>;
