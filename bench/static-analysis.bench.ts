@@ -170,6 +170,29 @@ async function interpreter(): Promise<void> {
   table(["steps", "executePlan µs/step", "baseline µs/step", "ratio"], lines);
 }
 
+/** What an attached debugger costs when it does not stop: a beforeStep that returns nothing. */
+async function debuggerHooks(): Promise<void> {
+  section("2b. A debugger attached but not stopping: executePlan with a no-op beforeStep");
+  const host: RunHost = { tools: new Map([["echo", (args: JsonValue) => args]]) };
+  console.log("baseline = the same executePlan without hooks\n");
+  const lines: string[][] = [];
+  for (const steps of SIZES) {
+    const validated = fullAnalysis(JSON.stringify(flatPlan(steps)));
+    const [hooked, plain] = await measure(
+      awaitedCalls(() => executePlan(validated, host, { beforeStep: () => undefined })),
+      awaitedCalls(() => executePlan(validated, host)),
+    );
+    const perStep = (t: Timing) => (t.ms * 1000) / steps;
+    lines.push([
+      steps.toLocaleString("en-US"),
+      perStep(hooked).toFixed(3),
+      perStep(plain).toFixed(3),
+      times(hooked.ms / plain.ms),
+    ]);
+  }
+  table(["steps", "with beforeStep µs/step", "without µs/step", "ratio"], lines);
+}
+
 async function deepNesting(): Promise<void> {
   section("3. Hostile nesting: a structured problem, not a stack overflow");
   const cases: [string, string][] = [
@@ -239,6 +262,7 @@ async function main(): Promise<void> {
   console.log("±iqr = interquartile range of the samples over their median (how noisy the figure is)");
   printStaticAnalysis(await staticAnalysis());
   await interpreter();
+  await debuggerHooks();
   await deepNesting();
   console.log(`\ntotal ${((now() - started) / 1000).toFixed(1)} s`);
 }
