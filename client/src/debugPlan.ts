@@ -29,6 +29,18 @@ export function registerDebugging(deps: Dependencies): vscode.Disposable {
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new PlanConfigurations()),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory(deps)),
     vscode.commands.registerCommand(DEBUG_PLAN_COMMAND, (target?: unknown) => debugPlan(target)),
+    // A session that ends without reporting its result (the adapter was stopped first) still
+    // ends its record, so the Plan Runs view never shows it running forever.
+    vscode.debug.onDidTerminateDebugSession((session) => {
+      const record = records.get(session.id);
+      if (!record) return;
+      records.delete(session.id);
+      deps.log.finish(record, {
+        status: "cancelled",
+        error: { phase: "execute", kind: "cancelled", message: "the debug session was stopped" },
+      });
+      deps.output.finished(record);
+    }),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((event) => {
       if (event.session.type !== DEBUG_TYPE) return;
       const body = event.body as Record<string, unknown>;
