@@ -24,7 +24,16 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(
   join(dir, "rlmplan.host.json"),
   JSON.stringify({
-    capabilities: ["tool(count_items)", "tool(echo)", "tool(fail)", "tool(tree)", "rlm", "checkpoint", "retry"],
+    capabilities: [
+      "tool(count_items)",
+      "tool(echo)",
+      "tool(fail)",
+      "tool(tree)",
+      "rlm",
+      "checkpoint",
+      "retry",
+      "parallel",
+    ],
     budget: { max_tool_calls: 8, time_limit: 60 },
     inputs: { greeting: { type: "value", value: "hello" } },
     tools: {
@@ -66,6 +75,21 @@ writeFileSync(
     { "op": "tool", "name": "count_items", "args": [1], "bind": "n" },
     { "op": "tool", "name": "fail", "args": {}, "bind": "x" },
     { "op": "final", "value": { "ref": "var", "name": "x" } }
+  ]
+}
+`,
+);
+
+const branches = join(dir, "branches.rlmplan.json");
+writeFileSync(
+  branches,
+  `{
+  "steps": [
+    { "op": "parallel", "plans": [
+      { "steps": [{ "op": "final", "value": "left" }] },
+      { "steps": [{ "op": "final", "value": "right" }] }
+    ], "bind": "both" },
+    { "op": "final", "value": { "ref": "var", "name": "both" } }
   ]
 }
 `,
@@ -233,6 +257,37 @@ describe("breakpoints and stepping", { timeout: 60_000 }, () => {
     await stoppedAt("entry", 3);
     await resume("next", "step", 4);
     await resume("next", "step", 14);
+  });
+
+  test("stepIn enters each parallel branch in turn, each its own frame", async () => {
+    await start({ program: branches, stopOnEntry: true });
+    await stoppedAt("entry", 3, branches);
+    await dc.stepInRequest({ threadId: 1 });
+    const first = await stoppedAt("step", 4, branches);
+    assert.deepEqual(
+      first.map((f) => f.name),
+      ["parallel both branch 0: final", "plan: parallel -> both"],
+    );
+    await dc.nextRequest({ threadId: 1 });
+    const second = await stoppedAt("step", 5, branches);
+    assert.equal(second[0]?.name, "parallel both branch 1: final");
+    await dc.stepOutRequest({ threadId: 1 });
+    await stoppedAt("step", 7, branches);
+  });
+
+  test("Run Without Debugging (noDebug) ignores breakpoints", async () => {
+    await Promise.all([
+      dc.waitForEvent("initialized").then(async () => {
+        await dc.setBreakpointsRequest({ source: { path: nested }, breakpoints: [{ line: 3 }] });
+        await dc.configurationDoneRequest();
+      }),
+      dc
+        .initializeRequest({ adapterID: "rlm-plan", linesStartAt1: true, pathFormat: "path" })
+        .then(() => dc.launchRequest({ program: nested, noDebug: true } as never)),
+    ]);
+    await terminated;
+    assert.equal(stops.length, 0);
+    assert.deepEqual(JSON.parse(text("stdout")), { n: 3, inner: { n: 3 } });
   });
 
   test("a conditional breakpoint stops only when its condition holds", async () => {
