@@ -35,7 +35,7 @@ writeFileSync(
       "parallel",
     ],
     budget: { max_tool_calls: 8, time_limit: 60 },
-    inputs: { greeting: { type: "value", value: "hello" } },
+    inputs: { greeting: { type: "value", value: "hello" }, tags: { type: "items", items: ["a", "b"] } },
     tools: {
       count_items: { type: "builtin", builtin: "count_items" },
       echo: { type: "command", command: ["node", join(TOOLS, "echo.js")] },
@@ -326,7 +326,24 @@ describe("inspecting a paused run", { timeout: 60_000 }, () => {
     const run = await variables("Run");
     assert.equal(run.step, "final at steps.3");
     assert.equal(run.checkpoints, '["after inner"]');
-    assert.deepEqual(await variables("Inputs"), { greeting: '"hello"' });
+    assert.deepEqual(await variables("Inputs"), { greeting: '"hello"', tags: "context terms: 6 bytes, 2 items" });
+    // A context handle expands to its id and metadata.
+    const frames = await dc.stackTraceRequest({ threadId: 1 });
+    const scopes = await dc.scopesRequest({ frameId: frames.body.stackFrames[0]?.id as number });
+    const inputs = scopes.body.scopes.find((scope) => scope.name === "Inputs")?.variablesReference as number;
+    const tags = (await dc.variablesRequest({ variablesReference: inputs })).body.variables.find(
+      (v) => v.name === "tags",
+    );
+    const metadata = (await dc.variablesRequest({ variablesReference: tags?.variablesReference as number })).body
+      .variables;
+    assert.deepEqual(
+      metadata.map((v) => v.name),
+      ["id", "backend", "kind", "bytes", "items", "version", "created_at"],
+    );
+    assert.deepEqual(
+      metadata.filter((v) => ["kind", "items"].includes(v.name)).map((v) => v.value),
+      ['"terms"', "2"],
+    );
   });
 
   test("a binding's JSON value expands", async () => {
