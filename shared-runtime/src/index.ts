@@ -27,5 +27,8 @@ export * from "./run/host";
 export * from "./run/preflight";
 export * from "./run/transitions";
 export * from "./run/interpreter";
+export * from "./run/pause";
 export * from "./run/pipeline";
 export * from "./host";
+export * from "./debug/stepLines";
+export * from "./debug/expression";
