@@ -568,7 +568,7 @@ export const scenarios = [
   },
   {
     name: "(h) debugging a plan: a breakpoint stops on its line; Variables shows a binding and the tool calls left; step over; continue to the final value",
-    async run(session, assert) {
+    async run(session) {
       const bench = await session.trusted();
       const page = bench.page;
       await page.bringToFront();
