@@ -14,7 +14,6 @@ import type { Node } from "jsonc-parser";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { HostStatus, HostView } from "./hostView";
 import { RetainedDocument } from "./recentTrees";
-import { stepAt } from "./stepLookup";
 
 export interface AnalyzedPlan {
   /** The document version this analysis is of. */
@@ -67,6 +66,6 @@ class Analyzed implements AnalyzedPlan {
   }
 
   stepAt(path: JsonPath): Step | undefined {
-    return stepAt(this.analysis.plan, path);
+    return this.analysis.model?.stepAt(path);
   }
 }

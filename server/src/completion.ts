@@ -27,10 +27,10 @@ import {
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex } from "./bindingIndex";
 import { cursorLocation } from "./cursorLocation";
 import { OPERATION_HELP } from "./hover";
 import type { HostEntry } from "./hostView";
+import { bindingLine, modelOf } from "./planNames";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
 /** Whole-step snippets, one per operation. */
@@ -179,11 +179,9 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
     textEdit: { range: site.range, newText: `{"ref": "${ref}", "name": ${JSON.stringify(label)}}` },
     filterText: label,
   });
-  const variables = bindingIndex(plan)
-    .inScopeAt(path)
-    .map((binding) =>
-      reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
-    );
+  const variables = (modelOf(plan)?.inScopeAt(path) ?? []).map((binding) =>
+    reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
+  );
   const inputs = [...(plan.host?.inputs ?? new Map<string, HostEntry>())].map(([name, entry]) =>
     reference(name, CompletionItemKind.Constant, `input: ${stripMarkdown(entry.summary)}`, "input"),
   );
@@ -191,17 +189,15 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
 }
 
 function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
-  return bindingIndex(plan)
-    .inScopeAt(path)
-    .map((binding) => {
-      const line = plan.document.positionAt(binding.nameNode.offset).line + 1;
-      return value(
-        site,
-        binding.name,
-        CompletionItemKind.Variable,
-        `bound on line ${line} by a ${binding.op ?? "step"} step`,
-      );
-    });
+  return (modelOf(plan)?.inScopeAt(path) ?? []).map((binding) => {
+    const line = bindingLine(plan, binding);
+    return value(
+      site,
+      binding.name,
+      CompletionItemKind.Variable,
+      `bound on line ${line} by a ${binding.op ?? "step"} step`,
+    );
+  });
 }
 
 function registryItems(

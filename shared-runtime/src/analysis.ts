@@ -1,10 +1,12 @@
 // One analysis of a plan file for editors and the CLI: every problem with its source range,
-// the per-step worst case, and the budget in force. Built only from the runtime's own parser,
-// normalizer, validator and estimator: there is no second copy of any rule.
+// the semantic model (scopes, bindings, references, per-step worst case, rows against the
+// budget), and the budget in force. Built only from the runtime's own parser, normalizer,
+// validator and estimator: there is no second copy of any rule.
 
 import type { Plan } from "./plan/ast";
 import type { Budget } from "./plan/budget";
-import { estimateEachStep, type PlanEstimates } from "./plan/estimate";
+import type { PlanEstimates } from "./plan/estimate";
+import type { PlanModel } from "./plan/model";
 import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
 import { validatePlan } from "./plan/validate";
@@ -31,32 +33,35 @@ export interface PlanAnalysis {
   readonly problems: readonly LocatedProblem[];
   readonly estimates: PlanEstimates | undefined;
   readonly budget: Budget | undefined;
+  /** The semantic model; undefined when no plan could be read at all. */
+  readonly model: PlanModel | undefined;
 }
 
 export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, document?: PlanDocument): PlanAnalysis {
   const doc = document ?? parseJsoncDocument(text);
   const parsed = parsePlan({ kind: "document", text, document: doc }, { collectAll: true });
   const problems: PlanProblem[] = [...parsed.problems];
-  let estimates: PlanEstimates | undefined;
+  let model: PlanModel | undefined;
   let budget: Budget | undefined;
   if (parsed.plan) {
     const validation = validatePlan(parsed.plan, {
       capabilities: policy.capabilities,
       budget: policy.budget,
       collectAll: true,
-      opaqueBinds: parsed.opaqueBinds,
+      model: true,
     });
-    problems.push(...validation.problems);
+    for (const problem of validation.problems) problems.push(problem);
     if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
     budget = validation.ok ? validation.validated.budget : validation.budget;
-    estimates = estimateEachStep(parsed.plan);
+    model = validation.model;
   }
   return {
     document: doc,
     plan: parsed.plan,
     problems: problems.map((problem) => locate(problem, doc)),
-    estimates,
+    estimates: model?.estimates,
     budget,
+    model,
   };
 }
 

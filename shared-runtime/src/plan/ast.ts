@@ -113,6 +113,53 @@ export const OPERATIONS: readonly Operation[] = [
 export interface Plan {
   readonly steps: readonly Step[];
   readonly path: JsonPath;
+  /**
+   * Steps that did not normalize (collect-all mode only), in source order: they still bind their
+   * name in this plan's scope from their place on, so one broken step does not cascade.
+   */
+  readonly opaque?: readonly OpaqueStep[];
+}
+
+/** A step object that did not normalize, kept as written for the editor's scope model. */
+export interface OpaqueStep {
+  /** The step's index in the source `steps` list. */
+  readonly index: number;
+  readonly path: JsonPath;
+  readonly value: JsonObject;
+}
+
+/**
+ * Which fields of each operation hold expressions (the normalizer reads exactly these with its
+ * expression reader). Sub-plans are `plan` (rlm, retry) and `plans` (parallel): see childPlans.
+ */
+export const EXPRESSION_FIELDS: Readonly<Record<Operation, readonly string[]>> = {
+  context: ["handle"],
+  model: ["prompt"],
+  rlm: [],
+  tool: ["args"],
+  parallel: [],
+  retry: [],
+  checkpoint: [],
+  final: ["value"],
+};
+
+/** Every field that is an expression in some operation: what a step of unknown op may hold. */
+export const ANY_EXPRESSION_FIELDS: readonly string[] = [...new Set(Object.values(EXPRESSION_FIELDS).flat())];
+
+/** A normalized step's expressions with the field each is in, in EXPRESSION_FIELDS order. */
+export function stepExpressions(step: Step): readonly (readonly [field: string, expr: Expr])[] {
+  switch (step.op) {
+    case "context":
+      return [["handle", step.handle]];
+    case "model":
+      return [["prompt", step.prompt]];
+    case "tool":
+      return [["args", step.args]];
+    case "final":
+      return [["value", step.value]];
+    default:
+      return [];
+  }
 }
 
 /** Steps that bind a name, with the name's own path for editors. */

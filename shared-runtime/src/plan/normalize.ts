@@ -4,7 +4,7 @@
 
 import { ownValue, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
-import type { ContextAction, Expr, PartitionStrategy, Plan, Selector, Step } from "./ast";
+import type { ContextAction, Expr, OpaqueStep, PartitionStrategy, Plan, Selector, Step } from "./ast";
 import { detailText, quoted, type PlanProblem, type ProblemTarget } from "./problems";
 
 export interface NormalizeOptions {
@@ -16,8 +16,6 @@ export interface NormalizeResult {
   /** The plan; when there are problems it is the part that could be recovered. */
   readonly plan: Plan | undefined;
   readonly problems: readonly PlanProblem[];
-  /** Names bound by steps that could not be normalized; editors use them to avoid cascades. */
-  readonly opaqueBinds: ReadonlySet<string>;
 }
 
 export function normalizePlan(value: unknown, options: NormalizeOptions = {}): NormalizeResult {
@@ -38,7 +36,7 @@ export function normalizePlan(value: unknown, options: NormalizeOptions = {}): N
       });
     }
   }
-  return { plan, problems: normalizer.problems, opaqueBinds: normalizer.opaqueBinds };
+  return { plan, problems: normalizer.problems };
 }
 
 const STOP = Symbol("stop after first problem");
@@ -65,7 +63,6 @@ type Read<T> = T | typeof BROKEN;
 
 class Normalizer {
   readonly problems: PlanProblem[] = [];
-  readonly opaqueBinds = new Set<string>();
 
   constructor(private readonly collectAll: boolean) {}
 
@@ -103,11 +100,16 @@ class Normalizer {
       return undefined;
     }
     const normalized: Step[] = [];
+    const opaque: OpaqueStep[] = [];
     for (let i = 0; i < steps.length; i++) {
-      const step = this.step(steps[i], child(stepsPath, i), depth + 1);
+      const at = child(stepsPath, i);
+      const step = this.step(steps[i], at, depth + 1);
       if (step) normalized.push(step);
+      else if (this.collectAll && isPlainObject(steps[i])) opaque.push({ index: i, path: pathOf(at), value: steps[i] });
     }
-    return { steps: normalized, path: pathOf(path) };
+    return opaque.length > 0
+      ? { steps: normalized, path: pathOf(path), opaque }
+      : { steps: normalized, path: pathOf(path) };
   }
 
   private step(value: unknown, path: At, depth: number): Step | undefined {
@@ -117,9 +119,9 @@ class Normalizer {
       return undefined;
     }
     const op = this.text(value, "op", path);
-    if (op === BROKEN) return this.opaque(value);
+    if (op === BROKEN) return undefined;
     const step = this.operation(op, value, path, depth);
-    return step === BROKEN ? this.opaque(value) : step;
+    return step === BROKEN ? undefined : step;
   }
 
   private operation(op: string, step: JsonObject, path: At, depth: number): Read<Step> {
@@ -225,13 +227,6 @@ class Normalizer {
   private literalTree(value: JsonValue, path: At): Read<JsonValue> {
     const expr = this.expr(value, path, 0);
     return expr === BROKEN ? BROKEN : value;
-  }
-
-  /** A step that failed still binds its name, as far as an editor's scope checks go. */
-  private opaque(step: JsonObject): undefined {
-    const bind = ownValue(step, "bind");
-    if (typeof bind === "string") this.opaqueBinds.add(bind);
-    return undefined;
   }
 
   private planField(step: JsonObject, key: string, path: At, depth: number): Read<Plan> {
