@@ -6,6 +6,7 @@
 // completes too.
 
 import {
+  ANY_EXPRESSION_FIELDS,
   CONTEXT_ACTIONS,
   formatCapability,
   MAP_TRANSFORMS,
@@ -81,8 +82,8 @@ const REF_HELP: Readonly<Record<(typeof REF_KINDS)[number], string>> = {
   field: "a field of an object value",
 };
 
-/** Step fields that hold an expression. */
-const EXPRESSION_FIELDS: ReadonlySet<string> = new Set(["handle", "prompt", "args", "value"]);
+/** Step fields that hold an expression in some operation (the runtime's table). */
+const EXPRESSION_FIELDS: ReadonlySet<string> = new Set(ANY_EXPRESSION_FIELDS);
 
 /** Where the completion goes: the literal under the cursor (replaced) or an empty range. */
 interface Site {

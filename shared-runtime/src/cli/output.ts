@@ -2,6 +2,7 @@
 // table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
 
 import type { Budget } from "../plan/budget";
+import type { CostRow } from "../plan/costRows";
 import type { Estimate } from "../plan/estimate";
 import type { AnalysedFile, FileReport, Place, ReportedProblem } from "./report";
 
@@ -61,23 +62,16 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-export interface TableRow {
-  readonly label: string;
-  readonly estimated: number;
-  readonly limit: number;
-  readonly over: boolean;
-}
-
 /**
  * The header, one aligned row per figure (`  steps                12 / 64`, marked when over
  * budget) and the verdict: `FILE: within budget` or `FILE: over budget (depth, model calls)`.
  */
-export function estimateLines(file: string, rows: readonly TableRow[], style: Style): string[] {
+export function estimateLines(file: string, rows: readonly CostRow[], style: Style): string[] {
   const labelWidth = Math.max(...rows.map((row) => row.label.length));
-  const estimateWidth = Math.max(...rows.map((row) => String(row.estimated).length));
+  const estimateWidth = Math.max(...rows.map((row) => String(row.estimate).length));
   const limitWidth = Math.max(...rows.map((row) => String(row.limit).length));
   const table = rows.map((row) => {
-    const line = `  ${row.label.padEnd(labelWidth)}  ${String(row.estimated).padStart(estimateWidth)} / ${row.limit}`;
+    const line = `  ${row.label.padEnd(labelWidth)}  ${String(row.estimate).padStart(estimateWidth)} / ${row.limit}`;
     if (!row.over) return line;
     return `${line}${" ".repeat(limitWidth - String(row.limit).length)}  ${style.red("over budget")}`;
   });
