@@ -7,6 +7,8 @@
 
 import {
   parseJsoncDocument,
+  parsePlanDocument,
+  type RangeRequest,
   type JsonPath,
   type JsonTextError,
   type JsonValue,
@@ -68,13 +70,18 @@ export class RetainedDocument implements PlanDocument {
     parsed: PlanDocument,
   ) {
     this.syntaxErrors = parsed.syntaxErrors;
-    const tree = parsed.tree();
-    this.hasTree = tree !== undefined;
+    // The tree is parsed when a feature first asks (hover, completion, ...), not per keystroke.
+    this.hasTree = !parsed.syntaxErrors.some((error) => error.code === "too_deep");
+    const tree = parsed.builtTree?.();
     if (tree) remember(uri, { owner: this, tree });
   }
 
   get value(): JsonValue | undefined {
-    return parseJsoncDocument(this.text).value;
+    return parsePlanDocument(this.text).value;
+  }
+
+  rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[] {
+    return requests.map((request) => this.rangeOf(request.path, request.target));
   }
 
   tree(): Node | undefined {

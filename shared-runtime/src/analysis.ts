@@ -11,7 +11,7 @@ import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
 import { validatePlan } from "./plan/validate";
 import { unregisteredNames } from "./run/preflight";
-import { parseJsoncDocument, type PlanDocument, type SourceRange } from "./text/planDocument";
+import { parsePlanDocument, type PlanDocument, type RangeRequest, type SourceRange } from "./text/planDocument";
 
 export interface AnalysisPolicy {
   /** Granted capabilities; undefined when no host is known (capabilities are not checked). */
@@ -37,8 +37,12 @@ export interface PlanAnalysis {
   readonly model: PlanModel | undefined;
 }
 
+/**
+ * `document` defaults to parsePlanDocument's: strict JSON is read with JSON.parse and problems
+ * are located by one scan of the text; the jsonc tree is built only when someone asks for it.
+ */
 export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, document?: PlanDocument): PlanAnalysis {
-  const doc = document ?? parseJsoncDocument(text);
+  const doc = document ?? parsePlanDocument(text);
   const parsed = parsePlan({ kind: "document", text, document: doc }, { collectAll: true });
   const problems: PlanProblem[] = [...parsed.problems];
   let model: PlanModel | undefined;
@@ -58,7 +62,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
   return {
     document: doc,
     plan: parsed.plan,
-    problems: problems.map((problem) => locate(problem, doc)),
+    problems: locateAll(problems, doc),
     estimates: model?.estimates,
     budget,
     model,
@@ -82,16 +86,25 @@ function unregisteredProblems(plan: Plan, registries: NonNullable<AnalysisPolicy
   }));
 }
 
-function locate(problem: PlanProblem, document: PlanDocument): LocatedProblem {
-  const range: SourceRange =
-    problem.offset !== undefined
-      ? { offset: problem.offset, length: problem.length ?? 0 }
-      : (problem.path && document.rangeOf(problem.path, problem.target)) || { offset: 0, length: 0 };
-  const relatedRanges = (problem.related ?? []).flatMap((related) => {
-    const where = document.rangeOf(related.path, related.target);
-    return where ? [{ ...where, message: related.message }] : [];
+/** Every problem's range (and its related locations'), asked of the document in one batch. */
+function locateAll(problems: readonly PlanProblem[], document: PlanDocument): LocatedProblem[] {
+  const requests: RangeRequest[] = [];
+  for (const problem of problems) {
+    if (problem.offset === undefined && problem.path) requests.push({ path: problem.path, target: problem.target });
+    for (const related of problem.related ?? []) requests.push(related);
+  }
+  const ranges = requests.length > 0 ? document.rangesOf(requests) : [];
+  let next = 0;
+  return problems.map((problem) => {
+    let range: SourceRange = { offset: 0, length: 0 };
+    if (problem.offset !== undefined) range = { offset: problem.offset, length: problem.length ?? 0 };
+    else if (problem.path) range = ranges[next++] ?? range;
+    const relatedRanges = (problem.related ?? []).flatMap((related) => {
+      const where = ranges[next++];
+      return where ? [{ ...where, message: related.message }] : [];
+    });
+    return { ...problem, range, relatedRanges };
   });
-  return { ...problem, range, relatedRanges };
 }
 
 /** 0-based line and character of an offset, counting UTF-16 units as LSP does. */

@@ -14,11 +14,9 @@ import {
 import { newJsonObject, setOwn, type JsonPath, type JsonValue } from "../json";
 import type { ProblemTarget } from "../plan/problems";
 import { countKeyTokens, describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
+import { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
 
-export interface SourceRange {
-  readonly offset: number;
-  readonly length: number;
-}
+export type { RangeRequest, SourceRange } from "./pathRanges";
 
 export interface PlanDocument {
   readonly text: string;
@@ -28,8 +26,15 @@ export interface PlanDocument {
   readonly syntaxErrors: readonly JsonTextError[];
   /** Source range of the node at `path` (its key, for target "key"), if the path exists. */
   rangeOf(path: JsonPath, target?: ProblemTarget): SourceRange | undefined;
+  /**
+   * The ranges of several paths at once: from the tree when one is built, else from one scan of
+   * the text (no tree is built for it).
+   */
+  rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[];
   /** The jsonc-parser tree, for editor features that walk the source (folding, symbols). */
   tree(): Node | undefined;
+  /** The tree if it was already built (never builds one). */
+  builtTree?(): Node | undefined;
 }
 
 /**
@@ -89,6 +94,17 @@ class LazyTreeDocument implements PlanDocument {
     root?: Node,
   ) {
     this.root = root ?? null;
+  }
+
+  builtTree(): Node | undefined {
+    return this.root ?? undefined;
+  }
+
+  rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[] {
+    if (this.root !== null || this.syntaxErrors.some((e) => e.code === "too_deep")) {
+      return requests.map((r) => this.rangeOf(r.path, r.target));
+    }
+    return rangesByScan(this.text, requests);
   }
 
   tree(): Node | undefined {
