@@ -31,7 +31,7 @@ import type { AnalyzedPlan } from "./analyzedPlan";
 import { cursorLocation } from "./cursorLocation";
 import { OPERATION_HELP } from "./hover";
 import type { HostEntry } from "./hostView";
-import { bindingLine, modelOf } from "./planNames";
+import { bindingLines, modelOf } from "./planNames";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
 /** Whole-step snippets, one per operation. */
@@ -190,8 +190,10 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
 }
 
 function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
-  return (modelOf(plan)?.inScopeAt(path) ?? []).map((binding) => {
-    const line = bindingLine(plan, binding);
+  const bindings = modelOf(plan)?.inScopeAt(path) ?? [];
+  const lines = bindingLines(plan, bindings);
+  return bindings.map((binding, i) => {
+    const line = lines[i] ?? 0;
     return value(
       site,
       binding.name,

@@ -5,7 +5,7 @@
 import type { ModelBinding, ModelReference, PlanModel } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { isStepPath, nodeAt, type NodeAtOffset } from "./planTree";
+import { isStepPath, nodeAt, propertyValue, type NodeAtOffset } from "./planTree";
 
 /** The name token under a cursor: a binding's own `"bind"` value, or a variable reference's name. */
 export interface NameAtCursor {
@@ -51,3 +51,34 @@ export function bindingLine(plan: AnalyzedPlan, binding: ModelBinding): number {
   const token = bindingToken(plan, binding);
   return token ? plan.document.positionAt(token.offset).line + 1 : 0;
 }
+
+/**
+ * 1-based lines of many bindings' names (completion lists thousands). Every binding's line is
+ * found once per analysed version, on first use: each plan's `steps` node once, then a step is
+ * its index there, not a walk from the root per binding.
+ */
+export function bindingLines(plan: AnalyzedPlan, bindings: readonly ModelBinding[]): number[] {
+  const model = modelOf(plan);
+  if (!model) return bindings.map(() => 0);
+  let lines = modelLines.get(model);
+  if (!lines) {
+    lines = new Map();
+    const stepsNodes = new Map<readonly (string | number)[], Node | undefined>();
+    for (const binding of model.bindings) {
+      let steps = stepsNodes.get(binding.planPath);
+      if (!stepsNodes.has(binding.planPath)) {
+        steps = nodeAt(plan.tree, [...binding.planPath, "steps"]);
+        stepsNodes.set(binding.planPath, steps);
+      }
+      const step = steps?.type === "array" ? steps.children?.[binding.index] : undefined;
+      const token = step ? propertyValue(step, "bind") : undefined;
+      lines.set(binding, token ? plan.document.positionAt(token.offset).line + 1 : 0);
+    }
+    modelLines.set(model, lines);
+  }
+  const known = lines;
+  return bindings.map((binding) => known.get(binding) ?? 0);
+}
+
+/** Binding lines by model: a model is one document version, so the lines never go stale. */
+const modelLines = new WeakMap<PlanModel, Map<ModelBinding, number>>();

@@ -50,6 +50,7 @@ export class PlanModel {
   private bindingIndex: Map<string, ModelBinding> | undefined;
   private referenceIndex: Map<string, ModelReference> | undefined;
   private referencesIndex: Map<ModelBinding, ModelReference[]> | undefined;
+  private uniqueNames: boolean | undefined;
 
   constructor(
     /** The normalized plan; partial when some steps did not normalize. */
@@ -134,6 +135,10 @@ export class PlanModel {
   inScopeAt(path: JsonPath): ModelBinding[] {
     const levels: ScopePosition[] = [];
     for (let level = this.scopeAt(path); level; level = outer(level)) levels.unshift(level);
+    if (this.namesUnique()) {
+      // No name is bound twice anywhere: what is visible is each level's bindings before its cut.
+      return levels.flatMap(({ scope, cut }) => scope.bindings.slice(0, countBefore(scope.bindings, cut)));
+    }
     const visible = new Map<string, ModelBinding>();
     for (const { scope, cut } of levels) {
       for (const binding of scope.bindings) {
@@ -142,6 +147,14 @@ export class PlanModel {
       }
     }
     return [...visible.values()];
+  }
+
+  /** True when no name is bound twice in the whole plan (then no binding shadows another). */
+  private namesUnique(): boolean {
+    if (this.uniqueNames === undefined) {
+      this.uniqueNames = new Set(this.bindings.map((b) => b.name)).size === this.bindings.length;
+    }
+    return this.uniqueNames;
   }
 
   /** The worst-case figures of the step at `stepPath`; undefined when it did not normalize. */
@@ -221,6 +234,18 @@ const emptyPlan: Plan = { steps: [], path: [] };
 
 function emptied(step: Step): Step {
   return step.op === "rlm" || step.op === "retry" ? { ...step, plan: emptyPlan } : step;
+}
+
+/** How many of `bindings` (in step order) come from steps before source index `cut`. */
+function countBefore(bindings: readonly ModelBinding[], cut: number): number {
+  let low = 0;
+  let high = bindings.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((bindings[mid] as ModelBinding).index < cut) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 function outer(level: ScopePosition): ScopePosition | undefined {
