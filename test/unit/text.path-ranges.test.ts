@@ -66,3 +66,18 @@ test("a strict-JSON document locates problems without building its tree", () => 
   ]);
   assert.equal(document.builtTree?.(), undefined);
 });
+
+test("a plan file with comments takes the fast path too: same value, same ranges as the tree", () => {
+  const commented = `// Needs: tool(t).\n${TEXT.replace('"steps": [', '"steps": [ /* the steps */').replace('"note": true', '"note": true // a note')}`;
+  const fast = parsePlanDocument(commented);
+  const tree = parseJsoncDocument(commented);
+  assert.deepEqual(fast.syntaxErrors, []);
+  assert.equal(JSON.stringify(fast.value), JSON.stringify(tree.value));
+  const requests: RangeRequest[] = [];
+  everyPath(tree.tree() as Node, requests);
+  assert.deepEqual(
+    fast.rangesOf(requests),
+    requests.map((r) => tree.rangeOf(r.path, r.target)),
+  );
+  assert.equal(fast.builtTree?.(), undefined);
+});

@@ -7,6 +7,7 @@ import {
   findNodeAtLocation,
   getNodePath,
   parseTree,
+  stripComments,
   SyntaxKind,
   type Node,
   type ParseError,
@@ -45,6 +46,12 @@ export function parsePlanDocument(text: string): PlanDocument {
   const strict = parseJsonText(text);
   if (strict.ok) return new LazyTreeDocument(text, strict.value, []);
   if (strict.error.code === "too_deep") return new LazyTreeDocument(text, undefined, [strict.error]);
+  if (strict.error.code === "invalid_json" && (text.includes("//") || text.includes("/*"))) {
+    // Plan files often carry comments and are otherwise strict: blank the comments out (offsets
+    // stay the same) and take the fast path; anything else still wrong gets the jsonc parse.
+    const uncommented = parseJsonText(stripComments(text, " "));
+    if (uncommented.ok) return new LazyTreeDocument(text, uncommented.value, []);
+  }
   return parseJsoncDocument(text);
 }
 
