@@ -6,7 +6,7 @@
 import { DEFAULT_BUDGET, type Estimate } from "@rlm-plan/shared-runtime";
 import type { CodeLens } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { lspRange } from "./diagnostics";
+import { lspRange, planStart } from "./diagnostics";
 import { modelOf } from "./planNames";
 import { RunPlanClientCommand } from "./protocol";
 
@@ -21,9 +21,10 @@ const LENS_FIGURES: readonly { readonly label: string; readonly figure: keyof Es
 ];
 
 export function codeLenses(plan: AnalyzedPlan): CodeLens[] {
-  const root = plan.tree;
-  if (root?.type !== "object") return [];
-  const range = lspRange(plan.document, { offset: root.offset, length: 1 });
+  // A lens needs only the plan's opening brace: no tree is parsed for it.
+  const start = planStart(plan.document.getText());
+  if (!start) return [];
+  const range = lspRange(plan.document, start);
   const lenses: CodeLens[] = [
     {
       range,

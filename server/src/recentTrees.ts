@@ -8,6 +8,7 @@
 import {
   parseJsoncDocument,
   parsePlanDocument,
+  rangesByScan,
   type RangeRequest,
   type JsonPath,
   type JsonTextError,
@@ -80,8 +81,12 @@ export class RetainedDocument implements PlanDocument {
     return parsePlanDocument(this.text).value;
   }
 
+  /** From the tree while it is kept; else by a scan of the text, without parsing a tree. */
   rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[] {
-    return requests.map((request) => this.rangeOf(request.path, request.target));
+    if (this.hasTree && recent.get(this.uri)?.owner === this) {
+      return requests.map((request) => this.rangeOf(request.path, request.target));
+    }
+    return this.hasTree ? rangesByScan(this.text, requests) : requests.map(() => undefined);
   }
 
   tree(): Node | undefined {

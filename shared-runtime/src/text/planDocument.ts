@@ -17,7 +17,7 @@ import type { ProblemTarget } from "../plan/problems";
 import { countKeyTokens, describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
 import { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
 
-export type { RangeRequest, SourceRange } from "./pathRanges";
+export { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
 
 export interface PlanDocument {
   readonly text: string;
