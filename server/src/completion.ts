@@ -17,12 +17,14 @@ import {
   requiredCapability,
   SELECTOR_TYPES,
   type JsonPath,
+  type ModelBinding,
 } from "@rlm-plan/shared-runtime";
 import { getLocation } from "jsonc-parser";
 import {
   CompletionItemKind,
   InsertTextFormat,
   type CompletionItem,
+  type CompletionList,
   type Position,
   type Range,
 } from "vscode-languageserver";
@@ -90,9 +92,19 @@ interface Site {
   readonly range: Range;
   /** True when a literal under the cursor is replaced (not an insertion at the cursor). */
   readonly replacing: boolean;
+  /** What is typed of the literal before the cursor (without its opening quote). */
+  readonly typed: string;
 }
 
-export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] {
+/**
+ * At most this many variables per answer. Beyond it the names are narrowed to what is typed,
+ * the nearest bindings first, and the list is marked incomplete so the client asks again as the
+ * user types (as clangd and rust-analyzer do): thousands of items cost more to send and filter
+ * than to find.
+ */
+export const MAX_VARIABLE_ITEMS = 200;
+
+export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] | CompletionList {
   const document = plan.document;
   const tree = plan.tree;
   // Text nested too deep to walk has no tree; getLocation would recurse as deep as the text.
@@ -170,7 +182,7 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
 }
 
 /** At an expression: the three reference shapes, then each variable in scope as a reference. */
-function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
+function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] | CompletionList {
   if (site.replacing) return [];
   const refs = REF_KINDS.map((kind) => snippet(site, `${kind} reference`, REF_SNIPPETS[kind], REF_HELP[kind]));
   const reference = (label: string, kind: CompletionItemKind, detail: string, ref: string): CompletionItem => ({
@@ -180,19 +192,21 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
     textEdit: { range: site.range, newText: `{"ref": "${ref}", "name": ${JSON.stringify(label)}}` },
     filterText: label,
   });
-  const variables = (modelOf(plan)?.inScopeAt(path) ?? []).map((binding) =>
+  const { bindings, incomplete } = variablesFor(plan, site, path);
+  const variables = bindings.map((binding) =>
     reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
   );
   const inputs = [...(plan.host?.inputs ?? new Map<string, HostEntry>())].map(([name, entry]) =>
     reference(name, CompletionItemKind.Constant, `input: ${stripMarkdown(entry.summary)}`, "input"),
   );
-  return [...refs, ...variables, ...inputs];
+  const items = [...refs, ...variables, ...inputs];
+  return incomplete ? { isIncomplete: true, items } : items;
 }
 
-function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
-  const bindings = modelOf(plan)?.inScopeAt(path) ?? [];
+function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] | CompletionList {
+  const { bindings, incomplete } = variablesFor(plan, site, path);
   const lines = bindingLines(plan, bindings);
-  return bindings.map((binding, i) => {
+  const items = bindings.map((binding, i) => {
     const line = lines[i] ?? 0;
     return value(
       site,
@@ -201,6 +215,21 @@ function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Completi
       `bound on line ${line} by a ${binding.op ?? "step"} step`,
     );
   });
+  return incomplete ? { isIncomplete: true, items } : items;
+}
+
+/** The variables to offer: all of them, or (past MAX_VARIABLE_ITEMS) the nearest that match what is typed. */
+function variablesFor(
+  plan: AnalyzedPlan,
+  site: Site,
+  path: JsonPath,
+): { bindings: readonly ModelBinding[]; incomplete: boolean } {
+  const all = modelOf(plan)?.inScopeAt(path) ?? [];
+  if (all.length <= MAX_VARIABLE_ITEMS) return { bindings: all, incomplete: false };
+  const typed = site.typed.toLowerCase();
+  const matching = typed ? all.filter((binding) => binding.name.toLowerCase().startsWith(typed)) : all;
+  // inScopeAt lists outermost and earliest first: the nearest bindings are the last ones.
+  return { bindings: matching.slice(-MAX_VARIABLE_ITEMS), incomplete: true };
 }
 
 function registryItems(
@@ -235,6 +264,7 @@ function siteOf(document: TextDocument, offset: number, previous: PreviousToken 
   return {
     range: { start: document.positionAt(start), end: document.positionAt(end) },
     replacing: literal !== undefined,
+    typed: literal ? document.getText().slice(start, offset).replace(/^"/, "") : "",
   };
 }
 
