@@ -4,7 +4,7 @@
 
 import {
   analyzePlanText,
-  parseJsoncDocument,
+  parsePlanDocument,
   type JsonPath,
   type LocatedProblem,
   type PlanAnalysis,
@@ -38,7 +38,7 @@ export interface AnalyzedPlan {
 export function analyzePlan(document: TextDocument, hostStatus: HostStatus): AnalyzedPlan {
   const host = hostStatus.kind === "ok" ? hostStatus.view : undefined;
   const text = document.getText();
-  const parsed = parseJsoncDocument(text);
+  const parsed = parsePlanDocument(text);
   const policy = host
     ? {
         capabilities: host.capabilities,
