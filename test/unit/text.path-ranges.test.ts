@@ -81,3 +81,10 @@ test("a plan file with comments takes the fast path too: same value, same ranges
   );
   assert.equal(fast.builtTree?.(), undefined);
 });
+
+test("text with a broken escape in a key is a located syntax error, never an exception", () => {
+  for (const text of ['{"\\x": 1', '{"a\\u12": 1}', '{"\\q": 1, "steps": []}']) {
+    const document = parsePlanDocument(text);
+    assert.ok(document.syntaxErrors.length > 0, text);
+  }
+});
