@@ -32,10 +32,10 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex } from "./bindingIndex";
 import { lspRange, problemRange } from "./diagnostics";
 import { fieldValueSnippet, nearestMatch } from "@rlm-plan/shared-runtime";
 import { keySetAt } from "./keyCompletion";
+import { modelOf } from "./planNames";
 import { nodeAt, nodeAtOffset, stringProperty } from "./planTree";
 import { ShowHostProfileCommand } from "./protocol";
 import { renameBinding } from "./rename";
@@ -195,9 +195,7 @@ function replaceUnboundVariable(
   diagnostic: Diagnostic,
 ): CodeAction | undefined {
   if (!problem.path) return undefined;
-  const inScope = bindingIndex(plan)
-    .inScopeAt(problem.path)
-    .map((binding) => binding.name);
+  const inScope = (modelOf(plan)?.inScopeAt(problem.path) ?? []).map((binding) => binding.name);
   const token = tokenAt(plan, problem);
   const written = typeof token?.value === "string" ? token.value : "";
   return replaceName(plan, problem, diagnostic, inScope, "variable", Math.max(2, Math.floor(written.length / 2)));
@@ -363,10 +361,11 @@ function removeKey(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diag
 
 /** Renames the second binding of a name, and the references after it, to `name_2` (or the next free one). */
 function renameDuplicate(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagnostic): CodeAction | undefined {
-  const index = bindingIndex(plan);
-  const binding = index.bindings.find((b) => b.nameNode.offset === problem.range.offset);
-  if (!binding) return undefined;
-  const used = new Set([...index.bindings.map((b) => b.name), ...index.references.map((r) => r.name)]);
+  const model = modelOf(plan);
+  const path = problem.path;
+  const binding = model && path?.[path.length - 1] === "bind" ? model.bindingAt(path.slice(0, -1)) : undefined;
+  if (!model || !binding) return undefined;
+  const used = new Set([...model.bindings.map((b) => b.name), ...model.references.map((r) => r.name)]);
   let k = 2;
   while (used.has(`${binding.name}_${k}`)) k++;
   const fresh = `${binding.name}_${k}`;

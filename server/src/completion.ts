@@ -30,21 +30,23 @@ import {
   STRATEGY_FIELDS,
   type FieldTable,
   type JsonPath,
+  type ModelBinding,
 } from "@rlm-plan/shared-runtime";
 import { getLocation } from "jsonc-parser";
 import {
   CompletionItemKind,
   InsertTextFormat,
   type CompletionItem,
+  type CompletionList,
   type Position,
   type Range,
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex } from "./bindingIndex";
 import { cursorLocation } from "./cursorLocation";
 import { keyCompletion } from "./keyCompletion";
 import type { HostEntry } from "./hostView";
+import { bindingLines, modelOf } from "./planNames";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
 // Every list and snippet below comes from the AST's vocabulary tables (as do the generated
@@ -75,9 +77,19 @@ interface Site {
    * edit that reaches past a placeholder ends the editor's snippet session and its tab stops.
    */
   readonly inner?: Range;
+  /** What is typed of the literal before the cursor (without its opening quote). */
+  readonly typed: string;
 }
 
-export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] {
+/**
+ * At most this many variables per answer. Beyond it the names are narrowed to what is typed,
+ * the nearest bindings first, and the list is marked incomplete so the client asks again as the
+ * user types (as clangd and rust-analyzer do): thousands of items cost more to send and filter
+ * than to find.
+ */
+export const MAX_VARIABLE_ITEMS = 200;
+
+export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] | CompletionList {
   const document = plan.document;
   const tree = plan.tree;
   // Text nested too deep to walk has no tree; getLocation would recurse as deep as the text.
@@ -164,7 +176,7 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
 }
 
 /** At an expression: the three reference shapes, then each variable in scope as a reference. */
-function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
+function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] | CompletionList {
   if (site.replacing) return [];
   const refs = REFERENCE_KINDS.map((kind) =>
     snippet(site, `${kind} reference`, REF_SNIPPETS[kind], REFERENCE_HELP[kind]),
@@ -176,29 +188,44 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
     textEdit: { range: site.range, newText: `{"ref": "${ref}", "name": ${JSON.stringify(label)}}` },
     filterText: label,
   });
-  const variables = bindingIndex(plan)
-    .inScopeAt(path)
-    .map((binding) =>
-      reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
-    );
+  const { bindings, incomplete } = variablesFor(plan, site, path);
+  const variables = bindings.map((binding) =>
+    reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
+  );
   const inputs = [...(plan.host?.inputs ?? new Map<string, HostEntry>())].map(([name, entry]) =>
     reference(name, CompletionItemKind.Constant, `input: ${stripMarkdown(entry.summary)}`, "input"),
   );
-  return [...refs, ...variables, ...inputs];
+  const items = [...refs, ...variables, ...inputs];
+  return incomplete ? { isIncomplete: true, items } : items;
 }
 
-function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
-  return bindingIndex(plan)
-    .inScopeAt(path)
-    .map((binding) => {
-      const line = plan.document.positionAt(binding.nameNode.offset).line + 1;
-      return value(
-        site,
-        binding.name,
-        CompletionItemKind.Variable,
-        `bound on line ${line} by a ${binding.op ?? "step"} step`,
-      );
-    });
+function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] | CompletionList {
+  const { bindings, incomplete } = variablesFor(plan, site, path);
+  const lines = bindingLines(plan, bindings);
+  const items = bindings.map((binding, i) => {
+    const line = lines[i] ?? 0;
+    return value(
+      site,
+      binding.name,
+      CompletionItemKind.Variable,
+      `bound on line ${line} by a ${binding.op ?? "step"} step`,
+    );
+  });
+  return incomplete ? { isIncomplete: true, items } : items;
+}
+
+/** The variables to offer: all of them, or (past MAX_VARIABLE_ITEMS) the nearest that match what is typed. */
+function variablesFor(
+  plan: AnalyzedPlan,
+  site: Site,
+  path: JsonPath,
+): { bindings: readonly ModelBinding[]; incomplete: boolean } {
+  const all = modelOf(plan)?.inScopeAt(path) ?? [];
+  if (all.length <= MAX_VARIABLE_ITEMS) return { bindings: all, incomplete: false };
+  const typed = site.typed.toLowerCase();
+  const matching = typed ? all.filter((binding) => binding.name.toLowerCase().startsWith(typed)) : all;
+  // inScopeAt lists outermost and earliest first: the nearest bindings are the last ones.
+  return { bindings: matching.slice(-MAX_VARIABLE_ITEMS), incomplete: true };
 }
 
 function registryItems(
@@ -237,6 +264,7 @@ function siteOf(document: TextDocument, offset: number, previous: PreviousToken 
     range: { start: document.positionAt(start), end: document.positionAt(end) },
     replacing: literal !== undefined,
     ...(closedString ? { inner: { start: document.positionAt(start + 1), end: document.positionAt(end - 1) } } : {}),
+    typed: literal ? document.getText().slice(start, offset).replace(/^"/, "") : "",
   };
 }
 

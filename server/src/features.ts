@@ -86,6 +86,16 @@ const diagnostics: Feature = (ctx) => {
       version: plan.document.version,
       diagnostics: planDiagnostics(plan, workspace.settings),
     });
+    // Diagnostics need no source tree; hover, completion and the rest do. Parse it once the
+    // diagnostics are out, unless the document changed again meanwhile.
+    setImmediate(() => {
+      if (ctx.documents.get(plan.document.uri)?.version !== plan.document.version) return;
+      try {
+        void plan.tree;
+      } catch {
+        // A request that needs the tree will parse it again and report what went wrong.
+      }
+    });
   });
   workspace.onHostProfileChecked(({ document, file, result }) => {
     void connection.sendDiagnostics({

@@ -3,6 +3,7 @@
 
 import { exactJsonText } from "../json";
 import type { Budget } from "../plan/budget";
+import type { CostRow } from "../plan/costRows";
 import type { Count, Estimate } from "../plan/estimate";
 import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedProblem } from "./report";
 
@@ -66,23 +67,16 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-export interface TableRow {
-  readonly label: string;
-  readonly estimated: Count;
-  readonly limit: number;
-  readonly over: boolean;
-}
-
 /**
  * The header, one aligned row per figure (`  steps                12 / 64`, marked when over
  * budget) and the verdict: `FILE: within budget` or `FILE: over budget (depth, model calls)`.
  */
-export function estimateLines(file: string, rows: readonly TableRow[], style: Style): string[] {
+export function estimateLines(file: string, rows: readonly CostRow[], style: Style): string[] {
   const labelWidth = Math.max(...rows.map((row) => row.label.length));
-  const estimateWidth = Math.max(...rows.map((row) => String(row.estimated).length));
+  const estimateWidth = Math.max(...rows.map((row) => String(row.estimate).length));
   const limitWidth = Math.max(...rows.map((row) => String(row.limit).length));
   const table = rows.map((row) => {
-    const line = `  ${row.label.padEnd(labelWidth)}  ${String(row.estimated).padStart(estimateWidth)} / ${row.limit}`;
+    const line = `  ${row.label.padEnd(labelWidth)}  ${String(row.estimate).padStart(estimateWidth)} / ${row.limit}`;
     if (!row.over) return line;
     return `${line}${" ".repeat(limitWidth - String(row.limit).length)}  ${style.red("over budget")}`;
   });

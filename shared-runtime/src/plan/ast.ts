@@ -127,6 +127,35 @@ export const EXPRESSION_FORMS = [
 export interface Plan {
   readonly steps: readonly Step[];
   readonly path: JsonPath;
+  /**
+   * Steps that did not normalize (collect-all mode only), in source order: they still bind their
+   * name in this plan's scope from their place on, so one broken step does not cascade.
+   */
+  readonly opaque?: readonly OpaqueStep[];
+}
+
+/** A step object that did not normalize, kept as written for the editor's scope model. */
+export interface OpaqueStep {
+  /** The step's index in the source `steps` list. */
+  readonly index: number;
+  readonly path: JsonPath;
+  readonly value: JsonObject;
+}
+
+/** A normalized step's expressions with the field each is in, in STEP_FIELDS order. */
+export function stepExpressions(step: Step): readonly (readonly [field: string, expr: Expr])[] {
+  switch (step.op) {
+    case "context":
+      return [["handle", step.handle]];
+    case "model":
+      return [["prompt", step.prompt]];
+    case "tool":
+      return [["args", step.args]];
+    case "final":
+      return [["value", step.value]];
+    default:
+      return [];
+  }
 }
 
 /** Steps that bind a name, with the name's own path for editors. */

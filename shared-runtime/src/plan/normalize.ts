@@ -12,6 +12,7 @@ import {
   SELECTOR_TYPES,
   type ContextAction,
   type Expr,
+  type OpaqueStep,
   type PartitionStrategy,
   type Plan,
   type Selector,
@@ -28,8 +29,6 @@ export interface NormalizeResult {
   /** The plan; when there are problems it is the part that could be recovered. */
   readonly plan: Plan | undefined;
   readonly problems: readonly PlanProblem[];
-  /** Names bound by steps that could not be normalized; editors use them to avoid cascades. */
-  readonly opaqueBinds: ReadonlySet<string>;
 }
 
 export function normalizePlan(value: unknown, options: NormalizeOptions = {}): NormalizeResult {
@@ -50,7 +49,7 @@ export function normalizePlan(value: unknown, options: NormalizeOptions = {}): N
       });
     }
   }
-  return { plan, problems: normalizer.problems, opaqueBinds: normalizer.opaqueBinds };
+  return { plan, problems: normalizer.problems };
 }
 
 const STOP = Symbol("stop after first problem");
@@ -77,7 +76,6 @@ type Read<T> = T | typeof BROKEN;
 
 class Normalizer {
   readonly problems: PlanProblem[] = [];
-  readonly opaqueBinds = new Set<string>();
 
   constructor(private readonly collectAll: boolean) {}
 
@@ -115,11 +113,16 @@ class Normalizer {
       return undefined;
     }
     const normalized: Step[] = [];
+    const opaque: OpaqueStep[] = [];
     for (let i = 0; i < steps.length; i++) {
-      const step = this.step(steps[i], child(stepsPath, i), depth + 1);
+      const at = child(stepsPath, i);
+      const step = this.step(steps[i], at, depth + 1);
       if (step) normalized.push(step);
+      else if (this.collectAll && isPlainObject(steps[i])) opaque.push({ index: i, path: pathOf(at), value: steps[i] });
     }
-    return { steps: normalized, path: pathOf(path) };
+    return opaque.length > 0
+      ? { steps: normalized, path: pathOf(path), opaque }
+      : { steps: normalized, path: pathOf(path) };
   }
 
   private step(value: unknown, path: At, depth: number): Step | undefined {
@@ -129,14 +132,14 @@ class Normalizer {
       return undefined;
     }
     const op = this.text(value, "op", path);
-    if (op === BROKEN) return this.opaque(value);
+    if (op === BROKEN) return undefined;
     const step = this.operation(op, value, path, depth);
     if (step !== BROKEN) return step;
     // A final step that did not normalize still ends its plan as far as the plan's shape goes:
     // an editor reports what is wrong with it, not also a plan "without" a final step. The
     // runtime stops at the first problem and never sees this stand-in.
     if (op === "final") return { op, value: { kind: "literal", value: null }, path: pathOf(path) };
-    return this.opaque(value);
+    return undefined;
   }
 
   private operation(op: string, step: JsonObject, path: At, depth: number): Read<Step> {
@@ -242,13 +245,6 @@ class Normalizer {
   private literalTree(value: JsonValue, path: At): Read<JsonValue> {
     const expr = this.expr(value, path, 0);
     return expr === BROKEN ? BROKEN : value;
-  }
-
-  /** A step that failed still binds its name, as far as an editor's scope checks go. */
-  private opaque(step: JsonObject): undefined {
-    const bind = ownValue(step, "bind");
-    if (typeof bind === "string") this.opaqueBinds.add(bind);
-    return undefined;
   }
 
   private planField(step: JsonObject, key: string, path: At, depth: number): Read<Plan> {

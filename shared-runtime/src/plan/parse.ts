@@ -25,12 +25,9 @@ export interface ParseResult {
   /** Present when normalization produced a plan; complete only when `problems` is empty. */
   readonly plan: Plan | undefined;
   readonly problems: readonly PlanProblem[];
-  readonly opaqueBinds: ReadonlySet<string>;
   /** For document sources: the parsed file, to map problem paths to source ranges. */
   readonly document?: PlanDocument;
 }
-
-const NONE: ReadonlySet<string> = new Set();
 
 export function parsePlan(source: PlanSource, options: ParseOptions = {}): ParseResult {
   switch (source.kind) {
@@ -52,7 +49,7 @@ export function parsePlan(source: PlanSource, options: ParseOptions = {}): Parse
       const document = source.document ?? parsePlanDocument(source.text);
       const syntax = document.syntaxErrors.map(textProblem);
       if (document.value === undefined || (syntax.length > 0 && options.collectAll !== true)) {
-        return { plan: undefined, problems: syntax, opaqueBinds: NONE, document };
+        return { plan: undefined, problems: syntax, document };
       }
       const result = normalized(document.value, options);
       return { ...result, problems: [...syntax, ...result.problems], document };
@@ -111,12 +108,11 @@ function normalized(value: unknown, options: ParseOptions): ParseResult {
   return {
     plan: result.problems.length === 0 || options.collectAll === true ? result.plan : undefined,
     problems: result.problems,
-    opaqueBinds: result.opaqueBinds,
   };
 }
 
 function failed(problem: PlanProblem): ParseResult {
-  return { plan: undefined, problems: [problem], opaqueBinds: NONE };
+  return { plan: undefined, problems: [problem] };
 }
 
 /** The reference reports a duplicate key as one kind of invalid JSON: `invalid_json(duplicate_key(K))`. */
