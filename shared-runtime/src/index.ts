@@ -17,6 +17,7 @@ export * from "./run/errors";
 export * from "./run/host";
 export * from "./run/preflight";
 export * from "./run/transitions";
+export * from "./run/events";
 export * from "./run/interpreter";
 export * from "./run/pipeline";
 export * from "./host";
