@@ -20,4 +20,5 @@ export * from "./run/transitions";
 export * from "./run/events";
 export * from "./run/interpreter";
 export * from "./run/pipeline";
+export * from "./run/startRun";
 export * from "./host";

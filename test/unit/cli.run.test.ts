@@ -251,13 +251,18 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     const run = await rlmPlanRun([join(folder, "p.rlmplan.json")]);
     assert.equal(run.code, 1);
     const [first, ...rest] = run.stderr.split("\n");
-    assert.equal(first, 'run failed: tool "count_items" failed: count_items expects a list [execute/tool_error]');
+    // The failing step, located in the plan file (line 3: the tool step of the written plan).
+    assert.equal(
+      first,
+      `${join(folder, "p.rlmplan.json")}:3:5: run failed: tool "count_items" failed: count_items expects a list [execute/tool_error]`,
+    );
     assert.deepEqual(JSON.parse(rest.join("\n")), {
       phase: "execute",
       kind: "tool_error",
       tool: "count_items",
       exception: "count_items expects a list",
       message: 'tool "count_items" failed: count_items expects a list',
+      path: ["steps", 0],
     });
   });
 
@@ -289,16 +294,30 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     assert.match(run.stderr, /^test\/fixtures\/tools\/README\.md:1:1: invalid JSON: /);
   });
 
-  test("a data file that cannot be read: exit 2, located in the profile", async () => {
+  test("a data file that cannot be read: exit 2, located in the profile, when the plan reads it", async () => {
     const folder = workspace(
-      { capabilities: [], inputs: { h: { type: "text-file", path: "missing.txt" } } },
-      { "p.rlmplan.json": { steps: [{ op: "final", value: 1 }] } },
+      {
+        capabilities: ["context(reduce)"],
+        inputs: { h: { type: "text-file", path: "missing.txt" } },
+      },
+      {
+        "p.rlmplan.json": { steps: [{ op: "final", value: 1 }] },
+        "reads.rlmplan.json": {
+          steps: [
+            { op: "context", handle: { ref: "input", name: "h" }, action: { type: "reduce", reducer: "count" }, bind: "n" },
+            { op: "final", value: { ref: "var", name: "n" } },
+          ],
+        },
+      },
     );
-    const run = await rlmPlanRun([join(folder, "p.rlmplan.json")]);
+    // A plan that never reads the input does not pay for it, even when its file is missing.
+    const unused = await rlmPlanRun([join(folder, "p.rlmplan.json")]);
+    assert.deepEqual([unused.code, unused.stdout], [0, "1\n"]);
+    const run = await rlmPlanRun([join(folder, "reads.rlmplan.json")]);
     assert.equal(run.code, 2);
     assert.equal(
       run.stderr,
-      `${join(folder, "rlmplan.host.json")}:6:15: cannot read "missing.txt" for input "h": no such file (ENOENT)\n`,
+      `${join(folder, "rlmplan.host.json")}:8:15: cannot read "missing.txt" for input "h": no such file (ENOENT)\n`,
     );
   });
 
@@ -338,7 +357,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
       assert.equal(run.stdout, "");
       assert.equal(
         run.stderr,
-        `rlm-plan: ${message}\nusage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]\n`,
+        `rlm-plan: ${message}\nusage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json]\n`,
       );
     });
   }

@@ -134,3 +134,40 @@ export function childPlans(step: Step): readonly Plan[] {
       return [];
   }
 }
+
+/** The expressions a step evaluates itself (not those of its child plans), in evaluation order. */
+export function stepExpressions(step: Step): readonly Expr[] {
+  switch (step.op) {
+    case "context":
+      return [step.handle];
+    case "model":
+      return [step.prompt];
+    case "tool":
+      return [step.args];
+    case "final":
+      return [step.value];
+    default:
+      return [];
+  }
+}
+
+/** Names of the inputs an expression reads, in order of first appearance. */
+export function inputNames(expr: Expr, into: Set<string> = new Set()): Set<string> {
+  switch (expr.kind) {
+    case "input":
+      into.add(expr.name);
+      break;
+    case "field":
+      inputNames(expr.base, into);
+      break;
+    case "list":
+      for (const item of expr.items) inputNames(item, into);
+      break;
+    case "object":
+      for (const [, value] of expr.entries) inputNames(value, into);
+      break;
+    default:
+      break;
+  }
+  return into;
+}
