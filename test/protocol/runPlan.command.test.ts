@@ -225,7 +225,12 @@ describe("run: the plan through the server", () => {
     const took = Date.now() - asked;
     assert.ok(took < 2000, `cancelled after ${took} ms`);
     assert.equal(end.result.ok, false);
-    assert.deepEqual(end.result.error, { phase: "execute", kind: "cancelled", message: "the run was cancelled" });
+    assert.deepEqual(end.result.error, {
+      phase: "execute",
+      kind: "cancelled",
+      message: "the run was cancelled",
+      path: ["steps", 0],
+    });
     assert.equal(end.transitionCount, 0);
     assert.equal(await execute("rlmPlan.server.cancel", [{ runId }]), false, "a finished run cannot be cancelled");
     await client.close(uri);
