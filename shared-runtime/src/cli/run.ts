@@ -117,7 +117,10 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
     if (!read.ok) return hostErrors(read.errors, args, io);
     mocks = read.mocks;
   }
-  if (mocks && !args.json) io.stderr.write(`rlm-plan: ${style.yellow("mocked run")}: tools and providers in ${display(args.mocks ?? "")} answer from it\n`);
+  if (mocks && !args.json)
+    io.stderr.write(
+      `rlm-plan: ${style.yellow("mocked run")}: tools and providers in ${display(args.mocks ?? "")} answer from it\n`,
+    );
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
   let printer: ((t: Transition) => void) | undefined;
@@ -131,7 +134,7 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
   });
   cancel.onKill(() => handle.kill());
   // Columns are sized from the plan's steps, known once it is checked: the first transition comes after.
-  printer = lazyPrinter(text, args.json, io, style);
+  printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const result = await handle.done;
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
@@ -185,8 +188,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
       }
       case "--parallel": {
         const mode = value();
-        if (!PARALLEL_MODES.includes(mode as ParallelMode))
-          return `--parallel needs ${PARALLEL_MODES.join(" or ")}`;
+        if (!PARALLEL_MODES.includes(mode as ParallelMode)) return `--parallel needs ${PARALLEL_MODES.join(" or ")}`;
         parallel = mode as ParallelMode;
         break;
       }
@@ -261,7 +263,9 @@ class Cancellation {
 function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunReport): number {
   const { outcome } = result;
   if (args.json) {
-    const error = outcome.ok ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" } : outcome.error;
+    const error = outcome.ok
+      ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" }
+      : outcome.error;
     io.stdout.write(
       `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining })}\n`,
     );
@@ -273,20 +277,27 @@ function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunRe
 // ---- output ---------------------------------------------------------------------------------
 
 /** The transition printer, built when the first transition arrives (the plan is valid by then). */
-function lazyPrinter(text: string, json: boolean, io: RunIo, style: Style): (t: Transition) => void {
+function lazyPrinter(text: string, json: boolean, io: RunIo, style: Style, mocked: boolean): (t: Transition) => void {
   let printer: ((t: Transition) => void) | undefined;
   return (t) => {
     if (!printer) {
       const plan = parsePlan({ kind: "document", text }).plan;
-      printer = transitionPrinter(plan, json, io, style);
+      printer = transitionPrinter(plan, json, io, style, mocked);
     }
     printer(t);
   };
 }
 
 /** Prints each transition as it happens, in columns sized from the plan's own steps. */
-function transitionPrinter(plan: Plan | undefined, json: boolean, io: RunIo, style: Style): (t: Transition) => void {
-  if (json) return (t) => void io.stdout.write(`${JSON.stringify({ type: "transition", ...t })}\n`);
+function transitionPrinter(
+  plan: Plan | undefined,
+  json: boolean,
+  io: RunIo,
+  style: Style,
+  mocked: boolean,
+): (t: Transition) => void {
+  const mark = mocked ? { mocked: true } : {};
+  if (json) return (t) => void io.stdout.write(`${JSON.stringify({ type: "transition", ...mark, ...t })}\n`);
   let operationWidth = "final".length;
   let bindWidth = 0;
   let steps = 0;

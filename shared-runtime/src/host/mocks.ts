@@ -38,8 +38,12 @@ let compiled: ValidateFunction | undefined;
 export function parseMocks(text: string, file: string): MocksResult {
   compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile(MOCKS_SCHEMA);
   const validate = compiled;
-  const checked = parseSchemaFile(text, file, (value) =>
-    validate(value) ? { ok: true } : { ok: false, errors: validate.errors ?? [] },
+  const checked = parseSchemaFile(
+    text,
+    file,
+    (value) => (validate(value) ? { ok: true } : { ok: false, errors: validate.errors ?? [] }),
+    undefined,
+    "the mocks file",
   );
   if (!checked.ok) return checked;
   return { ok: true, mocks: mocksOf(checked.value, file) };
@@ -153,7 +157,9 @@ export function contains(value: JsonValue, pattern: JsonValue): boolean {
   if (isJsonObject(pattern)) {
     return (
       isJsonObject(value) &&
-      Object.keys(pattern).every((key) => hasOwn(value, key) && contains(value[key] as JsonValue, pattern[key] as JsonValue))
+      Object.keys(pattern).every(
+        (key) => hasOwn(value, key) && contains(value[key] as JsonValue, pattern[key] as JsonValue),
+      )
     );
   }
   return value === pattern;

@@ -140,10 +140,11 @@ export function parseSchemaFile(
   file: string,
   check: SchemaCheck,
   rules?: (value: JsonValue, at: Locator, reported: readonly ErrorObject[]) => HostProfileError[],
+  what?: string,
 ): { ok: true; value: JsonValue; at: Locator } | { ok: false; errors: readonly HostProfileError[] } {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const document = parseJsoncDocument(source);
-  const at = locator(document, file);
+  const at = locator(document, file, what);
   const errors: HostProfileError[] = [];
   // After the first syntax error the parser's recovery mostly reports echoes of it: keep the first.
   const firstSyntax = document.syntaxErrors.find((e) => e.code !== "duplicate_key");
@@ -243,16 +244,19 @@ function syntaxMessage(message: string): string {
 }
 
 export interface Locator {
+  /** How messages name the file's root: "the host profile", "the mocks file". */
+  readonly what: string;
   offset(offset: number, length: number): Omit<HostProfileError, "jsonPath" | "message">;
   path(path: JsonPath, target?: ProblemTarget): Omit<HostProfileError, "jsonPath" | "message">;
 }
 
-function locator(document: PlanDocument, file: string): Locator {
+function locator(document: PlanDocument, file: string, what = "the host profile"): Locator {
   const offset = (offset: number, length: number) => {
     const { line, character } = lineColumn(document.text, offset);
     return { file, line: line + 1, column: character + 1, offset, length };
   };
   return {
+    what,
     offset,
     path(path, target = "value") {
       // The nearest existing ancestor when the node itself is absent (a missing key).
@@ -312,7 +316,7 @@ type SchemaNode = {
 
 function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfileError {
   const path = pathOf(error.instancePath, root);
-  const where = describePath(path);
+  const where = describePath(path, at.what);
   const value = valueAt(root, path);
   const parent = (error.parentSchema ?? {}) as SchemaNode;
   const params = error.params as Record<string, unknown>;
@@ -392,8 +396,8 @@ function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfil
 const SECTIONS: Readonly<Record<string, string>> = { inputs: "input", tools: "tool", providers: "provider" };
 
 /** A path as people read it: `"timeoutMs" of tool "flaky_fetch"`, `capabilities item 3`. */
-function describePath(path: JsonPath): string {
-  if (path.length === 0) return "the host profile";
+function describePath(path: JsonPath, root = "the host profile"): string {
+  if (path.length === 0) return root;
   const [section, name, ...rest] = path;
   let owner: string;
   let tail: JsonPath;
