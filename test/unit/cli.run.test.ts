@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { childOutput } from "../support/childOutput";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -31,11 +32,7 @@ function rlmPlanRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promi
     env: { ...process.env, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+  return childOutput(child);
 }
 
 /** Transition lines with their durations (which vary) replaced by "N ms". */

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { childOutput } from "../support/childOutput";
 import { join, resolve } from "node:path";
 import { describe, test } from "node:test";
 import { runPlan } from "@rlm-plan/shared-runtime";
@@ -119,11 +120,7 @@ function cli(
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+  return childOutput(child);
 }
 
 describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", () => {
