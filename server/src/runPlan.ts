@@ -9,7 +9,7 @@
 
 import { startRun, type PlanError, type RunHandle, type Transition } from "@rlm-plan/shared-runtime";
 import { profileHost } from "@rlm-plan/shared-runtime/out/host/createHost";
-import { loadMocks, mocksOf, parseMocks, type Mocks } from "@rlm-plan/shared-runtime/out/host/mocks";
+import { loadMocks, parseMocks, type Mocks } from "@rlm-plan/shared-runtime/out/host/mocks";
 import type { HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";

@@ -301,7 +301,12 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
         "p.rlmplan.json": { steps: [{ op: "final", value: 1 }] },
         "reads.rlmplan.json": {
           steps: [
-            { op: "context", handle: { ref: "input", name: "h" }, action: { type: "reduce", reducer: "count" }, bind: "n" },
+            {
+              op: "context",
+              handle: { ref: "input", name: "h" },
+              action: { type: "reduce", reducer: "count" },
+              bind: "n",
+            },
             { op: "final", value: { ref: "var", name: "n" } },
           ],
         },

@@ -123,18 +123,17 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
     );
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
-  let printer: ((t: Transition) => void) | undefined;
+  // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
+  const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = startRun({
     source: { kind: "document", text },
     policy: hostPolicy(loaded.profile),
     host: profileHost(loaded.profile, { env, inputFiles: args.inputs, ...(mocks ? { mocks } : {}) }),
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
-    onTransition: (t) => printer?.(t),
+    onTransition: printer,
   });
   cancel.onKill(() => handle.kill());
-  // Columns are sized from the plan's steps, known once it is checked: the first transition comes after.
-  printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const result = await handle.done;
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;

@@ -73,7 +73,11 @@ function findProgram(name: string, cwd: string, path: string): string {
  * Why a command tool's program cannot run, checked before the run's first side effect (the
  * same resolution a call makes), or undefined when it resolves to an executable file.
  */
-export function programProblem(spec: CommandToolSpec, profileDir: string, hostEnv: NodeJS.ProcessEnv): string | undefined {
+export function programProblem(
+  spec: CommandToolSpec,
+  profileDir: string,
+  hostEnv: NodeJS.ProcessEnv,
+): string | undefined {
   const name = spec.command[0] ?? "";
   const cwd = resolve(profileDir, spec.cwd ?? ".");
   if (name.includes("/") || isAbsolute(name)) {

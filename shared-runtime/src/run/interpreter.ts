@@ -312,12 +312,10 @@ class Run {
       return values;
     }
     const controllers = branches.map(() => new AbortController());
-    const frames = controllers.map(
-      (controller): Partial<Frame> => ({
-        signal: AbortSignal.any([frame.signal, controller.signal]),
-        pending: new Set(),
-      }),
-    );
+    const frames = controllers.map((controller): Partial<Frame> => ({
+      signal: AbortSignal.any([frame.signal, controller.signal]),
+      pending: new Set(),
+    }));
     const values: JsonValue[] = new Array<JsonValue>(branches.length);
     let next = 0;
     let failure: { error: unknown } | undefined;

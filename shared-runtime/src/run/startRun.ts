@@ -108,8 +108,7 @@ async function run(
   onBuilt: (built: BuiltHost) => void,
 ): Promise<RunReport> {
   const { source } = options;
-  const document =
-    source.kind === "document" ? (source.document ?? parsePlanDocument(source.text)) : undefined;
+  const document = source.kind === "document" ? (source.document ?? parsePlanDocument(source.text)) : undefined;
   const withDocument: PlanSource = source.kind === "document" ? { ...source, document } : source;
   const locate = (error: PlanError): FileLocation | undefined => locationOf(withDocument, document, error, options);
 
@@ -134,7 +133,14 @@ async function run(
     }
     if (!setup.ok) {
       const error = hostFailure(setup.errors);
-      return { outcome: notRun(error, budget), stage: "host", mocked: false, validated, budget, hostErrors: setup.errors };
+      return {
+        outcome: notRun(error, budget),
+        stage: "host",
+        mocked: false,
+        validated,
+        budget,
+        hostErrors: setup.errors,
+      };
     }
     built = setup.built;
   } else {
@@ -146,7 +152,14 @@ async function run(
     const preflight = preflightPlan(plan, built.host);
     const problem = preflight.ok ? built.problems?.[0] : preflight.errors[0];
     if (problem) {
-      return { outcome: notRun(problem, budget), stage: "preflight", mocked, validated, budget, ...definedOnly({ location: locate(problem) }) };
+      return {
+        outcome: notRun(problem, budget),
+        stage: "preflight",
+        mocked,
+        validated,
+        budget,
+        ...definedOnly({ location: locate(problem) }),
+      };
     }
     if (signal.aborted) {
       const cancelled: PlanError = { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
@@ -222,7 +235,8 @@ function locationOf(
   options: StartRunOptions,
 ): FileLocation | undefined {
   if (!document) return undefined;
-  let range = error.phase === "execute" || error.phase === "preflight" ? undefined : planLocation(source, error, options.policy);
+  let range =
+    error.phase === "execute" || error.phase === "preflight" ? undefined : planLocation(source, error, options.policy);
   if (!range && Array.isArray(error.path)) range = document.rangeOf(error.path as JsonPath);
   if (!range) return undefined;
   const { line, character } = lineColumn(document.text, range.offset);
