@@ -229,11 +229,25 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     });
     const run = await rlmPlanRun([join(folder, "p.rlmplan.json"), "--json"]);
     assert.equal(run.code, 1);
-    const result = JSON.parse(run.stdout) as { type: string; ok: boolean; error: { kind: string }; location: unknown };
+    const result = JSON.parse(run.stdout) as {
+      type: string;
+      ok: boolean;
+      error: { kind: string };
+      location: unknown;
+      budget_remaining: unknown;
+    };
     assert.equal(result.type, "result");
     assert.equal(result.ok, false);
     assert.equal(result.error.kind, "capability_denied");
     assert.deepEqual(result.location, { file: join(folder, "p.rlmplan.json"), line: 4, column: 13 });
+    // One rule with the server: a run that never started keeps its whole budget (not zeros).
+    assert.deepEqual(result.budget_remaining, {
+      steps: 64,
+      model_calls: 8,
+      tool_calls: 16,
+      context_ops: 32,
+      output_bytes: 65536,
+    });
   });
 
   test("an execution error: exit 1 with phase, kind and message", async () => {
