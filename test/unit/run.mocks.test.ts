@@ -164,6 +164,19 @@ describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", ()
     assert.match(err[err.length - 2] as string, /^rlm-plan: ok \(mocked\): 7 steps, /);
   });
 
+  test("a failing mocked run names the failing step as file:line:col", async () => {
+    const down = join("examples", "workspace", "mocks", "triage-down.mocks.json");
+    const run = await cli(["run", PLAN, "--mocks", down]);
+    assert.equal(run.code, 1);
+    const lines = run.stderr.split("\n");
+    assert.equal(
+      lines[1],
+      `${PLAN}:12:11: run failed (mocked): tool "flaky_fetch" failed: timed out (mocked): no answer in 5 s [execute/tool_error]`,
+    );
+    const error = JSON.parse(lines.slice(2).join("\n")) as { path: unknown };
+    assert.deepEqual(error.path, ["steps", 0, "plan", "steps", 0]);
+  });
+
   test("a mocks file with a mistake: exit 2, located", async () => {
     const run = await cli(["run", PLAN, "--mocks", join("examples", "workspace", "mocks", "nope.mocks.json")]);
     assert.equal(run.code, 2);
