@@ -178,6 +178,31 @@ describe("rlm-plan run: the example workspace", { concurrency: true }, () => {
     assert.deepEqual(events[6]?.checkpoints, ["fetch attempt", "fetch attempt"]);
   });
 
+  test("retry-flaky: a failed attempt is a line naming where it failed; --events streams it as JSON", async () => {
+    const plan = "examples/workspace/plans/retry-flaky.rlmplan.json";
+    const text = await rlmPlanRun([plan]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(
+      lines(text.stderr)[1],
+      `     retry attempt 1/3 failed at ${plan}:12:11 [execute/tool_error]: retrying`,
+    );
+    const json = await rlmPlanRun([plan, "--json", "--events"]);
+    const attempts = json.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; event?: Record<string, unknown> })
+      .filter((line) => line.event?.type === "attempt_failed");
+    assert.deepEqual(
+      attempts.map((a) => [
+        a.event?.path,
+        a.event?.attempt,
+        a.event?.retrying,
+        (a.event?.error as { path: unknown }).path,
+      ]),
+      [[["steps", 0], 1, true, ["steps", 0, "plan", "steps", 1]]],
+    );
+  });
+
   test("--input replaces an input with a text file", async () => {
     const file = join(dir, "two-needles.txt");
     writeFileSync(file, "hay\nneedle\nhay\nneedle");
@@ -373,7 +398,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
       assert.equal(run.stdout, "");
       assert.equal(
         run.stderr,
-        `rlm-plan: ${message}\nusage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json]\n`,
+        `rlm-plan: ${message}\nusage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]]\n`,
       );
     });
   }

@@ -17,7 +17,8 @@ import {
 import { childPlans, type Plan } from "../plan/ast";
 import { parsePlan } from "../plan/parse";
 import type { Budget } from "../plan/budget";
-import { PARALLEL_MODES, type ParallelMode } from "../run/events";
+import { lineColumn } from "../analysis";
+import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "../run/events";
 import { operationName } from "../run/interpreter";
 import { startRun, type RunReport } from "../run/startRun";
 import type { RunOutcome, Transition } from "../run/transitions";
@@ -35,7 +36,7 @@ export interface RunIo {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -51,6 +52,9 @@ options:
                       (no program, key or network needed for them; see schemas/mocks.schema.json)
   --parallel MODE     concurrent (default, or the profile's "parallel") or sequential branches
   --json              one JSON line per transition on stdout, then a {"type":"result"} line
+  --events            with --json, also every step event: {"type":"event","event":{...}} lines
+                      (step_started, transition, step_finished, step_failed, attempt_failed;
+                      each names its step by JSON path and source range)
   -h, --help          show this help
 
 Transitions are printed to stderr as they happen; the final value goes to stdout. A failing
@@ -66,6 +70,7 @@ interface RunArgs {
   readonly mocks: string | undefined;
   readonly parallel: ParallelMode | undefined;
   readonly json: boolean;
+  readonly events: boolean;
 }
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
@@ -132,6 +137,7 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
+    onEvent: eventPrinter(text, args, io, mocks !== undefined),
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done;
@@ -152,6 +158,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   let mocks: string | undefined;
   let parallel: ParallelMode | undefined;
   let json = false;
+  let events = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--") {
@@ -172,6 +179,10 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
       case "--json":
         if (equals >= 0) return "--json takes no value";
         json = true;
+        break;
+      case "--events":
+        if (equals >= 0) return "--events takes no value";
+        events = true;
         break;
       case "--host": {
         const file = value();
@@ -205,7 +216,8 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   }
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
-  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json };
+  if (events && !json) return "--events needs --json";
+  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json, events };
 }
 
 // ---- cancellation ---------------------------------------------------------------------------
@@ -315,6 +327,33 @@ function transitionPrinter(
     const line = `${String(t.sequence).padStart(sequenceWidth)}  ${t.operation.padEnd(operationWidth)}  ${bind.padEnd(bindWidth)}  ${style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms`;
     io.stderr.write(`${line.trimEnd()}\n`);
   };
+}
+
+/**
+ * Events beyond transitions: with --json --events every one as a JSON line; in text, a failed
+ * retry attempt (which leaves no transition) as a line naming where it failed.
+ */
+function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): (event: RunEvent) => void {
+  if (args.json) {
+    const mark = mocked ? { mocked: true } : {};
+    return args.events
+      ? (event) => void io.stdout.write(`${JSON.stringify({ type: "event", ...mark, event })}\n`)
+      : () => undefined;
+  }
+  return (event) => {
+    if (event.type !== "attempt_failed") return;
+    const range = event.error.range;
+    const where = range ? ` at ${args.plan}:${position(text, range.offset)}` : "";
+    const next = event.retrying ? "retrying" : "no attempts left";
+    io.stderr.write(
+      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${next}\n`,
+    );
+  };
+}
+
+function position(text: string, offset: number): string {
+  const { line, character } = lineColumn(text, offset);
+  return `${line + 1}:${character + 1}`;
 }
 
 /** `"mocked": true` in every JSON output of a mocked run (absent otherwise). */

@@ -51,6 +51,8 @@ export interface EventError {
   readonly kind: string;
   /** The innermost step that failed (it may be nested inside the event's step). */
   readonly path?: JsonPath;
+  /** That step's place in the plan's file, when the run started from a document. */
+  readonly range?: SourceRange;
 }
 
 /** The step failed: the error unwinds through it (and through every step that encloses it). */

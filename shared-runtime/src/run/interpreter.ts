@@ -266,7 +266,7 @@ class Run {
         elapsed_ms: this.elapsed(),
         duration_ms: Math.round(performance.now() - begun),
         remaining: { ...this.remaining },
-        error: eventError(failure.error),
+        error: this.eventError(failure.error),
       });
       throw failure;
     }
@@ -359,7 +359,7 @@ class Run {
             elapsed_ms: this.elapsed(),
             duration_ms: Math.round(performance.now() - begun),
             remaining: { ...this.remaining },
-            error: eventError(error.error),
+            error: this.eventError(error.error),
           });
         if (!retrying) throw error;
       }
@@ -600,6 +600,14 @@ class Run {
     });
   }
 
+  /** What an event may say about an error: no message (it may quote a tool's output). */
+  private eventError(error: PlanError): EventError {
+    if (!Array.isArray(error.path)) return { phase: error.phase, kind: error.kind };
+    const path = error.path as JsonPath;
+    const range = this.options.rangeOf?.(path);
+    return { phase: error.phase, kind: error.kind, path, ...(range ? { range } : {}) };
+  }
+
   private emit(event: RunEvent): void {
     const listener = this.options.onEvent;
     if (listener) this.notify(() => listener(event));
@@ -613,15 +621,6 @@ class Run {
       // ignored on purpose
     }
   }
-}
-
-/** What an event may say about an error: no message (it may quote a tool's output). */
-function eventError(error: PlanError): EventError {
-  return {
-    phase: error.phase,
-    kind: error.kind,
-    ...(Array.isArray(error.path) ? { path: error.path as JsonPath } : {}),
-  };
 }
 
 function stepCounter(step: Step): RuntimeCounter | undefined {
