@@ -169,11 +169,12 @@ describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", ()
     const run = await cli(["run", PLAN, "--mocks", down]);
     assert.equal(run.code, 1);
     const lines = run.stderr.split("\n");
-    assert.equal(
-      lines[1],
+    assert.deepEqual(lines.slice(1, 4), [
+      `     retry attempt 1/2 failed at ${PLAN}:12:11 [execute/tool_error]: retrying`,
+      `     retry attempt 2/2 failed at ${PLAN}:12:11 [execute/tool_error]: no attempts left`,
       `${PLAN}:12:11: run failed (mocked): tool "flaky_fetch" failed: timed out (mocked): no answer in 5 s [execute/tool_error]`,
-    );
-    const error = JSON.parse(lines.slice(2).join("\n")) as { path: unknown };
+    ]);
+    const error = JSON.parse(lines.slice(4).join("\n")) as { path: unknown };
     assert.deepEqual(error.path, ["steps", 0, "plan", "steps", 0]);
   });
 
