@@ -93,6 +93,8 @@ export namespace RunStepStartedNotification {
 export interface RunTransitionParams extends RunIdentity {
   /** A completed step: sequence, operation, bind, status and timing; never content. */
   readonly transition: Transition;
+  /** The completed step's JSON path in the plan (concurrent branches complete in any order). */
+  readonly path?: readonly (string | number)[];
 }
 
 /** Server → client: one transition of a run, sent as it happens. */

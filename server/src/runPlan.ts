@@ -185,9 +185,16 @@ function execute(
         ...(mocked ? { mocked } : {}),
         step: { operation: step.operation, bind: step.bind, path: step.path, depth: step.depth },
       }),
-    onTransition: (transition) => {
+    // The transition event is the transition list's entry plus the step's path.
+    onEvent: (event) => {
+      if (event.type !== "transition") return;
       transitionCount++;
-      server.transition({ ...identity, ...(mocked ? { mocked } : {}), transition: contentFree(transition) });
+      server.transition({
+        ...identity,
+        ...(mocked ? { mocked } : {}),
+        transition: contentFree(event.transition),
+        path: [...event.path],
+      });
     },
   });
   const finish = (result: RunResult): void => {
