@@ -19,6 +19,8 @@ import {
 } from "@rlm-plan/shared-runtime";
 import { createCommandTool, ProcessTracker } from "@rlm-plan/shared-runtime/out/host";
 import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
+import { createOpenAIChatProvider } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
+import { startChatServer } from "../support/chatServer";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const TOOLS = join(ROOT, "test", "fixtures", "tools");
@@ -226,6 +228,63 @@ describe("parallel: concurrent branches", () => {
       );
     } finally {
       await tracker.closeAll();
+    }
+  });
+
+  test("a failing branch aborts a sibling's HTTP request to its provider", async () => {
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((wake) => (arrived = wake));
+    const server = await startChatServer([
+      {
+        kind: "dynamic",
+        answer: () => {
+          arrived();
+          return { kind: "slow", delayMs: 60_000, then: { kind: "ok", text: "too late" } };
+        },
+      },
+    ]);
+    try {
+      const provider = createOpenAIChatProvider({ type: "openai-chat", baseUrl: server.baseUrl, model: "m" }, {});
+      const boom: ToolHandler = async () => {
+        await requestArrived;
+        throw new Error("boom");
+      };
+      const plan = {
+        steps: [
+          {
+            op: "parallel",
+            plans: [
+              {
+                steps: [
+                  { op: "model", provider: "p", prompt: "hi", bind: "x" },
+                  { op: "final", value: 1 },
+                ],
+              },
+              {
+                steps: [
+                  { op: "tool", name: "boom", args: {}, bind: "y" },
+                  { op: "final", value: 2 },
+                ],
+              },
+            ],
+            bind: "all",
+          },
+          { op: "final", value: 0 },
+        ],
+      };
+      const { outcome } = await startRun({
+        source: { kind: "value", value: plan },
+        policy: { capabilities: ["model(p)", "tool(boom)", "parallel"] },
+        host: { tools: new Map([["boom", boom]]), providers: new Map([["p", provider]]) },
+      }).done;
+      assert.ok(!outcome.ok);
+      assert.deepEqual([outcome.error.kind, outcome.error.tool], ["tool_error", "boom"]);
+      // The server learns of the aborted request when its socket closes; wait for that event.
+      while (server.abandoned() === 0) await new Promise((wake) => setTimeout(wake, 10));
+      assert.equal(server.abandoned(), 1);
+      assert.equal(server.requests.length, 1);
+    } finally {
+      await server.close();
     }
   });
 
