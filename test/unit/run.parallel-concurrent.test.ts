@@ -67,6 +67,25 @@ const parallelPlan = (ids: number[]) => ({
     { op: "final", value: { ref: "var", name: "all" } },
   ],
 });
+/** Two branches: `step` in the first, a tool "boom" (which fails when the test says) in the second. */
+const beside = (step: object) => ({
+  steps: [
+    {
+      op: "parallel",
+      plans: [
+        { steps: [step, { op: "final", value: 1 }] },
+        {
+          steps: [
+            { op: "tool", name: "boom", args: {}, bind: "y" },
+            { op: "final", value: 2 },
+          ],
+        },
+      ],
+      bind: "all",
+    },
+    { op: "final", value: { ref: "var", name: "all" } },
+  ],
+});
 const POLICY = { capabilities: ["tool(t)", "tool(boom)", "parallel"], budget: "default" };
 
 function start(plan: unknown, host: RunHost, options: Partial<StartRunOptions> = {}) {
@@ -184,29 +203,7 @@ describe("parallel: concurrent branches", () => {
       while (!existsSync(pidFile)) await new Promise((wake) => setTimeout(wake, 10));
       throw new Error("boom");
     };
-    const plan = {
-      steps: [
-        {
-          op: "parallel",
-          plans: [
-            {
-              steps: [
-                { op: "tool", name: "t", args: { pidFile }, bind: "x" },
-                { op: "final", value: 1 },
-              ],
-            },
-            {
-              steps: [
-                { op: "tool", name: "boom", args: {}, bind: "y" },
-                { op: "final", value: 2 },
-              ],
-            },
-          ],
-          bind: "all",
-        },
-        { op: "final", value: { ref: "var", name: "all" } },
-      ],
-    };
+    const plan = beside({ op: "tool", name: "t", args: { pidFile }, bind: "x" });
     try {
       const { outcome } = await start(plan, {
         tools: new Map([
@@ -249,29 +246,7 @@ describe("parallel: concurrent branches", () => {
         await requestArrived;
         throw new Error("boom");
       };
-      const plan = {
-        steps: [
-          {
-            op: "parallel",
-            plans: [
-              {
-                steps: [
-                  { op: "model", provider: "p", prompt: "hi", bind: "x" },
-                  { op: "final", value: 1 },
-                ],
-              },
-              {
-                steps: [
-                  { op: "tool", name: "boom", args: {}, bind: "y" },
-                  { op: "final", value: 2 },
-                ],
-              },
-            ],
-            bind: "all",
-          },
-          { op: "final", value: 0 },
-        ],
-      };
+      const plan = beside({ op: "model", provider: "p", prompt: "hi", bind: "x" });
       const { outcome } = await startRun({
         source: { kind: "value", value: plan },
         policy: { capabilities: ["model(p)", "tool(boom)", "parallel"] },
