@@ -20,7 +20,7 @@ import {
 
 type RunEvent =
   | { readonly kind: "step"; readonly step: StepStarted }
-  | { readonly kind: "transition"; readonly transition: Transition }
+  | { readonly kind: "transition"; readonly transition: Transition; readonly path?: readonly (string | number)[] }
   | { readonly kind: "finished"; readonly params: RunFinishedParams };
 
 /** How long events for an unknown run id are kept waiting for their session. */
@@ -61,7 +61,7 @@ export class RunSession {
         break;
       case "transition": {
         const t = event.transition;
-        const step = this.close(t.operation, t.bind);
+        const step = this.close(t.operation, t.bind, event.path);
         const logged = { ...t, ...(step?.path ? { path: step.path } : {}) };
         this.log.addTransition(this.record, logged);
         this.output.transition(this.record, logged);
@@ -114,8 +114,17 @@ export class RunSession {
     this.resolveDone(this.record);
   }
 
-  /** Removes the innermost open step with this operation and binding (and any left open inside it). */
-  private close(operation: string, bind: string | null): StepRef | undefined {
+  /**
+   * Removes the open step the transition completes: the one at `path` when the server names it
+   * (concurrent branches complete in any order), else the innermost open step with this
+   * operation and binding (and any left open inside it).
+   */
+  private close(operation: string, bind: string | null, path?: readonly (string | number)[]): StepRef | undefined {
+    if (path) {
+      const key = JSON.stringify(path);
+      const at = this.open.findIndex((step) => JSON.stringify(step.path) === key);
+      if (at >= 0) return this.open.splice(at, 1)[0];
+    }
     for (let i = this.open.length - 1; i >= 0; i--) {
       const step = this.open[i] as StepRef;
       if (step.operation === operation && step.bind === bind) {
@@ -145,7 +154,7 @@ export class ActiveRuns implements vscode.Disposable {
         this.route(p.runId, { kind: "step", step: p.step }),
       ),
       client.onNotification(RunTransitionNotification.type, (p) =>
-        this.route(p.runId, { kind: "transition", transition: p.transition }),
+        this.route(p.runId, { kind: "transition", transition: p.transition, ...(p.path ? { path: p.path } : {}) }),
       ),
       client.onNotification(RunFinishedNotification.type, (p) => this.route(p.runId, { kind: "finished", params: p })),
       client.onDidChangeState((event) => {

@@ -15,6 +15,7 @@ import { revealStep } from "./stepLocation";
 
 export const COMMANDS = {
   run: RunPlanClientCommand.command,
+  runWithMocks: "rlmPlan.runWithMocks",
   cancel: "rlmPlan.cancel",
   runAgain: "rlmPlan.runAgain",
   createHostProfile: "rlmPlan.createHostProfile",
@@ -36,17 +37,48 @@ export const UNTRUSTED_MESSAGE =
 export function registerRunCommands(deps: RunDependencies): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand(COMMANDS.run, (target?: unknown) => runPlan(deps, target)),
+    vscode.commands.registerCommand(COMMANDS.runWithMocks, async (target?: unknown) => {
+      const mocks = await pickMocks();
+      return mocks ? runPlan(deps, target, mocks) : undefined;
+    }),
     vscode.commands.registerCommand(COMMANDS.cancel, (target?: unknown) => cancelRun(deps, target)),
     vscode.commands.registerCommand(COMMANDS.runAgain, async (target?: unknown) => {
       const record = await pickRun(deps.log, target, "Run which plan again?");
-      return record ? runPlan(deps, vscode.Uri.parse(record.plan)) : undefined;
+      return record ? runPlan(deps, vscode.Uri.parse(record.plan), record.mocks) : undefined;
     }),
     vscode.commands.registerCommand(COMMANDS.showOutput, () => deps.output.show(false)),
   );
 }
 
+/**
+ * A mocks file for a dry run: one of the workspace's `*.mocks.json` files, or any file chosen
+ * in a dialog. Answers with the file's URI (the server reads and checks it).
+ */
+async function pickMocks(): Promise<string | undefined> {
+  const files = await vscode.workspace.findFiles("**/*.mocks.json", "**/node_modules/**", 200);
+  const browse = "Choose a file...";
+  const items = [
+    ...files
+      .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
+    { label: browse, uri: undefined },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: "Run Plan with Mocks",
+    placeHolder: "Tools and providers named in the mocks file answer from it (no program, key or network)",
+  });
+  if (!picked) return undefined;
+  if (picked.uri) return picked.uri.toString();
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { "Mocks files": ["json"] },
+    openLabel: "Run with these mocks",
+  });
+  return chosen?.[0]?.toString();
+}
+
 /** Runs a plan: the argument (a URI, a URI string from the code lens) or the active editor's plan. */
-export async function runPlan(deps: RunDependencies, target: unknown): Promise<RunRecord | undefined> {
+export async function runPlan(deps: RunDependencies, target: unknown, mocks?: string): Promise<RunRecord | undefined> {
   const uri = planOf(target);
   if (!uri) {
     void vscode.window.showErrorMessage(
@@ -92,7 +124,9 @@ export async function runPlan(deps: RunDependencies, target: unknown): Promise<R
   let runId: string;
   try {
     const env = host?.hostProfile ? await deps.keys.keysFor(host.hostProfile) : {};
-    const args: RunCommand.Arguments = [Object.keys(env).length > 0 ? { uri: planUri, env } : { uri: planUri }];
+    const args: RunCommand.Arguments = [
+      { uri: planUri, ...(Object.keys(env).length > 0 ? { env } : {}), ...(mocks ? { mocks } : {}) },
+    ];
     const answer = (await client.sendRequest(ExecuteCommandRequest.type, {
       command: RunCommand.command,
       arguments: args,
@@ -107,7 +141,7 @@ export async function runPlan(deps: RunDependencies, target: unknown): Promise<R
     return undefined;
   }
 
-  const record = log.begin(planUri, host?.hostProfile ?? null, runId);
+  const record = log.begin(planUri, host?.hostProfile ?? null, runId, mocks);
   output.show();
   const session = runs.start(runId, record);
   await showProgress(deps, session);

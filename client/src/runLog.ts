@@ -37,6 +37,8 @@ export interface RunRecord {
   readonly startedAt: string;
   /** The server's id of the run (unique only while that server runs). */
   readonly serverRunId: string;
+  /** For a dry run: the mocks file's URI (its tools and providers answered from it). */
+  readonly mocks?: string;
   status: RunStatus;
   /** Milliseconds from start to end, as the server measured them. */
   durationMs?: number;
@@ -102,7 +104,7 @@ export class RunLog implements vscode.Disposable {
   }
 
   /** Starts the record of a run the server has just accepted. */
-  begin(plan: string, hostProfile: string | null, serverRunId: string): RunRecord {
+  begin(plan: string, hostProfile: string | null, serverRunId: string, mocks?: string): RunRecord {
     const number = (this.records[0]?.number ?? 0) + 1;
     const startedAt = new Date();
     const record: RunRecord = {
@@ -112,6 +114,7 @@ export class RunLog implements vscode.Disposable {
       hostProfile,
       startedAt: startedAt.toISOString(),
       serverRunId,
+      ...(mocks ? { mocks } : {}),
       status: "running",
       transitions: [],
     };

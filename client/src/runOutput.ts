@@ -18,6 +18,7 @@ export class RunOutput implements vscode.Disposable {
   started(run: RunRecord): void {
     this.channel.appendLine("");
     this.channel.appendLine(`Run ${run.number} started: ${displayPath(run.plan)} at ${clock(run.startedAt)}`);
+    if (run.mocks) this.channel.appendLine(`  mocked: tools and providers in ${displayPath(run.mocks)} answer from it`);
     this.channel.appendLine(`  host profile: ${run.hostProfile ? displayPath(run.hostProfile) : "(none)"}`);
   }
 
@@ -34,7 +35,7 @@ export class RunOutput implements vscode.Disposable {
     const counts = `${run.transitions.length + (run.droppedTransitions ?? 0)} transitions`;
     switch (run.status) {
       case "succeeded":
-        this.channel.appendLine(`Run ${run.number} succeeded${took} (${counts}). Final value:`);
+        this.channel.appendLine(`Run ${run.number} succeeded${mockedText(run)}${took} (${counts}). Final value:`);
         this.channel.appendLine(run.valueTruncated ? `${String(run.value)}… (cut)` : pretty(run.value));
         break;
       case "cancelled":
@@ -43,7 +44,7 @@ export class RunOutput implements vscode.Disposable {
       default: {
         const error = run.error;
         const what = error ? ` (${error.phase}/${error.kind})` : "";
-        this.channel.appendLine(`Run ${run.number} failed${took}${what}${stepText(run.failedStep)}:`);
+        this.channel.appendLine(`Run ${run.number} failed${mockedText(run)}${took}${what}${stepText(run.failedStep)}:`);
         if (error) this.channel.appendLine(`  ${error.message}`);
         this.channel.appendLine(`Error: ${pretty(error ?? null)}`);
       }
@@ -103,4 +104,9 @@ function left(t: LoggedTransition): string {
   const r = t.remaining as LoggedTransition["remaining"] | undefined;
   if (!r) return "";
   return `  left: steps ${r.steps} · tools ${r.tool_calls} · models ${r.model_calls} · context ${r.context_ops} · bytes ${r.output_bytes}`;
+}
+
+/** " (mocked)" for a dry run, so no line of its report reads like a real run's. */
+function mockedText(run: RunRecord): string {
+  return run.mocks ? " (mocked)" : "";
 }

@@ -90,7 +90,7 @@ function runItem(record: RunRecord): vscode.TreeItem {
   item.id = record.id;
   const when = new Date(record.startedAt).toLocaleTimeString();
   const took = record.durationMs === undefined ? "" : ` · ${ms(record.durationMs)}`;
-  item.description = `#${record.number} · ${record.status} · ${when}${took}`;
+  item.description = `#${record.number} · ${record.status}${record.mocks ? " (mocked)" : ""} · ${when}${took}`;
   item.iconPath = STATUS_ICONS[record.status];
   item.contextValue = `rlmPlanRun.${record.status}`;
   const tooltip = new vscode.MarkdownString(undefined, true);

@@ -148,6 +148,9 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     const outcome = await executePlan(validated, created.host, {
       signal: this.cancel.signal,
       countPausedTime,
+      // Stepping follows one branch after another: the call stack is one thread, and a branch
+      // that pauses must not let its siblings spend the budget behind the user's back.
+      parallel: "sequential",
       onTransition: (t) => this.transition(t),
       ...(this.noDebug
         ? {}

@@ -32,6 +32,8 @@ export interface InitializationOptions {
 export interface RunIdentity {
   readonly uri: string;
   readonly runId: string;
+  /** Present (true) on every notification of a run whose tools or providers answer from mocks. */
+  readonly mocked?: boolean;
 }
 
 /**
@@ -51,7 +53,18 @@ export namespace RunCommand {
   export const command = "rlmPlan.server.run";
   /** The plan document's URI (a bare URI string is accepted too). */
   /** `env`: variables for this run only, such as provider keys from the client's secret storage. */
-  export type Arguments = [{ readonly uri: string; readonly env?: Readonly<Record<string, string>> }];
+  /**
+   * `mocks`: a dry run. A mocks file (a path, relative to the host profile's folder, or a file
+   * URI) or the mocks themselves (schemas/mocks.schema.json); every notification of the run
+   * then says `mocked: true`.
+   */
+  export type Arguments = [
+    {
+      readonly uri: string;
+      readonly env?: Readonly<Record<string, string>>;
+      readonly mocks?: string | Readonly<Record<string, unknown>>;
+    },
+  ];
   /** Answered as soon as the run starts; progress and the outcome arrive as notifications. */
   export type Result = RunIdentity;
 }
@@ -105,6 +118,8 @@ export namespace RunStepStartedNotification {
 export interface RunTransitionParams extends RunIdentity {
   /** A completed step: sequence, operation, bind, status and timing; never content. */
   readonly transition: Transition;
+  /** The completed step's JSON path in the plan (concurrent branches complete in any order). */
+  readonly path?: readonly (string | number)[];
 }
 
 /** Server → client: one transition of a run, sent as it happens. */
@@ -126,6 +141,8 @@ export type RunResult =
       readonly error: PlanError;
       readonly checkpoints: readonly string[];
       readonly budgetRemaining?: Readonly<Record<string, number>>;
+      /** Where the error is in the plan's text (1-based): the failing step, or the static problem. */
+      readonly location?: { readonly line: number; readonly column: number };
     };
 
 export interface RunFinishedParams extends RunIdentity {

@@ -1,16 +1,19 @@
 // Runs a plan when a client asks (`rlmPlan.server.run`), never otherwise: the open document's
-// text through the runtime's own pipeline (parse, validate, preflight, execute; first error, as
-// the reference reports it) against the host profile in force, built with createRunHost. The
+// text through the runtime's one pipeline, startRun (check, build what the plan uses, preflight,
+// execute; first error, as the reference reports it) against the host profile in force. The
 // command answers with the run's id at once; each transition goes to the client as it happens
 // and the outcome (value or structured error) when the run ends. `rlmPlan.server.cancel` aborts
 // a run: the runtime stops it, tool processes are killed, and it ends with kind "cancelled".
 // Notifications carry only what transitions carry (sequence, operation, bind, status, timing):
 // never a prompt, model text, tool argument, header or key.
 
-import { checkPlan, executePlan, type PlanError, type RunOutcome, type Transition } from "@rlm-plan/shared-runtime";
-import { createRunHost, HostSetupError, type CreatedHost } from "@rlm-plan/shared-runtime/out/host/createHost";
+import { startRun, type PlanError, type RunHandle, type Transition } from "@rlm-plan/shared-runtime";
+import { profileHost } from "@rlm-plan/shared-runtime/out/host/createHost";
+import { loadMocks, parseMocks, type Mocks } from "@rlm-plan/shared-runtime/out/host/mocks";
 import type { HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
 import { basename } from "node:path";
+import { dirname, resolve as pathResolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
@@ -24,6 +27,9 @@ import {
   type RunStepStartedParams,
   type RunTransitionParams,
 } from "./protocol";
+
+/** A run in progress; `done` settles once the client has heard how it ended. */
+type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
 
 /** What a run needs from the server: the analysed plan, its host profile, and a way to talk. */
 export interface PlanRunnerHost {
@@ -46,13 +52,13 @@ export interface PlanRunner {
 }
 
 export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
-  const runs = new Map<string, AbortController>();
-  /** Hosts of runs still going: their command tools run in process groups of their own. */
-  const hosts = new Set<CreatedHost>();
+  /** Runs still going: their command tools run in process groups of their own. */
+  const runs = new Map<string, ServerRun>();
   // A server that exits (the client said so, or it crashed) leaves no tool process behind.
   process.once("exit", () => {
-    for (const host of hosts) host.kill();
+    for (const run of runs.values()) run.kill();
   });
+  const cancelled = new WeakSet<ServerRun>();
   let counter = 0;
   return {
     run(args) {
@@ -73,22 +79,23 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
         const count = loaded.errors.length === 1 ? "a problem" : `${loaded.errors.length} problems`;
         return failed(`The host profile ${basename(hostFile)} has ${count}${where}: fix it, then run the plan again`);
       }
+      const mocks = runMocks(args, hostFile);
+      if (mocks !== undefined && !("tools" in mocks)) return invalid(mocks.message);
       const runId = `run-${++counter}`;
-      const controller = new AbortController();
-      runs.set(runId, controller);
       const identity: RunIdentity = { uri, runId };
       const env = runEnvironment(args);
-      void execute(server, identity, plan, loaded.profile, controller.signal, hosts, env).finally(() =>
-        runs.delete(runId),
-      );
+      const handle = execute(server, identity, plan, loaded.profile, env, mocks);
+      runs.set(runId, handle);
+      void handle.done.finally(() => runs.delete(runId));
       return identity;
     },
     cancel(args) {
       const runId = argument(args, "runId");
       if (runId === undefined) return invalid(`${CancelRunCommand.command} needs the run's id: [{"runId": "run-1"}]`);
-      const controller = runs.get(runId);
-      if (!controller || controller.signal.aborted) return false;
-      controller.abort();
+      const run = runs.get(runId);
+      if (!run || cancelled.has(run)) return false;
+      cancelled.add(run);
+      run.cancel();
       return true;
     },
   };
@@ -129,86 +136,105 @@ function failed(message: string): ResponseError<void> {
   return new ResponseError(LSPErrorCodes.RequestFailed, message);
 }
 
-async function execute(
+/**
+ * The run's mocks: `mocks` in the request is a mocks file (a path or file URI, relative paths
+ * against the host profile's folder) or the mocks themselves (an object, checked against the
+ * same schema). Undefined for a real run; an Error-like value when the mocks are unusable.
+ */
+function runMocks(args: readonly unknown[], hostFile: string): Mocks | { message: string } | undefined {
+  const first = args[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return undefined;
+  const mocks: unknown = (first as Record<string, unknown>).mocks;
+  if (mocks === undefined || mocks === null) return undefined;
+  let result;
+  if (typeof mocks === "string") {
+    const file = mocks.startsWith("file:") ? fileURLToPath(mocks) : resolvePath(hostFile, mocks);
+    result = loadMocks(file);
+  } else {
+    result = parseMocks(JSON.stringify(mocks), "mocks");
+  }
+  if (result.ok) return result.mocks;
+  const e = result.errors[0];
+  const where = e ? `${basename(e.file)}:${e.line}:${e.column}: ${e.message}` : "invalid mocks";
+  const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more)` : "";
+  return { message: `The mocks cannot be used: ${where}${more}` };
+}
+
+function resolvePath(hostFile: string, path: string): string {
+  return pathResolve(dirname(hostFile), path);
+}
+
+function execute(
   server: PlanRunnerHost,
   identity: RunIdentity,
   plan: AnalyzedPlan,
   profile: Extract<HostProfileResult, { ok: true }>["profile"],
-  signal: AbortSignal,
-  hosts: Set<CreatedHost>,
   env: Readonly<Record<string, string>>,
-): Promise<void> {
+  mocks: Mocks | undefined,
+): ServerRun {
   const started = performance.now();
   let transitionCount = 0;
-  let created: CreatedHost | undefined;
+  const mocked = mocks !== undefined;
+  const handle = startRun({
+    source: { kind: "document", text: plan.document.getText(), document: plan.analysis.document },
+    policy: { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" },
+    host: profileHost(profile, { env: { ...process.env, ...env }, ...(mocks ? { mocks } : {}) }),
+    onStepStart: (step) =>
+      server.stepStarted({
+        ...identity,
+        ...(mocked ? { mocked } : {}),
+        step: { operation: step.operation, bind: step.bind, path: step.path, depth: step.depth },
+      }),
+    // The transition event is the transition list's entry plus the step's path.
+    onEvent: (event) => {
+      if (event.type !== "transition") return;
+      transitionCount++;
+      server.transition({
+        ...identity,
+        ...(mocked ? { mocked } : {}),
+        transition: contentFree(event.transition),
+        path: [...event.path],
+      });
+    },
+  });
   const finish = (result: RunResult): void => {
-    server.finished({ ...identity, result, elapsedMs: Math.round(performance.now() - started), transitionCount });
-  };
-  try {
-    try {
-      created = await createRunHost(profile, { env: { ...process.env, ...env } });
-      hosts.add(created);
-    } catch (error) {
-      if (!(error instanceof HostSetupError)) throw error;
-      const first = error.errors[0];
-      const where = first ? `: ${basename(first.file)} line ${first.line}: ${first.message}` : "";
-      return finish(
-        failure({ phase: "preflight", kind: "host_setup_failed", message: `the host could not be set up${where}` }),
-      );
-    }
-    if (signal.aborted) return finish(failure(cancelledError()));
-    const text = plan.document.getText();
-    const checked = checkPlan({ kind: "document", text, document: plan.analysis.document }, created.policy);
-    if (!checked.ok) return finish(failure(checked.error));
-    const outcome: RunOutcome = await executePlan(checked.validated, created.host, {
-      signal,
-      onStepStart: (step) =>
-        server.stepStarted({
-          ...identity,
-          step: { operation: step.operation, bind: step.bind, path: step.path, depth: step.depth },
-        }),
-      onTransition: (transition) => {
-        transitionCount++;
-        server.transition({ ...identity, transition: contentFree(transition) });
-      },
+    server.finished({
+      ...identity,
+      ...(mocked ? { mocked } : {}),
+      result,
+      elapsedMs: Math.round(performance.now() - started),
+      transitionCount,
     });
-    finish(
-      outcome.ok
-        ? {
-            ok: true,
-            value: outcome.value,
-            checkpoints: outcome.checkpoints,
-            budgetRemaining: { ...outcome.budget_remaining },
-          }
-        : {
-            ok: false,
-            error: outcome.error,
-            checkpoints: outcome.checkpoints,
-            budgetRemaining: { ...outcome.budget_remaining },
-          },
-    );
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    finish(failure({ phase: "execute", kind: "runtime_error", message: `internal error: ${message.slice(0, 500)}` }));
-  } finally {
-    // Tools the run abandoned (cancelled, timed out) are stopped after the client has heard.
-    if (created) {
-      await created.close();
-      hosts.delete(created);
-    }
-  }
+  };
+  const done = handle.done.then(
+    (report) => {
+      const { outcome } = report;
+      const budgetRemaining = { ...outcome.budget_remaining };
+      const location = report.location
+        ? { location: { line: report.location.line, column: report.location.column } }
+        : {};
+      finish(
+        outcome.ok
+          ? { ok: true, value: outcome.value, checkpoints: outcome.checkpoints, budgetRemaining }
+          : { ok: false, error: outcome.error, checkpoints: outcome.checkpoints, budgetRemaining, ...location },
+      );
+      return report;
+    },
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const failure: PlanError = {
+        phase: "execute",
+        kind: "runtime_error",
+        message: `internal error: ${message.slice(0, 500)}`,
+      };
+      finish({ ok: false, error: failure, checkpoints: [] });
+    },
+  );
+  return { cancel: handle.cancel, kill: handle.kill, done };
 }
 
 /** Only the fields a transition is defined to carry (counters, never values), whatever a runtime version adds. */
 function contentFree(transition: Transition): Transition {
   const { sequence, operation, bind, status, elapsed_ms, duration_ms, remaining } = transition;
   return { sequence, operation, bind, status, elapsed_ms, duration_ms, remaining: { ...remaining } };
-}
-
-function failure(error: PlanError): RunResult {
-  return { ok: false, error, checkpoints: [] };
-}
-
-function cancelledError(): PlanError {
-  return { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
 }

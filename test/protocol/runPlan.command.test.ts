@@ -225,7 +225,12 @@ describe("run: the plan through the server", () => {
     const took = Date.now() - asked;
     assert.ok(took < 2000, `cancelled after ${took} ms`);
     assert.equal(end.result.ok, false);
-    assert.deepEqual(end.result.error, { phase: "execute", kind: "cancelled", message: "the run was cancelled" });
+    assert.deepEqual(end.result.error, {
+      phase: "execute",
+      kind: "cancelled",
+      message: "the run was cancelled",
+      path: ["steps", 0],
+    });
     assert.equal(end.transitionCount, 0);
     assert.equal(await execute("rlmPlan.server.cancel", [{ runId }]), false, "a finished run cannot be cancelled");
     await client.close(uri);
@@ -239,6 +244,40 @@ describe("run: the plan through the server", () => {
     assert.equal(end.result.error?.phase, "validate");
     assert.equal(end.result.error?.reason, "unbound_variable");
     assert.equal(end.transitionCount, 0);
+    // One rule with the CLI: a run that never started keeps its whole budget; the error is located.
+    assert.deepEqual(end.result.budgetRemaining, {
+      steps: 64,
+      model_calls: 8,
+      tool_calls: 16,
+      context_ops: 32,
+      output_bytes: 65536,
+    });
+    assert.deepEqual((end.result as { location?: unknown }).location, { line: 5, column: 74 });
+    await client.close(uri);
+  });
+
+  it("a mocked run: tools answer from the mocks, and every notification says mocked", async () => {
+    const mocks = { tools: { marker: [{ value: "mocked marker" }] } };
+    const uri = await client.open(workspace.path("mocked.rlmplan.json"), MARKER_PLAN);
+    const { runId } = (await execute("rlmPlan.server.run", [{ uri, mocks }])) as { runId: string };
+    const end = await finishedRun(runId);
+    assert.deepEqual([end.result.ok, end.result.value], [true, "mocked marker"]);
+    assert.equal((end as { mocked?: boolean }).mocked, true);
+    const mine = transitions.filter((t) => t.runId === runId);
+    assert.deepEqual(
+      mine.map((t) => (t as { mocked?: boolean }).mocked),
+      [true, true],
+    );
+    assert.equal(existsSync(workspace.path("ran.txt")), false, "the real marker tool never ran");
+    await client.close(uri);
+  });
+
+  it("mocks that break the schema are refused with their location", async () => {
+    const uri = await client.open(workspace.path("mocked-bad.rlmplan.json"), MARKER_PLAN);
+    await assert.rejects(
+      execute("rlmPlan.server.run", [{ uri, mocks: { tools: { marker: [{}] } } }]),
+      (error: ResponseError<unknown>) => /^The mocks cannot be used: mocks:1:/.test(error.message),
+    );
     await client.close(uri);
   });
 

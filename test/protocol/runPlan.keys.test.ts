@@ -72,11 +72,14 @@ it("the key passed for the run is sent as the bearer token, and is echoed nowher
   assert.ok(!seen.some((text) => text.includes(KEY)), "a notification carries the key");
 });
 
-it("without the key the provider fails with the variable's name, not a value", async () => {
+it("without the key the run fails in preflight, naming the provider and the variable, not a value", async () => {
   const result = await runWith({});
   assert.equal(result.ok, false);
   const error = result.error as Record<string, unknown>;
-  assert.equal(error.kind, "model_error");
-  assert.match(String(error.message), /RLM_PLAN_TEST_RUN_KEY is not set/);
+  assert.deepEqual(
+    [error.phase, error.kind, error.variable],
+    ["preflight", "provider_key_missing", "RLM_PLAN_TEST_RUN_KEY"],
+  );
+  assert.match(String(error.message), /RLM_PLAN_TEST_RUN_KEY, which is not set/);
   assert.equal(chat.requests.length, 1, "no request without a key");
 });

@@ -38,6 +38,8 @@ export interface ChatServer {
   readonly baseUrl: string;
   readonly port: number;
   readonly requests: RecordedRequest[];
+  /** How many requests the client abandoned before their answer was sent (aborted fetches). */
+  abandoned(): number;
   /** Appends answers to the script. */
   script(...answers: Answer[]): void;
   /** Forgets the answers not given yet and the requests recorded so far. */
@@ -51,7 +53,11 @@ export async function startChatServer(answers: readonly Answer[] = [], fallback?
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const sockets = new Set<Socket>();
+  let abandoned = 0;
   const server = createServer((req, res) => {
+    res.on("close", () => {
+      if (!res.writableFinished) abandoned++;
+    });
     void collect(req).then(
       (text) => {
         const recorded: RecordedRequest = {
@@ -79,6 +85,7 @@ export async function startChatServer(answers: readonly Answer[] = [], fallback?
     baseUrl: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
+    abandoned: () => abandoned,
     script: (...more) => void queue.push(...more),
     reset: () => {
       queue.length = 0;

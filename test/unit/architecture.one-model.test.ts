@@ -33,7 +33,7 @@ const RULES: readonly { readonly what: string; readonly pattern: RegExp; readonl
     copy: "return this.parent?.visibleBefore(name, this.ownerIndexInParent);",
   },
   {
-    what: "a list of which step fields are expressions (ast.ts's EXPRESSION_FIELDS and stepExpressions)",
+    what: "a list of which step fields are expressions (ast.ts's STEP_FIELDS, expressionFields and stepExpressions)",
     pattern: /["']handle["']\s*,\s*["']prompt["']|\[\[\s*step\.handle\b|return \[\[step\.(?:prompt|args|value)\b/,
     copy: 'const ANY_EXPRESSION_KEYS = ["handle", "prompt", "args", "value"];',
   },

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
 import { parsePlan, type PlanSource } from "@rlm-plan/shared-runtime/out/plan/parse";
-import { checkPlan, runPlan, type PolicyOptions } from "@rlm-plan/shared-runtime/out/run/pipeline";
+import { checkPlan, type PolicyOptions } from "@rlm-plan/shared-runtime/out/run/pipeline";
+import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
 import type { RunHost } from "@rlm-plan/shared-runtime/out/run/host";
 
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
@@ -147,7 +148,7 @@ for (const name of SPECIAL) {
       { inputs: {} },
       {
         ok: false,
-        error: { phase: "execute", kind: "missing_input", input: name },
+        error: { phase: "execute", kind: "missing_input", input: name, path: ["steps", 0] },
         transitions: [],
         checkpoints: [],
         budget_remaining: { steps: 63, model_calls: 8, tool_calls: 16, context_ops: 32, output_bytes: 65536 },
@@ -188,6 +189,7 @@ for (const name of SPECIAL) {
       phase: "execute",
       kind: "missing_field",
       field: name,
+      path: ["steps", 0],
     });
   });
 

@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { childOutput } from "../support/childOutput";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -31,11 +32,7 @@ function rlmPlanRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promi
     env: { ...process.env, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+  return childOutput(child);
 }
 
 /** Transition lines with their durations (which vary) replaced by "N ms". */
@@ -181,6 +178,31 @@ describe("rlm-plan run: the example workspace", { concurrency: true }, () => {
     assert.deepEqual(events[6]?.checkpoints, ["fetch attempt", "fetch attempt"]);
   });
 
+  test("retry-flaky: a failed attempt is a line naming where it failed; --events streams it as JSON", async () => {
+    const plan = "examples/workspace/plans/retry-flaky.rlmplan.json";
+    const text = await rlmPlanRun([plan]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(
+      lines(text.stderr)[1],
+      `     retry attempt 1/3 failed at ${plan}:12:11 [execute/tool_error]: retrying`,
+    );
+    const json = await rlmPlanRun([plan, "--json", "--events"]);
+    const attempts = json.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; event?: Record<string, unknown> })
+      .filter((line) => line.event?.type === "attempt_failed");
+    assert.deepEqual(
+      attempts.map((a) => [
+        a.event?.path,
+        a.event?.attempt,
+        a.event?.retrying,
+        (a.event?.error as { path: unknown }).path,
+      ]),
+      [[["steps", 0], 1, true, ["steps", 0, "plan", "steps", 1]]],
+    );
+  });
+
   test("--input replaces an input with a text file", async () => {
     const file = join(dir, "two-needles.txt");
     writeFileSync(file, "hay\nneedle\nhay\nneedle");
@@ -232,11 +254,25 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     });
     const run = await rlmPlanRun([join(folder, "p.rlmplan.json"), "--json"]);
     assert.equal(run.code, 1);
-    const result = JSON.parse(run.stdout) as { type: string; ok: boolean; error: { kind: string }; location: unknown };
+    const result = JSON.parse(run.stdout) as {
+      type: string;
+      ok: boolean;
+      error: { kind: string };
+      location: unknown;
+      budget_remaining: unknown;
+    };
     assert.equal(result.type, "result");
     assert.equal(result.ok, false);
     assert.equal(result.error.kind, "capability_denied");
     assert.deepEqual(result.location, { file: join(folder, "p.rlmplan.json"), line: 4, column: 13 });
+    // One rule with the server: a run that never started keeps its whole budget (not zeros).
+    assert.deepEqual(result.budget_remaining, {
+      steps: 64,
+      model_calls: 8,
+      tool_calls: 16,
+      context_ops: 32,
+      output_bytes: 65536,
+    });
   });
 
   test("an execution error: exit 1 with phase, kind and message", async () => {
@@ -251,13 +287,18 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     const run = await rlmPlanRun([join(folder, "p.rlmplan.json")]);
     assert.equal(run.code, 1);
     const [first, ...rest] = run.stderr.split("\n");
-    assert.equal(first, 'run failed: tool "count_items" failed: count_items expects a list [execute/tool_error]');
+    // The failing step, located in the plan file (line 3: the tool step of the written plan).
+    assert.equal(
+      first,
+      `${join(folder, "p.rlmplan.json")}:3:5: run failed: tool "count_items" failed: count_items expects a list [execute/tool_error]`,
+    );
     assert.deepEqual(JSON.parse(rest.join("\n")), {
       phase: "execute",
       kind: "tool_error",
       tool: "count_items",
       exception: "count_items expects a list",
       message: 'tool "count_items" failed: count_items expects a list',
+      path: ["steps", 0],
     });
   });
 
@@ -289,16 +330,35 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     assert.match(run.stderr, /^test\/fixtures\/tools\/README\.md:1:1: invalid JSON: /);
   });
 
-  test("a data file that cannot be read: exit 2, located in the profile", async () => {
+  test("a data file that cannot be read: exit 2, located in the profile, when the plan reads it", async () => {
     const folder = workspace(
-      { capabilities: [], inputs: { h: { type: "text-file", path: "missing.txt" } } },
-      { "p.rlmplan.json": { steps: [{ op: "final", value: 1 }] } },
+      {
+        capabilities: ["context(reduce)"],
+        inputs: { h: { type: "text-file", path: "missing.txt" } },
+      },
+      {
+        "p.rlmplan.json": { steps: [{ op: "final", value: 1 }] },
+        "reads.rlmplan.json": {
+          steps: [
+            {
+              op: "context",
+              handle: { ref: "input", name: "h" },
+              action: { type: "reduce", reducer: "count" },
+              bind: "n",
+            },
+            { op: "final", value: { ref: "var", name: "n" } },
+          ],
+        },
+      },
     );
-    const run = await rlmPlanRun([join(folder, "p.rlmplan.json")]);
+    // A plan that never reads the input does not pay for it, even when its file is missing.
+    const unused = await rlmPlanRun([join(folder, "p.rlmplan.json")]);
+    assert.deepEqual([unused.code, unused.stdout], [0, "1\n"]);
+    const run = await rlmPlanRun([join(folder, "reads.rlmplan.json")]);
     assert.equal(run.code, 2);
     assert.equal(
       run.stderr,
-      `${join(folder, "rlmplan.host.json")}:6:15: cannot read "missing.txt" for input "h": no such file (ENOENT)\n`,
+      `${join(folder, "rlmplan.host.json")}:8:15: cannot read "missing.txt" for input "h": no such file (ENOENT)\n`,
     );
   });
 
@@ -338,7 +398,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
       assert.equal(run.stdout, "");
       assert.equal(
         run.stderr,
-        `rlm-plan: ${message}\nusage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]\n`,
+        `rlm-plan: ${message}\nusage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]]\n`,
       );
     });
   }

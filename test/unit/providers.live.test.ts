@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createOpenAIChatProvider } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/pipeline";
+import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
 
 const baseUrl = process.env.RLM_PLAN_LIVE_BASE_URL;
 const model = process.env.RLM_PLAN_LIVE_MODEL;

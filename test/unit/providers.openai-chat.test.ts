@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { describe, test } from "node:test";
 import type { JsonObject } from "@rlm-plan/shared-runtime/out/json";
 import { createOpenAIChatProvider, type OpenAIChatSpec } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/pipeline";
+import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
 import type { ModelProvider } from "@rlm-plan/shared-runtime/out/run/host";
 import { startChatServer, type Answer, type ChatServer } from "../support/chatServer";
 
@@ -405,6 +405,7 @@ describe("openai-chat provider through the runtime", () => {
         provider: "local",
         cause: "HTTP 500 from the provider (type server_error)",
         message: 'provider "local" failed: HTTP 500 from the provider (type server_error)',
+        path: ["steps", 0],
       });
       assert.deepEqual(outcome.transitions, []);
     }));

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { test } from "node:test";
 import { createOpenAIChatProvider } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/pipeline";
+import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
 import { startChatServer, type Answer } from "../support/chatServer";
 
 const random = randomBytes(8).toString("hex");

@@ -84,6 +84,8 @@ describe("beforeStep", () => {
       GRANTED,
       host(),
       {
+        // The debugger's order: one branch after another (concurrent branches pause interleaved).
+        parallel: "sequential",
         beforeStep: (pause) => {
           pauses.push(pause);
           seen.push(

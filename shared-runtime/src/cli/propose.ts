@@ -5,7 +5,7 @@
 
 import { join, resolve } from "node:path";
 import type { JsonValue } from "../json";
-import { HostSetupError, createRunHost, type CreatedHost } from "../host/createHost";
+import { HostSetupError, createRunHost, profileHost, type CreatedHost } from "../host/createHost";
 import { findHostProfile, HOST_PROFILE_FILENAME, loadHostProfile, type HostProfile } from "../host/profile";
 import { resolveBudget, DEFAULT_BUDGET, type Budget } from "../plan/budget";
 import { costRows, type CostRow } from "../plan/costRows";
@@ -15,7 +15,7 @@ import { buildPlanPrompt } from "../providers/planPrompt";
 import { promptHost } from "../providers/promptHost";
 import { readProposal, type Proposal } from "../providers/proposal";
 import { safeErrorText } from "../run/errors";
-import { executePlan } from "../run/interpreter";
+import { startRun } from "../run/startRun";
 import type { RunOutcome, Transition } from "../run/transitions";
 import { estimateLines, jsonText, styleFor } from "./output";
 
@@ -86,7 +86,9 @@ export async function proposeCommand(argv: readonly string[], io: ProposeIo): Pr
   }
   let created: CreatedHost;
   try {
-    created = await createRunHost(profile, { env: io.env ?? process.env });
+    // Only the provider that proposes: the plan's own needs are built when it runs.
+    const needs = { tools: new Set<string>(), providers: new Set([args.provider]), inputs: new Set<string>() };
+    created = await createRunHost(profile, { env: io.env ?? process.env, needs });
   } catch (error) {
     if (error instanceof HostSetupError) {
       for (const e of error.errors) io.stderr(`${e.file}:${e.line}:${e.column}: error: ${e.message}\n`);
@@ -132,10 +134,14 @@ async function propose(args: ProposeArgs, profile: HostProfile, created: Created
   const proposal = readProposal(reply, created.policy);
   const report = new Report(args, reply, proposal, io);
   if (!proposal.ok || !args.run) return report.finish(undefined);
-  const outcome = await executePlan(proposal.validated, created.host, {
+  // The one run pipeline, from the proposed plan's text, against the same host profile.
+  const { outcome } = await startRun({
+    source: { kind: "document", text: proposal.planText },
+    policy: created.policy,
+    host: profileHost(profile, { env: io.env ?? process.env }),
     signal,
     onTransition: (transition) => report.transition(transition),
-  });
+  }).done;
   return report.finish(outcome);
 }
 

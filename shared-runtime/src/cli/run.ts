@@ -5,8 +5,8 @@
 
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { analyzePlanText } from "../analysis";
-import { createRunHost, hostPolicy, HostSetupError, type CreatedHost } from "../host/createHost";
+import { hostPolicy, profileHost } from "../host/createHost";
+import { loadMocks, type Mocks } from "../host/mocks";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
@@ -15,10 +15,12 @@ import {
   type HostProfileError,
 } from "../host/profile";
 import { childPlans, type Plan } from "../plan/ast";
+import { parsePlan } from "../plan/parse";
 import type { Budget } from "../plan/budget";
-import type { PlanError } from "../run/errors";
-import { executePlan, operationName } from "../run/interpreter";
-import { checkPlan } from "../run/pipeline";
+import { lineColumn } from "../analysis";
+import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "../run/events";
+import { operationName } from "../run/interpreter";
+import { startRun, type RunReport } from "../run/startRun";
 import type { RunOutcome, Transition } from "../run/transitions";
 import { styleFor, type Style } from "./output";
 
@@ -33,7 +35,8 @@ export interface RunIo {
   readonly handleSignals?: boolean;
 }
 
-export const RUN_USAGE = "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]";
+export const RUN_USAGE =
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -45,11 +48,17 @@ It grants capabilities and a budget, and provides the inputs, tools and model pr
 options:
   --host FILE         use this host profile instead
   --input NAME=PATH   use the text file PATH as input NAME (repeatable)
+  --mocks FILE        a dry run: the tools and providers FILE names answer from it
+                      (no program, key or network needed for them; see schemas/mocks.schema.json)
+  --parallel MODE     concurrent (default, or the profile's "parallel") or sequential branches
   --json              one JSON line per transition on stdout, then a {"type":"result"} line
+  --events            with --json, also every step event: {"type":"event","event":{...}} lines
+                      (step_started, transition, step_finished, step_failed, attempt_failed;
+                      each names its step by JSON path and source range)
   -h, --help          show this help
 
-Transitions are printed to stderr as they happen; the final value goes to stdout.
-Ctrl-C cancels the run: running tools are killed.
+Transitions are printed to stderr as they happen; the final value goes to stdout. A failing
+step is named as PLAN:LINE:COL. Ctrl-C cancels the run: running tools are killed.
 
 exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile error,
              130 cancelled (Ctrl-C)`;
@@ -58,10 +67,13 @@ interface RunArgs {
   readonly plan: string;
   readonly host: string | undefined;
   readonly inputs: Record<string, string>;
+  readonly mocks: string | undefined;
+  readonly parallel: ParallelMode | undefined;
   readonly json: boolean;
+  readonly events: boolean;
 }
 
-/** Runs `rlm-plan run` with the arguments after "run". Never throws; resolves to the exit status. */
+/** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], io: RunIo): Promise<number> {
   const args = parseRunArgs(argv);
   if (args === "help") {
@@ -104,46 +116,37 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
   }
   const loaded = loadHostProfile(profileFile);
   if (!loaded.ok) return hostErrors(loaded.errors, args, io);
+  let mocks: Mocks | undefined;
+  if (args.mocks !== undefined) {
+    const read = loadMocks(args.mocks);
+    if (!read.ok) return hostErrors(read.errors, args, io);
+    mocks = read.mocks;
+  }
+  if (mocks && !args.json)
+    io.stderr.write(
+      `rlm-plan: ${style.yellow("mocked run")}: tools and providers in ${display(args.mocks ?? "")} answer from it\n`,
+    );
 
-  // The plan is checked before the host is built, so an invalid plan never reads the inputs.
-  const policy = hostPolicy(loaded.profile);
-  const checked = checkPlan({ kind: "document", text }, policy);
-  if (!checked.ok) {
-    const failure: RunOutcome = {
-      ok: false,
-      error: checked.error,
-      transitions: [],
-      checkpoints: [],
-      budget_remaining: zeroBudget(),
-    };
-    report(failure, args, io, style, planLocation(text, checked.error, policy));
-    return 1;
-  }
-
-  let created: CreatedHost;
-  try {
-    created = await createRunHost(loaded.profile, { env, inputFiles: args.inputs });
-  } catch (error) {
-    if (error instanceof HostSetupError) return hostErrors(error.errors, args, io);
-    throw error;
-  }
-  cancel.onKill(() => created.kill());
-  try {
-    if (cancel.signal.aborted) return cancelled(args, io, cancel);
-    const printer = transitionPrinter(checked.validated.plan, args.json, io, style);
-    const outcome = await executePlan(checked.validated, created.host, {
-      signal: cancel.signal,
-      onTransition: printer,
-    });
-    // Tools the run abandoned (cancelled, timed out) are gone before we report.
-    await created.close();
-    if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
-      return cancelled(args, io, cancel, outcome);
-    report(outcome, args, io, style, undefined, checked.validated.budget);
-    return outcome.ok ? 0 : 1;
-  } finally {
-    await created.close();
-  }
+  // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
+  // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
+  const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
+  const handle = startRun({
+    source: { kind: "document", text },
+    policy: hostPolicy(loaded.profile),
+    host: profileHost(loaded.profile, { env, inputFiles: args.inputs, ...(mocks ? { mocks } : {}) }),
+    signal: cancel.signal,
+    ...(args.parallel ? { parallel: args.parallel } : {}),
+    onTransition: printer,
+    onEvent: eventPrinter(text, args, io, mocks !== undefined),
+  });
+  cancel.onKill(() => handle.kill());
+  const result = await handle.done;
+  if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
+  const { outcome } = result;
+  if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
+    return cancelled(args, io, cancel, result);
+  report(result, args, io, style);
+  return outcome.ok ? 0 : 1;
 }
 
 // ---- arguments ----------------------------------------------------------------------------
@@ -152,7 +155,10 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   const positionals: string[] = [];
   const inputs: Record<string, string> = Object.create(null) as Record<string, string>;
   let host: string | undefined;
+  let mocks: string | undefined;
+  let parallel: ParallelMode | undefined;
   let json = false;
+  let events = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--") {
@@ -174,10 +180,26 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
         if (equals >= 0) return "--json takes no value";
         json = true;
         break;
+      case "--events":
+        if (equals >= 0) return "--events takes no value";
+        events = true;
+        break;
       case "--host": {
         const file = value();
         if (file === undefined || file === "") return "--host needs a FILE";
         host = file;
+        break;
+      }
+      case "--mocks": {
+        const file = value();
+        if (file === undefined || file === "") return "--mocks needs a FILE";
+        mocks = file;
+        break;
+      }
+      case "--parallel": {
+        const mode = value();
+        if (!PARALLEL_MODES.includes(mode as ParallelMode)) return `--parallel needs ${PARALLEL_MODES.join(" or ")}`;
+        parallel = mode as ParallelMode;
         break;
       }
       case "--input": {
@@ -194,7 +216,8 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   }
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
-  return { plan: positionals[0] as string, host, inputs, json };
+  if (events && !json) return "--events needs --json";
+  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json, events };
 }
 
 // ---- cancellation ---------------------------------------------------------------------------
@@ -248,14 +271,14 @@ class Cancellation {
   }
 }
 
-function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, outcome?: RunOutcome): number {
+function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunReport): number {
+  const { outcome } = result;
   if (args.json) {
-    const error =
-      outcome && !outcome.ok
-        ? outcome.error
-        : { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
+    const error = outcome.ok
+      ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" }
+      : outcome.error;
     io.stdout.write(
-      `${JSON.stringify({ type: "result", ok: false, error, checkpoints: outcome?.checkpoints ?? [], budget_remaining: outcome?.budget_remaining ?? null })}\n`,
+      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining })}\n`,
     );
   }
   io.stderr.write("rlm-plan: the run was cancelled\n");
@@ -264,9 +287,28 @@ function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, outcome?: Run
 
 // ---- output ---------------------------------------------------------------------------------
 
+/** The transition printer, built when the first transition arrives (the plan is valid by then). */
+function lazyPrinter(text: string, json: boolean, io: RunIo, style: Style, mocked: boolean): (t: Transition) => void {
+  let printer: ((t: Transition) => void) | undefined;
+  return (t) => {
+    if (!printer) {
+      const plan = parsePlan({ kind: "document", text }).plan;
+      printer = transitionPrinter(plan, json, io, style, mocked);
+    }
+    printer(t);
+  };
+}
+
 /** Prints each transition as it happens, in columns sized from the plan's own steps. */
-function transitionPrinter(plan: Plan, json: boolean, io: RunIo, style: Style): (t: Transition) => void {
-  if (json) return (t) => void io.stdout.write(`${JSON.stringify({ type: "transition", ...t })}\n`);
+function transitionPrinter(
+  plan: Plan | undefined,
+  json: boolean,
+  io: RunIo,
+  style: Style,
+  mocked: boolean,
+): (t: Transition) => void {
+  const mark = mocked ? { mocked: true } : {};
+  if (json) return (t) => void io.stdout.write(`${JSON.stringify({ type: "transition", ...mark, ...t })}\n`);
   let operationWidth = "final".length;
   let bindWidth = 0;
   let steps = 0;
@@ -278,7 +320,7 @@ function transitionPrinter(plan: Plan, json: boolean, io: RunIo, style: Style): 
       childPlans(step).forEach(visit);
     }
   };
-  visit(plan);
+  if (plan) visit(plan);
   const sequenceWidth = Math.max(3, String(steps).length);
   return (t) => {
     const bind = t.bind === null ? "" : `-> ${t.bind}`;
@@ -287,36 +329,66 @@ function transitionPrinter(plan: Plan, json: boolean, io: RunIo, style: Style): 
   };
 }
 
-interface Location {
-  readonly line: number;
-  readonly column: number;
+/**
+ * Events beyond transitions: with --json --events every one as a JSON line; in text, a failed
+ * retry attempt (which leaves no transition) as a line naming where it failed.
+ */
+function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): (event: RunEvent) => void {
+  if (args.json) {
+    const mark = mocked ? { mocked: true } : {};
+    return args.events
+      ? (event) => void io.stdout.write(`${JSON.stringify({ type: "event", ...mark, event })}\n`)
+      : () => undefined;
+  }
+  return (event) => {
+    if (event.type !== "attempt_failed") return;
+    const range = event.error.range;
+    const where = range ? ` at ${args.plan}:${position(text, range.offset)}` : "";
+    const next = event.retrying ? "retrying" : "no attempts left";
+    io.stderr.write(
+      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${next}\n`,
+    );
+  };
 }
 
-function report(outcome: RunOutcome, args: RunArgs, io: RunIo, style: Style, where?: Location, budget?: Budget): void {
+function position(text: string, offset: number): string {
+  const { line, character } = lineColumn(text, offset);
+  return `${line + 1}:${character + 1}`;
+}
+
+/** `"mocked": true` in every JSON output of a mocked run (absent otherwise). */
+function mockedField(result: RunReport): { mocked?: true } {
+  return result.mocked ? { mocked: true } : {};
+}
+
+function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void {
+  const { outcome, location: where, budget } = result;
   const { checkpoints, budget_remaining } = outcome;
+  const mocked = result.mocked ? ` ${style.yellow("(mocked)")}` : "";
   if (args.json) {
-    const result = outcome.ok
-      ? { type: "result", ok: true, value: outcome.value, checkpoints, budget_remaining }
+    const base = { type: "result", ...mockedField(result) };
+    const json = outcome.ok
+      ? { ...base, ok: true, value: outcome.value, checkpoints, budget_remaining }
       : {
-          type: "result",
+          ...base,
           ok: false,
           error: outcome.error,
           ...(where ? { location: { file: args.plan, line: where.line, column: where.column } } : {}),
           checkpoints,
           budget_remaining,
         };
-    io.stdout.write(`${JSON.stringify(result)}\n`);
+    io.stdout.write(`${JSON.stringify(json)}\n`);
     return;
   }
   if (outcome.ok) {
     io.stdout.write(`${JSON.stringify(outcome.value, null, 2)}\n`);
-    io.stderr.write(`rlm-plan: ${style.green("ok")}: ${usage(outcome, budget)}\n`);
+    io.stderr.write(`rlm-plan: ${style.green("ok")}${mocked}: ${usage(outcome, budget)}\n`);
     return;
   }
   const { error } = outcome;
   const place = where ? `${args.plan}:${where.line}:${where.column}: ` : "";
   const what = error.phase === "execute" || error.phase === "preflight" ? "run failed" : "invalid plan";
-  io.stderr.write(`${place}${style.red(`${what}`)}: ${error.message} [${error.phase}/${error.kind}]\n`);
+  io.stderr.write(`${place}${style.red(`${what}`)}${mocked}: ${error.message} [${error.phase}/${error.kind}]\n`);
   io.stderr.write(`${JSON.stringify(error, null, 2)}\n`);
   if (checkpoints.length > 0)
     io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
@@ -339,19 +411,6 @@ function usage(outcome: RunOutcome, budget?: Budget): string {
   ].join(", ");
 }
 
-/** Where the first problem checkPlan reported is in the file: the analysis holds the same problem, located. */
-function planLocation(
-  text: string,
-  error: PlanError,
-  policy: { capabilities: unknown; budget: unknown },
-): Location | undefined {
-  const analysis = analyzePlanText(text, policy);
-  const match = analysis.problems.find((p) => p.kind === error.kind && p.message === error.message);
-  if (!match) return undefined;
-  const lines = text.slice(0, match.range.offset).split("\n");
-  return { line: lines.length, column: (lines[lines.length - 1] ?? "").length + 1 };
-}
-
 function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunIo): number {
   for (const e of errors) io.stderr.write(`${display(e.file)}:${e.line}:${e.column}: ${e.message}\n`);
   if (args.json) {
@@ -371,8 +430,4 @@ function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunI
 function display(file: string): string {
   const rel = relative(process.cwd(), resolve(file));
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
-}
-
-function zeroBudget(): RunOutcome["budget_remaining"] {
-  return { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0, output_bytes: 0 };
 }

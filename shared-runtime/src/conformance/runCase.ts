@@ -7,7 +7,7 @@ import { isPlainObject } from "../plan/normalize";
 import { parsePlan, type PlanSource } from "../plan/parse";
 import { validatePlan } from "../plan/validate";
 import { problemError } from "../run/pipeline";
-import { executePlan } from "../run/interpreter";
+import { startRun } from "../run/startRun";
 import type { ContextRunner, RunHost } from "../run/host";
 import type { PlanError } from "../run/errors";
 import type { Budget } from "../plan/budget";
@@ -44,11 +44,11 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
   const parsed = parsePlan(source);
   const parse: JsonObject = parsed.plan ? { ok: true } : errorJson(problemError(parsed.problems[0]));
   let validate: ResultObject | null = null;
-  let validated;
+  let validated = false;
   if (parsed.plan) {
     const result = validatePlan(parsed.plan, { capabilities: c.capabilities, budget: c.budget });
     if (result.ok) {
-      validated = result.validated;
+      validated = true;
       validate = {
         ok: true,
         estimate: { ...result.validated.estimate },
@@ -66,7 +66,14 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
     return { id: c.id, parse, validate, execute: { ...failure, host_effects: effects.json() } };
   }
   const host = caseHost(c, effects);
-  const outcome = await executePlan(validated, host, c.runtime_budget ? { budget: c.runtime_budget } : {});
+  // The run's own path, in the reference's order of branches.
+  const { outcome } = await startRun({
+    source,
+    policy: { capabilities: c.capabilities, budget: c.budget },
+    host,
+    parallel: "sequential",
+    ...(c.runtime_budget ? { budget: c.runtime_budget } : {}),
+  }).done;
   const common = {
     transitions: outcome.transitions.map((t) => ({
       sequence: t.sequence,

@@ -64,6 +64,42 @@ export function toolEnv(spec: CommandToolSpec, hostEnv: NodeJS.ProcessEnv): Reco
  */
 function findProgram(name: string, cwd: string, path: string): string {
   if (name.includes("/") || isAbsolute(name)) return name;
+  const found = programOnPath(name, cwd, path);
+  if (found === undefined) throw new Error(`command ${JSON.stringify(name)} was not found on PATH`);
+  return found;
+}
+
+/**
+ * Why a command tool's program cannot run, checked before the run's first side effect (the
+ * same resolution a call makes), or undefined when it resolves to an executable file.
+ */
+export function programProblem(
+  spec: CommandToolSpec,
+  profileDir: string,
+  hostEnv: NodeJS.ProcessEnv,
+): string | undefined {
+  const name = spec.command[0] ?? "";
+  const cwd = resolve(profileDir, spec.cwd ?? ".");
+  if (name.includes("/") || isAbsolute(name)) {
+    const file = resolve(cwd, name);
+    try {
+      if (!statSync(file).isFile()) return `its program ${JSON.stringify(name)} is not a file`;
+      accessSync(file, constants.X_OK);
+      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === "EACCES"
+        ? `its program ${JSON.stringify(name)} is not executable`
+        : `its program ${JSON.stringify(name)} does not exist (relative paths are relative to the tool's folder)`;
+    }
+  }
+  const path = toolEnv(spec, hostEnv).PATH ?? hostEnv.PATH ?? "";
+  return programOnPath(name, cwd, path) === undefined
+    ? `its program ${JSON.stringify(name)} was not found on PATH`
+    : undefined;
+}
+
+function programOnPath(name: string, cwd: string, path: string): string | undefined {
   for (const dir of path.split(delimiter)) {
     if (dir === "") continue;
     const candidate = resolve(cwd, dir, name);
@@ -76,7 +112,7 @@ function findProgram(name: string, cwd: string, path: string): string {
       // not here
     }
   }
-  throw new Error(`command ${JSON.stringify(name)} was not found on PATH`);
+  return undefined;
 }
 
 interface RunRequest {

@@ -3,17 +3,21 @@
 // and budget) that plans are validated against. Every problem found here is a located error,
 // and all of them are reported together.
 
-import { statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextStore } from "../context/store";
 import { newJsonObject, setOwn, type JsonObject, type JsonValue } from "../json";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
-import type { ModelProvider, RunHost, ToolHandler } from "../run/host";
+import type { PlanError } from "../run/errors";
+import type { ParallelMode } from "../run/events";
+import type { InputOpener, ModelProvider, RunHost, ToolHandler } from "../run/host";
+import type { HostFactory, PlanNeeds } from "../run/startRun";
 import { builtinTool, BUILTIN_TOOL_NAMES, isBuiltinToolName } from "./builtinTools";
-import { createCommandTool } from "./commandTool";
-import { inputFileOverride, loadInput } from "./inputs";
+import { createCommandTool, programProblem } from "./commandTool";
+import { inputFileOverride, loadInput, textFileInput } from "./inputs";
+import { mockProvider, mockTool, type Mocks } from "./mocks";
 import { ProcessTracker } from "./processGroup";
-import { pointer, profileError, type HostProfile, type HostProfileError } from "./profile";
+import { pointer, profileError, readErrorText, type HostProfile, type HostProfileError } from "./profile";
 
 export interface HostPolicy {
   readonly capabilities: string[];
@@ -30,6 +34,12 @@ export interface CreatedHost {
   close(): Promise<void>;
   /** SIGKILL to every command tool process still running, without waiting (a process about to exit). */
   kill(): void;
+  /** Preflight problems of what the plan needs (given `needs`): programs not found, keys unset. */
+  readonly problems: readonly PlanError[];
+  /** Whether some tools or providers answer from mocks. */
+  readonly mocked: boolean;
+  /** The profile's setting for parallel branches. */
+  readonly parallel?: ParallelMode;
 }
 
 export interface CreateHostOptions {
@@ -37,6 +47,13 @@ export interface CreateHostOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Input name -> text file (relative to the current folder) replacing the profile's input. */
   readonly inputFiles?: Readonly<Record<string, string>>;
+  /**
+   * What the plan to run names. Given, only those inputs are built (text files checked now,
+   * indexed when a step first reads them) and the tools and providers it names are preflighted.
+   */
+  readonly needs?: PlanNeeds;
+  /** Tools and providers that answer from a mocks file instead. */
+  readonly mocks?: Mocks;
 }
 
 /** Every problem of a profile that only shows when the host is built (unreadable data files, ...). */
@@ -94,16 +111,39 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     providers.set(name, createOpenAIChatProvider(spec, env));
   }
 
+  const mocks = options.mocks;
+  for (const [name, answers] of mocks?.tools ?? []) tools.set(name, mockTool(name, answers));
+  for (const [name, answers] of mocks?.providers ?? []) providers.set(name, mockProvider(name, answers));
+
   const store = new ContextStore();
   const inputs: JsonObject = newJsonObject();
+  const lazyInputs = new Map<string, InputOpener>();
   const overrides = options.inputFiles ?? {};
+  const needs = options.needs;
+  const wanted = (name: string) => needs === undefined || needs.inputs.has(name);
   for (const [name, spec] of profile.inputs) {
-    if (Object.prototype.hasOwnProperty.call(overrides, name)) continue;
+    if (Object.prototype.hasOwnProperty.call(overrides, name) || !wanted(name)) continue;
+    if (needs && spec.type === "text-file") {
+      // Checked now (a missing file fails before any side effect), indexed on first use.
+      const file = resolve(profile.dir, spec.path);
+      const unreadable = fileProblem(file);
+      if (unreadable !== undefined)
+        errors.push(
+          profileError(
+            profile,
+            `${pointer(["inputs", name])}/path`,
+            `cannot read ${JSON.stringify(spec.path)} for input ${JSON.stringify(name)}: ${unreadable}`,
+          ),
+        );
+      else lazyInputs.set(name, () => textFileInput(file, store));
+      continue;
+    }
     const loaded = await loadInput(profile, name, spec, store);
     if (loaded.ok) setOwn(inputs, name, loaded.value as JsonValue);
     else errors.push(loaded.error);
   }
   for (const [name, path] of Object.entries(overrides)) {
+    if (!wanted(name)) continue;
     const loaded = await inputFileOverride(name, path, store);
     if (loaded.ok) setOwn(inputs, name, loaded.value as JsonValue);
     else errors.push(loaded.error);
@@ -114,6 +154,7 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     tools,
     providers,
     inputs,
+    ...(lazyInputs.size > 0 ? { lazyInputs } : {}),
     contexts: store,
     contextLimits: { maxResults: profile.context?.max_results, maxBytes: profile.context?.max_bytes },
   };
@@ -123,7 +164,75 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     store,
     close: () => tracker.closeAll(),
     kill: () => tracker.killAllNow(),
+    problems: needs ? hostPreflight(profile, needs, env, mocks) : [],
+    mocked: mocks !== undefined,
+    ...(profile.parallel ? { parallel: profile.parallel } : {}),
   };
+}
+
+/** The host for startRun: built for what the plan needs; setup problems are values. */
+export function profileHost(profile: HostProfile, options: Omit<CreateHostOptions, "needs"> = {}): HostFactory {
+  return async (needs) => {
+    try {
+      const created = await createRunHost(profile, { ...options, needs });
+      return { ok: true, built: created };
+    } catch (error) {
+      if (error instanceof HostSetupError) return { ok: false, errors: error.errors };
+      throw error;
+    }
+  };
+}
+
+/**
+ * What would fail only when a step runs, found before the first side effect: a command tool
+ * whose program does not resolve, a provider whose key variable is unset. Names the tool or
+ * provider and the variable, never a value. Mocked names are not checked.
+ */
+export function hostPreflight(
+  profile: HostProfile,
+  needs: PlanNeeds,
+  env: NodeJS.ProcessEnv,
+  mocks?: Mocks,
+): PlanError[] {
+  const problems: PlanError[] = [];
+  for (const name of needs.tools) {
+    const spec = profile.tools.get(name);
+    if (!spec || spec.type !== "command" || mocks?.tools.has(name)) continue;
+    const problem = programProblem(spec, profile.dir, env);
+    if (problem !== undefined)
+      problems.push({
+        phase: "preflight",
+        kind: "tool_unavailable",
+        tool: name,
+        message: `tool ${JSON.stringify(name)} cannot run: ${problem}; fix its "command" in ${profile.file}`,
+      });
+  }
+  for (const name of needs.providers) {
+    const spec = profile.providers.get(name);
+    const variable = spec?.apiKeyEnv;
+    if (variable === undefined || mocks?.providers.has(name)) continue;
+    const value = Object.prototype.hasOwnProperty.call(env, variable) ? env[variable] : undefined;
+    if ((value ?? "").trim() === "")
+      problems.push({
+        phase: "preflight",
+        kind: "provider_key_missing",
+        provider: name,
+        variable,
+        message: `provider ${JSON.stringify(name)} needs its key in the environment variable ${variable}, which is not set`,
+      });
+  }
+  return problems;
+}
+
+/** Why a file cannot be read, or undefined: a cheap check, the file is not opened. */
+function fileProblem(file: string): string | undefined {
+  try {
+    if (statSync(file).isDirectory()) return "it is a folder, not a file";
+    accessSync(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    return readErrorText(error);
+  }
 }
 
 /** What plans are validated against: the profile's capabilities and its budget ("default" when it has none). */

@@ -2,7 +2,14 @@
 
 export * from "./profile";
 export * from "./builtinTools";
-export { COMMAND_TOOL_DEFAULTS, createCommandTool, toolEnv, type CommandToolOptions } from "./commandTool";
+export {
+  COMMAND_TOOL_DEFAULTS,
+  createCommandTool,
+  programProblem,
+  toolEnv,
+  type CommandToolOptions,
+} from "./commandTool";
 export { KILL_GRACE_MS, ProcessTracker } from "./processGroup";
 export { loadInput, textFileInput, type InputResult } from "./inputs";
 export * from "./createHost";
+export * from "./mocks";

@@ -15,6 +15,7 @@ import { orList, type ProblemTarget } from "../plan/problems";
 import { nearestName } from "../text/nearestName";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
+import type { ParallelMode } from "../run/events";
 
 export const HOST_PROFILE_FILENAME = "rlmplan.host.json";
 
@@ -90,6 +91,8 @@ export interface HostProfile {
   /** The partial budget as written (already known to resolve), or undefined for the default. */
   readonly budget: JsonObject | undefined;
   readonly context: ContextOptions | undefined;
+  /** How parallel branches run; undefined means the runtime's default (concurrent). */
+  readonly parallel: ParallelMode | undefined;
   readonly inputs: ReadonlyMap<string, InputSpec>;
   readonly tools: ReadonlyMap<string, ToolSpec>;
   readonly providers: ReadonlyMap<string, ProviderSpec>;
@@ -120,9 +123,29 @@ function validateSchema(value: unknown): { ok: true } | { ok: false; errors: rea
 
 /** Parses and checks a profile's text; `file` names it in errors and anchors its relative paths. */
 export function parseHostProfile(text: string, file: string): HostProfileResult {
+  const checked = parseSchemaFile(text, file, validateSchema, (value, at, reported) =>
+    isJsonObject(value) ? ruleErrors(value, at, reported) : [],
+  );
+  if (!checked.ok) return checked;
+  return { ok: true, profile: profileOf(checked.value as JsonObject, file, checked.at) };
+}
+
+export type SchemaCheck = (value: unknown) => { ok: true } | { ok: false; errors: readonly ErrorObject[] };
+
+/**
+ * A JSON-with-comments file checked against a JSON Schema (then by `rules`, on the parts the
+ * schema accepted), every problem located at its token: host profiles and mocks files.
+ */
+export function parseSchemaFile(
+  text: string,
+  file: string,
+  check: SchemaCheck,
+  rules?: (value: JsonValue, at: Locator, reported: readonly ErrorObject[]) => HostProfileError[],
+  what?: string,
+): { ok: true; value: JsonValue; at: Locator } | { ok: false; errors: readonly HostProfileError[] } {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const document = parseJsoncDocument(source);
-  const at = locator(document, file);
+  const at = locator(document, file, what);
   const errors: HostProfileError[] = [];
   // After the first syntax error the parser's recovery mostly reports echoes of it: keep the first.
   const firstSyntax = document.syntaxErrors.find((e) => e.code !== "duplicate_key");
@@ -143,15 +166,14 @@ export function parseHostProfile(text: string, file: string): HostProfileResult 
     }
   }
   const value = document.value;
-  // A profile that is not even JSON has no value worth checking further.
+  // A file that is not even JSON has no value worth checking further.
   if (value === undefined || firstSyntax !== undefined) return failed(errors);
-  const validation = validateSchema(value);
+  const validation = check(value);
   const reported = validation.ok ? [] : schemaErrors(validation.errors);
   for (const error of reported) errors.push(schemaError(error, value, at));
-  // The runtime's own rules also run on the parts the schema accepted, so one pass shows all.
-  if (isJsonObject(value)) errors.push(...ruleErrors(value, at, reported));
+  if (rules) errors.push(...rules(value, at, reported));
   if (errors.length > 0) return failed(errors);
-  return { ok: true, profile: profileOf(value as JsonObject, file, at) };
+  return { ok: true, value, at };
 }
 
 /** Reads and parses a profile; a file that cannot be read is a located error too. */
@@ -214,7 +236,7 @@ function isFile(path: string): boolean {
   }
 }
 
-function failed(errors: HostProfileError[]): HostProfileResult {
+function failed(errors: HostProfileError[]): { ok: false; errors: readonly HostProfileError[] } {
   return { ok: false, errors: [...errors].sort((a, b) => a.offset - b.offset) };
 }
 
@@ -222,17 +244,20 @@ function syntaxMessage(message: string): string {
   return `${message}: fix the JSON syntax (comments and trailing commas are allowed)`;
 }
 
-interface Locator {
+export interface Locator {
+  /** How messages name the file's root: "the host profile", "the mocks file". */
+  readonly what: string;
   offset(offset: number, length: number): Omit<HostProfileError, "jsonPath" | "message">;
   path(path: JsonPath, target?: ProblemTarget): Omit<HostProfileError, "jsonPath" | "message">;
 }
 
-function locator(document: PlanDocument, file: string): Locator {
+function locator(document: PlanDocument, file: string, what = "the host profile"): Locator {
   const offset = (offset: number, length: number) => {
     const { line, character } = lineColumn(document.text, offset);
     return { file, line: line + 1, column: character + 1, offset, length };
   };
   return {
+    what,
     offset,
     path(path, target = "value") {
       // The nearest existing ancestor when the node itself is absent (a missing key).
@@ -292,7 +317,7 @@ type SchemaNode = {
 
 function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfileError {
   const path = pathOf(error.instancePath, root);
-  const where = describePath(path);
+  const where = describePath(path, at.what);
   const value = valueAt(root, path);
   const parent = (error.parentSchema ?? {}) as SchemaNode;
   const params = error.params as Record<string, unknown>;
@@ -372,8 +397,8 @@ function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfil
 const SECTIONS: Readonly<Record<string, string>> = { inputs: "input", tools: "tool", providers: "provider" };
 
 /** A path as people read it: `"timeoutMs" of tool "flaky_fetch"`, `capabilities item 3`. */
-function describePath(path: JsonPath): string {
-  if (path.length === 0) return "the host profile";
+function describePath(path: JsonPath, root = "the host profile"): string {
+  if (path.length === 0) return root;
   const [section, name, ...rest] = path;
   let owner: string;
   let tail: JsonPath;
@@ -482,6 +507,7 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     capabilities: [...(value.capabilities as string[])],
     budget: hasOwn(value, "budget") ? (value.budget as JsonObject) : undefined,
     context: hasOwn(value, "context") ? (value.context as ContextOptions) : undefined,
+    parallel: hasOwn(value, "parallel") ? (value.parallel as ParallelMode) : undefined,
     inputs: entries<InputSpec>("inputs"),
     tools: entries<ToolSpec>("tools"),
     providers: entries<ProviderSpec>("providers"),

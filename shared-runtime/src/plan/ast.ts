@@ -281,3 +281,24 @@ export function expressionFields(op: string | undefined): readonly string[] {
   }
   return [...keys];
 }
+
+/** Names of the inputs an expression reads, in order of first appearance. */
+export function inputNames(expr: Expr, into: Set<string> = new Set()): Set<string> {
+  switch (expr.kind) {
+    case "input":
+      into.add(expr.name);
+      break;
+    case "field":
+      inputNames(expr.base, into);
+      break;
+    case "list":
+      for (const item of expr.items) inputNames(item, into);
+      break;
+    case "object":
+      for (const [, value] of expr.entries) inputNames(value, into);
+      break;
+    default:
+      break;
+  }
+  return into;
+}

@@ -38,11 +38,19 @@ export interface ContextRunner {
   run(handle: unknown, action: ContextAction, options?: unknown): Promise<ContextOutcome>;
 }
 
+/** Opens an input when a step first reads it; rejects with an error whose message is safe to show. */
+export type InputOpener = () => Promise<unknown>;
+
 export interface RunHost {
   readonly tools?: ReadonlyMap<string, ToolHandler>;
   readonly providers?: ReadonlyMap<string, ModelProvider>;
   /** Named inputs: JSON values or context handles. Must be an object; anything else fails preflight. */
   readonly inputs?: unknown;
+  /**
+   * Inputs opened on first use (a large file is indexed only when a step reads it; an unused
+   * one costs nothing). A name in `inputs` wins over the same name here.
+   */
+  readonly lazyInputs?: ReadonlyMap<string, InputOpener>;
   readonly contexts?: ContextRunner;
   /**
    * Bounds on each context operation, a `ContextLimitOptions` object: a field left out takes its

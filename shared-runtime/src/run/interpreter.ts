@@ -1,35 +1,80 @@
 // Executes a validated plan against a host. Counters (steps, calls, context operations, output
 // bytes) are global to the run and shared by nested plans, branches and retry attempts; a
 // failed attempt's consumption, transitions and checkpoints stay. The wall-time limit and
-// cancellation cover the whole run and abort the signal handed to tools and providers; time a
-// debugger's hook holds the run is left out of the run's clock by default (see pause.ts).
+// cancellation cover the whole run and abort the signal handed to tools and providers.
+// Parallel branches run one after another (`sequential`, the reference's order) or up to
+// max_parallel at once (`concurrent`): every counter is checked and spent synchronously, so
+// concurrent branches share the budget exactly, and the first branch to fail cancels the rest.
+// Time a debugger's hook holds the run is left out of the run's clock by default (see pause.ts).
 
 import { ContextHandle } from "../context/store";
-import { jsonObjectFrom, newJsonObject, ownValue, setOwn, utf8Length, type JsonValue } from "../json";
+import { jsonObjectFrom, newJsonObject, ownValue, setOwn, utf8Length, type JsonPath, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
-import type { ContextStep, Expr, ModelStep, Plan, RetryStep, Step, ToolStep } from "../plan/ast";
+import type { SourceRange } from "../text/planDocument";
+import {
+  inputNames,
+  stepExpressions,
+  type ContextStep,
+  type Expr,
+  type ModelStep,
+  type ParallelStep,
+  type Plan,
+  type RetryStep,
+  type Step,
+  type ToolStep,
+} from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
 import { isPlainObject } from "../plan/normalize";
 import { quoted } from "../plan/problems";
 import type { ValidatedPlan } from "../plan/validate";
 import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./errors";
-import type { RunHost } from "./host";
+import type { EventError, ParallelMode, RunEvent, StepIdentity } from "./events";
+import type { InputOpener, RunHost } from "./host";
 import type { PauseHooks, RunFrame, StepPause } from "./pause";
 import { preflightPlan } from "./preflight";
 import type { BudgetRemaining, RunOutcome, RuntimeCounter, StepStarted, Transition } from "./transitions";
+
+/** Real runs overlap parallel branches; the conformance runner asks for the reference's order. */
+export const DEFAULT_PARALLEL_MODE: ParallelMode = "concurrent";
 
 export interface ExecuteOptions extends PauseHooks {
   readonly signal?: AbortSignal;
   /** Called as each step completes, in sequence order. Exceptions thrown here are ignored. */
   readonly onTransition?: (transition: Transition) => void;
   readonly onStepStart?: (event: StepStarted) => void;
+  /** The rich event stream (step identity, attempts, failures). Exceptions thrown here are ignored. */
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Where a step is in the plan's file, for events (runs started from a document). */
+  readonly rangeOf?: (path: JsonPath) => SourceRange | undefined;
   /** Overrides budget fields for this run only (the reference's runtime budget). */
   readonly budget?: Partial<Budget>;
+  /** How parallel branches run; default DEFAULT_PARALLEL_MODE. */
+  readonly parallel?: ParallelMode;
 }
 
 type StepResult = { readonly final: false } | { readonly final: true; readonly value: JsonValue };
 const CONTINUE: StepResult = { final: false };
+
+/** Where a step runs: its scope, its nesting, its retry attempt and the signal of its branch. */
+interface Frame {
+  readonly vars: Map<string, unknown>;
+  readonly depth: number;
+  readonly attempt: number | undefined;
+  /** Aborted when the run stops or a sibling branch fails. */
+  readonly signal: AbortSignal;
+  /** Host calls of this frame's branch still settling, awaited when a sibling's failure cancels it. */
+  readonly pending: Set<Promise<unknown>>;
+  /** The nested plans this frame is inside, outermost first (what a debugger shows as frames). */
+  readonly frames: readonly RunFrame[];
+}
+
+/** How a branch cancelled by a failing sibling unwinds; the parallel step reports the sibling's error. */
+const SIBLING_FAILED: PlanError = {
+  phase: "execute",
+  kind: "cancelled",
+  message: "the branch was cancelled because a sibling branch failed",
+};
 
 export async function executePlan(
   validated: ValidatedPlan,
@@ -40,25 +85,28 @@ export async function executePlan(
   const run = new Run(host, budget, options);
   const preflight = preflightPlan(validated.plan, host);
   if (!preflight.ok) return run.outcomeOfError(preflight.errors[0] as PlanError);
-  run.inputs = preflight.inputs;
+  run.inputs = new Map(preflight.inputs);
   return run.execute(validated.plan);
 }
 
 class Run {
-  inputs: ReadonlyMap<string, unknown> = new Map();
-  private vars = new Map<string, unknown>();
+  inputs = new Map<string, unknown>();
+  /** The root plan's scope: what a successful outcome reports as `vars`. */
+  private readonly rootVars = new Map<string, unknown>();
   private readonly remaining: BudgetRemaining;
   private readonly transitions: Transition[] = [];
   private readonly checkpoints: string[] = [];
   private readonly started = performance.now();
   private readonly controller = new AbortController();
   private stopError: PlanError | undefined;
-  // Debugger support (PauseHooks): the nested plans the run is inside, the time spent held by a
-  // hook (the run's clock excludes it unless countPausedTime), failures already reported.
-  private readonly frames: RunFrame[] = [];
+  private readonly parallelMode: ParallelMode;
+  // Debugger support (PauseHooks): the time spent held by a hook (the run's clock excludes it
+  // unless countPausedTime), the time-limit timer, failures already reported.
   private pausedMs = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly reported = new WeakSet<RunFailure>();
+  /** Lazy inputs being opened or opened, so each is opened once even by concurrent branches. */
+  private readonly opening = new Map<string, Promise<void>>();
 
   constructor(
     private readonly host: RunHost,
@@ -72,21 +120,29 @@ class Run {
       context_ops: budget.max_context_ops,
       output_bytes: budget.max_output_bytes,
     };
+    this.parallelMode = options.parallel ?? DEFAULT_PARALLEL_MODE;
   }
 
   async execute(plan: Plan): Promise<RunOutcome> {
-    this.frames.push({ kind: "root", path: plan.path });
     this.armTimer();
     const signal = this.options.signal;
     const onAbort = () => this.stop({ phase: "execute", kind: "cancelled", message: "the run was cancelled" });
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
+    const root: Frame = {
+      vars: this.rootVars,
+      depth: 1,
+      attempt: undefined,
+      signal: this.controller.signal,
+      pending: new Set(),
+      frames: [{ kind: "root", path: plan.path }],
+    };
     try {
-      const value = await this.plan(plan, 1);
+      const value = await this.plan(plan, root);
       return {
         ok: true,
         value,
-        vars: jsonObjectFrom([...this.vars].map(([k, v]) => [k, v as JsonValue])),
+        vars: jsonObjectFrom([...this.rootVars].map(([k, v]) => [k, v as JsonValue])),
         transitions: this.transitions,
         checkpoints: this.checkpoints,
         budget_remaining: { ...this.remaining },
@@ -139,7 +195,7 @@ class Run {
    * Lets a debugger hook hold the run. The clock and the time-limit timer stop meanwhile (unless
    * countPausedTime); a stop (cancel) ends the wait; a hook's own failure is ignored.
    */
-  private async hold(call: () => void | Promise<void>): Promise<void> {
+  private async hold(call: () => void | Promise<void>, frame: Frame): Promise<void> {
     let pending: void | Promise<void>;
     try {
       pending = call();
@@ -152,7 +208,7 @@ class Run {
     const from = performance.now();
     if (!counted) clearTimeout(this.timer);
     try {
-      await this.guard(Promise.resolve(pending));
+      await this.guard(Promise.resolve(pending), frame);
     } catch (error) {
       if (error instanceof RunFailure) throw error;
     } finally {
@@ -163,14 +219,14 @@ class Run {
     }
   }
 
-  private pauseAt(step: Step): StepPause {
-    const vars = this.vars;
+  private pauseAt(step: Step, frame: Frame): StepPause {
+    const vars = frame.vars;
     const checkpoints = this.checkpoints;
     const count = checkpoints.length;
     return {
       path: step.path,
       step,
-      frames: [...this.frames],
+      frames: [...frame.frames],
       // Bindings and checkpoints are read when asked (a run with thousands of bindings does not
       // copy them before every step); like evaluate, they are the run's state while it is held.
       get bindings() {
@@ -185,7 +241,7 @@ class Run {
       // Valid while the hook holds the run: it reads the scope the step is about to run in.
       evaluate: (expr) => {
         try {
-          return { ok: true, value: this.resolve(expr) };
+          return { ok: true, value: this.resolve(expr, frame) };
         } catch (error) {
           if (error instanceof RunFailure) return { ok: false, error: error.error };
           throw error;
@@ -195,12 +251,12 @@ class Run {
   }
 
   /** Reports a step's failure to onStepFailed once, where it happened, before it unwinds. */
-  private async failed(step: Step, error: unknown): Promise<void> {
+  private async failed(step: Step, error: unknown, frame: Frame): Promise<void> {
     const hook = this.options.onStepFailed;
     if (!hook || !(error instanceof RunFailure) || this.reported.has(error)) return;
     this.reported.add(error);
     if (this.stopError) return;
-    await this.hold(() => hook(this.pauseAt(step), error.error));
+    await this.hold(() => hook(this.pauseAt(step, frame), error.error), frame);
   }
 
   private stop(error: PlanError): void {
@@ -209,14 +265,27 @@ class Run {
     this.controller.abort();
   }
 
+  /** Why a frame may not go on: the run stopped, or a sibling branch failed. */
+  private halted(frame: Frame): PlanError | undefined {
+    if (this.stopError) return this.stopError;
+    return frame.signal.aborted ? SIBLING_FAILED : undefined;
+  }
+
   /**
-   * Waits for host work unless the run stops first. The stop listener is removed as soon as
-   * the work settles, so a long run does not pile up reactions on one pending promise.
+   * Waits for host work unless the run stops (or the frame's branch is cancelled) first. The
+   * stop listener is removed as soon as the work settles, so a long run does not pile up
+   * reactions on one pending promise. Work still settling is kept in the frame's `pending`.
    */
-  private guard<T>(work: Promise<T>): Promise<T> {
-    const signal = this.controller.signal;
+  private guard<T>(work: Promise<T>, frame: Frame): Promise<T> {
+    const signal = frame.signal;
+    const tracked = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    frame.pending.add(tracked);
+    void tracked.then(() => frame.pending.delete(tracked));
     return new Promise<T>((resolve, reject) => {
-      const onStop = () => reject(new RunFailure(this.stopError as PlanError));
+      const onStop = () => reject(new RunFailure(this.halted(frame) ?? SIBLING_FAILED));
       if (signal.aborted) return onStop();
       signal.addEventListener("abort", onStop, { once: true });
       work.then(
@@ -232,104 +301,218 @@ class Run {
     });
   }
 
-  /** Runs a plan in a child scope that sees the current one; its bindings are dropped after. */
-  private async plan(plan: Plan, depth: number): Promise<JsonValue> {
+  /** Runs a plan's steps in `frame` until its final step. */
+  private async plan(plan: Plan, frame: Frame): Promise<JsonValue> {
     for (const step of plan.steps) {
-      if (this.stopError) throw new RunFailure(this.stopError);
+      const halted = this.halted(frame);
+      if (halted) throw new RunFailure(halted);
       const beforeStep = this.options.beforeStep;
-      if (beforeStep) await this.hold(() => beforeStep(this.pauseAt(step)));
-      let result: StepResult;
-      try {
-        this.consume("steps");
-        const counter = stepCounter(step);
-        if (counter) this.consume(counter);
-        result = await this.step(step, depth);
-      } catch (error) {
-        await this.failed(step, error);
-        throw error;
-      }
+      if (beforeStep) await this.hold(() => beforeStep(this.pauseAt(step, frame)), frame);
+      const result = await this.step(step, frame);
       if (result.final) return result.value;
     }
     // Unreachable for a validated plan; kept so a bad caller gets an error, not undefined.
     return fail({ phase: "execute", kind: "missing_final", message: "the plan ended without a final step" });
   }
 
-  private async nested(plan: Plan, depth: number, frame: RunFrame): Promise<JsonValue> {
-    const parent = this.vars;
-    this.vars = new Map(parent);
-    this.frames.push(frame);
+  /** A child scope that sees the current one; its bindings are dropped after. */
+  private nested(plan: Plan, frame: Frame, runFrame: RunFrame, changes: Partial<Frame> = {}): Promise<JsonValue> {
+    return this.plan(plan, {
+      ...frame,
+      vars: new Map(frame.vars),
+      depth: frame.depth + 1,
+      frames: [...frame.frames, runFrame],
+      ...changes,
+    });
+  }
+
+  private identity(step: Step, frame: Frame): StepIdentity {
+    const range = this.options.rangeOf?.(step.path);
+    return {
+      path: step.path,
+      operation: operationName(step),
+      bind: step.op === "checkpoint" || step.op === "final" ? null : step.bind,
+      depth: frame.depth,
+      ...(frame.attempt === undefined ? {} : { attempt: frame.attempt }),
+      ...(range ? { range } : {}),
+    };
+  }
+
+  private async step(step: Step, frame: Frame): Promise<StepResult> {
+    const begun = this.clock();
+    const identity = this.identity(step, frame);
+    const { operation, bind } = identity;
+    this.emit({ type: "step_started", ...identity, elapsed_ms: this.elapsed() });
+    this.notify(() => this.options.onStepStart?.({ operation, bind, path: step.path, depth: frame.depth }));
     try {
-      return await this.plan(plan, depth);
-    } finally {
-      this.vars = parent;
-      this.frames.pop();
+      this.consume("steps");
+      const counter = stepCounter(step);
+      if (counter) this.consume(counter);
+      await this.openInputs(step, frame);
+      const result = await this.run(step, frame);
+      this.record(identity, begun);
+      return result;
+    } catch (error) {
+      if (!(error instanceof RunFailure)) throw error;
+      // The innermost failing step names itself; enclosing steps pass its path on unchanged.
+      const failure = error.error.path === undefined ? new RunFailure({ ...error.error, path: [...step.path] }) : error;
+      if (failure !== error && this.reported.has(error)) this.reported.add(failure);
+      await this.failed(step, failure, frame);
+      this.emit({
+        type: "step_failed",
+        ...identity,
+        elapsed_ms: this.elapsed(),
+        duration_ms: Math.round(this.clock() - begun),
+        remaining: { ...this.remaining },
+        error: this.eventError(failure.error),
+      });
+      throw failure;
     }
   }
 
-  private async step(step: Step, depth: number): Promise<StepResult> {
-    const begun = this.clock();
-    const operation = operationName(step);
-    const bind = step.op === "checkpoint" || step.op === "final" ? null : step.bind;
-    this.notify(() => this.options.onStepStart?.({ operation, bind, path: step.path, depth }));
+  private async run(step: Step, frame: Frame): Promise<StepResult> {
     switch (step.op) {
       case "context":
-        this.bind(step.bind, await this.context(step));
+        this.bind(frame, step.bind, await this.context(step, frame));
         break;
       case "model":
-        this.bind(step.bind, await this.model(step));
+        this.bind(frame, step.bind, await this.model(step, frame));
         break;
       case "tool":
-        this.bind(step.bind, await this.tool(step));
+        this.bind(frame, step.bind, await this.tool(step, frame));
         break;
       case "rlm":
         this.bind(
+          frame,
           step.bind,
-          await this.nested(step.plan, depth + 1, { kind: "rlm", path: step.plan.path, step: step.path }),
+          await this.nested(step.plan, frame, { kind: "rlm", path: step.plan.path, step: step.path }),
         );
         break;
-      case "parallel": {
-        const values: JsonValue[] = [];
-        for (const [i, branch] of step.plans.entries())
-          values.push(
-            await this.nested(branch, depth + 1, { kind: "branch", path: branch.path, step: step.path, branch: i }),
-          );
-        this.bind(step.bind, values);
+      case "parallel":
+        this.bind(frame, step.bind, await this.parallel(step, frame));
         break;
-      }
       case "retry":
-        this.bind(step.bind, await this.retry(step, depth + 1));
+        this.bind(frame, step.bind, await this.retry(step, frame));
         break;
       case "checkpoint":
         this.checkpoints.push(step.label);
         break;
       case "final": {
-        const value = this.resolve(step.value);
+        const value = this.resolve(step.value, frame);
         this.chargeOutput(value);
-        this.record(operation, null, begun);
         return { final: true, value };
       }
     }
-    this.record(operation, bind, begun);
     return CONTINUE;
   }
 
-  private async retry(step: RetryStep, depth: number): Promise<JsonValue> {
-    const { plan, attempts } = step;
+  private async parallel(step: ParallelStep, frame: Frame): Promise<JsonValue[]> {
+    const branches = step.plans;
+    if (this.parallelMode === "sequential" || branches.length <= 1) {
+      const values: JsonValue[] = [];
+      for (const [i, branch] of branches.entries()) values.push(await this.nested(branch, frame, branchFrame(step, i)));
+      return values;
+    }
+    const controllers = branches.map(() => new AbortController());
+    const frames = controllers.map((controller): Partial<Frame> => ({
+      signal: AbortSignal.any([frame.signal, controller.signal]),
+      pending: new Set(),
+    }));
+    const values: JsonValue[] = new Array<JsonValue>(branches.length);
+    let next = 0;
+    let failure: { error: unknown } | undefined;
+    const worker = async (): Promise<void> => {
+      while (next < branches.length && !failure) {
+        const i = next++;
+        try {
+          values[i] = await this.nested(branches[i] as Plan, frame, branchFrame(step, i), frames[i]);
+        } catch (error) {
+          if (failure) continue;
+          failure = { error };
+          controllers.forEach((controller, j) => j !== i && controller.abort());
+        }
+      }
+    };
+    const width = Math.min(Math.max(1, this.budget.max_parallel), branches.length);
+    await Promise.all(Array.from({ length: width }, worker));
+    if (!failure) return values;
+    // Cancelled siblings' tools are gone (processes killed, requests aborted) before the step fails.
+    const settling = frames.flatMap((f) => [...(f.pending ?? [])]);
+    if (settling.length > 0 && !this.stopError) await this.guard(Promise.all(settling), frame).catch(() => undefined);
+    throw failure.error;
+  }
+
+  private async retry(step: RetryStep, frame: Frame): Promise<JsonValue> {
+    const identity = this.identity(step, frame);
     for (let attempt = 1; ; attempt++) {
+      const begun = this.clock();
       try {
-        return await this.nested(plan, depth, { kind: "attempt", path: plan.path, step: step.path, attempt, attempts });
+        const runFrame: RunFrame = {
+          kind: "attempt",
+          path: step.plan.path,
+          step: step.path,
+          attempt,
+          attempts: step.attempts,
+        };
+        return await this.nested(step.plan, frame, runFrame, { attempt });
       } catch (error) {
         const fatal = !(error instanceof RunFailure) || FATAL_KINDS.has(error.error.kind);
-        if (fatal || attempt >= attempts) throw error;
+        const retrying = !fatal && attempt < step.attempts;
+        if (error instanceof RunFailure)
+          this.emit({
+            type: "attempt_failed",
+            ...identity,
+            attempt,
+            attempts: step.attempts,
+            retrying,
+            elapsed_ms: this.elapsed(),
+            duration_ms: Math.round(this.clock() - begun),
+            remaining: { ...this.remaining },
+            error: this.eventError(error.error),
+          });
+        if (!retrying) throw error;
       }
     }
   }
 
-  private async context(step: ContextStep): Promise<JsonValue> {
-    const handle = this.resolve(step.handle);
+  /** Opens, once, the lazy inputs this step reads itself. */
+  private async openInputs(step: Step, frame: Frame): Promise<void> {
+    const lazy = this.host.lazyInputs;
+    if (!lazy || lazy.size === 0) return;
+    for (const [, expr] of stepExpressions(step)) {
+      for (const name of inputNames(expr)) {
+        if (this.inputs.has(name)) continue;
+        const opener = lazy.get(name);
+        if (!opener) continue;
+        let opening = this.opening.get(name);
+        if (!opening) {
+          opening = this.open(name, opener);
+          this.opening.set(name, opening);
+        }
+        await this.guard(opening, frame);
+      }
+    }
+  }
+
+  private async open(name: string, opener: InputOpener): Promise<void> {
+    try {
+      const value = await opener();
+      this.inputs.set(name, value);
+    } catch (error) {
+      fail({
+        phase: "execute",
+        kind: "input_unavailable",
+        input: name,
+        message: `input ${quoted(name)} could not be opened: ${safeErrorText(error)}`,
+      });
+    }
+  }
+
+  private async context(step: ContextStep, frame: Frame): Promise<JsonValue> {
+    const handle = this.resolve(step.handle, frame);
     const contexts = this.host.contexts;
     const outcome = contexts
-      ? await this.guard(contexts.run(handle, step.action, this.host.contextLimits))
+      ? await this.guard(contexts.run(handle, step.action, this.host.contextLimits), frame)
       : {
           ok: false as const,
           error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" },
@@ -345,8 +528,8 @@ class Run {
     return outcome.value;
   }
 
-  private async model(step: ModelStep): Promise<JsonValue> {
-    const prompt = this.resolve(step.prompt);
+  private async model(step: ModelStep, frame: Frame): Promise<JsonValue> {
+    const prompt = this.resolve(step.prompt, frame);
     if (typeof prompt !== "string") {
       return fail({
         phase: "execute",
@@ -363,9 +546,10 @@ class Run {
         Promise.resolve().then(() =>
           provider.complete(
             { messages: [{ role: "user", content: prompt }], options: step.options },
-            { signal: this.controller.signal, provider: step.provider },
+            { signal: frame.signal, provider: step.provider },
           ),
         ),
+        frame,
       );
     } catch (error) {
       if (error instanceof RunFailure) throw error;
@@ -385,14 +569,15 @@ class Run {
     }));
   }
 
-  private async tool(step: ToolStep): Promise<JsonValue> {
-    const args = this.resolve(step.args);
+  private async tool(step: ToolStep, frame: Frame): Promise<JsonValue> {
+    const args = this.resolve(step.args, frame);
     const handler = this.host.tools?.get(step.name);
     if (!handler) return fail(unregistered("unknown_tool", step.name));
     let result: unknown;
     try {
       result = await this.guard(
-        Promise.resolve().then(() => handler(args, { signal: this.controller.signal, tool: step.name })),
+        Promise.resolve().then(() => handler(args, { signal: frame.signal, tool: step.name })),
+        frame,
       );
     } catch (error) {
       if (error instanceof RunFailure) throw error;
@@ -413,7 +598,7 @@ class Run {
     }));
   }
 
-  private resolve(expr: Expr): JsonValue {
+  private resolve(expr: Expr, frame: Frame): JsonValue {
     switch (expr.kind) {
       case "literal":
         return expr.value;
@@ -429,7 +614,7 @@ class Run {
         return this.inputs.get(expr.name) as JsonValue;
       }
       case "var": {
-        if (!this.vars.has(expr.name)) {
+        if (!frame.vars.has(expr.name)) {
           return fail({
             phase: "execute",
             kind: "unbound_variable",
@@ -437,10 +622,10 @@ class Run {
             message: `variable ${quoted(expr.name)} is not bound`,
           });
         }
-        return this.vars.get(expr.name) as JsonValue;
+        return frame.vars.get(expr.name) as JsonValue;
       }
       case "field": {
-        const base = this.resolve(expr.base);
+        const base = this.resolve(expr.base, frame);
         const value = isPlainObject(base) ? ownValue(base, expr.key) : undefined;
         if (value === undefined) {
           return fail({
@@ -453,12 +638,13 @@ class Run {
         return value as JsonValue;
       }
       case "list":
-        return expr.items.map((item) => this.resolve(item));
+        return expr.items.map((item) => this.resolve(item, frame));
       case "object":
-        return jsonObjectFrom(expr.entries.map(([key, value]) => [key, this.resolve(value)]));
+        return jsonObjectFrom(expr.entries.map(([key, value]) => [key, this.resolve(value, frame)]));
     }
   }
 
+  /** Checks and spends in one synchronous step: concurrent branches can never both spend the last unit. */
   private consume(counter: RuntimeCounter): void {
     if (this.remaining[counter] > 0) {
       this.remaining[counter]--;
@@ -489,17 +675,21 @@ class Run {
     this.remaining.output_bytes = remaining - requested;
   }
 
-  private bind(name: string, value: JsonValue): void {
+  private bind(frame: Frame, name: string, value: JsonValue): void {
     this.chargeOutput(value);
-    this.vars.set(name, value);
+    frame.vars.set(name, value);
   }
 
-  private record(operation: string, bind: string | null, begun: number): void {
+  private elapsed(): number {
+    return Math.round(performance.now() - this.started);
+  }
+
+  private record(identity: StepIdentity, begun: number): void {
     const now = this.clock();
     const transition: Transition = {
       sequence: this.transitions.length + 1,
-      operation,
-      bind,
+      operation: identity.operation,
+      bind: identity.bind,
       status: "ok",
       elapsed_ms: Math.round(now - this.started),
       duration_ms: Math.round(now - begun),
@@ -507,6 +697,27 @@ class Run {
     };
     this.transitions.push(transition);
     this.notify(() => this.options.onTransition?.(transition));
+    this.emit({ type: "transition", ...identity, elapsed_ms: transition.elapsed_ms, transition });
+    this.emit({
+      type: "step_finished",
+      ...identity,
+      elapsed_ms: transition.elapsed_ms,
+      duration_ms: transition.duration_ms,
+      remaining: transition.remaining,
+    });
+  }
+
+  /** What an event may say about an error: no message (it may quote a tool's output). */
+  private eventError(error: PlanError): EventError {
+    if (!Array.isArray(error.path)) return { phase: error.phase, kind: error.kind };
+    const path = error.path as JsonPath;
+    const range = this.options.rangeOf?.(path);
+    return { phase: error.phase, kind: error.kind, path, ...(range ? { range } : {}) };
+  }
+
+  private emit(event: RunEvent): void {
+    const listener = this.options.onEvent;
+    if (listener) this.notify(() => listener(event));
   }
 
   /** Listener failures are the listener's problem; they never change the run. */
@@ -586,4 +797,8 @@ function copyHostValue(value: unknown, depth: number): JsonValue | typeof NOT_JS
     default:
       return NOT_JSON;
   }
+}
+
+function branchFrame(step: ParallelStep, branch: number): RunFrame {
+  return { kind: "branch", path: (step.plans[branch] as Plan).path, step: step.path, branch };
 }

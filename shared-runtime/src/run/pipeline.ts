@@ -1,14 +1,15 @@
-// The whole path a host takes: parse, validate, preflight, execute, reporting the first
-// problem of the first phase that fails, as the reference does.
+// The static half of a run: parse and validate to the first problem (the reference's answer),
+// that problem as a structured error and its place in the file, and the budget a run that never
+// started reports. startRun.ts is the whole path.
 
 import { resolveBudget, type Budget } from "../plan/budget";
 import { countNumber } from "../plan/count";
 import { parsePlan, type PlanSource } from "../plan/parse";
 import type { PlanProblem } from "../plan/problems";
 import { validatePlan, type ValidatedPlan } from "../plan/validate";
+import { analyzePlanText } from "../analysis";
+import type { SourceRange } from "../text/planDocument";
 import type { PlanError } from "./errors";
-import type { RunHost } from "./host";
-import { executePlan, type ExecuteOptions } from "./interpreter";
 import type { RunOutcome } from "./transitions";
 
 export interface PolicyOptions {
@@ -20,36 +21,31 @@ export interface PolicyOptions {
 
 export type CheckResult =
   | { readonly ok: true; readonly validated: ValidatedPlan }
-  | { readonly ok: false; readonly error: PlanError; readonly budget?: Budget };
+  | {
+      readonly ok: false;
+      readonly error: PlanError;
+      /** The plan's budget, when validation got that far. */
+      readonly budget?: Budget;
+      /** The policy's budget, when it resolves. */
+      readonly policyBudget?: Budget;
+    };
 
 /** Parse and validate, stopping at the first problem (the reference's answer). */
 export function checkPlan(source: PlanSource, policy: PolicyOptions): CheckResult {
   const parsed = parsePlan(source);
-  if (!parsed.plan) return { ok: false, error: problemError(parsed.problems[0]) };
+  const policyBudget = resolvedBudget(policy.budget);
+  const failed = (error: PlanError, budget?: Budget): CheckResult => ({
+    ok: false,
+    error,
+    ...(budget ? { budget } : {}),
+    ...(policyBudget ? { policyBudget } : {}),
+  });
+  if (!parsed.plan) return failed(problemError(parsed.problems[0]));
   const validation = validatePlan(parsed.plan, { capabilities: policy.capabilities ?? [], budget: policy.budget });
   if (!validation.ok) {
-    const error = problemError(validation.problems[0]);
-    return validation.budget ? { ok: false, error, budget: validation.budget } : { ok: false, error };
+    return failed(problemError(validation.problems[0]), validation.budget);
   }
   return { ok: true, validated: validation.validated };
-}
-
-export async function runPlan(
-  source: PlanSource,
-  policy: PolicyOptions,
-  host: RunHost,
-  options: ExecuteOptions = {},
-): Promise<RunOutcome> {
-  const checked = checkPlan(source, policy);
-  if (!checked.ok)
-    return {
-      ok: false,
-      error: checked.error,
-      transitions: [],
-      checkpoints: [],
-      budget_remaining: notStarted(checked.budget ?? resolvedBudget(policy.budget)),
-    };
-  return executePlan(checked.validated, host, options);
 }
 
 /** A problem as the structured error a run reports: no source positions, only plan facts. */
@@ -73,8 +69,23 @@ function resolvedBudget(value: unknown): Budget | undefined {
   return result.ok ? result.budget : undefined;
 }
 
+/**
+ * Where a static problem is in a plan file: the editor's analysis holds the same problem,
+ * located (syntax errors have no JSON path, so the analysis is the one source of ranges).
+ */
+export function planLocation(source: PlanSource, error: PlanError, policy: PolicyOptions): SourceRange | undefined {
+  if (source.kind !== "document") return undefined;
+  const analysis = analyzePlanText(
+    source.text,
+    { capabilities: policy.capabilities, budget: policy.budget },
+    source.document,
+  );
+  const match = analysis.problems.find((p) => p.kind === error.kind && p.message === error.message);
+  return match?.range;
+}
+
 /** Nothing ran: the whole budget remains, or zeros when the budget itself was invalid. */
-function notStarted(budget: Budget | undefined): RunOutcome["budget_remaining"] {
+export function notStarted(budget: Budget | undefined): RunOutcome["budget_remaining"] {
   return {
     steps: budget?.max_steps ?? 0,
     model_calls: budget?.max_model_calls ?? 0,
