@@ -24,6 +24,7 @@ import {
   type RunStepStartedParams,
   type RunTransitionParams,
 } from "./protocol";
+import { maskedRunnerHost, runSecrets } from "./runMask";
 
 /** What a run needs from the server: the analysed plan, its host profile, and a way to talk. */
 export interface PlanRunnerHost {
@@ -78,7 +79,8 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       runs.set(runId, controller);
       const identity: RunIdentity = { uri, runId };
       const env = runEnvironment(args);
-      void execute(server, identity, plan, loaded.profile, controller.signal, hosts, env).finally(() =>
+      const masked = maskedRunnerHost(server, runSecrets(env, loaded.profile));
+      void execute(masked, identity, plan, loaded.profile, controller.signal, hosts, env).finally(() =>
         runs.delete(runId),
       );
       return identity;

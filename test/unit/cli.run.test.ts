@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { runCommand } from "@rlm-plan/shared-runtime/out/cli/run";
 import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
+import { childOutput } from "../support/childOutput";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");
@@ -31,11 +32,7 @@ function rlmPlanRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promi
     env: { ...process.env, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  return new Promise((done) => child.on("close", (code) => done({ code, stdout, stderr })));
+  return childOutput(child);
 }
 
 /** Transition lines with their durations (which vary) replaced by "N ms". */

@@ -16,6 +16,8 @@ import { readProposal, type Proposal } from "../providers/proposal";
 import { safeErrorText } from "../run/errors";
 import { executePlan } from "../run/interpreter";
 import type { RunOutcome, Transition } from "../run/transitions";
+import { environmentSecrets, SecretMask } from "../run/secrets";
+import { guardText } from "./guardedOutput";
 import { estimateLines, jsonText, styleFor } from "./output";
 
 export interface ProposeIo {
@@ -51,7 +53,14 @@ interface ProposeArgs {
   readonly json: boolean;
 }
 
-export async function proposeCommand(argv: readonly string[], io: ProposeIo): Promise<number> {
+export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
+  // Everything printed is masked and stripped of control characters (cli/guardedOutput.ts).
+  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  const io: ProposeIo = {
+    ...unguarded,
+    stdout: (text) => unguarded.stdout(guardText(mask, text)),
+    stderr: (text) => unguarded.stderr(guardText(mask, text)),
+  };
   const args = parseProposeArgs(argv);
   if (args === "help") {
     io.stdout(`${PROPOSE_HELP}\n`);
@@ -75,6 +84,7 @@ export async function proposeCommand(argv: readonly string[], io: ProposeIo): Pr
     return 2;
   }
   const profile = loaded.profile;
+  mask.add(environmentSecrets(io.env ?? process.env, profile));
   if (!profile.providers.has(args.provider)) {
     const names = [...profile.providers.keys()];
     const known = names.length > 0 ? `its providers are ${names.join(", ")}` : "it declares no providers";

@@ -20,7 +20,10 @@ import type { PlanError } from "../run/errors";
 import { executePlan, operationName } from "../run/interpreter";
 import { checkPlan } from "../run/pipeline";
 import type { RunOutcome, Transition } from "../run/transitions";
+import { environmentSecrets, SecretMask } from "../run/secrets";
+import { guardedStream } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
+import { Cancellation } from "./signals";
 
 export interface RunIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -62,7 +65,14 @@ interface RunArgs {
 }
 
 /** Runs `rlm-plan run` with the arguments after "run". Never throws; resolves to the exit status. */
-export async function runCommand(argv: readonly string[], io: RunIo): Promise<number> {
+export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
+  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  const io: GuardedIo = {
+    ...unguarded,
+    stdout: guardedStream(unguarded.stdout, mask),
+    stderr: guardedStream(unguarded.stderr, mask),
+    mask,
+  };
   const args = parseRunArgs(argv);
   if (args === "help") {
     io.stdout.write(`${RUN_HELP}\n`);
@@ -72,7 +82,7 @@ export async function runCommand(argv: readonly string[], io: RunIo): Promise<nu
     io.stderr.write(`rlm-plan: ${args}\n${RUN_USAGE}\n`);
     return 2;
   }
-  const cancel = new Cancellation(io);
+  const cancel = new Cancellation(io.stderr, { signal: io.signal, handleSignals: io.handleSignals });
   try {
     return await run(args, io, cancel);
   } catch (error) {
@@ -83,7 +93,12 @@ export async function runCommand(argv: readonly string[], io: RunIo): Promise<nu
   }
 }
 
-async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<number> {
+/** The command's streams once guarded: secrets masked, control characters stripped. */
+interface GuardedIo extends RunIo {
+  readonly mask: SecretMask;
+}
+
+async function run(args: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
   let text: string;
@@ -104,6 +119,7 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
   }
   const loaded = loadHostProfile(profileFile);
   if (!loaded.ok) return hostErrors(loaded.errors, args, io);
+  io.mask.add(environmentSecrets(env, loaded.profile));
 
   // The plan is checked before the host is built, so an invalid plan never reads the inputs.
   const policy = hostPolicy(loaded.profile);
@@ -198,55 +214,6 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
 }
 
 // ---- cancellation ---------------------------------------------------------------------------
-
-/** Ctrl-C and SIGTERM (and io.signal) abort the run once; a second Ctrl-C kills tools and exits. */
-class Cancellation {
-  private readonly controller = new AbortController();
-  private kill: (() => void) | undefined;
-  private readonly handlers: [NodeJS.Signals, () => void][] = [];
-  private readonly onIoAbort = () => this.abort(130);
-  /** The exit status the cancellation asks for: 130 for Ctrl-C, 143 for SIGTERM. */
-  status = 130;
-
-  constructor(private readonly io: RunIo) {
-    if (io.handleSignals !== false) {
-      for (const [signal, status] of [
-        ["SIGINT", 130],
-        ["SIGTERM", 143],
-      ] as const) {
-        const handler = () => this.abort(status);
-        process.on(signal, handler);
-        this.handlers.push([signal, handler]);
-      }
-    }
-    if (io.signal?.aborted) this.abort(130);
-    else io.signal?.addEventListener("abort", this.onIoAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  onKill(kill: () => void): void {
-    this.kill = kill;
-  }
-
-  private abort(status: number): void {
-    if (this.controller.signal.aborted) {
-      // Asked twice: stop waiting for tools to exit gracefully.
-      this.kill?.();
-      process.exit(status);
-    }
-    this.status = status;
-    this.io.stderr.write("rlm-plan: cancelling...\n");
-    this.controller.abort();
-  }
-
-  dispose(): void {
-    for (const [signal, handler] of this.handlers) process.removeListener(signal, handler);
-    this.io.signal?.removeEventListener("abort", this.onIoAbort);
-  }
-}
 
 function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, outcome?: RunOutcome): number {
   if (args.json) {

@@ -130,6 +130,11 @@ export class LspClient {
     return this.stderrText;
   }
 
+  /** The server's process id (for signal tests). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** True while the server process runs. */
   get alive(): boolean {
     return !this.exited && this.child.exitCode === null;
