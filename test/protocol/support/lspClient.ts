@@ -49,6 +49,8 @@ export interface ClientOptions {
   readonly settings?: Record<string, unknown>;
   /** Extra `workspace` client capabilities (e.g. `codeLens: {refreshSupport: true}`). */
   readonly workspaceCapabilities?: Record<string, unknown>;
+  /** The client's process id sent in initialize (the server exits when it is gone); default ours. */
+  readonly processId?: number;
 }
 
 export class LspClient {
@@ -104,7 +106,7 @@ export class LspClient {
     const client = new LspClient(child, connection, options);
     const rootUri = pathToFileURL(options.root).href;
     const initialize = connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
+      processId: options.processId ?? process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "test" }],
       capabilities: {
@@ -128,6 +130,21 @@ export class LspClient {
 
   get stderr(): string {
     return this.stderrText;
+  }
+
+  /** Closes the server's stdin, as a client that went away does. */
+  closeInput(): void {
+    this.child.stdin.end();
+  }
+
+  /** Resolves when the server process has exited. */
+  whenExited(): Promise<void> {
+    if (this.hasExited()) return Promise.resolve();
+    return new Promise((done) => this.child.once("exit", () => done()));
+  }
+
+  private hasExited(): boolean {
+    return this.exited || this.child.exitCode !== null || this.child.signalCode !== null;
   }
 
   /** The server's process id (for signal tests). */
