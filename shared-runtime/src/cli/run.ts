@@ -3,7 +3,6 @@
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
-import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { analyzePlanText } from "../analysis";
 import { createRunHost, hostPolicy, HostSetupError, type CreatedHost } from "../host/createHost";
@@ -21,6 +20,7 @@ import { executePlan, operationName } from "../run/interpreter";
 import { checkPlan } from "../run/pipeline";
 import type { RunOutcome, Transition } from "../run/transitions";
 import { environmentSecrets, SecretMask } from "../run/secrets";
+import { MAX_PLAN_BYTES, readTextFile } from "../text/boundedFile";
 import { guardedStream } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
 import { Cancellation } from "./signals";
@@ -103,7 +103,7 @@ async function run(args: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<
   const style = styleFor(io.stderr, env);
   let text: string;
   try {
-    text = readFileSync(args.plan, "utf8");
+    text = await readTextFile(args.plan, MAX_PLAN_BYTES);
   } catch (error) {
     io.stderr.write(`rlm-plan: cannot read the plan ${args.plan}: ${readErrorText(error)}\n`);
     return 2;

@@ -7,6 +7,18 @@ import { MAX_JSON_DEPTH } from "../text/jsonText";
 import type { ContextAction, Expr, PartitionStrategy, Plan, Selector, Step } from "./ast";
 import { detailText, quoted, type PlanProblem, type ProblemTarget } from "./problems";
 
+
+/**
+ * Plans that lost a step to a problem already reported (collect-all mode drops broken steps):
+ * their shape (empty, no final step) is not checked again, which would only repeat that problem.
+ */
+const INCOMPLETE = new WeakSet<Plan>();
+
+/** Whether normalization dropped a broken step of this plan. */
+export function lostSteps(plan: Plan): boolean {
+  return INCOMPLETE.has(plan);
+}
+
 export interface NormalizeOptions {
   /** Keep going after the first problem (editors); the default stops at it (runtime). */
   readonly collectAll?: boolean;
@@ -69,6 +81,7 @@ class Normalizer {
 
   constructor(private readonly collectAll: boolean) {}
 
+
   private fail(
     path: At,
     reason: string,
@@ -107,7 +120,9 @@ class Normalizer {
       const step = this.step(steps[i], child(stepsPath, i), depth + 1);
       if (step) normalized.push(step);
     }
-    return { steps: normalized, path: pathOf(path) };
+    const plan: Plan = { steps: normalized, path: pathOf(path) };
+    if (normalized.length < steps.length) INCOMPLETE.add(plan);
+    return plan;
   }
 
   private step(value: unknown, path: At, depth: number): Step | undefined {

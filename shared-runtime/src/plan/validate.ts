@@ -8,7 +8,7 @@ import { MAP_TRANSFORMS, REDUCERS, type ContextAction, type ContextStep, type Ex
 import { resolveBudget, type Budget } from "./budget";
 import { formatCapability, grantedKeys, requiredCapability } from "./capabilities";
 import { ESTIMATE_LIMITS, estimatePlan, type Estimate } from "./estimate";
-import { describe } from "./normalize";
+import { describe, lostSteps } from "./normalize";
 import { detailText, quoted, type PlanProblem, type ProblemTarget, type RelatedLocation } from "./problems";
 
 export interface ValidateOptions {
@@ -152,6 +152,7 @@ class Validator {
   }
 
   private planShape(plan: Plan): void {
+    if (lostSteps(plan)) return;
     const steps = plan.steps;
     if (steps.length === 0) {
       this.invalid(
