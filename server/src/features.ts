@@ -216,17 +216,18 @@ const folding: Feature = (ctx) => {
 
 const formatting: Feature = (ctx) => {
   ctx.declare({ documentFormattingProvider: true, documentRangeFormattingProvider: true });
+  const refused = (message: string) => void ctx.connection.window.showWarningMessage(message);
   ctx.connection.onDocumentFormatting(
     ctx.guard.request(
       "formatting",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params), []),
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params, refused), []),
       [],
     ),
   );
   ctx.connection.onDocumentRangeFormatting(
     ctx.guard.request(
       "rangeFormatting",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params), []),
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params, refused), []),
       [],
     ),
   );

@@ -83,7 +83,10 @@ function locate(problem: PlanProblem, document: PlanDocument): LocatedProblem {
       ? { offset: problem.offset, length: problem.length ?? 0 }
       : (problem.path && document.rangeOf(problem.path, problem.target)) || { offset: 0, length: 0 };
   const relatedRanges = (problem.related ?? []).flatMap((related) => {
-    const where = document.rangeOf(related.path, related.target);
+    const where =
+      related.offset !== undefined && related.length !== undefined
+        ? { offset: related.offset, length: related.length }
+        : document.rangeOf(related.path, related.target);
     return where ? [{ ...where, message: related.message }] : [];
   });
   return { ...problem, range, relatedRanges };
