@@ -7,6 +7,8 @@ import {
   CodeActionKind,
   CodeLensRefreshRequest,
   LSPErrorCodes,
+  MessageType,
+  ShowMessageNotification,
   ResponseError,
   TextDocumentSyncKind,
   type PrepareRenameParams,
@@ -216,7 +218,9 @@ const folding: Feature = (ctx) => {
 
 const formatting: Feature = (ctx) => {
   ctx.declare({ documentFormattingProvider: true, documentRangeFormattingProvider: true });
-  const refused = (message: string) => void ctx.connection.window.showWarningMessage(message);
+  // A notification, not a request: nothing waits for the user to dismiss it.
+  const refused = (message: string) =>
+    void ctx.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
   ctx.connection.onDocumentFormatting(
     ctx.guard.request(
       "formatting",
