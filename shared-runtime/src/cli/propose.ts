@@ -47,6 +47,8 @@ exit status: 0 ok, 1 the provider failed or the plan is invalid or its run faile
 
 interface ProposeArgs {
   readonly goal: string;
+  /** The host profile in force (set once it is found). */
+  readonly hostProfile?: string;
   readonly provider: string;
   readonly host: string | undefined;
   readonly run: boolean;
@@ -61,7 +63,7 @@ export async function proposeCommand(argv: readonly string[], unguarded: Propose
     stdout: (text) => unguarded.stdout(guardText(mask, text)),
     stderr: (text) => unguarded.stderr(guardText(mask, text)),
   };
-  const args = parseProposeArgs(argv);
+  let args = parseProposeArgs(argv);
   if (args === "help") {
     io.stdout(`${PROPOSE_HELP}\n`);
     return 0;
@@ -78,6 +80,9 @@ export async function proposeCommand(argv: readonly string[], unguarded: Propose
     );
     return 2;
   }
+  // Which profile decided the provider, capabilities and budget: said first, in JSON too.
+  args = { ...args, hostProfile: file };
+  if (!args.json) io.stderr(`rlm-plan propose: host profile ${file}\n`);
   const loaded = loadHostProfile(file);
   if (!loaded.ok) {
     for (const e of loaded.errors) io.stderr(`${e.file}:${e.line}:${e.column}: error: ${e.message}\n`);
@@ -133,7 +138,8 @@ async function propose(args: ProposeArgs, profile: HostProfile, created: Created
     reply = text;
   } catch (error) {
     const message = `provider ${quoted(args.provider)} failed: ${safeErrorText(error)}`;
-    if (args.json) io.stdout(jsonText({ ok: false, provider: args.provider, error: message }));
+    if (args.json)
+      io.stdout(jsonText({ ok: false, provider: args.provider, error: message, host_profile: args.hostProfile }));
     else io.stderr(`rlm-plan propose: ${message}\n`);
     return 1;
   }
@@ -201,6 +207,7 @@ class Report {
           budget: table?.budget ?? null,
           exceeded: table ? table.rows.filter((row) => row.over).map((row) => row.label) : [],
           ...(outcome ? { run: runJson(outcome) } : {}),
+          host_profile: this.args.hostProfile,
         }),
       );
       return code;

@@ -59,6 +59,8 @@ exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile
 
 interface RunArgs {
   readonly plan: string;
+  /** The host profile in force, as shown (set once it is found). */
+  readonly hostProfile?: string;
   readonly host: string | undefined;
   readonly inputs: Record<string, string>;
   readonly json: boolean;
@@ -98,7 +100,8 @@ interface GuardedIo extends RunIo {
   readonly mask: SecretMask;
 }
 
-async function run(args: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
+async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
+  let args = given;
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
   let text: string;
@@ -117,6 +120,9 @@ async function run(args: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<
     );
     return 2;
   }
+  // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
+  args = { ...args, hostProfile: display(profileFile) };
+  if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
   const loaded = loadHostProfile(profileFile);
   if (!loaded.ok) return hostErrors(loaded.errors, args, io);
   io.mask.add(environmentSecrets(env, loaded.profile));
@@ -222,7 +228,7 @@ function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, outcome?: Run
         ? outcome.error
         : { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
     io.stdout.write(
-      `${JSON.stringify({ type: "result", ok: false, error, checkpoints: outcome?.checkpoints ?? [], budget_remaining: outcome?.budget_remaining ?? null })}\n`,
+      `${JSON.stringify({ type: "result", ok: false, error, checkpoints: outcome?.checkpoints ?? [], budget_remaining: outcome?.budget_remaining ?? null, host_profile: args.hostProfile })}\n`,
     );
   }
   io.stderr.write("rlm-plan: the run was cancelled\n");
@@ -263,7 +269,14 @@ function report(outcome: RunOutcome, args: RunArgs, io: RunIo, style: Style, whe
   const { checkpoints, budget_remaining } = outcome;
   if (args.json) {
     const result = outcome.ok
-      ? { type: "result", ok: true, value: outcome.value, checkpoints, budget_remaining }
+      ? {
+          type: "result",
+          ok: true,
+          value: outcome.value,
+          checkpoints,
+          budget_remaining,
+          host_profile: args.hostProfile,
+        }
       : {
           type: "result",
           ok: false,
@@ -271,6 +284,7 @@ function report(outcome: RunOutcome, args: RunArgs, io: RunIo, style: Style, whe
           ...(where ? { location: { file: args.plan, line: where.line, column: where.column } } : {}),
           checkpoints,
           budget_remaining,
+          host_profile: args.hostProfile,
         };
     io.stdout.write(`${JSON.stringify(result)}\n`);
     return;
