@@ -16,7 +16,12 @@ export interface AnalysisPolicy {
   readonly capabilities?: unknown;
   readonly budget?: unknown;
   /** Names the host registers; when given, every other tool or provider name is a problem. */
-  readonly registries?: { readonly tools: ReadonlySet<string>; readonly providers: ReadonlySet<string> };
+  readonly registries?: {
+    readonly tools: ReadonlySet<string>;
+    readonly providers: ReadonlySet<string>;
+    /** The inputs the host declares; references to others are host problems. */
+    readonly inputs?: ReadonlySet<string>;
+  };
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -65,6 +70,7 @@ function unregisteredProblems(plan: Plan, registries: NonNullable<AnalysisPolicy
   const registered = {
     tool: (n: string) => registries.tools.has(n),
     provider: (n: string) => registries.providers.has(n),
+    ...(registries.inputs ? { input: (n: string) => registries.inputs?.has(n) === true } : {}),
   };
   return unregisteredNames(plan, registered).map(({ kind, name, path, message }) => ({
     phase: "preflight",
