@@ -175,12 +175,21 @@ function canonicalText(value: JsonValue): string {
 }
 
 function compareCodePoints(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const x = left[i]!.codePointAt(0)!;
-    const y = right[i]!.codePointAt(0)!;
-    if (x !== y) return x - y;
+  // Without copying the strings: equal ones (4,000 references to one 12 KB text) end at once,
+  // and at the first differing UTF-16 unit, surrogates are moved above U+E000-U+FFFF, which
+  // turns code-unit order into code-point order.
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
   }
-  return left.length - right.length;
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
 }

@@ -8,6 +8,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { JsonValue } from "../json";
 import type { ToolContext, ToolHandler } from "../run/host";
+import { hugeArgumentsReason } from "../run/toolArguments";
 import { parseJsonText } from "../text/jsonText";
 import { ProcessGroup, ProcessTracker } from "./processGroup";
 import { createToolCgroup } from "./toolCgroup";
@@ -94,6 +95,8 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
   const shown = JSON.stringify(program.includes("/") ? program.slice(program.lastIndexOf("/") + 1) : program);
   if (context.signal.aborted) return Promise.reject(new Error("was cancelled before it started"));
   if (!isFolder(cwd)) return Promise.reject(new Error(`its working folder ${JSON.stringify(cwd)} does not exist`));
+  const tooBig = hugeArgumentsReason(args);
+  if (tooBig !== undefined) return Promise.reject(new Error(tooBig));
 
   const cgroup = createToolCgroup();
   return new Promise<JsonValue>((resolvePromise, rejectPromise) => {

@@ -4,7 +4,7 @@
 // cancellation cover the whole run and abort the signal handed to tools and providers.
 
 import { ContextHandle, DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "../context/store";
-import { jsonObjectFrom, newJsonObject, ownValue, setOwn, utf8Length, type JsonValue } from "../json";
+import { jsonObjectFrom, newJsonObject, ownValue, setOwn, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
 import type { ContextStep, Expr, ModelStep, Plan, Step, ToolStep } from "../plan/ast";
 import type { Budget } from "../plan/budget";
@@ -14,6 +14,7 @@ import { quoted } from "../plan/problems";
 import type { ValidatedPlan } from "../plan/validate";
 import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./errors";
 import type { RunHost } from "./host";
+import { jsonByteLength } from "./outputMeasure";
 import { preflightPlan } from "./preflight";
 import type { BudgetRemaining, RunOutcome, RuntimeCounter, StepStarted, Transition } from "./transitions";
 
@@ -371,8 +372,7 @@ class Run {
   }
 
   private chargeOutput(value: JsonValue): void {
-    const text = JSON.stringify(value);
-    const requested = text === undefined ? 0 : utf8Length(text);
+    const requested = jsonByteLength(value) ?? 0;
     const remaining = this.remaining.output_bytes;
     if (requested > remaining) {
       fail({
