@@ -49,13 +49,13 @@ const CASES: readonly [string, readonly string[], number, string][] = [
     "run with /dev/zero as the host profile",
     ["run", PLAN, "--host", "/dev/zero"],
     2,
-    "/dev/zero:1:1: cannot read the host profile: it is a character device, not a regular file\n",
+    "rlm-plan: host profile /dev/zero\n/dev/zero:1:1: cannot read the host profile: it is a character device, not a regular file\n",
   ],
   [
     "propose with a FIFO as the host profile",
     ["propose", "goal", "--provider", "p", "--host", FIFO],
     2,
-    `${FIFO}:1:1: error: cannot read the host profile: it is a FIFO (named pipe), not a regular file\n`,
+    `rlm-plan propose: host profile ${FIFO}\n${FIFO}:1:1: error: cannot read the host profile: it is a FIFO (named pipe), not a regular file\n`,
   ],
 ];
 

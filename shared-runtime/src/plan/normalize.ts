@@ -7,7 +7,6 @@ import { MAX_JSON_DEPTH } from "../text/jsonText";
 import type { ContextAction, Expr, PartitionStrategy, Plan, Selector, Step } from "./ast";
 import { detailText, quoted, type PlanProblem, type ProblemTarget } from "./problems";
 
-
 /**
  * Plans that lost a step to a problem already reported (collect-all mode drops broken steps):
  * their shape (empty, no final step) is not checked again, which would only repeat that problem.
@@ -80,7 +79,6 @@ class Normalizer {
   readonly opaqueBinds = new Set<string>();
 
   constructor(private readonly collectAll: boolean) {}
-
 
   private fail(
     path: At,
