@@ -11,7 +11,7 @@ import type { ToolContext, ToolHandler } from "../run/host";
 import { hugeArgumentsReason } from "../run/toolArguments";
 import { parseJsonText } from "../text/jsonText";
 import { ProcessGroup, ProcessTracker } from "./processGroup";
-import { createToolCgroup } from "./toolCgroup";
+import { createToolCgroup, removeCgroup } from "./toolCgroup";
 import type { CommandToolSpec } from "./profile";
 
 export const COMMAND_TOOL_DEFAULTS = Object.freeze({
@@ -104,6 +104,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
     try {
       child = spawnSupervised(program, argv, cwd, env, cgroup);
     } catch (error) {
+      if (cgroup !== undefined) removeCgroup(cgroup);
       rejectPromise(new Error(spawnErrorText(shown, error)));
       return;
     }
@@ -135,6 +136,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
       child.stderr?.destroy();
       const done = () => {
         if (group) tracker?.delete(group);
+        group?.release();
         if ("error" in result) rejectPromise(new Error(result.error));
         else resolvePromise(result.value);
       };

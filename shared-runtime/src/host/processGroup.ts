@@ -43,6 +43,21 @@ export class ProcessGroup {
     return running;
   }
 
+  /** Done with the group (the call settled): its cgroup folder goes once nothing is in it. */
+  release(): void {
+    if (this.cgroup === undefined) {
+      LIVE.delete(this);
+      return;
+    }
+    const cgroup = this.cgroup;
+    let tries = 0;
+    const attempt = () => {
+      if (removeCgroup(cgroup) || ++tries > 20) LIVE.delete(this);
+      else setTimeout(attempt, 100).unref();
+    };
+    attempt();
+  }
+
   private forget(): void {
     LIVE.delete(this);
     if (this.cgroup !== undefined) removeCgroup(this.cgroup);

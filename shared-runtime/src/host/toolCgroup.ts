@@ -70,7 +70,11 @@ export function cgroupPids(folder: string): number[] {
   }
 }
 
-/** SIGKILL to everything in the cgroup; then removes it (once empty, which may take a moment). */
+/** How long killCgroup waits for killed processes to leave, so their folder can be removed. */
+const EMPTY_WAIT_MS = 500;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** SIGKILL to everything in the cgroup; then removes it once empty (SIGKILL takes a moment). */
 export function killCgroup(folder: string): void {
   const killFile = join(folder, "cgroup.kill");
   try {
@@ -85,7 +89,8 @@ export function killCgroup(folder: string): void {
       // already gone
     }
   }
-  removeCgroup(folder);
+  // Synchronous on purpose: callers are exit hooks and a supervisor about to exit.
+  for (let waited = 0; !removeCgroup(folder) && waited < EMPTY_WAIT_MS; waited += 10) Atomics.wait(sleeper, 0, 0, 10);
 }
 
 /** Removes an empty cgroup; false while processes (or zombies) are still in it. */
