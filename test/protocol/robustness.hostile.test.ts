@@ -1,11 +1,12 @@
 // The hostile documents of the hardening issue, over the real protocol: 20 KB of `[` formatted,
 // a plan with 200,000 duplicate keys, and a 5 MB plan. The server stays alive and answers every
 // request; formatting the brackets is refused with a message; diagnostics are capped with a
-// summary; closing a document logs nothing.
+// summary; closing a document logs nothing. (And an undeclared input is a host warning.)
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import {
+  DiagnosticSeverity,
   DocumentFormattingRequest,
   DocumentSymbolRequest,
   FoldingRangeRequest,
@@ -85,6 +86,23 @@ describe("hostile documents", () => {
     });
     assert.ok(Array.isArray(edits));
     await answers(uri);
+  });
+
+  it("an input the host profile does not declare is a warning on its reference", async () => {
+    const plan = `{"steps": [{"op": "final", "value": {"ref": "input", "name": "ghost"}}]}`;
+    const uri = await client.open(workspace.path("ghost.rlmplan.json"), plan);
+    const diagnostics = await client.waitForDiagnostics(uri);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.severity, d.message, d.range.start.character]),
+      [
+        [
+          "undeclared_input",
+          DiagnosticSeverity.Warning,
+          'the plan reads input "ghost", which the host profile does not declare under "inputs"',
+          plan.indexOf('"ghost"'),
+        ],
+      ],
+    );
   });
 
   it("closing documents logs no error", async () => {
