@@ -91,3 +91,22 @@ test("the measure is JSON.stringify's UTF-8 length, shared parts and all", () =>
     assert.equal(jsonByteLength(value), Buffer.byteLength(JSON.stringify(value), "utf8"), JSON.stringify(value));
   assert.equal(jsonByteLength(undefined), undefined);
 });
+
+test("a built-in working synchronously past the time limit ends the run with time_limit_exceeded", async () => {
+  const plan = {
+    steps: [
+      { op: "tool", name: "unique", args: refs("big", 50_000), bind: "u" },
+      { op: "final", value: { ref: "var", name: "u" } },
+    ],
+  };
+  const outcome = await runPlan(
+    { kind: "value", value: plan },
+    { capabilities: ["tool(unique)"], budget: { time_limit: 1 } },
+    host({ tools: new Map([["unique", builtinTool("unique")]]) }),
+  );
+  assert.deepEqual(outcome.ok ? outcome.value : outcome.error, {
+    phase: "execute",
+    kind: "time_limit_exceeded",
+    message: "the run exceeded its time limit of 1 s",
+  });
+});

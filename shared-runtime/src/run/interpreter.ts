@@ -291,7 +291,14 @@ class Run {
     let result: unknown;
     try {
       result = await this.guard(
-        Promise.resolve().then(() => handler(args, { signal: this.controller.signal, tool: step.name })),
+        Promise.resolve().then(() =>
+          handler(args, {
+            signal: this.controller.signal,
+            tool: step.name,
+            deadline: this.started + this.budget.time_limit * 1000,
+            timeLimit: this.budget.time_limit,
+          }),
+        ),
       );
     } catch (error) {
       if (error instanceof RunFailure) throw error;
