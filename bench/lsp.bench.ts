@@ -7,6 +7,7 @@
 //   node bench/out/lsp.bench.js               the benchmark (about a minute)
 //   node bench/out/lsp.bench.js --cpu-prof    the same with the server under `node --cpu-prof`,
 //                                             then its top functions (timings are inflated)
+//   node bench/out/lsp.bench.js --hostile     only the hostile documents (lspHostile.ts)
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
@@ -19,6 +20,7 @@ import { analyzePlan } from "@rlm-plan/server/out/analyzedPlan";
 import { planDiagnostics } from "@rlm-plan/server/out/diagnostics";
 import { HostProfiles } from "@rlm-plan/server/out/hostProfiles";
 import { summarizeCpuProfile } from "./cpuProfile";
+import { measureHostile, printHostile } from "./lspHostile";
 import { LspSession, SERVER_MAIN, type HeapUsage } from "./lspSession";
 import { now } from "./measure";
 import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
@@ -678,12 +680,16 @@ async function main(): Promise<void> {
       ...(profileDir ? { cpuProfileDir: profileDir } : {}),
     });
     const rows: PlanRow[] = [];
+    const hostileOnly = process.argv.includes("--hostile");
     try {
-      for (const shape of SHAPES)
-        for (const steps of SIZES) rows.push(await measurePlan(session, baseline, root, shape, steps));
+      if (!hostileOnly)
+        for (const shape of SHAPES)
+          for (const steps of SIZES) rows.push(await measurePlan(session, baseline, root, shape, steps));
+      printHostile(await measureHostile(session, root));
     } finally {
       await session.stop();
     }
+    if (hostileOnly) return;
     if (session.stderr.trim() !== "") console.log(`\nserver stderr:\n${session.stderr.trim()}`);
     printChanges(rows);
     printRequests(rows);

@@ -33,8 +33,9 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { now } from "./measure";
 
-/** bench/out/lspSession.js -> server/out/main.js */
-export const SERVER_MAIN = resolve(__dirname, "..", "..", "server", "out", "main.js");
+/** bench/out/lspSession.js -> server/out/main.js; RLM_PLAN_BENCH_SERVER measures another build (a "before"). */
+export const SERVER_MAIN =
+  process.env.RLM_PLAN_BENCH_SERVER ?? resolve(__dirname, "..", "..", "server", "out", "main.js");
 const WAIT_MS = 60_000;
 
 export interface SessionOptions {
@@ -84,7 +85,8 @@ export class LspSession {
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
-    private readonly connection: ProtocolConnection,
+    /** For requests the session has no method for (formatting, symbols). */
+    readonly connection: ProtocolConnection,
     private readonly settings: Record<string, unknown>,
   ) {
     child.stderr.setEncoding("utf8");

@@ -20,6 +20,8 @@ const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
   { in: "server/out/main.js", out: "dist/server.js" },
   { in: "debug-adapter/out/main.js", out: "dist/debugAdapter.js" },
+  // Command tools run under it; the runtime finds it beside itself (host/commandTool.ts).
+  { in: "shared-runtime/out/host/supervisor.js", out: "dist/supervisor.js" },
 ];
 for (const entry of entries) {
   if (!existsSync(join(root, entry.in))) {

@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { HOST_PROFILE_FILENAME } from "@rlm-plan/shared-runtime/out/host/profile";
+import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/shared-runtime/out/run/secrets";
 import {
   LanguageClient,
   TransportKind,
@@ -16,6 +17,13 @@ export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
 export const CLIENT_ID = "rlmPlan";
 export const CLIENT_NAME = "RLM Plan Language Server";
+
+/**
+ * The secrets the client knows (keys from its secret storage, added when a run reads them, and
+ * keys in the environment VS Code started with): masked in the client's output and trace channel,
+ * which logs every request's parameters, a run's `env` included, when tracing is verbose.
+ */
+export const CLIENT_SECRETS = new SecretMask(environmentSecrets(process.env));
 
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
@@ -31,12 +39,16 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
   // A host profile named by the setting gets the server's diagnostics too.
   const configured = configuredHostProfile();
   if (configured) documentSelector.push({ scheme: "file", pattern: configured.split(path.sep).join("/") });
+  // One channel for the server's messages and the protocol trace, masked (see CLIENT_SECRETS).
+  const channel = maskedMethods(vscode.window.createOutputChannel(CLIENT_NAME, { log: true }), CLIENT_SECRETS);
+  context.subscriptions.push(channel);
   const clientOptions: LanguageClientOptions = {
     documentSelector,
     // The extension has its own run UI (progress, Plan Runs view): the lens names its command.
     initializationOptions: { rlmPlan: settingsSection(), clientRunsPlans: true },
     synchronize: { configurationSection: "rlmPlan" },
-    outputChannelName: CLIENT_NAME,
+    outputChannel: channel,
+    traceOutputChannel: channel,
   };
   return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
 }

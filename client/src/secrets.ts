@@ -10,6 +10,7 @@
 
 import * as vscode from "vscode";
 import { HOST_PROFILE_FILENAME, parseHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+import { CLIENT_SECRETS } from "./languageClient";
 
 export const SET_PROVIDER_KEY_COMMAND = "rlmPlan.setProviderApiKey";
 const SECRET_PREFIX = "rlmPlan.apiKey.";
@@ -48,6 +49,7 @@ export class ProviderKeys {
       return;
     }
     await this.secrets.store(SECRET_PREFIX + variable, key.trim());
+    CLIENT_SECRETS.add([key.trim()]);
     void vscode.window.showInformationMessage(
       `Stored the key for ${variable} in VS Code's secret storage; runs pass it to providers that read ${variable}.`,
     );
@@ -81,6 +83,8 @@ export class ProviderKeys {
       const key = await this.secrets.get(SECRET_PREFIX + variable);
       if (key !== undefined) keys[variable] = key;
     }
+    // Before the keys travel in the run request, which the trace channel logs when verbose.
+    CLIENT_SECRETS.add(Object.values(keys));
     return keys;
   }
 

@@ -43,7 +43,11 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
     ? {
         capabilities: host.capabilities,
         budget: host.budget,
-        registries: { tools: new Set(host.tools.keys()), providers: new Set(host.providers.keys()) },
+        registries: {
+          tools: new Set(host.tools.keys()),
+          providers: new Set(host.providers.keys()),
+          inputs: new Set(host.inputs.keys()),
+        },
       }
     : {};
   const analysis = analyzePlanText(text, policy, parsed);

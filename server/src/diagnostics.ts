@@ -30,6 +30,18 @@ export interface PlanDiagnosticData {
 }
 
 export const NO_HOST_PROFILE_CODE = "no_host_profile";
+export const TOO_MANY_PROBLEMS_CODE = "too_many_problems";
+/**
+ * Diagnostics per document: an editor cannot show 200,000 of them usefully, and building and
+ * sending them would block the server for seconds; a summary diagnostic says how many there are.
+ */
+export const MAX_DIAGNOSTICS = 1000;
+
+/** The MAX_DIAGNOSTICS problems first in the file (all of them when there are fewer). */
+function firstProblems(problems: readonly LocatedProblem[]): readonly LocatedProblem[] {
+  if (problems.length <= MAX_DIAGNOSTICS) return problems;
+  return [...problems].sort((a, b) => a.range.offset - b.range.offset).slice(0, MAX_DIAGNOSTICS);
+}
 export const INVALID_HOST_PROFILE_CODE = "invalid_host_profile";
 
 export function lspRange(document: TextDocument, range: SourceRange): Range {
@@ -71,7 +83,17 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
       ],
     });
   }
-  for (const problem of plan.problems) {
+  const shown = firstProblems(plan.problems);
+  if (shown.length < plan.problems.length) {
+    diagnostics.push({
+      range: lspRange(document, top),
+      severity: DiagnosticSeverity.Warning,
+      code: TOO_MANY_PROBLEMS_CODE,
+      source: DIAGNOSTIC_SOURCE,
+      message: `${plan.problems.length} problems: the first ${shown.length} in the file are shown; fix them to see the rest`,
+    });
+  }
+  for (const problem of shown) {
     const hostDependent = problem.hostDependent === true;
     const data: PlanDiagnosticData = {
       kind: problem.kind,

@@ -7,6 +7,8 @@ import {
   CodeActionKind,
   CodeLensRefreshRequest,
   LSPErrorCodes,
+  MessageType,
+  ShowMessageNotification,
   ResponseError,
   TextDocumentSyncKind,
   type PrepareRenameParams,
@@ -239,17 +241,20 @@ const folding: Feature = (ctx) => {
 
 const formatting: Feature = (ctx) => {
   ctx.declare({ documentFormattingProvider: true, documentRangeFormattingProvider: true });
+  // A notification, not a request: nothing waits for the user to dismiss it.
+  const refused = (message: string) =>
+    void ctx.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
   ctx.connection.onDocumentFormatting(
     ctx.guard.request(
       "formatting",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params), []),
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params, refused), []),
       [],
     ),
   );
   ctx.connection.onDocumentRangeFormatting(
     ctx.guard.request(
       "rangeFormatting",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params), []),
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params, refused), []),
       [],
     ),
   );

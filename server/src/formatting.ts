@@ -1,10 +1,11 @@
 // Document and range formatting with jsonc-parser's formatter (comments kept), indenting with
 // the editor's tabSize and insertSpaces, ending lines as the document already does and keeping
-// its final newline.
+// its final newline. Documents beyond formatLimits.ts are not formatted: the caller is told why.
 
 import { format, type FormattingOptions as JsoncFormattingOptions } from "jsonc-parser";
 import type { FormattingOptions, Range, TextEdit } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
+import { formatRefusal } from "./formatLimits";
 
 export interface FormattingRequest {
   readonly options: FormattingOptions;
@@ -12,9 +13,19 @@ export interface FormattingRequest {
   readonly range?: Range;
 }
 
-export function formatPlan(plan: AnalyzedPlan, request: FormattingRequest): TextEdit[] {
+/** The edits, or none when `refused` is told why the document is not formatted. */
+export function formatPlan(
+  plan: AnalyzedPlan,
+  request: FormattingRequest,
+  refused: (message: string) => void = () => undefined,
+): TextEdit[] {
   const document = plan.document;
   const text = document.getText();
+  const refusal = formatRefusal(text, request.options.tabSize);
+  if (refusal !== undefined) {
+    refused(refusal);
+    return [];
+  }
   const options: JsoncFormattingOptions = {
     tabSize: request.options.tabSize,
     insertSpaces: request.options.insertSpaces,

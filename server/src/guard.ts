@@ -50,8 +50,7 @@ export function createGuard(log: GuardLog): Guard {
     notification(name, handler) {
       return (params) => {
         try {
-          const pending = handler(params);
-          if (pending) pending.catch((error: unknown) => report(name, error));
+          onFailure(handler(params), (error) => report(name, error));
         } catch (error) {
           report(name, error);
         }
@@ -59,8 +58,7 @@ export function createGuard(log: GuardLog): Guard {
     },
     run(name, work) {
       try {
-        const pending = work();
-        if (pending) pending.catch((error: unknown) => report(name, error));
+        onFailure(work(), (error) => report(name, error));
       } catch (error) {
         report(name, error);
       }
@@ -80,4 +78,13 @@ export function describeError(error: unknown): string {
   } catch {
     return "an unprintable value";
   }
+}
+
+/**
+ * Reports a returned promise's failure. A handler may return anything (a document manager's
+ * listener returns its own result, not a promise): only a thenable is waited for.
+ */
+function onFailure(result: unknown, report: (error: unknown) => void): void {
+  if (typeof result === "object" && result !== null && typeof (result as PromiseLike<unknown>).then === "function")
+    (result as PromiseLike<unknown>).then(undefined, report);
 }

@@ -5,6 +5,7 @@
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
 import { describeError } from "./guard";
 import { SERVER_NAME, serverVersion, startServer } from "./server";
+import { exitWithoutLeftovers } from "./shutdown";
 
 const USAGE = `Usage: ${SERVER_NAME} --stdio | --node-ipc | --socket=PORT | --pipe=NAME
 
@@ -41,5 +42,6 @@ if (args.includes("--help") || args.includes("-h")) {
   process.on("unhandledRejection", (reason) => {
     process.stderr.write(`${SERVER_NAME}: unhandled rejection: ${describeError(reason)}\n`);
   });
+  exitWithoutLeftovers(args.includes("--stdio"));
   startServer(connection);
 }

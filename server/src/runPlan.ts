@@ -27,6 +27,7 @@ import {
   type RunStepStartedParams,
   type RunTransitionParams,
 } from "./protocol";
+import { maskedRunnerHost, runSecrets } from "./runMask";
 
 /** A run in progress; `done` settles once the client has heard how it ended. */
 type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
@@ -84,7 +85,8 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       const runId = `run-${++counter}`;
       const identity: RunIdentity = { uri, runId };
       const env = runEnvironment(args);
-      const handle = execute(server, identity, plan, loaded.profile, env, mocks);
+      const masked = maskedRunnerHost(server, runSecrets(env, loaded.profile));
+      const handle = execute(masked, identity, plan, loaded.profile, env, mocks);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;

@@ -20,7 +20,12 @@ export interface AnalysisPolicy {
   readonly capabilities?: unknown;
   readonly budget?: unknown;
   /** Names the host registers; when given, every other tool or provider name is a problem. */
-  readonly registries?: { readonly tools: ReadonlySet<string>; readonly providers: ReadonlySet<string> };
+  readonly registries?: {
+    readonly tools: ReadonlySet<string>;
+    readonly providers: ReadonlySet<string>;
+    /** The inputs the host declares; references to others are host problems. */
+    readonly inputs?: ReadonlySet<string>;
+  };
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -81,6 +86,7 @@ function unregisteredProblems(plan: Plan, registries: NonNullable<AnalysisPolicy
   const registered = {
     tool: (n: string) => registries.tools.has(n),
     provider: (n: string) => registries.providers.has(n),
+    ...(registries.inputs ? { input: (n: string) => registries.inputs?.has(n) === true } : {}),
   };
   return unregisteredNames(plan, registered).map(({ kind, name, path, message }) => ({
     phase: "preflight",
@@ -90,15 +96,21 @@ function unregisteredProblems(plan: Plan, registries: NonNullable<AnalysisPolicy
     path,
     target: "value",
     hostDependent: true,
+    // `run` refuses unknown tools and providers before it starts; an undeclared input fails
+    // only when (and if) a step reads it, so the gate warns rather than fails on it.
+    ...(kind === "undeclared_input" ? { severity: "warning" as const } : {}),
   }));
 }
 
 /** Every problem's range (and its related locations'), asked of the document in one batch. */
 function locateAll(problems: readonly PlanProblem[], document: PlanDocument): LocatedProblem[] {
+  // A related location that carries its own offset (a host profile's line, say) is not asked.
+  const placed = (related: NonNullable<PlanProblem["related"]>[number]) =>
+    related.offset !== undefined && related.length !== undefined;
   const requests: RangeRequest[] = [];
   for (const problem of problems) {
     if (problem.offset === undefined && problem.path) requests.push({ path: problem.path, target: problem.target });
-    for (const related of problem.related ?? []) requests.push(related);
+    for (const related of problem.related ?? []) if (!placed(related)) requests.push(related);
   }
   const ranges = requests.length > 0 ? document.rangesOf(requests) : [];
   let next = 0;
@@ -107,7 +119,9 @@ function locateAll(problems: readonly PlanProblem[], document: PlanDocument): Lo
     if (problem.offset !== undefined) range = { offset: problem.offset, length: problem.length ?? 0 };
     else if (problem.path) range = ranges[next++] ?? range;
     const relatedRanges = (problem.related ?? []).flatMap((related) => {
-      const where = ranges[next++];
+      const where = placed(related)
+        ? { offset: related.offset as number, length: related.length as number }
+        : ranges[next++];
       return where ? [{ ...where, message: related.message }] : [];
     });
     return { ...problem, range, relatedRanges };

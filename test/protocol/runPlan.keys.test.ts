@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, it } from "node:test";
-import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
 import { startChatServer, type ChatServer } from "../support/chatServer";
 import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { recordRunNotifications, runToEnd } from "./support/planRuns";
 
 const KEY = `sk-SENTINEL-${randomUUID()}`;
 const PLAN = `{"steps": [
@@ -34,11 +34,7 @@ before(async () => {
     }),
   });
   client = await LspClient.start({ root: workspace.root });
-  for (const method of ["rlmPlan/transition", "rlmPlan/stepStarted", "rlmPlan/runFinished"]) {
-    client.connection.onNotification(method, (params: unknown) => {
-      seen.push(JSON.stringify(params));
-    });
-  }
+  recordRunNotifications(client, seen);
 });
 
 after(async () => {
@@ -47,20 +43,8 @@ after(async () => {
   await chat.close();
 });
 
-async function runWith(args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const uri = await client.open(workspace.path("hi.rlmplan.json"), PLAN);
-  const { runId } = (await client.connection.sendRequest(ExecuteCommandRequest.type, {
-    command: "rlmPlan.server.run",
-    arguments: [{ uri, ...args }],
-  })) as { runId: string };
-  for (let i = 0; i < 200; i++) {
-    const end = seen
-      .map((s) => JSON.parse(s) as Record<string, unknown>)
-      .find((p) => p.runId === runId && "result" in p);
-    if (end) return end.result as Record<string, unknown>;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`run ${runId} did not finish`);
+function runWith(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return runToEnd(client, seen, workspace.path("hi.rlmplan.json"), PLAN, args);
 }
 
 it("the key passed for the run is sent as the bearer token, and is echoed nowhere", async () => {

@@ -385,7 +385,12 @@ describe("rlm-plan usage", () => {
     [
       "a budget that is not JSON",
       ["check", "--budget", "{max_steps: 3}", "a.json"],
-      "rlm-plan: --budget: expected \"default\" or a JSON object: Expected property name or '}' in JSON at position 1",
+      'rlm-plan: --budget: expected "default" or a JSON object: invalid JSON: invalid symbol at position 1',
+    ],
+    [
+      "a budget with a duplicate key",
+      ["check", "--budget", '{"max_steps": 1, "max_steps": 99}', "a.json"],
+      'rlm-plan: --budget: expected "default" or a JSON object: duplicate key "max_steps": a JSON object may name a key only once at position 17',
     ],
     [
       "an unknown budget field",

@@ -4,13 +4,13 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { childOutput } from "../support/childOutput";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { runCommand } from "@rlm-plan/shared-runtime/out/cli/run";
 import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
+import { childOutput } from "../support/childOutput";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");
@@ -22,7 +22,16 @@ const SCRIPT = `require(${JSON.stringify(RUN_JS)}).runCommand(process.argv.slice
 interface Run {
   readonly code: number | null;
   readonly stdout: string;
+  /** stderr without its first line when that names the host profile (see `host`). */
   readonly stderr: string;
+  /** The host profile the command said it used, or undefined. */
+  readonly host?: string;
+}
+
+/** Takes the "rlm-plan: host profile FILE" line off stderr, into `host`. */
+function withHost(run: { code: number | null; stdout: string; stderr: string }): Run {
+  const match = /^rlm-plan: host profile (.*)\n/.exec(run.stderr);
+  return match ? { ...run, stderr: run.stderr.slice(match[0].length), host: match[1] } : run;
 }
 
 /** Runs the command in a child process; tests run side by side, so this never blocks. */
@@ -32,7 +41,7 @@ function rlmPlanRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promi
     env: { ...process.env, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  return childOutput(child);
+  return childOutput(child).then(withHost);
 }
 
 /** Transition lines with their durations (which vary) replaced by "N ms". */
@@ -51,7 +60,7 @@ async function inProcess(args: readonly string[]): Promise<Run> {
     stderr: { write: (text: string) => (stderr += text) },
     handleSignals: false,
   });
-  return { code, stdout, stderr };
+  return withHost({ code, stdout, stderr });
 }
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-cli-run-"));
@@ -79,6 +88,7 @@ describe("rlm-plan run: the example workspace", { concurrency: true }, () => {
     const run = await rlmPlanRun([NEEDLE]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, "12\n");
+    assert.equal(run.host, "examples/workspace/rlmplan.host.json");
     assert.deepEqual(lines(run.stderr), [
       "  1  context(search)    -> hits   ok N ms",
       "  2  tool(count_items)  -> count  ok N ms",
@@ -134,6 +144,7 @@ describe("rlm-plan run: the example workspace", { concurrency: true }, () => {
           value: 12,
           checkpoints: [],
           budget_remaining: { steps: 61, model_calls: 8, tool_calls: 7, context_ops: 31, output_bytes: 64743 },
+          host_profile: "examples/workspace/rlmplan.host.json",
         },
       ],
     );
@@ -486,6 +497,7 @@ describe("rlm-plan run: secrets and cancellation", { concurrency: true }, () => 
     assert.ok(took < 2000, `exit took ${took} ms`);
     assert.equal(stdout, "");
     assert.deepEqual(lines(stderr), [
+      `rlm-plan: host profile ${join(folder, "rlmplan.host.json")}`,
       "  1  checkpoint        ok N ms",
       "rlm-plan: cancelling...",
       "rlm-plan: the run was cancelled",

@@ -160,7 +160,8 @@ describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", ()
     const run = await cli(["run", PLAN, "--mocks", MOCKS]);
     assert.equal(run.code, 0, run.stderr);
     const err = run.stderr.split("\n");
-    assert.equal(err[0], `rlm-plan: mocked run: tools and providers in ${MOCKS} answer from it`);
+    assert.equal(err[0], `rlm-plan: host profile ${join("examples", "workspace", "rlmplan.host.json")}`);
+    assert.equal(err[1], `rlm-plan: mocked run: tools and providers in ${MOCKS} answer from it`);
     assert.match(err[err.length - 2] as string, /^rlm-plan: ok \(mocked\): 7 steps, /);
   });
 
@@ -169,12 +170,12 @@ describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", ()
     const run = await cli(["run", PLAN, "--mocks", down]);
     assert.equal(run.code, 1);
     const lines = run.stderr.split("\n");
-    assert.deepEqual(lines.slice(1, 4), [
+    assert.deepEqual(lines.slice(2, 5), [
       `     retry attempt 1/2 failed at ${PLAN}:12:11 [execute/tool_error]: retrying`,
       `     retry attempt 2/2 failed at ${PLAN}:12:11 [execute/tool_error]: no attempts left`,
       `${PLAN}:12:11: run failed (mocked): tool "flaky_fetch" failed: timed out (mocked): no answer in 5 s [execute/tool_error]`,
     ]);
-    const error = JSON.parse(lines.slice(4).join("\n")) as { path: unknown };
+    const error = JSON.parse(lines.slice(5).join("\n")) as { path: unknown };
     assert.deepEqual(error.path, ["steps", 0, "plan", "steps", 0]);
   });
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A command tool that fails on its first call and succeeds on the next one, to show retry.
 // Its state is a file under the system's temporary folder, keyed by FLAKY_KEY when the host
-// passes it, else by the id of the process that started the tool (one rlm-plan run), so every
+// passes it, else by the id of the rlm-plan process that started the tool (one run; the tool's
+// parent is the supervisor rlm-plan runs every tool under, so that is its grandparent), so every
 // run starts with a failure. The file is removed when the call succeeds.
 "use strict";
 
@@ -14,7 +15,7 @@ process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => (input += chunk));
 process.stdin.on("end", () => {
   const args = JSON.parse(input || "null");
-  const key = (process.env.FLAKY_KEY || String(process.ppid)).replace(/[^A-Za-z0-9_-]/g, "_");
+  const key = (process.env.FLAKY_KEY || String(runtimePid())).replace(/[^A-Za-z0-9_-]/g, "_");
   const state = path.join(os.tmpdir(), `rlm-plan-flaky-${key}`);
   if (!fs.existsSync(state)) {
     fs.writeFileSync(state, "failed once\n");
@@ -25,3 +26,13 @@ process.stdin.on("end", () => {
   const url = args && typeof args.url === "string" ? args.url : "(no url)";
   process.stdout.write(JSON.stringify({ url, status: 200, body: `the page at ${url}, fetched on the second try` }));
 });
+
+/** The supervisor's parent where /proc tells it, else the parent. */
+function runtimePid() {
+  try {
+    const stat = fs.readFileSync(`/proc/${process.ppid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return process.ppid;
+  }
+}

@@ -3,6 +3,7 @@
 // an exception, and main turns it into exit status 2.
 
 import { resolveBudget } from "../plan/budget";
+import { parseJsonText } from "../text/jsonText";
 import { analyzeCapability } from "../plan/capabilities";
 
 export type Command =
@@ -188,14 +189,13 @@ function splitOptions(
 function parseBudget(text: string | undefined): { readonly value: unknown } | { readonly error: string } {
   if (text === undefined) return { value: undefined };
   if (text.trim() === "default") return { value: "default" };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
+  // The runtime's strict reader: a duplicate key ({"max_steps": 1, "max_steps": 99}) is refused.
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
     return {
-      error: `--budget: expected "default" or a JSON object: ${error instanceof Error ? error.message : String(error)}`,
+      error: `--budget: expected "default" or a JSON object: ${parsed.error.message} at position ${parsed.error.offset}`,
     };
-  }
+  const value = parsed.value;
   const resolved = resolveBudget(value);
   if (!resolved.ok) return { error: `--budget: ${resolved.problems.map((p) => p.message).join("; ")}` };
   return { value };

@@ -31,7 +31,11 @@ export function policyFor(planFile: string, flags: PolicyFlags): ResolvedPolicy 
     policy: {
       capabilities: [...profile.capabilities],
       budget: profile.budget ?? "default",
-      registries: { tools: new Set(profile.tools.keys()), providers: new Set(profile.providers.keys()) },
+      registries: {
+        tools: new Set(profile.tools.keys()),
+        providers: new Set(profile.providers.keys()),
+        inputs: new Set(profile.inputs.keys()),
+      },
       ...overrides,
     },
   };

@@ -11,6 +11,7 @@ import { runEstimate } from "./estimate";
 import { styleFor, type Io } from "./output";
 import { proposeCommand } from "./propose";
 import { runCommand } from "./run";
+import { Cancellation } from "./signals";
 
 export function main(argv: readonly string[], io: Io): number {
   const command = parseArgs(argv);
@@ -92,15 +93,18 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
     case "run":
       return (args) => runCommand(args, process);
     case "propose":
-      return (args) => {
-        const controller = new AbortController();
-        const cancel = () => controller.abort();
-        process.once("SIGINT", cancel);
-        return proposeCommand(args, {
-          stdout: (text) => void process.stdout.write(text),
-          stderr: (text) => void process.stderr.write(text),
-          signal: controller.signal,
-        }).finally(() => process.off("SIGINT", cancel));
+      return async (args) => {
+        const cancel = new Cancellation(process.stderr);
+        try {
+          const code = await proposeCommand(args, {
+            stdout: (text) => void process.stdout.write(text),
+            stderr: (text) => void process.stderr.write(text),
+            signal: cancel.signal,
+          });
+          return cancel.signal.aborted ? cancel.status : code;
+        } finally {
+          cancel.dispose();
+        }
       };
     default:
       return undefined;

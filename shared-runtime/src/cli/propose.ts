@@ -17,6 +17,8 @@ import { readProposal, type Proposal } from "../providers/proposal";
 import { safeErrorText } from "../run/errors";
 import { startRun } from "../run/startRun";
 import type { RunOutcome, Transition } from "../run/transitions";
+import { environmentSecrets, SecretMask } from "../run/secrets";
+import { guardText } from "./guardedOutput";
 import { estimateLines, jsonText, styleFor } from "./output";
 
 export interface ProposeIo {
@@ -46,14 +48,23 @@ exit status: 0 ok, 1 the provider failed or the plan is invalid or its run faile
 
 interface ProposeArgs {
   readonly goal: string;
+  /** The host profile in force (set once it is found). */
+  readonly hostProfile?: string;
   readonly provider: string;
   readonly host: string | undefined;
   readonly run: boolean;
   readonly json: boolean;
 }
 
-export async function proposeCommand(argv: readonly string[], io: ProposeIo): Promise<number> {
-  const args = parseProposeArgs(argv);
+export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
+  // Everything printed is masked and stripped of control characters (cli/guardedOutput.ts).
+  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  const io: ProposeIo = {
+    ...unguarded,
+    stdout: (text) => unguarded.stdout(guardText(mask, text)),
+    stderr: (text) => unguarded.stderr(guardText(mask, text)),
+  };
+  let args = parseProposeArgs(argv);
   if (args === "help") {
     io.stdout(`${PROPOSE_HELP}\n`);
     return 0;
@@ -70,12 +81,16 @@ export async function proposeCommand(argv: readonly string[], io: ProposeIo): Pr
     );
     return 2;
   }
+  // Which profile decided the provider, capabilities and budget: said first, in JSON too.
+  args = { ...args, hostProfile: file };
+  if (!args.json) io.stderr(`rlm-plan propose: host profile ${file}\n`);
   const loaded = loadHostProfile(file);
   if (!loaded.ok) {
     for (const e of loaded.errors) io.stderr(`${e.file}:${e.line}:${e.column}: error: ${e.message}\n`);
     return 2;
   }
   const profile = loaded.profile;
+  mask.add(environmentSecrets(io.env ?? process.env, profile));
   if (!profile.providers.has(args.provider)) {
     const names = [...profile.providers.keys()];
     const known = names.length > 0 ? `its providers are ${names.join(", ")}` : "it declares no providers";
@@ -126,7 +141,8 @@ async function propose(args: ProposeArgs, profile: HostProfile, created: Created
     reply = text;
   } catch (error) {
     const message = `provider ${quoted(args.provider)} failed: ${safeErrorText(error)}`;
-    if (args.json) io.stdout(jsonText({ ok: false, provider: args.provider, error: message }));
+    if (args.json)
+      io.stdout(jsonText({ ok: false, provider: args.provider, error: message, host_profile: args.hostProfile }));
     else io.stderr(`rlm-plan propose: ${message}\n`);
     return 1;
   }
@@ -198,6 +214,7 @@ class Report {
           budget: table?.budget ?? null,
           exceeded: table ? table.rows.filter((row) => row.over).map((row) => row.label) : [],
           ...(outcome ? { run: runJson(outcome) } : {}),
+          host_profile: this.args.hostProfile,
         }),
       );
       return code;

@@ -2,7 +2,7 @@
 // what both commands print. The analysis is the runtime's own (analyzePlanText); this module
 // only reads the file and converts offsets.
 
-import { readFileSync } from "node:fs";
+import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
 import { analyzePlanText, lineColumn, type AnalysisPolicy, type LocatedProblem, type PlanAnalysis } from "../analysis";
 import { parseHostProfile, type HostProfileError } from "../host/profile";
 import { analyzeModelReply } from "../replyAnalysis";
@@ -164,8 +164,7 @@ const READ_ERRORS: Readonly<Record<string, string>> = {
 /** The file's text (a leading byte order mark dropped), or why it could not be read. */
 function readText(file: string): { readonly text: string } | string {
   try {
-    const text = readFileSync(file, "utf8");
-    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+    return { text: readTextFileSync(file, MAX_PLAN_BYTES) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code && READ_ERRORS[code]) return `${READ_ERRORS[code]} (${code})`;

@@ -3,7 +3,6 @@
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
-import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { hostPolicy, profileHost } from "../host/createHost";
 import { loadMocks, type Mocks } from "../host/mocks";
@@ -22,7 +21,11 @@ import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "../run/events"
 import { operationName } from "../run/interpreter";
 import { startRun, type RunReport } from "../run/startRun";
 import type { RunOutcome, Transition } from "../run/transitions";
+import { environmentSecrets, SecretMask } from "../run/secrets";
+import { MAX_PLAN_BYTES, readTextFile } from "../text/boundedFile";
+import { guardedStream } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
+import { Cancellation } from "./signals";
 
 export interface RunIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -65,6 +68,8 @@ exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile
 
 interface RunArgs {
   readonly plan: string;
+  /** The host profile in force, as shown (set once it is found). */
+  readonly hostProfile?: string;
   readonly host: string | undefined;
   readonly inputs: Record<string, string>;
   readonly mocks: string | undefined;
@@ -74,7 +79,14 @@ interface RunArgs {
 }
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
-export async function runCommand(argv: readonly string[], io: RunIo): Promise<number> {
+export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
+  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  const io: GuardedIo = {
+    ...unguarded,
+    stdout: guardedStream(unguarded.stdout, mask),
+    stderr: guardedStream(unguarded.stderr, mask),
+    mask,
+  };
   const args = parseRunArgs(argv);
   if (args === "help") {
     io.stdout.write(`${RUN_HELP}\n`);
@@ -84,7 +96,7 @@ export async function runCommand(argv: readonly string[], io: RunIo): Promise<nu
     io.stderr.write(`rlm-plan: ${args}\n${RUN_USAGE}\n`);
     return 2;
   }
-  const cancel = new Cancellation(io);
+  const cancel = new Cancellation(io.stderr, { signal: io.signal, handleSignals: io.handleSignals });
   try {
     return await run(args, io, cancel);
   } catch (error) {
@@ -95,12 +107,18 @@ export async function runCommand(argv: readonly string[], io: RunIo): Promise<nu
   }
 }
 
-async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<number> {
+/** The command's streams once guarded: secrets masked, control characters stripped. */
+interface GuardedIo extends RunIo {
+  readonly mask: SecretMask;
+}
+
+async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
+  let args = given;
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
   let text: string;
   try {
-    text = readFileSync(args.plan, "utf8");
+    text = await readTextFile(args.plan, MAX_PLAN_BYTES);
   } catch (error) {
     io.stderr.write(`rlm-plan: cannot read the plan ${args.plan}: ${readErrorText(error)}\n`);
     return 2;
@@ -114,8 +132,12 @@ async function run(args: RunArgs, io: RunIo, cancel: Cancellation): Promise<numb
     );
     return 2;
   }
+  // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
+  args = { ...args, hostProfile: display(profileFile) };
+  if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
   const loaded = loadHostProfile(profileFile);
   if (!loaded.ok) return hostErrors(loaded.errors, args, io);
+  io.mask.add(environmentSecrets(env, loaded.profile));
   let mocks: Mocks | undefined;
   if (args.mocks !== undefined) {
     const read = loadMocks(args.mocks);
@@ -222,55 +244,6 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
 
 // ---- cancellation ---------------------------------------------------------------------------
 
-/** Ctrl-C and SIGTERM (and io.signal) abort the run once; a second Ctrl-C kills tools and exits. */
-class Cancellation {
-  private readonly controller = new AbortController();
-  private kill: (() => void) | undefined;
-  private readonly handlers: [NodeJS.Signals, () => void][] = [];
-  private readonly onIoAbort = () => this.abort(130);
-  /** The exit status the cancellation asks for: 130 for Ctrl-C, 143 for SIGTERM. */
-  status = 130;
-
-  constructor(private readonly io: RunIo) {
-    if (io.handleSignals !== false) {
-      for (const [signal, status] of [
-        ["SIGINT", 130],
-        ["SIGTERM", 143],
-      ] as const) {
-        const handler = () => this.abort(status);
-        process.on(signal, handler);
-        this.handlers.push([signal, handler]);
-      }
-    }
-    if (io.signal?.aborted) this.abort(130);
-    else io.signal?.addEventListener("abort", this.onIoAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  onKill(kill: () => void): void {
-    this.kill = kill;
-  }
-
-  private abort(status: number): void {
-    if (this.controller.signal.aborted) {
-      // Asked twice: stop waiting for tools to exit gracefully.
-      this.kill?.();
-      process.exit(status);
-    }
-    this.status = status;
-    this.io.stderr.write("rlm-plan: cancelling...\n");
-    this.controller.abort();
-  }
-
-  dispose(): void {
-    for (const [signal, handler] of this.handlers) process.removeListener(signal, handler);
-    this.io.signal?.removeEventListener("abort", this.onIoAbort);
-  }
-}
-
 function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunReport): number {
   const { outcome } = result;
   if (args.json) {
@@ -278,7 +251,7 @@ function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunRe
       ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" }
       : outcome.error;
     io.stdout.write(
-      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining })}\n`,
+      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, host_profile: args.hostProfile })}\n`,
     );
   }
   io.stderr.write("rlm-plan: the run was cancelled\n");
@@ -368,7 +341,7 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
   if (args.json) {
     const base = { type: "result", ...mockedField(result) };
     const json = outcome.ok
-      ? { ...base, ok: true, value: outcome.value, checkpoints, budget_remaining }
+      ? { ...base, ok: true, value: outcome.value, checkpoints, budget_remaining, host_profile: args.hostProfile }
       : {
           ...base,
           ok: false,
@@ -376,6 +349,7 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
           ...(where ? { location: { file: args.plan, line: where.line, column: where.column } } : {}),
           checkpoints,
           budget_remaining,
+          host_profile: args.hostProfile,
         };
     io.stdout.write(`${JSON.stringify(json)}\n`);
     return;

@@ -5,11 +5,13 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, resolve } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { JsonValue } from "../json";
 import type { ToolContext, ToolHandler } from "../run/host";
+import { hugeArgumentsReason } from "../run/toolArguments";
 import { parseJsonText } from "../text/jsonText";
 import { ProcessGroup, ProcessTracker } from "./processGroup";
+import { createToolCgroup, removeCgroup } from "./toolCgroup";
 import type { CommandToolSpec } from "./profile";
 
 export const COMMAND_TOOL_DEFAULTS = Object.freeze({
@@ -129,16 +131,29 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
   const shown = JSON.stringify(program.includes("/") ? program.slice(program.lastIndexOf("/") + 1) : program);
   if (context.signal.aborted) return Promise.reject(new Error("was cancelled before it started"));
   if (!isFolder(cwd)) return Promise.reject(new Error(`its working folder ${JSON.stringify(cwd)} does not exist`));
+  const tooBig = hugeArgumentsReason(args);
+  if (tooBig !== undefined) return Promise.reject(new Error(tooBig));
 
+  const cgroup = createToolCgroup();
   return new Promise<JsonValue>((resolvePromise, rejectPromise) => {
     let child: ChildProcess;
     try {
-      child = spawn(program, [...argv], { shell: false, cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawnSupervised(program, argv, cwd, env, cgroup);
     } catch (error) {
+      if (cgroup !== undefined) removeCgroup(cgroup);
       rejectPromise(new Error(spawnErrorText(shown, error)));
       return;
     }
-    const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid);
+    const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid, cgroup);
+    // The supervisor's pipe: it says when the program could not start; its end tells the
+    // supervisor we are gone. Holding it must not keep this process alive.
+    const supervisorPipe = child.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void }) | null | undefined;
+    let startError: string | undefined;
+    supervisorPipe?.on("data", (chunk: Buffer) => {
+      const code = /"spawnError":"([A-Z0-9_]+)"/.exec(chunk.toString("utf8"))?.[1];
+      if (code !== undefined) startError = spawnErrorText(shown, { code });
+    });
+    supervisorPipe?.on("error", () => undefined);
     if (group) tracker?.add(group);
 
     const stdout: Buffer[] = [];
@@ -157,6 +172,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
       child.stderr?.destroy();
       const done = () => {
         if (group) tracker?.delete(group);
+        group?.release();
         if ("error" in result) rejectPromise(new Error(result.error));
         else resolvePromise(result.value);
       };
@@ -210,6 +226,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
     });
     child.on("close", (code, signal) => {
       if (settled) return;
+      if (startError !== undefined) return settle({ error: startError });
       const status = exit ?? { code, signal };
       const detail = lastLine(stderrTail.toString("utf8"));
       const suffix = detail ? `: ${detail}` : "";
@@ -219,6 +236,31 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
     });
 
     child.stdin?.end(JSON.stringify(args));
+  });
+}
+
+/** The compiled supervisor, beside this file (out/host/) or beside the bundle (dist/). */
+const SUPERVISOR = join(__dirname, "supervisor.js");
+
+/**
+ * Starts `program` under the supervisor, as the leader of a new process group, with fd 3 the
+ * pipe whose end tells the supervisor this process is gone.
+ */
+function spawnSupervised(
+  program: string,
+  argv: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+  cgroup: string | undefined,
+): ChildProcess {
+  const electron = process.versions.electron !== undefined;
+  const supervisorEnv = electron ? { ...env, ELECTRON_RUN_AS_NODE: "1", RLM_PLAN_SUPERVISOR_ELECTRON: "1" } : env;
+  return spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", program, ...argv], {
+    shell: false,
+    cwd,
+    env: supervisorEnv,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
   });
 }
 

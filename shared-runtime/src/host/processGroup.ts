@@ -1,22 +1,66 @@
 // A command tool's process and everything it starts, as one unit to kill: the child is spawned
 // detached, so it leads a new process group, and signals go to the whole group (-pid). A tool
 // that forks a helper therefore leaves nothing running behind when it is cancelled, times out,
-// or even exits normally.
+// or even exits normally. Where the tool has a cgroup (host/toolCgroup.ts), that is killed too,
+// so a helper that left the group with `setsid` goes as well. Every group still running when
+// this process exits, however it exits, gets SIGKILL from the exit hook below.
 
 import { readdirSync, readFileSync } from "node:fs";
+import { cgroupPids, killCgroup, removeCgroup } from "./toolCgroup";
 
 /** How long SIGTERM has to work before SIGKILL. */
 export const KILL_GRACE_MS = 500;
 const POLL_MS = 20;
 
+/** Groups started by this process and not known to be gone: the exit hook's list. */
+const LIVE = new Set<ProcessGroup>();
+let exitHookInstalled = false;
+
+/** SIGKILL to every tool group (and cgroup) this process started that may still run. */
+export function killAllGroupsNow(): void {
+  for (const group of LIVE) group.killNow();
+}
+
 export class ProcessGroup {
   private terminating: Promise<void> | undefined;
 
-  constructor(readonly pgid: number) {}
+  constructor(
+    readonly pgid: number,
+    /** The tool's cgroup folder, when it has one. */
+    readonly cgroup?: string,
+  ) {
+    LIVE.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.on("exit", killAllGroupsNow);
+    }
+  }
 
-  /** Whether any process of the group still runs (zombies waiting to be collected do not count). */
+  /** Whether any process of the group (or its cgroup) still runs (zombies do not count). */
   running(): boolean {
-    return groupRunning(this.pgid);
+    const running = groupRunning(this.pgid) || (this.cgroup !== undefined && cgroupRunning(this.cgroup));
+    if (!running) this.forget();
+    return running;
+  }
+
+  /** Done with the group (the call settled): its cgroup folder goes once nothing is in it. */
+  release(): void {
+    if (this.cgroup === undefined) {
+      LIVE.delete(this);
+      return;
+    }
+    const cgroup = this.cgroup;
+    let tries = 0;
+    const attempt = () => {
+      if (removeCgroup(cgroup) || ++tries > 20) LIVE.delete(this);
+      else setTimeout(attempt, 100).unref();
+    };
+    attempt();
+  }
+
+  private forget(): void {
+    LIVE.delete(this);
+    if (this.cgroup !== undefined) removeCgroup(this.cgroup);
   }
 
   /**
@@ -30,7 +74,9 @@ export class ProcessGroup {
 
   /** SIGKILL now, for leftovers of a tool that already exited. */
   killNow(): void {
-    if (this.running()) signalGroup(this.pgid, "SIGKILL");
+    if (!this.running()) return;
+    signalGroup(this.pgid, "SIGKILL");
+    if (this.cgroup !== undefined) killCgroup(this.cgroup);
   }
 
   private async kill(): Promise<void> {
@@ -42,6 +88,7 @@ export class ProcessGroup {
       if (!this.running()) return;
     }
     signalGroup(this.pgid, "SIGKILL");
+    if (this.cgroup !== undefined) killCgroup(this.cgroup);
     // SIGKILL cannot be caught; only a process stuck in the kernel survives it for long.
     const hardDeadline = Date.now() + KILL_GRACE_MS;
     while (Date.now() < hardDeadline && this.running()) await delay(POLL_MS);
@@ -70,6 +117,11 @@ export class ProcessTracker {
     await Promise.all([...this.groups].map((group) => group.terminate()));
     this.groups.clear();
   }
+}
+
+/** Whether a cgroup holds a process that is not a zombie. */
+function cgroupRunning(folder: string): boolean {
+  return cgroupPids(folder).some((pid) => processState(pid) === "running");
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

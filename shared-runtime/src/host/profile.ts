@@ -3,7 +3,8 @@
 // editors use), then checked with the runtime's own capability and budget rules. Every problem
 // is located at the offending token with a message that says what to do.
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { dirname, join, resolve } from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonObject, type JsonPath, type JsonValue } from "../json";
@@ -180,7 +181,7 @@ export function parseSchemaFile(
 export function loadHostProfile(file: string): HostProfileResult {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFileSync(file, MAX_HOST_PROFILE_BYTES);
   } catch (error) {
     return failed([
       {

@@ -20,6 +20,17 @@ import {
 } from "./ast";
 import { detailText, orList, quoted, type PlanProblem, type ProblemTarget } from "./problems";
 
+/**
+ * Plans that lost a step to a problem already reported (collect-all mode drops broken steps):
+ * their shape (empty, no final step) is not checked again, which would only repeat that problem.
+ */
+const INCOMPLETE = new WeakSet<Plan>();
+
+/** Whether normalization dropped a broken step of this plan. */
+export function lostSteps(plan: Plan): boolean {
+  return INCOMPLETE.has(plan);
+}
+
 export interface NormalizeOptions {
   /** Keep going after the first problem (editors); the default stops at it (runtime). */
   readonly collectAll?: boolean;
@@ -120,9 +131,10 @@ class Normalizer {
       if (step) normalized.push(step);
       else if (this.collectAll && isPlainObject(steps[i])) opaque.push({ index: i, path: pathOf(at), value: steps[i] });
     }
-    return opaque.length > 0
-      ? { steps: normalized, path: pathOf(path), opaque }
-      : { steps: normalized, path: pathOf(path) };
+    const plan: Plan =
+      opaque.length > 0 ? { steps: normalized, path: pathOf(path), opaque } : { steps: normalized, path: pathOf(path) };
+    if (normalized.length < steps.length) INCOMPLETE.add(plan);
+    return plan;
   }
 
   private step(value: unknown, path: At, depth: number): Step | undefined {

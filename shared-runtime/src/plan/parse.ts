@@ -133,7 +133,12 @@ function textProblem(error: JsonTextError): PlanProblem {
     ...(error.firstOffset !== undefined && error.path && error.key !== undefined
       ? {
           related: [
-            { path: [...error.path, error.key], target: "key" as const, message: "first occurrence of this key" },
+            {
+              path: [...error.path, error.key],
+              target: "key" as const,
+              message: "first occurrence of this key",
+              ...(error.firstLength !== undefined ? { offset: error.firstOffset, length: error.firstLength } : {}),
+            },
           ],
         }
       : {}),

@@ -14,6 +14,9 @@ export interface RelatedLocation {
   readonly path: JsonPath;
   readonly target: ProblemTarget;
   readonly message: string;
+  /** Where it is, when the reporter knows (saves a walk of the tree for each problem). */
+  readonly offset?: number;
+  readonly length?: number;
 }
 
 export interface PlanProblem {

@@ -21,7 +21,7 @@ import { estimateEachStep, estimatePlan, type Estimate, type PlanEstimates } fro
 import { PlanModel } from "./model";
 import { bindingNameProblem } from "./names";
 import { ScopeWalk, type ModelBinding } from "./scopeWalk";
-import { describe } from "./normalize";
+import { describe, lostSteps } from "./normalize";
 import { detailText, quoted, type PlanProblem, type ProblemTarget, type RelatedLocation } from "./problems";
 
 export interface ValidateOptions {
@@ -179,6 +179,7 @@ class Validator {
   }
 
   private planShape(plan: Plan): void {
+    if (lostSteps(plan)) return;
     const steps = plan.steps;
     if (steps.length === 0) {
       this.invalid(

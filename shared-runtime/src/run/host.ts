@@ -10,6 +10,10 @@ export interface ToolContext {
   /** Aborted when the run is cancelled or runs out of wall time. */
   readonly signal: AbortSignal;
   readonly tool: string;
+  /** When the run's time is up (performance.now() ms), for tools that work synchronously. */
+  readonly deadline?: number;
+  /** The run's time limit in seconds, for the message. */
+  readonly timeLimit?: number;
 }
 
 export type ToolHandler = (args: JsonValue, context: ToolContext) => Promise<JsonValue> | JsonValue;

@@ -8,7 +8,7 @@
 // Time a debugger's hook holds the run is left out of the run's clock by default (see pause.ts).
 
 import { ContextHandle } from "../context/store";
-import { jsonObjectFrom, newJsonObject, ownValue, setOwn, utf8Length, type JsonPath, type JsonValue } from "../json";
+import { jsonObjectFrom, newJsonObject, ownValue, setOwn, type JsonPath, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
 import type { SourceRange } from "../text/planDocument";
 import {
@@ -32,6 +32,7 @@ import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./
 import type { EventError, ParallelMode, RunEvent, StepIdentity } from "./events";
 import type { InputOpener, RunHost } from "./host";
 import type { PauseHooks, RunFrame, StepPause } from "./pause";
+import { jsonByteLength } from "./outputMeasure";
 import { preflightPlan } from "./preflight";
 import type { BudgetRemaining, RunOutcome, RuntimeCounter, StepStarted, Transition } from "./transitions";
 
@@ -576,7 +577,15 @@ class Run {
     let result: unknown;
     try {
       result = await this.guard(
-        Promise.resolve().then(() => handler(args, { signal: frame.signal, tool: step.name })),
+        Promise.resolve().then(() =>
+          handler(args, {
+            signal: frame.signal,
+            tool: step.name,
+            // In performance.now() time: time a debugger held the run does not count.
+            deadline: this.started + this.budget.time_limit * 1000 + this.pausedMs,
+            timeLimit: this.budget.time_limit,
+          }),
+        ),
         frame,
       );
     } catch (error) {
@@ -659,8 +668,7 @@ class Run {
   }
 
   private chargeOutput(value: JsonValue): void {
-    const text = JSON.stringify(value);
-    const requested = text === undefined ? 0 : utf8Length(text);
+    const requested = jsonByteLength(value) ?? 0;
     const remaining = this.remaining.output_bytes;
     if (requested > remaining) {
       fail({

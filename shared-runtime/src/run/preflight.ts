@@ -3,7 +3,7 @@
 // registered.
 
 import { newJsonObject, type JsonObject, type JsonPath } from "../json";
-import { childPlans, type Plan } from "../plan/ast";
+import { childPlans, type Expr, type Plan, type Step } from "../plan/ast";
 import { describe, isPlainObject } from "../plan/normalize";
 import { detailText, quoted } from "../plan/problems";
 import type { PlanError } from "./errors";
@@ -65,9 +65,9 @@ function unknownNames(plan: Plan, host: RunHost, collectAll: boolean): PlanError
 }
 
 export interface UnregisteredName {
-  readonly kind: "unknown_tool" | "unknown_provider";
+  readonly kind: "unknown_tool" | "unknown_provider" | "undeclared_input";
   readonly name: string;
-  /** The name's place in the plan: the step's "name" or "provider". */
+  /** The name's place in the plan: the step's "name" or "provider", or the input reference. */
   readonly path: JsonPath;
   readonly message: string;
 }
@@ -75,16 +75,40 @@ export interface UnregisteredName {
 /**
  * Tools and providers the plan names that the host does not register, in the order the
  * runtime visits steps (nested plans, branches and retries included): preflight's one rule,
- * which editors and the CLI ask of a host profile's names too.
+ * which editors and the CLI ask of a host profile's names too. With an `input` predicate (editors
+ * and `check`, where a host profile is known), input references the host does not declare are
+ * found too: the runtime itself reports those only when it reaches them (missing_input), as the
+ * reference does, so a tool step may already have run.
  */
 export function unregisteredNames(
   plan: Plan,
-  registered: { readonly tool: (name: string) => boolean; readonly provider: (name: string) => boolean },
+  registered: {
+    readonly tool: (name: string) => boolean;
+    readonly provider: (name: string) => boolean;
+    readonly input?: (name: string) => boolean;
+  },
   limit = Infinity,
 ): UnregisteredName[] {
   const found: UnregisteredName[] = [];
+  const inputs = (expr: Expr | undefined): void => {
+    if (expr === undefined || registered.input === undefined) return;
+    const pending: Expr[] = [expr];
+    for (let e = pending.pop(); e; e = pending.pop()) {
+      if (e.kind === "input" && !registered.input(e.name)) {
+        found.push({
+          kind: "undeclared_input",
+          name: e.name,
+          path: [...e.path, "name"],
+          message: `the plan reads input ${quoted(e.name)}, which the host profile does not declare under "inputs"`,
+        });
+      } else if (e.kind === "field") pending.push(e.base);
+      else if (e.kind === "list") pending.push(...[...e.items].reverse());
+      else if (e.kind === "object") pending.push(...e.entries.map(([, item]) => item).reverse());
+    }
+  };
   const visit = (p: Plan): boolean => {
     for (const step of p.steps) {
+      inputs(stepExpression(step));
       if (step.op === "tool" && !registered.tool(step.name)) {
         found.push({
           kind: "unknown_tool",
@@ -107,6 +131,22 @@ export function unregisteredNames(
   };
   visit(plan);
   return found;
+}
+
+/** The expression a step evaluates, if any. */
+function stepExpression(step: Step): Expr | undefined {
+  switch (step.op) {
+    case "context":
+      return step.handle;
+    case "model":
+      return step.prompt;
+    case "tool":
+      return step.args;
+    case "final":
+      return step.value;
+    default:
+      return undefined;
+  }
 }
 
 function inputMap(inputs: JsonObject): ReadonlyMap<string, unknown> {

@@ -19,6 +19,8 @@ export interface JsonTextError {
   readonly path?: JsonPath;
   readonly key?: string;
   readonly firstOffset?: number;
+  /** The first occurrence's length, when known (then it is located without a tree walk). */
+  readonly firstLength?: number;
 }
 
 export type JsonTextResult =

@@ -55,6 +55,9 @@ export function parsePlanDocument(text: string): PlanDocument {
   return parseJsoncDocument(text);
 }
 
+/** Duplicate keys listed one by one per document; the rest are counted. */
+export const MAX_LISTED_DUPLICATES = 1000;
+
 /** Always builds the tree: what the language server uses for every open document. */
 export function parseJsoncDocument(text: string): PlanDocument {
   // jsonc-parser recurses per nesting level: refuse hostile depth before it does. The quick
@@ -87,8 +90,28 @@ export function parseJsoncDocument(text: string): PlanDocument {
     offset: e.offset,
     length: e.length,
   }));
-  const value = root ? treeValue(root, errors) : undefined;
+  // A hostile document can hold 200,000 duplicate keys: the first MAX_LISTED_DUPLICATES are
+  // listed, the rest counted in one last problem, so nothing downstream grows with them.
+  let unlisted = 0;
+  let listed = 0;
+  const value = root
+    ? treeValue(root, (error) => {
+        if (listed < MAX_LISTED_DUPLICATES) {
+          listed++;
+          errors.push(error);
+        } else unlisted++;
+      })
+    : undefined;
   errors.sort((a, b) => a.offset - b.offset);
+  const last = errors[errors.length - 1];
+  if (unlisted > 0 && last) {
+    errors.push({
+      code: "duplicate_key",
+      message: `${unlisted} more duplicate keys after this one are not listed: a JSON object may name a key only once`,
+      offset: last.offset,
+      length: last.length,
+    });
+  }
   return new LazyTreeDocument(text, value, errors, root);
 }
 
@@ -157,37 +180,40 @@ function jsoncDepthError(text: string): JsonTextError | undefined {
 }
 
 /** The tree's value with prototype-free objects; duplicate keys are reported, first one kept. */
-function treeValue(node: Node, errors: JsonTextError[]): JsonValue {
+function treeValue(node: Node, report: (error: JsonTextError) => void): JsonValue {
   switch (node.type) {
     case "object": {
       const object = newJsonObject();
       const seen = new Map<string, Node>();
+      // Found once per object: each lookup walks the parents' child lists.
+      let path: JsonPath | undefined;
       for (const property of node.children ?? []) {
         const [keyNode, valueNode] = property.children ?? [];
         if (!keyNode || typeof keyNode.value !== "string") continue;
         const key = keyNode.value;
         const first = seen.get(key);
         if (first) {
-          errors.push({
+          report({
             code: "duplicate_key",
             message: `duplicate key ${JSON.stringify(key)}: a JSON object may name a key only once`,
             offset: keyNode.offset,
             length: keyNode.length,
-            path: getNodePath(node),
+            path: (path ??= getNodePath(node)),
             key,
             firstOffset: first.offset,
+            firstLength: first.length,
           });
           continue;
         }
         seen.set(key, keyNode);
-        if (valueNode) setOwn(object, key, treeValue(valueNode, errors));
+        if (valueNode) setOwn(object, key, treeValue(valueNode, report));
       }
       return object;
     }
     case "array": {
       const children = node.children ?? [];
       const items: JsonValue[] = new Array<JsonValue>(children.length);
-      for (let i = 0; i < children.length; i++) items[i] = treeValue(children[i] as Node, errors);
+      for (let i = 0; i < children.length; i++) items[i] = treeValue(children[i] as Node, report);
       return items;
     }
     case "string":

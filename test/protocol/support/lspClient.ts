@@ -53,6 +53,8 @@ export interface ClientOptions {
   readonly windowCapabilities?: Record<string, unknown>;
   /** `initializationOptions` sent in initialize. */
   readonly initializationOptions?: Record<string, unknown>;
+  /** The client's process id sent in initialize (the server exits when it is gone); default ours. */
+  readonly processId?: number;
 }
 
 export class LspClient {
@@ -108,7 +110,7 @@ export class LspClient {
     const client = new LspClient(child, connection, options);
     const rootUri = pathToFileURL(options.root).href;
     const initialize = connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
+      processId: options.processId ?? process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "test" }],
       ...(options.initializationOptions ? { initializationOptions: options.initializationOptions } : {}),
@@ -134,6 +136,26 @@ export class LspClient {
 
   get stderr(): string {
     return this.stderrText;
+  }
+
+  /** Closes the server's stdin, as a client that went away does. */
+  closeInput(): void {
+    this.child.stdin.end();
+  }
+
+  /** Resolves when the server process has exited. */
+  whenExited(): Promise<void> {
+    if (this.hasExited()) return Promise.resolve();
+    return new Promise((done) => this.child.once("exit", () => done()));
+  }
+
+  private hasExited(): boolean {
+    return this.exited || this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** The server's process id (for signal tests). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** True while the server process runs. */
