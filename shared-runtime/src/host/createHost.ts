@@ -12,6 +12,7 @@ import type { ModelProvider, RunHost, ToolHandler } from "../run/host";
 import { builtinTool, BUILTIN_TOOL_NAMES, isBuiltinToolName } from "./builtinTools";
 import { createCommandTool } from "./commandTool";
 import { inputFileOverride, loadInput } from "./inputs";
+import { HostToolRegistry, McpServers } from "./mcp/servers";
 import { ProcessTracker } from "./processGroup";
 import { pointer, profileError, type HostProfile, type HostProfileError } from "./profile";
 
@@ -26,7 +27,7 @@ export interface CreatedHost {
   readonly policy: HostPolicy;
   /** The context store holding the inputs (for hosts that register more contexts). */
   readonly store: ContextStore;
-  /** Kills every command tool process still running and waits until they are gone. */
+  /** Closes MCP servers and kills every tool process still running; resolves when they are gone. */
   close(): Promise<void>;
   /** SIGKILL to every command tool process still running, without waiting (a process about to exit). */
   kill(): void;
@@ -110,8 +111,10 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
   }
 
   if (errors.length > 0) throw new HostSetupError(errors);
+  // MCP servers start on the first call of one of their tools, once per host (one run).
+  const mcp = new McpServers(profile.mcpServers, profile.dir, { hostEnv: env, tracker });
   const host: RunHost = {
-    tools,
+    tools: new HostToolRegistry(tools, mcp),
     providers,
     inputs,
     contexts: store,
@@ -121,7 +124,10 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     host,
     policy: hostPolicy(profile),
     store,
-    close: () => tracker.closeAll(),
+    close: async () => {
+      await mcp.close();
+      await tracker.closeAll();
+    },
     kill: () => tracker.killAllNow(),
   };
 }
