@@ -23,7 +23,7 @@ import type { ProblemTarget } from "../plan/problems";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import { mcpTransportOf, type McpServerSpec } from "./mcp/spec";
-import { inputSchemaProblem } from "../plan/toolArguments";
+import { inputSchemaProblem, typeNoun } from "../plan/toolArguments";
 
 export type { McpServerSpec };
 
@@ -397,21 +397,6 @@ function describePath(path: JsonPath): string {
     .join(" ")
     .replace(/ \./g, ".");
   return typeof section === "string" && SECTIONS[section] ? `${inner} of ${owner}` : `${inner} in ${owner}`;
-}
-
-function typeNoun(type: string): string {
-  const nouns: Record<string, string> = {
-    integer: "a whole number",
-    number: "a number",
-    string: "text",
-    array: "a list",
-    object: "an object",
-    boolean: "true or false",
-  };
-  return type
-    .split(",")
-    .map((t) => nouns[t] ?? t)
-    .join(" or ");
 }
 
 function boundText(keyword: string, limit: unknown): string {

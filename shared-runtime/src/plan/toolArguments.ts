@@ -243,11 +243,7 @@ function errorText(error: ErrorObject, at: JsonPath, probe: unknown): [JsonPath,
       return [[...at, key], `${placeText([...at, key])} is not one the tool takes${hint}`, "key"];
     }
     case "type":
-      return [
-        at,
-        `${place} must be ${String(params.type).split(",").map(typeNoun).join(" or ")}, got ${describe(value)}`,
-        "value",
-      ];
+      return [at, `${place} must be ${typeNoun(String(params.type))}, got ${describe(value)}`, "value"];
     case "enum":
       return [
         at,
@@ -261,7 +257,8 @@ function errorText(error: ErrorObject, at: JsonPath, probe: unknown): [JsonPath,
   }
 }
 
-function typeNoun(type: string): string {
+/** A JSON Schema type (or a comma-separated list, as ajv reports them) as people say it. */
+export function typeNoun(type: string): string {
   const nouns: Record<string, string> = {
     integer: "a whole number",
     number: "a number",
@@ -271,7 +268,10 @@ function typeNoun(type: string): string {
     boolean: "true or false",
     null: "null",
   };
-  return nouns[type] ?? type;
+  return type
+    .split(",")
+    .map((t) => nouns[t] ?? t)
+    .join(" or ");
 }
 
 /** The `type` the schema gives the node at `at`, following properties, items and local $refs. */

@@ -72,14 +72,21 @@ export class McpConnection {
           : `it lists ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", ..." : ""}`;
       throw new Error(`MCP server ${JSON.stringify(this.server)} has no tool ${JSON.stringify(tool)} (${listed})`);
     }
+    // The SDK leaves its abort listener on the signal after the request settles: a signal of the
+    // call's own, let go of afterwards, keeps a later end of the run from cancelling it twice.
+    const call = new AbortController();
+    const forward = () => call.abort();
+    options.signal.addEventListener("abort", forward, { once: true });
     let result;
     try {
       result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: options.signal,
+        signal: call.signal,
         timeout: this.timeoutMs,
       });
     } catch (error) {
       throw new Error(this.failureText(error, options.signal));
+    } finally {
+      options.signal.removeEventListener("abort", forward);
     }
     const answer = toolAnswer(result as { content?: unknown; structuredContent?: unknown; isError?: unknown });
     if (!answer.ok) throw new Error(answer.message);
@@ -171,8 +178,8 @@ export class McpConnection {
       if (error.code === ErrorCode.ConnectionClosed) return ended ?? "the server closed the connection";
       return `the server answered with error ${error.code}: ${cut(error.message.replace(/^MCP error -?\d+: /, ""))}`;
     }
-    if (ended) return ended;
-    return cut(error instanceof Error ? error.message : String(error));
+    if (error instanceof Error && error.message !== "") return cut(error.message);
+    return ended ?? cut(String(error));
   }
 
   /** Why a server we started is gone (its exit status and last stderr line), if it is. */
