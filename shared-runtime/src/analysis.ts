@@ -7,6 +7,7 @@ import type { Budget } from "./plan/budget";
 import { estimateEachStep, type PlanEstimates } from "./plan/estimate";
 import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
+import { toolArgumentProblems, type ToolKnowledge } from "./plan/toolArguments";
 import { validatePlan } from "./plan/validate";
 import { unregisteredNames } from "./run/preflight";
 import { parseJsoncDocument, type PlanDocument, type SourceRange } from "./text/planDocument";
@@ -16,7 +17,12 @@ export interface AnalysisPolicy {
   readonly capabilities?: unknown;
   readonly budget?: unknown;
   /** Names the host registers; when given, every other tool or provider name is a problem. */
-  readonly registries?: { readonly tools: ReadonlySet<string>; readonly providers: ReadonlySet<string> };
+  readonly registries?: {
+    readonly tools: { has(name: string): boolean };
+    readonly providers: { has(name: string): boolean };
+  };
+  /** What the host knows of its tools: their input schemas type the plan's tool arguments. */
+  readonly tools?: ToolKnowledge;
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -48,6 +54,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     });
     problems.push(...validation.problems);
     if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
+    if (policy.tools) problems.push(...toolArgumentProblems(parsed.plan, policy.tools));
     budget = validation.ok ? validation.validated.budget : validation.budget;
     estimates = estimateEachStep(parsed.plan);
   }

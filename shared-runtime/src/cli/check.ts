@@ -3,16 +3,25 @@
 
 import type { Command } from "./args";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { hostErrorLines, policyFor } from "./hostPolicy";
+import { discoverFor, hostErrorLines, policyFor, type Discoveries } from "./hostPolicy";
 import { reportFile, type FileReport } from "./report";
 
-export function runCheck(command: Extract<Command, { kind: "check" }>, io: Io): number {
+/** `rlm-plan check` with the tools of the profiles' MCP servers listed first (their schemas type arguments). */
+export async function runCheckWithTools(command: Extract<Command, { kind: "check" }>, io: Io): Promise<number> {
+  return runCheck(command, io, await discoverFor(command.files, command.host));
+}
+
+export function runCheck(
+  command: Extract<Command, { kind: "check" }>,
+  io: Io,
+  discoveries: Discoveries = new Map(),
+): number {
   const reports: FileReport[] = [];
   const lines: string[] = [];
   let hostErrors = false;
   let warnedNoHost = false;
   for (const file of command.files) {
-    const resolved = policyFor(file, command);
+    const resolved = policyFor(file, command, discoveries);
     if (!resolved.ok) {
       io.err(hostErrorLines(resolved.errors));
       hostErrors = true;

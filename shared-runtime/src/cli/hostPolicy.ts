@@ -2,6 +2,7 @@
 // found by walking up from the plan (or --host), else nothing host-dependent at all.
 
 import { relative } from "node:path";
+import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
 import { findHostProfile, loadHostProfile, type HostProfileError } from "../host/profile";
 import type { Policy } from "./report";
 
@@ -15,7 +16,10 @@ export type ResolvedPolicy =
   | { readonly ok: true; readonly policy: Policy; readonly hostFile: string | undefined }
   | { readonly ok: false; readonly hostFile: string; readonly errors: readonly HostProfileError[] };
 
-export function policyFor(planFile: string, flags: PolicyFlags): ResolvedPolicy {
+/** Host profile file -> what its MCP servers listed; without an entry their tools are trusted by name. */
+export type Discoveries = ReadonlyMap<string, McpDiscovery>;
+
+export function policyFor(planFile: string, flags: PolicyFlags, discoveries: Discoveries = new Map()): ResolvedPolicy {
   const hostFile = flags.host ?? findHostProfile(planFile);
   const overrides = {
     ...(flags.capabilities ? { capabilities: flags.capabilities } : {}),
@@ -25,13 +29,15 @@ export function policyFor(planFile: string, flags: PolicyFlags): ResolvedPolicy 
   const loaded = loadHostProfile(hostFile);
   if (!loaded.ok) return { ok: false, hostFile, errors: loaded.errors };
   const profile = loaded.profile;
+  const tools = hostToolKnowledge(profile, discoveries.get(hostFile));
   return {
     ok: true,
     hostFile,
     policy: {
       capabilities: [...profile.capabilities],
       budget: profile.budget ?? "default",
-      registries: { tools: new Set(profile.tools.keys()), providers: new Set(profile.providers.keys()) },
+      registries: { tools, providers: new Set(profile.providers.keys()) },
+      tools,
       ...overrides,
     },
   };
@@ -42,4 +48,21 @@ export function hostErrorLines(errors: readonly HostProfileError[]): string {
   return errors
     .map((e) => `${relative(process.cwd(), e.file) || e.file}:${e.line}:${e.column}: error: ${e.message}\n`)
     .join("");
+}
+
+/**
+ * Starts the MCP servers of the host profiles these plans use and lists their tools, so their
+ * arguments are checked against the schemas they publish (each server within its startup timeout).
+ */
+export async function discoverFor(planFiles: readonly string[], host: string | undefined): Promise<Discoveries> {
+  const discoveries = new Map<string, McpDiscovery>();
+  const files = new Set(planFiles.map((plan) => host ?? findHostProfile(plan)).filter((f) => f !== undefined));
+  await Promise.all(
+    [...files].map(async (file) => {
+      const loaded = loadHostProfile(file);
+      if (loaded.ok && loaded.profile.mcpServers.size > 0)
+        discoveries.set(file, await discoverMcpTools(loaded.profile));
+    }),
+  );
+  return discoveries;
 }

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HELP, parseArgs, USAGE } from "./args";
-import { runCheck } from "./check";
+import { runCheck, runCheckWithTools } from "./check";
 import { runEstimate } from "./estimate";
 import { styleFor, type Io } from "./output";
 import { proposeCommand } from "./propose";
@@ -59,7 +59,7 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
   };
   // Commands that run plans are asynchronous and own Ctrl-C: it cancels the run, and tool
   // processes are gone before they return.
-  const asyncCommand = commandRunner(argv[0]);
+  const asyncCommand = commandRunner(argv[0], io);
   if (asyncCommand) {
     asyncCommand(argv.slice(1)).then((code) => {
       process.exitCode = code;
@@ -73,8 +73,14 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
   }
 }
 
-function commandRunner(name: string | undefined): ((args: readonly string[]) => Promise<number>) | undefined {
+function commandRunner(name: string | undefined, io: Io): ((args: readonly string[]) => Promise<number>) | undefined {
   switch (name) {
+    case "check":
+      // Asynchronous only to list the tools of MCP servers; everything else is main()'s.
+      return async (args) => {
+        const command = parseArgs(["check", ...args]);
+        return command.kind === "check" ? runCheckWithTools(command, io) : main(["check", ...args], io);
+      };
     case "run":
       return (args) => runCommand(args, process);
     case "propose":

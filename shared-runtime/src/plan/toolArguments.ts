@@ -9,6 +9,7 @@ import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import { isJsonObject, pointerPath, valueAtPath, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { childPlans, type Expr, type Plan, type Step } from "./ast";
+import { closest } from "../text/nearestName";
 import { describe } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
 
@@ -19,6 +20,15 @@ export interface ToolSignature {
   readonly outputSchema?: JsonObject;
   /** Where the tool comes from, for people: `MCP server "everything"`, `command tool`. */
   readonly source?: string;
+}
+
+/** What a host knows of its tools, for checking plans, hover and completion. */
+export interface ToolKnowledge {
+  /** Whether the host offers a tool by this name. */
+  has(name: string): boolean;
+  signature(name: string): ToolSignature | undefined;
+  /** Why the tool's source could not be asked (an MCP server that did not start), if it could not. */
+  unavailable(name: string): string | undefined;
 }
 
 type Compiled =
@@ -35,7 +45,7 @@ export function compileInputSchema(schema: unknown): Compiled {
   const key = JSON.stringify(schema);
   const cached = compiledSchemas.get(key);
   if (cached) return cached;
-  const options = { allErrors: true, strict: false, validateFormats: false } as const;
+  const options = { allErrors: true, verbose: true, strict: false, validateFormats: false } as const;
   engines ??= { draft7: new Ajv(options), draft2019: new Ajv2019(options), draft2020: new Ajv2020(options) };
   const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   const engine = draft.includes("2020-12")
@@ -83,19 +93,17 @@ interface Shape {
 }
 
 /**
- * Every argument problem of the plan's tool steps (nested plans included), in step order.
- * `signatureOf` answers for the tools the host knows; unknown tools and tools without an input
- * schema are not checked.
+ * Every argument problem of the plan's tool steps (nested plans included), in step order, and
+ * each call of a tool whose source could not be asked. Unknown tools and tools without an
+ * input schema are not checked.
  */
-export function toolArgumentProblems(
-  plan: Plan,
-  signatureOf: (name: string) => ToolSignature | undefined,
-): PlanProblem[] {
+export function toolArgumentProblems(plan: Plan, tools: ToolKnowledge): PlanProblem[] {
   const problems: PlanProblem[] = [];
+  const signatureOf = (name: string) => tools.signature(name);
   const visit = (p: Plan) => {
     const shapes = new Map<string, Shape>();
     for (const step of p.steps) {
-      if (step.op === "tool") problems.push(...stepProblems(step, signatureOf(step.name), shapes));
+      if (step.op === "tool") problems.push(...callProblems(step, tools, shapes));
       const shape = bindShape(step, signatureOf);
       if (shape && "bind" in step) shapes.set(step.bind, shape);
       for (const child of childPlans(step)) visit(child);
@@ -103,6 +111,25 @@ export function toolArgumentProblems(
   };
   visit(plan);
   return problems;
+}
+
+function callProblems(
+  step: Extract<Step, { op: "tool" }>,
+  tools: ToolKnowledge,
+  shapes: ReadonlyMap<string, Shape>,
+): PlanProblem[] {
+  const unavailable = tools.unavailable(step.name);
+  if (unavailable === undefined) return stepProblems(step, tools.signature(step.name), shapes);
+  return [
+    {
+      phase: "validate",
+      kind: "tool_source_unavailable",
+      message: `${unavailable}: the arguments of tool ${quoted(step.name)} are not checked`,
+      path: [...step.path, "name"],
+      target: "value",
+      hostDependent: true,
+    },
+  ];
 }
 
 /** The shape of what a step binds, where the plan alone shows it. */
@@ -159,6 +186,7 @@ function stepProblems(
       target,
       hostDependent: true,
     });
+  const reportedKeys = new Set<string>();
   if (!compiled.validate(probe)) {
     for (const error of compiled.validate.errors ?? []) {
       const at = pointerPath(error.instancePath, probe);
@@ -166,6 +194,10 @@ function stepProblems(
       if (holes.some((hole) => startsWith(at, hole.at))) continue;
       if (COMPOSITE.has(error.keyword) && holes.some((hole) => startsWith(hole.at, at))) continue;
       const [where, message, target] = errorText(error, at, probe);
+      // A misspelled key is both missing one and an extra one: one problem on its token.
+      const token = `${target}:${JSON.stringify(where)}`;
+      if (target === "key" && reportedKeys.has(token)) continue;
+      reportedKeys.add(token);
       report(where, message, target);
     }
   }
@@ -233,6 +265,16 @@ function errorText(error: ErrorObject, at: JsonPath, probe: unknown): [JsonPath,
   switch (error.keyword) {
     case "required": {
       const key = String(params.missingProperty);
+      // A misspelled key is the likelier story, told where the misspelling is.
+      const given = isJsonObject(value) ? Object.keys(value) : [];
+      const typo = given.find((k) => closest(k, [key]) === key);
+      if (typo !== undefined) {
+        return [
+          [...at, typo],
+          `${placeText([...at, typo])} is not one the tool takes: did you mean ${JSON.stringify(key)}?`,
+          "key",
+        ];
+      }
       const what = at.length === 0 ? "the arguments" : place;
       return [at, `${what} lack the required ${JSON.stringify(key)}`, "key"];
     }
