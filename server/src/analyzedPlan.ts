@@ -44,7 +44,8 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
     ? {
         capabilities: host.capabilities,
         budget: host.budget,
-        registries: { tools: new Set(host.tools.keys()), providers: new Set(host.providers.keys()) },
+        registries: { tools: host.toolKnowledge, providers: new Set(host.providers.keys()) },
+        tools: host.toolKnowledge,
       }
     : {};
   const analysis = analyzePlanText(text, policy, parsed);

@@ -31,6 +31,7 @@ import { bindingIndex } from "./bindingIndex";
 import { cursorLocation } from "./cursorLocation";
 import { OPERATION_HELP } from "./hover";
 import type { HostEntry } from "./hostView";
+import { argumentKeyCompletion } from "./toolSignature";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
 /** Whole-step snippets, one per operation. */
@@ -99,7 +100,7 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
   const offset = document.offsetAt(position);
   const location = cursorLocation(document.getText(), tree, plan.analysis.document.syntaxErrors, offset);
   const path = location.path;
-  if (location.isAtPropertyKey) return [];
+  if (location.isAtPropertyKey) return argumentKeyCompletion(plan, tree, path, location.previous, offset);
   const site = siteOf(document, offset, location.previous);
   const last = path[path.length - 1];
   const parentPath = path.slice(0, -1);

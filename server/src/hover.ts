@@ -18,6 +18,7 @@ import type { AnalyzedPlan } from "./analyzedPlan";
 import { bindingIndex } from "./bindingIndex";
 import { lspRange } from "./diagnostics";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
+import { toolSchemaParagraphs, unlistedToolText } from "./toolSignature";
 import type { HostEntry } from "./hostView";
 import { planTotal, runningTotalThrough } from "./planCosts";
 import { stepChainAt } from "./stepLookup";
@@ -235,9 +236,12 @@ function registryHover(plan: AnalyzedPlan, kind: RegistryKind, name: string): st
   const registry: ReadonlyMap<string, HostEntry> =
     kind === "input" ? host.inputs : kind === "tool" ? host.tools : host.providers;
   const entry = registry.get(name);
+  const unlisted = !entry && kind === "tool" ? unlistedToolText(host, name) : undefined;
+  if (unlisted !== undefined) return `${title}\n\n${unlisted}`;
   if (!entry) return `${title}\n\nNot defined in ${code(host.fileName)}: add it under "${SECTION[kind]}".`;
   const lines = [title, entry.summary];
   if (entry.description) lines.push(entry.description);
+  if (kind === "tool") lines.push(...toolSchemaParagraphs(host, name));
   lines.push(`Defined in ${code(host.fileName)}.`);
   return lines.join("\n\n");
 }

@@ -29,9 +29,16 @@ export interface Settings {
   readonly hostProfile: string | undefined;
   readonly hostProblemsAsErrors: boolean;
   readonly validationDelay: number;
+  /** Whether the server may start the host profile's MCP servers to list their tools. */
+  readonly listMcpTools: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { hostProfile: undefined, hostProblemsAsErrors: false, validationDelay: 150 };
+export const DEFAULT_SETTINGS: Settings = {
+  hostProfile: undefined,
+  hostProblemsAsErrors: false,
+  validationDelay: 150,
+  listMcpTools: false,
+};
 
 /** A checked host profile document: its text's parse result and its file. */
 export interface CheckedHostProfile {
@@ -64,6 +71,7 @@ export class PlanWorkspace {
     private readonly guard: Guard,
   ) {
     this.hosts = new HostProfiles((file) => this.openTextOf(file));
+    this.hosts.onToolsListed = () => this.revalidateAll();
     documents.onDidOpen((event) => this.guard.run("didOpen", () => this.opened(event.document)));
     documents.onDidChangeContent((event) => this.guard.run("didChange", () => this.changed(event.document)));
     documents.onDidClose((event) => this.guard.run("didClose", () => this.closed(event.document)));
@@ -181,7 +189,12 @@ export class PlanWorkspace {
     const previous = this.currentSettings;
     this.currentSettings = next;
     this.hosts.configure(next.hostProfile, this.root);
-    if (next.hostProfile !== previous.hostProfile || next.hostProblemsAsErrors !== previous.hostProblemsAsErrors) {
+    this.hosts.configureToolListing(next.listMcpTools);
+    if (
+      next.hostProfile !== previous.hostProfile ||
+      next.hostProblemsAsErrors !== previous.hostProblemsAsErrors ||
+      next.listMcpTools !== previous.listMcpTools
+    ) {
       this.revalidateAll();
     }
   }
@@ -305,5 +318,6 @@ function readSettings(raw: Record<string, unknown>): Settings {
       typeof raw.hostProblemsAsErrors === "boolean" ? raw.hostProblemsAsErrors : DEFAULT_SETTINGS.hostProblemsAsErrors,
     validationDelay:
       typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : DEFAULT_SETTINGS.validationDelay,
+    listMcpTools: raw.listMcpTools === true,
   };
 }
