@@ -4,13 +4,15 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
+import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const CLI = join(ROOT, "shared-runtime", "bin", "rlm-plan.js");
+const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-cli-mcp-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,4 +66,34 @@ test("rlm-plan check: a server that cannot start is a warning on the calls of it
     result.stdout.split("\n")[0],
     `${plan}:1:35: warning: MCP server "gone" could not be started: command "no-such-server" was not found: the arguments of tool "gone.x" are not checked [tool_source_unavailable]`,
   );
+});
+
+test("Ctrl-C during an MCP call: exit 130, and the server and what it started are gone", async () => {
+  const work = join(dir, "cancel");
+  mkdirSync(work);
+  const pids = join(work, "server.pid");
+  writeFileSync(
+    join(work, "rlmplan.host.json"),
+    JSON.stringify({
+      capabilities: ["tool(fault.hang)"],
+      mcpServers: { fault: { command: process.execPath, args: [FAULT], env: { FAULT_PIDS: pids } } },
+    }),
+  );
+  const plan = join(work, "hang.rlmplan.json");
+  writeFileSync(
+    plan,
+    '{"steps": [{"op": "tool", "name": "fault.hang", "args": {}, "bind": "r"}, {"op": "final", "value": 1}]}',
+  );
+  const child = spawn(process.execPath, [CLI, "run", plan], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+  const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(pids) || readFileSync(pids, "utf8") === "") {
+    assert.ok(Date.now() < deadline, "the MCP server never started");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const server = Number(readFileSync(pids, "utf8"));
+  assert.equal(processState(server), "running");
+  child.kill("SIGINT");
+  assert.equal(await exited, 130);
+  assert.notEqual(processState(server), "running", `the MCP server (pid ${server}) outlived the run`);
 });
