@@ -100,6 +100,12 @@ export class HostProfiles {
     return this.load(file).result;
   }
 
+  /** Why MCP servers of a profile could not list their tools (starting the listing if needed). */
+  toolListingFailures(file: string): ReadonlyMap<string, string> {
+    const { result } = this.load(file);
+    return (result.ok ? this.listing(resolve(file), result.profile)?.failures : undefined) ?? new Map();
+  }
+
   /** A profile's text changed (edited, saved, created or deleted): parse it again. */
   invalidate(file: string): void {
     this.parsed.delete(resolve(file));

@@ -45,6 +45,8 @@ export interface CheckedHostProfile {
   readonly document: TextDocument;
   readonly file: string;
   readonly result: HostProfileResult;
+  /** MCP server name -> why it could not list its tools (when listing is on and has run). */
+  readonly toolListingFailures: ReadonlyMap<string, string>;
 }
 
 type Listener<T> = (value: T) => void;
@@ -290,7 +292,12 @@ export class PlanWorkspace {
     }
     if (this.isHostProfile(document)) {
       const file = uriToPath(uri) as string;
-      const checked: CheckedHostProfile = { document, file, result: this.hosts.resultOf(file) };
+      const checked: CheckedHostProfile = {
+        document,
+        file,
+        result: this.hosts.resultOf(file),
+        toolListingFailures: this.hosts.toolListingFailures(file),
+      };
       for (const listener of this.hostCheckedListeners) this.guard.run("hostProfileChecked", () => listener(checked));
       // Plans that use this profile see its new text.
       for (const other of this.documents.all()) if (this.isPlan(other)) this.schedule(other, 0);

@@ -69,6 +69,19 @@ describe("MCP tools in the editor", () => {
     ]);
     assert.deepEqual(diagnostics[0]?.range, rangeOf(PLAN, "5"));
 
+    const profileText = hostProfile(HOST);
+    const profile = await client.open(workspace.path("rlmplan.host.json"), profileText, "jsonc");
+    const profileDiagnostics = await client.waitForDiagnostics(profile, (d) => d.length > 0);
+    assert.deepEqual(profileDiagnostics.map(brief), [
+      [
+        "mcp_server_unavailable",
+        DiagnosticSeverity.Warning,
+        'MCP server "gone" could not be started: command "no-such-server" was not found: plans cannot call its tools, and their arguments are not checked',
+        rangeOf(profileText, '"gone"').start.line,
+      ],
+    ]);
+    assert.deepEqual(profileDiagnostics[0]?.range, rangeOf(profileText, '"gone"'));
+
     const hover = await client.hover(uri, fixture(PLAN.replace('"everything.echo"', '"everything.e|cho"')).position);
     const text = hover && typeof hover.contents === "object" && "value" in hover.contents ? hover.contents.value : "";
     assert.match(
