@@ -293,6 +293,24 @@ describe("MCP tools in runs: faults, from a scripted server", () => {
     }
   });
 
+  test("a server that never answers initialize fails after startupTimeoutMs and is killed", async () => {
+    const pids = join(dir, "silent.pid");
+    const created = await hostWith(
+      { fault: faultServer({ FAULT_SILENT: "1", FAULT_PIDS: pids }, { startupTimeoutMs: 300 }) },
+      caps,
+    );
+    try {
+      const outcome = await run(created, [toolStep("fault.ok", {}), final()]);
+      assert.equal(
+        !outcome.ok && outcome.error.message,
+        'tool "fault.ok" failed: MCP server "fault" could not be started: did not answer initialize within 300 ms (raise startupTimeoutMs if it starts slowly)',
+      );
+      assertGone(Number(await waitFor(pids)), "the silent server");
+    } finally {
+      await created.close();
+    }
+  });
+
   test("a server that cannot start fails the call with the reason; a mapped name reaches the mapped tool", async () => {
     const missing = await hostWith({ gone: { command: join(dir, "no-such-server") } }, ["tool(gone.x)"]);
     try {

@@ -93,18 +93,13 @@ export class McpConnection {
     return answer.value;
   }
 
-  /** Ends the connection and, for a server we started, everything it started. */
+  /**
+   * Ends the connection and, for a server we started, everything it started: at once, even while
+   * the server is still starting (a start in progress then fails as closed).
+   */
   async close(): Promise<void> {
     this.closed = true;
-    const started = this.started;
-    if (!started) return;
-    try {
-      const { client, transport } = await started;
-      await client.close().catch(() => undefined);
-      await transport.close().catch(() => undefined);
-    } catch {
-      // It never started: nothing runs.
-    }
+    await this.transportInUse?.close().catch(() => undefined);
   }
 
   private connect(): Promise<{ client: Client; transport: Transport }> {
