@@ -97,3 +97,21 @@ test("Ctrl-C during an MCP call: exit 130, and the server and what it started ar
   assert.equal(await exited, 130);
   assert.notEqual(processState(server), "running", `the MCP server (pid ${server}) outlived the run`);
 });
+
+test("rlm-plan check starts no MCP server when no plan calls one of its tools", async () => {
+  const work = join(dir, "unused");
+  mkdirSync(work);
+  const pids = join(work, "server.pid");
+  writeFileSync(
+    join(work, "rlmplan.host.json"),
+    JSON.stringify({
+      capabilities: [],
+      mcpServers: { fault: { command: process.execPath, args: [FAULT], env: { FAULT_PIDS: pids } } },
+    }),
+  );
+  const plan = join(work, "p.rlmplan.json");
+  writeFileSync(plan, '{"steps": [{"op": "final", "value": 1}]}');
+  const result = await rlmPlan("check", plan);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(existsSync(pids), false, "the MCP server was started");
+});
