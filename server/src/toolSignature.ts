@@ -51,29 +51,25 @@ export function argumentKeyItems(
 }
 
 /**
- * At a key inside a tool step's "args" object: the tool's argument keys not written yet.
- * `path` is the cursor's path (its last segment the key being typed).
+ * At a key inside a tool step's "args" object: the tool's argument keys not written yet;
+ * undefined anywhere else. `path` is the cursor's path (its last segment the key being typed),
+ * `key` the key token being typed over, if any.
  */
 export function argumentKeyCompletion(
   plan: AnalyzedPlan,
   tree: Node,
   path: JsonPath,
-  previous: { readonly offset: number; readonly length: number; readonly type: string } | undefined,
   offset: number,
-): CompletionItem[] {
+  key: { readonly offset: number; readonly length: number } | undefined,
+): CompletionItem[] | undefined {
   const argsPath = path.slice(0, -1);
   const stepPath = argsPath.slice(0, -1);
-  if (argsPath[argsPath.length - 1] !== "args" || !isStepPath(stepPath)) return [];
+  if (argsPath[argsPath.length - 1] !== "args" || !isStepPath(stepPath)) return undefined;
   const step = nodeAt(tree, stepPath);
   const tool = stringProperty(step, "name");
-  if (stringProperty(step, "op") !== "tool" || tool === undefined) return [];
-  const typing =
-    previous &&
-    previous.type === "property" &&
-    offset >= previous.offset &&
-    offset <= previous.offset + previous.length;
-  const start = typing ? previous.offset : offset;
-  const end = typing ? previous.offset + previous.length : offset;
+  if (stringProperty(step, "op") !== "tool" || tool === undefined) return undefined;
+  const start = key ? key.offset : offset;
+  const end = key ? key.offset + key.length : offset;
   const range = { start: plan.document.positionAt(start), end: plan.document.positionAt(end) };
   const args = nodeAt(tree, argsPath);
   const given = new Set(

@@ -33,6 +33,7 @@ const execFileP = promisify(execFile);
 /** What the extension contributes, as the user sees it (checked against package.json). */
 export const UI = {
   run: "RLM Plan: Run Plan",
+  debug: "RLM Plan: Debug Plan",
   cancel: "RLM Plan: Cancel Run",
   showRuns: "RLM Plan: Show Runs",
   channel: "RLM Plan Runs",
@@ -65,6 +66,7 @@ function sourcesNewerThan(file) {
     "client/package.json",
     "client/src",
     "server/src",
+    "debug-adapter/src",
     "shared-runtime/src",
     "shared-runtime/schemas",
     "scripts/bundle.mjs",
@@ -107,6 +109,8 @@ export function checkManifest() {
   };
   const problems = [];
   if (title("rlmPlan.run") !== UI.run) problems.push(`rlmPlan.run is "${title("rlmPlan.run")}", not "${UI.run}"`);
+  if (title("rlmPlan.debug") !== UI.debug) problems.push(`rlmPlan.debug is "${title("rlmPlan.debug")}"`);
+  if (!(contributes.debuggers ?? []).some((d) => d.type === "rlm-plan")) problems.push("no rlm-plan debugger");
   if (title("rlmPlan.cancel") !== UI.cancel) problems.push(`rlmPlan.cancel is "${title("rlmPlan.cancel")}"`);
   if (title("rlmPlan.showRuns") !== UI.showRuns) problems.push(`rlmPlan.showRuns is "${title("rlmPlan.showRuns")}"`);
   const views = Object.values(contributes.views ?? {}).flat();
@@ -560,6 +564,71 @@ export const scenarios = [
       assert.equal(text.trim(), `Run not started: plans/needle-count.rlmplan.json\n  ${UNTRUSTED_MESSAGE}`);
       assert.ok(!/^ {2}#\d+ /m.test(text) && !/^Run \d+ started:/m.test(text), "no run and no transitions");
       await bench.screenshot("g-untrusted");
+    },
+  },
+  {
+    name: "(h) debugging a plan: a breakpoint stops on its line; Variables shows a binding and the tool calls left; step over; continue to the final value",
+    async run(session) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      await page.bringToFront();
+      await bench.openFile(NEEDLE);
+      await bench.goTo(12, 5);
+      await bench.runCommand("Debug: Toggle Breakpoint");
+      await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor();
+      await bench.runCommand(UI.debug);
+      // The call stack's top frame and the editor's cursor are on the step of line 12.
+      const callStack = page.locator(".debug-call-stack .monaco-list-row");
+      const top = await bench.until("the debugger to stop on line 12", async () => {
+        const text = norm(await callStack.first().innerText()).replace(/\s+/g, " ");
+        return text.includes("12:5") ? text : false;
+      });
+      assertIncludes(top, "plan: tool(count_items) -> count", "the top frame");
+      assertIncludes(top, "needle-count.rlmplan.json", "the top frame's source");
+      await page.locator(".editor-instance .codicon-debug-stackframe").first().waitFor();
+      const variables = page.locator(".debug-variables .monaco-list-row");
+      const rows = async () =>
+        (
+          await variables.evaluateAll((nodes) =>
+            nodes.map((node) => ({ top: parseFloat(node.style.top || "0"), text: node.innerText })),
+          )
+        )
+          .sort((a, b) => a.top - b.top)
+          .map((row) => norm(row.text).replace(/\s+/g, " ").trim());
+      const hits = await bench.until("the binding hits in Variables", async () =>
+        (await rows()).find((row) => row.startsWith("hits = ")),
+      );
+      assertMatch(hits, /^hits = \[\{"index":\d+,"value":"/, "the value of hits");
+      await variables
+        .filter({ hasText: /^Budget$/ })
+        .first()
+        .click();
+      await bench.until("the tool calls left in Variables", async () =>
+        (await rows()).includes("tool_calls = 8 left of 8 (0 spent)") ? true : false,
+      );
+      await bench.screenshot("h-debug-stopped");
+      await bench.runCommand("Debug: Step Over");
+      await bench.until("the debugger to stop on line 13", async () => {
+        const text = norm(await callStack.first().innerText()).replace(/\s+/g, " ");
+        return text.includes("13:5") && text.includes("final") ? text : false;
+      });
+      await bench.until("count and one tool call spent in Variables", async () => {
+        const all = await rows();
+        return all.includes("count = 12") && all.includes("tool_calls = 7 left of 8 (1 spent)") ? all : false;
+      });
+      await bench.runCommand("Debug: Continue");
+      // The run ends: its transitions and final value reach "RLM Plan Runs" like any run's.
+      const text = await session.runsOutput(bench, "the debug run to succeed", (t) => {
+        const start = t.lastIndexOf("started: plans/needle-count.rlmplan.json");
+        return start >= 0 && /succeeded.*\. Final value:\n12$/m.test(t.slice(start));
+      });
+      const block = text.slice(text.lastIndexOf("Run ", text.lastIndexOf("started: plans/needle-count")));
+      assertMatch(
+        block,
+        transitionLine(2, "tool(count_items)", "count", "steps 62 · tools 7 · models 8 · context 31"),
+        "transition 2",
+      );
+      await bench.screenshot("h-debug-finished");
     },
   },
 ];

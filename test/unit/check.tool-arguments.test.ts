@@ -136,6 +136,28 @@ describe("tool arguments: references", () => {
     assert.deepEqual(problems([tool("e.echo", { message: { ref: "input", name: "doc" } })]), []);
     assert.deepEqual(problems([tool("e.sum", { ref: "input", name: "args" })]), []);
   });
+
+  test("a nested plan sees the enclosing plan's bindings (the semantic model's scope rule)", () => {
+    const inner = (steps: unknown[]) => ({
+      op: "retry",
+      attempts: 2,
+      plan: { steps: [...steps, { op: "final", value: 1 }] },
+      bind: "again",
+    });
+    const echoHits = tool("e.echo", { message: { ref: "var", name: "hits" } }, "said");
+    assert.deepEqual(
+      problems([search, inner([echoHits])]).map(([, message]) => message),
+      [
+        'tool "e.echo": argument "message" must be text, but "hits" is a search result (a list of texts) (its input schema)',
+      ],
+    );
+    // Bound later in the enclosing plan: not in scope at the reference, so its shape is unknown.
+    assert.deepEqual(problems([inner([echoHits]), search]), []);
+    // Shadowed inside the nested plan by a count: the nearer binding types the reference.
+    const countAsHits = { ...count, bind: "hits" };
+    const sumHits = tool("e.sum", { a: { ref: "var", name: "hits" }, b: 1 }, "s");
+    assert.deepEqual(problems([search, inner([countAsHits, sumHits])]), []);
+  });
 });
 
 test("a tool whose MCP server did not start: one note on its name, its arguments unchecked", () => {

@@ -6,7 +6,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import { analyzeCapability } from "./capabilityTerms";
 import {
   hasOwn,
   isJsonObject,
@@ -18,13 +17,14 @@ import {
 } from "../json";
 import { lineColumn } from "../analysis";
 import { resolveBudget } from "../plan/budget";
+import { analyzeCapability } from "../plan/capabilities";
 import { describe } from "../plan/normalize";
-import type { ProblemTarget } from "../plan/problems";
+import { orList, type ProblemTarget } from "../plan/problems";
+import { nearestName } from "../text/nearestName";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import { mcpTransportOf, type McpServerSpec } from "./mcp/spec";
 import { inputSchemaProblem, typeNoun } from "../plan/toolArguments";
-import { closest } from "../text/nearestName";
 
 export type { McpServerSpec };
 
@@ -415,11 +415,6 @@ function patternText(pattern: string): string {
   return `must match ${pattern}`;
 }
 
-function orList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
-}
-
 function firstSentence(text: string): string {
   const end = text.indexOf(". ");
   return end < 0 ? text : text.slice(0, end + 1);
@@ -427,6 +422,11 @@ function firstSentence(text: string): string {
 
 function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
+
+/** The allowed key nearest to a misspelled one (edit distance at most 2), if any. */
+function closest(key: string, allowed: readonly string[]): string | undefined {
+  return nearestName(key, allowed, 2);
 }
 
 // ---- rules beyond the schema ----------------------------------------------------------------

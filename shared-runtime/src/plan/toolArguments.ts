@@ -2,14 +2,16 @@
 // tool, or a profile tool with "inputSchema") has each plan's literal arguments validated with
 // ajv before anything runs, and references whose shape the plan shows (a search result is a list
 // of texts) checked against the type the schema expects there. Problems are host-dependent
-// warnings on the offending token, like unregistered tools.
+// warnings on the offending token, and stay warnings under `check`'s CI gate: `run` does not
+// refuse such a plan before running (the tool itself judges its arguments).
 
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import { isJsonObject, pointerPath, valueAtPath, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { childPlans, type Expr, type Plan, type Step } from "./ast";
-import { closest } from "../text/nearestName";
+import type { PlanModel } from "./model";
+import { nearestName } from "../text/nearestName";
 import { describe } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
 
@@ -92,20 +94,25 @@ interface Shape {
   readonly noun: string;
 }
 
+/** The shape of the value a variable reference means, by the binding the model resolves it to. */
+type ShapeOfVar = (referencePath: JsonPath) => Shape | undefined;
+
 /**
  * Every argument problem of the plan's tool steps (nested plans included), in step order, and
  * each call of a tool whose source could not be asked. Unknown tools and tools without an
- * input schema are not checked.
+ * input schema are not checked. References are typed through the semantic model's bindings
+ * (no model: they are not typed).
  */
-export function toolArgumentProblems(plan: Plan, tools: ToolKnowledge): PlanProblem[] {
+export function toolArgumentProblems(plan: Plan, tools: ToolKnowledge, model: PlanModel | undefined): PlanProblem[] {
   const problems: PlanProblem[] = [];
   const signatureOf = (name: string) => tools.signature(name);
+  const shapeOf: ShapeOfVar = (path) => {
+    const step = model?.referenceAt(path)?.binding?.step;
+    return step ? bindShape(step, signatureOf) : undefined;
+  };
   const visit = (p: Plan) => {
-    const shapes = new Map<string, Shape>();
     for (const step of p.steps) {
-      if (step.op === "tool") problems.push(...callProblems(step, tools, shapes));
-      const shape = bindShape(step, signatureOf);
-      if (shape && "bind" in step) shapes.set(step.bind, shape);
+      if (step.op === "tool") problems.push(...callProblems(step, tools, shapeOf));
       for (const child of childPlans(step)) visit(child);
     }
   };
@@ -113,13 +120,9 @@ export function toolArgumentProblems(plan: Plan, tools: ToolKnowledge): PlanProb
   return problems;
 }
 
-function callProblems(
-  step: Extract<Step, { op: "tool" }>,
-  tools: ToolKnowledge,
-  shapes: ReadonlyMap<string, Shape>,
-): PlanProblem[] {
+function callProblems(step: Extract<Step, { op: "tool" }>, tools: ToolKnowledge, shapeOf: ShapeOfVar): PlanProblem[] {
   const unavailable = tools.unavailable(step.name);
-  if (unavailable === undefined) return stepProblems(step, tools.signature(step.name), shapes);
+  if (unavailable === undefined) return stepProblems(step, tools.signature(step.name), shapeOf);
   return [
     {
       phase: "validate",
@@ -128,6 +131,7 @@ function callProblems(
       path: [...step.path, "name"],
       target: "value",
       hostDependent: true,
+      severity: "warning",
     },
   ];
 }
@@ -167,13 +171,13 @@ interface Hole {
 function stepProblems(
   step: Extract<Step, { op: "tool" }>,
   signature: ToolSignature | undefined,
-  shapes: ReadonlyMap<string, Shape>,
+  shapeOf: ShapeOfVar,
 ): PlanProblem[] {
   if (signature?.inputSchema === undefined) return [];
   const compiled = compileInputSchema(signature.inputSchema);
   if (!compiled.ok) return [];
   const holes: Hole[] = [];
-  const probe = probeValue(step.args, [], holes, shapes);
+  const probe = probeValue(step.args, [], holes, shapeOf);
   const argsPath: JsonPath = [...step.path, "args"];
   const problems: PlanProblem[] = [];
   const tool = quoted(step.name);
@@ -185,6 +189,7 @@ function stepProblems(
       path: path ?? [...argsPath, ...at],
       target,
       hostDependent: true,
+      severity: "warning",
     });
   const reportedKeys = new Set<string>();
   if (!compiled.validate(probe)) {
@@ -218,17 +223,17 @@ function stepProblems(
 const COMPOSITE = new Set(["oneOf", "anyOf", "allOf", "not", "if", "then", "else", "contains", "dependentSchemas"]);
 
 /** The arguments as far as they are literal; references become null and are recorded as holes. */
-function probeValue(expr: Expr, at: JsonPath, holes: Hole[], shapes: ReadonlyMap<string, Shape>): JsonValue {
+function probeValue(expr: Expr, at: JsonPath, holes: Hole[], shapeOf: ShapeOfVar): JsonValue {
   switch (expr.kind) {
     case "literal":
       return expr.value;
     case "list":
-      return expr.items.map((item, i) => probeValue(item, [...at, i], holes, shapes));
+      return expr.items.map((item, i) => probeValue(item, [...at, i], holes, shapeOf));
     case "object": {
       const object = Object.create(null) as JsonObject;
       for (const [key, value] of expr.entries) {
         Object.defineProperty(object, key, {
-          value: probeValue(value, [...at, key], holes, shapes),
+          value: probeValue(value, [...at, key], holes, shapeOf),
           enumerable: true,
           writable: true,
           configurable: true,
@@ -237,7 +242,7 @@ function probeValue(expr: Expr, at: JsonPath, holes: Hole[], shapes: ReadonlyMap
       return object;
     }
     case "var":
-      holes.push({ at, path: expr.path, shape: shapes.get(expr.name), name: expr.name });
+      holes.push({ at, path: expr.path, shape: shapeOf(expr.path), name: expr.name });
       return null;
     case "input":
     case "field":
@@ -267,7 +272,7 @@ function errorText(error: ErrorObject, at: JsonPath, probe: unknown): [JsonPath,
       const key = String(params.missingProperty);
       // A misspelled key is the likelier story, told where the misspelling is.
       const given = isJsonObject(value) ? Object.keys(value) : [];
-      const typo = given.find((k) => closest(k, [key]) === key);
+      const typo = given.find((k) => nearestName(k, [key], 2) === key);
       if (typo !== undefined) {
         return [
           [...at, typo],
