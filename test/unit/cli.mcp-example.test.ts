@@ -49,6 +49,18 @@ test("rlm-plan check finds the argument errors of examples/mcp/plans/wrong-argum
   );
 });
 
+test("rlm-plan check examples/mcp --format github: the CI gate lists the tools too, and argument problems stay warnings", async () => {
+  const result = await rlmPlan("check", "examples/mcp", "--format", "github");
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(
+    result.stdout.split("\n").filter((line) => line.startsWith("::")),
+    [
+      '::warning file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=6,col=58,endLine=6,endColumn=66,title=rlm-plan invalid_tool_arguments::tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema)',
+      '::warning file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=7,col=66,endLine=7,endColumn=69,title=rlm-plan invalid_tool_arguments::tool "everything.get-sum": argument "a" must be a number, got the text "2" (its input schema)',
+    ],
+  );
+});
+
 test("rlm-plan check: a server that cannot start is a warning on the calls of its tools", async () => {
   const host = join(dir, "rlmplan.host.json");
   writeFileSync(
