@@ -49,6 +49,18 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     synchronize: { configurationSection: "rlmPlan" },
     outputChannel: channel,
     traceOutputChannel: channel,
+    middleware: {
+      workspace: {
+        // The server pulls settings too: what it reads never turns MCP listing on in an untrusted workspace.
+        configuration: async (params, token, next) => {
+          const result = await next(params, token);
+          if (!Array.isArray(result) || vscode.workspace.isTrusted) return result;
+          return result.map((section: unknown) =>
+            typeof section === "object" && section !== null ? { ...section, listMcpTools: false } : section,
+          );
+        },
+      },
+    },
   };
   return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
 }
@@ -60,6 +72,8 @@ function settingsSection(): Record<string, unknown> {
     hostProfile: config.get<string>("hostProfile", ""),
     hostProblemsAsErrors: config.get<boolean>("hostProblemsAsErrors", false),
     validationDelay: config.get<number>("validationDelay", 150),
+    // Listing MCP tools starts programs of the workspace: never in an untrusted one.
+    listMcpTools: vscode.workspace.isTrusted && config.get<boolean>("listMcpTools", true),
   };
 }
 

@@ -44,10 +44,11 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
         capabilities: host.capabilities,
         budget: host.budget,
         registries: {
-          tools: new Set(host.tools.keys()),
+          tools: host.toolKnowledge,
           providers: new Set(host.providers.keys()),
           inputs: new Set(host.inputs.keys()),
         },
+        tools: host.toolKnowledge,
       }
     : {};
   const analysis = analyzePlanText(text, policy, parsed);

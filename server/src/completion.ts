@@ -48,6 +48,7 @@ import { keyCompletion } from "./keyCompletion";
 import type { HostEntry } from "./hostView";
 import { bindingLines, modelOf } from "./planNames";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
+import { argumentKeyCompletion } from "./toolSignature";
 
 // Every list and snippet below comes from the AST's vocabulary tables (as do the generated
 // snippets file, grammar and schema).
@@ -102,7 +103,9 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     const inKey =
       previous?.type === "property" && offset >= previous.offset && offset <= previous.offset + previous.length;
     const key = inKey ? previous : undefined;
-    return keyCompletion(document, tree, path, offset, key);
+    // Inside a tool step's "args": the keys of the tool's input schema.
+    const argumentKeys = argumentKeyCompletion(plan, tree, path, offset, key);
+    return argumentKeys ?? keyCompletion(document, tree, path, offset, key);
   }
   const site = siteOf(document, offset, location.previous);
   const last = path[path.length - 1];

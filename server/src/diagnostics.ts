@@ -2,7 +2,7 @@
 // runtime's reason or kind), the runtime's message plus what to do in this workspace, and
 // related places. Host-dependent problems are warnings unless the settings make them errors.
 
-import type { HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
+import { pointer, type HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
 import { pathToFileURL } from "node:url";
 import { ESTIMATE_LIMITS, type JsonPath, type LocatedProblem, type SourceRange } from "@rlm-plan/shared-runtime";
 import { createScanner, SyntaxKind } from "jsonc-parser";
@@ -178,9 +178,22 @@ function registered(names: ReadonlyMap<string, unknown> | undefined): string {
     : ` (it registers ${list.map((n) => JSON.stringify(n)).join(", ")})`;
 }
 
-/** Diagnostics of a host profile document: the runtime loader's located errors. */
-export function hostProfileDiagnostics(document: TextDocument, result: HostProfileResult, file: string): Diagnostic[] {
-  if (result.ok) return [];
+/** Diagnostics of a host profile document: the runtime loader's located errors, or MCP servers that did not start. */
+export function hostProfileDiagnostics(
+  document: TextDocument,
+  result: HostProfileResult,
+  file: string,
+  toolListingFailures: ReadonlyMap<string, string> = new Map(),
+): Diagnostic[] {
+  if (result.ok) {
+    return [...toolListingFailures].map(([server, message]) => ({
+      range: lspRange(document, result.profile.locate(pointer(["mcpServers", server]), "key")),
+      severity: DiagnosticSeverity.Warning,
+      code: "mcp_server_unavailable",
+      source: DIAGNOSTIC_SOURCE,
+      message: `${message}: plans cannot call its tools, and their arguments are not checked`,
+    }));
+  }
   return result.errors
     .filter((error) => error.file === file)
     .map((error) => ({

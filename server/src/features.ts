@@ -99,11 +99,11 @@ const diagnostics: Feature = (ctx) => {
       }
     });
   });
-  workspace.onHostProfileChecked(({ document, file, result }) => {
+  workspace.onHostProfileChecked(({ document, file, result, toolListingFailures }) => {
     void connection.sendDiagnostics({
       uri: document.uri,
       version: document.version,
-      diagnostics: hostProfileDiagnostics(document, result, file),
+      diagnostics: hostProfileDiagnostics(document, result, file, toolListingFailures),
     });
   });
   workspace.onDocumentClosed((uri) => void connection.sendDiagnostics({ uri, diagnostics: [] }));

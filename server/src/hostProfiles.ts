@@ -15,6 +15,11 @@ import {
   type ProviderSpec,
   type ToolSpec,
 } from "@rlm-plan/shared-runtime/out/host/profile";
+import {
+  discoverMcpTools,
+  hostToolKnowledge,
+  type McpDiscovery,
+} from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
 import type { HostEntry, HostStatus, HostView } from "./hostView";
 
 export { HOST_PROFILE_FILENAME };
@@ -45,6 +50,14 @@ export class HostProfiles {
   /** Folder → the profile found walking up from it (or none); cleared when files come or go. */
   private readonly discovered = new Map<string, string | undefined>();
   private configured: string | undefined;
+  /**
+   * MCP tool listings per profile file, for the profile object they were made from: at most one
+   * listing runs per profile, and a listing of a profile edited since is dropped.
+   */
+  private readonly listings = new Map<string, { profile: HostProfile; done: McpDiscovery | undefined }>();
+  private listTools = false;
+  /** Called when a listing finishes, so open plans are checked again with what it found. */
+  onToolsListed: (() => void) | undefined;
   /** Bumped on every change, so cached analyses know they are stale. */
   generation = 0;
 
@@ -59,6 +72,17 @@ export class HostProfiles {
       this.configured = next;
       this.changed();
     }
+  }
+
+  /**
+   * Whether the server may start the profiles' MCP servers to list their tools (it runs programs
+   * of the workspace, so a client turns it on: the rlmPlan.listMcpTools setting).
+   */
+  configureToolListing(enabled: boolean): void {
+    if (enabled === this.listTools) return;
+    this.listTools = enabled;
+    this.parsed.clear();
+    this.changed();
   }
 
   /** True when `file` is a host profile: the configured one or any rlmplan.host.json. */
@@ -87,6 +111,12 @@ export class HostProfiles {
     return this.load(file).result;
   }
 
+  /** Why MCP servers of a profile could not list their tools (starting the listing if needed). */
+  toolListingFailures(file: string): ReadonlyMap<string, string> {
+    const { result } = this.load(file);
+    return (result.ok ? this.listing(resolve(file), result.profile)?.failures : undefined) ?? new Map();
+  }
+
   /** A profile's text changed (edited, saved, created or deleted): parse it again. */
   invalidate(file: string): void {
     this.parsed.delete(resolve(file));
@@ -104,20 +134,43 @@ export class HostProfiles {
     this.generation++;
   }
 
+  /** What the profile's MCP servers listed: started on first need, undefined until it ends. */
+  private listing(file: string, profile: HostProfile): McpDiscovery | undefined {
+    if (!this.listTools || profile.mcpServers.size === 0) return undefined;
+    const known = this.listings.get(file);
+    if (known && sameServers(known.profile, profile)) return known.done;
+    const entry: { profile: HostProfile; done: McpDiscovery | undefined } = { profile, done: undefined };
+    this.listings.set(file, entry);
+    void discoverMcpTools(profile).then((done) => {
+      if (this.listings.get(file) !== entry) return;
+      entry.done = done;
+      this.parsed.delete(file);
+      this.changed();
+      this.onToolsListed?.();
+    });
+    return undefined;
+  }
+
   private load(file: string): { result: HostProfileResult; status: HostStatus } {
     const key = resolve(file);
     let entry = this.parsed.get(key);
     if (!entry) {
       const text = this.openText(key);
       const result = text === undefined ? loadHostProfile(key) : parseHostProfile(text, key);
-      entry = { result, status: statusOf(key, result) };
+      const listing = result.ok ? this.listing(key, result.profile) : undefined;
+      entry = { result, status: statusOf(key, result, listing) };
       this.parsed.set(key, entry);
     }
     return entry;
   }
 }
 
-function statusOf(file: string, result: HostProfileResult): HostStatus {
+/** Edits elsewhere in a profile do not start its servers again. */
+function sameServers(a: HostProfile, b: HostProfile): boolean {
+  return a.dir === b.dir && JSON.stringify([...a.mcpServers]) === JSON.stringify([...b.mcpServers]);
+}
+
+function statusOf(file: string, result: HostProfileResult, listing: McpDiscovery | undefined): HostStatus {
   if (!result.ok) {
     const first = result.errors[0];
     return {
@@ -128,18 +181,26 @@ function statusOf(file: string, result: HostProfileResult): HostStatus {
       first: first && { line: first.line, column: first.column, message: first.message },
     };
   }
-  return { kind: "ok", view: hostView(result.profile) };
+  return { kind: "ok", view: hostView(result.profile, listing) };
 }
 
-export function hostView(profile: HostProfile): HostView {
+export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView {
+  const tools = new Map(entries(profile.tools, toolSummary));
+  for (const [name, signature] of listing?.tools ?? []) {
+    tools.set(name, {
+      summary: `MCP tool of ${signature.source ?? "an MCP server"}`,
+      ...(signature.description !== undefined ? { description: signature.description } : {}),
+    });
+  }
   return {
     file: profile.file,
     fileName: basename(profile.file),
     capabilities: profile.capabilities,
     budget: profile.budget,
     inputs: entries(profile.inputs, inputSummary),
-    tools: entries(profile.tools, toolSummary),
+    tools,
     providers: entries(profile.providers, providerSummary),
+    toolKnowledge: hostToolKnowledge(profile, listing),
   };
 }
 

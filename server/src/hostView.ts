@@ -2,6 +2,8 @@
 // capabilities, the budget, and the names (with safe one-line summaries) of its inputs, tools
 // and providers. Built from the runtime's host profile; never holds a key or a secret's value.
 
+import type { ToolKnowledge } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
+
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */
   readonly description?: string;
@@ -19,8 +21,11 @@ export interface HostView {
   /** The profile's budget ("default" or a partial object), undefined for the default budget. */
   readonly budget: unknown;
   readonly inputs: ReadonlyMap<string, HostEntry>;
+  /** The profile's own tools, then the MCP tools its servers listed (when they have been asked). */
   readonly tools: ReadonlyMap<string, HostEntry>;
   readonly providers: ReadonlyMap<string, HostEntry>;
+  /** What the runtime knows of the tools: names MCP servers may offer, input schemas, unreachable servers. */
+  readonly toolKnowledge: ToolKnowledge;
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */

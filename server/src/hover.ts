@@ -21,6 +21,7 @@ import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
+import { toolSchemaParagraphs, unlistedToolText } from "./toolSignature";
 import type { HostEntry } from "./hostView";
 import { bindingLine, modelOf } from "./planNames";
 import { enclosingStepPath, isStepPath, nodeAtOffset, nodeAt, stringProperty } from "./planTree";
@@ -214,9 +215,12 @@ function registryHover(plan: AnalyzedPlan, kind: RegistryKind, name: string): st
   const registry: ReadonlyMap<string, HostEntry> =
     kind === "input" ? host.inputs : kind === "tool" ? host.tools : host.providers;
   const entry = registry.get(name);
+  const unlisted = !entry && kind === "tool" ? unlistedToolText(host, name) : undefined;
+  if (unlisted !== undefined) return `${title}\n\n${unlisted}`;
   if (!entry) return `${title}\n\nNot defined in ${code(host.fileName)}: add it under "${SECTION[kind]}".`;
   const lines = [title, entry.summary];
   if (entry.description) lines.push(entry.description);
+  if (kind === "tool") lines.push(...toolSchemaParagraphs(host, name));
   lines.push(`Defined in ${code(host.fileName)}.`);
   return lines.join("\n\n");
 }

@@ -15,6 +15,11 @@ export interface RlmPlanSettings {
   readonly hostProblemsAsErrors?: boolean;
   /** Milliseconds to wait after the last edit before re-validating a plan. */
   readonly validationDelay?: number;
+  /**
+   * Start the host profile's MCP servers to list their tools (for checking arguments, hover and
+   * completion). Off unless the client turns it on: it runs programs of the workspace.
+   */
+  readonly listMcpTools?: boolean;
 }
 
 /** `initialize`'s `initializationOptions`, all optional. */

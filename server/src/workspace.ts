@@ -29,15 +29,24 @@ export interface Settings {
   readonly hostProfile: string | undefined;
   readonly hostProblemsAsErrors: boolean;
   readonly validationDelay: number;
+  /** Whether the server may start the host profile's MCP servers to list their tools. */
+  readonly listMcpTools: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { hostProfile: undefined, hostProblemsAsErrors: false, validationDelay: 150 };
+export const DEFAULT_SETTINGS: Settings = {
+  hostProfile: undefined,
+  hostProblemsAsErrors: false,
+  validationDelay: 150,
+  listMcpTools: false,
+};
 
 /** A checked host profile document: its text's parse result and its file. */
 export interface CheckedHostProfile {
   readonly document: TextDocument;
   readonly file: string;
   readonly result: HostProfileResult;
+  /** MCP server name -> why it could not list its tools (when listing is on and has run). */
+  readonly toolListingFailures: ReadonlyMap<string, string>;
 }
 
 type Listener<T> = (value: T) => void;
@@ -64,6 +73,7 @@ export class PlanWorkspace {
     private readonly guard: Guard,
   ) {
     this.hosts = new HostProfiles((file) => this.openTextOf(file));
+    this.hosts.onToolsListed = () => this.revalidateAll();
     documents.onDidOpen((event) => this.guard.run("didOpen", () => this.opened(event.document)));
     documents.onDidChangeContent((event) => this.guard.run("didChange", () => this.changed(event.document)));
     documents.onDidClose((event) => this.guard.run("didClose", () => this.closed(event.document)));
@@ -190,7 +200,12 @@ export class PlanWorkspace {
     const previous = this.currentSettings;
     this.currentSettings = next;
     this.hosts.configure(next.hostProfile, this.root);
-    if (next.hostProfile !== previous.hostProfile || next.hostProblemsAsErrors !== previous.hostProblemsAsErrors) {
+    this.hosts.configureToolListing(next.listMcpTools);
+    if (
+      next.hostProfile !== previous.hostProfile ||
+      next.hostProblemsAsErrors !== previous.hostProblemsAsErrors ||
+      next.listMcpTools !== previous.listMcpTools
+    ) {
       this.revalidateAll();
     }
   }
@@ -286,7 +301,12 @@ export class PlanWorkspace {
     }
     if (this.isHostProfile(document)) {
       const file = uriToPath(uri) as string;
-      const checked: CheckedHostProfile = { document, file, result: this.hosts.resultOf(file) };
+      const checked: CheckedHostProfile = {
+        document,
+        file,
+        result: this.hosts.resultOf(file),
+        toolListingFailures: this.hosts.toolListingFailures(file),
+      };
       for (const listener of this.hostCheckedListeners) this.guard.run("hostProfileChecked", () => listener(checked));
       // Plans that use this profile see its new text.
       for (const other of this.documents.all()) if (this.isPlan(other)) this.schedule(other, 0);
@@ -314,5 +334,6 @@ function readSettings(raw: Record<string, unknown>): Settings {
       typeof raw.hostProblemsAsErrors === "boolean" ? raw.hostProblemsAsErrors : DEFAULT_SETTINGS.hostProblemsAsErrors,
     validationDelay:
       typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : DEFAULT_SETTINGS.validationDelay,
+    listMcpTools: raw.listMcpTools === true,
   };
 }

@@ -9,6 +9,7 @@ import type { PlanEstimates } from "./plan/estimate";
 import type { PlanModel } from "./plan/model";
 import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
+import { toolArgumentProblems, type ToolKnowledge } from "./plan/toolArguments";
 import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
 import { modelOptionProblems } from "./providers/modelOptions";
@@ -21,11 +22,13 @@ export interface AnalysisPolicy {
   readonly budget?: unknown;
   /** Names the host registers; when given, every other tool or provider name is a problem. */
   readonly registries?: {
-    readonly tools: ReadonlySet<string>;
-    readonly providers: ReadonlySet<string>;
+    readonly tools: { has(name: string): boolean };
+    readonly providers: { has(name: string): boolean };
     /** The inputs the host declares; references to others are host problems. */
-    readonly inputs?: ReadonlySet<string>;
+    readonly inputs?: { has(name: string): boolean };
   };
+  /** What the host knows of its tools: their input schemas type the plan's tool arguments. */
+  readonly tools?: ToolKnowledge;
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -67,6 +70,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     });
     for (const problem of validation.problems) problems.push(problem);
     if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
+    if (policy.tools) problems.push(...toolArgumentProblems(parsed.plan, policy.tools, validation.model));
     problems.push(...modelOptionProblems(parsed.plan));
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;

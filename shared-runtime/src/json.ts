@@ -76,6 +76,34 @@ export function valueShape(value: unknown): string {
   }
 }
 
+/** A JSON Pointer (an ajv instance path) as segments of `root`, array indices as numbers (jsonc-parser needs them). */
+export function pointerPath(instancePath: string, root: unknown): (string | number)[] {
+  if (instancePath === "") return [];
+  const segments: (string | number)[] = [];
+  let node: unknown = root;
+  for (const raw of instancePath.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) {
+      segments.push(Number(key));
+      node = node[Number(key)];
+    } else {
+      segments.push(key);
+      node = isJsonObject(node) && hasOwn(node, key) ? node[key] : undefined;
+    }
+  }
+  return segments;
+}
+
+export function valueAtPath(root: unknown, path: JsonPath): unknown {
+  let node = root;
+  for (const segment of path) {
+    if (Array.isArray(node) && typeof segment === "number") node = node[segment];
+    else if (isJsonObject(node) && typeof segment === "string" && hasOwn(node, segment)) node = node[segment];
+    else return undefined;
+  }
+  return node;
+}
+
 /**
  * JSON.stringify, except that a bigint (an exact count beyond 2^53, see plan/count.ts) is
  * written as the integer it is instead of throwing.

@@ -7,7 +7,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "./args";
 import { githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
-import { hostErrorLines, policyFor } from "./hostPolicy";
+import { discoverFor, hostErrorLines, policyFor, type Discoveries } from "./hostPolicy";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
 import { reportFile, reportHostFile, type CheckedFile } from "./report";
 
@@ -19,11 +19,25 @@ interface CheckRun {
   readonly inputs: readonly string[];
 }
 
-export function runCheck(command: CheckCommand, io: Io, version: string): number {
-  return checkOnce(command, io, version).code;
+/** Without `discoveries`, MCP tools are trusted by name and their arguments are not typed. */
+export function runCheck(command: CheckCommand, io: Io, version: string, discoveries: Discoveries = new Map()): number {
+  return checkOnce(command, io, version, discoveries).code;
 }
 
-function checkOnce(command: CheckCommand, io: Io, version: string): CheckRun {
+/** `rlm-plan check` with the tools of the profiles' MCP servers listed first (their schemas type arguments). */
+export async function runCheckWithTools(command: CheckCommand, io: Io, version: string): Promise<number> {
+  return runCheck(command, io, version, await discoveriesFor(command));
+}
+
+function discoveriesFor(command: CheckCommand): Promise<Discoveries> {
+  const plans = expandTargets(command.files).targets.filter((target) => target.kind !== "host");
+  return discoverFor(
+    plans.map((target) => target.file),
+    command.host,
+  );
+}
+
+function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: Discoveries): CheckRun {
   const expansion = expandTargets(command.files);
   for (const error of expansion.errors) io.err(`rlm-plan: ${error}\n`);
   const checked: CheckedFile[] = [];
@@ -36,7 +50,7 @@ function checkOnce(command: CheckCommand, io: Io, version: string): CheckRun {
       checked.push(reportHostFile(target.file));
       continue;
     }
-    const resolved = policyFor(target.file, command);
+    const resolved = policyFor(target.file, command, discoveries);
     if (resolved.hostFile !== undefined) inputs.add(resolve(resolved.hostFile));
     if (!resolved.ok) {
       // A broken profile is reported once, where it is checked as a host profile, if it is.
@@ -94,7 +108,10 @@ function print(command: CheckCommand, io: Io, checked: readonly CheckedFile[], v
  */
 export async function watchCheck(command: CheckCommand, io: Io, version: string, signal: AbortSignal): Promise<number> {
   const DEBOUNCE_MS = 120;
-  let last = checkOnce(command, io, version);
+  // Each check lists the MCP tools afresh (a changed profile or server); checks never overlap.
+  const check = async () => checkOnce(command, io, version, await discoveriesFor(command));
+  let last = await check();
+  let checking: Promise<void> = Promise.resolve();
   let watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | undefined;
   const rewatch = () => {
@@ -112,9 +129,12 @@ export async function watchCheck(command: CheckCommand, io: Io, version: string,
   const schedule = () => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
-      io.err(`rlm-plan: change seen, checking again (${new Date().toLocaleTimeString()})\n`);
-      last = checkOnce(command, io, version);
-      rewatch();
+      checking = checking.then(async () => {
+        if (signal.aborted) return;
+        io.err(`rlm-plan: change seen, checking again (${new Date().toLocaleTimeString()})\n`);
+        last = await check();
+        rewatch();
+      });
     }, DEBOUNCE_MS);
   };
   rewatch();
@@ -124,6 +144,7 @@ export async function watchCheck(command: CheckCommand, io: Io, version: string,
     else signal.addEventListener("abort", () => done(), { once: true });
   });
   if (timer) clearTimeout(timer);
+  await checking;
   for (const watcher of watchers) watcher.close();
   return last.code;
 }

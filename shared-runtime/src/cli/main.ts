@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HELP, parseArgs, USAGE } from "./args";
-import { runCheck, watchCheck } from "./check";
+import { runCheck, runCheckWithTools, watchCheck } from "./check";
 import { runEstimate } from "./estimate";
 import { styleFor, type Io } from "./output";
 import { proposeCommand } from "./propose";
@@ -59,7 +59,8 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
     process.exitCode = 2;
   };
   // Commands that run plans (and check --watch) are asynchronous and own Ctrl-C: it cancels
-  // the run, and tool processes are gone before they return.
+  // the run, and tool processes are gone before they return. `check` is asynchronous to list
+  // the tools of MCP servers first.
   const asyncCommand = commandRunner(argv, io);
   if (asyncCommand) {
     asyncCommand(argv.slice(1)).then((code) => {
@@ -78,7 +79,8 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
   switch (argv[0]) {
     case "check": {
       const command = parseArgs(argv);
-      if (command.kind !== "check" || !command.watch) return undefined;
+      if (command.kind !== "check") return undefined;
+      if (!command.watch) return () => runCheckWithTools(command, io, version());
       return () => {
         const controller = new AbortController();
         const stop = () => controller.abort();

@@ -48,7 +48,10 @@ export function createCommandTool(
 }
 
 /** Only spec.env and the inherited names: nothing else of the host's environment leaks. */
-export function toolEnv(spec: CommandToolSpec, hostEnv: NodeJS.ProcessEnv): Record<string, string> {
+export function toolEnv(
+  spec: Pick<CommandToolSpec, "env" | "inheritEnv">,
+  hostEnv: NodeJS.ProcessEnv,
+): Record<string, string> {
   const env = Object.create(null) as Record<string, string>;
   const set = (key: string, value: string) =>
     Object.defineProperty(env, key, { value, enumerable: true, writable: true, configurable: true });
@@ -64,7 +67,7 @@ export function toolEnv(spec: CommandToolSpec, hostEnv: NodeJS.ProcessEnv): Reco
  * The program to run: a name with a slash is a path (relative to cwd); a bare name is looked up
  * on PATH here, so a tool without PATH in its environment can still be `node`.
  */
-function findProgram(name: string, cwd: string, path: string): string {
+export function findProgram(name: string, cwd: string, path: string): string {
   if (name.includes("/") || isAbsolute(name)) return name;
   const found = programOnPath(name, cwd, path);
   if (found === undefined) throw new Error(`command ${JSON.stringify(name)} was not found on PATH`);
@@ -128,7 +131,7 @@ interface RunRequest {
 
 function runProgram(program: string, argv: readonly string[], request: RunRequest): Promise<JsonValue> {
   const { cwd, env, args, context, limits, tracker } = request;
-  const shown = JSON.stringify(program.includes("/") ? program.slice(program.lastIndexOf("/") + 1) : program);
+  const shown = shownProgram(program);
   if (context.signal.aborted) return Promise.reject(new Error("was cancelled before it started"));
   if (!isFolder(cwd)) return Promise.reject(new Error(`its working folder ${JSON.stringify(cwd)} does not exist`));
   const tooBig = hugeArgumentsReason(args);
@@ -275,7 +278,12 @@ function resultOf(text: string): { value: JsonValue } | { error: string } {
   return { value: parsed.value };
 }
 
-function spawnErrorText(shown: string, error: unknown): string {
+/** A program as messages name it: its base name, quoted (its folder may be private). */
+export function shownProgram(program: string): string {
+  return JSON.stringify(program.includes("/") ? program.slice(program.lastIndexOf("/") + 1) : program);
+}
+
+export function spawnErrorText(shown: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "ENOENT") return `command ${shown} was not found`;
   if (code === "EACCES") return `command ${shown} is not executable (EACCES)`;
@@ -283,7 +291,7 @@ function spawnErrorText(shown: string, error: unknown): string {
 }
 
 /** The last non-empty line of stderr, cut to a readable length. */
-function lastLine(text: string): string {
+export function lastLine(text: string): string {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
   const line = (lines[lines.length - 1] ?? "").trim();
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;

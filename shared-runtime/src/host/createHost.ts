@@ -15,6 +15,7 @@ import type { HostFactory, PlanNeeds } from "../run/startRun";
 import { builtinTool, BUILTIN_TOOL_NAMES, isBuiltinToolName } from "./builtinTools";
 import { createCommandTool, programProblem } from "./commandTool";
 import { inputFileOverride, loadInput, textFileInput } from "./inputs";
+import { HostToolRegistry, McpServers } from "./mcp/servers";
 import { mockProvider, mockTool, type Mocks } from "./mocks";
 import { ProcessTracker } from "./processGroup";
 import { pointer, profileError, readErrorText, type HostProfile, type HostProfileError } from "./profile";
@@ -30,7 +31,7 @@ export interface CreatedHost {
   readonly policy: HostPolicy;
   /** The context store holding the inputs (for hosts that register more contexts). */
   readonly store: ContextStore;
-  /** Kills every command tool process still running and waits until they are gone. */
+  /** Closes MCP servers and kills every tool process still running; resolves when they are gone. */
   close(): Promise<void>;
   /** SIGKILL to every command tool process still running, without waiting (a process about to exit). */
   kill(): void;
@@ -150,8 +151,10 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
   }
 
   if (errors.length > 0) throw new HostSetupError(errors);
+  // MCP servers start on the first call of one of their tools, once per host (one run).
+  const mcp = new McpServers(profile.mcpServers, profile.dir, { hostEnv: env, tracker });
   const host: RunHost = {
-    tools,
+    tools: new HostToolRegistry(tools, mcp),
     providers,
     inputs,
     ...(lazyInputs.size > 0 ? { lazyInputs } : {}),
@@ -162,7 +165,10 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     host,
     policy: hostPolicy(profile),
     store,
-    close: () => tracker.closeAll(),
+    close: async () => {
+      await mcp.close();
+      await tracker.closeAll();
+    },
     kill: () => tracker.killAllNow(),
     problems: needs ? hostPreflight(profile, needs, env, mocks) : [],
     mocked: mocks !== undefined,

@@ -7,7 +7,15 @@ import { statSync } from "node:fs";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { dirname, join, resolve } from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import { hasOwn, isJsonObject, type JsonObject, type JsonPath, type JsonValue } from "../json";
+import {
+  hasOwn,
+  isJsonObject,
+  pointerPath,
+  valueAtPath,
+  type JsonObject,
+  type JsonPath,
+  type JsonValue,
+} from "../json";
 import { lineColumn } from "../analysis";
 import { resolveBudget } from "../plan/budget";
 import { analyzeCapability } from "../plan/capabilities";
@@ -17,6 +25,10 @@ import { nearestName } from "../text/nearestName";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import type { ParallelMode } from "../run/events";
+import { mcpTransportOf, type McpServerSpec } from "./mcp/spec";
+import { inputSchemaProblem, typeNoun } from "../plan/toolArguments";
+
+export type { McpServerSpec };
 
 export const HOST_PROFILE_FILENAME = "rlmplan.host.json";
 
@@ -39,6 +51,8 @@ export interface BuiltinToolSpec {
   readonly type: "builtin";
   /** One of BUILTIN_TOOL_NAMES (host/builtinTools.ts); the schema holds the same list. */
   readonly builtin: string;
+  /** A JSON Schema of the arguments, checked against plans' literal arguments. */
+  readonly inputSchema?: JsonObject;
   readonly description?: string;
 }
 
@@ -53,6 +67,8 @@ export interface CommandToolSpec {
   readonly timeoutMs?: number;
   readonly maxStdoutBytes?: number;
   readonly maxStderrBytes?: number;
+  /** A JSON Schema of the arguments, checked against plans' literal arguments. */
+  readonly inputSchema?: JsonObject;
   readonly description?: string;
 }
 
@@ -97,6 +113,8 @@ export interface HostProfile {
   readonly inputs: ReadonlyMap<string, InputSpec>;
   readonly tools: ReadonlyMap<string, ToolSpec>;
   readonly providers: ReadonlyMap<string, ProviderSpec>;
+  /** MCP servers whose tools plans may call (host/mcp/). */
+  readonly mcpServers: ReadonlyMap<string, McpServerSpec>;
   /** Where the node at a JSON Pointer is in the profile's text (line 1, column 1 when unknown). */
   locate(jsonPath: string, target?: ProblemTarget): SourceLocation;
 }
@@ -281,34 +299,6 @@ function schemaErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   return errors.filter((error) => error.keyword !== "propertyNames");
 }
 
-/** The instance path as segments, with array indices as numbers (jsonc-parser needs them). */
-function pathOf(instancePath: string, root: unknown): (string | number)[] {
-  if (instancePath === "") return [];
-  const segments: (string | number)[] = [];
-  let node: unknown = root;
-  for (const raw of instancePath.slice(1).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) {
-      segments.push(Number(key));
-      node = node[Number(key)];
-    } else {
-      segments.push(key);
-      node = isJsonObject(node) && hasOwn(node, key) ? node[key] : undefined;
-    }
-  }
-  return segments;
-}
-
-function valueAt(root: unknown, path: JsonPath): unknown {
-  let node = root;
-  for (const segment of path) {
-    if (Array.isArray(node) && typeof segment === "number") node = node[segment];
-    else if (isJsonObject(node) && typeof segment === "string" && hasOwn(node, segment)) node = node[segment];
-    else return undefined;
-  }
-  return node;
-}
-
 type SchemaNode = {
   readonly description?: string;
   readonly properties?: Record<string, SchemaNode>;
@@ -317,9 +307,9 @@ type SchemaNode = {
 };
 
 function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfileError {
-  const path = pathOf(error.instancePath, root);
+  const path = pointerPath(error.instancePath, root);
   const where = describePath(path, at.what);
-  const value = valueAt(root, path);
+  const value = valueAtPath(root, path);
   const parent = (error.parentSchema ?? {}) as SchemaNode;
   const params = error.params as Record<string, unknown>;
   const located = (p: JsonPath, message: string, target: ProblemTarget = "value"): HostProfileError => ({
@@ -384,18 +374,30 @@ function schemaError(error: ErrorObject, root: unknown, at: Locator): HostProfil
         `${where} must be ${orList(((params.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)))}, got ${describe(value)}`,
       );
     case "pattern":
+      if (typeof error.propertyName === "string") {
+        return located(
+          [...path, error.propertyName],
+          `${where} has an entry named ${JSON.stringify(error.propertyName)}: ${patternText(String(params.pattern))}`,
+          "key",
+        );
+      }
       return located(path, `${where} ${patternText(String(params.pattern))}, got ${describe(value)}`);
     case "uniqueItems":
       return located(
         [...path, Number(params.i)],
-        `${where} lists ${describe(valueAt(root, [...path, Number(params.i)]))} twice (also item ${Number(params.j) + 1}): remove one`,
+        `${where} lists ${describe(valueAtPath(root, [...path, Number(params.i)]))} twice (also item ${Number(params.j) + 1}): remove one`,
       );
     default:
       return located(path, `${where} ${error.message ?? "is invalid"}`);
   }
 }
 
-const SECTIONS: Readonly<Record<string, string>> = { inputs: "input", tools: "tool", providers: "provider" };
+const SECTIONS: Readonly<Record<string, string>> = {
+  inputs: "input",
+  tools: "tool",
+  providers: "provider",
+  mcpServers: "MCP server",
+};
 
 /** A path as people read it: `"timeoutMs" of tool "flaky_fetch"`, `capabilities item 3`. */
 function describePath(path: JsonPath, root = "the host profile"): string {
@@ -424,21 +426,6 @@ function describePath(path: JsonPath, root = "the host profile"): string {
   return typeof section === "string" && SECTIONS[section] ? `${inner} of ${owner}` : `${inner} in ${owner}`;
 }
 
-function typeNoun(type: string): string {
-  const nouns: Record<string, string> = {
-    integer: "a whole number",
-    number: "a number",
-    string: "text",
-    array: "a list",
-    object: "an object",
-    boolean: "true or false",
-  };
-  return type
-    .split(",")
-    .map((t) => nouns[t] ?? t)
-    .join(" or ");
-}
-
 function boundText(keyword: string, limit: unknown): string {
   if (keyword === "minimum") return `at least ${String(limit)}`;
   if (keyword === "exclusiveMinimum") return `more than ${String(limit)}`;
@@ -447,6 +434,8 @@ function boundText(keyword: string, limit: unknown): string {
 
 function patternText(pattern: string): string {
   if (pattern === "^https?://") return "must be a URL that starts with http:// or https://";
+  if (pattern === "^[A-Za-z0-9_-]+$")
+    return "a name may hold only letters, digits, _ and - (no dot: tools are named SERVER.TOOL)";
   if (pattern.startsWith("^[A-Za-z_]"))
     return "must be an environment variable name (letters, digits and _, not starting with a digit)";
   return `must match ${pattern}`;
@@ -492,6 +481,110 @@ function ruleErrors(value: JsonObject, at: Locator, schemaFailures: readonly Err
       }
     }
   }
+  errors.push(...toolEntryErrors(value, at, failedUnder));
+  return errors;
+}
+
+/** Input schemas that compile, MCP entries that say how to reach the server, no plan name offered twice. */
+function toolEntryErrors(value: JsonObject, at: Locator, failedUnder: (prefix: string) => boolean): HostProfileError[] {
+  const errors: HostProfileError[] = [];
+  const located = (path: JsonPath, message: string, target: ProblemTarget = "value"): HostProfileError => ({
+    ...at.path(path, target),
+    jsonPath: pointer(path),
+    message,
+  });
+  const tools = hasOwn(value, "tools") && isJsonObject(value.tools) ? value.tools : undefined;
+  for (const name of Object.keys(tools ?? {})) {
+    const spec = tools![name];
+    if (!isJsonObject(spec) || !hasOwn(spec, "inputSchema") || failedUnder(pointer(["tools", name]))) continue;
+    const problem = inputSchemaProblem(spec.inputSchema);
+    if (problem !== undefined) errors.push(located(["tools", name, "inputSchema"], problem));
+  }
+  const servers = hasOwn(value, "mcpServers") && isJsonObject(value.mcpServers) ? value.mcpServers : undefined;
+  // Plan names a mapping gives, against the profile's tools and other mappings.
+  const offered = new Map<string, string>(
+    Object.keys(tools ?? {}).map((name) => [name, `tool ${JSON.stringify(name)}`]),
+  );
+  for (const server of Object.keys(servers ?? {})) {
+    const spec = servers![server];
+    if (!isJsonObject(spec) || failedUnder(pointer(["mcpServers", server]))) continue;
+    const entry = spec as unknown as McpServerSpec;
+    const transport = mcpTransportOf(entry);
+    const at = (key: string) => ["mcpServers", server, key];
+    if (transport === "stdio" && entry.command === undefined) {
+      errors.push(
+        located(
+          ["mcpServers", server],
+          `MCP server ${JSON.stringify(server)} needs a "command" (or a "url" with "type": "http")`,
+          "key",
+        ),
+      );
+    }
+    if (transport === "http") {
+      if (entry.url === undefined)
+        errors.push(
+          located(
+            ["mcpServers", server],
+            `MCP server ${JSON.stringify(server)} needs a "url" for "type": "http"`,
+            "key",
+          ),
+        );
+      for (const key of ["command", "args", "cwd", "env", "inheritEnv"]) {
+        if (hasOwn(spec, key))
+          errors.push(
+            located(
+              at(key),
+              `"${key}" is for servers started over stdio; MCP server ${JSON.stringify(server)} is reached at its "url"`,
+              "key",
+            ),
+          );
+      }
+    } else if (entry.url !== undefined) {
+      errors.push(
+        located(
+          at("url"),
+          `MCP server ${JSON.stringify(server)} is started with its "command": remove "url", or remove "command" to reach it over HTTP`,
+          "key",
+        ),
+      );
+    }
+    for (const planName of Object.keys(entry.tools ?? {})) {
+      const owner = `MCP server ${JSON.stringify(server)}`;
+      const earlier = offered.get(planName);
+      const prefix = planName.includes(".") ? planName.slice(0, planName.indexOf(".")) : undefined;
+      if (earlier !== undefined) {
+        errors.push(
+          located(
+            ["mcpServers", server, "tools", planName],
+            `the tool name ${JSON.stringify(planName)} is already taken by ${earlier}: give it another name`,
+            "key",
+          ),
+        );
+      } else if (prefix !== undefined && prefix !== server && servers !== undefined && hasOwn(servers, prefix)) {
+        errors.push(
+          located(
+            ["mcpServers", server, "tools", planName],
+            `the tool name ${JSON.stringify(planName)} starts with the name of MCP server ${JSON.stringify(prefix)}: give it another name`,
+            "key",
+          ),
+        );
+      }
+      offered.set(planName, owner);
+    }
+  }
+  // A profile tool named like an MCP tool would be two tools under one name.
+  for (const name of Object.keys(tools ?? {})) {
+    const prefix = name.includes(".") ? name.slice(0, name.indexOf(".")) : undefined;
+    if (prefix !== undefined && servers !== undefined && hasOwn(servers, prefix)) {
+      errors.push(
+        located(
+          ["tools", name],
+          `the tool name ${JSON.stringify(name)} starts with the name of MCP server ${JSON.stringify(prefix)}: rename the tool or the server`,
+          "key",
+        ),
+      );
+    }
+  }
   return errors;
 }
 
@@ -512,8 +605,9 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     inputs: entries<InputSpec>("inputs"),
     tools: entries<ToolSpec>("tools"),
     providers: entries<ProviderSpec>("providers"),
+    mcpServers: entries<McpServerSpec>("mcpServers"),
     locate(jsonPath, target = "value") {
-      const { line, column, offset, length } = at.path(pathOf(jsonPath, value), target);
+      const { line, column, offset, length } = at.path(pointerPath(jsonPath, value), target);
       return { line, column, offset, length };
     },
   };
