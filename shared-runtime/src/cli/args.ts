@@ -31,6 +31,7 @@ export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: s
 
 export const USAGE = `usage: rlm-plan check FILE... [--capabilities LIST] [--budget JSON|default] [--json]
        rlm-plan estimate FILE [--budget JSON|default] [--json]
+       rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan help | --help | --version`;
@@ -43,6 +44,7 @@ commands:
   check      report every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code]
              (problems that depend on the host, such as capabilities and budget, are warnings)
   estimate   show the plan's worst case beside the budget
+  graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
   run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
 
@@ -187,6 +189,66 @@ function parseCapabilities(text: string): string[] | string {
   return bad === undefined
     ? terms
     : `--capabilities: ${JSON.stringify(bad)} is not a capability term such as tool(count_items)`;
+}
+
+export interface GraphCommand {
+  readonly kind: "graph";
+  readonly file: string;
+  readonly format: "svg" | "dot" | "mermaid";
+  readonly output: string | undefined;
+  readonly collapseDepth: number | undefined;
+  readonly capabilities: readonly string[] | undefined;
+  readonly budget: unknown;
+  readonly host: string | undefined;
+}
+
+const GRAPH_FORMATS = ["svg", "dot", "mermaid"] as const;
+
+/** `rlm-plan graph`'s arguments (after the word "graph"). */
+export function parseGraphArgs(
+  argv: readonly string[],
+): GraphCommand | { readonly kind: "help" } | { readonly kind: "usage"; readonly message: string } {
+  const options = splitOptions(argv, [
+    "--format",
+    "--output",
+    "-o",
+    "--collapse-depth",
+    "--capabilities",
+    "--budget",
+    "--host",
+  ]);
+  if (typeof options === "string") return { kind: "usage", message: options };
+  if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help" };
+  if (options.flags.has("--json")) return { kind: "usage", message: "graph has no --json: use --format" };
+  const files = options.positionals;
+  if (files.length !== 1)
+    return { kind: "usage", message: files.length === 0 ? "graph needs a FILE" : "graph takes one FILE" };
+  const format = options.values.get("--format") ?? "svg";
+  const known = GRAPH_FORMATS.find((name) => name === format);
+  if (!known)
+    return { kind: "usage", message: `--format: expected svg, dot or mermaid, not ${JSON.stringify(format)}` };
+  const depthText = options.values.get("--collapse-depth");
+  const collapseDepth = depthText === undefined ? undefined : Number(depthText);
+  if (collapseDepth !== undefined && !(Number.isInteger(collapseDepth) && collapseDepth >= 1))
+    return {
+      kind: "usage",
+      message: `--collapse-depth: expected a whole number from 1, not ${JSON.stringify(depthText)}`,
+    };
+  const budget = parseBudget(options.values.get("--budget"));
+  if ("error" in budget) return { kind: "usage", message: budget.error };
+  const capabilitiesText = options.values.get("--capabilities");
+  const capabilities = capabilitiesText === undefined ? undefined : parseCapabilities(capabilitiesText);
+  if (typeof capabilities === "string") return { kind: "usage", message: capabilities };
+  return {
+    kind: "graph",
+    file: files[0] as string,
+    format: known,
+    output: options.values.get("--output") ?? options.values.get("-o"),
+    collapseDepth,
+    capabilities,
+    budget: budget.value,
+    host: options.values.get("--host"),
+  };
 }
 
 function usage(message: string): ParsedArgs {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { HELP, parseArgs, USAGE } from "./args";
 import { runCheck } from "./check";
 import { runEstimate } from "./estimate";
+import { graphCommand } from "./graph";
 import { styleFor, type Io } from "./output";
 import { proposeCommand } from "./propose";
 import { runCommand } from "./run";
@@ -77,6 +78,13 @@ function commandRunner(name: string | undefined): ((args: readonly string[]) => 
   switch (name) {
     case "run":
       return (args) => runCommand(args, process);
+    case "graph":
+      return (args) =>
+        graphCommand(args, {
+          out: (text) => void process.stdout.write(text),
+          err: (text) => void process.stderr.write(text),
+          style: styleFor(process.stderr, process.env),
+        });
     case "propose":
       return (args) => {
         const controller = new AbortController();

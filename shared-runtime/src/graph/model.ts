@@ -11,7 +11,7 @@ import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
 import { ESTIMATE_LIMITS, type Estimate } from "../plan/estimate";
 import type { SourceRange } from "../text/planDocument";
-import { dataUses, planCosts, type PlanCosts } from "./planFacts";
+import { dataUses, planCosts } from "./planFacts";
 
 export interface GraphProblem {
   readonly code: string;
