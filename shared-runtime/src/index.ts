@@ -20,3 +20,4 @@ export * from "./run/transitions";
 export * from "./run/interpreter";
 export * from "./run/pipeline";
 export * from "./host";
+export * from "./graph";
