@@ -15,9 +15,12 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
 
+// The plan graph's webview script runs in the browser: elkjs (the layout engine) is bundled
+// there, never into the extension host.
 const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
   { in: "server/out/main.js", out: "dist/server.js" },
+  { in: "client/webview/out/webview/src/graphView.js", out: "dist/graphView.js", browser: true },
 ];
 for (const entry of entries) {
   if (!existsSync(join(root, entry.in))) {
@@ -33,9 +36,9 @@ for (const entry of entries) {
     entryPoints: [entry.in],
     outfile: entry.out,
     bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
+    platform: entry.browser ? "browser" : "node",
+    format: entry.browser ? "iife" : "cjs",
+    target: entry.browser ? "chrome120" : "node20",
     external: ["vscode"],
     // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its ES build bundles.
     mainFields: ["module", "main"],

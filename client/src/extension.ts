@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { ActiveRuns } from "./activeRuns";
 import { registerHostProfileScaffold } from "./hostProfileScaffold";
+import { GraphPanels } from "./graph/graphPanel";
 import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
 import { historyLimit, RunLog } from "./runLog";
@@ -53,6 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     registerRunCommands(deps),
     registerHostProfileScaffold(),
     keys.register(),
+    new GraphPanels({ client, log, runs, extensionUri: context.extensionUri }),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),
     vscode.commands.registerCommand("rlmPlan.showRuns", async () => {
       await vscode.commands.executeCommand(`${RUNS_VIEW_ID}.focus`);

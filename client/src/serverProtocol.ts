@@ -10,6 +10,9 @@ import { NotificationType, RequestType } from "vscode-languageclient/node";
 
 export type {
   HostProfileStatusParams,
+  PlanGraphParams,
+  PlanGraphResult,
+  PlanGraphStep,
   RunFinishedParams,
   RunIdentity,
   RunResult,
@@ -57,4 +60,10 @@ export namespace RunFinishedNotification {
 export namespace HostProfileRequest {
   export const method: typeof Server.HostProfileRequest.method = "rlmPlan/hostProfile";
   export const type = new RequestType<{ readonly uri: string }, Server.HostProfileStatusParams, void>(method);
+}
+
+/** Client → server: the plan's graph (the runtime's graph model, with LSP ranges); null for other files. */
+export namespace PlanGraphRequest {
+  export const method: typeof Server.PlanGraphRequest.method = "rlmPlan/planGraph";
+  export const type = new RequestType<Server.PlanGraphParams, Server.PlanGraphResult | null, void>(method);
 }
