@@ -23,7 +23,9 @@ test("e2e: the extension in a real VS Code (code-server 4.96.4 + Chromium)", { t
   await ensureVsix();
   const session = await Session.start();
   try {
-    for (const scenario of scenarios) {
+    // E2E_ONLY=h runs the scenarios whose tag (the letter in "(h) ...") is listed.
+    const only = process.env.E2E_ONLY?.split(",");
+    for (const scenario of scenarios.filter((s) => !only || only.some((tag) => s.name.startsWith(`(${tag})`)))) {
       await t.test(scenario.name, { timeout: 120000 }, async () => {
         try {
           await scenario.run(session, assert);

@@ -24,6 +24,8 @@ let runStates: Readonly<Record<string, StepRunState>> = {};
 let runSummary = "";
 const view = { x: 16, y: 16, scale: 1 };
 let drawing = 0;
+/** How long the last layout and drawing took (shown, and measured by the e2e test). */
+let drawnMs = 0;
 
 function applyView(): void {
   stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
@@ -43,16 +45,17 @@ async function draw(next: PlanGraph, title: string): Promise<void> {
   document.title = title;
   applyStates();
   highlight(selected, false);
-  const ms = performance.now() - started;
+  drawnMs = performance.now() - started;
   updateStatus();
-  post({ type: "rendered", ms, steps: next.steps, nodes: next.nodes.length });
+  post({ type: "rendered", ms: drawnMs, steps: next.steps, nodes: next.nodes.length });
 }
 
 function updateStatus(): void {
   if (!graph) return;
   const hidden = graph.hiddenSteps > 0 ? ` (+${graph.hiddenSteps} in collapsed steps)` : "";
   const problems = graph.problems.length > 0 ? ` · ${graph.problems.map((p) => p.message).join("; ")}` : "";
-  status.textContent = `${graph.steps} steps${hidden}${runSummary ? ` · ${runSummary}` : ""}${problems}`;
+  const run = runSummary ? ` · ${runSummary}` : "";
+  status.textContent = `${graph.steps} steps${hidden} · drawn in ${Math.round(drawnMs)} ms${run}${problems}`;
 }
 
 function stepElement(id: string): SVGGElement | undefined {
