@@ -596,9 +596,9 @@ export const scenarios = [
         (await steps.nth(i).locator("text").allTextContents()).filter((t) => !/^(ok|running|failed|skipped)/.test(t));
       assert.deepEqual(await label(0), ["retry → page", "up to ×3", "10 steps · 3 tool"]);
       assert.deepEqual(await label(2), ["tool → page", "tool(flaky_fetch)", "1 step · 1 tool"]);
-      assert.equal(await view.locator("g.plan.retry text.caption").innerText(), "retry ×3 · 3 steps · 1 tool");
+      assert.equal(await view.locator("g.plan.retry text.caption").textContent(), "retry ×3 · 3 steps · 1 tool");
       // Click the tool step: the editor's cursor goes to its "op" (line 13).
-      await steps.nth(2).locator("rect").click();
+      await steps.nth(2).click();
       await bench.until("the cursor on the tool step (line 13)", async () => {
         const where = norm(await page.locator("#status\\.editor\\.selection").innerText()).trim();
         return /^Ln 13, Col \d+/.test(where) ? where : false;

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/shared-runtime/out/graph/svg";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import type { PlanGraph } from "@rlm-plan/shared-runtime";
 import type { FromWebview, ToWebview } from "./messages";
 import type { ActiveRuns } from "../activeRuns";
 import { pickRun } from "../runCommand";
@@ -52,7 +53,10 @@ export class GraphPanels implements vscode.Disposable {
         this.panels.get(event.textEditor.document.uri.toString())?.cursorMoved(event.selections[0]?.active),
       ),
       deps.log.onDidChange((record) => {
+        // A run that begins (or a cleared log) changes the list, not one record: each panel
+        // looks again for its plan's latest run.
         if (record) this.panels.get(record.plan)?.runChanged(record);
+        else for (const [uri, panel] of this.panels) panel.runChanged(latestRun(deps.log, uri));
       }),
     );
   }
@@ -161,11 +165,15 @@ export class GraphPanel implements vscode.Disposable {
     this.send({ type: "select", id: this.stepAt(position)?.id ?? null });
   }
 
-  runChanged(record: RunRecord): void {
+  runChanged(record: RunRecord | undefined): void {
     if (this.replayTimer) return; // a replay is showing; it ends on its own
     this.run = record;
-    this.showRunStates();
     clearInterval(this.liveTimer);
+    if (!record) {
+      this.send({ type: "run", states: {}, summary: "" });
+      return;
+    }
+    this.showRunStates();
     // While the run goes on, the running step (which the log does not hold) is read often.
     if (record.status === "running") this.liveTimer = setInterval(() => this.showRunStates(), LIVE_REFRESH_MS);
   }
@@ -224,7 +232,8 @@ export class GraphPanel implements vscode.Disposable {
         result = await this.deps.client.sendRequest(PlanGraphRequest.type, { uri, collapseDepth: LARGE_PLAN_DEPTH });
       if (!result) return;
       this.result = result;
-      this.send({ type: "graph", graph: result.graph as never, title: this.panel.title });
+      // The drawing never reads a step's range, which the wire carries as an LSP range.
+      this.send({ type: "graph", graph: result.graph as unknown as PlanGraph, title: this.panel.title });
       this.showRunStates();
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
       if (editor) this.cursorMoved(editor.selection.active);
