@@ -613,10 +613,15 @@ export const scenarios = [
         },
         60000,
       );
-      await bench.screenshot("h-graph-dark");
-      await bench.runCommandThenPick("Preferences: Color Theme", "Light Modern");
       await bench.screenshot("h-graph-light");
-      await bench.runCommandThenPick("Preferences: Color Theme", "Dark Modern");
+      // Dark: the workspace's setting, which VS Code applies as it changes.
+      const settings = path.join(session.trustedFolder, ".vscode/settings.json");
+      fs.mkdirSync(path.dirname(settings), { recursive: true });
+      fs.writeFileSync(settings, JSON.stringify({ "workbench.colorTheme": "Default Dark Modern" }));
+      await page.locator(".monaco-workbench.vs-dark").waitFor({ timeout: 30000 });
+      await bench.screenshot("h-graph-dark");
+      fs.rmSync(settings);
+      await page.locator(".monaco-workbench.vs").waitFor({ timeout: 30000 });
       // A 1,000-step plan: the time from the graph's request to the drawing, as the view shows it.
       fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand.rlmplan.json"), thousandSteps());
       await bench.openFile("plans/thousand.rlmplan.json");

@@ -76,7 +76,8 @@ function applyStates(): void {
     const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
     label.setAttribute("class", "run");
     label.setAttribute("x", String(Number(rect.getAttribute("x")) + Number(rect.getAttribute("width")) - 6));
-    label.setAttribute("y", String(Number(rect.getAttribute("y")) + 14));
+    // Just above the box, in the gap between layers: the step's own lines stay readable.
+    label.setAttribute("y", String(Number(rect.getAttribute("y")) - 3));
     label.setAttribute("text-anchor", "end");
     label.textContent = runLabel(state);
     element.appendChild(label);
