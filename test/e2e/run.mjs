@@ -282,6 +282,19 @@ const NEEDLE = "plans/needle-count.rlmplan.json";
 const SLOW = "slow/slow.rlmplan.json";
 const FLAKY = "plans/retry-flaky.rlmplan.json";
 
+/** 1,001 steps: 100 rlm steps, each a sub-plan of eight tool steps and a final, then a final. */
+function thousandNested() {
+  const steps = [];
+  for (let b = 0; b < 100; b++) {
+    const inner = [];
+    for (let i = 0; i < 8; i++) inner.push({ op: "tool", name: "count_items", args: [i], bind: `x${i}` });
+    inner.push({ op: "final", value: { ref: "var", name: "x7" } });
+    steps.push({ op: "rlm", plan: { steps: inner }, bind: `r${b}` });
+  }
+  steps.push({ op: "final", value: { ref: "var", name: "r99" } });
+  return JSON.stringify({ steps }, null, 2);
+}
+
 /** A plan of 1,000 tool steps, each reading the one before. */
 function thousandSteps() {
   const steps = [
@@ -581,7 +594,7 @@ export const scenarios = [
     },
   },
   {
-    name: "(h) the plan graph: nodes, labels and costs; click to reveal; a run turns the steps ok; 1,000 steps",
+    name: "(h) the plan graph: nodes, labels and costs; click to reveal; a run turns the steps ok; light and dark",
     async run(session, assert) {
       const bench = await session.trusted();
       const page = bench.page;
@@ -622,6 +635,13 @@ export const scenarios = [
       await bench.screenshot("h-graph-dark");
       fs.rmSync(settings);
       await page.locator(".monaco-workbench.vs").waitFor({ timeout: 30000 });
+    },
+  },
+  {
+    name: "(i) the plan graph of 1,000 steps: the time to draw it after the view is ready, flat and nested",
+    async run(session) {
+      const bench = await session.trusted();
+      const page = bench.page;
       // A 1,000-step plan: the time from the graph's request to the drawing, as the view shows it.
       fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand.rlmplan.json"), thousandSteps());
       await bench.openFile("plans/thousand.rlmplan.json");
@@ -642,7 +662,27 @@ export const scenarios = [
         120000,
       );
       log(`e2e: 1,000-step plan graph: ${status}`);
-      fs.writeFileSync(path.join(SCREENSHOTS, "h-thousand.txt"), `${status}\n`);
+      // The same count nested (100 sub-plans of 9 steps): it opens folded below depth 2.
+      fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand-nested.rlmplan.json"), thousandNested());
+      await bench.openFile("plans/thousand-nested.rlmplan.json");
+      await bench.focusEditor();
+      await bench.runCommand(UI.graph);
+      const nested = page.frameLocator("iframe.webview.ready").last().frameLocator("iframe#active-frame");
+      const folded = await bench.until(
+        "the nested 1,000-step graph drawn",
+        async () => {
+          const text = norm(
+            await nested
+              .locator("#status")
+              .innerText()
+              .catch(() => ""),
+          );
+          return /^101 steps \(\+900 in collapsed steps\) · drawn in \d+ ms/.test(text) ? text : false;
+        },
+        120000,
+      );
+      log(`e2e: nested 1,000-step plan graph: ${folded}`);
+      fs.writeFileSync(path.join(SCREENSHOTS, "h-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
     },
   },
 ];

@@ -22,9 +22,9 @@ export const SHOW_RUN_GRAPH_COMMAND = "rlmPlan.showRunGraph";
 export const EXPORT_GRAPH_COMMAND = "rlmPlan.exportGraphSvg";
 export const COPY_GRAPH_COMMAND = "rlmPlan.copyGraphImage";
 
-/** Plans with more steps than this open with nested plans collapsed below this depth. */
+/** Plans with more steps than this open with their nested plans folded into their steps. */
 const LARGE_PLAN_STEPS = 400;
-const LARGE_PLAN_DEPTH = 2;
+const LARGE_PLAN_DEPTH = 1;
 const EDIT_DELAY_MS = 300;
 const LIVE_REFRESH_MS = 250;
 
