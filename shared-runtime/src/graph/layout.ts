@@ -50,9 +50,19 @@ const LEVEL_OPTIONS = {
 
 let engine: InstanceType<typeof ELK> | undefined;
 
+/** A plan of only leaf steps longer than this is placed as a column without elkjs (see below). */
+export const COLUMN_LAYOUT_STEPS = 100;
+
 export async function layoutPlanGraph(graph: PlanGraph): Promise<GraphLayout> {
   const root = graph.nodes[0];
   if (!root) return { width: 0, height: 0, boxes: new Map(), routes: new Map() };
+  // A long plan with nothing nested shown (flat, or every nested plan folded) is a column:
+  // elkjs's layered pipeline costs seconds for 1,000 boxes and would place them the same way.
+  if (
+    graph.nodes.length > COLUMN_LAYOUT_STEPS + 1 &&
+    graph.nodes.every((node, i) => i === 0 || node.parent === root.id)
+  )
+    return columnLayout(graph);
   engine ??= new ELK();
   const elkNodes = new Map<string, ElkNode>();
   for (const node of graph.nodes) {
@@ -119,6 +129,59 @@ export async function layoutPlanGraph(graph: PlanGraph): Promise<GraphLayout> {
       ]);
   }
   return { width: laidOut.width ?? 0, height: laidOut.height ?? 0, boxes, routes };
+}
+
+/**
+ * The root plan's steps one under another, centred, with elkjs's margins and spacings: order
+ * edges straight down the middle, a data edge to the next step beside them, longer data edges
+ * along the plan's left side. Linear in the steps.
+ */
+function columnLayout(graph: PlanGraph): GraphLayout {
+  const [plan, ...steps] = graph.nodes as [GraphNode, ...GraphNode[]];
+  const margin = 12;
+  const gap = Number(LEVEL_OPTIONS["elk.layered.spacing.nodeNodeBetweenLayers"]);
+  const sizes = steps.map(size);
+  const column = Math.max(...sizes.map((s) => s.width));
+  const planBox = { x: margin, y: margin, width: column + 20, height: 0 };
+  const boxes = new Map<string, Box>();
+  const index = new Map<string, number>();
+  const centre = planBox.x + 10 + column / 2;
+  let y = planBox.y + METRICS.captionHeight + 4;
+  steps.forEach((node, i) => {
+    const { width, height } = sizes[i] as { width: number; height: number };
+    boxes.set(node.id, { x: centre - width / 2, y, width, height });
+    index.set(node.id, i);
+    y += height + gap;
+  });
+  planBox.height = y - gap + 10 - planBox.y;
+  boxes.set(plan.id, planBox);
+  const routes = new Map<string, Point[]>();
+  for (const edge of graph.edges) {
+    const from = boxes.get(edge.from);
+    const to = boxes.get(edge.to);
+    if (!from || !to) continue;
+    const next = (index.get(edge.to) ?? 0) - (index.get(edge.from) ?? 0) === 1;
+    if (edge.kind === "order") {
+      routes.set(edge.id, [
+        { x: centre, y: from.y + from.height },
+        { x: centre, y: to.y },
+      ]);
+    } else if (next) {
+      routes.set(edge.id, [
+        { x: centre - 24, y: from.y + from.height },
+        { x: centre - 24, y: to.y },
+      ]);
+    } else {
+      const lane = planBox.x + 5;
+      routes.set(edge.id, [
+        { x: from.x, y: from.y + from.height / 2 },
+        { x: lane, y: from.y + from.height / 2 },
+        { x: lane, y: to.y + to.height / 2 },
+        { x: to.x, y: to.y + to.height / 2 },
+      ]);
+    }
+  }
+  return { width: planBox.width + 2 * margin, height: planBox.height + 2 * margin, boxes, routes };
 }
 
 function size(node: GraphNode): { width: number; height: number } {
