@@ -236,7 +236,7 @@ function graphProblem(problem: PlanAnalysis["problems"][number]): GraphProblem {
 }
 
 /** The budget names whose limit the estimate goes over, in the reference's check order. */
-export function overBudget(estimate: Estimate, budget: Budget | undefined): string[] {
+function overBudget(estimate: Estimate, budget: Budget | undefined): string[] {
   if (!budget) return [];
   return ESTIMATE_LIMITS.filter((limit) => estimate[limit.figure] > budget[limit.field]).map((limit) => limit.name);
 }
