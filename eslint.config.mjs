@@ -1,15 +1,34 @@
-// Lint rules for every package: typescript-eslint's recommended, type-aware where it pays.
+// Lint rules for every package and script: typescript-eslint's recommended rules, plus the two
+// type-aware rules that catch real bugs here (a promise nobody awaits or catches, a promise where
+// a callback's result is ignored). Type information comes from each package's tsconfig; the .mjs
+// scripts and the e2e harness are checked as JavaScript with inferred types.
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/** node:test's test(), describe() and hooks return promises the runner itself awaits. */
+const NODE_TEST_CALLS = ["test", "describe", "it", "suite", "before", "after", "beforeEach", "afterEach"];
+
 export default tseslint.config(
-  { ignores: ["**/out/**", "**/node_modules/**", "**/*.js", "**/*.mjs", ".e2e/**"] },
+  { ignores: ["**/out/**", "**/node_modules/**", "**/dist/**", "**/*.js", ".e2e/**", ".vscode-test/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs", "test/e2e/*.mjs"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-constant-condition": ["error", { checkLoops: false }],
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        { allowForKnownSafeCalls: [{ from: "package", name: NODE_TEST_CALLS, package: "node:test" }] },
+      ],
+      "@typescript-eslint/no-misused-promises": "error",
     },
   },
+  { files: ["**/*.mjs"], languageOptions: { globals: { ...globals.node } } },
 );

@@ -1,7 +1,9 @@
 // Bundles the extension for VS Code: the client (client/out/extension.js, with
 // vscode-languageclient and the runtime functions it uses) into dist/extension.js, and the
 // language server with the whole runtime (ajv and the host-profile schema inlined) into
-// dist/server.js. Both are CommonJS for Node; `vscode` is provided by VS Code at run time.
+// dist/server.js, the debug adapter (run as its own Node process) into dist/debugAdapter.js, and
+// the plan graph's webview script (for the browser) into dist/graphView.js.
+// All but the webview script are CommonJS for Node; `vscode` is provided by VS Code at run time.
 // Run after `npm run build` (it bundles the compiled JavaScript).
 //
 //   node scripts/bundle.mjs          # for the .vsix: no source maps
@@ -20,6 +22,7 @@ const dev = process.argv.includes("--dev");
 const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
   { in: "server/out/main.js", out: "dist/server.js" },
+  { in: "debug-adapter/out/main.js", out: "dist/debugAdapter.js" },
   { in: "client/webview/out/webview/src/graphView.js", out: "dist/graphView.js", browser: true },
 ];
 for (const entry of entries) {

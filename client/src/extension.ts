@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { ActiveRuns } from "./activeRuns";
+import { registerDebugging } from "./debugPlan";
 import { registerHostProfileScaffold } from "./hostProfileScaffold";
 import { GraphPanels } from "./graph/graphPanel";
 import { createLanguageClient } from "./languageClient";
@@ -20,6 +21,7 @@ import {
   RunsTreeProvider,
 } from "./runsView";
 import { ProviderKeys } from "./secrets";
+import { registerProposeCommand } from "./proposeCommand";
 import { WorstCaseStatus } from "./statusBar";
 import type { StepPath } from "./runLog";
 import { revealStep } from "./stepLocation";
@@ -53,6 +55,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     view,
     registerRunCommands(deps),
     registerHostProfileScaffold(),
+    registerProposeCommand(client, keys),
+    registerDebugging({ context, log, output, keys }),
     keys.register(),
     new GraphPanels({ client, log, runs, extensionUri: context.extensionUri }),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),

@@ -1,14 +1,15 @@
 // The text of a new host profile for a plan: the capabilities, tools, providers and inputs the
 // plan uses, with comments that say what to fill in. What a plan uses is read with the
-// runtime's own functions (analyzePlanText, requiredCapability, formatCapability, childPlans,
-// estimatePlan): the client keeps no copy of a plan rule. No vscode import here, so the
+// runtime's own functions and its semantic model (analyzePlanText, stepExpressions,
+// requiredCapability, the model's rows of worst case against the default budget): the client
+// keeps no copy of a plan rule and does no cost arithmetic. No vscode import here, so the
 // template can be checked by plain Node.
 
 import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { childPlans, type Expr, type Plan, type Step } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
+import { childPlans, stepExpressions, type Expr, type Plan } from "@rlm-plan/shared-runtime/out/plan/ast";
+import { BUDGET_FIELDS, DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
+import { countNumber } from "@rlm-plan/shared-runtime/out/plan/count";
 import { formatCapability, requiredCapability } from "@rlm-plan/shared-runtime/out/plan/capabilities";
-import { ESTIMATE_LIMITS, estimatePlan } from "@rlm-plan/shared-runtime/out/plan/estimate";
 import { isBuiltinToolName } from "@rlm-plan/shared-runtime/out/host/builtinTools";
 
 /** What a plan asks of its host, in the order the plan first uses each. */
@@ -32,7 +33,8 @@ export type NeedsResult =
 export function planNeeds(text: string): NeedsResult {
   const analysis = analyzePlanText(text);
   const unreadable = analysis.problems.find((p) => p.phase === "parse" || p.phase === "normalize");
-  if (!analysis.plan || unreadable) {
+  const model = analysis.model;
+  if (!analysis.plan || !model || unreadable) {
     return {
       ok: false,
       message: `the plan cannot be read completely${unreadable ? ` (${unreadable.message})` : ""}: fix it first, then create its host profile`,
@@ -49,21 +51,20 @@ export function planNeeds(text: string): NeedsResult {
       if (capability) capabilities.add(formatCapability(capability));
       if (step.op === "tool") tools.add(step.name);
       if (step.op === "model") providers.add(step.provider);
-      for (const [expr, asContext] of expressions(step)) collectInputs(expr, asContext, contextInputs, valueInputs);
+      // A context step's handle is read as a context; every other expression as a value.
+      for (const [field, expr] of stepExpressions(step))
+        collectInputs(expr, step.op === "context" && field === "handle", contextInputs, valueInputs);
       for (const child of childPlans(step)) visit(child);
     }
   };
   visit(analysis.plan);
   for (const name of contextInputs) valueInputs.delete(name);
-  const estimate = estimatePlan(analysis.plan);
+  const rows = model.rows(model.total, DEFAULT_BUDGET) ?? [];
   const budget: Record<string, number> = {};
-  for (const { figure, field } of ESTIMATE_LIMITS) {
-    if (estimate[figure] > DEFAULT_BUDGET[field]) budget[field] = estimate[figure];
-  }
-  const worstCase = ESTIMATE_LIMITS.filter(
-    ({ figure }) => figure === "steps" || figure === "depth" || estimate[figure] > 0,
-  )
-    .map(({ figure, label }) => `${label} ${estimate[figure]}`)
+  for (const row of rows) if (row.over) budget[row.field] = countNumber(row.estimate);
+  const worstCase = rows
+    .filter((row) => row.figure === "steps" || row.figure === "depth" || row.estimate > 0)
+    .map((row) => `${row.label} ${row.estimate}`)
     .join(", ");
   return {
     ok: true,
@@ -77,22 +78,6 @@ export function planNeeds(text: string): NeedsResult {
       worstCase,
     },
   };
-}
-
-/** The expressions of a step, each with whether it is read as a context handle. */
-function expressions(step: Step): [Expr, boolean][] {
-  switch (step.op) {
-    case "context":
-      return [[step.handle, true]];
-    case "model":
-      return [[step.prompt, false]];
-    case "tool":
-      return [[step.args, false]];
-    case "final":
-      return [[step.value, false]];
-    default:
-      return [];
-  }
 }
 
 function collectInputs(expr: Expr, asContext: boolean, contexts: Set<string>, values: Set<string>): void {
@@ -132,8 +117,8 @@ export function hostProfileText(needs: PlanNeeds, planName: string): string {
   lines.push(`  // The plan's worst case: ${needs.worstCase}.`);
   if (budgetFields.length === 0) {
     lines.push(
-      "  // The default budget covers it (max_steps 64, max_depth 4, max_model_calls 8, max_tool_calls 16,",
-      "  // max_context_ops 32, time_limit 10 s); lower a field here to hold plans to less.",
+      `  // The default budget covers it (${defaultBudgetText()});`,
+      "  // lower a field here to hold plans to less.",
       '  "budget": {},',
     );
   } else {
@@ -228,4 +213,11 @@ function dropLastComma(entries: string[]): string[] {
     break;
   }
   return result;
+}
+
+/** "max_steps 64, max_depth 4, ..., time_limit 10 s": the runtime's default budget. */
+function defaultBudgetText(): string {
+  return BUDGET_FIELDS.map((field) => `${field} ${DEFAULT_BUDGET[field]}${field === "time_limit" ? " s" : ""}`).join(
+    ", ",
+  );
 }

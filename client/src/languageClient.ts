@@ -33,7 +33,8 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
   if (configured) documentSelector.push({ scheme: "file", pattern: configured.split(path.sep).join("/") });
   const clientOptions: LanguageClientOptions = {
     documentSelector,
-    initializationOptions: { rlmPlan: settingsSection() },
+    // The extension has its own run UI (progress, Plan Runs view): the lens names its command.
+    initializationOptions: { rlmPlan: settingsSection(), clientRunsPlans: true },
     synchronize: { configurationSection: "rlmPlan" },
     outputChannelName: CLIENT_NAME,
   };

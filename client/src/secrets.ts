@@ -53,6 +53,17 @@ export class ProviderKeys {
     );
   }
 
+  /** Stored keys for these variables, by name (those with no stored key are left out). */
+  async keysForVariables(variables: readonly string[]): Promise<Record<string, string>> {
+    const keys: Record<string, string> = {};
+    for (const variable of new Set(variables)) {
+      if (!VARIABLE_NAME.test(variable)) continue;
+      const key = await this.secrets.get(SECRET_PREFIX + variable);
+      if (key !== undefined) keys[variable] = key;
+    }
+    return keys;
+  }
+
   /** Stored keys of the providers of one host profile, by variable name, for one run. */
   async keysFor(hostProfileFile: string): Promise<Record<string, string>> {
     const keys: Record<string, string> = {};

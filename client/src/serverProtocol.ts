@@ -62,6 +62,21 @@ export namespace HostProfileRequest {
   export const type = new RequestType<{ readonly uri: string }, Server.HostProfileStatusParams, void>(method);
 }
 
+/** Client → server: the host profile's providers and their key variables (never a key). */
+export namespace HostProvidersRequest {
+  export const method: typeof Server.HostProvidersRequest.method = "rlmPlan/hostProviders";
+  export const type = new RequestType<Server.HostProvidersRequest.Params, Server.HostProvidersRequest.Result, void>(
+    method,
+  );
+}
+
+/** `workspace/executeCommand`: ask a provider of the host profile for a plan for a goal. */
+export namespace ProposePlanCommand {
+  export const command: typeof Server.ProposePlanCommand.command = "rlmPlan.server.proposePlan";
+  export type Arguments = Server.ProposePlanCommand.Arguments;
+  export type Result = Server.ProposePlanCommand.Result;
+}
+
 /** Client → server: the plan's graph (the runtime's graph model, with LSP ranges); null for other files. */
 export namespace PlanGraphRequest {
   export const method: typeof Server.PlanGraphRequest.method = "rlmPlan/planGraph";

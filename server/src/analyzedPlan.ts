@@ -4,7 +4,7 @@
 
 import {
   analyzePlanText,
-  parseJsoncDocument,
+  parsePlanDocument,
   type JsonPath,
   type LocatedProblem,
   type PlanAnalysis,
@@ -14,7 +14,6 @@ import type { Node } from "jsonc-parser";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { HostStatus, HostView } from "./hostView";
 import { RetainedDocument } from "./recentTrees";
-import { stepAt } from "./stepLookup";
 
 export interface AnalyzedPlan {
   /** The document version this analysis is of. */
@@ -39,7 +38,7 @@ export interface AnalyzedPlan {
 export function analyzePlan(document: TextDocument, hostStatus: HostStatus): AnalyzedPlan {
   const host = hostStatus.kind === "ok" ? hostStatus.view : undefined;
   const text = document.getText();
-  const parsed = parseJsoncDocument(text);
+  const parsed = parsePlanDocument(text);
   const policy = host
     ? {
         capabilities: host.capabilities,
@@ -67,6 +66,6 @@ class Analyzed implements AnalyzedPlan {
   }
 
   stepAt(path: JsonPath): Step | undefined {
-    return stepAt(this.analysis.plan, path);
+    return this.analysis.model?.stepAt(path);
   }
 }

@@ -6,92 +6,90 @@
 // completes too.
 
 import {
+  ACTION_FIELDS,
+  ACTION_HELP,
   CONTEXT_ACTIONS,
+  DISCRIMINATORS,
+  expressionFields,
   formatCapability,
+  formSnippet,
   MAP_TRANSFORMS,
+  OPERATION_HELP,
   OPERATIONS,
   parseJsoncDocument,
   PARTITION_STRATEGIES,
   REDUCERS,
+  REFERENCE_FIELDS,
+  REFERENCE_HELP,
+  REFERENCE_KINDS,
   requiredCapability,
+  SELECTOR_CONSTANTS,
+  SELECTOR_FIELDS,
   SELECTOR_TYPES,
+  STEP_FIELDS,
+  STRATEGY_FIELDS,
+  type FieldTable,
   type JsonPath,
+  type ModelBinding,
 } from "@rlm-plan/shared-runtime";
 import { getLocation } from "jsonc-parser";
 import {
   CompletionItemKind,
   InsertTextFormat,
   type CompletionItem,
+  type CompletionList,
   type Position,
   type Range,
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex } from "./bindingIndex";
 import { cursorLocation } from "./cursorLocation";
-import { OPERATION_HELP } from "./hover";
+import { keyCompletion } from "./keyCompletion";
 import type { HostEntry } from "./hostView";
+import { bindingLines, modelOf } from "./planNames";
 import { isStepPath, nodeAt, propertyValue, stringProperty } from "./planTree";
 
-/** Whole-step snippets, one per operation. */
-export const STEP_SNIPPETS: Readonly<Record<(typeof OPERATIONS)[number], string>> = {
-  context: '{"op": "context", "handle": ${1}, "action": ${2}, "bind": "${3}"}',
-  model: '{"op": "model", "provider": "${1}", "prompt": ${2}, "bind": "${3}"}',
-  rlm: '{"op": "rlm", "plan": {"steps": [${1}]}, "bind": "${2}"}',
-  tool: '{"op": "tool", "name": "${1}", "args": ${2}, "bind": "${3}"}',
-  parallel: '{"op": "parallel", "plans": [{"steps": [${1}]}], "bind": "${2}"}',
-  retry: '{"op": "retry", "attempts": ${1:3}, "plan": {"steps": [${2}]}, "bind": "${3}"}',
-  checkpoint: '{"op": "checkpoint", "label": "${1}"}',
-  final: '{"op": "final", "value": ${1}}',
-};
+// Every list and snippet below comes from the AST's vocabulary tables (as do the generated
+// snippets file, grammar and schema).
+const STEP_SNIPPETS = snippetsOf(DISCRIMINATORS.step, OPERATIONS, (op) => STEP_FIELDS[op]);
+const ACTION_SNIPPETS = snippetsOf(DISCRIMINATORS.action, CONTEXT_ACTIONS, (type) => ACTION_FIELDS[type]);
+const SELECTOR_SNIPPETS = snippetsOf(DISCRIMINATORS.selector, SELECTOR_TYPES, (type) => SELECTOR_FIELDS[type]);
+const REF_SNIPPETS = snippetsOf(DISCRIMINATORS.reference, REFERENCE_KINDS, (kind) => REFERENCE_FIELDS[kind]);
+const STRATEGY_SNIPPETS = snippetsOf(DISCRIMINATORS.strategy, PARTITION_STRATEGIES, () => STRATEGY_FIELDS);
 
-export const ACTION_SNIPPETS: Readonly<Record<(typeof CONTEXT_ACTIONS)[number], string>> = {
-  search: '{"type": "search", "pattern": "${1}"}',
-  slice: '{"type": "slice", "start": ${1:0}, "length": ${2:1000}}',
-  peek: '{"type": "peek", "selector": ${1:"metadata"}}',
-  partition: '{"type": "partition", "strategy": {"type": "${1|fixed,lines|}", "size": ${2:1000}}}',
-  map: '{"type": "map", "transform": "${1|identity,lowercase,uppercase,length|}"}',
-  reduce: '{"type": "reduce", "reducer": "${1|count,byte_count|}"}',
-};
-
-const ACTION_HELP: Readonly<Record<(typeof CONTEXT_ACTIONS)[number], string>> = {
-  search: "lines that contain a pattern",
-  slice: "a range of characters or items",
-  peek: "metadata, the first or last items, or one item",
-  partition: "split into chunks of a fixed size or of lines",
-  map: "transform every item",
-  reduce: "count items or bytes",
-};
-
-const SELECTOR_SNIPPETS: Readonly<Record<(typeof SELECTOR_TYPES)[number], string>> = {
-  head: '{"type": "head", "count": ${1:10}}',
-  tail: '{"type": "tail", "count": ${1:10}}',
-  item: '{"type": "item", "index": ${1:0}}',
-};
-
-const REF_KINDS = ["input", "var", "field"] as const;
-const REF_SNIPPETS: Readonly<Record<(typeof REF_KINDS)[number], string>> = {
-  input: '{"ref": "input", "name": "${1}"}',
-  var: '{"ref": "var", "name": "${1}"}',
-  field: '{"ref": "field", "value": ${1}, "key": "${2}"}',
-};
-const REF_HELP: Readonly<Record<(typeof REF_KINDS)[number], string>> = {
-  input: "a named input of the host",
-  var: "a variable bound by an earlier step",
-  field: "a field of an object value",
-};
-
-/** Step fields that hold an expression. */
-const EXPRESSION_FIELDS: ReadonlySet<string> = new Set(["handle", "prompt", "args", "value"]);
+function snippetsOf<K extends string>(
+  discriminator: string,
+  forms: readonly K[],
+  fieldsOf: (form: K) => FieldTable,
+): Readonly<Record<K, string>> {
+  const entries = forms.map((form) => [form, formSnippet(discriminator, form, fieldsOf(form))] as const);
+  return Object.fromEntries(entries) as Record<K, string>;
+}
 
 /** Where the completion goes: the literal under the cursor (replaced) or an empty range. */
 interface Site {
   readonly range: Range;
   /** True when a literal under the cursor is replaced (not an insertion at the cursor). */
   readonly replacing: boolean;
+  /**
+   * Between the quotes of a closed string literal under the cursor. A value is written there,
+   * not over the quotes: a snippet's placeholder (`"name": "${1}"`) lies between them, and an
+   * edit that reaches past a placeholder ends the editor's snippet session and its tab stops.
+   */
+  readonly inner?: Range;
+  /** What is typed of the literal before the cursor (without its opening quote). */
+  readonly typed: string;
 }
 
-export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] {
+/**
+ * At most this many variables per answer. Beyond it the names are narrowed to what is typed,
+ * the nearest bindings first, and the list is marked incomplete so the client asks again as the
+ * user types (as clangd and rust-analyzer do): thousands of items cost more to send and filter
+ * than to find.
+ */
+export const MAX_VARIABLE_ITEMS = 200;
+
+export function completion(plan: AnalyzedPlan, position: Position): CompletionItem[] | CompletionList {
   const document = plan.document;
   const tree = plan.tree;
   // Text nested too deep to walk has no tree; getLocation would recurse as deep as the text.
@@ -99,7 +97,13 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
   const offset = document.offsetAt(position);
   const location = cursorLocation(document.getText(), tree, plan.analysis.document.syntaxErrors, offset);
   const path = location.path;
-  if (location.isAtPropertyKey) return [];
+  if (location.isAtPropertyKey) {
+    const previous = location.previous;
+    const inKey =
+      previous?.type === "property" && offset >= previous.offset && offset <= previous.offset + previous.length;
+    const key = inKey ? previous : undefined;
+    return keyCompletion(document, tree, path, offset, key);
+  }
   const site = siteOf(document, offset, location.previous);
   const last = path[path.length - 1];
   const parentPath = path.slice(0, -1);
@@ -130,7 +134,9 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     case "selector":
       return inAction
         ? [
-            value(site, "metadata", CompletionItemKind.EnumMember, "the context's metadata"),
+            ...SELECTOR_CONSTANTS.map((name) =>
+              value(site, name, CompletionItemKind.EnumMember, "the context's metadata"),
+            ),
             ...SELECTOR_TYPES.map((type) => snippet(site, type, SELECTOR_SNIPPETS[type], `selector: ${type}`)),
           ]
         : [];
@@ -140,7 +146,7 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
             snippet(
               site,
               type,
-              `{"type": "${type}", "size": \${1:1000}}`,
+              STRATEGY_SNIPPETS[type],
               `strategy: chunks of ${type === "fixed" ? "characters" : "lines"}`,
             ),
           )
@@ -150,7 +156,7 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     case "reducer":
       return inAction ? REDUCERS.map((name) => value(site, name, CompletionItemKind.EnumMember)) : [];
     case "ref":
-      return REF_KINDS.map((kind) => value(site, kind, CompletionItemKind.Keyword, REF_HELP[kind]));
+      return REFERENCE_KINDS.map((kind) => value(site, kind, CompletionItemKind.Keyword, REFERENCE_HELP[kind]));
     case "name": {
       const ref = stringProperty(owner, "ref");
       if (ref === "var") return variableItems(plan, site, path);
@@ -162,16 +168,19 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     case "provider":
       return inStep ? registryItems(site, plan.host?.providers, CompletionItemKind.Module) : [];
     default:
-      if (inStep && EXPRESSION_FIELDS.has(last)) return expressionItems(plan, site, path);
+      if (inStep && expressionFields(stringProperty(owner, "op")).includes(last))
+        return expressionItems(plan, site, path);
       if (last === "value" && stringProperty(owner, "ref") === "field") return expressionItems(plan, site, path);
       return [];
   }
 }
 
 /** At an expression: the three reference shapes, then each variable in scope as a reference. */
-function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
+function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] | CompletionList {
   if (site.replacing) return [];
-  const refs = REF_KINDS.map((kind) => snippet(site, `${kind} reference`, REF_SNIPPETS[kind], REF_HELP[kind]));
+  const refs = REFERENCE_KINDS.map((kind) =>
+    snippet(site, `${kind} reference`, REF_SNIPPETS[kind], REFERENCE_HELP[kind]),
+  );
   const reference = (label: string, kind: CompletionItemKind, detail: string, ref: string): CompletionItem => ({
     label,
     kind,
@@ -179,29 +188,44 @@ function expressionItems(plan: AnalyzedPlan, site: Site, path: JsonPath): Comple
     textEdit: { range: site.range, newText: `{"ref": "${ref}", "name": ${JSON.stringify(label)}}` },
     filterText: label,
   });
-  const variables = bindingIndex(plan)
-    .inScopeAt(path)
-    .map((binding) =>
-      reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
-    );
+  const { bindings, incomplete } = variablesFor(plan, site, path);
+  const variables = bindings.map((binding) =>
+    reference(binding.name, CompletionItemKind.Variable, `variable bound by a ${binding.op ?? "step"} step`, "var"),
+  );
   const inputs = [...(plan.host?.inputs ?? new Map<string, HostEntry>())].map(([name, entry]) =>
     reference(name, CompletionItemKind.Constant, `input: ${stripMarkdown(entry.summary)}`, "input"),
   );
-  return [...refs, ...variables, ...inputs];
+  const items = [...refs, ...variables, ...inputs];
+  return incomplete ? { isIncomplete: true, items } : items;
 }
 
-function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] {
-  return bindingIndex(plan)
-    .inScopeAt(path)
-    .map((binding) => {
-      const line = plan.document.positionAt(binding.nameNode.offset).line + 1;
-      return value(
-        site,
-        binding.name,
-        CompletionItemKind.Variable,
-        `bound on line ${line} by a ${binding.op ?? "step"} step`,
-      );
-    });
+function variableItems(plan: AnalyzedPlan, site: Site, path: JsonPath): CompletionItem[] | CompletionList {
+  const { bindings, incomplete } = variablesFor(plan, site, path);
+  const lines = bindingLines(plan, bindings);
+  const items = bindings.map((binding, i) => {
+    const line = lines[i] ?? 0;
+    return value(
+      site,
+      binding.name,
+      CompletionItemKind.Variable,
+      `bound on line ${line} by a ${binding.op ?? "step"} step`,
+    );
+  });
+  return incomplete ? { isIncomplete: true, items } : items;
+}
+
+/** The variables to offer: all of them, or (past MAX_VARIABLE_ITEMS) the nearest that match what is typed. */
+function variablesFor(
+  plan: AnalyzedPlan,
+  site: Site,
+  path: JsonPath,
+): { bindings: readonly ModelBinding[]; incomplete: boolean } {
+  const all = modelOf(plan)?.inScopeAt(path) ?? [];
+  if (all.length <= MAX_VARIABLE_ITEMS) return { bindings: all, incomplete: false };
+  const typed = site.typed.toLowerCase();
+  const matching = typed ? all.filter((binding) => binding.name.toLowerCase().startsWith(typed)) : all;
+  // inScopeAt lists outermost and earliest first: the nearest bindings are the last ones.
+  return { bindings: matching.slice(-MAX_VARIABLE_ITEMS), incomplete: true };
 }
 
 function registryItems(
@@ -233,20 +257,26 @@ function siteOf(document: TextDocument, offset: number, previous: PreviousToken 
       : undefined;
   const start = literal ? literal.offset : offset;
   const end = literal ? literal.offset + literal.length : offset;
+  const text = literal ? document.getText().slice(start, end) : "";
+  const closedString =
+    literal?.type === "string" && text.length >= 2 && text.endsWith('"') && offset > start && offset < end;
   return {
     range: { start: document.positionAt(start), end: document.positionAt(end) },
     replacing: literal !== undefined,
+    ...(closedString ? { inner: { start: document.positionAt(start + 1), end: document.positionAt(end - 1) } } : {}),
+    typed: literal ? document.getText().slice(start, offset).replace(/^"/, "") : "",
   };
 }
 
 /** A JSON string value: replaces the literal under the cursor, or inserts a quoted string. */
 function value(site: Site, label: string, kind: CompletionItemKind, detail?: string): CompletionItem {
-  const newText = JSON.stringify(label);
+  const quoted = JSON.stringify(label);
+  const newText = site.inner ? quoted.slice(1, -1) : quoted;
   return {
     label,
     kind,
     ...(detail ? { detail } : {}),
-    textEdit: { range: site.range, newText },
+    textEdit: { range: site.inner ?? site.range, newText },
     filterText: newText,
   };
 }

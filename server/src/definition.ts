@@ -5,8 +5,8 @@ import { pointer, type HostProfile } from "@rlm-plan/shared-runtime/out/host/pro
 import { pathToFileURL } from "node:url";
 import type { Location, Position } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex } from "./bindingIndex";
 import { lspRange } from "./diagnostics";
+import { bindingToken, nameAtCursor } from "./planNames";
 import { isStepPath, nodeAtOffset, stringProperty } from "./planTree";
 
 /** The registry section of the host profile a name at the cursor belongs to, and the name. */
@@ -18,8 +18,9 @@ export interface HostName {
 export function definition(plan: AnalyzedPlan, position: Position, host: HostProfile | undefined): Location[] {
   const at = nodeAtOffset(plan.tree, plan.document.offsetAt(position));
   if (!at || at.isKey) return [];
-  const symbol = bindingIndex(plan).symbolAt(at.node);
-  if (symbol) return [{ uri: plan.document.uri, range: lspRange(plan.document, symbol.binding.nameNode) }];
+  const binding = nameAtCursor(plan, at)?.binding;
+  const token = binding && bindingToken(plan, binding);
+  if (token) return [{ uri: plan.document.uri, range: lspRange(plan.document, token) }];
   const hostName = hostNameAt(plan, position);
   if (!hostName || !host) return [];
   const where = host.locate(pointer([hostName.section, hostName.name]), "key");

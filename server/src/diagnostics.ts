@@ -5,6 +5,7 @@
 import type { HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
 import { pathToFileURL } from "node:url";
 import { ESTIMATE_LIMITS, type JsonPath, type LocatedProblem, type SourceRange } from "@rlm-plan/shared-runtime";
+import { createScanner, SyntaxKind } from "jsonc-parser";
 import { DiagnosticSeverity, type Diagnostic, type Range } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
@@ -38,8 +39,7 @@ export function lspRange(document: TextDocument, range: SourceRange): Range {
 export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const document = plan.document;
-  const root = plan.tree;
-  const top: SourceRange = root ? { offset: root.offset, length: 1 } : { offset: 0, length: 0 };
+  const top = planStart(document.getText()) ?? { offset: 0, length: 0 };
   const hostSeverity = settings.hostProblemsAsErrors ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning;
   const status = plan.hostStatus;
   if (status.kind === "none") {
@@ -84,7 +84,12 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
     };
     diagnostics.push({
       range: lspRange(document, problemRange(plan, problem)),
-      severity: hostDependent ? hostSeverity : DiagnosticSeverity.Error,
+      severity:
+        problem.severity === "warning"
+          ? DiagnosticSeverity.Warning
+          : hostDependent
+            ? hostSeverity
+            : DiagnosticSeverity.Error,
       code: problem.reason ?? problem.kind,
       source: DIAGNOSTIC_SOURCE,
       message: messageFor(plan, problem),
@@ -105,9 +110,15 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
 }
 
 /** The whole plan's problems (a budget the worst case exceeds) sit on the top "steps" key. */
-function problemRange(plan: AnalyzedPlan, problem: LocatedProblem): SourceRange {
+/** The plan's opening brace (its first token), found without parsing the file into a tree. */
+export function planStart(text: string): SourceRange | undefined {
+  const scanner = createScanner(text, true);
+  return scanner.scan() === SyntaxKind.OpenBraceToken ? { offset: scanner.getTokenOffset(), length: 1 } : undefined;
+}
+
+export function problemRange(plan: AnalyzedPlan, problem: LocatedProblem): SourceRange {
   if (problem.kind === "budget_exceeded" && problem.path?.length === 0) {
-    return plan.analysis.document.rangeOf(["steps"], "key") ?? problem.range;
+    return plan.analysis.document.rangesOf([{ path: ["steps"], target: "key" }])[0] ?? problem.range;
   }
   return problem.range;
 }

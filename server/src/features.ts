@@ -21,7 +21,7 @@ import {
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { codeActions, showHostProfile } from "./codeActions";
+import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "./codeActions";
 import { codeLenses } from "./codeLens";
 import { definition } from "./definition";
 import { foldingRanges } from "./folding";
@@ -38,17 +38,23 @@ import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "./hover";
 import { planGraph } from "./planGraph";
+import { hostProfileHover, hostProfileKeyCompletion } from "./hostProfileLanguage";
 import {
   CancelRunCommand,
   HostProfileRequest,
   PlanGraphRequest,
   RunCommand,
+  RunInEditorCommand,
+  RunPlanClientCommand,
   RunFinishedNotification,
   RunStepStartedNotification,
   RunTransitionNotification,
   ShowHostProfileCommand,
 } from "./protocol";
 import type { PlanWorkspace } from "./workspace";
+import { selections, workspaceSymbols } from "./structureFeatures";
+import { editorRuns } from "./editorRun";
+import { proposals } from "./proposeFeature";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
 export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
@@ -82,6 +88,16 @@ const diagnostics: Feature = (ctx) => {
       version: plan.document.version,
       diagnostics: planDiagnostics(plan, workspace.settings),
     });
+    // Diagnostics need no source tree; hover, completion and the rest do. Parse it once the
+    // diagnostics are out, unless the document changed again meanwhile.
+    setImmediate(() => {
+      if (ctx.documents.get(plan.document.uri)?.version !== plan.document.version) return;
+      try {
+        void plan.tree;
+      } catch {
+        // A request that needs the tree will parse it again and report what went wrong.
+      }
+    });
   });
   workspace.onHostProfileChecked(({ document, file, result }) => {
     void connection.sendDiagnostics({
@@ -100,7 +116,9 @@ const hovers: Feature = (ctx) => {
       "hover",
       (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
-        return plan ? hover(plan, params.position) : null;
+        if (plan) return hover(plan, params.position);
+        const document = ctx.documents.get(params.textDocument.uri);
+        return document && ctx.workspace.isHostProfile(document) ? hostProfileHover(document, params.position) : null;
       },
       null,
     ),
@@ -112,7 +130,7 @@ const completions: Feature = (ctx) => {
   ctx.connection.onCompletion(
     ctx.guard.request(
       "completion",
-      (params) => {
+      async (params) => {
         const uri = params.textDocument.uri;
         const plan = ctx.workspace.plan(uri);
         if (plan) return completion(plan, params.position);
@@ -123,7 +141,12 @@ const completions: Feature = (ctx) => {
           .openPlans()
           .filter((open) => ctx.workspace.hostProfileFileFor(open.document.uri) === file)
           .flatMap(capabilitiesUsedBy);
-        return hostProfileCompletion(document, params.position, [...new Set(used)]);
+        // Capability terms (ours: they know the plans and the registries) first, then the
+        // schema's keys and values; a label both offer is listed once.
+        const capabilities = hostProfileCompletion(document, params.position, [...new Set(used)]);
+        const labels = new Set(capabilities.map((item) => item.label));
+        const schema = (await hostProfileKeyCompletion(document, params.position)).filter((i) => !labels.has(i.label));
+        return [...capabilities, ...schema];
       },
       [],
     ),
@@ -235,7 +258,7 @@ const formatting: Feature = (ctx) => {
 };
 
 const quickFixes: Feature = (ctx) => {
-  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] } });
+  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, RUN_PLAN_ACTION_KIND] } });
   ctx.connection.onCodeAction(
     ctx.guard.request(
       "codeAction",
@@ -246,6 +269,7 @@ const quickFixes: Feature = (ctx) => {
           diagnostics: params.context.diagnostics,
           ...(params.context.only ? { only: params.context.only } : {}),
           hostProfile: () => hostProfileFile(ctx.workspace, plan),
+          runCommand: ctx.workspace.clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
         });
       },
       [],
@@ -259,13 +283,17 @@ const quickFixes: Feature = (ctx) => {
 const lenses: Feature = (ctx) => {
   ctx.declare({ codeLensProvider: { resolveProvider: false } });
   ctx.connection.onCodeLens(
-    ctx.guard.request("codeLens", (params) => withPlan(ctx, params.textDocument.uri, codeLenses, []), []),
+    ctx.guard.request(
+      "codeLens",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []),
+      [],
+    ),
   );
   // The worst-case lens also depends on the host's budget: when a plan's lens text changes
   // without an edit (the host profile changed), clients that can are asked to ask again.
   const shown = new Map<string, string>();
   ctx.workspace.onPlanAnalyzed((plan) => {
-    const titles = codeLenses(plan)
+    const titles = codeLenses(plan, ctx.workspace.clientRunsPlans)
       .map((lens) => lens.command?.title ?? "")
       .join("\n");
     const before = shown.get(plan.document.uri);
@@ -338,5 +366,9 @@ export const FEATURES: readonly Feature[] = [
   lenses,
   hints,
   planRuns,
+  selections,
+  workspaceSymbols,
+  editorRuns,
+  proposals,
   graphs,
 ];

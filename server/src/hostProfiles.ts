@@ -21,9 +21,20 @@ export { HOST_PROFILE_FILENAME };
 
 /** The file path of a `file:` URI; undefined for other schemes (untitled documents). */
 export function uriToPath(uri: string): string | undefined {
+  // An unsaved document that already has a place (VS Code's `untitled:/folder/name`, what Propose
+  // Plan opens) is treated as the file it will be saved as: its folder's host profile applies.
+  if (uri.startsWith("untitled:/")) return untitledPath(uri);
   if (!uri.startsWith("file:")) return undefined;
   try {
     return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+function untitledPath(uri: string): string | undefined {
+  try {
+    return fileURLToPath(`file://${uri.slice("untitled:".length)}`);
   } catch {
     return undefined;
   }

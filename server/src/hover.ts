@@ -7,33 +7,23 @@ import {
   ESTIMATE_LIMITS,
   formatCapability,
   grantedKeys,
+  OPERATION_HELP,
   requiredCapability,
   type Budget,
+  type Count,
+  type CostRow,
   type Estimate,
+  type RetryCost,
   type Step,
 } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex } from "./bindingIndex";
 import { lspRange } from "./diagnostics";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
 import type { HostEntry } from "./hostView";
-import { planTotal, runningTotalThrough } from "./planCosts";
-import { stepChainAt } from "./stepLookup";
+import { bindingLine, modelOf } from "./planNames";
 import { enclosingStepPath, isStepPath, nodeAtOffset, nodeAt, stringProperty } from "./planTree";
-
-/** One line on what each operation does. */
-export const OPERATION_HELP: Readonly<Record<Step["op"], string>> = {
-  context: "Runs a context action on an opaque context handle and binds what it returns.",
-  model: "Calls a model provider the host registers with the prompt and binds its reply.",
-  rlm: "Runs a nested plan that sees the variables bound so far and binds its final value.",
-  tool: "Calls a trusted tool the host registers with JSON arguments and binds its result.",
-  parallel: "Runs each branch plan, one after another in order, and binds the list of their final values.",
-  retry: "Runs its plan again after an execution error, up to the given attempts, and binds its final value.",
-  checkpoint: "Records a label in the run's state; it does no I/O.",
-  final: "Ends the plan: its value is the plan's result.",
-};
 
 export function hover(plan: AnalyzedPlan, position: Position): Hover | null {
   const root = plan.tree;
@@ -73,9 +63,9 @@ function isLeaf(node: Node): boolean {
 // ---- steps ----------------------------------------------------------------------------------
 
 function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): string | undefined {
-  const chain = stepChainAt(plan.analysis.plan, stepPath);
-  const step = chain?.[chain.length - 1]?.step;
-  if (!chain || !step) {
+  const model = modelOf(plan);
+  const step = model?.stepAt(stepPath);
+  if (!model || !step) {
     const op = stringProperty(nodeAt(plan.tree, stepPath), "op");
     if (op === undefined || !(op in OPERATION_HELP)) return undefined;
     return [
@@ -85,18 +75,13 @@ function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): 
     ].join("\n\n");
   }
   const sections = [stepTitle(step), OPERATION_HELP[step.op]];
-  const estimates = plan.analysis.estimates;
-  const recorded = estimates?.steps.get(step);
-  if (estimates && recorded) {
-    sections.push(`**Worst case of this step:** ${figures(recorded.subtree)}`);
-    if (step.op === "retry") {
-      const retry = retryLine(step.attempts, planTotal(step.plan, estimates, recorded.depth + 1));
-      if (retry) sections.push(`**Retry:** ${retry}`);
-    }
-    const soFar = runningTotalThrough(chain, estimates);
-    if (soFar) {
-      sections.push(`**Plan so far** (up to and including this step): ${againstBudget(soFar, budgetOf(plan))}`);
-    }
+  const cost = model.costAt(stepPath);
+  if (cost) {
+    sections.push(`**Worst case of this step:** ${figures(cost.subtree)}`);
+    const retry = cost.retry && retryLine(cost.retry);
+    if (retry) sections.push(`**Retry:** ${retry}`);
+    const rows = cost.runSoFar && model.rows(cost.runSoFar, budgetOf(plan));
+    if (rows) sections.push(`**Plan so far** (up to and including this step): ${againstBudget(rows)}`);
   }
   sections.push(capabilityLine(plan, step));
   return sections.join("\n\n");
@@ -139,23 +124,19 @@ export function figures(estimate: Estimate): string {
 }
 
 /** "steps 5 of 64 · ... · tool calls 20 of 16 (over)" */
-function againstBudget(estimate: Estimate, budget: Budget): string {
-  return ESTIMATE_LIMITS.map((limit) => {
-    const used = estimate[limit.figure];
-    const max = budget[limit.field];
-    return `${limit.label} ${used} of ${max}${used > max ? " (over)" : ""}`;
-  }).join(" · ");
+function againstBudget(rows: readonly CostRow[]): string {
+  return rows.map((row) => `${row.label} ${row.estimate} of ${row.limit}${row.over ? " (over)" : ""}`).join(" · ");
 }
 
 /** "3 attempts × 4 steps = 12 steps, plus the retry step · 3 attempts × 1 tool call = 3 tool calls" */
-function retryLine(attempts: number, child: Estimate): string | undefined {
+function retryLine({ attempts, perAttempt, allAttempts }: RetryCost): string | undefined {
   if (attempts <= 0) return undefined;
   const parts: string[] = [];
   for (const figure of ["steps", "model_calls", "tool_calls", "context_ops"] as const) {
-    const value = child[figure];
+    const value = perAttempt[figure];
     const noun = NOUNS[figure] as readonly [string, string];
     if (value === 0 && figure !== "steps") continue;
-    const product = `${count(attempts, "attempt")} × ${count(value, noun[0], noun[1])} = ${count(attempts * value, noun[0], noun[1])}`;
+    const product = `${count(attempts, "attempt")} × ${count(value, noun[0], noun[1])} = ${count(allAttempts[figure], noun[0], noun[1])}`;
     parts.push(figure === "steps" ? `${product}, plus the retry step` : product);
   }
   return parts.join(" · ");
@@ -185,8 +166,8 @@ function budgetOf(plan: AnalyzedPlan): Budget {
 // ---- the whole plan -------------------------------------------------------------------------
 
 function planHover(plan: AnalyzedPlan): string | undefined {
-  const total = plan.analysis.estimates?.total;
-  if (!plan.analysis.plan || !total) return undefined;
+  const model = modelOf(plan);
+  if (!plan.analysis.plan || !model) return undefined;
   const budget = budgetOf(plan);
   const status = plan.hostStatus;
   const whose =
@@ -195,11 +176,9 @@ function planHover(plan: AnalyzedPlan): string | undefined {
       : status.kind === "invalid"
         ? `the default budget (the host profile ${code(status.fileName)} has errors)`
         : "the default budget (no host profile)";
-  const rows = ESTIMATE_LIMITS.map((limit) => {
-    const used = total[limit.figure];
-    const max = budget[limit.field];
-    return `| ${limit.label} | ${used > max ? `**${used}** (over)` : used} | ${max} |`;
-  });
+  const rows = (model.rows(model.total, budget) ?? []).map(
+    (row) => `| ${row.label} | ${row.over ? `**${row.estimate}** (over)` : row.estimate} | ${row.limit} |`,
+  );
   return [
     `**Plan** ${count(plan.analysis.plan.steps.length, "step")}: worst case against ${whose}`,
     ["| | worst case | budget |", "|---|---:|---:|", ...rows].join("\n"),
@@ -210,12 +189,12 @@ function planHover(plan: AnalyzedPlan): string | undefined {
 // ---- names ----------------------------------------------------------------------------------
 
 function variableHover(plan: AnalyzedPlan, path: readonly (string | number)[], name: string): string {
-  const binding = bindingIndex(plan).resolve(path, name);
+  const binding = modelOf(plan)?.resolve(path, name);
   if (!binding) {
     return `**variable** ${code(name)}\n\nNot bound here: bind it in an earlier step of this plan or an enclosing one.`;
   }
-  const line = plan.document.positionAt(binding.nameNode.offset).line + 1;
-  const step = plan.stepAt(binding.stepPath);
+  const line = bindingLine(plan, binding);
+  const step = binding.step;
   const what = step ? stepTitle(step) : `**${binding.op ?? "unknown"}**`;
   return `**variable** ${code(name)}\n\nBound on line ${line} by ${what}`;
 }
@@ -253,6 +232,6 @@ export function code(text: string): string {
   return `${fence}${pad}${cut}${pad}${fence}`;
 }
 
-export function count(n: number, singular: string, plural = `${singular}s`): string {
+export function count(n: Count, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }

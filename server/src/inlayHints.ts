@@ -2,16 +2,16 @@
 // case of its plan times the attempts ("×3 = 12 steps"), and after a parallel step's `plans` its
 // width. The figures are the runtime estimator's; steps that did not normalize get no hint.
 
-import { childPlans, type Plan, type Step } from "@rlm-plan/shared-runtime";
+import { childPlans, type Count, type Plan, type PlanModel, type Step } from "@rlm-plan/shared-runtime";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { planTotal } from "./planCosts";
+import { modelOf } from "./planNames";
 import { nodeAt } from "./planTree";
 
 export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
-  const root = plan.analysis.plan;
-  const estimates = plan.analysis.estimates;
-  if (!root || !estimates || !plan.tree) return [];
+  const model = modelOf(plan);
+  const root = model?.plan;
+  if (!model || !root || !plan.tree) return [];
   const document = plan.document;
   const from = document.offsetAt(range.start);
   const to = document.offsetAt(range.end);
@@ -26,7 +26,7 @@ export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
   for (let current = pending.pop(); current; current = pending.pop()) {
     for (const step of current.steps) {
       pending.push(...childPlans(step));
-      const hint = stepHint(plan, step, after);
+      const hint = stepHint(plan, model, step, after);
       if (hint) hints.push(hint);
     }
   }
@@ -35,17 +35,17 @@ export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
 
 function stepHint(
   plan: AnalyzedPlan,
+  model: PlanModel,
   step: Step,
   after: (path: readonly (string | number)[]) => number | undefined,
 ): InlayHint | undefined {
-  const estimates = plan.analysis.estimates;
-  const depth = estimates?.steps.get(step)?.depth;
-  if (!estimates || depth === undefined) return undefined;
+  if (!model.estimates.steps.has(step)) return undefined;
   if (step.op === "retry") {
     const offset = after([...step.path, "attempts"]);
     if (offset === undefined || step.attempts < 1) return undefined;
-    const once = planTotal(step.plan, estimates, depth + 1).steps;
-    const total = once * step.attempts;
+    const retry = model.retryCost(step);
+    const once = retry.perAttempt.steps;
+    const total = retry.allAttempts.steps;
     return {
       position: plan.document.positionAt(offset),
       label: `×${step.attempts} = ${count(total, "step")}`,
@@ -69,6 +69,6 @@ function stepHint(
   return undefined;
 }
 
-function count(n: number, noun: string): string {
+function count(n: Count, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

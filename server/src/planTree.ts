@@ -4,7 +4,7 @@
 // bindingIndex.ts's).
 
 import { findNodeAtLocation, findNodeAtOffset, getNodePath, type Node } from "jsonc-parser";
-import type { JsonPath } from "@rlm-plan/shared-runtime";
+import { stepPositions, type JsonPath } from "@rlm-plan/shared-runtime";
 
 /** True when `path` is a plan: the root, a step's `plan`, or one of a `parallel` step's `plans`. */
 export function isPlanPath(path: JsonPath): boolean {
@@ -18,36 +18,6 @@ export function isPlanPath(path: JsonPath): boolean {
 export function isStepPath(path: JsonPath): boolean {
   const n = path.length;
   return n >= 2 && typeof path[n - 1] === "number" && path[n - 2] === "steps" && isPlanPath(path.slice(0, -2));
-}
-
-/** A step on the way down to a path: the plan it belongs to and its index there. */
-export interface StepPosition {
-  readonly planPath: JsonPath;
-  readonly index: number;
-  readonly stepPath: JsonPath;
-}
-
-/** The steps a path goes through, outermost first (the last one is the innermost step). */
-export function stepPositions(path: JsonPath): StepPosition[] {
-  const positions: StepPosition[] = [];
-  let planPath: JsonPath = [];
-  let i = 0;
-  while (i + 1 < path.length && path[i] === "steps" && typeof path[i + 1] === "number") {
-    const index = path[i + 1] as number;
-    const stepPath = path.slice(0, i + 2);
-    positions.push({ planPath, index, stepPath });
-    // Into the step's own sub-plan, if the path goes on into one.
-    if (path[i + 2] === "plan") {
-      planPath = path.slice(0, i + 3);
-      i += 3;
-    } else if (path[i + 2] === "plans" && typeof path[i + 3] === "number") {
-      planPath = path.slice(0, i + 4);
-      i += 4;
-    } else {
-      break;
-    }
-  }
-  return positions;
 }
 
 /** The innermost step that contains `path`, if any. */

@@ -25,6 +25,17 @@ export interface RlmPlanSettings {
   readonly validationDelay?: number;
 }
 
+/** `initialize`'s `initializationOptions`, all optional. */
+export interface InitializationOptions {
+  /** The settings, for clients that do not answer `workspace/configuration`. */
+  readonly rlmPlan?: RlmPlanSettings;
+  /**
+   * The client implements RunPlanClientCommand (its own run UI): the "▶ Run plan" lens then
+   * names that command instead of RunInEditorCommand. The VS Code extension sets it.
+   */
+  readonly clientRunsPlans?: boolean;
+}
+
 /** Identifies one run: the plan's URI and an id the server assigns when the run starts. */
 export interface RunIdentity {
   readonly uri: string;
@@ -51,6 +62,20 @@ export namespace RunCommand {
   export type Arguments = [{ readonly uri: string; readonly env?: Readonly<Record<string, string>> }];
   /** Answered as soon as the run starts; progress and the outcome arrive as notifications. */
   export type Result = RunIdentity;
+}
+
+/**
+ * `workspace/executeCommand` with `command: RunInEditorCommand.command`, sent by any LSP client
+ * (the "▶ Run plan" lens's command unless the client says it runs plans itself, see
+ * InitializationOptions.clientRunsPlans). The server runs the plan and reports with standard LSP
+ * only: work-done progress (`$/progress`, cancellable), each transition as `window/logMessage`,
+ * and the outcome as `window/showMessage`. Answered when the run ends, with its result.
+ */
+export namespace RunInEditorCommand {
+  export const command = "rlmPlan.server.runInEditor";
+  /** The plan document's URI (or `{uri}`); provider keys come from the server's environment. */
+  export type Arguments = [uri: string] | [{ readonly uri: string }];
+  export type Result = RunResult;
 }
 
 /** `workspace/executeCommand` with `command: CancelRunCommand.command`, sent by the client. */
@@ -136,6 +161,62 @@ export interface HostProfileStatusParams {
 export namespace HostProfileRequest {
   export const method = "rlmPlan/hostProfile";
   export const type = new RequestType<{ readonly uri: string }, HostProfileStatusParams, void>(method);
+}
+
+/**
+ * `rlmPlan/hostProviders`, sent by the client: the model providers of the host profile that
+ * applies to a document (or a folder's URI), with the environment variable each reads its key
+ * from. Never a key.
+ */
+export namespace HostProvidersRequest {
+  export const method = "rlmPlan/hostProviders";
+  export interface Params {
+    readonly uri: string;
+  }
+  export interface Provider {
+    readonly name: string;
+    readonly description: string;
+    readonly keyVariable: string | null;
+  }
+  export interface Result {
+    /** The host profile's path; null when none applies. */
+    readonly hostProfile: string | null;
+    /** Empty when there is no profile or it has problems. */
+    readonly providers: readonly Provider[];
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/**
+ * `workspace/executeCommand` with `command: ProposePlanCommand.command`, sent by any client: asks
+ * a provider of the host profile for a plan for `goal` and answers with the proposed plan's
+ * text (pretty-printed) and its problems against the host. Nothing runs. `env` carries the
+ * provider's key for this call only (else the server's environment is used).
+ */
+export namespace ProposePlanCommand {
+  export const command = "rlmPlan.server.proposePlan";
+  export type Arguments = [
+    {
+      /** A document or folder whose host profile is used. */
+      readonly uri: string;
+      readonly goal: string;
+      /** Needed when the profile has more than one provider. */
+      readonly provider?: string;
+      readonly env?: Readonly<Record<string, string>>;
+    },
+  ];
+  export type Result =
+    | {
+        readonly ok: true;
+        readonly provider: string;
+        /** The plan, pretty-printed; present when a JSON object was found in the reply. */
+        readonly planText: string | null;
+        /** The model's reply, when no plan could be read from it. */
+        readonly reply: string | null;
+        /** Problems against the host, placed in `planText` (or in `reply`); empty when valid. */
+        readonly problems: readonly { line: number; column: number; code: string; message: string }[];
+      }
+    | { readonly ok: false; readonly provider: string | null; readonly error: string };
 }
 
 /** A step node as sent: the runtime's graph node with LSP ranges instead of offsets. */

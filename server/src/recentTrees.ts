@@ -7,6 +7,9 @@
 
 import {
   parseJsoncDocument,
+  parsePlanDocument,
+  rangesByScan,
+  type RangeRequest,
   type JsonPath,
   type JsonTextError,
   type JsonValue,
@@ -68,13 +71,22 @@ export class RetainedDocument implements PlanDocument {
     parsed: PlanDocument,
   ) {
     this.syntaxErrors = parsed.syntaxErrors;
-    const tree = parsed.tree();
-    this.hasTree = tree !== undefined;
+    // The tree is parsed when a feature first asks (hover, completion, ...), not per keystroke.
+    this.hasTree = !parsed.syntaxErrors.some((error) => error.code === "too_deep");
+    const tree = parsed.builtTree?.();
     if (tree) remember(uri, { owner: this, tree });
   }
 
   get value(): JsonValue | undefined {
-    return parseJsoncDocument(this.text).value;
+    return parsePlanDocument(this.text).value;
+  }
+
+  /** From the tree while it is kept; else by a scan of the text, without parsing a tree. */
+  rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[] {
+    if (this.hasTree && recent.get(this.uri)?.owner === this) {
+      return requests.map((request) => this.rangeOf(request.path, request.target));
+    }
+    return this.hasTree ? rangesByScan(this.text, requests) : requests.map(() => undefined);
   }
 
   tree(): Node | undefined {

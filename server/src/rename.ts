@@ -5,22 +5,18 @@
 // that names nothing today; and while the file has JSON syntax errors (references could hide
 // in the text the parser skipped).
 
+import { bindingNameProblem, type ModelBinding } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
 import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { bindingIndex } from "./bindingIndex";
-import { walkBindings, type PlanBinding } from "./bindingWalk";
 import { lspRange } from "./diagnostics";
-import { nodeAtOffset } from "./planTree";
+import { bindingLine, bindingToken, modelOf, nameAtCursor, referenceToken } from "./planNames";
+import { nodeAt, nodeAtOffset } from "./planTree";
 
 export type PrepareRenameOutcome =
   { readonly range: Range; readonly placeholder: string } | { readonly refused: string } | null;
 
 export type RenameOutcome = { readonly edit: WorkspaceEdit } | { readonly refused: string };
-
-/** A letter or "_", then letters, digits, "_", "-" or ".". */
-const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-const MAX_NAME_LENGTH = 200;
 
 export function prepareRename(plan: AnalyzedPlan, position: Position): PrepareRenameOutcome {
   const found = bindingAtCursor(plan, position);
@@ -39,20 +35,20 @@ export function rename(plan: AnalyzedPlan, position: Position, newName: string):
   return renameBinding(plan, found.binding, newName);
 }
 
-/** The edits that rename `binding` (from the binding index) to `newName`, or why not. */
-export function renameBinding(plan: AnalyzedPlan, binding: PlanBinding, newName: string): RenameOutcome {
+/** The edits that rename `binding` (a binding of the model) to `newName`, or why not. */
+export function renameBinding(plan: AnalyzedPlan, binding: ModelBinding, newName: string): RenameOutcome {
   if (newName === binding.name) return { edit: { changes: { [plan.document.uri]: [] } } };
-  const invalid = invalidName(newName);
-  if (invalid) return { refused: invalid };
+  const invalid = bindingNameProblem(newName);
+  if (invalid) return { refused: `${invalid[0]?.toUpperCase()}${invalid.slice(1)}.` };
   const conflict = renameConflict(plan, binding, newName);
   if (conflict) return { refused: conflict };
   const text = JSON.stringify(newName);
   const nodes = [
-    binding.nameNode,
-    ...bindingIndex(plan)
-      .referencesOf(binding)
-      .map((r) => r.nameNode),
-  ];
+    bindingToken(plan, binding),
+    ...(modelOf(plan)
+      ?.referencesTo(binding)
+      .map((r) => referenceToken(plan, r)) ?? []),
+  ].filter((node): node is Node => node !== undefined);
   const edits: TextEdit[] = nodes
     .sort((a, b) => a.offset - b.offset)
     .map((node) => ({ range: lspRange(plan.document, node), newText: text }));
@@ -62,15 +58,14 @@ export function renameBinding(plan: AnalyzedPlan, binding: PlanBinding, newName:
 function bindingAtCursor(
   plan: AnalyzedPlan,
   position: Position,
-): { readonly binding: PlanBinding; readonly node: Node } | { readonly refused: string } | undefined {
-  const at = nodeAtOffset(plan.tree, plan.document.offsetAt(position));
-  if (!at || at.isKey || at.node.type !== "string") return undefined;
-  const index = bindingIndex(plan);
-  const symbol = index.symbolAt(at.node);
-  if (!symbol) {
-    const reference = index.referenceAt(at.node);
-    return reference
-      ? { refused: `${JSON.stringify(reference.name)} is not bound in this scope, so there is no variable to rename.` }
+): { readonly binding: ModelBinding; readonly node: Node } | { readonly refused: string } | undefined {
+  const symbol = nameAtCursor(plan, nodeAtOffset(plan.tree, plan.document.offsetAt(position)));
+  if (!symbol) return undefined;
+  if (!symbol.binding) {
+    return symbol.reference
+      ? {
+          refused: `${JSON.stringify(symbol.reference.name)} is not bound in this scope, so there is no variable to rename.`,
+        }
       : undefined;
   }
   const syntax = plan.analysis.document.syntaxErrors.find((error) => error.code !== "duplicate_key");
@@ -81,44 +76,41 @@ function bindingAtCursor(
   return { binding: symbol.binding, node: symbol.node };
 }
 
-function invalidName(name: string): string | undefined {
-  if (name.length === 0) return "A binding name cannot be empty.";
-  if (name.length > MAX_NAME_LENGTH) return `A binding name can be at most ${MAX_NAME_LENGTH} characters long.`;
-  if (!VALID_NAME.test(name)) {
-    return `${JSON.stringify(name)} is not a valid binding name: use letters, digits, "_", "-" and ".", starting with a letter or "_".`;
-  }
-  return undefined;
-}
-
-/** Why renaming `target` to `newName` would change what some name means, or undefined. */
-function renameConflict(plan: AnalyzedPlan, target: PlanBinding, newName: string): string | undefined {
-  const line = (node: Node) => plan.document.positionAt(node.offset).line + 1;
+/**
+ * Why renaming `target` to `newName` would change what some name means, or undefined. Every
+ * question is the model's `resolve` at a place: the binding, each other binding of the new
+ * name, each reference to the target, each unresolved reference of the new name.
+ */
+function renameConflict(plan: AnalyzedPlan, target: ModelBinding, newName: string): string | undefined {
+  const model = modelOf(plan);
+  if (!model) return undefined;
   const old = JSON.stringify(target.name);
   const wanted = JSON.stringify(newName);
-  const isTarget = (binding: PlanBinding | undefined) => binding?.nameNode === target.nameNode;
-  let conflict: string | undefined;
-  walkBindings(plan.tree, {
-    declare(binding, scope) {
-      if (conflict) return;
-      if (isTarget(binding)) {
-        const other = scope.lookup(newName);
-        if (other)
-          conflict = `${wanted} is already in scope here (bound on line ${line(other.nameNode)}): choose another name.`;
-      } else if (binding.name === newName && isTarget(scope.lookup(target.name))) {
-        conflict = `${wanted} is bound on line ${line(binding.nameNode)}, inside the scope of ${old}: the two would clash; choose another name.`;
+  const referenceLine = (path: readonly (string | number)[]): number => {
+    const token = nodeAt(plan.tree, [...path, "name"]);
+    return token ? plan.document.positionAt(token.offset).line + 1 : 0;
+  };
+  const here = model.resolve(target.stepPath, newName);
+  if (here)
+    return `${wanted} is already in scope here (bound on line ${bindingLine(plan, here)}): choose another name.`;
+  for (const binding of model.bindings) {
+    if (binding !== target && binding.name === newName && model.resolve(binding.stepPath, target.name) === target) {
+      return `${wanted} is bound on line ${bindingLine(plan, binding)}, inside the scope of ${old}: the two would clash; choose another name.`;
+    }
+  }
+  for (const reference of model.references) {
+    if (reference.binding === target) {
+      const other = model.resolve(reference.path, newName);
+      if (other) {
+        return `${wanted} is already in scope at the reference on line ${referenceLine(reference.path)} (bound on line ${bindingLine(plan, other)}): choose another name.`;
       }
-    },
-    reference(reference, scope) {
-      if (conflict) return;
-      if (isTarget(reference.binding)) {
-        const other = scope.lookup(newName);
-        if (other) {
-          conflict = `${wanted} is already in scope at the reference on line ${line(reference.nameNode)} (bound on line ${line(other.nameNode)}): choose another name.`;
-        }
-      } else if (reference.name === newName && reference.binding === undefined && isTarget(scope.lookup(target.name))) {
-        conflict = `The reference to ${wanted} on line ${line(reference.nameNode)} names no variable today and would then name this one: choose another name.`;
-      }
-    },
-  });
-  return conflict;
+    } else if (
+      reference.name === newName &&
+      reference.binding === undefined &&
+      model.resolve(reference.path, target.name) === target
+    ) {
+      return `The reference to ${wanted} on line ${referenceLine(reference.path)} names no variable today and would then name this one: choose another name.`;
+    }
+  }
+  return undefined;
 }

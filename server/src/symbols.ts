@@ -21,18 +21,21 @@ const OPERATION_KINDS: Readonly<Record<string, SymbolKind>> = {
   final: SymbolKind.Constant,
 };
 
-export function documentSymbols(plan: AnalyzedPlan): DocumentSymbol[] {
+/** What the outline reads: the document (for ranges) and its source tree. */
+type Outlined = Pick<AnalyzedPlan, "document" | "tree">;
+
+export function documentSymbols(plan: Outlined): DocumentSymbol[] {
   const root = plan.tree;
   return root?.type === "object" ? planSymbols(plan, root) : [];
 }
 
-function planSymbols(plan: AnalyzedPlan, planNode: Node): DocumentSymbol[] {
+function planSymbols(plan: Outlined, planNode: Node): DocumentSymbol[] {
   const steps = propertyValue(planNode, "steps");
   if (steps?.type !== "array") return [];
   return (steps.children ?? []).flatMap((step) => (step.type === "object" ? [stepSymbol(plan, step)] : []));
 }
 
-function stepSymbol(plan: AnalyzedPlan, step: Node): DocumentSymbol {
+function stepSymbol(plan: Outlined, step: Node): DocumentSymbol {
   const op = stringProperty(step, "op");
   const bind = stringProperty(step, "bind");
   const name = `${op ?? "step"}${bind !== undefined && op !== "checkpoint" && op !== "final" ? ` → ${bind}` : ""}`;
@@ -75,7 +78,7 @@ function stepDetail(step: Node, op: string | undefined): string | undefined {
 }
 
 /** Sub-plan steps: `plan` of rlm and retry, each branch of parallel's `plans`. */
-function childSymbols(plan: AnalyzedPlan, step: Node, op: string | undefined): DocumentSymbol[] {
+function childSymbols(plan: Outlined, step: Node, op: string | undefined): DocumentSymbol[] {
   const symbols: DocumentSymbol[] = [];
   const sub = propertyValue(step, "plan");
   if (sub?.type === "object" && op !== "parallel") symbols.push(...planSymbols(plan, sub));

@@ -20,9 +20,9 @@ import { analyzePlan, type AnalyzedPlan } from "./analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
 import { forgetTree } from "./recentTrees";
+import { workspaceFileKind } from "@rlm-plan/shared-runtime";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
-export const PLAN_FILE_SUFFIXES: readonly string[] = [".rlmplan.json", ".rlmplan"];
 
 /** The `rlmPlan` settings in force (protocol.ts documents each one). */
 export interface Settings {
@@ -77,6 +77,14 @@ export class PlanWorkspace {
 
   // ---- what features use ----------------------------------------------------------------------
 
+  /** The client runs plans with its own command (InitializationOptions.clientRunsPlans). */
+  clientRunsPlans = false;
+
+  /** The first workspace folder, where workspace-wide features look for plans. */
+  get folder(): string | undefined {
+    return this.root;
+  }
+
   get settings(): Settings {
     return this.currentSettings;
   }
@@ -85,7 +93,7 @@ export class PlanWorkspace {
   isPlan(document: TextDocument): boolean {
     if (document.languageId === PLAN_LANGUAGE_ID) return true;
     const path = document.uri.split(/[?#]/)[0] ?? "";
-    return PLAN_FILE_SUFFIXES.some((suffix) => path.endsWith(suffix));
+    return workspaceFileKind(path) === "plan";
   }
 
   /** True for host profiles: any rlmplan.host.json, or the file the settings name. */
@@ -152,6 +160,7 @@ export class PlanWorkspace {
       watchedFiles: workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     };
     const options: unknown = params.initializationOptions;
+    this.clientRunsPlans = isRecord(options) && options.clientRunsPlans === true;
     const initial = isRecord(options) && isRecord(options.rlmPlan) ? options.rlmPlan : undefined;
     if (initial) this.applySettings(initial);
   }

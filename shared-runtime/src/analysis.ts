@@ -1,15 +1,19 @@
 // One analysis of a plan file for editors and the CLI: every problem with its source range,
-// the per-step worst case, and the budget in force. Built only from the runtime's own parser,
-// normalizer, validator and estimator: there is no second copy of any rule.
+// the semantic model (scopes, bindings, references, per-step worst case, rows against the
+// budget), and the budget in force. Built only from the runtime's own parser, normalizer,
+// validator and estimator: there is no second copy of any rule.
 
 import type { Plan } from "./plan/ast";
 import type { Budget } from "./plan/budget";
-import { estimateEachStep, type PlanEstimates } from "./plan/estimate";
+import type { PlanEstimates } from "./plan/estimate";
+import type { PlanModel } from "./plan/model";
 import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
+import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
+import { modelOptionProblems } from "./providers/modelOptions";
 import { unregisteredNames } from "./run/preflight";
-import { parseJsoncDocument, type PlanDocument, type SourceRange } from "./text/planDocument";
+import { parsePlanDocument, type PlanDocument, type RangeRequest, type SourceRange } from "./text/planDocument";
 
 export interface AnalysisPolicy {
   /** Granted capabilities; undefined when no host is known (capabilities are not checked). */
@@ -31,32 +35,44 @@ export interface PlanAnalysis {
   readonly problems: readonly LocatedProblem[];
   readonly estimates: PlanEstimates | undefined;
   readonly budget: Budget | undefined;
+  /** The semantic model; undefined when no plan could be read at all. */
+  readonly model: PlanModel | undefined;
 }
 
+/**
+ * `document` defaults to parsePlanDocument's: strict JSON is read with JSON.parse and problems
+ * are located by one scan of the text; the jsonc tree is built only when someone asks for it.
+ */
 export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, document?: PlanDocument): PlanAnalysis {
-  const doc = document ?? parseJsoncDocument(text);
+  const doc = document ?? parsePlanDocument(text);
   const parsed = parsePlan({ kind: "document", text, document: doc }, { collectAll: true });
   const problems: PlanProblem[] = [...parsed.problems];
-  let estimates: PlanEstimates | undefined;
+  // Keys the runtime ignores are only visible in the value; text too deep has none to walk.
+  if (doc.value !== undefined && !parsed.problems.some((p) => p.reason === "too_deep")) {
+    problems.push(...unknownKeyProblems(doc.value));
+  }
+  let model: PlanModel | undefined;
   let budget: Budget | undefined;
   if (parsed.plan) {
     const validation = validatePlan(parsed.plan, {
       capabilities: policy.capabilities,
       budget: policy.budget,
       collectAll: true,
-      opaqueBinds: parsed.opaqueBinds,
+      model: true,
     });
-    problems.push(...validation.problems);
+    for (const problem of validation.problems) problems.push(problem);
     if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
+    problems.push(...modelOptionProblems(parsed.plan));
     budget = validation.ok ? validation.validated.budget : validation.budget;
-    estimates = estimateEachStep(parsed.plan);
+    model = validation.model;
   }
   return {
     document: doc,
     plan: parsed.plan,
-    problems: problems.map((problem) => locate(problem, doc)),
-    estimates,
+    problems: locateAll(problems, doc),
+    estimates: model?.estimates,
     budget,
+    model,
   };
 }
 
@@ -77,16 +93,25 @@ function unregisteredProblems(plan: Plan, registries: NonNullable<AnalysisPolicy
   }));
 }
 
-function locate(problem: PlanProblem, document: PlanDocument): LocatedProblem {
-  const range: SourceRange =
-    problem.offset !== undefined
-      ? { offset: problem.offset, length: problem.length ?? 0 }
-      : (problem.path && document.rangeOf(problem.path, problem.target)) || { offset: 0, length: 0 };
-  const relatedRanges = (problem.related ?? []).flatMap((related) => {
-    const where = document.rangeOf(related.path, related.target);
-    return where ? [{ ...where, message: related.message }] : [];
+/** Every problem's range (and its related locations'), asked of the document in one batch. */
+function locateAll(problems: readonly PlanProblem[], document: PlanDocument): LocatedProblem[] {
+  const requests: RangeRequest[] = [];
+  for (const problem of problems) {
+    if (problem.offset === undefined && problem.path) requests.push({ path: problem.path, target: problem.target });
+    for (const related of problem.related ?? []) requests.push(related);
+  }
+  const ranges = requests.length > 0 ? document.rangesOf(requests) : [];
+  let next = 0;
+  return problems.map((problem) => {
+    let range: SourceRange = { offset: 0, length: 0 };
+    if (problem.offset !== undefined) range = { offset: problem.offset, length: problem.length ?? 0 };
+    else if (problem.path) range = ranges[next++] ?? range;
+    const relatedRanges = (problem.related ?? []).flatMap((related) => {
+      const where = ranges[next++];
+      return where ? [{ ...where, message: related.message }] : [];
+    });
+    return { ...problem, range, relatedRanges };
   });
-  return { ...problem, range, relatedRanges };
 }
 
 /** 0-based line and character of an offset, counting UTF-16 units as LSP does. */

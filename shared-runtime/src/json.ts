@@ -2,6 +2,8 @@
 // Objects may come from untrusted text, so keys are only ever read as own properties and
 // objects the runtime builds have no prototype: "__proto__" or "constructor" stay plain keys.
 
+import { isInteger, isSafeNumber, parse, stringify } from "lossless-json";
+
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -72,4 +74,17 @@ export function valueShape(value: unknown): string {
     default:
       return typeof value;
   }
+}
+
+/**
+ * JSON.stringify, except that a bigint (an exact count beyond 2^53, see plan/count.ts) is
+ * written as the integer it is instead of throwing.
+ */
+export function exactJsonText(value: unknown, indent?: number): string {
+  return stringify(value, undefined, indent) ?? "null";
+}
+
+/** JSON.parse, except that an integer beyond 2^53 becomes the exact bigint (exactJsonText's inverse). */
+export function parseExactJson(text: string): unknown {
+  return parse(text, null, (digits) => (!isSafeNumber(digits) && isInteger(digits) ? BigInt(digits) : Number(digits)));
 }

@@ -1,8 +1,14 @@
 // The conformance scoring of ../shared/conformance/compare.py, in TypeScript, so the suite
 // needs nothing outside the repository: which fields are compared, and which cases are soft.
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import { exactJsonText } from "@rlm-plan/shared-runtime/out/json";
+
+/** JSON values as the corpus holds them: integers beyond 2^53 are exact bigints. */
+export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
+
+/** JSON text of a value that may hold bigints. */
+const text = (value: unknown): string => exactJsonText(value);
 
 /** Cases whose reference answer is an accident of SWI-Prolog (see docs/conformance.md). */
 export const SOFT_IDS: ReadonlySet<string> = new Set([
@@ -57,8 +63,8 @@ export function isSoft(c: CorpusCase): boolean {
     (c.tags ?? []).includes("lossy_json_number") ||
     (c.tags ?? []).includes("output_bytes") ||
     (ex.kind === "budget_exhausted" && ex.budget === "output_bytes") ||
-    JSON.stringify(ex.value ?? null).includes("$term") ||
-    JSON.stringify(ex.vars ?? null).includes("$term")
+    text(ex.value ?? null).includes("$term") ||
+    text(ex.vars ?? null).includes("$term")
   );
 }
 
@@ -69,10 +75,15 @@ export function reason(detail: Json | undefined): string | undefined {
   return match ? match[1] : String(detail);
 }
 
-/** Equality where 1 and 1.0 agree (JSON cannot tell them apart) and booleans stay booleans. */
+const isNumeric = (v: Json | undefined): v is number | bigint => typeof v === "number" || typeof v === "bigint";
+
+/**
+ * Equality where 1 and 1.0 agree (JSON cannot tell them apart), booleans stay booleans and
+ * integers are compared exactly, whether they are numbers or bigints.
+ */
 export function numEq(a: Json | undefined, b: Json | undefined): boolean {
   if (typeof a === "boolean" || typeof b === "boolean") return a === b;
-  if (typeof a === "number" && typeof b === "number") return a === b;
+  if (isNumeric(a) && isNumeric(b)) return a >= b && a <= b;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => numEq(x, b[i]));
   if (isObj(a) && isObj(b)) {
     const ka = Object.keys(a).sort();
@@ -128,14 +139,13 @@ const ERROR_KEYS = [
 function errorDiff(e: Obj, a: Obj, where: string): string[] {
   const out: string[] = [];
   for (const k of ERROR_KEYS) {
-    if (k in e && !numEq(e[k], a[k]))
-      out.push(`${where}.${k}: expected ${JSON.stringify(e[k])}, got ${JSON.stringify(a[k])}`);
+    if (k in e && !numEq(e[k], a[k])) out.push(`${where}.${k}: expected ${text(e[k])}, got ${text(a[k])}`);
   }
   if ("value" in e && e.phase === "preflight" && !numEq(e.value, a.value)) {
-    out.push(`${where}.value: expected ${JSON.stringify(e.value)}, got ${JSON.stringify(a.value)}`);
+    out.push(`${where}.value: expected ${text(e.value)}, got ${text(a.value)}`);
   }
   if ("detail" in e && reason(e.detail) !== reason(a.detail)) {
-    out.push(`${where}.detail: expected reason ${reason(e.detail)}, got ${JSON.stringify(a.detail)}`);
+    out.push(`${where}.detail: expected reason ${reason(e.detail)}, got ${text(a.detail)}`);
   }
   return out;
 }
@@ -148,7 +158,7 @@ export function diffCase(expected: Obj, actual: Obj): string[] {
     const a = actual[stage];
     if (e === undefined || e === null) {
       if (stage !== "validate" && a !== undefined && a !== null && !(isObj(a) && Object.keys(a).length === 0)) {
-        out.push(`${stage}: expected nothing, got ${JSON.stringify(a).slice(0, 200)}`);
+        out.push(`${stage}: expected nothing, got ${text(a).slice(0, 200)}`);
       }
       continue;
     }
@@ -159,7 +169,7 @@ export function diffCase(expected: Obj, actual: Obj): string[] {
     }
     if (Boolean(e.ok) !== Boolean(a.ok)) {
       out.push(
-        `${stage}.ok: expected ${String(e.ok)}, got ${String(a.ok)} (${String(a.phase)}/${String(a.kind)} ${JSON.stringify(a.detail ?? "")})`,
+        `${stage}.ok: expected ${String(e.ok)}, got ${String(a.ok)} (${String(a.phase)}/${String(a.kind)} ${text(a.detail ?? "")})`,
       );
       continue;
     }
@@ -169,49 +179,35 @@ export function diffCase(expected: Obj, actual: Obj): string[] {
         if (Array.isArray(e.transitions) && !transitionsEq(e.transitions, a.transitions))
           out.push("execute.transitions differ");
         if (isObj(e.budget_remaining) && !remainingEq(e.budget_remaining, a.budget_remaining)) {
-          out.push(
-            `execute.budget_remaining: expected ${JSON.stringify(e.budget_remaining)}, got ${JSON.stringify(a.budget_remaining)}`,
-          );
+          out.push(`execute.budget_remaining: expected ${text(e.budget_remaining)}, got ${text(a.budget_remaining)}`);
         }
         if (!effectsEq(e.host_effects, a.host_effects)) {
-          out.push(
-            `execute.host_effects: expected ${JSON.stringify(e.host_effects)}, got ${JSON.stringify(a.host_effects)}`,
-          );
+          out.push(`execute.host_effects: expected ${text(e.host_effects)}, got ${text(a.host_effects)}`);
         }
       }
       continue;
     }
     if (stage === "validate") {
       if (!numEq(e.estimate, a.estimate))
-        out.push(`validate.estimate: expected ${JSON.stringify(e.estimate)}, got ${JSON.stringify(a.estimate)}`);
+        out.push(`validate.estimate: expected ${text(e.estimate)}, got ${text(a.estimate)}`);
       if ("budget" in e && "budget" in a && !numEq(e.budget, a.budget))
-        out.push(`validate.budget: expected ${JSON.stringify(e.budget)}, got ${JSON.stringify(a.budget)}`);
+        out.push(`validate.budget: expected ${text(e.budget)}, got ${text(a.budget)}`);
     }
     if (stage === "execute") {
       if (!numEq(e.value, a.value))
-        out.push(
-          `execute.value: expected ${JSON.stringify(e.value).slice(0, 160)}, got ${JSON.stringify(a.value).slice(0, 160)}`,
-        );
+        out.push(`execute.value: expected ${text(e.value).slice(0, 160)}, got ${text(a.value).slice(0, 160)}`);
       if ("vars" in e && !numEq(e.vars, a.vars))
-        out.push(
-          `execute.vars: expected ${JSON.stringify(e.vars).slice(0, 160)}, got ${JSON.stringify(a.vars).slice(0, 160)}`,
-        );
+        out.push(`execute.vars: expected ${text(e.vars).slice(0, 160)}, got ${text(a.vars).slice(0, 160)}`);
       if (!transitionsEq((e.transitions as Json[] | undefined) ?? [], a.transitions))
         out.push("execute.transitions differ");
-      if (JSON.stringify(e.checkpoints ?? []) !== JSON.stringify(a.checkpoints ?? [])) {
-        out.push(
-          `execute.checkpoints: expected ${JSON.stringify(e.checkpoints)}, got ${JSON.stringify(a.checkpoints)}`,
-        );
+      if (text(e.checkpoints ?? []) !== text(a.checkpoints ?? [])) {
+        out.push(`execute.checkpoints: expected ${text(e.checkpoints)}, got ${text(a.checkpoints)}`);
       }
       if (!remainingEq((e.budget_remaining as Obj | undefined) ?? {}, a.budget_remaining)) {
-        out.push(
-          `execute.budget_remaining: expected ${JSON.stringify(e.budget_remaining)}, got ${JSON.stringify(a.budget_remaining)}`,
-        );
+        out.push(`execute.budget_remaining: expected ${text(e.budget_remaining)}, got ${text(a.budget_remaining)}`);
       }
       if (!effectsEq(e.host_effects, a.host_effects))
-        out.push(
-          `execute.host_effects: expected ${JSON.stringify(e.host_effects)}, got ${JSON.stringify(a.host_effects)}`,
-        );
+        out.push(`execute.host_effects: expected ${text(e.host_effects)}, got ${text(a.host_effects)}`);
     }
   }
   return out;

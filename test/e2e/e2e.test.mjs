@@ -5,7 +5,7 @@
 //
 //   node --test --test-reporter=spec test/e2e/e2e.test.mjs
 //
-// E2E_KEEP=1 keeps the working folder (code-server logs, workspace copies); screenshots of each
+// E2E_ONLY=ij runs only the scenarios tagged (i) and (j); E2E_KEEP=1 keeps the working folder (code-server logs, workspace copies); screenshots of each
 // scenario go to test/e2e/screenshots/ (E2E_SCREENSHOTS); E2E_SKIP=1 skips.
 
 import assert from "node:assert/strict";
@@ -23,9 +23,9 @@ test("e2e: the extension in a real VS Code (code-server 4.96.4 + Chromium)", { t
   await ensureVsix();
   const session = await Session.start();
   try {
-    // E2E_ONLY=h runs the scenarios whose tag (the letter in "(h) ...") is listed.
-    const only = process.env.E2E_ONLY?.split(",");
-    for (const scenario of scenarios.filter((s) => !only || only.some((tag) => s.name.startsWith(`(${tag})`)))) {
+    // E2E_ONLY=dh runs scenarios (d) and (h) only, for working on them.
+    const only = process.env.E2E_ONLY;
+    for (const scenario of scenarios.filter((s) => !only || only.includes(/^\((\w)\)/.exec(s.name)?.[1] ?? ""))) {
       await t.test(scenario.name, { timeout: 120000 }, async () => {
         try {
           await scenario.run(session, assert);

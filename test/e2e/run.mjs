@@ -33,6 +33,7 @@ const execFileP = promisify(execFile);
 /** What the extension contributes, as the user sees it (checked against package.json). */
 export const UI = {
   run: "RLM Plan: Run Plan",
+  debug: "RLM Plan: Debug Plan",
   cancel: "RLM Plan: Cancel Run",
   showRuns: "RLM Plan: Show Runs",
   channel: "RLM Plan Runs",
@@ -66,6 +67,7 @@ function sourcesNewerThan(file) {
     "client/package.json",
     "client/src",
     "server/src",
+    "debug-adapter/src",
     "shared-runtime/src",
     "shared-runtime/schemas",
     "scripts/bundle.mjs",
@@ -108,6 +110,8 @@ export function checkManifest() {
   };
   const problems = [];
   if (title("rlmPlan.run") !== UI.run) problems.push(`rlmPlan.run is "${title("rlmPlan.run")}", not "${UI.run}"`);
+  if (title("rlmPlan.debug") !== UI.debug) problems.push(`rlmPlan.debug is "${title("rlmPlan.debug")}"`);
+  if (!(contributes.debuggers ?? []).some((d) => d.type === "rlm-plan")) problems.push("no rlm-plan debugger");
   if (title("rlmPlan.cancel") !== UI.cancel) problems.push(`rlmPlan.cancel is "${title("rlmPlan.cancel")}"`);
   if (title("rlmPlan.showRuns") !== UI.showRuns) problems.push(`rlmPlan.showRuns is "${title("rlmPlan.showRuns")}"`);
   const views = Object.values(contributes.views ?? {}).flat();
@@ -594,7 +598,72 @@ export const scenarios = [
     },
   },
   {
-    name: "(h) the plan graph: nodes, labels and costs; click to reveal; a run turns the steps ok; light and dark",
+    name: "(h) debugging a plan: a breakpoint stops on its line; Variables shows a binding and the tool calls left; step over; continue to the final value",
+    async run(session) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      await page.bringToFront();
+      await bench.openFile(NEEDLE);
+      await bench.goTo(12, 5);
+      await bench.runCommand("Debug: Toggle Breakpoint");
+      await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor();
+      await bench.runCommand(UI.debug);
+      // The call stack's top frame and the editor's cursor are on the step of line 12.
+      const callStack = page.locator(".debug-call-stack .monaco-list-row");
+      const top = await bench.until("the debugger to stop on line 12", async () => {
+        const text = norm(await callStack.first().innerText()).replace(/\s+/g, " ");
+        return text.includes("12:5") ? text : false;
+      });
+      assertIncludes(top, "plan: tool(count_items) -> count", "the top frame");
+      assertIncludes(top, "needle-count.rlmplan.json", "the top frame's source");
+      await page.locator(".editor-instance .codicon-debug-stackframe").first().waitFor();
+      const variables = page.locator(".debug-variables .monaco-list-row");
+      const rows = async () =>
+        (
+          await variables.evaluateAll((nodes) =>
+            nodes.map((node) => ({ top: parseFloat(node.style.top || "0"), text: node.innerText })),
+          )
+        )
+          .sort((a, b) => a.top - b.top)
+          .map((row) => norm(row.text).replace(/\s+/g, " ").trim());
+      const hits = await bench.until("the binding hits in Variables", async () =>
+        (await rows()).find((row) => row.startsWith("hits = ")),
+      );
+      assertMatch(hits, /^hits = \[\{"index":\d+,"value":"/, "the value of hits");
+      await variables
+        .filter({ hasText: /^Budget$/ })
+        .first()
+        .click();
+      await bench.until("the tool calls left in Variables", async () =>
+        (await rows()).includes("tool_calls = 8 left of 8 (0 spent)") ? true : false,
+      );
+      await bench.screenshot("h-debug-stopped");
+      await bench.runCommand("Debug: Step Over");
+      await bench.until("the debugger to stop on line 13", async () => {
+        const text = norm(await callStack.first().innerText()).replace(/\s+/g, " ");
+        return text.includes("13:5") && text.includes("final") ? text : false;
+      });
+      await bench.until("count and one tool call spent in Variables", async () => {
+        const all = await rows();
+        return all.includes("count = 12") && all.includes("tool_calls = 7 left of 8 (1 spent)") ? all : false;
+      });
+      await bench.runCommand("Debug: Continue");
+      // The run ends: its transitions and final value reach "RLM Plan Runs" like any run's.
+      const text = await session.runsOutput(bench, "the debug run to succeed", (t) => {
+        const start = t.lastIndexOf("started: plans/needle-count.rlmplan.json");
+        return start >= 0 && /succeeded.*\. Final value:\n12$/m.test(t.slice(start));
+      });
+      const block = text.slice(text.lastIndexOf("Run ", text.lastIndexOf("started: plans/needle-count")));
+      assertMatch(
+        block,
+        transitionLine(2, "tool(count_items)", "count", "steps 62 · tools 7 · models 8 · context 31"),
+        "transition 2",
+      );
+      await bench.screenshot("h-debug-finished");
+    },
+  },
+  {
+    name: "(i) the plan graph: nodes, labels and costs; click to reveal; a run turns the steps ok; light and dark",
     async run(session, assert) {
       const bench = await session.trusted();
       const page = bench.page;
@@ -626,19 +695,19 @@ export const scenarios = [
         },
         60000,
       );
-      await bench.screenshot("h-graph-light");
+      await bench.screenshot("i-graph-light");
       // Dark: the workspace's setting, which VS Code applies as it changes.
       const settings = path.join(session.trustedFolder, ".vscode/settings.json");
       fs.mkdirSync(path.dirname(settings), { recursive: true });
       fs.writeFileSync(settings, JSON.stringify({ "workbench.colorTheme": "Default Dark Modern" }));
       await page.locator(".monaco-workbench.vs-dark").waitFor({ timeout: 30000 });
-      await bench.screenshot("h-graph-dark");
+      await bench.screenshot("i-graph-dark");
       fs.rmSync(settings);
       await page.locator(".monaco-workbench.vs").waitFor({ timeout: 30000 });
     },
   },
   {
-    name: "(i) the plan graph of 1,000 steps: the time to draw it after the view is ready, flat and nested",
+    name: "(j) the plan graph of 1,000 steps: the time to draw it after the view is ready, flat and nested",
     async run(session) {
       const bench = await session.trusted();
       const page = bench.page;
@@ -682,7 +751,7 @@ export const scenarios = [
         120000,
       );
       log(`e2e: nested 1,000-step plan graph: ${folded}`);
-      fs.writeFileSync(path.join(SCREENSHOTS, "h-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
+      fs.writeFileSync(path.join(SCREENSHOTS, "j-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
     },
   },
 ];

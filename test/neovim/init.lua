@@ -2,7 +2,8 @@
 -- Debian's 0.7.2 by test/neovim/neovim.test.ts). The part between the two "configuration" lines
 -- is the editor configuration server/README.md shows (the test checks that it still does): copy
 -- it into your init.lua. The test driver at the end runs only when the test sets
--- RLM_PLAN_NVIM_OUT: it waits for the diagnostics, asks for a hover, writes both as JSON and quits.
+-- RLM_PLAN_NVIM_OUT: it waits for the diagnostics, asks for a hover, runs a plan from its lens,
+-- asks for a hover and completion in the host profile, writes all of it as JSON and quits.
 --
 --   nvim --headless --noplugin -n -i NONE -u test/neovim/init.lua plans/broken.rlmplan.json
 
@@ -61,22 +62,70 @@ vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
 local out_path = os.getenv('RLM_PLAN_NVIM_OUT')
 if not out_path then return end
 
+-- What the server says with standard messages (a run's transitions and outcome), recorded.
+local shown, logged = {}, {}
+vim.lsp.handlers['window/showMessage'] = function(_, result) table.insert(shown, result) end
+vim.lsp.handlers['window/logMessage'] = function(_, result) table.insert(logged, result.message) end
+
+local function request(buf, method, params, timeout)
+  local responses = vim.lsp.buf_request_sync(buf, method, params, timeout or 5000)
+  for _, response in pairs(responses or {}) do
+    if response.result ~= nil then return response.result end
+  end
+  return vim.NIL
+end
+
+local function position_from(prefix)
+  return {
+    line = tonumber(os.getenv(prefix .. '_LINE') or '0'),
+    character = tonumber(os.getenv(prefix .. '_CHARACTER') or '0'),
+  }
+end
+
+-- The "▶ Run plan" lens of a plan that runs, executed the way a user's keymap would.
+local function run_lens(file)
+  vim.cmd('edit ' .. file)
+  local buf = vim.api.nvim_get_current_buf()
+  vim.wait(8000, function() return #vim.lsp.buf_get_clients(buf) > 0 end, 20)
+  local lens_command = vim.NIL
+  vim.wait(8000, function()
+    local lenses = request(buf, 'textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+    if lenses ~= vim.NIL and #lenses > 0 then lens_command = lenses[1].command end
+    return lens_command ~= vim.NIL
+  end, 50)
+  local result = vim.NIL
+  if lens_command ~= vim.NIL then
+    result = request(buf, 'workspace/executeCommand', {
+      command = lens_command.command, arguments = lens_command.arguments,
+    }, 10000)
+    vim.wait(3000, function() return #shown > 0 end, 20)
+  end
+  return { lens = lens_command, result = result, shown = shown, logged = logged }
+end
+
+-- Hover on a host profile key and completion of keys inside its budget object.
+local function host_profile()
+  vim.cmd('edit rlmplan.host.json')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.wait(8000, function() return #vim.lsp.buf_get_clients(buf) > 0 end, 20)
+  local uri = vim.uri_from_bufnr(buf)
+  local hover = request(buf, 'textDocument/hover', { textDocument = { uri = uri }, position = position_from('RLM_PLAN_HOST_HOVER') })
+  local completion = request(buf, 'textDocument/completion', { textDocument = { uri = uri }, position = position_from('RLM_PLAN_HOST_COMPLETE') })
+  local labels = {}
+  local items = completion ~= vim.NIL and (completion.items or completion) or {}
+  for _, item in ipairs(items) do table.insert(labels, item.label) end
+  return { hover = hover ~= vim.NIL and hover.contents or vim.NIL, completion = labels }
+end
+
 local function finish()
   local buf = vim.api.nvim_get_current_buf()
   -- The server publishes every problem of a version at once: the first non-empty list is all.
   local waited = vim.wait(8000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
-  local position = {
-    line = tonumber(os.getenv('RLM_PLAN_HOVER_LINE') or '0'),
-    character = tonumber(os.getenv('RLM_PLAN_HOVER_CHARACTER') or '0'),
-  }
-  local responses = vim.lsp.buf_request_sync(buf, 'textDocument/hover', {
+  local hover = request(buf, 'textDocument/hover', {
     textDocument = { uri = vim.uri_from_bufnr(buf) },
-    position = position,
-  }, 5000)
-  local hover = vim.NIL
-  for _, response in pairs(responses or {}) do
-    if response.result and response.result.contents then hover = response.result.contents end
-  end
+    position = position_from('RLM_PLAN_HOVER'),
+  })
+  if hover ~= vim.NIL then hover = hover.contents end
   local diagnostics = {}
   for _, d in ipairs(vim.diagnostic.get(buf)) do
     table.insert(diagnostics, {
@@ -86,12 +135,17 @@ local function finish()
   end
   local attached = {}
   for _, client in pairs(vim.lsp.buf_get_clients(buf)) do table.insert(attached, client.name) end
+  local filetype = vim.bo[buf].filetype
+  local run = run_lens(os.getenv('RLM_PLAN_RUN_PLAN'))
+  local host = host_profile()
   local json = vim.fn.json_encode({
     waited = waited,
-    filetype = vim.bo[buf].filetype,
+    filetype = filetype,
     clients = attached,
     diagnostics = diagnostics,
     hover = hover,
+    run = run,
+    host = host,
   })
   local file = io.open(out_path, 'w')
   file:write(json .. '\n')

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { test } from "node:test";
-import { hostProfile, positionAt, rangeOf, SERVER_MAIN, TempWorkspace } from "../protocol/support/lspClient";
+import { positionAt, rangeOf, SERVER_MAIN, TempWorkspace } from "../protocol/support/lspClient";
 
 /** test/out/neovim/ -> test/neovim/init.lua (not compiled, so not copied to out/). */
 const INIT_LUA = resolve(__dirname, "..", "..", "neovim", "init.lua");
@@ -43,6 +43,16 @@ interface NeovimResult {
   readonly clients: readonly string[];
   readonly diagnostics: readonly NeovimDiagnostic[];
   readonly hover: { readonly kind: string; readonly value: string } | null;
+  readonly run: {
+    readonly lens: { readonly command: string; readonly arguments: unknown[] } | null;
+    readonly result: { readonly ok: boolean; readonly value?: unknown } | null;
+    readonly shown: readonly { readonly type: number; readonly message: string }[];
+    readonly logged: readonly string[];
+  };
+  readonly host: {
+    readonly hover: { readonly kind: string; readonly value: string } | null;
+    readonly completion: string[];
+  };
 }
 
 interface NeovimDiagnostic {
@@ -86,112 +96,151 @@ function nvimVersion(): string | undefined {
   return probe.stdout.split("\n")[0];
 }
 
-test("Neovim's built-in LSP client: diagnostics and a hover from the server over stdio", { timeout: 20_000 }, (t) => {
-  const version = nvimVersion();
-  if (version === undefined) {
-    t.skip("nvim not installed: apt-get install -y neovim (scripts/install-e2e.sh does)");
-    return;
-  }
-  assert.ok(existsSync(SERVER_MAIN), `${SERVER_MAIN} is missing: run npm run build first`);
-  const workspace = new TempWorkspace({
-    "rlmplan.host.json": hostProfile({
-      capabilities: ["tool(count_items)"],
-      tools: { count_items: { type: "builtin", builtin: "count_items" } },
-    }),
-    "plans/broken.rlmplan.json": PLAN,
-  });
-  t.after(() => workspace.dispose());
-  const hoverAt = positionAt(PLAN, PLAN.indexOf('"retry"') + 3);
-  const out = workspace.path("nvim-result.json");
+const HOST_PROFILE = `{
+  "capabilities": ["tool(count_items)"],
+  "budget": { "max_tool_calls": 8 },
+  "tools": { "count_items": { "type": "builtin", "builtin": "count_items" } }
+}
+`;
 
-  const run = spawnSync(
-    "nvim",
-    [
-      "--headless",
-      "--noplugin",
-      "-n",
-      "-i",
-      "NONE",
-      // The checkout's server instead of the bin on PATH, as the configuration's comment says.
-      "--cmd",
-      `let g:rlm_plan_cmd = ${JSON.stringify([process.execPath, SERVER_MAIN, "--stdio"])}`,
-      "-u",
-      INIT_LUA,
-      "plans/broken.rlmplan.json",
-    ],
-    {
-      cwd: workspace.root,
-      encoding: "utf8",
-      timeout: NVIM_TIMEOUT_MS,
-      env: {
-        ...process.env,
-        RLM_PLAN_NVIM_OUT: out,
-        RLM_PLAN_HOVER_LINE: String(hoverAt.line),
-        RLM_PLAN_HOVER_CHARACTER: String(hoverAt.character),
+const GOOD_PLAN = `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": [1, 2, 3], "bind": "n" },
+    { "op": "final", "value": { "ref": "var", "name": "n" } }
+  ]
+}
+`;
+
+test(
+  "Neovim's built-in LSP client: diagnostics, hover, a run from the lens, host-profile hover and completion",
+  { timeout: 40_000 },
+  (t) => {
+    const version = nvimVersion();
+    if (version === undefined) {
+      t.skip("nvim not installed: apt-get install -y neovim (scripts/install-e2e.sh does)");
+      return;
+    }
+    assert.ok(existsSync(SERVER_MAIN), `${SERVER_MAIN} is missing: run npm run build first`);
+    const workspace = new TempWorkspace({
+      "rlmplan.host.json": HOST_PROFILE,
+      "plans/broken.rlmplan.json": PLAN,
+      "plans/good.rlmplan.json": GOOD_PLAN,
+    });
+    const hostHover = positionAt(HOST_PROFILE, HOST_PROFILE.indexOf('"max_tool_calls"') + 3);
+    const hostComplete = positionAt(HOST_PROFILE, HOST_PROFILE.indexOf('{ "max_tool_calls"') + 1);
+    t.after(() => workspace.dispose());
+    const hoverAt = positionAt(PLAN, PLAN.indexOf('"retry"') + 3);
+    const out = workspace.path("nvim-result.json");
+
+    const run = spawnSync(
+      "nvim",
+      [
+        "--headless",
+        "--noplugin",
+        "-n",
+        "-i",
+        "NONE",
+        // The checkout's server instead of the bin on PATH, as the configuration's comment says.
+        "--cmd",
+        `let g:rlm_plan_cmd = ${JSON.stringify([process.execPath, SERVER_MAIN, "--stdio"])}`,
+        "-u",
+        INIT_LUA,
+        "plans/broken.rlmplan.json",
+      ],
+      {
+        cwd: workspace.root,
+        encoding: "utf8",
+        timeout: NVIM_TIMEOUT_MS,
+        env: {
+          ...process.env,
+          RLM_PLAN_NVIM_OUT: out,
+          RLM_PLAN_HOVER_LINE: String(hoverAt.line),
+          RLM_PLAN_HOVER_CHARACTER: String(hoverAt.character),
+          RLM_PLAN_RUN_PLAN: "plans/good.rlmplan.json",
+          RLM_PLAN_HOST_HOVER_LINE: String(hostHover.line),
+          RLM_PLAN_HOST_HOVER_CHARACTER: String(hostHover.character),
+          RLM_PLAN_HOST_COMPLETE_LINE: String(hostComplete.line),
+          RLM_PLAN_HOST_COMPLETE_CHARACTER: String(hostComplete.character),
+        },
       },
-    },
-  );
-  const context = `${version}; exit ${run.status} ${run.signal ?? ""}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
-  assert.equal(run.error, undefined, context);
-  assert.equal(run.status, 0, context);
-  const result = JSON.parse(readFileSync(out, "utf8")) as NeovimResult;
+    );
+    const context = `${version}; exit ${run.status} ${run.signal ?? ""}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`;
+    assert.equal(run.error, undefined, context);
+    assert.equal(run.status, 0, context);
+    const result = JSON.parse(readFileSync(out, "utf8")) as NeovimResult;
 
-  assert.equal(result.waited, true, "diagnostics arrived");
-  assert.equal(result.filetype, "rlm-plan");
-  assert.deepEqual(result.clients, ["rlm-plan"]);
-  const diagnostics = [...result.diagnostics].sort((a, b) => a.lnum - b.lnum || a.col - b.col);
-  assert.deepEqual(diagnostics, [
-    expected(
-      '"hits"',
-      undefined,
-      ERROR,
-      "unbound_variable",
-      'variable "hits" is not bound here: bind it in an earlier step of this plan or an enclosing one',
-    ),
-    expected(
-      '"contxt"',
-      undefined,
-      ERROR,
-      "unknown_operator",
-      'unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final',
-    ),
-    expected(
-      '"n"',
-      '"args": [1, 2]',
-      ERROR,
-      "duplicate_binding",
-      '"n" is already bound in this scope: choose another name',
-    ),
-    expected(
-      '"retry"',
-      undefined,
-      WARNING,
-      "capability_denied",
-      'this step needs the capability retry, which the host does not grant: add "retry" to "capabilities" in rlmplan.host.json',
-    ),
-  ]);
+    assert.equal(result.waited, true, "diagnostics arrived");
+    assert.equal(result.filetype, "rlm-plan");
+    assert.deepEqual(result.clients, ["rlm-plan"]);
+    const diagnostics = [...result.diagnostics].sort((a, b) => a.lnum - b.lnum || a.col - b.col);
+    assert.deepEqual(diagnostics, [
+      expected(
+        '"hits"',
+        undefined,
+        ERROR,
+        "unbound_variable",
+        'variable "hits" is not bound here: bind it in an earlier step of this plan or an enclosing one',
+      ),
+      expected(
+        '"contxt"',
+        undefined,
+        ERROR,
+        "unknown_operator",
+        'unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final',
+      ),
+      expected(
+        '"n"',
+        '"args": [1, 2]',
+        ERROR,
+        "duplicate_binding",
+        '"n" is already bound in this scope: choose another name',
+      ),
+      expected(
+        '"retry"',
+        undefined,
+        WARNING,
+        "capability_denied",
+        'this step needs the capability retry, which the host does not grant: add "retry" to "capabilities" in rlmplan.host.json',
+      ),
+    ]);
 
-  assert.ok(result.hover, "the hover answered");
-  assert.equal(result.hover.kind, "markdown");
-  const paragraphs = result.hover.value.split("\n\n");
-  assert.equal(paragraphs[0], "**retry** 3 attempts → `r`");
-  assert.ok(
-    paragraphs.includes(
-      "**Worst case of this step:** 7 steps · depth 2 · parallel width 0 · 0 model calls · 3 tool calls · 0 context operations",
-    ),
-    result.hover.value,
-  );
-  assert.ok(
-    paragraphs.includes(
-      "**Retry:** 3 attempts × 2 steps = 6 steps, plus the retry step · 3 attempts × 1 tool call = 3 tool calls",
-    ),
-    result.hover.value,
-  );
-  assert.ok(
-    paragraphs.includes('**Capability:** `retry`, **not granted** by `rlmplan.host.json`: add it to "capabilities"'),
-    result.hover.value,
-  );
-});
+    assert.ok(result.hover, "the hover answered");
+    assert.equal(result.hover.kind, "markdown");
+    const paragraphs = result.hover.value.split("\n\n");
+    assert.equal(paragraphs[0], "**retry** 3 attempts → `r`");
+    assert.ok(
+      paragraphs.includes(
+        "**Worst case of this step:** 7 steps · depth 2 · parallel width 0 · 0 model calls · 3 tool calls · 0 context operations",
+      ),
+      result.hover.value,
+    );
+    assert.ok(
+      paragraphs.includes(
+        "**Retry:** 3 attempts × 2 steps = 6 steps, plus the retry step · 3 attempts × 1 tool call = 3 tool calls",
+      ),
+      result.hover.value,
+    );
+    assert.ok(
+      paragraphs.includes('**Capability:** `retry`, **not granted** by `rlmplan.host.json`: add it to "capabilities"'),
+      result.hover.value,
+    );
+
+    // The run lens runs the plan in the server; the transitions and the result arrive as messages.
+    assert.equal(result.run.lens?.command, "rlmPlan.server.runInEditor", JSON.stringify(result.run));
+    assert.deepEqual(result.run.result && [result.run.result.ok, result.run.result.value], [true, 3]);
+    assert.deepEqual(
+      result.run.logged.filter((m) => m.startsWith("[rlm-plan]")).map((m) => m.replace(/ \d+ ms$/, "")),
+      ["[rlm-plan] good.rlmplan.json #1 tool(count_items) → n ok", "[rlm-plan] good.rlmplan.json #2 final ok"],
+    );
+    assert.equal(result.run.shown.length, 1);
+    assert.match(result.run.shown[0]?.message ?? "", /^RLM Plan: good\.rlmplan\.json returned 3 /);
+
+    // The host profile: hover on a budget key, completion of the budget's other keys.
+    assert.match(result.host.hover?.value ?? "", /^Trusted tool calls/);
+    assert.ok(result.host.completion.includes("max_steps"), JSON.stringify(result.host.completion));
+    assert.ok(!result.host.completion.includes("max_tool_calls"));
+  },
+);
 
 test("server/README.md shows the Neovim configuration this test runs", () => {
   const lua = readFileSync(INIT_LUA, "utf8");

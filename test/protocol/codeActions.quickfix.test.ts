@@ -16,7 +16,7 @@ import {
   type ShowDocumentParams,
 } from "vscode-languageserver-protocol/node";
 import { LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
-import { applyWorkspaceEdit, golden } from "./support/workspaceEdits";
+import { applyWorkspaceEdit, expectGolden, golden } from "./support/workspaceEdits";
 
 interface GoldenCase {
   readonly name: string;
@@ -38,6 +38,18 @@ const CASES: readonly GoldenCase[] = [
   { name: "missing-final", code: "final_must_be_unique_and_last", title: 'Add a final step returning "count"' },
   { name: "missing-final-nested", code: "final_must_be_unique_and_last", title: 'Add a final step returning "n"' },
   { name: "duplicate-binding", code: "duplicate_binding", title: 'Rename this "count" to "count_2"' },
+  { name: "missing-field", code: "missing_field", title: 'Add the missing "bind"' },
+  {
+    name: "final-not-last",
+    code: "final_must_be_unique_and_last",
+    title: "Move the final step to the end of the plan",
+  },
+  {
+    name: "budget-exceeded",
+    code: "budget_exceeded",
+    title: "Raise max_tool_calls to 17 in rlmplan.host.json",
+    editsHost: true,
+  },
   {
     name: "capability-denied",
     code: "capability_denied",
@@ -46,6 +58,10 @@ const CASES: readonly GoldenCase[] = [
   },
   { name: "unknown-tool", code: "unknown_tool", title: 'Change to the registered tool "count_items"' },
   { name: "unknown-provider", code: "unknown_provider", title: 'Change to the registered provider "local"' },
+  { name: "unknown-key", code: "unknown_key", title: 'Rename "bnd" to "bind"' },
+  // The first unknown key ("flags" on the search) is removed with its comma; "extra" stays.
+  { name: "unknown-key-remove", code: "unknown_key", title: 'Remove "flags"' },
+  { name: "unknown-model-option", code: "unknown_model_option", title: 'Rename "max_token" to "max_tokens"' },
 ];
 
 describe("code actions: quick fixes (golden files)", () => {
@@ -94,11 +110,20 @@ describe("code actions: quick fixes (golden files)", () => {
       const after = applyWorkspaceEdit({ [uri]: input, [hostUri]: hostText }, action.edit);
       assert.deepEqual(Object.keys(after), [testCase.editsHost ? hostUri : uri]);
       const plan = after[uri] ?? input;
-      assert.equal(plan, golden("code-actions", `${testCase.name}.expected.rlmplan.json`));
-      if (testCase.editsHost)
-        assert.equal(after[hostUri], golden("code-actions", `${testCase.name}.expected.host.json`));
+      expectGolden(plan, "code-actions", `${testCase.name}.expected.rlmplan.json`);
+      if (testCase.editsHost) expectGolden(after[hostUri] ?? "", "code-actions", `${testCase.name}.expected.host.json`);
     });
   }
+
+  it("isPreferred only when one fix is clearly right: a one-letter slip, not a guess", async () => {
+    const preferred = async (op: string) => {
+      const text = `{"steps": [{"op": "${op}", "plan": {"steps": [{"op": "final", "value": 1}]}, "bind": "x"}, {"op": "final", "value": 1}]}`;
+      const { actions } = await actionsFor(`preferred-${op}.rlmplan.json`, text, "unknown_operator");
+      return actions.map((a) => [a.title, "isPreferred" in a ? a.isPreferred === true : false]);
+    };
+    assert.deepEqual(await preferred("rlmm"), [['Change to "rlm"', true]]);
+    assert.deepEqual(await preferred("fly"), [['Change to "rlm"', false]]);
+  });
 
   it("unknown_tool: opens the host profile at its tools section", async () => {
     const input = golden("code-actions", "unknown-tool.input.rlmplan.json");
@@ -169,10 +194,34 @@ describe("code actions: quick fixes (golden files)", () => {
     const stale = await client.connection.sendRequest(CodeActionRequest.type, {
       textDocument: { uri },
       range: diagnostic.range,
-      context: { diagnostics: [diagnostic] },
+      context: { diagnostics: [diagnostic], only: [CodeActionKind.QuickFix] },
     });
     await client.close(uri);
     assert.deepEqual(refactors, []);
     assert.deepEqual(stale, []);
+  });
+
+  it("Run plan is a source action naming the lens's command, for editors without code lenses", async () => {
+    const input = golden("code-actions", "missing-final.input.rlmplan.json");
+    const uri = await client.open(workspace.path("run-action.rlmplan.json"), input);
+    const everything = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } },
+      context: { diagnostics: [] },
+    });
+    const quickFixesOnly = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } },
+      context: { diagnostics: [], only: [CodeActionKind.QuickFix] },
+    });
+    await client.close(uri);
+    assert.deepEqual(everything, [
+      {
+        title: "Run plan",
+        kind: "source.runPlan",
+        command: { title: "Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] },
+      },
+    ]);
+    assert.deepEqual(quickFixesOnly, []);
   });
 });

@@ -32,7 +32,7 @@ describe("code lens: run and worst case", () => {
   it("run, and the worst case against the host's budget", async () => {
     const { uri, lenses: result } = await lenses(hosted.path("plan.rlmplan.json"), PLAN);
     assert.deepEqual(result, [
-      { range: top(0), command: { title: "▶ Run plan", command: "rlmPlan.run", arguments: [uri] } },
+      { range: top(0), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
       {
         range: top(0),
         command: { title: "steps 13/64 · models 1/8 · tools 3/4 · context ops 1/32 · depth 2/4", command: "" },
@@ -50,7 +50,7 @@ describe("code lens: run and worst case", () => {
     const text = `// a comment first\n${PLAN}`;
     const { uri, lenses: result } = await lenses(bare.path("plan.rlmplan.json"), text);
     assert.deepEqual(result, [
-      { range: top(1), command: { title: "▶ Run plan", command: "rlmPlan.run", arguments: [uri] } },
+      { range: top(1), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
       {
         range: top(1),
         command: { title: "steps 13/64 · models 1/8 · tools 3/16 · context ops 1/32 · depth 2/4", command: "" },
@@ -62,7 +62,7 @@ describe("code lens: run and worst case", () => {
     const text = PLAN.replace('"op": "checkpoint"', '"op": "checkpont"');
     const { uri, lenses: result } = await lenses(hosted.path("plan.rlmplan.json"), text);
     assert.deepEqual(result, [
-      { range: top(0), command: { title: "▶ Run plan", command: "rlmPlan.run", arguments: [uri] } },
+      { range: top(0), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
     ]);
   });
 

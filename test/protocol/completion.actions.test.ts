@@ -1,5 +1,7 @@
 // Completion inside context actions and references over the protocol: action types (and whole
-// actions as snippets), selectors, strategies, transforms, reducers and reference kinds.
+// actions as snippets), selectors, strategies, transforms, reducers and reference kinds; and
+// property names of steps, actions, selectors, strategies, references and plans (none in an
+// object literal, whose keys are data).
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -107,5 +109,66 @@ describe("completion: actions and references", () => {
       '{"ref": "var", "name": "${1}"}',
       '{"ref": "field", "value": ${1}, "key": "${2}"}',
     ]);
+  });
+
+  // ---- property names: the keys a form has and the object lacks, with their values ----
+
+  const keyEdits = async (marked: string) =>
+    (await complete(marked)).map((item) => [
+      item.label,
+      item.textEdit && "range" in item.textEdit ? item.textEdit.newText : undefined,
+    ]);
+  const FINAL = '{"op": "final", "value": 1}';
+
+  it("a model step's missing keys: required first, then optional, with their values", async () => {
+    assert.deepEqual(await keyEdits(`{"steps": [{"op": "model", "provider": "p", |}, ${FINAL}]}`), [
+      ["prompt", '"prompt": ${1}'],
+      ["bind", '"bind": "${1}"'],
+      ["options", '"options": ${1}'],
+    ]);
+  });
+
+  it("a step without an operation: the operation first, as a choice", async () => {
+    assert.deepEqual(await keyEdits(`{"steps": [{|}, ${FINAL}]}`), [
+      ["op", '"op": "${1|context,model,rlm,tool,parallel,retry,checkpoint,final|}"'],
+    ]);
+  });
+
+  it("the key being typed is replaced, and an existing key's value is kept", async () => {
+    const items = await complete(`{"steps": [{"op": "checkpoint", "lab|"}, ${FINAL}]}`);
+    assert.deepEqual(
+      items.map((item) => item.label),
+      ["label"],
+    );
+    const renamed = await keyEdits(`{"steps": [{"op": "tool", "nmae|": "count", "args": 1, "bind": "n"}, ${FINAL}]}`);
+    assert.deepEqual(renamed, [["name", '"name"']]);
+  });
+
+  it("actions, selectors, strategies, references and plans", async () => {
+    const step = (action: string) =>
+      `{"steps": [{"op": "context", "handle": {"ref": "input", "name": "d"}, "action": ${action}, "bind": "x"}, ${FINAL}]}`;
+    assert.deepEqual(await keyEdits(step('{"type": "slice", |}')), [
+      ["start", '"start": ${1:0}'],
+      ["length", '"length": ${1:1000}'],
+    ]);
+    assert.deepEqual(await keyEdits(step('{"type": "peek", "selector": {"type": "item", |}}')), [
+      ["index", '"index": ${1:0}'],
+    ]);
+    assert.deepEqual(await keyEdits(step('{"type": "partition", "strategy": {|}}')), [
+      ["type", '"type": "${1|fixed,lines|}"'],
+      ["size", '"size": ${1:1000}'],
+    ]);
+    assert.deepEqual(await keyEdits(`{"steps": [{"op": "final", "value": {"ref": "field", |}}]}`), [
+      ["value", '"value": ${1}'],
+      ["key", '"key": "${1}"'],
+    ]);
+    assert.deepEqual(await keyEdits(`{"steps": [${FINAL}], |}`), [
+      ["description", '"description": "${1}"'],
+      ["$schema", '"$schema": "${1}"'],
+    ]);
+  });
+
+  it("no key completion in an object literal", async () => {
+    assert.deepEqual(await keyEdits(`{"steps": [{"op": "final", "value": {"a": 1, |}}]}`), []);
   });
 });

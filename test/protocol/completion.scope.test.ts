@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { CompletionRequest, type CompletionItem, type CompletionList } from "vscode-languageserver-protocol/node";
 import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
 
 const PLAN = `{"steps": [
@@ -80,5 +81,41 @@ describe("completion: variables in scope", () => {
   it("at an expression field: a reference to each variable in scope after the reference shapes", async () => {
     const items = await namesAt("D", "|");
     assert.deepEqual(items, ["input reference", "var reference", "field reference", "first", "sub", "both"]);
+  });
+
+  it("past 200 names in scope: the nearest 200 that match what is typed, marked incomplete", async () => {
+    const steps = Array.from({ length: 250 }, (_, i) => `{"op": "tool", "name": "t", "args": [], "bind": "v${i}"}`);
+    const raw = async (typed: string): Promise<CompletionList> => {
+      const { text, position } = fixture(
+        `{"steps": [${steps.join(",\n")},\n{"op": "final", "value": {"ref": "var", "name": "${typed}|"}}]}`,
+      );
+      const uri = await client.open(`${workspace.root}/big${count++}.rlmplan.json`, text);
+      try {
+        const result: CompletionItem[] | CompletionList | null = await client.connection.sendRequest(
+          CompletionRequest.type,
+          { textDocument: { uri }, position },
+        );
+        assert.ok(result && !Array.isArray(result), "a completion list");
+        return result;
+      } finally {
+        await client.close(uri);
+      }
+    };
+    const all = await raw("");
+    assert.equal(all.isIncomplete, true);
+    assert.deepEqual(
+      all.items.map((item) => item.label),
+      Array.from({ length: 200 }, (_, i) => `v${i + 50}`),
+    );
+    const narrowed = await raw("v1");
+    assert.equal(narrowed.isIncomplete, true);
+    assert.deepEqual(
+      narrowed.items.map((item) => item.label),
+      [
+        "v1",
+        ...Array.from({ length: 10 }, (_, i) => `v${10 + i}`),
+        ...Array.from({ length: 100 }, (_, i) => `v${100 + i}`),
+      ],
+    );
   });
 });

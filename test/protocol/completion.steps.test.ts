@@ -45,18 +45,37 @@ describe("completion: operations and steps", () => {
     assert.equal(tool?.detail, "Calls a trusted tool the host registers with JSON arguments and binds its result.");
   });
 
-  it("replaces the half-typed operation name, quotes included", async () => {
+  it("replaces the half-typed operation name between its quotes (a snippet's tab stops survive)", async () => {
     const { items, text } = await complete('{"steps": [{"op": "ret|"}]}');
     assert.deepEqual(
       items.map((item) => item.label),
       OPERATIONS,
     );
-    const start = text.indexOf('"ret"');
+    const start = text.indexOf('"ret"') + 1;
     assert.deepEqual(edit(items.find((item) => item.label === "retry")), {
-      range: { start: positionAt(text, start), end: positionAt(text, start + 5) },
+      range: { start: positionAt(text, start), end: positionAt(text, start + 3) },
+      newText: "retry",
+    });
+    assert.equal(items[0]?.filterText, "context");
+  });
+
+  it("inside a snippet's empty string, a value is written between the quotes, which stay", async () => {
+    const { items, text } = await complete('{"steps": [{"op": "|", "args": [], "bind": "x"}]}');
+    const start = text.indexOf('"op": "') + 7;
+    assert.ok(items.length > 0);
+    for (const item of items) {
+      const { range } = edit(item);
+      assert.deepEqual(range, { start: positionAt(text, start), end: positionAt(text, start) }, item.label);
+    }
+  });
+
+  it("an unclosed string is replaced whole, quotes included", async () => {
+    const { items, text } = await complete('{"steps": [{"op": "ret|');
+    const start = text.indexOf('"ret');
+    assert.deepEqual(edit(items.find((item) => item.label === "retry")), {
+      range: { start: positionAt(text, start), end: positionAt(text, start + 4) },
       newText: '"retry"',
     });
-    assert.equal(items[0]?.filterText, '"context"');
   });
 
   it("inserts a whole step as a snippet at a step position", async () => {

@@ -101,6 +101,31 @@ describe("diagnostics: problems of the plan", () => {
     ]);
   });
 
+  it("warns about a key the runtime ignores, and reports a malformed final step alone", async () => {
+    const text = `{"steps": [
+  {"op": "checkpoint", "label": "start", "extra": 1},
+  {"op": "final"}
+]}`;
+    const uri = await client.open(workspace.path("keys.rlmplan.json"), text);
+    const diagnostics = await client.waitForDiagnostics(uri);
+    assert.deepEqual(diagnostics.map(seen), [
+      {
+        range: rangeOf(text, '"extra"'),
+        severity: DiagnosticSeverity.Warning,
+        code: "unknown_key",
+        source: "rlm-plan",
+        message: 'a checkpoint step has no key "extra", so the runtime ignores it: its keys are "op", "label"',
+      },
+      {
+        range: rangeOf(text, '{"op": "final"}'),
+        severity: DiagnosticSeverity.Error,
+        code: "missing_field",
+        source: "rlm-plan",
+        message: 'missing field "value": this step needs "value"',
+      },
+    ]);
+  });
+
   it("keeps checking after a JSON syntax error and points a duplicate key at the first one", async () => {
     const text = `{"steps": [
   {"op": "checkpoint", "label": "a", "label": "b"}
@@ -112,7 +137,7 @@ describe("diagnostics: problems of the plan", () => {
       {
         range: rangeOf(text, '"label"', '"a"'),
         severity: DiagnosticSeverity.Error,
-        code: "duplicate_key",
+        code: "invalid_json",
         source: "rlm-plan",
         message: 'duplicate key "label": a JSON object may name a key only once',
         related: [{ range: rangeOf(text, '"label"'), message: "first occurrence of this key" }],

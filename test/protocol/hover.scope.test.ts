@@ -1,4 +1,4 @@
-// Hover, completion and go to definition read one binding index (server/src/bindingIndex.ts),
+// Hover, completion and go to definition read the runtime's semantic model (analysis.model),
 // so they agree on what a variable name means: a name bound twice in scope (an error the
 // diagnostics report) means its later binding from there on, as find references pins; a "bind"
 // on a checkpoint or final step binds nothing, as in the validator.
@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DefinitionRequest, type Location } from "vscode-languageserver-protocol/node";
 import { fixture, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
+import { nestedBrokenAt } from "./support/nestedBrokenPlan";
 
 const PLAN = `{"steps": [
   {"op": "tool", "name": "t", "args": [1], "bind": "n"},
@@ -70,5 +71,25 @@ describe("hover, completion and definition: one scope", () => {
       [["n", "bound on line 3 by a tool step"]],
     );
     await client.close(uri);
+  });
+
+  it("issue 8: a broken step's name in a nested rlm is not bound in the outer plan, as the validator says", async () => {
+    const outer = await open(nestedBrokenAt("outer"));
+    assert.deepEqual((await client.hover(outer.uri, outer.position))?.contents, {
+      kind: "markdown",
+      value: "**variable** `x`\n\nNot bound here: bind it in an earlier step of this plan or an enclosing one.",
+    });
+    const diagnostics = await client.waitForDiagnostics(outer.uri);
+    assert.deepEqual(
+      diagnostics.filter((d) => d.code === "unbound_variable").map((d) => d.range.start),
+      [{ line: outer.position.line, character: outer.position.character - 1 }],
+    );
+    await client.close(outer.uri);
+    const inner = await open(nestedBrokenAt("inner"));
+    assert.deepEqual((await client.hover(inner.uri, inner.position))?.contents, {
+      kind: "markdown",
+      value: "**variable** `x`\n\nBound on line 3 by **tool**",
+    });
+    await client.close(inner.uri);
   });
 });

@@ -34,6 +34,7 @@ interface WireGraph {
     hiddenSteps: number;
     budget: { max_tool_calls: number } | null;
     total: { steps: number } | null;
+    problems: { code: string; message: string; hostDependent: boolean }[];
   };
 }
 
@@ -160,7 +161,15 @@ describe("plan graph request", () => {
     const uri = await client.open(workspace.path("hosted/broken.rlmplan.json"), '{"steps": [{"op": "final"');
     const result = await request({ uri });
     assert.ok(result);
-    assert.equal(result.graph.steps, 0);
+    // The final step normalizes (its missing value reported on it); the JSON errors are the file's.
+    assert.deepEqual(
+      steps(result).map((s) => [s.id, s.op, s.problems.map((p) => p.code)]),
+      [["steps/0", "final", ["missing_field"]]],
+    );
+    assert.deepEqual(
+      result.graph.problems.map((p) => p.code),
+      ["invalid_json", "invalid_json", "invalid_json"],
+    );
     await client.close(uri);
   });
 });

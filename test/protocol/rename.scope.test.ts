@@ -14,6 +14,7 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
 import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "./support/scopedPlan";
+import { nestedBrokenAt, NESTED_BROKEN_PLAN } from "./support/nestedBrokenPlan";
 import { applyWorkspaceEdit } from "./support/workspaceEdits";
 
 describe("rename: bindings in scope", () => {
@@ -195,5 +196,15 @@ describe("rename: bindings in scope", () => {
 
   it("renaming to the same name changes nothing", async () => {
     assert.equal(await rename(cursorIn(SCOPED_PLAN, '"hits"', 0), "hits"), SCOPED_PLAN);
+  });
+
+  it("issue 8: the outer reference to a name bound by a broken step in a nested rlm is not a variable", async () => {
+    await refused(nestedBrokenAt("outer"), "y", '"x" is not bound in this scope, so there is no variable to rename.');
+    // Inside, the broken step's binding and its reference are renamed; the outer one is left.
+    const renamed = await rename(nestedBrokenAt("inner"), "y");
+    assert.equal(
+      renamed,
+      NESTED_BROKEN_PLAN.replace('"bind": "x"', '"bind": "y"').replace("INNER", "y").replace("OUTER", "x"),
+    );
   });
 });

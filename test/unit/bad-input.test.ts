@@ -267,12 +267,19 @@ for (const name of SPECIAL) {
     );
   });
 
-  test(`${name} as a JSON key in plan text: ignored like any other unknown key`, () => {
+  test(`${name} as a JSON key in plan text: ignored (and warned about) like any other unknown key`, () => {
     const text = `{"steps":[{"op":"final","value":1,${quotedKey}:{"op":"tool"}}],${quotedKey}:{"steps":[],"polluted":true}}`;
     check(model(text), "valid");
     check(model("```json\n" + text + "\n```"), "valid");
     assert.deepEqual(parsePlan({ kind: "document", text }).problems, []);
-    assert.deepEqual(analyzePlanText(text).problems, []);
+    // The editor warns about the keys, as about any key the runtime ignores; nothing else.
+    assert.deepEqual(
+      analyzePlanText(text).problems.map((p) => [p.kind, p.severity, p.path]),
+      [
+        ["unknown_key", "warning", [name]],
+        ["unknown_key", "warning", ["steps", 0, name]],
+      ],
+    );
   });
 
   test(`${name} as a capability: grants nothing else`, () => {

@@ -1,5 +1,6 @@
 // `rlm-plan check` against a host profile: found by walking up from the plan, or named with
-// --host; its capabilities, budget, tools and providers decide the host-dependent warnings.
+// --host; its capabilities, budget, tools and providers decide the host-dependent problems, which
+// are errors there: `run` would refuse the plan.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -50,20 +51,20 @@ write("ws/plans/deep/plan.rlmplan.json", PLAN);
 write("bad/rlmplan.host.json", '{ "capabilities": "all" }');
 write("bad/plan.rlmplan.json", PLAN);
 
-test("the nearest host profile decides capabilities, registries and the budget (warnings)", () => {
+test("the nearest host profile decides capabilities, registries and the budget (errors: run refuses them)", () => {
   const run = check("ws/plans/deep/plan.rlmplan.json");
   assert.equal(run.stderr, "");
   assert.equal(
     run.stdout,
     [
-      "ws/plans/deep/plan.rlmplan.json:1:1: warning: worst case tool calls 2 exceeds the budget's max_tool_calls of 1 [budget_exceeded]",
-      "ws/plans/deep/plan.rlmplan.json:4:29: warning: this step needs the capability tool(ghost), which the host does not grant [capability_denied]",
-      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the plan calls tool "ghost", which the host does not register [unknown_tool]',
-      "ws/plans/deep/plan.rlmplan.json: ok (3 steps), 3 warnings",
+      "ws/plans/deep/plan.rlmplan.json:1:1: error: worst case tool calls 2 exceeds the budget's max_tool_calls of 1 [budget_exceeded]",
+      "ws/plans/deep/plan.rlmplan.json:4:29: error: this step needs the capability tool(ghost), which the host does not grant [capability_denied]",
+      'ws/plans/deep/plan.rlmplan.json:4:29: error: the plan calls tool "ghost", which the host does not register [unknown_tool]',
+      "ws/plans/deep/plan.rlmplan.json: 3 errors",
       "",
     ].join("\n"),
   );
-  assert.equal(run.code, 0);
+  assert.equal(run.code, 1);
 });
 
 test("--capabilities and --budget override the profile's", () => {
@@ -77,8 +78,8 @@ test("--capabilities and --budget override the profile's", () => {
   assert.equal(
     run.stdout,
     [
-      'ws/plans/deep/plan.rlmplan.json:4:29: warning: the plan calls tool "ghost", which the host does not register [unknown_tool]',
-      "ws/plans/deep/plan.rlmplan.json: ok (3 steps), 1 warning",
+      'ws/plans/deep/plan.rlmplan.json:4:29: error: the plan calls tool "ghost", which the host does not register [unknown_tool]',
+      "ws/plans/deep/plan.rlmplan.json: 1 error",
       "",
     ].join("\n"),
   );
@@ -94,6 +95,6 @@ test("an invalid host profile is reported where it is wrong, and fails the check
 test("--host names the profile to use instead of the nearest one", () => {
   const run = check("bad/plan.rlmplan.json", "--host", "ws/rlmplan.host.json");
   assert.equal(run.stderr, "");
-  assert.match(run.stdout, /bad\/plan\.rlmplan\.json: ok \(3 steps\), 3 warnings\n$/);
-  assert.equal(run.code, 0);
+  assert.match(run.stdout, /bad\/plan\.rlmplan\.json: 3 errors\n$/);
+  assert.equal(run.code, 1);
 });

@@ -204,11 +204,8 @@ describe("rlm-plan check: plan files", () => {
   test("an unreadable file: which and why on stderr, no stack trace, status 1; other files still checked", () => {
     const missing = join(dir, "no-such-plan.rlmplan.json");
     const good = planFile("good.rlmplan.json", NEEDLE);
-    const run = rlmPlan("check", missing, dir, good);
-    assert.equal(
-      run.stderr,
-      `${NOTE}rlm-plan: cannot read ${missing}: no such file (ENOENT)\nrlm-plan: cannot read ${dir}: it is a directory (EISDIR)\n`,
-    );
+    const run = rlmPlan("check", missing, good);
+    assert.equal(run.stderr, `${NOTE}rlm-plan: cannot read ${missing}: no such file (ENOENT)\n`);
     assert.equal(run.stdout, `${good}: ok (3 steps)\n`);
     assert.equal(run.code, 1);
     const json = JSON.parse(rlmPlan("check", "--json", missing).stdout) as CheckJson;
@@ -217,7 +214,7 @@ describe("rlm-plan check: plan files", () => {
     ]);
   });
 
-  test("an error and a host-dependent warning: severities, and the error decides the status", () => {
+  test("--budget makes the budget a gate: over it is an error, like run's refusal", () => {
     const file = planFile(
       "mixed.rlmplan.json",
       `{"steps": [
@@ -228,24 +225,44 @@ describe("rlm-plan check: plan files", () => {
     );
     const run = rlmPlan("check", "--budget", '{"max_tool_calls": 0}', file);
     assert.deepEqual(run.stdout.split("\n"), [
-      `${file}:1:1: warning: worst case tool calls 1 exceeds the budget's max_tool_calls of 0 [budget_exceeded]`,
+      `${file}:1:1: error: worst case tool calls 1 exceeds the budget's max_tool_calls of 0 [budget_exceeded]`,
       `${file}:2:72: error: variable "nothing" is not bound here: bind it in an earlier step of this plan or an enclosing one [unbound_variable]`,
-      `${file}: 1 error, 1 warning`,
+      `${file}: 2 errors`,
       "",
     ]);
     assert.equal(run.code, 1);
   });
 
-  test("warnings alone do not fail the check", () => {
-    const file = planFile("over.rlmplan.json", NEEDLE);
-    const run = rlmPlan("check", "--budget", '{"max_tool_calls": 0, "max_context_ops": 0}', file);
+  test("with no host known, the default budget only warns, and warnings alone do not fail the check", () => {
+    const tools = Array.from(
+      { length: 17 },
+      (_, i) => `{"op": "tool", "name": "count_items", "args": [], "bind": "n${i}"}`,
+    );
+    const file = planFile("over.rlmplan.json", `{"steps": [${tools.join(", ")}, {"op": "final", "value": 1}]}`);
+    const run = rlmPlan("check", file);
     assert.deepEqual(run.stdout.split("\n"), [
-      `${file}:1:1: warning: worst case tool calls 1 exceeds the budget's max_tool_calls of 0 [budget_exceeded]`,
-      `${file}:1:1: warning: worst case context operations 1 exceeds the budget's max_context_ops of 0 [budget_exceeded]`,
-      `${file}: ok (3 steps), 2 warnings`,
+      `${file}:1:1: warning: worst case tool calls 17 exceeds the budget's max_tool_calls of 16 [budget_exceeded]`,
+      `${file}: ok (18 steps), 1 warning`,
       "",
     ]);
     assert.equal(run.code, 0);
+  });
+});
+
+describe("rlm-plan check: keys the runtime ignores and model options", () => {
+  test("an unknown key warns; a model option the provider refuses fails the gate (the run would fail)", () => {
+    const file = planFile(
+      "keys.rlmplan.json",
+      '{"steps": [\n{"op": "model", "provider": "p", "prompt": "hi", "options": {"max_token": 9}, "bnd": "r", "bind": "r"},\n{"op": "final", "value": 1}]}',
+    );
+    const run = rlmPlan("check", "--capabilities", "model(p)", file);
+    assert.equal(
+      run.stdout,
+      `${file}:2:62: error: model option "max_token" is not allowed (allowed: temperature, top_p, max_tokens, stop, seed, presence_penalty, frequency_penalty, response_format): the provider refuses it when this step runs; did you mean "max_tokens"? [unknown_model_option]\n` +
+        `${file}:2:79: warning: a model step has no key "bnd", so the runtime ignores it: its keys are "op", "provider", "prompt", "options", "bind" [unknown_key]\n` +
+        `${file}: 1 error, 1 warning\n`,
+    );
+    assert.equal(run.code, 1);
   });
 });
 
@@ -258,32 +275,32 @@ describe("rlm-plan check --capabilities", () => {
     assert.equal(run.code, 0);
   });
 
-  test("a capability not granted is a warning at the tool's name", () => {
+  test("a capability not granted is an error at the tool's name (run refuses it)", () => {
     const file = planFile("denied.rlmplan.json", NEEDLE);
     const run = rlmPlan("check", "--capabilities=context(search), rlm", file);
     assert.equal(
       run.stdout,
-      `${file}:4:29: warning: this step needs the capability tool(count_items), which the host does not grant [capability_denied]\n` +
-        `${file}: ok (3 steps), 1 warning\n`,
+      `${file}:4:29: error: this step needs the capability tool(count_items), which the host does not grant [capability_denied]\n` +
+        `${file}: 1 error\n`,
     );
-    assert.equal(run.code, 0);
+    assert.equal(run.code, 1);
     const json = JSON.parse(rlmPlan("check", "--json", "--capabilities", "context(search)", file).stdout) as CheckJson;
     const problem = json.files[0]?.problems[0];
     assert.deepEqual(problem && [problem.severity, problem.code, problem.kind, problem.line, problem.column], [
-      "warning",
+      "error",
       "capability_denied",
       "capability_denied",
       4,
       29,
     ]);
-    assert.equal(json.files[0]?.ok, true);
+    assert.equal(json.files[0]?.ok, false);
   });
 
   test("an empty list grants nothing", () => {
     const file = planFile("none.rlmplan.json", NEEDLE);
     const run = rlmPlan("check", "--capabilities", "", file);
     assert.equal(run.stdout.split("\n").filter((line) => line.includes("[capability_denied]")).length, 2);
-    assert.equal(run.code, 0);
+    assert.equal(run.code, 1);
   });
 
   test("commas inside parentheses belong to the term", () => {
@@ -356,11 +373,11 @@ describe("rlm-plan check --json", () => {
 });
 
 describe("rlm-plan usage", () => {
-  const usageLine = "usage: rlm-plan check FILE... [--capabilities LIST] [--budget JSON|default] [--json]";
+  const usageLine = "usage: rlm-plan check PATH... [--host FILE] [--capabilities LIST] [--budget JSON|default]";
 
   const cases: [string, string[], string][] = [
     ["no command", [], "rlm-plan: missing command"],
-    ["no files", ["check"], "rlm-plan: check needs at least one FILE"],
+    ["no files", ["check"], "rlm-plan: check needs at least one PATH"],
     ["an unknown flag", ["check", "--frobnicate", "a.json"], "rlm-plan: unknown option --frobnicate"],
     ["an unknown command", ["lint", "a.json"], 'rlm-plan: unknown command "lint"'],
     ["a flag without its value", ["check", "a.json", "--budget"], "rlm-plan: --budget needs a value"],
@@ -378,7 +395,17 @@ describe("rlm-plan usage", () => {
     [
       "a malformed capability",
       ["check", "--capabilities", "tool(a", "a.json"],
-      'rlm-plan: --capabilities: "tool(a" is not a capability term such as tool(count_items)',
+      'rlm-plan: --capabilities: "tool(a" is not a capability term: write context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint',
+    ],
+    [
+      "an unknown capability after a good one, refused as a host profile refuses it",
+      ["check", "--capabilities", "context(search),bogus", "a.json"],
+      'rlm-plan: --capabilities: "bogus" is not a capability: write context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint',
+    ],
+    [
+      "an unknown context action",
+      ["check", "--capabilities", "context(serch)", "a.json"],
+      'rlm-plan: --capabilities: "context(serch)" is not a context capability: the actions are search, slice, peek, partition, map, reduce',
     ],
   ];
   for (const [what, args, message] of cases) {

@@ -175,6 +175,42 @@ describe("rlm-plan estimate --json", () => {
   });
 });
 
+describe("rlm-plan estimate: worst cases beyond 2^53", () => {
+  // Four nested retries around one tool step: 1e6 × 1000 × 123457 × 99999 attempts.
+  let inner: unknown = {
+    steps: [
+      { op: "tool", name: "echo", args: 1, bind: "n" },
+      { op: "final", value: 1 },
+    ],
+  };
+  for (const [i, attempts] of [1000000, 1000, 123457, 99999].entries()) {
+    inner = {
+      steps: [
+        { op: "retry", attempts, plan: inner, bind: `r${i}` },
+        { op: "final", value: 1 },
+      ],
+    };
+  }
+  const file = join(dir, "bignum.rlmplan.json");
+  writeFileSync(file, JSON.stringify(inner));
+
+  test("--json prints the exact integers", () => {
+    const run = rlmPlan("estimate", "--json", "--budget", '{"max_depth": 8}', file);
+    assert.match(run.stdout, /"steps": 24691177801844439086,\n/);
+    assert.match(run.stdout, /"tool_calls": 12345576543000000000,\n/);
+    assert.match(run.stdout, /"estimated": 24691177801844439086,\n/);
+    assert.equal(run.code, 1);
+  });
+
+  test("the table shows the exact figures", () => {
+    const run = rlmPlan("estimate", "--budget", '{"max_depth": 8}', file);
+    const lines = run.stdout.split("\n");
+    assert.equal(lines[1], "  steps               24691177801844439086 / 64  over budget");
+    assert.equal(lines[5], "  tool calls          12345576543000000000 / 16  over budget");
+    assert.equal(run.code, 1);
+  });
+});
+
 describe("rlm-plan estimate: failures", () => {
   test("a plan with errors prints them as check does, and no table", () => {
     const file = "examples/plans/broken.rlmplan.json";
@@ -237,7 +273,7 @@ describe("rlm-plan estimate: failures", () => {
       assert.equal(run.code, 2);
       assert.equal(run.stdout, "");
       assert.equal(run.stderr.split("\n")[0], message);
-      assert.match(run.stderr, /^usage: rlm-plan check FILE/m);
+      assert.match(run.stderr, /^usage: rlm-plan check PATH/m);
     });
   }
 });

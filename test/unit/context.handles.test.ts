@@ -95,8 +95,10 @@ describe("order of checks", () => {
   });
 
   test("the handle is checked before the limits", async () => {
-    const error = errorOf(await new ContextStore().run("x", SEARCH, { maxResults: 0, maxBytes: 1 }));
-    assert.equal(error["kind"], "invalid_handle");
+    for (const options of [{ maxResults: 0, maxBytes: 1 }, { timeLimit: null }, null]) {
+      const error = errorOf(await new ContextStore().run("x", SEARCH, options));
+      assert.equal(error["kind"], "invalid_handle");
+    }
   });
 
   test("limits must be positive integers", async () => {
@@ -109,6 +111,51 @@ describe("order of checks", () => {
     ]) {
       const error = errorOf(await store.run(handle, SEARCH, limits));
       assert.deepStrictEqual([error["operation"], error["kind"]], ["options", "invalid_limit"]);
+    }
+  });
+
+  test("null is a wrong limit, not a missing one; a field left out takes its default", async () => {
+    const store = new ContextStore();
+    const handle = store.registerText(SAMPLE);
+    for (const options of [{ maxResults: null }, { maxBytes: null }, { timeLimit: null }]) {
+      const error = errorOf(await store.run(handle, SEARCH, options));
+      assert.deepStrictEqual(
+        [error["operation"], error["kind"]],
+        ["options", "invalid_limit"],
+        JSON.stringify(options),
+      );
+    }
+    const outcome = await store.run(handle, SEARCH, { maxBytes: undefined, timeLimit: undefined });
+    assert.deepStrictEqual(outcome, {
+      ok: true,
+      value: [
+        { index: 1, value: "needle one" },
+        { index: 2, value: "needle two" },
+      ],
+      truncated: false,
+    });
+  });
+
+  test("the time limit must be a positive number of seconds", async () => {
+    const store = new ContextStore();
+    const handle = store.registerText(SAMPLE);
+    for (const timeLimit of [0, -1, "x", Infinity, true, [], "0.25"]) {
+      const error = errorOf(await store.run(handle, SEARCH, { timeLimit }));
+      assert.deepStrictEqual([error["operation"], error["kind"]], ["options", "invalid_limit"], String(timeLimit));
+    }
+    for (const timeLimit of [0.001, 1, 30]) assert.equal((await store.run(handle, SEARCH, { timeLimit })).ok, true);
+  });
+
+  test("options that are not an object are invalid limits", async () => {
+    const store = new ContextStore();
+    const handle = store.registerText(SAMPLE);
+    for (const options of [null, "fast", 3, [1]]) {
+      const error = errorOf(await store.run(handle, SEARCH, options));
+      assert.deepStrictEqual(
+        [error["operation"], error["kind"]],
+        ["options", "invalid_limit"],
+        JSON.stringify(options),
+      );
     }
   });
 

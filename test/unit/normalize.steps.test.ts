@@ -454,7 +454,15 @@ test("collect-all: the plan keeps the steps that normalized, and the names of th
       ["final", ["steps", 4]],
     ],
   );
-  assert.deepEqual([...result.opaqueBinds].sort(), ["broken", "lost"]);
+  // Steps that did not normalize stay in their plan, as written, for the editor's scopes.
+  assert.deepEqual(
+    result.plan?.opaque?.map((o) => [o.index, o.path, o.value.bind]),
+    [
+      [1, ["steps", 1], "lost"],
+      [2, ["steps", 2], "broken"],
+      [3, ["steps", 3], undefined],
+    ],
+  );
   assert.deepEqual(
     result.problems.map((p) => p.detail),
     ["unknown_operator(eval)", "invalid_text_field(name,1)", "invalid_checkpoint_label(1)"],

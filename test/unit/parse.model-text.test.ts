@@ -156,15 +156,15 @@ const cases: readonly (readonly [string, string, Expected])[] = [
     },
   ],
   [
-    "a duplicate key: duplicate_key at the second key, related to the first",
+    "a duplicate key: invalid_json(duplicate_key(K)) at the second key, related to the first",
     '{"steps":[{"op":"final","value":1,"value":2}]}',
     {
       problems: [
         {
           phase: "parse",
           kind: "invalid_plan",
-          reason: "duplicate_key",
-          detail: "duplicate_key(value)",
+          reason: "invalid_json",
+          detail: "invalid_json(duplicate_key(value))",
           offset: 34,
           length: 7,
           related: [{ path: ["steps", 0, "value"], target: "key" }],
@@ -180,8 +180,8 @@ const cases: readonly (readonly [string, string, Expected])[] = [
         {
           phase: "parse",
           kind: "invalid_plan",
-          reason: "duplicate_key",
-          detail: "duplicate_key(value)",
+          reason: "invalid_json",
+          detail: "invalid_json(duplicate_key(value))",
           offset: 34,
           length: 12,
           related: [{ path: ["steps", 0, "value"], target: "key" }],
@@ -197,8 +197,8 @@ const cases: readonly (readonly [string, string, Expected])[] = [
         {
           phase: "parse",
           kind: "invalid_plan",
-          reason: "duplicate_key",
-          detail: "duplicate_key(steps)",
+          reason: "invalid_json",
+          detail: "invalid_json(duplicate_key(steps))",
           offset: 18,
           length: 7,
           related: [{ path: ["steps"], target: "key" }],

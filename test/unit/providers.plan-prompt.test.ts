@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
 import { buildPlanPrompt, type PlanPromptHost } from "@rlm-plan/shared-runtime/out/providers/planPrompt";
+import { analyzePlanText } from "@rlm-plan/shared-runtime";
 
 const SECRET_CONTENT = "INPUT-CONTENT-SENTINEL-7f3a";
 
@@ -85,4 +86,61 @@ test("empty sections say (none)", () => {
   });
   assert.ok(prompt.includes("Granted capabilities: (none)"));
   assert.equal(prompt.match(/\(none\)/g)?.length, 4);
+});
+
+test("every shape the prompt's grammar offers passes check: each step, action, selector, strategy, transform and reducer", () => {
+  const prompt = buildPlanPrompt("anything", host);
+  const grammar = prompt.slice(prompt.indexOf("Plan grammar:"), prompt.indexOf("Rules:"));
+  const alternatives = (field: string): string[] => {
+    const match = new RegExp(`"${field}":((?:"[a-z_]+"\\|?)+)`).exec(grammar);
+    assert.ok(match, `the grammar lists ${field}`);
+    return (match[1] as string).split("|").map((alt) => JSON.parse(alt) as string);
+  };
+  const actionTypes = [
+    ...grammar.matchAll(/\{"type":"([a-z]+)","(?:pattern|start|selector|strategy|transform|reducer)"/g),
+  ].map((m) => m[1] as string);
+  assert.deepEqual(actionTypes, ["search", "slice", "peek", "partition", "map", "reduce"]);
+  const notes = { ref: "input", name: "notes" };
+  const actions: unknown[] = [
+    { type: "search", pattern: "TODO" },
+    { type: "slice", start: 0, length: 10 },
+    { type: "peek", selector: "metadata" },
+    ...["head", "tail"].map((type) => ({ type: "peek", selector: { type, count: 2 } })),
+    { type: "peek", selector: { type: "item", index: 0 } },
+    ...["fixed", "lines"].map((type) => ({ type: "partition", strategy: { type, size: 2 } })),
+    ...alternatives("transform").map((transform) => ({ type: "map", transform })),
+    ...alternatives("reducer").map((reducer) => ({ type: "reduce", reducer })),
+  ];
+  const contextSteps = actions.map((action, i) => ({ op: "context", handle: notes, action, bind: `c${i}` }));
+  const leaf = (name: string) => ({ steps: [{ op: "final", value: { ref: "var", name } }] });
+  const plan = {
+    steps: [
+      ...contextSteps,
+      { op: "model", provider: "local", prompt: "Say hi", options: { temperature: 0 }, bind: "reply" },
+      { op: "tool", name: "count_items", args: { ref: "var", name: "c0" }, bind: "n" },
+      { op: "rlm", plan: leaf("n"), bind: "sub" },
+      { op: "parallel", plans: [leaf("n"), leaf("sub")], bind: "both" },
+      { op: "retry", attempts: 2, plan: leaf("both"), bind: "again" },
+      { op: "checkpoint", label: "done" },
+      { op: "final", value: { ref: "field", value: { ref: "var", name: "reply" }, key: "text" } },
+    ],
+  };
+  const capabilities = [
+    ...new Set(actions.map((a) => `context(${(a as { type: string }).type})`)),
+    "model(local)",
+    "tool(count_items)",
+    "rlm",
+    "parallel",
+    "retry",
+    "checkpoint",
+  ];
+  const analysis = analyzePlanText(JSON.stringify(plan), {
+    capabilities,
+    budget: { max_steps: 64, max_context_ops: 32 },
+    registries: { tools: new Set(["count_items"]), providers: new Set(["local"]) },
+  });
+  assert.deepEqual(
+    analysis.problems.map((p) => p.message),
+    [],
+  );
 });

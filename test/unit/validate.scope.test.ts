@@ -229,11 +229,38 @@ test("collect-all: every scope problem, in walk order", () => {
   );
 });
 
-test("names of steps that did not normalize are not reported as unbound (editor mode)", () => {
-  check(plan(tool("a"), final([V("a"), V("lost"), V("other")])), [{ unbound: "other", at: ["steps", 1, "value", 2] }], {
-    collectAll: true,
-    opaqueBinds: new Set(["lost"]),
-  });
+/** Editor mode: the plan as collect-all normalization recovers it, its validate problems. */
+function checkEditor(value: unknown, expected: readonly Expected[]): void {
+  const parsed = parsePlan({ kind: "value", value }, { collectAll: true });
+  assert.ok(parsed.problems.length > 0, "the fixture has a step that does not normalize");
+  const result = validatePlan(parsed.plan as Plan, { collectAll: true, model: true });
+  const actual = result.problems.map((p) => [p.reason, p.path]);
+  const wanted = expected.map((e) =>
+    "unbound" in e ? ["unbound_variable", [...e.at, "name"]] : ["duplicate_binding", [...e.at, "bind"]],
+  );
+  assert.deepEqual(actual, wanted);
+}
+
+const brokenTool = (bind: string) => ({ op: "tool", name: 1, args: 1, bind });
+
+test("a step that did not normalize binds its name from its place on (editor mode)", () => {
+  checkEditor(plan(tool("a", V("lost")), brokenTool("lost"), final([V("a"), V("lost"), V("other")])), [
+    { unbound: "lost", at: ["steps", 0, "args"] },
+    { unbound: "other", at: ["steps", 2, "value", 2] },
+  ]);
+});
+
+test("a broken step's name inside a nested rlm does not leak to the enclosing plan (issue 8)", () => {
+  // The validator, hover and rename agree: the outer reference names nothing.
+  checkEditor(plan(rlm("r", brokenTool("x"), final(V("x"))), final(V("x"))), [
+    { unbound: "x", at: ["steps", 1, "value"] },
+  ]);
+});
+
+test("a broken step's name is not visible in a sibling parallel branch (editor mode)", () => {
+  checkEditor(plan(parallel("p", [brokenTool("x"), final(V("x"))], [final(V("x"))]), final(V("p"))), [
+    { unbound: "x", at: ["steps", 0, "plans", 1, "steps", 0, "value"] },
+  ]);
 });
 
 test("100 nested sub-plans each see every enclosing binding", () => {

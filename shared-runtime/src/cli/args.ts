@@ -3,7 +3,7 @@
 // an exception, and main turns it into exit status 2.
 
 import { resolveBudget } from "../plan/budget";
-import { capabilityKey } from "../plan/capabilities";
+import { analyzeCapability } from "../plan/capabilities";
 
 export type Command =
   | { readonly kind: "help" }
@@ -17,7 +17,11 @@ export type Command =
       readonly budget: unknown;
       /** --host FILE; without it each plan's host profile is found by walking up. */
       readonly host: string | undefined;
-      readonly json: boolean;
+      readonly format: CheckFormat;
+      /** --model-text: each file is a saved model reply (prose or a fence around the plan). */
+      readonly modelText: boolean;
+      /** --watch: check again whenever a checked file or its host profile changes. */
+      readonly watch: boolean;
     }
   | {
       readonly kind: "estimate";
@@ -27,9 +31,14 @@ export type Command =
       readonly json: boolean;
     };
 
+/** How `check` reports: lines for people, one JSON document, SARIF 2.1.0, or GitHub annotations. */
+export type CheckFormat = "text" | "json" | "sarif" | "github";
+const CHECK_FORMATS: readonly CheckFormat[] = ["text", "json", "sarif", "github"];
+
 export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: string };
 
-export const USAGE = `usage: rlm-plan check FILE... [--capabilities LIST] [--budget JSON|default] [--json]
+export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilities LIST] [--budget JSON|default]
+                      [--format text|json|sarif|github] [--model-text] [--watch]
        rlm-plan estimate FILE [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
@@ -41,8 +50,12 @@ export const HELP = `rlm-plan: check, estimate, run and propose typed LLM plans 
 ${USAGE}
 
 commands:
-  check      report every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code]
-             (problems that depend on the host, such as capabilities and budget, are warnings)
+  check      report every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code];
+             a PATH is a plan, a host profile (rlmplan.host.json), a directory (every
+             *.rlmplan.json, *.rlmplan and rlmplan.host.json below it) or a quoted glob.
+             Against a host profile (or --capabilities/--budget), whatever \`run\` would refuse
+             before running (capabilities, budget, unregistered tools and providers) is an error;
+             with no host known those checks are skipped, and said so
   estimate   show the plan's worst case beside the budget
   graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
   run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
@@ -56,7 +69,12 @@ options:
                           with neither, capabilities are not checked)
   --budget JSON|default   the budget: "default" or a JSON object over the defaults,
                           for example '{"max_model_calls": 4}' (overrides the host profile's)
-  --json                  machine-readable output on stdout
+  --format FORMAT         check's output: text (default), json, sarif (SARIF 2.1.0, for
+                          code-scanning uploads) or github (workflow-command annotations)
+  --model-text            check: each file is a saved model reply; the plan is the JSON
+                          object in it (fenced or in prose), located in the reply
+  --watch                 check: run again whenever a checked file or host profile changes
+  --json                  machine-readable output on stdout (check: --format json)
   -h, --help              show this help
   --version               show the version
 
@@ -69,10 +87,11 @@ interface Options {
 }
 
 const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  check: ["--capabilities", "--budget", "--host"],
+  check: ["--capabilities", "--budget", "--host", "--format"],
   estimate: ["--budget", "--host"],
 };
 const FLAG_OPTIONS = ["--json", "--help", "-h"];
+const CHECK_FLAGS = ["--model-text", "--watch"];
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [first, ...rest] = argv;
@@ -96,7 +115,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 function parseCommand(command: "check" | "estimate", argv: readonly string[]): ParsedArgs {
-  const options = splitOptions(argv, VALUE_OPTIONS[command] ?? []);
+  const options = splitOptions(argv, VALUE_OPTIONS[command] ?? [], command === "check" ? CHECK_FLAGS : []);
   if (typeof options === "string") return usage(options);
   if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help" };
   const json = options.flags.has("--json");
@@ -108,15 +127,38 @@ function parseCommand(command: "check" | "estimate", argv: readonly string[]): P
     if (files.length !== 1) return usage(files.length === 0 ? "estimate needs a FILE" : "estimate takes one FILE");
     return { kind: "estimate", file: files[0] as string, budget: budget.value, host, json };
   }
-  if (files.length === 0) return usage("check needs at least one FILE");
+  if (files.length === 0) return usage("check needs at least one PATH");
   const capabilitiesText = options.values.get("--capabilities");
   const capabilities = capabilitiesText === undefined ? undefined : parseCapabilities(capabilitiesText);
   if (typeof capabilities === "string") return usage(capabilities);
-  return { kind: "check", files, capabilities, budget: budget.value, host, json };
+  const formatText = options.values.get("--format");
+  if (formatText !== undefined && json && formatText !== "json")
+    return usage(`--json and --format ${formatText} disagree: give one`);
+  const format = formatText ?? (json ? "json" : "text");
+  if (!isCheckFormat(format))
+    return usage(`--format: expected one of ${CHECK_FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
+  return {
+    kind: "check",
+    files,
+    capabilities,
+    budget: budget.value,
+    host,
+    format,
+    modelText: options.flags.has("--model-text"),
+    watch: options.flags.has("--watch"),
+  };
+}
+
+function isCheckFormat(text: string): text is CheckFormat {
+  return (CHECK_FORMATS as readonly string[]).includes(text);
 }
 
 /** Splits options from files; returns a message for anything it does not know. */
-function splitOptions(argv: readonly string[], valueOptions: readonly string[]): Options | string {
+function splitOptions(
+  argv: readonly string[],
+  valueOptions: readonly string[],
+  extraFlags: readonly string[] = [],
+): Options | string {
   const options: Options = { positionals: [], values: new Map(), flags: new Set() };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -134,7 +176,7 @@ function splitOptions(argv: readonly string[], valueOptions: readonly string[]):
       const value = equals < 0 ? argv[++i] : arg.slice(equals + 1);
       if (value === undefined) return `${name} needs a value`;
       options.values.set(name, value);
-    } else if (FLAG_OPTIONS.includes(name)) {
+    } else if (FLAG_OPTIONS.includes(name) || extraFlags.includes(name)) {
       if (equals >= 0) return `${name} takes no value`;
       options.flags.add(name);
     } else {
@@ -183,12 +225,14 @@ export function splitCapabilities(text: string): string[] {
   return terms.map((term) => term.trim()).filter((term) => term !== "");
 }
 
+/** The terms, or the first one a host profile would refuse too, with the same message. */
 function parseCapabilities(text: string): string[] | string {
   const terms = splitCapabilities(text);
-  const bad = terms.find((term) => capabilityKey(term) === undefined);
-  return bad === undefined
-    ? terms
-    : `--capabilities: ${JSON.stringify(bad)} is not a capability term such as tool(count_items)`;
+  for (const term of terms) {
+    const problem = analyzeCapability(term);
+    if (problem !== undefined) return `--capabilities: ${problem}`;
+  }
+  return terms;
 }
 
 export interface GraphCommand {

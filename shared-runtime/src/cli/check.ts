@@ -1,37 +1,140 @@
-// `rlm-plan check FILE...`: every problem of every file, then one summary line per file.
-// Exit 1 when any file has an error or cannot be read, else 0.
+// `rlm-plan check PATH...`: every problem of every plan and host profile, as lines for people,
+// JSON, SARIF or GitHub annotations. A CI gate: against a known host, whatever `run` would
+// refuse before running is an error. Exit 1 when any file has an error or cannot be read.
 
+import { watch, type FSWatcher } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { Command } from "./args";
-import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
+import { githubAnnotations, sarifLog } from "./checkFormats";
+import { expandTargets } from "./checkTargets";
 import { hostErrorLines, policyFor } from "./hostPolicy";
-import { reportFile, type FileReport } from "./report";
+import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
+import { reportFile, reportHostFile, type CheckedFile } from "./report";
 
-export function runCheck(command: Extract<Command, { kind: "check" }>, io: Io): number {
-  const reports: FileReport[] = [];
-  const lines: string[] = [];
+type CheckCommand = Extract<Command, { kind: "check" }>;
+
+interface CheckRun {
+  readonly code: number;
+  /** Every file the result depends on (checked files and the host profiles used): --watch watches them. */
+  readonly inputs: readonly string[];
+}
+
+export function runCheck(command: CheckCommand, io: Io, version: string): number {
+  return checkOnce(command, io, version).code;
+}
+
+function checkOnce(command: CheckCommand, io: Io, version: string): CheckRun {
+  const expansion = expandTargets(command.files);
+  for (const error of expansion.errors) io.err(`rlm-plan: ${error}\n`);
+  const checked: CheckedFile[] = [];
+  const inputs = new Set<string>();
   let hostErrors = false;
   let warnedNoHost = false;
-  for (const file of command.files) {
-    const resolved = policyFor(file, command);
+  for (const target of expansion.targets) {
+    inputs.add(resolve(target.file));
+    if (target.kind === "host") {
+      checked.push(reportHostFile(target.file));
+      continue;
+    }
+    const resolved = policyFor(target.file, command);
+    if (resolved.hostFile !== undefined) inputs.add(resolve(resolved.hostFile));
     if (!resolved.ok) {
-      io.err(hostErrorLines(resolved.errors));
+      // A broken profile is reported once, where it is checked as a host profile, if it is.
+      if (!expansion.targets.some((t) => t.kind === "host" && resolve(t.file) === resolve(resolved.hostFile)))
+        io.err(hostErrorLines(resolved.errors));
       hostErrors = true;
       continue;
     }
-    if (resolved.hostFile === undefined && command.capabilities === undefined && !warnedNoHost) {
+    const gated = resolved.hostFile !== undefined || command.capabilities !== undefined || command.budget !== undefined;
+    if (!gated && !warnedNoHost) {
       io.err("rlm-plan: no host profile (rlmplan.host.json) found: capabilities, tools and providers not checked\n");
       warnedNoHost = true;
     }
-    const report = reportFile(file, resolved.policy);
-    reports.push(report);
-    if (report.readError !== undefined) {
-      io.err(readErrorLine(report.file, report.readError));
-      continue;
-    }
-    for (const problem of report.problems) lines.push(...problemLines(report.file, problem, io.style));
-    lines.push(summaryLine(report, io.style));
+    checked.push(reportFile(target.file, resolved.policy, { hostGate: gated, modelText: command.modelText }));
   }
-  if (command.json) io.out(jsonText({ files: reports.map(fileJson) }));
-  else if (lines.length > 0) io.out(`${lines.join("\n")}\n`);
-  return hostErrors || reports.some((report) => report.readError !== undefined || report.errors > 0) ? 1 : 0;
+  print(command, io, checked, version);
+  const failed =
+    hostErrors ||
+    expansion.errors.length > 0 ||
+    checked.some((report) => report.readError !== undefined || report.errors > 0);
+  return { code: failed ? 1 : 0, inputs: [...inputs] };
+}
+
+function print(command: CheckCommand, io: Io, checked: readonly CheckedFile[], version: string): void {
+  const cwd = process.cwd();
+  switch (command.format) {
+    case "json":
+      io.out(jsonText({ files: checked.map(fileJson) }));
+      return;
+    case "sarif":
+      io.out(jsonText(sarifLog(checked, version, cwd)));
+      return;
+    case "github":
+    case "text": {
+      const lines: string[] = [];
+      if (command.format === "github") lines.push(...githubAnnotations(checked, cwd));
+      for (const report of checked) {
+        if (report.readError !== undefined) {
+          if (command.format === "text") io.err(readErrorLine(report.file, report.readError));
+          continue;
+        }
+        if (command.format === "text")
+          for (const problem of report.problems) lines.push(...problemLines(report.file, problem, io.style));
+        lines.push(summaryLine(report, io.style));
+      }
+      if (lines.length > 0) io.out(`${lines.join("\n")}\n`);
+    }
+  }
+}
+
+/**
+ * `check --watch`: check, then again after every change to a checked file, a host profile it
+ * used or a folder argument (new plans are picked up), until `signal` aborts. Changes within
+ * DEBOUNCE_MS are one check. Returns the last check's exit status.
+ */
+export async function watchCheck(command: CheckCommand, io: Io, version: string, signal: AbortSignal): Promise<number> {
+  const DEBOUNCE_MS = 120;
+  let last = checkOnce(command, io, version);
+  let watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const rewatch = () => {
+    for (const watcher of watchers) watcher.close();
+    watchers = watchedFolders(command.files, last.inputs).flatMap(({ folder, recursive }) => {
+      try {
+        const watcher = watch(folder, { recursive }, () => schedule());
+        watcher.on("error", () => undefined);
+        return [watcher];
+      } catch {
+        return [];
+      }
+    });
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      io.err(`rlm-plan: change seen, checking again (${new Date().toLocaleTimeString()})\n`);
+      last = checkOnce(command, io, version);
+      rewatch();
+    }, DEBOUNCE_MS);
+  };
+  rewatch();
+  io.err("rlm-plan: watching for changes (Ctrl-C to stop)\n");
+  await new Promise<void>((done) => {
+    if (signal.aborted) done();
+    else signal.addEventListener("abort", () => done(), { once: true });
+  });
+  if (timer) clearTimeout(timer);
+  for (const watcher of watchers) watcher.close();
+  return last.code;
+}
+
+/** Folder arguments recursively (new files count), and the folder of every other input. */
+function watchedFolders(args: readonly string[], inputs: readonly string[]): { folder: string; recursive: boolean }[] {
+  const folders = new Map<string, boolean>();
+  for (const arg of args) {
+    const absolute = resolve(arg);
+    if (!inputs.includes(absolute)) folders.set(absolute, true);
+  }
+  for (const input of inputs) if (!folders.has(dirname(input))) folders.set(dirname(input), false);
+  return [...folders].map(([folder, recursive]) => ({ folder, recursive }));
 }

@@ -1,8 +1,8 @@
 // `rlm-plan estimate FILE`: the plan's worst case beside the budget. Exit 1 when the plan has
 // errors (printed as check prints them) or goes over the budget, else 0. What is over budget
-// is what the validator reports (budget_exceeded problems): no second copy of the rule.
+// is what the validator reports (budget_exceeded problems), and the table is the model's rows
+// of worst case against budget (costRows): no second copy of the rule.
 
-import { ESTIMATE_LIMITS } from "../plan/estimate";
 import type { Command } from "./args";
 import {
   estimateLines,
@@ -42,15 +42,13 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     }
     return 1;
   }
-  const estimate = report.errors === 0 ? report.analysis.estimates?.total : undefined;
-  const budget = report.analysis.budget;
-  const overBudget = report.problems.filter((problem) => problem.kind === "budget_exceeded");
-  const exceeded = overBudget.map(({ source }) => ({
-    budget: source.budget ?? "",
-    field: ESTIMATE_LIMITS.find((limit) => limit.name === source.budget)?.field ?? "",
-    estimated: source.estimated ?? 0,
-    limit: source.limit ?? 0,
-  }));
+  const model = report.analysis?.model;
+  const estimate = report.errors === 0 ? model?.total : undefined;
+  const budget = report.analysis?.budget;
+  const rows = estimate ? model?.rows(estimate) : undefined;
+  const exceeded = (rows ?? [])
+    .filter((row) => row.over)
+    .map((row) => ({ budget: row.name, field: row.field, estimated: row.estimate, limit: row.limit }));
   const ok = estimate !== undefined && exceeded.length === 0;
 
   if (command.json) {
@@ -66,18 +64,12 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     return ok ? 0 : 1;
   }
 
-  if (!estimate || !budget) {
+  if (!estimate || !budget || !rows) {
     const lines = report.problems.flatMap((problem) => problemLines(file, problem, io.style));
     io.out(`${[...lines, summaryLine(report, io.style)].join("\n")}\n`);
     return 1;
   }
   const others = report.problems.filter((problem) => problem.kind !== "budget_exceeded");
-  const rows = ESTIMATE_LIMITS.map((limit) => ({
-    label: limit.label,
-    estimated: estimate[limit.figure],
-    limit: budget[limit.field],
-    over: exceeded.some((e) => e.budget === limit.name),
-  }));
   const lines = [
     ...others.flatMap((problem) => problemLines(file, problem, io.style)),
     ...estimateLines(file, rows, io.style),

@@ -34,11 +34,14 @@ export async function graphCommand(argv: readonly string[], io: Io): Promise<num
     io.err(readErrorLine(file, report.readError));
     return 1;
   }
-  const graph = buildPlanGraph(report.analysis, {
-    capabilitiesKnown: resolved.policy.capabilities !== undefined,
-    collapseDepth: command.collapseDepth,
-  });
-  if (graph.nodes.length === 0) {
+  // The analysis is absent only for a model reply, which this command does not read.
+  const graph = report.analysis
+    ? buildPlanGraph(report.analysis, {
+        capabilitiesKnown: resolved.policy.capabilities !== undefined,
+        collapseDepth: command.collapseDepth,
+      })
+    : undefined;
+  if (graph === undefined || graph.nodes.length === 0) {
     io.err(`${report.problems.flatMap((problem) => problemLines(file, problem, io.style)).join("\n")}\n`);
     io.err(`rlm-plan: ${file}: no plan to draw\n`);
     return 1;

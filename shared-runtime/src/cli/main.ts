@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HELP, parseArgs, USAGE } from "./args";
-import { runCheck } from "./check";
+import { runCheck, watchCheck } from "./check";
 import { runEstimate } from "./estimate";
 import { graphCommand } from "./graph";
 import { styleFor, type Io } from "./output";
@@ -26,7 +26,7 @@ export function main(argv: readonly string[], io: Io): number {
       io.out(`rlm-plan ${version()}\n`);
       return 0;
     case "check":
-      return runCheck(command, io);
+      return runCheck(command, io, version());
     case "estimate":
       return runEstimate(command, io);
   }
@@ -58,9 +58,9 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
     process.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
   };
-  // Commands that run plans are asynchronous and own Ctrl-C: it cancels the run, and tool
-  // processes are gone before they return.
-  const asyncCommand = commandRunner(argv[0]);
+  // Commands that run plans (and check --watch) are asynchronous and own Ctrl-C: it cancels
+  // the run, and tool processes are gone before they return.
+  const asyncCommand = commandRunner(argv, io);
   if (asyncCommand) {
     asyncCommand(argv.slice(1)).then((code) => {
       process.exitCode = code;
@@ -74,8 +74,22 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
   }
 }
 
-function commandRunner(name: string | undefined): ((args: readonly string[]) => Promise<number>) | undefined {
-  switch (name) {
+function commandRunner(argv: readonly string[], io: Io): ((args: readonly string[]) => Promise<number>) | undefined {
+  switch (argv[0]) {
+    case "check": {
+      const command = parseArgs(argv);
+      if (command.kind !== "check" || !command.watch) return undefined;
+      return () => {
+        const controller = new AbortController();
+        const stop = () => controller.abort();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+        return watchCheck(command, io, version(), controller.signal).finally(() => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+        });
+      };
+    }
     case "run":
       return (args) => runCommand(args, process);
     case "graph":

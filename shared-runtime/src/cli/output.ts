@@ -1,9 +1,11 @@
 // Everything the CLI prints, in one place: problem lines, per-file summaries, the estimate
 // table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
 
+import { exactJsonText } from "../json";
 import type { Budget } from "../plan/budget";
-import type { Estimate } from "../plan/estimate";
-import type { AnalysedFile, FileReport, Place, ReportedProblem } from "./report";
+import type { CostRow } from "../plan/costRows";
+import type { Count, Estimate } from "../plan/estimate";
+import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedProblem } from "./report";
 
 /** Where a command writes: stdout for results, stderr for notes and failures. */
 export interface Io {
@@ -45,11 +47,15 @@ function at(file: string, place: Place): string {
   return `${file}:${place.line}:${place.column}`;
 }
 
-/** `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning` or `FILE: 2 errors, 1 warning`. */
-export function summaryLine(report: AnalysedFile, style: Style): string {
+/**
+ * `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning`, `FILE: 2 errors, 1 warning`; a host
+ * profile is `FILE: ok (host profile)`.
+ */
+export function summaryLine(report: AnalysedFile | HostFileReport, style: Style): string {
   const warnings = report.warnings > 0 ? `, ${plural(report.warnings, "warning")}` : "";
   if (report.errors > 0) return `${report.file}: ${style.red(plural(report.errors, "error"))}${warnings}`;
-  return `${report.file}: ${style.green("ok")} (${plural(report.steps ?? 0, "step")})${warnings}`;
+  const what = report.kind === "host" ? "host profile" : plural(report.steps ?? 0, "step");
+  return `${report.file}: ${style.green("ok")} (${what})${warnings}`;
 }
 
 /** The line for stderr when a file cannot be read. */
@@ -61,23 +67,16 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-export interface TableRow {
-  readonly label: string;
-  readonly estimated: number;
-  readonly limit: number;
-  readonly over: boolean;
-}
-
 /**
  * The header, one aligned row per figure (`  steps                12 / 64`, marked when over
  * budget) and the verdict: `FILE: within budget` or `FILE: over budget (depth, model calls)`.
  */
-export function estimateLines(file: string, rows: readonly TableRow[], style: Style): string[] {
+export function estimateLines(file: string, rows: readonly CostRow[], style: Style): string[] {
   const labelWidth = Math.max(...rows.map((row) => row.label.length));
-  const estimateWidth = Math.max(...rows.map((row) => String(row.estimated).length));
+  const estimateWidth = Math.max(...rows.map((row) => String(row.estimate).length));
   const limitWidth = Math.max(...rows.map((row) => String(row.limit).length));
   const table = rows.map((row) => {
-    const line = `  ${row.label.padEnd(labelWidth)}  ${String(row.estimated).padStart(estimateWidth)} / ${row.limit}`;
+    const line = `  ${row.label.padEnd(labelWidth)}  ${String(row.estimate).padStart(estimateWidth)} / ${row.limit}`;
     if (!row.over) return line;
     return `${line}${" ".repeat(limitWidth - String(row.limit).length)}  ${style.red("over budget")}`;
   });
@@ -113,15 +112,19 @@ export function problemJson(problem: ReportedProblem): Record<string, unknown> {
   };
 }
 
-/** A file of `check --json`: `{file, ok, problems, steps}`, plus `error` when unreadable. */
-export function fileJson(report: FileReport): Record<string, unknown> {
+/**
+ * A file of `check --json`: `{file, kind, ok, problems, steps}` (kind "plan" or "host"; steps
+ * null for a host profile), plus `error` when unreadable.
+ */
+export function fileJson(report: CheckedFile): Record<string, unknown> {
   if (report.readError !== undefined)
     return { file: report.file, ok: false, error: `cannot read: ${report.readError}`, problems: [], steps: null };
   return {
     file: report.file,
+    kind: report.kind,
     ok: report.errors === 0,
     problems: report.problems.map(problemJson),
-    steps: report.steps ?? null,
+    steps: report.kind === "plan" ? (report.steps ?? null) : null,
   };
 }
 
@@ -131,10 +134,11 @@ export interface EstimateJson {
   readonly error?: string;
   readonly estimate: Estimate | null;
   readonly budget: Budget | null;
-  readonly exceeded: readonly { budget: string; field: string; estimated: number; limit: number }[];
+  readonly exceeded: readonly { budget: string; field: string; estimated: Count; limit: number }[];
   readonly problems: readonly Record<string, unknown>[];
 }
 
+/** Exact: worst-case counts beyond 2^53 are printed as the integers they are. */
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${exactJsonText(value, 2)}\n`;
 }

@@ -8,7 +8,8 @@ import type { JsonValue } from "../json";
 import { HostSetupError, createRunHost, type CreatedHost } from "../host/createHost";
 import { findHostProfile, HOST_PROFILE_FILENAME, loadHostProfile, type HostProfile } from "../host/profile";
 import { resolveBudget, DEFAULT_BUDGET, type Budget } from "../plan/budget";
-import { ESTIMATE_LIMITS, type Estimate } from "../plan/estimate";
+import { costRows, type CostRow } from "../plan/costRows";
+import type { Estimate } from "../plan/estimate";
 import { quoted } from "../plan/problems";
 import { buildPlanPrompt } from "../providers/planPrompt";
 import { promptHost } from "../providers/promptHost";
@@ -202,25 +203,14 @@ class Report {
   }
 
   /** The estimate table, when the plan got far enough to have one. */
-  private table(): { estimate: Estimate; budget: Budget; rows: TableRows } | undefined {
+  private table(): { estimate: Estimate; budget: Budget; rows: CostRow[] } | undefined {
     const proposal = this.proposal;
     const estimate = proposal.ok ? proposal.validated.estimate : proposal.estimate;
     const budget = proposal.ok ? proposal.validated.budget : proposal.budget;
     if (!estimate || !budget) return undefined;
-    const over = new Set(
-      proposal.ok ? [] : proposal.problems.filter((p) => p.kind === "budget_exceeded").map((p) => p.budget),
-    );
-    const rows = ESTIMATE_LIMITS.map((limit) => ({
-      label: limit.label,
-      estimated: estimate[limit.figure],
-      limit: budget[limit.field],
-      over: over.has(limit.name),
-    }));
-    return { estimate, budget, rows };
+    return { estimate, budget, rows: costRows(estimate, budget) };
   }
 }
-
-type TableRows = { label: string; estimated: number; limit: number; over: boolean }[];
 
 function runJson(outcome: RunOutcome): Record<string, unknown> {
   const base = { ok: outcome.ok, transitions: outcome.transitions, budget_remaining: outcome.budget_remaining };

@@ -4,6 +4,8 @@
 
 import { readFileSync } from "node:fs";
 import { analyzePlanText, lineColumn, type AnalysisPolicy, type LocatedProblem, type PlanAnalysis } from "../analysis";
+import { parseHostProfile, type HostProfileError } from "../host/profile";
+import { analyzeModelReply } from "../replyAnalysis";
 import type { SourceRange } from "../text/planDocument";
 
 export type Severity = "error" | "warning";
@@ -26,8 +28,8 @@ export interface ReportedProblem extends Place {
   readonly kind: string;
   readonly message: string;
   readonly related: readonly (Place & { readonly message: string })[];
-  /** The analysis's problem, for fields a command needs (budget, estimated, limit). */
-  readonly source: LocatedProblem;
+  /** The analysis's problem, for fields a command needs (budget, estimated, limit); none for a host profile's. */
+  readonly source?: LocatedProblem;
 }
 
 export interface UnreadFile {
@@ -38,8 +40,10 @@ export interface UnreadFile {
 
 export interface AnalysedFile {
   readonly file: string;
+  readonly kind: "plan";
   readonly readError?: undefined;
-  readonly analysis: PlanAnalysis;
+  /** Undefined for a model reply in which no plan was found. */
+  readonly analysis: PlanAnalysis | undefined;
   /** In source order. */
   readonly problems: readonly ReportedProblem[];
   readonly errors: number;
@@ -48,33 +52,82 @@ export interface AnalysedFile {
   readonly steps: number | undefined;
 }
 
+/** A host profile checked as a host profile: its schema and cross-field problems. */
+export interface HostFileReport {
+  readonly file: string;
+  readonly kind: "host";
+  readonly readError?: undefined;
+  readonly problems: readonly ReportedProblem[];
+  readonly errors: number;
+  readonly warnings: number;
+}
+
 export type FileReport = UnreadFile | AnalysedFile;
+export type CheckedFile = FileReport | HostFileReport;
 
 export type Policy = AnalysisPolicy;
 
-export function reportFile(file: string, policy: Policy): FileReport {
+export interface ReportOptions {
+  /**
+   * The plan is judged against a host that will run it (a profile, or --capabilities/--budget):
+   * problems that depend on the host are then errors, since `run` refuses such a plan.
+   */
+  readonly hostGate?: boolean;
+  /** The file is a saved model reply: the plan is the JSON object in it. */
+  readonly modelText?: boolean;
+}
+
+export function reportFile(file: string, policy: Policy, options: ReportOptions = {}): FileReport {
   const read = readText(file);
   if (typeof read !== "object") return { file, readError: read };
   const { text } = read;
-  const analysis = analyzePlanText(text, policy);
-  const problems = analysis.problems
-    .map((problem, index) => ({ problem: reported(text, problem), index }))
-    .sort((a, b) => a.problem.offset - b.problem.offset || a.index - b.index)
-    .map(({ problem }) => problem);
+  const reply = options.modelText === true ? analyzeModelReply(text, policy) : undefined;
+  const analysis = reply ? reply.analysis : analyzePlanText(text, policy);
+  const located = reply ? reply.problems : (analysis?.problems ?? []);
+  const problems = sortedBySource(located.map((problem) => reported(text, problem, options.hostGate === true)));
   const errors = problems.filter((p) => p.severity === "error").length;
   return {
     file,
+    kind: "plan",
     analysis,
     problems,
     errors,
     warnings: problems.length - errors,
-    steps: analysis.estimates?.steps.size,
+    steps: analysis?.estimates?.steps.size,
   };
 }
 
-function reported(text: string, problem: LocatedProblem): ReportedProblem {
+/** A host profile read and validated the way `run` loads it; every problem is an error. */
+export function reportHostFile(file: string): UnreadFile | HostFileReport {
+  const read = readText(file);
+  if (typeof read !== "object") return { file, readError: read };
+  const loaded = parseHostProfile(read.text, file);
+  const problems = loaded.ok ? [] : sortedBySource(loaded.errors.map((error) => hostProblem(read.text, error)));
+  return { file, kind: "host", problems, errors: problems.length, warnings: 0 };
+}
+
+function sortedBySource(problems: ReportedProblem[]): ReportedProblem[] {
+  return problems
+    .map((problem, index) => ({ problem, index }))
+    .sort((a, b) => a.problem.offset - b.problem.offset || a.index - b.index)
+    .map(({ problem }) => problem);
+}
+
+function hostProblem(text: string, error: HostProfileError): ReportedProblem {
   return {
-    severity: problem.hostDependent === true ? "warning" : "error",
+    severity: "error",
+    code: "invalid_host_profile",
+    phase: "host",
+    kind: "invalid_host_profile",
+    message: error.jsonPath === "" ? error.message : `${error.jsonPath}: ${error.message}`,
+    ...place(text, { offset: error.offset, length: error.length }),
+    related: [],
+  };
+}
+
+function reported(text: string, problem: LocatedProblem, hostGate: boolean): ReportedProblem {
+  return {
+    severity: (problem.hostDependent === true && !hostGate) || problem.severity === "warning" ? "warning" : "error",
     code: problem.reason ?? problem.kind,
     phase: problem.phase,
     kind: problem.kind,

@@ -1,7 +1,7 @@
 // Runs one conformance case through the runtime and answers in the vectors' result format:
 // parse, validate and (when asked) execute, each as the reference would report it.
 
-import { ContextStore, type ContextHandle } from "../context/store";
+import { ContextStore, type ContextHandle, type ContextLimitOptions } from "../context/store";
 import { isJsonObject, newJsonObject, ownValue, setOwn, type JsonObject, type JsonValue } from "../json";
 import { isPlainObject } from "../plan/normalize";
 import { parsePlan, type PlanSource } from "../plan/parse";
@@ -11,6 +11,7 @@ import { executePlan } from "../run/interpreter";
 import type { ContextRunner, RunHost } from "../run/host";
 import type { PlanError } from "../run/errors";
 import type { Budget } from "../plan/budget";
+import type { PlanProblem } from "../plan/problems";
 import { testTools } from "./testTools";
 
 export interface ConformanceCase {
@@ -25,11 +26,14 @@ export interface ConformanceCase {
   readonly runtime_budget?: Partial<Budget>;
 }
 
+/** A JSON object whose counts may be bigints (print it with exactJsonText). */
+export type ResultObject = { readonly [key: string]: unknown };
+
 export interface CaseResult {
   readonly id: string;
   readonly parse: JsonObject;
-  readonly validate: JsonObject | null;
-  readonly execute: JsonObject | null;
+  readonly validate: ResultObject | null;
+  readonly execute: ResultObject | null;
 }
 
 /** The reference's harness pinned every context's creation time to this instant. */
@@ -39,7 +43,7 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
   const source: PlanSource = { kind: "value", value: c.plan };
   const parsed = parsePlan(source);
   const parse: JsonObject = parsed.plan ? { ok: true } : errorJson(problemError(parsed.problems[0]));
-  let validate: JsonObject | null = null;
+  let validate: ResultObject | null = null;
   let validated;
   if (parsed.plan) {
     const result = validatePlan(parsed.plan, { capabilities: c.capabilities, budget: c.budget });
@@ -51,7 +55,7 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
         budget: { ...result.validated.budget },
       };
     } else {
-      validate = errorJson(problemError(result.problems[0]));
+      validate = staticErrorJson(result.problems[0]);
     }
   }
   if (c.execute !== true) return { id: c.id, parse, validate, execute: null };
@@ -74,7 +78,7 @@ export async function runCase(c: ConformanceCase): Promise<CaseResult> {
     budget_remaining: { ...outcome.budget_remaining },
     host_effects: effects.json(),
   };
-  const execute: JsonObject = outcome.ok
+  const execute: ResultObject = outcome.ok
     ? { ok: true, value: toJson(outcome.value), vars: toJson(outcome.vars) as JsonObject, ...common }
     : { ...errorJson(outcome.error), ...common };
   return { id: c.id, parse, validate, execute };
@@ -94,7 +98,7 @@ class HostEffects {
 function caseHost(c: ConformanceCase, effects: HostEffects): RunHost {
   const store = new ContextStore({ now: () => PINNED_CREATED_AT });
   const handleNames = new Map<ContextHandle, string>();
-  let inputs: unknown = c.inputs ?? {};
+  let inputs: unknown = "inputs" in c ? c.inputs : {};
   if (isPlainObject(inputs)) {
     const resolved = newJsonObject();
     for (const [name, value] of Object.entries(inputs)) {
@@ -118,17 +122,36 @@ function caseHost(c: ConformanceCase, effects: HostEffects): RunHost {
   };
   const allTools = testTools(effects.toolCalls);
   const tools = new Map([...allTools].filter(([name]) => (c.tools ?? []).includes(name)));
+  return { tools, providers: new Map(), inputs, contexts, contextLimits: contextOptions(c) };
+}
+
+/**
+ * The case's context options as the host's: a JSON object's fields; a list (a Prolog option
+ * list, whose elements the reference ignores) as no options; any other value as it is, for
+ * preflight to refuse. A case without options has the defaults.
+ */
+function contextOptions(c: ConformanceCase): ContextLimitOptions | unknown {
+  if (!("context_options" in c)) return undefined;
   const options = c.context_options;
-  const contextLimits = isJsonObject(options)
-    ? { maxResults: ownValue(options, "max_results"), maxBytes: ownValue(options, "max_bytes") }
-    : {};
-  return { tools, providers: new Map(), inputs, contexts, contextLimits };
+  if (Array.isArray(options)) return {};
+  if (!isJsonObject(options)) return options;
+  return {
+    maxResults: ownValue(options, "max_results"),
+    maxBytes: ownValue(options, "max_bytes"),
+    timeLimit: ownValue(options, "time_limit"),
+  };
 }
 
 function exactlyOneKey(value: unknown, key: string): unknown {
   if (!isPlainObject(value)) return undefined;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === key ? value[key] : undefined;
+}
+
+/** A validation problem as the reference reports it, with its estimate exact (the run's error rounds it). */
+function staticErrorJson(problem: PlanProblem | undefined): ResultObject {
+  const json = errorJson(problemError(problem));
+  return problem?.estimated === undefined ? json : { ...json, estimated: problem.estimated };
 }
 
 function errorJson(error: PlanError): JsonObject {

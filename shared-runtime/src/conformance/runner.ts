@@ -3,6 +3,7 @@
 // the reference's vectors use, so `compare.py` (or compareCase) can score agreement.
 
 import { readFileSync } from "node:fs";
+import { exactJsonText } from "../json";
 import { runCase, type ConformanceCase } from "./runCase";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -16,7 +17,7 @@ async function main(argv: readonly string[]): Promise<number> {
     .filter((line) => line.trim() !== "");
   for (const line of lines) {
     const c = JSON.parse(line) as ConformanceCase;
-    process.stdout.write(`${JSON.stringify(await runCase(c))}\n`);
+    process.stdout.write(`${exactJsonText(await runCase(c))}\n`);
   }
   return 0;
 }

@@ -13,15 +13,15 @@ import { boundedChars } from "./textSource";
 
 /**
  * bounded_term/4: the item itself when its printed form fits the budget, else a preview of that
- * printed form. The reference returns a Prolog dict `truncated_term{preview: P}` there, which
- * has no JSON form; `{"truncated": true, "preview": P}` stands for it.
+ * printed form. The reference returns the Prolog dict `truncated_term{preview: P}` there, whose
+ * JSON form is `{"preview": P}` (a dict's tag is not written): the outcome's `truncated` flag
+ * is what tells it from an item that is such an object.
  */
 export function boundedTerm(item: JsonValue, maxBytes: number): Work {
   const printed = printTerm(item);
   const bounded = truncateToBytes(printed, maxBytes);
   if (!bounded.truncated) return { value: copyJson(item), truncated: false };
   const preview = newJsonObject();
-  setOwn(preview, "truncated", true);
   setOwn(preview, "preview", bounded.text);
   return { value: preview, truncated: true };
 }

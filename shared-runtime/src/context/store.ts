@@ -7,7 +7,7 @@ import { valueShape, type JsonValue } from "../json";
 import type { ContextAction } from "../plan/ast";
 import { ContextFault, contextError, describeAction, type ContextError } from "./contextErrors";
 import { copyJsonStrict, jsonSafe } from "./jsonCopy";
-import { areValidLimits, DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "./limits";
+import { resolveContextLimits, type ContextLimits } from "./limits";
 import { byteCount, itemCount, mapWork, reduceWork } from "./mapReduce";
 import { partitionWork } from "./partition";
 import { openTextFile, type TextFileOptions } from "./fileTextSource";
@@ -17,7 +17,7 @@ import { termBytes } from "./prologTerm";
 import { searchWork } from "./search";
 import { memoryTextSource } from "./textSource";
 
-export { DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "./limits";
+export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
 export type { TextFileOptions } from "./fileTextSource";
 
@@ -105,14 +105,13 @@ export class ContextStore {
     return value instanceof ContextHandle && this.#records.has(value);
   }
 
-  /** Runs one context action. Never throws and never rejects: every failure is an outcome. */
-  async run(
-    handle: unknown,
-    action: ContextAction,
-    limits: ContextLimits = DEFAULT_CONTEXT_LIMITS,
-  ): Promise<ContextOutcome> {
+  /**
+   * Runs one context action within the host's options (a `ContextLimitOptions` object; the
+   * defaults when omitted). Never throws and never rejects: every failure is an outcome.
+   */
+  async run(handle: unknown, action: ContextAction, options: unknown = {}): Promise<ContextOutcome> {
     try {
-      return await this.#run(handle, action, limits);
+      return await this.#run(handle, action, options);
     } catch (error) {
       const operation = operationText(action);
       if (error instanceof ContextFault) return { ok: false, error: contextError(operation, error) };
@@ -139,7 +138,7 @@ export class ContextStore {
     return handle;
   }
 
-  async #run(handle: unknown, action: ContextAction, limits: ContextLimits): Promise<ContextOutcome> {
+  async #run(handle: unknown, action: ContextAction, options: unknown): Promise<ContextOutcome> {
     // As in the reference, an empty pattern is refused before the handle is even looked at.
     if (action.type === "search" && (typeof action.pattern !== "string" || action.pattern === "")) {
       return fail({
@@ -158,11 +157,13 @@ export class ContextStore {
         message: `expected a context handle (an input registered as a text or a list of items), got ${got}`,
       });
     }
-    if (!areValidLimits(limits)) {
+    // The reference looks at the handle first, then at the options.
+    const limits = resolveContextLimits(options);
+    if (limits === undefined) {
       return fail({
         operation: "options",
         kind: "invalid_limit",
-        message: "context limits need positive integers for max_results and max_bytes",
+        message: "context options need positive integers for max_results and max_bytes and a positive time_limit",
       });
     }
     const work = await this.#open(record, action, limits);

@@ -2,7 +2,6 @@
 
 export * from "./profile";
 export * from "./builtinTools";
-export { analyzeCapability } from "./capabilityTerms";
 export { COMMAND_TOOL_DEFAULTS, createCommandTool, toolEnv, type CommandToolOptions } from "./commandTool";
 export { KILL_GRACE_MS, ProcessTracker } from "./processGroup";
 export { loadInput, textFileInput, type InputResult } from "./inputs";

@@ -6,12 +6,13 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import { analyzeCapability } from "./capabilityTerms";
 import { hasOwn, isJsonObject, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { lineColumn } from "../analysis";
 import { resolveBudget } from "../plan/budget";
+import { analyzeCapability } from "../plan/capabilities";
 import { describe } from "../plan/normalize";
-import type { ProblemTarget } from "../plan/problems";
+import { orList, type ProblemTarget } from "../plan/problems";
+import { nearestName } from "../text/nearestName";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 
@@ -425,11 +426,6 @@ function patternText(pattern: string): string {
   return `must match ${pattern}`;
 }
 
-function orList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
-}
-
 function firstSentence(text: string): string {
   const end = text.indexOf(". ");
   return end < 0 ? text : text.slice(0, end + 1);
@@ -441,29 +437,7 @@ function lowerFirst(text: string): string {
 
 /** The allowed key nearest to a misspelled one (edit distance at most 2), if any. */
 function closest(key: string, allowed: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of allowed) {
-    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+  return nearestName(key, allowed, 2);
 }
 
 // ---- rules beyond the schema ----------------------------------------------------------------

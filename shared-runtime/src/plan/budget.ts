@@ -1,6 +1,7 @@
 // Plan budgets: the reference's defaults, partial overlays, and the checks on their values.
 
 import { ownValue } from "../json";
+import type { Count } from "./count";
 import { describe, isPlainObject } from "./normalize";
 import { detailText, type PlanProblem } from "./problems";
 
@@ -53,6 +54,12 @@ export const BUDGET_FIELD_HELP: Readonly<Record<BudgetField, string>> = {
   max_output_bytes: "bytes of every bound value and the final value, as UTF-8 JSON text",
   time_limit: "wall time of the whole run, in seconds",
 };
+
+/** Whether a worst-case figure is over its budget field; exact for counts beyond 2^53. */
+export function exceedsBudget(used: Count, limit: number): boolean {
+  // A comparison of a bigint with a number is exact in JavaScript.
+  return used > limit;
+}
 
 export type BudgetResult =
   { readonly ok: true; readonly budget: Budget } | { readonly ok: false; readonly problems: readonly PlanProblem[] };

@@ -2,7 +2,7 @@
 // `model(NAME)`, `rlm`, `parallel`, `retry`, `checkpoint`. Matching is exact, on the parsed
 // form, so `tool('Count Items')` and `tool(Count Items)` name the same tool.
 
-import type { ContextActionType, Step } from "./ast";
+import { CONTEXT_ACTIONS, type ContextActionType, type Step } from "./ast";
 
 export type Capability =
   | { readonly kind: "context"; readonly action: ContextActionType }
@@ -82,4 +82,35 @@ export function grantedKeys(granted: readonly unknown[]): ReadonlySet<string> {
     if (key !== undefined) keys.add(key);
   }
   return keys;
+}
+
+const BARE = ["rlm", "parallel", "retry", "checkpoint"];
+const FORMS = "context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint";
+
+/**
+ * Undefined when `term` grants a capability; otherwise a message that says how to write one.
+ * The one reading of a capability term that a host grants, for host profiles and the CLI's
+ * `--capabilities` alike: `capabilityKey` accepts any term (an unknown one simply never
+ * matches a step), this is stricter, so "paralel" or "context(serch)" is reported where it is
+ * written.
+ */
+export function analyzeCapability(term: string): string | undefined {
+  const key = capabilityKey(term);
+  const shown = JSON.stringify(term);
+  if (key === undefined) return `${shown} is not a capability term: write ${FORMS}`;
+  const open = key.indexOf("(");
+  if (open < 0) return BARE.includes(key) ? undefined : `${shown} is not a capability: write ${FORMS}`;
+  const functor = key.slice(0, open);
+  const argument = key.slice(open + 1, -1);
+  switch (functor) {
+    case "context":
+      return (CONTEXT_ACTIONS as readonly string[]).includes(argument)
+        ? undefined
+        : `${shown} is not a context capability: the actions are ${CONTEXT_ACTIONS.join(", ")}`;
+    case "tool":
+    case "model":
+      return undefined;
+    default:
+      return `${shown} is not a capability: write ${FORMS}`;
+  }
 }

@@ -1,18 +1,22 @@
 // Worst-case cost of a plan, with the reference's arithmetic: the root plan is depth 1; a leaf
 // step costs one step (and one of its counter) at its depth; rlm, parallel and retry cost one
 // step at depth+1 plus their children at depth+1; retry multiplies its child's steps and call
-// counts by its attempts; parallel width is the widest step anywhere.
+// counts by its attempts; parallel width is the widest step anywhere. Counts are exact
+// (`Count`): numbers, or bigints beyond 2^53.
 
 import type { Plan, Step } from "./ast";
 import type { Budget } from "./budget";
+import { addCounts, multiplyCounts, type Count } from "./count";
+
+export type { Count } from "./count";
 
 export interface Estimate {
-  readonly steps: number;
+  readonly steps: Count;
   readonly depth: number;
   readonly parallel_width: number;
-  readonly model_calls: number;
-  readonly tool_calls: number;
-  readonly context_ops: number;
+  readonly model_calls: Count;
+  readonly tool_calls: Count;
+  readonly context_ops: Count;
 }
 
 export type EstimateCounter = "model_calls" | "tool_calls" | "context_ops";
@@ -77,30 +81,31 @@ function estimateStep(step: Step, depth: number, record: Map<Step, StepEstimate>
 }
 
 function leaf(depth: number, counter?: EstimateCounter): Estimate {
-  const estimate = { ...ZERO, steps: 1, depth };
+  const estimate: { -readonly [K in keyof Estimate]: Estimate[K] } = { ...ZERO, steps: 1, depth };
   if (counter) estimate[counter] = 1;
   return estimate;
 }
 
+/** Exact sums (see count.ts). */
 export function addEstimates(a: Estimate, b: Estimate): Estimate {
   return {
-    steps: a.steps + b.steps,
+    steps: addCounts(a.steps, b.steps),
     depth: Math.max(a.depth, b.depth),
     parallel_width: Math.max(a.parallel_width, b.parallel_width),
-    model_calls: a.model_calls + b.model_calls,
-    tool_calls: a.tool_calls + b.tool_calls,
-    context_ops: a.context_ops + b.context_ops,
+    model_calls: addCounts(a.model_calls, b.model_calls),
+    tool_calls: addCounts(a.tool_calls, b.tool_calls),
+    context_ops: addCounts(a.context_ops, b.context_ops),
   };
 }
 
-/** Depth and width are not multiplied: attempts run one after another at the same depth. */
-export function scaleEstimate(a: Estimate, factor: number): Estimate {
+/** Exact products. Depth and width are not multiplied: attempts run one after another at the same depth. */
+export function scaleEstimate(a: Estimate, factor: Count): Estimate {
   return {
     ...a,
-    steps: a.steps * factor,
-    model_calls: a.model_calls * factor,
-    tool_calls: a.tool_calls * factor,
-    context_ops: a.context_ops * factor,
+    steps: multiplyCounts(a.steps, factor),
+    model_calls: multiplyCounts(a.model_calls, factor),
+    tool_calls: multiplyCounts(a.tool_calls, factor),
+    context_ops: multiplyCounts(a.context_ops, factor),
   };
 }
 

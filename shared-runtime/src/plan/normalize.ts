@@ -4,8 +4,21 @@
 
 import { ownValue, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
-import type { ContextAction, Expr, PartitionStrategy, Plan, Selector, Step } from "./ast";
-import { detailText, quoted, type PlanProblem, type ProblemTarget } from "./problems";
+import {
+  CONTEXT_ACTIONS,
+  OPERATIONS,
+  PARTITION_STRATEGIES,
+  REFERENCE_KINDS,
+  SELECTOR_TYPES,
+  type ContextAction,
+  type Expr,
+  type OpaqueStep,
+  type PartitionStrategy,
+  type Plan,
+  type Selector,
+  type Step,
+} from "./ast";
+import { detailText, orList, quoted, type PlanProblem, type ProblemTarget } from "./problems";
 
 export interface NormalizeOptions {
   /** Keep going after the first problem (editors); the default stops at it (runtime). */
@@ -16,8 +29,6 @@ export interface NormalizeResult {
   /** The plan; when there are problems it is the part that could be recovered. */
   readonly plan: Plan | undefined;
   readonly problems: readonly PlanProblem[];
-  /** Names bound by steps that could not be normalized; editors use them to avoid cascades. */
-  readonly opaqueBinds: ReadonlySet<string>;
 }
 
 export function normalizePlan(value: unknown, options: NormalizeOptions = {}): NormalizeResult {
@@ -38,7 +49,7 @@ export function normalizePlan(value: unknown, options: NormalizeOptions = {}): N
       });
     }
   }
-  return { plan, problems: normalizer.problems, opaqueBinds: normalizer.opaqueBinds };
+  return { plan, problems: normalizer.problems };
 }
 
 const STOP = Symbol("stop after first problem");
@@ -65,7 +76,6 @@ type Read<T> = T | typeof BROKEN;
 
 class Normalizer {
   readonly problems: PlanProblem[] = [];
-  readonly opaqueBinds = new Set<string>();
 
   constructor(private readonly collectAll: boolean) {}
 
@@ -103,11 +113,16 @@ class Normalizer {
       return undefined;
     }
     const normalized: Step[] = [];
+    const opaque: OpaqueStep[] = [];
     for (let i = 0; i < steps.length; i++) {
-      const step = this.step(steps[i], child(stepsPath, i), depth + 1);
+      const at = child(stepsPath, i);
+      const step = this.step(steps[i], at, depth + 1);
       if (step) normalized.push(step);
+      else if (this.collectAll && isPlainObject(steps[i])) opaque.push({ index: i, path: pathOf(at), value: steps[i] });
     }
-    return { steps: normalized, path: pathOf(path) };
+    return opaque.length > 0
+      ? { steps: normalized, path: pathOf(path), opaque }
+      : { steps: normalized, path: pathOf(path) };
   }
 
   private step(value: unknown, path: At, depth: number): Step | undefined {
@@ -117,9 +132,14 @@ class Normalizer {
       return undefined;
     }
     const op = this.text(value, "op", path);
-    if (op === BROKEN) return this.opaque(value);
+    if (op === BROKEN) return undefined;
     const step = this.operation(op, value, path, depth);
-    return step === BROKEN ? this.opaque(value) : step;
+    if (step !== BROKEN) return step;
+    // A final step that did not normalize still ends its plan as far as the plan's shape goes:
+    // an editor reports what is wrong with it, not also a plan "without" a final step. The
+    // runtime stops at the first problem and never sees this stand-in.
+    if (op === "final") return { op, value: { kind: "literal", value: null }, path: pathOf(path) };
+    return undefined;
   }
 
   private operation(op: string, step: JsonObject, path: At, depth: number): Read<Step> {
@@ -193,7 +213,7 @@ class Normalizer {
           child(path, "op"),
           "unknown_operator",
           [op],
-          `unknown operation ${quoted(op)}: use context, model, rlm, tool, parallel, retry, checkpoint or final`,
+          `unknown operation ${quoted(op)}: use ${orList(OPERATIONS)}`,
         );
     }
   }
@@ -225,13 +245,6 @@ class Normalizer {
   private literalTree(value: JsonValue, path: At): Read<JsonValue> {
     const expr = this.expr(value, path, 0);
     return expr === BROKEN ? BROKEN : value;
-  }
-
-  /** A step that failed still binds its name, as far as an editor's scope checks go. */
-  private opaque(step: JsonObject): undefined {
-    const bind = ownValue(step, "bind");
-    if (typeof bind === "string") this.opaqueBinds.add(bind);
-    return undefined;
   }
 
   private planField(step: JsonObject, key: string, path: At, depth: number): Read<Plan> {
@@ -337,7 +350,7 @@ class Normalizer {
           child(actionPath, "type"),
           "unknown_context_action",
           [type],
-          `unknown context action ${quoted(type)}: use search, slice, peek, partition, map or reduce`,
+          `unknown context action ${quoted(type)}: use ${orList(CONTEXT_ACTIONS)}`,
         );
     }
   }
@@ -349,7 +362,7 @@ class Normalizer {
         path,
         "invalid_selector",
         [value],
-        `a selector is "metadata" or an object with "type" head, tail or item, got ${describe(value)}`,
+        `a selector is "metadata" or an object with "type" ${orList(SELECTOR_TYPES)}, got ${describe(value)}`,
       );
     }
     const type = this.text(value, "type", path);
@@ -369,7 +382,7 @@ class Normalizer {
           child(path, "type"),
           "unknown_selector",
           [type],
-          `unknown selector ${quoted(type)}: use head, tail or item`,
+          `unknown selector ${quoted(type)}: use ${orList(SELECTOR_TYPES)}`,
         );
     }
   }
@@ -386,15 +399,15 @@ class Normalizer {
     const type = this.text(value, "type", path);
     const size = this.integer(value, "size", path);
     if (type === BROKEN || size === BROKEN) return BROKEN;
-    if (type !== "fixed" && type !== "lines") {
+    if (!(PARTITION_STRATEGIES as readonly string[]).includes(type)) {
       return this.fail(
         child(path, "type"),
         "unknown_partition_strategy",
         [type],
-        `unknown partition strategy ${quoted(type)}: use fixed or lines`,
+        `unknown partition strategy ${quoted(type)}: use ${orList(PARTITION_STRATEGIES)}`,
       );
     }
-    return { type, size };
+    return { type: type as PartitionStrategy["type"], size };
   }
 
   private exprField(object: JsonObject, key: string, path: At, depth: number): Read<Expr> {
@@ -439,7 +452,7 @@ class Normalizer {
         child(path, "ref"),
         "unknown_reference",
         [String(ref)],
-        `unknown reference ${String(ref)}: use input, var or field`,
+        `unknown reference ${String(ref)}: use ${orList(REFERENCE_KINDS)}`,
       );
     }
     if (typeof ref !== "string") {
@@ -467,7 +480,7 @@ class Normalizer {
           child(path, "ref"),
           "unknown_reference",
           [ref],
-          `unknown reference ${quoted(ref)}: use input, var or field`,
+          `unknown reference ${quoted(ref)}: use ${orList(REFERENCE_KINDS)}`,
         );
     }
   }

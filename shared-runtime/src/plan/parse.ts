@@ -25,12 +25,9 @@ export interface ParseResult {
   /** Present when normalization produced a plan; complete only when `problems` is empty. */
   readonly plan: Plan | undefined;
   readonly problems: readonly PlanProblem[];
-  readonly opaqueBinds: ReadonlySet<string>;
   /** For document sources: the parsed file, to map problem paths to source ranges. */
   readonly document?: PlanDocument;
 }
-
-const NONE: ReadonlySet<string> = new Set();
 
 export function parsePlan(source: PlanSource, options: ParseOptions = {}): ParseResult {
   switch (source.kind) {
@@ -52,7 +49,7 @@ export function parsePlan(source: PlanSource, options: ParseOptions = {}): Parse
       const document = source.document ?? parsePlanDocument(source.text);
       const syntax = document.syntaxErrors.map(textProblem);
       if (document.value === undefined || (syntax.length > 0 && options.collectAll !== true)) {
-        return { plan: undefined, problems: syntax, opaqueBinds: NONE, document };
+        return { plan: undefined, problems: syntax, document };
       }
       const result = normalized(document.value, options);
       return { ...result, problems: [...syntax, ...result.problems], document };
@@ -61,34 +58,49 @@ export function parsePlan(source: PlanSource, options: ParseOptions = {}): Parse
 }
 
 function parseModelText(text: string, options: ParseOptions): ParseResult {
-  // Most replies hold one object (alone, fenced or in prose): try the span from the first
-  // "{" to the last "}" before searching candidates.
+  const located = locatePlanInReply(text);
+  return located.ok ? normalized(located.value, options) : failed(located.problem);
+}
+
+/** The plan object found in a model's reply and where it starts, or the problem of the reply. */
+export type ReplySpan =
+  | { readonly ok: true; readonly text: string; readonly offset: number; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly problem: PlanProblem };
+
+/**
+ * Which JSON object of a model's reply is the plan: the one rule for `propose`, hosts and
+ * `check --model-text`. Most replies hold one object (alone, fenced or in prose), so the span
+ * from the first "{" to the last "}" is tried before the candidates are searched.
+ */
+export function locatePlanInReply(text: string): ReplySpan {
   const first = text.indexOf("{");
   const last = text.lastIndexOf("}");
   if (first >= 0 && last > first) {
-    const quick = tryParseJsonText(first === 0 && last === text.length - 1 ? text : text.slice(first, last + 1));
-    if (quick?.ok && isPlainObject(quick.value)) return normalized(quick.value, options);
+    const span = first === 0 && last === text.length - 1 ? text : text.slice(first, last + 1);
+    const quick = tryParseJsonText(span);
+    if (quick?.ok && isPlainObject(quick.value)) return { ok: true, text: span, offset: first, value: quick.value };
   }
-  const candidates = jsonObjectCandidates(text);
   let firstError: PlanProblem | undefined;
-  for (const candidate of candidates) {
+  for (const candidate of jsonObjectCandidates(text)) {
     const decoded = parseJsonText(candidate.text);
     if (decoded.ok) {
-      if (isPlainObject(decoded.value)) return normalized(decoded.value, options);
+      if (isPlainObject(decoded.value))
+        return { ok: true, text: candidate.text, offset: candidate.offset, value: decoded.value };
       continue;
     }
     const error = decoded.error;
     firstError ??= textProblem({ ...error, offset: error.offset + candidate.offset });
   }
-  return failed(
-    firstError ?? {
+  return {
+    ok: false,
+    problem: firstError ?? {
       phase: "parse",
       kind: "invalid_plan",
       reason: "no_json_object",
       detail: "no_json_object",
       message: "no JSON object found in the text: a plan is one JSON object, alone or in a ```json fence",
     },
-  );
+  };
 }
 
 function normalized(value: unknown, options: ParseOptions): ParseResult {
@@ -96,21 +108,25 @@ function normalized(value: unknown, options: ParseOptions): ParseResult {
   return {
     plan: result.problems.length === 0 || options.collectAll === true ? result.plan : undefined,
     problems: result.problems,
-    opaqueBinds: result.opaqueBinds,
   };
 }
 
 function failed(problem: PlanProblem): ParseResult {
-  return { plan: undefined, problems: [problem], opaqueBinds: NONE };
+  return { plan: undefined, problems: [problem] };
 }
 
+/** The reference reports a duplicate key as one kind of invalid JSON: `invalid_json(duplicate_key(K))`. */
 function textProblem(error: JsonTextError): PlanProblem {
-  const args = error.code === "duplicate_key" ? [error.key] : error.code === "invalid_json" ? [error.message] : [];
+  const reason = error.code === "duplicate_key" ? "invalid_json" : error.code;
+  const detail =
+    error.code === "duplicate_key"
+      ? `invalid_json(${detailText("duplicate_key", error.key)})`
+      : detailText(error.code, ...(error.code === "invalid_json" ? [error.message] : []));
   return {
     phase: "parse",
     kind: "invalid_plan",
-    reason: error.code,
-    detail: detailText(error.code, ...args),
+    reason,
+    detail,
     message: error.message,
     offset: error.offset,
     length: error.length,

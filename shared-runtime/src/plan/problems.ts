@@ -3,6 +3,7 @@
 // the plan it is (a JSON path that editors turn into a source range).
 
 import type { JsonPath, JsonValue } from "../json";
+import type { Count } from "./count";
 
 export type Phase = "parse" | "normalize" | "validate" | "preflight" | "execute";
 
@@ -30,12 +31,20 @@ export interface PlanProblem {
   readonly related?: readonly RelatedLocation[];
   /** True when the problem depends on the host (capabilities, budget, registries), not the plan. */
   readonly hostDependent?: boolean;
+  /**
+   * "warning": the plan runs, but likely not as its author meant (an unknown key the runtime
+   * ignores). Absent: an error, or a warning when host-dependent.
+   */
+  readonly severity?: "warning";
+  /** The name the author probably meant (a known key, an allowed option), for quick fixes. */
+  readonly suggestion?: string;
   /** Source offset for parse errors in text that never became a value. */
   readonly offset?: number;
   readonly length?: number;
   readonly capability?: string;
   readonly budget?: string;
-  readonly estimated?: number;
+  /** Exact: a bigint beyond 2^53. */
+  readonly estimated?: Count;
   readonly limit?: number;
   readonly value_shape?: string;
   readonly value?: JsonValue;
@@ -67,4 +76,10 @@ export function detailText(reason: string, ...args: readonly unknown[]): string 
 export function quoted(name: string): string {
   const cut = name.length > 60 ? `${name.slice(0, 57)}...` : name;
   return JSON.stringify(cut);
+}
+
+/** "a, b or c": a list of names as messages write it. */
+export function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }

@@ -4,10 +4,23 @@
 // (expressions in scope, action values, capability, binding), then the estimate vs the budget.
 
 import type { JsonPath } from "../json";
-import { MAP_TRANSFORMS, REDUCERS, type ContextAction, type ContextStep, type Expr, type Plan, type Step } from "./ast";
+import {
+  MAP_TRANSFORMS,
+  REDUCERS,
+  type ContextAction,
+  type ContextStep,
+  type Expr,
+  type OpaqueStep,
+  type Plan,
+  type Step,
+} from "./ast";
 import { resolveBudget, type Budget } from "./budget";
 import { formatCapability, grantedKeys, requiredCapability } from "./capabilities";
-import { ESTIMATE_LIMITS, estimatePlan, type Estimate } from "./estimate";
+import { costRows } from "./costRows";
+import { estimateEachStep, estimatePlan, type Estimate, type PlanEstimates } from "./estimate";
+import { PlanModel } from "./model";
+import { bindingNameProblem } from "./names";
+import { ScopeWalk, type ModelBinding } from "./scopeWalk";
 import { describe } from "./normalize";
 import { detailText, quoted, type PlanProblem, type ProblemTarget, type RelatedLocation } from "./problems";
 
@@ -20,8 +33,11 @@ export interface ValidateOptions {
   /** "default" or a partial budget object; `undefined` is the default budget. */
   readonly budget?: unknown;
   readonly collectAll?: boolean;
-  /** Names bound by steps that did not normalize: not reported as unbound (editor mode). */
-  readonly opaqueBinds?: ReadonlySet<string>;
+  /**
+   * Record the semantic model (every scope, binding and reference, each step's worst case) as
+   * the walk goes: what editors and the CLI read. Costs a little; hosts leave it off.
+   */
+  readonly model?: boolean;
 }
 
 export interface ValidatedPlan {
@@ -31,12 +47,19 @@ export interface ValidatedPlan {
 }
 
 export type ValidationResult =
-  | { readonly ok: true; readonly validated: ValidatedPlan; readonly problems: readonly [] }
+  | {
+      readonly ok: true;
+      readonly validated: ValidatedPlan;
+      readonly problems: readonly [];
+      /** With `model: true`. */
+      readonly model?: PlanModel;
+    }
   | {
       readonly ok: false;
       readonly problems: readonly PlanProblem[];
       readonly budget?: Budget;
       readonly estimate?: Estimate;
+      readonly model?: PlanModel;
     };
 
 const STOP = Symbol("stop after first problem");
@@ -45,55 +68,44 @@ export function validatePlan(plan: Plan, options: ValidateOptions = {}): Validat
   const validator = new Validator(options);
   let budget: Budget | undefined;
   let estimate: Estimate | undefined;
+  let estimates: PlanEstimates | undefined;
   try {
     const granted = validator.capabilityList();
     budget = validator.budget();
-    validator.plan(plan, granted);
-    estimate = estimatePlan(plan);
+    validator.plan(plan, granted, 0);
+    if (options.model === true) {
+      estimates = estimateEachStep(plan);
+      estimate = estimates.total;
+    } else {
+      estimate = estimatePlan(plan);
+    }
     if (budget) validator.estimate(plan, estimate, budget);
   } catch (error) {
     if (error !== STOP) throw error;
   }
+  const record = validator.scopes.record;
+  const model = record ? { model: new PlanModel(plan, record, estimates ?? estimateEachStep(plan), budget) } : {};
   if (validator.problems.length === 0 && budget && estimate) {
-    return { ok: true, validated: { plan, budget, estimate }, problems: [] };
+    return { ok: true, validated: { plan, budget, estimate }, problems: [], ...model };
   }
   return {
     ok: false,
     problems: validator.problems,
     ...(budget ? { budget } : {}),
     ...(estimate ? { estimate } : {}),
+    ...model,
   };
-}
-
-/** Names in scope, with where each was bound; nested plans add and then drop their own. */
-class Scope {
-  private readonly bound = new Map<string, JsonPath>();
-  private readonly added: string[] = [];
-
-  has(name: string): boolean {
-    return this.bound.has(name);
-  }
-  where(name: string): JsonPath | undefined {
-    return this.bound.get(name);
-  }
-  add(name: string, path: JsonPath): void {
-    this.bound.set(name, path);
-    this.added.push(name);
-  }
-  mark(): number {
-    return this.added.length;
-  }
-  /** Drops every name added since `mark`: a sub-plan's bindings never leak out. */
-  release(mark: number): void {
-    while (this.added.length > mark) this.bound.delete(this.added.pop() as string);
-  }
 }
 
 class Validator {
   readonly problems: PlanProblem[] = [];
-  private readonly scope = new Scope();
+  readonly scopes: ScopeWalk;
+  /** For a binding that repeats a name in scope: the name's first binding there. */
+  private readonly firstBindings = new Map<ModelBinding, ModelBinding>();
 
-  constructor(private readonly options: ValidateOptions) {}
+  constructor(private readonly options: ValidateOptions) {
+    this.scopes = new ScopeWalk(options.model === true);
+  }
 
   private report(problem: PlanProblem): void {
     this.problems.push(problem);
@@ -144,11 +156,26 @@ class Validator {
     return undefined;
   }
 
-  plan(plan: Plan, granted: ReadonlySet<string> | undefined): void {
-    const mark = this.scope.mark();
+  /** A plan owned by the step at source index `ownerIndex` of the enclosing plan. */
+  plan(plan: Plan, granted: ReadonlySet<string> | undefined, ownerIndex: number): void {
+    const mark = this.scopes.enter(plan.path, ownerIndex);
     this.planShape(plan);
-    for (const step of plan.steps) this.step(step, granted);
-    this.scope.release(mark);
+    const opaque = plan.opaque ?? [];
+    let next = 0;
+    for (const step of plan.steps) {
+      const index = step.path[step.path.length - 1] as number;
+      // Steps that did not normalize bind from their own place in the plan.
+      while (next < opaque.length && (opaque[next] as OpaqueStep).index < index) {
+        const broken = opaque[next++] as OpaqueStep;
+        this.scopes.opaqueStep(broken.value, broken.path);
+      }
+      this.step(step, granted);
+    }
+    for (; next < opaque.length; next++) {
+      const broken = opaque[next] as OpaqueStep;
+      this.scopes.opaqueStep(broken.value, broken.path);
+    }
+    this.scopes.leave(mark);
   }
 
   private planShape(plan: Plan): void {
@@ -197,7 +224,7 @@ class Validator {
         return;
       case "rlm":
         this.capability(step, granted);
-        this.plan(step.plan, granted);
+        this.plan(step.plan, granted, ownIndex(step));
         this.bind(step);
         return;
       case "tool":
@@ -215,7 +242,7 @@ class Validator {
             "a parallel step needs at least one branch plan",
           );
         }
-        for (const branch of step.plans) this.plan(branch, granted);
+        for (const branch of step.plans) this.plan(branch, granted, ownIndex(step));
         this.bind(step);
         return;
       case "retry":
@@ -228,7 +255,7 @@ class Validator {
           );
         }
         this.capability(step, granted);
-        this.plan(step.plan, granted);
+        this.plan(step.plan, granted, ownIndex(step));
         this.bind(step);
         return;
       case "checkpoint":
@@ -246,7 +273,7 @@ class Validator {
       case "input":
         return;
       case "var":
-        if (!this.scope.has(expr.name) && this.options.opaqueBinds?.has(expr.name) !== true) {
+        if (!this.scopes.refer(expr.name, expr.path, true)) {
           this.invalid(
             [...expr.path, "name"],
             "unbound_variable",
@@ -348,40 +375,51 @@ class Validator {
   }
 
   private bind(step: Step & { bind: string }): void {
-    const first = this.scope.where(step.bind);
-    if (first) {
+    const earlier = this.scopes.lookup(step.bind);
+    // Editors and check hold names to the rule rename keeps; the reference accepts any text,
+    // so the runtime (first-error mode) does not.
+    const badName = this.options.collectAll === true ? bindingNameProblem(step.bind) : undefined;
+    if (badName) {
+      this.invalid([...step.path, "bind"], "invalid_binding_name", [step.bind], badName);
+    }
+    // Bound even when it is a duplicate: later references mean the latest binding.
+    const binding = this.scopes.bind(step.bind, step.path, step.op, step);
+    if (earlier) {
+      const first = this.firstBindings.get(earlier) ?? earlier;
+      this.firstBindings.set(binding, first);
       this.invalid(
         [...step.path, "bind"],
         "duplicate_binding",
         [step.bind],
         `${quoted(step.bind)} is already bound in this scope: choose another name`,
         "value",
-        [{ path: [...first, "bind"], target: "value", message: `${quoted(step.bind)} is first bound here` }],
+        [{ path: [...first.stepPath, "bind"], target: "value", message: `${quoted(step.bind)} is first bound here` }],
       );
-      return;
     }
-    this.scope.add(step.bind, step.path);
   }
 
   estimate(plan: Plan, estimate: Estimate, budget: Budget): void {
-    for (const limit of ESTIMATE_LIMITS) {
-      const used = estimate[limit.figure];
-      const max = budget[limit.field];
-      if (used <= max) continue;
+    for (const row of costRows(estimate, budget)) {
+      if (!row.over) continue;
       this.report({
         phase: "validate",
         kind: "budget_exceeded",
-        budget: limit.name,
-        field: limit.field,
-        estimated: used,
-        limit: max,
-        message: `worst case ${limit.label} ${used} exceeds the budget's ${limit.field} of ${max}`,
+        budget: row.name,
+        field: row.field,
+        estimated: row.estimate,
+        limit: row.limit,
+        message: `worst case ${row.label} ${row.estimate} exceeds the budget's ${row.field} of ${row.limit}`,
         path: plan.path,
         target: "value",
         hostDependent: true,
       });
     }
   }
+}
+
+/** A step's index in its plan's source `steps`. */
+function ownIndex(step: Step): number {
+  return step.path[step.path.length - 1] as number;
 }
 
 /** The token a capability problem points at: the name that needs granting, or the op. */

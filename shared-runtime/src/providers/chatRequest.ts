@@ -2,9 +2,9 @@
 // options from the plan step, and the headers (the API key, read from the environment at call
 // time). Every failure here is an Error whose message names a field or variable, never a value.
 
-import { hasOwn, type JsonObject, type JsonValue } from "../json";
+import type { JsonValue } from "../json";
 import type { ModelRequest } from "../run/host";
-import { quoted } from "../plan/problems";
+import { modelOptionProblem } from "./modelOptions";
 
 export interface Endpoint {
   /** `${baseUrl}/chat/completions`, the base URL's query kept. */
@@ -31,37 +31,6 @@ export function endpointOf(baseUrl: string): Endpoint | undefined {
   return { url, origin: url.origin, hostPort: `${url.hostname}:${port}` };
 }
 
-/**
- * Request options a plan step may set, each with the JSON type it must have. Anything else is
- * refused rather than ignored or passed on: a misspelt option silently ignored would run a plan
- * differently from what its author reads, and passing unknown keys through would let plan
- * text override what the host decides (model, messages, stream, tools, n, provider routing,
- * user), which changes cost and what leaves the machine. The refusal is a model_error that
- * names the option, so the author sees it on the first run.
- */
-const OPTION_RULES: Readonly<Record<string, { readonly ok: (value: JsonValue) => boolean; readonly what: string }>> = {
-  temperature: { ok: isNumber, what: "a number" },
-  top_p: { ok: isNumber, what: "a number" },
-  max_tokens: { ok: (v) => Number.isInteger(v) && (v as number) > 0, what: "a positive integer" },
-  stop: {
-    ok: (v) => typeof v === "string" || (Array.isArray(v) && v.every((item) => typeof item === "string")),
-    what: "a string or a list of strings",
-  },
-  seed: { ok: (v) => Number.isInteger(v), what: "an integer" },
-  presence_penalty: { ok: isNumber, what: "a number" },
-  frequency_penalty: { ok: isNumber, what: "a number" },
-  response_format: {
-    ok: (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as JsonObject).type === "string",
-    what: 'an object with a "type"',
-  },
-};
-
-export const ALLOWED_OPTIONS: readonly string[] = Object.keys(OPTION_RULES);
-
-function isNumber(value: JsonValue): boolean {
-  return typeof value === "number" && Number.isFinite(value);
-}
-
 /** The JSON body: the host's model, the messages, then the step's allowed options. */
 export function requestBody(model: string, request: ModelRequest): string {
   const body: Record<string, unknown> = {
@@ -70,12 +39,9 @@ export function requestBody(model: string, request: ModelRequest): string {
   };
   const options = request.options;
   for (const key of Object.keys(options)) {
-    const rule = hasOwn(OPTION_RULES, key) ? OPTION_RULES[key] : undefined;
-    if (!rule) {
-      throw new Error(`option ${quoted(key)} is not allowed (allowed: ${ALLOWED_OPTIONS.join(", ")})`);
-    }
     const value = options[key] as JsonValue;
-    if (!rule.ok(value)) throw new Error(`option ${quoted(key)} must be ${rule.what}`);
+    const refused = modelOptionProblem(key, value);
+    if (refused) throw new Error(refused.message);
     body[key] = value;
   }
   return JSON.stringify(body);

@@ -4,7 +4,7 @@
 
 import { BUDGET_FIELDS, type Budget } from "../plan/budget";
 import { capabilityKey, grantedKeys } from "../plan/capabilities";
-import { ALLOWED_OPTIONS } from "./chatRequest";
+import { ALLOWED_OPTIONS } from "./modelOptions";
 
 export interface PromptEntry {
   readonly name: string;
@@ -48,7 +48,7 @@ const RULES = [
   "Every step except final needs its capability to be granted: context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint.",
   'A model step\'s prompt must resolve to text. It binds {"text", "model", "usage", "finish_reason"}: use {"ref":"field","value":{"ref":"var","name":"reply"},"key":"text"} for the answer.',
   `A model step's options may only be: ${ALLOWED_OPTIONS.join(", ")}.`,
-  "Context steps take a context input (or a value a context step produced) as their handle.",
+  'A context step\'s handle is a context input, {"ref":"input","name":NAME} of a text or items input. A context step binds a plain JSON value (a list of matches, a slice of text, a number, ...), never a new context: never use one as a handle.',
   "The worst case must fit the budget: each step counts 1; retry multiplies its plan by its attempts; rlm, parallel and retry add one level of depth.",
 ];
 

@@ -5,13 +5,10 @@
 import { analyzePlanText, lineColumn } from "../analysis";
 import type { Budget } from "../plan/budget";
 import type { Estimate } from "../plan/estimate";
-import { jsonObjectCandidates } from "../plan/modelText";
-import { isPlainObject } from "../plan/normalize";
-import { parsePlan } from "../plan/parse";
+import { locatePlanInReply, parsePlan } from "../plan/parse";
 import type { PlanProblem } from "../plan/problems";
 import { validatePlan, type ValidatedPlan } from "../plan/validate";
 import type { PolicyOptions } from "../run/pipeline";
-import { parseJsonText } from "../text/jsonText";
 
 export interface ProposalProblem {
   /** 1-based, in the text named by the proposal's `where`. */
@@ -40,7 +37,8 @@ export type Proposal =
 
 export function readProposal(reply: string, policy: PolicyOptions): Proposal {
   const parsed = parsePlan({ kind: "model", text: reply });
-  const object = planObject(reply);
+  const located = locatePlanInReply(reply);
+  const object = located.ok ? located.value : undefined;
   if (object === undefined) {
     const problems = parsed.problems.map((problem) => placed(reply, problem.offset ?? 0, problem));
     return { ok: false, where: "reply", planText: undefined, problems, estimate: undefined, budget: undefined };
@@ -75,15 +73,6 @@ export function readProposal(reply: string, policy: PolicyOptions): Proposal {
     estimate: analysis.estimates?.total,
     budget: analysis.budget,
   };
-}
-
-/** The object parsePlan reads from a reply: the first candidate that decodes to an object. */
-function planObject(reply: string): object | undefined {
-  for (const candidate of jsonObjectCandidates(reply)) {
-    const decoded = parseJsonText(candidate.text);
-    if (decoded.ok && isPlainObject(decoded.value)) return decoded.value;
-  }
-  return undefined;
 }
 
 function placed(text: string, offset: number, problem: PlanProblem): ProposalProblem {

@@ -2,7 +2,7 @@
 // name, named inputs, and a context store. A plan's names are only ever looked up here;
 // nothing in a plan can become a callable by itself.
 
-import type { ContextLimits, ContextOutcome } from "../context/store";
+import type { ContextOutcome } from "../context/store";
 import type { JsonObject, JsonValue } from "../json";
 import type { ContextAction } from "../plan/ast";
 
@@ -34,7 +34,8 @@ export interface ModelProvider {
 
 /** The part of a context store the interpreter needs. */
 export interface ContextRunner {
-  run(handle: unknown, action: ContextAction, limits?: ContextLimits): Promise<ContextOutcome>;
+  /** `options` is the host's `contextLimits`, checked by the store after the handle. */
+  run(handle: unknown, action: ContextAction, options?: unknown): Promise<ContextOutcome>;
 }
 
 export interface RunHost {
@@ -43,6 +44,10 @@ export interface RunHost {
   /** Named inputs: JSON values or context handles. Must be an object; anything else fails preflight. */
   readonly inputs?: unknown;
   readonly contexts?: ContextRunner;
-  /** Bounds on each context operation; invalid values fail the operation, as in the reference. */
-  readonly contextLimits?: { readonly maxResults?: unknown; readonly maxBytes?: unknown };
+  /**
+   * Bounds on each context operation, a `ContextLimitOptions` object: a field left out takes its
+   * default; an invalid value (`null` included) fails the operation, as in the reference.
+   * Anything but an object fails preflight.
+   */
+  readonly contextLimits?: unknown;
 }

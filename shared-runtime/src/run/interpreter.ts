@@ -1,12 +1,13 @@
 // Executes a validated plan against a host. Counters (steps, calls, context operations, output
 // bytes) are global to the run and shared by nested plans, branches and retry attempts; a
 // failed attempt's consumption, transitions and checkpoints stay. The wall-time limit and
-// cancellation cover the whole run and abort the signal handed to tools and providers.
+// cancellation cover the whole run and abort the signal handed to tools and providers; time a
+// debugger's hook holds the run is left out of the run's clock by default (see pause.ts).
 
-import { ContextHandle, DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "../context/store";
+import { ContextHandle } from "../context/store";
 import { jsonObjectFrom, newJsonObject, ownValue, setOwn, utf8Length, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
-import type { ContextStep, Expr, ModelStep, Plan, Step, ToolStep } from "../plan/ast";
+import type { ContextStep, Expr, ModelStep, Plan, RetryStep, Step, ToolStep } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
 import { isPlainObject } from "../plan/normalize";
@@ -14,10 +15,11 @@ import { quoted } from "../plan/problems";
 import type { ValidatedPlan } from "../plan/validate";
 import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./errors";
 import type { RunHost } from "./host";
+import type { PauseHooks, RunFrame, StepPause } from "./pause";
 import { preflightPlan } from "./preflight";
 import type { BudgetRemaining, RunOutcome, RuntimeCounter, StepStarted, Transition } from "./transitions";
 
-export interface ExecuteOptions {
+export interface ExecuteOptions extends PauseHooks {
   readonly signal?: AbortSignal;
   /** Called as each step completes, in sequence order. Exceptions thrown here are ignored. */
   readonly onTransition?: (transition: Transition) => void;
@@ -51,7 +53,12 @@ class Run {
   private readonly started = performance.now();
   private readonly controller = new AbortController();
   private stopError: PlanError | undefined;
-  private readonly contextLimits: ContextLimits | PlanError;
+  // Debugger support (PauseHooks): the nested plans the run is inside, the time spent held by a
+  // hook (the run's clock excludes it unless countPausedTime), failures already reported.
+  private readonly frames: RunFrame[] = [];
+  private pausedMs = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly reported = new WeakSet<RunFailure>();
 
   constructor(
     private readonly host: RunHost,
@@ -65,19 +72,11 @@ class Run {
       context_ops: budget.max_context_ops,
       output_bytes: budget.max_output_bytes,
     };
-    this.contextLimits = contextLimits(host.contextLimits);
   }
 
   async execute(plan: Plan): Promise<RunOutcome> {
-    const timer = setTimeout(
-      () =>
-        this.stop({
-          phase: "execute",
-          kind: "time_limit_exceeded",
-          message: `the run exceeded its time limit of ${this.budget.time_limit} s`,
-        }),
-      Math.min(this.budget.time_limit * 1000, 2 ** 31 - 1),
-    );
+    this.frames.push({ kind: "root", path: plan.path });
+    this.armTimer();
     const signal = this.options.signal;
     const onAbort = () => this.stop({ phase: "execute", kind: "cancelled", message: "the run was cancelled" });
     if (signal?.aborted) onAbort();
@@ -100,7 +99,7 @@ class Run {
         message: `internal error: ${safeErrorText(error)}`,
       });
     } finally {
-      clearTimeout(timer);
+      clearTimeout(this.timer);
       signal?.removeEventListener("abort", onAbort);
       this.controller.abort();
     }
@@ -114,6 +113,94 @@ class Run {
       checkpoints: this.checkpoints,
       budget_remaining: { ...this.remaining },
     };
+  }
+
+  /** Run time: wall time minus the time hooks held the run (when paused time does not count). */
+  private clock(): number {
+    return performance.now() - this.pausedMs;
+  }
+
+  /** (Re)starts the time-limit timer for the run time left. */
+  private armTimer(): void {
+    clearTimeout(this.timer);
+    const left = this.started + this.budget.time_limit * 1000 - this.clock();
+    this.timer = setTimeout(
+      () =>
+        this.stop({
+          phase: "execute",
+          kind: "time_limit_exceeded",
+          message: `the run exceeded its time limit of ${this.budget.time_limit} s`,
+        }),
+      Math.max(0, Math.min(left, 2 ** 31 - 1)),
+    );
+  }
+
+  /**
+   * Lets a debugger hook hold the run. The clock and the time-limit timer stop meanwhile (unless
+   * countPausedTime); a stop (cancel) ends the wait; a hook's own failure is ignored.
+   */
+  private async hold(call: () => void | Promise<void>): Promise<void> {
+    let pending: void | Promise<void>;
+    try {
+      pending = call();
+    } catch {
+      return;
+    }
+    // A hook that returns nothing did not hold the run: no clock work on the hot path.
+    if (!pending) return;
+    const counted = this.options.countPausedTime === true;
+    const from = performance.now();
+    if (!counted) clearTimeout(this.timer);
+    try {
+      await this.guard(Promise.resolve(pending));
+    } catch (error) {
+      if (error instanceof RunFailure) throw error;
+    } finally {
+      if (!counted) {
+        this.pausedMs += performance.now() - from;
+        this.armTimer();
+      }
+    }
+  }
+
+  private pauseAt(step: Step): StepPause {
+    const vars = this.vars;
+    const checkpoints = this.checkpoints;
+    const count = checkpoints.length;
+    return {
+      path: step.path,
+      step,
+      frames: [...this.frames],
+      // Bindings and checkpoints are read when asked (a run with thousands of bindings does not
+      // copy them before every step); like evaluate, they are the run's state while it is held.
+      get bindings() {
+        return vars as ReadonlyMap<string, JsonValue>;
+      },
+      inputs: this.inputs,
+      budget: { limits: this.budget, remaining: { ...this.remaining } },
+      elapsedMs: this.clock() - this.started,
+      get checkpoints() {
+        return checkpoints.slice(0, count);
+      },
+      // Valid while the hook holds the run: it reads the scope the step is about to run in.
+      evaluate: (expr) => {
+        try {
+          return { ok: true, value: this.resolve(expr) };
+        } catch (error) {
+          if (error instanceof RunFailure) return { ok: false, error: error.error };
+          throw error;
+        }
+      },
+    };
+  }
+
+  /** Reports a step's failure to onStepFailed once, where it happened, before it unwinds. */
+  private async failed(step: Step, error: unknown): Promise<void> {
+    const hook = this.options.onStepFailed;
+    if (!hook || !(error instanceof RunFailure) || this.reported.has(error)) return;
+    this.reported.add(error);
+    if (this.stopError) return;
+    await this.hold(() => hook(this.pauseAt(step), error.error));
   }
 
   private stop(error: PlanError): void {
@@ -149,28 +236,38 @@ class Run {
   private async plan(plan: Plan, depth: number): Promise<JsonValue> {
     for (const step of plan.steps) {
       if (this.stopError) throw new RunFailure(this.stopError);
-      this.consume("steps");
-      const counter = stepCounter(step);
-      if (counter) this.consume(counter);
-      const result = await this.step(step, depth);
+      const beforeStep = this.options.beforeStep;
+      if (beforeStep) await this.hold(() => beforeStep(this.pauseAt(step)));
+      let result: StepResult;
+      try {
+        this.consume("steps");
+        const counter = stepCounter(step);
+        if (counter) this.consume(counter);
+        result = await this.step(step, depth);
+      } catch (error) {
+        await this.failed(step, error);
+        throw error;
+      }
       if (result.final) return result.value;
     }
     // Unreachable for a validated plan; kept so a bad caller gets an error, not undefined.
     return fail({ phase: "execute", kind: "missing_final", message: "the plan ended without a final step" });
   }
 
-  private async nested(plan: Plan, depth: number): Promise<JsonValue> {
+  private async nested(plan: Plan, depth: number, frame: RunFrame): Promise<JsonValue> {
     const parent = this.vars;
     this.vars = new Map(parent);
+    this.frames.push(frame);
     try {
       return await this.plan(plan, depth);
     } finally {
       this.vars = parent;
+      this.frames.pop();
     }
   }
 
   private async step(step: Step, depth: number): Promise<StepResult> {
-    const begun = performance.now();
+    const begun = this.clock();
     const operation = operationName(step);
     const bind = step.op === "checkpoint" || step.op === "final" ? null : step.bind;
     this.notify(() => this.options.onStepStart?.({ operation, bind, path: step.path, depth }));
@@ -185,16 +282,22 @@ class Run {
         this.bind(step.bind, await this.tool(step));
         break;
       case "rlm":
-        this.bind(step.bind, await this.nested(step.plan, depth + 1));
+        this.bind(
+          step.bind,
+          await this.nested(step.plan, depth + 1, { kind: "rlm", path: step.plan.path, step: step.path }),
+        );
         break;
       case "parallel": {
         const values: JsonValue[] = [];
-        for (const branch of step.plans) values.push(await this.nested(branch, depth + 1));
+        for (const [i, branch] of step.plans.entries())
+          values.push(
+            await this.nested(branch, depth + 1, { kind: "branch", path: branch.path, step: step.path, branch: i }),
+          );
         this.bind(step.bind, values);
         break;
       }
       case "retry":
-        this.bind(step.bind, await this.retry(step.plan, step.attempts, depth + 1));
+        this.bind(step.bind, await this.retry(step, depth + 1));
         break;
       case "checkpoint":
         this.checkpoints.push(step.label);
@@ -210,10 +313,11 @@ class Run {
     return CONTINUE;
   }
 
-  private async retry(plan: Plan, attempts: number, depth: number): Promise<JsonValue> {
+  private async retry(step: RetryStep, depth: number): Promise<JsonValue> {
+    const { plan, attempts } = step;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.nested(plan, depth);
+        return await this.nested(plan, depth, { kind: "attempt", path: plan.path, step: step.path, attempt, attempts });
       } catch (error) {
         const fatal = !(error instanceof RunFailure) || FATAL_KINDS.has(error.error.kind);
         if (fatal || attempt >= attempts) throw error;
@@ -223,11 +327,9 @@ class Run {
 
   private async context(step: ContextStep): Promise<JsonValue> {
     const handle = this.resolve(step.handle);
-    const limits = this.contextLimits;
-    if ("kind" in limits) return fail(limits);
     const contexts = this.host.contexts;
     const outcome = contexts
-      ? await this.guard(contexts.run(handle, step.action, limits))
+      ? await this.guard(contexts.run(handle, step.action, this.host.contextLimits))
       : {
           ok: false as const,
           error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" },
@@ -393,7 +495,7 @@ class Run {
   }
 
   private record(operation: string, bind: string | null, begun: number): void {
-    const now = performance.now();
+    const now = this.clock();
     const transition: Transition = {
       sequence: this.transitions.length + 1,
       operation,
@@ -484,21 +586,4 @@ function copyHostValue(value: unknown, depth: number): JsonValue | typeof NOT_JS
     default:
       return NOT_JSON;
   }
-}
-
-function contextLimits(limits: RunHost["contextLimits"]): ContextLimits | PlanError {
-  const maxResults = limits?.maxResults ?? DEFAULT_CONTEXT_LIMITS.maxResults;
-  const maxBytes = limits?.maxBytes ?? DEFAULT_CONTEXT_LIMITS.maxBytes;
-  const valid = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n > 0;
-  if (valid(maxResults) && valid(maxBytes)) return { maxResults, maxBytes };
-  return {
-    phase: "execute",
-    kind: "context_error",
-    cause: {
-      operation: "options",
-      kind: "invalid_limit",
-      message: "max_results and max_bytes must be positive integers",
-    },
-    message: "context operation failed: the host's context limits are invalid",
-  };
 }

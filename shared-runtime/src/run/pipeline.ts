@@ -2,6 +2,7 @@
 // problem of the first phase that fails, as the reference does.
 
 import { resolveBudget, type Budget } from "../plan/budget";
+import { countNumber } from "../plan/count";
 import { parsePlan, type PlanSource } from "../plan/parse";
 import type { PlanProblem } from "../plan/problems";
 import { validatePlan, type ValidatedPlan } from "../plan/validate";
@@ -56,10 +57,12 @@ export function problemError(problem: PlanProblem | undefined): PlanError {
   if (!problem) return { phase: "validate", kind: "invalid_plan", message: "the plan is invalid" };
   const { phase, kind, message } = problem;
   const error: Record<string, PlanError[string]> = { phase, kind, message };
-  for (const key of ["detail", "capability", "budget", "estimated", "limit", "value_shape", "field"] as const) {
+  for (const key of ["detail", "capability", "budget", "limit", "value_shape", "field"] as const) {
     const value = problem[key];
     if (value !== undefined) error[key] = value;
   }
+  // A run's error is plain JSON: the nearest number (the message has the exact figure).
+  if (problem.estimated !== undefined) error.estimated = countNumber(problem.estimated);
   if (problem.reason !== undefined) error.reason = problem.reason;
   if (problem.path !== undefined) error.path = [...problem.path];
   return error as PlanError;

@@ -1,5 +1,6 @@
-// Before the first side effect: the host configuration is sane and every tool and provider
-// named anywhere in the plan (nested plans, branches, retries) is registered.
+// Before the first side effect: the host configuration (inputs, context options) is sane and
+// every tool and provider named anywhere in the plan (nested plans, branches, retries) is
+// registered.
 
 import { newJsonObject, type JsonObject, type JsonPath } from "../json";
 import { childPlans, type Plan } from "../plan/ast";
@@ -14,7 +15,8 @@ export type PreflightResult =
 
 /** Checks in the reference's order; `collectAll` lists every unknown name (editors). */
 export function preflightPlan(plan: Plan, host: RunHost, collectAll = false): PreflightResult {
-  const inputs = host.inputs ?? newJsonObject();
+  // Left out, there are no inputs; given, even as null, they must be an object.
+  const inputs = host.inputs === undefined ? newJsonObject() : host.inputs;
   if (!isPlainObject(inputs)) {
     return {
       ok: false,
@@ -25,6 +27,21 @@ export function preflightPlan(plan: Plan, host: RunHost, collectAll = false): Pr
           reason: "invalid_field",
           detail: detailText("invalid_field", "inputs", inputs),
           message: `the host's inputs must be an object of named inputs, got ${describe(inputs)}`,
+        },
+      ],
+    };
+  }
+  const options = host.contextLimits;
+  if (options !== undefined && !isPlainObject(options)) {
+    return {
+      ok: false,
+      errors: [
+        {
+          phase: "preflight",
+          kind: "invalid_runtime",
+          reason: "invalid_context_options",
+          detail: detailText("invalid_context_options", options),
+          message: `the host's context options must be an object (max_results, max_bytes, time_limit), got ${describe(options)}`,
         },
       ],
     };

@@ -178,7 +178,7 @@ export function scanStructure(text: string, maxDepth = MAX_JSON_DEPTH): JsonText
       let seen = depth > 0 ? keys[depth - 1] : null;
       if (seen !== null && followedByColon(text, end + 1)) {
         const raw = text.slice(i + 1, end);
-        const key = raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
+        const key = raw.includes("\\") ? decodedKey(raw) : raw;
         if (seen === undefined) {
           seen = new Map();
           keys[depth - 1] = seen;
@@ -236,4 +236,13 @@ function followedByColon(text: string, from: number): boolean {
     if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
   }
   return false;
+}
+
+/** A key's text decoded; as written when its escapes are broken (the scan also runs on bad text). */
+function decodedKey(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
 }

@@ -7,6 +7,7 @@ import {
   findNodeAtLocation,
   getNodePath,
   parseTree,
+  stripComments,
   SyntaxKind,
   type Node,
   type ParseError,
@@ -14,11 +15,9 @@ import {
 import { newJsonObject, setOwn, type JsonPath, type JsonValue } from "../json";
 import type { ProblemTarget } from "../plan/problems";
 import { countKeyTokens, describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
+import { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
 
-export interface SourceRange {
-  readonly offset: number;
-  readonly length: number;
-}
+export { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
 
 export interface PlanDocument {
   readonly text: string;
@@ -28,8 +27,15 @@ export interface PlanDocument {
   readonly syntaxErrors: readonly JsonTextError[];
   /** Source range of the node at `path` (its key, for target "key"), if the path exists. */
   rangeOf(path: JsonPath, target?: ProblemTarget): SourceRange | undefined;
+  /**
+   * The ranges of several paths at once: from the tree when one is built, else from one scan of
+   * the text (no tree is built for it).
+   */
+  rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[];
   /** The jsonc-parser tree, for editor features that walk the source (folding, symbols). */
   tree(): Node | undefined;
+  /** The tree if it was already built (never builds one). */
+  builtTree?(): Node | undefined;
 }
 
 /**
@@ -40,6 +46,12 @@ export function parsePlanDocument(text: string): PlanDocument {
   const strict = parseJsonText(text);
   if (strict.ok) return new LazyTreeDocument(text, strict.value, []);
   if (strict.error.code === "too_deep") return new LazyTreeDocument(text, undefined, [strict.error]);
+  if (strict.error.code === "invalid_json" && (text.includes("//") || text.includes("/*"))) {
+    // Plan files often carry comments and are otherwise strict: blank the comments out (offsets
+    // stay the same) and take the fast path; anything else still wrong gets the jsonc parse.
+    const uncommented = parseJsonText(stripComments(text, " "));
+    if (uncommented.ok) return new LazyTreeDocument(text, uncommented.value, []);
+  }
   return parseJsoncDocument(text);
 }
 
@@ -89,6 +101,17 @@ class LazyTreeDocument implements PlanDocument {
     root?: Node,
   ) {
     this.root = root ?? null;
+  }
+
+  builtTree(): Node | undefined {
+    return this.root ?? undefined;
+  }
+
+  rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[] {
+    if (this.root !== null || this.syntaxErrors.some((e) => e.code === "too_deep")) {
+      return requests.map((r) => this.rangeOf(r.path, r.target));
+    }
+    return rangesByScan(this.text, requests);
   }
 
   tree(): Node | undefined {

@@ -49,6 +49,10 @@ export interface ClientOptions {
   readonly settings?: Record<string, unknown>;
   /** Extra `workspace` client capabilities (e.g. `codeLens: {refreshSupport: true}`). */
   readonly workspaceCapabilities?: Record<string, unknown>;
+  /** `window` client capabilities (e.g. `workDoneProgress: true`). */
+  readonly windowCapabilities?: Record<string, unknown>;
+  /** `initializationOptions` sent in initialize. */
+  readonly initializationOptions?: Record<string, unknown>;
 }
 
 export class LspClient {
@@ -107,7 +111,9 @@ export class LspClient {
       processId: process.pid,
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "test" }],
+      ...(options.initializationOptions ? { initializationOptions: options.initializationOptions } : {}),
       capabilities: {
+        ...(options.windowCapabilities ? { window: options.windowCapabilities } : {}),
         workspace: {
           configuration: true,
           didChangeConfiguration: {},

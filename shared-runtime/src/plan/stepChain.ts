@@ -2,9 +2,10 @@
 // the path instead of through an index of every step: a plan's steps are in source order (one
 // that did not normalize is left out), so the step at source index i is `plan.steps[i]` unless
 // an earlier one failed, and then a bisection finds it. A few comparisons per nesting level,
-// nothing built per document version.
+// nothing built per document version. Also which steps a JSON path goes through.
 
-import type { JsonPath, Plan, Step } from "@rlm-plan/shared-runtime";
+import type { JsonPath } from "../json";
+import type { Plan, Step } from "./ast";
 
 /** One step on the way down from the root plan. */
 export interface StepLink {
@@ -80,4 +81,34 @@ function sourceIndex(step: Step | undefined): number {
 
 function samePath(a: JsonPath, b: JsonPath): boolean {
   return a.length === b.length && a.every((segment, i) => segment === b[i]);
+}
+
+/** A step on the way down to a path: the plan it belongs to and its index there. */
+export interface StepPosition {
+  readonly planPath: JsonPath;
+  readonly index: number;
+  readonly stepPath: JsonPath;
+}
+
+/** The steps a path goes through, outermost first (the last one is the innermost step). */
+export function stepPositions(path: JsonPath): StepPosition[] {
+  const positions: StepPosition[] = [];
+  let planPath: JsonPath = [];
+  let i = 0;
+  while (i + 1 < path.length && path[i] === "steps" && typeof path[i + 1] === "number") {
+    const index = path[i + 1] as number;
+    const stepPath = path.slice(0, i + 2);
+    positions.push({ planPath, index, stepPath });
+    // Into the step's own sub-plan, if the path goes on into one.
+    if (path[i + 2] === "plan") {
+      planPath = path.slice(0, i + 3);
+      i += 3;
+    } else if (path[i + 2] === "plans" && typeof path[i + 3] === "number") {
+      planPath = path.slice(0, i + 4);
+      i += 4;
+    } else {
+      break;
+    }
+  }
+  return positions;
 }

@@ -1,5 +1,5 @@
 // The valid name closest to a misspelt one, by Levenshtein distance (ties go to the earlier
-// candidate, so lists keep their documented order). For the quick fixes that replace a name.
+// candidate, so lists keep their documented order): for messages and quick fixes.
 
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
@@ -20,8 +20,23 @@ export function editDistance(a: string, b: string): number {
  * `maxDistance`, candidates further away than that are not offered.
  */
 export function nearestName(word: string, candidates: readonly string[], maxDistance?: number): string | undefined {
+  return nearestMatch(word, candidates, maxDistance)?.name;
+}
+
+export interface NameMatch {
+  readonly name: string;
+  readonly distance: number;
+  /**
+   * One edit or so for the word's length, and no other candidate as near: the fix an editor may
+   * apply on its own (`isPreferred`). `fly` is 2 edits from `rlm`: offered, never preferred.
+   */
+  readonly clearlyRight: boolean;
+}
+
+export function nearestMatch(word: string, candidates: readonly string[], maxDistance?: number): NameMatch | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
+  let ties = 0;
   const lower = word.toLowerCase();
   for (const candidate of candidates) {
     if (candidate === word) continue;
@@ -29,7 +44,12 @@ export function nearestName(word: string, candidates: readonly string[], maxDist
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
+      ties = 0;
+    } else if (distance === bestDistance) {
+      ties++;
     }
   }
-  return maxDistance === undefined || bestDistance <= maxDistance ? best : undefined;
+  if (best === undefined || (maxDistance !== undefined && bestDistance > maxDistance)) return undefined;
+  const clearlyRight = ties === 0 && bestDistance <= Math.max(1, Math.floor(word.length / 4));
+  return { name: best, distance: bestDistance, clearlyRight };
 }

@@ -1,0 +1,97 @@
+// What a launch needs before the run starts: the plan file read and checked against its host
+// profile (the one named, else the nearest one above the plan), then the host built from the
+// profile. Every failure is one located, readable message.
+
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import {
+  analyzePlanText,
+  checkPlan,
+  createRunHost,
+  findHostProfile,
+  HOST_PROFILE_FILENAME,
+  hostPolicy,
+  HostSetupError,
+  lineColumn,
+  loadHostProfile,
+  parsePlan,
+  readErrorText,
+  stepLines,
+  type CreatedHost,
+  type HostProfileError,
+  type StepLine,
+  type ValidatedPlan,
+} from "@rlm-plan/shared-runtime";
+
+export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
+  /** The plan file to debug. */
+  readonly program: string;
+  /** The host profile; default: the nearest rlmplan.host.json in the plan's folder or above. */
+  readonly hostProfile?: string;
+  /** Input name -> text file, replacing the profile's input (like `rlm-plan run --input`). */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** Stop before the first step. */
+  readonly stopOnEntry?: boolean;
+  /** Folder that relative paths are resolved against; default the adapter's working folder. */
+  readonly cwd?: string;
+  /** Count time spent paused against the plan's time limit (default false). */
+  readonly countPausedTime?: boolean;
+  /** Variables added to the environment tools inherit and providers read keys from. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface Prepared {
+  readonly file: string;
+  readonly hostProfile: string;
+  readonly validated: ValidatedPlan;
+  readonly steps: readonly StepLine[];
+  readonly created: CreatedHost;
+}
+
+export async function prepareLaunch(args: LaunchArguments): Promise<Prepared | { error: string }> {
+  if (typeof args.program !== "string" || args.program === "")
+    return { error: 'the launch configuration needs "program": the plan file to debug' };
+  const cwd = args.cwd ?? process.cwd();
+  const file = resolve(cwd, args.program);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { error: `cannot read the plan ${file}: ${readErrorText(error)}` };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const profileFile = args.hostProfile ? resolve(cwd, args.hostProfile) : findHostProfile(file);
+  if (!profileFile)
+    return {
+      error: `no host profile: there is no ${HOST_PROFILE_FILENAME} in the folder of ${file} or above it; create one or set "hostProfile"`,
+    };
+  const loaded = loadHostProfile(profileFile);
+  if (!loaded.ok) return { error: hostErrorText(loaded.errors) };
+  const policy = hostPolicy(loaded.profile);
+  const checked = checkPlan({ kind: "document", text }, policy);
+  if (!checked.ok) {
+    const located = analyzePlanText(text, policy).problems.find(
+      (p) => p.kind === checked.error.kind && p.message === checked.error.message,
+    );
+    const at = located ? lineColumn(text, located.range.offset) : undefined;
+    const place = at ? `${file}:${at.line + 1}:${at.character + 1}: ` : `${file}: `;
+    return { error: `${place}${checked.error.message} [${checked.error.phase}/${checked.error.kind}]` };
+  }
+  const parsed = parsePlan({ kind: "document", text });
+  const steps = parsed.plan && parsed.document ? stepLines(parsed.plan, parsed.document) : [];
+  try {
+    const created = await createRunHost(loaded.profile, {
+      env: { ...process.env, ...args.env },
+      inputFiles: Object.fromEntries(Object.entries(args.inputs ?? {}).map(([k, v]) => [k, resolve(cwd, v)])),
+    });
+    return { file, hostProfile: profileFile, validated: checked.validated, steps, created };
+  } catch (error) {
+    if (error instanceof HostSetupError) return { error: hostErrorText(error.errors) };
+    throw error;
+  }
+}
+
+function hostErrorText(errors: readonly HostProfileError[]): string {
+  return errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`).join("\n");
+}

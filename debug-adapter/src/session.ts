@@ -1,0 +1,464 @@
+// The rlm-plan debug adapter: one plan run per session, held before each step through the
+// runtime's pause hooks. Breakpoints sit on steps; next/stepIn/stepOut follow nested plans
+// (rlm, parallel branches, retry attempts); the call stack has one frame per nested plan; the
+// console evaluates plan expressions with the runtime's evaluator, read-only. Terminating or
+// disconnecting cancels the run and kills its tool processes before answering.
+
+import {
+  ErrorDestination,
+  InitializedEvent,
+  LoggingDebugSession,
+  OutputEvent,
+  StoppedEvent,
+  TerminatedEvent,
+  ExitedEvent,
+  Event,
+  Source,
+  Thread,
+} from "@vscode/debugadapter";
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { basename } from "node:path";
+import {
+  executePlan,
+  operationName,
+  parseDebugExpression,
+  stepKey,
+  type CreatedHost,
+  type PlanError,
+  type RunFrame,
+  type RunOutcome,
+  type StepLine,
+  type StepPause,
+  type Transition,
+} from "@rlm-plan/shared-runtime";
+import { Breakpoints } from "./breakpoints";
+import { prepareLaunch, type LaunchArguments } from "./launch";
+import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";
+import { preview, VariableStore } from "./variables";
+
+const THREAD_ID = 1;
+/** How long launch waits for the client's configurationDone before running anyway. */
+const CONFIGURATION_WAIT_MS = 10_000;
+
+/** Exception breakpoint filters: error kinds, or every error. */
+export const EXCEPTION_FILTERS: DebugProtocol.ExceptionBreakpointsFilter[] = [
+  { filter: "tool_error", label: "Tool errors", description: "A tool failed or returned something that is not JSON" },
+  { filter: "model_error", label: "Model errors", description: "A model provider failed" },
+  { filter: "budget_exhausted", label: "Budget exhausted", description: "A step found its budget used up" },
+  { filter: "all", label: "All errors", description: "Any step failure, also one a retry absorbs" },
+];
+
+interface Held {
+  readonly pause: StepPause;
+  readonly error: PlanError | undefined;
+  readonly resume: (mode: StepMode) => void;
+}
+
+export class RlmPlanDebugSession extends LoggingDebugSession {
+  private readonly breakpoints = new Breakpoints();
+  private exceptionFilters = new Set<string>();
+  private readonly variableStore = new VariableStore(() => this.created?.host.contexts);
+  private configured!: () => void;
+  private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
+  private created: CreatedHost | undefined;
+  private program = "";
+  private steps = new Map<string, StepLine>();
+  private readonly cancel = new AbortController();
+  private stepping: Stepping = { mode: "continue", from: 0 };
+  private pauseRequested = false;
+  private held: Held | undefined;
+  private noDebug = false;
+  private ended = false;
+
+  constructor() {
+    super();
+    this.setDebuggerLinesStartAt1(false);
+    this.setDebuggerColumnsStartAt1(false);
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = {
+      ...response.body,
+      supportsConfigurationDoneRequest: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsEvaluateForHovers: false,
+      supportsExceptionInfoRequest: true,
+      supportsTerminateRequest: true,
+      supportTerminateDebuggee: true,
+      supportsSteppingGranularity: false,
+      exceptionBreakpointFilters: EXCEPTION_FILTERS,
+    };
+    this.sendResponse(response);
+    this.sendEvent(new InitializedEvent());
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.configured();
+    this.sendResponse(response);
+  }
+
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): void {
+    this.answer(response, () => this.launch(response, args));
+  }
+
+  private async launch(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
+    const prepared = await prepareLaunch(args);
+    if ("error" in prepared) {
+      this.sendErrorResponse(
+        response,
+        { id: 1001, format: prepared.error, showUser: true },
+        undefined,
+        undefined,
+        ErrorDestination.User,
+      );
+      this.sendEvent(new TerminatedEvent());
+      return;
+    }
+    this.created = prepared.created;
+    this.program = prepared.file;
+    this.hostProfile = prepared.hostProfile;
+    this.steps = new Map(prepared.steps.map((s) => [stepKey(s.path), s]));
+    this.noDebug = args.noDebug === true;
+    if (args.stopOnEntry && !this.noDebug) this.stepping = { mode: "pause", from: 0 };
+    this.sendResponse(response);
+    await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref())]);
+    this.entryStop = args.stopOnEntry === true;
+    void this.run(prepared.validated, args.countPausedTime === true).catch((error: unknown) =>
+      // executePlan never throws; this is the adapter's own failure, reported like a run's.
+      this.finish({
+        ok: false,
+        error: { phase: "execute", kind: "runtime_error", message: `internal error: ${errorText(error)}` },
+        transitions: [],
+        checkpoints: [],
+        budget_remaining: { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0, output_bytes: 0 },
+      }),
+    );
+  }
+
+  private entryStop = false;
+  private startedAt = 0;
+  private hostProfile = "";
+
+  private async run(validated: Parameters<typeof executePlan>[0], countPausedTime: boolean): Promise<void> {
+    const created = this.created as CreatedHost;
+    this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}\n`);
+    this.sendEvent(new Event("rlmPlan.started", { plan: this.program, hostProfile: this.hostProfile }));
+    this.startedAt = performance.now();
+    const outcome = await executePlan(validated, created.host, {
+      signal: this.cancel.signal,
+      countPausedTime,
+      onTransition: (t) => this.transition(t),
+      ...(this.noDebug
+        ? {}
+        : {
+            beforeStep: (pause: StepPause) => this.beforeStep(pause),
+            onStepFailed: (pause: StepPause, error: PlanError) => this.onStepFailed(pause, error),
+          }),
+    });
+    await created.close();
+    this.finish(outcome);
+  }
+
+  private finish(outcome: RunOutcome): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (outcome.ok) {
+      this.output("stdout", `${JSON.stringify(outcome.value, null, 2)}\n`);
+      this.output("console", `rlm-plan: ok: ${outcome.transitions.length} steps\n`);
+    } else {
+      const e = outcome.error;
+      this.output("stderr", `rlm-plan: run failed: ${e.message} [${e.phase}/${e.kind}]\n`);
+    }
+    // For the extension's run log and Plan Runs view: what `rlm-plan run --json` reports.
+    this.sendEvent(
+      new Event("rlmPlan.result", {
+        ok: outcome.ok,
+        ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }),
+        checkpoints: outcome.checkpoints,
+        budget_remaining: outcome.budget_remaining,
+        elapsed_ms: Math.round(performance.now() - this.startedAt),
+      }),
+    );
+    this.sendEvent(new ExitedEvent(outcome.ok ? 0 : 1));
+    this.sendEvent(new TerminatedEvent());
+  }
+
+  private transition(t: Transition): void {
+    const bind = t.bind === null ? "" : ` -> ${t.bind}`;
+    this.output(
+      "console",
+      `${String(t.sequence).padStart(3)}  ${t.operation}${bind}  ${t.status}  ${t.duration_ms} ms\n`,
+    );
+    // For the extension's Plan Runs view; counters only, like every transition.
+    this.sendEvent(new Event("rlmPlan.transition", t));
+  }
+
+  private output(category: "console" | "stdout" | "stderr", text: string): void {
+    this.sendEvent(new OutputEvent(text, category));
+  }
+
+  private beforeStep(pause: StepPause): Promise<void> | undefined {
+    const depth = pause.frames.length;
+    if (this.pauseRequested || steppingStops(this.stepping, depth)) {
+      const mode = this.pauseRequested ? "pause" : this.stepping.mode;
+      this.pauseRequested = false;
+      const reason = this.entryStop ? "entry" : stopReason(mode);
+      this.entryStop = false;
+      return this.hold(pause, undefined, new StoppedEvent(reason, THREAD_ID));
+    }
+    this.entryStop = false;
+    const hit = this.breakpoints.check(this.program, pause);
+    if (hit.stop) {
+      const event = new StoppedEvent("breakpoint", THREAD_ID) as DebugProtocol.StoppedEvent;
+      event.body.hitBreakpointIds = [...hit.ids];
+      return this.hold(pause, undefined, event);
+    }
+    if (hit.conditionError)
+      this.output("stderr", `breakpoint condition at ${this.stepName(pause.path)}: ${hit.conditionError}\n`);
+    return undefined;
+  }
+
+  private onStepFailed(pause: StepPause, error: PlanError): Promise<void> | undefined {
+    if (!this.exceptionFilters.has("all") && !this.exceptionFilters.has(error.kind)) return undefined;
+    const event = new StoppedEvent("exception", THREAD_ID, error.message) as DebugProtocol.StoppedEvent;
+    event.body.description = `${error.kind}: ${error.message}`;
+    return this.hold(pause, error, event);
+  }
+
+  /** Stops the run before the paused step until a continue or step command. */
+  private hold(pause: StepPause, error: PlanError | undefined, event: DebugProtocol.StoppedEvent): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.held = {
+        pause,
+        error,
+        resume: (mode) => {
+          this.held = undefined;
+          this.variableStore.reset();
+          this.stepping = { mode, from: pause.frames.length };
+          resolve();
+        },
+      };
+      this.sendEvent(event);
+    });
+  }
+
+  private resume(response: DebugProtocol.Response, mode: StepMode): void {
+    if (response.command === "continue")
+      (response as DebugProtocol.ContinueResponse).body = { allThreadsContinued: true };
+    this.sendResponse(response);
+    if (this.held) this.held.resume(mode);
+    else this.stepping = { mode, from: this.stepping.from };
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+    this.resume(response, "continue");
+  }
+
+  protected override nextRequest(response: DebugProtocol.NextResponse): void {
+    this.resume(response, "next");
+  }
+
+  protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
+    this.resume(response, "stepIn");
+  }
+
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
+    this.resume(response, "stepOut");
+  }
+
+  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
+    // The run stops before its next step (a running tool or model call finishes first).
+    if (!this.held) this.pauseRequested = true;
+    this.sendResponse(response);
+  }
+
+  protected override setBreakPointsRequest(
+    response: DebugProtocol.SetBreakpointsResponse,
+    args: DebugProtocol.SetBreakpointsArguments,
+  ): void {
+    const file = args.source.path ? this.convertClientPathToDebugger(args.source.path) : "";
+    const answered = this.breakpoints.set(file, args.breakpoints ?? [], (line) =>
+      this.convertClientLineToDebugger(line),
+    );
+    response.body = {
+      breakpoints: answered.map((bp) => ({
+        ...bp,
+        ...(bp.line !== undefined ? { line: this.convertDebuggerLineToClient(bp.line) } : {}),
+        ...(bp.column !== undefined ? { column: this.convertDebuggerColumnToClient(bp.column) } : {}),
+        source: args.source,
+      })),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override setExceptionBreakPointsRequest(
+    response: DebugProtocol.SetExceptionBreakpointsResponse,
+    args: DebugProtocol.SetExceptionBreakpointsArguments,
+  ): void {
+    this.exceptionFilters = new Set(args.filters);
+    this.sendResponse(response);
+  }
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    response.body = { threads: [new Thread(THREAD_ID, `plan ${basename(this.program) || "run"}`)] };
+    this.sendResponse(response);
+  }
+
+  /** One frame per nested plan, innermost first, each at the step that plan is running. */
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {
+    const pause = this.held?.pause;
+    if (!pause) {
+      response.body = { stackFrames: [], totalFrames: 0 };
+      this.sendResponse(response);
+      return;
+    }
+    const frames = pause.frames;
+    const source = new Source(basename(this.program), this.convertDebuggerPathToClient(this.program));
+    const stackFrames: DebugProtocol.StackFrame[] = frames
+      .map((frame, i) => {
+        const at = i === frames.length - 1 ? pause.path : (frames[i + 1] as Extract<RunFrame, { step: unknown }>).step;
+        const line = this.steps.get(stepKey(at));
+        return {
+          id: frames.length - i,
+          name: `${frameName(frame, this.steps)}: ${this.stepName(at)}`,
+          source,
+          line: this.convertDebuggerLineToClient(line?.line ?? 0),
+          column: this.convertDebuggerColumnToClient(line?.column ?? 0),
+        };
+      })
+      .reverse();
+    response.body = { stackFrames, totalFrames: stackFrames.length };
+    this.sendResponse(response);
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse): void {
+    response.body = { scopes: this.held ? this.variableStore.scopes(this.held.pause, this.held.error) : [] };
+    this.sendResponse(response);
+  }
+
+  protected override variablesRequest(
+    response: DebugProtocol.VariablesResponse,
+    args: DebugProtocol.VariablesArguments,
+  ): void {
+    this.answer(response, async () => {
+      response.body = { variables: this.held ? await this.variableStore.variables(args.variablesReference) : [] };
+      this.sendResponse(response);
+    });
+  }
+
+  /** Evaluates a plan expression in the paused step's scope: `name.field` or `{"ref": ...}` JSON. */
+  protected override evaluateRequest(
+    response: DebugProtocol.EvaluateResponse,
+    args: DebugProtocol.EvaluateArguments,
+  ): void {
+    this.answer(response, () => this.evaluate(response, args));
+  }
+
+  private async evaluate(
+    response: DebugProtocol.EvaluateResponse,
+    args: DebugProtocol.EvaluateArguments,
+  ): Promise<void> {
+    const held = this.held;
+    if (!held) return this.fail(response, "the run is not paused: pause it or stop at a breakpoint to evaluate");
+    const parsed = parseDebugExpression(args.expression);
+    if (!parsed.ok) return this.fail(response, parsed.message);
+    const result = held.pause.evaluate(parsed.expr);
+    if (!result.ok) return this.fail(response, result.error.message);
+    const variable = await this.variableStore.variable("result", result.value);
+    response.body = {
+      result: variable.value,
+      variablesReference: variable.variablesReference,
+      ...(variable.type ? { type: variable.type } : {}),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
+    const error = this.held?.error;
+    if (!error) return this.fail(response, "the run did not stop on an error");
+    response.body = {
+      exceptionId: error.kind,
+      description: error.message,
+      breakMode: this.exceptionFilters.has("all") ? "always" : "userUnhandled",
+      details: {
+        message: error.message,
+        typeName: `${error.phase}/${error.kind}`,
+        stackTrace: preview({ ...error } as never),
+      },
+    };
+    this.sendResponse(response);
+  }
+
+  protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.answer(response, async () => {
+      await this.stopRun();
+      this.sendResponse(response);
+    });
+  }
+
+  protected override disconnectRequest(
+    response: DebugProtocol.DisconnectResponse,
+    args: DebugProtocol.DisconnectArguments,
+    request?: DebugProtocol.Request,
+  ): void {
+    this.answer(response, async () => {
+      await this.stopRun();
+      super.disconnectRequest(response, args, request);
+    });
+  }
+
+  /** Runs an asynchronous handler: its failure is an error response, never an unhandled rejection. */
+  private answer(response: DebugProtocol.Response, work: () => Promise<void>): void {
+    work().catch((error: unknown) => this.fail(response, `internal error: ${errorText(error)}`));
+  }
+
+  /** Cancels the run (a held run too) and waits until its tool processes are gone. */
+  private async stopRun(): Promise<void> {
+    this.cancel.abort();
+    const held = this.held;
+    this.held = undefined;
+    held?.resume("continue");
+    await this.created?.close();
+  }
+
+  /** The client went away without a disconnect (stdin closed): kill tools before exiting. */
+  override shutdown(): void {
+    this.cancel.abort();
+    this.created?.kill();
+    super.shutdown();
+  }
+
+  private stepName(path: readonly (string | number)[]): string {
+    const line = this.steps.get(stepKey(path));
+    if (!line) return path.join(".");
+    const step = line.step;
+    return `${operationName(step)}${"bind" in step ? ` -> ${step.bind}` : ""}`;
+  }
+
+  private fail(response: DebugProtocol.Response, message: string): void {
+    this.sendErrorResponse(response, {
+      id: 1002,
+      format: message.replace(/[{}]/g, (c) => (c === "{" ? "{{" : "}}")),
+      showUser: false,
+    });
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function frameName(frame: RunFrame, steps: ReadonlyMap<string, StepLine>): string {
+  if (frame.kind === "root") return "plan";
+  const opener = steps.get(stepKey(frame.step))?.step;
+  const bind = opener && "bind" in opener ? ` ${opener.bind}` : "";
+  switch (frame.kind) {
+    case "rlm":
+      return `rlm${bind}`;
+    case "branch":
+      return `parallel${bind} branch ${frame.branch}`;
+    case "attempt":
+      return `retry${bind} attempt ${frame.attempt}/${frame.attempts}`;
+  }
+}

@@ -1,0 +1,61 @@
+// What `rlm-plan check PATH...` checks: each argument is a plan, a host profile, a directory
+// (every plan and host profile below it) or a glob the shell did not expand. Expansion is
+// deterministic (sorted) so CI output and SARIF files are stable from run to run.
+
+import { statSync } from "node:fs";
+import { globSync, isDynamicPattern } from "tinyglobby";
+import {
+  findWorkspaceFiles,
+  SKIPPED_FOLDERS,
+  workspaceFileKind as targetKind,
+  type WorkspaceFileKind as TargetKind,
+} from "../workspaceFiles";
+
+export interface CheckTarget {
+  readonly file: string;
+  readonly kind: TargetKind;
+}
+
+export interface Expansion {
+  readonly targets: readonly CheckTarget[];
+  /** Arguments that named nothing to check, with why. */
+  readonly errors: readonly string[];
+}
+
+export function expandTargets(args: readonly string[]): Expansion {
+  const targets: CheckTarget[] = [];
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string, kind: TargetKind) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    targets.push({ file, kind });
+  };
+  for (const arg of args) {
+    const stat = statOf(arg);
+    if (stat?.isDirectory()) {
+      const found = findWorkspaceFiles(arg);
+      if (found.length === 0) errors.push(`${arg}: no *.rlmplan.json, *.rlmplan or rlmplan.host.json below it`);
+      for (const file of found) add(file, targetKind(file) as TargetKind);
+    } else if (!stat && isDynamicPattern(arg)) {
+      const matches = globSync(arg, { ignore: [...SKIPPED_FOLDERS].map((f) => `**/${f}/**`), expandDirectories: false })
+        .filter((file) => targetKind(file) !== undefined)
+        .sort();
+      if (matches.length === 0) errors.push(`${arg}: no plan or host profile matches this pattern`);
+      for (const file of matches) add(file, targetKind(file) as TargetKind);
+    } else {
+      // A named file is checked as what its name says; any other name is taken as a plan, and
+      // a missing file is reported when it is read, like any unreadable plan.
+      add(arg, targetKind(arg) ?? "plan");
+    }
+  }
+  return { targets, errors };
+}
+
+function statOf(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}

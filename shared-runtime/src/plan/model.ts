@@ -1,0 +1,261 @@
+// The semantic model of a plan, as the collect-all validation walk left it: every plan's scope,
+// every binding and variable reference (each resolved, or not), each step's worst case (its
+// subtree, its plan so far, the whole run so far) and the rows of worst case against budget.
+// Editors, the CLI and the client ask it; nothing outside the runtime restates a scope or cost
+// rule. Lookups by path are indexed on first use, so a model nobody asks costs little.
+
+import type { JsonPath } from "../json";
+import { childPlans, type Plan, type RetryStep, type Step } from "./ast";
+import type { Budget } from "./budget";
+import { costRows, type CostRow } from "./costRows";
+import { addEstimates, estimatePlan, scaleEstimate, type Estimate, type PlanEstimates } from "./estimate";
+import type { ModelBinding, ModelReference, PlanScope, ScopeRecord } from "./scopeWalk";
+import { stepChainAt, stepPositions, type StepLink } from "./stepChain";
+
+export type { ModelBinding, ModelReference, PlanScope } from "./scopeWalk";
+
+/** Where a place of the plan is, scope-wise: the innermost plan and the step index it is at. */
+export interface ScopePosition {
+  readonly scope: PlanScope;
+  /** Bindings of `scope` at source indexes below this are visible. */
+  readonly cut: number;
+}
+
+/** A retry step's worst case: one run of its plan, and every attempt's. */
+export interface RetryCost {
+  readonly attempts: number;
+  readonly perAttempt: Estimate;
+  readonly allAttempts: Estimate;
+}
+
+export interface StepCost {
+  /** Depth the step runs at (the root plan's steps are depth 1). */
+  readonly depth: number;
+  /** This step and everything under it. */
+  readonly subtree: Estimate;
+  /** Its own plan from the first step through this one. */
+  readonly planSoFar: Estimate;
+  /** The whole run when this step finishes for the last time, or undefined when unknown. */
+  readonly runSoFar: Estimate | undefined;
+  readonly retry?: RetryCost;
+}
+
+const EMPTY: Estimate = estimatePlan({ steps: [], path: [] });
+
+export class PlanModel {
+  readonly scopes: readonly PlanScope[];
+  readonly bindings: readonly ModelBinding[];
+  readonly references: readonly ModelReference[];
+  private scopeIndex: Map<string, PlanScope> | undefined;
+  private bindingIndex: Map<string, ModelBinding> | undefined;
+  private referenceIndex: Map<string, ModelReference> | undefined;
+  private referencesIndex: Map<ModelBinding, ModelReference[]> | undefined;
+  private uniqueNames: boolean | undefined;
+
+  constructor(
+    /** The normalized plan; partial when some steps did not normalize. */
+    readonly plan: Plan,
+    record: ScopeRecord,
+    readonly estimates: PlanEstimates,
+    /** The budget in force; undefined when the budget given has problems. */
+    readonly budget: Budget | undefined,
+  ) {
+    this.scopes = record.scopes;
+    this.bindings = record.bindings;
+    this.references = record.references;
+  }
+
+  /** The whole plan's worst case. */
+  get total(): Estimate {
+    return this.estimates.total;
+  }
+
+  /** The normalized step at a step path; undefined when it (or a step around it) did not normalize. */
+  stepAt(stepPath: JsonPath): Step | undefined {
+    const chain = stepChainAt(this.plan, stepPath);
+    return chain?.[chain.length - 1]?.step;
+  }
+
+  /** The binding made by the step at `stepPath`. */
+  bindingAt(stepPath: JsonPath): ModelBinding | undefined {
+    this.bindingIndex ??= new Map(this.bindings.map((b) => [pathKey(b.stepPath), b]));
+    return this.bindingIndex.get(pathKey(stepPath));
+  }
+
+  /** The variable reference whose `{"ref": "var"}` object is at `path`. */
+  referenceAt(path: JsonPath): ModelReference | undefined {
+    this.referenceIndex ??= new Map(this.references.map((r) => [pathKey(r.path), r]));
+    return this.referenceIndex.get(pathKey(path));
+  }
+
+  /** Every reference that means `binding`, in walk order. */
+  referencesTo(binding: ModelBinding): readonly ModelReference[] {
+    if (!this.referencesIndex) {
+      const index = new Map<ModelBinding, ModelReference[]>();
+      for (const reference of this.references) {
+        if (!reference.binding) continue;
+        const list = index.get(reference.binding);
+        if (list) list.push(reference);
+        else index.set(reference.binding, [reference]);
+      }
+      this.referencesIndex = index;
+    }
+    return this.referencesIndex.get(binding) ?? [];
+  }
+
+  /** The innermost walked plan on the way to `path`, and the index of the step `path` is in. */
+  scopeAt(path: JsonPath): ScopePosition | undefined {
+    this.scopeIndex ??= new Map(this.scopes.map((s) => [pathKey(s.planPath), s]));
+    let found: ScopePosition | undefined;
+    for (const position of stepPositions(path)) {
+      const scope = this.scopeIndex.get(pathKey(position.planPath));
+      // A "plan" the walk did not enter (under an operation that has none) is no scope.
+      if (!scope || scope.parent !== found?.scope) break;
+      found = { scope, cut: position.index };
+    }
+    return found;
+  }
+
+  /** The binding a reference to `name` at `path` would mean. */
+  resolve(path: JsonPath, name: string): ModelBinding | undefined {
+    for (let level = this.scopeAt(path); level; level = outer(level)) {
+      const bindings = level.scope.bindings;
+      for (let i = bindings.length - 1; i >= 0; i--) {
+        const binding = bindings[i] as ModelBinding;
+        if (binding.index < level.cut && binding.name === name) return binding;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * The variables a reference at `path` could name: each name once (in binding order,
+   * outermost plan first) with the binding it would mean there.
+   */
+  inScopeAt(path: JsonPath): ModelBinding[] {
+    const levels: ScopePosition[] = [];
+    for (let level = this.scopeAt(path); level; level = outer(level)) levels.unshift(level);
+    if (this.namesUnique()) {
+      // No name is bound twice anywhere: what is visible is each level's bindings before its cut.
+      return levels.flatMap(({ scope, cut }) => scope.bindings.slice(0, countBefore(scope.bindings, cut)));
+    }
+    const visible = new Map<string, ModelBinding>();
+    for (const { scope, cut } of levels) {
+      for (const binding of scope.bindings) {
+        if (binding.index >= cut) break;
+        visible.set(binding.name, binding);
+      }
+    }
+    return [...visible.values()];
+  }
+
+  /** True when no name is bound twice in the whole plan (then no binding shadows another). */
+  private namesUnique(): boolean {
+    if (this.uniqueNames === undefined) {
+      this.uniqueNames = new Set(this.bindings.map((b) => b.name)).size === this.bindings.length;
+    }
+    return this.uniqueNames;
+  }
+
+  /** The worst-case figures of the step at `stepPath`; undefined when it did not normalize. */
+  costAt(stepPath: JsonPath): StepCost | undefined {
+    const chain = stepChainAt(this.plan, stepPath);
+    const step = chain?.[chain.length - 1]?.step;
+    const recorded = step && this.estimates.steps.get(step);
+    if (!chain || !step || !recorded) return undefined;
+    return {
+      depth: recorded.depth,
+      subtree: recorded.subtree,
+      planSoFar: recorded.runningTotal,
+      runSoFar: this.runSoFar(chain),
+      ...(step.op === "retry" ? { retry: this.retryCost(step, recorded.depth) } : {}),
+    };
+  }
+
+  /** A retry step's plan once and over every attempt (the runtime's scaling). */
+  retryCost(step: RetryStep, depth = this.estimates.steps.get(step)?.depth ?? 1): RetryCost {
+    const perAttempt = this.planTotal(step.plan, depth + 1);
+    return { attempts: step.attempts, perAttempt, allAttempts: scaleEstimate(perAttempt, step.attempts) };
+  }
+
+  /** A plan's worst case (its last step's running total), at the depth it runs at. */
+  planTotal(plan: Plan, depth: number): Estimate {
+    const last = plan.steps[plan.steps.length - 1];
+    const recorded = last ? this.estimates.steps.get(last)?.runningTotal : undefined;
+    return recorded ?? { ...EMPTY, depth };
+  }
+
+  /** `estimate` against the budget in force (or `budget`); undefined when there is none. */
+  rows(estimate: Estimate = this.total, budget: Budget | undefined = this.budget): CostRow[] | undefined {
+    return budget ? costRows(estimate, budget) : undefined;
+  }
+
+  /**
+   * The run's worst case up to and including the chain's last step: everything before it in
+   * every enclosing plan, earlier branches, earlier retry attempts, and the step itself.
+   */
+  private runSoFar(chain: readonly StepLink[]): Estimate | undefined {
+    let total: Estimate = EMPTY;
+    for (let k = 0; k < chain.length; k++) {
+      const { plan, index, step } = chain[k] as StepLink;
+      const recorded = this.estimates.steps.get(step);
+      if (!recorded) return undefined;
+      if (k === chain.length - 1) return addEstimates(total, recorded.runningTotal);
+      const previous = index > 0 ? this.estimates.steps.get(plan.steps[index - 1] as Step) : undefined;
+      if (previous) total = addEstimates(total, previous.runningTotal);
+      // The container step itself, before its children: its subtree minus its children.
+      const children = childPlans(step);
+      const next = chain[k + 1] as StepLink;
+      if (children[next.branch] !== next.plan) return undefined;
+      const childDepth = recorded.depth + 1;
+      total = addEstimates(total, containerCost(step, recorded.depth));
+      if (step.op === "parallel") {
+        for (const earlier of children.slice(0, next.branch))
+          total = addEstimates(total, this.planTotal(earlier, childDepth));
+      } else if (step.op === "retry" && step.attempts > 1) {
+        total = addEstimates(total, scaleEstimate(this.planTotal(step.plan, childDepth), step.attempts - 1));
+      }
+    }
+    return undefined;
+  }
+}
+
+/** A container step's own cost, before its children: the estimator's figure for it with no children. */
+function containerCost(step: Step, depth: number): Estimate {
+  const bare = estimatePlan({
+    steps: [step.op === "parallel" ? { ...step, plans: step.plans.map(() => emptyPlan) } : emptied(step)],
+    path: [],
+  });
+  // estimatePlan counts the root at depth 1; the step runs at `depth`.
+  return { ...bare, depth: Math.max(bare.depth, depth + 1) };
+}
+
+const emptyPlan: Plan = { steps: [], path: [] };
+
+function emptied(step: Step): Step {
+  return step.op === "rlm" || step.op === "retry" ? { ...step, plan: emptyPlan } : step;
+}
+
+/** How many of `bindings` (in step order) come from steps before source index `cut`. */
+function countBefore(bindings: readonly ModelBinding[], cut: number): number {
+  let low = 0;
+  let high = bindings.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((bindings[mid] as ModelBinding).index < cut) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function outer(level: ScopePosition): ScopePosition | undefined {
+  const parent = level.scope.parent;
+  return parent && { scope: parent, cut: level.scope.ownerIndex };
+}
+
+/** One string per path: numbers and keys are told apart, so `[0]` and `["0"]` differ. */
+function pathKey(path: JsonPath): string {
+  let key = "";
+  for (const segment of path) key += typeof segment === "number" ? `\u0001${segment}` : `\u0002${segment}`;
+  return key;
+}

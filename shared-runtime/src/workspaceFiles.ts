@@ -1,0 +1,56 @@
+// Which files of a folder are plans and host profiles, by name, and how to find them below a
+// folder: one rule for `rlm-plan check DIR`, the language server's workspace symbols and any
+// other tool that walks a workspace. Deterministic (sorted) so outputs are stable run to run.
+
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { HOST_PROFILE_FILENAME } from "./host/profile";
+
+export type WorkspaceFileKind = "plan" | "host";
+
+/** The endings that make a file a plan. */
+export const PLAN_FILE_SUFFIXES: readonly string[] = [".rlmplan.json", ".rlmplan"];
+
+/** Folders a walk never enters: dependencies, build output, VCS and editor test state. */
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
+  "node_modules",
+  "out",
+  "dist",
+  ".git",
+  ".e2e",
+  ".vscode-test",
+]);
+
+export function workspaceFileKind(file: string): WorkspaceFileKind | undefined {
+  const name = basename(file);
+  if (name === HOST_PROFILE_FILENAME) return "host";
+  return PLAN_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix)) ? "plan" : undefined;
+}
+
+/**
+ * Plans and host profiles below `dir`, sorted, without following symbolic links; at most `limit`
+ * (the walk stops there, so a huge tree costs a bounded amount).
+ */
+export function findWorkspaceFiles(dir: string, limit = Number.POSITIVE_INFINITY): string[] {
+  const found: string[] = [];
+  const pending = [dir];
+  while (pending.length > 0 && found.length < limit) {
+    const current = pending.pop() as string;
+    let entries;
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) pending.push(path);
+      } else if (entry.isFile() && workspaceFileKind(path) !== undefined) {
+        found.push(path);
+        if (found.length >= limit) break;
+      }
+    }
+  }
+  return found.sort();
+}

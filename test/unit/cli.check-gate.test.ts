@@ -1,0 +1,267 @@
+// `rlm-plan check` as a CI gate: it agrees with `run` (every refusal `run` makes before executing
+// fails the check), takes folders, globs, host profiles and saved model replies, and speaks
+// SARIF 2.1.0 (validated against the official schema) and GitHub annotations.
+
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, test } from "node:test";
+import Ajv4 from "ajv-draft-04";
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const dir = mkdtempSync(join(tmpdir(), "rlm-plan-check-gate-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(path: string, text: string): string {
+  const file = join(dir, path);
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const HOST = {
+  capabilities: ["tool(count_items)", "tool(ghost)", "model(nowhere)", "context(search)"],
+  budget: { max_tool_calls: 2 },
+  inputs: { notes: { type: "items", items: ["a", "b"] } },
+  tools: { count_items: { type: "builtin", builtin: "count_items" } },
+};
+write("gate/rlmplan.host.json", JSON.stringify(HOST, null, 2));
+
+const count = (bind: string, args = "[1]") =>
+  `{ "op": "tool", "name": "count_items", "args": ${args}, "bind": "${bind}" }`;
+const final = (name: string) => `{ "op": "final", "value": { "ref": "var", "name": "${name}" } }`;
+const plan = (...steps: string[]) => `{ "steps": [\n  ${steps.join(",\n  ")}\n] }\n`;
+
+/** Every way `run` refuses a plan before running anything, with the code `check` must report. */
+const REFUSALS: readonly { name: string; text: string; phase: string; code: string }[] = [
+  { name: "not JSON", text: '{ "steps": [ }', phase: "parse", code: "invalid_json" },
+  {
+    name: "unknown operation",
+    text: plan('{ "op": "fly", "bind": "x" }', final("x")),
+    phase: "normalize",
+    code: "unknown_operator",
+  },
+  { name: "unbound variable", text: plan(count("n"), final("m")), phase: "validate", code: "unbound_variable" },
+  {
+    name: "duplicate binding",
+    text: plan(count("n"), count("n"), final("n")),
+    phase: "validate",
+    code: "duplicate_binding",
+  },
+  {
+    name: "capability not granted",
+    text: plan(
+      '{ "op": "rlm", "plan": { "steps": [' + final("x").replace('"x"', '"y"') + '] }, "bind": "x" }',
+      final("x"),
+    ),
+    phase: "validate",
+    code: "capability_denied",
+  },
+  {
+    name: "over the host's budget",
+    text: plan(count("a"), count("b"), count("c"), final("c")),
+    phase: "validate",
+    code: "budget_exceeded",
+  },
+  {
+    name: "tool not registered",
+    text: plan('{ "op": "tool", "name": "ghost", "args": 1, "bind": "g" }', final("g")),
+    phase: "preflight",
+    code: "unknown_tool",
+  },
+  {
+    name: "provider not registered",
+    text: plan('{ "op": "model", "provider": "nowhere", "prompt": "hi", "bind": "m" }', final("m")),
+    phase: "preflight",
+    code: "unknown_provider",
+  },
+];
+
+for (const refusal of REFUSALS) {
+  test(`a plan run refuses before executing fails check: ${refusal.name}`, () => {
+    const file = `gate/${refusal.code}.rlmplan.json`;
+    write(file, refusal.text);
+    const run = cli("run", file, "--json");
+    const lines = run.stdout.trim().split("\n");
+    const result = JSON.parse(lines[lines.length - 1] as string) as {
+      type: string;
+      ok: boolean;
+      error?: { phase: string };
+    };
+    assert.equal(result.type, "result");
+    assert.equal(result.ok, false, `run accepted ${refusal.name}`);
+    assert.equal(result.error?.phase, refusal.phase, JSON.stringify(result));
+    assert.equal(lines.filter((line) => line.includes('"transition"')).length, 0, "run executed a step");
+
+    const checked = cli("check", file, "--format", "json");
+    assert.equal(checked.code, 1, `check passed what run refuses: ${checked.stdout}`);
+    const report = JSON.parse(checked.stdout) as {
+      files: { ok: boolean; problems: { code: string; severity: string }[] }[];
+    };
+    const problem = report.files[0]?.problems.find((p) => p.code === refusal.code);
+    assert.ok(problem, `check did not report ${refusal.code}: ${checked.stdout}`);
+    assert.equal(problem.severity, "error");
+  });
+}
+
+test("a plan run accepts passes check with exit 0", () => {
+  write("gate/fine.rlmplan.json", plan(count("n", "[1, 2, 3]"), final("n")));
+  assert.equal(cli("run", "gate/fine.rlmplan.json").code, 0);
+  const checked = cli("check", "gate/fine.rlmplan.json");
+  assert.deepEqual(checked, { code: 0, stdout: "gate/fine.rlmplan.json: ok (2 steps)\n", stderr: "" });
+});
+
+test("folders are walked for plans and host profiles, sorted; a glob is expanded; an empty folder is an error", () => {
+  write("tree/rlmplan.host.json", JSON.stringify({ capabilities: ["tool(count_items)"], tools: HOST.tools }));
+  write("tree/b/two.rlmplan", plan(count("n"), final("n")));
+  write("tree/a/one.rlmplan.json", plan(count("n"), final("n")));
+  write("tree/a/notes.json", "{}");
+  write("tree/node_modules/x/skip.rlmplan.json", "not even JSON");
+  mkdirSync(join(dir, "empty"), { recursive: true });
+  const folder = cli("check", "tree");
+  assert.equal(
+    folder.stdout,
+    "tree/a/one.rlmplan.json: ok (2 steps)\ntree/b/two.rlmplan: ok (2 steps)\ntree/rlmplan.host.json: ok (host profile)\n",
+  );
+  assert.equal(folder.code, 0);
+  const glob = cli("check", "tree/**/*.rlmplan.json");
+  assert.equal(glob.stdout, "tree/a/one.rlmplan.json: ok (2 steps)\n");
+  const empty = cli("check", "empty");
+  assert.equal(empty.code, 1);
+  assert.equal(empty.stderr, "rlm-plan: empty: no *.rlmplan.json, *.rlmplan or rlmplan.host.json below it\n");
+});
+
+test("a host profile named on the command line is checked as a host profile, located", () => {
+  write(
+    "badhost/rlmplan.host.json",
+    '{\n  "capabilities": ["tool(count_items)"],\n  "budget": { "max_tool_calls": -1 }\n}\n',
+  );
+  const checked = cli("check", "badhost/rlmplan.host.json");
+  assert.equal(checked.code, 1);
+  assert.match(
+    checked.stdout,
+    /^badhost\/rlmplan\.host\.json:3:\d+: error: .*max_tool_calls.* \[invalid_host_profile\]\n/,
+  );
+  assert.match(checked.stdout, /badhost\/rlmplan\.host\.json: 1 error\n$/);
+});
+
+test("--model-text checks the plan inside a saved reply and places problems in the reply", () => {
+  const reply = [
+    "Sure! Here is a plan that counts the items:",
+    "",
+    "```json",
+    plan(count("n"), final("missing")).trimEnd(),
+    "```",
+    "It returns the count.",
+    "",
+  ].join("\n");
+  write("gate/reply.txt", reply);
+  const checked = cli("check", "gate/reply.txt", "--model-text");
+  assert.equal(checked.code, 1);
+  const line = reply.split("\n").findIndex((l) => l.includes('"missing"')) + 1;
+  const column = (reply.split("\n")[line - 1] as string).indexOf('"missing"') + 1;
+  assert.match(
+    checked.stdout,
+    new RegExp(`^gate/reply\\.txt:${line}:${column}: error: variable "missing" is not bound`),
+  );
+  write("gate/prose.txt", "I could not think of a plan.");
+  const none = cli("check", "gate/prose.txt", "--model-text");
+  assert.equal(none.code, 1);
+  assert.match(none.stdout, /^gate\/prose\.txt:1:1: error: no JSON object found in the text.* \[no_json_object\]\n/);
+});
+
+test("--format sarif is valid SARIF 2.1.0 (the official schema) with one result per problem", () => {
+  write("sarif/rlmplan.host.json", JSON.stringify(HOST));
+  write("sarif/bad.rlmplan.json", plan(count("a"), count("b"), count("c"), final("nope")));
+  const checked = cli("check", "sarif", "--format", "sarif");
+  assert.equal(checked.code, 1);
+  const log = JSON.parse(checked.stdout) as {
+    runs: { tool: { driver: { rules: { id: string }[] } }; results: Record<string, unknown>[] }[];
+  };
+  const schema = JSON.parse(
+    readFileSync(
+      join(ROOT, "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json"),
+      "utf8",
+    ),
+  ) as Record<string, unknown>;
+  // The schema has a language-tag pattern that is not valid under the `u` flag: ajv compiles it without.
+  const ajv = new Ajv4({ allErrors: true, strict: false, unicodeRegExp: false });
+  const validate = ajv.compile(schema);
+  assert.equal(validate(log), true, JSON.stringify(validate.errors));
+  const run = log.runs[0];
+  assert.ok(run);
+  assert.deepEqual(
+    run.results.map((r) => [r.ruleId, r.level]),
+    [
+      ["budget_exceeded", "error"],
+      ["unbound_variable", "error"],
+    ],
+  );
+  assert.deepEqual(
+    run.tool.driver.rules.map((r) => r.id),
+    ["budget_exceeded", "unbound_variable"],
+  );
+  const location = (run.results[1] as { locations: { physicalLocation: Record<string, unknown> }[] }).locations[0];
+  assert.deepEqual(location?.physicalLocation, {
+    artifactLocation: { uri: "sarif/bad.rlmplan.json", uriBaseId: "SRCROOT" },
+    region: { startLine: 5, startColumn: 53, endLine: 5, endColumn: 59 },
+  });
+});
+
+test("--format github prints workflow-command annotations, escaped", () => {
+  write("gh/rlmplan.host.json", JSON.stringify(HOST));
+  write("gh/bad.rlmplan.json", plan(count("n"), final("m,x")));
+  const checked = cli("check", "gh/bad.rlmplan.json", "--format", "github");
+  assert.equal(checked.code, 1);
+  assert.equal(
+    checked.stdout,
+    [
+      '::error file=gh/bad.rlmplan.json,line=3,col=53,endLine=3,endColumn=58,title=rlm-plan unbound_variable::variable "m,x" is not bound here: bind it in an earlier step of this plan or an enclosing one',
+      "gh/bad.rlmplan.json: 1 error",
+      "",
+    ].join("\n"),
+  );
+});
+
+test("--json and --format disagreeing, or an unknown format, are usage errors", () => {
+  assert.equal(cli("check", "x.rlmplan.json", "--json", "--format", "sarif").code, 2);
+  const unknown = cli("check", "x.rlmplan.json", "--format", "xml");
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /--format: expected one of text, json, sarif, github, got "xml"/);
+});
+
+test("--watch checks again when a plan changes, and stops on SIGINT with the last status", async () => {
+  const file = write("watch/w.rlmplan.json", plan(count("n"), final("n")));
+  const child = spawn(process.execPath, [CLI, "check", "watch", "--watch", "--capabilities", "tool(count_items)"], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const until = async (predicate: () => boolean, what: string) => {
+    for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(predicate(), `timed out waiting for ${what}: ${stdout} / ${stderr}`);
+  };
+  await until(() => stderr.includes("watching for changes"), "the first check");
+  assert.equal(stdout, "watch/w.rlmplan.json: ok (2 steps)\n");
+  writeFileSync(file, plan(count("n"), final("gone")));
+  await until(() => stdout.includes("1 error"), "the second check");
+  assert.match(stderr, /change seen, checking again/);
+  const exit = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  child.kill("SIGINT");
+  assert.equal(await exit, 1);
+});

@@ -1,0 +1,90 @@
+// Locating problems without a tree (text/pathRanges.ts) gives the ranges the jsonc tree gives:
+// every value and every key of a plan file, asked all at once and one at a time, plus paths
+// that do not exist.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { getNodePath, type Node } from "jsonc-parser";
+import { parseJsoncDocument, parsePlanDocument } from "@rlm-plan/shared-runtime/out/text/planDocument";
+import { rangesByScan, type RangeRequest } from "@rlm-plan/shared-runtime/out/text/pathRanges";
+
+const TEXT = `{
+  "steps": [
+    {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "a\\"b"}, "bind": "hits"},
+    {"op": "parallel", "plans": [{"steps": [{"op": "final", "value": [1, {"k": null}, "x"]}]}, {"steps": []}], "bind": "p"},
+    {"op": "final", "value": {"ref": "var", "name": "hits"}}
+  ],
+  "note": true
+}`;
+
+function everyPath(node: Node, out: RangeRequest[]): void {
+  if (node.type === "property") {
+    const value = node.children?.[1];
+    if (value) everyPath(value, out);
+    return;
+  }
+  const path = getNodePath(node);
+  out.push({ path, target: "value" });
+  if (node.parent?.type === "property") out.push({ path, target: "key" });
+  for (const child of node.children ?? []) everyPath(child, out);
+}
+
+test("every value and key: the scan's ranges are the tree's", () => {
+  const tree = parseJsoncDocument(TEXT);
+  const requests: RangeRequest[] = [];
+  everyPath(tree.tree() as Node, requests);
+  assert.ok(requests.length > 50, String(requests.length));
+  const expected = requests.map((r) => tree.rangeOf(r.path, r.target));
+  assert.deepEqual(rangesByScan(TEXT, requests), expected);
+  assert.deepEqual(
+    requests.map((r) => rangesByScan(TEXT, [r])[0]),
+    expected,
+  );
+});
+
+test("paths that are not in the text have no range", () => {
+  assert.deepEqual(
+    rangesByScan(TEXT, [
+      { path: ["steps", 9] },
+      { path: ["steps", 0, "nope"] },
+      { path: ["steps", "0"] },
+      { path: ["note", "x"] },
+    ]),
+    [undefined, undefined, undefined, undefined],
+  );
+});
+
+test("a strict-JSON document locates problems without building its tree", () => {
+  const document = parsePlanDocument(TEXT);
+  const ranges = document.rangesOf([
+    { path: ["steps", 2, "value", "name"] },
+    { path: ["steps", 0, "bind"], target: "key" },
+  ]);
+  assert.deepEqual(ranges, [
+    { offset: TEXT.indexOf('"hits"}}'), length: 6 },
+    { offset: TEXT.indexOf('"bind": "hits"'), length: 6 },
+  ]);
+  assert.equal(document.builtTree?.(), undefined);
+});
+
+test("a plan file with comments takes the fast path too: same value, same ranges as the tree", () => {
+  const commented = `// Needs: tool(t).\n${TEXT.replace('"steps": [', '"steps": [ /* the steps */').replace('"note": true', '"note": true // a note')}`;
+  const fast = parsePlanDocument(commented);
+  const tree = parseJsoncDocument(commented);
+  assert.deepEqual(fast.syntaxErrors, []);
+  assert.equal(JSON.stringify(fast.value), JSON.stringify(tree.value));
+  const requests: RangeRequest[] = [];
+  everyPath(tree.tree() as Node, requests);
+  assert.deepEqual(
+    fast.rangesOf(requests),
+    requests.map((r) => tree.rangeOf(r.path, r.target)),
+  );
+  assert.equal(fast.builtTree?.(), undefined);
+});
+
+test("text with a broken escape in a key is a located syntax error, never an exception", () => {
+  for (const text of ['{"\\x": 1', '{"a\\u12": 1}', '{"\\q": 1, "steps": []}']) {
+    const document = parsePlanDocument(text);
+    assert.ok(document.syntaxErrors.length > 0, text);
+  }
+});
