@@ -1,7 +1,8 @@
 // The plan graph request: the runtime's graph model of an analysed document (under the host
-// profile in force), with each step's offsets turned into LSP ranges. No graph rule lives here.
+// profile in force), in its wire form (exact counts), with each step's offsets turned into LSP
+// ranges. No graph rule lives here.
 
-import { buildPlanGraph } from "@rlm-plan/shared-runtime";
+import { buildPlanGraph, graphToWire } from "@rlm-plan/shared-runtime";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import type { PlanGraphParams, PlanGraphResult, PlanGraphStep, RlmPlanSettings } from "./protocol";
@@ -12,7 +13,7 @@ export function planGraph(plan: AnalyzedPlan, params: PlanGraphParams, settings:
     typeof params.collapseDepth === "number" && Number.isInteger(params.collapseDepth) && params.collapseDepth >= 1
       ? params.collapseDepth
       : undefined;
-  const graph = buildPlanGraph(analysis, { capabilitiesKnown: plan.host !== undefined, collapseDepth });
+  const graph = graphToWire(buildPlanGraph(analysis, { capabilitiesKnown: plan.host !== undefined, collapseDepth }));
   const nodes = graph.nodes.map((node): PlanGraph["nodes"][number] => {
     if (node.kind !== "step") return node;
     const op = analysis.document.rangeOf([...node.path, "op"]);

@@ -5,13 +5,13 @@
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
 import type {
-  GraphPlanNode,
-  GraphStepNode,
   JsonValue,
   PlanError,
-  PlanGraph,
   StepStarted,
   Transition,
+  WireGraph,
+  WirePlanNode,
+  WireStepNode,
 } from "@rlm-plan/shared-runtime";
 import { NotificationType, RequestType, type Range } from "vscode-languageserver";
 
@@ -219,8 +219,11 @@ export namespace ProposePlanCommand {
     | { readonly ok: false; readonly provider: string | null; readonly error: string };
 }
 
-/** A step node as sent: the runtime's graph node with LSP ranges instead of offsets. */
-export interface PlanGraphStep extends Omit<GraphStepNode, "range"> {
+/**
+ * A step node as sent: the runtime's graph node in its wire form (a count beyond 2^53 as its
+ * decimal string), with LSP ranges instead of offsets.
+ */
+export interface PlanGraphStep extends Omit<WireStepNode, "range"> {
   /** The step's object in the document; null when it has no place (it always has one today). */
   readonly range: Range | null;
   /** The step's `"op"` value: where a client asks for the step's hover and puts the cursor. */
@@ -238,7 +241,8 @@ export interface PlanGraphResult {
   readonly uri: string;
   /** The document version the graph is of (null when the document is not open). */
   readonly version: number | null;
-  readonly graph: Omit<PlanGraph, "nodes"> & { readonly nodes: readonly (GraphPlanNode | PlanGraphStep)[] };
+  /** Counts (steps, calls) are numbers, or decimal strings beyond 2^53, so they stay exact. */
+  readonly graph: Omit<WireGraph, "nodes"> & { readonly nodes: readonly (WirePlanNode | PlanGraphStep)[] };
   /** Whether host-dependent problems count as errors (the `hostProblemsAsErrors` setting). */
   readonly hostProblemsAsErrors: boolean;
 }

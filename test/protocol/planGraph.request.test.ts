@@ -7,6 +7,8 @@ import { after, before, describe, it } from "node:test";
 import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
 import { HOST, PLAN } from "./support/sampleWorkspace";
 
+const V = (name: string) => ({ ref: "var", name });
+
 interface WireStep {
   kind: "step";
   id: string;
@@ -15,8 +17,9 @@ interface WireStep {
   bind?: string;
   range: { start: { line: number; character: number }; end: { line: number; character: number } } | null;
   opRange: { start: { line: number; character: number }; end: { line: number; character: number } } | null;
-  worstCase: { steps: number; tool_calls: number };
-  runningTotal: { steps: number; tool_calls: number };
+  /** A count beyond 2^53 comes as its decimal string. */
+  worstCase: { steps: number | string; tool_calls: number | string };
+  runningTotal: { steps: number | string; tool_calls: number | string };
   overBudget: string[];
   capability?: string;
   granted?: boolean;
@@ -33,7 +36,7 @@ interface WireGraph {
     steps: number;
     hiddenSteps: number;
     budget: { max_tool_calls: number } | null;
-    total: { steps: number } | null;
+    total: { steps: number | string; tool_calls: number | string } | null;
     problems: { code: string; message: string; hostDependent: boolean }[];
   };
 }
@@ -170,6 +173,39 @@ describe("plan graph request", () => {
       result.graph.problems.map((p) => p.code),
       ["invalid_json", "invalid_json", "invalid_json"],
     );
+    await client.close(uri);
+  });
+
+  it("counts beyond 2^53 come exact, as decimal strings; smaller ones as numbers", async () => {
+    // Three nested retries of 1,000,000 attempts around a tool step.
+    let plan: unknown = {
+      steps: [
+        { op: "tool", name: "count_items", args: {}, bind: "x" },
+        { op: "final", value: V("x") },
+      ],
+    };
+    for (let i = 0; i < 3; i++)
+      plan = {
+        steps: [
+          { op: "retry", attempts: 1000000, plan, bind: "r" },
+          { op: "final", value: V("r") },
+        ],
+      };
+    const uri = await client.open(workspace.path("hosted/huge.rlmplan.json"), JSON.stringify(plan, null, 2));
+    const result = await request({ uri });
+    assert.deepEqual(
+      [result?.graph.total?.steps, result?.graph.total?.tool_calls],
+      ["2000002000002000002", "1000000000000000000"],
+    );
+    const tool = steps(result).find((s) => s.op === "tool");
+    assert.deepEqual(tool?.worstCase, {
+      steps: 1,
+      depth: 4,
+      parallel_width: 0,
+      model_calls: 0,
+      tool_calls: 1,
+      context_ops: 0,
+    });
     await client.close(uri);
   });
 });

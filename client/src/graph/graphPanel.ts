@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/shared-runtime/out/graph/svg";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import type { PlanGraph } from "@rlm-plan/shared-runtime";
+import type { WireGraph } from "@rlm-plan/shared-runtime/out/graph/wire";
 import type { FromWebview, ToWebview } from "./messages";
 import type { ActiveRuns } from "../activeRuns";
 import { pickRun } from "../runCommand";
@@ -233,7 +233,7 @@ export class GraphPanel implements vscode.Disposable {
       if (!result) return;
       this.result = result;
       // The drawing never reads a step's range, which the wire carries as an LSP range.
-      this.send({ type: "graph", graph: result.graph as unknown as PlanGraph, title: this.panel.title });
+      this.send({ type: "graph", graph: result.graph as unknown as WireGraph, title: this.panel.title });
       this.showRunStates();
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
       if (editor) this.cursorMoved(editor.selection.active);

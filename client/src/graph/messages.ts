@@ -1,6 +1,6 @@
 // The messages between the graph panel (extension host) and its webview, in one place.
 
-import type { PlanGraph } from "@rlm-plan/shared-runtime/out/graph/model";
+import type { WireGraph } from "@rlm-plan/shared-runtime/out/graph/wire";
 
 /** A step's state in a run: what the run's events said of it. */
 export interface StepRunState {
@@ -11,7 +11,8 @@ export interface StepRunState {
 }
 
 export type ToWebview =
-  | { readonly type: "graph"; readonly graph: PlanGraph; readonly title: string }
+  /** The server's graph as it came (exact counts as digits; the webview restores them). */
+  | { readonly type: "graph"; readonly graph: WireGraph; readonly title: string }
   | { readonly type: "select"; readonly id: string | null }
   | {
       readonly type: "run";

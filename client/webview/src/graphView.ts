@@ -6,6 +6,7 @@
 import { layoutPlanGraph } from "@rlm-plan/shared-runtime/out/graph/layout";
 import type { PlanGraph } from "@rlm-plan/shared-runtime/out/graph/model";
 import { renderSvg } from "@rlm-plan/shared-runtime/out/graph/svg";
+import { graphFromWire } from "@rlm-plan/shared-runtime/out/graph/wire";
 import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };
@@ -170,7 +171,7 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   switch (message.type) {
     case "graph":
-      draw(message.graph, message.title).catch((error: unknown) =>
+      draw(graphFromWire(message.graph), message.title).catch((error: unknown) =>
         post({ type: "error", message: error instanceof Error ? error.message : String(error) }),
       );
       break;

@@ -9,9 +9,9 @@ import type { JsonPath } from "../json";
 import { childPlans, stepBinding, type Operation, type Plan, type Step } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
-import { ESTIMATE_LIMITS, type Estimate } from "../plan/estimate";
+import type { Estimate } from "../plan/estimate";
 import type { SourceRange } from "../text/planDocument";
-import { dataUses, planCosts } from "./planFacts";
+import { dataUses, overBudget, planCost, stepCost, stepPathOf } from "./planFacts";
 
 export interface GraphProblem {
   readonly code: string;
@@ -103,21 +103,21 @@ export function pathId(path: JsonPath): string {
 }
 
 export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {}): PlanGraph {
-  const { plan, estimates } = analysis;
+  const { model } = analysis;
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const stepNodes = new Map<string, GraphStepNode & { problems: GraphProblem[] }>();
   const problems: GraphProblem[] = [];
-  if (!plan || !estimates) {
+  if (!model) {
     for (const problem of analysis.problems) problems.push(graphProblem(problem));
     return { nodes, edges, total: undefined, budget: analysis.budget, problems, steps: 0, hiddenSteps: 0 };
   }
-  const costs = planCosts(plan, estimates);
   const collapseDepth = options.collapseDepth ?? Infinity;
   const denied = new Set<string>();
-  for (const problem of analysis.problems)
-    if (problem.kind === "capability_denied" && problem.path) denied.add(pathId(stepPathOf(problem.path)));
-  const shown = new Set<Step>();
+  for (const problem of analysis.problems) {
+    const stepPath = problem.kind === "capability_denied" && problem.path ? stepPathOf(problem.path) : undefined;
+    if (stepPath) denied.add(pathId(stepPath));
+  }
   let hiddenSteps = 0;
 
   const addPlan = (
@@ -136,7 +136,7 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
       role,
       label,
       depth,
-      worstCase: costs.planTotal(child, depth),
+      worstCase: planCost(model, child, depth),
     });
     let previous: string | undefined;
     for (const step of child.steps) {
@@ -148,7 +148,7 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
   };
 
   const addStep = (step: Step, parent: string): GraphStepNode | undefined => {
-    const cost = costs.step(step);
+    const cost = stepCost(model, step.path);
     if (!cost) return undefined;
     const id = pathId(step.path);
     const capability = requiredCapability(step);
@@ -168,7 +168,7 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
       depth: cost.depth,
       worstCase: cost.subtree,
       runningTotal: cost.runningTotal,
-      overBudget: overBudget(cost.runningTotal, analysis.budget),
+      overBudget: overBudget(model, cost.runningTotal),
       capability: capability && formatCapability(capability),
       granted: capability && options.capabilitiesKnown ? !denied.has(id) : undefined,
       problems: [] as GraphProblem[],
@@ -176,7 +176,6 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
     };
     nodes.push(node);
     stepNodes.set(id, node);
-    shown.add(step);
     if (expand) {
       const depth = cost.depth + 1;
       if (step.op === "parallel")
@@ -189,11 +188,11 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
     return node;
   };
 
-  addPlan(plan, undefined, "root", "plan", 1);
-  for (const use of dataUses(plan)) {
-    if (!shown.has(use.from) || !shown.has(use.to)) continue;
-    const from = pathId(use.from.path);
-    const to = pathId(use.to.path);
+  addPlan(model.plan, undefined, "root", "plan", 1);
+  for (const use of dataUses(model)) {
+    const from = pathId(use.from);
+    const to = pathId(use.to);
+    if (!stepNodes.has(from) || !stepNodes.has(to)) continue;
     edges.push({ id: `data:${from}->${to}:${use.name}`, kind: "data", from, to, variable: use.name });
   }
   for (const problem of analysis.problems) {
@@ -203,8 +202,8 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
   return {
     nodes,
     edges,
-    total: costs.total,
-    budget: analysis.budget,
+    total: model.total,
+    budget: model.budget,
     problems,
     steps: stepNodes.size,
     hiddenSteps,
@@ -220,25 +219,12 @@ function owningStep<T>(path: JsonPath, steps: ReadonlyMap<string, T>): T | undef
   return undefined;
 }
 
-/** The path of the step a path inside it belongs to: up to the last `steps/N`. */
-function stepPathOf(path: JsonPath): JsonPath {
-  for (let i = path.length - 1; i > 0; i--)
-    if (typeof path[i] === "number" && path[i - 1] === "steps") return path.slice(0, i + 1);
-  return path;
-}
-
 function graphProblem(problem: PlanAnalysis["problems"][number]): GraphProblem {
   return {
     code: problem.reason ?? problem.kind,
     message: problem.message,
     hostDependent: problem.hostDependent === true,
   };
-}
-
-/** The budget names whose limit the estimate goes over, in the reference's check order. */
-function overBudget(estimate: Estimate, budget: Budget | undefined): string[] {
-  if (!budget) return [];
-  return ESTIMATE_LIMITS.filter((limit) => estimate[limit.figure] > budget[limit.field]).map((limit) => limit.name);
 }
 
 function countSteps(plans: readonly Plan[]): number {
