@@ -3,12 +3,13 @@
 // activeRuns.ts) and the session's open step; the run pipeline's events with step paths can
 // replace this function alone.
 
+import { pathId } from "@rlm-plan/shared-runtime/out/graph/model";
 import type { StepRunState } from "./messages";
 import type { RunRecord, StepPath, StepRef } from "../runLog";
 
-/** The graph's id of a step: its JSON path joined with "/" (the runtime's pathId). */
+/** The graph's id of a step (the runtime's pathId of its JSON path). */
 export function stepId(path: StepPath): string {
-  return path.join("/");
+  return pathId(path);
 }
 
 /**
