@@ -1,8 +1,9 @@
 // Bundles the extension for VS Code: the client (client/out/extension.js, with
 // vscode-languageclient and the runtime functions it uses) into dist/extension.js, and the
 // language server with the whole runtime (ajv and the host-profile schema inlined) into
-// dist/server.js, and the debug adapter (run as its own Node process) into dist/debugAdapter.js.
-// All are CommonJS for Node; `vscode` is provided by VS Code at run time.
+// dist/server.js, the debug adapter (run as its own Node process) into dist/debugAdapter.js, and
+// the plan graph's webview script (for the browser) into dist/graphView.js.
+// All but the webview script are CommonJS for Node; `vscode` is provided by VS Code at run time.
 // Run after `npm run build` (it bundles the compiled JavaScript).
 //
 //   node scripts/bundle.mjs          # for the .vsix: no source maps
@@ -16,12 +17,15 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev");
 
+// The plan graph's webview script runs in the browser: elkjs (the layout engine) is bundled
+// there, never into the extension host.
 const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
   { in: "server/out/main.js", out: "dist/server.js" },
   { in: "debug-adapter/out/main.js", out: "dist/debugAdapter.js" },
   // Command tools run under it; the runtime finds it beside itself (host/commandTool.ts).
   { in: "shared-runtime/out/host/supervisor.js", out: "dist/supervisor.js" },
+  { in: "client/webview/out/webview/src/graphView.js", out: "dist/graphView.js", browser: true },
 ];
 for (const entry of entries) {
   if (!existsSync(join(root, entry.in))) {
@@ -37,9 +41,9 @@ for (const entry of entries) {
     entryPoints: [entry.in],
     outfile: entry.out,
     bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
+    platform: entry.browser ? "browser" : "node",
+    format: entry.browser ? "iife" : "cjs",
+    target: entry.browser ? "chrome120" : "node20",
     external: ["vscode"],
     // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its ES build bundles.
     mainFields: ["module", "main"],

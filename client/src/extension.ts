@@ -7,6 +7,7 @@ import type { LanguageClient } from "vscode-languageclient/node";
 import { ActiveRuns } from "./activeRuns";
 import { registerDebugging } from "./debugPlan";
 import { registerHostProfileScaffold } from "./hostProfileScaffold";
+import { GraphPanels } from "./graph/graphPanel";
 import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
 import { historyLimit, RunLog } from "./runLog";
@@ -57,6 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     registerProposeCommand(client, keys),
     registerDebugging({ context, log, output, keys }),
     keys.register(),
+    new GraphPanels({ client, log, runs, extensionUri: context.extensionUri }),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),
     vscode.commands.registerCommand("rlmPlan.showRuns", async () => {
       await vscode.commands.executeCommand(`${RUNS_VIEW_ID}.focus`);

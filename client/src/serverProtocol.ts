@@ -10,6 +10,9 @@ import { NotificationType, RequestType } from "vscode-languageclient/node";
 
 export type {
   HostProfileStatusParams,
+  PlanGraphParams,
+  PlanGraphResult,
+  PlanGraphStep,
   RunFinishedParams,
   RunIdentity,
   RunResult,
@@ -72,4 +75,10 @@ export namespace ProposePlanCommand {
   export const command: typeof Server.ProposePlanCommand.command = "rlmPlan.server.proposePlan";
   export type Arguments = Server.ProposePlanCommand.Arguments;
   export type Result = Server.ProposePlanCommand.Result;
+}
+
+/** Client → server: the plan's graph (the runtime's graph model, with LSP ranges); null for other files. */
+export namespace PlanGraphRequest {
+  export const method: typeof Server.PlanGraphRequest.method = "rlmPlan/planGraph";
+  export const type = new RequestType<Server.PlanGraphParams, Server.PlanGraphResult | null, void>(method);
 }

@@ -39,10 +39,12 @@ import { hostProfileDiagnostics, planDiagnostics } from "./diagnostics";
 import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "./hover";
+import { planGraph } from "./planGraph";
 import { hostProfileHover, hostProfileKeyCompletion } from "./hostProfileLanguage";
 import {
   CancelRunCommand,
   HostProfileRequest,
+  PlanGraphRequest,
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
@@ -332,6 +334,20 @@ const planRuns: Feature = (ctx) => {
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
 };
 
+const graphs: Feature = (ctx) => {
+  ctx.connection.onRequest(
+    PlanGraphRequest.type,
+    ctx.guard.request(
+      "planGraph",
+      (params) => {
+        const plan = ctx.workspace.plan(params.uri);
+        return plan ? planGraph(plan, params, ctx.workspace.settings) : null;
+      },
+      null,
+    ),
+  );
+};
+
 /** The feature's answer for an open plan, `none` for any other document. */
 function withPlan<T>(ctx: FeatureContext, uri: string, answer: (plan: AnalyzedPlan) => T, none: T): T {
   const plan = ctx.workspace.plan(uri);
@@ -359,4 +375,5 @@ export const FEATURES: readonly Feature[] = [
   workspaceSymbols,
   editorRuns,
   proposals,
+  graphs,
 ];

@@ -4,7 +4,15 @@
 
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
-import type { JsonValue, PlanError, StepStarted, Transition } from "@rlm-plan/shared-runtime";
+import type {
+  JsonValue,
+  PlanError,
+  StepStarted,
+  Transition,
+  WireGraph,
+  WirePlanNode,
+  WireStepNode,
+} from "@rlm-plan/shared-runtime";
 import { NotificationType, RequestType, type Range } from "vscode-languageserver";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
@@ -231,4 +239,42 @@ export namespace ProposePlanCommand {
         readonly problems: readonly { line: number; column: number; code: string; message: string }[];
       }
     | { readonly ok: false; readonly provider: string | null; readonly error: string };
+}
+
+/**
+ * A step node as sent: the runtime's graph node in its wire form (a count beyond 2^53 as its
+ * decimal string), with LSP ranges instead of offsets.
+ */
+export interface PlanGraphStep extends Omit<WireStepNode, "range"> {
+  /** The step's object in the document; null when it has no place (it always has one today). */
+  readonly range: Range | null;
+  /** The step's `"op"` value: where a client asks for the step's hover and puts the cursor. */
+  readonly opRange: Range | null;
+}
+
+export interface PlanGraphParams {
+  /** The plan document's URI. */
+  readonly uri: string;
+  /** Expand nested plans down to this depth (the root plan is 1); deeper ones stay collapsed. */
+  readonly collapseDepth?: number;
+}
+
+export interface PlanGraphResult {
+  readonly uri: string;
+  /** The document version the graph is of (null when the document is not open). */
+  readonly version: number | null;
+  /** Counts (steps, calls) are numbers, or decimal strings beyond 2^53, so they stay exact. */
+  readonly graph: Omit<WireGraph, "nodes"> & { readonly nodes: readonly (WirePlanNode | PlanGraphStep)[] };
+  /** Whether host-dependent problems count as errors (the `hostProblemsAsErrors` setting). */
+  readonly hostProblemsAsErrors: boolean;
+}
+
+/**
+ * Client → server: the plan's graph (steps, nested plans, order and data edges, worst cases
+ * against the budget in force, capability grants, problems), from the runtime's graph model;
+ * null when the document is not an open plan.
+ */
+export namespace PlanGraphRequest {
+  export const method = "rlmPlan/planGraph";
+  export const type = new RequestType<PlanGraphParams, PlanGraphResult | null, void>(method);
 }

@@ -38,3 +38,4 @@ export * from "./run/startRun";
 export * from "./host";
 export * from "./debug/stepLines";
 export * from "./debug/expression";
+export * from "./graph";

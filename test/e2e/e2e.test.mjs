@@ -5,7 +5,7 @@
 //
 //   node --test --test-reporter=spec test/e2e/e2e.test.mjs
 //
-// E2E_ONLY=h runs only the scenarios tagged (h); E2E_KEEP=1 keeps the working folder (code-server logs, workspace copies); screenshots of each
+// E2E_ONLY=ij runs only the scenarios tagged (i) and (j); E2E_KEEP=1 keeps the working folder (code-server logs, workspace copies); screenshots of each
 // scenario go to test/e2e/screenshots/ (E2E_SCREENSHOTS); E2E_SKIP=1 skips.
 
 import assert from "node:assert/strict";

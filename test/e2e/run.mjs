@@ -39,6 +39,7 @@ export const UI = {
   channel: "RLM Plan Runs",
   view: "Plan Runs",
   language: "RLM Plan",
+  graph: "RLM Plan: Show Plan Graph",
 };
 
 // ---- preconditions ----------------------------------------------------------------------------
@@ -283,6 +284,36 @@ export class Session {
 const BROKEN = "plans/broken.rlmplan.json";
 const NEEDLE = "plans/needle-count.rlmplan.json";
 const SLOW = "slow/slow.rlmplan.json";
+const FLAKY = "plans/retry-flaky.rlmplan.json";
+
+/** 1,001 steps: 100 rlm steps, each a sub-plan of eight tool steps and a final, then a final. */
+function thousandNested() {
+  const steps = [];
+  for (let b = 0; b < 100; b++) {
+    const inner = [];
+    for (let i = 0; i < 8; i++) inner.push({ op: "tool", name: "count_items", args: [i], bind: `x${i}` });
+    inner.push({ op: "final", value: { ref: "var", name: "x7" } });
+    steps.push({ op: "rlm", plan: { steps: inner }, bind: `r${b}` });
+  }
+  steps.push({ op: "final", value: { ref: "var", name: "r99" } });
+  return JSON.stringify({ steps }, null, 2);
+}
+
+/** A plan of 1,000 tool steps, each reading the one before. */
+function thousandSteps() {
+  const steps = [
+    {
+      op: "context",
+      handle: { ref: "input", name: "haystack" },
+      action: { type: "search", pattern: "needle" },
+      bind: "v0",
+    },
+  ];
+  for (let i = 1; i < 999; i++)
+    steps.push({ op: "tool", name: "count_items", args: { ref: "var", name: `v${i - 1}` }, bind: `v${i}` });
+  steps.push({ op: "final", value: { ref: "var", name: "v998" } });
+  return JSON.stringify({ steps }, null, 2);
+}
 const UNKNOWN_OP =
   'unknown operation "contxt": use context, model, rlm, tool, parallel, retry, checkpoint or final rlm-plan unknown_operator [Ln 14, Col 13]';
 const UNBOUND =
@@ -629,6 +660,98 @@ export const scenarios = [
         "transition 2",
       );
       await bench.screenshot("h-debug-finished");
+    },
+  },
+  {
+    name: "(i) the plan graph: nodes, labels and costs; click to reveal; a run turns the steps ok; light and dark",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      await bench.openFile(FLAKY);
+      await bench.focusEditor();
+      await bench.runCommand(UI.graph);
+      // The webview: VS Code's outer frame, then the page's own frame.
+      const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+      const steps = view.locator("g.step");
+      await bench.until("the graph's five steps", async () => ((await steps.count()) === 5 ? true : false), 60000);
+      const label = async (i) =>
+        (await steps.nth(i).locator("text").allTextContents()).filter((t) => !/^(ok|running|failed|skipped)/.test(t));
+      assert.deepEqual(await label(0), ["retry → page", "up to ×3", "10 steps · 3 tool"]);
+      assert.deepEqual(await label(2), ["tool → page", "tool(flaky_fetch)", "1 step · 1 tool"]);
+      assert.equal(await view.locator("g.plan.retry text.caption").textContent(), "retry ×3 · 3 steps · 1 tool");
+      // Click the tool step: the editor's cursor goes to its "op" (line 13).
+      await steps.nth(2).click();
+      await bench.until("the cursor on the tool step (line 13)", async () => {
+        const where = norm(await page.locator("#status\\.editor\\.selection").innerText()).trim();
+        return /^Ln 13, Col \d+/.test(where) ? where : false;
+      });
+      // Run the plan: every step turns ok (the flaky tool fails once and is retried).
+      await bench.runCommand(UI.run);
+      await bench.until(
+        "every step ok",
+        async () => {
+          const classes = await steps.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("class") ?? ""));
+          return classes.length === 5 && classes.every((c) => c.split(" ").includes("ok")) ? classes : false;
+        },
+        60000,
+      );
+      await bench.screenshot("i-graph-light");
+      // Dark: the workspace's setting, which VS Code applies as it changes.
+      const settings = path.join(session.trustedFolder, ".vscode/settings.json");
+      fs.mkdirSync(path.dirname(settings), { recursive: true });
+      fs.writeFileSync(settings, JSON.stringify({ "workbench.colorTheme": "Default Dark Modern" }));
+      await page.locator(".monaco-workbench.vs-dark").waitFor({ timeout: 30000 });
+      await bench.screenshot("i-graph-dark");
+      fs.rmSync(settings);
+      await page.locator(".monaco-workbench.vs").waitFor({ timeout: 30000 });
+    },
+  },
+  {
+    name: "(j) the plan graph of 1,000 steps: the time to draw it after the view is ready, flat and nested",
+    async run(session) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      // A 1,000-step plan: the time from the graph's request to the drawing, as the view shows it.
+      fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand.rlmplan.json"), thousandSteps());
+      await bench.openFile("plans/thousand.rlmplan.json");
+      await bench.focusEditor();
+      await bench.runCommand(UI.graph);
+      const big = page.frameLocator("iframe.webview.ready").last().frameLocator("iframe#active-frame");
+      const status = await bench.until(
+        "the 1,000-step graph drawn",
+        async () => {
+          const text = norm(
+            await big
+              .locator("#status")
+              .innerText()
+              .catch(() => ""),
+          );
+          return /^1000 steps · drawn in \d+ ms/.test(text) ? text : false;
+        },
+        120000,
+      );
+      log(`e2e: 1,000-step plan graph: ${status}`);
+      // The same count nested (100 sub-plans of 9 steps): it opens folded below depth 2.
+      fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand-nested.rlmplan.json"), thousandNested());
+      await bench.openFile("plans/thousand-nested.rlmplan.json");
+      await bench.focusEditor();
+      await bench.runCommand(UI.graph);
+      const nested = page.frameLocator("iframe.webview.ready").last().frameLocator("iframe#active-frame");
+      const folded = await bench.until(
+        "the nested 1,000-step graph drawn",
+        async () => {
+          const text = norm(
+            await nested
+              .locator("#status")
+              .innerText()
+              .catch(() => ""),
+          );
+          return /^101 steps \(\+900 in collapsed steps\) · drawn in \d+ ms/.test(text) ? text : false;
+        },
+        120000,
+      );
+      log(`e2e: nested 1,000-step plan graph: ${folded}`);
+      fs.writeFileSync(path.join(SCREENSHOTS, "j-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
     },
   },
 ];

@@ -41,6 +41,7 @@ export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: s
 export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilities LIST] [--budget JSON|default]
                       [--format text|json|sarif|github] [--model-text] [--watch]
        rlm-plan estimate FILE [--budget JSON|default] [--json]
+       rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan help | --help | --version`;
@@ -57,6 +58,7 @@ commands:
              before running (capabilities, budget, unregistered tools and providers) is an error;
              with no host known those checks are skipped, and said so
   estimate   show the plan's worst case beside the budget
+  graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
   run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
 
@@ -231,6 +233,66 @@ function parseCapabilities(text: string): string[] | string {
     if (problem !== undefined) return `--capabilities: ${problem}`;
   }
   return terms;
+}
+
+export interface GraphCommand {
+  readonly kind: "graph";
+  readonly file: string;
+  readonly format: "svg" | "dot" | "mermaid";
+  readonly output: string | undefined;
+  readonly collapseDepth: number | undefined;
+  readonly capabilities: readonly string[] | undefined;
+  readonly budget: unknown;
+  readonly host: string | undefined;
+}
+
+const GRAPH_FORMATS = ["svg", "dot", "mermaid"] as const;
+
+/** `rlm-plan graph`'s arguments (after the word "graph"). */
+export function parseGraphArgs(
+  argv: readonly string[],
+): GraphCommand | { readonly kind: "help" } | { readonly kind: "usage"; readonly message: string } {
+  const options = splitOptions(argv, [
+    "--format",
+    "--output",
+    "-o",
+    "--collapse-depth",
+    "--capabilities",
+    "--budget",
+    "--host",
+  ]);
+  if (typeof options === "string") return { kind: "usage", message: options };
+  if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help" };
+  if (options.flags.has("--json")) return { kind: "usage", message: "graph has no --json: use --format" };
+  const files = options.positionals;
+  if (files.length !== 1)
+    return { kind: "usage", message: files.length === 0 ? "graph needs a FILE" : "graph takes one FILE" };
+  const format = options.values.get("--format") ?? "svg";
+  const known = GRAPH_FORMATS.find((name) => name === format);
+  if (!known)
+    return { kind: "usage", message: `--format: expected svg, dot or mermaid, not ${JSON.stringify(format)}` };
+  const depthText = options.values.get("--collapse-depth");
+  const collapseDepth = depthText === undefined ? undefined : Number(depthText);
+  if (collapseDepth !== undefined && !(Number.isInteger(collapseDepth) && collapseDepth >= 1))
+    return {
+      kind: "usage",
+      message: `--collapse-depth: expected a whole number from 1, not ${JSON.stringify(depthText)}`,
+    };
+  const budget = parseBudget(options.values.get("--budget"));
+  if ("error" in budget) return { kind: "usage", message: budget.error };
+  const capabilitiesText = options.values.get("--capabilities");
+  const capabilities = capabilitiesText === undefined ? undefined : parseCapabilities(capabilitiesText);
+  if (typeof capabilities === "string") return { kind: "usage", message: capabilities };
+  return {
+    kind: "graph",
+    file: files[0] as string,
+    format: known,
+    output: options.values.get("--output") ?? options.values.get("-o"),
+    collapseDepth,
+    capabilities,
+    budget: budget.value,
+    host: options.values.get("--host"),
+  };
 }
 
 function usage(message: string): ParsedArgs {

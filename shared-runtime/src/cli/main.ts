@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { HELP, parseArgs, USAGE } from "./args";
 import { runCheck, runCheckWithTools, watchCheck } from "./check";
 import { runEstimate } from "./estimate";
+import { graphCommand } from "./graph";
 import { styleFor, type Io } from "./output";
 import { proposeCommand } from "./propose";
 import { runCommand } from "./run";
@@ -94,6 +95,13 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
     }
     case "run":
       return (args) => runCommand(args, process);
+    case "graph":
+      return (args) =>
+        graphCommand(args, {
+          out: (text) => void process.stdout.write(text),
+          err: (text) => void process.stderr.write(text),
+          style: styleFor(process.stderr, process.env),
+        });
     case "propose":
       return async (args) => {
         const cancel = new Cancellation(process.stderr);

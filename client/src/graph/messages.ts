@@ -1,0 +1,36 @@
+// The messages between the graph panel (extension host) and its webview, in one place.
+
+import type { WireGraph } from "@rlm-plan/shared-runtime/out/graph/wire";
+
+/** A step's state in a run: what the run's events said of it. */
+export interface StepRunState {
+  readonly state: "running" | "ok" | "failed" | "skipped";
+  readonly durationMs?: number;
+  /** Steps and calls left in the run's budget once the step completed. */
+  readonly remaining?: Readonly<Record<string, number>>;
+}
+
+export type ToWebview =
+  /** The server's graph as it came (exact counts as digits; the webview restores them). */
+  | { readonly type: "graph"; readonly graph: WireGraph; readonly title: string }
+  | { readonly type: "select"; readonly id: string | null }
+  | {
+      readonly type: "run";
+      /** Run states by step id; empty to clear. */
+      readonly states: Readonly<Record<string, StepRunState>>;
+      /** One line on the run: "Run 3 · running", "Run 3 · failed after 1.2 s". */
+      readonly summary: string;
+    }
+  | { readonly type: "hover"; readonly id: string; readonly text: string }
+  | { readonly type: "export" }
+  | { readonly type: "copyImage" };
+
+export type FromWebview =
+  | { readonly type: "ready" }
+  | { readonly type: "reveal"; readonly id: string }
+  | { readonly type: "hover"; readonly id: string }
+  | { readonly type: "svg"; readonly text: string }
+  | { readonly type: "png"; readonly base64: string; readonly copied: boolean; readonly error?: string }
+  /** After each drawing: how long the layout and drawing took, and how many steps were drawn. */
+  | { readonly type: "rendered"; readonly ms: number; readonly steps: number; readonly nodes: number }
+  | { readonly type: "error"; readonly message: string };

@@ -1,0 +1,274 @@
+// The plan graph webview: lays the server's graph out with elkjs (the runtime's layout, as the
+// CLI's SVG), draws it with the runtime's SVG renderer, and handles the view: pan and zoom
+// (kept across redraws), click to reveal a step, hover for the step's hover text, the editor's
+// cursor as a highlight, run states as classes, and export (SVG) and copy (PNG).
+
+import { layoutPlanGraph } from "@rlm-plan/shared-runtime/out/graph/layout";
+import type { PlanGraph } from "@rlm-plan/shared-runtime/out/graph/model";
+import { renderSvg } from "@rlm-plan/shared-runtime/out/graph/svg";
+import { graphFromWire } from "@rlm-plan/shared-runtime/out/graph/wire";
+import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
+
+declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };
+
+const vscode = acquireVsCodeApi();
+const canvas = document.getElementById("canvas") as HTMLDivElement;
+const stage = document.getElementById("stage") as HTMLDivElement;
+const status = document.getElementById("status") as HTMLDivElement;
+const tooltip = document.getElementById("tooltip") as HTMLDivElement;
+const post = (message: FromWebview) => vscode.postMessage(message);
+
+let graph: PlanGraph | undefined;
+let svgText = "";
+let selected: string | null = null;
+let runStates: Readonly<Record<string, StepRunState>> = {};
+let runSummary = "";
+const view = { x: 16, y: 16, scale: 1 };
+let drawing = 0;
+/** How long the last layout and drawing took (shown, and measured by the e2e test). */
+let drawnMs = 0;
+
+function applyView(): void {
+  stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+}
+
+async function draw(next: PlanGraph, title: string): Promise<void> {
+  const ticket = ++drawing;
+  const started = performance.now();
+  const layout = await layoutPlanGraph(next);
+  if (ticket !== drawing) return; // a newer graph arrived while this one was laid out
+  graph = next;
+  svgText = renderSvg(next, layout);
+  // The page's stylesheet (nonce'd) styles the drawing; the SVG's own <style> is for exports,
+  // and its <title>s give way to the hover text.
+  stage.innerHTML = svgText.replace(/<style>[\s\S]*?<\/style>/, "");
+  for (const titleElement of Array.from(stage.querySelectorAll("g.step > title"))) titleElement.remove();
+  document.title = title;
+  applyStates();
+  highlight(selected, false);
+  drawnMs = performance.now() - started;
+  updateStatus();
+  post({ type: "rendered", ms: drawnMs, steps: next.steps, nodes: next.nodes.length });
+}
+
+function updateStatus(): void {
+  if (!graph) return;
+  const hidden = graph.hiddenSteps > 0 ? ` (+${graph.hiddenSteps} in collapsed steps)` : "";
+  const problems = graph.problems.length > 0 ? ` · ${graph.problems.map((p) => p.message).join("; ")}` : "";
+  const run = runSummary ? ` · ${runSummary}` : "";
+  status.textContent = `${graph.steps} steps${hidden} · drawn in ${Math.round(drawnMs)} ms${run}${problems}`;
+}
+
+function stepElement(id: string): SVGGElement | undefined {
+  for (const element of Array.from(stage.querySelectorAll<SVGGElement>("g.step")))
+    if (element.dataset.id === id) return element;
+  return undefined;
+}
+
+function applyStates(): void {
+  for (const element of Array.from(stage.querySelectorAll<SVGGElement>("g.step"))) {
+    element.classList.remove("running", "ok", "failed", "skipped");
+    element.querySelector("text.run")?.remove();
+    const state = element.dataset.id ? runStates[element.dataset.id] : undefined;
+    if (!state) continue;
+    element.classList.add(state.state);
+    const rect = element.querySelector("rect");
+    if (!rect) continue;
+    const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    label.setAttribute("class", "run");
+    label.setAttribute("x", String(Number(rect.getAttribute("x")) + Number(rect.getAttribute("width")) - 6));
+    // Just above the box, in the gap between layers: the step's own lines stay readable.
+    label.setAttribute("y", String(Number(rect.getAttribute("y")) - 3));
+    label.setAttribute("text-anchor", "end");
+    label.textContent = runLabel(state);
+    element.appendChild(label);
+  }
+}
+
+function runLabel(state: StepRunState): string {
+  const parts: string[] = [state.state];
+  if (state.durationMs !== undefined) parts.push(`${Math.round(state.durationMs)} ms`);
+  if (state.remaining?.steps !== undefined) parts.push(`${state.remaining.steps} steps left`);
+  return parts.join(" · ");
+}
+
+function highlight(id: string | null, reveal: boolean): void {
+  selected = id;
+  for (const element of Array.from(stage.querySelectorAll("g.step.selected"))) element.classList.remove("selected");
+  const element = id ? stepElement(id) : undefined;
+  if (!element) return;
+  element.classList.add("selected");
+  if (!reveal) return;
+  // Bring the node into view when it is outside it; otherwise leave the view alone.
+  const box = element.getBoundingClientRect();
+  const frame = canvas.getBoundingClientRect();
+  if (box.top >= frame.top && box.bottom <= frame.bottom && box.left >= frame.left && box.right <= frame.right) return;
+  view.x += frame.left + frame.width / 2 - (box.left + box.width / 2);
+  view.y += frame.top + frame.height / 2 - (box.top + box.height / 2);
+  applyView();
+}
+
+/** The exported SVG: the drawing with its own stylesheet and titles, and the run's states. */
+function exportedSvg(): string {
+  const document = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  for (const element of Array.from(document.querySelectorAll("g.step"))) {
+    const state = runStates[element.getAttribute("data-id") ?? ""];
+    if (state) element.setAttribute("class", `${element.getAttribute("class") ?? ""} ${state.state}`);
+  }
+  return new XMLSerializer().serializeToString(document);
+}
+
+async function copyImage(): Promise<void> {
+  const text = exportedSvg();
+  const image = new Image();
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      image.onload = () => resolve();
+      image.onerror = () => reject(new Error("the drawing could not be turned into an image"));
+      image.src = url;
+    });
+    const scale = 2;
+    const board = document.createElement("canvas");
+    board.width = Math.ceil(image.width * scale);
+    board.height = Math.ceil(image.height * scale);
+    const context = board.getContext("2d");
+    if (!context) throw new Error("no 2D canvas");
+    context.fillStyle = "#ffffff";
+    context.fillRect(0, 0, board.width, board.height);
+    context.scale(scale, scale);
+    context.drawImage(image, 0, 0);
+    const blob = await new Promise<Blob>((resolve, reject) =>
+      board.toBlob((b) => (b ? resolve(b) : reject(new Error("no PNG"))), "image/png"),
+    );
+    const base64 = await blobBase64(blob);
+    let copied = false;
+    let error: string | undefined;
+    try {
+      await navigator.clipboard.write([new ClipboardItem({ "image/png": blob })]);
+      copied = true;
+    } catch (cause) {
+      error = cause instanceof Error ? cause.message : String(cause);
+    }
+    post({ type: "png", base64, copied, ...(error ? { error } : {}) });
+  } catch (cause) {
+    post({ type: "error", message: cause instanceof Error ? cause.message : String(cause) });
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+function blobBase64(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
+    reader.onerror = () => reject(reader.error ?? new Error("cannot read the image"));
+    reader.readAsDataURL(blob);
+  });
+}
+
+window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
+  const message = event.data;
+  switch (message.type) {
+    case "graph":
+      draw(graphFromWire(message.graph), message.title).catch((error: unknown) =>
+        post({ type: "error", message: error instanceof Error ? error.message : String(error) }),
+      );
+      break;
+    case "select":
+      highlight(message.id, true);
+      break;
+    case "run":
+      runStates = message.states;
+      runSummary = message.summary;
+      applyStates();
+      updateStatus();
+      break;
+    case "hover":
+      if (hovered === message.id) showTooltip(message.text);
+      break;
+    case "export":
+      post({ type: "svg", text: exportedSvg() });
+      break;
+    case "copyImage":
+      void copyImage();
+      break;
+  }
+});
+
+// Click reveals the step; keyboard: Enter on a focused node does the same.
+const stepOf = (target: EventTarget | null) => (target as Element | null)?.closest?.<SVGGElement>("g.step") ?? null;
+stage.addEventListener("click", (event) => {
+  const element = stepOf(event.target);
+  if (element?.dataset.id && !dragged) post({ type: "reveal", id: element.dataset.id });
+});
+stage.addEventListener("keydown", (event) => {
+  const element = stepOf(event.target);
+  if (event.key === "Enter" && element?.dataset.id) post({ type: "reveal", id: element.dataset.id });
+});
+
+// Hover: ask the language server (through the extension) for the step's hover text.
+let hovered: string | undefined;
+let hoverTimer: number | undefined;
+let pointer = { x: 0, y: 0 };
+stage.addEventListener("mousemove", (event) => {
+  pointer = { x: event.clientX, y: event.clientY };
+  const id = stepOf(event.target)?.dataset.id;
+  if (id === hovered) return;
+  hovered = id;
+  tooltip.hidden = true;
+  window.clearTimeout(hoverTimer);
+  if (id) hoverTimer = window.setTimeout(() => post({ type: "hover", id }), 250);
+});
+stage.addEventListener("mouseleave", () => {
+  hovered = undefined;
+  tooltip.hidden = true;
+});
+
+function showTooltip(text: string): void {
+  tooltip.textContent = text;
+  tooltip.style.left = `${pointer.x + 12}px`;
+  tooltip.style.top = `${pointer.y + 12}px`;
+  tooltip.hidden = false;
+}
+
+// Pan by dragging the background, zoom with the wheel around the pointer.
+let drag: { x: number; y: number } | undefined;
+let dragged = false;
+canvas.addEventListener("pointerdown", (event) => {
+  drag = { x: event.clientX, y: event.clientY };
+  dragged = false;
+});
+window.addEventListener("pointermove", (event) => {
+  if (!drag) return;
+  const dx = event.clientX - drag.x;
+  const dy = event.clientY - drag.y;
+  if (Math.abs(dx) + Math.abs(dy) > 3) dragged = true;
+  if (!dragged) return;
+  view.x += dx;
+  view.y += dy;
+  drag = { x: event.clientX, y: event.clientY };
+  applyView();
+});
+window.addEventListener("pointerup", () => {
+  drag = undefined;
+});
+canvas.addEventListener(
+  "wheel",
+  (event) => {
+    event.preventDefault();
+    const factor = Math.exp(-event.deltaY * 0.0015);
+    const scale = Math.min(4, Math.max(0.05, view.scale * factor));
+    const frame = canvas.getBoundingClientRect();
+    const px = event.clientX - frame.left;
+    const py = event.clientY - frame.top;
+    view.x = px - ((px - view.x) * scale) / view.scale;
+    view.y = py - ((py - view.y) * scale) / view.scale;
+    view.scale = scale;
+    applyView();
+  },
+  { passive: false },
+);
+
+applyView();
+post({ type: "ready" });

@@ -1,0 +1,82 @@
+// `rlm-plan graph FILE [--format svg|dot|mermaid]`: the plan as a picture, from the same graph
+// model the editor draws. SVG is laid out with the same engine as the editor's view (elkjs);
+// DOT and Mermaid leave the layout to Graphviz and Mermaid. The picture goes to stdout (or
+// --output FILE); problems that stop a graph go to stderr as check prints them. Exit 0 with a
+// graph (problems in the plan are drawn on their steps), 1 when the file gives no graph, 2 usage.
+
+import { writeFileSync } from "node:fs";
+import { buildPlanGraph, type PlanGraph } from "../graph/model";
+import { renderDot } from "../graph/dot";
+import { renderMermaid } from "../graph/mermaid";
+import { parseGraphArgs, USAGE } from "./args";
+import { hostErrorLines, policyFor } from "./hostPolicy";
+import { problemLines, readErrorLine, type Io } from "./output";
+import { reportFile } from "./report";
+
+export async function graphCommand(argv: readonly string[], io: Io): Promise<number> {
+  const command = parseGraphArgs(argv);
+  if (command.kind === "usage") {
+    io.err(`rlm-plan: ${command.message}\n${USAGE}\nrun "rlm-plan --help" for more\n`);
+    return 2;
+  }
+  if (command.kind === "help") {
+    io.out(`${GRAPH_HELP}\n`);
+    return 0;
+  }
+  const { file } = command;
+  const resolved = policyFor(file, command);
+  if (!resolved.ok) {
+    io.err(hostErrorLines(resolved.errors));
+    return 2;
+  }
+  const report = reportFile(file, resolved.policy);
+  if (report.readError !== undefined) {
+    io.err(readErrorLine(file, report.readError));
+    return 1;
+  }
+  // The analysis is absent only for a model reply, which this command does not read.
+  const graph = report.analysis
+    ? buildPlanGraph(report.analysis, {
+        capabilitiesKnown: resolved.policy.capabilities !== undefined,
+        collapseDepth: command.collapseDepth,
+      })
+    : undefined;
+  if (graph === undefined || graph.nodes.length === 0) {
+    io.err(`${report.problems.flatMap((problem) => problemLines(file, problem, io.style)).join("\n")}\n`);
+    io.err(`rlm-plan: ${file}: no plan to draw\n`);
+    return 1;
+  }
+  const picture = await render(graph, command.format);
+  if (command.output === undefined) io.out(picture);
+  else writeFileSync(command.output, picture);
+  return 0;
+}
+
+async function render(graph: PlanGraph, format: "svg" | "dot" | "mermaid"): Promise<string> {
+  switch (format) {
+    case "dot":
+      return renderDot(graph);
+    case "mermaid":
+      return renderMermaid(graph);
+    case "svg": {
+      // The layout engine is loaded only for SVG: it is most of the CLI's start-up otherwise.
+      const { layoutPlanGraph } = await import("../graph/layout.js");
+      const { renderSvg } = await import("../graph/svg.js");
+      return renderSvg(graph, await layoutPlanGraph(graph));
+    }
+  }
+}
+
+export const GRAPH_HELP = `usage: rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
+                      [--host FILE] [--capabilities LIST] [--budget JSON|default]
+
+Draws the plan: a node per step (op, binding, worst case; marked when over budget or with a
+problem), nested plans (rlm, retry, parallel branches) inside their step, order edges and data
+edges (from the step that binds a variable to each step that reads it).
+
+  --format svg|dot|mermaid  svg (default): laid out with elkjs, themeable with CSS variables;
+                            dot: Graphviz; mermaid: a flowchart for Markdown (GitHub renders it)
+  --output FILE             write the picture to FILE instead of stdout
+  --collapse-depth N        draw nested plans down to depth N (the root plan is 1); deeper ones
+                            stay inside their step, counted
+  --host, --capabilities, --budget   as for check: what grants and budget marks are drawn against`;

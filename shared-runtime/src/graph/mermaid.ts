@@ -1,0 +1,51 @@
+// A plan graph as a Mermaid flowchart (what GitHub renders in a README or a pull request):
+// nested plans as subgraphs, steps as rounded nodes with their lines, order edges solid, data
+// edges dotted and labelled with the variable. Labels are quoted and entity-escaped.
+
+import { planCaption, stepLines } from "./labels";
+import type { PlanGraph } from "./model";
+import { walkNesting } from "./nesting";
+
+export function renderMermaid(graph: PlanGraph): string {
+  const out = ["flowchart TD"];
+  const marked: { problem: string[]; over: string[] } = { problem: [], over: [] };
+  const ids = walkNesting(graph, {
+    plan(node, id, indent, body) {
+      out.push(`${indent}subgraph ${id}["${label(planCaption(node))}"]`, `${indent}  direction TB`);
+      body();
+      out.push(`${indent}end`);
+    },
+    step(node, id, indent, body) {
+      out.push(`${indent}${id}("${label(stepLines(node).join("\n"))}")`);
+      if (node.problems.some((problem) => !problem.hostDependent)) marked.problem.push(id);
+      else if (node.overBudget.length > 0) marked.over.push(id);
+      if (!body) return;
+      out.push(`${indent}subgraph ${id}_plans[" "]`, `${indent}  direction LR`);
+      body();
+      out.push(`${indent}end`, `${indent}${id} --- ${id}_plans`);
+    },
+  });
+  for (const edge of graph.edges) {
+    const from = ids.get(edge.from);
+    const to = ids.get(edge.to);
+    if (!from || !to) continue;
+    out.push(edge.kind === "data" ? `  ${from} -. "${label(edge.variable ?? "")}" .-> ${to}` : `  ${from} --> ${to}`);
+  }
+  out.push(
+    "  classDef problem stroke:#cf222e,stroke-width:2px",
+    "  classDef over stroke:#9a6700,stroke-width:2px,stroke-dasharray:6 2",
+  );
+  if (marked.problem.length > 0) out.push(`  class ${marked.problem.join(",")} problem`);
+  if (marked.over.length > 0) out.push(`  class ${marked.over.join(",")} over`);
+  return `${out.join("\n")}\n`;
+}
+
+/** Text inside a quoted Mermaid label: entity codes for what the syntax would read, `<br/>` for lines. */
+function label(value: string): string {
+  return value
+    .replace(/&/g, "#amp;")
+    .replace(/"/g, "#quot;")
+    .replace(/</g, "#lt;")
+    .replace(/>/g, "#gt;")
+    .replace(/\n/g, "<br/>");
+}

@@ -1,0 +1,277 @@
+// The plan graph: a pure function of an analysed plan file. Steps are nodes (path, op, binding,
+// source range, worst case, the run's total against the budget, capability and its grant,
+// problems); nested plans are compound nodes inside the step that owns them; edges are the
+// order of steps in a plan and the data flow from a binding step to each step that reads it.
+// The language server, the CLI and the editor's webview all draw this one model.
+
+import type { PlanAnalysis } from "../analysis";
+import type { JsonPath } from "../json";
+import { childPlans, stepBinding, type Operation, type Plan, type Step } from "../plan/ast";
+import type { Budget } from "../plan/budget";
+import { formatCapability, requiredCapability } from "../plan/capabilities";
+import type { Estimate } from "../plan/estimate";
+import type { SourceRange } from "../text/planDocument";
+import { dataUses, overBudget, planCost, stepCost, stepPathOf } from "./planFacts";
+
+export interface GraphProblem {
+  readonly code: string;
+  readonly message: string;
+  /** Depends on the host (capabilities, budget, registries): a warning unless the editor says otherwise. */
+  readonly hostDependent: boolean;
+}
+
+export interface GraphStepNode {
+  readonly kind: "step";
+  /** The step's JSON path joined with "/": unique, stable while the plan's shape is. */
+  readonly id: string;
+  /** The plan node the step is in. */
+  readonly parent: string;
+  readonly path: JsonPath;
+  readonly op: Operation;
+  readonly bind: string | undefined;
+  /** What the step does, briefly: `search "ERROR"`, `model(analyst)`, `tool(count)`, `×3`. */
+  readonly detail: string;
+  readonly range: SourceRange | undefined;
+  readonly depth: number;
+  /** Worst case of the step and everything under it. */
+  readonly worstCase: Estimate;
+  /** Worst case of the whole run when this step ends for the last time. */
+  readonly runningTotal: Estimate;
+  /** Budget figures the running total goes over (`steps`, `model_calls`, ...). */
+  readonly overBudget: readonly string[];
+  /** The capability the step needs, as the reference writes it; undefined for `final`. */
+  readonly capability: string | undefined;
+  /** Whether the host grants it; undefined when no host is known (or nothing is needed). */
+  readonly granted: boolean | undefined;
+  readonly problems: readonly GraphProblem[];
+  /** Set when the step's nested plans are not expanded (deeper than the collapse depth). */
+  readonly collapsed?: { readonly steps: number };
+}
+
+export interface GraphPlanNode {
+  readonly kind: "plan";
+  readonly id: string;
+  /** The step that owns this plan; undefined for the root plan. */
+  readonly parent: string | undefined;
+  readonly path: JsonPath;
+  readonly role: "root" | "rlm" | "retry" | "branch";
+  /** "plan", "sub-plan", "retry ×3", "branch 2 of 3". */
+  readonly label: string;
+  readonly depth: number;
+  /** One run of this plan (a retry's attempts multiply it, in the owning step's worst case). */
+  readonly worstCase: Estimate;
+}
+
+export type GraphNode = GraphStepNode | GraphPlanNode;
+
+export interface GraphEdge {
+  readonly id: string;
+  readonly kind: "order" | "data";
+  readonly from: string;
+  readonly to: string;
+  /** For data edges: the variable. */
+  readonly variable?: string;
+}
+
+export interface PlanGraph {
+  /** Nodes in source order, each plan before its steps. Empty when no plan was read. */
+  readonly nodes: readonly GraphNode[];
+  readonly edges: readonly GraphEdge[];
+  readonly total: Estimate | undefined;
+  readonly budget: Budget | undefined;
+  /** Problems of the file that belong to no step (syntax, budget values), in analysis order. */
+  readonly problems: readonly GraphProblem[];
+  /** Steps shown, and steps inside collapsed nodes. */
+  readonly steps: number;
+  readonly hiddenSteps: number;
+}
+
+export interface GraphOptions {
+  /**
+   * Whether the analysis checked capabilities (a host is known): then a step's capability is
+   * granted unless the validator reported it denied.
+   */
+  readonly capabilitiesKnown?: boolean;
+  /** Plans deeper than this (the root plan is depth 1) are not expanded; default: all. */
+  readonly collapseDepth?: number;
+}
+
+export const ROOT_PLAN_ID = "plan";
+
+export function pathId(path: JsonPath): string {
+  return path.length === 0 ? ROOT_PLAN_ID : path.join("/");
+}
+
+export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {}): PlanGraph {
+  const { model } = analysis;
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const stepNodes = new Map<string, GraphStepNode & { problems: GraphProblem[] }>();
+  const problems: GraphProblem[] = [];
+  if (!model) {
+    for (const problem of analysis.problems) problems.push(graphProblem(problem));
+    return { nodes, edges, total: undefined, budget: analysis.budget, problems, steps: 0, hiddenSteps: 0 };
+  }
+  const collapseDepth = options.collapseDepth ?? Infinity;
+  const denied = new Set<string>();
+  for (const problem of analysis.problems) {
+    const stepPath = problem.kind === "capability_denied" && problem.path ? stepPathOf(problem.path) : undefined;
+    if (stepPath) denied.add(pathId(stepPath));
+  }
+  let hiddenSteps = 0;
+
+  const addPlan = (
+    child: Plan,
+    owner: GraphStepNode | undefined,
+    role: GraphPlanNode["role"],
+    label: string,
+    depth: number,
+  ) => {
+    const id = pathId(child.path);
+    nodes.push({
+      kind: "plan",
+      id,
+      parent: owner?.id,
+      path: child.path,
+      role,
+      label,
+      depth,
+      worstCase: planCost(model, child, depth),
+    });
+    let previous: string | undefined;
+    for (const step of child.steps) {
+      const node = addStep(step, id);
+      if (!node) continue;
+      if (previous) edges.push({ id: `order:${previous}->${node.id}`, kind: "order", from: previous, to: node.id });
+      previous = node.id;
+    }
+  };
+
+  const addStep = (step: Step, parent: string): GraphStepNode | undefined => {
+    const cost = stepCost(model, step.path);
+    if (!cost) return undefined;
+    const id = pathId(step.path);
+    const capability = requiredCapability(step);
+    const children = childPlans(step);
+    const expand = children.length > 0 && cost.depth + 1 <= collapseDepth;
+    const hidden = children.length > 0 && !expand ? countSteps(children) : 0;
+    hiddenSteps += hidden;
+    const node = {
+      kind: "step" as const,
+      id,
+      parent,
+      path: step.path,
+      op: step.op,
+      bind: stepBinding(step),
+      detail: stepDetail(step),
+      range: analysis.document.rangeOf(step.path),
+      depth: cost.depth,
+      worstCase: cost.subtree,
+      runningTotal: cost.runningTotal,
+      overBudget: overBudget(model, cost.runningTotal),
+      capability: capability && formatCapability(capability),
+      granted: capability && options.capabilitiesKnown ? !denied.has(id) : undefined,
+      problems: [] as GraphProblem[],
+      ...(hidden > 0 ? { collapsed: { steps: hidden } } : {}),
+    };
+    nodes.push(node);
+    stepNodes.set(id, node);
+    if (expand) {
+      const depth = cost.depth + 1;
+      if (step.op === "parallel")
+        step.plans.forEach((branch, i) =>
+          addPlan(branch, node, "branch", `branch ${i + 1} of ${step.plans.length}`, depth),
+        );
+      else if (step.op === "retry") addPlan(step.plan, node, "retry", `retry ×${step.attempts}`, depth);
+      else if (step.op === "rlm") addPlan(step.plan, node, "rlm", "sub-plan", depth);
+    }
+    return node;
+  };
+
+  addPlan(model.plan, undefined, "root", "plan", 1);
+  for (const use of dataUses(model)) {
+    const from = pathId(use.from);
+    const to = pathId(use.to);
+    if (!stepNodes.has(from) || !stepNodes.has(to)) continue;
+    edges.push({ id: `data:${from}->${to}:${use.name}`, kind: "data", from, to, variable: use.name });
+  }
+  for (const problem of analysis.problems) {
+    const owner = problem.path && owningStep(problem.path, stepNodes);
+    (owner ? owner.problems : problems).push(graphProblem(problem));
+  }
+  return {
+    nodes,
+    edges,
+    total: model.total,
+    budget: model.budget,
+    problems,
+    steps: stepNodes.size,
+    hiddenSteps,
+  };
+}
+
+/** The deepest step node whose path is a prefix of `path`. */
+function owningStep<T>(path: JsonPath, steps: ReadonlyMap<string, T>): T | undefined {
+  for (let length = path.length; length > 0; length--) {
+    const node = steps.get(pathId(path.slice(0, length)));
+    if (node) return node;
+  }
+  return undefined;
+}
+
+function graphProblem(problem: PlanAnalysis["problems"][number]): GraphProblem {
+  return {
+    code: problem.reason ?? problem.kind,
+    message: problem.message,
+    hostDependent: problem.hostDependent === true,
+  };
+}
+
+function countSteps(plans: readonly Plan[]): number {
+  let count = 0;
+  for (const plan of plans) for (const step of plan.steps) count += 1 + countSteps(childPlans(step));
+  return count;
+}
+
+function stepDetail(step: Step): string {
+  switch (step.op) {
+    case "context": {
+      const action = step.action;
+      switch (action.type) {
+        case "search":
+          return `search ${JSON.stringify(clip(action.pattern))}`;
+        case "slice":
+          return `slice ${action.start}+${action.length}`;
+        case "peek":
+          return action.selector.type === "metadata"
+            ? "peek metadata"
+            : `peek ${action.selector.type} ${"count" in action.selector ? action.selector.count : action.selector.index}`;
+        case "partition":
+          return `partition ${action.strategy.type} ${action.strategy.size}`;
+        case "map":
+          return `map ${clip(action.transform)}`;
+        case "reduce":
+          return `reduce ${clip(action.reducer)}`;
+      }
+      break;
+    }
+    case "model":
+      return `model(${clip(step.provider)})`;
+    case "tool":
+      return `tool(${clip(step.name)})`;
+    case "rlm":
+      return `sub-plan of ${step.plan.steps.length}`;
+    case "parallel":
+      return `${step.plans.length} branches`;
+    case "retry":
+      return `up to ×${step.attempts}`;
+    case "checkpoint":
+      return clip(step.label);
+    case "final":
+      return "final value";
+  }
+}
+
+function clip(text: string): string {
+  return text.length > 32 ? `${text.slice(0, 31)}…` : text;
+}

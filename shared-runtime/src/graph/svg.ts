@@ -1,0 +1,109 @@
+// A laid-out plan graph as one SVG document: a `<g class="step">` per step (with its path,
+// op and state as data attributes, and a `<title>` for tooltips), a `<g class="plan">` per
+// nested plan, a `<path class="edge">` per edge. Colours are CSS custom properties with
+// fallbacks: the editor's theme (`--vscode-*`) when shown in VS Code, a light scheme elsewhere.
+
+import type { GraphLayout, Point } from "./layout";
+import { METRICS, planCaption, stepLines, stepSummary } from "./labels";
+import type { GraphEdge, PlanGraph } from "./model";
+
+/** Stylesheet of the drawing; the webview reuses it so an exported SVG looks as it did. */
+export const GRAPH_STYLE = `
+.rlm-graph { font: 12px var(--vscode-font-family, system-ui, sans-serif); }
+.rlm-graph .plan > rect { fill: var(--vscode-editorWidget-background, #f6f8fa); stroke: var(--vscode-editorWidget-border, #d0d7de); stroke-dasharray: 4 3; }
+.rlm-graph .plan.root > rect { fill: none; stroke: none; }
+.rlm-graph .caption { fill: var(--vscode-descriptionForeground, #57606a); }
+.rlm-graph .step > rect { fill: var(--vscode-editor-background, #ffffff); stroke: var(--vscode-editorWidget-border, #8c959f); stroke-width: 1; rx: 6; }
+.rlm-graph .step text { fill: var(--vscode-editor-foreground, #1f2328); }
+.rlm-graph .step text.title { font-weight: 600; }
+.rlm-graph .step text.detail, .rlm-graph .step text.cost { fill: var(--vscode-descriptionForeground, #57606a); }
+.rlm-graph .step.problem > rect { stroke: var(--vscode-editorError-foreground, #cf222e); stroke-width: 2; }
+.rlm-graph .step.over-budget > rect { stroke: var(--vscode-editorWarning-foreground, #9a6700); stroke-width: 2; stroke-dasharray: 6 2; }
+.rlm-graph .step text.mark { fill: var(--vscode-editorWarning-foreground, #9a6700); }
+.rlm-graph .step.problem text.mark { fill: var(--vscode-editorError-foreground, #cf222e); }
+.rlm-graph .step.selected > rect { stroke: var(--vscode-focusBorder, #0969da); stroke-width: 3; }
+.rlm-graph .step.running > rect { fill: var(--vscode-editorInfo-background, #ddf4ff); stroke: var(--vscode-editorInfo-foreground, #0969da); stroke-width: 2; }
+.rlm-graph .step.ok > rect { fill: var(--vscode-diffEditor-insertedTextBackground, #dafbe1); stroke: var(--vscode-testing-iconPassed, #1a7f37); stroke-width: 2; }
+.rlm-graph .step.failed > rect { fill: var(--vscode-diffEditor-removedTextBackground, #ffebe9); stroke: var(--vscode-testing-iconFailed, #cf222e); stroke-width: 2; }
+.rlm-graph .step.skipped { opacity: 0.55; }
+.rlm-graph .edge { fill: none; stroke: var(--vscode-editorWidget-border, #8c959f); stroke-width: 1.2; }
+.rlm-graph .edge.data { stroke: var(--vscode-charts-blue, #0969da); stroke-dasharray: 4 3; }
+.rlm-graph .arrow { fill: var(--vscode-editorWidget-border, #8c959f); }
+.rlm-graph .arrow.data { fill: var(--vscode-charts-blue, #0969da); }
+`;
+
+export function renderSvg(graph: PlanGraph, layout: GraphLayout): string {
+  const width = Math.ceil(layout.width);
+  const height = Math.ceil(layout.height);
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" class="rlm-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    `<style>${GRAPH_STYLE}</style>`,
+    "<defs>",
+    arrow("arrow-order", "arrow"),
+    arrow("arrow-data", "arrow data"),
+    "</defs>",
+  ];
+  // Nodes in the graph's order, each container before what it holds, so nothing is hidden
+  // under its own box; edges last, on top.
+  for (const node of graph.nodes) {
+    const box = layout.boxes.get(node.id);
+    if (!box) continue;
+    if (node.kind === "plan") {
+      out.push(
+        `<g class="plan ${node.role}" data-id="${attr(node.id)}">`,
+        `<rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" rx="8"/>`,
+        node.role === "root"
+          ? ""
+          : `<text class="caption" x="${n(box.x + 8)}" y="${n(box.y + 15)}">${text(planCaption(node))}</text>`,
+        "</g>",
+      );
+      continue;
+    }
+    const classes = ["step", `op-${node.op}`];
+    if (node.overBudget.length > 0) classes.push("over-budget");
+    if (node.problems.some((problem) => !problem.hostDependent)) classes.push("problem");
+    else if (node.problems.length > 0) classes.push("warning");
+    if (node.collapsed) classes.push("collapsed");
+    const lines = stepLines(node);
+    const lineClass = ["title", "detail", "cost", "mark"];
+    out.push(
+      `<g class="${classes.join(" ")}" data-id="${attr(node.id)}" data-op="${node.op}"${node.bind === undefined ? "" : ` data-bind="${attr(node.bind)}"`} data-steps="${node.worstCase.steps}" tabindex="0">`,
+      `<title>${text(stepSummary(node, graph))}</title>`,
+      `<rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" rx="6"/>`,
+      ...lines.map(
+        (line, i) =>
+          `<text class="${lineClass[i] ?? "mark"}" x="${n(box.x + METRICS.padding)}" y="${n(box.y + METRICS.padding + (i + 1) * METRICS.lineHeight - 4)}">${text(line)}</text>`,
+      ),
+      "</g>",
+    );
+  }
+  for (const edge of graph.edges) {
+    const points = layout.routes.get(edge.id);
+    if (points && points.length > 1) out.push(edgePath(edge, points));
+  }
+  out.push("</svg>");
+  return `${out.filter((line) => line !== "").join("\n")}\n`;
+}
+
+function arrow(id: string, cls: string): string {
+  return `<marker id="${id}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path class="${cls}" d="M 0 0 L 10 5 L 0 10 z"/></marker>`;
+}
+
+function edgePath(edge: GraphEdge, points: readonly Point[]): string {
+  const d = points.map((p, i) => `${i === 0 ? "M" : "L"}${n(p.x)} ${n(p.y)}`).join(" ");
+  const title = edge.variable === undefined ? "" : `<title>${text(edge.variable)}</title>`;
+  return `<path class="edge ${edge.kind}" data-id="${attr(edge.id)}" d="${d}" marker-end="url(#arrow-${edge.kind})">${title}</path>`;
+}
+
+/** Coordinates with at most one decimal: smaller files, same picture. */
+function n(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
+
+function text(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function attr(value: string): string {
+  return text(value).replace(/"/g, "&quot;");
+}
