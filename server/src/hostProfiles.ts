@@ -15,6 +15,7 @@ import {
   type ProviderSpec,
   type ToolSpec,
 } from "@rlm-plan/shared-runtime/out/host/profile";
+import { dataLimitsOf } from "@rlm-plan/shared-runtime";
 import type { HostEntry, HostStatus, HostView } from "./hostView";
 
 export { HOST_PROFILE_FILENAME };
@@ -140,6 +141,7 @@ export function hostView(profile: HostProfile): HostView {
     inputs: entries(profile.inputs, inputSummary),
     tools: entries(profile.tools, toolSummary),
     providers: entries(profile.providers, providerSummary),
+    dataLimits: dataLimitsOf(profile, basename(profile.file)),
   };
 }
 

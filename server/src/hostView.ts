@@ -2,6 +2,8 @@
 // capabilities, the budget, and the names (with safe one-line summaries) of its inputs, tools
 // and providers. Built from the runtime's host profile; never holds a key or a secret's value.
 
+import type { DataLimits } from "@rlm-plan/shared-runtime";
+
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */
   readonly description?: string;
@@ -21,6 +23,8 @@ export interface HostView {
   readonly inputs: ReadonlyMap<string, HostEntry>;
   readonly tools: ReadonlyMap<string, HostEntry>;
   readonly providers: ReadonlyMap<string, HostEntry>;
+  /** Its context.max_results (or the default) and which tools run which built-in. */
+  readonly dataLimits: DataLimits;
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */

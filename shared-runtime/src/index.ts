@@ -13,6 +13,8 @@ export * from "./plan/validate";
 export * from "./plan/costRows";
 export * from "./plan/names";
 export * from "./plan/model";
+export * from "./plan/planTokens";
+export * from "./plan/dataLimits";
 export * from "./plan/stepChain";
 export * from "./text/jsonText";
 export * from "./text/planDocument";

@@ -1,0 +1,52 @@
+// Registrations of the features that colour and light up a plan's names: semantic tokens (full,
+// range and delta) and document highlight. Both answer from the runtime's semantic model.
+
+import type { SemanticTokensDeltaParams, SemanticTokensRangeParams } from "vscode-languageserver";
+import type { AnalyzedPlan } from "./analyzedPlan";
+import { documentHighlights } from "./documentHighlight";
+import type { Feature } from "./features";
+import { SEMANTIC_TOKENS_LEGEND, SemanticTokensCache } from "./semanticTokens";
+
+export const semanticTokens: Feature = (ctx) => {
+  const cache = new SemanticTokensCache();
+  const empty = { data: [] };
+  ctx.declare({ semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: { delta: true }, range: true } });
+  const tokens = ctx.connection.languages.semanticTokens;
+  // Each request answers for an open plan, and with no tokens for any other document.
+  const forPlan = <P extends { readonly textDocument: { readonly uri: string } }, R>(
+    method: string,
+    answer: (plan: AnalyzedPlan, params: P) => R,
+  ) =>
+    ctx.guard.request(
+      method,
+      (params: P) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        return plan ? answer(plan, params) : empty;
+      },
+      empty,
+    );
+  tokens.on(forPlan("semanticTokens", (plan) => cache.full(plan)));
+  tokens.onDelta(
+    forPlan("semanticTokensDelta", (plan, params: SemanticTokensDeltaParams) =>
+      cache.delta(plan, params.previousResultId),
+    ),
+  );
+  tokens.onRange(
+    forPlan("semanticTokensRange", (plan, params: SemanticTokensRangeParams) => cache.range(plan, params.range)),
+  );
+  ctx.workspace.onDocumentClosed((uri) => cache.forget(uri));
+};
+
+export const documentHighlight: Feature = (ctx) => {
+  ctx.declare({ documentHighlightProvider: true });
+  ctx.connection.onDocumentHighlight(
+    ctx.guard.request(
+      "documentHighlight",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        return plan ? documentHighlights(plan, params.position) : [];
+      },
+      [],
+    ),
+  );
+};
