@@ -44,6 +44,7 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
         capabilities: host.capabilities,
         budget: host.budget,
         registries: { tools: new Set(host.tools.keys()), providers: new Set(host.providers.keys()) },
+        dataLimits: host.dataLimits,
       }
     : {};
   const analysis = analyzePlanText(text, policy, parsed);

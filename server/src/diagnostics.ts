@@ -71,7 +71,8 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
       ],
     });
   }
-  for (const problem of plan.problems) {
+  // Hints (silent caps) are not problems of the plan; Information, since editors all but hide Hint.
+  for (const problem of [...plan.problems, ...plan.analysis.hints]) {
     const hostDependent = problem.hostDependent === true;
     const data: PlanDiagnosticData = {
       kind: problem.kind,
@@ -85,11 +86,13 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
     diagnostics.push({
       range: lspRange(document, problemRange(plan, problem)),
       severity:
-        problem.severity === "warning"
-          ? DiagnosticSeverity.Warning
-          : hostDependent
-            ? hostSeverity
-            : DiagnosticSeverity.Error,
+        problem.severity === "hint"
+          ? DiagnosticSeverity.Information
+          : problem.severity === "warning"
+            ? DiagnosticSeverity.Warning
+            : hostDependent
+              ? hostSeverity
+              : DiagnosticSeverity.Error,
       code: problem.reason ?? problem.kind,
       source: DIAGNOSTIC_SOURCE,
       message: messageFor(plan, problem),

@@ -5,10 +5,12 @@
 
 import type { Plan } from "./plan/ast";
 import type { Budget } from "./plan/budget";
+import type { DataLimits } from "./plan/dataLimits";
 import type { PlanEstimates } from "./plan/estimate";
 import type { PlanModel } from "./plan/model";
 import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
+import { silentCapProblems, silentCaps } from "./plan/silentCaps";
 import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
 import { modelOptionProblems } from "./providers/modelOptions";
@@ -21,6 +23,8 @@ export interface AnalysisPolicy {
   readonly budget?: unknown;
   /** Names the host registers; when given, every other tool or provider name is a problem. */
   readonly registries?: { readonly tools: ReadonlySet<string>; readonly providers: ReadonlySet<string> };
+  /** The host's max_results and built-in tools, for silent-cap hints; the runtime's defaults when absent. */
+  readonly dataLimits?: DataLimits;
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -37,6 +41,8 @@ export interface PlanAnalysis {
   readonly budget: Budget | undefined;
   /** The semantic model; undefined when no plan could be read at all. */
   readonly model: PlanModel | undefined;
+  /** Hints (severity "hint"): counts and sums of results capped at max_results (silentCaps.ts). */
+  readonly hints: readonly LocatedProblem[];
 }
 
 /**
@@ -66,6 +72,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;
   }
+  const caps = model ? silentCaps(model, policy.dataLimits) : [];
   return {
     document: doc,
     plan: parsed.plan,
@@ -73,6 +80,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     estimates: model?.estimates,
     budget,
     model,
+    hints: caps.length > 0 ? locateAll(silentCapProblems(caps), doc) : [],
   };
 }
 

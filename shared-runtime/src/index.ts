@@ -15,6 +15,7 @@ export * from "./plan/names";
 export * from "./plan/model";
 export * from "./plan/planTokens";
 export * from "./plan/dataLimits";
+export * from "./plan/silentCaps";
 export * from "./plan/stepChain";
 export * from "./text/jsonText";
 export * from "./text/planDocument";

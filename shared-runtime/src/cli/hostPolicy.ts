@@ -1,7 +1,8 @@
 // What a plan is checked against on the command line: the flags first, else the host profile
 // found by walking up from the plan (or --host), else nothing host-dependent at all.
 
-import { relative } from "node:path";
+import { basename, relative } from "node:path";
+import { dataLimitsOf } from "../plan/dataLimits";
 import { findHostProfile, loadHostProfile, type HostProfileError } from "../host/profile";
 import type { Policy } from "./report";
 
@@ -32,6 +33,7 @@ export function policyFor(planFile: string, flags: PolicyFlags): ResolvedPolicy 
       capabilities: [...profile.capabilities],
       budget: profile.budget ?? "default",
       registries: { tools: new Set(profile.tools.keys()), providers: new Set(profile.providers.keys()) },
+      dataLimits: dataLimitsOf(profile, basename(hostFile)),
       ...overrides,
     },
   };

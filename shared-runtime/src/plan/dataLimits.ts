@@ -19,7 +19,7 @@ export interface DataLimits {
 /** Without a host profile: the runtime's default cap; a tool named like a built-in is taken as it. */
 export const DEFAULT_DATA_LIMITS: DataLimits = Object.freeze({
   maxResults: DEFAULT_CONTEXT_LIMITS.maxResults,
-  maxResultsSource: "the runtime's default max_results (no host profile sets one)",
+  maxResultsSource: "the runtime's default; no host profile sets context.max_results",
   builtins: undefined,
 });
 
@@ -33,7 +33,7 @@ export function dataLimitsOf(profile: HostProfile, fileName: string): DataLimits
     maxResultsSource:
       set !== undefined
         ? `context.max_results in ${fileName}`
-        : `the runtime's default max_results (${fileName} sets no context.max_results)`,
+        : `the runtime's default; ${fileName} sets no context.max_results`,
     builtins,
   };
 }
