@@ -34,7 +34,21 @@ export const semanticTokens: Feature = (ctx) => {
   tokens.onRange(
     forPlan("semanticTokensRange", (plan, params: SemanticTokensRangeParams) => cache.range(plan, params.range)),
   );
-  ctx.workspace.onDocumentClosed((uri) => cache.forget(uri));
+  // Tokens depend on the host only through which tools are built-ins (defaultLibrary): when
+  // that changes without an edit (the host profile changed), clients that can are asked again.
+  const builtins = new Map<string, string>();
+  ctx.workspace.onPlanAnalyzed((plan) => {
+    const now = [...(plan.host?.dataLimits.builtins?.keys() ?? [])].sort().join("\n");
+    const before = builtins.get(plan.document.uri);
+    builtins.set(plan.document.uri, now);
+    if (before === undefined || before === now) return;
+    if (ctx.clientCapabilities()?.workspace?.semanticTokens?.refreshSupport !== true) return;
+    tokens.refresh();
+  });
+  ctx.workspace.onDocumentClosed((uri) => {
+    cache.forget(uri);
+    builtins.delete(uri);
+  });
 };
 
 export const documentHighlight: Feature = (ctx) => {
