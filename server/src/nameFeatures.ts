@@ -43,7 +43,7 @@ export const semanticTokens: Feature = (ctx) => {
     builtins.set(plan.document.uri, now);
     if (before === undefined || before === now) return;
     if (ctx.clientCapabilities()?.workspace?.semanticTokens?.refreshSupport !== true) return;
-    tokens.refresh();
+    void tokens.refresh().catch(() => undefined);
   });
   ctx.workspace.onDocumentClosed((uri) => {
     cache.forget(uri);
