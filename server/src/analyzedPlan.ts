@@ -49,6 +49,7 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
           inputs: new Set(host.inputs.keys()),
         },
         tools: host.toolKnowledge,
+        dataLimits: host.dataLimits,
       }
     : {};
   const analysis = analyzePlanText(text, policy, parsed);

@@ -1,7 +1,8 @@
 // Quick fixes, keyed on the diagnostic's code and checked against the current analysis (a stale
 // diagnostic gets none): a misspelt operation, action, selector, strategy, transform, reducer or
-// reference kind becomes the nearest valid one; an unbound variable the nearest one in scope; a
-// plan without a final step gets one returning its last binding; a duplicate binding is renamed
+// reference kind becomes the nearest valid one; an unbound variable the nearest one in scope, or
+// a step binding it is added (addBindingFix.ts); a plan without a final step gets one returning
+// its last binding; a duplicate binding is renamed
 // with the references after it; a capability the host does not grant is added to the host
 // profile (an edit of that file); an unknown tool or provider becomes the nearest registered
 // one, or the host profile opens at its section; an unknown key (or model option) is renamed to
@@ -34,9 +35,10 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange, problemRange } from "./diagnostics";
 import { fieldValueSnippet, nearestMatch } from "@rlm-plan/shared-runtime";
+import { addBindingStep } from "./addBindingFix";
 import { keySetAt } from "./keyCompletion";
 import { modelOf } from "./planNames";
-import { nodeAt, nodeAtOffset, stringProperty } from "./planTree";
+import { nodeAt, nodeAtOffset, stepSeparator, stringProperty } from "./planTree";
 import { ShowHostProfileCommand } from "./protocol";
 import { renameBinding } from "./rename";
 
@@ -113,7 +115,10 @@ function fixesFor(
   if (names) return optional(replaceName(plan, problem, diagnostic, names));
   switch (code) {
     case "unbound_variable":
-      return optional(replaceUnboundVariable(plan, problem, diagnostic));
+      return [
+        ...optional(replaceUnboundVariable(plan, problem, diagnostic)),
+        ...optional(addBindingStep(plan, problem, diagnostic)),
+      ];
     case "final_must_be_unique_and_last":
       return optional(moveFinal(plan, problem, diagnostic) ?? addFinal(plan, problem, diagnostic));
     case "missing_field":
@@ -217,11 +222,7 @@ function addFinal(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diagn
   }
   const value = bound === undefined ? "null" : `{ "ref": "var", "name": ${JSON.stringify(bound)} }`;
   const step = `{ "op": "final", "value": ${value} }`;
-  const text = plan.document.getText();
-  const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
-  const indent = text.slice(lineStart, last.offset);
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const insertion = /^[ \t]*$/.test(indent) ? `,${eol}${indent}${step}` : `, ${step}`;
+  const insertion = stepSeparator(plan.document.getText(), last) + step;
   const at = plan.document.positionAt(last.offset + last.length);
   const title = bound === undefined ? "Add a final step" : `Add a final step returning ${JSON.stringify(bound)}`;
   return quickFix(
@@ -253,10 +254,7 @@ function moveFinal(plan: AnalyzedPlan, problem: LocatedProblem, diagnostic: Diag
   const step = children[index] as Node;
   const next = children[index + 1] as Node;
   const last = children[children.length - 1] as Node;
-  const lineStart = text.lastIndexOf("\n", last.offset - 1) + 1;
-  const indent = text.slice(lineStart, last.offset);
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const separator = /^[ \t]*$/.test(indent) ? `,${eol}${indent}` : ", ";
+  const separator = stepSeparator(text, last);
   const end = plan.document.positionAt(last.offset + last.length);
   const edits: TextEdit[] = [
     { range: lspRange(plan.document, { offset: step.offset, length: next.offset - step.offset }), newText: "" },

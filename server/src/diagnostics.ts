@@ -93,7 +93,8 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
       message: `${plan.problems.length} problems: the first ${shown.length} in the file are shown; fix them to see the rest`,
     });
   }
-  for (const problem of shown) {
+  // Hints (silent caps) are not problems of the plan; Information, since editors all but hide Hint.
+  for (const problem of [...shown, ...firstProblems(plan.analysis.hints)]) {
     const hostDependent = problem.hostDependent === true;
     const data: PlanDiagnosticData = {
       kind: problem.kind,
@@ -107,11 +108,13 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
     diagnostics.push({
       range: lspRange(document, problemRange(plan, problem)),
       severity:
-        problem.severity === "warning"
-          ? DiagnosticSeverity.Warning
-          : hostDependent
-            ? hostSeverity
-            : DiagnosticSeverity.Error,
+        problem.severity === "hint"
+          ? DiagnosticSeverity.Information
+          : problem.severity === "warning"
+            ? DiagnosticSeverity.Warning
+            : hostDependent
+              ? hostSeverity
+              : DiagnosticSeverity.Error,
       code: problem.reason ?? problem.kind,
       source: DIAGNOSTIC_SOURCE,
       message: messageFor(plan, problem),

@@ -57,6 +57,7 @@ import type { PlanWorkspace } from "./workspace";
 import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
+import { documentHighlight, semanticTokens } from "./nameFeatures";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
 export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
@@ -376,4 +377,6 @@ export const FEATURES: readonly Feature[] = [
   editorRuns,
   proposals,
   graphs,
+  semanticTokens,
+  documentHighlight,
 ];

@@ -20,6 +20,7 @@ import {
   hostToolKnowledge,
   type McpDiscovery,
 } from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
+import { dataLimitsOf } from "@rlm-plan/shared-runtime";
 import type { HostEntry, HostStatus, HostView } from "./hostView";
 
 export { HOST_PROFILE_FILENAME };
@@ -201,6 +202,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     tools,
     providers: entries(profile.providers, providerSummary),
     toolKnowledge: hostToolKnowledge(profile, listing),
+    dataLimits: dataLimitsOf(profile, basename(profile.file)),
   };
 }
 

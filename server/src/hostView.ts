@@ -3,6 +3,7 @@
 // and providers. Built from the runtime's host profile; never holds a key or a secret's value.
 
 import type { ToolKnowledge } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
+import type { DataLimits } from "@rlm-plan/shared-runtime";
 
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */
@@ -26,6 +27,8 @@ export interface HostView {
   readonly providers: ReadonlyMap<string, HostEntry>;
   /** What the runtime knows of the tools: names MCP servers may offer, input schemas, unreachable servers. */
   readonly toolKnowledge: ToolKnowledge;
+  /** Its context.max_results (or the default) and which tools run which built-in. */
+  readonly dataLimits: DataLimits;
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */

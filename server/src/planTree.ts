@@ -71,3 +71,14 @@ function propertyPath(property: Node): JsonPath {
   const base = object ? getNodePath(object) : [];
   return typeof key === "string" ? [...base, key] : base;
 }
+
+/**
+ * What goes between a step written at `node` and a step added beside it: a comma and a new line
+ * with the same indentation when steps are one per line, else ", " (steps on one line stay so).
+ */
+export function stepSeparator(text: string, node: Node): string {
+  const lineStart = text.lastIndexOf("\n", node.offset - 1) + 1;
+  const indent = text.slice(lineStart, node.offset);
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  return /^[ \t]*$/.test(indent) ? `,${eol}${indent}` : ", ";
+}

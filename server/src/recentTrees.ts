@@ -84,7 +84,9 @@ export class RetainedDocument implements PlanDocument {
   /** From the tree while it is kept; else by a scan of the text, without parsing a tree. */
   rangesOf(requests: readonly RangeRequest[]): (SourceRange | undefined)[] {
     if (this.hasTree && recent.get(this.uri)?.owner === this) {
-      return requests.map((request) => this.rangeOf(request.path, request.target));
+      // The tree once per batch (a semantic-tokens answer asks tens of thousands of paths).
+      const root = this.tree();
+      return requests.map((request) => rangeIn(root, request.path, request.target));
     }
     return this.hasTree ? rangesByScan(this.text, requests) : requests.map(() => undefined);
   }
@@ -104,10 +106,13 @@ export class RetainedDocument implements PlanDocument {
   }
 
   rangeOf(path: JsonPath, target: ProblemTarget = "value"): SourceRange | undefined {
-    const root = this.tree();
-    const node = root && findNodeAtLocation(root, [...path]);
-    if (!node) return undefined;
-    const key = target === "key" && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
-    return key ? { offset: key.offset, length: key.length } : { offset: node.offset, length: node.length };
+    return rangeIn(this.tree(), path, target);
   }
+}
+
+function rangeIn(root: Node | undefined, path: JsonPath, target: ProblemTarget = "value"): SourceRange | undefined {
+  const node = root && findNodeAtLocation(root, [...path]);
+  if (!node) return undefined;
+  const key = target === "key" && node.parent?.type === "property" ? node.parent.children?.[0] : undefined;
+  return key ? { offset: key.offset, length: key.length } : { offset: node.offset, length: node.length };
 }

@@ -5,11 +5,13 @@
 
 import type { Plan } from "./plan/ast";
 import type { Budget } from "./plan/budget";
+import type { DataLimits } from "./plan/dataLimits";
 import type { PlanEstimates } from "./plan/estimate";
 import type { PlanModel } from "./plan/model";
 import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
 import { toolArgumentProblems, type ToolKnowledge } from "./plan/toolArguments";
+import { silentCapProblems, silentCaps } from "./plan/silentCaps";
 import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
 import { modelOptionProblems } from "./providers/modelOptions";
@@ -29,6 +31,8 @@ export interface AnalysisPolicy {
   };
   /** What the host knows of its tools: their input schemas type the plan's tool arguments. */
   readonly tools?: ToolKnowledge;
+  /** The host's max_results and built-in tools, for silent-cap hints; the runtime's defaults when absent. */
+  readonly dataLimits?: DataLimits;
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -45,6 +49,8 @@ export interface PlanAnalysis {
   readonly budget: Budget | undefined;
   /** The semantic model; undefined when no plan could be read at all. */
   readonly model: PlanModel | undefined;
+  /** Hints (severity "hint"): counts and sums of results capped at max_results (silentCaps.ts). */
+  readonly hints: readonly LocatedProblem[];
 }
 
 /**
@@ -75,6 +81,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;
   }
+  const caps = model ? silentCaps(model, policy.dataLimits) : [];
   return {
     document: doc,
     plan: parsed.plan,
@@ -82,6 +89,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     estimates: model?.estimates,
     budget,
     model,
+    hints: caps.length > 0 ? locateAll(silentCapProblems(caps), doc) : [],
   };
 }
 

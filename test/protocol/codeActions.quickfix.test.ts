@@ -35,6 +35,12 @@ const CASES: readonly GoldenCase[] = [
   { name: "unknown-partition-strategy", code: "unknown_partition_strategy", title: 'Change to "lines"' },
   { name: "unknown-reference", code: "unknown_reference", title: 'Change to "var"' },
   { name: "unbound-variable", code: "unbound_variable", title: 'Change to the variable "hits"' },
+  // No name in scope is near "summary": the step that binds it is added before its use, in the sub-plan.
+  {
+    name: "unbound-variable-add-step",
+    code: "unbound_variable",
+    title: 'Add a model step binding "summary" before this step',
+  },
   { name: "missing-final", code: "final_must_be_unique_and_last", title: 'Add a final step returning "count"' },
   { name: "missing-final-nested", code: "final_must_be_unique_and_last", title: 'Add a final step returning "n"' },
   { name: "duplicate-binding", code: "duplicate_binding", title: 'Rename this "count" to "count_2"' },
@@ -114,6 +120,18 @@ describe("code actions: quick fixes (golden files)", () => {
       if (testCase.editsHost) expectGolden(after[hostUri] ?? "", "code-actions", `${testCase.name}.expected.host.json`);
     });
   }
+
+  it("unbound variable: the nearest name first, then adding its step, which is never preferred", async () => {
+    const input = golden("code-actions", "unbound-variable.input.rlmplan.json");
+    const { actions } = await actionsFor("unbound-both.rlmplan.json", input, "unbound_variable");
+    assert.deepEqual(
+      actions.map((a) => [a.title, "isPreferred" in a ? a.isPreferred : undefined]),
+      [
+        ['Change to the variable "hits"', true],
+        ['Add a model step binding "hit" before this step', undefined],
+      ],
+    );
+  });
 
   it("isPreferred only when one fix is clearly right: a one-letter slip, not a guess", async () => {
     const preferred = async (op: string) => {

@@ -37,6 +37,7 @@ interface EstimateJson {
   budget: Record<string, number> | null;
   exceeded: { budget: string; field: string; estimated: number; limit: number }[];
   problems: { severity: string; code: string; line: number; column: number }[];
+  silentCaps: { severity: string; code: string; line: number; column: number; message: string }[];
 }
 
 const DEFAULT_BUDGET = {
@@ -51,12 +52,14 @@ const DEFAULT_BUDGET = {
 };
 
 describe("rlm-plan estimate: the table", () => {
-  test("needle-count within the default budget", () => {
+  test("needle-count within the default budget; its count of a search listed as a silent cap", () => {
     const file = "examples/plans/needle-count.rlmplan.json";
     const run = rlmPlan("estimate", file);
     assert.equal(
       run.stdout,
       [
+        `${file}:14:15: hint: count_items counts at most 32 items here: "hits" is a context search result, and a search stops at 32 hits without saying so (the runtime's default; no host profile sets context.max_results) [silent_cap]`,
+        `${file}:9:27: note: this search returns at most 32 hits`,
         `${file}: worst case / budget`,
         "  steps               3 / 64",
         "  depth               1 / 4",
@@ -132,7 +135,12 @@ describe("rlm-plan estimate --json", () => {
         budget: DEFAULT_BUDGET,
         exceeded: [],
         problems: [],
+        silentCaps: JSON.parse(run.stdout).silentCaps,
       });
+      assert.deepEqual(
+        (JSON.parse(run.stdout) as EstimateJson).silentCaps.map((hint) => [hint.code, hint.line, hint.column]),
+        name === "needle-count" ? [["silent_cap", 14, 15]] : [],
+      );
       assert.equal(run.code, 0);
     });
   }
@@ -249,6 +257,7 @@ describe("rlm-plan estimate: failures", () => {
       budget: null,
       exceeded: [],
       problems: [],
+      silentCaps: [],
     });
     assert.equal(json.code, 1);
   });
@@ -276,4 +285,62 @@ describe("rlm-plan estimate: failures", () => {
       assert.match(run.stderr, /^usage: rlm-plan check PATH/m);
     });
   }
+});
+
+describe("rlm-plan estimate: silent caps under a host profile", () => {
+  const project = mkdtempSync(join(tmpdir(), "rlm-plan-cli-caps-"));
+  after(() => rmSync(project, { recursive: true, force: true }));
+  writeFileSync(
+    join(project, "rlmplan.host.json"),
+    JSON.stringify({
+      capabilities: ["context(search)", "context(reduce)", "tool(tally)"],
+      context: { max_results: 5 },
+      inputs: { log: { type: "text", text: "a\nb" } },
+      tools: { tally: { type: "builtin", builtin: "count_items" } },
+    }),
+  );
+  const log = { ref: "input", name: "log" };
+  const plan = (name: string, steps: unknown[]): string => {
+    const file = join(project, name);
+    writeFileSync(file, JSON.stringify({ steps }));
+    return file;
+  };
+  const capped = plan("capped.rlmplan.json", [
+    { op: "context", handle: log, action: { type: "search", pattern: "ERROR" }, bind: "errors" },
+    { op: "tool", name: "tally", args: { ref: "var", name: "errors" }, bind: "n" },
+    { op: "final", value: { ref: "var", name: "n" } },
+  ]);
+  const direct = plan("direct.rlmplan.json", [
+    { op: "context", handle: log, action: { type: "reduce", reducer: "count" }, bind: "lines" },
+    { op: "final", value: { ref: "var", name: "lines" } },
+  ]);
+
+  test("the host's max_results and its tool name for count_items, in text and --json", () => {
+    const message =
+      'tally counts at most 5 items here: "errors" is a context search result, and a search stops at 5 hits without saying so (context.max_results in rlmplan.host.json)';
+    const run = rlmPlan("estimate", capped);
+    assert.deepEqual(run.stdout.split("\n").slice(0, 3), [
+      `${capped}:1:147: hint: ${message} [silent_cap]`,
+      `${capped}:1:82: note: this search returns at most 5 hits`,
+      `${capped}: worst case / budget`,
+    ]);
+    assert.equal(run.code, 0);
+    const json = JSON.parse(rlmPlan("estimate", "--json", capped).stdout) as EstimateJson;
+    assert.deepEqual(
+      json.silentCaps.map(({ severity, code, line, column, message }) => ({ severity, code, line, column, message })),
+      [{ severity: "hint", code: "silent_cap", line: 1, column: 147, message }],
+    );
+  });
+
+  test("counting an input's lines directly: nothing listed", () => {
+    const run = rlmPlan("estimate", direct);
+    assert.equal(run.stdout.split("\n")[0], `${direct}: worst case / budget`);
+    assert.deepEqual((JSON.parse(rlmPlan("estimate", "--json", direct).stdout) as EstimateJson).silentCaps, []);
+  });
+
+  test("check does not report silent caps: they are hints, not problems", () => {
+    const run = rlmPlan("check", capped);
+    assert.equal(run.stdout, `${capped}: ok (3 steps)\n`);
+    assert.equal(run.code, 0);
+  });
 });

@@ -25,7 +25,9 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     io.err(hostErrorLines(resolved.errors));
     return 2;
   }
-  const report = reportFile(file, { budget: resolved.policy.budget });
+  // Its context.max_results and built-in tools name the silent caps listed.
+  const { budget, dataLimits } = resolved.policy;
+  const report = reportFile(file, { budget, ...(dataLimits ? { dataLimits } : {}) });
   if (report.readError !== undefined) {
     io.err(readErrorLine(file, report.readError));
     if (command.json) {
@@ -37,6 +39,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
         budget: null,
         exceeded: [],
         problems: [],
+        silentCaps: [],
       };
       io.out(jsonText(result));
     }
@@ -44,7 +47,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
   }
   const model = report.analysis?.model;
   const estimate = report.errors === 0 ? model?.total : undefined;
-  const budget = report.analysis?.budget;
+  const budgetInForce = report.analysis?.budget;
   const rows = estimate ? model?.rows(estimate) : undefined;
   const exceeded = (rows ?? [])
     .filter((row) => row.over)
@@ -56,15 +59,16 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
       file,
       ok,
       estimate: estimate ?? null,
-      budget: budget ?? null,
+      budget: budgetInForce ?? null,
       exceeded: estimate ? exceeded : [],
       problems: report.problems.map(problemJson),
+      silentCaps: report.hints.map(problemJson),
     };
     io.out(jsonText(result));
     return ok ? 0 : 1;
   }
 
-  if (!estimate || !budget || !rows) {
+  if (!estimate || !budgetInForce || !rows) {
     const lines = report.problems.flatMap((problem) => problemLines(file, problem, io.style));
     io.out(`${[...lines, summaryLine(report, io.style)].join("\n")}\n`);
     return 1;
@@ -72,6 +76,8 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
   const others = report.problems.filter((problem) => problem.kind !== "budget_exceeded");
   const lines = [
     ...others.flatMap((problem) => problemLines(file, problem, io.style)),
+    // Where a count or a sum reads a capped result: the worst case is right, the value may not be.
+    ...report.hints.flatMap((hint) => problemLines(file, hint, io.style)),
     ...estimateLines(file, rows, io.style),
   ];
   io.out(`${lines.join("\n")}\n`);

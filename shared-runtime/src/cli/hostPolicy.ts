@@ -2,9 +2,10 @@
 // found by walking up from the plan (or --host), else nothing host-dependent at all.
 
 import { readFileSync } from "node:fs";
-import { relative } from "node:path";
+import { basename, relative } from "node:path";
 import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
 import { mcpRoute } from "../host/mcp/spec";
+import { dataLimitsOf } from "../plan/dataLimits";
 import { findHostProfile, loadHostProfile, type HostProfileError } from "../host/profile";
 import { parsePlan } from "../plan/parse";
 import { unregisteredNames } from "../run/preflight";
@@ -46,6 +47,7 @@ export function policyFor(planFile: string, flags: PolicyFlags, discoveries: Dis
         inputs: new Set(profile.inputs.keys()),
       },
       tools,
+      dataLimits: dataLimitsOf(profile, basename(hostFile)),
       ...overrides,
     },
   };

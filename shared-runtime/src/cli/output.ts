@@ -5,7 +5,7 @@ import { exactJsonText } from "../json";
 import type { Budget } from "../plan/budget";
 import type { CostRow } from "../plan/costRows";
 import type { Count, Estimate } from "../plan/estimate";
-import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedProblem } from "./report";
+import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedHint, ReportedProblem } from "./report";
 
 /** Where a command writes: stdout for results, stderr for notes and failures. */
 export interface Io {
@@ -35,8 +35,13 @@ export function styleFor(stream: { readonly isTTY?: boolean }, env: NodeJS.Proce
 }
 
 /** `FILE:LINE:COL: error: MESSAGE [code]`, then a note line for each related place. */
-export function problemLines(file: string, problem: ReportedProblem, style: Style): string[] {
-  const severity = problem.severity === "error" ? style.red("error") : style.yellow("warning");
+export function problemLines(file: string, problem: ReportedProblem | ReportedHint, style: Style): string[] {
+  const severity =
+    problem.severity === "error"
+      ? style.red("error")
+      : problem.severity === "hint"
+        ? style.cyan("hint")
+        : style.yellow("warning");
   const lines = [`${style.bold(at(file, problem))}: ${severity}: ${problem.message} [${problem.code}]`];
   for (const related of problem.related)
     lines.push(`${style.bold(at(file, related))}: ${style.cyan("note")}: ${related.message}`);
@@ -86,7 +91,7 @@ export function estimateLines(file: string, rows: readonly CostRow[], style: Sty
 }
 
 /** A problem as --json prints it. */
-export function problemJson(problem: ReportedProblem): Record<string, unknown> {
+export function problemJson(problem: ReportedProblem | ReportedHint): Record<string, unknown> {
   const { severity, code, phase, kind, message, line, column, endLine, endColumn, offset, length } = problem;
   return {
     severity,
@@ -136,6 +141,8 @@ export interface EstimateJson {
   readonly budget: Budget | null;
   readonly exceeded: readonly { budget: string; field: string; estimated: Count; limit: number }[];
   readonly problems: readonly Record<string, unknown>[];
+  /** Counts and sums of results capped at max_results (severity "hint", code silent_cap). */
+  readonly silentCaps: readonly Record<string, unknown>[];
 }
 
 /** Exact: worst-case counts beyond 2^53 are printed as the integers they are. */

@@ -32,6 +32,11 @@ export interface ReportedProblem extends Place {
   readonly source?: LocatedProblem;
 }
 
+/** A hint of the analysis (a count of a capped result): listed by `estimate`, never a problem. */
+export interface ReportedHint extends Omit<ReportedProblem, "severity"> {
+  readonly severity: "hint";
+}
+
 export interface UnreadFile {
   readonly file: string;
   /** Why the file could not be read, e.g. "no such file (ENOENT)". */
@@ -48,6 +53,8 @@ export interface AnalysedFile {
   readonly problems: readonly ReportedProblem[];
   readonly errors: number;
   readonly warnings: number;
+  /** Counts and sums of results capped at max_results, in source order. */
+  readonly hints: readonly ReportedHint[];
   /** Steps written in the plan, nested ones included; undefined when no plan was read. */
   readonly steps: number | undefined;
 }
@@ -86,6 +93,9 @@ export function reportFile(file: string, policy: Policy, options: ReportOptions 
   const located = reply ? reply.problems : (analysis?.problems ?? []);
   const problems = sortedBySource(located.map((problem) => reported(text, problem, options.hostGate === true)));
   const errors = problems.filter((p) => p.severity === "error").length;
+  const hints = sortedBySource(
+    (analysis?.hints ?? []).map((hint): ReportedHint => ({ ...reported(text, hint, false), severity: "hint" })),
+  );
   return {
     file,
     kind: "plan",
@@ -93,6 +103,7 @@ export function reportFile(file: string, policy: Policy, options: ReportOptions 
     problems,
     errors,
     warnings: problems.length - errors,
+    hints,
     steps: analysis?.estimates?.steps.size,
   };
 }
@@ -106,7 +117,7 @@ export function reportHostFile(file: string): UnreadFile | HostFileReport {
   return { file, kind: "host", problems, errors: problems.length, warnings: 0 };
 }
 
-function sortedBySource(problems: ReportedProblem[]): ReportedProblem[] {
+function sortedBySource<T extends Place>(problems: T[]): T[] {
   return problems
     .map((problem, index) => ({ problem, index }))
     .sort((a, b) => a.problem.offset - b.problem.offset || a.index - b.index)

@@ -36,9 +36,11 @@ export interface PlanProblem {
   readonly hostDependent?: boolean;
   /**
    * "warning": the plan runs, but likely not as its author meant (an unknown key the runtime
-   * ignores). Absent: an error, or a warning when host-dependent.
+   * ignores). "hint": the plan runs as written, but a value is not what it may seem (a count
+   * of a capped search result); hints are kept apart from problems (`analysis.hints`). Absent:
+   * an error, or a warning when host-dependent.
    */
-  readonly severity?: "warning";
+  readonly severity?: "warning" | "hint";
   /** The name the author probably meant (a known key, an allowed option), for quick fixes. */
   readonly suggestion?: string;
   /** Source offset for parse errors in text that never became a value. */

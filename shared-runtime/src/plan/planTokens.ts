@@ -1,0 +1,85 @@
+// The names of a plan that mean something beyond their JSON type, for semantic highlighting:
+// each operation, binding, variable reference (resolved or not), input, tool, provider, context
+// action and field key, with the JSON path of its string token. Bindings and variables come
+// from the semantic model (so half-typed steps that did not normalize still count); the rest
+// from the normalized steps. Editors map the kinds to their own token types.
+
+import type { JsonPath } from "../json";
+import { childPlans, OPERATIONS, SPAWN_AGENT, stepExpressions, type Expr, type Plan, type Step } from "./ast";
+import type { PlanModel } from "./model";
+
+export type PlanTokenKind =
+  "operation" | "binding" | "variable" | "input" | "tool" | "provider" | "contextAction" | "fieldKey";
+
+export interface PlanToken {
+  readonly kind: PlanTokenKind;
+  /** The path of the string token itself (a value, never a key). */
+  readonly path: JsonPath;
+  /** For variables: false when no binding of that name is in scope there. */
+  readonly resolved?: boolean;
+  /** For tools: the name of the tool, to tell built-ins apart. */
+  readonly name?: string;
+}
+
+const KNOWN_OPS: ReadonlySet<string> = new Set<string>([...OPERATIONS, SPAWN_AGENT]);
+
+/** Every token of the plan the model describes; in no particular order (sort by range). */
+export function planTokens(model: PlanModel): PlanToken[] {
+  const tokens: PlanToken[] = [];
+  for (const binding of model.bindings) tokens.push({ kind: "binding", path: [...binding.stepPath, "bind"] });
+  for (const reference of model.references) {
+    tokens.push({ kind: "variable", path: [...reference.path, "name"], resolved: reference.binding !== undefined });
+  }
+  const plans: Plan[] = [model.plan];
+  for (let plan = plans.pop(); plan; plan = plans.pop()) {
+    for (const step of plan.steps) {
+      stepTokens(step, tokens);
+      plans.push(...childPlans(step));
+    }
+    for (const opaque of plan.opaque ?? []) {
+      // A step that did not normalize still shows its operation, when it names a known one.
+      const op = opaque.value.op;
+      if (typeof op === "string" && KNOWN_OPS.has(op)) tokens.push({ kind: "operation", path: [...opaque.path, "op"] });
+    }
+  }
+  return tokens;
+}
+
+function stepTokens(step: Step, tokens: PlanToken[]): void {
+  tokens.push({ kind: "operation", path: [...step.path, "op"] });
+  switch (step.op) {
+    case "tool":
+      tokens.push({ kind: "tool", path: [...step.path, "name"], name: step.name });
+      break;
+    case "model":
+      tokens.push({ kind: "provider", path: [...step.path, "provider"] });
+      break;
+    case "context":
+      tokens.push({ kind: "contextAction", path: [...step.path, "action", "type"] });
+      break;
+    default:
+      break;
+  }
+  for (const [, expr] of stepExpressions(step)) exprTokens(expr, tokens);
+}
+
+/** Inputs and field keys; variables are the model's (it knows what they resolve to). */
+function exprTokens(expr: Expr, tokens: PlanToken[]): void {
+  switch (expr.kind) {
+    case "input":
+      tokens.push({ kind: "input", path: [...expr.path, "name"] });
+      break;
+    case "field":
+      tokens.push({ kind: "fieldKey", path: [...expr.path, "key"] });
+      exprTokens(expr.base, tokens);
+      break;
+    case "list":
+      for (const item of expr.items) exprTokens(item, tokens);
+      break;
+    case "object":
+      for (const [, value] of expr.entries) exprTokens(value, tokens);
+      break;
+    default:
+      break;
+  }
+}
