@@ -1,7 +1,8 @@
 // "RLM Plan: Propose Plan...": asks a model provider of the workspace's host profile for a plan
-// for a goal (the server's ProposePlanCommand, the stored key handed over for that call only),
-// then opens the proposal as a new, unsaved plan beside the host profile, where the server checks
-// it against that profile: diagnostics, hovers, worst case. Save it to keep it, run it as any plan.
+// for a goal (the server's ProposePlanCommand, the stored key handed over for that call only;
+// asked for, and stored, when there is none), then opens the proposal as a new, unsaved plan
+// beside the host profile, where the server checks it against that profile: diagnostics,
+// hovers, worst case. Save it to keep it, run it as any plan.
 
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -46,6 +47,9 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
             )
           )?.provider;
     if (!provider) return;
+    // The key first: a goal typed before a dismissed key prompt would be lost.
+    const env = provider.keyVariable ? await keys.keyForCall(provider.keyVariable, provider.name) : {};
+    if (!env) return;
     const goal =
       typeof goalArgument === "string"
         ? goalArgument
@@ -56,7 +60,6 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
             ignoreFocusOut: true,
           });
     if (!goal?.trim()) return;
-    const env = await keys.keysForVariables(provider.keyVariable ? [provider.keyVariable] : []);
     const args: ProposePlanCommand.Arguments = [{ uri: where, goal, provider: provider.name, env }];
     const result = await vscode.window.withProgress(
       {
