@@ -22,12 +22,12 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
       );
       return;
     }
-    const folder = startingFolder();
-    if (!folder) {
+    const place = startingPlace();
+    if (!place) {
       void vscode.window.showErrorMessage("Open a folder (or a plan in one) to propose a plan for it.");
       return;
     }
-    const where = client.code2ProtocolConverter.asUri(folder);
+    const where = client.code2ProtocolConverter.asUri(place);
     const host = await client.sendRequest(HostProvidersRequest.type, { uri: where });
     if (host.hostProfile === null || host.providers.length === 0) {
       const why =
@@ -101,10 +101,14 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
   });
 }
 
-/** The active document's folder, else the first workspace folder. */
-function startingFolder(): vscode.Uri | undefined {
+/**
+ * Where the host profile is looked up (by the server, which walks up from there): the active
+ * document, when it is a file or an unsaved one that has a place (a proposal opened beside its
+ * host profile); else the first workspace folder.
+ */
+function startingPlace(): vscode.Uri | undefined {
   const active = vscode.window.activeTextEditor?.document.uri;
-  if (active?.scheme === "file") return vscode.Uri.file(dirname(active.fsPath));
+  if (active?.scheme === "file" || (active?.scheme === "untitled" && active.path.startsWith("/"))) return active;
   return vscode.workspace.workspaceFolders?.[0]?.uri;
 }
 

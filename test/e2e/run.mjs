@@ -350,6 +350,9 @@ const PROPOSED_PLAN = {
   ],
 };
 
+/** What the scripted model answers the second time: no plan at all. */
+const NO_PLAN_REPLY = "I would need to know more about the tags to write a plan.";
+
 /** Where scenario (k)'s warning is: the "why" key on line 11 of the pretty-printed plan. */
 const PROPOSED_WARNING =
   'a tool step has no key "why", so the runtime ignores it: its keys are "op", "name", "args", "bind" rlm-plan unknown_key [Ln 11, Col 7]';
@@ -673,7 +676,7 @@ export const scenarios = [
     },
   },
   {
-    name: '(k) "RLM Plan: Propose Plan...": pick the provider, give its key and the goal; the proposal opens unsaved with its warning and worst case',
+    name: '(k) "RLM Plan: Propose Plan...": provider, key (asked once, then stored), goal; the proposal opens unsaved with its warning and worst case; a reply without a plan opens as Markdown',
     async run(session, assert) {
       const { startChatServer } = await import("../out/support/chatServer.js").catch((error) => {
         throw new Error(`the scripted chat server is not built (npm run build): ${error.message}`);
@@ -746,6 +749,31 @@ export const scenarios = [
         assertIncludes(chat.requests[0].text, PROPOSE_GOAL, "the prompt");
         assert.deepEqual(filesHolding(path.join(session.trustedServer.dirs.userData, "logs"), PROPOSE_KEY), []);
         await bench.screenshot("k-proposed");
+        // Again, from the proposal (its folder is propose/): the key is stored now, so straight to
+        // the goal; a reply without a plan opens as Markdown, with why in an error.
+        chat.script({ kind: "ok", text: NO_PLAN_REPLY });
+        await bench.focusEditor();
+        await bench.runCommand(UI.propose);
+        await bench.quickInput("planner", "planner", { title: "Propose a plan with which provider?" });
+        await page.keyboard.press("Enter");
+        const title = page.locator(".quick-input-widget .quick-input-title");
+        const next = await bench.until("the question after the provider", async () => {
+          const text = norm(await title.innerText()).trim();
+          return text !== "" && !text.includes("which provider") ? text : false;
+        });
+        assert.equal(next, "Propose a plan (planner)", "no key asked the second time");
+        await bench.quickInput("something vague");
+        await page.keyboard.press("Enter");
+        const error = page.locator(".notifications-toasts .notification-list-item", { hasText: "holds no plan" });
+        await error.waitFor({ state: "visible" });
+        assert.equal(
+          norm(await error.locator(".notification-list-item-message").innerText()).trim(),
+          "planner's reply holds no plan: no JSON object found in the text: a plan is one JSON object, alone or in a ```json fence",
+        );
+        assert.equal(await bench.statusBarMode(), "Markdown", "the reply's language mode");
+        assert.deepEqual(await bench.editorLines(), [NO_PLAN_REPLY]);
+        assert.equal(chat.requests.length, 2);
+        assert.equal(chat.requests[1].headers.authorization, `Bearer ${PROPOSE_KEY}`, "the stored key");
       } finally {
         await chat.close();
       }

@@ -75,11 +75,14 @@ describe("Propose Plan (server command)", () => {
       hostProfile: workspace.path("team/rlmplan.host.json"),
       providers: [{ name: "reviewer", description: `small at ${chat.baseUrl}`, keyVariable: KEY_VARIABLE }],
     });
-    // A document in that folder, and its host profile itself, get the same one.
-    assert.equal(
-      ((await at(workspace.uri("team/rlmplan.host.json"))) as { hostProfile: string }).hostProfile,
-      workspace.path("team/rlmplan.host.json"),
-    );
+    // A document in that folder, its host profile itself, and an unsaved proposal placed there
+    // (proposing again from it) get the same one.
+    for (const uri of [
+      workspace.uri("team/rlmplan.host.json"),
+      `untitled:${workspace.path("team/proposed.rlmplan.json")}`,
+    ]) {
+      assert.equal(((await at(uri)) as { hostProfile: string }).hostProfile, workspace.path("team/rlmplan.host.json"));
+    }
   });
 
   it("proposing from a folder asks that folder's provider", async () => {
