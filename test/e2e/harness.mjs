@@ -1,6 +1,6 @@
 // The machinery of the end-to-end test: a real VS Code (the one inside code-server 4.96.4) in
 // throwaway folders, the extension's .vsix installed into it, and Debian's Chromium driven by
-// playwright-core. Nothing here knows the scenarios; see scenarios.mjs.
+// playwright-core. Nothing here knows the scenarios; see run.mjs.
 //
 // Every code-server runs in a process group of its own (spawned detached = setsid) and is
 // stopped with `kill -TERM -- -PGID`: each page load leaves an extension host and a language
