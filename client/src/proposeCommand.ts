@@ -92,6 +92,11 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
     const document = await vscode.workspace.openTextDocument(target);
     const editor = await vscode.window.showTextDocument(document);
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), result.planText as string));
+    // The document was empty when VS Code detected its indentation: what a file with this text
+    // would have been detected as (the plan is pretty-printed with two spaces).
+    if (vscode.workspace.getConfiguration("editor", document).get<boolean>("detectIndentation", true)) {
+      editor.options = { tabSize: 2, insertSpaces: true };
+    }
     const count = result.problems.length;
     void vscode.window.showInformationMessage(
       count === 0

@@ -723,6 +723,10 @@ export const scenarios = [
         });
         assert.deepEqual(lines.slice(0, expected.length), expected, "the proposal's text");
         assert.equal(await bench.statusBarMode(), UI.language, "language mode of the proposal");
+        // Typing in it indents as the text is indented (an empty document was detected as 4 spaces).
+        await bench.until("two-space indentation", async () =>
+          norm(await page.locator("#status\\.editor\\.indentation").innerText()).trim() === "Spaces: 2" ? true : false,
+        );
         // The server checked it against propose/rlmplan.host.json: its worst case, and its one warning.
         const lens = await bench.until("the worst-case code lens", async () => {
           const text = norm(
