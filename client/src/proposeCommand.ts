@@ -1,7 +1,8 @@
 // "RLM Plan: Propose Plan...": asks a model provider of the workspace's host profile for a plan
-// for a goal (the server's ProposePlanCommand, the stored key handed over for that call only),
-// then opens the proposal as a new, unsaved plan beside the host profile, where the server checks
-// it against that profile: diagnostics, hovers, worst case. Save it to keep it, run it as any plan.
+// for a goal (the server's ProposePlanCommand, the stored key handed over for that call only;
+// asked for, and stored, when there is none), then opens the proposal as a new, unsaved plan
+// beside the host profile, where the server checks it against that profile: diagnostics,
+// hovers, worst case. Save it to keep it, run it as any plan.
 
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,12 +22,12 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
       );
       return;
     }
-    const folder = startingFolder();
-    if (!folder) {
+    const place = startingPlace();
+    if (!place) {
       void vscode.window.showErrorMessage("Open a folder (or a plan in one) to propose a plan for it.");
       return;
     }
-    const where = client.code2ProtocolConverter.asUri(folder);
+    const where = client.code2ProtocolConverter.asUri(place);
     const host = await client.sendRequest(HostProvidersRequest.type, { uri: where });
     if (host.hostProfile === null || host.providers.length === 0) {
       const why =
@@ -46,6 +47,9 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
             )
           )?.provider;
     if (!provider) return;
+    // The key first: a goal typed before a dismissed key prompt would be lost.
+    const env = provider.keyVariable ? await keys.keyForCall(provider.keyVariable, provider.name) : {};
+    if (!env) return;
     const goal =
       typeof goalArgument === "string"
         ? goalArgument
@@ -56,7 +60,6 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
             ignoreFocusOut: true,
           });
     if (!goal?.trim()) return;
-    const env = await keys.keysForVariables(provider.keyVariable ? [provider.keyVariable] : []);
     const args: ProposePlanCommand.Arguments = [{ uri: where, goal, provider: provider.name, env }];
     const result = await vscode.window.withProgress(
       {
@@ -89,6 +92,11 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
     const document = await vscode.workspace.openTextDocument(target);
     const editor = await vscode.window.showTextDocument(document);
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), result.planText as string));
+    // The document was empty when VS Code detected its indentation: what a file with this text
+    // would have been detected as (the plan is pretty-printed with two spaces).
+    if (vscode.workspace.getConfiguration("editor", document).get<boolean>("detectIndentation", true)) {
+      editor.options = { tabSize: 2, insertSpaces: true };
+    }
     const count = result.problems.length;
     void vscode.window.showInformationMessage(
       count === 0
@@ -98,10 +106,14 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
   });
 }
 
-/** The active document's folder, else the first workspace folder. */
-function startingFolder(): vscode.Uri | undefined {
+/**
+ * Where the host profile is looked up (by the server, which walks up from there): the active
+ * document, when it is a file or an unsaved one that has a place (a proposal opened beside its
+ * host profile); else the first workspace folder.
+ */
+function startingPlace(): vscode.Uri | undefined {
   const active = vscode.window.activeTextEditor?.document.uri;
-  if (active?.scheme === "file") return vscode.Uri.file(dirname(active.fsPath));
+  if (active?.scheme === "file" || (active?.scheme === "untitled" && active.path.startsWith("/"))) return active;
   return vscode.workspace.workspaceFolders?.[0]?.uri;
 }
 

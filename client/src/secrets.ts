@@ -6,7 +6,8 @@
 //
 // Handing a stored key to a run: the run command reads the stored keys of the host profile's
 // providers here and passes them in the server's run command (`env`) for that run only; a
-// variable set in the environment VS Code started with works too (a stored key wins).
+// variable set in the environment VS Code started with works too (a stored key wins). Propose
+// Plan calls a provider at once, so it asks for a key neither place has and stores it.
 
 import * as vscode from "vscode";
 import { HOST_PROFILE_FILENAME, parseHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
@@ -33,13 +34,10 @@ export class ProviderKeys {
       return;
     }
     const stored = (await this.secrets.get(SECRET_PREFIX + variable)) !== undefined;
-    const key = await vscode.window.showInputBox({
-      title: `API key for ${variable}`,
-      prompt: `Kept in VS Code's secret storage, never in a file.${stored ? " Leave empty to remove the stored key." : ""}`,
-      password: true,
-      ignoreFocusOut: true,
-      placeHolder: "sk-…",
-    });
+    const key = await inputKey(
+      variable,
+      `Kept in VS Code's secret storage, never in a file.${stored ? " Leave empty to remove the stored key." : ""}`,
+    );
     if (key === undefined) return;
     if (key.trim() === "") {
       if (stored) {
@@ -53,6 +51,24 @@ export class ProviderKeys {
     void vscode.window.showInformationMessage(
       `Stored the key for ${variable} in VS Code's secret storage; runs pass it to providers that read ${variable}.`,
     );
+  }
+
+  /**
+   * The key a call to `provider`, which reads it from `variable`, is given now: the stored key;
+   * none when the environment VS Code started with has one (the language server inherits it);
+   * else the key the user types, stored for the next call. Undefined when the user cancels.
+   */
+  async keyForCall(variable: string, provider: string): Promise<Record<string, string> | undefined> {
+    const stored = await this.keysForVariables([variable]);
+    if (!VARIABLE_NAME.test(variable) || variable in stored || (process.env[variable] ?? "").trim() !== "") {
+      return stored;
+    }
+    const key = (
+      await inputKey(variable, `${provider} reads its key from ${variable}: no key is stored. Kept in secret storage.`)
+    )?.trim();
+    if (!key) return undefined;
+    await this.secrets.store(SECRET_PREFIX + variable, key);
+    return { [variable]: key };
   }
 
   /** Stored keys for these variables, by name (those with no stored key are left out). */
@@ -123,4 +139,15 @@ export class ProviderKeys {
         VARIABLE_NAME.test(value) ? undefined : "Letters, digits and _, not starting with a digit",
     });
   }
+}
+
+/** A password input box for the key of `variable`; undefined when dismissed. */
+function inputKey(variable: string, prompt: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: `API key for ${variable}`,
+    prompt,
+    password: true,
+    ignoreFocusOut: true,
+    placeHolder: "sk-…",
+  });
 }

@@ -95,8 +95,13 @@ export class HostProfiles {
 
   /** The profile file that applies to a plan file, if any. */
   locate(planFile: string): string | undefined {
+    return this.locateFrom(dirname(resolve(planFile)));
+  }
+
+  /** The profile file that applies in a folder (the setting, or the nearest from the folder up). */
+  locateFrom(folder: string): string | undefined {
     if (this.configured) return this.configured;
-    const dir = dirname(resolve(planFile));
+    const dir = resolve(folder);
     if (!this.discovered.has(dir)) this.discovered.set(dir, findHostProfile(join(dir, "plan")));
     return this.discovered.get(dir);
   }

@@ -2,18 +2,15 @@
 // key) and the server command that asks one of them for a plan. The runtime's proposePlan does
 // the asking and checking; this only finds the host profile and shapes the answer.
 
-import { dirname } from "node:path";
-import { pathToFileURL } from "node:url";
 import { proposePlan } from "@rlm-plan/shared-runtime";
 import type { CancellationToken } from "vscode-languageserver";
 import type { Feature } from "./features";
-import { uriToPath } from "./hostProfiles";
 import { HostProvidersRequest, ProposePlanCommand } from "./protocol";
 
 export const proposals: Feature = (ctx) => {
   /** The profile that applies at a document's or folder's URI, loaded (or why not). */
   const profileAt = (uri: string) => {
-    const file = ctx.workspace.hostProfileFileFor(uri) ?? ctx.workspace.hostProfileFileFor(folderUri(uri));
+    const file = ctx.workspace.hostProfileFileAt(uri);
     if (file === undefined) return { file: undefined, loaded: undefined } as const;
     return { file, loaded: ctx.workspace.hosts.resultOf(file) } as const;
   };
@@ -84,12 +81,6 @@ export const proposals: Feature = (ctx) => {
     },
   );
 };
-
-/** The folder of a file URI (a folder's own URI walks up from inside it too). */
-function folderUri(uri: string): string {
-  const path = uriToPath(uri);
-  return path === undefined ? uri : pathToFileURL(`${dirname(path)}/`).href;
-}
 
 function stringRecord(value: unknown): Record<string, string> {
   const result: Record<string, string> = Object.create(null) as Record<string, string>;

@@ -193,6 +193,7 @@ export namespace HostProfileRequest {
 export namespace HostProvidersRequest {
   export const method = "rlmPlan/hostProviders";
   export interface Params {
+    /** A document (saved, or unsaved with a path) or a folder: its own host profile counts. */
     readonly uri: string;
   }
   export interface Provider {

@@ -3,6 +3,7 @@
 // the settings, and host profiles found per plan and watched (on disk and in the editor) so
 // that every open plan is checked again when its host changes.
 
+import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { HOST_PROFILE_FILENAME, type HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
 import {
@@ -136,6 +137,18 @@ export class PlanWorkspace {
   hostProfileFileFor(uri: string): string | undefined {
     const file = uriToPath(uri);
     return file === undefined ? undefined : this.hosts.locate(file);
+  }
+
+  /**
+   * The host profile file that applies at a document, or in a folder: a folder's own
+   * rlmplan.host.json counts (a folder is not a file of its parent). Touches the disk: for
+   * commands, not for every analysis.
+   */
+  hostProfileFileAt(uri: string): string | undefined {
+    const path = uriToPath(uri);
+    if (path === undefined) return undefined;
+    const folder = statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+    return folder ? this.hosts.locateFrom(path) : this.hosts.locate(path);
   }
 
   /** Called after every (re-)analysis that diagnostics should reflect. */

@@ -1,6 +1,6 @@
 // The machinery of the end-to-end test: a real VS Code (the one inside code-server 4.96.4) in
 // throwaway folders, the extension's .vsix installed into it, and Debian's Chromium driven by
-// playwright-core. Nothing here knows the scenarios; see scenarios.mjs.
+// playwright-core. Nothing here knows the scenarios; see run.mjs.
 //
 // Every code-server runs in a process group of its own (spawned detached = setsid) and is
 // stopped with `kill -TERM -- -PGID`: each page load leaves an extension host and a language
@@ -327,9 +327,10 @@ export class Workbench {
    * Types into the open quick input; with `rowText`, waits until the FIRST row has it (the list
    * filters as one types, and Enter takes the first row: a stale list would pick another).
    */
-  async quickInput(text, rowText) {
+  async quickInput(text, rowText, { title } = {}) {
     const input = this.page.locator(QUICK_INPUT);
     await input.waitFor({ state: "visible" });
+    if (title !== undefined) await this.quickInputTitled(title);
     await input.fill(text);
     if (rowText !== undefined) {
       await this.until(`"${rowText}" as the first row of the quick input`, async () => {
@@ -341,12 +342,43 @@ export class Workbench {
     }
   }
 
-  /** Command palette (F1), `>label`, wait for the row, Enter. */
+  /**
+   * Waits until the quick input shows `title`: the widget is one element reused by every pick and
+   * input box, so typing before the next one replaced the last would type into the wrong one.
+   */
+  async quickInputTitled(title) {
+    await this.page.locator(".quick-input-widget .quick-input-title", { hasText: title }).waitFor({ state: "visible" });
+  }
+
+  /**
+   * Command palette (F1), `>label`, wait for the row, Enter; then waits until the palette is gone:
+   * the widget hidden, or reused by what the command asks first (a pick, an input box), whose
+   * text box no longer holds `>label` (it may open before the widget was ever seen hidden).
+   */
   async runCommand(label) {
     await this.page.keyboard.press("F1");
     await this.quickInput(`>${label}`, label);
     await this.page.keyboard.press("Enter");
-    await this.page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    const widget = this.page.locator(".quick-input-widget");
+    const input = this.page.locator(QUICK_INPUT);
+    await this.until(`the command palette to close after "${label}"`, async () => {
+      if (!(await widget.isVisible())) return true;
+      return (await input.inputValue({ timeout: 1000 })) !== `>${label}`;
+    });
+  }
+
+  /** The rows of the open quick input, top to bottom, as "label | description". */
+  async quickInputRows() {
+    const rows = await this.page.locator(".quick-input-widget .monaco-list-row").evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        top: parseFloat(node.style.top || "0"),
+        label: node.querySelector(".label-name")?.textContent ?? "",
+        description: node.querySelector(".label-description")?.textContent ?? "",
+      })),
+    );
+    return rows
+      .sort((a, b) => a.top - b.top)
+      .map((row) => norm(`${row.label} | ${row.description}`).replace(/\s+/g, " ").trim());
   }
 
   /** Quick Open (Ctrl+P) a workspace file by its relative path; waits for its editor. */
@@ -374,6 +406,16 @@ export class Workbench {
       const text = norm(await this.page.locator("#status\\.editor\\.selection").innerText());
       return text.includes(`Ln ${line}, Col ${column}`) ? text : false;
     });
+  }
+
+  /** The lines the active editor renders, top to bottom (only those in view). */
+  async editorLines() {
+    const lines = await this.page
+      .locator(".editor-group-container.active .editor-instance .view-lines .view-line")
+      .evaluateAll((nodes) =>
+        nodes.map((node) => ({ top: parseFloat(node.style.top || "0"), text: node.textContent ?? "" })),
+      );
+    return lines.sort((a, b) => a.top - b.top).map((line) => norm(line.text));
   }
 
   async statusBarMode() {

@@ -2,8 +2,9 @@
 // inside code-server 4.96.4), driven through Debian's Chromium as a user would, each scenario
 // asserting on what the user sees. e2e.test.mjs runs them as node:test subtests.
 //
-// Two code-servers share one extensions folder: "trusted" (workspace trust off, scenarios a-f)
-// and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
+// Two code-servers share one extensions folder: "trusted" (workspace trust off, every scenario
+// but g) and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
+// Scenario k proposes a plan through the scripted chat server of test/support (its build in test/out).
 // Each opens its own copy of examples/workspace, plus the deliberately broken plan and a slow
 // plan whose command tool sleeps; nothing under examples/ is changed.
 
@@ -40,6 +41,8 @@ export const UI = {
   view: "Plan Runs",
   language: "RLM Plan",
   graph: "RLM Plan: Show Plan Graph",
+  propose: "RLM Plan: Propose Plan...",
+  setKey: "RLM Plan: Set Provider API Key",
 };
 
 // ---- preconditions ----------------------------------------------------------------------------
@@ -352,6 +355,47 @@ function assertMatch(text, pattern, what) {
 
 function assertIncludes(text, part, what) {
   if (!text.includes(part)) throw new Error(`${what}: ${JSON.stringify(part)} not found in:\n${text}`);
+}
+
+/** The host of scenario (k): one tool, one input, two providers (the first at the scripted chat server). */
+function proposeHost(baseUrl) {
+  return {
+    description: "e2e fixture: a host whose provider proposes plans.",
+    capabilities: ["tool(count_items)"],
+    inputs: { tags: { type: "items", items: ["Hay", "Needle", "Barn"], description: "A few words." } },
+    tools: { count_items: { type: "builtin", builtin: "count_items", description: "The length of a list." } },
+    providers: {
+      planner: { type: "openai-chat", baseUrl, model: "tiny", apiKeyEnv: PROPOSE_KEY_VARIABLE },
+      backup: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "big", apiKeyEnv: PROPOSE_KEY_VARIABLE },
+    },
+  };
+}
+const PROPOSE_KEY_VARIABLE = "RLM_PLAN_E2E_PROPOSE_KEY";
+const PROPOSE_KEY = "sk-e2e-propose-sentinel-7";
+const PROPOSE_GOAL = "count the tags";
+/** What the scripted model answers: a plan with one key the runtime ignores (a warning). */
+const PROPOSED_PLAN = {
+  steps: [
+    { op: "tool", name: "count_items", args: { ref: "input", name: "tags" }, bind: "count", why: "the number of tags" },
+    { op: "final", value: { ref: "var", name: "count" } },
+  ],
+};
+
+/** What the scripted model answers the second time: no plan at all. */
+const NO_PLAN_REPLY = "I would need to know more about the tags to write a plan.";
+
+/** Where scenario (k)'s warning is: the "why" key on line 11 of the pretty-printed plan. */
+const PROPOSED_WARNING =
+  'a tool step has no key "why", so the runtime ignores it: its keys are "op", "name", "args", "bind" rlm-plan unknown_key [Ln 11, Col 7]';
+
+/** The files below `dir` whose text contains `secret`. */
+function filesHolding(dir, secret) {
+  const found = [];
+  for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true, recursive: true }) : []) {
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    if (entry.isFile() && fs.readFileSync(file, "utf8").includes(secret)) found.push(file);
+  }
+  return found;
 }
 
 export const scenarios = [
@@ -752,6 +796,114 @@ export const scenarios = [
       );
       log(`e2e: nested 1,000-step plan graph: ${folded}`);
       fs.writeFileSync(path.join(SCREENSHOTS, "j-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
+    },
+  },
+  {
+    name: '(k) "RLM Plan: Propose Plan...": provider, key (asked once, then stored), goal; the proposal opens unsaved with its warning and worst case; a reply without a plan opens as Markdown',
+    async run(session, assert) {
+      const { startChatServer } = await import("../out/support/chatServer.js").catch((error) => {
+        throw new Error(`the scripted chat server is not built (npm run build): ${error.message}`);
+      });
+      const chat = await startChatServer();
+      try {
+        chat.script({ kind: "ok", text: `Here is a plan:\n\`\`\`json\n${JSON.stringify(PROPOSED_PLAN)}\n\`\`\`` });
+        // A folder with its own host profile: the command runs from its file, so that profile applies.
+        const dir = path.join(session.trustedFolder, "propose");
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(
+          path.join(dir, "rlmplan.host.json"),
+          JSON.stringify(proposeHost(chat.baseUrl), null, 2) + "\n",
+        );
+        const bench = await session.trusted();
+        const page = bench.page;
+        await page.bringToFront();
+        await page.keyboard.press("Control+P");
+        await bench.quickInput("propose/rlmplan.host.json", "propose");
+        await page.keyboard.press("Enter");
+        await page.locator(".breadcrumbs-control", { hasText: "propose" }).first().waitFor();
+        await bench.runCommand(UI.propose);
+        // Two providers: a pick, each with its model and endpoint.
+        await bench.quickInputTitled("Propose a plan with which provider?");
+        const picks = await bench.until("the two providers", async () => {
+          const rows = await bench.quickInputRows();
+          return rows.length === 2 ? rows : false;
+        });
+        assert.deepEqual(picks, [`planner | tiny at ${chat.baseUrl}`, "backup | big at http://127.0.0.1:9/v1"]);
+        await bench.quickInput("planner", "planner");
+        await page.keyboard.press("Enter");
+        // No key stored and none in the environment: asked for, as a password.
+        await bench.quickInputTitled(`API key for ${PROPOSE_KEY_VARIABLE}`);
+        assert.equal(await page.locator(".quick-input-widget input.input").getAttribute("type"), "password");
+        await bench.quickInput(PROPOSE_KEY);
+        await page.keyboard.press("Enter");
+        await bench.quickInput(PROPOSE_GOAL, undefined, { title: "Propose a plan (planner)" });
+        await page.keyboard.press("Enter");
+        await page.locator(".tabs-container .tab.active", { hasText: "proposed.rlmplan.json" }).waitFor();
+        const expected = JSON.stringify(PROPOSED_PLAN, null, 2).split("\n");
+        const lines = await bench.until("the proposed plan in the editor", async () => {
+          const shown = await bench.editorLines();
+          return shown.length >= expected.length ? shown : false;
+        });
+        assert.deepEqual(lines.slice(0, expected.length), expected, "the proposal's text");
+        assert.equal(await bench.statusBarMode(), UI.language, "language mode of the proposal");
+        // Typing in it indents as the text is indented (an empty document was detected as 4 spaces).
+        await bench.until("two-space indentation", async () =>
+          norm(await page.locator("#status\\.editor\\.indentation").innerText()).trim() === "Spaces: 2" ? true : false,
+        );
+        // The server checked it against propose/rlmplan.host.json: its worst case, and its one warning.
+        const lens = await bench.until("the worst-case code lens", async () => {
+          const text = norm(
+            await page.locator(".editor-group-container.active .codelens-decoration").first().innerText(),
+          );
+          return text.includes("steps") ? text.replace(/\s+/g, " ").trim() : false;
+        });
+        assert.equal(lens, "▶ Run plan | steps 2/64 · tools 1/16 · depth 1/4");
+        const problems = await bench.until(
+          "the proposal's warning",
+          async () => (await bench.problems())["proposed.rlmplan.json"],
+        );
+        assert.deepEqual(problems, [PROPOSED_WARNING]);
+        const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "planner proposed" });
+        assert.equal(
+          norm(await toast.locator(".notification-list-item-message").innerText()).trim(),
+          // A warning leaves the plan valid: it runs.
+          "planner proposed a valid plan: save it to keep it, then run it.",
+        );
+        // One call, with the key typed above and the goal; the key in no log.
+        assert.equal(chat.requests.length, 1);
+        assert.equal(chat.requests[0].headers.authorization, `Bearer ${PROPOSE_KEY}`);
+        assert.equal(chat.requests[0].body.model, "tiny");
+        assertIncludes(chat.requests[0].text, PROPOSE_GOAL, "the prompt");
+        assert.deepEqual(filesHolding(path.join(session.trustedServer.dirs.userData, "logs"), PROPOSE_KEY), []);
+        await bench.screenshot("k-proposed");
+        // Again, from the proposal (its folder is propose/): the key is stored now, so straight to
+        // the goal; a reply without a plan opens as Markdown, with why in an error.
+        chat.script({ kind: "ok", text: NO_PLAN_REPLY });
+        await bench.focusEditor();
+        await bench.runCommand(UI.propose);
+        await bench.quickInput("planner", "planner", { title: "Propose a plan with which provider?" });
+        await page.keyboard.press("Enter");
+        const title = page.locator(".quick-input-widget .quick-input-title");
+        const next = await bench.until("the question after the provider", async () => {
+          const text = norm(await title.innerText()).trim();
+          return text !== "" && !text.includes("which provider") ? text : false;
+        });
+        assert.equal(next, "Propose a plan (planner)", "no key asked the second time");
+        await bench.quickInput("something vague");
+        await page.keyboard.press("Enter");
+        const error = page.locator(".notifications-toasts .notification-list-item", { hasText: "holds no plan" });
+        await error.waitFor({ state: "visible" });
+        assert.equal(
+          norm(await error.locator(".notification-list-item-message").innerText()).trim(),
+          "planner's reply holds no plan: no JSON object found in the text: a plan is one JSON object, alone or in a ```json fence",
+        );
+        assert.equal(await bench.statusBarMode(), "Markdown", "the reply's language mode");
+        assert.deepEqual(await bench.editorLines(), [NO_PLAN_REPLY]);
+        assert.equal(chat.requests.length, 2);
+        assert.equal(chat.requests[1].headers.authorization, `Bearer ${PROPOSE_KEY}`, "the stored key");
+      } finally {
+        await chat.close();
+      }
     },
   },
 ];

@@ -32,6 +32,14 @@ describe("Propose Plan (server command)", () => {
           planner: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: KEY_VARIABLE },
         },
       }),
+      // A folder with a host of its own: what applies in it is this one, not its parent's.
+      "team/rlmplan.host.json": hostProfile({
+        capabilities: ["tool(count_items)"],
+        tools: { count_items: { type: "builtin", builtin: "count_items" } },
+        providers: {
+          reviewer: { type: "openai-chat", baseUrl: chat.baseUrl, model: "small", apiKeyEnv: KEY_VARIABLE },
+        },
+      }),
     });
     client = await LspClient.start({ root: workspace.root });
   });
@@ -55,6 +63,35 @@ describe("Propose Plan (server command)", () => {
       hostProfile: workspace.path("rlmplan.host.json"),
       providers: [{ name: "planner", description: `tiny at ${chat.baseUrl}`, keyVariable: KEY_VARIABLE }],
     });
+  });
+
+  it("a folder's URI (no trailing slash) means the host profile in that folder, else the nearest above", async () => {
+    const at = (uri: string) => client.connection.sendRequest("rlmPlan/hostProviders", { uri });
+    assert.deepEqual(await at(workspace.uri("")), {
+      hostProfile: workspace.path("rlmplan.host.json"),
+      providers: [{ name: "planner", description: `tiny at ${chat.baseUrl}`, keyVariable: KEY_VARIABLE }],
+    });
+    assert.deepEqual(await at(workspace.uri("team")), {
+      hostProfile: workspace.path("team/rlmplan.host.json"),
+      providers: [{ name: "reviewer", description: `small at ${chat.baseUrl}`, keyVariable: KEY_VARIABLE }],
+    });
+    // A document in that folder, its host profile itself, and an unsaved proposal placed there
+    // (proposing again from it) get the same one.
+    for (const uri of [
+      workspace.uri("team/rlmplan.host.json"),
+      `untitled:${workspace.path("team/proposed.rlmplan.json")}`,
+    ]) {
+      assert.equal(((await at(uri)) as { hostProfile: string }).hostProfile, workspace.path("team/rlmplan.host.json"));
+    }
+  });
+
+  it("proposing from a folder asks that folder's provider", async () => {
+    chat.reset();
+    chat.script({ kind: "ok", text: JSON.stringify(PLAN) });
+    const result = await propose({ uri: workspace.uri("team"), goal: "count", env: { [KEY_VARIABLE]: KEY } });
+    assert.equal(result.ok, true);
+    assert.equal(result.provider, "reviewer");
+    assert.equal((chat.requests[0]?.body as { model?: string } | undefined)?.model, "small");
   });
 
   it("answers with the proposed plan, pretty-printed, and no problems; the key went to the provider only", async () => {
