@@ -47,6 +47,7 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
           tools: host.toolKnowledge,
           providers: new Set(host.providers.keys()),
           inputs: new Set(host.inputs.keys()),
+          contextInputs: host.contextInputs,
         },
         tools: host.toolKnowledge,
         dataLimits: host.dataLimits,

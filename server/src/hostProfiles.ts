@@ -5,6 +5,7 @@
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  contextInputNames,
   findHostProfile,
   HOST_PROFILE_FILENAME,
   loadHostProfile,
@@ -204,6 +205,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     capabilities: profile.capabilities,
     budget: profile.budget,
     inputs: entries(profile.inputs, inputSummary),
+    contextInputs: contextInputNames(profile),
     tools,
     providers: entries(profile.providers, providerSummary),
     toolKnowledge: hostToolKnowledge(profile, listing),

@@ -22,6 +22,8 @@ export interface HostView {
   /** The profile's budget ("default" or a partial object), undefined for the default budget. */
   readonly budget: unknown;
   readonly inputs: ReadonlyMap<string, HostEntry>;
+  /** The inputs registered as contexts (texts, item lists): the only context handles. */
+  readonly contextInputs: ReadonlySet<string>;
   /** The profile's own tools, then the MCP tools its servers listed (when they have been asked). */
   readonly tools: ReadonlyMap<string, HostEntry>;
   readonly providers: ReadonlyMap<string, HostEntry>;

@@ -12,6 +12,7 @@ import { parsePlan } from "./plan/parse";
 import type { PlanProblem } from "./plan/problems";
 import { toolArgumentProblems, type ToolKnowledge } from "./plan/toolArguments";
 import { silentCapProblems, silentCaps } from "./plan/silentCaps";
+import { contextHandleProblems } from "./plan/contextHandles";
 import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
 import { modelOptionProblems } from "./providers/modelOptions";
@@ -28,6 +29,8 @@ export interface AnalysisPolicy {
     readonly providers: { has(name: string): boolean };
     /** The inputs the host declares; references to others are host problems. */
     readonly inputs?: { has(name: string): boolean };
+    /** Of those, the ones registered as contexts (a text or items): the only context handles. */
+    readonly contextInputs?: { has(name: string): boolean };
   };
   /** What the host knows of its tools: their input schemas type the plan's tool arguments. */
   readonly tools?: ToolKnowledge;
@@ -78,6 +81,12 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
     if (policy.tools) problems.push(...toolArgumentProblems(parsed.plan, policy.tools, validation.model));
     problems.push(...modelOptionProblems(parsed.plan));
+    if (validation.model) {
+      const { inputs, contextInputs } = policy.registries ?? {};
+      const isContextInput =
+        inputs && contextInputs ? (n: string) => (inputs.has(n) ? contextInputs.has(n) : undefined) : undefined;
+      problems.push(...contextHandleProblems(parsed.plan, validation.model, isContextInput));
+    }
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;
   }

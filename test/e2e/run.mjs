@@ -323,6 +323,8 @@ const UNBOUND =
   'variable "hit" is not bound here: bind it in an earlier step of this plan or an enclosing one rlm-plan unbound_variable [Ln 19, Col 76]';
 const DUPLICATE =
   '"count" is already bound in this scope: choose another name rlm-plan duplicate_binding [Ln 20, Col 94]';
+const SILENT_CAP =
+  'count_items counts at most 32 items here: "pins" is a context search result, and a search stops at 32 hits without saying so (context.max_results in rlmplan.host.json) rlm-plan silent_cap [Ln 20, Col 29]';
 const UNTRUSTED_MESSAGE =
   "RLM Plan runs nothing in an untrusted workspace: a plan's tools are programs from this workspace. " +
   "Trust the workspace to run plans; diagnostics and hovers work without it.";
@@ -449,9 +451,10 @@ export const scenarios = [
       assert.equal(lineText.trim(), '"op": "context",', "the edited line");
       const problems = await bench.until("the unknown operation problem to go", async () => {
         const rows = (await bench.problems())["broken.rlmplan.json"];
-        return rows?.length === 2 ? rows : false;
+        return rows && !rows.some((row) => row.includes("unknown_operator")) ? rows : false;
       });
-      assert.deepEqual(problems, [UNBOUND, DUPLICATE]);
+      // The fixed step is a search whose hits are counted: the silent-cap hint (Information) appears.
+      assert.deepEqual(problems, [UNBOUND, DUPLICATE, SILENT_CAP]);
       await bench.screenshot("c-fixed");
     },
   },
@@ -857,7 +860,7 @@ export const scenarios = [
           );
           return text.includes("steps") ? text.replace(/\s+/g, " ").trim() : false;
         });
-        assert.equal(lens, "▶ Run plan | steps 2/64 · tools 1/16 · depth 1/4");
+        assert.equal(lens, "▶ Run plan | steps 2/64 · tools 1/16 · depth 1/4 | Show graph");
         const problems = await bench.until(
           "the proposal's warning",
           async () => (await bench.problems())["proposed.rlmplan.json"],
@@ -898,7 +901,8 @@ export const scenarios = [
           "planner's reply holds no plan: no JSON object found in the text: a plan is one JSON object, alone or in a ```json fence",
         );
         assert.equal(await bench.statusBarMode(), "Markdown", "the reply's language mode");
-        assert.deepEqual(await bench.editorLines(), [NO_PLAN_REPLY]);
+        // One line of text; Markdown wraps long lines on screen, so the view lines are joined.
+        assert.equal((await bench.editorLines()).join(""), NO_PLAN_REPLY);
         assert.equal(chat.requests.length, 2);
         assert.equal(chat.requests[1].headers.authorization, `Bearer ${PROPOSE_KEY}`, "the stored key");
       } finally {

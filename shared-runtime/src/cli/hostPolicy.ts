@@ -6,7 +6,7 @@ import { basename, relative } from "node:path";
 import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
 import { mcpRoute } from "../host/mcp/spec";
 import { dataLimitsOf } from "../plan/dataLimits";
-import { findHostProfile, loadHostProfile, type HostProfileError } from "../host/profile";
+import { contextInputNames, findHostProfile, loadHostProfile, type HostProfileError } from "../host/profile";
 import { parsePlan } from "../plan/parse";
 import { unregisteredNames } from "../run/preflight";
 import type { Policy } from "./report";
@@ -45,6 +45,7 @@ export function policyFor(planFile: string, flags: PolicyFlags, discoveries: Dis
         tools,
         providers: new Set(profile.providers.keys()),
         inputs: new Set(profile.inputs.keys()),
+        contextInputs: contextInputNames(profile),
       },
       tools,
       dataLimits: dataLimitsOf(profile, basename(hostFile)),

@@ -47,6 +47,13 @@ export type InputSpec =
   | { readonly type: "items"; readonly items: readonly JsonValue[]; readonly description?: string }
   | { readonly type: "value"; readonly value: JsonValue; readonly description?: string };
 
+/** Inputs registered in the context store (texts and item lists): the only context handles. */
+export function contextInputNames(profile: Pick<HostProfile, "inputs">): Set<string> {
+  const names = new Set<string>();
+  for (const [name, spec] of profile.inputs) if (spec.type !== "value") names.add(name);
+  return names;
+}
+
 export interface BuiltinToolSpec {
   readonly type: "builtin";
   /** One of BUILTIN_TOOL_NAMES (host/builtinTools.ts); the schema holds the same list. */
