@@ -68,6 +68,8 @@ export class ProviderKeys {
     )?.trim();
     if (!key) return undefined;
     await this.secrets.store(SECRET_PREFIX + variable, key);
+    // Before the key travels in the propose request, which the trace channel logs when verbose.
+    CLIENT_SECRETS.add([key]);
     return { [variable]: key };
   }
 
@@ -79,6 +81,8 @@ export class ProviderKeys {
       const key = await this.secrets.get(SECRET_PREFIX + variable);
       if (key !== undefined) keys[variable] = key;
     }
+    // Before the keys travel in a request (propose), which the trace channel logs when verbose.
+    CLIENT_SECRETS.add(Object.values(keys));
     return keys;
   }
 

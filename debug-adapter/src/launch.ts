@@ -1,6 +1,7 @@
 // What a launch needs before the run starts: the plan file read and checked against its host
-// profile (the one named, else the nearest one above the plan), then the host built from the
-// profile. Every failure is one located, readable message.
+// profile (the one named, else the nearest one above the plan), and the mocks file if one is
+// named. The run itself goes through the runtime's one pipeline (startRun), which builds only
+// what the plan names. Every failure here is one located, readable message.
 
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -8,20 +9,20 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import {
   analyzePlanText,
   checkPlan,
-  createRunHost,
   findHostProfile,
   HOST_PROFILE_FILENAME,
   hostPolicy,
-  HostSetupError,
   lineColumn,
   loadHostProfile,
+  loadMocks,
   parsePlan,
+  profileHost,
   readErrorText,
   stepLines,
-  type CreatedHost,
+  type HostFactory,
   type HostProfileError,
+  type PolicyOptions,
   type StepLine,
-  type ValidatedPlan,
 } from "@rlm-plan/shared-runtime";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
@@ -39,14 +40,24 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   readonly countPausedTime?: boolean;
   /** Variables added to the environment tools inherit and providers read keys from. */
   readonly env?: Readonly<Record<string, string>>;
+  /** A mocks file (`*.mocks.json`): the tools and providers it names answer from it (a dry run). */
+  readonly mocks?: string;
 }
 
 export interface Prepared {
   readonly file: string;
+  readonly text: string;
   readonly hostProfile: string;
-  readonly validated: ValidatedPlan;
+  readonly policy: PolicyOptions;
   readonly steps: readonly StepLine[];
-  readonly created: CreatedHost;
+  /**
+   * Builds what the plan names (startRun asks it once the plan is checked), and every input of
+   * the profile besides: the Variables view and the debug console show the host's inputs. Text
+   * files among them are only indexed when something reads them, so an unused one costs nothing.
+   */
+  readonly host: HostFactory;
+  /** The mocks file, as named, when the run is a dry run. */
+  readonly mocks?: string;
 }
 
 export async function prepareLaunch(args: LaunchArguments): Promise<Prepared | { error: string }> {
@@ -78,18 +89,22 @@ export async function prepareLaunch(args: LaunchArguments): Promise<Prepared | {
     const place = at ? `${file}:${at.line + 1}:${at.character + 1}: ` : `${file}: `;
     return { error: `${place}${checked.error.message} [${checked.error.phase}/${checked.error.kind}]` };
   }
+  let mocks;
+  if (args.mocks !== undefined) {
+    const read = loadMocks(resolve(cwd, args.mocks));
+    if (!read.ok) return { error: hostErrorText(read.errors) };
+    mocks = read.mocks;
+  }
   const parsed = parsePlan({ kind: "document", text });
   const steps = parsed.plan && parsed.document ? stepLines(parsed.plan, parsed.document) : [];
-  try {
-    const created = await createRunHost(loaded.profile, {
-      env: { ...process.env, ...args.env },
-      inputFiles: Object.fromEntries(Object.entries(args.inputs ?? {}).map(([k, v]) => [k, resolve(cwd, v)])),
-    });
-    return { file, hostProfile: profileFile, validated: checked.validated, steps, created };
-  } catch (error) {
-    if (error instanceof HostSetupError) return { error: hostErrorText(error.errors) };
-    throw error;
-  }
+  const build = profileHost(loaded.profile, {
+    env: { ...process.env, ...args.env },
+    inputFiles: Object.fromEntries(Object.entries(args.inputs ?? {}).map(([k, v]) => [k, resolve(cwd, v)])),
+    ...(mocks ? { mocks } : {}),
+  });
+  const allInputs = [...loaded.profile.inputs.keys()];
+  const host: HostFactory = (needs) => build({ ...needs, inputs: new Set([...needs.inputs, ...allInputs]) });
+  return { file, text, hostProfile: profileFile, policy, steps, host, ...(args.mocks ? { mocks: args.mocks } : {}) };
 }
 
 function hostErrorText(errors: readonly HostProfileError[]): string {

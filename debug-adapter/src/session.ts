@@ -19,11 +19,11 @@ import {
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { basename } from "node:path";
 import {
-  executePlan,
   operationName,
   parseDebugExpression,
+  startRun,
   stepKey,
-  type CreatedHost,
+  type BuiltHost,
   type PlanError,
   type RunFrame,
   type RunOutcome,
@@ -32,7 +32,7 @@ import {
   type Transition,
 } from "@rlm-plan/shared-runtime";
 import { Breakpoints } from "./breakpoints";
-import { prepareLaunch, type LaunchArguments } from "./launch";
+import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";
 import { preview, VariableStore } from "./variables";
 
@@ -60,7 +60,10 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   private readonly variableStore = new VariableStore(() => this.created?.host.contexts);
   private configured!: () => void;
   private readonly configurationDone = new Promise<void>((resolve) => (this.configured = resolve));
-  private created: CreatedHost | undefined;
+  /** The host startRun built for the plan (its context store shows handles). */
+  private created: BuiltHost | undefined;
+  /** The run, until it has ended and its tool processes are gone. */
+  private running: Promise<unknown> | undefined;
   private program = "";
   private steps = new Map<string, StepLine>();
   private readonly cancel = new AbortController();
@@ -115,7 +118,6 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
       this.sendEvent(new TerminatedEvent());
       return;
     }
-    this.created = prepared.created;
     this.program = prepared.file;
     this.hostProfile = prepared.hostProfile;
     this.steps = new Map(prepared.steps.map((s) => [stepKey(s.path), s]));
@@ -124,7 +126,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref())]);
     this.entryStop = args.stopOnEntry === true;
-    void this.run(prepared.validated, args.countPausedTime === true).catch((error: unknown) =>
+    this.running = this.run(prepared, args.countPausedTime === true).catch((error: unknown) =>
       // executePlan never throws; this is the adapter's own failure, reported like a run's.
       this.finish({
         ok: false,
@@ -140,12 +142,20 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   private startedAt = 0;
   private hostProfile = "";
 
-  private async run(validated: Parameters<typeof executePlan>[0], countPausedTime: boolean): Promise<void> {
-    const created = this.created as CreatedHost;
-    this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}\n`);
+  private async run(prepared: Prepared, countPausedTime: boolean): Promise<void> {
+    const dry = prepared.mocks ? ` (mocked: ${prepared.mocks})` : "";
+    this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}${dry}\n`);
     this.sendEvent(new Event("rlmPlan.started", { plan: this.program, hostProfile: this.hostProfile }));
     this.startedAt = performance.now();
-    const outcome = await executePlan(validated, created.host, {
+    // The one run pipeline: check, build what the plan names, preflight, execute.
+    const report = await startRun({
+      source: { kind: "document", text: prepared.text },
+      policy: prepared.policy,
+      host: async (needs) => {
+        const setup = await prepared.host(needs);
+        if (setup.ok) this.created = setup.built;
+        return setup;
+      },
       signal: this.cancel.signal,
       countPausedTime,
       // Stepping follows one branch after another: the call stack is one thread, and a branch
@@ -158,12 +168,11 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
             beforeStep: (pause: StepPause) => this.beforeStep(pause),
             onStepFailed: (pause: StepPause, error: PlanError) => this.onStepFailed(pause, error),
           }),
-    });
-    await created.close();
-    this.finish(outcome);
+    }).done;
+    this.finish(report.outcome, report.mocked);
   }
 
-  private finish(outcome: RunOutcome): void {
+  private finish(outcome: RunOutcome, mocked = false): void {
     if (this.ended) return;
     this.ended = true;
     if (outcome.ok) {
@@ -177,6 +186,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendEvent(
       new Event("rlmPlan.result", {
         ok: outcome.ok,
+        ...(mocked ? { mocked: true } : {}),
         ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }),
         checkpoints: outcome.checkpoints,
         budget_remaining: outcome.budget_remaining,
@@ -422,13 +432,14 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     const held = this.held;
     this.held = undefined;
     held?.resume("continue");
-    await this.created?.close();
+    // startRun closes the host when the run ends: its tool processes are gone then.
+    await this.running;
   }
 
   /** The client went away without a disconnect (stdin closed): kill tools before exiting. */
   override shutdown(): void {
     this.cancel.abort();
-    this.created?.kill();
+    this.created?.kill?.();
     super.shutdown();
   }
 

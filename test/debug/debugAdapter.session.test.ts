@@ -156,6 +156,7 @@ interface Start {
   readonly breakpoints?: DebugProtocol.SourceBreakpoint[];
   readonly filters?: string[];
   readonly stopOnEntry?: boolean;
+  readonly mocks?: string;
 }
 
 /** initialize, breakpoints, configurationDone and launch, as VS Code sends them; the breakpoints answered. */
@@ -173,7 +174,13 @@ async function start(options: Start): Promise<DebugProtocol.Breakpoint[]> {
     }),
     dc
       .initializeRequest({ adapterID: "rlm-plan", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" })
-      .then(() => dc.launchRequest({ program: options.program, stopOnEntry: options.stopOnEntry ?? false } as never)),
+      .then(() =>
+        dc.launchRequest({
+          program: options.program,
+          stopOnEntry: options.stopOnEntry ?? false,
+          ...(options.mocks ? { mocks: options.mocks } : {}),
+        } as never),
+      ),
   ]);
   return answered;
 }
@@ -454,5 +461,26 @@ describe("launch and termination", { timeout: 60_000 }, () => {
     await dc.disconnectRequest({ terminateDebuggee: true });
     assert.notEqual(processState(pids.child), "running");
     assert.notEqual(processState(pids.grandchild), "running");
+  });
+});
+
+describe("a dry run with mocks", () => {
+  const triage = join(ROOT, "examples", "workspace", "mocks", "triage.rlmplan.json");
+
+  test("the mocks file answers the plan's tool and provider; the result says mocked", async () => {
+    const result = dc.waitForEvent("rlmPlan.result");
+    await start({ program: triage, mocks: join(ROOT, "examples", "workspace", "mocks", "triage.mocks.json") });
+    const body = (await result).body as { ok: boolean; mocked?: boolean; value?: unknown };
+    await terminated;
+    assert.deepEqual([body.ok, body.mocked, body.value], [true, true, { title: "Example news", label: "news" }]);
+    assert.match(text("console"), /\(mocked: .*triage\.mocks\.json\)/);
+  });
+
+  test("without mocks the same plan stops in preflight: the provider's key is not set", async () => {
+    const result = dc.waitForEvent("rlmPlan.result");
+    await start({ program: triage });
+    const body = (await result).body as { ok: boolean; error?: { phase: string; kind: string } };
+    await terminated;
+    assert.deepEqual([body.ok, body.error?.phase, body.error?.kind], [false, "preflight", "provider_key_missing"]);
   });
 });

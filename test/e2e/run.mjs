@@ -820,6 +820,21 @@ export const scenarios = [
         const bench = await session.trusted();
         const page = bench.page;
         await page.bringToFront();
+        // The language client's verbose trace logs every request's parameters: on, so the check
+        // below that the key is in no log covers the trace too (the client masks it there).
+        const settings = path.join(session.trustedFolder, ".vscode/settings.json");
+        fs.mkdirSync(path.dirname(settings), { recursive: true });
+        fs.writeFileSync(settings, JSON.stringify({ "rlmPlan.trace.server": "verbose" }));
+        // The channel exists once the extension is active: a plan file activates it.
+        await bench.openFile(BROKEN);
+        await page.keyboard.press("F1");
+        await bench.quickInput(">Developer: Set Log Level", "Set Log Level");
+        await page.keyboard.press("Enter");
+        await bench.quickInput("RLM Plan Language Server", "RLM Plan Language Server");
+        await page.keyboard.press("Enter");
+        await bench.quickInput("Trace", "Trace");
+        await page.keyboard.press("Enter");
+        await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
         await page.keyboard.press("Control+P");
         await bench.quickInput("propose/rlmplan.host.json", "propose");
         await page.keyboard.press("Enter");
@@ -877,7 +892,13 @@ export const scenarios = [
         assert.equal(chat.requests[0].headers.authorization, `Bearer ${PROPOSE_KEY}`);
         assert.equal(chat.requests[0].body.model, "tiny");
         assertIncludes(chat.requests[0].text, PROPOSE_GOAL, "the prompt");
-        assert.deepEqual(filesHolding(path.join(session.trustedServer.dirs.userData, "logs"), PROPOSE_KEY), []);
+        const logs = path.join(session.trustedServer.dirs.userData, "logs");
+        const traced = await bench.until("the traced proposePlan request", async () => {
+          const files = filesHolding(logs, "rlmPlan.server.proposePlan");
+          return files.length > 0 ? files : false;
+        });
+        log(`e2e: the verbose trace is in ${traced.map((f) => path.basename(f)).join(", ")}`);
+        assert.deepEqual(filesHolding(logs, PROPOSE_KEY), []);
         await bench.screenshot("k-proposed");
         // Again, from the proposal (its folder is propose/): the key is stored now, so straight to
         // the goal; a reply without a plan opens as Markdown, with why in an error.
