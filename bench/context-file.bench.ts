@@ -22,7 +22,7 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import { join } from "node:path";
-import { usesSimd } from "@rlm-plan/shared-runtime/out/context/byteCounts";
+import { usesSimd } from "@rlm-plan/shared-runtime/out/context/sources/file/byteCounts";
 import { ContextStore, type ContextHandle, type ContextOutcome } from "@rlm-plan/shared-runtime/out/context/store";
 
 const NEEDLE = "NEEDLE-7f3a9c";

@@ -52,20 +52,20 @@ const DEFAULT_BUDGET = {
 };
 
 describe("rlm-plan estimate: the table", () => {
-  test("needle-count within the default budget; its count of a search listed as a silent cap", () => {
-    const file = "examples/plans/needle-count.rlmplan.json";
+  test("needle-count within its host profile's budget; its count of a search listed as a silent cap", () => {
+    const file = "examples/workspace/plans/needle-count.rlmplan.json";
     const run = rlmPlan("estimate", file);
     assert.equal(
       run.stdout,
       [
-        `${file}:14:15: hint: count_items counts at most 32 items here: "hits" is a context search result, and a search stops at 32 hits without saying so (the runtime's default; no host profile sets context.max_results) [silent_cap]`,
+        `${file}:12:29: hint: count_items counts at most 32 items here: "hits" is a context search result, and a search stops at 32 hits without saying so (context.max_results in rlmplan.host.json) [silent_cap]`,
         `${file}:9:27: note: this search returns at most 32 hits`,
         `${file}: worst case / budget`,
         "  steps               3 / 64",
         "  depth               1 / 4",
         "  parallel width      0 / 8",
         "  model calls         0 / 8",
-        "  tool calls          1 / 16",
+        "  tool calls          1 / 8",
         "  context operations  1 / 32",
         `${file}: within budget`,
         "",
@@ -76,14 +76,14 @@ describe("rlm-plan estimate: the table", () => {
   });
 
   test("retry multiplies its plan's steps and calls by its attempts", () => {
-    const file = "examples/plans/retry-flaky.rlmplan.json";
+    const file = "examples/workspace/plans/retry-flaky.rlmplan.json";
     const run = rlmPlan("estimate", file);
     assert.deepEqual(run.stdout.split("\n").slice(1, 7), [
       "  steps               11 / 64",
       "  depth                2 / 4",
       "  parallel width       0 / 8",
       "  model calls          0 / 8",
-      "  tool calls           3 / 16",
+      "  tool calls           3 / 8",
       "  context operations   0 / 32",
     ]);
     assert.equal(run.code, 0);
@@ -117,29 +117,46 @@ describe("rlm-plan estimate: the table", () => {
 });
 
 describe("rlm-plan estimate --json", () => {
+  // The example workspace's host profile sets max_tool_calls 8 and time_limit 30; examples/plans/
+  // has no host profile, so the default budget applies there.
+  const WORKSPACE_BUDGET = { ...DEFAULT_BUDGET, max_tool_calls: 8, time_limit: 30 };
   const expected: [string, Record<string, number>][] = [
-    ["needle-count", { steps: 3, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 1, context_ops: 1 }],
-    ["partition-map-reduce", { steps: 5, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 0, context_ops: 4 }],
-    ["parallel-summary", { steps: 10, depth: 2, parallel_width: 3, model_calls: 4, tool_calls: 1, context_ops: 0 }],
-    ["retry-flaky", { steps: 11, depth: 2, parallel_width: 0, model_calls: 0, tool_calls: 3, context_ops: 0 }],
-    ["nested-rlm", { steps: 8, depth: 3, parallel_width: 0, model_calls: 1, tool_calls: 0, context_ops: 2 }],
+    [
+      "examples/workspace/plans/needle-count.rlmplan.json",
+      { steps: 3, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 1, context_ops: 1 },
+    ],
+    [
+      "examples/plans/partition-map-reduce.rlmplan.json",
+      { steps: 5, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 0, context_ops: 4 },
+    ],
+    [
+      "examples/plans/parallel-summary.rlmplan.json",
+      { steps: 10, depth: 2, parallel_width: 3, model_calls: 4, tool_calls: 1, context_ops: 0 },
+    ],
+    [
+      "examples/workspace/plans/retry-flaky.rlmplan.json",
+      { steps: 11, depth: 2, parallel_width: 0, model_calls: 0, tool_calls: 3, context_ops: 0 },
+    ],
+    [
+      "examples/plans/nested-rlm.rlmplan.json",
+      { steps: 8, depth: 3, parallel_width: 0, model_calls: 1, tool_calls: 0, context_ops: 2 },
+    ],
   ];
-  for (const [name, estimate] of expected) {
-    test(`${name}: the worst case and the default budget`, () => {
-      const file = `examples/plans/${name}.rlmplan.json`;
+  for (const [file, estimate] of expected) {
+    test(`${file}: the worst case and its budget`, () => {
       const run = rlmPlan("estimate", "--json", file);
       assert.deepEqual(JSON.parse(run.stdout), {
         file,
         ok: true,
         estimate,
-        budget: DEFAULT_BUDGET,
+        budget: file.startsWith("examples/workspace/") ? WORKSPACE_BUDGET : DEFAULT_BUDGET,
         exceeded: [],
         problems: [],
         silentCaps: JSON.parse(run.stdout).silentCaps,
       });
       assert.deepEqual(
         (JSON.parse(run.stdout) as EstimateJson).silentCaps.map((hint) => [hint.code, hint.line, hint.column]),
-        name === "needle-count" ? [["silent_cap", 14, 15]] : [],
+        file.endsWith("needle-count.rlmplan.json") ? [["silent_cap", 12, 29]] : [],
       );
       assert.equal(run.code, 0);
     });

@@ -5,7 +5,7 @@ import type { JsonValue } from "../json";
 import type { ContextAction, PartitionStrategy, Selector } from "../plan/ast";
 import { jsonSafe } from "./jsonCopy";
 import type { ContextKind } from "./payload";
-import { printTerm, prologAtom, prologNumber, prologString } from "./prologTerm";
+import { printTerm, prologAtom, prologNumber, prologString } from "./prolog/prologTerm";
 
 export interface ContextError {
   readonly operation: string;

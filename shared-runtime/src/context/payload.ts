@@ -1,7 +1,7 @@
 // What a context holds and what an operation on it produces, shared by the operations.
 
 import type { JsonValue } from "../json";
-import type { TextMeasures, TextReader, TextSource } from "./textSource";
+import type { TextMeasures, TextReader, TextSource } from "./sources/textSource";
 
 export type ContextKind = "text" | "terms";
 

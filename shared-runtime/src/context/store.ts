@@ -8,18 +8,18 @@ import type { ContextAction } from "../plan/ast";
 import { ContextFault, contextError, describeAction, type ContextError } from "./contextErrors";
 import { copyJsonStrict, jsonSafe } from "./jsonCopy";
 import { resolveContextLimits, type ContextLimits } from "./limits";
-import { byteCount, itemCount, mapWork, reduceWork } from "./mapReduce";
-import { partitionWork } from "./partition";
-import { openTextFile, type TextFileOptions } from "./fileTextSource";
+import { byteCount, itemCount, mapWork, reduceWork } from "./operations/mapReduce";
+import { partitionWork } from "./operations/partition";
+import { openTextFile, type TextFileOptions } from "./sources/file/fileTextSource";
 import type { ContextPayload, OpenPayload, Work } from "./payload";
-import { peekWork, sliceWork } from "./projection";
-import { termBytes } from "./prologTerm";
-import { searchWork } from "./search";
-import { memoryTextSource } from "./textSource";
+import { peekWork, sliceWork } from "./operations/projection";
+import { termBytes } from "./prolog/prologTerm";
+import { searchWork } from "./operations/search";
+import { memoryTextSource } from "./sources/textSource";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
-export type { TextFileOptions } from "./fileTextSource";
+export type { TextFileOptions } from "./sources/file/fileTextSource";
 
 const CREATE_HANDLE = Symbol("ContextStore creates handles");
 

@@ -7,13 +7,13 @@
 
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { hasLoneSurrogate } from "./codePoints";
+import { hasLoneSurrogate } from "../codePoints";
 import { fileChars } from "./fileChars";
 import { scanFile, type FileScan } from "./fileIndex";
 import { scanLines } from "./fileLines";
 import { searchBytes } from "./fileSearch";
 import { FileSession, identityOf, type FileIdentity } from "./fileSession";
-import type { LineMatch, TextLine, TextReader, TextSource } from "./textSource";
+import type { LineMatch, TextLine, TextReader, TextSource } from "../textSource";
 
 export interface TextFileOptions {
   /** Bytes per read (default 1 MiB): memory per operation is about two chunks. */

@@ -6,7 +6,7 @@
 // cost more as round trips to the thread pool); reading is not, so a long scan never blocks.
 
 import { closeSync, constants, fstatSync, openSync, read, type BigIntStats } from "node:fs";
-import { ContextFault, sourceChanged, sourceUnavailable } from "./contextErrors";
+import { ContextFault, sourceChanged, sourceUnavailable } from "../../contextErrors";
 
 /** What tells a registered file from the same path holding other bytes. */
 export interface FileIdentity {

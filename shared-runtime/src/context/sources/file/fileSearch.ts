@@ -13,7 +13,7 @@ import { ChunkStream, type Window } from "./chunkStream";
 import { countNewlines } from "./byteCounts";
 import type { FileScan } from "./fileIndex";
 import type { FileSession } from "./fileSession";
-import type { LineMatch } from "./textSource";
+import type { LineMatch } from "../textSource";
 
 const NEWLINE = 0x0a;
 

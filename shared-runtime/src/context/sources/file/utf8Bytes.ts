@@ -8,7 +8,7 @@
 
 import { isUtf8 } from "node:buffer";
 import { countBytes } from "./byteCounts";
-import { codePointCount } from "./codePoints";
+import { codePointCount } from "../codePoints";
 
 function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;

@@ -1,6 +1,6 @@
 // Cutting text to a byte budget exactly as the reference's truncate_text_bytes does.
 
-import { utf8Length } from "../json";
+import { utf8Length } from "../../json";
 
 export interface BoundedText {
   readonly text: string;

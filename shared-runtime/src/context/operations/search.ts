@@ -1,13 +1,13 @@
 // search: the lines of a text (or the items of a list, by their text) that contain a pattern,
 // each with its 0-based index, within the result and byte limits.
 
-import { utf8Length, type JsonValue } from "../json";
-import { truncateToBytes } from "./byteBudget";
-import { ItemCursor } from "./itemCursor";
-import type { ContextLimits } from "./limits";
-import type { OpenPayload, Work } from "./payload";
-import { itemText } from "./prologTerm";
-import type { TextReader } from "./textSource";
+import { utf8Length, type JsonValue } from "../../json";
+import { truncateToBytes } from "../sources/byteBudget";
+import { ItemCursor } from "../sources/itemCursor";
+import type { ContextLimits } from "../limits";
+import type { OpenPayload, Work } from "../payload";
+import { itemText } from "../prolog/prologTerm";
+import type { TextReader } from "../sources/textSource";
 
 /** One match: its preview, cut to what is left of the budget, or undefined if nothing fits. */
 function preview(text: string, limits: ContextLimits, outBytes: number): { value: string; cut: boolean } | undefined {

@@ -4,7 +4,7 @@
 
 import { StringDecoder } from "node:string_decoder";
 import { ChunkStream } from "./chunkStream";
-import { codePointCount, isPairAt } from "./codePoints";
+import { codePointCount, isPairAt } from "../codePoints";
 import type { FileSession } from "./fileSession";
 
 const NEWLINE = 0x0a;

@@ -3,7 +3,7 @@
 
 import { StringDecoder } from "node:string_decoder";
 import { ChunkStream } from "./chunkStream";
-import { advanceCodePoints, codePointCount, hasSurrogates } from "./codePoints";
+import { advanceCodePoints, codePointCount, hasSurrogates } from "../codePoints";
 import type { FileScan } from "./fileIndex";
 import type { FileSession } from "./fileSession";
 

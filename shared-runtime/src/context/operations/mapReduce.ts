@@ -1,17 +1,17 @@
 // map and reduce: a fixed set of per-item transforms and whole-context summaries. Nothing here
 // runs code from a plan; names outside the allow-lists are refused.
 
-import type { JsonValue } from "../json";
-import { MAP_TRANSFORMS, REDUCERS } from "../plan/ast";
-import { codePointCount } from "./codePoints";
-import { capabilityDenied } from "./contextErrors";
-import { AsyncItemCursor } from "./itemCursor";
-import { copyJson } from "./jsonCopy";
-import type { ContextLimits } from "./limits";
-import type { MeasuredPayload, OpenPayload, Work } from "./payload";
-import { prologLower, prologUpper } from "./prologChars";
-import { itemText, payloadBytes } from "./prologTerm";
-import type { TextLine } from "./textSource";
+import type { JsonValue } from "../../json";
+import { MAP_TRANSFORMS, REDUCERS } from "../../plan/ast";
+import { codePointCount } from "../sources/codePoints";
+import { capabilityDenied } from "../contextErrors";
+import { AsyncItemCursor } from "../sources/itemCursor";
+import { copyJson } from "../jsonCopy";
+import type { ContextLimits } from "../limits";
+import type { MeasuredPayload, OpenPayload, Work } from "../payload";
+import { prologLower, prologUpper } from "../prolog/prologChars";
+import { itemText, payloadBytes } from "../prolog/prologTerm";
+import type { TextLine } from "../sources/textSource";
 
 function transformItem(transform: string, item: JsonValue): JsonValue {
   switch (transform) {

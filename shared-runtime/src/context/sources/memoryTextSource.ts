@@ -1,6 +1,6 @@
 // A text held in memory, stored once and never split into lines or copied per operation.
 
-import { utf8Length } from "../json";
+import { utf8Length } from "../../json";
 import { hasSurrogates, isPairAt } from "./codePoints";
 import type { LineMatch, TextLine, TextReader, TextSource } from "./textSource";
 

@@ -5,7 +5,7 @@
 // The reference reads JSON into terms as: strings to strings, numbers to numbers, true, false
 // and null to atoms, arrays to lists, objects to dicts tagged `json` with atom keys.
 
-import { utf8Length, type JsonValue } from "../json";
+import { utf8Length, type JsonValue } from "../../json";
 import { continuesBareAtom, isPrintable, isSoloChar, isSymbolChar, startsBareAtom } from "./prologChars";
 
 const NAMED_ESCAPES = new Map<number, string>([

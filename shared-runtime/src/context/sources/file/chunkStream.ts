@@ -2,7 +2,7 @@
 // caller works on one window, the next chunk is already being read into the other. A window may
 // begin with the last few bytes of the previous one, for what straddles a chunk boundary.
 
-import type { ContextFault } from "./contextErrors";
+import type { ContextFault } from "../../contextErrors";
 import type { FileSession } from "./fileSession";
 
 /** Bytes [base, base + bytes.length) of the file; valid until the next call to next(). */

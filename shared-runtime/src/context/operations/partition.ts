@@ -1,15 +1,15 @@
 // partition: a context cut into consecutive parts (fixed-size runs of characters or items, or
 // runs of lines), each with its index, start and length, within the result and byte limits.
 
-import { utf8Length, type JsonValue } from "../json";
-import type { PartitionStrategy } from "../plan/ast";
-import { describeStrategy, requirePositiveInteger, unsupportedPartition } from "./contextErrors";
-import { AsyncItemCursor } from "./itemCursor";
-import { copyJson } from "./jsonCopy";
-import type { ContextLimits } from "./limits";
-import type { OpenPayload, Work } from "./payload";
-import { termBytes } from "./prologTerm";
-import { boundedChars, type TextLine, type TextReader } from "./textSource";
+import { utf8Length, type JsonValue } from "../../json";
+import type { PartitionStrategy } from "../../plan/ast";
+import { describeStrategy, requirePositiveInteger, unsupportedPartition } from "../contextErrors";
+import { AsyncItemCursor } from "../sources/itemCursor";
+import { copyJson } from "../jsonCopy";
+import type { ContextLimits } from "../limits";
+import type { OpenPayload, Work } from "../payload";
+import { termBytes } from "../prolog/prologTerm";
+import { boundedChars, type TextLine, type TextReader } from "../sources/textSource";
 
 function part(index: number, start: number, length: number, value: JsonValue): JsonValue {
   return { index, start, length, value };

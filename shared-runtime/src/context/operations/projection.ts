@@ -1,15 +1,15 @@
 // peek and slice: a bounded window on a context (characters of a text, items of a list), or
 // the context's metadata.
 
-import { newJsonObject, setOwn, type JsonValue } from "../json";
-import type { Selector } from "../plan/ast";
-import { truncateToBytes } from "./byteBudget";
-import { describeSelector, outOfRange, requireNonNegativeInteger, unsupportedSelector } from "./contextErrors";
-import { copyJson } from "./jsonCopy";
-import type { ContextLimits } from "./limits";
-import type { OpenPayload, Work } from "./payload";
-import { printTerm, termBytes } from "./prologTerm";
-import { boundedChars } from "./textSource";
+import { newJsonObject, setOwn, type JsonValue } from "../../json";
+import type { Selector } from "../../plan/ast";
+import { truncateToBytes } from "../sources/byteBudget";
+import { describeSelector, outOfRange, requireNonNegativeInteger, unsupportedSelector } from "../contextErrors";
+import { copyJson } from "../jsonCopy";
+import type { ContextLimits } from "../limits";
+import type { OpenPayload, Work } from "../payload";
+import { printTerm, termBytes } from "../prolog/prologTerm";
+import { boundedChars } from "../sources/textSource";
 
 /**
  * bounded_term/4: the item itself when its printed form fits the budget, else a preview of that

@@ -1,0 +1,87 @@
+// Every command and setting name the user-facing docs mention is one the code defines: the
+// extension's manifest (commands, settings) or the language server's executeCommand names.
+
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, test } from "node:test";
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const DOCS = ["README.md", "client/README.md", "server/README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+  .concat(readdirSync(join(ROOT, "docs")).flatMap((name) => (name.endsWith(".md") ? [`docs/${name}`] : [])))
+  .filter((path) => existsSync(join(ROOT, path)));
+
+interface Manifest {
+  contributes: {
+    commands: { command: string; category?: string; title: string }[];
+    configuration: { properties: Record<string, unknown> };
+  };
+}
+
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
+
+/** The server's command names, wherever its protocol module lives under server/src. */
+function serverCommands(): string[] {
+  const names: string[] = [];
+  for (const entry of readdirSync(join(ROOT, "server", "src"), { recursive: true, encoding: "utf8" })) {
+    if (!entry.endsWith(".ts")) continue;
+    const text = readFileSync(join(ROOT, "server", "src", entry), "utf8");
+    for (const match of text.matchAll(/export const command = "([^"]+)"/g)) names.push(match[1]!);
+  }
+  return names;
+}
+
+function mentions(pattern: RegExp): { doc: string; name: string }[] {
+  return DOCS.flatMap((doc) =>
+    [...readFileSync(join(ROOT, doc), "utf8").matchAll(pattern)].map((match) => ({ doc, name: match[1]! })),
+  );
+}
+
+describe("names in the docs", () => {
+  test("every rlmPlan.* name is a command, a setting or a server command", () => {
+    const known = new Set([
+      ...manifest.contributes.commands.map((command) => command.command),
+      ...Object.keys(manifest.contributes.configuration.properties),
+      ...serverCommands(),
+    ]);
+    const mentioned = mentions(/`(rlmPlan\.[A-Za-z.]*[A-Za-z])`/g);
+    assert.ok(mentioned.length > 10, `too few names found (${mentioned.length}): is the pattern wrong?`);
+    assert.deepEqual(
+      mentioned.filter(({ name }) => !known.has(name)),
+      [],
+    );
+  });
+
+  test("every **RLM Plan: ...** command title is one of the manifest's", () => {
+    const titles = new Set(manifest.contributes.commands.map((command) => `${command.category}: ${command.title}`));
+    const mentioned = mentions(/\*\*(RLM Plan: [^*]+)\*\*/g);
+    assert.ok(mentioned.length > 5, `too few titles found (${mentioned.length})`);
+    assert.deepEqual(
+      mentioned.filter(({ name }) => !titles.has(name)),
+      [],
+    );
+  });
+
+  test("the server README lists every command the server registers", () => {
+    const readme = readFileSync(join(ROOT, "server", "README.md"), "utf8");
+    const missing = serverCommands().filter(
+      (name) => name.startsWith("rlmPlan.server.") && !readme.includes(`| \`${name}\``),
+    );
+    assert.deepEqual(missing, []);
+  });
+
+  test("the Marketplace page ends with what users need, not how to build the extension", () => {
+    const page = readFileSync(join(ROOT, "client", "README.md"), "utf8");
+    for (const developerOnly of ["npm run", "launch.json", "press F5"]) {
+      assert.equal(page.includes(developerOnly), false, `client/README.md mentions "${developerOnly}"`);
+    }
+  });
+
+  test("the README claims no Helix test (there is none; Neovim's is test/neovim/)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const sentences = readme.split(/\.\s/).filter((sentence) => sentence.includes("Helix"));
+    assert.ok(sentences.length > 0);
+    for (const sentence of sentences) assert.match(sentence, /not exercised by a test/);
+    assert.ok(existsSync(join(ROOT, "test", "neovim")));
+  });
+});
