@@ -22,25 +22,25 @@ import {
   type TextDocuments,
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import type { AnalyzedPlan } from "./analyzedPlan";
-import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "./codeActions";
-import { codeLenses } from "./codeLens";
-import { definition } from "./definition";
-import { foldingRanges } from "./folding";
-import { formatPlan } from "./formatting";
+import type { AnalyzedPlan } from "../service/analyzedPlan";
+import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
+import { codeLenses } from "../service/codeLens";
+import { definition } from "../service/definition";
+import { foldingRanges } from "../service/folding";
+import { formatPlan } from "../service/formatting";
 import { hostProfileFile, hostProfileOf } from "./hostProfileFile";
-import { inlayHints } from "./inlayHints";
-import { references } from "./references";
-import { prepareRename, rename } from "./rename";
+import { inlayHints } from "../service/inlayHints";
+import { references } from "../service/references";
+import { prepareRename, rename } from "../service/rename";
 import { createPlanRunner } from "./runPlan";
-import { documentSymbols } from "./symbols";
-import { capabilitiesUsedBy, completion, hostProfileCompletion } from "./completion";
-import { hostProfileDiagnostics, planDiagnostics } from "./diagnostics";
+import { documentSymbols } from "../service/symbols";
+import { capabilitiesUsedBy, completion, hostProfileCompletion } from "../service/completion";
+import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
 import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
-import { hover } from "./hover";
-import { planGraph } from "./planGraph";
-import { hostProfileHover, hostProfileKeyCompletion } from "./hostProfileLanguage";
+import { hover } from "../service/hover";
+import { planGraph } from "../service/planGraph";
+import { hostProfileHover, hostProfileKeyCompletion } from "../service/hostProfileLanguage";
 import {
   CancelRunCommand,
   HostProfileRequest,
@@ -52,7 +52,7 @@ import {
   RunStepStartedNotification,
   RunTransitionNotification,
   ShowHostProfileCommand,
-} from "./protocol";
+} from "../protocol";
 import type { PlanWorkspace } from "./workspace";
 import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";

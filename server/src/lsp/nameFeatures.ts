@@ -2,10 +2,11 @@
 // range and delta) and document highlight. Both answer from the runtime's semantic model.
 
 import type { SemanticTokensDeltaParams, SemanticTokensRangeParams } from "vscode-languageserver";
-import type { AnalyzedPlan } from "./analyzedPlan";
-import { documentHighlights } from "./documentHighlight";
+import type { AnalyzedPlan } from "../service/analyzedPlan";
+import { documentHighlights } from "../service/documentHighlight";
 import type { Feature } from "./features";
-import { SEMANTIC_TOKENS_LEGEND, SemanticTokensCache } from "./semanticTokens";
+import { SEMANTIC_TOKENS_LEGEND } from "../service/semanticTokens";
+import { SemanticTokensCache } from "./semanticTokensCache";
 
 export const semanticTokens: Feature = (ctx) => {
   const cache = new SemanticTokensCache();

@@ -5,7 +5,7 @@
 import { argumentKeys } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
 import type { JsonPath } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
-import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver";
+import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import type { HostView } from "./hostView";
 import { isStepPath, nodeAt, stringProperty } from "./planTree";

@@ -21,7 +21,7 @@ import {
   type McpDiscovery,
 } from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
 import { dataLimitsOf } from "@rlm-plan/shared-runtime";
-import type { HostEntry, HostStatus, HostView } from "./hostView";
+import type { HostEntry, HostStatus, HostView } from "../service/hostView";
 
 export { HOST_PROFILE_FILENAME };
 

@@ -3,7 +3,7 @@
 // its final newline. Documents beyond formatLimits.ts are not formatted: the caller is told why.
 
 import { format, type FormattingOptions as JsoncFormattingOptions } from "jsonc-parser";
-import type { FormattingOptions, Range, TextEdit } from "vscode-languageserver";
+import type { FormattingOptions, Range, TextEdit } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { formatRefusal } from "./formatLimits";
 

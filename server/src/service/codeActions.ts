@@ -30,7 +30,7 @@ import {
   type ShowDocumentParams,
   type ShowDocumentResult,
   type TextEdit,
-} from "vscode-languageserver";
+} from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange, problemRange } from "./diagnostics";
@@ -39,7 +39,7 @@ import { addBindingStep } from "./addBindingFix";
 import { keySetAt } from "./keyCompletion";
 import { modelOf } from "./planNames";
 import { nodeAt, nodeAtOffset, stepSeparator, stringProperty } from "./planTree";
-import { ShowHostProfileCommand } from "./protocol";
+import { ShowHostProfileCommand } from "../protocol";
 import { renameBinding } from "./rename";
 
 /** The host profile a fix may edit or open: its parsed form and its current text. */

@@ -4,7 +4,7 @@
 // and one line starts at most one fold (the outermost).
 
 import { createScanner, SyntaxKind, type Node } from "jsonc-parser";
-import { FoldingRangeKind, type FoldingRange } from "vscode-languageserver";
+import { FoldingRangeKind, type FoldingRange } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 
 /** Folds per analysed version: a client asks again on every edit and every focus change. */

@@ -4,8 +4,8 @@
 
 import { parseTree } from "jsonc-parser";
 import type { Feature } from "./features";
-import { selectionRanges } from "./selectionRanges";
-import { WorkspaceSymbols } from "./workspaceSymbols";
+import { selectionRanges } from "../service/selectionRanges";
+import { WorkspaceSymbols } from "../service/workspaceSymbols";
 
 export const selections: Feature = (ctx) => {
   ctx.declare({ selectionRangeProvider: true });

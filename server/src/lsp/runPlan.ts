@@ -16,7 +16,7 @@ import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
-import type { AnalyzedPlan } from "./analyzedPlan";
+import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
 import {
   CancelRunCommand,
@@ -26,7 +26,7 @@ import {
   type RunResult,
   type RunStepStartedParams,
   type RunTransitionParams,
-} from "./protocol";
+} from "../protocol";
 import { maskedRunnerHost, runSecrets } from "./runMask";
 
 /** A run in progress; `done` settles once the client has heard how it ended. */

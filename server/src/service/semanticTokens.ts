@@ -4,13 +4,7 @@
 // Standard types only, so every theme already colours them (legend in server/README.md).
 
 import { builtinOf, DEFAULT_DATA_LIMITS, planTokens, type PlanToken } from "@rlm-plan/shared-runtime";
-import {
-  SemanticTokensBuilder,
-  type Range,
-  type SemanticTokens,
-  type SemanticTokensDelta,
-  type SemanticTokensLegend,
-} from "vscode-languageserver";
+import type { Range, SemanticTokensLegend } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 
 const TOKEN_TYPES = ["keyword", "variable", "parameter", "function", "namespace", "method", "property"] as const;
@@ -92,43 +86,14 @@ function modifiersOf(fact: PlanToken, limits: typeof DEFAULT_DATA_LIMITS): Token
   }
 }
 
-function encode(tokens: readonly DecodedToken[], builder: SemanticTokensBuilder): void {
-  for (const token of tokens) {
+/**
+ * Each token as the five integers the protocol pushes for it (line, character, length, type
+ * index in the legend, modifier bit set), before the relative encoding that lsp/ does.
+ */
+export function legendIndexed(tokens: readonly DecodedToken[]): (readonly [number, number, number, number, number])[] {
+  return tokens.map((token) => {
     let modifiers = 0;
     for (const modifier of token.modifiers) modifiers |= 1 << TOKEN_MODIFIERS.indexOf(modifier);
-    builder.push(token.line, token.character, token.length, TOKEN_TYPES.indexOf(token.type), modifiers);
-  }
-}
-
-/**
- * Full and delta answers per document: the builder keeps the last result, so a delta is the
- * edits from it when the client names it, else a full answer.
- */
-export class SemanticTokensCache {
-  private readonly builders = new Map<string, SemanticTokensBuilder>();
-
-  full(plan: AnalyzedPlan): SemanticTokens {
-    const builder = new SemanticTokensBuilder();
-    encode(decodedTokens(plan), builder);
-    this.builders.set(plan.document.uri, builder);
-    return builder.build();
-  }
-
-  delta(plan: AnalyzedPlan, previousResultId: string): SemanticTokens | SemanticTokensDelta {
-    const builder = this.builders.get(plan.document.uri);
-    if (!builder || builder.id !== previousResultId) return this.full(plan);
-    builder.previousResult(previousResultId);
-    encode(decodedTokens(plan), builder);
-    return builder.buildEdits();
-  }
-
-  range(plan: AnalyzedPlan, range: Range): SemanticTokens {
-    const builder = new SemanticTokensBuilder();
-    encode(decodedTokens(plan, range), builder);
-    return builder.build();
-  }
-
-  forget(uri: string): void {
-    this.builders.delete(uri);
-  }
+    return [token.line, token.character, token.length, TOKEN_TYPES.indexOf(token.type), modifiers] as const;
+  });
 }

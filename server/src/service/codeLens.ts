@@ -4,11 +4,11 @@
 // over its limit is marked.
 
 import { DEFAULT_BUDGET, type Estimate } from "@rlm-plan/shared-runtime";
-import type { CodeLens } from "vscode-languageserver";
+import type { CodeLens } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange, planStart } from "./diagnostics";
 import { modelOf } from "./planNames";
-import { RunInEditorCommand, RunPlanClientCommand } from "./protocol";
+import { RunInEditorCommand, RunPlanClientCommand } from "../protocol";
 
 /** The figures a lens shows, in order, with its short labels; `always` ones show even when zero. */
 const LENS_FIGURES: readonly { readonly label: string; readonly figure: keyof Estimate; readonly always: boolean }[] = [

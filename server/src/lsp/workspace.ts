@@ -17,10 +17,10 @@ import {
   type TextDocuments,
 } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { analyzePlan, type AnalyzedPlan } from "./analyzedPlan";
+import { analyzePlan, type AnalyzedPlan } from "../service/analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
-import { forgetTree } from "./recentTrees";
+import { forgetTree } from "../service/recentTrees";
 import { workspaceFileKind } from "@rlm-plan/shared-runtime";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";

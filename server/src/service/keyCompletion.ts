@@ -22,7 +22,7 @@ import {
   type JsonPath,
 } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
-import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Range } from "vscode-languageserver";
+import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { isPlanPath, isStepPath, nodeAt, stringProperty } from "./planTree";
 

@@ -3,7 +3,7 @@
 // resolves them: the same scoping as references and rename, so a namesake in a sibling
 // sub-plan stays unlit.
 
-import { DocumentHighlightKind, type DocumentHighlight, type Position } from "vscode-languageserver";
+import { DocumentHighlightKind, type DocumentHighlight, type Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import { bindingToken, modelOf, nameAtCursor, referenceToken } from "./planNames";

@@ -3,7 +3,7 @@
 
 import { pointer, type HostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
 import { pathToFileURL } from "node:url";
-import type { Location, Position } from "vscode-languageserver";
+import type { Location, Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import { bindingToken, nameAtCursor } from "./planNames";

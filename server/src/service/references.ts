@@ -4,7 +4,7 @@
 // semantic model says which binding each reference means.
 
 import type { Node } from "jsonc-parser";
-import type { Location, Position } from "vscode-languageserver";
+import type { Location, Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import { bindingToken, modelOf, nameAtCursor, referenceToken } from "./planNames";

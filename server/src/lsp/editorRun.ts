@@ -12,7 +12,7 @@ import {
   type WorkDoneProgressServerReporter,
 } from "vscode-languageserver";
 import type { Feature } from "./features";
-import { RunInEditorCommand, type RunFinishedParams, type RunResult } from "./protocol";
+import { RunInEditorCommand, type RunFinishedParams, type RunResult } from "../protocol";
 import { createPlanRunner } from "./runPlan";
 
 /** A value shown in a message: JSON, cut to a length an editor's message area holds. */

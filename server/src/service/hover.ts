@@ -17,10 +17,10 @@ import {
   type Step,
 } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
-import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
+import { MarkupKind, type Hover, type Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
-import { HOST_PROFILE_FILENAME } from "./hostProfiles";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/shared-runtime/out/host/profile";
 import { toolSchemaParagraphs, unlistedToolText } from "./toolSignature";
 import type { HostEntry } from "./hostView";
 import { bindingLine, modelOf } from "./planNames";

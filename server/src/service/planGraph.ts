@@ -5,7 +5,7 @@
 import { buildPlanGraph, graphToWire } from "@rlm-plan/shared-runtime";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
-import type { PlanGraphParams, PlanGraphResult, PlanGraphStep, RlmPlanSettings } from "./protocol";
+import type { PlanGraphParams, PlanGraphResult, PlanGraphStep, RlmPlanSettings } from "../protocol";
 
 export function planGraph(plan: AnalyzedPlan, params: PlanGraphParams, settings: RlmPlanSettings): PlanGraphResult {
   const { analysis, document } = plan;

@@ -7,7 +7,7 @@
 
 import { bindingNameProblem, type ModelBinding } from "@rlm-plan/shared-runtime";
 import type { Node } from "jsonc-parser";
-import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver";
+import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import { bindingLine, bindingToken, modelOf, nameAtCursor, referenceToken } from "./planNames";

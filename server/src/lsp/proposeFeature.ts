@@ -5,7 +5,7 @@
 import { proposePlan } from "@rlm-plan/shared-runtime";
 import type { CancellationToken } from "vscode-languageserver";
 import type { Feature } from "./features";
-import { HostProvidersRequest, ProposePlanCommand } from "./protocol";
+import { HostProvidersRequest, ProposePlanCommand } from "../protocol";
 
 export const proposals: Feature = (ctx) => {
   /** The profile that applies at a document's or folder's URI, loaded (or why not). */

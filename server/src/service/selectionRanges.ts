@@ -3,7 +3,7 @@
 // Read from the jsonc-parser tree, so it works on half-typed text too.
 
 import { findNodeAtOffset, type Node } from "jsonc-parser";
-import type { Position, Range, SelectionRange } from "vscode-languageserver";
+import type { Position, Range, SelectionRange } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 
 export function selectionRanges(

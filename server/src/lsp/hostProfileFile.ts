@@ -5,8 +5,8 @@
 import type { HostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import type { AnalyzedPlan } from "./analyzedPlan";
-import type { HostProfileFile } from "./codeActions";
+import type { AnalyzedPlan } from "../service/analyzedPlan";
+import type { HostProfileFile } from "../service/codeActions";
 import { uriToPath } from "./hostProfiles";
 import type { PlanWorkspace } from "./workspace";
 

@@ -3,7 +3,7 @@
 // width. The figures are the runtime estimator's; steps that did not normalize get no hint.
 
 import { childPlans, type Count, type Plan, type PlanModel, type Step } from "@rlm-plan/shared-runtime";
-import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver";
+import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { modelOf } from "./planNames";
 import { nodeAt } from "./planTree";

@@ -7,7 +7,7 @@
 // already calls, else the host's first; never preferred: the name may be a typo instead.
 
 import { bindingNameProblem, type LocatedProblem } from "@rlm-plan/shared-runtime";
-import { CodeActionKind, type CodeAction, type Diagnostic } from "vscode-languageserver";
+import { CodeActionKind, type CodeAction, type Diagnostic } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { modelOf } from "./planNames";
 import { enclosingStepPath, nodeAt, stepSeparator } from "./planTree";

@@ -4,7 +4,7 @@
 // from the source tree, so a step with problems is still in the outline.
 
 import type { Node } from "jsonc-parser";
-import { SymbolKind, type DocumentSymbol } from "vscode-languageserver";
+import { SymbolKind, type DocumentSymbol } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import { propertyValue, stringProperty } from "./planTree";

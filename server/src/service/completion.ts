@@ -40,7 +40,7 @@ import {
   type CompletionList,
   type Position,
   type Range,
-} from "vscode-languageserver";
+} from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { cursorLocation } from "./cursorLocation";

@@ -4,7 +4,13 @@
 
 import { HOST_PROFILE_SCHEMA } from "@rlm-plan/shared-runtime";
 import { getLanguageService, type LanguageService } from "vscode-json-languageservice";
-import { MarkupKind, type CompletionItem, type Hover, type MarkedString, type Position } from "vscode-languageserver";
+import {
+  MarkupKind,
+  type CompletionItem,
+  type Hover,
+  type MarkedString,
+  type Position,
+} from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 
 const SCHEMA_URI = "rlm-plan:/schemas/host-profile.schema.json";
