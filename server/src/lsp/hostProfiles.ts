@@ -11,17 +11,9 @@ import {
   parseHostProfile,
   type HostProfile,
   type HostProfileResult,
-  type InputSpec,
-  type ProviderSpec,
-  type ToolSpec,
 } from "@rlm-plan/shared-runtime/out/host/profile";
-import {
-  discoverMcpTools,
-  hostToolKnowledge,
-  type McpDiscovery,
-} from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
-import { dataLimitsOf } from "@rlm-plan/shared-runtime";
-import type { HostEntry, HostStatus, HostView } from "../service/hostView";
+import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
+import { hostStatusOf, type HostStatus } from "../service/hostView";
 
 export { HOST_PROFILE_FILENAME };
 
@@ -164,7 +156,7 @@ export class HostProfiles {
       const text = this.openText(key);
       const result = text === undefined ? loadHostProfile(key) : parseHostProfile(text, key);
       const listing = result.ok ? this.listing(key, result.profile) : undefined;
-      entry = { result, status: statusOf(key, result, listing) };
+      entry = { result, status: hostStatusOf(key, result, listing) };
       this.parsed.set(key, entry);
     }
     return entry;
@@ -174,92 +166,4 @@ export class HostProfiles {
 /** Edits elsewhere in a profile do not start its servers again. */
 function sameServers(a: HostProfile, b: HostProfile): boolean {
   return a.dir === b.dir && JSON.stringify([...a.mcpServers]) === JSON.stringify([...b.mcpServers]);
-}
-
-function statusOf(file: string, result: HostProfileResult, listing: McpDiscovery | undefined): HostStatus {
-  if (!result.ok) {
-    const first = result.errors[0];
-    return {
-      kind: "invalid",
-      file,
-      fileName: basename(file),
-      errorCount: result.errors.length,
-      first: first && { line: first.line, column: first.column, message: first.message },
-    };
-  }
-  return { kind: "ok", view: hostView(result.profile, listing) };
-}
-
-export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView {
-  const tools = new Map(entries(profile.tools, toolSummary));
-  for (const [name, signature] of listing?.tools ?? []) {
-    tools.set(name, {
-      summary: `MCP tool of ${signature.source ?? "an MCP server"}`,
-      ...(signature.description !== undefined ? { description: signature.description } : {}),
-    });
-  }
-  return {
-    file: profile.file,
-    fileName: basename(profile.file),
-    capabilities: profile.capabilities,
-    budget: profile.budget,
-    inputs: entries(profile.inputs, inputSummary),
-    tools,
-    providers: entries(profile.providers, providerSummary),
-    toolKnowledge: hostToolKnowledge(profile, listing),
-    dataLimits: dataLimitsOf(profile, basename(profile.file)),
-  };
-}
-
-function entries<T extends { readonly description?: string }>(
-  specs: ReadonlyMap<string, T>,
-  summary: (spec: T) => string,
-): ReadonlyMap<string, HostEntry> {
-  const result = new Map<string, HostEntry>();
-  for (const [name, spec] of specs) {
-    result.set(name, {
-      summary: summary(spec),
-      ...(typeof spec.description === "string" ? { description: spec.description } : {}),
-    });
-  }
-  return result;
-}
-
-function inputSummary(spec: InputSpec): string {
-  switch (spec.type) {
-    case "text-file":
-      return `context: text from the file \`${spec.path}\``;
-    case "text":
-      return `context: inline text (${spec.text.length} characters)`;
-    case "items-file":
-      return `context: items from the file \`${spec.path}\` (${spec.format ?? "jsonl"})`;
-    case "items":
-      return `context: ${spec.items.length} inline items`;
-    case "value":
-      return `value: ${shapeOf(spec.value)}`;
-  }
-}
-
-function shapeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (typeof value === "object") return "an object";
-  return `a ${typeof value}`;
-}
-
-/** A command's program (argv[0]) only: its arguments may hold paths or options nobody asked to see. */
-function toolSummary(spec: ToolSpec): string {
-  if (spec.type === "builtin") return `built-in tool \`${spec.builtin}\``;
-  return `command \`${spec.command[0] ?? ""}\` (run without a shell, JSON on stdin and stdout)`;
-}
-
-/** The endpoint's origin and the model: never the key, its variable, headers or a path. */
-function providerSummary(spec: ProviderSpec): string {
-  let origin: string;
-  try {
-    origin = new URL(spec.baseUrl).origin;
-  } catch {
-    origin = "an invalid base URL";
-  }
-  return `OpenAI-compatible chat endpoint \`${origin}\`, model \`${spec.model}\``;
 }

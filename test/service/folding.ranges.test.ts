@@ -1,31 +1,19 @@
-// Folding ranges over the protocol: objects and arrays that span lines (ending on the line before
+// Folding ranges, in process: objects and arrays that span lines (ending on the line before
 // their closing bracket), one fold per starting line (the outermost), a block comment over
 // several lines and a run of line comments.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { FoldingRangeKind, FoldingRangeRequest } from "vscode-languageserver-protocol/node";
-import { LspClient, TempWorkspace } from "./support/lspClient";
+import { describe, it } from "node:test";
+import { foldingRanges } from "@rlm-plan/server/out/service/folding";
+import { FoldingRangeKind } from "vscode-languageserver-protocol";
+import { analyzed } from "./support/analyzed";
 
 describe("folding: objects, arrays and comments", () => {
-  const workspace = new TempWorkspace();
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  async function folds(text: string) {
-    const uri = await client.open(workspace.path("folds.rlmplan.json"), text);
-    const ranges = await client.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri } });
-    await client.close(uri);
-    return ranges;
+  function folds(text: string) {
+    return foldingRanges(analyzed(text).plan);
   }
 
-  it("folds multi-line objects, arrays and comments", async () => {
+  it("folds multi-line objects, arrays and comments", () => {
     const text = [
       /*  0 */ "// A plan to fold:",
       /*  1 */ "// three lines of",
@@ -46,7 +34,7 @@ describe("folding: objects, arrays and comments", () => {
       /* 16 */ "}",
       "",
     ].join("\n");
-    assert.deepEqual(await folds(text), [
+    assert.deepEqual(folds(text), [
       { startLine: 0, endLine: 2, kind: FoldingRangeKind.Comment },
       { startLine: 3, endLine: 15 },
       { startLine: 4, endLine: 14 },
@@ -56,14 +44,14 @@ describe("folding: objects, arrays and comments", () => {
     ]);
   });
 
-  it("nothing to fold on one line", async () => {
-    assert.deepEqual(await folds('{"steps": [{"op": "final", "value": 1}]} // done\n'), []);
+  it("nothing to fold on one line", () => {
+    assert.deepEqual(folds('{"steps": [{"op": "final", "value": 1}]} // done\n'), []);
   });
 
-  it("folds what it can of broken text", async () => {
+  it("folds what it can of broken text", () => {
     const text = ["{", '  "steps": [', '    {"op": "final",', '     "value": 1', "  ]", ""].join("\n");
     // The unclosed root ends where the text does, on the "]" line.
-    assert.deepEqual(await folds(text), [
+    assert.deepEqual(folds(text), [
       { startLine: 0, endLine: 3 },
       { startLine: 1, endLine: 3 },
       { startLine: 2, endLine: 3 },
