@@ -56,3 +56,8 @@ export function analyzedAt(marked: string, options: PlanOptions = {}): AnalyzedA
   const { text, position } = fixture(marked);
   return { ...analyzed(text, options), position };
 }
+
+/** A feature's answer as a client receives it: JSON on the wire drops undefined fields. */
+export function onTheWire<T>(answer: T): T {
+  return answer === undefined ? answer : (JSON.parse(JSON.stringify(answer)) as T);
+}

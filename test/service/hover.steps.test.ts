@@ -1,39 +1,25 @@
-// Hover on steps over the protocol: what the operation does, the worst case of its subtree, the
+// Hover on steps, in process: what the operation does, the worst case of its subtree, the
 // retry multiplication, the run's worst case so far against the budget, and the capability.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { fixture, hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
-import { at, HOST, PLAN } from "./support/sampleWorkspace";
+import { describe, it } from "node:test";
+import { hover } from "@rlm-plan/server/out/service/hover";
+import { at, HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { analyzedAt } from "./support/analyzed";
 
 describe("hover: steps", () => {
-  const workspace = new TempWorkspace({
-    "hosted/rlmplan.host.json": hostProfile(HOST),
-    "hosted/plan.rlmplan.json": PLAN,
-    "bare/plan.rlmplan.json": PLAN,
-  });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  async function hoverText(file: string, marked: string): Promise<string | undefined> {
-    const { text, position } = fixture(marked);
-    const uri = await client.open(workspace.path(file), text);
-    const hover = await client.hover(uri, position);
-    await client.close(uri);
-    if (!hover) return undefined;
-    assert.ok(typeof hover.contents === "object" && "kind" in hover.contents);
-    assert.equal(hover.contents.kind, "markdown");
-    return hover.contents.value;
+  // "hosted" plans are under the sample host profile, "bare" ones have none.
+  function hoverText(where: "hosted" | "bare", marked: string): string | undefined {
+    const { plan, position } = analyzedAt(marked, where === "hosted" ? { host: HOST } : {});
+    const answer = hover(plan, position);
+    if (!answer) return undefined;
+    assert.ok(typeof answer.contents === "object" && "kind" in answer.contents);
+    assert.equal(answer.contents.kind, "markdown");
+    return answer.contents.value;
   }
 
-  it("on a tool step's op: what it does, its worst case, the run so far, the capability", async () => {
-    const text = await hoverText("hosted/plan.rlmplan.json", at(PLAN, '"op": "to|ol"'));
+  it("on a tool step's op: what it does, its worst case, the run so far, the capability", () => {
+    const text = hoverText("hosted", at(PLAN, '"op": "to|ol"'));
     assert.equal(
       text,
       [
@@ -46,8 +32,8 @@ describe("hover: steps", () => {
     );
   });
 
-  it("on a retry: the multiplication by its attempts", async () => {
-    const text = await hoverText("hosted/plan.rlmplan.json", at(PLAN, '"attempts": |3'));
+  it("on a retry: the multiplication by its attempts", () => {
+    const text = hoverText("hosted", at(PLAN, '"attempts": |3'));
     assert.equal(
       text,
       [
@@ -61,8 +47,8 @@ describe("hover: steps", () => {
     );
   });
 
-  it("anywhere in a step not covered by a nearer hover, and says when a capability is not granted", async () => {
-    const text = await hoverText("hosted/plan.rlmplan.json", at(PLAN, '"bind": "ans|wer"'));
+  it("anywhere in a step not covered by a nearer hover, and says when a capability is not granted", () => {
+    const text = hoverText("hosted", at(PLAN, '"bind": "ans|wer"'));
     assert.equal(
       text,
       [
@@ -73,12 +59,12 @@ describe("hover: steps", () => {
         "**Capability:** `model(local)`, granted by `rlmplan.host.json`",
       ].join("\n\n"),
     );
-    const search = await hoverText("hosted/plan.rlmplan.json", at(PLAN, '"pattern": "|x"'));
+    const search = hoverText("hosted", at(PLAN, '"pattern": "|x"'));
     assert.match(search ?? "", /^\*\*context\*\* `search` → `hits`\n\n/);
     assert.match(search ?? "", /\*\*Capability:\*\* `context\(search\)`, granted by `rlmplan.host.json`$/);
   });
 
-  it("marks a budget the run exceeds so far, and a capability the host does not grant", async () => {
+  it("marks a budget the run exceeds so far, and a capability the host does not grant", () => {
     const plan = `{"steps": [
   {"op": "tool", "name": "count_items", "args": [], "bind": "a"},
   {"op": "tool", "name": "count_items", "args": [], "bind": "b"},
@@ -89,7 +75,7 @@ describe("hover: steps", () => {
       '"bind": "a"',
       '"bind": "a"}, {"op": "tool", "name": "count_items", "args": [], "bind": "a2"}, {"op": "tool", "name": "count_items", "args": [], "bind": "a3"',
     );
-    const text = await hoverText("hosted/plan.rlmplan.json", at(edited, '"op": "para|llel"'));
+    const text = hoverText("hosted", at(edited, '"op": "para|llel"'));
     assert.equal(
       text,
       [
@@ -104,11 +90,11 @@ describe("hover: steps", () => {
       '"bind": "b"}',
       '"bind": "b"}, {"op": "tool", "name": "count_items", "args": [], "bind": "b2"}',
     );
-    const overText = await hoverText("hosted/plan.rlmplan.json", at(over, '"bind": "b|2"'));
+    const overText = hoverText("hosted", at(over, '"bind": "b|2"'));
     assert.match(overText ?? "", / · tool calls 5 of 4 \(over\) · /);
   });
 
-  it("inside a parallel branch, counts the earlier branches; without a host, says nothing is checked", async () => {
+  it("inside a parallel branch, counts the earlier branches; without a host, says nothing is checked", () => {
     const plan = `{"steps": [
   {"op": "parallel", "plans": [
     {"steps": [{"op": "tool", "name": "t", "args": [], "bind": "x"}, {"op": "final", "value": 1}]},
@@ -116,7 +102,7 @@ describe("hover: steps", () => {
   ], "bind": "both"},
   {"op": "final", "value": {"ref": "var", "name": "both"}}
 ]}`;
-    const text = await hoverText("bare/plan.rlmplan.json", at(plan, '"label": "sec|ond"'));
+    const text = hoverText("bare", at(plan, '"label": "sec|ond"'));
     assert.equal(
       text,
       [
@@ -129,17 +115,17 @@ describe("hover: steps", () => {
     );
   });
 
-  it("on a step that did not normalize: what the operation does, and no figures", async () => {
+  it("on a step that did not normalize: what the operation does, and no figures", () => {
     const plan = '{"steps": [{"op": "tool", "name": "t", "bind": "x"}, {"op": "final", "value": 1}]}';
     assert.equal(
-      await hoverText("bare/plan.rlmplan.json", at(plan, '"to|ol"')),
+      hoverText("bare", at(plan, '"to|ol"')),
       [
         "**tool**",
         "Calls a trusted tool the host registers with JSON arguments and binds its result.",
         "This step has problems: fix them to see its worst case.",
       ].join("\n\n"),
     );
-    const final = await hoverText("bare/plan.rlmplan.json", at(plan, '"fi|nal"'));
+    const final = hoverText("bare", at(plan, '"fi|nal"'));
     assert.match(final ?? "", /^\*\*final\*\*\n\nEnds the plan: its value is the plan's result\.\n\n/);
     assert.match(final ?? "", /\*\*Capability:\*\* none needed$/);
   });

@@ -1,11 +1,12 @@
-// Inlay hints over the protocol: after a retry's attempts, its plan's steps multiplied; after a
+// Inlay hints, in process: after a retry's attempts, its plan's steps multiplied; after a
 // parallel step's plans, its width; only inside the range asked for.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { InlayHintKind, InlayHintRequest, type InlayHint, type Range } from "vscode-languageserver-protocol/node";
-import { LspClient, TempWorkspace } from "./support/lspClient";
-import { nthRange } from "./support/scopedPlan";
+import { describe, it } from "node:test";
+import { inlayHints } from "@rlm-plan/server/out/service/inlayHints";
+import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
+import { nthRange } from "../protocol/support/scopedPlan";
+import { analyzed, onTheWire } from "./support/analyzed";
 
 const PLAN = `{
   "steps": [
@@ -26,25 +27,12 @@ const PLAN = `{
 const WHOLE: Range = { start: { line: 0, character: 0 }, end: { line: 14, character: 0 } };
 
 describe("inlay hints: retry and parallel costs", () => {
-  const workspace = new TempWorkspace();
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  async function hints(text: string, range: Range): Promise<InlayHint[] | null> {
-    const uri = await client.open(workspace.path("hints.rlmplan.json"), text);
-    const result = await client.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range });
-    await client.close(uri);
-    return result;
+  function hints(text: string, range: Range): InlayHint[] {
+    return onTheWire(inlayHints(analyzed(text).plan, range));
   }
 
-  it("multiplies a retry's plan by its attempts and shows a parallel step's width", async () => {
-    assert.deepEqual(await hints(PLAN, WHOLE), [
+  it("multiplies a retry's plan by its attempts and shows a parallel step's width", () => {
+    assert.deepEqual(hints(PLAN, WHOLE), [
       {
         position: nthRange(PLAN, '"attempts": 3', 0).end,
         label: "×3 = 9 steps",
@@ -69,15 +57,15 @@ describe("inlay hints: retry and parallel costs", () => {
     ]);
   });
 
-  it("only the hints inside the requested range", async () => {
+  it("only the hints inside the requested range", () => {
     const firstLines: Range = { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } };
-    const labels = (await hints(PLAN, firstLines))?.map((hint) => hint.label);
+    const labels = hints(PLAN, firstLines)?.map((hint) => hint.label);
     assert.deepEqual(labels, ["×3 = 9 steps"]);
   });
 
-  it("no hints for steps that did not normalize", async () => {
+  it("no hints for steps that did not normalize", () => {
     const broken = PLAN.replace('"attempts": 3', '"attempts": "three"');
-    const labels = (await hints(broken, WHOLE))?.map((hint) => hint.label);
+    const labels = hints(broken, WHOLE)?.map((hint) => hint.label);
     assert.deepEqual(labels, ["×1 = 1 step", "width 2"]);
   });
 });

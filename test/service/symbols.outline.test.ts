@@ -1,16 +1,13 @@
-// Document symbols over the protocol: the steps as a nested outline, named "op → bind", with the
+// Document symbols, in process: the steps as a nested outline, named "op → bind", with the
 // tool, provider, action or label as detail, a kind per operation, sub-plan steps as children
 // (each parallel branch a node of its own), and steps with problems still listed.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import {
-  DocumentSymbolRequest,
-  SymbolKind,
-  type DocumentSymbol,
-  type Range,
-} from "vscode-languageserver-protocol/node";
-import { LspClient, positionAt, TempWorkspace } from "./support/lspClient";
+import { describe, it } from "node:test";
+import { documentSymbols } from "@rlm-plan/server/out/service/symbols";
+import { SymbolKind, type DocumentSymbol, type Range } from "vscode-languageserver-protocol/node";
+import { positionAt } from "../protocol/support/lspClient";
+import { analyzed, onTheWire } from "./support/analyzed";
 
 const CONTEXT = `{"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "x"}, "bind": "hits"}`;
 const CHECKPOINT = `{"op": "checkpoint", "label": "try"}`;
@@ -86,21 +83,10 @@ function branch(snippet: string, name: string, children: DocumentSymbol[]): Docu
 }
 
 describe("symbols: the plan's outline", () => {
-  const workspace = new TempWorkspace();
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const symbolsOf = (text: string) => onTheWire(documentSymbols(analyzed(text).plan));
 
-  it("nests sub-plan steps under their step, one node per parallel branch", async () => {
-    const uri = await client.open(workspace.path("outline.rlmplan.json"), PLAN);
-    const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
-    await client.close(uri);
-    assert.deepEqual(symbols, [
+  it("nests sub-plan steps under their step, one node per parallel branch", () => {
+    assert.deepEqual(symbolsOf(PLAN), [
       step(CONTEXT, "context → hits", SymbolKind.Field, '"hits"', "search"),
       step(RETRY, "retry → count", SymbolKind.Namespace, '"count"', "3 attempts", [
         step(CHECKPOINT, "checkpoint", SymbolKind.Event, '"checkpoint"', "try"),
@@ -124,10 +110,7 @@ describe("symbols: the plan's outline", () => {
     ]);
   });
 
-  it("no symbols for text that is not a plan object", async () => {
-    const uri = await client.open(workspace.path("empty.rlmplan.json"), "[1, 2");
-    const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
-    await client.close(uri);
-    assert.deepEqual(symbols, []);
+  it("no symbols for text that is not a plan object", () => {
+    assert.deepEqual(symbolsOf("[1, 2"), []);
   });
 });
