@@ -1,5 +1,5 @@
 // A real LSP client for the language-server benchmark: starts the built server
-// (`server/out/main.js --stdio`) as a child process and talks JSON-RPC to it over stdin/stdout
+// (`server/out/lsp/main.js --stdio`) as a child process and talks JSON-RPC to it over stdin/stdout
 // with vscode-languageserver-protocol, as test/protocol/support/lspClient.ts does. Timing-aware:
 // each publishDiagnostics is stamped when it arrives, so a didChange can be timed to the
 // diagnostics of exactly the version it created. Also reads the server's memory from /proc.
@@ -33,9 +33,9 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { now } from "./measure";
 
-/** bench/out/lspSession.js -> server/out/main.js; RLM_PLAN_BENCH_SERVER measures another build (a "before"). */
+/** bench/out/lspSession.js -> server/out/lsp/main.js; RLM_PLAN_BENCH_SERVER measures another build (a "before"). */
 export const SERVER_MAIN =
-  process.env.RLM_PLAN_BENCH_SERVER ?? resolve(__dirname, "..", "..", "server", "out", "main.js");
+  process.env.RLM_PLAN_BENCH_SERVER ?? resolve(__dirname, "..", "..", "server", "out", "lsp", "main.js");
 const WAIT_MS = 60_000;
 
 export interface SessionOptions {

@@ -1,5 +1,5 @@
 // Preloaded into the server by the benchmark's memory run only (`node --expose-gc -r
-// bench/out/serverMemoryHook.js server/out/main.js --stdio`): on SIGUSR2 it runs a full garbage
+// bench/out/serverMemoryHook.js server/out/lsp/main.js --stdio`): on SIGUSR2 it runs a full garbage
 // collection and writes one line with process.memoryUsage() to stderr, so the benchmark can
 // tell live memory from garbage V8 has not collected yet. The server's code is not touched.
 

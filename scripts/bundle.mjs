@@ -21,7 +21,7 @@ const dev = process.argv.includes("--dev");
 // there, never into the extension host.
 const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
-  { in: "server/out/main.js", out: "dist/server.js" },
+  { in: "server/out/lsp/main.js", out: "dist/server.js" },
   { in: "debug-adapter/out/main.js", out: "dist/debugAdapter.js" },
   // Command tools run under it; the runtime finds it beside itself (host/commandTool.ts).
   { in: "shared-runtime/out/host/supervisor.js", out: "dist/supervisor.js" },

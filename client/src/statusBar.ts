@@ -11,7 +11,7 @@ import { PLAN_LANGUAGE_ID } from "./languageClient";
 import { displayPath } from "./runOutput";
 import { HostProfileRequest, RunPlanClientCommand } from "./serverProtocol";
 
-/** The server marks a figure over its limit with this sign (server/src/codeLens.ts). */
+/** The server marks a figure over its limit with this sign (server/src/service/codeLens.ts). */
 const OVER_LIMIT_MARK = "⚠";
 const REFRESH_DELAY_MS = 150;
 

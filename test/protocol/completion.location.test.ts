@@ -1,4 +1,4 @@
-// Completion finds the cursor from the cached tree (server/src/cursorLocation.ts) instead of
+// Completion finds the cursor from the cached tree (server/src/service/cursorLocation.ts) instead of
 // rescanning the whole text: at every offset of valid, commented, oddly shaped and broken texts
 // it must say exactly what jsonc-parser's getLocation says. Over the protocol, completion in a
 // long plan works with a syntax error after the cursor (read from the tree) and before it
@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { parseJsoncDocument } from "@rlm-plan/shared-runtime";
-import { cursorLocation } from "@rlm-plan/server/out/cursorLocation";
+import { cursorLocation } from "@rlm-plan/server/out/service/cursorLocation";
 import { getLocation } from "jsonc-parser";
 import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
 

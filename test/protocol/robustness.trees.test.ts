@@ -1,4 +1,4 @@
-// The server keeps the jsonc tree of recently used plans only (server/src/recentTrees.ts) and
+// The server keeps the jsonc tree of recently used plans only (server/src/service/recentTrees.ts) and
 // parses a plan's text again when a request needs a tree it dropped. A plan asked about after
 // many others were opened, and after an edit, must answer exactly as it did at first.
 

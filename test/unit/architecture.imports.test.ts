@@ -41,3 +41,20 @@ test("shared-runtime imports neither vscode nor any LSP package", () => {
 test("the language server never imports VS Code's API", () => {
   assert.deepEqual(offenders("server/src", /^vscode$/), []);
 });
+
+// server/src/service holds the features as functions of an analysed plan and a position; the
+// LSP wiring (connection, documents, guard, workspace, runs) is server/src/lsp. Features may use
+// the protocol's types and the shared wire contract (server/src/protocol.ts), never the wiring.
+const WIRING = /(^|\/)lsp\/|^vscode-languageserver(\/node)?$/;
+
+test("the server's features never import its LSP wiring or the server library", () => {
+  assert.ok(sourceFiles(join(root, "server", "src", "service")).length > 10);
+  assert.deepEqual(offenders("server/src/service", WIRING), []);
+});
+
+test("the service scan would see an import of the wiring", () => {
+  for (const specifier of ["../lsp/workspace", "vscode-languageserver", "vscode-languageserver/node"])
+    assert.ok(WIRING.test(specifier), specifier);
+  for (const specifier of ["vscode-languageserver-protocol", "../protocol", "./analyzedPlan"])
+    assert.ok(!WIRING.test(specifier), specifier);
+});

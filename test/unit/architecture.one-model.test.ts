@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 
 const root = join(__dirname, "..", "..", "..");
-const SCANNED = ["server/src", "client/src", "shared-runtime/src/cli"];
+const SCANNED = ["server/src/service", "server/src/lsp", "server/src", "client/src", "shared-runtime/src/cli"];
 
 const RULES: readonly { readonly what: string; readonly pattern: RegExp; readonly copy: string }[] = [
   {
@@ -50,7 +50,7 @@ function sources(): { file: string; lines: string[] }[] {
 test("the scan reads the server, the client and the CLI", () => {
   const files = sources().map((s) => s.file);
   for (const expected of [
-    "server/src/hover.ts",
+    "server/src/service/hover.ts",
     "client/src/hostProfileTemplate.ts",
     "shared-runtime/src/cli/estimate.ts",
   ])

@@ -1,4 +1,4 @@
-// A real LSP client for protocol tests: starts the built server (`server/out/main.js --stdio`)
+// A real LSP client for protocol tests: starts the built server (`server/out/lsp/main.js --stdio`)
 // as a child process and talks JSON-RPC to it over its stdin and stdout with
 // vscode-languageserver-protocol, the library editors' clients are built on. Also: temporary
 // workspaces with real files, and fixtures that mark the cursor inline with `|`.
@@ -39,7 +39,7 @@ import {
   type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol/node";
 
-export const SERVER_MAIN = resolve(__dirname, "..", "..", "..", "..", "server", "out", "main.js");
+export const SERVER_MAIN = resolve(__dirname, "..", "..", "..", "..", "server", "out", "lsp", "main.js");
 const WAIT_MS = 10_000;
 
 export interface ClientOptions {

@@ -1,0 +1,382 @@
+// The registry of language features. Each entry is a registration: it declares the server
+// capabilities it provides and wires its requests to a feature module's function (which takes
+// the analysed document and the request and returns plain data), under the guard. To add a
+// feature, write its module and append one registration to FEATURES.
+
+import {
+  CodeActionKind,
+  CodeLensRefreshRequest,
+  LSPErrorCodes,
+  MessageType,
+  ShowMessageNotification,
+  ResponseError,
+  TextDocumentSyncKind,
+  type PrepareRenameParams,
+  type PrepareRenameResult,
+  type RenameParams,
+  type WorkspaceEdit,
+  type CancellationToken,
+  type ClientCapabilities,
+  type Connection,
+  type ServerCapabilities,
+  type TextDocuments,
+} from "vscode-languageserver";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { AnalyzedPlan } from "../service/analyzedPlan";
+import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
+import { codeLenses } from "../service/codeLens";
+import { definition } from "../service/definition";
+import { foldingRanges } from "../service/folding";
+import { formatPlan } from "../service/formatting";
+import { hostProfileFile, hostProfileOf } from "./hostProfileFile";
+import { inlayHints } from "../service/inlayHints";
+import { references } from "../service/references";
+import { prepareRename, rename } from "../service/rename";
+import { createPlanRunner } from "./runPlan";
+import { documentSymbols } from "../service/symbols";
+import { capabilitiesUsedBy, completion, hostProfileCompletion } from "../service/completion";
+import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
+import type { Guard } from "./guard";
+import { uriToPath } from "./hostProfiles";
+import { hover } from "../service/hover";
+import { planGraph } from "../service/planGraph";
+import { hostProfileHover, hostProfileKeyCompletion } from "../service/hostProfileLanguage";
+import {
+  CancelRunCommand,
+  HostProfileRequest,
+  PlanGraphRequest,
+  RunCommand,
+  RunInEditorCommand,
+  RunPlanClientCommand,
+  RunFinishedNotification,
+  RunStepStartedNotification,
+  RunTransitionNotification,
+  ShowHostProfileCommand,
+} from "../protocol";
+import type { PlanWorkspace } from "./workspace";
+import { selections, workspaceSymbols } from "./structureFeatures";
+import { editorRuns } from "./editorRun";
+import { proposals } from "./proposeFeature";
+import { documentHighlight, semanticTokens } from "./nameFeatures";
+
+/** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
+export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
+
+export interface FeatureContext {
+  readonly connection: Connection;
+  readonly documents: TextDocuments<TextDocument>;
+  /** Open plans and their analyses, host profiles, settings, and change events. */
+  readonly workspace: PlanWorkspace;
+  /** Wrap every handler: `ctx.connection.onX(ctx.guard.request("x", handler, emptyResult))`. */
+  readonly guard: Guard;
+  /** Adds to the capabilities announced in the initialize result (objects merge, lists join). */
+  declare(capabilities: ServerCapabilities): void;
+  /** A command for `workspace/executeCommand`; listed in `executeCommandProvider.commands`. */
+  command(name: string, handler: CommandHandler): void;
+  /** The client's capabilities; undefined until `initialize` has arrived. */
+  clientCapabilities(): ClientCapabilities | undefined;
+}
+
+export type Feature = (ctx: FeatureContext) => void;
+
+const documentSync: Feature = (ctx) => {
+  ctx.declare({ textDocumentSync: TextDocumentSyncKind.Incremental });
+};
+
+const diagnostics: Feature = (ctx) => {
+  const { connection, workspace } = ctx;
+  workspace.onPlanAnalyzed((plan) => {
+    void connection.sendDiagnostics({
+      uri: plan.document.uri,
+      version: plan.document.version,
+      diagnostics: planDiagnostics(plan, workspace.settings),
+    });
+    // Diagnostics need no source tree; hover, completion and the rest do. Parse it once the
+    // diagnostics are out, unless the document changed again meanwhile.
+    setImmediate(() => {
+      if (ctx.documents.get(plan.document.uri)?.version !== plan.document.version) return;
+      try {
+        void plan.tree;
+      } catch {
+        // A request that needs the tree will parse it again and report what went wrong.
+      }
+    });
+  });
+  workspace.onHostProfileChecked(({ document, file, result, toolListingFailures }) => {
+    void connection.sendDiagnostics({
+      uri: document.uri,
+      version: document.version,
+      diagnostics: hostProfileDiagnostics(document, result, file, toolListingFailures),
+    });
+  });
+  workspace.onDocumentClosed((uri) => void connection.sendDiagnostics({ uri, diagnostics: [] }));
+};
+
+const hovers: Feature = (ctx) => {
+  ctx.declare({ hoverProvider: true });
+  ctx.connection.onHover(
+    ctx.guard.request(
+      "hover",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        if (plan) return hover(plan, params.position);
+        const document = ctx.documents.get(params.textDocument.uri);
+        return document && ctx.workspace.isHostProfile(document) ? hostProfileHover(document, params.position) : null;
+      },
+      null,
+    ),
+  );
+};
+
+const completions: Feature = (ctx) => {
+  ctx.declare({ completionProvider: { triggerCharacters: ['"', ":"] } });
+  ctx.connection.onCompletion(
+    ctx.guard.request(
+      "completion",
+      async (params) => {
+        const uri = params.textDocument.uri;
+        const plan = ctx.workspace.plan(uri);
+        if (plan) return completion(plan, params.position);
+        const document = ctx.documents.get(uri);
+        if (!document || !ctx.workspace.isHostProfile(document)) return [];
+        const file = uriToPath(uri);
+        const used = ctx.workspace
+          .openPlans()
+          .filter((open) => ctx.workspace.hostProfileFileFor(open.document.uri) === file)
+          .flatMap(capabilitiesUsedBy);
+        // Capability terms (ours: they know the plans and the registries) first, then the
+        // schema's keys and values; a label both offer is listed once.
+        const capabilities = hostProfileCompletion(document, params.position, [...new Set(used)]);
+        const labels = new Set(capabilities.map((item) => item.label));
+        const schema = (await hostProfileKeyCompletion(document, params.position)).filter((i) => !labels.has(i.label));
+        return [...capabilities, ...schema];
+      },
+      [],
+    ),
+  );
+};
+
+const hostProfileStatus: Feature = (ctx) => {
+  ctx.connection.onRequest(
+    HostProfileRequest.type,
+    ctx.guard.request(
+      "hostProfile",
+      ({ uri }) => ({ uri, hostProfile: ctx.workspace.hostProfileFileFor(uri) ?? null }),
+      {
+        uri: "",
+        hostProfile: null,
+      },
+    ),
+  );
+};
+
+const definitions: Feature = (ctx) => {
+  ctx.declare({ definitionProvider: true });
+  ctx.connection.onDefinition(
+    ctx.guard.request(
+      "definition",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        return plan ? definition(plan, params.position, hostProfileOf(ctx.workspace, plan)) : [];
+      },
+      [],
+    ),
+  );
+};
+
+const referenceSearch: Feature = (ctx) => {
+  ctx.declare({ referencesProvider: true });
+  ctx.connection.onReferences(
+    ctx.guard.request(
+      "references",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        return plan ? references(plan, params.position, params.context.includeDeclaration) : [];
+      },
+      [],
+    ),
+  );
+};
+
+const renames: Feature = (ctx) => {
+  ctx.declare({ renameProvider: { prepareProvider: true } });
+  ctx.connection.onPrepareRename(
+    ctx.guard.request<PrepareRenameParams, PrepareRenameResult | null | ResponseError<void>>(
+      "prepareRename",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        const outcome = plan ? prepareRename(plan, params.position) : null;
+        return outcome && "refused" in outcome
+          ? new ResponseError(LSPErrorCodes.RequestFailed, outcome.refused)
+          : outcome;
+      },
+      null,
+    ),
+  );
+  ctx.connection.onRenameRequest(
+    ctx.guard.request<RenameParams, WorkspaceEdit | null | ResponseError<void>>(
+      "rename",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        const outcome = plan ? rename(plan, params.position, params.newName) : null;
+        return outcome && "refused" in outcome
+          ? new ResponseError(LSPErrorCodes.RequestFailed, outcome.refused)
+          : (outcome?.edit ?? null);
+      },
+      null,
+    ),
+  );
+};
+
+const outline: Feature = (ctx) => {
+  ctx.declare({ documentSymbolProvider: { label: "Plan steps" } });
+  ctx.connection.onDocumentSymbol(
+    ctx.guard.request("documentSymbol", (params) => withPlan(ctx, params.textDocument.uri, documentSymbols, []), []),
+  );
+};
+
+const folding: Feature = (ctx) => {
+  ctx.declare({ foldingRangeProvider: true });
+  ctx.connection.onFoldingRanges(
+    ctx.guard.request("foldingRange", (params) => withPlan(ctx, params.textDocument.uri, foldingRanges, []), []),
+  );
+};
+
+const formatting: Feature = (ctx) => {
+  ctx.declare({ documentFormattingProvider: true, documentRangeFormattingProvider: true });
+  // A notification, not a request: nothing waits for the user to dismiss it.
+  const refused = (message: string) =>
+    void ctx.connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+  ctx.connection.onDocumentFormatting(
+    ctx.guard.request(
+      "formatting",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params, refused), []),
+      [],
+    ),
+  );
+  ctx.connection.onDocumentRangeFormatting(
+    ctx.guard.request(
+      "rangeFormatting",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => formatPlan(plan, params, refused), []),
+      [],
+    ),
+  );
+};
+
+const quickFixes: Feature = (ctx) => {
+  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, RUN_PLAN_ACTION_KIND] } });
+  ctx.connection.onCodeAction(
+    ctx.guard.request(
+      "codeAction",
+      (params) => {
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        if (!plan) return [];
+        return codeActions(plan, {
+          diagnostics: params.context.diagnostics,
+          ...(params.context.only ? { only: params.context.only } : {}),
+          hostProfile: () => hostProfileFile(ctx.workspace, plan),
+          runCommand: ctx.workspace.clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
+        });
+      },
+      [],
+    ),
+  );
+  ctx.command(ShowHostProfileCommand.command, (args) =>
+    showHostProfile(args, (params) => ctx.connection.window.showDocument(params)),
+  );
+};
+
+const lenses: Feature = (ctx) => {
+  ctx.declare({ codeLensProvider: { resolveProvider: false } });
+  ctx.connection.onCodeLens(
+    ctx.guard.request(
+      "codeLens",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []),
+      [],
+    ),
+  );
+  // The worst-case lens also depends on the host's budget: when a plan's lens text changes
+  // without an edit (the host profile changed), clients that can are asked to ask again.
+  const shown = new Map<string, string>();
+  ctx.workspace.onPlanAnalyzed((plan) => {
+    const titles = codeLenses(plan, ctx.workspace.clientRunsPlans)
+      .map((lens) => lens.command?.title ?? "")
+      .join("\n");
+    const before = shown.get(plan.document.uri);
+    shown.set(plan.document.uri, titles);
+    if (before === undefined || before === titles) return;
+    if (ctx.clientCapabilities()?.workspace?.codeLens?.refreshSupport !== true) return;
+    void ctx.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  });
+  ctx.workspace.onDocumentClosed((uri) => shown.delete(uri));
+};
+
+const hints: Feature = (ctx) => {
+  ctx.declare({ inlayHintProvider: true });
+  ctx.connection.languages.inlayHint.on(
+    ctx.guard.request(
+      "inlayHint",
+      (params) => withPlan(ctx, params.textDocument.uri, (plan) => inlayHints(plan, params.range), []),
+      [],
+    ),
+  );
+};
+
+const planRuns: Feature = (ctx) => {
+  const runner = createPlanRunner({
+    plan: (uri) => ctx.workspace.plan(uri),
+    hostProfileFileFor: (uri) => ctx.workspace.hostProfileFileFor(uri),
+    hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
+    stepStarted: (params) => void ctx.connection.sendNotification(RunStepStartedNotification.type, params),
+    transition: (params) => void ctx.connection.sendNotification(RunTransitionNotification.type, params),
+    finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
+  });
+  ctx.command(RunCommand.command, (args) => runner.run(args));
+  ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
+};
+
+const graphs: Feature = (ctx) => {
+  ctx.connection.onRequest(
+    PlanGraphRequest.type,
+    ctx.guard.request(
+      "planGraph",
+      (params) => {
+        const plan = ctx.workspace.plan(params.uri);
+        return plan ? planGraph(plan, params, ctx.workspace.settings) : null;
+      },
+      null,
+    ),
+  );
+};
+
+/** The feature's answer for an open plan, `none` for any other document. */
+function withPlan<T>(ctx: FeatureContext, uri: string, answer: (plan: AnalyzedPlan) => T, none: T): T {
+  const plan = ctx.workspace.plan(uri);
+  return plan ? answer(plan) : none;
+}
+
+/** Every feature the server provides, in registration order. */
+export const FEATURES: readonly Feature[] = [
+  documentSync,
+  diagnostics,
+  hovers,
+  completions,
+  hostProfileStatus,
+  definitions,
+  referenceSearch,
+  renames,
+  outline,
+  folding,
+  formatting,
+  quickFixes,
+  lenses,
+  hints,
+  planRuns,
+  selections,
+  workspaceSymbols,
+  editorRuns,
+  proposals,
+  graphs,
+  semanticTokens,
+  documentHighlight,
+];

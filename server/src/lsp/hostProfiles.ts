@@ -1,0 +1,169 @@
+// Host profiles as the server sees them: which profile applies to a plan file (the setting, or
+// the nearest rlmplan.host.json walking up), each profile parsed once with the runtime's loader
+// (from the editor's text when the file is open, from disk otherwise), and the view features use.
+
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  findHostProfile,
+  HOST_PROFILE_FILENAME,
+  loadHostProfile,
+  parseHostProfile,
+  type HostProfile,
+  type HostProfileResult,
+} from "@rlm-plan/shared-runtime/out/host/profile";
+import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
+import { hostStatusOf, type HostStatus } from "../service/hostView";
+
+export { HOST_PROFILE_FILENAME };
+
+/** The file path of a `file:` URI; undefined for other schemes (untitled documents). */
+export function uriToPath(uri: string): string | undefined {
+  // An unsaved document that already has a place (VS Code's `untitled:/folder/name`, what Propose
+  // Plan opens) is treated as the file it will be saved as: its folder's host profile applies.
+  if (uri.startsWith("untitled:/")) return untitledPath(uri);
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+function untitledPath(uri: string): string | undefined {
+  try {
+    return fileURLToPath(`file://${uri.slice("untitled:".length)}`);
+  } catch {
+    return undefined;
+  }
+}
+
+export class HostProfiles {
+  private readonly parsed = new Map<string, { result: HostProfileResult; status: HostStatus }>();
+  /** Folder → the profile found walking up from it (or none); cleared when files come or go. */
+  private readonly discovered = new Map<string, string | undefined>();
+  private configured: string | undefined;
+  /**
+   * MCP tool listings per profile file, for the profile object they were made from: at most one
+   * listing runs per profile, and a listing of a profile edited since is dropped.
+   */
+  private readonly listings = new Map<string, { profile: HostProfile; done: McpDiscovery | undefined }>();
+  private listTools = false;
+  /** Called when a listing finishes, so open plans are checked again with what it found. */
+  onToolsListed: (() => void) | undefined;
+  /** Bumped on every change, so cached analyses know they are stale. */
+  generation = 0;
+
+  /** `openText(file)` is the editor's text of a file that is open, undefined otherwise. */
+  constructor(private readonly openText: (file: string) => string | undefined) {}
+
+  /** The `rlmPlan.hostProfile` setting; relative paths are resolved against `root`. */
+  configure(setting: string | undefined, root: string | undefined): void {
+    const next =
+      setting && setting.trim() !== "" ? (isAbsolute(setting) ? setting : resolve(root ?? ".", setting)) : undefined;
+    if (next !== this.configured) {
+      this.configured = next;
+      this.changed();
+    }
+  }
+
+  /**
+   * Whether the server may start the profiles' MCP servers to list their tools (it runs programs
+   * of the workspace, so a client turns it on: the rlmPlan.listMcpTools setting).
+   */
+  configureToolListing(enabled: boolean): void {
+    if (enabled === this.listTools) return;
+    this.listTools = enabled;
+    this.parsed.clear();
+    this.changed();
+  }
+
+  /** True when `file` is a host profile: the configured one or any rlmplan.host.json. */
+  isProfile(file: string): boolean {
+    return (
+      basename(file) === HOST_PROFILE_FILENAME || (this.configured !== undefined && resolve(file) === this.configured)
+    );
+  }
+
+  /** The profile file that applies to a plan file, if any. */
+  locate(planFile: string): string | undefined {
+    return this.locateFrom(dirname(resolve(planFile)));
+  }
+
+  /** The profile file that applies in a folder (the setting, or the nearest from the folder up). */
+  locateFrom(folder: string): string | undefined {
+    if (this.configured) return this.configured;
+    const dir = resolve(folder);
+    if (!this.discovered.has(dir)) this.discovered.set(dir, findHostProfile(join(dir, "plan")));
+    return this.discovered.get(dir);
+  }
+
+  /** The host status of a plan file (undefined path: an unsaved document, so no host). */
+  statusFor(planFile: string | undefined): HostStatus {
+    const file = planFile === undefined ? undefined : this.locate(planFile);
+    return file === undefined ? { kind: "none" } : this.load(file).status;
+  }
+
+  /** The runtime loader's result for a profile file (what its own diagnostics show). */
+  resultOf(file: string): HostProfileResult {
+    return this.load(file).result;
+  }
+
+  /** Why MCP servers of a profile could not list their tools (starting the listing if needed). */
+  toolListingFailures(file: string): ReadonlyMap<string, string> {
+    const { result } = this.load(file);
+    return (result.ok ? this.listing(resolve(file), result.profile)?.failures : undefined) ?? new Map();
+  }
+
+  /** A profile's text changed (edited, saved, created or deleted): parse it again. */
+  invalidate(file: string): void {
+    this.parsed.delete(resolve(file));
+    this.changed();
+  }
+
+  /** Profiles may have appeared or disappeared: forget what discovery found. */
+  rediscover(): void {
+    this.discovered.clear();
+    this.parsed.clear();
+    this.changed();
+  }
+
+  private changed(): void {
+    this.generation++;
+  }
+
+  /** What the profile's MCP servers listed: started on first need, undefined until it ends. */
+  private listing(file: string, profile: HostProfile): McpDiscovery | undefined {
+    if (!this.listTools || profile.mcpServers.size === 0) return undefined;
+    const known = this.listings.get(file);
+    if (known && sameServers(known.profile, profile)) return known.done;
+    const entry: { profile: HostProfile; done: McpDiscovery | undefined } = { profile, done: undefined };
+    this.listings.set(file, entry);
+    void discoverMcpTools(profile).then((done) => {
+      if (this.listings.get(file) !== entry) return;
+      entry.done = done;
+      this.parsed.delete(file);
+      this.changed();
+      this.onToolsListed?.();
+    });
+    return undefined;
+  }
+
+  private load(file: string): { result: HostProfileResult; status: HostStatus } {
+    const key = resolve(file);
+    let entry = this.parsed.get(key);
+    if (!entry) {
+      const text = this.openText(key);
+      const result = text === undefined ? loadHostProfile(key) : parseHostProfile(text, key);
+      const listing = result.ok ? this.listing(key, result.profile) : undefined;
+      entry = { result, status: hostStatusOf(key, result, listing) };
+      this.parsed.set(key, entry);
+    }
+    return entry;
+  }
+}
+
+/** Edits elsewhere in a profile do not start its servers again. */
+function sameServers(a: HostProfile, b: HostProfile): boolean {
+  return a.dir === b.dir && JSON.stringify([...a.mcpServers]) === JSON.stringify([...b.mcpServers]);
+}

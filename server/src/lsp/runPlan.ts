@@ -1,0 +1,242 @@
+// Runs a plan when a client asks (`rlmPlan.server.run`), never otherwise: the open document's
+// text through the runtime's one pipeline, startRun (check, build what the plan uses, preflight,
+// execute; first error, as the reference reports it) against the host profile in force. The
+// command answers with the run's id at once; each transition goes to the client as it happens
+// and the outcome (value or structured error) when the run ends. `rlmPlan.server.cancel` aborts
+// a run: the runtime stops it, tool processes are killed, and it ends with kind "cancelled".
+// Notifications carry only what transitions carry (sequence, operation, bind, status, timing):
+// never a prompt, model text, tool argument, header or key.
+
+import { startRun, type PlanError, type RunHandle, type Transition } from "@rlm-plan/shared-runtime";
+import { profileHost } from "@rlm-plan/shared-runtime/out/host/createHost";
+import { loadMocks, parseMocks, type Mocks } from "@rlm-plan/shared-runtime/out/host/mocks";
+import type { HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
+import { basename } from "node:path";
+import { dirname, resolve as pathResolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
+import type { AnalyzedPlan } from "../service/analyzedPlan";
+import { HOST_PROFILE_FILENAME } from "./hostProfiles";
+import {
+  CancelRunCommand,
+  RunCommand,
+  type RunFinishedParams,
+  type RunIdentity,
+  type RunResult,
+  type RunStepStartedParams,
+  type RunTransitionParams,
+} from "../protocol";
+import { maskedRunnerHost, runSecrets } from "./runMask";
+
+/** A run in progress; `done` settles once the client has heard how it ended. */
+type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
+
+/** What a run needs from the server: the analysed plan, its host profile, and a way to talk. */
+export interface PlanRunnerHost {
+  /** The cached analysis of an open plan document. */
+  plan(uri: string): AnalyzedPlan | undefined;
+  /** The host profile file that applies to a plan document, if one was found. */
+  hostProfileFileFor(uri: string): string | undefined;
+  /** The runtime loader's result for that file (the editor's text when open). */
+  hostProfile(file: string): HostProfileResult;
+  stepStarted(params: RunStepStartedParams): void;
+  transition(params: RunTransitionParams): void;
+  finished(params: RunFinishedParams): void;
+}
+
+export interface PlanRunner {
+  /** Starts a run of the plan `{uri}` (or a bare URI); answers at once with its identity. */
+  run(args: readonly unknown[]): RunIdentity | ResponseError<void>;
+  /** Cancels the run `{runId}` (or a bare id); true when it was still going. */
+  cancel(args: readonly unknown[]): boolean | ResponseError<void>;
+}
+
+export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
+  /** Runs still going: their command tools run in process groups of their own. */
+  const runs = new Map<string, ServerRun>();
+  // A server that exits (the client said so, or it crashed) leaves no tool process behind.
+  process.once("exit", () => {
+    for (const run of runs.values()) run.kill();
+  });
+  const cancelled = new WeakSet<ServerRun>();
+  let counter = 0;
+  return {
+    run(args) {
+      const uri = argument(args, "uri");
+      if (uri === undefined) return invalid(`${RunCommand.command} needs the plan's document: [{"uri": "file:///…"}]`);
+      const plan = server.plan(uri);
+      if (!plan) return failed(`${uri} is not an open plan document: open it in the editor, then run it`);
+      const hostFile = server.hostProfileFileFor(uri);
+      if (hostFile === undefined) {
+        return failed(
+          `No host profile for this plan: create ${HOST_PROFILE_FILENAME} in its folder or a folder above it (or set rlmPlan.hostProfile), then run it again`,
+        );
+      }
+      const loaded = server.hostProfile(hostFile);
+      if (!loaded.ok) {
+        const first = loaded.errors[0];
+        const where = first ? ` (first: line ${first.line}, column ${first.column}: ${first.message})` : "";
+        const count = loaded.errors.length === 1 ? "a problem" : `${loaded.errors.length} problems`;
+        return failed(`The host profile ${basename(hostFile)} has ${count}${where}: fix it, then run the plan again`);
+      }
+      const mocks = runMocks(args, hostFile);
+      if (mocks !== undefined && !("tools" in mocks)) return invalid(mocks.message);
+      const runId = `run-${++counter}`;
+      const identity: RunIdentity = { uri, runId };
+      const env = runEnvironment(args);
+      const masked = maskedRunnerHost(server, runSecrets(env, loaded.profile));
+      const handle = execute(masked, identity, plan, loaded.profile, env, mocks);
+      runs.set(runId, handle);
+      void handle.done.finally(() => runs.delete(runId));
+      return identity;
+    },
+    cancel(args) {
+      const runId = argument(args, "runId");
+      if (runId === undefined) return invalid(`${CancelRunCommand.command} needs the run's id: [{"runId": "run-1"}]`);
+      const run = runs.get(runId);
+      if (!run || cancelled.has(run)) return false;
+      cancelled.add(run);
+      run.cancel();
+      return true;
+    },
+  };
+}
+
+/**
+ * Variables the client passes for this run only (provider keys from its secret storage): added
+ * to the environment providers read keys from, for this run's host, never stored or echoed.
+ */
+function runEnvironment(args: readonly unknown[]): Record<string, string> {
+  const first = args[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return {};
+  const env: unknown = (first as Record<string, unknown>).env;
+  if (typeof env !== "object" || env === null || Array.isArray(env)) return {};
+  const result: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(env)) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && typeof value === "string") result[name] = value;
+  }
+  return result;
+}
+
+/** `args[0]` as `{key: text}`, or as the bare text. */
+function argument(args: readonly unknown[], key: string): string | undefined {
+  const first = args[0];
+  if (typeof first === "string") return first;
+  if (typeof first === "object" && first !== null && !Array.isArray(first)) {
+    const value: unknown = (first as Record<string, unknown>)[key];
+    if (typeof value === "string") return value;
+  }
+  return undefined;
+}
+
+function invalid(message: string): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidParams, message);
+}
+
+function failed(message: string): ResponseError<void> {
+  return new ResponseError(LSPErrorCodes.RequestFailed, message);
+}
+
+/**
+ * The run's mocks: `mocks` in the request is a mocks file (a path or file URI, relative paths
+ * against the host profile's folder) or the mocks themselves (an object, checked against the
+ * same schema). Undefined for a real run; an Error-like value when the mocks are unusable.
+ */
+function runMocks(args: readonly unknown[], hostFile: string): Mocks | { message: string } | undefined {
+  const first = args[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return undefined;
+  const mocks: unknown = (first as Record<string, unknown>).mocks;
+  if (mocks === undefined || mocks === null) return undefined;
+  let result;
+  if (typeof mocks === "string") {
+    const file = mocks.startsWith("file:") ? fileURLToPath(mocks) : resolvePath(hostFile, mocks);
+    result = loadMocks(file);
+  } else {
+    result = parseMocks(JSON.stringify(mocks), "mocks");
+  }
+  if (result.ok) return result.mocks;
+  const e = result.errors[0];
+  const where = e ? `${basename(e.file)}:${e.line}:${e.column}: ${e.message}` : "invalid mocks";
+  const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more)` : "";
+  return { message: `The mocks cannot be used: ${where}${more}` };
+}
+
+function resolvePath(hostFile: string, path: string): string {
+  return pathResolve(dirname(hostFile), path);
+}
+
+function execute(
+  server: PlanRunnerHost,
+  identity: RunIdentity,
+  plan: AnalyzedPlan,
+  profile: Extract<HostProfileResult, { ok: true }>["profile"],
+  env: Readonly<Record<string, string>>,
+  mocks: Mocks | undefined,
+): ServerRun {
+  const started = performance.now();
+  let transitionCount = 0;
+  const mocked = mocks !== undefined;
+  const handle = startRun({
+    source: { kind: "document", text: plan.document.getText(), document: plan.analysis.document },
+    policy: { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" },
+    host: profileHost(profile, { env: { ...process.env, ...env }, ...(mocks ? { mocks } : {}) }),
+    onStepStart: (step) =>
+      server.stepStarted({
+        ...identity,
+        ...(mocked ? { mocked } : {}),
+        step: { operation: step.operation, bind: step.bind, path: step.path, depth: step.depth },
+      }),
+    // The transition event is the transition list's entry plus the step's path.
+    onEvent: (event) => {
+      if (event.type !== "transition") return;
+      transitionCount++;
+      server.transition({
+        ...identity,
+        ...(mocked ? { mocked } : {}),
+        transition: contentFree(event.transition),
+        path: [...event.path],
+      });
+    },
+  });
+  const finish = (result: RunResult): void => {
+    server.finished({
+      ...identity,
+      ...(mocked ? { mocked } : {}),
+      result,
+      elapsedMs: Math.round(performance.now() - started),
+      transitionCount,
+    });
+  };
+  const done = handle.done.then(
+    (report) => {
+      const { outcome } = report;
+      const budgetRemaining = { ...outcome.budget_remaining };
+      const location = report.location
+        ? { location: { line: report.location.line, column: report.location.column } }
+        : {};
+      finish(
+        outcome.ok
+          ? { ok: true, value: outcome.value, checkpoints: outcome.checkpoints, budgetRemaining }
+          : { ok: false, error: outcome.error, checkpoints: outcome.checkpoints, budgetRemaining, ...location },
+      );
+      return report;
+    },
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const failure: PlanError = {
+        phase: "execute",
+        kind: "runtime_error",
+        message: `internal error: ${message.slice(0, 500)}`,
+      };
+      finish({ ok: false, error: failure, checkpoints: [] });
+    },
+  );
+  return { cancel: handle.cancel, kill: handle.kill, done };
+}
+
+/** Only the fields a transition is defined to carry (counters, never values), whatever a runtime version adds. */
+function contentFree(transition: Transition): Transition {
+  const { sequence, operation, bind, status, elapsed_ms, duration_ms, remaining } = transition;
+  return { sequence, operation, bind, status, elapsed_ms, duration_ms, remaining: { ...remaining } };
+}

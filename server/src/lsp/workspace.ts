@@ -1,0 +1,352 @@
+// The server's view of the workspace: which open documents are plans and which are host
+// profiles, one cached analysis per plan version, debounced re-analysis as the user types,
+// the settings, and host profiles found per plan and watched (on disk and in the editor) so
+// that every open plan is checked again when its host changes.
+
+import { statSync } from "node:fs";
+import { basename } from "node:path";
+import { HOST_PROFILE_FILENAME, type HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
+import {
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  type Connection,
+  type DidChangeConfigurationParams,
+  type DidChangeWatchedFilesParams,
+  type InitializeParams,
+  type TextDocuments,
+} from "vscode-languageserver";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import { analyzePlan, type AnalyzedPlan } from "../service/analyzedPlan";
+import type { Guard } from "./guard";
+import { HostProfiles, uriToPath } from "./hostProfiles";
+import { forgetTree } from "../service/recentTrees";
+import { workspaceFileKind } from "@rlm-plan/shared-runtime";
+
+export const PLAN_LANGUAGE_ID = "rlm-plan";
+
+/** The `rlmPlan` settings in force (protocol.ts documents each one). */
+export interface Settings {
+  readonly hostProfile: string | undefined;
+  readonly hostProblemsAsErrors: boolean;
+  readonly validationDelay: number;
+  /** Whether the server may start the host profile's MCP servers to list their tools. */
+  readonly listMcpTools: boolean;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  hostProfile: undefined,
+  hostProblemsAsErrors: false,
+  validationDelay: 150,
+  listMcpTools: false,
+};
+
+/** A checked host profile document: its text's parse result and its file. */
+export interface CheckedHostProfile {
+  readonly document: TextDocument;
+  readonly file: string;
+  readonly result: HostProfileResult;
+  /** MCP server name -> why it could not list its tools (when listing is on and has run). */
+  readonly toolListingFailures: ReadonlyMap<string, string>;
+}
+
+type Listener<T> = (value: T) => void;
+
+export class PlanWorkspace {
+  private readonly analyses = new Map<string, { version: number; generation: number; plan: AnalyzedPlan }>();
+  /** Cancels each document's scheduled check. */
+  private readonly timers = new Map<string, () => void>();
+  /** The last version of each document the workspace has seen, to skip repeated events. */
+  private readonly seenVersions = new Map<string, number>();
+  private readonly analyzedListeners: Listener<AnalyzedPlan>[] = [];
+  private readonly hostCheckedListeners: Listener<CheckedHostProfile>[] = [];
+  private readonly closedListeners: Listener<string>[] = [];
+  private currentSettings: Settings = DEFAULT_SETTINGS;
+  private root: string | undefined;
+  private pullConfiguration = false;
+  private registerDynamically = { configuration: false, watchedFiles: false };
+  private settingsLoaded: Promise<void> = Promise.resolve();
+  readonly hosts: HostProfiles;
+
+  constructor(
+    private readonly connection: Connection,
+    readonly documents: TextDocuments<TextDocument>,
+    private readonly guard: Guard,
+  ) {
+    this.hosts = new HostProfiles((file) => this.openTextOf(file));
+    this.hosts.onToolsListed = () => this.revalidateAll();
+    documents.onDidOpen((event) => this.guard.run("didOpen", () => this.opened(event.document)));
+    documents.onDidChangeContent((event) => this.guard.run("didChange", () => this.changed(event.document)));
+    documents.onDidClose((event) => this.guard.run("didClose", () => this.closed(event.document)));
+    connection.onDidChangeWatchedFiles(
+      guard.notification("didChangeWatchedFiles", (params) => this.filesChanged(params)),
+    );
+    connection.onDidChangeConfiguration(
+      guard.notification("didChangeConfiguration", (params) => this.configurationChanged(params)),
+    );
+  }
+
+  // ---- what features use ----------------------------------------------------------------------
+
+  /** The client runs plans with its own command (InitializationOptions.clientRunsPlans). */
+  clientRunsPlans = false;
+
+  /** The first workspace folder, where workspace-wide features look for plans. */
+  get folder(): string | undefined {
+    return this.root;
+  }
+
+  get settings(): Settings {
+    return this.currentSettings;
+  }
+
+  /** True for plan files: language `rlm-plan`, or a name ending in .rlmplan.json / .rlmplan. */
+  isPlan(document: TextDocument): boolean {
+    if (document.languageId === PLAN_LANGUAGE_ID) return true;
+    const path = document.uri.split(/[?#]/)[0] ?? "";
+    return workspaceFileKind(path) === "plan";
+  }
+
+  /** True for host profiles: any rlmplan.host.json, or the file the settings name. */
+  isHostProfile(document: TextDocument): boolean {
+    const file = uriToPath(document.uri);
+    return file !== undefined && !this.isPlan(document) && this.hosts.isProfile(file);
+  }
+
+  /** The analysis of an open plan's current text (computed now if the cache is stale). */
+  plan(uri: string): AnalyzedPlan | undefined {
+    const document = this.documents.get(uri);
+    if (!document || !this.isPlan(document)) return undefined;
+    const cached = this.analyses.get(uri);
+    const generation = this.hosts.generation;
+    if (cached && cached.version === document.version && cached.generation === generation) return cached.plan;
+    const plan = analyzePlan(document, this.hosts.statusFor(uriToPath(uri)));
+    this.analyses.set(uri, { version: document.version, generation, plan });
+    return plan;
+  }
+
+  /** Every open plan, analysed. */
+  openPlans(): AnalyzedPlan[] {
+    return this.documents.all().flatMap((document) => {
+      const plan = this.isPlan(document) ? this.plan(document.uri) : undefined;
+      return plan ? [plan] : [];
+    });
+  }
+
+  /** The host profile file that applies to a plan document, if any. */
+  hostProfileFileFor(uri: string): string | undefined {
+    const file = uriToPath(uri);
+    return file === undefined ? undefined : this.hosts.locate(file);
+  }
+
+  /**
+   * The host profile file that applies at a document, or in a folder: a folder's own
+   * rlmplan.host.json counts (a folder is not a file of its parent). Touches the disk: for
+   * commands, not for every analysis.
+   */
+  hostProfileFileAt(uri: string): string | undefined {
+    const path = uriToPath(uri);
+    if (path === undefined) return undefined;
+    const folder = statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+    return folder ? this.hosts.locateFrom(path) : this.hosts.locate(path);
+  }
+
+  /** Called after every (re-)analysis that diagnostics should reflect. */
+  onPlanAnalyzed(listener: Listener<AnalyzedPlan>): void {
+    this.analyzedListeners.push(listener);
+  }
+
+  /** Called after an open host profile document is checked. */
+  onHostProfileChecked(listener: Listener<CheckedHostProfile>): void {
+    this.hostCheckedListeners.push(listener);
+  }
+
+  /** Called with the URI of a plan or host profile document that was closed. */
+  onDocumentClosed(listener: Listener<string>): void {
+    this.closedListeners.push(listener);
+  }
+
+  /** Checks every open plan and host profile again now (a host or a setting changed). */
+  revalidateAll(): void {
+    for (const document of this.documents.all()) this.schedule(document, 0);
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------------
+
+  initialize(params: InitializeParams): void {
+    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
+    this.root = folder ? uriToPath(folder) : undefined;
+    const workspace = params.capabilities.workspace;
+    this.pullConfiguration = workspace?.configuration === true;
+    this.registerDynamically = {
+      configuration: workspace?.didChangeConfiguration?.dynamicRegistration === true,
+      watchedFiles: workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    };
+    const options: unknown = params.initializationOptions;
+    this.clientRunsPlans = isRecord(options) && options.clientRunsPlans === true;
+    const initial = isRecord(options) && isRecord(options.rlmPlan) ? options.rlmPlan : undefined;
+    if (initial) this.applySettings(initial);
+  }
+
+  initialized(): void {
+    if (this.registerDynamically.configuration) {
+      void this.connection.client.register(DidChangeConfigurationNotification.type, { section: "rlmPlan" });
+    }
+    if (this.registerDynamically.watchedFiles) {
+      void this.connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: `**/${HOST_PROFILE_FILENAME}` }],
+      });
+    }
+    if (this.pullConfiguration) {
+      this.settingsLoaded = this.loadSettings();
+      this.guard.run("loading settings", () => this.settingsLoaded);
+    }
+  }
+
+  private async loadSettings(): Promise<void> {
+    const section: unknown = await this.connection.workspace.getConfiguration("rlmPlan");
+    if (isRecord(section)) this.applySettings(section);
+  }
+
+  private applySettings(raw: Record<string, unknown>): void {
+    const next = readSettings(raw);
+    const previous = this.currentSettings;
+    this.currentSettings = next;
+    this.hosts.configure(next.hostProfile, this.root);
+    this.hosts.configureToolListing(next.listMcpTools);
+    if (
+      next.hostProfile !== previous.hostProfile ||
+      next.hostProblemsAsErrors !== previous.hostProblemsAsErrors ||
+      next.listMcpTools !== previous.listMcpTools
+    ) {
+      this.revalidateAll();
+    }
+  }
+
+  private async configurationChanged(params: DidChangeConfigurationParams): Promise<void> {
+    if (this.pullConfiguration) {
+      this.settingsLoaded = this.loadSettings();
+      await this.settingsLoaded;
+      return;
+    }
+    const settings: unknown = params.settings;
+    if (isRecord(settings) && isRecord(settings.rlmPlan)) this.applySettings(settings.rlmPlan);
+  }
+
+  // ---- documents ---------------------------------------------------------------------------------
+
+  private opened(document: TextDocument): void {
+    this.seenVersions.set(document.uri, document.version);
+    if (this.isHostProfile(document)) this.hostTextChanged(document);
+    this.schedule(document, 0);
+  }
+
+  private changed(document: TextDocument): void {
+    // An open event is followed by a content event for the same version: checked once on open.
+    if (this.seenVersions.get(document.uri) === document.version) return;
+    this.seenVersions.set(document.uri, document.version);
+    // The analysis of the previous version can no longer be served: let it and its tree go now,
+    // before the next one is built beside them.
+    this.analyses.delete(document.uri);
+    forgetTree(document.uri);
+    if (this.isHostProfile(document)) this.hostTextChanged(document);
+    this.schedule(document, this.currentSettings.validationDelay);
+  }
+
+  private closed(document: TextDocument): void {
+    this.timers.get(document.uri)?.();
+    this.timers.delete(document.uri);
+    this.analyses.delete(document.uri);
+    forgetTree(document.uri);
+    this.seenVersions.delete(document.uri);
+    if (this.isHostProfile(document)) {
+      // The editor's text no longer stands for the file: plans go back to what is on disk.
+      const file = uriToPath(document.uri);
+      if (file) this.hosts.invalidate(file);
+      this.revalidateAll();
+    }
+    for (const listener of this.closedListeners) this.guard.run("documentClosed", () => listener(document.uri));
+  }
+
+  private hostTextChanged(document: TextDocument): void {
+    const file = uriToPath(document.uri);
+    if (file) this.hosts.invalidate(file);
+  }
+
+  private filesChanged(params: DidChangeWatchedFilesParams): void {
+    let relevant = false;
+    for (const change of params.changes) {
+      const file = uriToPath(change.uri);
+      if (!file || !(basename(file) === HOST_PROFILE_FILENAME || this.hosts.isProfile(file))) continue;
+      relevant = true;
+      if (change.type === FileChangeType.Changed) this.hosts.invalidate(file);
+      else this.hosts.rediscover();
+    }
+    if (relevant) this.revalidateAll();
+  }
+
+  private schedule(document: TextDocument, delay: number): void {
+    const uri = document.uri;
+    this.timers.get(uri)?.();
+    const run = (): void => {
+      this.timers.delete(uri);
+      this.guard.run("validation", () => this.validate(uri));
+    };
+    // No delay: after the pending I/O (further changes already received replace this check)
+    // rather than through a timer, which Node clamps to at least 1 ms.
+    if (delay <= 0) {
+      const immediate = setImmediate(run);
+      this.timers.set(uri, () => clearImmediate(immediate));
+    } else {
+      const timer = setTimeout(run, delay);
+      this.timers.set(uri, () => clearTimeout(timer));
+    }
+  }
+
+  private async validate(uri: string): Promise<void> {
+    await this.settingsLoaded.catch(() => undefined);
+    const document = this.documents.get(uri);
+    if (!document) return;
+    if (this.isPlan(document)) {
+      const plan = this.plan(uri);
+      if (plan) for (const listener of this.analyzedListeners) this.guard.run("planAnalyzed", () => listener(plan));
+      return;
+    }
+    if (this.isHostProfile(document)) {
+      const file = uriToPath(uri) as string;
+      const checked: CheckedHostProfile = {
+        document,
+        file,
+        result: this.hosts.resultOf(file),
+        toolListingFailures: this.hosts.toolListingFailures(file),
+      };
+      for (const listener of this.hostCheckedListeners) this.guard.run("hostProfileChecked", () => listener(checked));
+      // Plans that use this profile see its new text.
+      for (const other of this.documents.all()) if (this.isPlan(other)) this.schedule(other, 0);
+    }
+  }
+
+  private openTextOf(file: string): string | undefined {
+    for (const document of this.documents.all()) {
+      if (uriToPath(document.uri) === file) return document.getText();
+    }
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `rlmPlan` section (see RlmPlanSettings); values of the wrong type fall back to defaults. */
+function readSettings(raw: Record<string, unknown>): Settings {
+  const delay = raw.validationDelay;
+  return {
+    hostProfile: typeof raw.hostProfile === "string" ? raw.hostProfile : undefined,
+    hostProblemsAsErrors:
+      typeof raw.hostProblemsAsErrors === "boolean" ? raw.hostProblemsAsErrors : DEFAULT_SETTINGS.hostProblemsAsErrors,
+    validationDelay:
+      typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : DEFAULT_SETTINGS.validationDelay,
+    listMcpTools: raw.listMcpTools === true,
+  };
+}

@@ -1,0 +1,56 @@
+// Hover and completion in host profiles (rlmplan.host.json) for every editor, from the published
+// schema the runtime validates profiles with: vscode-json-languageservice reads its titles,
+// descriptions, defaults and enums, so what an editor shows is what `run` enforces.
+
+import { HOST_PROFILE_SCHEMA } from "@rlm-plan/shared-runtime";
+import { getLanguageService, type LanguageService } from "vscode-json-languageservice";
+import {
+  MarkupKind,
+  type CompletionItem,
+  type Hover,
+  type MarkedString,
+  type Position,
+} from "vscode-languageserver-protocol";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+
+const SCHEMA_URI = "rlm-plan:/schemas/host-profile.schema.json";
+
+let service: LanguageService | undefined;
+
+/** One service for the server's life: the schema is compiled once, on first use. */
+function schemaService(): LanguageService {
+  if (!service) {
+    // No schema is ever fetched: the one schema is given inline, and a `$schema` in the file
+    // (the examples point at the same schema on disk) is not followed.
+    service = getLanguageService({ schemaRequestService: (uri) => Promise.reject(new Error(`not loaded: ${uri}`)) });
+    service.configure({
+      validate: false,
+      allowComments: true,
+      schemas: [{ uri: SCHEMA_URI, fileMatch: ["*"], schema: HOST_PROFILE_SCHEMA as never }],
+    });
+  }
+  return service;
+}
+
+/** What a key means (its description, default and allowed values), or a value's meaning. */
+export async function hostProfileHover(document: TextDocument, position: Position): Promise<Hover | null> {
+  const json = schemaService();
+  const found = await json.doHover(document, position, json.parseJSONDocument(document));
+  if (!found) return null;
+  // The service answers with marked strings; every hover of this server is one markdown block.
+  const parts = (Array.isArray(found.contents) ? found.contents : [found.contents]) as (
+    MarkedString | { value: string }
+  )[];
+  const value = parts
+    .map((part) => (typeof part === "string" ? part : part.value))
+    .filter((text) => text !== "")
+    .join("\n\n");
+  return value === "" ? null : { contents: { kind: MarkupKind.Markdown, value }, range: found.range };
+}
+
+/** Keys the object at the cursor allows (with snippets for their values) and enum values. */
+export async function hostProfileKeyCompletion(document: TextDocument, position: Position): Promise<CompletionItem[]> {
+  const json = schemaService();
+  const list = await json.doComplete(document, position, json.parseJSONDocument(document));
+  return list?.items ?? [];
+}

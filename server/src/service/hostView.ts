@@ -1,0 +1,147 @@
+// What the editor features know about the host profile in force for a plan: granted
+// capabilities, the budget, and the names (with safe one-line summaries) of its inputs, tools
+// and providers. Built from the runtime's host profile; never holds a key or a secret's value.
+
+import { basename } from "node:path";
+import type { ToolKnowledge } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
+import { dataLimitsOf, type DataLimits } from "@rlm-plan/shared-runtime";
+import {
+  contextInputNames,
+  type HostProfile,
+  type HostProfileResult,
+  type InputSpec,
+  type ProviderSpec,
+  type ToolSpec,
+} from "@rlm-plan/shared-runtime/out/host/profile";
+import { hostToolKnowledge, type McpDiscovery } from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
+
+export interface HostEntry {
+  /** The profile's own description of the entry, if it has one. */
+  readonly description?: string;
+  /** What the host registered, as Markdown: "built-in tool `count_items`", "command `python3`". */
+  readonly summary: string;
+}
+
+export interface HostView {
+  /** Absolute path of the host profile file. */
+  readonly file: string;
+  /** The file's base name, for messages. */
+  readonly fileName: string;
+  /** Granted capabilities as the profile lists them (checked by the runtime's validator). */
+  readonly capabilities: readonly unknown[];
+  /** The profile's budget ("default" or a partial object), undefined for the default budget. */
+  readonly budget: unknown;
+  readonly inputs: ReadonlyMap<string, HostEntry>;
+  /** The inputs registered as contexts (texts, item lists): the only context handles. */
+  readonly contextInputs: ReadonlySet<string>;
+  /** The profile's own tools, then the MCP tools its servers listed (when they have been asked). */
+  readonly tools: ReadonlyMap<string, HostEntry>;
+  readonly providers: ReadonlyMap<string, HostEntry>;
+  /** What the runtime knows of the tools: names MCP servers may offer, input schemas, unreachable servers. */
+  readonly toolKnowledge: ToolKnowledge;
+  /** Its context.max_results (or the default) and which tools run which built-in. */
+  readonly dataLimits: DataLimits;
+}
+
+/** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
+export type HostStatus =
+  | { readonly kind: "none" }
+  | {
+      readonly kind: "invalid";
+      readonly file: string;
+      readonly fileName: string;
+      readonly errorCount: number;
+      /** The first problem: 1-based line and column in the profile, and the loader's message. */
+      readonly first: { readonly line: number; readonly column: number; readonly message: string } | undefined;
+    }
+  | { readonly kind: "ok"; readonly view: HostView };
+
+/** What the features know of a parsed profile: its first error, or the view they work from. */
+export function hostStatusOf(file: string, result: HostProfileResult, listing: McpDiscovery | undefined): HostStatus {
+  if (!result.ok) {
+    const first = result.errors[0];
+    return {
+      kind: "invalid",
+      file,
+      fileName: basename(file),
+      errorCount: result.errors.length,
+      first: first && { line: first.line, column: first.column, message: first.message },
+    };
+  }
+  return { kind: "ok", view: hostView(result.profile, listing) };
+}
+
+export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView {
+  const tools = new Map(entries(profile.tools, toolSummary));
+  for (const [name, signature] of listing?.tools ?? []) {
+    tools.set(name, {
+      summary: `MCP tool of ${signature.source ?? "an MCP server"}`,
+      ...(signature.description !== undefined ? { description: signature.description } : {}),
+    });
+  }
+  return {
+    file: profile.file,
+    fileName: basename(profile.file),
+    capabilities: profile.capabilities,
+    budget: profile.budget,
+    inputs: entries(profile.inputs, inputSummary),
+    contextInputs: contextInputNames(profile),
+    tools,
+    providers: entries(profile.providers, providerSummary),
+    toolKnowledge: hostToolKnowledge(profile, listing),
+    dataLimits: dataLimitsOf(profile, basename(profile.file)),
+  };
+}
+
+function entries<T extends { readonly description?: string }>(
+  specs: ReadonlyMap<string, T>,
+  summary: (spec: T) => string,
+): ReadonlyMap<string, HostEntry> {
+  const result = new Map<string, HostEntry>();
+  for (const [name, spec] of specs) {
+    result.set(name, {
+      summary: summary(spec),
+      ...(typeof spec.description === "string" ? { description: spec.description } : {}),
+    });
+  }
+  return result;
+}
+
+function inputSummary(spec: InputSpec): string {
+  switch (spec.type) {
+    case "text-file":
+      return `context: text from the file \`${spec.path}\``;
+    case "text":
+      return `context: inline text (${spec.text.length} characters)`;
+    case "items-file":
+      return `context: items from the file \`${spec.path}\` (${spec.format ?? "jsonl"})`;
+    case "items":
+      return `context: ${spec.items.length} inline items`;
+    case "value":
+      return `value: ${shapeOf(spec.value)}`;
+  }
+}
+
+function shapeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+/** A command's program (argv[0]) only: its arguments may hold paths or options nobody asked to see. */
+function toolSummary(spec: ToolSpec): string {
+  if (spec.type === "builtin") return `built-in tool \`${spec.builtin}\``;
+  return `command \`${spec.command[0] ?? ""}\` (run without a shell, JSON on stdin and stdout)`;
+}
+
+/** The endpoint's origin and the model: never the key, its variable, headers or a path. */
+function providerSummary(spec: ProviderSpec): string {
+  let origin: string;
+  try {
+    origin = new URL(spec.baseUrl).origin;
+  } catch {
+    origin = "an invalid base URL";
+  }
+  return `OpenAI-compatible chat endpoint \`${origin}\`, model \`${spec.model}\``;
+}

@@ -1,0 +1,35 @@
+// The plan graph request: the runtime's graph model of an analysed document (under the host
+// profile in force), in its wire form (exact counts), with each step's offsets turned into LSP
+// ranges. No graph rule lives here.
+
+import { buildPlanGraph, graphToWire } from "@rlm-plan/shared-runtime";
+import type { AnalyzedPlan } from "./analyzedPlan";
+import { lspRange } from "./diagnostics";
+import type { PlanGraphParams, PlanGraphResult, PlanGraphStep, RlmPlanSettings } from "../protocol";
+
+export function planGraph(plan: AnalyzedPlan, params: PlanGraphParams, settings: RlmPlanSettings): PlanGraphResult {
+  const { analysis, document } = plan;
+  const collapseDepth =
+    typeof params.collapseDepth === "number" && Number.isInteger(params.collapseDepth) && params.collapseDepth >= 1
+      ? params.collapseDepth
+      : undefined;
+  const graph = graphToWire(buildPlanGraph(analysis, { capabilitiesKnown: plan.host !== undefined, collapseDepth }));
+  const nodes = graph.nodes.map((node): PlanGraph["nodes"][number] => {
+    if (node.kind !== "step") return node;
+    const op = analysis.document.rangeOf([...node.path, "op"]);
+    const step: PlanGraphStep = {
+      ...node,
+      range: node.range ? lspRange(document, node.range) : null,
+      opRange: op ? lspRange(document, op) : null,
+    };
+    return step;
+  });
+  return {
+    uri: document.uri,
+    version: document.version,
+    graph: { ...graph, nodes },
+    hostProblemsAsErrors: settings.hostProblemsAsErrors === true,
+  };
+}
+
+type PlanGraph = PlanGraphResult["graph"];

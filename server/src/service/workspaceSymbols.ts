@@ -1,0 +1,117 @@
+// Workspace symbols: every binding and every tool call of every plan in the workspace, found by
+// the runtime's rule for plan files and named the way the outline names steps. Plans not open in
+// the editor are read from disk and kept until their size or modification time changes.
+
+import { readFileSync, statSync } from "node:fs";
+import { relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { findWorkspaceFiles, parseJsoncDocument, workspaceFileKind } from "@rlm-plan/shared-runtime";
+import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import type { AnalyzedPlan } from "./analyzedPlan";
+import { documentSymbols } from "./symbols";
+
+/** A workspace is walked for at most this many plans, and a plan larger than this is skipped. */
+const MAX_FILES = 5000;
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Clients filter further; a long list helps no one. */
+const MAX_RESULTS = 1000;
+
+interface CachedPlan {
+  readonly stamp: string;
+  readonly symbols: readonly DocumentSymbol[];
+}
+
+export class WorkspaceSymbols {
+  private readonly cache = new Map<string, CachedPlan>();
+
+  /** Symbols matching `query` (case-insensitive, letters in order), open plans' current text first. */
+  search(folder: string | undefined, query: string, open: readonly AnalyzedPlan[]): SymbolInformation[] {
+    const results: SymbolInformation[] = [];
+    const seen = new Set<string>();
+    const matches = matcher(query);
+    const add = (uri: string, file: string, symbols: readonly DocumentSymbol[]) => {
+      seen.add(uri);
+      for (const info of flatten(uri, folder ? relative(folder, file) : file, symbols)) {
+        if (results.length >= MAX_RESULTS) return;
+        if (matches(info.name)) results.push(info);
+      }
+    };
+    for (const plan of open) add(plan.document.uri, plan.document.uri, documentSymbols(plan));
+    if (folder === undefined) return results;
+    const files = findWorkspaceFiles(folder, MAX_FILES);
+    const live = new Set<string>();
+    for (const file of files) {
+      const uri = pathToFileURL(file).href;
+      live.add(file);
+      if (seen.has(uri) || workspaceFileKind(file) !== "plan") continue;
+      const symbols = this.symbolsOf(file, uri);
+      if (symbols) add(uri, file, symbols);
+      if (results.length >= MAX_RESULTS) break;
+    }
+    for (const file of this.cache.keys()) if (!live.has(file)) this.cache.delete(file);
+    return results;
+  }
+
+  private symbolsOf(file: string, uri: string): readonly DocumentSymbol[] | undefined {
+    let stamp: string;
+    try {
+      const stat = statSync(file);
+      if (stat.size > MAX_FILE_BYTES) return undefined;
+      stamp = `${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+    const cached = this.cache.get(file);
+    if (cached?.stamp === stamp) return cached.symbols;
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      return undefined;
+    }
+    const document = TextDocument.create(uri, "rlm-plan", 0, text);
+    const symbols = documentSymbols({ document, tree: parseJsoncDocument(text).tree() });
+    this.cache.set(file, { stamp, symbols });
+    return symbols;
+  }
+}
+
+/**
+ * One symbol per binding (named by the binding, in the step's icon) and one per tool call (named
+ * by the tool), each in "op detail · file" so a list of names from many plans reads clearly.
+ */
+function flatten(uri: string, file: string, symbols: readonly DocumentSymbol[]): SymbolInformation[] {
+  const out: SymbolInformation[] = [];
+  const visit = (symbol: DocumentSymbol) => {
+    const [op, bind] = symbol.name.split(" → ");
+    const where = `${op}${symbol.detail ? ` ${symbol.detail}` : ""} · ${file}`;
+    const location = { uri, range: symbol.selectionRange };
+    if (bind !== undefined) out.push({ name: bind, kind: symbol.kind, location, containerName: where });
+    if (op === "tool" && symbol.detail)
+      out.push({
+        name: symbol.detail,
+        kind: SymbolKind.Function,
+        location: { uri, range: symbol.range },
+        containerName: `tool · ${file}`,
+      });
+    for (const child of symbol.children ?? []) visit(child);
+  };
+  for (const symbol of symbols) visit(symbol);
+  return out;
+}
+
+/** VS Code's own rule for workspace symbol queries: the query's characters in order, any case. */
+function matcher(query: string): (name: string) => boolean {
+  const wanted = query.toLowerCase();
+  return (name) => {
+    const lower = name.toLowerCase();
+    let at = 0;
+    for (const char of wanted) {
+      at = lower.indexOf(char, at);
+      if (at < 0) return false;
+      at++;
+    }
+    return true;
+  };
+}
