@@ -22,7 +22,7 @@ import {
   type HostProfileError,
   type StepLine,
   type ValidatedPlan,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The plan file to debug. */

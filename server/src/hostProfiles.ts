@@ -14,13 +14,13 @@ import {
   type InputSpec,
   type ProviderSpec,
   type ToolSpec,
-} from "@rlm-plan/shared-runtime/out/host/profile";
+} from "@rlm-plan/core/host/profile";
 import {
   discoverMcpTools,
   hostToolKnowledge,
   type McpDiscovery,
-} from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
-import { dataLimitsOf } from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core/host/mcp/discovery";
+import { dataLimitsOf } from "@rlm-plan/core";
 import type { HostEntry, HostStatus, HostView } from "./hostView";
 
 export { HOST_PROFILE_FILENAME };

@@ -2,8 +2,8 @@
 // capabilities, the budget, and the names (with safe one-line summaries) of its inputs, tools
 // and providers. Built from the runtime's host profile; never holds a key or a secret's value.
 
-import type { ToolKnowledge } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
-import type { DataLimits } from "@rlm-plan/shared-runtime";
+import type { ToolKnowledge } from "@rlm-plan/core/plan/toolArguments";
+import type { DataLimits } from "@rlm-plan/core";
 
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */

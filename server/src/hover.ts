@@ -15,7 +15,7 @@ import {
   type Estimate,
   type RetryCost,
   type Step,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver";
 import type { AnalyzedPlan } from "./analyzedPlan";

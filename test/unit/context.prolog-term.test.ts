@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { JsonValue } from "@rlm-plan/shared-runtime/out/json";
-import { truncateToBytes } from "@rlm-plan/shared-runtime/out/context/byteBudget";
-import { prologLower, prologUpper } from "@rlm-plan/shared-runtime/out/context/prologChars";
+import type { JsonValue } from "@rlm-plan/core/json";
+import { truncateToBytes } from "@rlm-plan/core/context/byteBudget";
+import { prologLower, prologUpper } from "@rlm-plan/core/context/prologChars";
 import {
   itemText,
   payloadBytes,
@@ -15,8 +15,8 @@ import {
   prologNumber,
   prologString,
   termBytes,
-} from "@rlm-plan/shared-runtime/out/context/prologTerm";
-import { codePointCount, memoryTextSource } from "@rlm-plan/shared-runtime/out/context/textSource";
+} from "@rlm-plan/core/context/prologTerm";
+import { codePointCount, memoryTextSource } from "@rlm-plan/core/context/textSource";
 
 function check(cases: readonly (readonly [JsonValue, string])[]): void {
   for (const [value, printed] of cases) assert.equal(printTerm(value), printed, JSON.stringify(value));

@@ -12,7 +12,7 @@ import {
   type RunFrame,
   type RunHost,
   type StepPause,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 
 const GRANTED = { capabilities: ["tool(echo)", "tool(flaky)", "rlm", "parallel", "retry", "checkpoint"] };
 

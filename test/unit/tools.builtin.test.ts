@@ -10,8 +10,8 @@ import {
   BUILTIN_TOOLS,
   builtinTool,
   type BuiltinToolName,
-} from "@rlm-plan/shared-runtime/out/host";
-import type { JsonValue } from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core/host";
+import type { JsonValue } from "@rlm-plan/core";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const context = { signal: new AbortController().signal, tool: "t" };
