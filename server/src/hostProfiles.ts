@@ -15,11 +15,7 @@ import {
   type ProviderSpec,
   type ToolSpec,
 } from "@rlm-plan/core/host/profile";
-import {
-  discoverMcpTools,
-  hostToolKnowledge,
-  type McpDiscovery,
-} from "@rlm-plan/core/host/mcp/discovery";
+import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { dataLimitsOf } from "@rlm-plan/core";
 import type { HostEntry, HostStatus, HostView } from "./hostView";
 

@@ -5,12 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { JsonValue } from "@rlm-plan/core/json";
 import type { ContextAction } from "@rlm-plan/core/plan/ast";
-import {
-  ContextHandle,
-  ContextStore,
-  DEFAULT_CONTEXT_LIMITS,
-  type ContextOutcome,
-} from "@rlm-plan/core/context/store";
+import { ContextHandle, ContextStore, DEFAULT_CONTEXT_LIMITS, type ContextOutcome } from "@rlm-plan/core/context/store";
 
 const SAMPLE = "alpha\nneedle one\nneedle two\nomega";
 const SEARCH: ContextAction = { type: "search", pattern: "needle" };

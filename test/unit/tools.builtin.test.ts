@@ -5,12 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, test } from "node:test";
-import {
-  BUILTIN_TOOL_NAMES,
-  BUILTIN_TOOLS,
-  builtinTool,
-  type BuiltinToolName,
-} from "@rlm-plan/core/host";
+import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, builtinTool, type BuiltinToolName } from "@rlm-plan/core/host";
 import type { JsonValue } from "@rlm-plan/core";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
