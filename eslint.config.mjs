@@ -9,6 +9,12 @@ import tseslint from "typescript-eslint";
 /** node:test's test(), describe() and hooks return promises the runner itself awaits. */
 const NODE_TEST_CALLS = ["test", "describe", "it", "suite", "before", "after", "beforeEach", "afterEach"];
 
+/** A package is reached through its name and the subpaths of its exports map, never its build folder. */
+const INTO_ANOTHER_PACKAGE = {
+  group: ["@rlm-plan/*/out", "@rlm-plan/*/out/*", "@rlm-plan/*/src", "@rlm-plan/*/src/*"],
+  message: "Import the package by its name and an exported subpath (see its package.json exports).",
+};
+
 export default tseslint.config(
   { ignores: ["**/out/**", "**/node_modules/**", "**/dist/**", "**/*.js", ".e2e/**", ".vscode-test/**"] },
   js.configs.recommended,
@@ -28,6 +34,7 @@ export default tseslint.config(
         { allowForKnownSafeCalls: [{ from: "package", name: NODE_TEST_CALLS, package: "node:test" }] },
       ],
       "@typescript-eslint/no-misused-promises": "error",
+      "no-restricted-imports": ["error", { patterns: [INTO_ANOTHER_PACKAGE] }],
     },
   },
   { files: ["**/*.mjs"], languageOptions: { globals: { ...globals.node } } },

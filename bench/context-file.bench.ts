@@ -22,8 +22,8 @@ import {
 } from "node:fs";
 import * as os from "node:os";
 import { join } from "node:path";
-import { usesSimd } from "@rlm-plan/shared-runtime/out/context/sources/file/byteCounts";
-import { ContextStore, type ContextHandle, type ContextOutcome } from "@rlm-plan/shared-runtime/out/context/store";
+import { usesSimd } from "@rlm-plan/core/context/sources/file/byteCounts";
+import { ContextStore, type ContextHandle, type ContextOutcome } from "@rlm-plan/core/context/store";
 
 const NEEDLE = "NEEDLE-7f3a9c";
 const ABSENT = "QZXJ-never-present";

@@ -6,10 +6,10 @@
 //   npx tsc -b && node bench/out/graph.bench.js
 
 import { cpus } from "node:os";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { buildPlanGraph } from "@rlm-plan/shared-runtime/out/graph/model";
-import { layoutPlanGraph } from "@rlm-plan/shared-runtime/out/graph/layout";
-import { renderSvg } from "@rlm-plan/shared-runtime/out/graph/svg";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { buildPlanGraph } from "@rlm-plan/core/graph/model";
+import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
+import { renderSvg } from "@rlm-plan/core/graph/svg";
 import { awaitedCalls, calls, measure } from "./measure";
 import { planText, type PlanShape } from "./plans";
 

@@ -13,12 +13,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import * as os from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { analyzePlanText } from "@rlm-plan/shared-runtime";
+import { analyzePlanText } from "@rlm-plan/core";
 import { getLanguageService, TextDocument, type JSONSchema, type LanguageService } from "vscode-json-languageservice";
 import type { Position } from "vscode-languageserver-protocol";
-import { analyzePlan } from "@rlm-plan/server/out/service/analyzedPlan";
-import { planDiagnostics } from "@rlm-plan/server/out/service/diagnostics";
-import { HostProfiles } from "@rlm-plan/server/out/lsp/hostProfiles";
+import { analyzePlan } from "@rlm-plan/language-server/service/analyzedPlan";
+import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
+import { HostProfiles } from "@rlm-plan/language-server/lsp/hostProfiles";
 import { summarizeCpuProfile } from "./cpuProfile";
 import { measureHostile, printHostile } from "./lspHostile";
 import { LspSession, SERVER_MAIN, type HeapUsage } from "./lspSession";

@@ -6,8 +6,8 @@
 //   node bench/out/mcp-tools.bench.js [--calls N]
 
 import { join, resolve } from "node:path";
-import { createCommandTool, ProcessTracker } from "@rlm-plan/shared-runtime/out/host";
-import { McpConnection } from "@rlm-plan/shared-runtime/out/host/mcp/connection";
+import { createCommandTool, ProcessTracker } from "@rlm-plan/core/host";
+import { McpConnection } from "@rlm-plan/core/host/mcp/connection";
 
 const ROOT = resolve(__dirname, "..", "..");
 const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");

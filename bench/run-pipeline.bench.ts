@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import { join } from "node:path";
-import { startRun, type RunHost } from "@rlm-plan/shared-runtime";
-import { createRunHost, parseHostProfile, profileHost } from "@rlm-plan/shared-runtime/out/host";
-import { createOpenAIChatProvider } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
+import { startRun, type RunHost } from "@rlm-plan/core";
+import { createRunHost, parseHostProfile, profileHost } from "@rlm-plan/core/host";
+import { createOpenAIChatProvider } from "@rlm-plan/core/providers/openaiChat";
 // The tests' scripted chat server, compiled by the test project (bench/out is two levels down).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startChatServer } = require(

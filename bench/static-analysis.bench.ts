@@ -13,7 +13,7 @@ import {
   type RunHost,
   type ToolHandler,
   type ValidatedPlan,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import { awaitedCalls, calls, measure, now, type Subject, type Timing } from "./measure";
 import {
   CAPABILITIES,

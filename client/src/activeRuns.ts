@@ -8,7 +8,7 @@
 
 import * as vscode from "vscode";
 import { State, type LanguageClient } from "vscode-languageclient/node";
-import type { JsonValue, StepStarted, Transition } from "@rlm-plan/shared-runtime";
+import type { JsonValue, StepStarted, Transition } from "@rlm-plan/core";
 import type { RunLog, RunRecord, StepPath, StepRef } from "./runLog";
 import type { RunOutput } from "./runOutput";
 import {

@@ -5,8 +5,8 @@
 // result in the run output channel and the Plan Runs view.
 
 import * as vscode from "vscode";
-import type { JsonValue, PlanError, Transition } from "@rlm-plan/shared-runtime";
-import { findHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+import type { JsonValue, PlanError, Transition } from "@rlm-plan/core";
+import { findHostProfile } from "@rlm-plan/core/host/profile";
 import type { RunLog, RunRecord } from "./runLog";
 import type { RunOutput } from "./runOutput";
 import type { ProviderKeys } from "./secrets";

@@ -5,12 +5,12 @@
 // keeps no copy of a plan rule and does no cost arithmetic. No vscode import here, so the
 // template can be checked by plain Node.
 
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { childPlans, stepExpressions, type Expr, type Plan } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { BUDGET_FIELDS, DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
-import { countNumber } from "@rlm-plan/shared-runtime/out/plan/count";
-import { formatCapability, requiredCapability } from "@rlm-plan/shared-runtime/out/plan/capabilities";
-import { isBuiltinToolName } from "@rlm-plan/shared-runtime/out/host/builtinTools";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { childPlans, stepExpressions, type Expr, type Plan } from "@rlm-plan/core/plan/ast";
+import { BUDGET_FIELDS, DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
+import { countNumber } from "@rlm-plan/core/plan/count";
+import { formatCapability, requiredCapability } from "@rlm-plan/core/plan/capabilities";
+import { isBuiltinToolName } from "@rlm-plan/core/host/builtinTools";
 
 /** What a plan asks of its host, in the order the plan first uses each. */
 export interface PlanNeeds {

@@ -4,8 +4,8 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/shared-runtime/out/host/profile";
-import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/shared-runtime/out/run/secrets";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/profile";
+import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/run/secrets";
 import {
   LanguageClient,
   TransportKind,

@@ -6,7 +6,7 @@
 // environment variable, a prompt or a model's text: the server sends none of those.
 
 import * as vscode from "vscode";
-import type { JsonValue, PlanError, Transition } from "@rlm-plan/shared-runtime";
+import type { JsonValue, PlanError, Transition } from "@rlm-plan/core";
 
 export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
 

@@ -10,7 +10,7 @@
 // Plan calls a provider at once, so it asks for a key neither place has and stores it.
 
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME, parseHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+import { HOST_PROFILE_FILENAME, parseHostProfile } from "@rlm-plan/core/host/profile";
 import { CLIENT_SECRETS } from "./languageClient";
 
 export const SET_PROVIDER_KEY_COMMAND = "rlmPlan.setProviderApiKey";

@@ -5,7 +5,7 @@
 
 /* eslint-disable @typescript-eslint/no-namespace -- one namespace per message, as in the server's protocol.ts */
 
-import type * as Server from "@rlm-plan/server/out/protocol";
+import type * as Server from "@rlm-plan/language-server/protocol";
 import { NotificationType, RequestType } from "vscode-languageclient/node";
 
 export type {
@@ -18,7 +18,7 @@ export type {
   RunResult,
   RunStepStartedParams,
   RunTransitionParams,
-} from "@rlm-plan/server/out/protocol";
+} from "@rlm-plan/language-server/protocol";
 
 /** `workspace/executeCommand`: start a run of an open plan; answers `{uri, runId}` at once. */
 export namespace RunCommand {

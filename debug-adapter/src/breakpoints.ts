@@ -14,7 +14,7 @@ import {
   type ParsedCondition,
   type StepLine,
   type StepPause,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import { hitConditionTest } from "./stepping";
 
 interface StepBreakpoint {

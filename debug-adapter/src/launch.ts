@@ -23,7 +23,7 @@ import {
   type HostProfileError,
   type PolicyOptions,
   type StepLine,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The plan file to debug. */

@@ -30,7 +30,7 @@ import {
   type StepLine,
   type StepPause,
   type Transition,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import { Breakpoints } from "./breakpoints";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";

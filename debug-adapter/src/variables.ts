@@ -12,7 +12,7 @@ import {
   type JsonValue,
   type PlanError,
   type StepPause,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 
 type Children = () => Promise<DebugProtocol.Variable[]>;
 

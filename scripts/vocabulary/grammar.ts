@@ -14,7 +14,7 @@ import {
   SELECTOR_CONSTANTS,
   SELECTOR_TYPES,
   STEP_FIELDS,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 
 type Rule = Record<string, unknown>;
 

@@ -23,7 +23,7 @@ import {
   orList,
   type FieldKind,
   type FieldTable,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 
 type Schema = Record<string, unknown>;
 

@@ -14,7 +14,7 @@ import {
   REFERENCE_HELP,
   REFERENCE_KINDS,
   STEP_FIELDS,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 
 interface Snippet {
   readonly scope: string;

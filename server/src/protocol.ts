@@ -12,7 +12,7 @@ import type {
   WireGraph,
   WirePlanNode,
   WireStepNode,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import { NotificationType, RequestType, type Range } from "vscode-languageserver";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */

@@ -1,7 +1,7 @@
 // The conformance scoring of ../shared/conformance/compare.py, in TypeScript, so the suite
 // needs nothing outside the repository: which fields are compared, and which cases are soft.
 
-import { exactJsonText } from "@rlm-plan/shared-runtime/out/json";
+import { exactJsonText } from "@rlm-plan/core/json";
 
 /** JSON values as the corpus holds them: integers beyond 2^53 are exact bigints. */
 export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };

@@ -5,8 +5,8 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { parseExactJson } from "@rlm-plan/shared-runtime/out/json";
-import { runCase, type ConformanceCase } from "@rlm-plan/shared-runtime/out/conformance/runCase";
+import { parseExactJson } from "@rlm-plan/core/json";
+import { runCase, type ConformanceCase } from "@rlm-plan/core/conformance/runCase";
 import { diffCase, isSoft, type CorpusCase, type Json } from "./compare";
 
 /** The two corpora and how many cases each holds. */

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { after, afterEach, beforeEach, describe, test } from "node:test";
 import { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
+import { processState } from "@rlm-plan/core/host/processGroup";
 
 // Compiled to test/out/debug: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");

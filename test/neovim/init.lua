@@ -9,7 +9,7 @@
 
 -- ---- configuration ----
 -- The server: the package's bin on PATH. From a checkout, set this first:
---   vim.g.rlm_plan_cmd = { 'node', '/path/to/rlm-plan/server/out/lsp/main.js', '--stdio' }
+--   vim.g.rlm_plan_cmd = { 'node', '/path/to/rlm-plan/server/bin/rlm-plan-language-server.js', '--stdio' }
 local cmd = vim.g.rlm_plan_cmd or { 'rlm-plan-language-server', '--stdio' }
 
 -- Plans get their own filetype (the server knows the language id `rlm-plan`) and JSON syntax.

@@ -6,8 +6,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { parseJsoncDocument } from "@rlm-plan/shared-runtime";
-import { cursorLocation } from "@rlm-plan/server/out/service/cursorLocation";
+import { parseJsoncDocument } from "@rlm-plan/core";
+import { cursorLocation } from "@rlm-plan/language-server/service/cursorLocation";
 import { getLocation } from "jsonc-parser";
 import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
 

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { foldingRanges } from "@rlm-plan/server/out/service/folding";
+import { foldingRanges } from "@rlm-plan/language-server/service/folding";
 import { FoldingRangeKind } from "vscode-languageserver-protocol";
 import { analyzed } from "./support/analyzed";
 

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { inlayHints } from "@rlm-plan/server/out/service/inlayHints";
+import { inlayHints } from "@rlm-plan/language-server/service/inlayHints";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
 import { nthRange } from "../protocol/support/scopedPlan";
 import { analyzed, onTheWire } from "./support/analyzed";

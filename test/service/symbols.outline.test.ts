@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { documentSymbols } from "@rlm-plan/server/out/service/symbols";
+import { documentSymbols } from "@rlm-plan/language-server/service/symbols";
 import { SymbolKind, type DocumentSymbol, type Range } from "vscode-languageserver-protocol/node";
 import { positionAt } from "../protocol/support/lspClient";
 import { analyzed, onTheWire } from "./support/analyzed";

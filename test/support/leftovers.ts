@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { cgroupRoot } from "@rlm-plan/shared-runtime/out/host/toolCgroup";
-import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
+import { cgroupRoot } from "@rlm-plan/core/host/toolCgroup";
+import { processState } from "@rlm-plan/core/host/processGroup";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 export const ESCAPEE = join(ROOT, "test", "fixtures", "tools", "escapee.js");

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
-import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/shared-runtime";
+import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core";
 
 const ALL = ["context(search)", "context(reduce)", "model(p)", "tool(t)", "rlm"];
 const v = (name: string) => ({ ref: "var", name });

@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
 
 function codes(text: string): string[][] {
   return analyzePlanText(text).problems.map((p) => [

@@ -3,9 +3,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { modelOptionProblem } from "@rlm-plan/shared-runtime/out/providers/modelOptions";
-import { requestBody } from "@rlm-plan/shared-runtime/out/providers/chatRequest";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { modelOptionProblem } from "@rlm-plan/core/providers/modelOptions";
+import { requestBody } from "@rlm-plan/core/providers/chatRequest";
 
 const PLAN = (options: string) =>
   `{"steps": [{"op": "rlm", "plan": {"steps": [{"op": "model", "provider": "p", "prompt": "hi", "options": ${options}, "bind": "r"}, {"op": "final", "value": 1}]}, "bind": "x"}, {"op": "final", "value": 1}]}`;

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/shared-runtime/out/analysis";
+import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core/analysis";
 
 interface Range {
   readonly offset: number;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime";
+import { analyzePlanText } from "@rlm-plan/core";
 
 const PLAN = `{"steps": [
   {"op": "tool", "name": "t", "args": [{"ref": "input", "name": "ghost"}, {"ref": "input", "name": "doc"}], "bind": "a"},

@@ -4,10 +4,10 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
-import { validatePlan } from "@rlm-plan/shared-runtime/out/plan/validate";
-import { unknownKeyProblems } from "@rlm-plan/shared-runtime/out/plan/unknownKeys";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import { validatePlan } from "@rlm-plan/core/plan/validate";
+import { unknownKeyProblems } from "@rlm-plan/core/plan/unknownKeys";
 
 /** [path, message, suggestion] of each unknown-key problem of a plan value. */
 function found(plan: unknown): [string, string, string | undefined][] {

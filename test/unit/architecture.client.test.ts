@@ -29,8 +29,8 @@ test("the scan sees the client's sources", () => {
 
 test("the client imports the server only as types of its protocol", () => {
   const offenders = imports()
-    .filter((i) => i.specifier.startsWith("@rlm-plan/server"))
-    .filter((i) => i.specifier !== "@rlm-plan/server/out/protocol" || !/^(import|export) type\b/.test(i.statement))
+    .filter((i) => i.specifier.startsWith("@rlm-plan/language-server"))
+    .filter((i) => i.specifier !== "@rlm-plan/language-server/protocol" || !/^(import|export) type\b/.test(i.statement))
     .map((i) => `${i.file}: ${i.statement}`);
   assert.deepEqual(offenders, []);
 });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
-import { readTextFile, readTextFileSync } from "@rlm-plan/shared-runtime/out/text/boundedFile";
+import { readTextFile, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
 import { childOutput } from "../support/childOutput";
 
 const ROOT = resolve(__dirname, "..", "..", "..");

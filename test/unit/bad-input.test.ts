@@ -5,11 +5,11 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { parsePlan, type PlanSource } from "@rlm-plan/shared-runtime/out/plan/parse";
-import { checkPlan, type PolicyOptions } from "@rlm-plan/shared-runtime/out/run/pipeline";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
-import type { RunHost } from "@rlm-plan/shared-runtime/out/run/host";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { parsePlan, type PlanSource } from "@rlm-plan/core/plan/parse";
+import { checkPlan, type PolicyOptions } from "@rlm-plan/core/run/pipeline";
+import { runPlan } from "@rlm-plan/core/run/startRun";
+import type { RunHost } from "@rlm-plan/core/run/host";
 
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
 

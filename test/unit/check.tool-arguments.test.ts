@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import type { ToolKnowledge, ToolSignature } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
-import { argumentKeys } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import type { ToolKnowledge, ToolSignature } from "@rlm-plan/core/plan/toolArguments";
+import { argumentKeys } from "@rlm-plan/core/plan/toolArguments";
 
 const ECHO: ToolSignature = {
   description: "Echoes back the input string",

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { splitCapabilities } from "@rlm-plan/shared-runtime/out/cli/args";
-import { styleFor } from "@rlm-plan/shared-runtime/out/cli/output";
+import { splitCapabilities } from "@rlm-plan/core/cli/args";
+import { styleFor } from "@rlm-plan/core/cli/output";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");

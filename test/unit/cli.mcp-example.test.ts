@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
-import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
+import { processState } from "@rlm-plan/core/host/processGroup";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const CLI = join(ROOT, "shared-runtime", "bin", "rlm-plan.js");

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { runCommand } from "@rlm-plan/shared-runtime/out/cli/run";
-import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
+import { runCommand } from "@rlm-plan/core/cli/run";
+import { processState } from "@rlm-plan/core/host/processGroup";
 import { childOutput } from "../support/childOutput";
 
 // Compiled to test/out/unit: the repository root is three levels up.

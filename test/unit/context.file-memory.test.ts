@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { ContextStore, type ContextOutcome } from "@rlm-plan/shared-runtime/out/context/store";
+import { ContextStore, type ContextOutcome } from "@rlm-plan/core/context/store";
 
 const BLOCKS = 200;
 const MB = 1024 * 1024;

@@ -16,13 +16,13 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import type { ContextAction } from "@rlm-plan/shared-runtime/out/plan/ast";
+import type { ContextAction } from "@rlm-plan/core/plan/ast";
 import {
   ContextStore,
   type ContextLimits,
   type ContextOutcome,
   type TextFileOptions,
-} from "@rlm-plan/shared-runtime/out/context/store";
+} from "@rlm-plan/core/context/store";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-context-file-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,14 +3,9 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { JsonValue } from "@rlm-plan/shared-runtime/out/json";
-import type { ContextAction } from "@rlm-plan/shared-runtime/out/plan/ast";
-import {
-  ContextHandle,
-  ContextStore,
-  DEFAULT_CONTEXT_LIMITS,
-  type ContextOutcome,
-} from "@rlm-plan/shared-runtime/out/context/store";
+import type { JsonValue } from "@rlm-plan/core/json";
+import type { ContextAction } from "@rlm-plan/core/plan/ast";
+import { ContextHandle, ContextStore, DEFAULT_CONTEXT_LIMITS, type ContextOutcome } from "@rlm-plan/core/context/store";
 
 const SAMPLE = "alpha\nneedle one\nneedle two\nomega";
 const SEARCH: ContextAction = { type: "search", pattern: "needle" };

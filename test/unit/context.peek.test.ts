@@ -2,9 +2,9 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { JsonValue } from "@rlm-plan/shared-runtime/out/json";
-import type { Selector } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { ContextStore, type ContextOutcome } from "@rlm-plan/shared-runtime/out/context/store";
+import type { JsonValue } from "@rlm-plan/core/json";
+import type { Selector } from "@rlm-plan/core/plan/ast";
+import { ContextStore, type ContextOutcome } from "@rlm-plan/core/context/store";
 
 const SAMPLE = "alpha\nneedle one\nneedle two\nomega";
 const NOTES = "Line A\nline b\nNEEDLE upper\nneedle lower\nété café\nlast";

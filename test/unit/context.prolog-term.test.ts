@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { JsonValue } from "@rlm-plan/shared-runtime/out/json";
-import { truncateToBytes } from "@rlm-plan/shared-runtime/out/context/sources/byteBudget";
-import { prologLower, prologUpper } from "@rlm-plan/shared-runtime/out/context/prolog/prologChars";
+import type { JsonValue } from "@rlm-plan/core/json";
+import { truncateToBytes } from "@rlm-plan/core/context/sources/byteBudget";
+import { prologLower, prologUpper } from "@rlm-plan/core/context/prolog/prologChars";
 import {
   itemText,
   payloadBytes,
@@ -15,8 +15,8 @@ import {
   prologNumber,
   prologString,
   termBytes,
-} from "@rlm-plan/shared-runtime/out/context/prolog/prologTerm";
-import { codePointCount, memoryTextSource } from "@rlm-plan/shared-runtime/out/context/sources/textSource";
+} from "@rlm-plan/core/context/prolog/prologTerm";
+import { codePointCount, memoryTextSource } from "@rlm-plan/core/context/sources/textSource";
 
 function check(cases: readonly (readonly [JsonValue, string])[]): void {
   for (const [value, printed] of cases) assert.equal(printTerm(value), printed, JSON.stringify(value));

@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { JsonValue } from "@rlm-plan/shared-runtime/out/json";
-import type { ContextAction } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { ContextStore, type ContextOutcome } from "@rlm-plan/shared-runtime/out/context/store";
+import type { JsonValue } from "@rlm-plan/core/json";
+import type { ContextAction } from "@rlm-plan/core/plan/ast";
+import { ContextStore, type ContextOutcome } from "@rlm-plan/core/context/store";
 
 interface ReferenceCase {
   readonly note: string;

@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { JsonValue } from "@rlm-plan/shared-runtime/out/json";
-import type { ContextAction, Selector } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { ContextStore } from "@rlm-plan/shared-runtime/out/context/store";
+import type { JsonValue } from "@rlm-plan/core/json";
+import type { ContextAction, Selector } from "@rlm-plan/core/plan/ast";
+import { ContextStore } from "@rlm-plan/core/context/store";
 
 // Compiled to test/out/unit: the fixtures are two levels up.
 const CORPUS = join(__dirname, "..", "..", "fixtures", "conformance", "public.jsonl");

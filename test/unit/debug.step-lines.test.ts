@@ -12,8 +12,8 @@ import {
   parsePlan,
   stepLines,
   type StepLine,
-} from "@rlm-plan/shared-runtime";
-import { hitConditionTest, steppingStops } from "@rlm-plan/debug-adapter/out/stepping";
+} from "@rlm-plan/core";
+import { hitConditionTest, steppingStops } from "@rlm-plan/debug-adapter/stepping";
 
 const PLAN = `// a comment
 {

@@ -4,14 +4,14 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { exactJsonText, parseExactJson } from "@rlm-plan/shared-runtime/out/json";
-import { exceedsBudget } from "@rlm-plan/shared-runtime/out/plan/budget";
-import { addCounts, multiplyCounts } from "@rlm-plan/shared-runtime/out/plan/count";
-import { addEstimates, estimatePlan, scaleEstimate } from "@rlm-plan/shared-runtime/out/plan/estimate";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
-import { validatePlan } from "@rlm-plan/shared-runtime/out/plan/validate";
-import type { Plan } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { checkPlan } from "@rlm-plan/shared-runtime/out/run/pipeline";
+import { exactJsonText, parseExactJson } from "@rlm-plan/core/json";
+import { exceedsBudget } from "@rlm-plan/core/plan/budget";
+import { addCounts, multiplyCounts } from "@rlm-plan/core/plan/count";
+import { addEstimates, estimatePlan, scaleEstimate } from "@rlm-plan/core/plan/estimate";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import { validatePlan } from "@rlm-plan/core/plan/validate";
+import type { Plan } from "@rlm-plan/core/plan/ast";
+import { checkPlan } from "@rlm-plan/core/run/pipeline";
 
 /** Retries nested innermost first, around a tool call, a context operation and a final step (conformance bignum-003). */
 function nestedRetries(attempts: readonly number[]): unknown {

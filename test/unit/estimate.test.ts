@@ -3,9 +3,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
-import type { Plan, Step } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { estimateEachStep, estimatePlan, type Estimate } from "@rlm-plan/shared-runtime/out/plan/estimate";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import type { Plan, Step } from "@rlm-plan/core/plan/ast";
+import { estimateEachStep, estimatePlan, type Estimate } from "@rlm-plan/core/plan/estimate";
 
 function planOf(value: unknown): Plan {
   const parsed = parsePlan({ kind: "value", value });

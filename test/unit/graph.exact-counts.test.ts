@@ -4,14 +4,14 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { exactJsonText } from "@rlm-plan/shared-runtime/out/json";
-import { buildPlanGraph, graphFromWire, graphToWire, type GraphStepNode } from "@rlm-plan/shared-runtime/out/graph";
-import { renderDot } from "@rlm-plan/shared-runtime/out/graph/dot";
-import { costText, budgetText } from "@rlm-plan/shared-runtime/out/graph/labels";
-import { layoutPlanGraph } from "@rlm-plan/shared-runtime/out/graph/layout";
-import { renderMermaid } from "@rlm-plan/shared-runtime/out/graph/mermaid";
-import { renderSvg } from "@rlm-plan/shared-runtime/out/graph/svg";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { exactJsonText } from "@rlm-plan/core/json";
+import { buildPlanGraph, graphFromWire, graphToWire, type GraphStepNode } from "@rlm-plan/core/graph";
+import { renderDot } from "@rlm-plan/core/graph/dot";
+import { costText, budgetText } from "@rlm-plan/core/graph/labels";
+import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
+import { renderMermaid } from "@rlm-plan/core/graph/mermaid";
+import { renderSvg } from "@rlm-plan/core/graph/svg";
 
 function retries(levels: number): unknown {
   let plan: unknown = {

@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { buildPlanGraph } from "@rlm-plan/shared-runtime/out/graph/model";
-import { COLUMN_LAYOUT_STEPS, layoutPlanGraph, type Box } from "@rlm-plan/shared-runtime/out/graph/layout";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { buildPlanGraph } from "@rlm-plan/core/graph/model";
+import { COLUMN_LAYOUT_STEPS, layoutPlanGraph, type Box } from "@rlm-plan/core/graph/layout";
 
 const inside = (inner: Box, outer: Box) =>
   inner.x >= outer.x &&

@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/shared-runtime/out/analysis";
-import { buildPlanGraph, type GraphOptions, type GraphStepNode } from "@rlm-plan/shared-runtime/out/graph";
+import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core/analysis";
+import { buildPlanGraph, type GraphOptions, type GraphStepNode } from "@rlm-plan/core/graph";
 
 const V = (name: string) => ({ ref: "var", name });
 const search = (bind: string) => ({

@@ -13,8 +13,8 @@ import {
   parseHostProfile,
   type HostProfile,
   type HostProfileError,
-} from "@rlm-plan/shared-runtime/out/host";
-import { runPlan } from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core/host";
+import { runPlan } from "@rlm-plan/core";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-host-create-"));

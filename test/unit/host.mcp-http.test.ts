@@ -8,8 +8,8 @@ import { after, before, test } from "node:test";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createRunHost, parseHostProfile } from "@rlm-plan/shared-runtime/out/host";
-import { runPlan, type JsonValue } from "@rlm-plan/shared-runtime";
+import { createRunHost, parseHostProfile } from "@rlm-plan/core/host";
+import { runPlan, type JsonValue } from "@rlm-plan/core";
 
 let http: HttpServer;
 let url = "";

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { toolAnswer } from "@rlm-plan/shared-runtime/out/host/mcp/results";
+import { toolAnswer } from "@rlm-plan/core/host/mcp/results";
 
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 

@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { createRunHost, parseHostProfile, type CreatedHost } from "@rlm-plan/shared-runtime/out/host";
-import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
-import { runPlan, type JsonValue, type RunOutcome } from "@rlm-plan/shared-runtime";
+import { createRunHost, parseHostProfile, type CreatedHost } from "@rlm-plan/core/host";
+import { processState } from "@rlm-plan/core/host/processGroup";
+import { runPlan, type JsonValue, type RunOutcome } from "@rlm-plan/core";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");

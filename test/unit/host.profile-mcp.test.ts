@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
 import { describe, test } from "node:test";
-import { HOST_PROFILE_FILENAME, loadHostProfile, parseHostProfile } from "@rlm-plan/shared-runtime/out/host";
-import { capabilityKey, formatCapability } from "@rlm-plan/shared-runtime/out/plan/capabilities";
-import { mcpPlanName, mcpRoute } from "@rlm-plan/shared-runtime/out/host/mcp/spec";
+import { HOST_PROFILE_FILENAME, loadHostProfile, parseHostProfile } from "@rlm-plan/core/host";
+import { capabilityKey, formatCapability } from "@rlm-plan/core/plan/capabilities";
+import { mcpPlanName, mcpRoute } from "@rlm-plan/core/host/mcp/spec";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const FILE = "/work/rlmplan.host.json";

@@ -13,7 +13,7 @@ import {
   loadHostProfile,
   parseHostProfile,
   type HostProfileError,
-} from "@rlm-plan/shared-runtime/out/host";
+} from "@rlm-plan/core/host";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const FILE = "/work/space/rlmplan.host.json";

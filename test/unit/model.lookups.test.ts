@@ -3,10 +3,10 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
-import type { Estimate } from "@rlm-plan/shared-runtime/out/plan/estimate";
-import type { PlanModel } from "@rlm-plan/shared-runtime/out/plan/model";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
+import type { Estimate } from "@rlm-plan/core/plan/estimate";
+import type { PlanModel } from "@rlm-plan/core/plan/model";
 
 const V = (name: string) => ({ ref: "var", name });
 const PLAN = {

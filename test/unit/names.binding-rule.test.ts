@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, test } from "node:test";
-import { bindingNameProblem, isValidBindingName } from "@rlm-plan/shared-runtime/out/plan/names";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
-import type { Plan } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { validatePlan } from "@rlm-plan/shared-runtime/out/plan/validate";
+import { bindingNameProblem, isValidBindingName } from "@rlm-plan/core/plan/names";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import type { Plan } from "@rlm-plan/core/plan/ast";
+import { validatePlan } from "@rlm-plan/core/plan/validate";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");

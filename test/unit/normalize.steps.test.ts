@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { normalizePlan } from "@rlm-plan/shared-runtime/out/plan/normalize";
+import { normalizePlan } from "@rlm-plan/core/plan/normalize";
 
 /** A problem as the tests spell it: [detail, path]. Phase, kind and target are checked once per problem. */
 type Expected = readonly (readonly [string, readonly (string | number)[]])[];

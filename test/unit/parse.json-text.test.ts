@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseJsonText } from "@rlm-plan/shared-runtime/out/text/jsonText";
+import { parseJsonText } from "@rlm-plan/core/text/jsonText";
 
 function check(text: string, expected: { ok: true } | { code: string; offset: number; key?: string }): void {
   const result = parseJsonText(text);

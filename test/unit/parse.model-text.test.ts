@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
 
 type Expected = { readonly plan: unknown } | { readonly problems: readonly object[] };
 

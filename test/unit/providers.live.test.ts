@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { createOpenAIChatProvider } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
+import { createOpenAIChatProvider } from "@rlm-plan/core/providers/openaiChat";
+import { runPlan } from "@rlm-plan/core/run/startRun";
 
 const baseUrl = process.env.RLM_PLAN_LIVE_BASE_URL;
 const model = process.env.RLM_PLAN_LIVE_MODEL;

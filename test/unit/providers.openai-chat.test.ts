@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { describe, test } from "node:test";
-import type { JsonObject } from "@rlm-plan/shared-runtime/out/json";
-import { createOpenAIChatProvider, type OpenAIChatSpec } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
-import type { ModelProvider } from "@rlm-plan/shared-runtime/out/run/host";
+import type { JsonObject } from "@rlm-plan/core/json";
+import { createOpenAIChatProvider, type OpenAIChatSpec } from "@rlm-plan/core/providers/openaiChat";
+import { runPlan } from "@rlm-plan/core/run/startRun";
+import type { ModelProvider } from "@rlm-plan/core/run/host";
 import { startChatServer, type Answer, type ChatServer } from "../support/chatServer";
 
 const KEY_ENV = "RLM_TEST_CHAT_KEY";

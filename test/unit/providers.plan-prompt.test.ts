@@ -3,9 +3,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
-import { buildPlanPrompt, type PlanPromptHost } from "@rlm-plan/shared-runtime/out/providers/planPrompt";
-import { analyzePlanText } from "@rlm-plan/shared-runtime";
+import { DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
+import { buildPlanPrompt, type PlanPromptHost } from "@rlm-plan/core/providers/planPrompt";
+import { analyzePlanText } from "@rlm-plan/core";
 
 const SECRET_CONTENT = "INPUT-CONTENT-SENTINEL-7f3a";
 

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
 import { test } from "node:test";
-import { createOpenAIChatProvider } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
+import { createOpenAIChatProvider } from "@rlm-plan/core/providers/openaiChat";
+import { runPlan } from "@rlm-plan/core/run/startRun";
 import { startChatServer, type Answer } from "../support/chatServer";
 
 const random = randomBytes(8).toString("hex");

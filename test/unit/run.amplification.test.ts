@@ -8,11 +8,11 @@ import { test } from "node:test";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtinTool } from "@rlm-plan/shared-runtime/out/host/builtinTools";
-import { createCommandTool } from "@rlm-plan/shared-runtime/out/host/commandTool";
-import { jsonByteLength } from "@rlm-plan/shared-runtime/out/run/outputMeasure";
-import { runPlan } from "@rlm-plan/shared-runtime/out/run/startRun";
-import type { RunHost } from "@rlm-plan/shared-runtime/out/run/host";
+import { builtinTool } from "@rlm-plan/core/host/builtinTools";
+import { createCommandTool } from "@rlm-plan/core/host/commandTool";
+import { jsonByteLength } from "@rlm-plan/core/run/outputMeasure";
+import { runPlan } from "@rlm-plan/core/run/startRun";
+import type { RunHost } from "@rlm-plan/core/run/host";
 
 const BIG = "x".repeat(30_000);
 const REFS = 20_000;

@@ -4,12 +4,12 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ContextStore } from "@rlm-plan/shared-runtime/out/context/store";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
-import { validatePlan, type ValidatedPlan } from "@rlm-plan/shared-runtime/out/plan/validate";
-import type { RunHost } from "@rlm-plan/shared-runtime/out/run/host";
-import { executePlan } from "@rlm-plan/shared-runtime/out/run/interpreter";
-import type { RunOutcome } from "@rlm-plan/shared-runtime/out/run/transitions";
+import { ContextStore } from "@rlm-plan/core/context/store";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import { validatePlan, type ValidatedPlan } from "@rlm-plan/core/plan/validate";
+import type { RunHost } from "@rlm-plan/core/run/host";
+import { executePlan } from "@rlm-plan/core/run/interpreter";
+import type { RunOutcome } from "@rlm-plan/core/run/transitions";
 
 function validated(plan: unknown, capabilities: string[]): ValidatedPlan {
   const parsed = parsePlan({ kind: "value", value: plan });

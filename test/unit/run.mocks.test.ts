@@ -8,8 +8,8 @@ import { spawn } from "node:child_process";
 import { childOutput } from "../support/childOutput";
 import { join, resolve } from "node:path";
 import { describe, test } from "node:test";
-import { runPlan } from "@rlm-plan/shared-runtime";
-import { contains, mockProvider, mockTool, parseMocks } from "@rlm-plan/shared-runtime/out/host";
+import { runPlan } from "@rlm-plan/core";
+import { contains, mockProvider, mockTool, parseMocks } from "@rlm-plan/core/host";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");

@@ -16,10 +16,10 @@ import {
   type RunHost,
   type StartRunOptions,
   type ToolHandler,
-} from "@rlm-plan/shared-runtime";
-import { createCommandTool, ProcessTracker } from "@rlm-plan/shared-runtime/out/host";
-import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
-import { createOpenAIChatProvider } from "@rlm-plan/shared-runtime/out/providers/openaiChat";
+} from "@rlm-plan/core";
+import { createCommandTool, ProcessTracker } from "@rlm-plan/core/host";
+import { processState } from "@rlm-plan/core/host/processGroup";
+import { createOpenAIChatProvider } from "@rlm-plan/core/providers/openaiChat";
 import { startChatServer } from "../support/chatServer";
 
 const ROOT = resolve(__dirname, "..", "..", "..");

@@ -5,14 +5,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import {
-  runPlan,
-  type JsonValue,
-  type PlanSource,
-  type RunFrame,
-  type RunHost,
-  type StepPause,
-} from "@rlm-plan/shared-runtime";
+import { runPlan, type JsonValue, type PlanSource, type RunFrame, type RunHost, type StepPause } from "@rlm-plan/core";
 
 const GRANTED = { capabilities: ["tool(echo)", "tool(flaky)", "rlm", "parallel", "retry", "checkpoint"] };
 

@@ -15,8 +15,8 @@ import {
   type RunEvent,
   type RunHost,
   type ToolHandler,
-} from "@rlm-plan/shared-runtime";
-import { parseHostProfile, profileHost, type HostProfile } from "@rlm-plan/shared-runtime/out/host";
+} from "@rlm-plan/core";
+import { parseHostProfile, profileHost, type HostProfile } from "@rlm-plan/core/host";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-pipeline-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

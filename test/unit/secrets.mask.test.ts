@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { terminalText } from "@rlm-plan/shared-runtime/out/cli/guardedOutput";
-import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/shared-runtime/out/run/secrets";
+import { terminalText } from "@rlm-plan/core/cli/guardedOutput";
+import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/run/secrets";
 
 const KEY = "sk-AbC123-xyz";
 

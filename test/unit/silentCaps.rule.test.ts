@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime/out/analysis";
-import { DEFAULT_DATA_LIMITS, type DataLimits } from "@rlm-plan/shared-runtime/out/plan/dataLimits";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { DEFAULT_DATA_LIMITS, type DataLimits } from "@rlm-plan/core/plan/dataLimits";
 
 const doc = { ref: "input", name: "doc" };
 const v = (name: string) => ({ ref: "var", name });

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { getNodePath, type Node } from "jsonc-parser";
-import { parseJsoncDocument, parsePlanDocument } from "@rlm-plan/shared-runtime/out/text/planDocument";
-import { rangesByScan, type RangeRequest } from "@rlm-plan/shared-runtime/out/text/pathRanges";
+import { parseJsoncDocument, parsePlanDocument } from "@rlm-plan/core/text/planDocument";
+import { rangesByScan, type RangeRequest } from "@rlm-plan/core/text/pathRanges";
 
 const TEXT = `{
   "steps": [

@@ -5,13 +5,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, test } from "node:test";
-import {
-  BUILTIN_TOOL_NAMES,
-  BUILTIN_TOOLS,
-  builtinTool,
-  type BuiltinToolName,
-} from "@rlm-plan/shared-runtime/out/host";
-import type { JsonValue } from "@rlm-plan/shared-runtime";
+import { BUILTIN_TOOL_NAMES, BUILTIN_TOOLS, builtinTool, type BuiltinToolName } from "@rlm-plan/core/host";
+import type { JsonValue } from "@rlm-plan/core";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const context = { signal: new AbortController().signal, tool: "t" };

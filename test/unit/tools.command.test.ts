@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { createCommandTool, ProcessTracker, type CommandToolSpec } from "@rlm-plan/shared-runtime/out/host";
-import { processState } from "@rlm-plan/shared-runtime/out/host/processGroup";
-import type { JsonValue, ToolContext } from "@rlm-plan/shared-runtime";
+import { createCommandTool, ProcessTracker, type CommandToolSpec } from "@rlm-plan/core/host";
+import { processState } from "@rlm-plan/core/host/processGroup";
+import type { JsonValue, ToolContext } from "@rlm-plan/core";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");

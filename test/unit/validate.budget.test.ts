@@ -4,10 +4,10 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
-import type { Plan } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { DEFAULT_BUDGET } from "@rlm-plan/shared-runtime/out/plan/budget";
-import { validatePlan } from "@rlm-plan/shared-runtime/out/plan/validate";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import type { Plan } from "@rlm-plan/core/plan/ast";
+import { DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
+import { validatePlan } from "@rlm-plan/core/plan/validate";
 
 type Expected =
   /** The budget in force when validation succeeds. */

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText } from "@rlm-plan/shared-runtime";
+import { analyzePlanText } from "@rlm-plan/core";
 
 const CASES: readonly [string, string, string[]][] = [
   [

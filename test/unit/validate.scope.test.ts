@@ -4,9 +4,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parsePlan } from "@rlm-plan/shared-runtime/out/plan/parse";
-import type { Plan } from "@rlm-plan/shared-runtime/out/plan/ast";
-import { validatePlan, type ValidateOptions } from "@rlm-plan/shared-runtime/out/plan/validate";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import type { Plan } from "@rlm-plan/core/plan/ast";
+import { validatePlan, type ValidateOptions } from "@rlm-plan/core/plan/validate";
 
 type Path = readonly (string | number)[];
 type Expected =

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { MAP_TRANSFORMS, REDUCERS } from "@rlm-plan/shared-runtime";
+import { MAP_TRANSFORMS, REDUCERS } from "@rlm-plan/core";
 
 // The generators are build tooling (scripts/, a project of its own, not a package): loaded from
 // where tsc puts them.

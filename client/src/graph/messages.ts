@@ -1,6 +1,6 @@
 // The messages between the graph panel (extension host) and its webview, in one place.
 
-import type { WireGraph } from "@rlm-plan/shared-runtime/out/graph/wire";
+import type { WireGraph } from "@rlm-plan/core/graph/wire";
 
 /** A step's state in a run: what the run's events said of it. */
 export interface StepRunState {

@@ -3,10 +3,10 @@
 // (kept across redraws), click to reveal a step, hover for the step's hover text, the editor's
 // cursor as a highlight, run states as classes, and export (SVG) and copy (PNG).
 
-import { layoutPlanGraph } from "@rlm-plan/shared-runtime/out/graph/layout";
-import type { PlanGraph } from "@rlm-plan/shared-runtime/out/graph/model";
-import { renderSvg } from "@rlm-plan/shared-runtime/out/graph/svg";
-import { graphFromWire } from "@rlm-plan/shared-runtime/out/graph/wire";
+import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
+import type { PlanGraph } from "@rlm-plan/core/graph/model";
+import { renderSvg } from "@rlm-plan/core/graph/svg";
+import { graphFromWire } from "@rlm-plan/core/graph/wire";
 import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };

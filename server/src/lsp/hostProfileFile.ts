@@ -2,7 +2,7 @@
 // profile the workspace already holds (to locate entries) and, for edits, the file's current
 // text (the editor's when it is open, the disk's otherwise).
 
-import type { HostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+import type { HostProfile } from "@rlm-plan/core/host/profile";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { AnalyzedPlan } from "../service/analyzedPlan";

@@ -11,8 +11,8 @@ import {
   parseHostProfile,
   type HostProfile,
   type HostProfileResult,
-} from "@rlm-plan/shared-runtime/out/host/profile";
-import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
+} from "@rlm-plan/core/host/profile";
+import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { hostStatusOf, type HostStatus } from "../service/hostView";
 
 export { HOST_PROFILE_FILENAME };

@@ -2,7 +2,7 @@
 // key) and the server command that asks one of them for a plan. The runtime's proposePlan does
 // the asking and checking; this only finds the host profile and shapes the answer.
 
-import { proposePlan } from "@rlm-plan/shared-runtime";
+import { proposePlan } from "@rlm-plan/core";
 import type { CancellationToken } from "vscode-languageserver";
 import type { Feature } from "./features";
 import { HostProvidersRequest, ProposePlanCommand } from "../protocol";

@@ -2,8 +2,8 @@
 // transitions, the outcome) has the run's secrets masked: the keys the client passed for the run
 // and the provider keys of the server's environment (shared-runtime run/secrets.ts).
 
-import type { HostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
-import { environmentSecrets, SecretMask } from "@rlm-plan/shared-runtime/out/run/secrets";
+import type { HostProfile } from "@rlm-plan/core/host/profile";
+import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
 import type { PlanRunnerHost } from "./runPlan";
 
 /** The mask of one run: the client's variables are secret whatever their names. */

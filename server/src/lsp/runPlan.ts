@@ -7,10 +7,10 @@
 // Notifications carry only what transitions carry (sequence, operation, bind, status, timing):
 // never a prompt, model text, tool argument, header or key.
 
-import { startRun, type PlanError, type RunHandle, type Transition } from "@rlm-plan/shared-runtime";
-import { profileHost } from "@rlm-plan/shared-runtime/out/host/createHost";
-import { loadMocks, parseMocks, type Mocks } from "@rlm-plan/shared-runtime/out/host/mocks";
-import type { HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
+import { startRun, type PlanError, type RunHandle, type Transition } from "@rlm-plan/core";
+import { profileHost } from "@rlm-plan/core/host/createHost";
+import { loadMocks, parseMocks, type Mocks } from "@rlm-plan/core/host/mocks";
+import type { HostProfileResult } from "@rlm-plan/core/host/profile";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -89,11 +89,20 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The version of the package this file ships in: `server/package.json` beside `out/lsp/`, or,
+ * bundled into the extension's `dist/server.js`, the extension's own manifest one folder up.
+ */
 export function serverVersion(): string {
-  try {
-    const manifest: unknown = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
-    return isObject(manifest) && typeof manifest.version === "string" ? manifest.version : "0.0.0";
-  } catch {
-    return "0.0.0";
+  for (const manifestFile of [join(__dirname, "..", "..", "package.json"), join(__dirname, "..", "package.json")]) {
+    try {
+      const manifest: unknown = JSON.parse(readFileSync(manifestFile, "utf8"));
+      const ours =
+        isObject(manifest) && (manifest.name === "@rlm-plan/language-server" || manifest.name === "rlm-plan");
+      if (ours && typeof manifest.version === "string") return manifest.version;
+    } catch {
+      // Not there: the other layout.
+    }
   }
+  return "0.0.0";
 }

@@ -5,7 +5,7 @@
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import { HOST_PROFILE_FILENAME, type HostProfileResult } from "@rlm-plan/shared-runtime/out/host/profile";
+import { HOST_PROFILE_FILENAME, type HostProfileResult } from "@rlm-plan/core/host/profile";
 import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -21,7 +21,7 @@ import { analyzePlan, type AnalyzedPlan } from "../service/analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
 import { forgetTree } from "../service/recentTrees";
-import { workspaceFileKind } from "@rlm-plan/shared-runtime";
+import { workspaceFileKind } from "@rlm-plan/core";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 

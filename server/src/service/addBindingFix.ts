@@ -6,7 +6,7 @@
 // for it" is what a name nobody computed yet most often means. Its provider is one the plan
 // already calls, else the host's first; never preferred: the name may be a typo instead.
 
-import { bindingNameProblem, type LocatedProblem } from "@rlm-plan/shared-runtime";
+import { bindingNameProblem, type LocatedProblem } from "@rlm-plan/core";
 import { CodeActionKind, type CodeAction, type Diagnostic } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { modelOf } from "./planNames";

@@ -9,7 +9,7 @@ import {
   type LocatedProblem,
   type PlanAnalysis,
   type Step,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { HostStatus, HostView } from "./hostView";

@@ -18,8 +18,8 @@ import {
   REFERENCE_KINDS,
   SELECTOR_TYPES,
   type LocatedProblem,
-} from "@rlm-plan/shared-runtime";
-import { pointer, type HostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+} from "@rlm-plan/core";
+import { pointer, type HostProfile } from "@rlm-plan/core/host/profile";
 import { modify, type Node } from "jsonc-parser";
 import { basename } from "node:path";
 import {
@@ -34,7 +34,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange, problemRange } from "./diagnostics";
-import { fieldValueSnippet, nearestMatch } from "@rlm-plan/shared-runtime";
+import { fieldValueSnippet, nearestMatch } from "@rlm-plan/core";
 import { addBindingStep } from "./addBindingFix";
 import { keySetAt } from "./keyCompletion";
 import { modelOf } from "./planNames";

@@ -3,7 +3,7 @@
 // "steps 12/64 · tools 5/16 · depth 2/4". Counters the plan never uses are left out; a figure
 // over its limit is marked.
 
-import { DEFAULT_BUDGET, type Estimate } from "@rlm-plan/shared-runtime";
+import { DEFAULT_BUDGET, type Estimate } from "@rlm-plan/core";
 import type { CodeLens } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange, planStart } from "./diagnostics";

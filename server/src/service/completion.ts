@@ -31,7 +31,7 @@ import {
   type FieldTable,
   type JsonPath,
   type ModelBinding,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import { getLocation } from "jsonc-parser";
 import {
   CompletionItemKind,

@@ -7,7 +7,7 @@
 // text before the cursor only when that text has no syntax error: otherwise (or without a
 // tree) getLocation itself answers, which is what keeps half-typed text completing.
 
-import type { JsonPath, JsonTextError } from "@rlm-plan/shared-runtime";
+import type { JsonPath, JsonTextError } from "@rlm-plan/core";
 import { createScanner, getLocation, SyntaxKind, type Node } from "jsonc-parser";
 
 /** The key or literal token getLocation last passed (its `previousNode`). */

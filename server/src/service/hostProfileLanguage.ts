@@ -2,7 +2,7 @@
 // schema the runtime validates profiles with: vscode-json-languageservice reads its titles,
 // descriptions, defaults and enums, so what an editor shows is what `run` enforces.
 
-import { HOST_PROFILE_SCHEMA } from "@rlm-plan/shared-runtime";
+import { HOST_PROFILE_SCHEMA } from "@rlm-plan/core";
 import { getLanguageService, type LanguageService } from "vscode-json-languageservice";
 import {
   MarkupKind,

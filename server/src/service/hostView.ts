@@ -3,8 +3,8 @@
 // and providers. Built from the runtime's host profile; never holds a key or a secret's value.
 
 import { basename } from "node:path";
-import type { ToolKnowledge } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
-import { dataLimitsOf, type DataLimits } from "@rlm-plan/shared-runtime";
+import type { ToolKnowledge } from "@rlm-plan/core/plan/toolArguments";
+import { dataLimitsOf, type DataLimits } from "@rlm-plan/core";
 import {
   contextInputNames,
   type HostProfile,
@@ -12,8 +12,8 @@ import {
   type InputSpec,
   type ProviderSpec,
   type ToolSpec,
-} from "@rlm-plan/shared-runtime/out/host/profile";
-import { hostToolKnowledge, type McpDiscovery } from "@rlm-plan/shared-runtime/out/host/mcp/discovery";
+} from "@rlm-plan/core/host/profile";
+import { hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */

@@ -15,12 +15,12 @@ import {
   type Estimate,
   type RetryCost,
   type Step,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/shared-runtime/out/host/profile";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/profile";
 import { toolSchemaParagraphs, unlistedToolText } from "./toolSignature";
 import type { HostEntry } from "./hostView";
 import { bindingLine, modelOf } from "./planNames";

@@ -2,7 +2,7 @@
 // case of its plan times the attempts ("×3 = 12 steps"), and after a parallel step's `plans` its
 // width. The figures are the runtime estimator's; steps that did not normalize get no hint.
 
-import { childPlans, type Count, type Plan, type PlanModel, type Step } from "@rlm-plan/shared-runtime";
+import { childPlans, type Count, type Plan, type PlanModel, type Step } from "@rlm-plan/core";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { modelOf } from "./planNames";

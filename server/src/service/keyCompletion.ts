@@ -20,7 +20,7 @@ import {
   STRATEGY_FIELDS,
   type FieldTable,
   type JsonPath,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";

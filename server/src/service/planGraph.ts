@@ -2,7 +2,7 @@
 // profile in force), in its wire form (exact counts), with each step's offsets turned into LSP
 // ranges. No graph rule lives here.
 
-import { buildPlanGraph, graphToWire } from "@rlm-plan/shared-runtime";
+import { buildPlanGraph, graphToWire } from "@rlm-plan/core";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
 import type { PlanGraphParams, PlanGraphResult, PlanGraphStep, RlmPlanSettings } from "../protocol";

@@ -16,7 +16,7 @@ import {
   type PlanDocument,
   type ProblemTarget,
   type SourceRange,
-} from "@rlm-plan/shared-runtime";
+} from "@rlm-plan/core";
 import { findNodeAtLocation, type Node } from "jsonc-parser";
 
 /** At most this many trees are kept... */

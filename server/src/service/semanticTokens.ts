@@ -3,7 +3,7 @@
 // field keys) as LSP token types and modifiers, at the ranges the runtime's document gives.
 // Standard types only, so every theme already colours them (legend in server/README.md).
 
-import { builtinOf, DEFAULT_DATA_LIMITS, planTokens, type PlanToken } from "@rlm-plan/shared-runtime";
+import { builtinOf, DEFAULT_DATA_LIMITS, planTokens, type PlanToken } from "@rlm-plan/core";
 import type { Range, SemanticTokensLegend } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 

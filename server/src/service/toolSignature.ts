@@ -2,8 +2,8 @@
 // the MCP server that listed it) and its argument keys. The runtime owns the schemas and the key
 // list (plan/toolArguments.ts); this module only renders them.
 
-import { argumentKeys } from "@rlm-plan/shared-runtime/out/plan/toolArguments";
-import type { JsonPath } from "@rlm-plan/shared-runtime";
+import { argumentKeys } from "@rlm-plan/core/plan/toolArguments";
+import type { JsonPath } from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";

@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { findWorkspaceFiles, parseJsoncDocument, workspaceFileKind } from "@rlm-plan/shared-runtime";
+import { findWorkspaceFiles, parseJsoncDocument, workspaceFileKind } from "@rlm-plan/core";
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";

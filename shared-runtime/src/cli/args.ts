@@ -1,10 +1,10 @@
-// Command-line arguments to a command, in one place. Hand-written rather than node:util's
-// parseArgs so every mistake gets a short message of our own; a usage error is a value, never
-// an exception, and main turns it into exit status 2.
+// Command-line arguments to check, estimate and graph, read by the one option reader
+// (options.ts); a usage error is a value, never an exception, and main turns it into exit status 2.
 
 import { resolveBudget } from "../plan/budget";
 import { parseJsonText } from "../text/jsonText";
 import { analyzeCapability } from "../plan/capabilities";
+import { readOptions, type OptionSpec } from "./options";
 
 export type Command =
   | { readonly kind: "help" }
@@ -81,18 +81,24 @@ options:
 
 exit status: 0 no errors, 1 errors (or, for estimate, over budget), 2 usage error`;
 
-interface Options {
-  readonly positionals: string[];
-  readonly values: Map<string, string>;
-  readonly flags: Set<string>;
-}
-
-const VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  check: ["--capabilities", "--budget", "--host", "--format"],
-  estimate: ["--budget", "--host"],
+const VALUE = "a value";
+const HELP_FLAGS = ["--json", "--help", "-h"];
+const SPECS: Readonly<Record<"check" | "estimate" | "graph", OptionSpec>> = {
+  check: {
+    values: { "--capabilities": VALUE, "--budget": VALUE, "--host": VALUE, "--format": VALUE },
+    flags: [...HELP_FLAGS, "--model-text", "--watch"],
+  },
+  estimate: { values: { "--budget": VALUE, "--host": VALUE }, flags: HELP_FLAGS },
+  graph: {
+    values: Object.fromEntries(
+      ["--format", "--output", "-o", "--collapse-depth", "--capabilities", "--budget", "--host"].map((name) => [
+        name,
+        VALUE,
+      ]),
+    ),
+    flags: HELP_FLAGS,
+  },
 };
-const FLAG_OPTIONS = ["--json", "--help", "-h"];
-const CHECK_FLAGS = ["--model-text", "--watch"];
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [first, ...rest] = argv;
@@ -116,7 +122,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 }
 
 function parseCommand(command: "check" | "estimate", argv: readonly string[]): ParsedArgs {
-  const options = splitOptions(argv, VALUE_OPTIONS[command] ?? [], command === "check" ? CHECK_FLAGS : []);
+  const options = readOptions(argv, SPECS[command]);
   if (typeof options === "string") return usage(options);
   if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help" };
   const json = options.flags.has("--json");
@@ -152,39 +158,6 @@ function parseCommand(command: "check" | "estimate", argv: readonly string[]): P
 
 function isCheckFormat(text: string): text is CheckFormat {
   return (CHECK_FORMATS as readonly string[]).includes(text);
-}
-
-/** Splits options from files; returns a message for anything it does not know. */
-function splitOptions(
-  argv: readonly string[],
-  valueOptions: readonly string[],
-  extraFlags: readonly string[] = [],
-): Options | string {
-  const options: Options = { positionals: [], values: new Map(), flags: new Set() };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--") {
-      options.positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      options.positionals.push(arg);
-      continue;
-    }
-    const equals = arg.indexOf("=");
-    const name = equals < 0 ? arg : arg.slice(0, equals);
-    if (valueOptions.includes(name)) {
-      const value = equals < 0 ? argv[++i] : arg.slice(equals + 1);
-      if (value === undefined) return `${name} needs a value`;
-      options.values.set(name, value);
-    } else if (FLAG_OPTIONS.includes(name) || extraFlags.includes(name)) {
-      if (equals >= 0) return `${name} takes no value`;
-      options.flags.add(name);
-    } else {
-      return `unknown option ${name}`;
-    }
-  }
-  return options;
 }
 
 /** `default`, or a JSON object the runtime's own budget rules accept. */
@@ -252,15 +225,7 @@ const GRAPH_FORMATS = ["svg", "dot", "mermaid"] as const;
 export function parseGraphArgs(
   argv: readonly string[],
 ): GraphCommand | { readonly kind: "help" } | { readonly kind: "usage"; readonly message: string } {
-  const options = splitOptions(argv, [
-    "--format",
-    "--output",
-    "-o",
-    "--collapse-depth",
-    "--capabilities",
-    "--budget",
-    "--host",
-  ]);
+  const options = readOptions(argv, SPECS.graph);
   if (typeof options === "string") return { kind: "usage", message: options };
   if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help" };
   if (options.flags.has("--json")) return { kind: "usage", message: "graph has no --json: use --format" };

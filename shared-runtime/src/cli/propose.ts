@@ -20,6 +20,7 @@ import type { RunOutcome, Transition } from "../run/transitions";
 import { environmentSecrets, SecretMask } from "../run/secrets";
 import { guardText } from "./guardedOutput";
 import { estimateLines, jsonText, styleFor } from "./output";
+import { readOptions, type OptionSpec } from "./options";
 
 export interface ProposeIo {
   readonly stdout: (text: string) => void;
@@ -251,33 +252,17 @@ function replyText(value: JsonValue): string | undefined {
 }
 
 /** The command's arguments, "help", or a usage message. */
+const PROPOSE_OPTIONS: OptionSpec = {
+  values: { "--provider": "a value", "--host": "a value" },
+  flags: ["--run", "--json", "--help", "-h"],
+  nonEmpty: ["--provider", "--host"],
+};
+
 function parseProposeArgs(argv: readonly string[]): ProposeArgs | "help" | string {
-  const goal: string[] = [];
-  const values = new Map<string, string>();
-  const flags = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--") {
-      goal.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      goal.push(arg);
-      continue;
-    }
-    const equals = arg.indexOf("=");
-    const name = equals < 0 ? arg : arg.slice(0, equals);
-    if (name === "--provider" || name === "--host") {
-      const value = equals < 0 ? argv[++i] : arg.slice(equals + 1);
-      if (value === undefined || value === "") return `${name} needs a value`;
-      values.set(name, value);
-    } else if (name === "--run" || name === "--json" || name === "--help" || name === "-h") {
-      if (equals >= 0) return `${name} takes no value`;
-      flags.add(name);
-    } else {
-      return `unknown option ${name}`;
-    }
-  }
+  const options = readOptions(argv, PROPOSE_OPTIONS);
+  if (typeof options === "string") return options;
+  const { values, flags } = options;
+  const goal = options.positionals;
   if (flags.has("--help") || flags.has("-h")) return "help";
   const text = goal.join(" ").trim();
   if (text === "") return "propose needs a GOAL";

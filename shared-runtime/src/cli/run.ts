@@ -25,6 +25,7 @@ import { environmentSecrets, SecretMask } from "../run/secrets";
 import { MAX_PLAN_BYTES, readTextFile } from "../text/boundedFile";
 import { guardedStream } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
+import { readOptions, type OptionSpec } from "./options";
 import { Cancellation } from "./signals";
 
 export interface RunIo {
@@ -173,69 +174,31 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
 
 // ---- arguments ----------------------------------------------------------------------------
 
+const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
+const RUN_OPTIONS: OptionSpec = {
+  values: { "--host": "a FILE", "--mocks": "a FILE", "--parallel": PARALLEL_MODES.join(" or "), "--input": INPUT_FORM },
+  flags: ["--json", "--events", "--help", "-h"],
+  nonEmpty: ["--host", "--mocks"],
+};
+
 function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
-  const positionals: string[] = [];
+  const options = readOptions(argv, RUN_OPTIONS);
+  if (typeof options === "string") return options;
+  if (options.flags.has("--help") || options.flags.has("-h")) return "help";
+  const { positionals } = options;
+  const parallelText = options.values.get("--parallel");
+  const parallel = PARALLEL_MODES.find((mode) => mode === parallelText);
+  if (parallelText !== undefined && parallel === undefined) return `--parallel needs ${PARALLEL_MODES.join(" or ")}`;
   const inputs: Record<string, string> = Object.create(null) as Record<string, string>;
-  let host: string | undefined;
-  let mocks: string | undefined;
-  let parallel: ParallelMode | undefined;
-  let json = false;
-  let events = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--") {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      positionals.push(arg);
-      continue;
-    }
-    const equals = arg.indexOf("=");
-    const name = equals < 0 ? arg : arg.slice(0, equals);
-    const value = () => (equals < 0 ? argv[++i] : arg.slice(equals + 1));
-    switch (name) {
-      case "-h":
-      case "--help":
-        return "help";
-      case "--json":
-        if (equals >= 0) return "--json takes no value";
-        json = true;
-        break;
-      case "--events":
-        if (equals >= 0) return "--events takes no value";
-        events = true;
-        break;
-      case "--host": {
-        const file = value();
-        if (file === undefined || file === "") return "--host needs a FILE";
-        host = file;
-        break;
-      }
-      case "--mocks": {
-        const file = value();
-        if (file === undefined || file === "") return "--mocks needs a FILE";
-        mocks = file;
-        break;
-      }
-      case "--parallel": {
-        const mode = value();
-        if (!PARALLEL_MODES.includes(mode as ParallelMode)) return `--parallel needs ${PARALLEL_MODES.join(" or ")}`;
-        parallel = mode as ParallelMode;
-        break;
-      }
-      case "--input": {
-        const spec = value();
-        const split = spec?.indexOf("=") ?? -1;
-        if (spec === undefined || split <= 0 || split === spec.length - 1)
-          return "--input needs NAME=PATH, for example --input haystack=data/big.txt";
-        inputs[spec.slice(0, split)] = spec.slice(split + 1);
-        break;
-      }
-      default:
-        return `unknown option ${name}`;
-    }
+  for (const spec of options.repeated.get("--input") ?? []) {
+    const split = spec.indexOf("=");
+    if (split <= 0 || split === spec.length - 1) return `--input needs ${INPUT_FORM}`;
+    inputs[spec.slice(0, split)] = spec.slice(split + 1);
   }
+  const host = options.values.get("--host");
+  const mocks = options.values.get("--mocks");
+  const json = options.flags.has("--json");
+  const events = options.flags.has("--events");
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
   if (events && !json) return "--events needs --json";

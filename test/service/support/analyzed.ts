@@ -5,9 +5,9 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
-import { analyzePlan, type AnalyzedPlan } from "@rlm-plan/server/out/service/analyzedPlan";
-import { hostStatusOf, type HostStatus } from "@rlm-plan/server/out/service/hostView";
+import { parseHostProfile } from "@rlm-plan/core/host/profile";
+import { analyzePlan, type AnalyzedPlan } from "@rlm-plan/language-server/service/analyzedPlan";
+import { hostStatusOf, type HostStatus } from "@rlm-plan/language-server/service/hostView";
 import type { Position } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { fixture, hostProfile } from "../../protocol/support/lspClient";

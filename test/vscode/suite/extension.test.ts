@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { parseHostProfile } from "@rlm-plan/shared-runtime/out/host/profile";
+import { parseHostProfile } from "@rlm-plan/core/host/profile";
 import type { RlmPlanApi } from "rlm-plan-client/out/extension";
 import type { RunRecord } from "rlm-plan-client/out/runLog";
 
