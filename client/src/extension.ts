@@ -40,7 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   await log.load();
   client = createLanguageClient(context);
   const runs = new ActiveRuns(client, log, output);
-  const keys = new ProviderKeys(context.secrets);
+  const keys = new ProviderKeys(context.secrets, client);
   const deps: RunDependencies = { client, log, runs, output, keys };
   const tree = new RunsTreeProvider(log);
   const documents = new RunDocuments(log);
@@ -54,7 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     documents,
     view,
     registerRunCommands(deps),
-    registerHostProfileScaffold(),
+    registerHostProfileScaffold(client),
     registerProposeCommand(client, keys),
     registerDebugging({ context, log, output, keys }),
     keys.register(),

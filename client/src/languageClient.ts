@@ -4,7 +4,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/shared-runtime/out/host/profile";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/shared-runtime/out/host/filename";
 import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/shared-runtime/out/run/secrets";
 import {
   LanguageClient,

@@ -49,11 +49,7 @@ function sources(): { file: string; lines: string[] }[] {
 
 test("the scan reads the server, the client and the CLI", () => {
   const files = sources().map((s) => s.file);
-  for (const expected of [
-    "server/src/hover.ts",
-    "client/src/hostProfileTemplate.ts",
-    "shared-runtime/src/cli/estimate.ts",
-  ])
+  for (const expected of ["server/src/hover.ts", "client/src/statusBar.ts", "shared-runtime/src/cli/estimate.ts"])
     assert.ok(files.includes(expected), expected);
 });
 
