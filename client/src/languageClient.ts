@@ -28,8 +28,14 @@ export const CLIENT_SECRETS = new SecretMask(environmentSecrets(process.env));
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6011"] } },
+    // The bundle is minified: its linked source map (shipped beside it) puts the TypeScript
+    // sources' lines in the stack traces the server logs.
+    run: { module, transport: TransportKind.ipc, options: { execArgv: ["--enable-source-maps"] } },
+    debug: {
+      module,
+      transport: TransportKind.ipc,
+      options: { execArgv: ["--enable-source-maps", "--nolazy", "--inspect=6011"] },
+    },
   };
   const documentSelector: LanguageClientOptions["documentSelector"] = [
     { language: PLAN_LANGUAGE_ID, scheme: "file" },
