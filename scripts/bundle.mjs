@@ -6,20 +6,25 @@
 // All but the webview script are CommonJS for Node; `vscode` is provided by VS Code at run time.
 // Run after `npm run build` (it bundles the compiled JavaScript).
 //
-//   node scripts/bundle.mjs          # for the .vsix: no source maps
-//   node scripts/bundle.mjs --dev    # with source maps, for debugging (F5)
+// Every bundle is minified with a linked source map (`dist/<name>.js.map`, chained through tsc's
+// maps to the TypeScript sources) and keeps its function and class names, so a stack trace stays
+// readable as it is and maps back to the sources (the server runs with --enable-source-maps).
+// Each bundle's esbuild metafile is written as `dist/<name>.meta.json`: what went into it (a test
+// holds the client bundle free of the runtime's validator and of ajv).
+//
+//   node scripts/bundle.mjs          # for the .vsix
+//   node scripts/bundle.mjs --dev    # not minified, with source contents in the maps (F5)
 
 import { build } from "esbuild";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const dev = process.argv.includes("--dev");
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 // The plan graph's webview script runs in the browser: elkjs (the layout engine) is bundled
 // there, never into the extension host.
-const entries = [
+export const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
   { in: "server/out/lsp/main.js", out: "dist/server.js" },
   { in: "debug-adapter/out/main.js", out: "dist/debugAdapter.js" },
@@ -27,16 +32,10 @@ const entries = [
   { in: "shared-runtime/out/host/supervisor.js", out: "dist/supervisor.js" },
   { in: "client/webview/out/webview/src/graphView.js", out: "dist/graphView.js", browser: true },
 ];
-for (const entry of entries) {
-  if (!existsSync(join(root, entry.in))) {
-    console.error(`bundle: ${entry.in} is missing; run \`npm run build\` first`);
-    process.exit(1);
-  }
-}
 
-rmSync(join(root, "dist"), { recursive: true, force: true });
-for (const entry of entries) {
-  const result = await build({
+/** esbuild's options for one entry (the bundle test builds the client with these too). */
+export function bundleOptions(entry, { dev = false } = {}) {
+  return {
     absWorkingDir: root,
     entryPoints: [entry.in],
     outfile: entry.out,
@@ -47,11 +46,31 @@ for (const entry of entries) {
     external: ["vscode"],
     // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its ES build bundles.
     mainFields: ["module", "main"],
-    sourcemap: dev,
-    minify: false,
+    sourcemap: "linked",
+    sourcesContent: dev,
+    minify: !dev,
+    keepNames: true,
     logLevel: "warning",
     metafile: true,
-  });
-  const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-  console.log(`bundle: ${entry.out} ${(bytes / 1024).toFixed(0)} KiB${dev ? " (with source maps)" : ""}`);
+  };
 }
+
+async function main() {
+  const dev = process.argv.includes("--dev");
+  for (const entry of entries) {
+    if (!existsSync(join(root, entry.in))) {
+      console.error(`bundle: ${entry.in} is missing; run \`npm run build\` first`);
+      process.exit(1);
+    }
+  }
+  rmSync(join(root, "dist"), { recursive: true, force: true });
+  for (const entry of entries) {
+    const result = await build(bundleOptions(entry, { dev }));
+    writeFileSync(join(root, entry.out.replace(/\.js$/, ".meta.json")), JSON.stringify(result.metafile));
+    const bytes = result.metafile.outputs[entry.out]?.bytes ?? 0;
+    const map = result.metafile.outputs[`${entry.out}.map`]?.bytes ?? 0;
+    console.log(`bundle: ${entry.out} ${(bytes / 1024).toFixed(0)} KiB (map ${(map / 1024).toFixed(0)} KiB)`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

@@ -6,7 +6,6 @@
 
 import * as vscode from "vscode";
 import type { JsonValue, PlanError, Transition } from "@rlm-plan/core";
-import { findHostProfile } from "@rlm-plan/core/host/profile";
 import type { RunLog, RunRecord } from "./runLog";
 import type { RunOutput } from "./runOutput";
 import type { ProviderKeys } from "./secrets";
@@ -144,16 +143,13 @@ class AdapterFactory implements vscode.DebugAdapterDescriptorFactory {
   async createDebugAdapterDescriptor(session: vscode.DebugSession): Promise<vscode.DebugAdapterDescriptor> {
     const adapter = vscode.Uri.joinPath(this.deps.context.extensionUri, "dist", "debugAdapter.js").fsPath;
     const profile = session.configuration.hostProfile as string | undefined;
-    const keys = profile ? await this.deps.keys.keysFor(profile) : await this.keysNear(session.configuration.program);
+    const program = session.configuration.program as unknown;
+    // The server reads the profile (the named one, else the one nearest the plan, found the way
+    // the runtime finds it) and names its providers' key variables.
+    const target = typeof program === "string" ? program : profile;
+    const keys = target ? await this.deps.keys.keysFor(vscode.Uri.file(target).toString(), profile) : {};
     return new vscode.DebugAdapterExecutable(process.execPath, [adapter], {
       env: { ...keys, ELECTRON_RUN_AS_NODE: "1" },
     });
-  }
-
-  /** Keys of the providers of the host profile nearest the plan, found the way the runtime finds it. */
-  private async keysNear(program: unknown): Promise<Record<string, string>> {
-    if (typeof program !== "string") return {};
-    const file = findHostProfile(program);
-    return file ? this.deps.keys.keysFor(file) : {};
   }
 }

@@ -28,6 +28,9 @@ import { revealStep } from "./stepLocation";
 
 let client: LanguageClient | undefined;
 
+/** The start of the line that says how long activation took (test/e2e/run.mjs reads it). */
+const ACTIVATION_LOG_PREFIX = "Activated in";
+
 /** What the extension hands to its tests (`vscode.extensions.getExtension(...).exports`). */
 export interface RlmPlanApi {
   readonly client: LanguageClient;
@@ -35,12 +38,13 @@ export interface RlmPlanApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<RlmPlanApi> {
+  const activated = performance.now();
   const output = new RunOutput();
   const log = new RunLog(context.storageUri ?? context.globalStorageUri, historyLimit());
   await log.load();
   client = createLanguageClient(context);
   const runs = new ActiveRuns(client, log, output);
-  const keys = new ProviderKeys(context.secrets);
+  const keys = new ProviderKeys(context.secrets, client);
   const deps: RunDependencies = { client, log, runs, output, keys };
   const tree = new RunsTreeProvider(log);
   const documents = new RunDocuments(log);
@@ -54,7 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     documents,
     view,
     registerRunCommands(deps),
-    registerHostProfileScaffold(),
+    registerHostProfileScaffold(client),
     registerProposeCommand(client, keys),
     registerDebugging({ context, log, output, keys }),
     keys.register(),
@@ -80,6 +84,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   );
   try {
     await client.start();
+    // Activation time (activate → the server's initialize answer), read by the e2e run.
+    client.outputChannel.appendLine(
+      `${ACTIVATION_LOG_PREFIX} ${Math.round(performance.now() - activated)} ms (activate → language server ready)`,
+    );
   } catch (error) {
     // Commands and the run log stay usable; the server's own output channel has the details.
     void vscode.window.showErrorMessage(`The RLM Plan language server did not start: ${String(error)}`);

@@ -1,21 +1,24 @@
 // "RLM Plan: Create Host Profile": writes a commented rlmplan.host.json next to the plan that
-// grants what the plan uses (hostProfileTemplate.ts) and opens it. An existing profile in
+// grants what the plan uses (the server writes the text: `rlmPlan/hostProfileTemplate`) and opens it. An existing profile in
 // that folder is never overwritten: it is opened instead.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/profile";
-import { hostProfileText, planNeeds } from "./hostProfileTemplate";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
 import { PLAN_LANGUAGE_ID } from "./languageClient";
+import { HostProfileTemplateRequest } from "./serverProtocol";
 
 export const CREATE_HOST_PROFILE_COMMAND = "rlmPlan.createHostProfile";
 
-export function registerHostProfileScaffold(): vscode.Disposable {
-  return vscode.commands.registerCommand(CREATE_HOST_PROFILE_COMMAND, (target?: unknown) => createHostProfile(target));
+export function registerHostProfileScaffold(client: LanguageClient): vscode.Disposable {
+  return vscode.commands.registerCommand(CREATE_HOST_PROFILE_COMMAND, (target?: unknown) =>
+    createHostProfile(client, target),
+  );
 }
 
 /** Creates (or opens) the host profile beside a plan; answers the profile's URI. */
-export async function createHostProfile(target: unknown): Promise<vscode.Uri | undefined> {
+export async function createHostProfile(client: LanguageClient, target: unknown): Promise<vscode.Uri | undefined> {
   const planUri =
     target instanceof vscode.Uri
       ? target
@@ -39,16 +42,27 @@ export async function createHostProfile(target: unknown): Promise<vscode.Uri | u
     return profileUri;
   }
   const plan = await vscode.workspace.openTextDocument(planUri);
-  const result = planNeeds(plan.getText());
+  let result: HostProfileTemplateRequest.Result;
+  try {
+    result = await client.sendRequest(HostProfileTemplateRequest.type, {
+      uri: client.code2ProtocolConverter.asUri(planUri),
+      text: plan.getText(),
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    void vscode.window.showErrorMessage(
+      `Cannot create a host profile: the language server did not answer (${reason}).`,
+    );
+    return undefined;
+  }
   if (!result.ok) {
     void vscode.window.showErrorMessage(`Cannot create a host profile: ${result.message}.`);
     return undefined;
   }
-  const text = hostProfileText(result.needs, path.basename(planUri.fsPath));
-  await vscode.workspace.fs.writeFile(profileUri, new TextEncoder().encode(text));
+  await vscode.workspace.fs.writeFile(profileUri, new TextEncoder().encode(result.text));
   await vscode.window.showTextDocument(profileUri);
   void vscode.window.showInformationMessage(
-    `Created ${HOST_PROFILE_FILENAME}: it grants the ${result.needs.capabilities.length} capabilities the plan uses. ` +
+    `Created ${HOST_PROFILE_FILENAME}: it grants the ${result.capabilities.length} capabilities the plan uses. ` +
       "Fill in what its comments point to (inputs, command tools, providers), then run the plan.",
   );
   return profileUri;

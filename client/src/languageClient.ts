@@ -4,7 +4,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/profile";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
 import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/run/secrets";
 import {
   LanguageClient,
@@ -28,8 +28,15 @@ export const CLIENT_SECRETS = new SecretMask(environmentSecrets(process.env));
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {
+    // The bundle is minified but keeps its names; its linked source map ships beside it. Only
+    // the debug launch maps stack traces with it: --enable-source-maps costs every start about a
+    // tenth more (bench/README.md).
     run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6011"] } },
+    debug: {
+      module,
+      transport: TransportKind.ipc,
+      options: { execArgv: ["--enable-source-maps", "--nolazy", "--inspect=6011"] },
+    },
   };
   const documentSelector: LanguageClientOptions["documentSelector"] = [
     { language: PLAN_LANGUAGE_ID, scheme: "file" },

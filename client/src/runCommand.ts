@@ -123,7 +123,7 @@ export async function runPlan(deps: RunDependencies, target: unknown, mocks?: st
 
   let runId: string;
   try {
-    const env = host?.hostProfile ? await deps.keys.keysFor(host.hostProfile) : {};
+    const env = host?.hostProfile ? await deps.keys.keysFor(planUri) : {};
     const args: RunCommand.Arguments = [
       { uri: planUri, ...(Object.keys(env).length > 0 ? { env } : {}), ...(mocks ? { mocks } : {}) },
     ];

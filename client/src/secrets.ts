@@ -1,8 +1,8 @@
 // "RLM Plan: Set Provider API Key": keeps a provider's key in VS Code's SecretStorage (the
 // operating system's keychain where there is one), under the name of the environment variable
 // the host profile's provider reads it from (`apiKeyEnv`). Never in a file, a setting, the run
-// log or an output channel. The providers are read from host profiles with the runtime's own
-// loader (parseHostProfile).
+// log or an output channel. A host profile's providers and their key variables come from the
+// language server (`rlmPlan/hostProviders`): the client reads no host profile itself.
 //
 // Handing a stored key to a run: the run command reads the stored keys of the host profile's
 // providers here and passes them in the server's run command (`env`) for that run only; a
@@ -10,15 +10,20 @@
 // Plan calls a provider at once, so it asks for a key neither place has and stores it.
 
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME, parseHostProfile } from "@rlm-plan/core/host/profile";
+import type { LanguageClient } from "vscode-languageclient/node";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
 import { CLIENT_SECRETS } from "./languageClient";
+import { HostProvidersRequest } from "./serverProtocol";
 
 export const SET_PROVIDER_KEY_COMMAND = "rlmPlan.setProviderApiKey";
 const SECRET_PREFIX = "rlmPlan.apiKey.";
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export class ProviderKeys {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly client: LanguageClient,
+  ) {}
 
   register(): vscode.Disposable {
     return vscode.commands.registerCommand(SET_PROVIDER_KEY_COMMAND, (variable?: unknown) =>
@@ -86,26 +91,28 @@ export class ProviderKeys {
     return keys;
   }
 
-  /** Stored keys of the providers of one host profile, by variable name, for one run. */
-  async keysFor(hostProfileFile: string): Promise<Record<string, string>> {
-    const keys: Record<string, string> = {};
-    let text: string;
-    try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(hostProfileFile)));
-    } catch {
-      return keys;
-    }
-    const loaded = parseHostProfile(text, hostProfileFile);
-    if (!loaded.ok) return keys;
-    for (const provider of loaded.profile.providers.values()) {
-      const variable = provider.apiKeyEnv;
-      if (!variable || variable in keys) continue;
-      const key = await this.secrets.get(SECRET_PREFIX + variable);
-      if (key !== undefined) keys[variable] = key;
-    }
+  /**
+   * Stored keys of the providers of the host profile that applies to a plan (or of the profile
+   * file `hostProfile`, when given), by variable name, for one run.
+   */
+  async keysFor(planUri: string, hostProfile?: string): Promise<Record<string, string>> {
+    const providers = await this.providers({ uri: planUri, ...(hostProfile ? { hostProfile } : {}) });
+    const keys = await this.keysForVariables(providers.flatMap((p) => (p.keyVariable ? [p.keyVariable] : [])));
     // Before the keys travel in the run request, which the trace channel logs when verbose.
     CLIENT_SECRETS.add(Object.values(keys));
     return keys;
+  }
+
+  /** The server's list of a profile's providers; none when it cannot answer (the run then says why). */
+  private async providers(params: {
+    uri: string;
+    hostProfile?: string;
+  }): Promise<readonly HostProvidersRequest.Provider[]> {
+    try {
+      return (await this.client.sendRequest(HostProvidersRequest.type, params)).providers;
+    } catch {
+      return [];
+    }
   }
 
   /** The apiKeyEnv names of the providers in the workspace's host profiles, or one typed in. */
@@ -113,11 +120,8 @@ export class ProviderKeys {
     const items: (vscode.QuickPickItem & { variable?: string })[] = [];
     const seen = new Set<string>();
     for (const file of await vscode.workspace.findFiles(`**/${HOST_PROFILE_FILENAME}`, "**/node_modules/**", 50)) {
-      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-      const loaded = parseHostProfile(text, file.fsPath);
-      if (!loaded.ok) continue;
-      for (const [name, provider] of loaded.profile.providers) {
-        const variable = provider.apiKeyEnv;
+      const providers = await this.providers({ uri: file.toString(), hostProfile: file.fsPath });
+      for (const { name, keyVariable: variable } of providers) {
         if (!variable || seen.has(variable)) continue;
         seen.add(variable);
         const stored = (await this.secrets.get(SECRET_PREFIX + variable)) !== undefined;

@@ -64,6 +64,7 @@ export namespace HostProfileRequest {
 
 /** Client → server: the host profile's providers and their key variables (never a key). */
 export namespace HostProvidersRequest {
+  export type Provider = Server.HostProvidersRequest.Provider;
   export const method: typeof Server.HostProvidersRequest.method = "rlmPlan/hostProviders";
   export const type = new RequestType<Server.HostProvidersRequest.Params, Server.HostProvidersRequest.Result, void>(
     method,
@@ -81,4 +82,18 @@ export namespace ProposePlanCommand {
 export namespace PlanGraphRequest {
   export const method: typeof Server.PlanGraphRequest.method = "rlmPlan/planGraph";
   export const type = new RequestType<Server.PlanGraphParams, Server.PlanGraphResult | null, void>(method);
+}
+
+/** Client → server: the plan's worst case as figures and budget rows; null when there is none. */
+export namespace WorstCaseRequest {
+  export const method: typeof Server.WorstCaseRequest.method = "rlmPlan/worstCase";
+  export type Result = Server.WorstCaseRequest.Result;
+  export const type = new RequestType<Server.WorstCaseRequest.Params, Result | null, void>(method);
+}
+
+/** Client → server: the text of a host profile that grants what a plan uses. */
+export namespace HostProfileTemplateRequest {
+  export const method: typeof Server.HostProfileTemplateRequest.method = "rlmPlan/hostProfileTemplate";
+  export type Result = Server.HostProfileTemplateRequest.Result;
+  export const type = new RequestType<Server.HostProfileTemplateRequest.Params, Result, void>(method);
 }

@@ -1,18 +1,15 @@
 // The worst case of the active plan in the status bar. The client computes no figure: it asks
-// the server for the plan's code lenses (`textDocument/codeLens`, the same answer the lens
-// above the plan shows) and shows the title of the worst-case lens, "steps 3/64 · tools 1/8 ·
-// depth 1/4", marked when a figure is over its limit. It asks again when the active editor
-// changes and whenever the server publishes new diagnostics for the plan (it does after each
-// analysis). The tooltip names the host profile in force (`rlmPlan/hostProfile`).
+// the server (`rlmPlan/worstCase`) for the figures the code lens above the plan shows, "steps
+// 3/64 · tools 1/8 · depth 1/4", with every budget row and the host profile in force, and
+// marks the item when a figure is over its limit. It asks again when the active editor changes
+// and whenever the server publishes new diagnostics for the plan (it does after each analysis).
 
 import * as vscode from "vscode";
-import { CodeLensRequest, type LanguageClient } from "vscode-languageclient/node";
+import type { LanguageClient } from "vscode-languageclient/node";
 import { PLAN_LANGUAGE_ID } from "./languageClient";
 import { displayPath } from "./runOutput";
-import { HostProfileRequest, RunPlanClientCommand } from "./serverProtocol";
+import { WorstCaseRequest } from "./serverProtocol";
 
-/** The server marks a figure over its limit with this sign (server/src/service/codeLens.ts). */
-const OVER_LIMIT_MARK = "⚠";
 const REFRESH_DELAY_MS = 150;
 
 export class WorstCaseStatus implements vscode.Disposable {
@@ -54,37 +51,51 @@ export class WorstCaseStatus implements vscode.Disposable {
       return;
     }
     const uri = this.client.code2ProtocolConverter.asUri(document.uri);
-    const [lenses, host] = await Promise.all([
-      this.client.sendRequest(CodeLensRequest.type, { textDocument: { uri } }).catch(() => null),
-      this.client.sendRequest(HostProfileRequest.type, { uri }).catch(() => undefined),
-    ]);
+    const worst = await this.client.sendRequest(WorstCaseRequest.type, { uri }).catch(() => null);
     if (generation !== this.generation) return;
-    const title = lenses?.find((lens) => lens.command && lens.command.command !== RunPlanClientCommand.command)?.command
-      ?.title;
-    if (!title) {
+    if (!worst) {
       // The server shows no worst case for a plan it could not read completely.
       this.item.hide();
       return;
     }
-    const over = title.includes(OVER_LIMIT_MARK);
-    this.item.text = `$(dashboard) ${title}`;
-    this.item.backgroundColor = over ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
-    const tooltip = new vscode.MarkdownString();
-    tooltip.appendMarkdown(`**Worst case** of this plan${over ? ", over the budget" : ""}: `).appendText(title);
-    tooltip.appendMarkdown("\n\nThe language server's own figures (the code lens above the plan), ");
-    if (host?.hostProfile) {
-      tooltip.appendMarkdown("against the budget of the host profile `").appendText(displayPath(host.hostProfile));
-      tooltip.appendMarkdown("`. Click to open it.");
+    this.item.text = `$(dashboard) ${worst.title}`;
+    this.item.backgroundColor = worst.over ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    const tooltip = worstCaseTooltip(worst);
+    if (worst.hostProfile) {
+      tooltip.appendMarkdown("\n\nClick to open the host profile.");
       this.item.command = {
         title: "Open Host Profile",
         command: "vscode.open",
-        arguments: [vscode.Uri.file(host.hostProfile)],
+        arguments: [vscode.Uri.file(worst.hostProfile)],
       };
     } else {
-      tooltip.appendMarkdown("against the default budget: no host profile applies to this plan.");
       this.item.command = undefined;
     }
     this.item.tooltip = tooltip;
     this.item.show();
   }
+}
+
+/** The worst case against the budget in force, a row per limited figure, and where the budget comes from. */
+function worstCaseTooltip(worst: WorstCaseRequest.Result): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString();
+  tooltip.appendMarkdown(`**Worst case** of this plan${worst.over ? ", over the budget" : ""}`);
+  if (worst.rows.length > 0) {
+    tooltip.appendMarkdown("\n\n| | worst case | limit |\n|:--|--:|--:|\n");
+    for (const row of worst.rows)
+      tooltip.appendMarkdown(
+        `| ${row.label} | ${row.over ? "**" + String(row.estimate) + "** ⚠" : String(row.estimate)} | ${row.limit} |\n`,
+      );
+  } else {
+    tooltip.appendMarkdown(": ").appendText(worst.title);
+  }
+  if (worst.budget === "host" && worst.hostProfile) {
+    tooltip.appendMarkdown("\n\nAgainst the budget of the host profile `").appendText(displayPath(worst.hostProfile));
+    tooltip.appendMarkdown("`.");
+  } else if (worst.budget === "none") {
+    tooltip.appendMarkdown("\n\nNo budget is in force: the host profile has problems.");
+  } else {
+    tooltip.appendMarkdown("\n\nAgainst the default budget: no host profile applies to this plan.");
+  }
+  return tooltip;
 }

@@ -195,6 +195,11 @@ export namespace HostProvidersRequest {
   export interface Params {
     /** A document (saved, or unsaved with a path) or a folder: its own host profile counts. */
     readonly uri: string;
+    /**
+     * A host profile file (a path) to read instead of finding one from `uri`: a debug launch
+     * configuration's `hostProfile`, or one of the workspace's profiles.
+     */
+    readonly hostProfile?: string;
   }
   export interface Provider {
     readonly name: string;
@@ -278,4 +283,76 @@ export interface PlanGraphResult {
 export namespace PlanGraphRequest {
   export const method = "rlmPlan/planGraph";
   export const type = new RequestType<PlanGraphParams, PlanGraphResult | null, void>(method);
+}
+
+/** An exact count as sent: a number, or its decimal string beyond 2^53 (JSON has no bigint). */
+export type WireCount = number | string;
+
+/** One figure of a plan's worst case against the budget in force (the code lens's figures). */
+export interface WorstCaseFigure {
+  /** The lens's short label: "steps", "models", "tools", "context ops", "width", "depth". */
+  readonly label: string;
+  /** The estimate's field: steps, model_calls, tool_calls, context_ops, parallel_width, depth. */
+  readonly figure: string;
+  readonly estimate: WireCount;
+  /** The budget's limit; null when no budget is in force (a host profile with problems). */
+  readonly limit: number | null;
+  readonly over: boolean;
+}
+
+/** One row of the worst case against the budget (every limited figure, the runtime's cost rows). */
+export interface WorstCaseRow {
+  /** The budget field: max_steps, max_depth, max_model_calls, ... */
+  readonly field: string;
+  /** "steps", "parallel width", "context operations", ... */
+  readonly label: string;
+  readonly estimate: WireCount;
+  readonly limit: number;
+  readonly over: boolean;
+}
+
+/**
+ * Client → server: a plan's worst case as figures and budget rows (what the code lens shows,
+ * structured); null for a document that is not an open plan or a plan not read completely (a
+ * partial plan's estimate would understate it).
+ */
+export namespace WorstCaseRequest {
+  export const method = "rlmPlan/worstCase";
+  export interface Params {
+    readonly uri: string;
+  }
+  export interface Result {
+    readonly uri: string;
+    /** The code lens's text: "steps 3/64 · tools 1/8 · depth 1/4". */
+    readonly title: string;
+    /** Some figure goes over its limit. */
+    readonly over: boolean;
+    /** The figures the lens shows, in its order (unused counters left out). */
+    readonly figures: readonly WorstCaseFigure[];
+    /** Every limited figure against the budget in force; empty when no budget is in force. */
+    readonly rows: readonly WorstCaseRow[];
+    /** Where the budget comes from: the host profile, the runtime's default, or none (a broken profile). */
+    readonly budget: "host" | "default" | "none";
+    /** The host profile in force, or null. */
+    readonly hostProfile: string | null;
+  }
+  export const type = new RequestType<Params, Result | null, void>(method);
+}
+
+/**
+ * Client → server: the text of a new host profile (JSON with comments) granting what a plan uses
+ * (capabilities, tools, providers, inputs, budget above the defaults). The plan's text travels
+ * with the request, so a plan not yet open in the server works too.
+ */
+export namespace HostProfileTemplateRequest {
+  export const method = "rlmPlan/hostProfileTemplate";
+  export interface Params {
+    /** The plan's URI: its file name goes in the profile's description. */
+    readonly uri: string;
+    readonly text: string;
+  }
+  export type Result =
+    | { readonly ok: true; readonly text: string; readonly capabilities: readonly string[] }
+    | { readonly ok: false; readonly message: string };
+  export const type = new RequestType<Params, Result, void>(method);
 }

@@ -40,6 +40,8 @@ export const UI = {
   channel: "RLM Plan Runs",
   view: "Plan Runs",
   language: "RLM Plan",
+  /** The language client's channel (client/src/languageClient.ts CLIENT_NAME). */
+  serverChannel: "RLM Plan Language Server",
   graph: "RLM Plan: Show Plan Graph",
   propose: "RLM Plan: Propose Plan...",
   setKey: "RLM Plan: Set Provider API Key",
@@ -415,6 +417,13 @@ export const scenarios = [
       });
       assert.deepEqual(problems, [UNKNOWN_OP, UNBOUND, DUPLICATE]);
       await bench.screenshot("a-problems");
+      // The extension logs its activation time (activate → language server ready); printed, not
+      // asserted (no timed assertions): bench/README.md records it.
+      const activation = await bench.until("the extension's activation time in its log", async () => {
+        const match = /Activated in (\d+) ms/.exec(session.trustedServer.outputLog(UI.serverChannel));
+        return match ? Number(match[1]) : false;
+      });
+      log(`activation: ${activation} ms (extension activate → language server ready)`);
     },
   },
   {

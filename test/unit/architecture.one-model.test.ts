@@ -51,7 +51,7 @@ test("the scan reads the server, the client and the CLI", () => {
   const files = sources().map((s) => s.file);
   for (const expected of [
     "server/src/service/hover.ts",
-    "client/src/hostProfileTemplate.ts",
+    "client/src/statusBar.ts",
     "shared-runtime/src/cli/estimate.ts",
   ])
     assert.ok(files.includes(expected), expected);

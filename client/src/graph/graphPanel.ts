@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 // The drawing's stylesheet: the runtime's, the same the exported SVG carries.
-import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/core/graph/svg";
+import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/core/graph/style";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import type { WireGraph } from "@rlm-plan/core/graph/wire";

@@ -3,7 +3,7 @@
 // activeRuns.ts) and the session's open step; the run pipeline's events with step paths can
 // replace this function alone.
 
-import { pathId } from "@rlm-plan/core/graph/model";
+import { pathId } from "@rlm-plan/core/graph/ids";
 import type { StepRunState } from "./messages";
 import type { RunRecord, StepPath, StepRef } from "../runLog";
 

@@ -57,6 +57,7 @@ import type { PlanWorkspace } from "./workspace";
 import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
+import { clientQueries } from "./clientQueries";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
@@ -376,6 +377,7 @@ export const FEATURES: readonly Feature[] = [
   workspaceSymbols,
   editorRuns,
   proposals,
+  clientQueries,
   graphs,
   semanticTokens,
   documentHighlight,

@@ -19,8 +19,11 @@ export const proposals: Feature = (ctx) => {
     HostProvidersRequest.type,
     ctx.guard.request(
       HostProvidersRequest.method,
-      ({ uri }) => {
-        const { file, loaded } = profileAt(uri);
+      ({ uri, hostProfile }) => {
+        const { file, loaded } =
+          typeof hostProfile === "string" && hostProfile !== ""
+            ? ({ file: hostProfile, loaded: ctx.workspace.hosts.resultOf(hostProfile) } as const)
+            : profileAt(uri);
         if (file === undefined || !loaded?.ok) return { hostProfile: file ?? null, providers: [] };
         const providers = [...loaded.profile.providers].map(([name, spec]) => ({
           name,

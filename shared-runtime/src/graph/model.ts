@@ -12,6 +12,7 @@ import { formatCapability, requiredCapability } from "../plan/capabilities";
 import type { Estimate } from "../plan/estimate";
 import type { SourceRange } from "../text/planDocument";
 import { dataUses, overBudget, planCost, stepCost, stepPathOf } from "./planFacts";
+import { pathId, ROOT_PLAN_ID } from "./ids";
 
 export interface GraphProblem {
   readonly code: string;
@@ -96,11 +97,7 @@ export interface GraphOptions {
   readonly collapseDepth?: number;
 }
 
-export const ROOT_PLAN_ID = "plan";
-
-export function pathId(path: JsonPath): string {
-  return path.length === 0 ? ROOT_PLAN_ID : path.join("/");
-}
+export { pathId, ROOT_PLAN_ID };
 
 export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {}): PlanGraph {
   const { model } = analysis;

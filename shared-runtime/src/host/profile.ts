@@ -26,11 +26,12 @@ import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import type { ParallelMode } from "../run/events";
 import { mcpTransportOf, type McpServerSpec } from "./mcp/spec";
+import { HOST_PROFILE_FILENAME } from "./filename";
 import { inputSchemaProblem, typeNoun } from "../plan/toolArguments";
 
 export type { McpServerSpec };
 
-export const HOST_PROFILE_FILENAME = "rlmplan.host.json";
+export { HOST_PROFILE_FILENAME };
 
 /** Where the JSON Schema of host profiles is, in the package (editors and the extension use the file). */
 export const HOST_PROFILE_SCHEMA_FILE = join(__dirname, "..", "..", "schemas", "host-profile.schema.json");

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { parseHostProfile } from "@rlm-plan/core/host/profile";
-import type { RlmPlanApi } from "rlm-plan-client/out/extension";
-import type { RunRecord } from "rlm-plan-client/out/runLog";
+import type { RlmPlanApi } from "rlm-plan-client";
+import type { RunRecord } from "rlm-plan-client/runLog";
 
 const EXTENSION_ID = "rlm-plan.rlm-plan";
 

@@ -1,9 +1,9 @@
-// The text of a new host profile for a plan: the capabilities, tools, providers and inputs the
-// plan uses, with comments that say what to fill in. What a plan uses is read with the
-// runtime's own functions and its semantic model (analyzePlanText, stepExpressions,
-// requiredCapability, the model's rows of worst case against the default budget): the client
-// keeps no copy of a plan rule and does no cost arithmetic. No vscode import here, so the
-// template can be checked by plain Node.
+// The text of a new host profile for a plan (the `rlmPlan/hostProfileTemplate` request, behind
+// VS Code's "Create Host Profile"): the capabilities, tools, providers and inputs the plan uses,
+// with comments that say what to fill in. What a plan uses is read with the runtime's own
+// functions and its semantic model (analyzePlanText, stepExpressions, requiredCapability, the
+// model's rows of worst case against the default budget): no copy of a plan rule, no cost
+// arithmetic here, and none in the client, which only writes the text this answers.
 
 import { analyzePlanText } from "@rlm-plan/core/analysis";
 import { childPlans, stepExpressions, type Expr, type Plan } from "@rlm-plan/core/plan/ast";
@@ -11,6 +11,15 @@ import { BUDGET_FIELDS, DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
 import { countNumber } from "@rlm-plan/core/plan/count";
 import { formatCapability, requiredCapability } from "@rlm-plan/core/plan/capabilities";
 import { isBuiltinToolName } from "@rlm-plan/core/host/builtinTools";
+import type { HostProfileTemplateRequest } from "../protocol";
+
+/** The request's answer: the profile's text for the plan `text` at `uri`, or why there is none. */
+export function hostProfileTemplate(params: HostProfileTemplateRequest.Params): HostProfileTemplateRequest.Result {
+  const result = planNeeds(params.text);
+  if (!result.ok) return result;
+  const planName = decodeURIComponent(params.uri.replace(/[?#].*$/, "").replace(/^.*\//, "")) || "the plan";
+  return { ok: true, text: hostProfileText(result.needs, planName), capabilities: result.needs.capabilities };
+}
 
 /** What a plan asks of its host, in the order the plan first uses each. */
 export interface PlanNeeds {
