@@ -452,6 +452,27 @@ export class Workbench {
   }
 
   /**
+   * problems() with the Problems panel filtered to `text` (matched against messages): with many
+   * files open, the panel's list is virtualized and a file's group may be out of view. The filter
+   * is cleared afterwards.
+   */
+  async problemsFiltered(text) {
+    await this.problems();
+    const filter = this.page.locator(".markers-panel-container, .panel").getByPlaceholder(/^Filter \(e\.g\. text/);
+    await filter.first().fill(text);
+    try {
+      // The panel filters a moment after typing: wait until every row shown matches.
+      return await this.until(`the Problems panel filtered to "${text}"`, async () => {
+        const files = await this.problems();
+        const rows = Object.values(files).flat();
+        return rows.length > 0 && rows.every((row) => row.includes(text)) ? files : false;
+      });
+    } finally {
+      await filter.first().fill("");
+    }
+  }
+
+  /**
    * Keyboard hover at line:col (Ctrl+K Ctrl+I); the visible hover's text once it has `expect`.
    * Asked again every few seconds: a hover asked before the language server is up shows nothing.
    */

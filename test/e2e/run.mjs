@@ -365,7 +365,7 @@ function assertIncludes(text, part, what) {
 function proposeHost(baseUrl) {
   return {
     description: "e2e fixture: a host whose provider proposes plans.",
-    capabilities: ["tool(count_items)"],
+    capabilities: ["tool(count_items)", "model(planner)"],
     inputs: { tags: { type: "items", items: ["Hay", "Needle", "Barn"], description: "A few words." } },
     tools: { count_items: { type: "builtin", builtin: "count_items", description: "The length of a list." } },
     providers: {
@@ -382,6 +382,14 @@ const PROPOSED_PLAN = {
   steps: [
     { op: "tool", name: "count_items", args: { ref: "input", name: "tags" }, bind: "count", why: "the number of tags" },
     { op: "final", value: { ref: "var", name: "count" } },
+  ],
+};
+
+/** A plan that calls the proposing host's provider. */
+const ASK_PLAN = {
+  steps: [
+    { op: "model", provider: "planner", prompt: "Say a number.", bind: "answer" },
+    { op: "final", value: { ref: "var", name: "answer" } },
   ],
 };
 
@@ -811,7 +819,7 @@ export const scenarios = [
     },
   },
   {
-    name: '(k) "RLM Plan: Propose Plan...": provider, key (asked once, then stored), goal; the proposal opens unsaved with its warning and worst case; a reply without a plan opens as Markdown',
+    name: '(k) "RLM Plan: Propose Plan...": provider, key (asked once, then stored), goal; the proposal opens unsaved with its warning and worst case; a reply without a plan opens as Markdown; a plan calling the provider runs with the stored key; verbose trace on, the key in no log',
     async run(session, assert) {
       const { startChatServer } = await import("../out/support/chatServer.js").catch((error) => {
         throw new Error(`the scripted chat server is not built (npm run build): ${error.message}`);
@@ -834,8 +842,12 @@ export const scenarios = [
         const settings = path.join(session.trustedFolder, ".vscode/settings.json");
         fs.mkdirSync(path.dirname(settings), { recursive: true });
         fs.writeFileSync(settings, JSON.stringify({ "rlmPlan.trace.server": "verbose" }));
-        // The channel exists once the extension is active: a plan file activates it.
+        // The channel exists once the extension is active: a plan file activates it, and its
+        // diagnostics say the language server is up (the log-level pick lists channels as they are).
         await bench.openFile(BROKEN);
+        await bench.until("the language server's diagnostics", async () =>
+          (await bench.problems())["broken.rlmplan.json"]?.length > 0 ? true : false,
+        );
         await page.keyboard.press("F1");
         await bench.quickInput(">Developer: Set Log Level", "Set Log Level");
         await page.keyboard.press("Enter");
@@ -887,7 +899,7 @@ export const scenarios = [
         assert.equal(lens, "▶ Run plan | steps 2/64 · tools 1/16 · depth 1/4 | Show graph");
         const problems = await bench.until(
           "the proposal's warning",
-          async () => (await bench.problems())["proposed.rlmplan.json"],
+          async () => (await bench.problemsFiltered("the runtime ignores it"))["proposed.rlmplan.json"],
         );
         assert.deepEqual(problems, [PROPOSED_WARNING]);
         const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "planner proposed" });
@@ -935,6 +947,27 @@ export const scenarios = [
         assert.equal((await bench.editorLines()).join(""), NO_PLAN_REPLY);
         assert.equal(chat.requests.length, 2);
         assert.equal(chat.requests[1].headers.authorization, `Bearer ${PROPOSE_KEY}`, "the stored key");
+        // A plan that calls the provider, run from the editor: the stored key goes with the run
+        // (the verbose trace logs the run request's parameters) and is in no log afterwards.
+        chat.script({ kind: "ok", text: "forty-two" });
+        fs.writeFileSync(path.join(dir, "ask.rlmplan.json"), JSON.stringify(ASK_PLAN, null, 2) + "\n");
+        await bench.openFile("propose/ask.rlmplan.json");
+        await bench.focusEditor();
+        await bench.runCommand(UI.run);
+        // The output view shows its last lines only: the value is what marks this run.
+        await session.runsOutput(
+          bench,
+          "the provider's plan to succeed",
+          (t) => /Run \d+ succeeded/.test(t) && t.includes('"text": "forty-two"'),
+        );
+        assert.equal(chat.requests.length, 3);
+        assert.equal(chat.requests[2].headers.authorization, `Bearer ${PROPOSE_KEY}`, "the run's key");
+        await bench.until("the traced run request", async () => {
+          const files = filesHolding(logs, "rlmPlan.server.run");
+          return files.length > 0 ? files : false;
+        });
+        assert.deepEqual(filesHolding(logs, PROPOSE_KEY), [], "the key in no log after the run");
+        assert.ok(!(await bench.outputText()).includes(PROPOSE_KEY), "the key in no output channel");
       } finally {
         await chat.close();
       }
