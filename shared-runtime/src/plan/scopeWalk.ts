@@ -130,8 +130,8 @@ export class ScopeWalk {
     const opValue = ownValue(value, "op");
     const op = typeof opValue === "string" ? opValue : undefined;
     const known = op !== undefined && (KNOWN_OPS.has(op) || op === "spawn_agent");
-    // spawn_agent holds literals only; an unknown op may hold any operation's expression fields.
-    const fields = known ? (op === "spawn_agent" ? [] : expressionFields(op)) : expressionFields(undefined);
+    // The vocabulary's answer: none for spawn_agent (literals only), every operation's for an unknown op.
+    const fields = expressionFields(op);
     if (this.recorded) {
       for (const field of fields) {
         const expr = ownValue(value, field);
