@@ -2,7 +2,8 @@
 // vscode-languageclient and the runtime functions it uses) into dist/extension.js, and the
 // language server with the whole runtime (ajv and the host-profile schema inlined) into
 // dist/server.js, the debug adapter (run as its own Node process) into dist/debugAdapter.js, and
-// the plan graph's webview script (for the browser) into dist/graphView.js.
+// the plan graph's webview script (for the browser) into dist/graphView.js, and the MCP SDK
+// (loaded on first use) into dist/mcp-sdk.js.
 // All but the webview script are CommonJS for Node; `vscode` is provided by VS Code at run time.
 // Run after `npm run build` (it bundles the compiled JavaScript).
 //
@@ -24,14 +25,36 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 // The plan graph's webview script runs in the browser: elkjs (the layout engine) is bundled
 // there, never into the extension host.
+const MCP_SDK_MODULE = "shared-runtime/out/host/mcp/sdk.js";
+
 export const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
   { in: "server/out/lsp/main.js", out: "dist/server.js" },
+  // What the extension starts: dist/server.js run with V8's code cache (server/src/lsp/codeCache.ts).
+  { in: "server/out/lsp/bundleStart.js", out: "dist/serverStart.js" },
   { in: "debug-adapter/out/main.js", out: "dist/debugAdapter.js" },
   // Command tools run under it; the runtime finds it beside itself (host/commandTool.ts).
   { in: "shared-runtime/out/host/supervisor.js", out: "dist/supervisor.js" },
   { in: "client/webview/out/webview/src/graphView.js", out: "dist/graphView.js", browser: true },
+  // The MCP SDK (with zod, most of its weight) in a file of its own, required on first use.
+  { in: MCP_SDK_MODULE, out: "dist/mcp-sdk.js" },
 ];
+
+/**
+ * The runtime requires the MCP SDK lazily (host/mcp/lazySdk.ts); in the bundles that require
+ * becomes one of dist/mcp-sdk.js, so that starting the language server or the debug adapter
+ * never parses the SDK: about half of the server's bundle, needed only by profiles with MCP servers.
+ */
+const lazyMcpSdk = {
+  name: "lazy-mcp-sdk",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
+      /shared-runtime[\\/]out[\\/]host[\\/]mcp$/.test(args.resolveDir)
+        ? { path: "./mcp-sdk.js", external: true }
+        : undefined,
+    );
+  },
+};
 
 /** esbuild's options for one entry (the bundle test builds the client with these too). */
 export function bundleOptions(entry, { dev = false } = {}) {
@@ -52,6 +75,7 @@ export function bundleOptions(entry, { dev = false } = {}) {
     keepNames: true,
     logLevel: "warning",
     metafile: true,
+    plugins: entry.browser || entry.in === MCP_SDK_MODULE ? [] : [lazyMcpSdk],
   };
 }
 

@@ -12,6 +12,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
+import { CodeCacheEnvironment } from "./serverProtocol";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
@@ -27,11 +28,19 @@ export const CLIENT_SECRETS = new SecretMask(environmentSecrets(process.env));
 
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
+  // The server's bundle is loaded with V8's code cache, kept in the extension's storage: a start
+  // after the first skips most of compiling it (server/src/lsp/codeCache.ts, bench/README.md).
+  const cached = context.asAbsolutePath(path.join("dist", "serverStart.js"));
+  const cacheDir = path.join(context.globalStorageUri.fsPath, "code-cache");
   const serverOptions: ServerOptions = {
     // The bundle is minified but keeps its names; its linked source map ships beside it. Only
     // the debug launch maps stack traces with it: --enable-source-maps costs every start about a
     // tenth more (bench/README.md).
-    run: { module, transport: TransportKind.ipc },
+    run: {
+      module: cached,
+      transport: TransportKind.ipc,
+      options: { env: { ...process.env, [CodeCacheEnvironment.variable]: cacheDir } },
+    },
     debug: {
       module,
       transport: TransportKind.ipc,

@@ -20,6 +20,11 @@ export type {
   RunTransitionParams,
 } from "@rlm-plan/language-server/protocol";
 
+/** Process environment of the bundled server: the folder of its V8 code cache. */
+export namespace CodeCacheEnvironment {
+  export const variable: typeof Server.CodeCacheEnvironment.variable = "RLM_PLAN_CODE_CACHE";
+}
+
 /** `workspace/executeCommand`: start a run of an open plan; answers `{uri, runId}` at once. */
 export namespace RunCommand {
   export const command: typeof Server.RunCommand.command = "rlmPlan.server.run";

@@ -30,6 +30,14 @@ export interface RlmPlanSettings {
   readonly listMcpTools?: boolean;
 }
 
+/**
+ * Process environment, set by a client that starts the bundled server through dist/serverStart.js:
+ * the folder where V8's code cache of the bundle is kept (lsp/codeCache.ts).
+ */
+export namespace CodeCacheEnvironment {
+  export const variable = "RLM_PLAN_CODE_CACHE";
+}
+
 /** `initialize`'s `initializationOptions`, all optional. */
 export interface InitializationOptions {
   /** The settings, for clients that do not answer `workspace/configuration`. */

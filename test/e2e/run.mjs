@@ -417,6 +417,34 @@ async function graphStatus(page, pattern) {
   return false;
 }
 
+/** What every frame of the page shows as a graph status, and the editor tabs: logged when a graph does not draw. */
+async function graphFrames(page) {
+  const frames = [];
+  for (const frame of page.frames()) {
+    const status = await frame
+      .locator("#status")
+      .innerText({ timeout: 250 })
+      .catch(() => null);
+    const stage = await frame
+      .locator("#stage")
+      .evaluate((element) => element.childElementCount, undefined, { timeout: 250 })
+      .catch(() => null);
+    frames.push({
+      url: frame
+        .url()
+        .replace(/^.*\/webview\//, "…/")
+        .slice(0, 80),
+      status,
+      stage,
+    });
+  }
+  const tabs = await page
+    .locator(".tabs-container .tab")
+    .allInnerTexts()
+    .catch(() => []);
+  return JSON.stringify({ frames, tabs: tabs.map(norm) });
+}
+
 /** The files below `dir` whose text contains `secret`. */
 function filesHolding(dir, secret) {
   const found = [];
@@ -448,7 +476,33 @@ export const scenarios = [
         const match = /Activated in (\d+) ms/.exec(session.trustedServer.outputLog(UI.serverChannel));
         return match ? Number(match[1]) : false;
       });
-      log(`activation: ${activation} ms (extension activate → language server ready)`);
+      log(`activation: ${activation} ms (extension activate → language server ready; first start, no code cache)`);
+      // The first server writes V8's code cache of its bundle into the extension's storage
+      // (server/src/lsp/codeCache.ts); every later start reads it. A second window on the same
+      // folder (its own extension host, the same storage) measures such a start.
+      const cacheDir = path.join(
+        session.trustedServer.dirs.userData,
+        "User/globalStorage/rlm-plan.rlm-plan/code-cache",
+      );
+      await bench.until(
+        "the server's code cache written",
+        async () => fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((name) => name.endsWith(".v8cache")),
+      );
+      const second = await Workbench.open(session.browser, session.trustedServer, session.trustedFolder);
+      try {
+        const warm = await second.until(
+          "the second window's activation in the extension's log",
+          async () => {
+            const all = [...session.trustedServer.outputLog(UI.serverChannel).matchAll(/Activated in (\d+) ms/g)];
+            return all.length >= 2 ? Number(all.at(-1)?.[1]) : false;
+          },
+          60000,
+        );
+        log(`activation: ${warm} ms (extension activate → language server ready; code cache warm)`);
+      } finally {
+        await second.page.close();
+      }
+      await bench.page.bringToFront();
     },
   },
   {
@@ -798,19 +852,16 @@ export const scenarios = [
       await bench.focusEditor();
       await bench.runCommand(UI.graph);
       const drawn = /^1000 steps · drawn in \d+ ms/;
-      // Known flake, seen in about one run in three under load: the new graph panel stays blank
-      // (its webview never loads). Asked once more, it draws; the retry is logged, not hidden.
-      const first = await bench
-        .until("the 1,000-step graph drawn", async () => graphStatus(page, drawn), 25000)
-        .catch(() => undefined);
-      if (!first) {
-        log("e2e: the 1,000-step graph panel stayed blank; asking for the graph again");
-        await bench.focusEditor();
-        await bench.runCommand(UI.graph);
-      }
-      const status =
-        first ?? (await bench.until("the 1,000-step graph drawn", async () => graphStatus(page, drawn), 25000));
+      // A view whose page does not load (it happens under load) is loaded again by the panel
+      // after 8 s (graphPanel.ts): the wait allows for that, and a reload is logged, not hidden.
+      const status = await bench
+        .until("the 1,000-step graph drawn", async () => graphStatus(page, drawn), 45000)
+        .catch(async (error) => {
+          throw new Error(`${error.message}; the page: ${await graphFrames(page)}`);
+        });
       log(`e2e: 1,000-step plan graph: ${status}`);
+      for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
+        log(`e2e: the extension said: ${line}`);
       // The same count nested (100 sub-plans of 9 steps): it opens folded below depth 2.
       fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand-nested.rlmplan.json"), thousandNested());
       await bench.openFile("plans/thousand-nested.rlmplan.json");

@@ -4,27 +4,13 @@
 // esbuild's metafile says which files went in.
 
 import { strict as assert } from "node:assert";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { test } from "node:test";
-import { build, type BuildOptions, type Metafile } from "esbuild";
-
-interface Entry {
-  readonly in: string;
-  readonly out: string;
-}
-interface BundleScript {
-  readonly entries: readonly Entry[];
-  bundleOptions(entry: Entry, options?: { dev?: boolean }): BuildOptions;
-}
-
-const script = join(__dirname, "..", "..", "..", "scripts", "bundle.mjs");
+import { build, type Metafile } from "esbuild";
+import { bundleScript } from "../support/bundleScript";
 
 async function inputsOf(out: string): Promise<string[]> {
-  const { entries, bundleOptions } = (await import(pathToFileURL(script).href)) as BundleScript;
-  const entry = entries.find((e) => e.out === out);
-  assert.ok(entry, `scripts/bundle.mjs has no entry for ${out}`);
-  const result = await build({ ...bundleOptions(entry), write: false, logLevel: "silent" });
+  const script = await bundleScript();
+  const result = await build({ ...script.bundleOptions(script.entry(out)), write: false, logLevel: "silent" });
   const metafile = result.metafile as Metafile;
   return Object.keys(metafile.outputs[out]?.inputs ?? {});
 }

@@ -15,6 +15,7 @@ import type { ActiveRuns } from "../activeRuns";
 import { pickRun } from "../runCommand";
 import type { RunLog, RunRecord } from "../runLog";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "../serverProtocol";
+import { LoadWatch } from "./loadWatch";
 import { runSummary, stepStates } from "./runSteps";
 
 export const SHOW_GRAPH_COMMAND = "rlmPlan.showGraph";
@@ -27,6 +28,9 @@ const LARGE_PLAN_STEPS = 400;
 const LARGE_PLAN_DEPTH = 1;
 const EDIT_DELAY_MS = 300;
 const LIVE_REFRESH_MS = 250;
+/** A view whose page has not said "ready" this long after it was set is loaded again (loadWatch.ts). */
+const LOAD_TIMEOUT_MS = 8000;
+const LOAD_ATTEMPTS = 3;
 
 interface Dependencies {
   readonly client: LanguageClient;
@@ -114,6 +118,7 @@ export class GraphPanel implements vscode.Disposable {
   /** The run whose states are shown: the plan's latest, or the one being replayed. */
   private run: RunRecord | undefined;
   private replayTimer: NodeJS.Timeout | undefined;
+  private readonly loading: LoadWatch;
   onFocus: (() => void) | undefined;
   /** Every drawing's figures, latest last (for tests and the bench). */
   readonly renders: { ms: number; steps: number; nodes: number }[] = [];
@@ -134,14 +139,25 @@ export class GraphPanel implements vscode.Disposable {
         localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, "dist")],
       },
     );
-    this.panel.webview.html = this.html();
+    this.loading = new LoadWatch({
+      timeoutMs: LOAD_TIMEOUT_MS,
+      attempts: LOAD_ATTEMPTS,
+      visible: () => this.panel.visible,
+      load: () => {
+        this.ready = false;
+        this.panel.webview.html = this.html();
+      },
+      say: (message) => deps.client.outputChannel.appendLine(`Plan graph of ${name}: ${message}`),
+    });
     this.subscriptions.push(
       this.panel.onDidDispose(() => this.dispose()),
       this.panel.onDidChangeViewState((event) => {
         if (event.webviewPanel.active) this.onFocus?.();
+        if (event.webviewPanel.visible) this.loading.shown();
       }),
       this.panel.webview.onDidReceiveMessage((message: FromWebview) => void this.received(message)),
     );
+    this.loading.load();
     this.run = latestRun(deps.log, document.uri.toString());
     void this.refresh();
   }
@@ -261,6 +277,7 @@ export class GraphPanel implements vscode.Disposable {
   private async received(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
+        this.loading.loaded();
         this.ready = true;
         for (const queued of this.pending.splice(0)) void this.panel.webview.postMessage(queued);
         return;
@@ -357,6 +374,7 @@ export class GraphPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.loading.dispose();
     clearTimeout(this.editTimer);
     clearInterval(this.liveTimer);
     clearInterval(this.replayTimer);

@@ -53,6 +53,8 @@ export interface ClientOptions {
   readonly windowCapabilities?: Record<string, unknown>;
   /** `initializationOptions` sent in initialize. */
   readonly initializationOptions?: Record<string, unknown>;
+  /** The server's entry point; default the built server, SERVER_MAIN (a bundle, say). */
+  readonly server?: string;
   /** The client's process id sent in initialize (the server exits when it is gone); default ours. */
   readonly processId?: number;
 }
@@ -97,8 +99,9 @@ export class LspClient {
 
   /** Starts the server, initializes it with `root` as the workspace folder. */
   static async start(options: ClientOptions): Promise<LspClient> {
-    if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run npm run build first`);
-    const child = spawn(process.execPath, [SERVER_MAIN, "--stdio"], { stdio: "pipe" });
+    const main = options.server ?? SERVER_MAIN;
+    if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+    const child = spawn(process.execPath, [main, "--stdio"], { stdio: "pipe" });
     const exited = new Promise<never>((_, reject) =>
       child.once("exit", (code) => reject(new Error(`the server exited with ${code} before it initialized`))),
     );

@@ -6,15 +6,15 @@
 // such requests with "method not found". Every failure is an Error whose message is safe to show.
 
 import { resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, type JsonValue } from "../../json";
 import { findProgram, toolEnv } from "../commandTool";
 import type { ProcessTracker } from "../processGroup";
 import { toolAnswer } from "./results";
 import { MCP_DEFAULTS, mcpTransportOf, type McpServerSpec } from "./spec";
+import { mcpSdk } from "./lazySdk";
 import { GroupStdioTransport } from "./stdioTransport";
 
 export interface McpConnectionOptions {
@@ -111,6 +111,7 @@ export class McpConnection {
   private async start(): Promise<{ client: Client; transport: Transport }> {
     const transport = this.transport();
     this.transportInUse = transport;
+    const { Client, ToolListChangedNotificationSchema } = mcpSdk();
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.toolList = undefined;
@@ -133,7 +134,8 @@ export class McpConnection {
   }
 
   private transport(): Transport {
-    if (mcpTransportOf(this.spec) === "http") return new StreamableHTTPClientTransport(new URL(this.spec.url ?? ""));
+    if (mcpTransportOf(this.spec) === "http")
+      return new (mcpSdk().StreamableHTTPClientTransport)(new URL(this.spec.url ?? ""));
     const hostEnv = this.options.hostEnv ?? process.env;
     const env = toolEnv({ env: this.spec.env, inheritEnv: this.spec.inheritEnv ?? MCP_DEFAULTS.inheritEnv }, hostEnv);
     const cwd = resolve(this.profileDir, this.spec.cwd ?? ".");
@@ -168,6 +170,7 @@ export class McpConnection {
   private failureText(error: unknown, signal?: AbortSignal): string {
     if (signal?.aborted) return "was cancelled";
     const ended = this.endReason();
+    const { ErrorCode, McpError } = mcpSdk();
     if (error instanceof McpError) {
       if (error.code === ErrorCode.RequestTimeout) return `timed out after ${this.timeoutMs} ms`;
       if (error.code === ErrorCode.ConnectionClosed) return ended ?? "the server closed the connection";

@@ -5,11 +5,11 @@
 // instead of leaving calls to wait for an answer that cannot come.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lastLine, shownProgram, spawnErrorText } from "../commandTool";
 import { ProcessGroup, type ProcessTracker } from "../processGroup";
+import { mcpSdk } from "./lazySdk";
 
 export interface StdioServerLaunch {
   /** The program, already resolved to a path. */
@@ -29,7 +29,7 @@ export class GroupStdioTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private group: ProcessGroup | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer = new (mcpSdk().ReadBuffer)();
   private stderrTail = Buffer.alloc(0);
   private closed = false;
   /** Why the connection ended, once it has: safe to show (no message content). */
@@ -82,7 +82,7 @@ export class GroupStdioTransport implements Transport {
     const stdin = this.child?.stdin;
     if (this.closed || !stdin || stdin.destroyed) return Promise.reject(new Error(this.endReason ?? "not connected"));
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(mcpSdk().serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);
     });
   }
