@@ -2,15 +2,16 @@
 // run id (stepStarted, transition, runFinished); they are routed to that run's session in the
 // order they arrive. A notification may overtake the answer that told the client the id, so
 // events for an id nobody listens to yet wait a little. A session matches each transition to
-// the step the server said started (steps run one at a time, nested ones inside their parent,
-// so the open steps form a stack) to know where in the plan it is, and when a run fails it
-// knows which step was running.
+// the step the server said started (`OpenSteps`: parallel branches run at once, so several
+// steps can be open) to know where in the plan it is, and when a run fails it knows which step
+// was running.
 
 import * as vscode from "vscode";
 import { State, type LanguageClient } from "vscode-languageclient/node";
 import type { JsonValue, StepStarted, Transition } from "@rlm-plan/core";
 import type { RunLog, RunRecord, StepPath, StepRef } from "./runLog";
 import type { RunOutput } from "./runOutput";
+import { OpenSteps } from "./graph/runSteps";
 import {
   RunFinishedNotification,
   RunStepStartedNotification,
@@ -27,8 +28,8 @@ type RunEvent =
 const EARLY_EVENT_TTL_MS = 60_000;
 
 export class RunSession {
-  /** Steps the server said started that have not completed yet, innermost last. */
-  private readonly open: StepRef[] = [];
+  /** Steps the server said started that have not completed yet. */
+  private readonly open = new OpenSteps();
   private resolveDone!: (record: RunRecord) => void;
   /** Resolves with the record when the run has ended, however it ended. */
   readonly done = new Promise<RunRecord>((resolve) => (this.resolveDone = resolve));
@@ -47,22 +48,25 @@ export class RunSession {
     return this.ended;
   }
 
-  /** The innermost step running now, as the server last said. */
+  /** The step that started last and is still running, as the server said. */
   get currentStep(): StepRef | undefined {
-    return this.open[this.open.length - 1];
+    return this.open.latest;
+  }
+
+  /** Every step running now: one chain of enclosing steps per running branch. */
+  get openSteps(): readonly StepRef[] {
+    return this.open.all;
   }
 
   handle(event: RunEvent): void {
     if (this.ended) return;
     switch (event.kind) {
       case "step":
-        this.open.push({ operation: event.step.operation, bind: event.step.bind, path: [...event.step.path] });
+        this.open.start({ operation: event.step.operation, bind: event.step.bind, path: [...event.step.path] });
         this.onStepStarted?.(event.step);
         break;
       case "transition": {
-        const t = event.transition;
-        const step = this.close(t.operation, t.bind, event.path);
-        const logged = { ...t, ...(step?.path ? { path: step.path } : {}) };
+        const logged = this.open.complete(event.transition, event.path);
         this.log.addTransition(this.record, logged);
         this.output.transition(this.record, logged);
         break;
@@ -100,7 +104,7 @@ export class RunSession {
 
   /** The step that was running, and the place in the plan the error names (validation errors do). */
   private failedStep(errorPath: JsonValue | undefined): { failedStep?: StepRef; errorAt?: StepPath } {
-    const running = this.open[this.open.length - 1];
+    const running = this.open.failing(isStepPath(errorPath) ? (errorPath as StepPath) : undefined);
     return {
       ...(running ? { failedStep: running } : {}),
       ...(isStepPath(errorPath) ? { errorAt: errorPath as StepPath } : running?.path ? { errorAt: running.path } : {}),
@@ -112,27 +116,6 @@ export class RunSession {
     this.log.finish(this.record, outcome);
     this.output.finished(this.record);
     this.resolveDone(this.record);
-  }
-
-  /**
-   * Removes the open step the transition completes: the one at `path` when the server names it
-   * (concurrent branches complete in any order), else the innermost open step with this
-   * operation and binding (and any left open inside it).
-   */
-  private close(operation: string, bind: string | null, path?: readonly (string | number)[]): StepRef | undefined {
-    if (path) {
-      const key = JSON.stringify(path);
-      const at = this.open.findIndex((step) => JSON.stringify(step.path) === key);
-      if (at >= 0) return this.open.splice(at, 1)[0];
-    }
-    for (let i = this.open.length - 1; i >= 0; i--) {
-      const step = this.open[i] as StepRef;
-      if (step.operation === operation && step.bind === bind) {
-        this.open.length = i;
-        return step;
-      }
-    }
-    return undefined;
   }
 }
 

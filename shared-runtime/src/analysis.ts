@@ -79,13 +79,13 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     });
     for (const problem of validation.problems) problems.push(problem);
     if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
-    if (policy.tools) problems.push(...toolArgumentProblems(parsed.plan, policy.tools, validation.model));
+    if (policy.tools && validation.model) problems.push(...toolArgumentProblems(validation.model, policy.tools));
     problems.push(...modelOptionProblems(parsed.plan));
     if (validation.model) {
       const { inputs, contextInputs } = policy.registries ?? {};
       const isContextInput =
         inputs && contextInputs ? (n: string) => (inputs.has(n) ? contextInputs.has(n) : undefined) : undefined;
-      problems.push(...contextHandleProblems(parsed.plan, validation.model, isContextInput));
+      problems.push(...contextHandleProblems(validation.model, isContextInput));
     }
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;

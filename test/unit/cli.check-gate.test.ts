@@ -3,33 +3,14 @@
 // SARIF 2.1.0 (validated against the official schema) and GitHub annotations.
 
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { after, test } from "node:test";
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
 import Ajv4 from "ajv-draft-04";
+import { CLI, cliWorkspace, ROOT } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
-const dir = mkdtempSync(join(tmpdir(), "rlm-plan-check-gate-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function write(path: string, text: string): string {
-  const file = join(dir, path);
-  mkdirSync(join(file, ".."), { recursive: true });
-  writeFileSync(file, text);
-  return file;
-}
-
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const { dir, write, cli } = cliWorkspace("check-gate");
 
 const HOST = {
   capabilities: ["tool(count_items)", "tool(ghost)", "model(nowhere)", "context(search)"],

@@ -3,32 +3,10 @@
 // are errors there: `run` would refuse the plan.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
+import { cliWorkspace } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
-const dir = mkdtempSync(join(tmpdir(), "rlm-plan-check-host-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function write(path: string, text: string): string {
-  const file = join(dir, path);
-  mkdirSync(join(file, ".."), { recursive: true });
-  writeFileSync(file, text);
-  return file;
-}
-
-function check(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, "check", ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const { write, check } = cliWorkspace("check-host");
 
 const PLAN = `{
   "steps": [

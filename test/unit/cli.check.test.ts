@@ -2,41 +2,19 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { after, describe, test } from "node:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
 import { splitCapabilities } from "@rlm-plan/core/cli/args";
 import { styleFor } from "@rlm-plan/core/cli/output";
+import { CLI, cliWorkspace, ROOT, runCli, type CliRun } from "../support/cliWorkspace";
 
-// Compiled to test/out/unit: the repository root is three levels up.
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
 const NOTE = "rlm-plan: no host profile (rlmplan.host.json) found: capabilities, tools and providers not checked\n";
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** The CLI run from the repository root (the example plans are named from there). */
+const rlmPlan = (...args: string[]): CliRun => runCli(ROOT, args);
 
-function rlmPlan(...args: string[]): Run {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-const dir = mkdtempSync(join(tmpdir(), "rlm-plan-cli-check-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-function planFile(name: string, text: string): string {
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  return file;
-}
+const { dir, write: planFile } = cliWorkspace("cli-check");
 
 interface JsonProblem {
   severity: string;

@@ -207,7 +207,7 @@ export class GraphPanel implements vscode.Disposable {
         shown.transitions.push(record.transitions[i++] as RunRecord["transitions"][number]);
         this.send({
           type: "run",
-          states: stepStates(shown, ids, undefined),
+          states: stepStates(shown, ids, []),
           summary: `Replaying run ${record.number}`,
         });
         return;
@@ -230,7 +230,7 @@ export class GraphPanel implements vscode.Disposable {
     const session = this.deps.runs.running().find((s) => s.record === record);
     this.send({
       type: "run",
-      states: stepStates(record, this.stepIds(), session?.currentStep),
+      states: stepStates(record, this.stepIds(), session?.openSteps ?? []),
       summary: runSummary(record),
     });
     if (record.status !== "running") clearInterval(this.liveTimer);

@@ -6,9 +6,10 @@
 // on, and a field of an object may hold one: neither is judged. The runtime's validator is
 // unchanged (the reference validates such plans and fails them at the step).
 
-import { childPlans, type Expr, type Plan } from "./ast";
-import type { PlanModel } from "./model";
+import type { Expr } from "./ast";
+import type { ModelReference, PlanModel } from "./model";
 import { quoted, type PlanProblem } from "./problems";
+import { samePath } from "./stepChain";
 
 export const NOT_A_HANDLE_KIND = "not_a_context_handle";
 
@@ -28,36 +29,30 @@ const HANDLE_HINT =
  * inputs (true: a text or items input; false: a plain value; undefined: not declared or no host).
  */
 export function contextHandleProblems(
-  plan: Plan,
   model: PlanModel,
   isContextInput?: (name: string) => boolean | undefined,
 ): PlanProblem[] {
   const problems: PlanProblem[] = [];
-  const visit = (current: Plan): void => {
-    for (const step of current.steps) {
-      if (step.op === "context") {
-        const found = judge(step.handle, model, isContextInput);
-        if (found) {
-          problems.push({
-            phase: "validate",
-            kind: NOT_A_HANDLE_KIND,
-            message: `${found.what}, not a context handle: ${HANDLE_HINT}`,
-            path: [...step.path, "handle"],
-            target: "value",
-            ...(found.host ? { hostDependent: true } : {}),
-          });
-        }
-      }
-      for (const child of childPlans(step)) visit(child);
+  for (const { step, references } of model.steps()) {
+    if (step.op !== "context") continue;
+    const found = judge(step.handle, references, isContextInput);
+    if (found) {
+      problems.push({
+        phase: "validate",
+        kind: NOT_A_HANDLE_KIND,
+        message: `${found.what}, not a context handle: ${HANDLE_HINT}`,
+        path: [...step.path, "handle"],
+        target: "value",
+        ...(found.host ? { hostDependent: true } : {}),
+      });
     }
-  };
-  visit(plan);
+  }
   return problems;
 }
 
 function judge(
   handle: Expr,
-  model: PlanModel,
+  references: readonly ModelReference[],
   isContextInput: ((name: string) => boolean | undefined) | undefined,
 ): { what: string; host?: true } | undefined {
   switch (handle.kind) {
@@ -68,7 +63,7 @@ function judge(
     case "object":
       return { what: "the handle is an object" };
     case "var": {
-      const op = model.referenceAt(handle.path)?.binding?.step?.op;
+      const op = references.find((r) => samePath(r.path, handle.path))?.binding?.step?.op;
       const produced = op === undefined ? undefined : PRODUCED[op];
       return produced ? { what: `${quoted(handle.name)} is ${produced}` } : undefined;
     }

@@ -21,6 +21,20 @@ export interface ScopePosition {
   readonly cut: number;
 }
 
+/** A normalized step as the model sees it, from `PlanModel.steps()`. */
+export interface StepInModel {
+  readonly step: Step;
+  /** The step's JSON path (`step.path`). */
+  readonly path: JsonPath;
+  /** The plan the step is in, and the step's source index there as the cut (what it sees). */
+  readonly scope: ScopePosition | undefined;
+  /**
+   * The variable references in the step's own fields (not in its sub-plans' steps), in walk
+   * order, each with the binding it resolves to.
+   */
+  readonly references: readonly ModelReference[];
+}
+
 /** A retry step's worst case: one run of its plan, and every attempt's. */
 export interface RetryCost {
   readonly attempts: number;
@@ -50,6 +64,7 @@ export class PlanModel {
   private bindingIndex: Map<string, ModelBinding> | undefined;
   private referenceIndex: Map<string, ModelReference> | undefined;
   private referencesIndex: Map<ModelBinding, ModelReference[]> | undefined;
+  private stepReferenceIndex: Map<string, ModelReference[]> | undefined;
   private uniqueNames: boolean | undefined;
 
   constructor(
@@ -101,6 +116,55 @@ export class PlanModel {
       this.referencesIndex = index;
     }
     return this.referencesIndex.get(binding) ?? [];
+  }
+
+  /**
+   * Every normalized step, nested plans included, in source order (a step, then its sub-plans'
+   * steps, then the next step): the one walk over steps for the analyses that look at each.
+   * Steps that did not normalize, and the steps inside them, are left out.
+   */
+  *steps(): Generator<StepInModel> {
+    this.scopeIndex ??= new Map(this.scopes.map((s) => [pathKey(s.planPath), s]));
+    const byStep = this.referencesByStep();
+    // A stack of plans, each read in order; a step's sub-plans are read before its next sibling.
+    const cursors: { plan: Plan; next: number; scope: PlanScope | undefined }[] = [];
+    const open = (plan: Plan) => cursors.push({ plan, next: 0, scope: this.scopeIndex?.get(pathKey(plan.path)) });
+    open(this.plan);
+    while (cursors.length > 0) {
+      const cursor = cursors[cursors.length - 1] as (typeof cursors)[number];
+      const step = cursor.plan.steps[cursor.next++];
+      if (!step) {
+        cursors.pop();
+        continue;
+      }
+      const index = step.path[step.path.length - 1];
+      yield {
+        step,
+        path: step.path,
+        scope: cursor.scope && typeof index === "number" ? { scope: cursor.scope, cut: index } : undefined,
+        references: byStep.get(pathKey(step.path)) ?? [],
+      };
+      const children = childPlans(step);
+      for (let i = children.length - 1; i >= 0; i--) open(children[i] as Plan);
+    }
+  }
+
+  /** References grouped by the innermost step whose fields hold them. */
+  private referencesByStep(): Map<string, ModelReference[]> {
+    if (!this.stepReferenceIndex) {
+      const index = new Map<string, ModelReference[]>();
+      for (const reference of this.references) {
+        const positions = stepPositions(reference.path);
+        const innermost = positions[positions.length - 1];
+        if (!innermost) continue;
+        const key = pathKey(innermost.stepPath);
+        const list = index.get(key);
+        if (list) list.push(reference);
+        else index.set(key, [reference]);
+      }
+      this.stepReferenceIndex = index;
+    }
+    return this.stepReferenceIndex;
   }
 
   /** The innermost walked plan on the way to `path`, and the index of the step `path` is in. */

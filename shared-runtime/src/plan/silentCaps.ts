@@ -12,7 +12,7 @@ import type { BuiltinToolName } from "../host/builtinTools";
 import { builtinOf, DEFAULT_DATA_LIMITS, type DataLimits } from "./dataLimits";
 import type { ModelBinding, PlanModel } from "./model";
 import { quoted, type PlanProblem } from "./problems";
-import { stepPositions } from "./stepChain";
+import { samePath } from "./stepChain";
 
 export const SILENT_CAP_KIND = "silent_cap";
 
@@ -61,38 +61,38 @@ export function silentCaps(model: PlanModel, limits: DataLimits = DEFAULT_DATA_L
   }
   if (capped.size === 0) return [];
   const found = new Map<string, SilentCap>();
-  // References are in walk order, so data flows forward: one pass nearly always settles it;
+  // Steps come in source order, so data flows forward: one pass nearly always settles it;
   // repeat while a pass marks a new binding (each binding is marked at most once).
   for (let changed = true; changed;) {
     changed = false;
-    for (const reference of model.references) {
-      const origin = reference.binding && capped.get(reference.binding);
-      if (!origin) continue;
-      const consumer = consumerOf(reference.path);
-      if (!consumer) continue;
-      const { stepPath, field } = consumer;
-      const step = model.stepAt(stepPath);
-      if (step?.op === "tool") {
-        const builtin = builtinOf(step.name, limits);
-        if (!builtin) continue;
-        if (COUNTING[builtin] && samePath(field, ["args"])) {
-          found.set(JSON.stringify(stepPath), {
-            stepPath,
-            tool: step.name,
-            builtin,
-            counted: reference.name,
-            origin,
-            limit: limits.maxResults,
-            limitSource: limits.maxResultsSource,
-          });
-        } else if (KEEPING[builtin]?.some((kept) => samePath(field, kept))) {
-          changed = mark(capped, model.bindingAt(stepPath), origin) || changed;
-        }
-      } else if (step?.op === "final" && samePath(field, ["value"])) {
-        // The final value of an rlm or retry step's plan is that step's value.
-        const planPath = stepPath.slice(0, -2);
-        if (planPath[planPath.length - 1] === "plan") {
-          changed = mark(capped, model.bindingAt(planPath.slice(0, -1)), origin) || changed;
+    for (const { step, path: stepPath, references } of model.steps()) {
+      if (step.op !== "tool" && step.op !== "final") continue;
+      const builtin = step.op === "tool" ? builtinOf(step.name, limits) : undefined;
+      if (step.op === "tool" && !builtin) continue;
+      for (const reference of references) {
+        const origin = reference.binding && capped.get(reference.binding);
+        if (!origin) continue;
+        const field = reference.path.slice(stepPath.length);
+        if (step.op === "tool" && builtin) {
+          if (COUNTING[builtin] && samePath(field, ["args"])) {
+            found.set(JSON.stringify(stepPath), {
+              stepPath,
+              tool: step.name,
+              builtin,
+              counted: reference.name,
+              origin,
+              limit: limits.maxResults,
+              limitSource: limits.maxResultsSource,
+            });
+          } else if (KEEPING[builtin]?.some((kept) => samePath(field, kept))) {
+            changed = mark(capped, model.bindingAt(stepPath), origin) || changed;
+          }
+        } else if (step.op === "final" && samePath(field, ["value"])) {
+          // The final value of an rlm or retry step's plan is that step's value.
+          const planPath = stepPath.slice(0, -2);
+          if (planPath[planPath.length - 1] === "plan") {
+            changed = mark(capped, model.bindingAt(planPath.slice(0, -1)), origin) || changed;
+          }
         }
       }
     }
@@ -134,16 +134,4 @@ function mark(capped: Map<ModelBinding, Origin>, binding: ModelBinding | undefin
   if (!binding || capped.has(binding)) return false;
   capped.set(binding, origin);
   return true;
-}
-
-/** The innermost step a reference is in, and the path from that step to the reference. */
-function consumerOf(path: JsonPath): { readonly stepPath: JsonPath; readonly field: JsonPath } | undefined {
-  const positions = stepPositions(path);
-  const innermost = positions[positions.length - 1];
-  if (!innermost) return undefined;
-  return { stepPath: innermost.stepPath, field: path.slice(innermost.stepPath.length) };
-}
-
-function samePath(a: JsonPath, b: readonly (string | number)[]): boolean {
-  return a.length === b.length && a.every((segment, i) => segment === b[i]);
 }

@@ -79,7 +79,8 @@ function sourceIndex(step: Step | undefined): number {
   return typeof last === "number" ? last : -1;
 }
 
-function samePath(a: JsonPath, b: JsonPath): boolean {
+/** True when two JSON paths are the same, segment by segment. */
+export function samePath(a: JsonPath, b: JsonPath): boolean {
   return a.length === b.length && a.every((segment, i) => segment === b[i]);
 }
 

@@ -9,7 +9,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import { isJsonObject, pointerPath, valueAtPath, type JsonObject, type JsonPath, type JsonValue } from "../json";
-import { childPlans, type Expr, type Plan, type Step } from "./ast";
+import type { Expr, Step } from "./ast";
 import type { PlanModel } from "./model";
 import { nearestName } from "../text/nearestName";
 import { describe } from "./normalize";
@@ -100,23 +100,16 @@ type ShapeOfVar = (referencePath: JsonPath) => Shape | undefined;
 /**
  * Every argument problem of the plan's tool steps (nested plans included), in step order, and
  * each call of a tool whose source could not be asked. Unknown tools and tools without an
- * input schema are not checked. References are typed through the semantic model's bindings
- * (no model: they are not typed).
+ * input schema are not checked. References are typed through the semantic model's bindings.
  */
-export function toolArgumentProblems(plan: Plan, tools: ToolKnowledge, model: PlanModel | undefined): PlanProblem[] {
+export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge): PlanProblem[] {
   const problems: PlanProblem[] = [];
   const signatureOf = (name: string) => tools.signature(name);
   const shapeOf: ShapeOfVar = (path) => {
-    const step = model?.referenceAt(path)?.binding?.step;
+    const step = model.referenceAt(path)?.binding?.step;
     return step ? bindShape(step, signatureOf) : undefined;
   };
-  const visit = (p: Plan) => {
-    for (const step of p.steps) {
-      if (step.op === "tool") problems.push(...callProblems(step, tools, shapeOf));
-      for (const child of childPlans(step)) visit(child);
-    }
-  };
-  visit(plan);
+  for (const { step } of model.steps()) if (step.op === "tool") problems.push(...callProblems(step, tools, shapeOf));
   return problems;
 }
 

@@ -1,0 +1,57 @@
+// The CLI tests' set-up: the built `rlm-plan` run in a child process (NO_COLOR, from a given
+// folder), and a temporary folder to write plans and host profiles into, removed after the test
+// file's tests.
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after } from "node:test";
+
+// Compiled to test/out/support: the repository root is three levels up.
+export const ROOT = resolve(__dirname, "..", "..", "..");
+export const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI with `args` from the folder `cwd` and waits for it to exit. */
+export function runCli(cwd: string, args: readonly string[]): CliRun {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export interface CliWorkspace {
+  /** The temporary folder; `cli` and `check` run from it. */
+  readonly dir: string;
+  /** Writes `text` at `path` (relative to `dir`; folders made as needed); returns the absolute path. */
+  write(path: string, text: string): string;
+  /** The CLI with `args`, run from `dir`. */
+  cli(...args: string[]): CliRun;
+  /** `rlm-plan check` with `args`, run from `dir`. */
+  check(...args: string[]): CliRun;
+}
+
+/** A fresh temporary folder named `rlm-plan-<name>-…`, removed after the calling file's tests. */
+export function cliWorkspace(name: string): CliWorkspace {
+  const dir = mkdtempSync(join(tmpdir(), `rlm-plan-${name}-`));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return {
+    dir,
+    write(path, text) {
+      const file = join(dir, path);
+      mkdirSync(join(file, ".."), { recursive: true });
+      writeFileSync(file, text);
+      return file;
+    },
+    cli: (...args) => runCli(dir, args),
+    check: (...args) => runCli(dir, ["check", ...args]),
+  };
+}
