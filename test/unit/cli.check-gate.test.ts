@@ -11,7 +11,7 @@ import { after, test } from "node:test";
 import Ajv4 from "ajv-draft-04";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const CLI = join(ROOT, "cli", "out", "main.js");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-check-gate-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { after, test } from "node:test";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const CLI = join(ROOT, "cli", "out", "main.js");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-check-host-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

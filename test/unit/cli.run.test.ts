@@ -8,13 +8,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { runCommand } from "@rlm-plan/core/cli/run";
+import { runCommand } from "rlm-plan/run";
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { childOutput } from "../support/childOutput";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");
-const RUN_JS = join(ROOT, "shared-runtime", "out", "cli", "run.js");
+const RUN_JS = join(ROOT, "cli", "out", "run.js");
 const TOOLS = join(ROOT, "test", "fixtures", "tools");
 // Until `run` is wired into cli/main.ts, a one-line program calls runCommand on this process.
 const SCRIPT = `require(${JSON.stringify(RUN_JS)}).runCommand(process.argv.slice(1), process).then((code) => { process.exitCode = code; });`;
