@@ -481,20 +481,19 @@ describe("rlm-plan run: secrets and cancellation", { concurrency: true }, () => 
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
 
-    const deadline = Date.now() + 5000;
+    // A bound on a hang, not a speed check: the machine may be loaded.
+    const deadline = Date.now() + 30000;
     while (!existsSync(pidFile)) {
       if (Date.now() > deadline) assert.fail(`the tool never started; stderr: ${stderr}`);
       await new Promise((r) => setTimeout(r, 10));
     }
     const pids = JSON.parse(readFileSync(pidFile, "utf8")) as { child: number; grandchild: number };
     assert.equal(processState(pids.grandchild), "running");
-    const interrupted = Date.now();
     child.kill("SIGINT");
     const code = await exited;
-    const took = Date.now() - interrupted;
 
+    // Cancelled, not ended by the tool's 20 s timeout: the status and the last lines say which.
     assert.equal(code, 130);
-    assert.ok(took < 2000, `exit took ${took} ms`);
     assert.equal(stdout, "");
     assert.deepEqual(lines(stderr), [
       `rlm-plan: host profile ${join(folder, "rlmplan.host.json")}`,
