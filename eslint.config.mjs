@@ -11,7 +11,12 @@ const NODE_TEST_CALLS = ["test", "describe", "it", "suite", "before", "after", "
 
 /** A package is reached through its name and the subpaths of its exports map, never its build folder. */
 const INTO_ANOTHER_PACKAGE = {
-  group: ["@rlm-plan/*/out", "@rlm-plan/*/out/*", "@rlm-plan/*/src", "@rlm-plan/*/src/*"],
+  group: ["@rlm-plan/*", "rlm-plan", "rlm-plan-client"].flatMap((name) => [
+    `${name}/out`,
+    `${name}/out/*`,
+    `${name}/src`,
+    `${name}/src/*`,
+  ]),
   message: "Import the package by its name and an exported subpath (see its package.json exports).",
 };
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parseExactJson } from "@rlm-plan/core/json";
-import { runCase, type ConformanceCase } from "@rlm-plan/core/conformance/runCase";
+import { runCase, type ConformanceCase } from "./support/runCase";
 import { diffCase, isSoft, type CorpusCase, type Json } from "./compare";
 
 /** The two corpora and how many cases each holds. */

@@ -1,13 +1,15 @@
-// The published shape of the packages: `npm pack` @rlm-plan/core and @rlm-plan/language-server,
-// install the two tarballs globally into a temporary prefix (dependencies from the npm cache, the
-// registry only for what it lacks), then use the installed commands from another folder, as a user
-// would: `rlm-plan --version` and `check`, and the language server over stdio (initialize, a
-// diagnostic, shutdown). Real child processes; nothing of the repository is on their module path.
+// The published shape of the packages: `npm pack` @rlm-plan/core, the CLI (rlm-plan) and
+// @rlm-plan/language-server, install the tarballs globally into a temporary prefix (dependencies from
+// the npm cache, the registry only for what it lacks), then use the installed commands from another
+// folder, as a user would: `rlm-plan --version` and `check` on the example workspace's plan, and the
+// language server over stdio (initialize, a diagnostic, shutdown). Real child processes; nothing of
+// the repository is on their module path.
 
 import { strict as assert } from "node:assert";
 import { execFile, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -31,6 +33,9 @@ const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 /** npm's errors when it can reach neither the registry nor a cached copy. */
 const OFFLINE = /ENOTCACHED|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network/;
 
+/** The packages a user installs: the runtime, and the two commands built on it. */
+const PACKED = ["@rlm-plan/core", "rlm-plan", "@rlm-plan/language-server"];
+
 const BAD_PLAN = '{"steps":[{"bogus":1}]}\n';
 const GOOD_PLAN = join(ROOT, "examples", "workspace", "plans", "needle-count.rlmplan.json");
 
@@ -50,13 +55,13 @@ before(async () => {
   mkdirSync(workspace);
   const { stdout } = await run(
     NPM,
-    ["pack", "--json", "--pack-destination", base, "-w", "shared-runtime", "-w", "server"],
+    ["pack", "--json", "--pack-destination", base, "-w", "shared-runtime", "-w", "cli", "-w", "server"],
     { cwd: ROOT, maxBuffer: 32 * 1024 * 1024, shell: process.platform === "win32" },
   );
   const packed = JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[];
   assert.deepEqual(
     packed.map((p) => p.name),
-    ["@rlm-plan/core", "@rlm-plan/language-server"],
+    PACKED,
   );
   for (const p of packed) {
     assert.ok(!p.files.some((f) => f.path.startsWith("src/")), `${p.name} packs its sources`);
@@ -90,9 +95,14 @@ after(() => {
 test("the installed packages are the tarballs, not links into the repository", (t) => {
   if (skipReason) return t.skip(skipReason);
   const lib = process.platform === "win32" ? join(prefix, "node_modules") : join(prefix, "lib", "node_modules");
-  for (const name of ["@rlm-plan/core", "@rlm-plan/language-server"]) {
+  for (const name of PACKED) {
     const real = realpathSync(join(lib, name));
     assert.ok(real.startsWith(realpathSync(base) + sep), `${name} is ${real}`);
+  }
+  // Both commands run on the packed runtime, not a copy from the registry.
+  for (const name of ["rlm-plan", "@rlm-plan/language-server"]) {
+    const core = createRequire(join(lib, name, "package.json")).resolve("@rlm-plan/core/package.json");
+    assert.equal(realpathSync(core), realpathSync(join(lib, "@rlm-plan", "core", "package.json")), name);
   }
 });
 
@@ -172,10 +182,22 @@ test("rlm-plan-language-server from the global install answers initialize over s
   }
 });
 
-test("in the repository, npm links the committed server shim: npx rlm-plan-language-server works", async () => {
-  const shell = process.platform === "win32";
-  const shim = join(ROOT, "node_modules", ".bin", shell ? "rlm-plan-language-server.cmd" : "rlm-plan-language-server");
-  if (!shell) assert.equal(realpathSync(shim), join(ROOT, "server", "bin", "rlm-plan-language-server.js"));
-  const { stdout } = await run(shim, ["--version"], { cwd: ROOT, shell });
-  assert.equal(stdout, "0.1.0\n");
-});
+/** Each command's committed shim in the repository, and what it prints for --version. */
+const SHIMS = [
+  {
+    name: "rlm-plan-language-server",
+    file: join(ROOT, "server", "bin", "rlm-plan-language-server.js"),
+    version: "0.1.0\n",
+  },
+  { name: "rlm-plan", file: join(ROOT, "cli", "bin", "rlm-plan.js"), version: "rlm-plan 0.1.0\n" },
+];
+
+for (const shimOf of SHIMS) {
+  test(`in the repository, npm links the committed shim: npx ${shimOf.name} works`, async () => {
+    const shell = process.platform === "win32";
+    const shim = join(ROOT, "node_modules", ".bin", shell ? `${shimOf.name}.cmd` : shimOf.name);
+    if (!shell) assert.equal(realpathSync(shim), shimOf.file);
+    const { stdout } = await run(shim, ["--version"], { cwd: ROOT, shell });
+    assert.equal(stdout, shimOf.version);
+  });
+}

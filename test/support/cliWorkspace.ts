@@ -10,7 +10,7 @@ import { after } from "node:test";
 
 // Compiled to test/out/support: the repository root is three levels up.
 export const ROOT = resolve(__dirname, "..", "..", "..");
-export const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+export const CLI = join(ROOT, "cli", "out", "main.js");
 
 export interface CliRun {
   readonly code: number | null;

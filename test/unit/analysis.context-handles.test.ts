@@ -115,7 +115,7 @@ test("rlm-plan check fails the plan that run would fail at the step", () => {
       ],
     }),
   );
-  const main = resolve(__dirname, "..", "..", "..", "shared-runtime", "out", "cli", "main.js");
+  const main = resolve(__dirname, "..", "..", "..", "cli", "out", "main.js");
   const check = spawnSync(process.execPath, [main, "check", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
   assert.equal(check.status, 1, check.stdout + check.stderr);
   assert.match(check.stdout, /p\.rlmplan\.json:1:\d+: error: "hits" is a context step's result, not a context handle/);

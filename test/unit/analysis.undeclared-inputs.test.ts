@@ -65,7 +65,7 @@ test("rlm-plan check warns on them when it finds a host profile", () => {
     }),
   );
   writeFileSync(join(dir, "p.rlmplan.json"), PLAN);
-  const main = resolve(__dirname, "..", "..", "..", "shared-runtime", "out", "cli", "main.js");
+  const main = resolve(__dirname, "..", "..", "..", "cli", "out", "main.js");
   const run = spawnSync(process.execPath, [main, "check", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
   assert.equal(
     run.stdout,

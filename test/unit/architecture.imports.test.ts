@@ -38,6 +38,15 @@ test("shared-runtime imports neither vscode nor any LSP package", () => {
   assert.deepEqual(offenders("shared-runtime/src", /^vscode($|-languageserver|-languageclient|-jsonrpc)/), []);
 });
 
+test("the CLI imports neither vscode nor any LSP package, and the core nothing of the CLI", () => {
+  assert.ok(sourceFiles(join(root, "cli", "src")).length > 10);
+  assert.deepEqual(
+    offenders("cli/src", /^vscode($|-languageserver|-languageclient|-jsonrpc)|^@rlm-plan\/language-server/),
+    [],
+  );
+  assert.deepEqual(offenders("shared-runtime/src", /^rlm-plan($|\/)/), []);
+});
+
 test("the language server never imports VS Code's API", () => {
   assert.deepEqual(offenders("server/src", /^vscode$/), []);
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 
 const root = join(__dirname, "..", "..", "..");
-const SCANNED = ["server/src/service", "server/src/lsp", "server/src", "client/src", "shared-runtime/src/cli"];
+const SCANNED = ["server/src/service", "server/src/lsp", "server/src", "client/src", "cli/src"];
 
 const RULES: readonly { readonly what: string; readonly pattern: RegExp; readonly copy: string }[] = [
   {
@@ -49,11 +49,7 @@ function sources(): { file: string; lines: string[] }[] {
 
 test("the scan reads the server, the client and the CLI", () => {
   const files = sources().map((s) => s.file);
-  for (const expected of [
-    "server/src/service/hover.ts",
-    "client/src/statusBar.ts",
-    "shared-runtime/src/cli/estimate.ts",
-  ])
+  for (const expected of ["server/src/service/hover.ts", "client/src/statusBar.ts", "cli/src/estimate.ts"])
     assert.ok(files.includes(expected), expected);
 });
 

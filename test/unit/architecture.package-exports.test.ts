@@ -9,13 +9,20 @@ import { test } from "node:test";
 
 const root = join(__dirname, "..", "..", "..");
 
-/** The workspace packages: folder -> npm name. */
+/** The workspace packages: folder -> npm name. The CLI is `rlm-plan`, the extension's name too (the root,
+ * never a dependency of anything). */
 const PACKAGES: Record<string, string> = {
   "shared-runtime": "@rlm-plan/core",
+  cli: "rlm-plan",
   server: "@rlm-plan/language-server",
   "debug-adapter": "@rlm-plan/debug-adapter",
   client: "rlm-plan-client",
 };
+
+/** A specifier naming a package of the repository: @rlm-plan/*, the CLI (rlm-plan) or rlm-plan-client. */
+const REPOSITORY_PACKAGE = /^(@rlm-plan\/[^/]+|rlm-plan|rlm-plan-client)(\/|$)/;
+/** ... followed by its build or source folder. */
+const INTO_BUILD_OR_SOURCES = /^(@rlm-plan\/[^/]+|rlm-plan|rlm-plan-client)\/(out|src)(\/|$)/;
 
 const SKIPPED = new Set(["out", "node_modules", "dist", ".e2e", ".vscode-test", ".git"]);
 
@@ -54,7 +61,7 @@ test("the scan sees every package and the tests", () => {
 test("no import names another package's out/ or src/ folder", () => {
   const offenders = SCANNED.flatMap((file) =>
     specifiersOf(file)
-      .filter((specifier) => /^@rlm-plan\/[^/]+\/(out|src)(\/|$)/.test(specifier))
+      .filter((specifier) => INTO_BUILD_OR_SOURCES.test(specifier))
       .map((specifier) => `${relative(root, file)} imports ${specifier}`),
   );
   assert.deepEqual(offenders, []);
@@ -77,7 +84,7 @@ test("every import of a repository package resolves through its exports map", ()
   const unresolved = SCANNED.flatMap((file) => {
     const requireHere = createRequire(file);
     return specifiersOf(file)
-      .filter((specifier) => specifier.startsWith("@rlm-plan/"))
+      .filter((specifier) => REPOSITORY_PACKAGE.test(specifier))
       .filter((specifier) => {
         try {
           requireHere.resolve(specifier);
@@ -132,4 +139,58 @@ test("the core's pattern subpaths cover each folder of its build", () => {
     join(root, "shared-runtime", "out", "plan", "parse.js"),
   );
   assert.throws(() => requireHere.resolve("@rlm-plan/core/out/plan/parse"), { code: "ERR_PACKAGE_PATH_NOT_EXPORTED" });
+});
+
+test("the repository-package patterns tell the CLI from the extension's client", () => {
+  for (const specifier of ["rlm-plan", "rlm-plan/args", "rlm-plan-client/runLog", "@rlm-plan/core/plan/parse"])
+    assert.match(specifier, REPOSITORY_PACKAGE);
+  for (const specifier of [
+    "rlm-plan/out/main",
+    "rlm-plan/src/args",
+    "@rlm-plan/core/out/json",
+    "rlm-plan-client/out/x",
+  ])
+    assert.match(specifier, INTO_BUILD_OR_SOURCES);
+  for (const specifier of ["rlm-planner", "rlm-plan-server/x", "./rlm-plan/out"])
+    assert.doesNotMatch(specifier, REPOSITORY_PACKAGE);
+});
+
+interface Manifest {
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  exports: Record<string, Target>;
+}
+
+function manifestOf(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as Manifest;
+}
+
+test("the CLI is its own package: the core has no bin and no CLI code, the rlm-plan bin is cli/'s", () => {
+  const core = manifestOf("shared-runtime");
+  assert.equal(core.bin, undefined);
+  assert.deepEqual(
+    Object.keys(core.exports).filter((subpath) => /cli|conformance/.test(subpath)),
+    [],
+  );
+  assert.equal(existsSync(join(root, "shared-runtime", "src", "cli")), false);
+  assert.equal(existsSync(join(root, "shared-runtime", "src", "conformance")), false);
+  const cli = manifestOf("cli");
+  assert.deepEqual(cli.bin, { "rlm-plan": "bin/rlm-plan.js" });
+  assert.equal(cli.dependencies?.["@rlm-plan/core"], "*");
+  const requireHere = createRequire(__filename);
+  assert.equal(requireHere.resolve("rlm-plan/args"), join(root, "cli", "out", "args.js"));
+  assert.equal(requireHere.resolve("rlm-plan"), join(root, "cli", "out", "main.js"));
+  assert.throws(() => requireHere.resolve("@rlm-plan/core/cli/args"), { code: "ERR_PACKAGE_PATH_NOT_EXPORTED" });
+});
+
+test("neither the language server nor the debug adapter depends on the CLI package", () => {
+  for (const dir of ["server", "debug-adapter", "client"]) {
+    assert.equal(manifestOf(dir).dependencies?.["rlm-plan"], undefined, dir);
+    const offenders = SCANNED.filter((file) => packageOf(file) === dir).flatMap((file) =>
+      specifiersOf(file)
+        .filter((specifier) => /^rlm-plan(\/|$)/.test(specifier))
+        .map((specifier) => `${relative(root, file)} imports ${specifier}`),
+    );
+    assert.deepEqual(offenders, [], dir);
+  }
 });

@@ -12,7 +12,7 @@ import { readTextFile, readTextFileSync } from "@rlm-plan/core/text/boundedFile"
 import { childOutput } from "../support/childOutput";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-special-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

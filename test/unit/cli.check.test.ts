@@ -5,8 +5,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { splitCapabilities } from "@rlm-plan/core/cli/args";
-import { styleFor } from "@rlm-plan/core/cli/output";
+import { splitCapabilities } from "rlm-plan/args";
+import { styleFor } from "rlm-plan/output";
 import { CLI, cliWorkspace, ROOT, runCli, type CliRun } from "../support/cliWorkspace";
 
 const NOTE = "rlm-plan: no host profile (rlmplan.host.json) found: capabilities, tools and providers not checked\n";

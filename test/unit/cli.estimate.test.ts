@@ -9,7 +9,7 @@ import { after, describe, test } from "node:test";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const CLI = join(ROOT, "cli", "out", "main.js");
 
 interface Run {
   readonly code: number | null;

@@ -11,7 +11,7 @@ import { after, test } from "node:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const CLI = join(ROOT, "cli", "out", "main.js");
 const NESTED = join(ROOT, "examples", "plans", "nested-rlm.rlmplan.json");
 const PARALLEL = join(ROOT, "examples", "plans", "parallel-summary.rlmplan.json");
 

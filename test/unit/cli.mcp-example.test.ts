@@ -11,7 +11,7 @@ import { after, test } from "node:test";
 import { processState } from "@rlm-plan/core/host/processGroup";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "bin", "rlm-plan.js");
+const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
 const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-cli-mcp-"));

@@ -1,10 +1,10 @@
-// The one option reader every rlm-plan command uses (shared-runtime/src/cli/options.ts, on
+// The one option reader every rlm-plan command uses (cli/src/options.ts, on
 // node:util parseArgs): what it splits, and the exact message for each mistake.
 
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { parseArgs, parseGraphArgs } from "@rlm-plan/core/cli/args";
-import { readOptions, type OptionSpec } from "@rlm-plan/core/cli/options";
+import { parseArgs, parseGraphArgs } from "rlm-plan/args";
+import { readOptions, type OptionSpec } from "rlm-plan/options";
 
 const SPEC: OptionSpec = {
   values: { "--host": "a FILE", "--input": "NAME=PATH", "-o": "a FILE" },

@@ -8,13 +8,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { runCommand } from "@rlm-plan/core/cli/run";
+import { runCommand } from "rlm-plan/run";
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { childOutput } from "../support/childOutput";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");
-const RUN_JS = join(ROOT, "shared-runtime", "out", "cli", "run.js");
+const RUN_JS = join(ROOT, "cli", "out", "run.js");
 const TOOLS = join(ROOT, "test", "fixtures", "tools");
 // Until `run` is wired into cli/main.ts, a one-line program calls runCommand on this process.
 const SCRIPT = `require(${JSON.stringify(RUN_JS)}).runCommand(process.argv.slice(1), process).then((code) => { process.exitCode = code; });`;
@@ -481,20 +481,19 @@ describe("rlm-plan run: secrets and cancellation", { concurrency: true }, () => 
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
 
-    const deadline = Date.now() + 5000;
+    // A bound on a hang, not a speed check: the machine may be loaded.
+    const deadline = Date.now() + 30000;
     while (!existsSync(pidFile)) {
       if (Date.now() > deadline) assert.fail(`the tool never started; stderr: ${stderr}`);
       await new Promise((r) => setTimeout(r, 10));
     }
     const pids = JSON.parse(readFileSync(pidFile, "utf8")) as { child: number; grandchild: number };
     assert.equal(processState(pids.grandchild), "running");
-    const interrupted = Date.now();
     child.kill("SIGINT");
     const code = await exited;
-    const took = Date.now() - interrupted;
 
+    // Cancelled, not ended by the tool's 20 s timeout: the status and the last lines say which.
     assert.equal(code, 130);
-    assert.ok(took < 2000, `exit took ${took} ms`);
     assert.equal(stdout, "");
     assert.deepEqual(lines(stderr), [
       `rlm-plan: host profile ${join(folder, "rlmplan.host.json")}`,

@@ -1,5 +1,6 @@
 // Every command and setting name the user-facing docs mention is one the code defines: the
-// extension's manifest (commands, settings) or the language server's executeCommand names.
+// extension's manifest (commands, settings) or the language server's executeCommand names; every
+// repository path they name exists (a build output by its source), so a move updates the docs.
 
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -7,7 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, test } from "node:test";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const DOCS = ["README.md", "client/README.md", "server/README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+const DOCS = ["README.md", "client/README.md", "server/README.md", "cli/README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
   .concat(readdirSync(join(ROOT, "docs")).flatMap((name) => (name.endsWith(".md") ? [`docs/${name}`] : [])))
   .filter((path) => existsSync(join(ROOT, path)));
 
@@ -37,7 +38,49 @@ function mentions(pattern: RegExp): { doc: string; name: string }[] {
   );
 }
 
+/** The maps of the code and the examples' guides, read for paths beside the docs above. */
+const PATH_DOCS = [...DOCS, "ARCHITECTURE.md", "bench/README.md", "examples/workspace/README.md"];
+
+/** A path into the repository: a top-level folder, then more of a path (no globs, no placeholders). */
+const REPOSITORY_PATH =
+  /(?<![\w./-])((?:shared-runtime|cli|server|client|debug-adapter|test|bench|scripts|examples|docs|syntaxes|snippets)\/[\w./-]*[\w/])/g;
+
+/** The file a path names, or its source for a build output (out/x.js -> src/x.ts, test/out/x.js -> test/x.ts). */
+function sourceOf(path: string): string {
+  const pkg = /^(shared-runtime|cli|server|client|debug-adapter)\/out\/(.*)$/.exec(path);
+  if (pkg) return `${pkg[1]}/src/${pkg[2]!.replace(/\.js$/, ".ts")}`;
+  const project = /^(test|bench|scripts)\/out\/(.*)$/.exec(path);
+  if (project) return `${project[1]}/${project[2]!.replace(/\.js$/, ".ts")}`;
+  return path;
+}
+
 describe("names in the docs", () => {
+  test("every repository path the docs name exists (a build output by its source)", () => {
+    const named = PATH_DOCS.filter((doc) => existsSync(join(ROOT, doc))).flatMap((doc) =>
+      [...readFileSync(join(ROOT, doc), "utf8").matchAll(REPOSITORY_PATH)].map((match) => ({ doc, path: match[1]! })),
+    );
+    assert.ok(named.length > 50, `too few paths found (${named.length}): is the pattern wrong?`);
+    assert.deepEqual(
+      named
+        .filter(({ path }) => !/(^|\/)(dist|node_modules|screenshots)(\/|$)/.test(path))
+        .filter(({ path }) => !existsSync(join(ROOT, sourceOf(path)))),
+      [],
+    );
+  });
+
+  test("a build output is checked by its source", () => {
+    assert.equal(sourceOf("shared-runtime/out/cli/main.js"), "shared-runtime/src/cli/main.ts");
+    assert.equal(sourceOf("test/out/conformance/support/runner.js"), "test/conformance/support/runner.ts");
+    assert.equal(sourceOf("test/out/unit/"), "test/unit/");
+    assert.equal(sourceOf("cli/bin/rlm-plan.js"), "cli/bin/rlm-plan.js");
+    assert.deepEqual(
+      [..."run `node shared-runtime/out/cli/main.js` (see cli/src/main.ts).".matchAll(REPOSITORY_PATH)].map(
+        (m) => m[1],
+      ),
+      ["shared-runtime/out/cli/main.js", "cli/src/main.ts"],
+    );
+  });
+
   test("every rlmPlan.* name is a command, a setting or a server command", () => {
     const known = new Set([
       ...manifest.contributes.commands.map((command) => command.command),

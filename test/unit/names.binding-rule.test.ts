@@ -14,7 +14,7 @@ import type { Plan } from "@rlm-plan/core/plan/ast";
 import { validatePlan } from "@rlm-plan/core/plan/validate";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const CLI = join(ROOT, "cli", "out", "main.js");
 
 const VALID = ["a", "_x", "hits", "v10", "a.b-c_d", "A9", "x".repeat(200)];
 const INVALID: [string, string][] = [

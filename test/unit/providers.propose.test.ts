@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, test } from "node:test";
-import { proposeCommand } from "@rlm-plan/core/cli/propose";
+import { proposeCommand } from "rlm-plan/propose";
 import { startChatServer, type Answer, type ChatServer } from "../support/chatServer";
 
 const INPUT_CONTENT = "INPUT-CONTENT-SENTINEL-c41d";

@@ -12,7 +12,7 @@ import { runPlan } from "@rlm-plan/core";
 import { contains, mockProvider, mockTool, parseMocks } from "@rlm-plan/core/host";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const CLI = join(ROOT, "cli", "out", "main.js");
 const PLAN = join("examples", "workspace", "mocks", "triage.rlmplan.json");
 const MOCKS = join("examples", "workspace", "mocks", "triage.mocks.json");
 

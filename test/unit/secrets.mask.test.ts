@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { terminalText } from "@rlm-plan/core/cli/guardedOutput";
+import { terminalText } from "rlm-plan/guardedOutput";
 import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/run/secrets";
 
 const KEY = "sk-AbC123-xyz";

@@ -14,7 +14,7 @@ import { childOutput, type ChildOutput } from "../support/childOutput";
 import { assertNoKey, hostileBehaviours, newSentinel, type Hostile } from "../support/hostileProviders";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const sentinel = newSentinel();
 // A name that does not look secret: only the host profile says it holds a key.
 const KEY_VAR = "RLM_SENTINEL_PROVIDER_VAR";

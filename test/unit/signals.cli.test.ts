@@ -13,7 +13,7 @@ import { childOutput } from "../support/childOutput";
 import { assertNothingLeft, escapeeWorkspace, TOOL_PLAN, waitForFile } from "../support/leftovers";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "shared-runtime", "out", "cli", "main.js");
+const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-signals-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,10 +1,10 @@
 // Everything the CLI prints, in one place: problem lines, per-file summaries, the estimate
 // table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
 
-import { exactJsonText } from "../json";
-import type { Budget } from "../plan/budget";
-import type { CostRow } from "../plan/costRows";
-import type { Count, Estimate } from "../plan/estimate";
+import { exactJsonText } from "@rlm-plan/core/json";
+import type { Budget } from "@rlm-plan/core/plan/budget";
+import type { CostRow } from "@rlm-plan/core/plan/costRows";
+import type { Count, Estimate } from "@rlm-plan/core/plan/estimate";
 import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedHint, ReportedProblem } from "./report";
 
 /** Where a command writes: stdout for results, stderr for notes and failures. */

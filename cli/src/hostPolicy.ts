@@ -3,12 +3,17 @@
 
 import { readFileSync } from "node:fs";
 import { basename, relative } from "node:path";
-import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
-import { mcpRoute } from "../host/mcp/spec";
-import { dataLimitsOf } from "../plan/dataLimits";
-import { contextInputNames, findHostProfile, loadHostProfile, type HostProfileError } from "../host/profile";
-import { parsePlan } from "../plan/parse";
-import { unregisteredNames } from "../run/preflight";
+import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
+import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
+import { dataLimitsOf } from "@rlm-plan/core/plan/dataLimits";
+import {
+  contextInputNames,
+  findHostProfile,
+  loadHostProfile,
+  type HostProfileError,
+} from "@rlm-plan/core/host/profile";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import { unregisteredNames } from "@rlm-plan/core/run/preflight";
 import type { Policy } from "./report";
 
 export interface PolicyFlags {

@@ -3,7 +3,7 @@
 // the reference's vectors use, so `compare.py` (or compareCase) can score agreement.
 
 import { readFileSync } from "node:fs";
-import { exactJsonText } from "../json";
+import { exactJsonText } from "@rlm-plan/core/json";
 import { runCase, type ConformanceCase } from "./runCase";
 
 async function main(argv: readonly string[]): Promise<number> {

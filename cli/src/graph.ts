@@ -5,9 +5,9 @@
 // graph (problems in the plan are drawn on their steps), 1 when the file gives no graph, 2 usage.
 
 import { writeFileSync } from "node:fs";
-import { buildPlanGraph, type PlanGraph } from "../graph/model";
-import { renderDot } from "../graph/dot";
-import { renderMermaid } from "../graph/mermaid";
+import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph/model";
+import { renderDot } from "@rlm-plan/core/graph/dot";
+import { renderMermaid } from "@rlm-plan/core/graph/mermaid";
 import { parseGraphArgs, USAGE } from "./args";
 import { hostErrorLines, policyFor } from "./hostPolicy";
 import { problemLines, readErrorLine, type Io } from "./output";
@@ -60,8 +60,8 @@ async function render(graph: PlanGraph, format: "svg" | "dot" | "mermaid"): Prom
       return renderMermaid(graph);
     case "svg": {
       // The layout engine is loaded only for SVG: it is most of the CLI's start-up otherwise.
-      const { layoutPlanGraph } = await import("../graph/layout.js");
-      const { renderSvg } = await import("../graph/svg.js");
+      const { layoutPlanGraph } = await import("@rlm-plan/core/graph/layout");
+      const { renderSvg } = await import("@rlm-plan/core/graph/svg");
       return renderSvg(graph, await layoutPlanGraph(graph));
     }
   }

@@ -4,25 +4,25 @@
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
 import { isAbsolute, relative, resolve } from "node:path";
-import { hostPolicy, profileHost } from "../host/createHost";
-import { loadMocks, type Mocks } from "../host/mocks";
+import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
+import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
   loadHostProfile,
   readErrorText,
   type HostProfileError,
-} from "../host/profile";
-import { childPlans, type Plan } from "../plan/ast";
-import { parsePlan } from "../plan/parse";
-import type { Budget } from "../plan/budget";
-import { lineColumn } from "../analysis";
-import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "../run/events";
-import { operationName } from "../run/interpreter";
-import { startRun, type RunReport } from "../run/startRun";
-import type { RunOutcome, Transition } from "../run/transitions";
-import { environmentSecrets, SecretMask } from "../run/secrets";
-import { MAX_PLAN_BYTES, readTextFile } from "../text/boundedFile";
+} from "@rlm-plan/core/host/profile";
+import { childPlans, type Plan } from "@rlm-plan/core/plan/ast";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import type { Budget } from "@rlm-plan/core/plan/budget";
+import { lineColumn } from "@rlm-plan/core/analysis";
+import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "@rlm-plan/core/run/events";
+import { operationName } from "@rlm-plan/core/run/interpreter";
+import { startRun, type RunReport } from "@rlm-plan/core/run/startRun";
+import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
+import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
+import { MAX_PLAN_BYTES, readTextFile } from "@rlm-plan/core/text/boundedFile";
 import { guardedStream } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";

@@ -2,11 +2,17 @@
 // what both commands print. The analysis is the runtime's own (analyzePlanText); this module
 // only reads the file and converts offsets.
 
-import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
-import { analyzePlanText, lineColumn, type AnalysisPolicy, type LocatedProblem, type PlanAnalysis } from "../analysis";
-import { parseHostProfile, type HostProfileError } from "../host/profile";
-import { analyzeModelReply } from "../replyAnalysis";
-import type { SourceRange } from "../text/planDocument";
+import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
+import {
+  analyzePlanText,
+  lineColumn,
+  type AnalysisPolicy,
+  type LocatedProblem,
+  type PlanAnalysis,
+} from "@rlm-plan/core/analysis";
+import { parseHostProfile, type HostProfileError } from "@rlm-plan/core/host/profile";
+import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
+import type { SourceRange } from "@rlm-plan/core/text/planDocument";
 
 export type Severity = "error" | "warning";
 

@@ -33,9 +33,9 @@ export function main(argv: readonly string[], io: Io): number {
   }
 }
 
-/** The version of the package this file was built into: out/cli/main.js -> package.json. */
+/** The version of the package this file was built into: out/main.js -> package.json. */
 function version(): string {
-  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as {
     version?: unknown;
   };
   if (typeof manifest.version !== "string") throw new Error("package.json has no version");

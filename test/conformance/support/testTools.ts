@@ -1,8 +1,8 @@
 // The six trusted tools the reference's conformance vectors were produced with, and the
 // counters that show which host effects really happened in a case.
 
-import type { JsonValue } from "../json";
-import type { ToolHandler } from "../run/host";
+import type { JsonValue } from "@rlm-plan/core/json";
+import type { ToolHandler } from "@rlm-plan/core/run/host";
 
 export const TEST_TOOL_NAMES = ["count_items", "echo", "mark", "large_payload", "flaky", "fail"] as const;
 

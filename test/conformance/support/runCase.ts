@@ -1,17 +1,17 @@
 // Runs one conformance case through the runtime and answers in the vectors' result format:
 // parse, validate and (when asked) execute, each as the reference would report it.
 
-import { ContextStore, type ContextHandle, type ContextLimitOptions } from "../context/store";
-import { isJsonObject, newJsonObject, ownValue, setOwn, type JsonObject, type JsonValue } from "../json";
-import { isPlainObject } from "../plan/normalize";
-import { parsePlan, type PlanSource } from "../plan/parse";
-import { validatePlan } from "../plan/validate";
-import { problemError } from "../run/pipeline";
-import { startRun } from "../run/startRun";
-import type { ContextRunner, RunHost } from "../run/host";
-import type { PlanError } from "../run/errors";
-import type { Budget } from "../plan/budget";
-import type { PlanProblem } from "../plan/problems";
+import { ContextStore, type ContextHandle, type ContextLimitOptions } from "@rlm-plan/core/context/store";
+import { isJsonObject, newJsonObject, ownValue, setOwn, type JsonObject, type JsonValue } from "@rlm-plan/core/json";
+import { isPlainObject } from "@rlm-plan/core/plan/normalize";
+import { parsePlan, type PlanSource } from "@rlm-plan/core/plan/parse";
+import { validatePlan } from "@rlm-plan/core/plan/validate";
+import { problemError } from "@rlm-plan/core/run/pipeline";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import type { ContextRunner, RunHost } from "@rlm-plan/core/run/host";
+import type { PlanError } from "@rlm-plan/core/run/errors";
+import type { Budget } from "@rlm-plan/core/plan/budget";
+import type { PlanProblem } from "@rlm-plan/core/plan/problems";
 import { testTools } from "./testTools";
 
 export interface ConformanceCase {

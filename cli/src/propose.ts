@@ -4,20 +4,20 @@
 // 1 the proposal failed (provider error, invalid plan, failed run), 2 usage or host errors.
 
 import { join, resolve } from "node:path";
-import type { JsonValue } from "../json";
-import { HostSetupError, createRunHost, profileHost, type CreatedHost } from "../host/createHost";
-import { findHostProfile, HOST_PROFILE_FILENAME, loadHostProfile, type HostProfile } from "../host/profile";
-import { resolveBudget, DEFAULT_BUDGET, type Budget } from "../plan/budget";
-import { costRows, type CostRow } from "../plan/costRows";
-import type { Estimate } from "../plan/estimate";
-import { quoted } from "../plan/problems";
-import { buildPlanPrompt } from "../providers/planPrompt";
-import { promptHost } from "../providers/promptHost";
-import { readProposal, type Proposal } from "../providers/proposal";
-import { safeErrorText } from "../run/errors";
-import { startRun } from "../run/startRun";
-import type { RunOutcome, Transition } from "../run/transitions";
-import { environmentSecrets, SecretMask } from "../run/secrets";
+import type { JsonValue } from "@rlm-plan/core/json";
+import { HostSetupError, createRunHost, profileHost, type CreatedHost } from "@rlm-plan/core/host/createHost";
+import { findHostProfile, HOST_PROFILE_FILENAME, loadHostProfile, type HostProfile } from "@rlm-plan/core/host/profile";
+import { resolveBudget, DEFAULT_BUDGET, type Budget } from "@rlm-plan/core/plan/budget";
+import { costRows, type CostRow } from "@rlm-plan/core/plan/costRows";
+import type { Estimate } from "@rlm-plan/core/plan/estimate";
+import { quoted } from "@rlm-plan/core/plan/problems";
+import { buildPlanPrompt } from "@rlm-plan/core/providers/planPrompt";
+import { promptHost } from "@rlm-plan/core/providers/promptHost";
+import { readProposal, type Proposal } from "@rlm-plan/core/providers/proposal";
+import { safeErrorText } from "@rlm-plan/core/run/errors";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
+import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
 import { guardText } from "./guardedOutput";
 import { estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
@@ -58,7 +58,7 @@ interface ProposeArgs {
 }
 
 export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
-  // Everything printed is masked and stripped of control characters (cli/guardedOutput.ts).
+  // Everything printed is masked and stripped of control characters (guardedOutput.ts).
   const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
   const io: ProposeIo = {
     ...unguarded,

@@ -9,7 +9,7 @@ import {
   SKIPPED_FOLDERS,
   workspaceFileKind as targetKind,
   type WorkspaceFileKind as TargetKind,
-} from "../workspaceFiles";
+} from "@rlm-plan/core/workspaceFiles";
 
 export interface CheckTarget {
   readonly file: string;
