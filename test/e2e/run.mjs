@@ -169,9 +169,15 @@ export function makeWorkspace(root, name) {
 function processAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A zombie has exited; only its status waits to be collected (a container's init may be slow to).
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 
@@ -477,32 +483,6 @@ export const scenarios = [
         return match ? Number(match[1]) : false;
       });
       log(`activation: ${activation} ms (extension activate → language server ready; first start, no code cache)`);
-      // The first server writes V8's code cache of its bundle into the extension's storage
-      // (server/src/lsp/codeCache.ts); every later start reads it. A second window on the same
-      // folder (its own extension host, the same storage) measures such a start.
-      const cacheDir = path.join(
-        session.trustedServer.dirs.userData,
-        "User/globalStorage/rlm-plan.rlm-plan/code-cache",
-      );
-      await bench.until(
-        "the server's code cache written",
-        async () => fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((name) => name.endsWith(".v8cache")),
-      );
-      const second = await Workbench.open(session.browser, session.trustedServer, session.trustedFolder);
-      try {
-        const warm = await second.until(
-          "the second window's activation in the extension's log",
-          async () => {
-            const all = [...session.trustedServer.outputLog(UI.serverChannel).matchAll(/Activated in (\d+) ms/g)];
-            return all.length >= 2 ? Number(all.at(-1)?.[1]) : false;
-          },
-          60000,
-        );
-        log(`activation: ${warm} ms (extension activate → language server ready; code cache warm)`);
-      } finally {
-        await second.page.close();
-      }
-      await bench.page.bringToFront();
     },
   },
   {
@@ -1029,6 +1009,42 @@ export const scenarios = [
         assert.ok(!(await bench.outputText()).includes(PROPOSE_KEY), "the key in no output channel");
       } finally {
         await chat.close();
+      }
+    },
+  },
+  {
+    name: "(l) activation again, with the server's code cache warm: a second window on the same folder",
+    async run(session) {
+      // Last, since code-server keeps a closed window's extension host (and its server) alive.
+      const bench = await session.trusted();
+      // The first server writes V8's code cache of its bundle into the extension's storage
+      // (server/src/lsp/codeCache.ts); every later start reads it. A second window on the same
+      // folder (its own extension host, the same storage) measures such a start.
+      const cacheDir = path.join(
+        session.trustedServer.dirs.userData,
+        "User/globalStorage/rlm-plan.rlm-plan/code-cache",
+      );
+      await bench.until(
+        "the server's code cache written",
+        async () => fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((name) => name.endsWith(".v8cache")),
+      );
+      const activations = () => [
+        ...session.trustedServer.outputLog(UI.serverChannel).matchAll(/Activated in (\d+) ms/g),
+      ];
+      const before = activations().length;
+      const second = await Workbench.open(session.browser, session.trustedServer, session.trustedFolder);
+      try {
+        const warm = await second.until(
+          "the second window's activation in the extension's log",
+          async () => {
+            const all = activations();
+            return all.length > before ? Number(all.at(-1)?.[1]) : false;
+          },
+          60000,
+        );
+        log(`activation: ${warm} ms (extension activate → language server ready; code cache warm)`);
+      } finally {
+        await second.page.close();
       }
     },
   },
