@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { CompletionItem } from "vscode-languageserver-protocol/node";
-import { fixture, hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
-import { HOST } from "./support/sampleWorkspace";
+import { fixture, hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { HOST } from "../protocol/support/sampleWorkspace";
 
 describe("completion: names from the host profile", () => {
   const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { InsertTextFormat, type CompletionItem, type TextEdit } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, positionAt, TempWorkspace } from "./support/lspClient";
+import { fixture, LspClient, positionAt, TempWorkspace } from "../protocol/support/lspClient";
 
 const OPERATIONS = ["context", "model", "rlm", "tool", "parallel", "retry", "checkpoint", "final"];
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { parseJsoncDocument } from "@rlm-plan/core";
 import { cursorLocation } from "@rlm-plan/language-server/service/cursorLocation";
 import { getLocation } from "jsonc-parser";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
+import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
 
 const OPERATIONS = ["context", "model", "rlm", "tool", "parallel", "retry", "checkpoint", "final"];
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { CompletionItem } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
+import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
 
 describe("completion: actions and references", () => {
   const workspace = new TempWorkspace();

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CompletionRequest, type CompletionItem, type CompletionList } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
+import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
 
 const PLAN = `{"steps": [
   {"op": "tool", "name": "t", "args": [], "bind": "first"},
