@@ -1,15 +1,16 @@
 // Completion finds the cursor from the cached tree (server/src/service/cursorLocation.ts) instead of
 // rescanning the whole text: at every offset of valid, commented, oddly shaped and broken texts
-// it must say exactly what jsonc-parser's getLocation says. Over the protocol, completion in a
+// it must say exactly what jsonc-parser's getLocation says. Completion (the feature, in process) in a
 // long plan works with a syntax error after the cursor (read from the tree) and before it
 // (getLocation decides).
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { parseJsoncDocument } from "@rlm-plan/core";
+import { completion } from "@rlm-plan/language-server/service/completion";
 import { cursorLocation } from "@rlm-plan/language-server/service/cursorLocation";
 import { getLocation } from "jsonc-parser";
-import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { analyzedAt, itemsOf } from "./support/analyzed";
 
 const OPERATIONS = ["context", "model", "rlm", "tool", "parallel", "retry", "checkpoint", "final"];
 
@@ -91,24 +92,10 @@ describe("completion: where the cursor is", () => {
     assert.ok(compared > 10_000);
   });
 
-  describe("in a long plan, over the protocol", () => {
-    const workspace = new TempWorkspace();
-    let client: LspClient;
-    let count = 0;
-    before(async () => {
-      client = await LspClient.start({ root: workspace.root });
-    });
-    after(async () => {
-      await client.stop();
-      workspace.dispose();
-    });
-
-    async function labels(marked: string): Promise<string[]> {
-      const { text, position } = fixture(marked);
-      const uri = await client.open(workspace.path(`long${count++}.rlmplan.json`), text);
-      const items = await client.completion(uri, position);
-      await client.close(uri);
-      return items.map((item) => item.label);
+  describe("in a long plan", () => {
+    function labels(marked: string): string[] {
+      const { plan, position } = analyzedAt(marked);
+      return itemsOf(completion(plan, position)).map((item) => item.label);
     }
 
     const plan = longPlan(300);
@@ -117,19 +104,19 @@ describe("completion: where the cursor is", () => {
       return `${text.slice(0, at + 8)}|${text.slice(at + 8)}`;
     };
 
-    it("operations with a half-typed step after the cursor", async () => {
+    it("operations with a half-typed step after the cursor", () => {
       const broken = plan.replace('"bind": "v299"}', '"bind": "v299"}, {"op": "mo');
-      assert.deepEqual(await labels(opAt(broken, 150)), OPERATIONS);
+      assert.deepEqual(labels(opAt(broken, 150)), OPERATIONS);
     });
 
-    it("operations with a syntax error before the cursor", async () => {
+    it("operations with a syntax error before the cursor", () => {
       const broken = plan.replace('"bind": "v10"},', '"bind": "v10"}');
-      assert.deepEqual(await labels(opAt(broken, 150)), OPERATIONS);
+      assert.deepEqual(labels(opAt(broken, 150)), OPERATIONS);
     });
 
-    it("every earlier binding at a variable reference, in order", async () => {
+    it("every earlier binding at a variable reference, in order", () => {
       const at = plan.indexOf('{"ref": "var", "name": "v199"}') + '{"ref": "var", "name": "'.length;
-      const names = await labels(`${plan.slice(0, at)}|${plan.slice(at)}`);
+      const names = labels(`${plan.slice(0, at)}|${plan.slice(at)}`);
       assert.deepEqual(
         names,
         Array.from({ length: 200 }, (_, i) => `v${i}`),

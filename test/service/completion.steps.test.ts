@@ -1,29 +1,19 @@
-// Completion of operations over the protocol: the eight names at an "op" value (replacing what
+// Completion of operations, in process: the eight names at an "op" value (replacing what
 // is typed), and a whole step as a snippet at a step position of any plan, nested ones too.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { InsertTextFormat, type CompletionItem, type TextEdit } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, positionAt, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { completion } from "@rlm-plan/language-server/service/completion";
+import { InsertTextFormat, type CompletionItem, type TextEdit } from "vscode-languageserver-protocol";
+import { fixture, positionAt } from "../protocol/support/lspClient";
+import { analyzed, itemsOf } from "./support/analyzed";
 
 const OPERATIONS = ["context", "model", "rlm", "tool", "parallel", "retry", "checkpoint", "final"];
 
 describe("completion: operations and steps", () => {
-  const workspace = new TempWorkspace();
-  let client: LspClient;
-  let count = 0;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  async function complete(marked: string): Promise<{ items: CompletionItem[]; text: string; offset: number }> {
+  function complete(marked: string): { items: CompletionItem[]; text: string; offset: number } {
     const { text, position, offset } = fixture(marked);
-    const uri = await client.open(workspace.path(`c${count++}.rlmplan.json`), text);
-    return { items: await client.completion(uri, position), text, offset };
+    return { items: itemsOf(completion(analyzed(text).plan, position)), text, offset };
   }
 
   function edit(item: CompletionItem | undefined): TextEdit {
@@ -31,8 +21,8 @@ describe("completion: operations and steps", () => {
     return item.textEdit;
   }
 
-  it("offers the eight operations after an op key", async () => {
-    const { items, offset, text } = await complete('{"steps": [{"op": |}]}');
+  it("offers the eight operations after an op key", () => {
+    const { items, offset, text } = complete('{"steps": [{"op": |}]}');
     assert.deepEqual(
       items.map((item) => item.label),
       OPERATIONS,
@@ -45,8 +35,8 @@ describe("completion: operations and steps", () => {
     assert.equal(tool?.detail, "Calls a trusted tool the host registers with JSON arguments and binds its result.");
   });
 
-  it("replaces the half-typed operation name between its quotes (a snippet's tab stops survive)", async () => {
-    const { items, text } = await complete('{"steps": [{"op": "ret|"}]}');
+  it("replaces the half-typed operation name between its quotes (a snippet's tab stops survive)", () => {
+    const { items, text } = complete('{"steps": [{"op": "ret|"}]}');
     assert.deepEqual(
       items.map((item) => item.label),
       OPERATIONS,
@@ -59,8 +49,8 @@ describe("completion: operations and steps", () => {
     assert.equal(items[0]?.filterText, "context");
   });
 
-  it("inside a snippet's empty string, a value is written between the quotes, which stay", async () => {
-    const { items, text } = await complete('{"steps": [{"op": "|", "args": [], "bind": "x"}]}');
+  it("inside a snippet's empty string, a value is written between the quotes, which stay", () => {
+    const { items, text } = complete('{"steps": [{"op": "|", "args": [], "bind": "x"}]}');
     const start = text.indexOf('"op": "') + 7;
     assert.ok(items.length > 0);
     for (const item of items) {
@@ -69,8 +59,8 @@ describe("completion: operations and steps", () => {
     }
   });
 
-  it("an unclosed string is replaced whole, quotes included", async () => {
-    const { items, text } = await complete('{"steps": [{"op": "ret|');
+  it("an unclosed string is replaced whole, quotes included", () => {
+    const { items, text } = complete('{"steps": [{"op": "ret|');
     const start = text.indexOf('"ret');
     assert.deepEqual(edit(items.find((item) => item.label === "retry")), {
       range: { start: positionAt(text, start), end: positionAt(text, start + 4) },
@@ -78,8 +68,8 @@ describe("completion: operations and steps", () => {
     });
   });
 
-  it("inserts a whole step as a snippet at a step position", async () => {
-    const { items } = await complete('{"steps": [|]}');
+  it("inserts a whole step as a snippet at a step position", () => {
+    const { items } = complete('{"steps": [|]}');
     assert.deepEqual(
       items.map((item) => [item.label, edit(item).newText]),
       [
@@ -96,14 +86,14 @@ describe("completion: operations and steps", () => {
     assert.ok(items.every((item) => item.insertTextFormat === InsertTextFormat.Snippet));
   });
 
-  it("offers steps after an existing step and inside nested plans and branches", async () => {
+  it("offers steps after an existing step and inside nested plans and branches", () => {
     for (const marked of [
       '{"steps": [{"op": "checkpoint", "label": "a"}, |]}',
       '{"steps": [{"op": "rlm", "plan": {"steps": [|]}, "bind": "r"}]}',
       '{"steps": [{"op": "parallel", "plans": [{"steps": [{"op": "final", "value": 1}]}, {"steps": [|]}], "bind": "p"}]}',
       '{"steps": [{"op": "retry", "attempts": 2, "plan": {"steps": [\n  |\n]}, "bind": "r"}]}',
     ]) {
-      const { items } = await complete(marked);
+      const { items } = complete(marked);
       assert.deepEqual(
         items.map((item) => item.label),
         OPERATIONS,
@@ -112,13 +102,13 @@ describe("completion: operations and steps", () => {
     }
   });
 
-  it("offers no step where none goes: a steps key inside an expression, an unknown key", async () => {
+  it("offers no step where none goes: a steps key inside an expression, an unknown key", () => {
     // Inside args, a "steps" list is just a list of expressions.
     assert.deepEqual(
-      (await complete('{"steps": [{"op": "tool", "args": {"steps": [|]}}]}')).items.map((item) => item.label),
+      complete('{"steps": [{"op": "tool", "args": {"steps": [|]}}]}').items.map((item) => item.label),
       ["input reference", "var reference", "field reference"],
     );
-    assert.deepEqual((await complete('{"steps": [{"op": "tool", "whatever": |}]}')).items, []);
-    assert.deepEqual((await complete('{"description": |, "steps": []}')).items, []);
+    assert.deepEqual(complete('{"steps": [{"op": "tool", "whatever": |}]}').items, []);
+    assert.deepEqual(complete('{"description": |, "steps": []}').items, []);
   });
 });

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { parseHostProfile } from "@rlm-plan/core/host/profile";
 import { analyzePlan, type AnalyzedPlan } from "@rlm-plan/language-server/service/analyzedPlan";
 import { hostStatusOf, type HostStatus } from "@rlm-plan/language-server/service/hostView";
-import type { Position } from "vscode-languageserver-protocol";
+import type { CompletionItem, CompletionList, Position } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { fixture, hostProfile } from "../../protocol/support/lspClient";
 
@@ -60,4 +60,10 @@ export function analyzedAt(marked: string, options: PlanOptions = {}): AnalyzedA
 /** A feature's answer as a client receives it: JSON on the wire drops undefined fields. */
 export function onTheWire<T>(answer: T): T {
   return answer === undefined ? answer : (JSON.parse(JSON.stringify(answer)) as T);
+}
+
+/** A completion answer's items, whether the feature answered a list or an array. */
+export function itemsOf(answer: CompletionItem[] | CompletionList | null): CompletionItem[] {
+  if (!answer) return [];
+  return onTheWire(Array.isArray(answer) ? answer : answer.items);
 }
