@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DefinitionRequest, type Location } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
-import { nestedBrokenAt } from "./support/nestedBrokenPlan";
+import { fixture, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
+import { nestedBrokenAt } from "../protocol/support/nestedBrokenPlan";
 
 const PLAN = `{"steps": [
   {"op": "tool", "name": "t", "args": [1], "bind": "n"},

@@ -3,8 +3,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { fixture, hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
-import { at, HOST, PLAN } from "./support/sampleWorkspace";
+import { fixture, hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { at, HOST, PLAN } from "../protocol/support/sampleWorkspace";
 
 describe("hover: the whole plan", () => {
   const workspace = new TempWorkspace({ "hosted/rlmplan.host.json": hostProfile(HOST) });

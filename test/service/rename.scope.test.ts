@@ -12,10 +12,10 @@ import {
   type Range,
   type WorkspaceEdit,
 } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
-import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "./support/scopedPlan";
-import { nestedBrokenAt, NESTED_BROKEN_PLAN } from "./support/nestedBrokenPlan";
-import { applyWorkspaceEdit } from "./support/workspaceEdits";
+import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../protocol/support/scopedPlan";
+import { nestedBrokenAt, NESTED_BROKEN_PLAN } from "../protocol/support/nestedBrokenPlan";
+import { applyWorkspaceEdit } from "../protocol/support/workspaceEdits";
 
 describe("rename: bindings in scope", () => {
   const workspace = new TempWorkspace({ "rlmplan.host.json": SCOPED_HOST_TEXT });

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DefinitionRequest, type Location } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
-import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "./support/scopedPlan";
+import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../protocol/support/scopedPlan";
 
 describe("definition: bindings and host names", () => {
   const workspace = new TempWorkspace({ "rlmplan.host.json": SCOPED_HOST_TEXT });

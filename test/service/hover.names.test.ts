@@ -3,8 +3,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { fixture, hostProfile, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
-import { at, HOST, PLAN } from "./support/sampleWorkspace";
+import { fixture, hostProfile, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
+import { at, HOST, PLAN } from "../protocol/support/sampleWorkspace";
 
 describe("hover: names", () => {
   const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
