@@ -1,40 +1,23 @@
 // Host profiles in any LSP editor: hover on every key (its meaning and default, from the published
-// schema) and completion of keys and values, over the protocol.
+// schema) and completion of keys and values, in process.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import type { CompletionItem, MarkupContent } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { hostProfileCompletions, hostProfileHover } from "@rlm-plan/language-server/service/hostProfileLanguage";
+import type { CompletionItem, Position } from "vscode-languageserver-protocol";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { fixture } from "../protocol/support/lspClient";
+import { hoverValue } from "./support/analyzed";
 
 describe("host profile: hover and completion from the schema", () => {
-  const workspace = new TempWorkspace({});
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  async function at<T>(
-    marked: string,
-    ask: (uri: string, position: { line: number; character: number }) => Promise<T>,
-  ) {
+  function at<T>(marked: string, ask: (document: TextDocument, position: Position) => T): T {
     const { text, position } = fixture(marked);
-    const uri = await client.open(workspace.path("rlmplan.host.json"), text, "jsonc");
-    try {
-      return await ask(uri, position);
-    } finally {
-      await client.close(uri);
-    }
+    return ask(TextDocument.create("file:///w/rlmplan.host.json", "jsonc", 1, text), position);
   }
 
-  const hoverText = async (marked: string) =>
-    at(marked, async (uri, position) => {
-      const hover = await client.hover(uri, position);
-      return hover ? (hover.contents as MarkupContent).value : null;
-    });
+  const hoverText = async (marked: string) => hoverValue(await at(marked, hostProfileHover)) ?? null;
+  const complete = (marked: string) =>
+    at(marked, (document, position) => hostProfileCompletions(document, position, []));
   const labels = (items: CompletionItem[]) => items.map((item) => item.label).sort();
 
   it("a budget field's hover says what it counts and its default", async () => {
@@ -44,14 +27,14 @@ describe("host profile: hover and completion from the schema", () => {
   });
 
   it("the top-level keys are completed, minus those present", async () => {
-    const items = await at('{ "capabilities": [], | }', (uri, position) => client.completion(uri, position));
+    const items = await complete('{ "capabilities": [], | }');
     const got = labels(items);
     for (const key of ["budget", "context", "inputs", "providers", "tools"]) assert.ok(got.includes(key), key);
     assert.ok(!got.includes("capabilities"));
   });
 
   it("budget fields inside the budget object", async () => {
-    const items = await at('{ "budget": { | } }', (uri, position) => client.completion(uri, position));
+    const items = await complete('{ "budget": { | } }');
     assert.deepEqual(labels(items), [
       "max_context_ops",
       "max_depth",
@@ -65,9 +48,7 @@ describe("host profile: hover and completion from the schema", () => {
   });
 
   it("built-in tool names as the value of a builtin tool's `builtin`", async () => {
-    const items = await at('{ "tools": { "n": { "type": "builtin", "builtin": | } } }', (uri, position) =>
-      client.completion(uri, position),
-    );
+    const items = await complete('{ "tools": { "n": { "type": "builtin", "builtin": | } } }');
     assert.ok(labels(items).includes('"count_items"'), JSON.stringify(labels(items)));
   });
 });

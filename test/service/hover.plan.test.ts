@@ -1,29 +1,17 @@
-// Hover on the plan's top (its `{` or the "steps" key) over the protocol: the whole plan's
+// Hover on the plan's top (its `{` or the "steps" key), in process: the whole plan's
 // worst case against the budget in force, as a small table.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { fixture, hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { hover } from "@rlm-plan/language-server/service/hover";
 import { at, HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { analyzedAt, hoverValue } from "./support/analyzed";
 
 describe("hover: the whole plan", () => {
-  const workspace = new TempWorkspace({ "hosted/rlmplan.host.json": hostProfile(HOST) });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  async function hoverValue(file: string, marked: string): Promise<string | undefined> {
-    const { text, position } = fixture(marked);
-    const uri = await client.open(workspace.path(file), text);
-    const result = await client.hover(uri, position);
-    await client.close(uri);
-    const contents = result?.contents;
-    return contents && typeof contents === "object" && "value" in contents ? contents.value : undefined;
+  // "hosted" plans are under the sample host profile, "bare" ones have none.
+  function hoverText(where: "hosted" | "bare", marked: string): string | undefined {
+    const { plan, position } = analyzedAt(marked, where === "hosted" ? { host: HOST } : {});
+    return hoverValue(hover(plan, position));
   }
 
   const TABLE = [
@@ -41,15 +29,15 @@ describe("hover: the whole plan", () => {
     "Output bytes and wall time are counted at run time: max_output_bytes 65536, time_limit 10 s.",
   ].join("\n\n");
 
-  it("on the top brace and on the steps key: the worst case against the host's budget", async () => {
-    assert.equal(await hoverValue("hosted/plan.rlmplan.json", `|${PLAN}`), TABLE);
-    assert.equal(await hoverValue("hosted/plan.rlmplan.json", at(PLAN, '"st|eps": [\n    {"op": "context"')), TABLE);
+  it("on the top brace and on the steps key: the worst case against the host's budget", () => {
+    assert.equal(hoverText("hosted", `|${PLAN}`), TABLE);
+    assert.equal(hoverText("hosted", at(PLAN, '"st|eps": [\n    {"op": "context"')), TABLE);
   });
 
-  it("marks what exceeds the budget; without a host, the default budget", async () => {
+  it("marks what exceeds the budget; without a host, the default budget", () => {
     const heavy = PLAN.replace('"attempts": 3', '"attempts": 21');
     assert.equal(
-      await hoverValue("bare/plan.rlmplan.json", `|${heavy}`),
+      hoverText("bare", `|${heavy}`),
       [
         "**Plan** 4 steps: worst case against the default budget (no host profile)",
         [
@@ -67,8 +55,8 @@ describe("hover: the whole plan", () => {
     );
   });
 
-  it("answers nothing where the text is not a plan yet", async () => {
-    assert.equal(await hoverValue("bare/empty.rlmplan.json", "|"), undefined);
-    assert.equal(await hoverValue("bare/array.rlmplan.json", "|[1, 2]"), undefined);
+  it("answers nothing where the text is not a plan yet", () => {
+    assert.equal(hoverText("bare", "|"), undefined);
+    assert.equal(hoverText("bare", "|[1, 2]"), undefined);
   });
 });
