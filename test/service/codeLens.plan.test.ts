@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CodeLensRequest, type CodeLens } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
-import { HOST, PLAN } from "./support/sampleWorkspace";
+import { hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { HOST, PLAN } from "../protocol/support/sampleWorkspace";
 
 describe("code lens: run and worst case", () => {
   const hosted = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });

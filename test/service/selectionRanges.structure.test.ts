@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { SelectionRangeRequest, type SelectionRange } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
+import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
 
 describe("selection ranges", () => {
   const workspace = new TempWorkspace({});

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { WorkspaceSymbolRequest, type SymbolInformation } from "vscode-languageserver-protocol/node";
-import { LspClient, TempWorkspace } from "./support/lspClient";
+import { LspClient, TempWorkspace } from "../protocol/support/lspClient";
 
 const plan = (tool: string, bind: string) =>
   JSON.stringify({

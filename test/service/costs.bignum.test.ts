@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CodeLensRequest, InlayHintRequest, type CodeLens, type InlayHint } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
+import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
 
 /** A retry of a billion attempts around another: 2,000,000,002,000,000,002 steps in the worst case. */
 const PLAN = `{

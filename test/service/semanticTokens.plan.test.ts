@@ -13,7 +13,7 @@ import {
   type SemanticTokensDelta,
   type SemanticTokensLegend,
 } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
 
 const HOST = hostProfile({
   capabilities: ["context(search)", "tool(count)", "tool(shout)", "model(local)", "rlm"],

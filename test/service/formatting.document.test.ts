@@ -9,9 +9,9 @@ import {
   type FormattingOptions,
   type Range,
 } from "vscode-languageserver-protocol/node";
-import { LspClient, TempWorkspace } from "./support/lspClient";
-import { nthRange } from "./support/scopedPlan";
-import { applyTextEdits } from "./support/workspaceEdits";
+import { LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { nthRange } from "../protocol/support/scopedPlan";
+import { applyTextEdits } from "../protocol/support/workspaceEdits";
 
 const COMPACT = `// count the hits
 {"steps": [{"op": "tool", "name": "count_items", "args": [1, 2], "bind": "n"},
