@@ -1,36 +1,26 @@
-// Code lenses over the protocol: above the plan, "▶ Run plan" (the client's command, with the
+// Code lenses, in process: above the plan, "▶ Run plan" (the client's command, with the
 // document's URI) and the whole plan's worst case against the budget in force.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { CodeLensRequest, type CodeLens } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { codeLenses } from "@rlm-plan/language-server/service/codeLens";
+import type { CodeLens } from "vscode-languageserver-protocol";
 import { HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { analyzed, onTheWire, type PlanOptions } from "./support/analyzed";
 
 describe("code lens: run and worst case", () => {
-  const hosted = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
-  const bare = new TempWorkspace();
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: hosted.root });
-  });
-  after(async () => {
-    await client.stop();
-    hosted.dispose();
-    bare.dispose();
-  });
+  const hosted: PlanOptions = { host: HOST };
+  const bare: PlanOptions = {};
 
-  async function lenses(file: string, text: string): Promise<{ uri: string; lenses: CodeLens[] | null }> {
-    const uri = await client.open(file, text);
-    const result = await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-    await client.close(uri);
-    return { uri, lenses: result };
+  function lenses(options: PlanOptions, text: string): { uri: string; lenses: CodeLens[] } {
+    const { plan, uri } = analyzed(text, options);
+    return { uri, lenses: onTheWire(codeLenses(plan)) };
   }
 
   const top = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 1 } });
 
-  it("run, and the worst case against the host's budget", async () => {
-    const { uri, lenses: result } = await lenses(hosted.path("plan.rlmplan.json"), PLAN);
+  it("run, and the worst case against the host's budget", () => {
+    const { uri, lenses: result } = lenses(hosted, PLAN);
     assert.deepEqual(result, [
       { range: top(0), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
       {
@@ -40,15 +30,15 @@ describe("code lens: run and worst case", () => {
     ]);
   });
 
-  it("marks a figure over its limit", async () => {
+  it("marks a figure over its limit", () => {
     const text = PLAN.replace('"attempts": 3', '"attempts": 5');
-    const { lenses: result } = await lenses(hosted.path("plan.rlmplan.json"), text);
+    const { lenses: result } = lenses(hosted, text);
     assert.equal(result?.[1]?.command?.title, "steps 19/64 · models 1/8 · tools 5/4 ⚠ · context ops 1/32 · depth 2/4");
   });
 
-  it("the default budget without a host profile; above the plan, after its comments", async () => {
+  it("the default budget without a host profile; above the plan, after its comments", () => {
     const text = `// a comment first\n${PLAN}`;
-    const { uri, lenses: result } = await lenses(bare.path("plan.rlmplan.json"), text);
+    const { uri, lenses: result } = lenses(bare, text);
     assert.deepEqual(result, [
       { range: top(1), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
       {
@@ -58,16 +48,25 @@ describe("code lens: run and worst case", () => {
     ]);
   });
 
-  it("only the run lens while the plan cannot be read", async () => {
+  it("only the run lens while the plan cannot be read", () => {
     const text = PLAN.replace('"op": "checkpoint"', '"op": "checkpont"');
-    const { uri, lenses: result } = await lenses(hosted.path("plan.rlmplan.json"), text);
+    const { uri, lenses: result } = lenses(hosted, text);
     assert.deepEqual(result, [
       { range: top(0), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
     ]);
   });
 
-  it("no lens for text that is not a plan object", async () => {
-    const { lenses: result } = await lenses(hosted.path("list.rlmplan.json"), "[]");
+  it("the client's own run command when the client runs plans", () => {
+    const { plan, uri } = analyzed(PLAN, hosted);
+    assert.deepEqual(codeLenses(plan, true)[0]?.command, {
+      title: "▶ Run plan",
+      command: "rlmPlan.run",
+      arguments: [uri],
+    });
+  });
+
+  it("no lens for text that is not a plan object", () => {
+    const { lenses: result } = lenses({ ...hosted, name: "list.rlmplan.json" }, "[]");
     assert.deepEqual(result, []);
   });
 });

@@ -1,17 +1,13 @@
-// Formatting over the protocol: the whole document or a range, with the editor's tabSize and
+// Formatting, in process: the whole document or a range, with the editor's tabSize and
 // insertSpaces; comments and the final newline stay. Checked by applying the edits to the text.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import {
-  DocumentFormattingRequest,
-  DocumentRangeFormattingRequest,
-  type FormattingOptions,
-  type Range,
-} from "vscode-languageserver-protocol/node";
-import { LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { formatPlan } from "@rlm-plan/language-server/service/formatting";
+import type { FormattingOptions, Range } from "vscode-languageserver-protocol";
 import { nthRange } from "../protocol/support/scopedPlan";
 import { applyTextEdits } from "../protocol/support/workspaceEdits";
+import { analyzed } from "./support/analyzed";
 
 const COMPACT = `// count the hits
 {"steps": [{"op": "tool", "name": "count_items", "args": [1, 2], "bind": "n"},
@@ -19,32 +15,14 @@ const COMPACT = `// count the hits
 `;
 
 describe("formatting: document and range", () => {
-  const workspace = new TempWorkspace();
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  async function format(text: string, options: FormattingOptions, range?: Range): Promise<string> {
-    const uri = await client.open(workspace.path("format.rlmplan.json"), text);
-    const edits = range
-      ? await client.connection.sendRequest(DocumentRangeFormattingRequest.type, {
-          textDocument: { uri },
-          options,
-          range,
-        })
-      : await client.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options });
-    await client.close(uri);
-    return applyTextEdits(text, edits ?? []);
+  function format(text: string, options: FormattingOptions, range?: Range): string {
+    const { plan } = analyzed(text, { name: "format.rlmplan.json" });
+    return applyTextEdits(text, formatPlan(plan, range ? { options, range } : { options }));
   }
 
-  it("formats the whole document with two spaces, keeping the comment and the final newline", async () => {
+  it("formats the whole document with two spaces, keeping the comment and the final newline", () => {
     assert.equal(
-      await format(COMPACT, { tabSize: 2, insertSpaces: true }),
+      format(COMPACT, { tabSize: 2, insertSpaces: true }),
       `// count the hits
 {
   "steps": [
@@ -70,23 +48,20 @@ describe("formatting: document and range", () => {
     );
   });
 
-  it("indents with tabs when the editor asks for them", async () => {
+  it("indents with tabs when the editor asks for them", () => {
     const text = '{"steps": [{"op": "final", "value": 1}]}';
     assert.equal(
-      await format(text, { tabSize: 4, insertSpaces: false }),
+      format(text, { tabSize: 4, insertSpaces: false }),
       '{\n\t"steps": [\n\t\t{\n\t\t\t"op": "final",\n\t\t\t"value": 1\n\t\t}\n\t]\n}',
     );
   });
 
-  it("adds a final newline when the editor's setting asks", async () => {
+  it("adds a final newline when the editor's setting asks", () => {
     const text = '{"steps": []}';
-    assert.equal(
-      await format(text, { tabSize: 2, insertSpaces: true, insertFinalNewline: true }),
-      '{\n  "steps": []\n}\n',
-    );
+    assert.equal(format(text, { tabSize: 2, insertSpaces: true, insertFinalNewline: true }), '{\n  "steps": []\n}\n');
   });
 
-  it("formats only the range asked for", async () => {
+  it("formats only the range asked for", () => {
     const text = `{
   "steps": [
     {"op":"tool",   "name":"count_items","args":[1,2],"bind":"n"},
@@ -96,7 +71,7 @@ describe("formatting: document and range", () => {
 `;
     const line = nthRange(text, `{"op":"tool",   "name":"count_items","args":[1,2],"bind":"n"}`, 0);
     assert.equal(
-      await format(text, { tabSize: 2, insertSpaces: true }, line),
+      format(text, { tabSize: 2, insertSpaces: true }, line),
       `{
   "steps": [
     {
@@ -115,14 +90,9 @@ describe("formatting: document and range", () => {
     );
   });
 
-  it("an already formatted document needs no edits", async () => {
+  it("an already formatted document needs no edits", () => {
     const text = '{\n  "steps": [\n    {\n      "op": "final",\n      "value": 1\n    }\n  ]\n}\n';
-    const uri = await client.open(workspace.path("formatted.rlmplan.json"), text);
-    const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, {
-      textDocument: { uri },
-      options: { tabSize: 2, insertSpaces: true },
-    });
-    await client.close(uri);
-    assert.deepEqual(edits, []);
+    const { plan } = analyzed(text, { name: "formatted.rlmplan.json" });
+    assert.deepEqual(formatPlan(plan, { options: { tabSize: 2, insertSpaces: true } }), []);
   });
 });

@@ -1,32 +1,25 @@
-// Selection ranges over the protocol: from a string's text outward through its property, object,
+// Selection ranges, in process: from a string's text outward through its property, object,
 // step, steps list and plan, in plans and host profiles alike.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { SelectionRangeRequest, type SelectionRange } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { selectionRanges } from "@rlm-plan/language-server/service/selectionRanges";
+import { parseTree } from "jsonc-parser";
+import type { SelectionRange } from "vscode-languageserver-protocol";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { fixture } from "../protocol/support/lspClient";
+import { analyzed } from "./support/analyzed";
 
 describe("selection ranges", () => {
-  const workspace = new TempWorkspace({});
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
   /** The text of each range from the innermost outward. */
-  async function chain(marked: string, name: string): Promise<string[]> {
+  function chain(marked: string, name: string): string[] {
     const { text, position } = fixture(marked);
-    const uri = await client.open(workspace.path(name), text);
-    const results = await client.connection.sendRequest(SelectionRangeRequest.type, {
-      textDocument: { uri },
-      positions: [position],
-    });
-    await client.close(uri);
-    const result = results?.[0];
+    // A plan's ranges come from its analysed tree, a host profile's from its parse (as the server does).
+    const tree = name.endsWith(".rlmplan.json")
+      ? analyzed(text, { name }).plan.tree
+      : parseTree(text, [], { allowTrailingComma: true });
+    const document = TextDocument.create(`file:///w/${name}`, "json", 1, text);
+    const result = selectionRanges(document, tree, [position])[0];
     const lines = text.split("\n");
     const offset = (p: { line: number; character: number }) =>
       lines.slice(0, p.line).reduce((sum, line) => sum + line.length + 1, 0) + p.character;
@@ -36,9 +29,9 @@ describe("selection ranges", () => {
     return texts;
   }
 
-  it("a tool name in a plan: text, string, property, step, steps, plan", async () => {
+  it("a tool name in a plan: text, string, property, step, steps, plan", () => {
     const plan = '{"steps": [{"op": "tool", "name": "cou|nt", "args": [], "bind": "n"}, {"op": "final", "value": 1}]}';
-    assert.deepEqual(await chain(plan, "s.rlmplan.json"), [
+    assert.deepEqual(chain(plan, "s.rlmplan.json"), [
       "count",
       '"count"',
       '"name": "count"',
@@ -49,8 +42,8 @@ describe("selection ranges", () => {
     ]);
   });
 
-  it("a budget value in a host profile", async () => {
-    assert.deepEqual(await chain('{ "budget": { "max_steps": 1|2 } }\n', "rlmplan.host.json"), [
+  it("a budget value in a host profile", () => {
+    assert.deepEqual(chain('{ "budget": { "max_steps": 1|2 } }\n', "rlmplan.host.json"), [
       "12",
       '"max_steps": 12',
       '{ "max_steps": 12 }',

@@ -1,19 +1,16 @@
-// Semantic tokens over the protocol: the legend announced, the exact tokens of a small plan
-// (decoded from the relative encoding), a range request, and a delta after an edit.
+// Semantic tokens, in process: the legend, the exact tokens of a small plan (decoded from the
+// relative encoding lsp/semanticTokensCache.ts answers with), a range, a delta after an edit, and
+// a tool that is a built-in under one host profile and not under another. The refresh a host
+// profile change sends is checked over the protocol (test/protocol/semanticTokens.refresh.test.ts).
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import {
-  FileChangeType,
-  SemanticTokensDeltaRequest,
-  SemanticTokensRefreshRequest,
-  SemanticTokensRangeRequest,
-  SemanticTokensRequest,
-  type SemanticTokens,
-  type SemanticTokensDelta,
-  type SemanticTokensLegend,
-} from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { SemanticTokensCache } from "@rlm-plan/language-server/lsp/semanticTokensCache";
+import { decodedTokens, SEMANTIC_TOKENS_LEGEND } from "@rlm-plan/language-server/service/semanticTokens";
+import type { SemanticTokensLegend } from "vscode-languageserver-protocol";
+import { decode, type Row } from "../support/semanticTokenRows";
+import { hostProfile } from "../protocol/support/lspClient";
+import { analyzed } from "./support/analyzed";
 
 const HOST = hostProfile({
   capabilities: ["context(search)", "tool(count)", "tool(shout)", "model(local)", "rlm"],
@@ -33,25 +30,6 @@ const PLAN = `{"steps": [
   {"op": "final", "value": {"ref": "var", "name": "sub"}}
 ]}
 `;
-
-type Row = readonly [line: number, character: number, text: string, type: string, ...modifiers: string[]];
-
-/** The relative encoding back to absolute rows, each with its text and named type and modifiers. */
-function decode(data: readonly number[], legend: SemanticTokensLegend, text: string): Row[] {
-  const lines = text.split("\n");
-  const rows: Row[] = [];
-  let line = 0;
-  let character = 0;
-  for (let i = 0; i < data.length; i += 5) {
-    const [dLine, dChar, length, type, bits] = data.slice(i, i + 5) as [number, number, number, number, number];
-    line += dLine;
-    character = dLine === 0 ? character + dChar : dChar;
-    const modifiers = legend.tokenModifiers.filter((_, bit) => (bits & (1 << bit)) !== 0);
-    const source = (lines[line] ?? "").slice(character, character + length);
-    rows.push([line, character, source, legend.tokenTypes[type] ?? `?${type}`, ...modifiers]);
-  }
-  return rows;
-}
 
 const EXPECTED: Row[] = [
   [1, 9, '"context"', "keyword"],
@@ -80,21 +58,8 @@ const EXPECTED: Row[] = [
 ];
 
 describe("semantic tokens", () => {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": HOST });
-  let client: LspClient;
-  let legend: SemanticTokensLegend;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-    const provider = client.initializeResult?.capabilities.semanticTokensProvider;
-    assert.ok(provider, "semanticTokensProvider announced");
-    assert.deepEqual(provider.full, { delta: true });
-    assert.equal(provider.range, true);
-    legend = provider.legend;
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const legend: SemanticTokensLegend = SEMANTIC_TOKENS_LEGEND;
+  const options = { host: HOST, name: "tokens.rlmplan.json" };
 
   it("announces a legend of standard types and modifiers", () => {
     assert.deepEqual(legend, {
@@ -103,40 +68,30 @@ describe("semantic tokens", () => {
     });
   });
 
-  it("colours every name the model knows, in document order", async () => {
-    const uri = await client.open(workspace.path("tokens.rlmplan.json"), PLAN);
-    const tokens = await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
-    await client.close(uri);
-    assert.ok(tokens);
+  it("colours every name the model knows, in document order", () => {
+    const tokens = new SemanticTokensCache().full(analyzed(PLAN, options).plan);
     assert.deepEqual(decode(tokens.data, legend, PLAN), EXPECTED);
   });
 
-  it("answers a range with the tokens on its lines only", async () => {
-    const uri = await client.open(workspace.path("range.rlmplan.json"), PLAN);
-    const tokens = await client.connection.sendRequest(SemanticTokensRangeRequest.type, {
-      textDocument: { uri },
-      range: { start: { line: 4, character: 0 }, end: { line: 6, character: 0 } },
+  it("answers a range with the tokens on its lines only", () => {
+    const tokens = new SemanticTokensCache().range(analyzed(PLAN, options).plan, {
+      start: { line: 4, character: 0 },
+      end: { line: 6, character: 0 },
     });
-    await client.close(uri);
     assert.deepEqual(
-      decode(tokens?.data ?? [], legend, PLAN),
+      decode(tokens.data, legend, PLAN),
       EXPECTED.filter(([line]) => line === 4 || line === 5),
     );
   });
 
-  it("answers a delta against the previous result after an edit", async () => {
-    const uri = await client.open(workspace.path("delta.rlmplan.json"), PLAN);
-    const first = await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } });
-    assert.ok(first?.resultId);
+  it("answers a delta against the previous result after an edit", () => {
+    const cache = new SemanticTokensCache();
+    const first = cache.full(analyzed(PLAN, options).plan);
+    assert.ok(first.resultId);
     // The last reference now names nothing in scope: it loses its "readonly" modifier only.
     const edited = PLAN.replace('"name": "sub"}}', '"name": "subb"}}');
-    await client.change(uri, edited);
-    const delta = (await client.connection.sendRequest(SemanticTokensDeltaRequest.type, {
-      textDocument: { uri },
-      previousResultId: first.resultId,
-    })) as SemanticTokensDelta | SemanticTokens | null;
-    await client.close(uri);
-    assert.ok(delta && "edits" in delta, "a delta, not a full answer");
+    const delta = cache.delta(analyzed(edited, options).plan, first.resultId);
+    assert.ok("edits" in delta, "a delta, not a full answer");
     const data = [...first.data];
     for (const edit of [...delta.edits].sort((a, b) => b.start - a.start))
       data.splice(edit.start, edit.deleteCount, ...(edit.data ?? []));
@@ -144,46 +99,31 @@ describe("semantic tokens", () => {
     assert.deepEqual(rows.at(-1), [8, 50, '"subb"', "variable"]);
     assert.deepEqual(rows.slice(0, -1), EXPECTED.slice(0, -1));
   });
-});
 
-describe("semantic tokens: a host profile change", () => {
-  const hostWith = (tools: Record<string, unknown>) => hostProfile({ capabilities: ["tool(count)"], tools });
-  const workspace = new TempWorkspace({
-    "rlmplan.host.json": hostWith({ count: { type: "command", command: ["wc"] } }),
-  });
-  const plan = `{"steps": [{"op": "tool", "name": "count", "args": [1], "bind": "n"}, {"op": "final", "value": 1}]}`;
-  let client: LspClient;
-  let refreshes = 0;
-  before(async () => {
-    client = await LspClient.start({
-      root: workspace.root,
-      workspaceCapabilities: { semanticTokens: { refreshSupport: true } },
-    });
-    client.connection.onRequest(SemanticTokensRefreshRequest.type, () => {
-      refreshes++;
-    });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
+  it("answers a full result for a previous result it does not know", () => {
+    const cache = new SemanticTokensCache();
+    const answer = cache.delta(analyzed(PLAN, options).plan, "42");
+    assert.ok(!("edits" in answer), "a full answer");
+    assert.deepEqual(decode(answer.data, legend, PLAN), EXPECTED);
   });
 
-  it("the tool becomes a built-in: one refresh, and the tool token gains defaultLibrary", async () => {
-    const uri = await client.open(workspace.path("p.rlmplan.json"), plan);
-    await client.waitForDiagnostics(uri);
-    const legend = client.initializeResult?.capabilities.semanticTokensProvider?.legend as SemanticTokensLegend;
-    const toolRow = async () =>
-      decode(
-        (await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }))?.data ?? [],
-        legend,
-        plan,
-      )[1];
-    assert.deepEqual(await toolRow(), [0, 34, '"count"', "function"]);
-    assert.equal(refreshes, 0, "opening a plan asks for no refresh");
-    workspace.write("rlmplan.host.json", hostWith({ count: { type: "builtin", builtin: "count_items" } }));
-    await client.filesChanged([{ uri: workspace.uri("rlmplan.host.json"), type: FileChangeType.Changed }]);
-    for (let i = 0; i < 200 && refreshes === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-    assert.equal(refreshes, 1);
-    assert.deepEqual(await toolRow(), [0, 34, '"count"', "function", "defaultLibrary"]);
+  it("a tool is a default library function when the host runs it as a built-in", () => {
+    const plan = `{"steps": [{"op": "tool", "name": "count", "args": [1], "bind": "n"}, {"op": "final", "value": 1}]}`;
+    const hostWith = (tools: Record<string, unknown>) => hostProfile({ capabilities: ["tool(count)"], tools });
+    const toolToken = (host: string) => decodedTokens(analyzed(plan, { host }).plan)[1];
+    assert.deepEqual(toolToken(hostWith({ count: { type: "command", command: ["wc"] } })), {
+      line: 0,
+      character: 34,
+      length: 7,
+      type: "function",
+      modifiers: [],
+    });
+    assert.deepEqual(toolToken(hostWith({ count: { type: "builtin", builtin: "count_items" } })), {
+      line: 0,
+      character: 34,
+      length: 7,
+      type: "function",
+      modifiers: ["defaultLibrary"],
+    });
   });
 });

@@ -1,11 +1,14 @@
-// Workspace symbols over the protocol: the bindings and tool calls of every plan below the
+// Workspace symbols, in process over a real folder: the bindings and tool calls of every plan below the
 // workspace folder, open or not (an open plan's unsaved text wins), filtered by the query.
 
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
-import { WorkspaceSymbolRequest, type SymbolInformation } from "vscode-languageserver-protocol/node";
-import { LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { after, describe, it } from "node:test";
+import { WorkspaceSymbols } from "@rlm-plan/language-server/service/workspaceSymbols";
+import type { AnalyzedPlan } from "@rlm-plan/language-server/service/analyzedPlan";
+import type { SymbolInformation } from "vscode-languageserver-protocol";
+import { TempWorkspace } from "../protocol/support/lspClient";
+import { analyzed } from "./support/analyzed";
 
 const plan = (tool: string, bind: string) =>
   JSON.stringify({
@@ -23,22 +26,16 @@ describe("workspace symbols", () => {
     "node_modules/dep/skip.rlmplan.json": plan("hidden", "nope"),
     "rlmplan.host.json": "{}",
   });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const index = new WorkspaceSymbols();
+  let open: AnalyzedPlan[] = [];
+  after(() => workspace.dispose());
 
-  const search = async (query: string) =>
-    ((await client.connection.sendRequest(WorkspaceSymbolRequest.type, { query })) ?? []) as SymbolInformation[];
+  const search = (query: string) => index.search(workspace.root, query, open);
   const brief = (symbols: SymbolInformation[]) =>
     symbols.map((s) => [s.name, s.containerName, s.location.uri.slice(s.location.uri.lastIndexOf("/") + 1)]);
 
-  it("every binding and tool call of the plans on disk; node_modules is not searched", async () => {
-    assert.deepEqual(brief(await search("")), [
+  it("every binding and tool call of the plans on disk; node_modules is not searched", () => {
+    assert.deepEqual(brief(search("")), [
       ["total", "tool count_items · a/one.rlmplan.json", "one.rlmplan.json"],
       ["count_items", "tool · a/one.rlmplan.json", "one.rlmplan.json"],
       ["total_sub", "rlm · a/one.rlmplan.json", "one.rlmplan.json"],
@@ -48,26 +45,28 @@ describe("workspace symbols", () => {
     ]);
   });
 
-  it("the query filters by letters in order, any case", async () => {
+  it("the query filters by letters in order, any case", () => {
     assert.deepEqual(
-      (await search("WdS")).map((s) => s.name),
+      search("WdS").map((s) => s.name),
       ["words", "words_sub"],
     );
   });
 
-  it("an open plan's current text is searched instead of the file; a change on disk is read again", async () => {
-    const uri = await client.open(workspace.path("a/one.rlmplan.json"), plan("sum", "renamed"));
+  it("an open plan's current text is searched instead of the file; a change on disk is read again", () => {
+    const opened = analyzed(plan("sum", "renamed"), { name: workspace.path("a/one.rlmplan.json") });
+    const uri = opened.uri;
+    open = [opened.plan];
     assert.deepEqual(
-      (await search("renamed")).map((s) => [s.name, s.location.uri === uri]),
+      search("renamed").map((s) => [s.name, s.location.uri === uri]),
       [
         ["renamed", true],
         ["renamed_sub", true],
       ],
     );
-    await client.close(uri);
+    open = [];
     writeFileSync(workspace.path("b/two.rlmplan"), plan("word_count", "fresh") + "\n");
     assert.deepEqual(
-      (await search("fresh")).map((s) => s.name),
+      search("fresh").map((s) => s.name),
       ["fresh", "fresh_sub"],
     );
   });

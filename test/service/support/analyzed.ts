@@ -3,7 +3,7 @@
 // test calls the feature function itself (service/) and asserts on exactly what it returns.
 
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseHostProfile, type HostProfile, type HostProfileResult } from "@rlm-plan/core/host/profile";
 import { analyzePlan, type AnalyzedPlan } from "@rlm-plan/language-server/service/analyzedPlan";
@@ -18,7 +18,7 @@ const FOLDER = join(tmpdir(), "rlm-plan-service-fixtures");
 export interface PlanOptions {
   /** The host profile in force, as an object (written as its file would be) or its text. */
   readonly host?: Record<string, unknown> | string;
-  /** The plan file's name in the fixture folder (default `plan.rlmplan.json`). */
+  /** The plan file's name in the fixture folder, or its absolute path (default `plan.rlmplan.json`). */
   readonly name?: string;
 }
 
@@ -60,7 +60,7 @@ let version = 0;
 
 /** `text` analysed as the open plan `options.name` under `options.host`. */
 export function analyzed(text: string, options: PlanOptions = {}): AnalyzedFixture {
-  const uri = pathToFileURL(join(FOLDER, options.name ?? "plan.rlmplan.json")).href;
+  const uri = pathToFileURL(resolve(FOLDER, options.name ?? "plan.rlmplan.json")).href;
   const document = TextDocument.create(uri, "rlm-plan", ++version, text);
   return { plan: analyzePlan(document, hostStatus(options.host)), uri, text };
 }
