@@ -25,8 +25,8 @@ export function applyWorkspaceEdit(
   return result;
 }
 
-/** The source folder of golden files (tests run from test/out/protocol). */
-export const GOLDEN_ROOT = join(__dirname, "..", "..", "..", "protocol", "golden");
+/** The source folder of golden files (tests run from test/out/). */
+export const GOLDEN_ROOT = join(__dirname, "..", "..", "..", "service", "golden");
 
 export function golden(...parts: string[]): string {
   return readFileSync(join(GOLDEN_ROOT, ...parts), "utf8");

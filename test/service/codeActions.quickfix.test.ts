@@ -15,8 +15,8 @@ import {
   type Diagnostic,
   type ShowDocumentParams,
 } from "vscode-languageserver-protocol/node";
-import { LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
-import { applyWorkspaceEdit, expectGolden, golden } from "./support/workspaceEdits";
+import { LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
+import { applyWorkspaceEdit, expectGolden, golden } from "../protocol/support/workspaceEdits";
 
 interface GoldenCase {
   readonly name: string;
