@@ -1,129 +1,78 @@
-// Quick fixes over the protocol, against golden files (test/protocol/golden/code-actions/): for
-// each case, the input plan is opened in a workspace with the golden host profile, the
-// diagnostic with the case's code is sent back in a code-action request, the action with the
-// case's title is applied, and every file must then read as its expected golden file.
+// Quick fixes, in process, against golden files discovered from test/service/golden/code-actions/:
+// each fixture `<name>.input.rlmplan.json` names its fix (`//! code:` and `//! action:` lines)
+// and marks with `|` where its diagnostic starts. Under the folder's host profile, that
+// diagnostic (as the client received it) is sent back for quick fixes, the action with that title
+// is applied, and the plan, and the host profile when the fix edits it, must read as the golden
+// files `<name>.expected.rlmplan.json` and `<name>.expected.host.json`.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { codeActions, showHostProfile, type HostProfileFile } from "@rlm-plan/language-server/service/codeActions";
+import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
+import { RunInEditorCommand } from "@rlm-plan/language-server/protocol";
 import {
   CodeActionKind,
-  CodeActionRequest,
-  ExecuteCommandRequest,
-  ShowDocumentRequest,
   type CodeAction,
-  type Command,
   type Diagnostic,
+  type Position,
   type ShowDocumentParams,
-} from "vscode-languageserver-protocol/node";
-import { LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
-import { applyWorkspaceEdit, expectGolden, golden } from "../protocol/support/workspaceEdits";
+} from "vscode-languageserver-protocol";
+import { rangeOf } from "../protocol/support/lspClient";
+import { analyzed, HOST_URI, onTheWire, usableHostProfile } from "./support/analyzed";
+import { directive, goldenFile, goldenFixture, goldenTests } from "./support/golden";
+import { applyWorkspaceEdit } from "./support/workspaceEdits";
 
-interface GoldenCase {
-  readonly name: string;
-  readonly code: string;
-  readonly title: string;
-  /** The host profile changes too (its expected text is `<name>.expected.host.json`). */
-  readonly editsHost?: boolean;
-}
-
-const CASES: readonly GoldenCase[] = [
-  { name: "unknown-operator", code: "unknown_operator", title: 'Change to "context"' },
-  { name: "unknown-context-action", code: "unknown_context_action", title: 'Change to "search"' },
-  { name: "invalid-map-transform", code: "invalid_map_transform", title: 'Change to "uppercase"' },
-  { name: "invalid-reducer", code: "invalid_reducer", title: 'Change to "count"' },
-  { name: "unknown-selector", code: "unknown_selector", title: 'Change to "head"' },
-  { name: "unknown-partition-strategy", code: "unknown_partition_strategy", title: 'Change to "lines"' },
-  { name: "unknown-reference", code: "unknown_reference", title: 'Change to "var"' },
-  { name: "unbound-variable", code: "unbound_variable", title: 'Change to the variable "hits"' },
-  // No name in scope is near "summary": the step that binds it is added before its use, in the sub-plan.
-  {
-    name: "unbound-variable-add-step",
-    code: "unbound_variable",
-    title: 'Add a model step binding "summary" before this step',
-  },
-  { name: "missing-final", code: "final_must_be_unique_and_last", title: 'Add a final step returning "count"' },
-  { name: "missing-final-nested", code: "final_must_be_unique_and_last", title: 'Add a final step returning "n"' },
-  { name: "duplicate-binding", code: "duplicate_binding", title: 'Rename this "count" to "count_2"' },
-  { name: "missing-field", code: "missing_field", title: 'Add the missing "bind"' },
-  {
-    name: "final-not-last",
-    code: "final_must_be_unique_and_last",
-    title: "Move the final step to the end of the plan",
-  },
-  {
-    name: "budget-exceeded",
-    code: "budget_exceeded",
-    title: "Raise max_tool_calls to 17 in rlmplan.host.json",
-    editsHost: true,
-  },
-  {
-    name: "capability-denied",
-    code: "capability_denied",
-    title: 'Grant "tool(sum)" in rlmplan.host.json',
-    editsHost: true,
-  },
-  { name: "unknown-tool", code: "unknown_tool", title: 'Change to the registered tool "count_items"' },
-  { name: "unknown-provider", code: "unknown_provider", title: 'Change to the registered provider "local"' },
-  { name: "unknown-key", code: "unknown_key", title: 'Rename "bnd" to "bind"' },
-  // The first unknown key ("flags" on the search) is removed with its comma; "extra" stays.
-  { name: "unknown-key-remove", code: "unknown_key", title: 'Remove "flags"' },
-  { name: "unknown-model-option", code: "unknown_model_option", title: 'Rename "max_token" to "max_tokens"' },
-];
+const FOLDER = "code-actions";
 
 describe("code actions: quick fixes (golden files)", () => {
-  const hostText = golden("code-actions", "rlmplan.host.json");
-  const workspace = new TempWorkspace({ "rlmplan.host.json": hostText });
-  const hostUri = workspace.uri("rlmplan.host.json");
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const hostText = goldenFile(FOLDER, "rlmplan.host.json");
+  const hostUri = HOST_URI;
+  const host: HostProfileFile = { uri: hostUri, text: hostText, profile: usableHostProfile(hostText) };
+  const input = (name: string) => goldenFixture(FOLDER, `${name}.input.rlmplan.json`).text;
 
-  /** Opens a plan, waits for its diagnostics, and asks for the actions on the one with `code`. */
-  async function actionsFor(
-    file: string,
+  /** The plan's diagnostic with `code` (the one starting at `at`, when given) and its quick fixes. */
+  function actionsFor(
     text: string,
     code: string,
-  ): Promise<{ uri: string; diagnostic: Diagnostic; actions: (CodeAction | Command)[] }> {
-    const uri = await client.open(workspace.path(file), text);
-    const diagnostics = await client.waitForDiagnostics(uri, (all) => all.some((d) => d.code === code));
-    const diagnostic = diagnostics.find((d) => d.code === code) as Diagnostic;
-    const actions = await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri },
-      range: diagnostic.range,
-      context: { diagnostics: [diagnostic], only: [CodeActionKind.QuickFix] },
+    at?: Position,
+    hostFile: HostProfileFile = host,
+  ): { uri: string; diagnostic: Diagnostic; actions: CodeAction[] } {
+    const { plan, uri } = analyzed(text, { host: hostFile.text });
+    const diagnostics = onTheWire(planDiagnostics(plan, { hostProblemsAsErrors: false }));
+    const diagnostic = diagnostics.find(
+      (d) => d.code === code && (!at || (d.range.start.line === at.line && d.range.start.character === at.character)),
+    );
+    assert.ok(
+      diagnostic,
+      `no ${code} diagnostic${at ? ` starting at ${JSON.stringify(at)}` : ""} among ${JSON.stringify(diagnostics.map((d) => [d.code, d.range.start]))}`,
+    );
+    const actions = codeActions(plan, {
+      diagnostics: [diagnostic],
+      only: [CodeActionKind.QuickFix],
+      hostProfile: () => hostFile,
     });
-    await client.close(uri);
-    return { uri, diagnostic, actions: actions ?? [] };
+    return { uri, diagnostic, actions: onTheWire(actions) };
   }
 
-  for (const testCase of CASES) {
-    it(`${testCase.code}: ${testCase.name}`, async () => {
-      const input = golden("code-actions", `${testCase.name}.input.rlmplan.json`);
-      const { uri, diagnostic, actions } = await actionsFor(`${testCase.name}.rlmplan.json`, input, testCase.code);
-      const action = actions.find((a): a is CodeAction => "kind" in a && a.title === testCase.title);
-      assert.ok(
-        action,
-        `no action ${JSON.stringify(testCase.title)} among ${JSON.stringify(actions.map((a) => a.title))}`,
-      );
-      assert.equal(action.kind, CodeActionKind.QuickFix);
-      assert.deepEqual(action.diagnostics, [diagnostic]);
-      assert.ok(action.edit, "the action carries its edit");
-      const after = applyWorkspaceEdit({ [uri]: input, [hostUri]: hostText }, action.edit);
-      assert.deepEqual(Object.keys(after), [testCase.editsHost ? hostUri : uri]);
-      const plan = after[uri] ?? input;
-      expectGolden(plan, "code-actions", `${testCase.name}.expected.rlmplan.json`);
-      if (testCase.editsHost) expectGolden(after[hostUri] ?? "", "code-actions", `${testCase.name}.expected.host.json`);
-    });
-  }
+  goldenTests(FOLDER, (fixture) => {
+    const code = directive(fixture, "code");
+    const title = directive(fixture, "action");
+    assert.ok(fixture.position, `${fixture.name}: mark where its diagnostic starts with |`);
+    const { uri, diagnostic, actions } = actionsFor(fixture.text, code, fixture.position);
+    const action = actions.find((a) => a.title === title);
+    assert.ok(action, `no action ${JSON.stringify(title)} among ${JSON.stringify(actions.map((a) => a.title))}`);
+    assert.equal(action.kind, CodeActionKind.QuickFix);
+    assert.deepEqual(action.diagnostics, [diagnostic]);
+    assert.ok(action.edit, "the action carries its edit");
+    const after = applyWorkspaceEdit({ [uri]: fixture.text, [hostUri]: hostText }, action.edit);
+    assert.equal(Object.keys(after).length, 1, "the fix edits one file");
+    const outputs: Record<string, string> = { ".expected.rlmplan.json": after[uri] ?? fixture.text };
+    if (after[hostUri] !== undefined) outputs[".expected.host.json"] = after[hostUri];
+    return outputs;
+  });
 
-  it("unbound variable: the nearest name first, then adding its step, which is never preferred", async () => {
-    const input = golden("code-actions", "unbound-variable.input.rlmplan.json");
-    const { actions } = await actionsFor("unbound-both.rlmplan.json", input, "unbound_variable");
+  it("unbound variable: the nearest name first, then adding its step, which is never preferred", () => {
+    const { actions } = actionsFor(input("unbound-variable"), "unbound_variable");
     assert.deepEqual(
       actions.map((a) => [a.title, "isPreferred" in a ? a.isPreferred : undefined]),
       [
@@ -133,20 +82,19 @@ describe("code actions: quick fixes (golden files)", () => {
     );
   });
 
-  it("isPreferred only when one fix is clearly right: a one-letter slip, not a guess", async () => {
-    const preferred = async (op: string) => {
+  it("isPreferred only when one fix is clearly right: a one-letter slip, not a guess", () => {
+    const preferred = (op: string) => {
       const text = `{"steps": [{"op": "${op}", "plan": {"steps": [{"op": "final", "value": 1}]}, "bind": "x"}, {"op": "final", "value": 1}]}`;
-      const { actions } = await actionsFor(`preferred-${op}.rlmplan.json`, text, "unknown_operator");
+      const { actions } = actionsFor(text, "unknown_operator");
       return actions.map((a) => [a.title, "isPreferred" in a ? a.isPreferred === true : false]);
     };
-    assert.deepEqual(await preferred("rlmm"), [['Change to "rlm"', true]]);
-    assert.deepEqual(await preferred("fly"), [['Change to "rlm"', false]]);
+    assert.deepEqual(preferred("rlmm"), [['Change to "rlm"', true]]);
+    assert.deepEqual(preferred("fly"), [['Change to "rlm"', false]]);
   });
 
   it("unknown_tool: opens the host profile at its tools section", async () => {
-    const input = golden("code-actions", "unknown-tool.input.rlmplan.json");
-    const { diagnostic, actions } = await actionsFor("open-host.rlmplan.json", input, "unknown_tool");
-    const open = actions.find((a): a is CodeAction => "kind" in a && a.title === 'Open rlmplan.host.json at "tools"');
+    const { diagnostic, actions } = actionsFor(input("unknown-tool"), "unknown_tool");
+    const open = actions.find((a) => a.title === 'Open rlmplan.host.json at "tools"');
     const selection = rangeOf(hostText, '"tools"');
     assert.deepEqual(open, {
       title: 'Open rlmplan.host.json at "tools"',
@@ -160,29 +108,22 @@ describe("code actions: quick fixes (golden files)", () => {
     });
     // Running the command asks the client to show the file with the key selected.
     const shown: ShowDocumentParams[] = [];
-    client.connection.onRequest(ShowDocumentRequest.type, (params) => {
+    const result = await showHostProfile(open?.command?.arguments ?? [], (params) => {
       shown.push(params);
-      return { success: true };
-    });
-    const result = await client.connection.sendRequest(ExecuteCommandRequest.type, {
-      command: open?.command?.command ?? "",
-      arguments: open?.command?.arguments ?? [],
+      return Promise.resolve({ success: true });
     });
     assert.equal(result, true);
     assert.deepEqual(shown, [{ uri: hostUri, takeFocus: true, selection }]);
   });
 
-  it("capability_denied: edits the host profile's text in the editor when it is open", async () => {
+  it("capability_denied: edits the host profile's text in the editor when it is open", () => {
     // Open, with unsaved changes: a one-line list the fix extends.
     const edited = hostText.replace(/"capabilities": \[[^\]]*\]/, '"capabilities": ["rlm", "tool(count_items)"]');
     assert.notEqual(edited, hostText);
-    await client.open(workspace.path("rlmplan.host.json"), edited, "json");
-    try {
-      const input = golden("code-actions", "capability-denied.input.rlmplan.json");
-      const { diagnostic, actions } = await actionsFor("open-profile.rlmplan.json", input, "capability_denied");
-      const grant = actions.find(
-        (a): a is CodeAction => "kind" in a && a.title === 'Grant "tool(sum)" in rlmplan.host.json',
-      );
+    const open = { uri: hostUri, text: edited, profile: usableHostProfile(edited) };
+    {
+      const { diagnostic, actions } = actionsFor(input("capability-denied"), "capability_denied", undefined, open);
+      const grant = actions.find((a) => a.title === 'Grant "tool(sum)" in rlmplan.host.json');
       assert.ok(grant?.edit);
       assert.deepEqual(grant.diagnostics, [diagnostic]);
       const after = applyWorkspaceEdit({ [hostUri]: edited }, grant.edit);
@@ -193,53 +134,40 @@ describe("code actions: quick fixes (golden files)", () => {
           '"capabilities": [\n    "rlm",\n    "tool(count_items)",\n    "tool(sum)"\n  ]',
         ),
       );
-    } finally {
-      await client.close(hostUri);
     }
   });
 
-  it("no fix for a stale diagnostic, or when only other kinds are asked for", async () => {
-    const input = golden("code-actions", "unknown-operator.input.rlmplan.json");
-    const uri = await client.open(workspace.path("stale.rlmplan.json"), input);
-    const diagnostics = await client.waitForDiagnostics(uri, (all) => all.some((d) => d.code === "unknown_operator"));
-    const diagnostic = diagnostics.find((d) => d.code === "unknown_operator") as Diagnostic;
-    const refactors = await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri },
-      range: diagnostic.range,
-      context: { diagnostics: [diagnostic], only: [CodeActionKind.Refactor] },
-    });
-    await client.change(uri, input.replace('"contxt"', '"context"'));
-    const stale = await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri },
-      range: diagnostic.range,
-      context: { diagnostics: [diagnostic], only: [CodeActionKind.QuickFix] },
-    });
-    await client.close(uri);
-    assert.deepEqual(refactors, []);
-    assert.deepEqual(stale, []);
+  it("no fix for a stale diagnostic, or when only other kinds are asked for", () => {
+    const text = input("unknown-operator");
+    const { diagnostic } = actionsFor(text, "unknown_operator");
+    const ask = (planText: string, only: string) =>
+      codeActions(analyzed(planText, { host: hostText }).plan, {
+        diagnostics: [diagnostic],
+        only: [only],
+        hostProfile: () => host,
+      });
+    assert.deepEqual(ask(text, CodeActionKind.Refactor), []);
+    assert.deepEqual(ask(text.replace('"contxt"', '"context"'), CodeActionKind.QuickFix), []);
   });
 
-  it("Run plan is a source action naming the lens's command, for editors without code lenses", async () => {
-    const input = golden("code-actions", "missing-final.input.rlmplan.json");
-    const uri = await client.open(workspace.path("run-action.rlmplan.json"), input);
-    const everything = await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri },
-      range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } },
-      context: { diagnostics: [] },
-    });
-    const quickFixesOnly = await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri },
-      range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } },
-      context: { diagnostics: [], only: [CodeActionKind.QuickFix] },
-    });
-    await client.close(uri);
-    assert.deepEqual(everything, [
+  it("Run plan is a source action naming the lens's command, for editors without code lenses", () => {
+    const { plan, uri } = analyzed(input("missing-final"), { host: hostText });
+    const ask = (only?: string[]) =>
+      onTheWire(
+        codeActions(plan, {
+          diagnostics: [],
+          ...(only ? { only } : {}),
+          hostProfile: () => host,
+          runCommand: RunInEditorCommand.command,
+        }),
+      );
+    assert.deepEqual(ask(), [
       {
         title: "Run plan",
         kind: "source.runPlan",
         command: { title: "Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] },
       },
     ]);
-    assert.deepEqual(quickFixesOnly, []);
+    assert.deepEqual(ask([CodeActionKind.QuickFix]), []);
   });
 });

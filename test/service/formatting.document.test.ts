@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { formatPlan } from "@rlm-plan/language-server/service/formatting";
 import type { FormattingOptions, Range } from "vscode-languageserver-protocol";
 import { nthRange } from "../protocol/support/scopedPlan";
-import { applyTextEdits } from "../protocol/support/workspaceEdits";
+import { applyTextEdits } from "./support/workspaceEdits";
 import { analyzed } from "./support/analyzed";
 
 const COMPACT = `// count the hits

@@ -9,7 +9,7 @@ import { prepareRename, rename as renameAt, type PrepareRenameOutcome } from "@r
 import type { Range } from "vscode-languageserver-protocol";
 import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../protocol/support/scopedPlan";
 import { nestedBrokenAt, NESTED_BROKEN_PLAN } from "../protocol/support/nestedBrokenPlan";
-import { applyWorkspaceEdit } from "../protocol/support/workspaceEdits";
+import { applyWorkspaceEdit } from "./support/workspaceEdits";
 import { analyzedAt, onTheWire } from "./support/analyzed";
 
 describe("rename: bindings in scope", () => {
