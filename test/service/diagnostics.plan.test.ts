@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
+import { hostProfile, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
 
 /** The parts of a diagnostic a user sees, for exact comparison. */
 function seen(diagnostic: Diagnostic): Record<string, unknown> {

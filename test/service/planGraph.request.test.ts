@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
-import { HOST, PLAN } from "./support/sampleWorkspace";
+import { hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { HOST, PLAN } from "../protocol/support/sampleWorkspace";
 
 const V = (name: string) => ({ ref: "var", name });
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { DiagnosticSeverity, FileChangeType, type Diagnostic } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
+import { hostProfile, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
 
 const PLAN = `{
   "steps": [

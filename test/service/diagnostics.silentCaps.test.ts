@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DiagnosticSeverity } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
+import { hostProfile, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
 
 describe("diagnostics: silent caps", () => {
   const workspace = new TempWorkspace({
