@@ -1,61 +1,29 @@
-// Host-dependent diagnostics over the protocol: no host (one information diagnostic), capability,
-// registry and budget problems as warnings (or errors, by setting), the host profile's own
-// diagnostics, and every open plan checked again when its host profile changes.
+// Host-dependent diagnostics, in process: no host (one information diagnostic), capability,
+// registry and budget problems as warnings (or errors, by setting), and a host profile with
+// errors (its own diagnostics; the plans say they are not checked). Plans checked again as the
+// profile changes: test/protocol/diagnostics.hostSync.test.ts.
 
 import assert from "node:assert/strict";
-import { after, describe, it } from "node:test";
-import { DiagnosticSeverity, FileChangeType, type Diagnostic } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
-
-const PLAN = `{
-  "steps": [
-    { "op": "tool", "name": "count_items", "args": [1, 2], "bind": "a" },
-    { "op": "tool", "name": "nope", "args": [], "bind": "b" },
-    { "op": "model", "provider": "local", "prompt": "hi", "bind": "c" },
-    { "op": "final", "value": [{"ref": "var", "name": "a"}, {"ref": "var", "name": "b"}, {"ref": "var", "name": "c"}] }
-  ]
-}`;
-
-const HOST = {
-  capabilities: ["tool(count_items)", "tool(nope)"],
-  budget: { max_tool_calls: 1 },
-  tools: { count_items: { type: "builtin", builtin: "count_items" } },
-  providers: { local: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "tiny" } },
-};
+import { describe, it } from "node:test";
+import { hostProfileDiagnostics, planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
+import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { hostProfile, rangeOf } from "../protocol/support/lspClient";
+import { collapsed, HOST, messageOf, PLAN } from "../support/hostDiagnosticsPlan";
+import { analyzed, HOST_FILE, HOST_URI, hostProfileResult, onTheWire, type PlanOptions } from "./support/analyzed";
 
 function brief(diagnostic: Diagnostic): [string | number | undefined, DiagnosticSeverity | undefined, string] {
   return [diagnostic.code, diagnostic.severity, messageOf(diagnostic)];
 }
 
-function collapsed(range: { start: { line: number; character: number } }) {
-  return { start: range.start, end: range.start };
+/** The plan's diagnostics under `options.host`, with the setting `hostProblemsAsErrors`. */
+function diagnosticsOf(text: string, options: PlanOptions, hostProblemsAsErrors = false): Diagnostic[] {
+  return onTheWire(planDiagnostics(analyzed(text, options).plan, { hostProblemsAsErrors }));
 }
-
-function messageOf(diagnostic: Diagnostic): string {
-  return typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value;
-}
-
-const clients: LspClient[] = [];
-const workspaces: TempWorkspace[] = [];
-
-async function start(files: Record<string, string>, settings?: Record<string, unknown>) {
-  const workspace = new TempWorkspace(files);
-  workspaces.push(workspace);
-  const client = await LspClient.start({ root: workspace.root, ...(settings ? { settings } : {}) });
-  clients.push(client);
-  return { workspace, client };
-}
-
-after(async () => {
-  for (const client of clients) await client.stop();
-  for (const workspace of workspaces) workspace.dispose();
-});
 
 describe("diagnostics: the host profile", () => {
-  it("says once, at the top, that there is no host profile, and guesses no capability", async () => {
-    const { workspace, client } = await start({});
-    const uri = await client.open(workspace.path("plans/p.rlmplan.json"), PLAN);
-    const diagnostics = await client.waitForDiagnostics(uri);
+  it("says once, at the top, that there is no host profile, and guesses no capability", () => {
+    const diagnostics = diagnosticsOf(PLAN, {});
     assert.deepEqual(diagnostics, [
       {
         range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
@@ -67,10 +35,8 @@ describe("diagnostics: the host profile", () => {
     ]);
   });
 
-  it("reports capabilities, unregistered names and budgets as warnings on their tokens", async () => {
-    const { workspace, client } = await start({ "rlmplan.host.json": hostProfile(HOST) });
-    const uri = await client.open(workspace.path("plans/deep/p.rlmplan.json"), PLAN);
-    const diagnostics = await client.waitForDiagnostics(uri);
+  it("reports capabilities, unregistered names and budgets as warnings on their tokens", () => {
+    const diagnostics = diagnosticsOf(PLAN, { host: HOST });
     assert.deepEqual(
       diagnostics.map((d) => ({ range: d.range, brief: brief(d) })),
       [
@@ -102,13 +68,8 @@ describe("diagnostics: the host profile", () => {
     );
   });
 
-  it("makes host problems errors when rlmPlan.hostProblemsAsErrors is set, and back", async () => {
-    const { workspace, client } = await start(
-      { "rlmplan.host.json": hostProfile(HOST) },
-      { hostProblemsAsErrors: true },
-    );
-    const uri = await client.open(workspace.path("p.rlmplan.json"), PLAN);
-    const errors = await client.waitForDiagnostics(uri);
+  it("makes host problems errors when rlmPlan.hostProblemsAsErrors is set, and back", () => {
+    const errors = diagnosticsOf(PLAN, { host: HOST }, true);
     assert.deepEqual(
       errors.map((d) => [d.code, d.severity]),
       [
@@ -117,50 +78,37 @@ describe("diagnostics: the host profile", () => {
         ["capability_denied", DiagnosticSeverity.Error],
       ],
     );
-    await client.configure({ hostProblemsAsErrors: false });
-    const warnings = await client.waitForDiagnostics(uri, (list) => list[0]?.severity === DiagnosticSeverity.Warning);
+    const warnings = diagnosticsOf(PLAN, { host: HOST }, false);
     assert.deepEqual(
       warnings.map((d) => d.severity),
       [DiagnosticSeverity.Warning, DiagnosticSeverity.Warning, DiagnosticSeverity.Warning],
     );
   });
 
-  it("checks every open plan again when the open host profile is edited", async () => {
-    const { workspace, client } = await start({ "rlmplan.host.json": hostProfile(HOST) });
-    const first = await client.open(workspace.path("a.rlmplan.json"), PLAN);
-    const second = await client.open(workspace.path("sub/b.rlmplan.json"), PLAN);
-    await client.waitForDiagnostics(first, (list) => list.length === 3);
-    await client.waitForDiagnostics(second, (list) => list.length === 3);
-
-    const hostUri = await client.open(workspace.path("rlmplan.host.json"), hostProfile(HOST), "json");
-    assert.deepEqual(await client.waitForDiagnostics(hostUri), []);
+  it("a host profile with errors: its own diagnostics, located, and the plans say they are not checked", () => {
     const granted = {
       ...HOST,
       capabilities: [...HOST.capabilities, "model(local)"],
       budget: { max_tool_calls: 2 },
       tools: { ...HOST.tools, nope: { type: "builtin", builtin: "sum" } },
     };
-    await client.change(hostUri, hostProfile(granted));
-    for (const uri of [first, second])
-      assert.deepEqual(await client.waitForDiagnostics(uri, (list) => list.length === 0), []);
-
-    // A profile with errors: its own diagnostics, and the plans say they are not checked.
+    assert.deepEqual(diagnosticsOf(PLAN, { host: granted }), []);
     const broken = hostProfile({ ...granted, capabilites: [] });
-    await client.change(hostUri, broken);
-    const own = await client.waitForDiagnostics(hostUri, (list) => list.length > 0);
+    const document = TextDocument.create(HOST_URI, "json", 1, broken);
+    const own = onTheWire(hostProfileDiagnostics(document, hostProfileResult(broken), HOST_FILE));
     // The wording is the runtime loader's; here it matters that it arrives, located.
     assert.deepEqual(
       own.map((d) => [d.code, d.severity, d.range, messageOf(d).startsWith('unknown key "capabilites"')]),
       [["invalid_host_profile", DiagnosticSeverity.Error, rangeOf(broken, '"capabilites"'), true]],
     );
-    const planSide = await client.waitForDiagnostics(first, (list) => list.length === 1);
+    const planSide = diagnosticsOf(PLAN, { host: broken });
     assert.deepEqual(
       planSide.map((d) => [d.code, d.severity, d.relatedInformation?.[0]?.location]),
       [
         [
           "invalid_host_profile",
           DiagnosticSeverity.Warning,
-          { uri: hostUri, range: collapsed(rangeOf(broken, '"capabilites"')) },
+          { uri: HOST_URI, range: collapsed(rangeOf(broken, '"capabilites"')) },
         ],
       ],
     );
@@ -168,46 +116,5 @@ describe("diagnostics: the host profile", () => {
       messageOf(planSide[0] as Diagnostic),
       /^The host profile rlmplan\.host\.json has 1 problem \(line 27: unknown key "capabilites".*\): until it is fixed, capabilities, tools and providers are not checked$/,
     );
-  });
-
-  it("checks open plans again when a host profile appears, changes or goes on disk", async () => {
-    const { workspace, client } = await start({});
-    const uri = await client.open(workspace.path("plans/p.rlmplan.json"), PLAN);
-    await client.waitForDiagnostics(uri, (list) => list[0]?.code === "no_host_profile");
-
-    workspace.write("rlmplan.host.json", hostProfile(HOST));
-    await client.filesChanged([{ uri: workspace.uri("rlmplan.host.json"), type: FileChangeType.Created }]);
-    await client.waitForDiagnostics(uri, (list) => list.length === 3 && list[0]?.code === "budget_exceeded");
-
-    workspace.write("rlmplan.host.json", hostProfile({ ...HOST, budget: { max_tool_calls: 5 } }));
-    await client.filesChanged([{ uri: workspace.uri("rlmplan.host.json"), type: FileChangeType.Changed }]);
-    await client.waitForDiagnostics(uri, (list) => list.length === 2 && list[0]?.code === "unknown_tool");
-
-    // A nearer profile takes over from the one above.
-    workspace.write("plans/rlmplan.host.json", hostProfile({ capabilities: [] }));
-    await client.filesChanged([{ uri: workspace.uri("plans/rlmplan.host.json"), type: FileChangeType.Created }]);
-    await client.waitForDiagnostics(uri, (list) => list.some((d) => d.code === "capability_denied"));
-
-    workspace.remove("plans/rlmplan.host.json");
-    workspace.remove("rlmplan.host.json");
-    await client.filesChanged([
-      { uri: workspace.uri("plans/rlmplan.host.json"), type: FileChangeType.Deleted },
-      { uri: workspace.uri("rlmplan.host.json"), type: FileChangeType.Deleted },
-    ]);
-    await client.waitForDiagnostics(uri, (list) => list.length === 1 && list[0]?.code === "no_host_profile");
-  });
-
-  it("uses the profile rlmPlan.hostProfile names, relative to the workspace folder", async () => {
-    const { workspace, client } = await start(
-      { "hosts/dev.json": hostProfile({ ...HOST, capabilities: [] }) },
-      { hostProfile: "hosts/dev.json" },
-    );
-    const uri = await client.open(workspace.path("p.rlmplan.json"), PLAN);
-    const diagnostics = await client.waitForDiagnostics(uri);
-    assert.deepEqual(diagnostics.filter((d) => d.code === "capability_denied").map(messageOf), [
-      'this step needs the capability tool(count_items), which the host does not grant: add "tool(count_items)" to "capabilities" in dev.json',
-      'this step needs the capability tool(nope), which the host does not grant: add "tool(nope)" to "capabilities" in dev.json',
-      'this step needs the capability model(local), which the host does not grant: add "model(local)" to "capabilities" in dev.json',
-    ]);
   });
 });

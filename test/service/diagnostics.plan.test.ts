@@ -1,10 +1,13 @@
-// Diagnostics of the plan itself over the protocol: each problem on its exact token, with its
-// stable code, severity, message and related places; updates as the text changes.
+// Diagnostics of the plan itself, in process: each problem on its exact token, with its stable
+// code, severity, message and related places. How they follow edits and closes, and which
+// documents are plans, is the wiring's: test/protocol/diagnostics.sync.test.ts.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
+import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol";
+import { rangeOf } from "../protocol/support/lspClient";
+import { analyzed, onTheWire } from "./support/analyzed";
 
 /** The parts of a diagnostic a user sees, for exact comparison. */
 function seen(diagnostic: Diagnostic): Record<string, unknown> {
@@ -22,23 +25,15 @@ function seen(diagnostic: Diagnostic): Record<string, unknown> {
 
 describe("diagnostics: problems of the plan", () => {
   // A host that grants everything the fixtures use, so only plan problems show.
-  const workspace = new TempWorkspace({
-    "rlmplan.host.json": hostProfile({
-      capabilities: ["tool(count_items)", "context(map)", "context(search)", "rlm", "checkpoint"],
-      tools: { count_items: { type: "builtin", builtin: "count_items" } },
-      inputs: { doc: { type: "text", text: "a\nb" } },
-    }),
-  });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const host = {
+    capabilities: ["tool(count_items)", "context(map)", "context(search)", "rlm", "checkpoint"],
+    tools: { count_items: { type: "builtin", builtin: "count_items" } },
+    inputs: { doc: { type: "text", text: "a\nb" } },
+  };
+  const diagnosticsOf = (text: string) =>
+    onTheWire(planDiagnostics(analyzed(text, { host }).plan, { hostProblemsAsErrors: false }));
 
-  it("puts every structure, scope and allow-list problem on its token, with related places", async () => {
+  it("puts every structure, scope and allow-list problem on its token, with related places", () => {
     const text = `{
   "steps": [
     { "op": "tool", "name": "count_items", "args": {"ref": "var", "name": "missing"}, "bind": "n" },
@@ -48,8 +43,7 @@ describe("diagnostics: problems of the plan", () => {
     { "op": "final", "value": {"ref": "var", "name": "n"} }
   ]
 }`;
-    const uri = await client.open(workspace.path("problems.rlmplan.json"), text);
-    const diagnostics = await client.waitForDiagnostics(uri);
+    const diagnostics = diagnosticsOf(text);
     assert.deepEqual(diagnostics.map(seen), [
       {
         range: rangeOf(text, '"missing"'),
@@ -83,13 +77,12 @@ describe("diagnostics: problems of the plan", () => {
     ]);
   });
 
-  it("reports a plan that does not end with a final step on the last step's op", async () => {
+  it("reports a plan that does not end with a final step on the last step's op", () => {
     const text = `{"steps": [
   {"op": "rlm", "plan": {"steps": [{"op": "checkpoint", "label": "inner"}]}, "bind": "r"},
   {"op": "final", "value": {"ref": "var", "name": "r"}}
 ]}`;
-    const uri = await client.open(workspace.path("no-final.rlmplan.json"), text);
-    const diagnostics = await client.waitForDiagnostics(uri);
+    const diagnostics = diagnosticsOf(text);
     assert.deepEqual(diagnostics.map(seen), [
       {
         range: rangeOf(text, '"checkpoint"'),
@@ -101,13 +94,12 @@ describe("diagnostics: problems of the plan", () => {
     ]);
   });
 
-  it("warns about a key the runtime ignores, and reports a malformed final step alone", async () => {
+  it("warns about a key the runtime ignores, and reports a malformed final step alone", () => {
     const text = `{"steps": [
   {"op": "checkpoint", "label": "start", "extra": 1},
   {"op": "final"}
 ]}`;
-    const uri = await client.open(workspace.path("keys.rlmplan.json"), text);
-    const diagnostics = await client.waitForDiagnostics(uri);
+    const diagnostics = diagnosticsOf(text);
     assert.deepEqual(diagnostics.map(seen), [
       {
         range: rangeOf(text, '"extra"'),
@@ -126,13 +118,12 @@ describe("diagnostics: problems of the plan", () => {
     ]);
   });
 
-  it("keeps checking after a JSON syntax error and points a duplicate key at the first one", async () => {
+  it("keeps checking after a JSON syntax error and points a duplicate key at the first one", () => {
     const text = `{"steps": [
   {"op": "checkpoint", "label": "a", "label": "b"}
   {"op": "final", "value": 1}
 ]}`;
-    const uri = await client.open(workspace.path("syntax.rlmplan.json"), text);
-    const diagnostics = await client.waitForDiagnostics(uri);
+    const diagnostics = diagnosticsOf(text);
     assert.deepEqual(diagnostics.map(seen), [
       {
         range: rangeOf(text, '"label"', '"a"'),
@@ -150,49 +141,5 @@ describe("diagnostics: problems of the plan", () => {
         message: "invalid JSON: comma expected",
       },
     ]);
-  });
-
-  it("follows the text as it changes: a problem appears, then goes when fixed", async () => {
-    const valid = '{"steps": [{"op": "checkpoint", "label": "a"}, {"op": "final", "value": 1}]}';
-    const uri = await client.open(workspace.path("edits.rlmplan.json"), valid);
-    assert.deepEqual(await client.waitForDiagnostics(uri), []);
-
-    const broken =
-      '{"steps": [{"op": "checkpoint", "label": "a"}, {"op": "final", "value": {"ref": "var", "name": "z"}}]}';
-    const version = await client.change(uri, broken);
-    const diagnostics = await client.waitForDiagnostics(uri);
-    assert.equal(client.latest(uri)?.version, version);
-    assert.deepEqual(
-      diagnostics.map((d) => [d.code, d.range]),
-      [["unbound_variable", rangeOf(broken, '"z"')]],
-    );
-
-    // Several quick edits are checked once, at the last version.
-    const published = client.diagnostics.get(uri)?.length ?? 0;
-    await client.change(uri, broken.replace('"z"', '"zz"'));
-    await client.change(uri, broken.replace('"z"', '"zzz"'));
-    await client.change(uri, valid);
-    assert.deepEqual(await client.waitForDiagnostics(uri), []);
-    assert.equal(client.diagnostics.get(uri)?.length, published + 1);
-  });
-
-  it("clears a plan's diagnostics when it is closed", async () => {
-    const uri = await client.open(workspace.path("closed.rlmplan.json"), '{"steps": []}');
-    assert.equal((await client.waitForDiagnostics(uri)).length, 1);
-    const next = client.nextDiagnostics(uri);
-    await client.close(uri);
-    assert.deepEqual(await next, []);
-  });
-
-  it("treats json documents named *.rlmplan as plans and ignores other json", async () => {
-    const plan = '{"steps": [{"op": "final", "value": {"ref": "var", "name": "q"}}]}';
-    const uri = await client.open(workspace.path("legacy.rlmplan"), plan, "json");
-    assert.deepEqual(
-      (await client.waitForDiagnostics(uri)).map((d) => d.code),
-      ["unbound_variable"],
-    );
-    const other = await client.open(workspace.path("package.json"), '{"steps": []}', "json");
-    assert.equal(await client.hover(other, { line: 0, character: 1 }), null);
-    assert.equal(client.latest(other), undefined);
   });
 });

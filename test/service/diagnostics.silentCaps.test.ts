@@ -1,39 +1,31 @@
 // Silent caps in the editor: a count of a search result gets an Information diagnostic on the
 // counting tool's name, naming the host's max_results and where it is set, with the search as
-// a related place; counting an input directly gets none.
+// a related place; counting an input directly gets none. In process.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { DiagnosticSeverity } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, rangeOf, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
+import { DiagnosticSeverity } from "vscode-languageserver-protocol";
+import { rangeOf } from "../protocol/support/lspClient";
+import { analyzed, onTheWire } from "./support/analyzed";
 
 describe("diagnostics: silent caps", () => {
-  const workspace = new TempWorkspace({
-    "rlmplan.host.json": hostProfile({
-      capabilities: ["context(search)", "context(reduce)", "tool(count_items)"],
-      context: { max_results: 7 },
-      inputs: { doc: { type: "text", text: "a\nb" } },
-      tools: { count_items: { type: "builtin", builtin: "count_items" } },
-    }),
-  });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const host = {
+    capabilities: ["context(search)", "context(reduce)", "tool(count_items)"],
+    context: { max_results: 7 },
+    inputs: { doc: { type: "text", text: "a\nb" } },
+    tools: { count_items: { type: "builtin", builtin: "count_items" } },
+  };
+  const diagnosticsOf = (text: string) =>
+    onTheWire(planDiagnostics(analyzed(text, { host }).plan, { hostProblemsAsErrors: false }));
 
-  it("a hint on the count of a search, the search related", async () => {
+  it("a hint on the count of a search, the search related", () => {
     const text = `{"steps": [
   {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "a"}, "bind": "hits"},
   {"op": "tool", "name": "count_items", "args": {"ref": "var", "name": "hits"}, "bind": "n"},
   {"op": "final", "value": {"ref": "var", "name": "n"}}
 ]}`;
-    const uri = await client.open(workspace.path("capped.rlmplan.json"), text);
-    const diagnostics = await client.waitForDiagnostics(uri);
-    await client.close(uri);
+    const diagnostics = diagnosticsOf(text);
     assert.deepEqual(
       diagnostics.map((d) => ({
         range: d.range,
@@ -55,14 +47,12 @@ describe("diagnostics: silent caps", () => {
     );
   });
 
-  it("nothing when the input's lines are counted directly", async () => {
+  it("nothing when the input's lines are counted directly", () => {
     const text = `{"steps": [
   {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "reduce", "reducer": "count"}, "bind": "lines"},
   {"op": "final", "value": {"ref": "var", "name": "lines"}}
 ]}`;
-    const uri = await client.open(workspace.path("direct.rlmplan.json"), text);
-    const diagnostics = await client.waitForDiagnostics(uri);
-    await client.close(uri);
+    const diagnostics = diagnosticsOf(text);
     assert.deepEqual(diagnostics, []);
   });
 });

@@ -1,11 +1,14 @@
-// The plan graph request over the protocol: the runtime's graph of an open plan, under the host
-// profile in force (grants, budget), with LSP ranges for each step and its op (where a client
-// asks for the hover); it follows edits, collapses on request, and answers null for other files.
+// The plan graph request, in process: the runtime's graph of an open plan, under the host profile
+// in force (grants, budget), with LSP ranges for each step and its op (where a client asks for
+// the hover); it follows edits and collapses on request. (Null for a document that is not an
+// open plan is the wiring's: test/protocol/features.smoke.test.ts.)
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { hostProfile, LspClient, TempWorkspace } from "../protocol/support/lspClient";
+import { describe, it } from "node:test";
+import { hover } from "@rlm-plan/language-server/service/hover";
+import { planGraph } from "@rlm-plan/language-server/service/planGraph";
 import { HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { analyzed, hoverValue, onTheWire } from "./support/analyzed";
 
 const V = (name: string) => ({ ref: "var", name });
 
@@ -42,27 +45,19 @@ interface WireGraph {
 }
 
 describe("plan graph request", () => {
-  const workspace = new TempWorkspace({ "hosted/rlmplan.host.json": hostProfile(HOST) });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
-
-  const request = (params: Record<string, unknown>) =>
-    client.connection.sendRequest("rlmPlan/planGraph", params) as Promise<WireGraph | null>;
+  /** The graph of `text` (a plan under the sample host) as the client receives it. */
+  function request(text: string, params: Record<string, unknown> = {}) {
+    const { plan, uri } = analyzed(text, { host: HOST });
+    const result = onTheWire(planGraph(plan, { uri, ...params }, {})) as unknown as WireGraph;
+    return { uri, version: plan.document.version, plan, result };
+  }
   const steps = (result: WireGraph | null) =>
     (result?.graph.nodes ?? []).filter((node): node is WireStep => node.kind === "step");
 
-  it("nodes with ranges, costs against the host's budget, grants; order and data edges", async () => {
-    const uri = await client.open(workspace.path("hosted/plan.rlmplan.json"), PLAN);
-    const result = await request({ uri });
-    assert.ok(result);
+  it("nodes with ranges, costs against the host's budget, grants; order and data edges", () => {
+    const { uri, version, plan, result } = request(PLAN);
     assert.equal(result.uri, uri);
-    assert.equal(result.version, client.version(uri));
+    assert.equal(result.version, version);
     assert.equal(result.hostProblemsAsErrors, false);
     assert.deepEqual(
       result.graph.nodes.map((node) => [node.kind, node.id, node.parent ?? null]),
@@ -116,21 +111,19 @@ describe("plan graph request", () => {
     assert.equal(result.graph.edges.filter((e) => e.kind === "order").length, 5);
     // The op value (inside its quotes) is where the step's hover is.
     const op = (steps(result)[3] as WireStep).opRange?.start ?? { line: 0, character: 0 };
-    const hover = await client.hover(uri, { line: op.line, character: op.character + 1 });
-    assert.ok(hover && typeof hover.contents === "object" && "value" in hover.contents);
-    assert.match(hover.contents.value, /^\*\*tool\*\* `count_items` → `n`/);
-    await client.close(uri);
+    assert.match(
+      hoverValue(hover(plan, { line: op.line, character: op.character + 1 })) ?? "",
+      /^\*\*tool\*\* `count_items` → `n`/,
+    );
   });
 
-  it("follows edits: over budget and denied capabilities marked, the version of the text", async () => {
-    const uri = await client.open(workspace.path("hosted/plan.rlmplan.json"), PLAN);
+  it("follows edits: over budget and denied capabilities marked, the version of the text", () => {
     const edited = PLAN.replace('"attempts": 3', '"attempts": 5').replace(
       '"provider": "local"',
       '"provider": "remote"',
     );
-    const version = await client.change(uri, edited);
-    const result = await request({ uri });
-    assert.equal(result?.version, version);
+    const { version, result } = request(edited);
+    assert.equal(result.version, version);
     const byId = new Map(steps(result).map((s) => [s.id, s]));
     assert.deepEqual(byId.get("steps/1")?.overBudget, ["tool_calls"]);
     assert.deepEqual(byId.get("steps/0")?.overBudget, []);
@@ -142,28 +135,22 @@ describe("plan graph request", () => {
         ["unknown_provider", true],
       ],
     );
-    await client.close(uri);
   });
 
-  it("collapses nested plans beyond a depth; ignores a collapse depth that is not a whole number", async () => {
-    const uri = await client.open(workspace.path("hosted/plan.rlmplan.json"), PLAN);
-    const collapsed = await request({ uri, collapseDepth: 1 });
+  it("collapses nested plans beyond a depth; ignores a collapse depth that is not a whole number", () => {
+    const collapsed = request(PLAN, { collapseDepth: 1 }).result;
     assert.deepEqual(
       collapsed?.graph.nodes.map((n) => n.id),
       ["plan", "steps/0", "steps/1", "steps/2", "steps/3"],
     );
     assert.deepEqual(steps(collapsed)[1]?.collapsed, { steps: 3 });
     assert.equal(collapsed?.graph.hiddenSteps, 3);
-    const ignored = await request({ uri, collapseDepth: "deep" });
+    const ignored = request(PLAN, { collapseDepth: "deep" }).result;
     assert.equal(ignored?.graph.nodes.length, 9);
-    await client.close(uri);
   });
 
-  it("null for a document that is not an open plan; a broken plan gives what normalized", async () => {
-    assert.equal(await request({ uri: workspace.uri("hosted/other.rlmplan.json") }), null);
-    const uri = await client.open(workspace.path("hosted/broken.rlmplan.json"), '{"steps": [{"op": "final"');
-    const result = await request({ uri });
-    assert.ok(result);
+  it("a broken plan gives what normalized", () => {
+    const { result } = request('{"steps": [{"op": "final"');
     // The final step normalizes (its missing value reported on it); the JSON errors are the file's.
     assert.deepEqual(
       steps(result).map((s) => [s.id, s.op, s.problems.map((p) => p.code)]),
@@ -173,10 +160,9 @@ describe("plan graph request", () => {
       result.graph.problems.map((p) => p.code),
       ["invalid_json", "invalid_json", "invalid_json"],
     );
-    await client.close(uri);
   });
 
-  it("counts beyond 2^53 come exact, as decimal strings; smaller ones as numbers", async () => {
+  it("counts beyond 2^53 come exact, as decimal strings; smaller ones as numbers", () => {
     // Three nested retries of 1,000,000 attempts around a tool step.
     let plan: unknown = {
       steps: [
@@ -191,8 +177,7 @@ describe("plan graph request", () => {
           { op: "final", value: V("r") },
         ],
       };
-    const uri = await client.open(workspace.path("hosted/huge.rlmplan.json"), JSON.stringify(plan, null, 2));
-    const result = await request({ uri });
+    const { result } = request(JSON.stringify(plan, null, 2));
     assert.deepEqual(
       [result?.graph.total?.steps, result?.graph.total?.tool_calls],
       ["2000002000002000002", "1000000000000000000"],
@@ -206,6 +191,5 @@ describe("plan graph request", () => {
       tool_calls: 1,
       context_ops: 0,
     });
-    await client.close(uri);
   });
 });
