@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { codeLenses } from "@rlm-plan/language-server/service/codeLens";
 import type { CodeLens } from "vscode-languageserver-protocol";
-import { HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { HOST, PLAN } from "../support/sampleWorkspace";
 import { analyzed, onTheWire, type PlanOptions } from "./support/analyzed";
 
 describe("code lens: run and worst case", () => {

@@ -8,7 +8,7 @@ import { hostProfileCompletions } from "@rlm-plan/language-server/service/hostPr
 import type { CompletionItem } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { fixture, hostProfile } from "../protocol/support/lspClient";
-import { HOST } from "../protocol/support/sampleWorkspace";
+import { HOST } from "../support/sampleWorkspace";
 import { analyzed, analyzedAt, itemsOf, onTheWire } from "./support/analyzed";
 
 describe("completion: names from the host profile", () => {

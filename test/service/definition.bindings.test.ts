@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { definition as definitionOf } from "@rlm-plan/language-server/service/definition";
 import type { Location } from "vscode-languageserver-protocol";
-import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../protocol/support/scopedPlan";
+import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
 import { analyzedAt, HOST_URI, onTheWire, usableHostProfile } from "./support/analyzed";
 
 describe("definition: bindings and host names", () => {

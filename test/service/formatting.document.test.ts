@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatPlan } from "@rlm-plan/language-server/service/formatting";
 import type { FormattingOptions, Range } from "vscode-languageserver-protocol";
-import { nthRange } from "../protocol/support/scopedPlan";
+import { nthRange } from "../support/scopedPlan";
 import { applyTextEdits } from "./support/workspaceEdits";
 import { analyzed } from "./support/analyzed";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hover as hoverOf } from "@rlm-plan/language-server/service/hover";
 import { rangeOf } from "../protocol/support/lspClient";
-import { at, HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { at, HOST, PLAN } from "../support/sampleWorkspace";
 import { analyzedAt, hoverValue, onTheWire, type PlanOptions } from "./support/analyzed";
 
 describe("hover: names", () => {

@@ -10,7 +10,7 @@ import { definition } from "@rlm-plan/language-server/service/definition";
 import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
 import { hover } from "@rlm-plan/language-server/service/hover";
 import { rangeOf } from "../protocol/support/lspClient";
-import { nestedBrokenAt } from "../protocol/support/nestedBrokenPlan";
+import { nestedBrokenAt } from "../support/nestedBrokenPlan";
 import { analyzedAt, itemsOf, onTheWire } from "./support/analyzed";
 
 const PLAN = `{"steps": [

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hover } from "@rlm-plan/language-server/service/hover";
 import { planGraph } from "@rlm-plan/language-server/service/planGraph";
-import { HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { HOST, PLAN } from "../support/sampleWorkspace";
 import { analyzed, hoverValue, onTheWire } from "./support/analyzed";
 
 const V = (name: string) => ({ ref: "var", name });

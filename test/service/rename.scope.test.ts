@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { prepareRename, rename as renameAt, type PrepareRenameOutcome } from "@rlm-plan/language-server/service/rename";
 import type { Range } from "vscode-languageserver-protocol";
-import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../protocol/support/scopedPlan";
-import { nestedBrokenAt, NESTED_BROKEN_PLAN } from "../protocol/support/nestedBrokenPlan";
+import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
+import { nestedBrokenAt, NESTED_BROKEN_PLAN } from "../support/nestedBrokenPlan";
 import { applyWorkspaceEdit } from "./support/workspaceEdits";
 import { analyzedAt, onTheWire } from "./support/analyzed";
 

@@ -3,7 +3,7 @@
 // (two different variables) inside the scope of "hits".
 
 import type { Range } from "vscode-languageserver-protocol/node";
-import { hostProfile, positionAt } from "./lspClient";
+import { hostProfile, positionAt } from "../protocol/support/lspClient";
 
 export const SCOPED_HOST = {
   capabilities: ["context(search)", "parallel", "tool(count_items)", "model(local)"],
