@@ -12,7 +12,7 @@ import type {
 } from "@rlm-plan/language-server/protocol";
 import { parseHostProfile } from "@rlm-plan/core";
 import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
-import { HOST, PLAN } from "./support/sampleWorkspace";
+import { HOST, PLAN } from "../support/sampleWorkspace";
 
 describe("client queries: worst case, host profile template, providers", () => {
   const hosted = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });

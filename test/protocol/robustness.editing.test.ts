@@ -21,7 +21,7 @@ import {
   type Position,
 } from "vscode-languageserver-protocol/node";
 import { LspClient, positionAt, TempWorkspace } from "./support/lspClient";
-import { SCOPED_HOST_TEXT, SCOPED_PLAN } from "./support/scopedPlan";
+import { SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
 
 describe("robustness: editing features on broken text", () => {
   const workspace = new TempWorkspace({ "rlmplan.host.json": SCOPED_HOST_TEXT });

@@ -14,7 +14,7 @@ import {
   type ShowMessageParams,
 } from "vscode-languageserver-protocol";
 import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
-import { HOST, PLAN } from "./support/sampleWorkspace";
+import { HOST, PLAN } from "../support/sampleWorkspace";
 
 const BRACKETS = "[".repeat(20_000);
 const DUPLICATES = `{"steps":[{"op":"final","value":{${Array.from({ length: 200_000 }, () => '"a":1').join(",")}}}]}`;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { MessageType } from "vscode-languageserver-protocol/node";
 import { hostProfile, LspClient, positionAt, TempWorkspace } from "./support/lspClient";
-import { HOST, PLAN } from "./support/sampleWorkspace";
+import { HOST, PLAN } from "../support/sampleWorkspace";
 
 const SEED = Number(process.env.ROBUSTNESS_SEED ?? Date.now() % 1_000_000);
 const BATCHES = 40;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DefinitionRequest, ReferencesRequest } from "vscode-languageserver-protocol/node";
 import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
-import { cursorIn, SCOPED_HOST_TEXT, SCOPED_PLAN } from "./support/scopedPlan";
+import { cursorIn, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
 
 /** More plans than the server keeps trees for. */
 const OTHERS = 24;

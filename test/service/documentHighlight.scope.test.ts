@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { documentHighlights } from "@rlm-plan/language-server/service/documentHighlight";
 import { DocumentHighlightKind, type DocumentHighlight } from "vscode-languageserver-protocol/node";
-import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../protocol/support/scopedPlan";
+import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
 import { analyzedAt, onTheWire } from "./support/analyzed";
 
 describe("document highlight: a binding and its uses", () => {

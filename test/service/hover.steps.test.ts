@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { hover } from "@rlm-plan/language-server/service/hover";
-import { at, HOST, PLAN } from "../protocol/support/sampleWorkspace";
+import { at, HOST, PLAN } from "../support/sampleWorkspace";
 import { analyzedAt } from "./support/analyzed";
 
 describe("hover: steps", () => {

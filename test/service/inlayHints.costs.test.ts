@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { inlayHints } from "@rlm-plan/language-server/service/inlayHints";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
-import { nthRange } from "../protocol/support/scopedPlan";
+import { nthRange } from "../support/scopedPlan";
 import { analyzed, onTheWire } from "./support/analyzed";
 
 const PLAN = `{

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { references as referencesOf } from "@rlm-plan/language-server/service/references";
 import type { Location } from "vscode-languageserver-protocol";
-import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../protocol/support/scopedPlan";
+import { cursorIn, nthRange, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
 import { analyzedAt, onTheWire } from "./support/analyzed";
 
 describe("references: in scope only", () => {

@@ -34,13 +34,13 @@ import { references } from "../service/references";
 import { prepareRename, rename } from "../service/rename";
 import { createPlanRunner } from "./runPlan";
 import { documentSymbols } from "../service/symbols";
-import { capabilitiesUsedBy, completion, hostProfileCompletion } from "../service/completion";
+import { capabilitiesUsedBy, completion } from "../service/completion";
 import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
 import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "../service/hover";
 import { planGraph } from "../service/planGraph";
-import { hostProfileHover, hostProfileKeyCompletion } from "../service/hostProfileLanguage";
+import { hostProfileCompletions, hostProfileHover } from "../service/hostProfileLanguage";
 import {
   CancelRunCommand,
   HostProfileRequest,
@@ -134,7 +134,7 @@ const completions: Feature = (ctx) => {
   ctx.connection.onCompletion(
     ctx.guard.request(
       "completion",
-      async (params) => {
+      (params) => {
         const uri = params.textDocument.uri;
         const plan = ctx.workspace.plan(uri);
         if (plan) return completion(plan, params.position);
@@ -145,12 +145,7 @@ const completions: Feature = (ctx) => {
           .openPlans()
           .filter((open) => ctx.workspace.hostProfileFileFor(open.document.uri) === file)
           .flatMap(capabilitiesUsedBy);
-        // Capability terms (ours: they know the plans and the registries) first, then the
-        // schema's keys and values; a label both offer is listed once.
-        const capabilities = hostProfileCompletion(document, params.position, [...new Set(used)]);
-        const labels = new Set(capabilities.map((item) => item.label));
-        const schema = (await hostProfileKeyCompletion(document, params.position)).filter((i) => !labels.has(i.label));
-        return [...capabilities, ...schema];
+        return hostProfileCompletions(document, params.position, used);
       },
       [],
     ),

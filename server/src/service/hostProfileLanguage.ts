@@ -12,6 +12,7 @@ import {
   type Position,
 } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
+import { hostProfileCompletion } from "./completion";
 
 const SCHEMA_URI = "rlm-plan:/schemas/host-profile.schema.json";
 
@@ -53,4 +54,20 @@ export async function hostProfileKeyCompletion(document: TextDocument, position:
   const json = schemaService();
   const list = await json.doComplete(document, position, json.parseJSONDocument(document));
   return list?.items ?? [];
+}
+
+/**
+ * Completion in a host profile: capability terms first (ours: they know the plans and the
+ * registries; `usedByPlans` is what the open plans under this profile use), then the schema's
+ * keys and values; a label both offer is listed once.
+ */
+export async function hostProfileCompletions(
+  document: TextDocument,
+  position: Position,
+  usedByPlans: readonly string[],
+): Promise<CompletionItem[]> {
+  const capabilities = hostProfileCompletion(document, position, [...new Set(usedByPlans)]);
+  const labels = new Set(capabilities.map((item) => item.label));
+  const schema = (await hostProfileKeyCompletion(document, position)).filter((item) => !labels.has(item.label));
+  return [...capabilities, ...schema];
 }

@@ -1,0 +1,112 @@
+// Golden tests discovered from a folder of test/service/golden/: each fixture `<name>.input.<ext>`
+// yields one test, and what the test produces is compared with its sibling golden files
+// `<name>.expected.<ext>`. A fixture marks the cursor with `|` and may start with directives,
+// `//! key: value` lines the test reads and the document never sees. Other files in the folder
+// (a host profile, say) are shared by its fixtures. `UPDATE_GOLDEN=1` writes the golden files
+// instead of comparing (review the diff before committing).
+
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+import type { Position } from "vscode-languageserver-protocol";
+import { fixture } from "../../protocol/support/lspClient";
+
+/** The source folder (tests run from test/out/service/support). */
+export const GOLDEN_ROOT = join(__dirname, "..", "..", "..", "service", "golden");
+
+/** How to write or refresh golden files, for failure messages. */
+export const UPDATE_COMMAND = "UPDATE_GOLDEN=1 npm run test:service";
+
+const DIRECTIVE = /^\/\/! ([A-Za-z][\w-]*): (.*)$/;
+
+export interface GoldenFixture {
+  /** The fixture's name: its file name before `.input.`. */
+  readonly name: string;
+  /** The document: the file without its directives and cursor mark. */
+  readonly text: string;
+  /** Where the `|` was, when the fixture marks one. */
+  readonly position: Position | undefined;
+  /** The `//! key: value` lines at its top. */
+  readonly directives: Readonly<Record<string, string>>;
+}
+
+/** A shared file of a golden folder, as text. */
+export function goldenFile(folder: string, file: string): string {
+  return readFileSync(join(GOLDEN_ROOT, folder, file), "utf8");
+}
+
+/** The fixture `<name>.input.<ext>` of a golden folder, read. */
+export function goldenFixture(folder: string, file: string): GoldenFixture {
+  const lines = goldenFile(folder, file).split("\n");
+  const directives: Record<string, string> = {};
+  let first = 0;
+  for (; first < lines.length; first++) {
+    const match = DIRECTIVE.exec(lines[first] ?? "");
+    if (!match) break;
+    directives[match[1] as string] = match[2] as string;
+  }
+  const body = lines.slice(first).join("\n");
+  const marked = body.includes("|") ? fixture(body) : undefined;
+  return {
+    name: file.slice(0, file.indexOf(".input.")),
+    text: marked?.text ?? body,
+    position: marked?.position,
+    directives,
+  };
+}
+
+/** The directive `key` of a fixture; fails the test, naming the file, when it is missing. */
+export function directive(fixture: GoldenFixture, key: string): string {
+  const value = fixture.directives[key];
+  assert.ok(value !== undefined, `${fixture.name}: add a "//! ${key}: ..." line at the top of its fixture`);
+  return value;
+}
+
+/**
+ * Asserts `actual` equals the golden file `folder/file`; with UPDATE_GOLDEN=1 writes it instead.
+ * A missing golden file fails with how to create it.
+ */
+export function expectGolden(actual: string, folder: string, file: string): void {
+  const path = join(GOLDEN_ROOT, folder, file);
+  if (process.env.UPDATE_GOLDEN === "1") {
+    if (!existsSync(path) || readFileSync(path, "utf8") !== actual) writeFileSync(path, actual);
+    return;
+  }
+  assert.ok(existsSync(path), `no golden file ${folder}/${file}: create it with ${UPDATE_COMMAND}`);
+  assert.equal(
+    actual,
+    readFileSync(path, "utf8"),
+    `differs from golden ${folder}/${file} (${UPDATE_COMMAND} rewrites it)`,
+  );
+}
+
+/**
+ * One test per fixture of test/service/golden/`folder`/, in name order. `produce` returns the
+ * test's outputs by golden suffix (`{".expected.rlmplan.json": text}`); each must equal its golden
+ * file, and every golden file of the fixture must be produced (a stale one fails too).
+ */
+export function goldenTests(
+  folder: string,
+  produce: (fixture: GoldenFixture) => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>,
+): void {
+  const files = readdirSync(join(GOLDEN_ROOT, folder)).sort();
+  const inputs = files.filter((file) => file.includes(".input."));
+  for (const input of inputs) {
+    const name = input.slice(0, input.indexOf(".input."));
+    it(name, async () => {
+      const outputs = await produce(goldenFixture(folder, input));
+      for (const [suffix, actual] of Object.entries(outputs)) expectGolden(actual, folder, `${name}${suffix}`);
+      const produced = new Set(Object.keys(outputs).map((suffix) => `${name}${suffix}`));
+      const stale = files.filter((file) => file.startsWith(`${name}.expected.`) && !produced.has(file));
+      assert.deepEqual(stale, [], `golden files ${name}'s test no longer produces: delete them`);
+    });
+  }
+  it("every golden file has its fixture", () => {
+    const names = new Set(inputs.map((input) => input.slice(0, input.indexOf(".input."))));
+    const orphans = files.filter(
+      (file) => file.includes(".expected.") && !names.has(file.slice(0, file.indexOf(".expected."))),
+    );
+    assert.deepEqual(orphans, [], "golden files without a <name>.input.* fixture: add the fixture or delete them");
+  });
+}
