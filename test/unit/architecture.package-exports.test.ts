@@ -15,6 +15,7 @@ const PACKAGES: Record<string, string> = {
   server: "@rlm-plan/language-server",
   "debug-adapter": "@rlm-plan/debug-adapter",
   client: "rlm-plan-client",
+  "test/support/lsp": "@rlm-plan/lsp-harness",
 };
 
 const SKIPPED = new Set(["out", "node_modules", "dist", ".e2e", ".vscode-test", ".git"]);
