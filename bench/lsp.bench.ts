@@ -569,7 +569,9 @@ function printMemory(row: MemoryRow): void {
   );
   console.log("VmRSS from /proc/<pid>/status; plans alternate flat and nested, each text different; every one");
   console.log("opened (validationDelay 0) and its diagnostics received before reading. The server runs with");
-  console.log("--expose-gc and a preloaded hook (bench/serverMemoryHook.ts) so that a full GC can be asked for by");
+  console.log(
+    "--expose-gc and a preloaded hook (test/support/lsp/src/serverMemoryHook.ts) so a full GC can be asked for by",
+  );
   console.log("signal: the 'after full GC' rows tell live memory from garbage not yet collected.\n");
   const perPlan = (kib: number): string => `${(kib / MEMORY_PLANS).toFixed(0)} KiB/plan`;
   const heapKiB = (h: HeapUsage): number => h.heapUsed / 1024;
