@@ -19,9 +19,9 @@ import type { Position } from "vscode-languageserver-protocol";
 import { analyzePlan } from "@rlm-plan/language-server/service/analyzedPlan";
 import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
 import { HostProfiles } from "@rlm-plan/language-server/lsp/hostProfiles";
+import { LspClient, SERVER_MAIN, type ClientOptions, type HeapUsage } from "@rlm-plan/lsp-harness";
 import { summarizeCpuProfile } from "./cpuProfile";
 import { measureHostile, printHostile } from "./lspHostile";
-import { LspClient, SERVER_MAIN, type ClientOptions, type HeapUsage } from "@rlm-plan/lsp-harness";
 import { now } from "./measure";
 import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
 
