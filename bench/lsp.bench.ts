@@ -22,7 +22,7 @@ import { HostProfiles } from "@rlm-plan/language-server/lsp/hostProfiles";
 import { LspClient, SERVER_MAIN, type ClientOptions, type HeapUsage } from "@rlm-plan/lsp-harness";
 import { summarizeCpuProfile } from "./cpuProfile";
 import { measureHostile, printHostile } from "./lspHostile";
-import { now } from "./measure";
+import { now, timed } from "./measure";
 import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
 
 const SIZES = [100, 1_000, 10_000] as const;
@@ -257,12 +257,6 @@ function startServer(root: string, options: Pick<ClientOptions, "cpuProfileDir" 
     waitMs: WAIT_MS,
     ...options,
   });
-}
-
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const start = now();
-  await call();
-  return now() - start;
 }
 
 async function measurePlan(

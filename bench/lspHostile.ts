@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { DocumentFormattingRequest, DocumentSymbolRequest, FoldingRangeRequest } from "vscode-languageserver-protocol";
 import type { LspClient } from "@rlm-plan/lsp-harness";
-import { now } from "./measure";
+import { timed } from "./measure";
 
 export interface HostileRow {
   readonly name: string;
@@ -30,12 +30,6 @@ function documents(): [string, string][] {
     ["200,000 duplicate keys", duplicates],
     ["5 MB, 60,000 steps", large],
   ];
-}
-
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const start = now();
-  await call();
-  return now() - start;
 }
 
 export async function measureHostile(session: LspClient, root: string): Promise<HostileRow[]> {

@@ -1,11 +1,12 @@
 // The LSP harness itself (@rlm-plan/lsp-harness): a failing test body still ends its server and
 // removes its workspace; a test process that exits without stopping its server leaves none
-// running; a server that dies before initialize is a clear error with its stderr; and the
-// diagnostics the harness hands back are those of the version asked for.
+// running; a server that dies before initialize is a clear error with its stderr; the bench's
+// CPU profile and memory hook work; and the diagnostics the harness hands back are those of the
+// version asked for.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
@@ -76,6 +77,21 @@ setInterval(() => {}, 1000);
     await assert.rejects(LspClient.start({ root: scratch, serverMain: dying }), {
       message: "the server exited with 3 before it initialized\ncannot start: no config\n",
     });
+  });
+
+  it("a server under --cpu-prof writes its profile when stopped; the memory hook reports a full GC", async () => {
+    const profiles = mkdtempSync(join(scratch, "prof-"));
+    const client = await LspClient.start({ root: scratch, cpuProfileDir: profiles, memoryHook: true });
+    try {
+      const heap = await client.collectGarbage();
+      assert.ok(heap.heapUsed > 0 && heap.heapUsed <= heap.heapTotal, JSON.stringify(heap));
+      assert.doesNotMatch(client.stderr, /rlm-plan-bench-memory/, "the hook's line is taken out of stderr");
+      const memory = client.memory();
+      assert.ok(memory.rssKiB > 0 && memory.peakKiB >= memory.rssKiB, JSON.stringify(memory));
+    } finally {
+      await client.stop();
+    }
+    assert.equal(readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile")).length, 1);
   });
 
   describe("diagnostics by version", () => {
