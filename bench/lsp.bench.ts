@@ -19,10 +19,10 @@ import type { Position } from "vscode-languageserver-protocol";
 import { analyzePlan } from "@rlm-plan/language-server/service/analyzedPlan";
 import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
 import { HostProfiles } from "@rlm-plan/language-server/lsp/hostProfiles";
+import { LspClient, SERVER_MAIN, type ClientOptions, type HeapUsage } from "@rlm-plan/lsp-harness";
 import { summarizeCpuProfile } from "./cpuProfile";
 import { measureHostile, printHostile } from "./lspHostile";
-import { LspSession, SERVER_MAIN, type HeapUsage } from "./lspSession";
-import { now } from "./measure";
+import { now, timed } from "./measure";
 import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
 
 const SIZES = [100, 1_000, 10_000] as const;
@@ -43,6 +43,10 @@ const REPO = resolve(__dirname, "..", "..");
 const SCHEMA_FILE = join(REPO, "shared-runtime", "schemas", "plan.schema.json");
 /** What the server is told: check at once (the default is 150 ms after the last edit). */
 const SETTINGS = { validationDelay: 0 };
+/** The server measured: the build of this checkout, or another (a "before") named by RLM_PLAN_BENCH_SERVER. */
+const SERVER = process.env.RLM_PLAN_BENCH_SERVER ?? SERVER_MAIN;
+/** Plans of 10,000 steps and 1,000 plans at once take longer than a test's 10 s wait. */
+const WAIT_MS = 60_000;
 /** The policy the server gets from the host profile below, for the in-process analysis. */
 const POLICY = { capabilities: CAPABILITIES, budget: HUGE_BUDGET };
 
@@ -243,14 +247,20 @@ function hostProfileText(): string {
   )}\n`;
 }
 
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const start = now();
-  await call();
-  return now() - start;
+/** The server on `root` with the bench's settings (sent in initialize and answered when asked). */
+function startServer(root: string, options: Pick<ClientOptions, "cpuProfileDir" | "memoryHook">): Promise<LspClient> {
+  return LspClient.start({
+    root,
+    settings: SETTINGS,
+    initializationOptions: { rlmPlan: SETTINGS },
+    serverMain: SERVER,
+    waitMs: WAIT_MS,
+    ...options,
+  });
 }
 
 async function measurePlan(
-  session: LspSession,
+  session: LspClient,
   baseline: SchemaBaseline,
   root: string,
   shape: PlanShape,
@@ -258,7 +268,7 @@ async function measurePlan(
 ): Promise<PlanRow> {
   const name = `${shape}-${steps}`;
   const original = planText(shape, steps);
-  const opened = await timed(() => session.open(join(root, "plans", `${name}.rlmplan.json`), original));
+  const opened = await timed(() => session.openChecked(join(root, "plans", `${name}.rlmplan.json`), original));
   const uri = pathToFileURL(join(root, "plans", `${name}.rlmplan.json`)).href;
   const next = random(steps + (shape === "flat" ? 1 : 2));
 
@@ -279,7 +289,7 @@ async function measurePlan(
     text = edited(original, i + 1);
     const positions = new Positions(text);
     const ops = positions.after(/"op": "/g, 1);
-    const result = await session.change(uri, text);
+    const result = await session.changeTimed(uri, text);
     serverProblems = result.published.diagnostics.length;
     // The first hover after an edit: whatever the server computes lazily, it computes now.
     const hoverMs = await timed(() => session.hover(uri, positions.at(pick(ops, next))));
@@ -376,7 +386,7 @@ interface MemoryRow {
 
 /** A fresh server; 1,000 different 100-step plans (flat and nested in turn) opened and checked. */
 async function memory(root: string): Promise<MemoryRow> {
-  const session = await LspSession.start({ root, settings: SETTINGS, memoryHook: true });
+  const session = await startServer(root, { memoryHook: true });
   try {
     // Let the server settle after initialize (settings pulled).
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 300));
@@ -391,7 +401,7 @@ async function memory(root: string): Promise<MemoryRow> {
       const shape: PlanShape = i % 2 === 0 ? "flat" : "nested";
       const text = edited(bases[shape], i);
       textBytes += Buffer.byteLength(text);
-      opens.push(session.open(join(root, "many", `plan-${i}.rlmplan.json`), text));
+      opens.push(session.openChecked(join(root, "many", `plan-${i}.rlmplan.json`), text));
     }
     const opened = await Promise.all(opens);
     const openAllMs = now() - start;
@@ -553,7 +563,9 @@ function printMemory(row: MemoryRow): void {
   );
   console.log("VmRSS from /proc/<pid>/status; plans alternate flat and nested, each text different; every one");
   console.log("opened (validationDelay 0) and its diagnostics received before reading. The server runs with");
-  console.log("--expose-gc and a preloaded hook (bench/serverMemoryHook.ts) so that a full GC can be asked for by");
+  console.log(
+    "--expose-gc and a preloaded hook (test/support/lsp/src/serverMemoryHook.ts) so a full GC can be asked for by",
+  );
   console.log("signal: the 'after full GC' rows tell live memory from garbage not yet collected.\n");
   const perPlan = (kib: number): string => `${(kib / MEMORY_PLANS).toFixed(0)} KiB/plan`;
   const heapKiB = (h: HeapUsage): number => h.heapUsed / 1024;
@@ -657,9 +669,11 @@ async function main(): Promise<void> {
   );
   console.log(`load average at start: ${loadAverage()} (other work on the machine widens the p95 figures)`);
   console.log(
-    `server: node ${SERVER_MAIN.replace(`${REPO}/`, "")} --stdio${profile ? " under --cpu-prof (figures inflated by the profiler)" : ""}`,
+    `server: node ${SERVER.replace(`${REPO}/`, "")} --stdio${profile ? " under --cpu-prof (figures inflated by the profiler)" : ""}`,
   );
-  console.log("client: vscode-languageserver-protocol over the child's stdin/stdout (as test/protocol does)");
+  console.log(
+    "client: the LSP harness of test/protocol (test/support/lsp), vscode-languageserver-protocol over the child's stdin/stdout",
+  );
   console.log(
     `settings: rlmPlan = ${JSON.stringify(SETTINGS)}; host profile: capabilities ${JSON.stringify(CAPABILITIES)}, tool echo, budgets no plan reaches`,
   );
@@ -674,11 +688,7 @@ async function main(): Promise<void> {
       `baseline: vscode-json-languageservice ${jsonServiceVersion()}, schema ${SCHEMA_FILE.replace(`${REPO}/`, "")} (sanity: a broken plan gets ${broken} schema diagnostics)`,
     );
 
-    const session = await LspSession.start({
-      root,
-      settings: SETTINGS,
-      ...(profileDir ? { cpuProfileDir: profileDir } : {}),
-    });
+    const session = await startServer(root, profileDir ? { cpuProfileDir: profileDir } : {});
     const rows: PlanRow[] = [];
     const hostileOnly = process.argv.includes("--hostile");
     try {

@@ -6,8 +6,8 @@
 
 import { join } from "node:path";
 import { DocumentFormattingRequest, DocumentSymbolRequest, FoldingRangeRequest } from "vscode-languageserver-protocol";
-import type { LspSession } from "./lspSession";
-import { now } from "./measure";
+import type { LspClient } from "@rlm-plan/lsp-harness";
+import { timed } from "./measure";
 
 export interface HostileRow {
   readonly name: string;
@@ -32,25 +32,19 @@ function documents(): [string, string][] {
   ];
 }
 
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const start = now();
-  await call();
-  return now() - start;
-}
-
-export async function measureHostile(session: LspSession, root: string): Promise<HostileRow[]> {
+export async function measureHostile(session: LspClient, root: string): Promise<HostileRow[]> {
   const rows: HostileRow[] = [];
   for (const [index, [name, text]] of documents().entries()) {
-    let opened: Awaited<ReturnType<LspSession["open"]>> | undefined;
+    let opened: Awaited<ReturnType<LspClient["openChecked"]>> | undefined;
     const openMs = await timed(async () => {
-      opened = await session.open(join(root, `hostile-${index}.rlmplan.json`), text);
+      opened = await session.openChecked(join(root, `hostile-${index}.rlmplan.json`), text);
     });
     if (!opened) continue;
     const { uri, published } = opened;
     const textDocument = { uri };
     const edit = `${text.slice(0, 12)} ${text.slice(12)}`;
     const requests: [string, number][] = [
-      ["edit -> diagnostics", await timed(() => session.change(uri, edit))],
+      ["edit -> diagnostics", await timed(() => session.changeTimed(uri, edit))],
       ["hover", await timed(() => session.hover(uri, { line: 0, character: 4 }))],
       ["completion", await timed(() => session.completion(uri, { line: 0, character: 2 }))],
       [

@@ -71,6 +71,13 @@ async function calibrate(subject: Subject): Promise<{ callsPerSample: number; sa
   return { callsPerSample, samples: Math.max(MIN_SAMPLES, Math.ceil(MIN_TOTAL_MS / (perCall * callsPerSample))) };
 }
 
+/** Milliseconds one awaited call took. */
+export async function timed(call: () => Promise<unknown>): Promise<number> {
+  const start = now();
+  await call();
+  return now() - start;
+}
+
 /** Milliseconds from an arbitrary origin. */
 export function now(): number {
   return Number(process.hrtime.bigint()) / 1e6;

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { test } from "node:test";
-import { positionAt, rangeOf, SERVER_MAIN, TempWorkspace } from "../protocol/support/lspClient";
+import { positionAt, rangeOf, SERVER_MAIN, TempWorkspace } from "@rlm-plan/lsp-harness";
 
 /** test/out/neovim/ -> test/neovim/init.lua (not compiled, so not copied to out/). */
 const INIT_LUA = resolve(__dirname, "..", "..", "neovim", "init.lua");

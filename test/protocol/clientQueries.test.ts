@@ -4,35 +4,29 @@
 
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import type {
   HostProfileTemplateRequest,
   HostProvidersRequest,
   WorstCaseRequest,
 } from "@rlm-plan/language-server/protocol";
 import { parseHostProfile } from "@rlm-plan/core";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile, TempWorkspace } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { HOST, PLAN } from "../support/sampleWorkspace";
 
 describe("client queries: worst case, host profile template, providers", () => {
-  const hosted = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
+  const server = useServer({ files: { "rlmplan.host.json": hostProfile(HOST) } });
+  const hosted = server.workspace;
   const bare = new TempWorkspace();
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: hosted.root });
-  });
-  after(async () => {
-    await client.stop();
-    hosted.dispose();
-    bare.dispose();
-  });
+  after(() => bare.dispose());
 
   async function worstCase(file: string, text: string): Promise<WorstCaseRequest.Result | null> {
-    const uri = await client.open(file, text);
-    const result = (await client.connection.sendRequest("rlmPlan/worstCase", {
+    const uri = await server.client.open(file, text);
+    const result = (await server.client.connection.sendRequest("rlmPlan/worstCase", {
       uri,
     })) as WorstCaseRequest.Result | null;
-    await client.close(uri);
+    await server.client.close(uri);
     return result;
   }
 
@@ -103,11 +97,14 @@ describe("client queries: worst case, host profile template, providers", () => {
     const broken = PLAN.replace('"op": "checkpoint"', '"op": "checkpont"');
     assert.equal(await worstCase(hosted.path("plan.rlmplan.json"), broken), null);
     const closed = pathToFileURL(hosted.path("closed.rlmplan.json")).href;
-    assert.equal(await client.connection.sendRequest("rlmPlan/worstCase", { uri: closed }), null);
+    assert.equal(await server.client.connection.sendRequest("rlmPlan/worstCase", { uri: closed }), null);
   });
 
   const template = (params: unknown) =>
-    client.connection.sendRequest("rlmPlan/hostProfileTemplate", params) as Promise<HostProfileTemplateRequest.Result>;
+    server.client.connection.sendRequest(
+      "rlmPlan/hostProfileTemplate",
+      params,
+    ) as Promise<HostProfileTemplateRequest.Result>;
 
   it("the host profile a plan needs, written by the server from the plan's text", async () => {
     const uri = pathToFileURL(bare.path("my plan.rlmplan.json")).href;
@@ -151,11 +148,11 @@ describe("client queries: worst case, host profile template, providers", () => {
   it("a named host profile's providers and key variables, whatever the document", async () => {
     const uri = pathToFileURL(bare.path("plan.rlmplan.json")).href;
     const params: HostProvidersRequest.Params = { uri, hostProfile: hosted.path("rlmplan.host.json") };
-    assert.deepEqual(await client.connection.sendRequest("rlmPlan/hostProviders", params), {
+    assert.deepEqual(await server.client.connection.sendRequest("rlmPlan/hostProviders", params), {
       hostProfile: hosted.path("rlmplan.host.json"),
       providers: [{ name: "local", description: "A small local model", keyVariable: "LOCAL_SECRET_KEY" }],
     });
-    assert.deepEqual(await client.connection.sendRequest("rlmPlan/hostProviders", { uri }), {
+    assert.deepEqual(await server.client.connection.sendRequest("rlmPlan/hostProviders", { uri }), {
       hostProfile: null,
       providers: [],
     });

@@ -2,9 +2,10 @@
 // that supports it is asked to refresh its code lenses, and the next lens shows the new limit.
 
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
 import { CodeLensRefreshRequest, CodeLensRequest, FileChangeType } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 
 const HOST = {
   capabilities: ["tool(count_items)"],
@@ -15,26 +16,18 @@ const PLAN = `{"steps": [
   {"op": "final", "value": {"ref": "var", "name": "n"}}
 ]}`;
 
-const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
-let client: LspClient;
 let refreshes = 0;
-
-before(async () => {
-  client = await LspClient.start({
-    root: workspace.root,
-    workspaceCapabilities: { codeLens: { refreshSupport: true } },
-  });
-  client.connection.onRequest(CodeLensRefreshRequest.type, () => {
-    refreshes++;
-  });
-});
-after(async () => {
-  await client.stop();
-  workspace.dispose();
+const server = useServer({
+  files: { "rlmplan.host.json": hostProfile(HOST) },
+  workspaceCapabilities: { codeLens: { refreshSupport: true } },
+  onConnection: (connection) =>
+    connection.onRequest(CodeLensRefreshRequest.type, () => {
+      refreshes++;
+    }),
 });
 
 async function worstCase(uri: string): Promise<string | undefined> {
-  const lenses = await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+  const lenses = await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
   return lenses?.[1]?.command?.title;
 }
 
@@ -44,8 +37,8 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 it("a changed host budget refreshes the lenses once, and the lens shows the new limit", async () => {
-  const uri = await client.open(workspace.path("p.rlmplan.json"), PLAN);
-  await client.waitForDiagnostics(uri);
+  const { workspace, client } = server;
+  const { uri } = await server.open("p.rlmplan.json", PLAN);
   assert.equal(await worstCase(uri), "steps 2/64 · tools 1/16 · depth 1/4");
   assert.equal(refreshes, 0, "opening a plan asks for no refresh");
 

@@ -64,7 +64,7 @@ describe("the bundled language server and the MCP SDK", () => {
     client = await LspClient.start({
       root: workspace.root,
       settings: { listMcpTools: true },
-      server: join(dist, "server.js"),
+      serverMain: join(dist, "server.js"),
     });
     const plan = `{ "steps": [
       { "op": "tool", "name": "everything.echo", "args": { "message": 5 }, "bind": "a" },

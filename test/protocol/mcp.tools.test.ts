@@ -6,9 +6,9 @@
 
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol/node";
-import { fixture, hostProfile, LspClient, rangeOf, TempWorkspace } from "./support/lspClient";
+import { fixture, hostProfile, rangeOf, withServer } from "@rlm-plan/lsp-harness";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -30,87 +30,75 @@ const PLAN = `{
   ]
 }`;
 
-const clients: LspClient[] = [];
-const workspaces: TempWorkspace[] = [];
-after(async () => {
-  for (const client of clients) await client.stop();
-  for (const workspace of workspaces) workspace.dispose();
-});
-
-async function start(settings: Record<string, unknown>) {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
-  workspaces.push(workspace);
-  const client = await LspClient.start({ root: workspace.root, settings });
-  clients.push(client);
-  return { workspace, client };
-}
+const FILES = { "rlmplan.host.json": hostProfile(HOST) };
 
 const brief = (d: Diagnostic) => [d.code, d.severity, d.message, d.range.start.line];
 const listed = (diagnostics: Diagnostic[]) => diagnostics.some((d) => d.code === "invalid_tool_arguments");
 
 describe("MCP tools in the editor", () => {
-  it("lists the tools lazily, then checks arguments and notes the server that could not start", async () => {
-    const { workspace, client } = await start({ listMcpTools: true });
-    const uri = await client.open(workspace.path("p.rlmplan.json"), PLAN);
-    const diagnostics = await client.waitForDiagnostics(uri, listed);
-    assert.deepEqual(diagnostics.map(brief), [
-      [
-        "invalid_tool_arguments",
-        DiagnosticSeverity.Warning,
-        'tool "everything.echo": argument "message" must be text, got the number 5 (its input schema)',
-        2,
-      ],
-      [
-        "tool_source_unavailable",
-        DiagnosticSeverity.Warning,
-        'MCP server "gone" could not be started: command "no-such-server" was not found: the arguments of tool "gone.x" are not checked',
-        4,
-      ],
-    ]);
-    assert.deepEqual(diagnostics[0]?.range, rangeOf(PLAN, "5"));
+  it("lists the tools lazily, then checks arguments and notes the server that could not start", () =>
+    withServer({ files: FILES, settings: { listMcpTools: true } }, async (server) => {
+      const { client } = server;
+      const { uri, diagnostics } = await server.open("p.rlmplan.json", PLAN, { accept: listed });
+      assert.deepEqual(diagnostics.map(brief), [
+        [
+          "invalid_tool_arguments",
+          DiagnosticSeverity.Warning,
+          'tool "everything.echo": argument "message" must be text, got the number 5 (its input schema)',
+          2,
+        ],
+        [
+          "tool_source_unavailable",
+          DiagnosticSeverity.Warning,
+          'MCP server "gone" could not be started: command "no-such-server" was not found: the arguments of tool "gone.x" are not checked',
+          4,
+        ],
+      ]);
+      assert.deepEqual(diagnostics[0]?.range, rangeOf(PLAN, "5"));
 
-    const profileText = hostProfile(HOST);
-    const profile = await client.open(workspace.path("rlmplan.host.json"), profileText, "jsonc");
-    const profileDiagnostics = await client.waitForDiagnostics(profile, (d) => d.length > 0);
-    assert.deepEqual(profileDiagnostics.map(brief), [
-      [
-        "mcp_server_unavailable",
-        DiagnosticSeverity.Warning,
-        'MCP server "gone" could not be started: command "no-such-server" was not found: plans cannot call its tools, and their arguments are not checked',
-        rangeOf(profileText, '"gone"').start.line,
-      ],
-    ]);
-    assert.deepEqual(profileDiagnostics[0]?.range, rangeOf(profileText, '"gone"'));
+      const profileText = hostProfile(HOST);
+      const { diagnostics: profileDiagnostics } = await server.open("rlmplan.host.json", profileText, {
+        languageId: "jsonc",
+        accept: (d) => d.length > 0,
+      });
+      assert.deepEqual(profileDiagnostics.map(brief), [
+        [
+          "mcp_server_unavailable",
+          DiagnosticSeverity.Warning,
+          'MCP server "gone" could not be started: command "no-such-server" was not found: plans cannot call its tools, and their arguments are not checked',
+          rangeOf(profileText, '"gone"').start.line,
+        ],
+      ]);
+      assert.deepEqual(profileDiagnostics[0]?.range, rangeOf(profileText, '"gone"'));
 
-    const hover = await client.hover(uri, fixture(PLAN.replace('"everything.echo"', '"everything.e|cho"')).position);
-    const text = hover && typeof hover.contents === "object" && "value" in hover.contents ? hover.contents.value : "";
-    assert.match(
-      text,
-      /^\*\*tool\*\* `everything\.echo`\n\nMCP tool of MCP server "everything"\n\nEchoes back the input string\n\nInput schema:\n\n```json\n\{/,
-    );
-    assert.match(text, /"message": \{\n\s+"type": "string",\n\s+"description": "Message to echo"/);
+      const hover = await client.hover(uri, fixture(PLAN.replace('"everything.echo"', '"everything.e|cho"')).position);
+      const text = hover && typeof hover.contents === "object" && "value" in hover.contents ? hover.contents.value : "";
+      assert.match(
+        text,
+        /^\*\*tool\*\* `everything\.echo`\n\nMCP tool of MCP server "everything"\n\nEchoes back the input string\n\nInput schema:\n\n```json\n\{/,
+      );
+      assert.match(text, /"message": \{\n\s+"type": "string",\n\s+"description": "Message to echo"/);
 
-    const { text: typing, position } = fixture(PLAN.replace('"args": { "a": 1, "b": 2 }', '"args": { "a": 1, | }'));
-    const typed = await client.open(workspace.path("q.rlmplan.json"), typing);
-    await client.waitForDiagnostics(typed, listed);
-    const items = await client.completion(typed, position);
-    assert.deepEqual(
-      items.map((item) => [
-        item.label,
-        item.detail,
-        item.textEdit && "newText" in item.textEdit ? item.textEdit.newText : "",
-      ]),
-      [["b", "required argument", '"b": ']],
-    );
-  });
+      const { text: typing, position } = fixture(PLAN.replace('"args": { "a": 1, "b": 2 }', '"args": { "a": 1, | }'));
+      const { uri: typed } = await server.open("q.rlmplan.json", typing, { accept: listed });
+      const items = await client.completion(typed, position);
+      assert.deepEqual(
+        items.map((item) => [
+          item.label,
+          item.detail,
+          item.textEdit && "newText" in item.textEdit ? item.textEdit.newText : "",
+        ]),
+        [["b", "required argument", '"b": ']],
+      );
+    }));
 
-  it("with listMcpTools off, starts nothing and trusts SERVER.TOOL names", async () => {
-    const { workspace, client } = await start({});
-    const uri = await client.open(workspace.path("p.rlmplan.json"), PLAN);
-    const diagnostics = await client.waitForDiagnostics(uri);
-    assert.deepEqual(diagnostics.map(brief), []);
-    const hover = await client.hover(uri, fixture(PLAN.replace('"gone.x"', '"gone|.x"')).position);
-    const text = hover && typeof hover.contents === "object" && "value" in hover.contents ? hover.contents.value : "";
-    assert.match(text, /whose tools have not been listed/);
-  });
+  it("with listMcpTools off, starts nothing and trusts SERVER.TOOL names", () =>
+    withServer({ files: FILES }, async (server) => {
+      const { uri, diagnostics } = await server.open("p.rlmplan.json", PLAN);
+      const { client } = server;
+      assert.deepEqual(diagnostics.map(brief), []);
+      const hover = await client.hover(uri, fixture(PLAN.replace('"gone.x"', '"gone|.x"')).position);
+      const text = hover && typeof hover.contents === "object" && "value" in hover.contents ? hover.contents.value : "";
+      assert.match(text, /whose tools have not been listed/);
+    }));
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol/node";
 import { startChatServer, type ChatServer } from "../support/chatServer";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile, ServerSession, type LspClient, type TempWorkspace } from "@rlm-plan/lsp-harness";
 
 const KEY_VARIABLE = "RLM_PLAN_TEST_PROPOSE_KEY";
 const KEY = "sk-propose-sentinel-41";
@@ -20,32 +20,34 @@ const PLAN = {
 
 describe("Propose Plan (server command)", () => {
   let chat: ChatServer;
+  let server: ServerSession;
   let workspace: TempWorkspace;
   let client: LspClient;
   before(async () => {
     chat = await startChatServer();
-    workspace = new TempWorkspace({
-      "rlmplan.host.json": hostProfile({
-        capabilities: ["tool(count_items)"],
-        tools: { count_items: { type: "builtin", builtin: "count_items" } },
-        providers: {
-          planner: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: KEY_VARIABLE },
-        },
-      }),
-      // A folder with a host of its own: what applies in it is this one, not its parent's.
-      "team/rlmplan.host.json": hostProfile({
-        capabilities: ["tool(count_items)"],
-        tools: { count_items: { type: "builtin", builtin: "count_items" } },
-        providers: {
-          reviewer: { type: "openai-chat", baseUrl: chat.baseUrl, model: "small", apiKeyEnv: KEY_VARIABLE },
-        },
-      }),
+    server = new ServerSession({
+      files: {
+        "rlmplan.host.json": hostProfile({
+          capabilities: ["tool(count_items)"],
+          tools: { count_items: { type: "builtin", builtin: "count_items" } },
+          providers: {
+            planner: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: KEY_VARIABLE },
+          },
+        }),
+        // A folder with a host of its own: what applies in it is this one, not its parent's.
+        "team/rlmplan.host.json": hostProfile({
+          capabilities: ["tool(count_items)"],
+          tools: { count_items: { type: "builtin", builtin: "count_items" } },
+          providers: {
+            reviewer: { type: "openai-chat", baseUrl: chat.baseUrl, model: "small", apiKeyEnv: KEY_VARIABLE },
+          },
+        }),
+      },
     });
-    client = await LspClient.start({ root: workspace.root });
+    ({ workspace, client } = await server.start());
   });
   after(async () => {
-    await client.stop();
-    workspace.dispose();
+    await server.dispose();
     await chat.close();
   });
 

@@ -4,7 +4,7 @@
 // answer each request, log no caught bug, and stay alive.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   CodeActionRequest,
   CodeLensRequest,
@@ -20,21 +20,15 @@ import {
   type Diagnostic,
   type Position,
 } from "vscode-languageserver-protocol/node";
-import { LspClient, positionAt, TempWorkspace } from "./support/lspClient";
+import { positionAt } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
 
 describe("robustness: editing features on broken text", () => {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": SCOPED_HOST_TEXT });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const server = useServer({ files: { "rlmplan.host.json": SCOPED_HOST_TEXT } });
 
   async function askEverything(uri: string, text: string): Promise<void> {
+    const { client } = server;
     const end = positionAt(text, text.length);
     const places: Position[] = [0.2, 0.5, 0.8, 1].map((f) => positionAt(text, Math.floor(text.length * f)));
     const textDocument = { uri };
@@ -79,6 +73,7 @@ describe("robustness: editing features on broken text", () => {
   }
 
   it("answers on every prefix and every line deletion of a plan", async () => {
+    const { client, workspace } = server;
     const uri = await client.open(workspace.path("typing.rlmplan.json"), "");
     const lines = SCOPED_PLAN.split("\n");
     const texts = [

@@ -4,7 +4,7 @@
 // summary; closing a document logs nothing. (And an undeclared input is a host warning.)
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   DiagnosticSeverity,
   DocumentFormattingRequest,
@@ -13,7 +13,8 @@ import {
   ShowMessageNotification,
   type ShowMessageParams,
 } from "vscode-languageserver-protocol";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { HOST, PLAN } from "../support/sampleWorkspace";
 
 const BRACKETS = "[".repeat(20_000);
@@ -25,20 +26,17 @@ const STEPS = Array.from(
 const LARGE = `{"steps": [\n${STEPS.join(",\n")},\n{"op": "final", "value": 1}]}\n`;
 
 describe("hostile documents", () => {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
-  let client: LspClient;
   const messages: ShowMessageParams[] = [];
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root, settings: { validationDelay: 0 } });
-    client.connection.onNotification(ShowMessageNotification.type, (params) => void messages.push(params));
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
+  const server = useServer({
+    files: { "rlmplan.host.json": hostProfile(HOST) },
+    settings: { validationDelay: 0 },
+    onConnection: (connection) =>
+      connection.onNotification(ShowMessageNotification.type, (params) => void messages.push(params)),
   });
 
   /** The server answers the usual requests on the document, then a hover elsewhere. */
   async function answers(uri: string): Promise<void> {
+    const { client, workspace } = server;
     await client.hover(uri, { line: 0, character: 3 });
     await client.completion(uri, { line: 0, character: 2 });
     await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
@@ -49,9 +47,8 @@ describe("hostile documents", () => {
   }
 
   it("20 KB of [ is not formatted: a message says why, and the server answers", async () => {
-    const uri = await client.open(workspace.path("brackets.rlmplan.json"), BRACKETS);
-    await client.waitForDiagnostics(uri);
-    const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, {
+    const { uri } = await server.open("brackets.rlmplan.json", BRACKETS);
+    const edits = await server.client.connection.sendRequest(DocumentFormattingRequest.type, {
       textDocument: { uri },
       options: { tabSize: 2, insertSpaces: true },
     });
@@ -64,8 +61,7 @@ describe("hostile documents", () => {
   });
 
   it("200,000 duplicate keys: 1,000 diagnostics and a summary, and the server answers", async () => {
-    const uri = await client.open(workspace.path("duplicates.rlmplan.json"), DUPLICATES);
-    const diagnostics = await client.waitForDiagnostics(uri);
+    const { uri, diagnostics } = await server.open("duplicates.rlmplan.json", DUPLICATES);
     assert.equal(diagnostics.length, 1001);
     assert.equal(diagnostics[0]?.code, "too_many_problems");
     assert.equal(
@@ -77,10 +73,9 @@ describe("hostile documents", () => {
 
   it("a 5 MB plan is analysed, formatted, and the server answers", async () => {
     assert.ok(LARGE.length > 5_000_000, `${LARGE.length} bytes`);
-    const uri = await client.open(workspace.path("large.rlmplan.json"), LARGE);
-    const diagnostics = await client.waitForDiagnostics(uri);
+    const { uri, diagnostics } = await server.open("large.rlmplan.json", LARGE);
     assert.ok(diagnostics.every((d) => d.code !== "too_many_problems"));
-    const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, {
+    const edits = await server.client.connection.sendRequest(DocumentFormattingRequest.type, {
       textDocument: { uri },
       options: { tabSize: 2, insertSpaces: true },
     });
@@ -90,8 +85,7 @@ describe("hostile documents", () => {
 
   it("an input the host profile does not declare is a warning on its reference", async () => {
     const plan = `{"steps": [{"op": "final", "value": {"ref": "input", "name": "ghost"}}]}`;
-    const uri = await client.open(workspace.path("ghost.rlmplan.json"), plan);
-    const diagnostics = await client.waitForDiagnostics(uri);
+    const { diagnostics } = await server.open("ghost.rlmplan.json", plan);
     assert.deepEqual(
       diagnostics.map((d) => [d.code, d.severity, d.message, d.range.start.character]),
       [
@@ -106,8 +100,8 @@ describe("hostile documents", () => {
   });
 
   it("closing documents logs no error", async () => {
-    const uri = await client.open(workspace.path("closed.rlmplan.json"), PLAN);
-    await client.waitForDiagnostics(uri);
+    const { client, workspace } = server;
+    const { uri } = await server.open("closed.rlmplan.json", PLAN);
     await client.close(uri);
     await client.hover(await client.open(workspace.path("after-close.rlmplan.json"), PLAN), { line: 1, character: 5 });
     assert.deepEqual(

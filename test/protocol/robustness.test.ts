@@ -4,9 +4,10 @@
 // uncaught exception. The seed is printed; ROBUSTNESS_SEED=<n> replays a run.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { MessageType } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, positionAt, TempWorkspace } from "./support/lspClient";
+import { hostProfile, positionAt } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { HOST, PLAN } from "../support/sampleWorkspace";
 
 const SEED = Number(process.env.ROBUSTNESS_SEED ?? Date.now() % 1_000_000);
@@ -116,18 +117,11 @@ function mutate(text: string, pick: () => number, base: string): string {
 }
 
 describe("robustness", () => {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
-  let client: LspClient;
-  before(async () => {
-    // A short delay so that validations run between edits too, not only after each batch.
-    client = await LspClient.start({ root: workspace.root, settings: { validationDelay: 2 } });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  // A short delay so that validations run between edits too, not only after each batch.
+  const server = useServer({ files: { "rlmplan.host.json": hostProfile(HOST) }, settings: { validationDelay: 2 } });
 
   it(`survives ${BATCHES * EDITS_PER_BATCH * 2} random edits and answers every request (seed ${SEED})`, async () => {
+    const { client, workspace } = server;
     const pick = random(SEED);
     const documents = [
       { base: PLAN, text: PLAN, uri: await client.open(workspace.path("a.rlmplan.json"), PLAN) },
@@ -176,6 +170,7 @@ describe("robustness", () => {
   });
 
   it("answers on 5,000-deep nesting and huge arrays, at their start, middle and end", async () => {
+    const { client, workspace } = server;
     const pick = random(SEED + 1);
     const uri = await client.open(workspace.path("monster.rlmplan.json"), "{}");
     for (let kind = 0; kind < MONSTERS; kind++) {

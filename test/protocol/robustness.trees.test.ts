@@ -3,27 +3,21 @@
 // many others were opened, and after an edit, must answer exactly as it did at first.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { DefinitionRequest, ReferencesRequest } from "vscode-languageserver-protocol/node";
-import { fixture, LspClient, TempWorkspace } from "./support/lspClient";
+import { fixture } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { cursorIn, SCOPED_HOST_TEXT, SCOPED_PLAN } from "../support/scopedPlan";
 
 /** More plans than the server keeps trees for. */
 const OTHERS = 24;
 
 describe("robustness: trees dropped and parsed again", () => {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": SCOPED_HOST_TEXT });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const server = useServer({ files: { "rlmplan.host.json": SCOPED_HOST_TEXT } });
 
   /** Hover, completion, definition and references at one reference to "hits" in the plan. */
   async function answers(uri: string, text: string): Promise<unknown[]> {
+    const { client } = server;
     const { position } = fixture(cursorIn(text, '"hits"', 1));
     const textDocument = { uri };
     return [
@@ -39,17 +33,13 @@ describe("robustness: trees dropped and parsed again", () => {
   }
 
   it("answers the same after many other plans and after an edit", async () => {
-    const uri = await client.open(workspace.path("kept.rlmplan.json"), SCOPED_PLAN);
-    await client.waitForDiagnostics(uri);
+    const { client } = server;
+    const { uri } = await server.open("kept.rlmplan.json", SCOPED_PLAN);
     const first = await answers(uri, SCOPED_PLAN);
     assert.ok(first[0] !== null, "a hover on the reference");
 
     for (let i = 0; i < OTHERS; i++) {
-      const other = await client.open(
-        workspace.path(`other${i}.rlmplan.json`),
-        SCOPED_PLAN.replace("Summarize", `S${i}`),
-      );
-      await client.waitForDiagnostics(other);
+      await server.open(`other${i}.rlmplan.json`, SCOPED_PLAN.replace("Summarize", `S${i}`));
     }
     assert.deepEqual(await answers(uri, SCOPED_PLAN), first);
 

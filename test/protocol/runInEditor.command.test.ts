@@ -4,7 +4,7 @@
 // outcome in window/showMessage; it answers with the result when the run ends.
 
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import {
   CodeLensRequest,
   ExecuteCommandRequest,
@@ -13,7 +13,8 @@ import {
   WorkDoneProgressCreateRequest,
   type ShowMessageParams,
 } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 
 const HOST = {
   capabilities: ["context(search)", "tool(count_items)"],
@@ -29,29 +30,28 @@ const PLAN = `{
   ]
 }`;
 
+const FILES = { "rlmplan.host.json": hostProfile(HOST) };
+
 describe("running a plan with standard LSP messages (any editor)", () => {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
-  let client: LspClient;
   const progress: unknown[] = [];
   const shown: ShowMessageParams[] = [];
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root, windowCapabilities: { workDoneProgress: true } });
-    client.connection.onRequest(WorkDoneProgressCreateRequest.method, () => null);
-    client.connection.onNotification("$/progress", (params: { value: unknown }) => {
-      progress.push(params.value);
-    });
-    client.connection.onNotification(ShowMessageNotification.method, (params: ShowMessageParams) => {
-      shown.push(params);
-    });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
+  const server = useServer({
+    files: FILES,
+    windowCapabilities: { workDoneProgress: true },
+    onConnection: (connection) => {
+      connection.onRequest(WorkDoneProgressCreateRequest.method, () => null);
+      connection.onNotification("$/progress", (params: { value: unknown }) => {
+        progress.push(params.value);
+      });
+      connection.onNotification(ShowMessageNotification.method, (params: ShowMessageParams) => {
+        shown.push(params);
+      });
+    },
   });
 
   it("the lens names the server's command when the client has no run command of its own", async () => {
-    const uri = await client.open(workspace.path("lens.rlmplan.json"), PLAN);
-    await client.waitForDiagnostics(uri);
+    const { client } = server;
+    const { uri } = await server.open("lens.rlmplan.json", PLAN);
     const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
     assert.deepEqual(lenses[0]?.command, {
       title: "▶ Run plan",
@@ -65,8 +65,8 @@ describe("running a plan with standard LSP messages (any editor)", () => {
   });
 
   it("runs: progress begins, names steps and ends; transitions are logged; the value is shown and answered", async () => {
-    const uri = await client.open(workspace.path("run.rlmplan.json"), PLAN);
-    await client.waitForDiagnostics(uri);
+    const { client } = server;
+    const { uri } = await server.open("run.rlmplan.json", PLAN);
     const result = await client.connection.sendRequest(ExecuteCommandRequest.type, {
       command: "rlmPlan.server.runInEditor",
       arguments: [uri],
@@ -101,11 +101,11 @@ describe("running a plan with standard LSP messages (any editor)", () => {
   });
 
   it("a failing plan is shown as an error message with its kind", async () => {
-    const uri = await client.open(
-      workspace.path("bad.rlmplan.json"),
+    const { client } = server;
+    const { uri } = await server.open(
+      "bad.rlmplan.json",
       '{"steps": [{"op": "tool", "name": "count_items", "args": 7, "bind": "n"}, {"op": "final", "value": {"ref": "var", "name": "n"}}]}',
     );
-    await client.waitForDiagnostics(uri);
     shown.length = 0;
     const result = (await client.connection.sendRequest(ExecuteCommandRequest.type, {
       command: "rlmPlan.server.runInEditor",
@@ -120,20 +120,11 @@ describe("running a plan with standard LSP messages (any editor)", () => {
 });
 
 describe("a client that runs plans itself", () => {
-  const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
-  let client: LspClient;
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root, initializationOptions: { clientRunsPlans: true } });
-  });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const server = useServer({ files: FILES, initializationOptions: { clientRunsPlans: true } });
 
   it("gets a lens naming its own command", async () => {
-    const uri = await client.open(workspace.path("lens.rlmplan.json"), PLAN);
-    await client.waitForDiagnostics(uri);
-    const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
+    const { uri } = await server.open("lens.rlmplan.json", PLAN);
+    const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
     assert.deepEqual(lenses[0]?.command, { title: "▶ Run plan", command: "rlmPlan.run", arguments: [uri] });
   });
 });

@@ -5,9 +5,10 @@
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { ExecuteCommandRequest, ResponseError } from "vscode-languageserver-protocol/node";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile, withServer } from "@rlm-plan/lsp-harness";
+import { useServer } from "@rlm-plan/lsp-harness/suite";
 
 interface Transition {
   sequence: number;
@@ -73,39 +74,35 @@ const MARKER_PLAN = `{"steps": [
 ]}`;
 
 describe("run: the plan through the server", () => {
-  const workspace = new TempWorkspace({
-    "rlmplan.host.json": hostProfile(HOST),
-    "sleepy.js": "process.stdin.resume(); setTimeout(() => process.stdout.write('1'), 30000);\n",
-    "marker.js":
-      "require('node:fs').writeFileSync('ran.txt', 'yes'); process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('true'));\n",
-  });
-  let client: LspClient;
   const transitions: TransitionParams[] = [];
   const started: StepStartedParams[] = [];
   const finished: FinishedParams[] = [];
   const order: string[] = [];
   const waiters = new Set<() => void>();
-
-  before(async () => {
-    client = await LspClient.start({ root: workspace.root });
-    client.connection.onNotification("rlmPlan/transition", (params: TransitionParams) => {
-      transitions.push(params);
-      order.push(`transition ${params.runId}`);
-    });
-    client.connection.onNotification("rlmPlan/stepStarted", (params: StepStartedParams) => {
-      started.push(params);
-      for (const wake of [...waiters]) wake();
-    });
-    client.connection.onNotification("rlmPlan/runFinished", (params: FinishedParams) => {
-      finished.push(params);
-      order.push(`finished ${params.runId}`);
-      for (const wake of [...waiters]) wake();
-    });
+  const server = useServer({
+    files: {
+      "rlmplan.host.json": hostProfile(HOST),
+      "sleepy.js": "process.stdin.resume(); setTimeout(() => process.stdout.write('1'), 30000);\n",
+      "marker.js":
+        "require('node:fs').writeFileSync('ran.txt', 'yes'); process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('true'));\n",
+    },
+    onConnection: (connection) => {
+      connection.onNotification("rlmPlan/transition", (params: TransitionParams) => {
+        transitions.push(params);
+        order.push(`transition ${params.runId}`);
+      });
+      connection.onNotification("rlmPlan/stepStarted", (params: StepStartedParams) => {
+        started.push(params);
+        for (const wake of [...waiters]) wake();
+      });
+      connection.onNotification("rlmPlan/runFinished", (params: FinishedParams) => {
+        finished.push(params);
+        order.push(`finished ${params.runId}`);
+        for (const wake of [...waiters]) wake();
+      });
+    },
   });
-  after(async () => {
-    await client.stop();
-    workspace.dispose();
-  });
+  const { workspace } = server;
 
   function waitFor<T>(check: () => T | undefined, what: string, ms = 10_000): Promise<T> {
     return new Promise((resolve, reject) => {
@@ -128,11 +125,11 @@ describe("run: the plan through the server", () => {
   const finishedRun = (runId: string) => waitFor(() => finished.find((f) => f.runId === runId), `the end of ${runId}`);
 
   function execute(command: string, args: unknown[]): Promise<unknown> {
-    return client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+    return server.client.connection.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
   }
 
   async function run(file: string, text: string): Promise<{ uri: string; runId: string }> {
-    const uri = await client.open(workspace.path(file), text);
+    const uri = await server.client.open(workspace.path(file), text);
     const identity = (await execute("rlmPlan.server.run", [{ uri }])) as { uri: string; runId: string };
     assert.equal(identity.uri, uri);
     assert.match(identity.runId, /^run-\d+$/);
@@ -140,7 +137,7 @@ describe("run: the plan through the server", () => {
   }
 
   it("the server offers the run and cancel commands", () => {
-    const commands = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    const commands = server.client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
     assert.ok(commands.includes("rlmPlan.server.run"));
     assert.ok(commands.includes("rlmPlan.server.cancel"));
     assert.ok(!commands.includes("rlmPlan.run"), "rlmPlan.run is the client's own command");
@@ -210,7 +207,7 @@ describe("run: the plan through the server", () => {
       order.filter((entry) => entry.endsWith(` ${runId}`)),
       [...mine.map(() => `transition ${runId}`), `finished ${runId}`],
     );
-    await client.close(uri);
+    await server.client.close(uri);
   });
 
   it("cancel ends a run whose tool sleeps, with kind cancelled, within 2 s", async () => {
@@ -233,7 +230,7 @@ describe("run: the plan through the server", () => {
     });
     assert.equal(end.transitionCount, 0);
     assert.equal(await execute("rlmPlan.server.cancel", [{ runId }]), false, "a finished run cannot be cancelled");
-    await client.close(uri);
+    await server.client.close(uri);
   });
 
   it("an invalid plan ends at once with the runtime's first error", async () => {
@@ -253,12 +250,12 @@ describe("run: the plan through the server", () => {
       output_bytes: 65536,
     });
     assert.deepEqual((end.result as { location?: unknown }).location, { line: 5, column: 74 });
-    await client.close(uri);
+    await server.client.close(uri);
   });
 
   it("a mocked run: tools answer from the mocks, and every notification says mocked", async () => {
     const mocks = { tools: { marker: [{ value: "mocked marker" }] } };
-    const uri = await client.open(workspace.path("mocked.rlmplan.json"), MARKER_PLAN);
+    const uri = await server.client.open(workspace.path("mocked.rlmplan.json"), MARKER_PLAN);
     const { runId } = (await execute("rlmPlan.server.run", [{ uri, mocks }])) as { runId: string };
     const end = await finishedRun(runId);
     assert.deepEqual([end.result.ok, end.result.value], [true, "mocked marker"]);
@@ -269,27 +266,26 @@ describe("run: the plan through the server", () => {
       [true, true],
     );
     assert.equal(existsSync(workspace.path("ran.txt")), false, "the real marker tool never ran");
-    await client.close(uri);
+    await server.client.close(uri);
   });
 
   it("mocks that break the schema are refused with their location", async () => {
-    const uri = await client.open(workspace.path("mocked-bad.rlmplan.json"), MARKER_PLAN);
+    const uri = await server.client.open(workspace.path("mocked-bad.rlmplan.json"), MARKER_PLAN);
     await assert.rejects(
       execute("rlmPlan.server.run", [{ uri, mocks: { tools: { marker: [{}] } } }]),
       (error: ResponseError<unknown>) => /^The mocks cannot be used: mocks:1:/.test(error.message),
     );
-    await client.close(uri);
+    await server.client.close(uri);
   });
 
   it("nothing runs until the client asks", async () => {
-    const uri = await client.open(workspace.path("marker.rlmplan.json"), MARKER_PLAN);
-    await client.waitForDiagnostics(uri);
+    const { uri } = await server.open("marker.rlmplan.json", MARKER_PLAN);
     assert.equal(existsSync(workspace.path("ran.txt")), false, "opening and checking a plan runs nothing");
     const identity = (await execute("rlmPlan.server.run", [uri])) as { runId: string };
     const end = await finishedRun(identity.runId);
     assert.deepEqual(end.result.ok, true);
     assert.equal(existsSync(workspace.path("ran.txt")), true);
-    await client.close(uri);
+    await server.client.close(uri);
   });
 
   it("refuses a document that is not open, and bad arguments", async () => {
@@ -305,13 +301,11 @@ describe("run: the plan through the server", () => {
     assert.equal(await execute("rlmPlan.server.cancel", [{ runId: "run-999" }]), false);
   });
 
-  it("refuses to run without a host profile", async () => {
-    const bare = new TempWorkspace();
-    const other = await LspClient.start({ root: bare.root });
-    try {
-      const uri = await other.open(bare.path("plan.rlmplan.json"), COUNT_PLAN);
+  it("refuses to run without a host profile", () =>
+    withServer({}, async (bare) => {
+      const uri = await bare.client.open(bare.workspace.path("plan.rlmplan.json"), COUNT_PLAN);
       await assert.rejects(
-        other.connection.sendRequest(ExecuteCommandRequest.type, {
+        bare.client.connection.sendRequest(ExecuteCommandRequest.type, {
           command: "rlmPlan.server.run",
           arguments: [{ uri }],
         }),
@@ -320,9 +314,5 @@ describe("run: the plan through the server", () => {
             "No host profile for this plan: create rlmplan.host.json in its folder or a folder above it (or set rlmPlan.hostProfile), then run it again",
         },
       );
-    } finally {
-      await other.stop();
-      bare.dispose();
-    }
-  });
+    }));
 });

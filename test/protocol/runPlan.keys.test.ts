@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, it } from "node:test";
 import { startChatServer, type ChatServer } from "../support/chatServer";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile, ServerSession } from "@rlm-plan/lsp-harness";
 import { recordRunNotifications, runToEnd } from "./support/planRuns";
 
 const KEY = `sk-SENTINEL-${randomUUID()}`;
@@ -16,8 +16,7 @@ const PLAN = `{"steps": [
 ]}`;
 
 let chat: ChatServer;
-let workspace: TempWorkspace;
-let client: LspClient;
+let server: ServerSession;
 const seen: string[] = [];
 
 before(async () => {
@@ -25,26 +24,26 @@ before(async () => {
     { kind: "ok", text: "hello" },
     { kind: "ok", text: "hello again" },
   ]);
-  workspace = new TempWorkspace({
-    "rlmplan.host.json": hostProfile({
-      capabilities: ["model(local)"],
-      providers: {
-        local: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: "RLM_PLAN_TEST_RUN_KEY" },
-      },
-    }),
-  });
-  client = await LspClient.start({ root: workspace.root });
-  recordRunNotifications(client, seen);
+  server = await new ServerSession({
+    files: {
+      "rlmplan.host.json": hostProfile({
+        capabilities: ["model(local)"],
+        providers: {
+          local: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: "RLM_PLAN_TEST_RUN_KEY" },
+        },
+      }),
+    },
+  }).start();
+  recordRunNotifications(server.client, seen);
 });
 
 after(async () => {
-  await client.stop();
-  workspace.dispose();
+  await server.dispose();
   await chat.close();
 });
 
 function runWith(args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return runToEnd(client, seen, workspace.path("hi.rlmplan.json"), PLAN, args);
+  return runToEnd(server.client, seen, server.workspace.path("hi.rlmplan.json"), PLAN, args);
 }
 
 it("the key passed for the run is sent as the bearer token, and is echoed nowhere", async () => {

@@ -6,37 +6,37 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { startChatServer, type ChatServer } from "../support/chatServer";
 import { assertNoKey, hostileBehaviours, newSentinel } from "../support/hostileProviders";
-import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
+import { hostProfile, ServerSession } from "@rlm-plan/lsp-harness";
 import { recordRunNotifications, runToEnd, RUN_NOTIFICATIONS } from "./support/planRuns";
 
 const sentinel = newSentinel();
 const KEY_VAR = "RLM_SENTINEL_PROVIDER_VAR";
 
 let chat: ChatServer;
-let workspace: TempWorkspace;
-let client: LspClient;
+let server: ServerSession;
 const seen: string[] = [];
 
 before(async () => {
   chat = await startChatServer();
-  workspace = new TempWorkspace({
-    "rlmplan.host.json": hostProfile({
-      capabilities: ["model(local)"],
-      providers: { local: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: KEY_VAR } },
-    }),
-  });
-  client = await LspClient.start({ root: workspace.root });
-  recordRunNotifications(client, seen, [...RUN_NOTIFICATIONS, "window/showMessage"]);
+  server = await new ServerSession({
+    files: {
+      "rlmplan.host.json": hostProfile({
+        capabilities: ["model(local)"],
+        providers: { local: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: KEY_VAR } },
+      }),
+    },
+  }).start();
+  recordRunNotifications(server.client, seen, [...RUN_NOTIFICATIONS, "window/showMessage"]);
 });
 
 after(async () => {
-  await client.stop();
-  workspace.dispose();
+  await server.dispose();
   await chat.close();
 });
 
 function run(name: string, plan: string): Promise<Record<string, unknown>> {
-  return runToEnd(client, seen, workspace.path(`${name}.rlmplan.json`), plan, { env: { [KEY_VAR]: sentinel.key } });
+  const file = server.workspace.path(`${name}.rlmplan.json`);
+  return runToEnd(server.client, seen, file, plan, { env: { [KEY_VAR]: sentinel.key } });
 }
 
 it("no hostile provider gets the key into what the server sends", async () => {
@@ -55,7 +55,7 @@ it("no hostile provider gets the key into what the server sends", async () => {
     assert.equal(chat.requests[0]?.headers.authorization, `Bearer ${sentinel.key}`, hostile.name);
     assertNoKey(seen.join("\n"), sentinel, `notifications after "${hostile.name}"`);
   }
-  assertNoKey(JSON.stringify(client.logMessages), sentinel, "log messages");
-  assertNoKey(client.stderr, sentinel, "the server's stderr");
+  assertNoKey(JSON.stringify(server.client.logMessages), sentinel, "log messages");
+  assertNoKey(server.client.stderr, sentinel, "the server's stderr");
   assert.ok(seen.length >= 20);
 });

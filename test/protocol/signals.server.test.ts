@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { after, describe, test } from "node:test";
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
 import { assertNothingLeft, escapeeWorkspace, TOOL_PLAN, waitForFile } from "../support/leftovers";
-import { LspClient } from "./support/lspClient";
+import { LspClient } from "@rlm-plan/lsp-harness";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-server-signals-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,16 +39,21 @@ describe("the language server: no tool process outlives it", () => {
       const parent = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
       try {
         const client = await LspClient.start({ root: folder, processId: parent.pid });
-        const uri = await client.open(planFile, JSON.stringify(TOOL_PLAN));
-        assert.equal(pathToFileURL(planFile).href, uri);
-        await client.connection.sendRequest(ExecuteCommandRequest.type, {
-          command: "rlmPlan.server.run",
-          arguments: [{ uri }],
-        });
-        const pids = await waitForFile(pidFile, () => client.stderr);
-        ending.end(client, parent);
-        await client.whenExited();
-        await assertNothingLeft(pids, `the server ended by ${ending.name}`);
+        try {
+          const uri = await client.open(planFile, JSON.stringify(TOOL_PLAN));
+          assert.equal(pathToFileURL(planFile).href, uri);
+          await client.connection.sendRequest(ExecuteCommandRequest.type, {
+            command: "rlmPlan.server.run",
+            arguments: [{ uri }],
+          });
+          const pids = await waitForFile(pidFile, () => client.stderr);
+          ending.end(client, parent);
+          await client.whenExited();
+          await assertNothingLeft(pids, `the server ended by ${ending.name}`);
+        } finally {
+          // Already ended when the test passed; ended here when it failed before the ending.
+          await client.stop();
+        }
       } finally {
         parent.kill("SIGKILL");
       }

@@ -17,6 +17,7 @@ const PACKAGES: Record<string, string> = {
   server: "@rlm-plan/language-server",
   "debug-adapter": "@rlm-plan/debug-adapter",
   client: "rlm-plan-client",
+  "test/support/lsp": "@rlm-plan/lsp-harness",
 };
 
 /** A specifier naming a package of the repository: @rlm-plan/*, the CLI (rlm-plan) or rlm-plan-client. */

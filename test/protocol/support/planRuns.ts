@@ -2,7 +2,7 @@
 // notifications a test records (`seen`, as JSON text) are where the outcome is looked for.
 
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
-import type { LspClient } from "./lspClient";
+import type { LspClient } from "@rlm-plan/lsp-harness";
 
 export const RUN_NOTIFICATIONS = ["rlmPlan/transition", "rlmPlan/stepStarted", "rlmPlan/runFinished"];
 
