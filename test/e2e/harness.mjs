@@ -275,6 +275,12 @@ export class Workbench {
     this.page = page;
     this.server = server;
     page.on("pageerror", (error) => log(`[${server.name} pageerror]`, String(error).slice(0, 300)));
+    // What a webview that does not load says about it (its frames log to the page's console).
+    page.on("console", (message) => {
+      const text = message.text();
+      if (["error", "warning"].includes(message.type()) && /webview|service ?worker/i.test(text))
+        log(`[${server.name} console ${message.type()}]`, text.slice(0, 300));
+    });
   }
 
   static async open(context, server, folder) {

@@ -824,36 +824,54 @@ export const scenarios = [
   {
     name: "(j) the plan graph of 1,000 steps: the time to draw it after the view is ready, flat and nested",
     async run(session) {
-      const bench = await session.trusted();
+      // A window of its own. After (a)-(i) have run in one window for a couple of minutes, a new
+      // webview there often never receives its page: the host frame loads, the content frame is
+      // never created, and no console message says why; opening the view again (the panel's
+      // reload, graphPanel.ts) does not help. Scenario subsets (ij, gij, hij, adefij, abcij) pass;
+      // only the long full session shows it; no cause in the extension was found (see CHANGELOG).
+      const main = await session.trusted();
+      const bench = await Workbench.open(session.browser, session.trustedServer, session.trustedFolder);
       const page = bench.page;
-      // A 1,000-step plan: the time from the graph's request to the drawing, as the view shows it.
-      fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand.rlmplan.json"), thousandSteps());
-      await bench.openFile("plans/thousand.rlmplan.json");
-      await bench.focusEditor();
-      await bench.runCommand(UI.graph);
-      const drawn = /^1000 steps · drawn in \d+ ms/;
-      // A view whose page does not load (it happens under load) is loaded again by the panel
-      // after 8 s (graphPanel.ts): the wait allows for that, and a reload is logged, not hidden.
-      const status = await bench
-        .until("the 1,000-step graph drawn", async () => graphStatus(page, drawn), 45000)
-        .catch(async (error) => {
-          throw new Error(`${error.message}; the page: ${await graphFrames(page)}`);
-        });
-      log(`e2e: 1,000-step plan graph: ${status}`);
-      for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
-        log(`e2e: the extension said: ${line}`);
-      // The same count nested (100 sub-plans of 9 steps): it opens folded below depth 2.
-      fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand-nested.rlmplan.json"), thousandNested());
-      await bench.openFile("plans/thousand-nested.rlmplan.json");
-      await bench.focusEditor();
-      await bench.runCommand(UI.graph);
-      const folded = await bench.until(
-        "the nested 1,000-step graph drawn",
-        async () => graphStatus(page, /^101 steps \(\+900 in collapsed steps\) · drawn in \d+ ms/),
-        50000,
-      );
-      log(`e2e: nested 1,000-step plan graph: ${folded}`);
-      fs.writeFileSync(path.join(SCREENSHOTS, "j-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
+      try {
+        // The window restores the first one's layout (its Explorer section folded): files open by name.
+        // A 1,000-step plan: the time from the graph's request to the drawing, as the view shows it.
+        fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand.rlmplan.json"), thousandSteps());
+        await bench.openFile("plans/thousand.rlmplan.json");
+        await bench.focusEditor();
+        await bench.runCommand(UI.graph);
+        const drawn = /^1000 steps · drawn in \d+ ms/;
+        // A view whose page does not load is opened again by the panel after 8 s (graphPanel.ts):
+        // the wait allows for that, and a reload is logged, not hidden.
+        const status = await bench
+          .until("the 1,000-step graph drawn", async () => graphStatus(page, drawn), 45000)
+          .catch(async (error) => {
+            const said = session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [];
+            throw new Error(
+              `${error.message}; the extension said: ${JSON.stringify(said)}; the page: ${await graphFrames(page)}`,
+            );
+          });
+        log(`e2e: 1,000-step plan graph: ${status}`);
+        for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
+          log(`e2e: the extension said: ${line}`);
+        // The same count nested (100 sub-plans of 9 steps): it opens folded below depth 2.
+        fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand-nested.rlmplan.json"), thousandNested());
+        await bench.openFile("plans/thousand-nested.rlmplan.json");
+        await bench.focusEditor();
+        await bench.runCommand(UI.graph);
+        const folded = await bench.until(
+          "the nested 1,000-step graph drawn",
+          async () => graphStatus(page, /^101 steps \(\+900 in collapsed steps\) · drawn in \d+ ms/),
+          50000,
+        );
+        log(`e2e: nested 1,000-step plan graph: ${folded}`);
+        fs.writeFileSync(path.join(SCREENSHOTS, "j-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
+      } catch (error) {
+        await page.screenshot({ path: path.join(SCREENSHOTS, "FAIL-j-own-window.png") }).catch(() => {});
+        throw error;
+      } finally {
+        await page.close();
+        await main.page.bringToFront();
+      }
     },
   },
   {

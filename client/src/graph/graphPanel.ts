@@ -108,8 +108,6 @@ export class GraphPanels implements vscode.Disposable {
 }
 
 export class GraphPanel implements vscode.Disposable {
-  private readonly panel: vscode.WebviewPanel;
-  private readonly subscriptions: vscode.Disposable[] = [];
   private result: PlanGraphResult | undefined;
   private ready = false;
   private pending: ToWebview[] = [];
@@ -119,6 +117,10 @@ export class GraphPanel implements vscode.Disposable {
   private run: RunRecord | undefined;
   private replayTimer: NodeJS.Timeout | undefined;
   private readonly loading: LoadWatch;
+  /** The view; replaced when its page never loads (openPanel). */
+  private panel: vscode.WebviewPanel | undefined;
+  private readonly panelSubscriptions: vscode.Disposable[] = [];
+  private readonly title: string;
   onFocus: (() => void) | undefined;
   /** Every drawing's figures, latest last (for tests and the bench). */
   readonly renders: { ms: number; steps: number; nodes: number }[] = [];
@@ -129,45 +131,60 @@ export class GraphPanel implements vscode.Disposable {
     private readonly onDispose: () => void,
   ) {
     const name = document.uri.path.split("/").pop() ?? "plan";
-    this.panel = vscode.window.createWebviewPanel(
-      "rlmPlan.graph",
-      `Graph: ${name}`,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      {
-        enableScripts: true,
-        retainContextWhenHidden: true,
-        localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, "dist")],
-      },
-    );
+    this.title = `Graph: ${name}`;
     this.loading = new LoadWatch({
       timeoutMs: LOAD_TIMEOUT_MS,
       attempts: LOAD_ATTEMPTS,
-      visible: () => this.panel.visible,
-      load: () => {
-        this.ready = false;
-        this.panel.webview.html = this.html();
-      },
+      visible: () => this.panel?.visible ?? false,
+      load: () => this.openPanel(),
       say: (message) => deps.client.outputChannel.appendLine(`Plan graph of ${name}: ${message}`),
     });
-    this.subscriptions.push(
-      this.panel.onDidDispose(() => this.dispose()),
-      this.panel.onDidChangeViewState((event) => {
-        if (event.webviewPanel.active) this.onFocus?.();
-        if (event.webviewPanel.visible) this.loading.shown();
-      }),
-      this.panel.webview.onDidReceiveMessage((message: FromWebview) => void this.received(message)),
-    );
     this.loading.load();
     this.run = latestRun(deps.log, document.uri.toString());
     void this.refresh();
   }
 
   reveal(): void {
-    this.panel.reveal(vscode.ViewColumn.Beside, true);
+    this.panel?.reveal(vscode.ViewColumn.Beside, true);
+  }
+
+  /**
+   * Opens the view, or opens it again in the place of one whose page never loaded: setting the
+   * same view's page again does not help when its frame is stuck, a new view does. What was sent
+   * before the page said "ready" is kept and sent to the new one.
+   */
+  private openPanel(): void {
+    const old = this.panel;
+    const panel = vscode.window.createWebviewPanel(
+      "rlmPlan.graph",
+      this.title,
+      { viewColumn: old?.viewColumn ?? vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [vscode.Uri.joinPath(this.deps.extensionUri, "dist")],
+      },
+    );
+    this.panel = panel;
+    this.ready = false;
+    for (const subscription of this.panelSubscriptions.splice(0)) subscription.dispose();
+    this.panelSubscriptions.push(
+      // Closing the view closes the graph; a view replaced here is not this panel any more.
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.dispose();
+      }),
+      panel.onDidChangeViewState((event) => {
+        if (event.webviewPanel.active) this.onFocus?.();
+        if (event.webviewPanel.visible) this.loading.shown();
+      }),
+      panel.webview.onDidReceiveMessage((message: FromWebview) => void this.received(message)),
+    );
+    panel.webview.html = this.html(panel.webview);
+    old?.dispose();
   }
 
   send(message: ToWebview): void {
-    if (this.ready) void this.panel.webview.postMessage(message);
+    if (this.ready && this.panel) void this.panel.webview.postMessage(message);
     else this.pending.push(message);
   }
 
@@ -249,7 +266,7 @@ export class GraphPanel implements vscode.Disposable {
       if (!result) return;
       this.result = result;
       // The drawing never reads a step's range, which the wire carries as an LSP range.
-      this.send({ type: "graph", graph: result.graph as unknown as WireGraph, title: this.panel.title });
+      this.send({ type: "graph", graph: result.graph as unknown as WireGraph, title: this.title });
       this.showRunStates();
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
       if (editor) this.cursorMoved(editor.selection.active);
@@ -279,7 +296,7 @@ export class GraphPanel implements vscode.Disposable {
       case "ready":
         this.loading.loaded();
         this.ready = true;
-        for (const queued of this.pending.splice(0)) void this.panel.webview.postMessage(queued);
+        for (const queued of this.pending.splice(0)) void this.panel?.webview.postMessage(queued);
         return;
       case "reveal": {
         const step = this.step(message.id);
@@ -344,8 +361,8 @@ export class GraphPanel implements vscode.Disposable {
     }
   }
 
-  private html(): string {
-    const webview = this.panel.webview;
+  private html(target: vscode.Webview): string {
+    const webview = target;
     const nonce = randomBytes(16).toString("base64");
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", "graphView.js"));
     // No remote content: scripts only with the nonce, styles only the nonce'd sheet, images
@@ -378,8 +395,8 @@ export class GraphPanel implements vscode.Disposable {
     clearTimeout(this.editTimer);
     clearInterval(this.liveTimer);
     clearInterval(this.replayTimer);
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
-    this.panel.dispose();
+    for (const subscription of this.panelSubscriptions.splice(0)) subscription.dispose();
+    this.panel?.dispose();
     this.onDispose();
   }
 }
