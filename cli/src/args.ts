@@ -46,7 +46,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan help | --help | --version`;
 
-export const HELP = `rlm-plan: check, estimate, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
+export const HELP = `rlm-plan: check, estimate, graph, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
 
 ${USAGE}
 

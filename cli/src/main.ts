@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// rlm-plan: check, estimate, run and propose typed LLM plans from the command line. Results go
+// rlm-plan: check, estimate, graph, run and propose typed LLM plans from the command line. Results go
 // to stdout, notes and failures to stderr. Exit status: 0 fine, 1 problems or a failed run, 2
 // usage or internal error. Nothing throws past main: an unexpected error is one line on stderr.
 

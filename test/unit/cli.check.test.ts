@@ -407,7 +407,7 @@ describe("rlm-plan usage", () => {
       const run = rlmPlan(...args);
       assert.equal(run.code, 0, args.join(" "));
       assert.equal(run.stderr, "");
-      assert.match(run.stdout, /^rlm-plan: check, estimate, run and propose typed LLM plans/);
+      assert.match(run.stdout, /^rlm-plan: check, estimate, graph, run and propose typed LLM plans/);
       assert.ok(run.stdout.includes(usageLine));
       assert.ok(run.stdout.includes("--capabilities LIST"));
     }

@@ -69,6 +69,36 @@ test("a failed run: the failing step failed, every step it never reached skipped
   });
 });
 
+test("a failed run: the steps enclosing the failing one failed with it, at every depth", () => {
+  const inner = ["steps", 1, "plan", "steps", 0, "plan", "steps", 2];
+  const states = stateNames(
+    stepStates(
+      record({
+        status: "failed",
+        transitions: [transition(["steps", 0], 3), transition(["steps", 1, "plan", "steps", 0, "plan", "steps", 0], 1)],
+        failedStep: { operation: "tool", bind: "z", path: inner },
+      } as Partial<RunRecord>),
+      [
+        "steps/0",
+        "steps/1",
+        "steps/1/plan/steps/0",
+        "steps/1/plan/steps/0/plan/steps/0",
+        "steps/1/plan/steps/0/plan/steps/2",
+        "steps/2",
+      ],
+      [],
+    ),
+  );
+  assert.deepEqual(states, {
+    "steps/0": "ok",
+    "steps/1/plan/steps/0/plan/steps/0": "ok",
+    "steps/1": "failed",
+    "steps/1/plan/steps/0": "failed",
+    "steps/1/plan/steps/0/plan/steps/2": "failed",
+    "steps/2": "skipped",
+  });
+});
+
 // A parallel step at steps/0 with two branches of two steps each, then a final step; branch 1
 // starts while branch 0 runs and finishes first.
 const PARALLEL_IDS = [
@@ -140,7 +170,7 @@ test("concurrent branches: every started step not yet completed is running; a br
   ]);
 });
 
-test("a branch fails while its sibling runs: the failing step (the one the error names) failed, its sibling's open step skipped", () => {
+test("a branch fails while its sibling runs: the failing step (the one the error names) and its parallel step failed, its sibling's open step skipped", () => {
   const open = new OpenSteps();
   open.start({ operation: "parallel", bind: "both", path: ["steps", 0] });
   open.start({ operation: "model(p)", bind: "a", path: b0(0) });
@@ -158,7 +188,7 @@ test("a branch fails while its sibling runs: the failing step (the one the error
   );
   assert.deepEqual(states, {
     "steps/0/plans/0/steps/0": "failed",
-    "steps/0": "skipped",
+    "steps/0": "failed",
     "steps/0/plans/0/steps/1": "skipped",
     "steps/0/plans/1/steps/0": "skipped",
     "steps/0/plans/1/steps/1": "skipped",

@@ -17,8 +17,8 @@ export function stepId(path: StepPath): string {
 /**
  * Each step's state: ok (with its duration and the budget left) for every completed step,
  * running for every open step (started and not yet completed, even if an earlier attempt
- * completed it), failed for the step the run failed in; once the run is over, every other step
- * of `stepIds` is skipped.
+ * completed it), failed for the step the run failed in and the steps enclosing it; once the run
+ * is over, every other step of `stepIds` is skipped.
  */
 export function stepStates(
   record: RunRecord,
@@ -39,7 +39,12 @@ export function stepStates(
     return states;
   }
   const failed = record.failedStep?.path ?? (record.status === "succeeded" ? undefined : record.errorAt);
-  if (failed && record.status !== "succeeded") states[stepId(failed)] = { state: "failed" };
+  // A run fails only when the error leaves every step around the failing one: they failed too
+  // (a retry that recovered would have let the run go on).
+  if (failed && record.status !== "succeeded")
+    for (let end = 2; end <= failed.length; end++)
+      if (failed[end - 2] === "steps" && typeof failed[end - 1] === "number")
+        states[stepId(failed.slice(0, end))] = { state: "failed" };
   for (const id of stepIds) states[id] ??= { state: "skipped" };
   return states;
 }
