@@ -109,7 +109,6 @@ export class GraphPanels implements vscode.Disposable {
 
 export class GraphPanel implements vscode.Disposable {
   private result: PlanGraphResult | undefined;
-  private ready = false;
   private pending: ToWebview[] = [];
   private editTimer: NodeJS.Timeout | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
@@ -166,7 +165,6 @@ export class GraphPanel implements vscode.Disposable {
       },
     );
     this.panel = panel;
-    this.ready = false;
     for (const subscription of this.panelSubscriptions.splice(0)) subscription.dispose();
     this.panelSubscriptions.push(
       // Closing the view closes the graph; a view replaced here is not this panel any more.
@@ -184,7 +182,8 @@ export class GraphPanel implements vscode.Disposable {
   }
 
   send(message: ToWebview): void {
-    if (this.ready && this.panel) void this.panel.webview.postMessage(message);
+    // Whether the page said "ready" is the load watch's to know: one state, not two.
+    if (this.loading.isReady && this.panel) void this.panel.webview.postMessage(message);
     else this.pending.push(message);
   }
 
@@ -295,7 +294,6 @@ export class GraphPanel implements vscode.Disposable {
     switch (message.type) {
       case "ready":
         this.loading.loaded();
-        this.ready = true;
         for (const queued of this.pending.splice(0)) void this.panel?.webview.postMessage(queued);
         return;
       case "reveal": {

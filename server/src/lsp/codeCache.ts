@@ -35,10 +35,9 @@ export function requireWithCodeCache(file: string, cacheDir: string | undefined)
     ...(cachedData ? { cachedData } : {}),
   });
   const fromCache = cachedData !== undefined && !script.cachedDataRejected;
-  const module = { exports: {} as unknown, filename: file, id: file, loaded: false };
+  const module = { exports: {} as unknown, filename: file, id: file };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-  module.loaded = true;
   let saved = fromCache;
   return {
     exports: module.exports,
