@@ -26,10 +26,19 @@ export function guardText(mask: SecretMask, text: string): string {
   return terminalText(mask.mask(text));
 }
 
-/** A stream whose writes go through guardText. */
+/** A stream whose writes are masked (across writes: a key split between two is still masked), then stripped. */
+export interface GuardedStream {
+  write(text: string): unknown;
+  /** Writes what the mask still holds back: call once the command's output is complete. */
+  end(): void;
+  readonly isTTY?: boolean;
+}
+
 export function guardedStream<S extends { write(text: string): unknown; readonly isTTY?: boolean }>(
   stream: S,
   mask: SecretMask,
-): { write(text: string): unknown; readonly isTTY?: boolean } {
-  return { write: (text: string) => stream.write(guardText(mask, text)), isTTY: stream.isTTY };
+): GuardedStream {
+  const masked = mask.stream();
+  const put = (text: string) => (text === "" ? true : stream.write(terminalText(text)));
+  return { write: (text: string) => put(masked.write(text)), end: () => void put(masked.end()), isTTY: stream.isTTY };
 }

@@ -18,7 +18,7 @@ import { safeErrorText } from "@rlm-plan/core/run/errors";
 import { startRun } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
-import { guardText } from "./guardedOutput";
+import { guardedStream } from "./guardedOutput";
 import { estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 
@@ -60,11 +60,21 @@ interface ProposeArgs {
 export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
   // Everything printed is masked and stripped of control characters (guardedOutput.ts).
   const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
-  const io: ProposeIo = {
-    ...unguarded,
-    stdout: (text) => unguarded.stdout(guardText(mask, text)),
-    stderr: (text) => unguarded.stderr(guardText(mask, text)),
-  };
+  const stdout = guardedStream({ write: unguarded.stdout }, mask);
+  const stderr = guardedStream({ write: unguarded.stderr }, mask);
+  try {
+    return await guardedPropose(
+      argv,
+      { ...unguarded, stdout: (text) => stdout.write(text), stderr: (text) => stderr.write(text) },
+      mask,
+    );
+  } finally {
+    stdout.end();
+    stderr.end();
+  }
+}
+
+async function guardedPropose(argv: readonly string[], io: ProposeIo, mask: SecretMask): Promise<number> {
   let args = parseProposeArgs(argv);
   if (args === "help") {
     io.stdout(`${PROPOSE_HELP}\n`);

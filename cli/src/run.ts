@@ -82,12 +82,18 @@ interface RunArgs {
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
   const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
-  const io: GuardedIo = {
-    ...unguarded,
-    stdout: guardedStream(unguarded.stdout, mask),
-    stderr: guardedStream(unguarded.stderr, mask),
-    mask,
-  };
+  const stdout = guardedStream(unguarded.stdout, mask);
+  const stderr = guardedStream(unguarded.stderr, mask);
+  const io: GuardedIo = { ...unguarded, stdout, stderr, mask };
+  try {
+    return await guardedRun(argv, io);
+  } finally {
+    stdout.end();
+    stderr.end();
+  }
+}
+
+async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<number> {
   const args = parseRunArgs(argv);
   if (args === "help") {
     io.stdout.write(`${RUN_HELP}\n`);
