@@ -109,7 +109,8 @@ export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge): Pl
     const step = model.referenceAt(path)?.binding?.step;
     return step ? bindShape(step, signatureOf) : undefined;
   };
-  for (const { step } of model.steps()) if (step.op === "tool") problems.push(...callProblems(step, tools, shapeOf));
+  for (const { step } of model.steps())
+    if (step.op === "tool") for (const item of callProblems(step, tools, shapeOf)) problems.push(item);
   return problems;
 }
 
