@@ -93,8 +93,9 @@ function applyStates(): void {
     element.classList.add("failed-attempts");
     const badge = document.createElementNS("http://www.w3.org/2000/svg", "text");
     badge.setAttribute("class", "attempts");
+    // Just below the box: above it is the run's label, which a narrow box has no room beside.
     badge.setAttribute("x", String(x + 6));
-    badge.setAttribute("y", y);
+    badge.setAttribute("y", String(Number(rect.getAttribute("y")) + Number(rect.getAttribute("height")) + 11));
     badge.textContent = attempts;
     element.appendChild(badge);
   }
