@@ -47,7 +47,13 @@ export type InputSpec =
       readonly description?: string;
     }
   | { readonly type: "items"; readonly items: readonly JsonValue[]; readonly description?: string }
-  | { readonly type: "value"; readonly value: JsonValue; readonly description?: string };
+  | {
+      readonly type: "value";
+      readonly value: JsonValue;
+      /** A JSON Schema of the value, for the type rules (plan/types/). */
+      readonly schema?: JsonObject;
+      readonly description?: string;
+    };
 
 /** Inputs registered in the context store (texts and item lists): the only context handles. */
 export function contextInputNames(profile: Pick<HostProfile, "inputs">): Set<string> {
@@ -62,6 +68,8 @@ export interface BuiltinToolSpec {
   readonly builtin: string;
   /** A JSON Schema of the arguments, checked against plans' literal arguments. */
   readonly inputSchema?: JsonObject;
+  /** A JSON Schema of the tool's result, for the type rules (plan/types/). */
+  readonly returns?: JsonObject;
   readonly description?: string;
 }
 
@@ -78,6 +86,8 @@ export interface CommandToolSpec {
   readonly maxStderrBytes?: number;
   /** A JSON Schema of the arguments, checked against plans' literal arguments. */
   readonly inputSchema?: JsonObject;
+  /** A JSON Schema of the tool's result, for the type rules (plan/types/). */
+  readonly returns?: JsonObject;
   readonly description?: string;
 }
 
@@ -124,6 +134,8 @@ export interface HostProfile {
   readonly providers: ReadonlyMap<string, ProviderSpec>;
   /** MCP servers whose tools plans may call (host/mcp/). */
   readonly mcpServers: ReadonlyMap<string, McpServerSpec>;
+  /** A JSON Schema every plan's final value must meet (the type rules check it). */
+  readonly result?: JsonObject;
   /** Where the node at a JSON Pointer is in the profile's text (line 1, column 1 when unknown). */
   locate(jsonPath: string, target?: ProblemTarget): SourceLocation;
 }
@@ -505,6 +517,23 @@ function toolEntryErrors(value: JsonObject, at: Locator, failedUnder: (prefix: s
     const problem = inputSchemaProblem(spec.inputSchema);
     if (problem !== undefined) errors.push(located(["tools", name, "inputSchema"], problem));
   }
+  for (const name of Object.keys(tools ?? {})) {
+    const spec = tools![name];
+    if (!isJsonObject(spec) || !hasOwn(spec, "returns") || failedUnder(pointer(["tools", name]))) continue;
+    const problem = inputSchemaProblem(spec.returns);
+    if (problem !== undefined)
+      errors.push(located(["tools", name, "returns"], problem.replace("input schema", "result schema")));
+  }
+  if (hasOwn(value, "result") && !failedUnder("/result")) {
+    const problem = inputSchemaProblem(value.result);
+    if (problem !== undefined)
+      errors.push(
+        located(
+          ["result"],
+          problem.replace("an input schema", "a result schema").replace("the input schema", "the result schema"),
+        ),
+      );
+  }
   const servers = hasOwn(value, "mcpServers") && isJsonObject(value.mcpServers) ? value.mcpServers : undefined;
   // Plan names a mapping gives, against the profile's tools and other mappings.
   const offered = new Map<string, string>(
@@ -611,6 +640,7 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     tools: entries<ToolSpec>("tools"),
     providers: entries<ProviderSpec>("providers"),
     mcpServers: entries<McpServerSpec>("mcpServers"),
+    ...(isJsonObject(value.result) ? { result: value.result } : {}),
     locate(jsonPath, target = "value") {
       const { line, column, offset, length } = at.path(pointerPath(jsonPath, value), target);
       return { line, column, offset, length };
