@@ -8,6 +8,7 @@ import {
   findWorkspaceFiles,
   SKIPPED_FOLDERS,
   workspaceFileKind as targetKind,
+  workspaceFileKindByContent,
   type WorkspaceFileKind as TargetKind,
 } from "@rlm-plan/core/workspaceFiles";
 
@@ -44,9 +45,10 @@ export function expandTargets(args: readonly string[]): Expansion {
       if (matches.length === 0) errors.push(`${arg}: no plan or host profile matches this pattern`);
       for (const file of matches) add(file, targetKind(file) as TargetKind);
     } else {
-      // A named file is checked as what its name says; any other name is taken as a plan, and
-      // a missing file is reported when it is read, like any unreadable plan.
-      add(arg, targetKind(arg) ?? "plan");
+      // A named file is checked as what its name says; any other name by what it holds (a host
+      // profile, as `--host` takes any name), else as a plan: a missing file is reported when
+      // it is read, like any unreadable plan.
+      add(arg, targetKind(arg) ?? workspaceFileKindByContent(arg) ?? "plan");
     }
   }
   return { targets, errors };
