@@ -4,6 +4,7 @@
 
 import { statSync } from "node:fs";
 import { globSync, isDynamicPattern } from "tinyglobby";
+import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host/mocks";
 import {
   findWorkspaceFiles,
   SKIPPED_FOLDERS,
@@ -14,7 +15,8 @@ import {
 
 export interface CheckTarget {
   readonly file: string;
-  readonly kind: TargetKind;
+  /** A mocks file is checked only when named (a folder's walk finds plans and host profiles). */
+  readonly kind: TargetKind | "mocks";
 }
 
 export interface Expansion {
@@ -27,7 +29,7 @@ export function expandTargets(args: readonly string[]): Expansion {
   const targets: CheckTarget[] = [];
   const errors: string[] = [];
   const seen = new Set<string>();
-  const add = (file: string, kind: TargetKind) => {
+  const add = (file: string, kind: CheckTarget["kind"]) => {
     if (seen.has(file)) return;
     seen.add(file);
     targets.push({ file, kind });
@@ -48,7 +50,8 @@ export function expandTargets(args: readonly string[]): Expansion {
       // A named file is checked as what its name says; any other name by what it holds (a host
       // profile, as `--host` takes any name), else as a plan: a missing file is reported when
       // it is read, like any unreadable plan.
-      add(arg, targetKind(arg) ?? workspaceFileKindByContent(arg) ?? "plan");
+      const kind = arg.endsWith(MOCKS_FILE_SUFFIX) ? "mocks" : (targetKind(arg) ?? workspaceFileKindByContent(arg));
+      add(arg, kind ?? "plan");
     }
   }
   return { targets, errors };

@@ -52,14 +52,16 @@ function at(file: string, place: Place): string {
   return `${file}:${place.line}:${place.column}`;
 }
 
+const FILE_NOUNS = { host: "host profile", mocks: "mocks file" } as const;
+
 /**
  * `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning`, `FILE: 2 errors, 1 warning`; a host
- * profile is `FILE: ok (host profile)`.
+ * profile is `FILE: ok (host profile)`, a mocks file `FILE: ok (mocks file)`.
  */
 export function summaryLine(report: AnalysedFile | HostFileReport, style: Style): string {
   const warnings = report.warnings > 0 ? `, ${plural(report.warnings, "warning")}` : "";
   if (report.errors > 0) return `${report.file}: ${style.red(plural(report.errors, "error"))}${warnings}`;
-  const what = report.kind === "host" ? "host profile" : plural(report.steps ?? 0, "step");
+  const what = report.kind === "plan" ? plural(report.steps ?? 0, "step") : FILE_NOUNS[report.kind];
   return `${report.file}: ${style.green("ok")} (${what})${warnings}`;
 }
 
