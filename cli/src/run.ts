@@ -6,6 +6,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
 import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
+import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
@@ -152,6 +153,9 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     const read = loadMocks(args.mocks);
     if (!read.ok) return hostErrors(read.errors, args, io);
     mocks = read.mocks;
+    // A mock that names nothing the plan calls is never used: said before the run, located.
+    for (const warning of mockNameWarnings(mocks, { profile: loaded.profile, plan: planCalls(text) }))
+      io.stderr.write(`${display(warning.file)}:${warning.line}:${warning.column}: warning: ${warning.message}\n`);
   }
   if (mocks && !args.json)
     io.stderr.write(

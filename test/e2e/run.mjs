@@ -953,7 +953,7 @@ export const scenarios = [
           );
           return text.includes("steps") ? text.replace(/\s+/g, " ").trim() : false;
         });
-        assert.equal(lens, "▶ Run plan | steps 2/64 · tools 1/16 · depth 1/4 | Show graph");
+        assert.equal(lens, "▶ Run plan (steps 2/64 · tools 1/16 · depth 1/4) | Show graph");
         // Read first: a notification hides itself after a while.
         const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "planner proposed" });
         assert.equal(

@@ -18,7 +18,7 @@ import {
   type JsonValue,
 } from "../json";
 import { lineColumn } from "../analysis";
-import { resolveBudget } from "../plan/budget";
+import { BUDGET_FIELDS, resolveBudget } from "../plan/budget";
 import { analyzeCapability } from "../plan/capabilities";
 import { describe } from "../plan/normalize";
 import { orList, type ProblemTarget } from "../plan/problems";
@@ -155,9 +155,18 @@ export const HOST_PROFILE_SCHEMA = require("../../schemas/host-profile.schema.js
 // compiling it when a command starts cost a fifth of a `rlm-plan check`.
 const compiled = validateHostProfileSchema as unknown as ValidateFunction;
 function validateSchema(value: unknown): { ok: true } | { ok: false; errors: readonly ErrorObject[] } {
-  return compiled(value) ? { ok: true } : { ok: false, errors: compiled.errors ?? [] };
+  if (compiled(value)) return { ok: true };
+  // The schema bounds the budget's fields for editors that read only the schema; here the
+  // runtime's own budget rule (ruleErrors) words those bounds, once.
+  const errors = (compiled.errors ?? []).filter(
+    (error) => !(BOUND_KEYWORDS.has(error.keyword) && error.instancePath.startsWith("/budget/")),
+  );
+  return { ok: false, errors };
 }
 
+const BOUND_KEYWORDS: ReadonlySet<string> = new Set(["minimum", "exclusiveMinimum"]);
+
+/** Parses and checks a profile's text; `file` names it in errors and anchors its relative paths. */
 export function parseHostProfile(text: string, file: string): HostProfileResult {
   const checked = parseSchemaFile(text, file, validateSchema, (value, at, reported) =>
     isJsonObject(value) ? ruleErrors(value, at, reported) : [],
@@ -489,11 +498,16 @@ function ruleErrors(value: JsonObject, at: Locator, schemaFailures: readonly Err
       }
     });
   }
-  if (hasOwn(value, "budget") && !failedUnder("/budget")) {
-    const resolved = resolveBudget(value.budget);
-    if (!resolved.ok) {
+  // Each field on its own, so that a bad value is reported with the budget's other problems (an
+  // unknown key beside it), not after they are fixed.
+  const budget = hasOwn(value, "budget") ? value.budget : undefined;
+  if (isJsonObject(budget)) {
+    for (const field of BUDGET_FIELDS) {
+      if (!hasOwn(budget, field) || failedUnder(`/budget/${field}`)) continue;
+      const resolved = resolveBudget({ [field]: budget[field] });
+      if (resolved.ok) continue;
       for (const problem of resolved.problems) {
-        const path = problem.field === undefined ? ["budget"] : ["budget", problem.field];
+        const path = ["budget", problem.field ?? field];
         errors.push({ ...at.path(path), jsonPath: pointer(path), message: problem.message });
       }
     }
