@@ -10,7 +10,8 @@ import { lineText } from "./guardedOutput";
 import { expandTargets } from "./checkTargets";
 import { discoverFor, hostErrorLines, policyFor, type Discoveries } from "./hostPolicy";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { reportFile, reportHostFile, type CheckedFile } from "./report";
+import { reportFile, reportHostFile, reportMocksFile, type CheckedFile } from "./report";
+import { findHostProfile } from "@rlm-plan/core/host/profile";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
 
@@ -31,7 +32,7 @@ export async function runCheckWithTools(command: CheckCommand, io: Io, version: 
 }
 
 function discoveriesFor(command: CheckCommand): Promise<Discoveries> {
-  const plans = expandTargets(command.files).targets.filter((target) => target.kind !== "host");
+  const plans = expandTargets(command.files).targets.filter((target) => target.kind === "plan");
   return discoverFor(
     plans.map((target) => target.file),
     command.host,
@@ -49,6 +50,10 @@ function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: 
     inputs.add(resolve(target.file));
     if (target.kind === "host") {
       checked.push(reportHostFile(target.file));
+      continue;
+    }
+    if (target.kind === "mocks") {
+      checked.push(reportMocksFile(target.file, command.host ?? findHostProfile(target.file)));
       continue;
     }
     const resolved = policyFor(target.file, command, discoveries);

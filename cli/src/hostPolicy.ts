@@ -4,6 +4,7 @@
 import { basename, relative } from "node:path";
 import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
+import { hostTypes } from "@rlm-plan/core/host/typeHost";
 import { dataLimitsOf } from "@rlm-plan/core/plan/dataLimits";
 import {
   contextInputNames,
@@ -54,6 +55,7 @@ export function policyFor(planFile: string, flags: PolicyFlags, discoveries: Dis
         contextInputs: contextInputNames(profile),
       },
       tools,
+      types: hostTypes(profile, tools),
       dataLimits: dataLimitsOf(profile, basename(hostFile)),
       ...overrides,
     },

@@ -53,15 +53,17 @@ function at(file: string, place: Place): string {
   return `${shownFile(file)}:${place.line}:${place.column}`;
 }
 
+const FILE_NOUNS = { host: "host profile", mocks: "mocks file" } as const;
+
 /**
  * `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning`, `FILE: 2 errors, 1 warning`; a host
- * profile is `FILE: ok (host profile)`.
+ * profile is `FILE: ok (host profile)`, a mocks file `FILE: ok (mocks file)`.
  */
 export function summaryLine(report: AnalysedFile | HostFileReport, style: Style): string {
   const warnings = report.warnings > 0 ? `, ${plural(report.warnings, "warning")}` : "";
   const file = shownFile(report.file);
   if (report.errors > 0) return `${file}: ${style.red(plural(report.errors, "error"))}${warnings}`;
-  const what = report.kind === "host" ? "host profile" : plural(report.steps ?? 0, "step");
+  const what = report.kind === "plan" ? plural(report.steps ?? 0, "step") : FILE_NOUNS[report.kind];
   return `${file}: ${style.green("ok")} (${what})${warnings}`;
 }
 

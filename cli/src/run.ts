@@ -6,6 +6,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
 import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
+import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
@@ -58,11 +59,12 @@ options:
   --json              one JSON line per transition on stdout, then a {"type":"result"} line
   --events            with --json, also every step event: {"type":"event","event":{...}} lines
                       (step_started, transition, step_finished, step_failed, attempt_failed;
-                      each names its step by JSON path and source range)
+                      each names its step by JSON path and source range; a failure's
+                      error carries its message, secrets masked)
   -h, --help          show this help
 
-Transitions are printed to stderr as they happen; the final value goes to stdout. A failing
-step is named as PLAN:LINE:COL. Ctrl-C cancels the run: running tools are killed.
+Transitions are printed to stderr as they happen, and so is each failed retry attempt with
+its reason; the final value goes to stdout. A failing step is named as PLAN:LINE:COL. Ctrl-C cancels the run: running tools are killed.
 
 exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile error,
              130 cancelled (Ctrl-C)`;
@@ -151,6 +153,9 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     const read = loadMocks(args.mocks);
     if (!read.ok) return hostErrors(read.errors, args, io);
     mocks = read.mocks;
+    // A mock that names nothing the plan calls is never used: said before the run, located.
+    for (const warning of mockNameWarnings(mocks, { profile: loaded.profile, plan: planCalls(text) }))
+      io.stderr.write(`${display(warning.file)}:${warning.line}:${warning.column}: warning: ${warning.message}\n`);
   }
   if (mocks && !args.json)
     io.stderr.write(
@@ -165,6 +170,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     policy: hostPolicy(loaded.profile),
     host: profileHost(loaded.profile, { env, inputFiles: args.inputs, ...(mocks ? { mocks } : {}) }),
     signal: cancel.signal,
+    mask: io.mask,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
@@ -274,7 +280,7 @@ function transitionPrinter(
 
 /**
  * Events beyond transitions: with --json --events every one as a JSON line; in text, a failed
- * retry attempt (which leaves no transition) as a line naming where it failed.
+ * retry attempt (which leaves no transition) as a line naming where it failed and why.
  */
 function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): (event: RunEvent) => void {
   if (args.json) {
@@ -288,8 +294,10 @@ function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): 
     const range = event.error.range;
     const where = range ? ` at ${shownFile(args.plan)}:${position(text, range.offset)}` : "";
     const next = event.retrying ? "retrying" : "no attempts left";
+    // One line: a reason quoting a tool's multi-line output keeps the line whole.
+    const reason = event.error.message.replace(/\s*\n\s*/g, " ");
     io.stderr.write(
-      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${next}\n`,
+      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${reason}; ${next}\n`,
     );
   };
 }
