@@ -54,6 +54,7 @@ export class RunRecorder implements RunObserver {
   private readonly said = new Set<string>();
   private details: JsonObject;
   private closed = false;
+  private readonly statusBefore: RunRow["status"];
 
   private constructor(
     private readonly store: JournalStore,
@@ -69,6 +70,7 @@ export class RunRecorder implements RunObserver {
     const hostDigest = meta.hostProfile ? digestOf(meta.hostProfile.text) : null;
     if (hostDigest && hostText !== undefined) this.texts.set(hostDigest, hostText);
     this.details = { options: mask.maskValue(meta.options) };
+    this.statusBefore = resumed?.run.status ?? "running";
     if (resumed) {
       this.run = { ...resumed.run, status: "running", ended_at: null, pid: process.pid, machine: hostname() };
       this.run.segments += 1;
@@ -206,7 +208,9 @@ export class RunRecorder implements RunObserver {
 
   finished(report: ObservedReport): void {
     const run = this.run;
-    run.status = report.ok ? "ok" : report.error?.["kind"] === "cancelled" ? "cancelled" : "failed";
+    // A resume that never got to execute (a key unset, a program gone) leaves the run resumable.
+    if (this.book && report.stage !== "execute") run.status = this.statusBefore;
+    else run.status = report.ok ? "ok" : report.error?.["kind"] === "cancelled" ? "cancelled" : "failed";
     run.stage = report.stage;
     run.error_kind = report.ok ? null : String(report.error?.["kind"] ?? "");
     run.ended_at = Date.now();
