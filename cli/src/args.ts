@@ -44,6 +44,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
+       rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
        rlm-plan help | --help | --version`;
 
 export const HELP = `rlm-plan: check, estimate, graph, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
@@ -61,6 +62,7 @@ commands:
   graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
   run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
+  test       run the cases of plan test files (*.rlmplan.test.json): rlm-plan test --help
 
 options:
   --host FILE             the host profile; by default the nearest rlmplan.host.json in the

@@ -13,6 +13,7 @@ import { styleFor, type Io } from "./output";
 import { proposeCommand } from "./propose";
 import { runCommand } from "./run";
 import { Cancellation } from "./signals";
+import { testCommand } from "./test/testCommand";
 
 export function main(argv: readonly string[], io: Io): number {
   const command = parseArgs(argv);
@@ -95,6 +96,8 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
     }
     case "run":
       return (args) => runCommand(args, process);
+    case "test":
+      return (args) => testCommand(args, process);
     case "graph":
       return (args) =>
         graphCommand(args, {

@@ -160,6 +160,32 @@ export function parseHostProfile(text: string, file: string): HostProfileResult 
 export type SchemaCheck = (value: unknown) => { ok: true } | { ok: false; errors: readonly ErrorObject[] };
 
 /**
+ * A reader of one kind of JSON-with-comments file (mocks, test files, cassettes): its schema
+ * compiled on first use (with the schemas it refers to), problems located as parseSchemaFile does.
+ */
+export function schemaFileReader(
+  schema: Readonly<Record<string, unknown>>,
+  what: string,
+  options: { readonly refs?: readonly Readonly<Record<string, unknown>>[]; readonly allowUnionTypes?: boolean } = {},
+): (text: string, file: string) => ReturnType<typeof parseSchemaFile> {
+  let validate: ValidateFunction | undefined;
+  const check: SchemaCheck = (value) => {
+    if (!validate) {
+      const ajv = new Ajv({
+        allErrors: true,
+        verbose: true,
+        strict: true,
+        allowUnionTypes: options.allowUnionTypes === true,
+      });
+      for (const ref of options.refs ?? []) ajv.addSchema(ref);
+      validate = ajv.compile(schema);
+    }
+    return validate(value) ? { ok: true } : { ok: false, errors: validate.errors ?? [] };
+  };
+  return (text, file) => parseSchemaFile(text, file, check, undefined, what);
+}
+
+/**
  * A JSON-with-comments file checked against a JSON Schema (then by `rules`, on the parts the
  * schema accepted), every problem located at its token: host profiles and mocks files.
  */
