@@ -5,26 +5,14 @@
 // annotations sit at each failing case's line, --filter selects.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { childOutput, type ChildOutput } from "../support/childOutput";
 import { startChatServer, type ChatServer } from "../support/chatServer";
-import { CLI, cliWorkspace, ROOT, runCli } from "../support/cliWorkspace";
+import { cliWorkspace, ROOT, runCli, runCliAsync } from "../support/cliWorkspace";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "plan-tests");
-
-/** The CLI without blocking this process (the chat server answers from it). */
-function cliAsync(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ChildOutput> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd,
-    env: { ...process.env, NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return childOutput(child);
-}
 
 interface Report {
   selected: number;
@@ -110,14 +98,14 @@ describe("rlm-plan test: --max-cost against a real provider", () => {
   after(() => server.close());
 
   test("over the limit: refused with the live worst case, and no request reaches the provider", async () => {
-    const run = await cliAsync(ws.dir, ["test", "--max-cost", "3"], { COST_TEST_KEY: "sk-cost-test-000000" });
+    const run = await runCliAsync(ws.dir, ["test", "--max-cost", "3"], { COST_TEST_KEY: "sk-cost-test-000000" });
     assert.equal(run.code, 2);
     assert.equal(
       run.stderr,
       "rlm-plan: refused: the worst case of the 2 live cases is over --max-cost: 4 model calls (limit 3); nothing ran\n",
     );
     assert.equal(server.requests.length, 0);
-    const counters = await cliAsync(ws.dir, ["test", "--max-cost", "model_calls=10,steps=5"]);
+    const counters = await runCliAsync(ws.dir, ["test", "--max-cost", "model_calls=10,steps=5"]);
     assert.equal(
       counters.stderr,
       "rlm-plan: refused: the worst case of the 2 live cases is over --max-cost: 6 steps (limit 5); nothing ran\n",
@@ -126,7 +114,7 @@ describe("rlm-plan test: --max-cost against a real provider", () => {
   });
 
   test("within the limit: the live cases run and the provider answers them (the mocked one never asks it)", async () => {
-    const run = await cliAsync(ws.dir, ["test", "--max-cost", "4", "--jobs", "1"], {
+    const run = await runCliAsync(ws.dir, ["test", "--max-cost", "4", "--jobs", "1"], {
       COST_TEST_KEY: "sk-cost-test-000000",
     });
     assert.equal(run.code, 0, run.stdout + run.stderr);

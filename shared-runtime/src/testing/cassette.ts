@@ -56,15 +56,16 @@ export function parseCassette(text: string, file: string): CassetteResult {
   return { ok: true, cassette: { file, entries: value.entries } };
 }
 
-export function loadCassette(file: string): CassetteResult {
+/** Reads a cassette; `shown` names it in messages (default: `file`). */
+export function loadCassette(file: string, shown = file): CassetteResult {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
     const message = `cannot read the cassette: ${readErrorText(error)}; record it first with rlm-plan test --record`;
-    return { ok: false, errors: [{ file, line: 1, column: 1, offset: 0, length: 0, jsonPath: "", message }] };
+    return { ok: false, errors: [{ file: shown, line: 1, column: 1, offset: 0, length: 0, jsonPath: "", message }] };
   }
-  return parseCassette(text, file);
+  return parseCassette(text, shown);
 }
 
 /** A cassette as the file holds it: versioned, one entry a line group, stable across recordings. */

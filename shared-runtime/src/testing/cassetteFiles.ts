@@ -3,7 +3,7 @@
 // once at the end, sorted by case so a recording again changes only what changed.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 import type { SecretMask } from "../run/secrets";
 import { cassetteText, loadCassette, type CassetteEntry, type CassetteResult, type ReplyRecorder } from "./cassette";
 
@@ -17,7 +17,7 @@ export class CassetteFiles {
   cassette(file: string): CassetteResult {
     let result = this.read.get(file);
     if (!result) {
-      result = loadCassette(file);
+      result = loadCassette(file, shownPath(file));
       this.read.set(file, result);
     }
     return result;
@@ -52,4 +52,10 @@ export class CassetteFiles {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A path as messages show it: relative to the current folder when inside it. */
+function shownPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }
