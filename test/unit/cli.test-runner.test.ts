@@ -227,8 +227,22 @@ describe("rlm-plan test: reports", () => {
     assert.match(lines[9] as string, /^0 passed, 9 failed \(9 cases, /);
   });
 
-  test("every case passing: exit 0", () => {
-    const run = runCli(ROOT, ["test", "examples/workspace/tests"]);
+  test("the examples' tests (mocks, a dataset and a cassette) pass as CI runs them: --replay --format junit", () => {
+    const run = runCli(ROOT, ["test", "examples/workspace/tests", "--replay", "--format", "junit"]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(run.stdout) as {
+      testsuites: { tests: string; failures: string; testsuite: { name: string; tests: string }[] };
+    };
+    assert.deepEqual(
+      [xml.testsuites.tests, xml.testsuites.failures, xml.testsuites.testsuite.map((s) => [s.name, s.tests])],
+      [
+        "6",
+        "0",
+        [
+          ["examples/workspace/tests/triage.rlmplan.test.json", "2"],
+          ["examples/workspace/tests/word-summary.rlmplan.test.json", "4"],
+        ],
+      ],
+    );
   });
 });

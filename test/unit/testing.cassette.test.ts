@@ -98,17 +98,17 @@ process.stdin.on("data", (c) => (input += c)).on("end", () => {
     };
     assert.deepEqual(cassette.entries, [
       {
-        case: "desc.rlmplan.test.json#hi",
+        case: "../desc.rlmplan.test.json#hi",
         request: { kind: "tool", tool: "shout", args: { text: "hi" } },
         reply: { value: { shout: "HI", leak: "***" } },
       },
-      { case: "desc.rlmplan.test.json#hi", request: model, reply },
+      { case: "../desc.rlmplan.test.json#hi", request: model, reply },
       {
-        case: "desc.rlmplan.test.json#yo",
+        case: "../desc.rlmplan.test.json#yo",
         request: { kind: "tool", tool: "shout", args: { text: "yo" } },
         reply: { value: { shout: "YO", leak: "***" } },
       },
-      { case: "desc.rlmplan.test.json#yo", request: model, reply },
+      { case: "../desc.rlmplan.test.json#yo", request: model, reply },
     ]);
   });
 

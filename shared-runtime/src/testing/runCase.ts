@@ -3,6 +3,7 @@
 // and providers they name, and its cassette (when replaying or recording) is a layer over the
 // host. The report is the assertions' failures and what the run spent.
 
+import { dirname, relative, resolve, sep } from "node:path";
 import { newJsonObject, setOwn, type JsonValue } from "../json";
 import { hostPolicy, profileHost } from "../host/createHost";
 import type { Mocks } from "../host/mocks";
@@ -74,7 +75,12 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   if (testCase.cassette !== undefined && mode === "record") {
     const recorder = options.cassettes?.recorderFor(testCase.cassette);
     if (!recorder) return notRun("recording needs the test run's cassettes");
-    host = recordingHost(caseHost(suite.profile, testCase, undefined, env), recorder, testCase.id, models);
+    host = recordingHost(
+      caseHost(suite.profile, testCase, undefined, env),
+      recorder,
+      cassetteCaseKey(testCase),
+      models,
+    );
     answered = "recorded";
   } else if (testCase.cassette !== undefined) {
     const loaded = options.cassettes?.cassette(testCase.cassette);
@@ -85,7 +91,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
         first ? `${first.file}:${first.line}:${first.column}: ${first.message}` : "cannot read the cassette",
       );
     }
-    replay = new CassetteReplay(loaded.cassette, testCase.id);
+    replay = new CassetteReplay(loaded.cassette, cassetteCaseKey(testCase));
     host = replayingHost(caseHost(suite.profile, testCase, undefined, env), replay, models);
     answered = "cassette";
   } else {
@@ -132,6 +138,17 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
       ? { value: outcome.value }
       : { error: { phase: outcome.error.phase, kind: outcome.error.kind, message: outcome.error.message } }),
   };
+}
+
+/**
+ * How a cassette names the case that made a call: the test file relative to the cassette's
+ * folder, "#", the case's id within it; the same from whatever folder the tests are run.
+ */
+function cassetteCaseKey(testCase: TestCase): string {
+  const file = relative(dirname(testCase.cassette ?? "."), resolve(testCase.suite.file))
+    .split(sep)
+    .join("/");
+  return `${file}${testCase.id.slice(testCase.suite.file.length)}`;
 }
 
 /** The suite's host for one case: its inputs over the profile's, its mocks over the profile's tools and providers. */
