@@ -1036,7 +1036,7 @@ export const scenarios = [
       // Last, since code-server keeps a closed window's extension host (and its server) alive.
       const bench = await session.trusted();
       // The first server writes V8's code cache of its bundle into the extension's storage
-      // (server/src/lsp/codeCache.ts); every later start reads it. A second window on the same
+      // (shared-runtime/src/codeCache.ts); every later start reads it. A second window on the same
       // folder (its own extension host, the same storage) measures such a start.
       const cacheDir = path.join(
         session.trustedServer.dirs.userData,

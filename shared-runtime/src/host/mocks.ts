@@ -5,15 +5,13 @@
 
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
-import { readErrorText, schemaFileReader, type HostProfileError } from "./profile";
+import validateMocksSchema from "./generated/mocksValidator";
+import { parseSchemaFile, readErrorText, type HostProfileError } from "./profile";
 
 export const MOCKS_FILE_SUFFIX = ".mocks.json";
-
-// A literal require so a bundler inlines the schema; the JSON file is what editors use too.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const MOCKS_SCHEMA = require("../../schemas/mocks.schema.json") as Readonly<Record<string, unknown>>;
 
 export interface MockAnswer {
   readonly match?: JsonValue;
@@ -34,11 +32,20 @@ export interface Mocks {
 export type MocksResult =
   { readonly ok: true; readonly mocks: Mocks } | { readonly ok: false; readonly errors: readonly HostProfileError[] };
 
-const readMocksFile = schemaFileReader(MOCKS_SCHEMA, "the mocks file");
+// schemas/mocks.schema.json (what editors use too), compiled ahead of time (host/generated/,
+// `npm run generate`).
+const compiled = validateMocksSchema as unknown as ValidateFunction;
 
 /** A mocks file's text as mocks, or every problem located at file:line:col. */
 export function parseMocks(text: string, file: string): MocksResult {
-  const checked = readMocksFile(text, file);
+  const validate = compiled;
+  const checked = parseSchemaFile(
+    text,
+    file,
+    (value) => (validate(value) ? { ok: true } : { ok: false, errors: validate.errors ?? [] }),
+    undefined,
+    "the mocks file",
+  );
   if (!checked.ok) return checked;
   return { ok: true, mocks: mocksOf(checked.value, file) };
 }

@@ -6,7 +6,8 @@
 import { statSync } from "node:fs";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { dirname, join, resolve } from "node:path";
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import validateHostProfileSchema from "./generated/hostProfileValidator";
 import {
   hasOwn,
   isJsonObject,
@@ -138,17 +139,13 @@ export const HOST_PROFILE_SCHEMA = require("../../schemas/host-profile.schema.js
   Record<string, unknown>
 >;
 
-// Compiled once, on first use (about 50 ms), and reused for every profile after: commands that
-// never read a profile (rlm-plan check) do not pay for it.
-let compiled: ValidateFunction | undefined;
+// Compiled ahead of time from HOST_PROFILE_SCHEMA (host/generated/, `npm run generate`):
+// compiling it when a command starts cost a fifth of a `rlm-plan check`.
+const compiled = validateHostProfileSchema as unknown as ValidateFunction;
 function validateSchema(value: unknown): { ok: true } | { ok: false; errors: readonly ErrorObject[] } {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true }).compile(
-    HOST_PROFILE_SCHEMA,
-  );
   return compiled(value) ? { ok: true } : { ok: false, errors: compiled.errors ?? [] };
 }
 
-/** Parses and checks a profile's text; `file` names it in errors and anchors its relative paths. */
 export function parseHostProfile(text: string, file: string): HostProfileResult {
   const checked = parseSchemaFile(text, file, validateSchema, (value, at, reported) =>
     isJsonObject(value) ? ruleErrors(value, at, reported) : [],
@@ -158,32 +155,6 @@ export function parseHostProfile(text: string, file: string): HostProfileResult 
 }
 
 export type SchemaCheck = (value: unknown) => { ok: true } | { ok: false; errors: readonly ErrorObject[] };
-
-/**
- * A reader of one kind of JSON-with-comments file (mocks, test files, cassettes): its schema
- * compiled on first use (with the schemas it refers to), problems located as parseSchemaFile does.
- */
-export function schemaFileReader(
-  schema: Readonly<Record<string, unknown>>,
-  what: string,
-  options: { readonly refs?: readonly Readonly<Record<string, unknown>>[]; readonly allowUnionTypes?: boolean } = {},
-): (text: string, file: string) => ReturnType<typeof parseSchemaFile> {
-  let validate: ValidateFunction | undefined;
-  const check: SchemaCheck = (value) => {
-    if (!validate) {
-      const ajv = new Ajv({
-        allErrors: true,
-        verbose: true,
-        strict: true,
-        allowUnionTypes: options.allowUnionTypes === true,
-      });
-      for (const ref of options.refs ?? []) ajv.addSchema(ref);
-      validate = ajv.compile(schema);
-    }
-    return validate(value) ? { ok: true } : { ok: false, errors: validate.errors ?? [] };
-  };
-  return (text, file) => parseSchemaFile(text, file, check, undefined, what);
-}
 
 /**
  * A JSON-with-comments file checked against a JSON Schema (then by `rules`, on the parts the

@@ -10,7 +10,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
 import type { HostFactory, PlanNeeds } from "../run/startRun";
 import { safeErrorText } from "../run/errors";
-import { readErrorText, schemaFileReader, type HostProfileError } from "../host/profile";
+import { readErrorText, type HostProfileError } from "../host/profile";
+import { schemaFileReader } from "./schemaFile";
 import { canonicalText, firstDifference } from "./canonical";
 
 export const CASSETTE_VERSION = 1;

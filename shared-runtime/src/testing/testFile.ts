@@ -8,12 +8,11 @@ import { newJsonObject, type JsonObject, type JsonValue } from "../json";
 import { childPlans, type Plan } from "../plan/ast";
 import { estimatePlan, type Estimate } from "../plan/estimate";
 import { parsePlan } from "../plan/parse";
-import { loadMocks, MOCKS_SCHEMA, mocksOf, type Mocks } from "../host/mocks";
+import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
   loadHostProfile,
-  schemaFileReader,
   pointer,
   readErrorText,
   type HostProfile,
@@ -21,12 +20,16 @@ import {
 } from "../host/profile";
 import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
 import { schemaProblem } from "./assertions";
+import { schemaFileReader } from "./schemaFile";
 import { readDataset } from "./dataset";
 
 export { TEST_FILE_SUFFIX } from "../workspaceFiles";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const TEST_FILE_SCHEMA = require("../../schemas/plan-test.schema.json") as Readonly<Record<string, unknown>>;
+// The schema a test file's inline mocks are checked against ($ref "mocks.schema.json").
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const MOCKS_SCHEMA = require("../../schemas/mocks.schema.json") as Readonly<Record<string, unknown>>;
 
 export interface ValueExpectation {
   readonly equals?: JsonValue;
