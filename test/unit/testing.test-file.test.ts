@@ -42,6 +42,19 @@ describe("rlm-plan test: bad test files", () => {
     ]);
   });
 
+  test("warnings, located, that do not stop the run: unread and missing inputs, mocks the plan never calls", () => {
+    const run = runCli(FIXTURES, ["test", "warn", "--list"]);
+    assert.equal(run.code, 0);
+    assert.deepEqual(run.stderr.trimEnd().split("\n"), [
+      'warn/label.rlmplan.test.json:4:84: warning: the mocks answer tool "search", which the plan never calls',
+      'warn/label.rlmplan.test.json:5:75: warning: the mocks answer provider "other", which the plan never calls',
+      'warn/label.rlmplan.test.json:7:95: warning: the plan never reads input "extra"',
+      'warn/rows.jsonl:1:1: warning: the plan never reads input "lang"',
+      'warn/topic.rlmplan.test.json:3:13: warning: the plan reads input "topic", which neither the case nor the host profile gives',
+    ]);
+    assert.match(run.stdout, /\n5 cases in 2 files;/);
+  });
+
   test("a path that names nothing, and usage errors", () => {
     const missing = runCli(FIXTURES, ["test", "nowhere"]);
     assert.deepEqual([missing.code, missing.stderr], [2, "rlm-plan: nowhere: no such file or folder\n"]);

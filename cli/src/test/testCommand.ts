@@ -73,6 +73,8 @@ async function runTests(
     const loaded = loadTestFile(file);
     if (!loaded.ok) problems.push(...loaded.errors);
     else {
+      for (const w of loaded.suite.warnings)
+        io.stderr.write(`${display(w.file)}:${w.line}:${w.column}: warning: ${w.message}\n`);
       mask.add(environmentSecrets(env, loaded.suite.profile));
       all.push(...loaded.suite.cases);
     }

@@ -8,6 +8,7 @@ import { newJsonObject, type JsonObject, type JsonValue } from "../json";
 import { childPlans, type Plan } from "../plan/ast";
 import { estimatePlan, type Estimate } from "../plan/estimate";
 import { parsePlan } from "../plan/parse";
+import { planNeeds } from "../run/startRun";
 import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
 import {
   findHostProfile,
@@ -100,6 +101,11 @@ export interface TestSuite {
   /** The plan's worst case, when it parses (an invalid plan still runs, and fails, as a case). */
   readonly estimate?: Estimate;
   readonly cases: readonly TestCase[];
+  /**
+   * What is likely a mistake but does not stop a run: inputs the plan never reads or lacks,
+   * mocks for tools and providers the plan never calls. Located like errors.
+   */
+  readonly warnings: readonly HostProfileError[];
 }
 
 export type TestFileResult =
@@ -178,16 +184,17 @@ export function parseTestFile(text: string, file: string): TestFileResult {
 
   const plan = parsePlan({ kind: "document", text: planText }).plan;
   const steps = plan ? stepPointers(plan) : undefined;
-  const mocksCache = new Map<string, Mocks>();
+  const mocksCache = new Map<string, Mocks | undefined>();
   const mocksAt = (value: JsonValue | undefined): Mocks | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== "string") return mocksOf(value);
     const mocksFile = resolve(dir, value);
-    const cached = mocksCache.get(mocksFile);
-    if (cached) return cached;
+    if (mocksCache.has(mocksFile)) return mocksCache.get(mocksFile);
     const read = loadMocks(mocksFile);
     if (!read.ok) {
+      // Reported once, however many cases name the file.
       errors.push(...read.errors);
+      mocksCache.set(mocksFile, undefined);
       return undefined;
     }
     mocksCache.set(mocksFile, read.mocks);
@@ -211,12 +218,46 @@ export function parseTestFile(text: string, file: string): TestFileResult {
   };
 
   const cases: TestCase[] = [];
+  const warnings: HostProfileError[] = [];
+  const needs = plan ? planNeeds(plan) : undefined;
+  const checkInputs = (inputs: JsonObject | undefined, path: (string | number)[]) => {
+    if (!needs) return;
+    for (const name of Object.keys(inputs ?? {}))
+      if (!needs.inputs.has(name))
+        warnings.push(located([...path, "inputs", name], `the plan never reads input ${JSON.stringify(name)}`));
+    for (const name of needs.inputs)
+      if (!Object.prototype.hasOwnProperty.call(inputs ?? {}, name) && !loadedProfile.profile.inputs.has(name))
+        warnings.push(
+          located(
+            path,
+            `the plan reads input ${JSON.stringify(name)}, which neither the case nor the host profile gives`,
+          ),
+        );
+  };
+  const checkMocks = (value: JsonValue | undefined, path: (string | number)[]) => {
+    if (!needs || value === undefined) return;
+    const mocks = mocksAt(value);
+    for (const [section, names, noun] of [
+      ["tools", needs.tools, "tool"],
+      ["providers", needs.providers, "provider"],
+    ] as const)
+      for (const name of (section === "tools" ? mocks?.tools : mocks?.providers)?.keys() ?? [])
+        if (!names.has(name))
+          warnings.push(
+            located(
+              typeof value === "string" ? path : [...path, section, name],
+              `the mocks answer ${noun} ${JSON.stringify(name)}, which the plan never calls`,
+            ),
+          );
+  };
+  checkMocks(raw.mocks, ["mocks"]);
   const suite: { -readonly [K in keyof TestSuite]: TestSuite[K] } = {
     file,
     planFile,
     planText,
     profile: loadedProfile.profile,
     cases,
+    warnings,
     ...(plan ? { estimate: estimatePlan(plan) } : {}),
   };
   const fileMocks = mocksAt(raw.mocks);
@@ -228,6 +269,8 @@ export function parseTestFile(text: string, file: string): TestFileResult {
       errors.push(located([...path, "name"], `a case named ${JSON.stringify(c.name)} is already case ${first + 1}`));
     names.set(c.name, i);
     checkSteps(c.expect, path);
+    checkInputs(c.inputs, path);
+    checkMocks(c.mocks, [...path, "mocks"]);
     const { line, column } = at.path(path);
     const mocks = c.mocks === undefined ? fileMocks : mocksAt(c.mocks);
     const cassette = c.cassette ?? raw.cassette;
@@ -243,6 +286,7 @@ export function parseTestFile(text: string, file: string): TestFileResult {
   const dataset = raw.dataset;
   if (dataset) {
     checkSteps(dataset.expect, ["dataset"]);
+    checkMocks(dataset.mocks, ["dataset", "mocks"]);
     const datasetFile = resolve(dir, dataset.file);
     const read = readDataset(datasetFile, displayPath(file, datasetFile));
     if (!read.ok) errors.push(...read.errors);
@@ -250,7 +294,22 @@ export function parseTestFile(text: string, file: string): TestFileResult {
       const mocks = dataset.mocks === undefined ? fileMocks : mocksAt(dataset.mocks);
       const cassette = dataset.cassette ?? raw.cassette;
       const base = dataset.name ?? dataset.file;
+      const unread = new Set<string>();
       for (const row of read.rows) {
+        // Each unread input once, at the first line that gives it: a large dataset stays readable.
+        for (const name of Object.keys(row.inputs))
+          if (needs && !needs.inputs.has(name) && !unread.has(name)) {
+            unread.add(name);
+            warnings.push({
+              file: displayPath(file, datasetFile),
+              line: row.line,
+              column: 1,
+              offset: 0,
+              length: 0,
+              jsonPath: "",
+              message: `the plan never reads input ${JSON.stringify(name)}`,
+            });
+          }
         pushRepeats(cases, suite, `${base}:${row.line}`, dataset.repeat, {
           location: { file: displayPath(file, datasetFile), line: row.line, column: 1 },
           inputs: row.inputs,
