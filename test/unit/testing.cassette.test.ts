@@ -133,7 +133,7 @@ process.stdin.on("data", (c) => (input += c)).on("end", () => {
     assert.deepEqual(
       report.cases[0]?.failures.map((f) => f.message),
       [
-        'value: the run failed: tool "shout" failed: the cassette cassettes/desc.cassette.json holds no reply for tool "shout" with {"text":"yoo"}; the nearest recorded request is tool "shout" with {"text":"hi"}, which differs at /args/text: recorded "hi", asked "yoo"; record it again with rlm-plan test --record [execute/tool_error]',
+        'value: the run failed: tool "shout" failed: the cassette cassettes/desc.cassette.json holds no reply for tool "shout" with {"text":"yoo"}; the nearest recorded request is tool "shout" with {"text":"yo"}, which differs at /args/text: recorded "yo", asked "yoo"; record it again with rlm-plan test --record [execute/tool_error]',
       ],
     );
   });

@@ -17,7 +17,10 @@ function sorted(value: JsonValue): JsonValue {
 }
 
 export interface Difference {
-  /** How many leaves differ (0: the values are equal); the nearest recording has the fewest. */
+  /**
+   * How far apart the values are: each differing leaf counts 1, a string leaf less when the two
+   * strings share a start and an end ("yo" is nearer "yoo" than "hi" is). 0: equal.
+   */
   readonly count: number;
   /** The first difference: "/messages/0/content: recorded "…", asked "…"". */
   readonly text: string | undefined;
@@ -28,7 +31,7 @@ export function firstDifference(recorded: JsonValue, asked: JsonValue): Differen
   let count = 0;
   let text: string | undefined;
   const note = (path: string, a: JsonValue | undefined, b: JsonValue | undefined) => {
-    count++;
+    count += typeof a === "string" && typeof b === "string" ? stringDistance(a, b) : 1;
     text ??= `${path === "" ? "/" : path}: recorded ${shown(a)}, asked ${shown(b)}`;
   };
   const walk = (path: string, a: JsonValue | undefined, b: JsonValue | undefined): void => {
@@ -45,6 +48,18 @@ export function firstDifference(recorded: JsonValue, asked: JsonValue): Differen
   };
   walk("", recorded, asked);
   return { count, text };
+}
+
+/** 1 minus the share of the longer string that the two have in common at their start and end. */
+function stringDistance(a: string, b: string): number {
+  const longest = Math.max(a.length, b.length);
+  if (longest === 0) return 0;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  // Never 0: the strings differ, and an equal leaf elsewhere must still count for more.
+  return Math.max(0.01, 1 - (start + end) / longest);
 }
 
 function escape(key: string): string {
