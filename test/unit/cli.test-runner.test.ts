@@ -5,12 +5,14 @@
 // annotations sit at each failing case's line, --filter selects.
 
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { startChatServer, type ChatServer } from "../support/chatServer";
-import { cliWorkspace, ROOT, runCli, runCliAsync } from "../support/cliWorkspace";
+import { childOutput } from "../support/childOutput";
+import { CLI, cliWorkspace, ROOT, runCli, runCliAsync } from "../support/cliWorkspace";
 
 const FIXTURES = join(ROOT, "test", "fixtures", "plan-tests");
 
@@ -244,5 +246,49 @@ describe("rlm-plan test: reports", () => {
         ],
       ],
     );
+  });
+});
+
+describe("rlm-plan test: Ctrl-C", () => {
+  const ws = cliWorkspace("test-cancel");
+
+  test("cancels the running cases, runs no more, reports what ended and exits 130", async () => {
+    ws.write("rlmplan.host.json", readFileSync(join(FIXTURES, "rlmplan.host.json"), "utf8"));
+    ws.write("plans/label.rlmplan.json", readFileSync(join(FIXTURES, "plans", "label.rlmplan.json"), "utf8"));
+    ws.write(
+      "slow.rlmplan.test.json",
+      JSON.stringify({
+        plan: "plans/label.rlmplan.json",
+        mocks: {
+          tools: { fetch: [{ value: { title: "T" }, repeat: true, delayMs: 60000 }] },
+          providers: { llm: [{ value: "x", repeat: true }] },
+        },
+        cases: [{ name: "a" }, { name: "b" }, { name: "c" }],
+      }),
+    );
+    const child = spawn(process.execPath, [CLI, "test", "--jobs", "2"], {
+      cwd: ws.dir,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = childOutput(child);
+    // The header is written once every case is loaded and priced, just before they start.
+    await new Promise<void>((started) =>
+      child.stderr.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("3 cases in 1 file")) started();
+      }),
+    );
+    child.kill("SIGINT");
+    const run = await output;
+    assert.equal(run.code, 130);
+    // Both running cases end cancelled (in either order); the third never starts.
+    const ended = run.stdout.split("\n").filter((line) => line.startsWith("FAIL"));
+    assert.deepEqual(ended.map((line) => line.split("  ")[1]).sort(), [
+      "slow.rlmplan.test.json#a",
+      "slow.rlmplan.test.json#b",
+    ]);
+    assert.equal(run.stdout.match(/the run was cancelled \[execute\/cancelled\]/g)?.length, 4);
+    assert.match(run.stdout, /\n0 passed, 2 failed \(2 cases, /);
+    assert.match(run.stderr, /\nrlm-plan: the test run was cancelled; 1 case did not run\n$/);
   });
 });

@@ -137,7 +137,8 @@ async function runTests(
   };
   printReport(report, args.format, io);
   if (cancel.signal.aborted) {
-    io.stderr.write("rlm-plan: the test run was cancelled\n");
+    const left = cases.length - results.length;
+    io.stderr.write(`rlm-plan: the test run was cancelled; ${left} case${left === 1 ? "" : "s"} did not run\n`);
     return cancel.status;
   }
   return report.summary.failed > 0 ? 1 : 0;
