@@ -51,6 +51,8 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     { language: PLAN_LANGUAGE_ID, scheme: "file" },
     { language: PLAN_LANGUAGE_ID, scheme: "untitled" },
     { scheme: "file", pattern: `**/${HOST_PROFILE_FILENAME}` },
+    // Mocks files: what `run --mocks` would refuse, and mocks that name nothing (never used).
+    { scheme: "file", pattern: "**/*.mocks.json" },
   ];
   // A host profile named by the setting gets the server's diagnostics too.
   const configured = configuredHostProfile();

@@ -25,6 +25,8 @@ export interface MockAnswer {
 export interface Mocks {
   /** The file the mocks came from (for messages), if any. */
   readonly file?: string;
+  /** Where a key of the file is (a mocked name: ["tools", name]); read from a file only. */
+  readonly locate?: (path: readonly string[]) => Omit<HostProfileError, "jsonPath" | "message">;
   readonly tools: ReadonlyMap<string, readonly MockAnswer[]>;
   readonly providers: ReadonlyMap<string, readonly MockAnswer[]>;
 }
@@ -47,7 +49,8 @@ export function parseMocks(text: string, file: string): MocksResult {
     "the mocks file",
   );
   if (!checked.ok) return checked;
-  return { ok: true, mocks: mocksOf(checked.value, file) };
+  const at = checked.at;
+  return { ok: true, mocks: { ...mocksOf(checked.value, file), locate: (path) => at.path(path, "key") } };
 }
 
 export function loadMocks(file: string): MocksResult {

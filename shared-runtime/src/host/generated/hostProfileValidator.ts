@@ -4,10 +4,10 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer"},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer"},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer"},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer"},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer"},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer"},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer"},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number"}}},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}}},"definitions":{"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer","minimum":1},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer","minimum":1},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer","minimum":1},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer","minimum":0},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer","minimum":0},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer","minimum":0},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer","minimum":1},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number","exclusiveMinimum":0}}},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}},"result":{"description":"A JSON Schema the final value of the plans run under this host must meet: check and the editor report a final value that cannot meet it.","type":"object"}},"definitions":{"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = require("ajv/dist/runtime/ucs2length").default;
-const schema12 = {"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"description":{"$ref":"#/definitions/descriptionText"}}}]};
+const schema12 = {"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
 const schema13 = {"description":"What this entry is; editors show it in hovers.","type":"string"};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -416,7 +416,7 @@ vErrors.push(err32);
 errors++;
 }
 for(const key4 in data){
-if(!(((key4 === "type") || (key4 === "value")) || (key4 === "description"))){
+if(!((((key4 === "type") || (key4 === "value")) || (key4 === "schema")) || (key4 === "description"))){
 const err33 = {instancePath,schemaPath:"#/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema12.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err33];
@@ -440,10 +440,10 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data14 = data.description;
-if(typeof data14 !== "string"){
-const err35 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data14};
+if(data.schema !== undefined){
+let data14 = data.schema;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+const err35 = {instancePath:instancePath+"/schema",schemaPath:"#/oneOf/4/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.oneOf[4].properties.schema.type,parentSchema:schema12.oneOf[4].properties.schema,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -453,9 +453,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
-else {
-const err36 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.oneOf[4].type,parentSchema:schema12.oneOf[4],data};
+if(data.description !== undefined){
+let data15 = data.description;
+if(typeof data15 !== "string"){
+const err36 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -465,8 +466,9 @@ vErrors.push(err36);
 errors++;
 }
 }
+}
 else {
-const err37 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema12.discriminator,parentSchema:schema12,data};
+const err37 = {instancePath,schemaPath:"#/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.oneOf[4].type,parentSchema:schema12.oneOf[4],data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -477,7 +479,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema12.discriminator,parentSchema:schema12,data};
+const err38 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema12.discriminator,parentSchema:schema12,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -488,7 +490,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+const err39 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema12.discriminator,parentSchema:schema12,data};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -497,11 +499,22 @@ vErrors.push(err39);
 }
 errors++;
 }
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
 validate11.errors = vErrors;
 return errors === 0;
 }
 
-const schema18 = {"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
+const schema18 = {"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
 const pattern0 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -533,7 +546,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "type") || (key0 === "builtin")) || (key0 === "inputSchema")) || (key0 === "description"))){
+if(!(((((key0 === "type") || (key0 === "builtin")) || (key0 === "inputSchema")) || (key0 === "returns")) || (key0 === "description"))){
 const err2 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema18.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
@@ -583,10 +596,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data3 = data.description;
-if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data3};
+if(data.returns !== undefined){
+let data3 = data.returns;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err6 = {instancePath:instancePath+"/returns",schemaPath:"#/oneOf/0/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[0].properties.returns.type,parentSchema:schema18.oneOf[0].properties.returns,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -596,9 +609,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[0].type,parentSchema:schema18.oneOf[0],data};
+if(data.description !== undefined){
+let data4 = data.description;
+if(typeof data4 !== "string"){
+const err7 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -608,10 +622,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-else if(tag0 === "command"){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err8 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema18.oneOf[1].required,parentSchema:schema18.oneOf[1],data};
+}
+else {
+const err8 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[0].type,parentSchema:schema18.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -620,8 +633,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data.command === undefined){
-const err9 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema18.oneOf[1].required,parentSchema:schema18.oneOf[1],data};
+}
+else if(tag0 === "command"){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err9 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema18.oneOf[1].required,parentSchema:schema18.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -630,9 +646,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data){
-if(!(func2.call(schema18.oneOf[1].properties, key1))){
-const err10 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema18.oneOf[1],data};
+if(data.command === undefined){
+const err10 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema18.oneOf[1].required,parentSchema:schema18.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -641,11 +656,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.type !== undefined){
-let data4 = data.type;
-if("command" !== data4){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema18.oneOf[1].properties.type,data:data4};
+for(const key1 in data){
+if(!(func2.call(schema18.oneOf[1].properties, key1))){
+const err11 = {instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema18.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -655,11 +668,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.command !== undefined){
-let data5 = data.command;
-if(Array.isArray(data5)){
-if(data5.length < 1){
-const err12 = {instancePath:instancePath+"/command",schemaPath:"#/oneOf/1/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema18.oneOf[1].properties.command,data:data5};
+if(data.type !== undefined){
+let data5 = data.type;
+if("command" !== data5){
+const err12 = {instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema18.oneOf[1].properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -668,12 +680,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(func3(data6) < 1){
-const err13 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/oneOf/1/properties/command/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.oneOf[1].properties.command.items,data:data6};
+}
+if(data.command !== undefined){
+let data6 = data.command;
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err13 = {instancePath:instancePath+"/command",schemaPath:"#/oneOf/1/properties/command/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema18.oneOf[1].properties.command,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -682,9 +694,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/oneOf/1/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.command.items.type,parentSchema:schema18.oneOf[1].properties.command.items,data:data6};
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func3(data7) < 1){
+const err14 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/oneOf/1/properties/command/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.oneOf[1].properties.command.items,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -694,9 +709,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
 else {
-const err15 = {instancePath:instancePath+"/command",schemaPath:"#/oneOf/1/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.oneOf[1].properties.command.type,parentSchema:schema18.oneOf[1].properties.command,data:data5};
+const err15 = {instancePath:instancePath+"/command/" + i0,schemaPath:"#/oneOf/1/properties/command/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.command.items.type,parentSchema:schema18.oneOf[1].properties.command.items,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -706,11 +720,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.cwd !== undefined){
-let data7 = data.cwd;
-if(typeof data7 === "string"){
-if(func3(data7) < 1){
-const err16 = {instancePath:instancePath+"/cwd",schemaPath:"#/oneOf/1/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.oneOf[1].properties.cwd,data:data7};
+}
+else {
+const err16 = {instancePath:instancePath+"/command",schemaPath:"#/oneOf/1/properties/command/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.oneOf[1].properties.command.type,parentSchema:schema18.oneOf[1].properties.command,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -720,8 +732,11 @@ vErrors.push(err16);
 errors++;
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/cwd",schemaPath:"#/oneOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.cwd.type,parentSchema:schema18.oneOf[1].properties.cwd,data:data7};
+if(data.cwd !== undefined){
+let data8 = data.cwd;
+if(typeof data8 === "string"){
+if(func3(data8) < 1){
+const err17 = {instancePath:instancePath+"/cwd",schemaPath:"#/oneOf/1/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.oneOf[1].properties.cwd,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -731,13 +746,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.env !== undefined){
-let data8 = data.env;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const key2 in data8){
-let data9 = data8[key2];
-if(typeof data9 !== "string"){
-const err18 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/oneOf/1/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.env.additionalProperties.type,parentSchema:schema18.oneOf[1].properties.env.additionalProperties,data:data9};
+else {
+const err18 = {instancePath:instancePath+"/cwd",schemaPath:"#/oneOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.cwd.type,parentSchema:schema18.oneOf[1].properties.cwd,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -747,9 +757,13 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/env",schemaPath:"#/oneOf/1/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.env.type,parentSchema:schema18.oneOf[1].properties.env,data:data8};
+if(data.env !== undefined){
+let data9 = data.env;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+let data10 = data9[key2];
+if(typeof data10 !== "string"){
+const err19 = {instancePath:instancePath+"/env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/oneOf/1/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.env.additionalProperties.type,parentSchema:schema18.oneOf[1].properties.env.additionalProperties,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -759,15 +773,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.inheritEnv !== undefined){
-let data10 = data.inheritEnv;
-if(Array.isArray(data10)){
-const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
-let data11 = data10[i1];
-if(typeof data11 === "string"){
-if(!pattern0.test(data11)){
-const err20 = {instancePath:instancePath+"/inheritEnv/" + i1,schemaPath:"#/oneOf/1/properties/inheritEnv/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema18.oneOf[1].properties.inheritEnv.items,data:data11};
+}
+else {
+const err20 = {instancePath:instancePath+"/env",schemaPath:"#/oneOf/1/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.env.type,parentSchema:schema18.oneOf[1].properties.env,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -777,8 +785,15 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath:instancePath+"/inheritEnv/" + i1,schemaPath:"#/oneOf/1/properties/inheritEnv/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.inheritEnv.items.type,parentSchema:schema18.oneOf[1].properties.inheritEnv.items,data:data11};
+if(data.inheritEnv !== undefined){
+let data11 = data.inheritEnv;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(typeof data12 === "string"){
+if(!pattern0.test(data12)){
+const err21 = {instancePath:instancePath+"/inheritEnv/" + i1,schemaPath:"#/oneOf/1/properties/inheritEnv/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema18.oneOf[1].properties.inheritEnv.items,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -788,23 +803,34 @@ vErrors.push(err21);
 errors++;
 }
 }
-let i2 = data10.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data10[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err22 = {instancePath:instancePath+"/inheritEnv",schemaPath:"#/oneOf/1/properties/inheritEnv/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema18.oneOf[1].properties.inheritEnv,data:data10};
+else {
+const err22 = {instancePath:instancePath+"/inheritEnv/" + i1,schemaPath:"#/oneOf/1/properties/inheritEnv/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.inheritEnv.items.type,parentSchema:schema18.oneOf[1].properties.inheritEnv.items,data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+}
+let i2 = data11.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data11[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err23 = {instancePath:instancePath+"/inheritEnv",schemaPath:"#/oneOf/1/properties/inheritEnv/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema18.oneOf[1].properties.inheritEnv,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 break;
@@ -814,20 +840,7 @@ indices0[item0] = i2;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/inheritEnv",schemaPath:"#/oneOf/1/properties/inheritEnv/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.oneOf[1].properties.inheritEnv.type,parentSchema:schema18.oneOf[1].properties.inheritEnv,data:data10};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.timeoutMs !== undefined){
-let data12 = data.timeoutMs;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err24 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.timeoutMs.type,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data12};
+const err24 = {instancePath:instancePath+"/inheritEnv",schemaPath:"#/oneOf/1/properties/inheritEnv/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.oneOf[1].properties.inheritEnv.type,parentSchema:schema18.oneOf[1].properties.inheritEnv,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -836,9 +849,11 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 2147483647 || isNaN(data12)){
-const err25 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data12};
+}
+if(data.timeoutMs !== undefined){
+let data13 = data.timeoutMs;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err25 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.timeoutMs.type,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -847,8 +862,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data12 < 1 || isNaN(data12)){
-const err26 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data12};
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 2147483647 || isNaN(data13)){
+const err26 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -857,12 +873,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-}
-if(data.maxStdoutBytes !== undefined){
-let data13 = data.maxStdoutBytes;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err27 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStdoutBytes.type,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data13};
+if(data13 < 1 || isNaN(data13)){
+const err27 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -871,9 +883,12 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 1 || isNaN(data13)){
-const err28 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data13};
+}
+}
+if(data.maxStdoutBytes !== undefined){
+let data14 = data.maxStdoutBytes;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err28 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStdoutBytes.type,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -882,12 +897,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data.maxStderrBytes !== undefined){
-let data14 = data.maxStderrBytes;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err29 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStderrBytes.type,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data14};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 1 || isNaN(data14)){
+const err29 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data14};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -896,9 +908,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err30 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data14};
+}
+}
+if(data.maxStderrBytes !== undefined){
+let data15 = data.maxStderrBytes;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err30 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStderrBytes.type,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -907,12 +922,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-if(data.inputSchema !== undefined){
-let data15 = data.inputSchema;
-if(!(data15 && typeof data15 == "object" && !Array.isArray(data15))){
-const err31 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/oneOf/1/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.inputSchema.type,parentSchema:schema18.oneOf[1].properties.inputSchema,data:data15};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 1 || isNaN(data15)){
+const err31 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data15};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -922,10 +934,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data16 = data.description;
-if(typeof data16 !== "string"){
-const err32 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data16};
+}
+if(data.inputSchema !== undefined){
+let data16 = data.inputSchema;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err32 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/oneOf/1/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.inputSchema.type,parentSchema:schema18.oneOf[1].properties.inputSchema,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -935,9 +948,10 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].type,parentSchema:schema18.oneOf[1],data};
+if(data.returns !== undefined){
+let data17 = data.returns;
+if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
+const err33 = {instancePath:instancePath+"/returns",schemaPath:"#/oneOf/1/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.returns.type,parentSchema:schema18.oneOf[1].properties.returns,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -947,8 +961,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-else {
-const err34 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema18.discriminator,parentSchema:schema18,data};
+if(data.description !== undefined){
+let data18 = data.description;
+if(typeof data18 !== "string"){
+const err34 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -958,8 +974,9 @@ vErrors.push(err34);
 errors++;
 }
 }
+}
 else {
-const err35 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema18.discriminator,parentSchema:schema18,data};
+const err35 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].type,parentSchema:schema18.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -970,12 +987,34 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.type,parentSchema:schema18,data};
+const err36 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema18.discriminator,parentSchema:schema18,data};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema18.discriminator,parentSchema:schema18,data};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.type,parentSchema:schema18,data};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
 }
 errors++;
 }
@@ -1376,7 +1415,7 @@ validate15.errors = vErrors;
 return errors === 0;
 }
 
-const schema23 = {"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"description":{"$ref":"#/definitions/descriptionText"}}}]};
+const schema23 = {"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1417,7 +1456,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "type") || (key0 === "baseUrl")) || (key0 === "model")) || (key0 === "apiKeyEnv")) || (key0 === "timeoutMs")) || (key0 === "maxRetries")) || (key0 === "description"))){
+if(!((((((((key0 === "type") || (key0 === "baseUrl")) || (key0 === "model")) || (key0 === "apiKeyEnv")) || (key0 === "timeoutMs")) || (key0 === "maxRetries")) || (key0 === "responseFormat")) || (key0 === "description"))){
 const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema23.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
@@ -1576,10 +1615,10 @@ errors++;
 }
 }
 }
-if(data.description !== undefined){
-let data6 = data.description;
-if(typeof data6 !== "string"){
-const err16 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data6};
+if(data.responseFormat !== undefined){
+let data6 = data.responseFormat;
+if(!((data6 === "json_schema") || (data6 === "none"))){
+const err16 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/oneOf/0/properties/responseFormat/enum",keyword:"enum",params:{allowedValues: schema23.oneOf[0].properties.responseFormat.enum},message:"must be equal to one of the allowed values",schema:schema23.oneOf[0].properties.responseFormat.enum,parentSchema:schema23.oneOf[0].properties.responseFormat,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1589,9 +1628,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.oneOf[0].type,parentSchema:schema23.oneOf[0],data};
+if(data.description !== undefined){
+let data7 = data.description;
+if(typeof data7 !== "string"){
+const err17 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1601,8 +1641,9 @@ vErrors.push(err17);
 errors++;
 }
 }
+}
 else {
-const err18 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema23.discriminator,parentSchema:schema23,data};
+const err18 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.oneOf[0].type,parentSchema:schema23.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1613,7 +1654,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema23.discriminator,parentSchema:schema23,data};
+const err19 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema23.discriminator,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1624,12 +1665,23 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+const err20 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema23.discriminator,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
 }
 errors++;
 }
@@ -1784,11 +1836,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data4.max_depth !== undefined){
-let data6 = data4.max_depth;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err10 = {instancePath:instancePath+"/budget/max_depth",schemaPath:"#/properties/budget/properties/max_depth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_depth.type,parentSchema:schema11.properties.budget.properties.max_depth,data:data6};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 1 || isNaN(data5)){
+const err10 = {instancePath:instancePath+"/budget/max_steps",schemaPath:"#/properties/budget/properties/max_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.budget.properties.max_steps,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1798,10 +1848,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data4.max_parallel !== undefined){
-let data7 = data4.max_parallel;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err11 = {instancePath:instancePath+"/budget/max_parallel",schemaPath:"#/properties/budget/properties/max_parallel/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_parallel.type,parentSchema:schema11.properties.budget.properties.max_parallel,data:data7};
+}
+if(data4.max_depth !== undefined){
+let data6 = data4.max_depth;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err11 = {instancePath:instancePath+"/budget/max_depth",schemaPath:"#/properties/budget/properties/max_depth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_depth.type,parentSchema:schema11.properties.budget.properties.max_depth,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1810,11 +1861,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data4.max_model_calls !== undefined){
-let data8 = data4.max_model_calls;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err12 = {instancePath:instancePath+"/budget/max_model_calls",schemaPath:"#/properties/budget/properties/max_model_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_model_calls.type,parentSchema:schema11.properties.budget.properties.max_model_calls,data:data8};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err12 = {instancePath:instancePath+"/budget/max_depth",schemaPath:"#/properties/budget/properties/max_depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.budget.properties.max_depth,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1824,10 +1873,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data4.max_tool_calls !== undefined){
-let data9 = data4.max_tool_calls;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err13 = {instancePath:instancePath+"/budget/max_tool_calls",schemaPath:"#/properties/budget/properties/max_tool_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_tool_calls.type,parentSchema:schema11.properties.budget.properties.max_tool_calls,data:data9};
+}
+if(data4.max_parallel !== undefined){
+let data7 = data4.max_parallel;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err13 = {instancePath:instancePath+"/budget/max_parallel",schemaPath:"#/properties/budget/properties/max_parallel/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_parallel.type,parentSchema:schema11.properties.budget.properties.max_parallel,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1836,11 +1886,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data4.max_context_ops !== undefined){
-let data10 = data4.max_context_ops;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err14 = {instancePath:instancePath+"/budget/max_context_ops",schemaPath:"#/properties/budget/properties/max_context_ops/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_context_ops.type,parentSchema:schema11.properties.budget.properties.max_context_ops,data:data10};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 1 || isNaN(data7)){
+const err14 = {instancePath:instancePath+"/budget/max_parallel",schemaPath:"#/properties/budget/properties/max_parallel/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.budget.properties.max_parallel,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1850,10 +1898,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data4.max_output_bytes !== undefined){
-let data11 = data4.max_output_bytes;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err15 = {instancePath:instancePath+"/budget/max_output_bytes",schemaPath:"#/properties/budget/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_output_bytes.type,parentSchema:schema11.properties.budget.properties.max_output_bytes,data:data11};
+}
+if(data4.max_model_calls !== undefined){
+let data8 = data4.max_model_calls;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err15 = {instancePath:instancePath+"/budget/max_model_calls",schemaPath:"#/properties/budget/properties/max_model_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_model_calls.type,parentSchema:schema11.properties.budget.properties.max_model_calls,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1862,11 +1911,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data4.time_limit !== undefined){
-let data12 = data4.time_limit;
-if(!((typeof data12 == "number") && (isFinite(data12)))){
-const err16 = {instancePath:instancePath+"/budget/time_limit",schemaPath:"#/properties/budget/properties/time_limit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.budget.properties.time_limit.type,parentSchema:schema11.properties.budget.properties.time_limit,data:data12};
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err16 = {instancePath:instancePath+"/budget/max_model_calls",schemaPath:"#/properties/budget/properties/max_model_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.budget.properties.max_model_calls,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1877,8 +1924,10 @@ errors++;
 }
 }
 }
-else {
-const err17 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.budget.type,parentSchema:schema11.properties.budget,data:data4};
+if(data4.max_tool_calls !== undefined){
+let data9 = data4.max_tool_calls;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err17 = {instancePath:instancePath+"/budget/max_tool_calls",schemaPath:"#/properties/budget/properties/max_tool_calls/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_tool_calls.type,parentSchema:schema11.properties.budget.properties.max_tool_calls,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1887,11 +1936,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.parallel !== undefined){
-let data13 = data.parallel;
-if(!((data13 === "concurrent") || (data13 === "sequential"))){
-const err18 = {instancePath:instancePath+"/parallel",schemaPath:"#/properties/parallel/enum",keyword:"enum",params:{allowedValues: schema11.properties.parallel.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.parallel.enum,parentSchema:schema11.properties.parallel,data:data13};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err18 = {instancePath:instancePath+"/budget/max_tool_calls",schemaPath:"#/properties/budget/properties/max_tool_calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.budget.properties.max_tool_calls,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1901,12 +1948,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.context !== undefined){
-let data14 = data.context;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key2 in data14){
-if(!((key2 === "max_results") || (key2 === "max_bytes"))){
-const err19 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.context,data:data14};
+}
+if(data4.max_context_ops !== undefined){
+let data10 = data4.max_context_ops;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err19 = {instancePath:instancePath+"/budget/max_context_ops",schemaPath:"#/properties/budget/properties/max_context_ops/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_context_ops.type,parentSchema:schema11.properties.budget.properties.max_context_ops,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1915,11 +1961,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data14.max_results !== undefined){
-let data15 = data14.max_results;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err20 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_results.type,parentSchema:schema11.properties.context.properties.max_results,data:data15};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err20 = {instancePath:instancePath+"/budget/max_context_ops",schemaPath:"#/properties/budget/properties/max_context_ops/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.budget.properties.max_context_ops,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1928,9 +1972,12 @@ vErrors.push(err20);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err21 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_results,data:data15};
+}
+}
+if(data4.max_output_bytes !== undefined){
+let data11 = data4.max_output_bytes;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err21 = {instancePath:instancePath+"/budget/max_output_bytes",schemaPath:"#/properties/budget/properties/max_output_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.budget.properties.max_output_bytes.type,parentSchema:schema11.properties.budget.properties.max_output_bytes,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1939,12 +1986,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data14.max_bytes !== undefined){
-let data16 = data14.max_bytes;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err22 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_bytes.type,parentSchema:schema11.properties.context.properties.max_bytes,data:data16};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 1 || isNaN(data11)){
+const err22 = {instancePath:instancePath+"/budget/max_output_bytes",schemaPath:"#/properties/budget/properties/max_output_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.budget.properties.max_output_bytes,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1953,9 +1997,13 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-const err23 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_bytes,data:data16};
+}
+}
+if(data4.time_limit !== undefined){
+let data12 = data4.time_limit;
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 <= 0 || isNaN(data12)){
+const err23 = {instancePath:instancePath+"/budget/time_limit",schemaPath:"#/properties/budget/properties/time_limit/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema11.properties.budget.properties.time_limit,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1965,15 +2013,115 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-}
 else {
-const err24 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.context.type,parentSchema:schema11.properties.context,data:data14};
+const err24 = {instancePath:instancePath+"/budget/time_limit",schemaPath:"#/properties/budget/properties/time_limit/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.budget.properties.time_limit.type,parentSchema:schema11.properties.budget.properties.time_limit,data:data12};
 if(vErrors === null){
 vErrors = [err24];
 }
 else {
 vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.budget.type,parentSchema:schema11.properties.budget,data:data4};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.parallel !== undefined){
+let data13 = data.parallel;
+if(!((data13 === "concurrent") || (data13 === "sequential"))){
+const err26 = {instancePath:instancePath+"/parallel",schemaPath:"#/properties/parallel/enum",keyword:"enum",params:{allowedValues: schema11.properties.parallel.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.parallel.enum,parentSchema:schema11.properties.parallel,data:data13};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.context !== undefined){
+let data14 = data.context;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key2 in data14){
+if(!((key2 === "max_results") || (key2 === "max_bytes"))){
+const err27 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.context,data:data14};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data14.max_results !== undefined){
+let data15 = data14.max_results;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err28 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_results.type,parentSchema:schema11.properties.context.properties.max_results,data:data15};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 1 || isNaN(data15)){
+const err29 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_results,data:data15};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data14.max_bytes !== undefined){
+let data16 = data14.max_bytes;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err30 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_bytes.type,parentSchema:schema11.properties.context.properties.max_bytes,data:data16};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 1 || isNaN(data16)){
+const err31 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_bytes,data:data16};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.context.type,parentSchema:schema11.properties.context,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
 }
 errors++;
 }
@@ -1985,24 +2133,24 @@ for(const key3 in data17){
 const _errs39 = errors;
 if(typeof key3 === "string"){
 if(func3(key3) < 1){
-const err25 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.inputs.propertyNames,data:key3,propertyName:key3};
+const err33 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.inputs.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err33];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err33);
 }
 errors++;
 }
 }
 var valid6 = _errs39 === errors;
 if(!valid6){
-const err26 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema11.properties.inputs.propertyNames,parentSchema:schema11.properties.inputs,data:data17};
+const err34 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema11.properties.inputs.propertyNames,parentSchema:schema11.properties.inputs,data:data17};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err34];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -2015,12 +2163,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.inputs.type,parentSchema:schema11.properties.inputs,data:data17};
+const err35 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.inputs.type,parentSchema:schema11.properties.inputs,data:data17};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err35];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err35);
 }
 errors++;
 }
@@ -2032,24 +2180,24 @@ for(const key5 in data19){
 const _errs44 = errors;
 if(typeof key5 === "string"){
 if(func3(key5) < 1){
-const err28 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.tools.propertyNames,data:key5,propertyName:key5};
+const err36 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.tools.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err36];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err36);
 }
 errors++;
 }
 }
 var valid8 = _errs44 === errors;
 if(!valid8){
-const err29 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema11.properties.tools.propertyNames,parentSchema:schema11.properties.tools,data:data19};
+const err37 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema11.properties.tools.propertyNames,parentSchema:schema11.properties.tools,data:data19};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err37];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err37);
 }
 errors++;
 }
@@ -2062,12 +2210,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.tools.type,parentSchema:schema11.properties.tools,data:data19};
+const err38 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.tools.type,parentSchema:schema11.properties.tools,data:data19};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err38];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err38);
 }
 errors++;
 }
@@ -2079,34 +2227,34 @@ for(const key7 in data21){
 const _errs49 = errors;
 if(typeof key7 === "string"){
 if(func3(key7) < 1){
-const err31 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
+const err39 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err39];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err39);
 }
 errors++;
 }
 if(!pattern1.test(key7)){
-const err32 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
+const err40 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err40];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err40);
 }
 errors++;
 }
 }
 var valid10 = _errs49 === errors;
 if(!valid10){
-const err33 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema11.properties.mcpServers.propertyNames,parentSchema:schema11.properties.mcpServers,data:data21};
+const err41 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema11.properties.mcpServers.propertyNames,parentSchema:schema11.properties.mcpServers,data:data21};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err41];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err41);
 }
 errors++;
 }
@@ -2119,12 +2267,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.mcpServers.type,parentSchema:schema11.properties.mcpServers,data:data21};
+const err42 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.mcpServers.type,parentSchema:schema11.properties.mcpServers,data:data21};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err42];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err42);
 }
 errors++;
 }
@@ -2136,24 +2284,24 @@ for(const key9 in data23){
 const _errs54 = errors;
 if(typeof key9 === "string"){
 if(func3(key9) < 1){
-const err35 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.providers.propertyNames,data:key9,propertyName:key9};
+const err43 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.providers.propertyNames,data:key9,propertyName:key9};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err43];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err43);
 }
 errors++;
 }
 }
 var valid12 = _errs54 === errors;
 if(!valid12){
-const err36 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema11.properties.providers.propertyNames,parentSchema:schema11.properties.providers,data:data23};
+const err44 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema11.properties.providers.propertyNames,parentSchema:schema11.properties.providers,data:data23};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err44];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err44);
 }
 errors++;
 }
@@ -2166,24 +2314,37 @@ errors = vErrors.length;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.providers.type,parentSchema:schema11.properties.providers,data:data23};
+const err45 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.providers.type,parentSchema:schema11.properties.providers,data:data23};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err45];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+let data25 = data.result;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+const err46 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.result.type,parentSchema:schema11.properties.result,data:data25};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err47];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err47);
 }
 errors++;
 }
