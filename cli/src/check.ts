@@ -92,14 +92,15 @@ function print(command: CheckCommand, io: Io, checked: readonly CheckedFile[], v
     case "github":
     case "text": {
       const lines: string[] = [];
-      if (command.format === "github") lines.push(...githubAnnotations(checked, cwd));
+      if (command.format === "github") for (const item of githubAnnotations(checked, cwd)) lines.push(item);
       for (const report of checked) {
         if (report.readError !== undefined) {
           if (command.format === "text") io.err(readErrorLine(report.file, report.readError));
           continue;
         }
         if (command.format === "text")
-          for (const problem of report.problems) lines.push(...problemLines(report.file, problem, io.style));
+          for (const problem of report.problems)
+            for (const item of problemLines(report.file, problem, io.style)) lines.push(item);
         lines.push(summaryLine(report, io.style));
       }
       if (lines.length > 0) io.out(`${lines.join("\n")}\n`);

@@ -72,7 +72,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
   const problems: PlanProblem[] = [...parsed.problems];
   // Keys the runtime ignores are only visible in the value; text too deep has none to walk.
   if (doc.value !== undefined && !parsed.problems.some((p) => p.reason === "too_deep")) {
-    problems.push(...unknownKeyProblems(doc.value));
+    for (const item of unknownKeyProblems(doc.value)) problems.push(item);
   }
   let model: PlanModel | undefined;
   let budget: Budget | undefined;
@@ -85,19 +85,20 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
       model: true,
     });
     for (const problem of validation.problems) problems.push(problem);
-    if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
+    if (policy.registries) for (const item of unregisteredProblems(parsed.plan, policy.registries)) problems.push(item);
     if (validation.model) {
       const host = policy.types ?? (policy.tools ? { tools: policy.tools } : {});
       types = validation.model.types(host.tools || !policy.tools ? host : { ...host, tools: policy.tools });
-      if (policy.tools) problems.push(...toolArgumentProblems(validation.model, policy.tools, types));
-      problems.push(...typeProblems(validation.model, types, stepPlace(text, doc)));
+      if (policy.tools)
+        for (const item of toolArgumentProblems(validation.model, policy.tools, types)) problems.push(item);
+      for (const item of typeProblems(validation.model, types, stepPlace(text, doc))) problems.push(item);
     }
-    problems.push(...modelOptionProblems(parsed.plan));
+    for (const item of modelOptionProblems(parsed.plan)) problems.push(item);
     if (validation.model) {
       const { inputs, contextInputs } = policy.registries ?? {};
       const isContextInput =
         inputs && contextInputs ? (n: string) => (inputs.has(n) ? contextInputs.has(n) : undefined) : undefined;
-      problems.push(...contextHandleProblems(validation.model, isContextInput));
+      for (const item of contextHandleProblems(validation.model, isContextInput)) problems.push(item);
     }
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;

@@ -3,11 +3,11 @@
 // profile's tools and providers, so a plan's logic runs in CI with no program and no key.
 // The file is JSON with comments, checked against schemas/mocks.schema.json, errors located.
 
-import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
+import { MAX_MOCKS_BYTES, readTextFileSync } from "../text/boundedFile";
 import validateMocksSchema from "./generated/mocksValidator";
 import { parseSchemaFile, readErrorText, type HostProfileError } from "./profile";
 
@@ -56,7 +56,7 @@ export function parseMocks(text: string, file: string): MocksResult {
 export function loadMocks(file: string): MocksResult {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFileSync(file, MAX_MOCKS_BYTES);
   } catch (error) {
     const message = `cannot read the mocks file: ${readErrorText(error)}`;
     return { ok: false, errors: [{ file, line: 1, column: 1, offset: 0, length: 0, jsonPath: "", message }] };

@@ -23,6 +23,7 @@ import { analyzeCapability } from "../plan/capabilities";
 import { describe } from "../plan/normalize";
 import { orList, type ProblemTarget } from "../plan/problems";
 import { nearestName } from "../text/nearestName";
+import { MAX_JSON_DEPTH } from "../text/jsonText";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import type { ParallelMode } from "../run/events";
@@ -206,7 +207,13 @@ export function parseSchemaFile(
         message: `duplicate key ${JSON.stringify(syntax.key)}${first}: a key may appear only once, remove one of them`,
       });
     } else {
-      const message = syntax.code === "invalid_json" ? syntaxMessage(syntax.message) : syntax.message;
+      // The document reader speaks of plans; a profile or a mocks file is not one.
+      const message =
+        syntax.code === "invalid_json"
+          ? syntaxMessage(syntax.message)
+          : syntax.code === "too_deep"
+            ? `JSON nested too deep (over ${MAX_JSON_DEPTH} levels): ${at.what} is not read`
+            : syntax.message;
       errors.push({ ...at.offset(syntax.offset, syntax.length), jsonPath: "", message });
     }
   }

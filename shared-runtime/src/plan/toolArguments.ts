@@ -97,7 +97,8 @@ export function argumentKeys(
  */
 export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge, types: PlanTypes): PlanProblem[] {
   const problems: PlanProblem[] = [];
-  for (const { step } of model.steps()) if (step.op === "tool") problems.push(...callProblems(step, tools, types));
+  for (const { step } of model.steps())
+    if (step.op === "tool") for (const item of callProblems(step, tools, types)) problems.push(item);
   return problems;
 }
 

@@ -157,7 +157,7 @@ export class McpConnection {
     try {
       do {
         const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
-        tools.push(...page.tools);
+        for (const item of page.tools) tools.push(item);
         cursor = page.nextCursor;
       } while (cursor !== undefined && tools.length < 10_000);
     } catch (error) {
