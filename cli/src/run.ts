@@ -6,6 +6,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
 import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
+import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
@@ -23,7 +24,7 @@ import { startRun, type RunReport } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
 import { MAX_PLAN_BYTES, readTextFile } from "@rlm-plan/core/text/boundedFile";
-import { guardedStream } from "./guardedOutput";
+import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 import { Cancellation } from "./signals";
@@ -83,12 +84,19 @@ interface RunArgs {
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
   const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
-  const io: GuardedIo = {
-    ...unguarded,
-    stdout: guardedStream(unguarded.stdout, mask),
-    stderr: guardedStream(unguarded.stderr, mask),
-    mask,
-  };
+  // stdout holds JSON and values only: no style of ours, so every escape sequence goes.
+  const stdout = guardedStream(unguarded.stdout, mask, false);
+  const stderr = guardedStream(unguarded.stderr, mask);
+  const io: GuardedIo = { ...unguarded, stdout, stderr, mask };
+  try {
+    return await guardedRun(argv, io);
+  } finally {
+    stdout.end();
+    stderr.end();
+  }
+}
+
+async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<number> {
   const args = parseRunArgs(argv);
   if (args === "help") {
     io.stdout.write(`${RUN_HELP}\n`);
@@ -122,7 +130,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   try {
     text = await readTextFile(args.plan, MAX_PLAN_BYTES);
   } catch (error) {
-    io.stderr.write(`rlm-plan: cannot read the plan ${args.plan}: ${readErrorText(error)}\n`);
+    io.stderr.write(`rlm-plan: cannot read the plan ${shownFile(args.plan)}: ${lineText(readErrorText(error))}\n`);
     return 2;
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -145,6 +153,9 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     const read = loadMocks(args.mocks);
     if (!read.ok) return hostErrors(read.errors, args, io);
     mocks = read.mocks;
+    // A mock that names nothing the plan calls is never used: said before the run, located.
+    for (const warning of mockNameWarnings(mocks, { profile: loaded.profile, plan: planCalls(text) }))
+      io.stderr.write(`${display(warning.file)}:${warning.line}:${warning.column}: warning: ${warning.message}\n`);
   }
   if (mocks && !args.json)
     io.stderr.write(
@@ -281,7 +292,7 @@ function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): 
   return (event) => {
     if (event.type !== "attempt_failed") return;
     const range = event.error.range;
-    const where = range ? ` at ${args.plan}:${position(text, range.offset)}` : "";
+    const where = range ? ` at ${shownFile(args.plan)}:${position(text, range.offset)}` : "";
     const next = event.retrying ? "retrying" : "no attempts left";
     // One line: a reason quoting a tool's multi-line output keeps the line whole.
     const reason = event.error.message.replace(/\s*\n\s*/g, " ");
@@ -327,9 +338,11 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
     return;
   }
   const { error } = outcome;
-  const place = where ? `${args.plan}:${where.line}:${where.column}: ` : "";
+  const place = where ? `${shownFile(args.plan)}:${where.line}:${where.column}: ` : "";
   const what = error.phase === "execute" || error.phase === "preflight" ? "run failed" : "invalid plan";
-  io.stderr.write(`${place}${style.red(`${what}`)}${mocked}: ${error.message} [${error.phase}/${error.kind}]\n`);
+  io.stderr.write(
+    `${place}${style.red(`${what}`)}${mocked}: ${lineText(error.message)} [${error.phase}/${error.kind}]\n`,
+  );
   io.stderr.write(`${JSON.stringify(error, null, 2)}\n`);
   if (checkpoints.length > 0)
     io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
@@ -353,7 +366,8 @@ function usage(outcome: RunOutcome, budget?: Budget): string {
 }
 
 function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunIo): number {
-  for (const e of errors) io.stderr.write(`${display(e.file)}:${e.line}:${e.column}: ${e.message}\n`);
+  for (const e of errors)
+    io.stderr.write(`${shownFile(display(e.file))}:${e.line}:${e.column}: ${lineText(e.message)}\n`);
   if (args.json) {
     const shown = errors.map((e) => ({
       file: display(e.file),

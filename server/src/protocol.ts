@@ -24,7 +24,7 @@ export interface RlmPlanSettings {
 
 /**
  * Process environment, set by a client that starts the bundled server through dist/serverStart.js:
- * the folder where V8's code cache of the bundle is kept (lsp/codeCache.ts).
+ * the folder where V8's code cache of the bundle is kept (@rlm-plan/core's codeCache.ts).
  */
 export namespace CodeCacheEnvironment {
   export const variable = "RLM_PLAN_CODE_CACHE";

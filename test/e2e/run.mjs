@@ -959,7 +959,7 @@ export const scenarios = [
           );
           return text.includes("steps") ? text.replace(/\s+/g, " ").trim() : false;
         });
-        assert.equal(lens, "▶ Run plan | steps 2/64 · tools 1/16 · depth 1/4 | Show graph");
+        assert.equal(lens, "▶ Run plan (steps 2/64 · tools 1/16 · depth 1/4) | Show graph");
         // Read first: a notification hides itself after a while.
         const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "planner proposed" });
         assert.equal(
@@ -1117,7 +1117,7 @@ export const scenarios = [
       // Last, since code-server keeps a closed window's extension host (and its server) alive.
       const bench = await session.trusted();
       // The first server writes V8's code cache of its bundle into the extension's storage
-      // (server/src/lsp/codeCache.ts); every later start reads it. A second window on the same
+      // (shared-runtime/src/codeCache.ts); every later start reads it. A second window on the same
       // folder (its own extension host, the same storage) measures such a start.
       const cacheDir = path.join(
         session.trustedServer.dirs.userData,

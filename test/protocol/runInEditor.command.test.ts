@@ -55,7 +55,7 @@ describe("running a plan with standard LSP messages (any editor)", () => {
     const { uri } = await server.open("lens.rlmplan.json", PLAN);
     const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
     assert.deepEqual(lenses[0]?.command, {
-      title: "▶ Run plan",
+      title: "▶ Run plan (steps 3/64 · tools 1/16 · context ops 1/32 · depth 1/4)",
       command: "rlmPlan.server.runInEditor",
       arguments: [uri],
     });
@@ -163,6 +163,10 @@ describe("a client that runs plans itself", () => {
   it("gets a lens naming its own command", async () => {
     const { uri } = await server.open("lens.rlmplan.json", PLAN);
     const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
-    assert.deepEqual(lenses[0]?.command, { title: "▶ Run plan", command: "rlmPlan.run", arguments: [uri] });
+    assert.deepEqual(lenses[0]?.command, {
+      title: "▶ Run plan (steps 3/64 · tools 1/16 · context ops 1/32 · depth 1/4)",
+      command: "rlmPlan.run",
+      arguments: [uri],
+    });
   });
 });

@@ -36,6 +36,7 @@ import { createPlanRunner } from "./runPlan";
 import { documentSymbols } from "../service/symbols";
 import { capabilitiesUsedBy, completion } from "../service/completion";
 import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
+import { mocksDiagnostics } from "../service/mocksDiagnostics";
 import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "../service/hover";
@@ -107,6 +108,13 @@ const diagnostics: Feature = (ctx) => {
       uri: document.uri,
       version: document.version,
       diagnostics: hostProfileDiagnostics(document, result, file, toolListingFailures),
+    });
+  });
+  workspace.onMocksFileChecked(({ document, file, profile }) => {
+    void connection.sendDiagnostics({
+      uri: document.uri,
+      version: document.version,
+      diagnostics: mocksDiagnostics(document, file, profile),
     });
   });
   workspace.onDocumentClosed((uri) => void connection.sendDiagnostics({ uri, diagnostics: [] }));
