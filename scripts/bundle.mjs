@@ -66,7 +66,8 @@ export function bundleOptions(entry, { dev = false } = {}) {
     platform: entry.browser ? "browser" : "node",
     format: entry.browser ? "iife" : "cjs",
     target: entry.browser ? "chrome120" : "node20",
-    external: ["vscode"],
+    // better-sqlite3 is a native addon, loaded on first use from node_modules (journal/sqlite.ts).
+    external: ["vscode", "better-sqlite3"],
     // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its ES build bundles.
     mainFields: ["module", "main"],
     sourcemap: "linked",

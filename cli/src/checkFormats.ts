@@ -130,18 +130,18 @@ export function githubAnnotations(files: readonly CheckedFile[], cwd: string): s
   return lines;
 }
 
-function annotationPath(file: string, cwd: string): string {
+export function annotationPath(file: string, cwd: string): string {
   const rel = relative(cwd, resolve(cwd, file));
   // Not lineText: the runner undoes data()'s escapes, so a name with a line break stays exact.
   return (rel.startsWith("..") || isAbsolute(rel) ? resolve(cwd, file) : rel).split(sep).join("/");
 }
 
 /** The escaping GitHub's runner undoes in a command's message. */
-function data(text: string): string {
+export function data(text: string): string {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 
 /** The escaping of a property value: also `:` and `,`, which separate properties. */
-function property(text: string): string {
+export function property(text: string): string {
   return data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }

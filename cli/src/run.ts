@@ -28,6 +28,7 @@ import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 import { Cancellation } from "./signals";
+import { resumeArgs, startRecording, type Resuming } from "./runJournal";
 
 export interface RunIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -41,7 +42,7 @@ export interface RunIo {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -61,6 +62,11 @@ options:
                       (step_started, transition, step_finished, step_failed, attempt_failed;
                       each names its step by JSON path and source range; a failure's
                       error carries its message, secrets masked)
+  --journal DIR       record the run in the journal in DIR (default: .rlm-plan/ beside the host profile)
+  --no-journal        do not record the run
+  --resume RUN        continue run RUN of the journal, which did not finish: its completed steps'
+                      model and tool calls are answered from the journal, the rest runs; the plan
+                      and host profile must be unchanged (see rlm-plan runs)
   -h, --help          show this help
 
 Transitions are printed to stderr as they happen, and so is each failed retry attempt with
@@ -72,6 +78,9 @@ exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile
 
 interface RunArgs {
   readonly plan: string;
+  /** The journal's id of the run and where it is, once recorded. */
+  readonly recordedAs?: number;
+  readonly recordedWhere?: string;
   /** The host profile in force, as shown (set once it is found). */
   readonly hostProfile?: string;
   readonly host: string | undefined;
@@ -80,6 +89,9 @@ interface RunArgs {
   readonly parallel: ParallelMode | undefined;
   readonly json: boolean;
   readonly events: boolean;
+  readonly journal: string | undefined;
+  readonly noJournal: boolean;
+  readonly resume: number | undefined;
 }
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
@@ -125,6 +137,12 @@ interface GuardedIo extends RunIo {
 
 async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
   let args = given;
+  let resuming: Resuming | undefined;
+  if (args.resume !== undefined) {
+    const resumed = resumeArgs(args, io.stderr);
+    if (typeof resumed === "number") return resumed;
+    ({ args, resuming } = resumed);
+  }
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
   let text: string;
@@ -165,6 +183,8 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
   // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
+  const recording = startRecording(args, profileFile, text, io.mask, io.stderr, resuming);
+  if (typeof recording === "number") return recording;
   const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = startRun({
     source: { kind: "document", text },
@@ -175,9 +195,11 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
+    ...(recording ? { observers: [recording.recorder] } : {}),
   });
   cancel.onKill(() => handle.kill());
-  const result = await handle.done;
+  const result = await handle.done.finally(() => recording?.store.close());
+  if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
   if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
@@ -190,9 +212,16 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
 
 const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
 const RUN_OPTIONS: OptionSpec = {
-  values: { "--host": "a FILE", "--mocks": "a FILE", "--parallel": PARALLEL_MODES.join(" or "), "--input": INPUT_FORM },
-  flags: ["--json", "--events", "--help", "-h"],
-  nonEmpty: ["--host", "--mocks"],
+  values: {
+    "--host": "a FILE",
+    "--mocks": "a FILE",
+    "--parallel": PARALLEL_MODES.join(" or "),
+    "--input": INPUT_FORM,
+    "--journal": "a DIR",
+    "--resume": "a RUN number (rlm-plan runs list)",
+  },
+  flags: ["--json", "--events", "--no-journal", "--help", "-h"],
+  nonEmpty: ["--host", "--mocks", "--journal"],
 };
 
 function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
@@ -213,10 +242,30 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   const mocks = options.values.get("--mocks");
   const json = options.flags.has("--json");
   const events = options.flags.has("--events");
+  const journal = options.values.get("--journal");
+  const noJournal = options.flags.has("--no-journal");
+  const resumeText = options.values.get("--resume");
+  const resume = resumeText === undefined ? undefined : Number(resumeText);
+  if (resume !== undefined && !(Number.isSafeInteger(resume) && resume > 0))
+    return "--resume needs a RUN number (rlm-plan runs list)";
+  if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
+  if (resume !== undefined) {
+    const given = [
+      ["--host", host],
+      ["--mocks", mocks],
+      ["--parallel", parallelText],
+    ].find(([, v]) => v !== undefined);
+    if (given || Object.keys(inputs).length > 0)
+      return `--resume runs with the options the run was recorded with; ${given ? given[0] : "--input"} cannot be given`;
+    if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
+    if (positionals.length > 1) return "run takes one PLAN file";
+    const plan = positionals[0] ?? "";
+    return { plan, host, inputs, mocks, parallel, json, events, journal, noJournal, resume };
+  }
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
   if (events && !json) return "--events needs --json";
-  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json, events };
+  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json, events, journal, noJournal, resume };
 }
 
 // ---- cancellation ---------------------------------------------------------------------------
@@ -228,10 +277,14 @@ function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunRe
       ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" }
       : outcome.error;
     io.stdout.write(
-      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, host_profile: args.hostProfile })}\n`,
+      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, host_profile: args.hostProfile, ...recordedField(args) })}\n`,
     );
   }
   io.stderr.write("rlm-plan: the run was cancelled\n");
+  if (args.recordedWhere && !args.json)
+    io.stderr.write(
+      `rlm-plan: recorded as ${args.recordedWhere}; continue it with rlm-plan run --resume ${args.recordedAs}\n`,
+    );
   return cancel.status;
 }
 
@@ -320,7 +373,15 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
   if (args.json) {
     const base = { type: "result", ...mockedField(result) };
     const json = outcome.ok
-      ? { ...base, ok: true, value: outcome.value, checkpoints, budget_remaining, host_profile: args.hostProfile }
+      ? {
+          ...base,
+          ok: true,
+          value: outcome.value,
+          checkpoints,
+          budget_remaining,
+          host_profile: args.hostProfile,
+          ...recordedField(args),
+        }
       : {
           ...base,
           ok: false,
@@ -329,6 +390,7 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
           checkpoints,
           budget_remaining,
           host_profile: args.hostProfile,
+          ...recordedField(args),
         };
     io.stdout.write(`${JSON.stringify(json)}\n`);
     return;
@@ -336,6 +398,7 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
   if (outcome.ok) {
     io.stdout.write(`${JSON.stringify(outcome.value, null, 2)}\n`);
     io.stderr.write(`rlm-plan: ${style.green("ok")}${mocked}: ${usage(outcome, budget)}\n`);
+    recordedLine(args, io);
     return;
   }
   const { error } = outcome;
@@ -347,6 +410,17 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
   io.stderr.write(`${JSON.stringify(error, null, 2)}\n`);
   if (checkpoints.length > 0)
     io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
+  recordedLine(args, io);
+}
+
+/** `"run": 12` in a recorded run's JSON result (absent when it is not recorded). */
+function recordedField(args: RunArgs): { run?: number } {
+  return args.recordedAs === undefined ? {} : { run: args.recordedAs };
+}
+
+function recordedLine(args: RunArgs, io: RunIo): void {
+  if (args.recordedWhere)
+    io.stderr.write(`rlm-plan: recorded as ${args.recordedWhere} (rlm-plan runs show ${args.recordedAs})\n`);
 }
 
 /** "4 steps, 1 tool call, 1 context op, 0 model calls, 31 output bytes". */

@@ -60,6 +60,22 @@ export function workspaceFileKindByContent(file: string): WorkspaceFileKind | un
  * (the walk stops there, so a huge tree costs a bounded amount).
  */
 export function findWorkspaceFiles(dir: string, limit = Number.POSITIVE_INFINITY): string[] {
+  return findFiles(dir, (path) => workspaceFileKind(path) !== undefined, limit);
+}
+
+/** The ending of a test file (`rlm-plan test`); not a plan, though it ends in .json too. */
+export const TEST_FILE_SUFFIX = ".rlmplan.test.json";
+
+export function isTestFile(file: string): boolean {
+  return basename(file).endsWith(TEST_FILE_SUFFIX);
+}
+
+/** Test files below `dir`, sorted, as findWorkspaceFiles walks. */
+export function findTestFiles(dir: string, limit = Number.POSITIVE_INFINITY): string[] {
+  return findFiles(dir, isTestFile, limit);
+}
+
+function findFiles(dir: string, wanted: (path: string) => boolean, limit: number): string[] {
   const found: string[] = [];
   const pending = [dir];
   while (pending.length > 0 && found.length < limit) {
@@ -74,7 +90,7 @@ export function findWorkspaceFiles(dir: string, limit = Number.POSITIVE_INFINITY
       const path = join(current, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) pending.push(path);
-      } else if (entry.isFile() && workspaceFileKind(path) !== undefined) {
+      } else if (entry.isFile() && wanted(path)) {
         found.push(path);
         if (found.length >= limit) break;
       }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { runCommand } from "rlm-plan/run";
+import { RUN_USAGE, runCommand } from "rlm-plan/run";
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { childOutput } from "../support/childOutput";
 
@@ -28,8 +28,17 @@ interface Run {
   readonly host?: string;
 }
 
-/** Takes the "rlm-plan: host profile FILE" line off stderr, into `host`. */
-function withHost(run: { code: number | null; stdout: string; stderr: string }): Run {
+/**
+ * Takes the "rlm-plan: host profile FILE" line off stderr, into `host`, and the run journal's
+ * number off (the "recorded as run N" line, a JSON result's "run"): it depends on which tests
+ * ran in the same workspace before (cli.runs.test.ts tests the journal).
+ */
+function withHost(given: { code: number | null; stdout: string; stderr: string }): Run {
+  const run = {
+    ...given,
+    stdout: given.stdout.replace(/,"run":\d+\}$/gm, "}"),
+    stderr: given.stderr.replace(/^rlm-plan: recorded as run \d+ in .*\n/m, ""),
+  };
   const match = /^rlm-plan: host profile (.*)\n/.exec(run.stderr);
   return match ? { ...run, stderr: run.stderr.slice(match[0].length), host: match[1] } : run;
 }
@@ -479,10 +488,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
       const run = await inProcess(args);
       assert.equal(run.code, 2);
       assert.equal(run.stdout, "");
-      assert.equal(
-        run.stderr,
-        `rlm-plan: ${message}\nusage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]]\n`,
-      );
+      assert.equal(run.stderr, `rlm-plan: ${message}\n${RUN_USAGE}\n`);
     });
   }
 
@@ -572,6 +578,7 @@ describe("rlm-plan run: secrets and cancellation", { concurrency: true }, () => 
       "  1  checkpoint        ok N ms",
       "rlm-plan: cancelling...",
       "rlm-plan: the run was cancelled",
+      `rlm-plan: recorded as run 1 in ${join(folder, ".rlm-plan")}; continue it with rlm-plan run --resume 1`,
     ]);
     assert.notEqual(processState(pids.child), "running", "the tool is still running");
     assert.notEqual(processState(pids.grandchild), "running", "the tool's child is still running");

@@ -36,7 +36,7 @@ describe("mocks file", () => {
         '4:11 item 1 of tool "u" is missing "value"',
         '4:11 item 1 of tool "u" is missing "error"',
         '4:11 item 1 of tool "u" must match exactly one schema in oneOf',
-        '4:13 unknown key "valu" in item 1 of tool "u": did you mean "value"? (the keys are match, value, error, repeat)',
+        '4:13 unknown key "valu" in item 1 of tool "u": did you mean "value"? (the keys are match, value, error, delayMs, repeat)',
         '6:3 unknown key "providerz" in the mocks file: did you mean "providers"? (the keys are $schema, description, tools, providers)',
       ],
     );
@@ -122,7 +122,11 @@ function cli(
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  return childOutput(child);
+  // The run journal's last line ("recorded as run N") is cli.runs.test.ts's to test.
+  return childOutput(child).then((run) => ({
+    ...run,
+    stderr: run.stderr.replace(/^rlm-plan: recorded as run \d+ in .*\n/m, ""),
+  }));
 }
 
 describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", () => {

@@ -4,6 +4,7 @@
 // The file is JSON with comments, checked against schemas/mocks.schema.json, errors located.
 
 import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
@@ -17,6 +18,8 @@ export interface MockAnswer {
   readonly value?: JsonValue;
   readonly error?: { readonly kind?: "failure" | "timeout" | "not_json"; readonly message: string };
   readonly repeat?: boolean;
+  /** Milliseconds the call takes before it answers (a slow tool or model, for tests of concurrency). */
+  readonly delayMs?: number;
 }
 
 export interface Mocks {
@@ -116,9 +119,11 @@ function answerValue(answer: MockAnswer): unknown {
 export function mockTool(name: string, answers: readonly MockAnswer[]): ToolHandler {
   let args: JsonValue = null;
   const queue = new AnswerQueue(`tool ${JSON.stringify(name)}`, answers, (match) => contains(args, match));
-  return (callArgs) => {
+  return (callArgs, context) => {
     args = callArgs;
-    return answerValue(queue.take()) as JsonValue;
+    const answer = queue.take();
+    if (!answer.delayMs) return answerValue(answer) as JsonValue;
+    return delayed(answer.delayMs, context.signal).then(() => answerValue(answer) as JsonValue);
   };
 }
 
@@ -132,7 +137,7 @@ export function mockProvider(name: string, answers: readonly MockAnswer[]): Mode
   );
   return {
     description: `mocked provider (${answers.length} answer${answers.length === 1 ? "" : "s"})`,
-    complete: (request) => {
+    complete: (request, context) => {
       prompt = request.messages.map((m) => m.content).join("\n");
       // Taken now, while `prompt` is this call's: concurrent branches call in turn.
       let answer: MockAnswer;
@@ -141,9 +146,17 @@ export function mockProvider(name: string, answers: readonly MockAnswer[]): Mode
       } catch (error) {
         return Promise.reject(error as Error);
       }
-      return Promise.resolve().then(() => answerValue(answer) as JsonValue);
+      const wait = answer.delayMs ? delayed(answer.delayMs, context.signal) : Promise.resolve();
+      return wait.then(() => answerValue(answer) as JsonValue);
     },
   };
+}
+
+/** Waits `ms`; a cancelled run stops waiting at once (the wait rejects, as a cancelled call would). */
+function delayed(ms: number, signal: AbortSignal): Promise<void> {
+  return sleep(ms, undefined, { signal }).catch(() => {
+    throw new Error("cancelled while the mocked call was answering");
+  });
 }
 
 /** Whether `value` contains `pattern`: an object's listed keys recursively, arrays item by item, else equal. */

@@ -36,7 +36,8 @@ import {
   type RunEvent,
   type StepIdentity,
 } from "./events";
-import type { InputOpener, RunHost } from "./host";
+import type { InputOpener, ModelRequest, RunHost } from "./host";
+import type { CallInterceptor } from "./observer";
 import type { PauseHooks, RunFrame, StepPause } from "./pause";
 import { jsonByteLength } from "./outputMeasure";
 import { preflightPlan } from "./preflight";
@@ -63,6 +64,10 @@ export interface ExecuteOptions extends PauseHooks {
   readonly budget?: Partial<Budget>;
   /** How parallel branches run; default DEFAULT_PARALLEL_MODE. */
   readonly parallel?: ParallelMode;
+  /** Wraps every model and tool call (the run journal records them, a resumed run replays them). */
+  readonly calls?: CallInterceptor;
+  /** Run time spent before this execution (a resumed run's earlier part): the time limit counts it. */
+  readonly elapsedBeforeMs?: number;
 }
 
 type StepResult = { readonly final: false } | { readonly final: true; readonly value: JsonValue };
@@ -108,7 +113,7 @@ class Run {
   private readonly remaining: BudgetRemaining;
   private readonly transitions: Transition[] = [];
   private readonly checkpoints: string[] = [];
-  private readonly started = performance.now();
+  private readonly started: number;
   private readonly controller = new AbortController();
   private stopError: PlanError | undefined;
   private readonly parallelMode: ParallelMode;
@@ -133,6 +138,7 @@ class Run {
       output_bytes: budget.max_output_bytes,
     };
     this.parallelMode = options.parallel ?? DEFAULT_PARALLEL_MODE;
+    this.started = performance.now() - Math.max(0, options.elapsedBeforeMs ?? 0);
   }
 
   async execute(plan: Plan): Promise<RunOutcome> {
@@ -552,14 +558,26 @@ class Run {
     }
     const provider = this.host.providers?.get(step.provider);
     if (!provider) return fail(unregistered("unknown_provider", step.provider));
+    const request: ModelRequest = { messages: [{ role: "user", content: prompt }], options: step.options };
+    const invoke = () => provider.complete(request, { signal: frame.signal, provider: step.provider });
+    const calls = this.options.calls;
     let reply: unknown;
     try {
       reply = await this.guard(
         Promise.resolve().then(() =>
-          provider.complete(
-            { messages: [{ role: "user", content: prompt }], options: step.options },
-            { signal: frame.signal, provider: step.provider },
-          ),
+          calls
+            ? calls(
+                {
+                  kind: "model",
+                  name: step.provider,
+                  ...(provider.model === undefined ? {} : { model: provider.model }),
+                  request,
+                  step: this.identity(step, frame),
+                  signal: frame.signal,
+                },
+                async () => invoke(),
+              )
+            : invoke(),
         ),
         frame,
       );
@@ -585,17 +603,31 @@ class Run {
     const args = this.resolve(step.args, frame);
     const handler = this.host.tools?.get(step.name);
     if (!handler) return fail(unregistered("unknown_tool", step.name));
+    const invoke = () =>
+      handler(args, {
+        signal: frame.signal,
+        tool: step.name,
+        // In performance.now() time: time a debugger held the run does not count.
+        deadline: this.started + this.budget.time_limit * 1000 + this.pausedMs,
+        timeLimit: this.budget.time_limit,
+      });
+    const calls = this.options.calls;
     let result: unknown;
     try {
       result = await this.guard(
         Promise.resolve().then(() =>
-          handler(args, {
-            signal: frame.signal,
-            tool: step.name,
-            // In performance.now() time: time a debugger held the run does not count.
-            deadline: this.started + this.budget.time_limit * 1000 + this.pausedMs,
-            timeLimit: this.budget.time_limit,
-          }),
+          calls
+            ? calls(
+                {
+                  kind: "tool",
+                  name: step.name,
+                  arguments: args,
+                  step: this.identity(step, frame),
+                  signal: frame.signal,
+                },
+                async () => invoke(),
+              )
+            : invoke(),
         ),
         frame,
       );

@@ -4,10 +4,10 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/mocks.schema.json","title":"rlm-plan mocks","description":"Answers for a dry run (rlm-plan run --mocks FILE): for a tool or provider name, a list of answers consumed in order, optionally matched on the call. Mocked names need no program, no key and no network; every output of a mocked run says it was mocked.","type":"object","additionalProperties":false,"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What these mocks are for; shown to people, ignored by the runtime.","type":"string"},"tools":{"description":"Tool name -> its answers. A mocked tool replaces the host profile's tool of that name (or adds it).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/answers"}},"providers":{"description":"Provider name -> its answers. A mocked provider replaces the host profile's provider of that name (or adds it).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/answers"}}},"definitions":{"answers":{"description":"Answers in the order calls consume them: each call takes the first unused answer whose match fits.","type":"array","items":{"$ref":"#/definitions/answer"}},"answer":{"type":"object","additionalProperties":false,"properties":{"match":{"description":"Optional. For a tool: a JSON value the call's arguments must contain (an object's listed keys, recursively; other values equal). For a provider: text the prompt must contain."},"value":{"description":"The value the call returns (bound to the step's name)."},"error":{"description":"The call fails instead: the run reports tool_error or model_error with this message.","type":"object","additionalProperties":false,"required":["message"],"properties":{"kind":{"description":"failure (default): the call fails with the message; timeout: as a tool or request that timed out; not_json: the call returns something that is not JSON.","enum":["failure","timeout","not_json"]},"message":{"description":"What the failure says.","type":"string"}}},"repeat":{"description":"When true, the answer is never used up: it answers every later call it matches.","type":"boolean"}},"oneOf":[{"properties":{"value":true},"required":["value"]},{"properties":{"error":true},"required":["error"]}]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/mocks.schema.json","title":"rlm-plan mocks","description":"Answers for a dry run (rlm-plan run --mocks FILE): for a tool or provider name, a list of answers consumed in order, optionally matched on the call. Mocked names need no program, no key and no network; every output of a mocked run says it was mocked.","type":"object","additionalProperties":false,"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What these mocks are for; shown to people, ignored by the runtime.","type":"string"},"tools":{"description":"Tool name -> its answers. A mocked tool replaces the host profile's tool of that name (or adds it).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/answers"}},"providers":{"description":"Provider name -> its answers. A mocked provider replaces the host profile's provider of that name (or adds it).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/answers"}}},"definitions":{"answers":{"description":"Answers in the order calls consume them: each call takes the first unused answer whose match fits.","type":"array","items":{"$ref":"#/definitions/answer"}},"answer":{"type":"object","additionalProperties":false,"properties":{"match":{"description":"Optional. For a tool: a JSON value the call's arguments must contain (an object's listed keys, recursively; other values equal). For a provider: text the prompt must contain."},"value":{"description":"The value the call returns (bound to the step's name)."},"error":{"description":"The call fails instead: the run reports tool_error or model_error with this message.","type":"object","additionalProperties":false,"required":["message"],"properties":{"kind":{"description":"failure (default): the call fails with the message; timeout: as a tool or request that timed out; not_json: the call returns something that is not JSON.","enum":["failure","timeout","not_json"]},"message":{"description":"What the failure says.","type":"string"}}},"delayMs":{"description":"Optional. Milliseconds the call takes before it answers (as a slow tool or model would); cancelling the run ends the wait.","type":"integer","minimum":0,"maximum":600000},"repeat":{"description":"When true, the answer is never used up: it answers every later call it matches.","type":"boolean"}},"oneOf":[{"properties":{"value":true},"required":["value"]},{"properties":{"error":true},"required":["error"]}]}}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const schema12 = {"description":"Answers in the order calls consume them: each call takes the first unused answer whose match fits.","type":"array","items":{"$ref":"#/definitions/answer"}};
-const schema13 = {"type":"object","additionalProperties":false,"properties":{"match":{"description":"Optional. For a tool: a JSON value the call's arguments must contain (an object's listed keys, recursively; other values equal). For a provider: text the prompt must contain."},"value":{"description":"The value the call returns (bound to the step's name)."},"error":{"description":"The call fails instead: the run reports tool_error or model_error with this message.","type":"object","additionalProperties":false,"required":["message"],"properties":{"kind":{"description":"failure (default): the call fails with the message; timeout: as a tool or request that timed out; not_json: the call returns something that is not JSON.","enum":["failure","timeout","not_json"]},"message":{"description":"What the failure says.","type":"string"}}},"repeat":{"description":"When true, the answer is never used up: it answers every later call it matches.","type":"boolean"}},"oneOf":[{"properties":{"value":true},"required":["value"]},{"properties":{"error":true},"required":["error"]}]};
+const schema13 = {"type":"object","additionalProperties":false,"properties":{"match":{"description":"Optional. For a tool: a JSON value the call's arguments must contain (an object's listed keys, recursively; other values equal). For a provider: text the prompt must contain."},"value":{"description":"The value the call returns (bound to the step's name)."},"error":{"description":"The call fails instead: the run reports tool_error or model_error with this message.","type":"object","additionalProperties":false,"required":["message"],"properties":{"kind":{"description":"failure (default): the call fails with the message; timeout: as a tool or request that timed out; not_json: the call returns something that is not JSON.","enum":["failure","timeout","not_json"]},"message":{"description":"What the failure says.","type":"string"}}},"delayMs":{"description":"Optional. Milliseconds the call takes before it answers (as a slow tool or model would); cancelling the run ends the wait.","type":"integer","minimum":0,"maximum":600000},"repeat":{"description":"When true, the answer is never used up: it answers every later call it matches.","type":"boolean"}},"oneOf":[{"properties":{"value":true},"required":["value"]},{"properties":{"error":true},"required":["error"]}]};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -84,7 +84,7 @@ vErrors = null;
 }
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 for(const key0 in data0){
-if(!((((key0 === "match") || (key0 === "value")) || (key0 === "error")) || (key0 === "repeat"))){
+if(!(((((key0 === "match") || (key0 === "value")) || (key0 === "error")) || (key0 === "delayMs")) || (key0 === "repeat"))){
 const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/definitions/answer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema13,data:data0};
 if(vErrors === null){
 vErrors = [err3];
@@ -158,10 +158,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data0.repeat !== undefined){
-let data4 = data0.repeat;
-if(typeof data4 !== "boolean"){
-const err9 = {instancePath:instancePath+"/" + i0+"/repeat",schemaPath:"#/definitions/answer/properties/repeat/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema13.properties.repeat.type,parentSchema:schema13.properties.repeat,data:data4};
+if(data0.delayMs !== undefined){
+let data4 = data0.delayMs;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err9 = {instancePath:instancePath+"/" + i0+"/delayMs",schemaPath:"#/definitions/answer/properties/delayMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema13.properties.delayMs.type,parentSchema:schema13.properties.delayMs,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -170,10 +170,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/" + i0,schemaPath:"#/definitions/answer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema13.type,parentSchema:schema13,data:data0};
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 600000 || isNaN(data4)){
+const err10 = {instancePath:instancePath+"/" + i0+"/delayMs",schemaPath:"#/definitions/answer/properties/delayMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000",schema:600000,parentSchema:schema13.properties.delayMs,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -182,15 +181,51 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.type,parentSchema:schema12,data};
+if(data4 < 0 || isNaN(data4)){
+const err11 = {instancePath:instancePath+"/" + i0+"/delayMs",schemaPath:"#/definitions/answer/properties/delayMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema13.properties.delayMs,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data0.repeat !== undefined){
+let data5 = data0.repeat;
+if(typeof data5 !== "boolean"){
+const err12 = {instancePath:instancePath+"/" + i0+"/repeat",schemaPath:"#/definitions/answer/properties/repeat/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema13.properties.repeat.type,parentSchema:schema13.properties.repeat,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/" + i0,schemaPath:"#/definitions/answer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema13.type,parentSchema:schema13,data:data0};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.type,parentSchema:schema12,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
