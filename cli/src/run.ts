@@ -70,7 +70,8 @@ options:
   -h, --help          show this help
 
 Transitions are printed to stderr as they happen, and so is each failed retry attempt with
-its reason; the final value goes to stdout. A failing step is named as PLAN:LINE:COL. Ctrl-C cancels the run: running tools are killed.
+its reason; the final value goes to stdout. A failing step is named as PLAN:LINE:COL.
+Ctrl-C cancels the run: running tools are killed.
 
 exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile error,
              130 cancelled (Ctrl-C)`;
@@ -347,8 +348,8 @@ function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): 
     const range = event.error.range;
     const where = range ? ` at ${shownFile(args.plan)}:${position(text, range.offset)}` : "";
     const next = event.retrying ? "retrying" : "no attempts left";
-    // One line: a reason quoting a tool's multi-line output keeps the line whole.
-    const reason = event.error.message.replace(/\s*\n\s*/g, " ");
+    // One line: a reason quoting a tool's multi-line output is escaped as every message is.
+    const reason = lineText(event.error.message);
     io.stderr.write(
       `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${reason}; ${next}\n`,
     );
