@@ -5,6 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import Ajv, { type ValidateFunction } from "ajv";
+import { LINEAR_REGEXP_CODE } from "../text/linearRegExp";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
 import { parseSchemaFile, readErrorText, type HostProfileError } from "./profile";
@@ -36,7 +37,9 @@ let compiled: ValidateFunction | undefined;
 
 /** A mocks file's text as mocks, or every problem located at file:line:col. */
 export function parseMocks(text: string, file: string): MocksResult {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile(MOCKS_SCHEMA);
+  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true, code: LINEAR_REGEXP_CODE }).compile(
+    MOCKS_SCHEMA,
+  );
   const validate = compiled;
   const checked = parseSchemaFile(
     text,

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { dirname, join, resolve } from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import { LINEAR_REGEXP_CODE } from "../text/linearRegExp";
 import {
   hasOwn,
   isJsonObject,
@@ -142,9 +143,13 @@ export const HOST_PROFILE_SCHEMA = require("../../schemas/host-profile.schema.js
 // never read a profile (rlm-plan check) do not pay for it.
 let compiled: ValidateFunction | undefined;
 function validateSchema(value: unknown): { ok: true } | { ok: false; errors: readonly ErrorObject[] } {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true }).compile(
-    HOST_PROFILE_SCHEMA,
-  );
+  compiled ??= new Ajv({
+    allErrors: true,
+    verbose: true,
+    discriminator: true,
+    strict: true,
+    code: LINEAR_REGEXP_CODE,
+  }).compile(HOST_PROFILE_SCHEMA);
   return compiled(value) ? { ok: true } : { ok: false, errors: compiled.errors ?? [] };
 }
 
