@@ -584,7 +584,7 @@ function toolEntryErrors(value: JsonObject, at: Locator, failedUnder: (prefix: s
             "key",
           ),
         );
-      for (const key of ["command", "args", "cwd", "env", "inheritEnv"]) {
+      for (const key of ["command", "args", "cwd", "env", "inheritEnv", "maxMessageBytes"]) {
         if (hasOwn(spec, key))
           errors.push(
             located(

@@ -16,6 +16,7 @@ import { membersOf, printType, type ValueType } from "./types/valueType";
 import { nearestName } from "../text/nearestName";
 import { describe } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
+import { LINEAR_REGEXP_CODE } from "../text/linearRegExp";
 
 /** What a host knows of one tool beyond its name: for checking, hover and completion. */
 export interface ToolSignature {
@@ -49,7 +50,7 @@ export function compileInputSchema(schema: unknown): Compiled {
   const key = JSON.stringify(schema);
   const cached = compiledSchemas.get(key);
   if (cached) return cached;
-  const options = { allErrors: true, verbose: true, strict: false, validateFormats: false } as const;
+  const options = { allErrors: true, verbose: true, strict: false, validateFormats: false, code: LINEAR_REGEXP_CODE };
   engines ??= { draft7: new Ajv(options), draft2019: new Ajv2019(options), draft2020: new Ajv2020(options) };
   const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   const engine = draft.includes("2020-12")

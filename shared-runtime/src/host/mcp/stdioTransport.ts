@@ -3,8 +3,9 @@
 // can be made, a cgroup of its own, so closing the transport, a signal, or this process's death
 // (even by SIGKILL) ends everything the server started, helpers that called setsid included (the
 // SDK's own stdio transport kills only the direct child). Anything on stdout that is not one
-// JSON-RPC message a line breaks the protocol, so it ends the connection with a clear reason
-// instead of leaving calls to wait for an answer that cannot come.
+// JSON-RPC message a line breaks the protocol, and so does a message over the server's size
+// limit: either ends the connection (and the server) with a clear reason instead of leaving
+// calls to wait for an answer that cannot come, or the whole process to crash.
 
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -13,6 +14,7 @@ import { lastLine, shownProgram, spawnErrorText } from "../commandTool";
 import type { ProcessGroup, ProcessTracker } from "../processGroup";
 import { spawnSupervised, type SupervisedProcess } from "../supervisedSpawn";
 import { mcpSdk } from "./lazySdk";
+import { LineFramer } from "./lineFramer";
 
 export interface StdioServerLaunch {
   /** The program, already resolved to a path. */
@@ -20,10 +22,17 @@ export interface StdioServerLaunch {
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Record<string, string>;
+  /** The most bytes one message from the server may hold. */
+  readonly maxMessageBytes: number;
   readonly tracker?: ProcessTracker;
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;
+
+/** What a server did that passed its message size limit (after its name). */
+export function tooBigText(limit: number): string {
+  return `sent a message of more than ${limit} bytes (its limit: maxMessageBytes in the host profile)`;
+}
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -32,13 +41,17 @@ export class GroupStdioTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private group: ProcessGroup | undefined;
-  private readonly buffer = new (mcpSdk().ReadBuffer)();
+  private readonly framer: LineFramer;
   private stderrTail = Buffer.alloc(0);
   private closed = false;
   /** Why the connection ended, once it has: safe to show (no message content). */
   endReason: string | undefined;
+  /** Set when the connection ended because a message passed the limit: the limit, in bytes. */
+  messageLimitExceeded: number | undefined;
 
-  constructor(private readonly launch: StdioServerLaunch) {}
+  constructor(private readonly launch: StdioServerLaunch) {
+    this.framer = new LineFramer(launch.maxMessageBytes);
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -110,27 +123,34 @@ export class GroupStdioTransport implements Transport {
 
   private read(chunk: Buffer): void {
     if (this.closed) return;
-    this.buffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    const { lines, tooLong } = this.framer.push(chunk);
+    for (const line of lines) {
+      let message: JSONRPCMessage;
       try {
-        message = this.buffer.readMessage();
+        message = mcpSdk().deserializeMessage(line.toString("utf8"));
       } catch {
-        this.end("the server wrote something that is not a JSON-RPC message on stdout");
-        void this.group?.terminate();
-        return;
+        return this.stop("the server wrote something that is not a JSON-RPC message on stdout");
       }
-      if (message === null) return;
       this.onmessage?.(message);
       if (this.closed) return;
     }
+    if (tooLong) {
+      this.messageLimitExceeded = this.framer.limit;
+      this.stop(`the server ${tooBigText(this.framer.limit)}`);
+    }
+  }
+
+  /** Ends the connection for `reason` and the server with it. */
+  private stop(reason: string): void {
+    this.end(reason);
+    void this.group?.terminate();
   }
 
   private end(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     this.endReason = reason;
-    this.buffer.clear();
+    this.framer.clear();
     this.child?.stdin?.end();
     this.child?.stdout?.destroy();
     this.onclose?.();
