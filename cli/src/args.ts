@@ -43,7 +43,10 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan estimate FILE [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
+       rlm-plan run --resume RUN
+       rlm-plan runs list|show|export|prune
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
+       rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
        rlm-plan help | --help | --version`;
 
 export const HELP = `rlm-plan: check, estimate, graph, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
@@ -60,7 +63,10 @@ commands:
   estimate   show the plan's worst case beside the budget
   graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
   run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
+  runs       the run journal (.rlm-plan/): list, show, export and prune recorded runs:
+             rlm-plan runs --help
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
+  test       run the cases of plan test files (*.rlmplan.test.json): rlm-plan test --help
 
 options:
   --host FILE             the host profile; by default the nearest rlmplan.host.json in the

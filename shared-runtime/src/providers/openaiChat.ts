@@ -67,6 +67,7 @@ export function createOpenAIChatProvider(spec: OpenAIChatSpec, env: NodeJS.Proce
   const extra = spec.description ? `: ${spec.description}` : "";
   return {
     description: `openai-chat ${spec.model} at ${where}${extra}`,
+    model: spec.model,
     complete: (request, context) => complete(call, request, context),
   };
 }
