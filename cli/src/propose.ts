@@ -12,6 +12,7 @@ import { costRows, type CostRow } from "@rlm-plan/core/plan/costRows";
 import type { Estimate } from "@rlm-plan/core/plan/estimate";
 import { quoted } from "@rlm-plan/core/plan/problems";
 import { buildPlanPrompt } from "@rlm-plan/core/providers/planPrompt";
+import { proposalOptions } from "@rlm-plan/core/providers/planResponseFormat";
 import { promptHost } from "@rlm-plan/core/providers/promptHost";
 import { readProposal, type Proposal } from "@rlm-plan/core/providers/proposal";
 import { safeErrorText } from "@rlm-plan/core/run/errors";
@@ -147,7 +148,7 @@ async function propose(args: ProposeArgs, profile: HostProfile, created: Created
   let reply: string;
   try {
     const value = await provider.complete(
-      { messages: [{ role: "user", content: prompt }], options: Object.create(null) as Record<string, JsonValue> },
+      { messages: [{ role: "user", content: prompt }], options: proposalOptions(profile.providers.get(args.provider)) },
       { signal, provider: args.provider },
     );
     const text = replyText(value);

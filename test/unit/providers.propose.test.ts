@@ -2,7 +2,7 @@
 // a real local chat server that answers with a fenced JSON plan; printed plan, estimate, run.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, test } from "node:test";
@@ -113,6 +113,51 @@ describe("rlm-plan propose", () => {
     assert.ok(prompt.includes("max_model_calls 4"));
     assert.ok(!prompt.includes(INPUT_CONTENT), "input contents never reach the prompt");
     assert.ok(!prompt.includes("notes.txt"), "nor input locations");
+  });
+
+  test('a provider with "responseFormat": "json_schema" is sent the plan\'s JSON Schema; others get none', async () => {
+    const structured = join(dir, "structured.host.json");
+    writeFileSync(
+      structured,
+      JSON.stringify({
+        capabilities: ["context(search)", "tool(count_items)", "model(local)"],
+        budget: { max_model_calls: 4 },
+        inputs: { notes: { type: "text-file", path: "notes.txt" } },
+        tools: { count_items: { type: "builtin", builtin: "count_items" } },
+        providers: {
+          local: {
+            type: "openai-chat",
+            baseUrl: server.baseUrl,
+            model: "planner",
+            apiKeyEnv: KEY_ENV,
+            responseFormat: "json_schema",
+          },
+        },
+      }),
+    );
+    // A structured reply is the plan's JSON itself, no fence or prose.
+    server.script({ kind: "ok", text: JSON.stringify(PLAN) }, fenced(PLAN));
+    const result = await propose("count the TODOs", "--provider", "local", "--host", structured);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, `proposed plan:\n${JSON.stringify(PLAN, null, 2)}\n${TABLE(4, 1)}\n`);
+    const format = (server.requests[0]!.body as { response_format: Record<string, unknown> }).response_format;
+    const published = JSON.parse(
+      readFileSync(join(__dirname, "..", "..", "..", "shared-runtime", "schemas", "plan.schema.json"), "utf8"),
+    ) as Record<string, unknown>;
+    const { $schema: _meta, $id: _id, title: _title, ...schema } = published;
+    assert.deepEqual(format, {
+      type: "json_schema",
+      json_schema: {
+        name: "rlm_plan",
+        description: "One typed plan: a JSON object with its steps.",
+        strict: false,
+        schema: { type: "object", ...schema },
+      },
+    });
+    // The default ("none"): the request has no response_format at all.
+    const plain = await propose("count the TODOs", "--provider", "local", "--host", hostFile);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.deepEqual(Object.keys(server.requests[1]!.body as object), ["model", "messages"]);
   });
 
   test("--run executes the plan, printing transitions and the final value", async () => {

@@ -135,6 +135,9 @@ function fixesFor(
     case "unknown_key":
     case "unknown_model_option":
       return [...optional(renameKey(plan, problem, diagnostic)), ...optional(removeKey(plan, problem, diagnostic))];
+    case "unknown_field":
+      // A field the value's type does not have: read the nearest one it has.
+      return optional(renameKey(plan, problem, diagnostic));
     case "capability_denied":
       return optional(grantCapability(problem, diagnostic, request.hostProfile()));
     case "unknown_tool":

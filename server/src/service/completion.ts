@@ -32,7 +32,8 @@ import {
   type JsonPath,
   type ModelBinding,
 } from "@rlm-plan/core";
-import { getLocation } from "jsonc-parser";
+import { findNodeAtLocation, getLocation, getNodeValue, type Node } from "jsonc-parser";
+import { knownFields, compactType } from "@rlm-plan/core/plan/types/valueType";
 import {
   CompletionItemKind,
   InsertTextFormat,
@@ -170,12 +171,25 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
     }
     case "provider":
       return inStep ? registryItems(site, plan.host?.providers, CompletionItemKind.Module) : [];
+    case "key":
+      return stringProperty(owner, "ref") === "field" ? fieldItems(plan, site, owner, path.slice(0, -1)) : [];
     default:
       if (inStep && expressionFields(stringProperty(owner, "op")).includes(last))
         return expressionItems(plan, site, path);
       if (last === "value" && stringProperty(owner, "ref") === "field") return expressionItems(plan, site, path);
       return [];
   }
+}
+
+/** A field reference's key: the fields the type of its value is known to have, with their types. */
+function fieldItems(plan: AnalyzedPlan, site: Site, owner: Node | undefined, ownerPath: JsonPath): CompletionItem[] {
+  const types = plan.analysis.types;
+  const base = owner && findNodeAtLocation(owner, ["value"]);
+  if (!types || !base) return [];
+  const type = types.ofWritten(getNodeValue(base), [...ownerPath, "value"]);
+  return knownFields(type).map((field) =>
+    value(site, field.name, CompletionItemKind.Field, compactType(field.type, 120)),
+  );
 }
 
 /** At an expression: the three reference shapes, then each variable in scope as a reference. */

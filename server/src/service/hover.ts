@@ -1,6 +1,6 @@
 // Hover: what a step does and what it costs in the worst case (its subtree, the run so far
 // against the budget, the capability it needs and whether the host grants it); where a variable
-// is bound; what the host registered for an input, tool or provider; the whole plan's worst case.
+// is bound and the type of what it holds (the semantic model's types), a field reference's type; what the host registered for an input, tool or provider; the whole plan's worst case.
 
 import {
   DEFAULT_BUDGET,
@@ -16,7 +16,9 @@ import {
   type RetryCost,
   type Step,
 } from "@rlm-plan/core";
-import type { Node } from "jsonc-parser";
+import { getNodeValue, type Node } from "jsonc-parser";
+import type { JsonPath } from "@rlm-plan/core/json";
+import { compactType, type ValueType } from "@rlm-plan/core/plan/types/valueType";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
@@ -46,6 +48,7 @@ export function hover(plan: AnalyzedPlan, position: Position): Hover | null {
     const ownerPath = at.path.slice(0, -1);
     const ref = stringProperty(owner, "ref");
     if (key === "name" && ref === "var") return answer(variableHover(plan, at.path, name));
+    if (key === "key" && ref === "field") return answer(fieldHover(plan, owner, ownerPath, name));
     if (key === "name" && ref === "input") return answer(registryHover(plan, "input", name));
     if (isStepPath(ownerPath)) {
       const op = stringProperty(owner, "op");
@@ -76,6 +79,11 @@ function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): 
     ].join("\n\n");
   }
   const sections = [stepTitle(step), OPERATION_HELP[step.op]];
+  const binding = model.bindingAt(stepPath);
+  const typed = binding && plan.analysis.types?.ofBinding(binding);
+  // An unknown type says nothing a reader can use: the line is left out.
+  if (binding && typed && typed.type.kind !== "unknown")
+    sections.push(`**Binds** ${code(binding.name)}: ${code(compactType(typed.type))}`);
   const cost = model.costAt(stepPath);
   if (cost) {
     sections.push(`**Worst case of this step:** ${figures(cost.subtree)}`);
@@ -197,7 +205,22 @@ function variableHover(plan: AnalyzedPlan, path: readonly (string | number)[], n
   const line = bindingLine(plan, binding);
   const step = binding.step;
   const what = step ? stepTitle(step) : `**${binding.op ?? "unknown"}**`;
-  return `**variable** ${code(name)}\n\nBound on line ${line} by ${what}`;
+  const typed = plan.analysis.types?.ofBinding(binding);
+  const type = typed ? `\n\n${typeLine(typed.type, typed.origin?.text)}` : "";
+  return `**variable** ${code(name)}${type}\n\nBound on line ${line} by ${what}`;
+}
+
+/** A field reference's key: the type of the value it reads (unknown where its base is unknown). */
+function fieldHover(plan: AnalyzedPlan, owner: Node, ownerPath: JsonPath, key: string): string | undefined {
+  const types = plan.analysis.types;
+  if (!types) return undefined;
+  const type = types.ofWritten(getNodeValue(owner), ownerPath);
+  return `**field** ${code(key)}\n\n${typeLine(type)}`;
+}
+
+/** `**Type:** \`{text: string, …}\`` and where it comes from. */
+function typeLine(type: ValueType, origin?: string): string {
+  return `**Type:** ${code(compactType(type))}${origin ? ` (${origin})` : ""}`;
 }
 
 type RegistryKind = "input" | "tool" | "provider";

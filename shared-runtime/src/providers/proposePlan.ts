@@ -1,6 +1,7 @@
 // Asking a host's model provider for one plan for a goal: the prompt (the host's grants, names
 // and budget, never an input's contents), one chat call, and the reply read as a checked
-// proposal. What `rlm-plan propose` and the editors' "Propose Plan" share; nothing runs here.
+// proposal (with the plan's JSON Schema as response_format where the provider takes it). What
+// `rlm-plan propose` and the editors' "Propose Plan" share; nothing runs here.
 
 import { hostPolicy } from "../host/createHost";
 import type { HostProfile } from "../host/profile";
@@ -10,6 +11,7 @@ import { quoted } from "../plan/problems";
 import { safeErrorText } from "../run/errors";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "./openaiChat";
 import { buildPlanPrompt } from "./planPrompt";
+import { proposalOptions } from "./planResponseFormat";
 import { promptHost } from "./promptHost";
 import { readProposal, type Proposal } from "./proposal";
 
@@ -41,10 +43,11 @@ export async function proposePlan(request: ProposeRequest): Promise<ProposeResul
   const policy = hostPolicy(profile);
   const budget = resolveBudget(policy.budget);
   const prompt = buildPlanPrompt(request.goal, promptHost(profile, budget.ok ? budget.budget : DEFAULT_BUDGET));
+  const options = proposalOptions(spec);
   let reply: string | undefined;
   try {
     const value = await createOpenAIChatProvider(spec, request.env).complete(
-      { messages: [{ role: "user", content: prompt }], options: Object.create(null) as Record<string, JsonValue> },
+      { messages: [{ role: "user", content: prompt }], options },
       { signal: request.signal ?? new AbortController().signal, provider: name },
     );
     reply = replyText(value);

@@ -4,7 +4,7 @@
 // `final`. Each binding's type is computed once, on first ask, with where it came from, so a
 // message can say "`reply` is the reply of the model call at 7:5".
 
-import type { JsonObject, JsonPath } from "../../json";
+import { hasOwn, type JsonObject, type JsonPath, type JsonValue } from "../../json";
 import { contextResultSchema } from "../../context/resultShapes";
 import { MODEL_REPLY_SCHEMA } from "../../run/modelReply";
 import type { Expr, Plan, Step } from "../ast";
@@ -85,6 +85,41 @@ export class PlanTypes {
         for (const [key, value] of expr.entries) fields.set(key, this.ofExpr(value));
         return { kind: "object", fields, required: new Set(fields.keys()), rest: undefined };
       }
+    }
+  }
+
+  /**
+   * The type of an expression as written in the document at `path` (a JSON value that may not
+   * have normalized yet, while someone types): references resolve by the scope at their place,
+   * so completion and hover work on half-typed steps.
+   */
+  ofWritten(value: unknown, path: JsonPath, depth = 0): ValueType {
+    if (depth > 64) return UNKNOWN;
+    if (value === null || typeof value !== "object") return typeOfValue(value as JsonValue);
+    if (Array.isArray(value)) {
+      const tuple = value.map((item, i) => this.ofWritten(item, [...path, i], depth + 1));
+      return { kind: "array", items: tuple.length > 0 ? unionOf(tuple) : UNKNOWN, tuple };
+    }
+    const object = value as Record<string, unknown>;
+    if (!hasOwn(object, "ref")) {
+      const fields = new Map<string, ValueType>();
+      for (const key of Object.keys(object)) fields.set(key, this.ofWritten(object[key], [...path, key], depth + 1));
+      return { kind: "object", fields, required: new Set(fields.keys()), rest: undefined };
+    }
+    const name = object.name;
+    switch (object.ref) {
+      case "var": {
+        const binding = typeof name === "string" ? this.model.resolve(path, name) : undefined;
+        return binding ? this.ofBinding(binding).type : UNKNOWN;
+      }
+      case "input":
+        return typeof name === "string" ? (this.host.inputType?.(name) ?? UNKNOWN) : UNKNOWN;
+      case "field":
+        return typeof object.key === "string"
+          ? fieldOf(this.ofWritten(object.value, [...path, "value"], depth + 1), object.key).type
+          : UNKNOWN;
+      default:
+        return UNKNOWN;
     }
   }
 

@@ -145,7 +145,17 @@ export function jsonKinds(type: ValueType): Set<string> | undefined {
   return kinds;
 }
 
-/** A compact, JSON-Schema-flavoured rendering: `{text: string, usage: {…}}`, `array<string>`. */
+/** The type in at most `width` characters where it can be: nested objects folded to `{…}` first. */
+export function compactType(type: ValueType, width = 80): string {
+  let text = printType(type);
+  for (let depth = 1; text.length > width && depth <= 2; depth++) text = printType(type, depth);
+  return text;
+}
+
+/**
+ * A JSON-Schema-flavoured rendering: `{text: string, usage: {…}}`, `array<string>`. Objects and
+ * tuples nested at `depth` 2 or more are folded (`{…}`); start deeper to fold sooner.
+ */
 export function printType(type: ValueType, depth = 0): string {
   switch (type.kind) {
     case "unknown":
@@ -213,4 +223,14 @@ export function typeNounOf(type: ValueType): string {
     case "unknown":
       return "unknown";
   }
+}
+
+/** The fields an object type is known to have (each union member's), for completion. */
+export function knownFields(type: ValueType): { name: string; type: ValueType }[] {
+  const fields = new Map<string, ValueType[]>();
+  for (const member of membersOf(type)) {
+    if (member.kind !== "object") continue;
+    for (const [name, field] of member.fields) fields.set(name, [...(fields.get(name) ?? []), field]);
+  }
+  return [...fields].map(([name, types]) => ({ name, type: unionOf(types) }));
 }
