@@ -6,6 +6,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "./args";
 import { githubAnnotations, sarifLog } from "./checkFormats";
+import { lineText } from "./guardedOutput";
 import { expandTargets } from "./checkTargets";
 import { discoverFor, hostErrorLines, policyFor, type Discoveries } from "./hostPolicy";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
@@ -40,7 +41,7 @@ function discoveriesFor(command: CheckCommand): Promise<Discoveries> {
 
 function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: Discoveries): CheckRun {
   const expansion = expandTargets(command.files);
-  for (const error of expansion.errors) io.err(`rlm-plan: ${error}\n`);
+  for (const error of expansion.errors) io.err(`rlm-plan: ${lineText(error)}\n`);
   const checked: CheckedFile[] = [];
   const inputs = new Set<string>();
   let hostErrors = false;

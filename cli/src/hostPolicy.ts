@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { basename, relative } from "node:path";
 import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
+import { hostTypes } from "@rlm-plan/core/host/typeHost";
 import { dataLimitsOf } from "@rlm-plan/core/plan/dataLimits";
 import {
   contextInputNames,
@@ -53,6 +54,7 @@ export function policyFor(planFile: string, flags: PolicyFlags, discoveries: Dis
         contextInputs: contextInputNames(profile),
       },
       tools,
+      types: hostTypes(profile, tools),
       dataLimits: dataLimitsOf(profile, basename(hostFile)),
       ...overrides,
     },

@@ -29,7 +29,7 @@ export const CLIENT_SECRETS = new SecretMask(environmentSecrets(process.env));
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   // The server's bundle is loaded with V8's code cache, kept in the extension's storage: a start
-  // after the first skips most of compiling it (server/src/lsp/codeCache.ts, bench/README.md).
+  // after the first skips most of compiling it (shared-runtime/src/codeCache.ts, bench/README.md).
   const cached = context.asAbsolutePath(path.join("dist", "serverStart.js"));
   const cacheDir = path.join(context.globalStorageUri.fsPath, "code-cache");
   const serverOptions: ServerOptions = {

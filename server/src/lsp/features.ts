@@ -49,9 +49,8 @@ import {
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
+  RunEventNotification,
   RunFinishedNotification,
-  RunStepStartedNotification,
-  RunTransitionNotification,
   ShowHostProfileCommand,
 } from "../protocol";
 import type { PlanWorkspace } from "./workspace";
@@ -331,8 +330,7 @@ const planRuns: Feature = (ctx) => {
     plan: (uri) => ctx.workspace.plan(uri),
     hostProfileFileFor: (uri) => ctx.workspace.hostProfileFileFor(uri),
     hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
-    stepStarted: (params) => void ctx.connection.sendNotification(RunStepStartedNotification.type, params),
-    transition: (params) => void ctx.connection.sendNotification(RunTransitionNotification.type, params),
+    event: (params) => void ctx.connection.sendNotification(RunEventNotification.type, params),
     finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));

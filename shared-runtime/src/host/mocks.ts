@@ -4,16 +4,13 @@
 // The file is JSON with comments, checked against schemas/mocks.schema.json, errors located.
 
 import { readFileSync } from "node:fs";
-import Ajv, { type ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
+import validateMocksSchema from "./generated/mocksValidator";
 import { parseSchemaFile, readErrorText, type HostProfileError } from "./profile";
 
 export const MOCKS_FILE_SUFFIX = ".mocks.json";
-
-// A literal require so a bundler inlines the schema; the JSON file is what editors use too.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const MOCKS_SCHEMA = require("../../schemas/mocks.schema.json") as Readonly<Record<string, unknown>>;
 
 export interface MockAnswer {
   readonly match?: JsonValue;
@@ -34,11 +31,12 @@ export interface Mocks {
 export type MocksResult =
   { readonly ok: true; readonly mocks: Mocks } | { readonly ok: false; readonly errors: readonly HostProfileError[] };
 
-let compiled: ValidateFunction | undefined;
+// schemas/mocks.schema.json (what editors use too), compiled ahead of time (host/generated/,
+// `npm run generate`).
+const compiled = validateMocksSchema as unknown as ValidateFunction;
 
 /** A mocks file's text as mocks, or every problem located at file:line:col. */
 export function parseMocks(text: string, file: string): MocksResult {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile(MOCKS_SCHEMA);
   const validate = compiled;
   const checked = parseSchemaFile(
     text,
