@@ -7,7 +7,7 @@ import { analyzeCapability } from "@rlm-plan/core/plan/capabilities";
 import { readOptions, type OptionSpec } from "./options";
 
 export type Command =
-  | { readonly kind: "help" }
+  | { readonly kind: "help"; readonly topic?: "estimate" }
   | { readonly kind: "version" }
   | {
       readonly kind: "check";
@@ -40,14 +40,29 @@ export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: s
 
 export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilities LIST] [--budget JSON|default]
                       [--format text|json|sarif|github] [--model-text] [--watch]
-       rlm-plan estimate FILE [--budget JSON|default] [--json]
-       rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE]
-       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
+       rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
+       rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
+       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal]
        rlm-plan run --resume RUN
        rlm-plan runs list|show|export|prune
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
        rlm-plan help | --help | --version`;
+
+export const ESTIMATE_HELP = `usage: rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
+
+The plan's worst case (steps, depth, parallel width, model calls, tool calls, context
+operations, output bytes) beside the budget in force, and the counts capped at max_results.
+
+options:
+  --host FILE             the host profile whose budget counts; by default the nearest
+                          rlmplan.host.json in the plan's folder or above
+  --budget JSON|default   the budget: "default" or a JSON object over the defaults
+                          (overrides the host profile's)
+  --json                  the estimate as JSON on stdout
+  -h, --help              show this help
+
+exit status: 0 within the budget, 1 over it (or the plan has errors), 2 usage error`;
 
 export const HELP = `rlm-plan: check, estimate, graph, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
 
@@ -130,7 +145,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 function parseCommand(command: "check" | "estimate", argv: readonly string[]): ParsedArgs {
   const options = readOptions(argv, SPECS[command]);
   if (typeof options === "string") return usage(options);
-  if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help" };
+  if (options.flags.has("--help") || options.flags.has("-h"))
+    return command === "estimate" ? { kind: "help", topic: "estimate" } : { kind: "help" };
   const json = options.flags.has("--json");
   const budget = parseBudget(options.values.get("--budget"));
   if ("error" in budget) return usage(budget.error);

@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HELP, parseArgs, USAGE } from "./args";
+import { ESTIMATE_HELP, HELP, parseArgs, USAGE } from "./args";
 import { runCheck, runCheckWithTools, watchCheck } from "./check";
 import { runEstimate } from "./estimate";
 import { graphCommand } from "./graph";
@@ -23,7 +23,7 @@ export function main(argv: readonly string[], io: Io): number {
       io.err(`rlm-plan: ${command.message}\n${USAGE}\nrun "rlm-plan --help" for more\n`);
       return 2;
     case "help":
-      io.out(`${HELP}\n`);
+      io.out(`${command.topic === "estimate" ? ESTIMATE_HELP : HELP}\n`);
       return 0;
     case "version":
       io.out(`rlm-plan ${version()}\n`);

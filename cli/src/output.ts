@@ -1,6 +1,7 @@
 // Everything the CLI prints, in one place: problem lines, per-file summaries, the estimate
 // table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
 
+import { isAbsolute, relative, resolve } from "node:path";
 import { exactJsonText } from "@rlm-plan/core/json";
 import type { Budget } from "@rlm-plan/core/plan/budget";
 import type { CostRow } from "@rlm-plan/core/plan/costRows";
@@ -153,4 +154,10 @@ export interface EstimateJson {
 /** Exact: worst-case counts beyond 2^53 are printed as the integers they are. */
 export function jsonText(value: unknown): string {
   return `${exactJsonText(value, 2)}\n`;
+}
+
+/** How every command names a file it found or was given: relative to `cwd` when under it, else as it is. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, resolve(cwd, file));
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }

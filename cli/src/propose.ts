@@ -20,7 +20,7 @@ import { startRun } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
-import { estimateLines, jsonText, styleFor } from "./output";
+import { displayPath, estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 
 export interface ProposeIo {
@@ -95,8 +95,9 @@ async function guardedPropose(argv: readonly string[], io: ProposeIo, mask: Secr
     return 2;
   }
   // Which profile decided the provider, capabilities and budget: said first, in JSON too.
-  args = { ...args, hostProfile: file };
-  if (!args.json) io.stderr(`rlm-plan propose: host profile ${file}\n`);
+  // Named as `run` names it: relative to the working folder when under it.
+  args = { ...args, hostProfile: displayPath(file, cwd) };
+  if (!args.json) io.stderr(`rlm-plan propose: host profile ${args.hostProfile}\n`);
   const loaded = loadHostProfile(file);
   if (!loaded.ok) {
     for (const e of loaded.errors)

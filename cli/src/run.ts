@@ -3,7 +3,6 @@
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
-import { isAbsolute, relative, resolve } from "node:path";
 import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
 import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
 import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
@@ -25,7 +24,7 @@ import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
 import { MAX_PLAN_BYTES, readTextFile } from "@rlm-plan/core/text/boundedFile";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
-import { styleFor, type Style } from "./output";
+import { displayPath, styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 import { Cancellation } from "./signals";
 import { resumeArgs, startRecording, type Resuming } from "./runJournal";
@@ -458,6 +457,5 @@ function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunI
 
 /** A path relative to the current folder when it is inside it. */
 function display(file: string): string {
-  const rel = relative(process.cwd(), resolve(file));
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+  return displayPath(file);
 }

@@ -467,7 +467,10 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   private fail(response: DebugProtocol.Response, message: string): void {
     this.sendErrorResponse(response, {
       id: 1002,
-      format: message.replace(/[{}]/g, (c) => (c === "{" ? "{{" : "}}")),
+      // Braces as written: the format's placeholders are {name} with no quote in them, which a
+      // plan expression's JSON ({"ref": ...}) never is, so clients show it unchanged.
+      format: message,
+      variables: {},
       showUser: false,
     });
   }

@@ -51,7 +51,16 @@ export class VariableStore {
       scope("Bindings", () => this.entries([...pause.bindings], (name) => name), "locals"),
       scope("Budget", async () => budgetVariables(pause)),
       scope("Run", async () => this.runVariables(pause, error)),
-      scope("Inputs", () => this.entries([...pause.inputs] as [string, JsonValue][], (name) => inputExpression(name))),
+      scope("Inputs", async () => [
+        ...(await this.entries([...pause.inputs] as [string, JsonValue][], (name) => inputExpression(name))),
+        // Shown before a step reads them (opening one indexes the file, which only a step does).
+        ...pause.unreadInputs.map((name) => ({
+          name,
+          value: "text file, not read yet",
+          type: "context",
+          variablesReference: 0,
+        })),
+      ]),
     ];
   }
 

@@ -33,9 +33,14 @@ writeFileSync(
       "checkpoint",
       "retry",
       "parallel",
+      "context(search)",
     ],
     budget: { max_tool_calls: 8, time_limit: 60 },
-    inputs: { greeting: { type: "value", value: "hello" }, tags: { type: "items", items: ["a", "b"] } },
+    inputs: {
+      greeting: { type: "value", value: "hello" },
+      tags: { type: "items", items: ["a", "b"] },
+      notes: { type: "text-file", path: "notes.txt" },
+    },
     tools: {
       count_items: { type: "builtin", builtin: "count_items" },
       echo: { type: "command", command: ["node", join(TOOLS, "echo.js")] },
@@ -64,6 +69,20 @@ const NESTED = `{
   ]
 }
 `;
+writeFileSync(join(dir, "notes.txt"), "a needle\nno\nneedle again\n");
+// Reads the text-file input `notes` at its second step (line 4).
+const readsNotes = join(dir, "notes.rlmplan.json");
+writeFileSync(
+  readsNotes,
+  `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": [1], "bind": "n" },
+    { "op": "context", "handle": { "ref": "input", "name": "notes" }, "action": { "type": "search", "pattern": "needle" }, "bind": "hits" },
+    { "op": "final", "value": { "ref": "var", "name": "hits" } }
+  ]
+}
+`,
+);
 const nested = join(dir, "nested.rlmplan.json");
 writeFileSync(nested, NESTED);
 
@@ -333,7 +352,11 @@ describe("inspecting a paused run", { timeout: 60_000 }, () => {
     const run = await variables("Run");
     assert.equal(run.step, "final at steps.3");
     assert.equal(run.checkpoints, '["after inner"]');
-    assert.deepEqual(await variables("Inputs"), { greeting: '"hello"', tags: "context terms: 6 bytes, 2 items" });
+    assert.deepEqual(await variables("Inputs"), {
+      greeting: '"hello"',
+      tags: "context terms: 6 bytes, 2 items",
+      notes: "text file, not read yet",
+    });
     // A context handle expands to its id and metadata.
     const frames = await dc.stackTraceRequest({ threadId: 1 });
     const scopes = await dc.scopesRequest({ frameId: frames.body.stackFrames[0]?.id as number });
@@ -379,7 +402,24 @@ describe("inspecting a paused run", { timeout: 60_000 }, () => {
     assert.equal((await evaluate('[{"ref": "var", "name": "n"}, 1]')).body.result, "[3,1]");
     await assert.rejects(evaluate("zz"), /variable "zz" is not bound/);
     await assert.rejects(evaluate("inner.nope"), /the value has no field "nope"/);
-    await assert.rejects(evaluate("a b"), /"a b" is not a name/);
+    // The error as the client shows it: braces as written, not doubled.
+    const refused = await evaluate("a b").then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    assert.equal(
+      refused,
+      '"a b" is not a name: use name.field, or a plan expression as JSON such as {"ref": "field", "value": {"ref": "var", "name": "x"}, "key": "a b"}',
+    );
+  });
+
+  test("a text-file input shows in Inputs before a step reads it, unread; then as its context", async () => {
+    await start({ program: readsNotes, breakpoints: [{ line: 4 }] });
+    await stoppedAt("breakpoint", 4, readsNotes);
+    assert.equal((await variables("Inputs")).notes, "text file, not read yet");
+    await dc.nextRequest({ threadId: 1 });
+    await stoppedAt("step", 5, readsNotes);
+    assert.match((await variables("Inputs")).notes ?? "", /^context text: 25 bytes, 4 lines$/);
   });
 });
 

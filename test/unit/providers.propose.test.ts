@@ -96,7 +96,8 @@ describe("rlm-plan propose", () => {
     assert.equal(result.stdout, `proposed plan:\n${JSON.stringify(PLAN, null, 2)}\n${TABLE(4, 1)}\n`);
     assert.equal(
       result.stderr,
-      `rlm-plan propose: host profile ${hostFile}\n` +
+      // Relative to the working folder, as `run` names it.
+      `rlm-plan propose: host profile rlmplan.host.json\n` +
         `rlm-plan propose: asking local (openai-chat planner at ${new URL(server.baseUrl).origin})\n`,
     );
 

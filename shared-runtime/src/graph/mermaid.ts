@@ -1,6 +1,8 @@
 // A plan graph as a Mermaid flowchart (what GitHub renders in a README or a pull request):
 // nested plans as subgraphs, steps as rounded nodes with their lines, order edges solid, data
-// edges dotted and labelled with the variable. Labels are quoted and entity-escaped.
+// edges dotted and labelled with the variable. Labels are quoted and entity-escaped. A step is
+// linked to the first step of each plan it holds, never to the subgraph: Mermaid's layout (dagre)
+// fails on edges to nested subgraphs ("Cannot set properties of undefined (setting 'rank')").
 
 import { planCaption, stepLines } from "./labels";
 import type { PlanGraph } from "./model";
@@ -9,6 +11,7 @@ import { walkNesting } from "./nesting";
 export function renderMermaid(graph: PlanGraph): string {
   const out = ["flowchart TD"];
   const marked: { problem: string[]; over: string[] } = { problem: [], over: [] };
+  const owners: string[] = [];
   const ids = walkNesting(graph, {
     plan(node, id, indent, body) {
       out.push(`${indent}subgraph ${id}["${label(planCaption(node))}"]`, `${indent}  direction TB`);
@@ -22,9 +25,16 @@ export function renderMermaid(graph: PlanGraph): string {
       if (!body) return;
       out.push(`${indent}subgraph ${id}_plans[" "]`, `${indent}  direction LR`);
       body();
-      out.push(`${indent}end`, `${indent}${id} --- ${id}_plans`);
+      out.push(`${indent}end`);
+      owners.push(node.id);
     },
   });
+  for (const owner of owners) {
+    for (const plan of graph.nodes.filter((node) => node.kind === "plan" && node.parent === owner)) {
+      const first = graph.nodes.find((node) => node.parent === plan.id);
+      if (first) out.push(`  ${ids.get(owner) ?? ""} --- ${ids.get(first.id) ?? ""}`);
+    }
+  }
   for (const edge of graph.edges) {
     const from = ids.get(edge.from);
     const to = ids.get(edge.to);

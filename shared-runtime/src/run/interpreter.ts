@@ -251,6 +251,7 @@ class Run {
         return vars as ReadonlyMap<string, JsonValue>;
       },
       inputs: this.inputs,
+      unreadInputs: [...(this.host.lazyInputs?.keys() ?? [])].filter((name) => !this.inputs.has(name)),
       budget: { limits: this.budget, remaining: { ...this.remaining } },
       elapsedMs: this.clock() - this.started,
       get checkpoints() {

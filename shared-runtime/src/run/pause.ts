@@ -38,6 +38,8 @@ export interface StepPause {
   readonly bindings: ReadonlyMap<string, JsonValue>;
   /** The host's named inputs (JSON values or context handles). */
   readonly inputs: ReadonlyMap<string, unknown>;
+  /** Text-file inputs not opened yet (a run opens one when a step first reads it), in the profile's order. */
+  readonly unreadInputs: readonly string[];
   readonly budget: { readonly limits: Budget; readonly remaining: Readonly<BudgetRemaining> };
   /** Milliseconds of run time so far (paused time excluded unless the run counts it). */
   readonly elapsedMs: number;

@@ -1,0 +1,148 @@
+// Every `rlm-plan` command README.md and docs/ show, run as written (through sh, from a folder
+// where `examples/` is the repository's, with `npx rlm-plan` the checkout's bin): each must end
+// as EXPECTED says (its exit status, and its first line where that is the point), and a console
+// block's shown output must be what the command prints. A command added to the docs without an
+// entry here fails, so the docs cannot drift from what the CLI does.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
+const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).flatMap((n) => (n.endsWith(".md") ? [`docs/${n}`] : []))];
+
+interface Expected {
+  readonly code: number;
+  /** The first line of the output (stdout and stderr together), when it says what the command is for. */
+  readonly first?: string;
+}
+
+/** Each documented command (as written, comment removed) and how it ends here. */
+const HOST = "rlm-plan: host profile examples/workspace/rlmplan.host.json";
+const MCP_HOST = "rlm-plan: host profile examples/mcp/rlmplan.host.json";
+const EXPECTED: Readonly<Record<string, Expected>> = {
+  "npx rlm-plan run examples/workspace/plans/retry-flaky.rlmplan.json": { code: 0, first: HOST },
+  "npx rlm-plan run examples/workspace/plans/parallel.rlmplan.json --json": { code: 0 },
+  // broken.rlmplan.json is broken on purpose.
+  "npx rlm-plan check examples/plans/*.rlmplan.json": {
+    code: 1,
+    first: "rlm-plan: no host profile (rlmplan.host.json) found: capabilities, tools and providers not checked",
+  },
+  "npx rlm-plan estimate examples/workspace/plans/nested-rlm.rlmplan.json": {
+    code: 0,
+    first: "examples/workspace/plans/nested-rlm.rlmplan.json: worst case / budget",
+  },
+  "npx rlm-plan graph examples/plans/parallel-summary.rlmplan.json -o plan.svg": { code: 0, first: "" },
+  // A mocked run whose tool times out: the README shows its whole output.
+  "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json --mocks examples/workspace/mocks/triage-down.mocks.json":
+    { code: 1, first: HOST },
+  // Expected to fail here (no key): preflight/provider_key_missing, as the README says.
+  "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json": { code: 1, first: HOST },
+  "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json --mocks examples/workspace/mocks/triage.mocks.json --json":
+    { code: 0 },
+  // The MCP server is @modelcontextprotocol/server-everything from node_modules (no network).
+  "npx rlm-plan run examples/mcp/plans/echo-and-sum.rlmplan.json": { code: 0, first: MCP_HOST },
+  "npx rlm-plan check examples/mcp/plans/wrong-arguments.rlmplan.json": {
+    code: 0,
+    first:
+      'examples/mcp/plans/wrong-arguments.rlmplan.json:6:58: warning: tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema) [invalid_tool_arguments]',
+  },
+  "npx rlm-plan check examples/workspace": {
+    code: 0,
+    first: "examples/workspace/mocks/triage.rlmplan.json: ok (6 steps)",
+  },
+  "npx rlm-plan check examples/workspace --format sarif > rlm-plan.sarif": { code: 0, first: "" },
+  "npx rlm-plan check examples/workspace --format github": {
+    code: 0,
+    first: "examples/workspace/mocks/triage.rlmplan.json: ok (6 steps)",
+  },
+};
+
+interface Shown {
+  readonly doc: string;
+  readonly line: number;
+  readonly command: string;
+  /** A console block's output lines after the command, when the doc shows them. */
+  readonly output?: string;
+}
+
+/** `npx rlm-plan ...` lines of sh/console blocks, continuation lines joined, `# comments` dropped. */
+function documentedCommands(): Shown[] {
+  const shown: Shown[] = [];
+  for (const doc of DOCS) {
+    const lines = readFileSync(join(ROOT, doc), "utf8").split("\n");
+    let fence: string | undefined;
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i] as string;
+      const opening = /^\s*```(\w*)\s*$/.exec(text);
+      if (opening) {
+        fence = fence === undefined ? (opening[1] ?? "") : undefined;
+        continue;
+      }
+      if (fence === undefined || !["sh", "bash", "console", "shell"].includes(fence)) continue;
+      const prompt = fence === "console" ? /^\$ (npx rlm-plan .*)$/ : /^\s*(npx rlm-plan .*)$/;
+      const match = prompt.exec(text);
+      if (!match) continue;
+      let command = match[1] as string;
+      const start = i;
+      while (command.endsWith("\\") && i + 1 < lines.length)
+        command = `${command.slice(0, -1).trimEnd()} ${(lines[++i] as string).trim()}`;
+      command = command.replace(/\s+#\s.*$/, "").trim();
+      let output: string | undefined;
+      if (fence === "console") {
+        const after: string[] = [];
+        while (
+          i + 1 < lines.length &&
+          !/^\s*```/.test(lines[i + 1] as string) &&
+          !(lines[i + 1] as string).startsWith("$ ")
+        )
+          after.push(lines[++i] as string);
+        if (after.length > 0) output = after.join("\n");
+      }
+      shown.push({ doc, line: start + 1, command, ...(output === undefined ? {} : { output }) });
+    }
+  }
+  return shown;
+}
+
+describe("every rlm-plan command the docs show, run as written", () => {
+  const cwd = mkdtempSync(join(tmpdir(), "rlm-plan-docs-"));
+  symlinkSync(join(ROOT, "examples"), join(cwd, "examples"));
+  after(() => rmSync(cwd, { recursive: true, force: true }));
+  const shown = documentedCommands();
+
+  test("the docs show commands, and each has an entry here", () => {
+    assert.ok(shown.length >= 10, JSON.stringify(shown));
+    assert.deepEqual(
+      shown.filter((s) => !Object.hasOwn(EXPECTED, s.command)).map((s) => `${s.doc}:${s.line}: ${s.command}`),
+      [],
+    );
+  });
+
+  for (const { doc, line, command, output } of shown) {
+    test(`${doc}:${line}: ${command}`, () => {
+      const ran = spawnSync(
+        "sh",
+        ["-c", `${command.replace(/^npx rlm-plan /, `"${process.execPath}" "${CLI}" `)} 2>&1`],
+        {
+          cwd,
+          encoding: "utf8",
+          env: { ...process.env, NO_COLOR: "1", LOCAL_API_KEY: "" },
+          timeout: 60_000,
+        },
+      );
+      const printed = ran.stdout.replace(/\n$/, "");
+      const expected = EXPECTED[command];
+      assert.ok(expected, "no entry in EXPECTED");
+      assert.equal(ran.status, expected.code, printed);
+      if (expected.first !== undefined) assert.equal(printed.split("\n")[0], expected.first);
+      // The run journal's line names a run number that grows run to run: the docs leave it out.
+      const shownLines = printed.split("\n").filter((l) => !/^rlm-plan: recorded as run \d+ in /.test(l));
+      if (output !== undefined) assert.equal(shownLines.join("\n"), output);
+    });
+  }
+});
