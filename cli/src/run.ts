@@ -4,25 +4,17 @@
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
 import { isAbsolute, relative, resolve } from "node:path";
-import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
-import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
-import {
-  findHostProfile,
-  HOST_PROFILE_FILENAME,
-  loadHostProfile,
-  readErrorText,
-  type HostProfileError,
-} from "@rlm-plan/core/host/profile";
+import type { HostProfileError } from "@rlm-plan/core/host/profile";
+import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask } from "@rlm-plan/core/session";
 import { childPlans, type Plan } from "@rlm-plan/core/plan/ast";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { Budget } from "@rlm-plan/core/plan/budget";
 import { lineColumn } from "@rlm-plan/core/analysis";
 import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "@rlm-plan/core/run/events";
 import { operationName } from "@rlm-plan/core/run/interpreter";
-import { startRun, type RunReport } from "@rlm-plan/core/run/startRun";
+import type { RunReport } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
-import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
-import { MAX_PLAN_BYTES, readTextFile } from "@rlm-plan/core/text/boundedFile";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { guardedStream } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
@@ -81,7 +73,8 @@ interface RunArgs {
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
-  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  // Masked from the first line: the session adds the host profile's key variables once it has read it.
+  const mask = sessionMask({ env: unguarded.env ?? process.env });
   const io: GuardedIo = {
     ...unguarded,
     stdout: guardedStream(unguarded.stdout, mask),
@@ -117,50 +110,54 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   let args = given;
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
-  let text: string;
-  try {
-    text = await readTextFile(args.plan, MAX_PLAN_BYTES);
-  } catch (error) {
-    io.stderr.write(`rlm-plan: cannot read the plan ${args.plan}: ${readErrorText(error)}\n`);
-    return 2;
+  // The plan session: the plan read bounded, the host profile, the mocks, the mask (io.mask, extended).
+  const opened = await openPlanSession({
+    file: args.plan,
+    ...(args.host !== undefined ? { hostProfile: args.host } : {}),
+    env,
+    inputFiles: args.inputs,
+    ...(args.mocks !== undefined ? { mocks: { file: args.mocks } } : {}),
+    mask: io.mask,
+  });
+  if (!opened.ok) {
+    const { failure } = opened;
+    if (opened.hostProfile !== undefined) {
+      args = { ...args, hostProfile: display(opened.hostProfile) };
+      if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
+    }
+    switch (failure.kind) {
+      case "plan_unreadable":
+        io.stderr.write(`rlm-plan: cannot read the plan ${args.plan}: ${failure.reason}\n`);
+        return 2;
+      case "no_host_profile":
+        io.stderr.write(
+          `rlm-plan: no host profile: there is no ${HOST_PROFILE_FILENAME} in the folder of ${args.plan} or any folder above it; create one or pass --host FILE\n`,
+        );
+        return 2;
+      case "invalid_host_profile":
+      case "invalid_mocks":
+        return hostErrors(failure.errors, args, io);
+    }
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-
-  const profileFile = args.host ?? findHostProfile(args.plan);
-  if (profileFile === undefined) {
-    io.stderr.write(
-      `rlm-plan: no host profile: there is no ${HOST_PROFILE_FILENAME} in the folder of ${args.plan} or any folder above it; create one or pass --host FILE\n`,
-    );
-    return 2;
-  }
+  const session = opened.session;
+  const text = session.text ?? "";
   // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
-  args = { ...args, hostProfile: display(profileFile) };
+  args = { ...args, hostProfile: display(session.hostProfile ?? "") };
   if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
-  const loaded = loadHostProfile(profileFile);
-  if (!loaded.ok) return hostErrors(loaded.errors, args, io);
-  io.mask.add(environmentSecrets(env, loaded.profile));
-  let mocks: Mocks | undefined;
-  if (args.mocks !== undefined) {
-    const read = loadMocks(args.mocks);
-    if (!read.ok) return hostErrors(read.errors, args, io);
-    mocks = read.mocks;
-  }
-  if (mocks && !args.json)
+  const mocked = session.mocks !== undefined;
+  if (mocked && !args.json)
     io.stderr.write(
       `rlm-plan: ${style.yellow("mocked run")}: tools and providers in ${display(args.mocks ?? "")} answer from it\n`,
     );
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
   // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
-  const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
-  const handle = startRun({
-    source: { kind: "document", text },
-    policy: hostPolicy(loaded.profile),
-    host: profileHost(loaded.profile, { env, inputFiles: args.inputs, ...(mocks ? { mocks } : {}) }),
+  const printer = lazyPrinter(text, args.json, io, style, mocked);
+  const handle = session.run({
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
-    onEvent: eventPrinter(text, args, io, mocks !== undefined),
+    onEvent: eventPrinter(text, args, io, mocked),
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done;

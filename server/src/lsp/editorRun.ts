@@ -25,6 +25,7 @@ export const editorRuns: Feature = (ctx) => {
     plan: (uri) => ctx.workspace.plan(uri),
     hostProfileFileFor: (uri) => ctx.workspace.hostProfileFileFor(uri),
     hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
+    sessionStarted: (session) => ctx.secretsLearned(session.secretValues()),
     stepStarted: ({ runId, step }) => {
       const label = `${step.operation}${step.bind !== null ? ` → ${step.bind}` : ""}`;
       pending.get(runId)?.progress.report(label);

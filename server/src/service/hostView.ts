@@ -4,16 +4,16 @@
 
 import { basename } from "node:path";
 import type { ToolKnowledge } from "@rlm-plan/core/plan/toolArguments";
-import { dataLimitsOf, type DataLimits } from "@rlm-plan/core";
+import type { AnalysisPolicy, DataLimits } from "@rlm-plan/core";
+import { analysisPolicy } from "@rlm-plan/core/session";
 import {
-  contextInputNames,
   type HostProfile,
   type HostProfileResult,
   type InputSpec,
   type ProviderSpec,
   type ToolSpec,
 } from "@rlm-plan/core/host/profile";
-import { hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
+import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */
@@ -41,6 +41,8 @@ export interface HostView {
   readonly toolKnowledge: ToolKnowledge;
   /** Its context.max_results (or the default) and which tools run which built-in. */
   readonly dataLimits: DataLimits;
+  /** The analysis policy of plans under this profile: the core session's one builder. */
+  readonly policy: AnalysisPolicy;
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
@@ -79,17 +81,19 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
       ...(signature.description !== undefined ? { description: signature.description } : {}),
     });
   }
+  const policy = analysisPolicy(profile, listing ? { discovery: listing } : {});
   return {
+    policy,
     file: profile.file,
     fileName: basename(profile.file),
     capabilities: profile.capabilities,
     budget: profile.budget,
     inputs: entries(profile.inputs, inputSummary),
-    contextInputs: contextInputNames(profile),
+    contextInputs: policy.registries?.contextInputs as ReadonlySet<string>,
     tools,
     providers: entries(profile.providers, providerSummary),
-    toolKnowledge: hostToolKnowledge(profile, listing),
-    dataLimits: dataLimitsOf(profile, basename(profile.file)),
+    toolKnowledge: policy.tools as ToolKnowledge,
+    dataLimits: policy.dataLimits as DataLimits,
   };
 }
 

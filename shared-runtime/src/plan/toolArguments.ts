@@ -113,6 +113,14 @@ export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge): Pl
   return problems;
 }
 
+/**
+ * The problems of one call's literal arguments against a tool's input schema (references are
+ * not judged): what a run's preflight refuses once an MCP server has listed the tool.
+ */
+export function literalArgumentProblems(step: Extract<Step, { op: "tool" }>, signature: ToolSignature): PlanProblem[] {
+  return stepProblems(step, signature, () => undefined);
+}
+
 function callProblems(step: Extract<Step, { op: "tool" }>, tools: ToolKnowledge, shapeOf: ShapeOfVar): PlanProblem[] {
   const unavailable = tools.unavailable(step.name);
   if (unavailable === undefined) return stepProblems(step, tools.signature(step.name), shapeOf);
