@@ -157,6 +157,7 @@ function print(
       io.out(
         jsonText({
           files: checked.map(fileJson),
+          ...(said.length > 0 ? { notes: said } : {}),
           ...(notes.left.length > 0 ? { leftToPreflight: notes.left } : {}),
           ...(notes.started.size > 0
             ? {
