@@ -12,7 +12,7 @@ import { expandTargets } from "./checkTargets";
 import type { PreflightReport } from "@rlm-plan/core/run/startRun";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { HOST_PROFILE_FILENAME, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
-import { hostErrorLines, sessionFor, type CheckSession } from "./hostPolicy";
+import { hostErrorLines, sessionFor, type CheckSession } from "./checkSession";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
 import { readErrorOf, reportHostFile, reportText, withRefusal, type CheckedFile } from "./report";
 

@@ -15,7 +15,7 @@ import {
   type Io,
 } from "./output";
 import type { AnalysisPolicy } from "@rlm-plan/core/analysis";
-import { hostErrorLines, sessionFor } from "./hostPolicy";
+import { hostErrorLines, sessionFor } from "./checkSession";
 import { readErrorOf, reportText } from "./report";
 
 /** The session's budget and data limits: the profile's capabilities are check's business. */

@@ -9,7 +9,7 @@ import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph/model";
 import { renderDot } from "@rlm-plan/core/graph/dot";
 import { renderMermaid } from "@rlm-plan/core/graph/mermaid";
 import { parseGraphArgs, USAGE } from "./args";
-import { hostErrorLines, sessionFor } from "./hostPolicy";
+import { hostErrorLines, sessionFor } from "./checkSession";
 import { problemLines, readErrorLine, type Io } from "./output";
 import { readErrorOf, reportText } from "./report";
 
