@@ -45,6 +45,8 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan estimate FILE [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--json]
+       rlm-plan run --resume RUN
+       rlm-plan runs list|show|export|prune
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan help | --help | --version`;
 
@@ -64,6 +66,8 @@ commands:
   estimate   show the plan's worst case beside the budget
   graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
   run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
+  runs       the run journal (.rlm-plan/): list, show, export and prune recorded runs:
+             rlm-plan runs --help
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
 
 options:

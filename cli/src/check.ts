@@ -11,10 +11,11 @@ import { githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
 import type { PreflightReport } from "@rlm-plan/core/run/startRun";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import { HOST_PROFILE_FILENAME, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
+import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
 import { hostErrorLines, sessionFor, type CheckSession } from "./checkSession";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { readErrorOf, reportHostFile, reportText, withRefusal, type CheckedFile } from "./report";
+import { readErrorOf, reportHostFile, reportMocksFile, reportText, withRefusal, type CheckedFile } from "./report";
+import { lineText } from "./guardedOutput";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
 
@@ -53,7 +54,7 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
   const mask = sessionMask({ env: process.env });
   const refusals = new Map<string, PreflightReport>();
   for (const target of expansion.targets) {
-    if (target.kind === "host") continue;
+    if (target.kind !== "plan") continue;
     const opened = sessionFor(target.file, command, mask);
     if (!opened.ok || opened.session.profile === undefined) continue;
     refusals.set(target.file, await opened.session.preflight());
@@ -76,7 +77,7 @@ function checkOnce(
     err: (text) => unmasked.err(mask.mask(text)),
   };
   const expansion = expandTargets(command.files);
-  for (const error of expansion.errors) io.err(`rlm-plan: ${error}\n`);
+  for (const error of expansion.errors) io.err(`rlm-plan: ${lineText(error)}\n`);
   const checked: CheckedFile[] = [];
   const inputs = new Set<string>();
   let hostErrors = false;
@@ -87,6 +88,10 @@ function checkOnce(
     inputs.add(resolve(target.file));
     if (target.kind === "host") {
       checked.push(reportHostFile(target.file));
+      continue;
+    }
+    if (target.kind === "mocks") {
+      checked.push(reportMocksFile(target.file, command.host ?? hostProfileOf(target.file)));
       continue;
     }
     const entry: PlanEntry = { file: target.file, opened: sessionFor(target.file, command, mask) };

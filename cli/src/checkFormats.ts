@@ -4,6 +4,7 @@
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { lineText } from "./guardedOutput";
 import type { CheckedFile, ReportedProblem } from "./report";
 
 const INFORMATION_URI = "https://github.com/rlm-plan/rlm-plan#readme";
@@ -124,11 +125,11 @@ export function githubAnnotations(files: readonly CheckedFile[], cwd: string): s
   for (const file of files) {
     const path = annotationPath(file.file, cwd);
     if (file.readError !== undefined) {
-      lines.push(`::error file=${property(path)},title=rlm-plan::${data(`cannot read: ${file.readError}`)}`);
+      lines.push(`::error file=${property(path)},title=rlm-plan::${data(`cannot read: ${lineText(file.readError)}`)}`);
       continue;
     }
     for (const problem of file.problems) {
-      const notes = problem.related.map((r) => `\n${path}:${r.line}:${r.column}: ${r.message}`).join("");
+      const notes = problem.related.map((r) => `\n${path}:${r.line}:${r.column}: ${lineText(r.message)}`).join("");
       const properties = [
         `file=${property(path)}`,
         `line=${problem.line}`,
@@ -137,7 +138,7 @@ export function githubAnnotations(files: readonly CheckedFile[], cwd: string): s
         `endColumn=${problem.endColumn}`,
         `title=${property(`rlm-plan ${problem.code}`)}`,
       ].join(",");
-      lines.push(`::${problem.severity} ${properties}::${data(problem.message + notes)}`);
+      lines.push(`::${problem.severity} ${properties}::${data(lineText(problem.message) + notes)}`);
     }
   }
   return lines;
@@ -145,6 +146,7 @@ export function githubAnnotations(files: readonly CheckedFile[], cwd: string): s
 
 function annotationPath(file: string, cwd: string): string {
   const rel = relative(cwd, resolve(cwd, file));
+  // Not lineText: the runner undoes data()'s escapes, so a name with a line break stays exact.
   return (rel.startsWith("..") || isAbsolute(rel) ? resolve(cwd, file) : rel).split(sep).join("/");
 }
 

@@ -12,6 +12,7 @@ import { graphCommand } from "./graph";
 import { styleFor, type Io } from "./output";
 import { proposeCommand } from "./propose";
 import { runCommand } from "./run";
+import { runsCommand } from "./runs";
 import { Cancellation } from "./signals";
 
 export function main(argv: readonly string[], io: Io): number {
@@ -96,6 +97,8 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
     }
     case "run":
       return (args) => runCommand(args, process);
+    case "runs":
+      return async (args) => runsCommand(args, process);
     case "graph":
       return (args) =>
         graphCommand(args, {

@@ -10,7 +10,8 @@ import { quoted } from "@rlm-plan/core/plan/problems";
 import type { Proposal } from "@rlm-plan/core/providers/proposal";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask, type PlanSession } from "@rlm-plan/core/session";
-import { guardText } from "./guardedOutput";
+import { guardedStream, lineText, shownFile } from "./guardedOutput";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 
@@ -52,11 +53,22 @@ interface ProposeArgs {
 export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
   // Everything printed is masked and stripped of control characters (guardedOutput.ts).
   const mask = sessionMask({ env: unguarded.env ?? process.env });
-  const io: ProposeIo = {
-    ...unguarded,
-    stdout: (text) => unguarded.stdout(guardText(mask, text)),
-    stderr: (text) => unguarded.stderr(guardText(mask, text)),
-  };
+  // Nothing propose prints is styled: every escape sequence, a model's colour codes too, goes.
+  const stdout = guardedStream({ write: unguarded.stdout }, mask, false);
+  const stderr = guardedStream({ write: unguarded.stderr }, mask, false);
+  try {
+    return await guardedPropose(
+      argv,
+      { ...unguarded, stdout: (text) => stdout.write(text), stderr: (text) => stderr.write(text) },
+      mask,
+    );
+  } finally {
+    stdout.end();
+    stderr.end();
+  }
+}
+
+async function guardedPropose(argv: readonly string[], io: ProposeIo, mask: SecretMask): Promise<number> {
   let args = parseProposeArgs(argv);
   if (args === "help") {
     io.stdout(`${PROPOSE_HELP}\n`);
@@ -85,7 +97,7 @@ export async function proposeCommand(argv: readonly string[], unguarded: Propose
     if (opened.hostProfile !== undefined && !args.json)
       io.stderr(`rlm-plan propose: host profile ${opened.hostProfile}\n`);
     const errors = failure.kind === "plan_unreadable" ? [] : failure.errors;
-    for (const e of errors) io.stderr(`${e.file}:${e.line}:${e.column}: error: ${e.message}\n`);
+    for (const e of errors) io.stderr(`${shownFile(e.file)}:${e.line}:${e.column}: error: ${lineText(e.message)}\n`);
     return 2;
   }
   const session = opened.session;
@@ -114,7 +126,7 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
   if (!asked.ok) {
     if (args.json)
       io.stdout(jsonText({ ok: false, provider: args.provider, error: asked.error, host_profile: args.hostProfile }));
-    else io.stderr(`rlm-plan propose: ${asked.error}\n`);
+    else io.stderr(`rlm-plan propose: ${lineText(asked.error)}\n`);
     return 1;
   }
   const { proposal, reply } = asked;
@@ -149,7 +161,7 @@ class Report {
       const where = proposal.where === "reply" ? "model reply" : "proposed plan";
       for (const p of proposal.problems) {
         if (p.kind === "budget_exceeded") continue;
-        out(`${where}:${p.line}:${p.column}: error: ${p.message} [${p.code}]\n`);
+        out(`${where}:${p.line}:${p.column}: error: ${lineText(p.message)} [${p.code}]\n`);
       }
     }
     const table = this.table();
@@ -187,7 +199,8 @@ class Report {
     }
     if (!outcome) return code;
     if (outcome.ok) this.io.stdout(`result:\n${JSON.stringify(outcome.value, null, 2)}\n`);
-    else this.io.stdout(`run failed: ${outcome.error.message} [${outcome.error.phase}/${outcome.error.kind}]\n`);
+    else
+      this.io.stdout(`run failed: ${lineText(outcome.error.message)} [${outcome.error.phase}/${outcome.error.kind}]\n`);
     return code;
   }
 

@@ -4,6 +4,7 @@
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
 import { isAbsolute, relative, resolve } from "node:path";
+import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import type { HostProfileError } from "@rlm-plan/core/host/profile";
 import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask } from "@rlm-plan/core/session";
 import { childPlans, type Plan } from "@rlm-plan/core/plan/ast";
@@ -15,10 +16,11 @@ import { operationName } from "@rlm-plan/core/run/interpreter";
 import type { RunReport } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import { guardedStream } from "./guardedOutput";
+import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 import { Cancellation } from "./signals";
+import { resumeArgs, startRecording, type Resuming } from "./runJournal";
 
 export interface RunIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -32,7 +34,7 @@ export interface RunIo {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -50,17 +52,26 @@ options:
   --json              one JSON line per transition on stdout, then a {"type":"result"} line
   --events            with --json, also every step event: {"type":"event","event":{...}} lines
                       (step_started, transition, step_finished, step_failed, attempt_failed;
-                      each names its step by JSON path and source range)
+                      each names its step by JSON path and source range; a failure's
+                      error carries its message, secrets masked)
+  --journal DIR       record the run in the journal in DIR (default: .rlm-plan/ beside the host profile)
+  --no-journal        do not record the run
+  --resume RUN        continue run RUN of the journal, which did not finish: its completed steps'
+                      model and tool calls are answered from the journal, the rest runs; the plan
+                      and host profile must be unchanged (see rlm-plan runs)
   -h, --help          show this help
 
-Transitions are printed to stderr as they happen; the final value goes to stdout. A failing
-step is named as PLAN:LINE:COL. Ctrl-C cancels the run: running tools are killed.
+Transitions are printed to stderr as they happen, and so is each failed retry attempt with
+its reason; the final value goes to stdout. A failing step is named as PLAN:LINE:COL. Ctrl-C cancels the run: running tools are killed.
 
 exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile error,
              130 cancelled (Ctrl-C)`;
 
 interface RunArgs {
   readonly plan: string;
+  /** The journal's id of the run and where it is, once recorded. */
+  readonly recordedAs?: number;
+  readonly recordedWhere?: string;
   /** The host profile in force, as shown (set once it is found). */
   readonly hostProfile?: string;
   readonly host: string | undefined;
@@ -69,18 +80,28 @@ interface RunArgs {
   readonly parallel: ParallelMode | undefined;
   readonly json: boolean;
   readonly events: boolean;
+  readonly journal: string | undefined;
+  readonly noJournal: boolean;
+  readonly resume: number | undefined;
 }
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
   // Masked from the first line: the session adds the host profile's key variables once it has read it.
   const mask = sessionMask({ env: unguarded.env ?? process.env });
-  const io: GuardedIo = {
-    ...unguarded,
-    stdout: guardedStream(unguarded.stdout, mask),
-    stderr: guardedStream(unguarded.stderr, mask),
-    mask,
-  };
+  // stdout holds JSON and values only: no style of ours, so every escape sequence goes.
+  const stdout = guardedStream(unguarded.stdout, mask, false);
+  const stderr = guardedStream(unguarded.stderr, mask);
+  const io: GuardedIo = { ...unguarded, stdout, stderr, mask };
+  try {
+    return await guardedRun(argv, io);
+  } finally {
+    stdout.end();
+    stderr.end();
+  }
+}
+
+async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<number> {
   const args = parseRunArgs(argv);
   if (args === "help") {
     io.stdout.write(`${RUN_HELP}\n`);
@@ -108,6 +129,12 @@ interface GuardedIo extends RunIo {
 
 async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
   let args = given;
+  let resuming: Resuming | undefined;
+  if (args.resume !== undefined) {
+    const resumed = resumeArgs(args, io.stderr);
+    if (typeof resumed === "number") return resumed;
+    ({ args, resuming } = resumed);
+  }
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
   // The plan session: the plan read bounded, the host profile, the mocks, the mask (io.mask, extended).
@@ -127,7 +154,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     }
     switch (failure.kind) {
       case "plan_unreadable":
-        io.stderr.write(`rlm-plan: cannot read the plan ${args.plan}: ${failure.reason}\n`);
+        io.stderr.write(`rlm-plan: cannot read the plan ${shownFile(args.plan)}: ${lineText(failure.reason)}\n`);
         return 2;
       case "no_host_profile":
         io.stderr.write(
@@ -141,26 +168,36 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   }
   const session = opened.session;
   const text = session.text ?? "";
+  const profileFile = session.hostProfile ?? "";
   // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
-  args = { ...args, hostProfile: display(session.hostProfile ?? "") };
+  args = { ...args, hostProfile: display(profileFile) };
   if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
-  const mocked = session.mocks !== undefined;
-  if (mocked && !args.json)
+  const mocks = session.mocks;
+  if (mocks && session.profile) {
+    // A mock that names nothing the plan calls is never used: said before the run, located.
+    for (const warning of mockNameWarnings(mocks, { profile: session.profile, plan: planCalls(text) }))
+      io.stderr.write(`${display(warning.file)}:${warning.line}:${warning.column}: warning: ${warning.message}\n`);
+  }
+  if (mocks && !args.json)
     io.stderr.write(
       `rlm-plan: ${style.yellow("mocked run")}: tools and providers in ${display(args.mocks ?? "")} answer from it\n`,
     );
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
   // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
-  const printer = lazyPrinter(text, args.json, io, style, mocked);
+  const recording = startRecording(args, profileFile, text, io.mask, io.stderr, resuming);
+  if (typeof recording === "number") return recording;
+  const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = session.run({
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
-    onEvent: eventPrinter(text, args, io, mocked),
+    onEvent: eventPrinter(text, args, io, mocks !== undefined),
+    ...(recording ? { observers: [recording.recorder] } : {}),
   });
   cancel.onKill(() => handle.kill());
-  const result = await handle.done;
+  const result = await handle.done.finally(() => recording?.store.close());
+  if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
   if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
@@ -173,9 +210,16 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
 
 const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
 const RUN_OPTIONS: OptionSpec = {
-  values: { "--host": "a FILE", "--mocks": "a FILE", "--parallel": PARALLEL_MODES.join(" or "), "--input": INPUT_FORM },
-  flags: ["--json", "--events", "--help", "-h"],
-  nonEmpty: ["--host", "--mocks"],
+  values: {
+    "--host": "a FILE",
+    "--mocks": "a FILE",
+    "--parallel": PARALLEL_MODES.join(" or "),
+    "--input": INPUT_FORM,
+    "--journal": "a DIR",
+    "--resume": "a RUN number (rlm-plan runs list)",
+  },
+  flags: ["--json", "--events", "--no-journal", "--help", "-h"],
+  nonEmpty: ["--host", "--mocks", "--journal"],
 };
 
 function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
@@ -196,10 +240,30 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   const mocks = options.values.get("--mocks");
   const json = options.flags.has("--json");
   const events = options.flags.has("--events");
+  const journal = options.values.get("--journal");
+  const noJournal = options.flags.has("--no-journal");
+  const resumeText = options.values.get("--resume");
+  const resume = resumeText === undefined ? undefined : Number(resumeText);
+  if (resume !== undefined && !(Number.isSafeInteger(resume) && resume > 0))
+    return "--resume needs a RUN number (rlm-plan runs list)";
+  if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
+  if (resume !== undefined) {
+    const given = [
+      ["--host", host],
+      ["--mocks", mocks],
+      ["--parallel", parallelText],
+    ].find(([, v]) => v !== undefined);
+    if (given || Object.keys(inputs).length > 0)
+      return `--resume runs with the options the run was recorded with; ${given ? given[0] : "--input"} cannot be given`;
+    if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
+    if (positionals.length > 1) return "run takes one PLAN file";
+    const plan = positionals[0] ?? "";
+    return { plan, host, inputs, mocks, parallel, json, events, journal, noJournal, resume };
+  }
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
   if (events && !json) return "--events needs --json";
-  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json, events };
+  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json, events, journal, noJournal, resume };
 }
 
 // ---- cancellation ---------------------------------------------------------------------------
@@ -211,10 +275,14 @@ function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunRe
       ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" }
       : outcome.error;
     io.stdout.write(
-      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, host_profile: args.hostProfile })}\n`,
+      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, host_profile: args.hostProfile, ...recordedField(args) })}\n`,
     );
   }
   io.stderr.write("rlm-plan: the run was cancelled\n");
+  if (args.recordedWhere && !args.json)
+    io.stderr.write(
+      `rlm-plan: recorded as ${args.recordedWhere}; continue it with rlm-plan run --resume ${args.recordedAs}\n`,
+    );
   return cancel.status;
 }
 
@@ -264,7 +332,7 @@ function transitionPrinter(
 
 /**
  * Events beyond transitions: with --json --events every one as a JSON line; in text, a failed
- * retry attempt (which leaves no transition) as a line naming where it failed.
+ * retry attempt (which leaves no transition) as a line naming where it failed and why.
  */
 function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): (event: RunEvent) => void {
   if (args.json) {
@@ -276,10 +344,12 @@ function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): 
   return (event) => {
     if (event.type !== "attempt_failed") return;
     const range = event.error.range;
-    const where = range ? ` at ${args.plan}:${position(text, range.offset)}` : "";
+    const where = range ? ` at ${shownFile(args.plan)}:${position(text, range.offset)}` : "";
     const next = event.retrying ? "retrying" : "no attempts left";
+    // One line: a reason quoting a tool's multi-line output keeps the line whole.
+    const reason = event.error.message.replace(/\s*\n\s*/g, " ");
     io.stderr.write(
-      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${next}\n`,
+      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${reason}; ${next}\n`,
     );
   };
 }
@@ -301,7 +371,15 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
   if (args.json) {
     const base = { type: "result", ...mockedField(result) };
     const json = outcome.ok
-      ? { ...base, ok: true, value: outcome.value, checkpoints, budget_remaining, host_profile: args.hostProfile }
+      ? {
+          ...base,
+          ok: true,
+          value: outcome.value,
+          checkpoints,
+          budget_remaining,
+          host_profile: args.hostProfile,
+          ...recordedField(args),
+        }
       : {
           ...base,
           ok: false,
@@ -310,6 +388,7 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
           checkpoints,
           budget_remaining,
           host_profile: args.hostProfile,
+          ...recordedField(args),
         };
     io.stdout.write(`${JSON.stringify(json)}\n`);
     return;
@@ -317,15 +396,29 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
   if (outcome.ok) {
     io.stdout.write(`${JSON.stringify(outcome.value, null, 2)}\n`);
     io.stderr.write(`rlm-plan: ${style.green("ok")}${mocked}: ${usage(outcome, budget)}\n`);
+    recordedLine(args, io);
     return;
   }
   const { error } = outcome;
-  const place = where ? `${args.plan}:${where.line}:${where.column}: ` : "";
+  const place = where ? `${shownFile(args.plan)}:${where.line}:${where.column}: ` : "";
   const what = error.phase === "execute" || error.phase === "preflight" ? "run failed" : "invalid plan";
-  io.stderr.write(`${place}${style.red(`${what}`)}${mocked}: ${error.message} [${error.phase}/${error.kind}]\n`);
+  io.stderr.write(
+    `${place}${style.red(`${what}`)}${mocked}: ${lineText(error.message)} [${error.phase}/${error.kind}]\n`,
+  );
   io.stderr.write(`${JSON.stringify(error, null, 2)}\n`);
   if (checkpoints.length > 0)
     io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
+  recordedLine(args, io);
+}
+
+/** `"run": 12` in a recorded run's JSON result (absent when it is not recorded). */
+function recordedField(args: RunArgs): { run?: number } {
+  return args.recordedAs === undefined ? {} : { run: args.recordedAs };
+}
+
+function recordedLine(args: RunArgs, io: RunIo): void {
+  if (args.recordedWhere)
+    io.stderr.write(`rlm-plan: recorded as ${args.recordedWhere} (rlm-plan runs show ${args.recordedAs})\n`);
 }
 
 /** "4 steps, 1 tool call, 1 context op, 0 model calls, 31 output bytes". */
@@ -346,7 +439,8 @@ function usage(outcome: RunOutcome, budget?: Budget): string {
 }
 
 function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunIo): number {
-  for (const e of errors) io.stderr.write(`${display(e.file)}:${e.line}:${e.column}: ${e.message}\n`);
+  for (const e of errors)
+    io.stderr.write(`${shownFile(display(e.file))}:${e.line}:${e.column}: ${lineText(e.message)}\n`);
   if (args.json) {
     const shown = errors.map((e) => ({
       file: display(e.file),

@@ -153,3 +153,20 @@ test("rlm-plan check starts no MCP server when no plan calls one of its tools", 
   assert.equal(result.code, 0, result.stderr);
   assert.equal(existsSync(pids), false, "the MCP server was started");
 });
+
+// Plain check starts no MCP server: an MCP tool's output schema is unknown to it, so only the
+// model reply's missing field is found (the editor, with listMcpTools, finds both).
+test("rlm-plan check examples/types: a field a model reply lacks; MCP output schemas are not listed", async () => {
+  const result = await rlmPlan("check", "examples/types/plans/weather-report.rlmplan.json");
+  assert.equal(result.code, 1, result.stderr);
+  const file = "examples/types/plans/weather-report.rlmplan.json";
+  assert.equal(
+    result.stdout,
+    [
+      `${file}:22:90: error: \`reply\` has no field "txt": did you mean "text"? (\`reply\` is the reply of the model call at 13:5) [unknown_field]`,
+      `${file}:17:15: note: \`reply\` is the reply of the model call`,
+      `${file}: 1 error`,
+      "",
+    ].join("\n"),
+  );
+});

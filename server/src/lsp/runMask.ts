@@ -12,8 +12,7 @@ export function maskedRunnerHost(host: PlanRunnerHost, mask: SecretMask): PlanRu
     plan: (uri) => host.plan(uri),
     hostProfileFileFor: (uri) => host.hostProfileFileFor(uri),
     hostProfile: (file) => host.hostProfile(file),
-    stepStarted: (params) => host.stepStarted(mask.maskValue(params)),
-    transition: (params) => host.transition(mask.maskValue(params)),
+    event: (params) => host.event(mask.maskValue(params)),
     finished: (params) => host.finished(mask.maskValue(params)),
   };
 }

@@ -1,13 +1,15 @@
 // Runs a plan when a client asks (`rlmPlan.server.run`), never otherwise: the open document's
 // text through the runtime's one pipeline, startRun (check, build what the plan uses, preflight,
 // execute; first error, as the reference reports it) against the host profile in force. The
-// command answers with the run's id at once; each transition goes to the client as it happens
-// and the outcome (value or structured error) when the run ends. `rlmPlan.server.cancel` aborts
-// a run: the runtime stops it, tool processes are killed, and it ends with kind "cancelled".
-// Notifications carry only what transitions carry (sequence, operation, bind, status, timing):
-// never a prompt, model text, tool argument, header or key.
+// command answers with the run's id at once; each of the runtime's events goes to the client as
+// it happens, unchanged, and the outcome (value or structured error) when the run ends.
+// `rlmPlan.server.cancel` aborts a run: the runtime stops it, tool processes are killed, and it
+// ends with kind "cancelled". Events carry counters, paths and, for failures, the error's
+// message with the run's secrets masked: never a prompt, model text, tool argument or header.
+// The run is assembled by the core's plan session (the editor's text and profile, the client's
+// keys, the mocks, the mask).
 
-import type { PlanError, RunHandle, Transition } from "@rlm-plan/core";
+import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
 import type { HostProfileResult } from "@rlm-plan/core/host/profile";
 import { openPlanSessionSync, type PlanSession, type SessionFailure } from "@rlm-plan/core/session";
 import { basename } from "node:path";
@@ -22,9 +24,8 @@ import {
   RunCommand,
   type RunFinishedParams,
   type RunIdentity,
+  type RunEventParams,
   type RunResult,
-  type RunStepStartedParams,
-  type RunTransitionParams,
 } from "../protocol";
 import { maskedRunnerHost } from "./runMask";
 
@@ -39,8 +40,8 @@ export interface PlanRunnerHost {
   hostProfileFileFor(uri: string): string | undefined;
   /** The runtime loader's result for that file (the editor's text when open). */
   hostProfile(file: string): HostProfileResult;
-  stepStarted(params: RunStepStartedParams): void;
-  transition(params: RunTransitionParams): void;
+  /** One of the runtime's events, in the order it emitted them. */
+  event(params: RunEventParams): void;
   finished(params: RunFinishedParams): void;
   /** A run's session opened: the server's own mask learns the keys the client passed for it. */
   sessionStarted?(session: PlanSession): void;
@@ -192,22 +193,10 @@ function execute(server: PlanRunnerHost, identity: RunIdentity, session: PlanSes
   let transitionCount = 0;
   const mocked = session.mocks !== undefined;
   const handle = session.run({
-    onStepStart: (step) =>
-      server.stepStarted({
-        ...identity,
-        ...(mocked ? { mocked } : {}),
-        step: { operation: step.operation, bind: step.bind, path: step.path, depth: step.depth },
-      }),
-    // The transition event is the transition list's entry plus the step's path.
+    // Every event as the runtime emitted it (a transition's entry kept to its defined fields).
     onEvent: (event) => {
-      if (event.type !== "transition") return;
-      transitionCount++;
-      server.transition({
-        ...identity,
-        ...(mocked ? { mocked } : {}),
-        transition: contentFree(event.transition),
-        path: [...event.path],
-      });
+      if (event.type === "transition") transitionCount++;
+      server.event({ ...identity, ...(mocked ? { mocked } : {}), event: wireEvent(event) });
     },
   });
   const finish = (result: RunResult): void => {
@@ -244,6 +233,11 @@ function execute(server: PlanRunnerHost, identity: RunIdentity, session: PlanSes
     },
   );
   return { cancel: handle.cancel, kill: handle.kill, done };
+}
+
+/** The event as sent: a transition event's entry with only the fields a transition carries. */
+function wireEvent(event: RunEvent): RunEvent {
+  return event.type === "transition" ? { ...event, transition: contentFree(event.transition) } : event;
 }
 
 /** Only the fields a transition is defined to carry (counters, never values), whatever a runtime version adds. */

@@ -14,6 +14,7 @@ import {
   type ToolSpec,
 } from "@rlm-plan/core/host/profile";
 import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
+import type { TypeHost } from "@rlm-plan/core/plan/types/planTypes";
 
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */
@@ -41,6 +42,8 @@ export interface HostView {
   readonly toolKnowledge: ToolKnowledge;
   /** Its context.max_results (or the default) and which tools run which built-in. */
   readonly dataLimits: DataLimits;
+  /** What the type rules know of it: inputs, chat providers, tools' results, the plan's result schema. */
+  readonly types: TypeHost;
   /** The analysis policy of plans under this profile: the core session's one builder. */
   readonly policy: AnalysisPolicy;
 }
@@ -94,6 +97,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     providers: entries(profile.providers, providerSummary),
     toolKnowledge: policy.tools as ToolKnowledge,
     dataLimits: policy.dataLimits as DataLimits,
+    types: policy.types as TypeHost,
   };
 }
 

@@ -14,3 +14,4 @@ export { loadInput, textFileInput, type InputResult } from "./inputs";
 export * from "./createHost";
 export * from "./mocks";
 export { hostPreflight, mcpPreflight, type HostPreflightOptions } from "./hostPreflight";
+export * from "./mockNames";

@@ -4,16 +4,13 @@
 // The file is JSON with comments, checked against schemas/mocks.schema.json, errors located.
 
 import { readFileSync } from "node:fs";
-import Ajv, { type ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
+import validateMocksSchema from "./generated/mocksValidator";
 import { parseSchemaFile, readErrorText, type HostProfileError } from "./profile";
 
 export const MOCKS_FILE_SUFFIX = ".mocks.json";
-
-// A literal require so a bundler inlines the schema; the JSON file is what editors use too.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const MOCKS_SCHEMA = require("../../schemas/mocks.schema.json") as Readonly<Record<string, unknown>>;
 
 export interface MockAnswer {
   readonly match?: JsonValue;
@@ -25,6 +22,8 @@ export interface MockAnswer {
 export interface Mocks {
   /** The file the mocks came from (for messages), if any. */
   readonly file?: string;
+  /** Where a key of the file is (a mocked name: ["tools", name]); read from a file only. */
+  readonly locate?: (path: readonly string[]) => Omit<HostProfileError, "jsonPath" | "message">;
   readonly tools: ReadonlyMap<string, readonly MockAnswer[]>;
   readonly providers: ReadonlyMap<string, readonly MockAnswer[]>;
 }
@@ -32,11 +31,12 @@ export interface Mocks {
 export type MocksResult =
   { readonly ok: true; readonly mocks: Mocks } | { readonly ok: false; readonly errors: readonly HostProfileError[] };
 
-let compiled: ValidateFunction | undefined;
+// schemas/mocks.schema.json (what editors use too), compiled ahead of time (host/generated/,
+// `npm run generate`).
+const compiled = validateMocksSchema as unknown as ValidateFunction;
 
 /** A mocks file's text as mocks, or every problem located at file:line:col. */
 export function parseMocks(text: string, file: string): MocksResult {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile(MOCKS_SCHEMA);
   const validate = compiled;
   const checked = parseSchemaFile(
     text,
@@ -46,7 +46,8 @@ export function parseMocks(text: string, file: string): MocksResult {
     "the mocks file",
   );
   if (!checked.ok) return checked;
-  return { ok: true, mocks: mocksOf(checked.value, file) };
+  const at = checked.at;
+  return { ok: true, mocks: { ...mocksOf(checked.value, file), locate: (path) => at.path(path, "key") } };
 }
 
 export function loadMocks(file: string): MocksResult {

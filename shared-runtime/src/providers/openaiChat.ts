@@ -29,6 +29,8 @@ export interface OpenAIChatSpec {
   apiKeyEnv?: string;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Whether `propose` sends the plan's JSON Schema as response_format (default "none"). */
+  responseFormat?: "json_schema" | "none";
   description?: string;
 }
 
@@ -65,6 +67,7 @@ export function createOpenAIChatProvider(spec: OpenAIChatSpec, env: NodeJS.Proce
   const extra = spec.description ? `: ${spec.description}` : "";
   return {
     description: `openai-chat ${spec.model} at ${where}${extra}`,
+    model: spec.model,
     complete: (request, context) => complete(call, request, context),
   };
 }

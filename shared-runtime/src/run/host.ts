@@ -34,6 +34,8 @@ export interface ModelProvider {
   complete(request: ModelRequest, context: ModelContext): Promise<JsonValue>;
   /** What editors may show about the provider: never a key or header. */
   readonly description?: string;
+  /** The model it asks for (part of a recorded request's identity), when it has one. */
+  readonly model?: string;
 }
 
 /** The part of a context store the interpreter needs. */

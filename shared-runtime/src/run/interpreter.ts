@@ -29,8 +29,15 @@ import { isPlainObject } from "../plan/normalize";
 import { quoted } from "../plan/problems";
 import type { ValidatedPlan } from "../plan/validate";
 import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./errors";
-import type { EventError, ParallelMode, RunEvent, StepIdentity } from "./events";
-import type { InputOpener, RunHost } from "./host";
+import {
+  MAX_EVENT_MESSAGE_CHARS,
+  type EventError,
+  type ParallelMode,
+  type RunEvent,
+  type StepIdentity,
+} from "./events";
+import type { InputOpener, ModelRequest, RunHost } from "./host";
+import type { CallInterceptor } from "./observer";
 import type { PauseHooks, RunFrame, StepPause } from "./pause";
 import { jsonByteLength } from "./outputMeasure";
 import { preflightPlan } from "./preflight";
@@ -46,12 +53,21 @@ export interface ExecuteOptions extends PauseHooks {
   readonly onStepStart?: (event: StepStarted) => void;
   /** The rich event stream (step identity, attempts, failures). Exceptions thrown here are ignored. */
   readonly onEvent?: (event: RunEvent) => void;
+  /**
+   * The run's secret mask: an event's error message passes through it before any listener sees
+   * it (a tool's error may quote its output). Output boundaries mask again whatever they print.
+   */
+  readonly mask?: { mask(text: string): string };
   /** Where a step is in the plan's file, for events (runs started from a document). */
   readonly rangeOf?: (path: JsonPath) => SourceRange | undefined;
   /** Overrides budget fields for this run only (the reference's runtime budget). */
   readonly budget?: Partial<Budget>;
   /** How parallel branches run; default DEFAULT_PARALLEL_MODE. */
   readonly parallel?: ParallelMode;
+  /** Wraps every model and tool call (the run journal records them, a resumed run replays them). */
+  readonly calls?: CallInterceptor;
+  /** Run time spent before this execution (a resumed run's earlier part): the time limit counts it. */
+  readonly elapsedBeforeMs?: number;
 }
 
 type StepResult = { readonly final: false } | { readonly final: true; readonly value: JsonValue };
@@ -97,7 +113,7 @@ class Run {
   private readonly remaining: BudgetRemaining;
   private readonly transitions: Transition[] = [];
   private readonly checkpoints: string[] = [];
-  private readonly started = performance.now();
+  private readonly started: number;
   private readonly controller = new AbortController();
   private stopError: PlanError | undefined;
   private readonly parallelMode: ParallelMode;
@@ -122,6 +138,7 @@ class Run {
       output_bytes: budget.max_output_bytes,
     };
     this.parallelMode = options.parallel ?? DEFAULT_PARALLEL_MODE;
+    this.started = performance.now() - Math.max(0, options.elapsedBeforeMs ?? 0);
   }
 
   async execute(plan: Plan): Promise<RunOutcome> {
@@ -541,14 +558,26 @@ class Run {
     }
     const provider = this.host.providers?.get(step.provider);
     if (!provider) return fail(unregistered("unknown_provider", step.provider));
+    const request: ModelRequest = { messages: [{ role: "user", content: prompt }], options: step.options };
+    const invoke = () => provider.complete(request, { signal: frame.signal, provider: step.provider });
+    const calls = this.options.calls;
     let reply: unknown;
     try {
       reply = await this.guard(
         Promise.resolve().then(() =>
-          provider.complete(
-            { messages: [{ role: "user", content: prompt }], options: step.options },
-            { signal: frame.signal, provider: step.provider },
-          ),
+          calls
+            ? calls(
+                {
+                  kind: "model",
+                  name: step.provider,
+                  ...(provider.model === undefined ? {} : { model: provider.model }),
+                  request,
+                  step: this.identity(step, frame),
+                  signal: frame.signal,
+                },
+                async () => invoke(),
+              )
+            : invoke(),
         ),
         frame,
       );
@@ -574,17 +603,31 @@ class Run {
     const args = this.resolve(step.args, frame);
     const handler = this.host.tools?.get(step.name);
     if (!handler) return fail(unregistered("unknown_tool", step.name));
+    const invoke = () =>
+      handler(args, {
+        signal: frame.signal,
+        tool: step.name,
+        // In performance.now() time: time a debugger held the run does not count.
+        deadline: this.started + this.budget.time_limit * 1000 + this.pausedMs,
+        timeLimit: this.budget.time_limit,
+      });
+    const calls = this.options.calls;
     let result: unknown;
     try {
       result = await this.guard(
         Promise.resolve().then(() =>
-          handler(args, {
-            signal: frame.signal,
-            tool: step.name,
-            // In performance.now() time: time a debugger held the run does not count.
-            deadline: this.started + this.budget.time_limit * 1000 + this.pausedMs,
-            timeLimit: this.budget.time_limit,
-          }),
+          calls
+            ? calls(
+                {
+                  kind: "tool",
+                  name: step.name,
+                  arguments: args,
+                  step: this.identity(step, frame),
+                  signal: frame.signal,
+                },
+                async () => invoke(),
+              )
+            : invoke(),
         ),
         frame,
       );
@@ -715,12 +758,14 @@ class Run {
     });
   }
 
-  /** What an event may say about an error: no message (it may quote a tool's output). */
+  /** What an event says about an error: its message masked and cut (it may quote a tool's output). */
   private eventError(error: PlanError): EventError {
-    if (!Array.isArray(error.path)) return { phase: error.phase, kind: error.kind };
+    const { phase, kind } = error;
+    const message = eventMessage(error.message, this.options.mask);
+    if (!Array.isArray(error.path)) return { phase, kind, message };
     const path = error.path as JsonPath;
     const range = this.options.rangeOf?.(path);
-    return { phase: error.phase, kind: error.kind, path, ...(range ? { range } : {}) };
+    return { phase, kind, message, path, ...(range ? { range } : {}) };
   }
 
   private emit(event: RunEvent): void {
@@ -736,6 +781,12 @@ class Run {
       // ignored on purpose
     }
   }
+}
+
+/** An error's message for an event: masked first (a cut could split a secret), then cut. */
+function eventMessage(text: string, mask: ExecuteOptions["mask"]): string {
+  const masked = mask ? mask.mask(text) : text;
+  return masked.length > MAX_EVENT_MESSAGE_CHARS ? `${masked.slice(0, MAX_EVENT_MESSAGE_CHARS - 1)}…` : masked;
 }
 
 function stepCounter(step: Step): RuntimeCounter | undefined {

@@ -18,6 +18,9 @@ import { executePlan, type ExecuteOptions } from "./interpreter";
 import { checkPlan, notStarted, planLocation, type PolicyOptions } from "./pipeline";
 import { preflightPlan } from "./preflight";
 import type { RunOutcome } from "./transitions";
+import { estimatePlan } from "../plan/estimate";
+import type { JsonObject } from "../json";
+import { chainInterceptors, type ObservedReport, type RunObserver } from "./observer";
 import type { PlanSource } from "../plan/parse";
 
 /** What a plan names: the host builds these and nothing else. */
@@ -76,6 +79,8 @@ export interface StartRunOptions extends ExecuteOptions {
   readonly policy: PolicyOptions;
   /** A ready host, or a factory that builds what the plan needs. */
   readonly host: RunHost | HostFactory;
+  /** What watches the run: the run journal, the trace exporter (see observer.ts). */
+  readonly observers?: readonly RunObserver[];
 }
 
 /** Where a run stopped: the plan was invalid, the host could not be built, preflight, or it ran. */
@@ -120,9 +125,13 @@ export function startRun(options: StartRunOptions): RunHandle {
   if (outer?.aborted) controller.abort();
   else outer?.addEventListener("abort", onAbort, { once: true });
   let built: BuiltHost | undefined;
-  const done = run(options, controller.signal, (b) => (built = b)).finally(() =>
-    outer?.removeEventListener("abort", onAbort),
-  );
+  const observers = options.observers ?? [];
+  const done = run(observed(options, observers), controller.signal, (b) => (built = b))
+    .then(async (report) => {
+      await tell(observers, report);
+      return report;
+    })
+    .finally(() => outer?.removeEventListener("abort", onAbort));
   return { done, cancel: () => controller.abort(), kill: () => built?.kill?.() };
 }
 
@@ -168,6 +177,8 @@ async function run(
       const cancelled: PlanError = { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
       return { outcome: notRun(cancelled, budget), stage: "execute", mocked, validated, budget, ...servers };
     }
+    for (const observer of options.observers ?? [])
+      quietly(() => observer.started?.({ validated, budget, estimate: estimatePlan(validated.plan), mocked }));
     const rangeOf = document ? (path: JsonPath) => document.rangeOf(path) : undefined;
     const parallel = options.parallel ?? built.parallel;
     const outcome = await executePlan(validated, built.host, {
@@ -262,6 +273,58 @@ async function prepare(
     return failure;
   }
   return { validated, budget, built, mocked, document, mcpServers, locate };
+}
+
+/** The options with every observer's event listener and call wrapper joined to the run's own. */
+function observed(options: StartRunOptions, observers: readonly RunObserver[]): StartRunOptions {
+  if (observers.length === 0) return options;
+  const listeners = observers.flatMap((o) => (o.event ? [o.event.bind(o)] : []));
+  const own = options.onEvent;
+  const calls = chainInterceptors([
+    ...observers.flatMap((o) => (o.call ? [o.call] : [])),
+    ...(options.calls ? [options.calls] : []),
+  ]);
+  const before = Math.max(options.elapsedBeforeMs ?? 0, ...observers.map((o) => o.elapsedBeforeMs ?? 0));
+  return {
+    ...options,
+    onEvent: (event) => {
+      for (const listener of listeners) quietly(() => listener(event));
+      own?.(event);
+    },
+    ...(calls ? { calls } : {}),
+    ...(before > 0 ? { elapsedBeforeMs: before } : {}),
+  };
+}
+
+/** Every observer hears how the run ended; their failures are theirs. */
+async function tell(observers: readonly RunObserver[], report: RunReport): Promise<void> {
+  if (observers.length === 0) return;
+  const { outcome } = report;
+  const ended: ObservedReport = {
+    stage: report.stage,
+    ok: outcome.ok,
+    ...(outcome.ok ? { value: outcome.value } : { error: outcome.error as unknown as JsonObject }),
+    ...(report.budget ? { budget: report.budget } : {}),
+    remaining: { ...outcome.budget_remaining },
+    checkpoints: outcome.checkpoints,
+    transitions: outcome.transitions.length,
+    mocked: report.mocked,
+  };
+  await Promise.all(
+    observers.map((o) =>
+      Promise.resolve()
+        .then(() => o.finished?.(ended))
+        .catch(() => undefined),
+    ),
+  );
+}
+
+function quietly(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // an observer's failure never changes the run
+  }
 }
 
 /** What `check --preflight` reports: the refusal a run would give before its first step, or none. */

@@ -9,6 +9,7 @@ import type { AnalysisPolicy } from "../analysis";
 import { hostPolicy } from "../host/createHost";
 import { hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
 import { contextInputNames, type HostProfile } from "../host/profile";
+import { hostTypes } from "../host/typeHost";
 import { dataLimitsOf } from "../plan/dataLimits";
 import type { PolicyOptions } from "../run/pipeline";
 
@@ -44,6 +45,7 @@ export function analysisPolicy(
       contextInputs: contextInputNames(profile),
     },
     tools,
+    types: hostTypes(profile, tools),
     dataLimits: dataLimitsOf(profile, basename(profile.file)),
     ...overrides,
   };

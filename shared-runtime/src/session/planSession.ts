@@ -14,7 +14,6 @@ import { readErrorText, type HostProfile, type HostProfileError, type HostProfil
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
 import { proposePlan, type ProposeResult } from "../providers/proposePlan";
-import type { ExecuteOptions } from "../run/interpreter";
 import type { PolicyOptions } from "../run/pipeline";
 import { environmentSecrets, type SecretMask } from "../run/secrets";
 import {
@@ -26,6 +25,7 @@ import {
   type PreflightReport,
   type RunHandle,
   type RunReport,
+  type StartRunOptions,
 } from "../run/startRun";
 import { MAX_HOST_PROFILE_BYTES, MAX_PLAN_BYTES, readTextFile, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy, type PolicyOverrides } from "./analysisPolicy";
@@ -297,7 +297,11 @@ export class PlanSession {
   }
 
   /** Runs the plan through the one run pipeline (startRun); `onHostBuilt` sees the host it built (a debugger's contexts). */
-  run(options: ExecuteOptions & { readonly onHostBuilt?: (built: BuiltHost) => void } = {}): RunHandle {
+  run(
+    options: Omit<StartRunOptions, "source" | "policy" | "host"> & {
+      readonly onHostBuilt?: (built: BuiltHost) => void;
+    } = {},
+  ): RunHandle {
     const { onHostBuilt, ...execute } = options;
     const factory = this.hostFactory();
     const host: HostFactory = onHostBuilt
@@ -308,6 +312,8 @@ export class PlanSession {
         }
       : factory;
     return startRun({
+      // The session's mask: an event's error message passes through it before any listener.
+      mask: this.mask,
       ...execute,
       source: { kind: "document", text: this.requireText(), document: this.document },
       policy: this.runPolicy,

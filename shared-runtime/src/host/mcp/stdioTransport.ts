@@ -1,14 +1,17 @@
-// The stdio transport of an MCP server we start ourselves: the program is spawned detached, so
-// it leads its own process group and closing the transport ends everything it started (the
+// The stdio transport of an MCP server we start ourselves. The server runs exactly as a command
+// tool does (host/supervisedSpawn.ts): under the supervisor, in a process group and, where one
+// can be made, a cgroup of its own, so closing the transport, a signal, or this process's death
+// (even by SIGKILL) ends everything the server started, helpers that called setsid included (the
 // SDK's own stdio transport kills only the direct child). Anything on stdout that is not one
 // JSON-RPC message a line breaks the protocol, so it ends the connection with a clear reason
 // instead of leaving calls to wait for an answer that cannot come.
 
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lastLine, shownProgram, spawnErrorText } from "../commandTool";
-import { ProcessGroup, type ProcessTracker } from "../processGroup";
+import type { ProcessGroup, ProcessTracker } from "../processGroup";
+import { spawnSupervised, type SupervisedProcess } from "../supervisedSpawn";
 import { mcpSdk } from "./lazySdk";
 
 export interface StdioServerLaunch {
@@ -44,21 +47,21 @@ export class GroupStdioTransport implements Transport {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const { program, args, cwd, env } = this.launch;
-      let child: ChildProcess;
+      const shown = shownProgram(program);
+      let supervised: SupervisedProcess;
       try {
-        child = spawn(program, [...args], { shell: false, cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+        supervised = spawnSupervised({ program, argv: args, cwd, env });
       } catch (error) {
-        reject(new Error(spawnErrorText(shownProgram(program), error)));
+        reject(new Error(spawnErrorText(shown, error)));
         return;
       }
+      const { child, group } = supervised;
       this.child = child;
-      if (child.pid !== undefined) {
-        this.group = new ProcessGroup(child.pid);
-        this.launch.tracker?.add(this.group);
-      }
+      this.group = group;
+      if (group) this.launch.tracker?.add(group);
       child.once("error", (error) => {
-        if (child.pid === undefined) reject(new Error(spawnErrorText(shownProgram(program), error)));
-        else this.end(spawnErrorText(shownProgram(program), error));
+        if (child.pid === undefined) reject(new Error(spawnErrorText(shown, error)));
+        else this.end(spawnErrorText(shown, error));
       });
       child.once("spawn", () => resolve());
       child.stdin?.on("error", () => {
@@ -71,9 +74,17 @@ export class GroupStdioTransport implements Transport {
           this.stderrTail = this.stderrTail.subarray(this.stderrTail.length - STDERR_TAIL_BYTES);
       });
       child.once("exit", (code, signal) => {
-        const detail = lastLine(this.stderrTail.toString("utf8"));
-        const status = signal ? `was killed by signal ${signal}` : `exited with status ${String(code)}`;
-        this.end(`the server ${status}${detail ? `: ${detail}` : ""}`);
+        // Helpers the server left in its group go now (the supervisor has emptied its cgroup).
+        group?.killNow();
+        // The supervisor's pipe closes as it exits; by then it has said whether the program
+        // could not start at all.
+        void supervised.supervisorGone.then(() => {
+          const startError = supervised.startError();
+          if (startError !== undefined) return this.end(spawnErrorText(shown, { code: startError }));
+          const detail = lastLine(this.stderrTail.toString("utf8"));
+          const status = signal ? `was killed by signal ${signal}` : `exited with status ${String(code)}`;
+          this.end(`the server ${status}${detail ? `: ${detail}` : ""}`);
+        });
       });
     });
   }
@@ -90,8 +101,11 @@ export class GroupStdioTransport implements Transport {
   /** Ends the connection and the server's whole process group; resolves when nothing of it runs. */
   async close(): Promise<void> {
     this.end(this.endReason ?? "the connection was closed");
-    await this.group?.terminate();
-    if (this.group) this.launch.tracker?.delete(this.group);
+    const group = this.group;
+    if (group === undefined) return;
+    await group.terminate();
+    this.launch.tracker?.delete(group);
+    group.release();
   }
 
   private read(chunk: Buffer): void {

@@ -1,0 +1,154 @@
+// `rlm-plan run`'s side of the run journal: every run is recorded in the workspace's journal
+// (`.rlm-plan/` beside the host profile; --journal DIR elsewhere, --no-journal not at all), and
+// `--resume RUN` takes the plan, host profile and options the run was recorded with.
+
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import type { JsonObject } from "@rlm-plan/core/json";
+import { findJournalDir, journalDirOf } from "@rlm-plan/core/journal/location";
+import { RunRecorder } from "@rlm-plan/core/journal/recorder";
+import { checkSameInputs, resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
+import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
+import type { ParallelMode } from "@rlm-plan/core/run/events";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
+
+export interface JournalArgs {
+  readonly plan: string;
+  readonly host: string | undefined;
+  readonly inputs: Record<string, string>;
+  readonly mocks: string | undefined;
+  readonly parallel: ParallelMode | undefined;
+  /** --journal DIR. */
+  readonly journal: string | undefined;
+  /** --no-journal. */
+  readonly noJournal: boolean;
+  /** --resume RUN. */
+  readonly resume: number | undefined;
+}
+
+interface Writer {
+  write(text: string): unknown;
+}
+
+/** A resume's journal and point, read before the plan (the plan's path comes from it). */
+export interface Resuming {
+  readonly store: JournalStore;
+  readonly point: ResumePoint;
+}
+
+/**
+ * For --resume: the run's recorded plan, host profile and options as arguments, or an exit status
+ * after saying why not.
+ */
+export function resumeArgs<A extends JournalArgs>(args: A, stderr: Writer): { args: A; resuming: Resuming } | number {
+  const id = args.resume as number;
+  const dir = args.journal ?? findJournalDir(process.cwd());
+  if (dir === undefined) {
+    stderr.write(
+      "rlm-plan: --resume: no run journal here (.rlm-plan/ in this folder or above, or beside a host profile); pass --journal DIR\n",
+    );
+    return 2;
+  }
+  let store: JournalStore | undefined;
+  try {
+    store = JournalStore.open(dir);
+    for (const notice of store.notices) stderr.write(`rlm-plan: ${notice}\n`);
+    const point = resumePoint(store, id);
+    const options = (JSON.parse(point.run.details) as { options?: JsonObject }).options ?? {};
+    const plan = point.run.plan_file;
+    if (plan === null) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
+    if (args.plan !== "" && relative(args.plan, plan) !== "")
+      throw new ResumeRefusal(`run ${id} ran the plan ${plan}, not ${args.plan}`);
+    const inputs = (options["inputs"] ?? {}) as Record<string, string>;
+    return {
+      args: {
+        ...args,
+        plan,
+        host: point.run.host_file ?? undefined,
+        inputs: Object.assign(Object.create(null) as Record<string, string>, inputs),
+        mocks: typeof options["mocks"] === "string" ? options["mocks"] : undefined,
+        parallel: (options["parallel"] as ParallelMode | undefined) ?? undefined,
+      },
+      resuming: { store, point },
+    };
+  } catch (error) {
+    store?.close();
+    const known = error instanceof ResumeRefusal || error instanceof JournalError;
+    stderr.write(`rlm-plan: ${known ? "cannot resume: " : ""}${messageOf(error)}\n`);
+    return known ? 1 : 2;
+  }
+}
+
+export interface Recording {
+  readonly recorder: RunRecorder;
+  readonly store: JournalStore;
+  /** "run 12 in .rlm-plan": for the last line. */
+  readonly where: string;
+}
+
+/**
+ * Starts recording (or continues a resumed run's entry). A journal that cannot be opened never
+ * stops the run: it is said, and the run goes on unrecorded. A refused resume is an exit status.
+ */
+export function startRecording(
+  args: JournalArgs,
+  profileFile: string,
+  planText: string,
+  mask: SecretMask,
+  stderr: Writer,
+  resuming: Resuming | undefined,
+): Recording | undefined | number {
+  if (args.noJournal) return undefined;
+  const say = (message: string) => void stderr.write(`rlm-plan: ${message}\n`);
+  let store = resuming?.store;
+  try {
+    const hostText = readFileSync(profileFile, "utf8").slice(0, MAX_HOST_PROFILE_BYTES);
+    const meta = {
+      origin: "cli" as const,
+      plan: { file: resolvePath(args.plan), text: planText },
+      hostProfile: { file: resolvePath(profileFile), text: hostText },
+      options: recordedOptions(args),
+      mask,
+      onNotice: say,
+    };
+    if (resuming) checkSameInputs(resuming.point, planText, meta.hostProfile);
+    store ??= JournalStore.open(args.journal ?? journalDirOf(profileFile));
+    for (const notice of store.notices) say(notice);
+    const recorder = resuming ? RunRecorder.resume(store, resuming.point, meta) : RunRecorder.begin(store, meta);
+    return { recorder, store, where: `run ${recorder.runId} in ${shown(store.dir)}` };
+  } catch (error) {
+    if (error instanceof ResumeRefusal) {
+      store?.close();
+      say(`cannot resume: ${error.message}`);
+      return 1;
+    }
+    say(`this run is not recorded: ${messageOf(error)}`);
+    store?.close();
+    return undefined;
+  }
+}
+
+/** What a resume needs to run the same way again: inputs, mocks and parallel mode as given. */
+function recordedOptions(args: JournalArgs): JsonObject {
+  const inputs: JsonObject = {};
+  for (const [name, file] of Object.entries(args.inputs)) inputs[name] = resolvePath(file);
+  return {
+    ...(Object.keys(inputs).length > 0 ? { inputs } : {}),
+    ...(args.mocks !== undefined ? { mocks: resolvePath(args.mocks) } : {}),
+    ...(args.parallel !== undefined ? { parallel: args.parallel } : {}),
+  };
+}
+
+function resolvePath(file: string): string {
+  return resolve(file);
+}
+
+function shown(dir: string): string {
+  const rel = relative(process.cwd(), dir);
+  return rel !== "" && !rel.startsWith("..") ? rel : dir;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

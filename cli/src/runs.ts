@@ -1,0 +1,304 @@
+// `rlm-plan runs`: the run journal from the terminal. `list` (newest first; filters by plan,
+// status and start; --json), `show RUN` (transitions, value or error, estimate against spent),
+// `export RUN` (the whole entry as JSON: texts, events, calls) and `prune`. The journal is the
+// workspace's (.rlm-plan/ in this folder or above, or beside the host profile) or --journal DIR.
+
+import { findJournalDir } from "@rlm-plan/core/journal/location";
+import {
+  listRuns,
+  pruneRuns,
+  runDetail,
+  type RunDetail,
+  type RunFilter,
+  type ShownStatus,
+} from "@rlm-plan/core/journal/queries";
+import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
+import { sessionMask } from "@rlm-plan/core/session";
+import { guardedStream } from "./guardedOutput";
+import { readOptions } from "./options";
+
+export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--since WHEN] [--limit N] [--json]
+       rlm-plan runs show RUN [--json]
+       rlm-plan runs export RUN
+       rlm-plan runs prune [--keep N] [--older-than AGE]
+       (each takes --journal DIR)`;
+
+export const RUNS_HELP = `rlm-plan runs: the run journal (every rlm-plan run is recorded unless --no-journal)
+
+${RUNS_USAGE}
+
+The journal is .rlm-plan/runs.sqlite in this folder or above it, or beside the nearest host
+profile; --journal DIR names another.
+
+  list      runs, newest first: id, status, start, time, plan, error
+            --plan PLAN      runs of this plan file (name or path)
+            --status STATUS  running, interrupted, ok, failed or cancelled
+            --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
+            --limit N        the newest N only
+            --json           one JSON array
+  show      one run: plan, host profile, status, transitions, value or error, estimate against
+            what was spent (--json: the same as export)
+  export    one run as JSON: plan and host-profile texts, options, every event, every model and
+            tool request (masked) with its reply or error
+  prune     removes finished and interrupted runs: --keep N keeps the newest N, --older-than AGE
+            removes those started longer ago (default: --older-than 30d)
+
+A run that did not finish (interrupted or cancelled) can be continued: rlm-plan run --resume RUN.
+
+exit status: 0 fine, 1 no such run, 2 usage or journal error`;
+
+interface RunsIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "ok", "failed", "cancelled"];
+
+/** Runs `rlm-plan runs` with the arguments after "runs". Never throws. */
+export function runsCommand(argv: readonly string[], unguarded: RunsIo): number {
+  const mask = sessionMask({ env: unguarded.env ?? process.env });
+  const io = { stdout: guardedStream(unguarded.stdout, mask), stderr: guardedStream(unguarded.stderr, mask) };
+  const [sub, ...rest] = argv;
+  const usage = (message: string) => {
+    io.stderr.write(`rlm-plan: ${message}\n${RUNS_USAGE}\n`);
+    return 2;
+  };
+  if (sub === undefined) return usage("runs needs list, show, export or prune");
+  if (sub === "--help" || sub === "-h" || sub === "help") {
+    io.stdout.write(`${RUNS_HELP}\n`);
+    return 0;
+  }
+  const options = readOptions(rest, {
+    values: {
+      "--journal": "a DIR",
+      "--plan": "a PLAN file",
+      "--status": STATUSES.join(", "),
+      "--since": "a date or an age (7d)",
+      "--limit": "a number",
+      "--keep": "a number",
+      "--older-than": "an age (30d)",
+    },
+    flags: ["--json", "--help", "-h"],
+    nonEmpty: ["--journal", "--plan"],
+  });
+  if (typeof options === "string") return usage(options);
+  if (options.flags.has("--help") || options.flags.has("-h")) {
+    io.stdout.write(`${RUNS_HELP}\n`);
+    return 0;
+  }
+  const allowed: Record<string, readonly string[]> = {
+    list: ["--journal", "--plan", "--status", "--since", "--limit", "--json"],
+    show: ["--journal", "--json"],
+    export: ["--journal"],
+    prune: ["--journal", "--keep", "--older-than"],
+  };
+  const own = allowed[sub];
+  if (!own) return usage(`unknown runs command ${JSON.stringify(sub)}`);
+  const given = [...options.values.keys(), ...options.flags];
+  const stray = given.find((o) => !own.includes(o));
+  if (stray) return usage(`runs ${sub} takes no ${stray}`);
+  const wantsRun = sub === "show" || sub === "export";
+  if (wantsRun && options.positionals.length !== 1) return usage(`runs ${sub} needs one RUN number`);
+  if (!wantsRun && options.positionals.length > 0) return usage(`runs ${sub} takes no ${options.positionals[0]}`);
+  const id = wantsRun ? Number(options.positionals[0]) : 0;
+  if (wantsRun && !(Number.isSafeInteger(id) && id > 0))
+    return usage(`RUN is a run number, not ${options.positionals[0]}`);
+
+  const filter = sub === "list" ? listFilter(options.values) : {};
+  if (typeof filter === "string") {
+    io.stderr.write(`rlm-plan: ${filter}\n`);
+    return 2;
+  }
+  const dir = options.values.get("--journal") ?? findJournalDir(process.cwd());
+  if (dir === undefined) {
+    io.stderr.write(
+      "rlm-plan: no run journal here: no .rlm-plan/ in this folder or above and no host profile; pass --journal DIR\n",
+    );
+    return 2;
+  }
+  let store: JournalStore;
+  try {
+    const existing = JournalStore.openExisting(dir);
+    if (!existing) {
+      if (sub === "list") {
+        if (options.flags.has("--json")) io.stdout.write("[]\n");
+        else io.stderr.write(`rlm-plan: no runs recorded in ${dir} yet\n`);
+        return 0;
+      }
+      io.stderr.write(`rlm-plan: no run journal in ${dir}\n`);
+      return 1;
+    }
+    store = existing;
+  } catch (error) {
+    io.stderr.write(`rlm-plan: ${error instanceof JournalError ? error.message : String(error)}\n`);
+    return 2;
+  }
+  try {
+    for (const notice of store.notices) io.stderr.write(`rlm-plan: ${notice}\n`);
+    switch (sub) {
+      case "list":
+        return list(store, filter, options.flags.has("--json"), io);
+      case "show":
+      case "export": {
+        const run = runDetail(store, id);
+        if (!run) {
+          io.stderr.write(`rlm-plan: there is no run ${id} in ${store.file}\n`);
+          return 1;
+        }
+        if (sub === "export" || options.flags.has("--json")) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+        else io.stdout.write(showText(run));
+        return 0;
+      }
+      default:
+        return prune(store, options.values, io);
+    }
+  } catch (error) {
+    io.stderr.write(
+      `rlm-plan: the run journal ${store.file} could not be read: ${String((error as Error).message ?? error)}\n`,
+    );
+    return 2;
+  } finally {
+    store.close();
+  }
+}
+
+/** list's filter from its options, or a message. */
+function listFilter(values: ReadonlyMap<string, string>): RunFilter | string {
+  const status = values.get("--status");
+  if (status !== undefined && !STATUSES.includes(status as ShownStatus))
+    return `--status needs one of ${STATUSES.join(", ")}`;
+  const sinceText = values.get("--since");
+  const since = sinceText === undefined ? undefined : timeOf(sinceText);
+  if (since === null) return `--since needs a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d), not ${sinceText}`;
+  const limitText = values.get("--limit");
+  const limit = limitText === undefined ? undefined : Number(limitText);
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) return "--limit needs a positive number";
+  const plan = values.get("--plan");
+  return {
+    ...(plan !== undefined ? { plan } : {}),
+    ...(status !== undefined ? { status: status as ShownStatus } : {}),
+    ...(since !== undefined ? { since } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+  };
+}
+
+function list(store: JournalStore, filter: RunFilter, json: boolean, io: RunsIo): number {
+  const runs = listRuns(store, filter);
+  if (json) {
+    io.stdout.write(`${JSON.stringify(runs)}\n`);
+    return 0;
+  }
+  if (runs.length === 0) {
+    io.stderr.write("rlm-plan: no runs match\n");
+    return 0;
+  }
+  const rows = runs.map((r) => [
+    String(r.id),
+    r.status + (r.segments > 1 ? ` (resumed ${r.segments - 1}x)` : ""),
+    r.startedAt.replace("T", " ").replace(/\.\d+Z$/, "Z"),
+    r.elapsedMs === null ? "" : `${r.elapsedMs} ms`,
+    r.plan + (r.mocked ? " (mocked)" : ""),
+    r.errorKind ?? "",
+  ]);
+  const header = ["RUN", "STATUS", "STARTED", "TIME", "PLAN", "ERROR"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
+  const line = (cells: readonly string[]) =>
+    `${cells
+      .map((c, i) => (i === 0 || i === 3 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join("  ")
+      .trimEnd()}\n`;
+  // One write: ten thousand rows are one string, not ten thousand writes.
+  io.stdout.write([line(header), ...rows.map(line)].join(""));
+  return 0;
+}
+
+function prune(store: JournalStore, values: ReadonlyMap<string, string>, io: RunsIo): number {
+  const keepText = values.get("--keep");
+  const keep = keepText === undefined ? undefined : Number(keepText);
+  if (keep !== undefined && !(Number.isSafeInteger(keep) && keep >= 0)) {
+    io.stderr.write("rlm-plan: --keep needs a number of runs\n");
+    return 2;
+  }
+  const ageText = values.get("--older-than") ?? (keep === undefined ? "30d" : undefined);
+  const age = ageText === undefined ? undefined : ageMs(ageText);
+  if (age === null) {
+    io.stderr.write(`rlm-plan: --older-than needs an age (30m, 2h, 7d), not ${ageText}\n`);
+    return 2;
+  }
+  const removed = pruneRuns(store, {
+    ...(keep !== undefined ? { keep } : {}),
+    ...(age !== undefined ? { before: Date.now() - age } : {}),
+  });
+  io.stderr.write(
+    removed.length === 0
+      ? "rlm-plan: no run to prune\n"
+      : `rlm-plan: pruned ${removed.length} run${removed.length === 1 ? "" : "s"}\n`,
+  );
+  return 0;
+}
+
+/** `show`'s text: what the run was, how it went, what it cost against its estimate. */
+export function showText(run: RunDetail): string {
+  const out: string[] = [];
+  const d = run.details as Record<string, unknown>;
+  out.push(`run ${run.id}  ${run.status}${run.mocked ? " (mocked)" : ""}  from ${run.origin}`);
+  out.push(`plan          ${run.planFile ?? run.plan}  (sha256 ${run.planDigest.slice(0, 12)})`);
+  if (run.hostFile) out.push(`host profile  ${run.hostFile}  (sha256 ${(run.hostDigest ?? "").slice(0, 12)})`);
+  out.push(`started       ${run.startedAt}${run.elapsedMs !== null ? `, ran ${run.elapsedMs} ms` : ""}`);
+  if (run.segments > 1) out.push(`resumed       ${run.segments - 1} time${run.segments > 2 ? "s" : ""}`);
+  const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
+  const transitions = run.events.filter((e) => e.segment === last && e.event["type"] === "transition");
+  out.push("", "transitions:");
+  if (transitions.length === 0) out.push("  (none)");
+  for (const t of transitions) {
+    const tr = t.event["transition"] as Record<string, unknown>;
+    const bind = tr["bind"] === null ? "" : `-> ${String(tr["bind"])}`;
+    out.push(
+      `  ${String(tr["sequence"]).padStart(3)}  ${String(tr["operation"]).padEnd(20)} ${bind.padEnd(14)} ${String(tr["status"])} ${String(tr["duration_ms"]).padStart(5)} ms${t.replayed ? "  (replayed)" : ""}`,
+    );
+  }
+  out.push("");
+  if ("value" in d) out.push(`value: ${JSON.stringify(d["value"], null, 2)}`);
+  if ("error" in d) {
+    const e = d["error"] as Record<string, unknown>;
+    out.push(`error: ${String(e["message"] ?? "")} [${String(e["phase"] ?? "")}/${String(e["kind"] ?? "")}]`);
+  }
+  const estimate = (d["estimate"] ?? {}) as Record<string, unknown>;
+  const spent = (d["spent"] ?? {}) as Record<string, unknown>;
+  const budget = (d["budget"] ?? {}) as Record<string, unknown>;
+  out.push("", "              spent  estimate (worst case)  budget");
+  for (const [label, counter] of [
+    ["steps", "steps"],
+    ["model calls", "model_calls"],
+    ["tool calls", "tool_calls"],
+    ["context ops", "context_ops"],
+  ] as const) {
+    const cell = (v: unknown) => (v === undefined || v === null ? "-" : String(v));
+    out.push(
+      `  ${label.padEnd(11)} ${cell(spent[counter]).padStart(5)}  ${cell(estimate[counter]).padStart(21)}  ${cell(budget[`max_${counter}`]).padStart(6)}`,
+    );
+  }
+  out.push(
+    `  output bytes ${String(spent["output_bytes"] ?? "-").padStart(4)}  ${"".padStart(21)}  ${String(budget["max_output_bytes"] ?? "-").padStart(6)}`,
+  );
+  const model = run.calls.filter((c) => c.kind === "model").length;
+  const tool = run.calls.filter((c) => c.kind === "tool").length;
+  out.push("", `calls: ${model} model, ${tool} tool (rlm-plan runs export ${run.id} has them, masked)`);
+  return `${out.join("\n")}\n`;
+}
+
+/** A date, an ISO time, or an age back from now (30m, 2h, 7d); null when it is none of these. */
+function timeOf(text: string): number | null {
+  const age = ageMs(text);
+  if (age !== null) return Date.now() - age;
+  const when = Date.parse(text);
+  return Number.isNaN(when) ? null : when;
+}
+
+function ageMs(text: string): number | null {
+  const m = /^(\d+)\s*(s|m|h|d|w)$/.exec(text.trim());
+  if (!m) return null;
+  const unit = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 604800e3 }[m[2] as "s" | "m" | "h" | "d" | "w"];
+  return Number(m[1]) * unit;
+}

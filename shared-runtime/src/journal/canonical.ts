@@ -1,0 +1,65 @@
+// A model or tool request in one canonical form, so the same request always has the same key:
+// what a resumed run matches its recorded replies by, and what a test cassette is keyed by. The
+// form is JSON with object keys sorted and no spaces; the key is the SHA-256 of the masked form
+// (a request that held a secret is stored and keyed with `***` in its place).
+
+import { createHash } from "node:crypto";
+import type { JsonValue } from "../json";
+import type { HostCall } from "../run/observer";
+import type { SecretMask } from "../run/secrets";
+import { ContextHandle } from "../context/store";
+
+/** What identifies a request: model calls by provider, model, messages and options; tools by name and arguments. */
+export type CanonicalRequest =
+  | {
+      readonly kind: "model";
+      readonly provider: string;
+      readonly model: string | null;
+      readonly messages: JsonValue;
+      readonly options: JsonValue;
+    }
+  | { readonly kind: "tool"; readonly tool: string; readonly arguments: JsonValue };
+
+export function canonicalRequest(call: HostCall): CanonicalRequest {
+  if (call.kind === "model") {
+    return {
+      kind: "model",
+      provider: call.name,
+      model: call.model ?? null,
+      messages: call.request.messages as unknown as JsonValue,
+      options: call.request.options,
+    };
+  }
+  return { kind: "tool", tool: call.name, arguments: call.arguments };
+}
+
+/** The canonical text: JSON with every object's keys sorted, no whitespace; context handles as `{"$context":...}`. */
+export function canonicalText(value: unknown): string {
+  return JSON.stringify(sorted(value, 0));
+}
+
+/** The masked canonical text of a request and its key. */
+export function requestIdentity(request: CanonicalRequest, mask: SecretMask): { text: string; key: string } {
+  const text = mask.mask(canonicalText(request));
+  return { text, key: createHash("sha256").update(text).digest("hex") };
+}
+
+/** Whether a value holds a context handle: such a reply cannot be replayed (the handle lives in one process). */
+export function holdsHandle(value: unknown, depth = 0): boolean {
+  if (value instanceof ContextHandle) return true;
+  if (typeof value !== "object" || value === null || depth > 256) return false;
+  return Object.values(value).some((item) => holdsHandle(item, depth + 1));
+}
+
+export function digestOf(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+function sorted(value: unknown, depth: number): unknown {
+  if (value instanceof ContextHandle) return value.toJSON();
+  if (typeof value !== "object" || value === null || depth > 256) return value;
+  if (Array.isArray(value)) return value.map((item) => sorted(item, depth + 1));
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value).sort()) out[key] = sorted((value as Record<string, unknown>)[key], depth + 1);
+  return out;
+}

@@ -1,0 +1,215 @@
+// Reading the journal back: the list of runs (filtered by plan, status and start time), one run
+// whole (its texts, events and calls), and pruning. What `rlm-plan runs` and the editor show.
+
+import { basename } from "node:path";
+import type { JsonObject, JsonValue } from "../json";
+import { processAlive } from "./liveness";
+import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
+import type { JournalStore } from "./store";
+
+/** As listed: `interrupted` is a `running` run whose process is gone. */
+export type ShownStatus = "running" | "interrupted" | "ok" | "failed" | "cancelled";
+
+export interface RunSummary {
+  readonly id: number;
+  readonly uid: string;
+  readonly origin: string;
+  readonly plan: string;
+  readonly planFile: string | null;
+  readonly status: ShownStatus;
+  readonly stage: string | null;
+  readonly errorKind: string | null;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  readonly elapsedMs: number | null;
+  readonly segments: number;
+  readonly mocked: boolean;
+}
+
+export interface RunFilter {
+  /** A plan file name or path (its end matches). */
+  readonly plan?: string;
+  readonly status?: ShownStatus;
+  /** Runs started at or after this time (ms since the epoch). */
+  readonly since?: number;
+  /** At most this many, newest first. */
+  readonly limit?: number;
+}
+
+const LIST_COLUMNS =
+  "id, uid, origin, plan_file, plan_name, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked";
+
+/** Runs newest first. */
+export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummary[] {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (filter.plan !== undefined) {
+    where.push("(plan_name = @plan OR plan_file = @plan OR plan_file LIKE @planEnd ESCAPE '\\')");
+    params["plan"] = filter.plan;
+    params["planEnd"] = `%/${basename(filter.plan).replace(/[\\%_]/g, (c) => `\\${c}`)}`;
+  }
+  if (filter.status !== undefined) {
+    // interrupted is running whose process is gone: both are read as running, then told apart.
+    where.push("status = @status");
+    params["status"] = filter.status === "interrupted" ? "running" : filter.status;
+  }
+  if (filter.since !== undefined) {
+    where.push("started_at >= @since");
+    params["since"] = filter.since;
+  }
+  const sql = `SELECT ${LIST_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC`;
+  const rows = store.db.prepare(sql).all(params) as Omit<
+    RunRow,
+    "plan_digest" | "host_file" | "host_digest" | "details"
+  >[];
+  const out: RunSummary[] = [];
+  for (const row of rows) {
+    const summary = summaryOf(row);
+    if (filter.status !== undefined && summary.status !== filter.status) continue;
+    out.push(summary);
+    if (filter.limit !== undefined && out.length >= filter.limit) break;
+  }
+  return out;
+}
+
+export interface RunDetail extends RunSummary {
+  readonly planDigest: string;
+  readonly planText: string | null;
+  readonly hostFile: string | null;
+  readonly hostDigest: string | null;
+  readonly hostText: string | null;
+  readonly pid: number | null;
+  readonly machine: string | null;
+  /** options, estimate, budget, spent, remaining, checkpoints, transitions, value or error. */
+  readonly details: JsonObject;
+  readonly events: readonly RecordedEvent[];
+  readonly calls: readonly RecordedCall[];
+}
+
+export interface RecordedEvent {
+  readonly seq: number;
+  readonly segment: number;
+  readonly replayed: boolean;
+  readonly event: JsonObject;
+}
+
+export interface RecordedCall {
+  readonly seq: number;
+  readonly segment: number;
+  readonly kind: "model" | "tool";
+  readonly name: string;
+  readonly model: string | null;
+  readonly path: JsonValue;
+  readonly occurrence: number;
+  /** SHA-256 of the masked canonical request (canonical.ts): what a cassette is keyed by. */
+  readonly key: string;
+  readonly request: JsonValue;
+  readonly status: string;
+  readonly reply?: JsonValue;
+  readonly error?: string;
+  readonly replayable: boolean;
+  readonly elapsedMs: number;
+  readonly durationMs: number;
+}
+
+/** One run, whole; undefined when the journal has no such run. */
+export function runDetail(store: JournalStore, id: number): RunDetail | undefined {
+  const db = store.db;
+  const row = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+  if (!row) return undefined;
+  const text = (digest: string | null) =>
+    digest === null
+      ? null
+      : ((db.prepare("SELECT text FROM texts WHERE digest = ?").get(digest) as { text: string } | undefined)?.text ??
+        null);
+  const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(id) as EventRow[];
+  const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE run_id = ? ORDER BY seq`).all(id) as CallRow[];
+  return {
+    ...summaryOf(row),
+    planDigest: row.plan_digest,
+    planText: text(row.plan_digest),
+    hostFile: row.host_file,
+    hostDigest: row.host_digest,
+    hostText: text(row.host_digest),
+    pid: row.pid,
+    machine: row.machine,
+    details: JSON.parse(row.details) as JsonObject,
+    events: events.map((e) => ({
+      seq: e.seq,
+      segment: e.segment,
+      replayed: e.replayed === 1,
+      event: JSON.parse(e.body) as JsonObject,
+    })),
+    calls: calls.map((c) => ({
+      seq: c.seq,
+      segment: c.segment,
+      kind: c.kind,
+      name: c.name,
+      model: c.model,
+      path: JSON.parse(c.path) as JsonValue,
+      occurrence: c.occurrence,
+      key: c.request_key,
+      request: JSON.parse(c.request) as JsonValue,
+      status: c.status,
+      ...(c.reply !== null ? { reply: JSON.parse(c.reply) as JsonValue } : {}),
+      ...(c.error !== null ? { error: c.error } : {}),
+      replayable: c.replayable === 1,
+      elapsedMs: c.elapsed_ms,
+      durationMs: c.duration_ms,
+    })),
+  };
+}
+
+export interface PruneRule {
+  /** Keep this many newest runs. */
+  readonly keep?: number;
+  /** Remove runs started before this time (ms since the epoch). */
+  readonly before?: number;
+}
+
+/** Removes finished and interrupted runs the rule selects (never one still running); returns their ids. */
+export function pruneRuns(store: JournalStore, rule: PruneRule): number[] {
+  const db = store.db;
+  const candidates = listRuns(store).filter((run, index) => {
+    if (run.status === "running") return false;
+    const old = rule.before !== undefined && Date.parse(run.startedAt) < rule.before;
+    const beyond = rule.keep !== undefined && index >= rule.keep;
+    return old || beyond;
+  });
+  const ids = candidates.map((run) => run.id);
+  db.transaction(() => {
+    const del = ["events", "calls"].map((t) => db.prepare(`DELETE FROM ${t} WHERE run_id = ?`));
+    const delRun = db.prepare("DELETE FROM runs WHERE id = ?");
+    for (const id of ids) {
+      for (const d of del) d.run(id);
+      delRun.run(id);
+    }
+    // Texts no run names any more.
+    db.prepare(
+      "DELETE FROM texts WHERE digest NOT IN (SELECT plan_digest FROM runs UNION SELECT host_digest FROM runs WHERE host_digest IS NOT NULL)",
+    ).run();
+  })();
+  db.pragma("incremental_vacuum");
+  return ids;
+}
+
+function summaryOf(row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest" | "details">): RunSummary {
+  const status: ShownStatus =
+    row.status === "running" && !processAlive(row.pid, row.machine) ? "interrupted" : row.status;
+  return {
+    id: row.id,
+    uid: row.uid,
+    origin: row.origin,
+    plan: row.plan_name,
+    planFile: row.plan_file,
+    status,
+    stage: row.stage,
+    errorKind: row.error_kind,
+    startedAt: new Date(row.started_at).toISOString(),
+    endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
+    elapsedMs: row.elapsed_ms,
+    segments: row.segments,
+    mocked: row.mocked === 1,
+  };
+}

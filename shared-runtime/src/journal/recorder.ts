@@ -1,0 +1,366 @@
+// Records one run into the journal as it happens: a RunObserver (run/observer.ts) that startRun
+// feeds the event stream, every model and tool call, and the report. Rows are kept in memory and
+// written in one transaction when a step ends, before the next one starts (WAL, synchronous=FULL:
+// a crash loses at most the step in flight). The journal never stops a run: a write that fails is
+// tried again at the next step, and a journal found damaged (or replaced by another process) is
+// moved aside and this run written whole into a fresh one, so nothing of it is lost.
+
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { basename } from "node:path";
+import { exactJsonText, type JsonObject } from "../json";
+import type { RunEvent } from "../run/events";
+import { safeErrorText } from "../run/errors";
+import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
+import type { SecretMask } from "../run/secrets";
+import { canonicalRequest, digestOf, holdsHandle, requestIdentity } from "./canonical";
+import { ReplayBook, type ResumePoint } from "./replay";
+import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
+import { sqlite } from "./sqlite";
+import { isJournalDamage, type JournalStore } from "./store";
+
+/** Who started the run. */
+export type RunOrigin = "cli" | "editor" | "debugger" | "test";
+
+export interface RecordingMeta {
+  readonly origin: RunOrigin;
+  readonly plan: { readonly file?: string; readonly text: string };
+  readonly hostProfile?: { readonly file: string; readonly text: string };
+  /** The run's options as the front end names them (inputs, mocks, parallel, budget), for history and resume. */
+  readonly options: JsonObject;
+  /** The run's mask: every text stored passes through it. */
+  readonly mask: SecretMask;
+  /** A journal problem that did not stop the run (said once per kind). */
+  readonly onNotice?: (message: string) => void;
+}
+
+const TERMINAL = new Set(["step_finished", "step_failed", "attempt_failed"]);
+
+export class RunRecorder implements RunObserver {
+  readonly elapsedBeforeMs: number;
+  private readonly run: RunRow;
+  private readonly texts = new Map<string, string>();
+  private readonly events: EventRow[] = [];
+  private readonly calls: CallRow[] = [];
+  /** Rows not yet committed: indexes into events and calls from which to write. */
+  private eventsWritten = 0;
+  private readonly callsDirty = new Set<CallRow>();
+  private runDirty = true;
+  private readonly segment: number;
+  private readonly begun = performance.now();
+  private readonly callCounts = new Map<string, number>();
+  private readonly startCounts = new Map<string, number>();
+  private readonly replaying = new Map<string, boolean>();
+  private readonly said = new Set<string>();
+  private details: JsonObject;
+  private closed = false;
+  private readonly statusBefore: RunRow["status"];
+
+  private constructor(
+    private readonly store: JournalStore,
+    private readonly meta: RecordingMeta,
+    private readonly book: ReplayBook | undefined,
+    resumed: ResumePoint | undefined,
+  ) {
+    const mask = meta.mask;
+    const planText = mask.mask(meta.plan.text);
+    const hostText = meta.hostProfile ? mask.mask(meta.hostProfile.text) : undefined;
+    const planDigest = digestOf(meta.plan.text);
+    this.texts.set(planDigest, planText);
+    const hostDigest = meta.hostProfile ? digestOf(meta.hostProfile.text) : null;
+    if (hostDigest && hostText !== undefined) this.texts.set(hostDigest, hostText);
+    this.details = { options: mask.maskValue(meta.options) };
+    this.statusBefore = resumed?.run.status ?? "running";
+    if (resumed) {
+      this.run = { ...resumed.run, status: "running", ended_at: null, pid: process.pid, machine: hostname() };
+      this.run.segments += 1;
+      this.segment = this.run.segments;
+      this.events.push(...resumed.events);
+      this.calls.push(...resumed.calls);
+      this.eventsWritten = this.events.length;
+      this.elapsedBeforeMs = resumed.elapsedMs;
+      this.details = { ...(JSON.parse(resumed.run.details) as JsonObject), ...this.details };
+    } else {
+      this.segment = 1;
+      this.elapsedBeforeMs = 0;
+      this.run = {
+        id: 0,
+        uid: randomUUID(),
+        origin: meta.origin,
+        plan_file: meta.plan.file ?? null,
+        plan_name: meta.plan.file ? basename(meta.plan.file) : "(text)",
+        plan_digest: planDigest,
+        host_file: meta.hostProfile?.file ?? null,
+        host_digest: hostDigest,
+        status: "running",
+        stage: null,
+        error_kind: null,
+        started_at: Date.now(),
+        ended_at: null,
+        elapsed_ms: null,
+        segments: 1,
+        pid: process.pid,
+        machine: hostname(),
+        mocked: 0,
+        details: "{}",
+      };
+    }
+    this.flush();
+  }
+
+  /** Starts the journal entry of a new run (written at once, as `running`). */
+  static begin(store: JournalStore, meta: RecordingMeta): RunRecorder {
+    return new RunRecorder(store, meta, undefined, undefined);
+  }
+
+  /** Continues the entry of a run that did not finish (see replay.ts for what is checked first). */
+  static resume(store: JournalStore, point: ResumePoint, meta: RecordingMeta): RunRecorder {
+    return new RunRecorder(store, meta, new ReplayBook(point), point);
+  }
+
+  get runId(): number {
+    return this.run.id;
+  }
+
+  get uid(): string {
+    return this.run.uid;
+  }
+
+  started(start: RunStart): void {
+    this.details = { ...this.details, estimate: countsJson(start.estimate), budget: countsJson(start.budget) };
+    this.run.mocked = start.mocked ? 1 : 0;
+    this.runDirty = true;
+  }
+
+  event(event: RunEvent): void {
+    const key = JSON.stringify(event.path);
+    let replayed = false;
+    if (this.book) {
+      if (event.type === "step_started") {
+        const occurrence = (this.startCounts.get(key) ?? 0) + 1;
+        this.startCounts.set(key, occurrence);
+        this.replaying.set(key, this.book.completed(key, occurrence));
+      }
+      replayed = this.replaying.get(key) === true;
+    }
+    this.events.push({
+      run_id: this.run.id,
+      seq: this.events.length + 1,
+      segment: this.segment,
+      type: event.type,
+      elapsed_ms: event.elapsed_ms,
+      replayed: replayed ? 1 : 0,
+      body: this.meta.mask.mask(JSON.stringify(event)),
+    });
+    // A step that ended is on disk before the next one starts; a replayed one was already.
+    if (TERMINAL.has(event.type) && !replayed) this.flush();
+  }
+
+  readonly call: CallInterceptor = async (call, proceed) => {
+    const path = JSON.stringify(call.step.path);
+    const occurrence = (this.callCounts.get(path) ?? 0) + 1;
+    this.callCounts.set(path, occurrence);
+    const identity = requestIdentity(canonicalRequest(call), this.meta.mask);
+    const recorded = this.book?.take(path, occurrence, identity.key);
+    if (recorded) return recorded();
+    const begun = performance.now();
+    const row: CallRow = {
+      run_id: this.run.id,
+      seq: this.calls.length + 1,
+      segment: this.segment,
+      kind: call.kind,
+      name: call.name,
+      model: call.kind === "model" ? (call.model ?? null) : null,
+      path,
+      occurrence,
+      request_key: identity.key,
+      request: identity.text,
+      status: "pending",
+      reply: null,
+      error: null,
+      replayable: 0,
+      elapsed_ms: Math.round(this.elapsed()),
+      duration_ms: 0,
+    };
+    this.calls.push(row);
+    this.callsDirty.add(row);
+    try {
+      const reply = await proceed();
+      row.status = "ok";
+      const text = replyText(reply);
+      row.reply = text === undefined ? null : this.meta.mask.mask(text);
+      row.replayable = text !== undefined && !holdsHandle(reply) ? 1 : 0;
+      return reply;
+    } catch (error) {
+      // A call the run or its branch abandoned has no reply to replay: it runs again on resume.
+      if (call.signal.aborted) row.status = "abandoned";
+      else {
+        row.status = "error";
+        row.error = this.meta.mask.mask(safeErrorText(error));
+        row.replayable = 1;
+      }
+      throw error;
+    } finally {
+      row.duration_ms = Math.round(performance.now() - begun);
+      this.callsDirty.add(row);
+    }
+  };
+
+  finished(report: ObservedReport): void {
+    const run = this.run;
+    // A resume that never got to execute (a key unset, a program gone) leaves the run resumable.
+    if (this.book && report.stage !== "execute") run.status = this.statusBefore;
+    else run.status = report.ok ? "ok" : report.error?.["kind"] === "cancelled" ? "cancelled" : "failed";
+    run.stage = report.stage;
+    run.error_kind = report.ok ? null : String(report.error?.["kind"] ?? "");
+    run.ended_at = Date.now();
+    run.elapsed_ms = Math.round(this.elapsed());
+    run.mocked = report.mocked ? 1 : run.mocked;
+    const mask = this.meta.mask;
+    this.details = {
+      ...this.details,
+      ...(report.budget ? { budget: countsJson(report.budget) } : {}),
+      remaining: report.remaining,
+      ...(report.budget ? { spent: spent(report.budget, report.remaining) } : {}),
+      checkpoints: mask.maskValue([...report.checkpoints]),
+      transitions: report.transitions,
+      ...(report.ok ? { value: mask.maskValue(report.value ?? null) } : { error: mask.maskValue(report.error ?? {}) }),
+    };
+    this.runDirty = true;
+    this.flush();
+    this.verify();
+  }
+
+  /** Run time: this process's share plus a resumed run's earlier part. */
+  private elapsed(): number {
+    return performance.now() - this.begun + this.elapsedBeforeMs;
+  }
+
+  /** Writes what is pending in one transaction (committed to disk before it returns). */
+  private flush(): void {
+    if (this.closed) return;
+    try {
+      this.write(false);
+    } catch (error) {
+      if (isJournalDamage(error)) this.rescue(this.store.recover(error));
+      else
+        this.notice("write", `the run journal could not record this step (it will try again): ${safeErrorText(error)}`);
+    }
+  }
+
+  private write(all: boolean): void {
+    const db = this.store.db;
+    this.run.details = exactJsonText(this.details);
+    db.transaction(() => {
+      for (const [digest, text] of this.texts)
+        db.prepare("INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
+      if (this.run.id === 0 || all) this.insertRun(all);
+      else if (this.runDirty) db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
+      const insertEvent = db.prepare(insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE"));
+      for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
+        insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
+      const insertCall = db.prepare(insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE"));
+      for (const row of all ? this.calls : this.callsDirty) insertCall.run({ ...row, run_id: this.run.id });
+    })();
+    this.texts.clear();
+    this.eventsWritten = this.events.length;
+    this.callsDirty.clear();
+    this.runDirty = false;
+  }
+
+  /** Inserts the run row: a new id the first time; when rewriting, its own id unless another run has it. */
+  private insertRun(rewrite: boolean): void {
+    const db = this.store.db;
+    const { id: _id, ...row } = this.run;
+    if (rewrite && this.run.id !== 0) {
+      const holder = db.prepare("SELECT uid FROM runs WHERE id = ?").get(this.run.id) as { uid: string } | undefined;
+      if (!holder || holder.uid === this.run.uid) {
+        db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
+        return;
+      }
+      db.prepare("DELETE FROM runs WHERE uid = ?").run(this.run.uid);
+    }
+    const info = db.prepare(insertSql("runs", RUN_COLUMNS.replace(/^id, /, ""))).run(row);
+    const before = this.run.id;
+    this.run.id = Number(info.lastInsertRowid);
+    if (rewrite && before !== 0 && before !== this.run.id)
+      this.notice("renumbered", `this run is recorded as run ${this.run.id} (run ${before} is another run there)`);
+  }
+
+  /** The journal moved aside: this run, every row of it, goes into the fresh one. */
+  private rescue(notice: string): void {
+    this.notice("recovered", notice);
+    try {
+      this.texts.set(this.run.plan_digest, this.meta.mask.mask(this.meta.plan.text));
+      if (this.meta.hostProfile && this.run.host_digest)
+        this.texts.set(this.run.host_digest, this.meta.mask.mask(this.meta.hostProfile.text));
+      this.write(true);
+    } catch (error) {
+      this.notice("write", `the run journal could not record this run: ${safeErrorText(error)}`);
+    }
+  }
+
+  /**
+   * At the end, a second connection reads the file now at the journal's path: a file damaged
+   * behind SQLite's back, or moved aside by another process, shows there, and this run is
+   * written again, whole.
+   */
+  private verify(): void {
+    if (this.closed) return;
+    let found: { uid: string; n: number } | undefined;
+    try {
+      const Sqlite = sqlite();
+      const check = new Sqlite(this.store.file, { readonly: true, fileMustExist: true });
+      try {
+        const row = check.prepare("SELECT uid FROM runs WHERE id = ?").get(this.run.id) as { uid: string } | undefined;
+        const events = check.prepare("SELECT count(*) AS n FROM events WHERE run_id = ?").get(this.run.id) as {
+          n: number;
+        };
+        found = row ? { uid: row.uid, n: events.n } : undefined;
+      } finally {
+        check.close();
+      }
+    } catch (error) {
+      if (isJournalDamage(error)) return this.rescue(this.store.recover(error));
+      return this.notice("verify", `the run journal could not be read back: ${safeErrorText(error)}`);
+    }
+    if (found?.uid === this.run.uid && found.n === this.events.length) return;
+    this.store.reopen();
+    this.rescue(`the run journal ${this.store.file} no longer held this run (another process moved it aside?)`);
+  }
+
+  private notice(kind: string, message: string): void {
+    if (this.said.has(kind)) return;
+    this.said.add(kind);
+    try {
+      this.meta.onNotice?.(this.meta.mask.mask(message));
+    } catch {
+      // a listener's failure is its own
+    }
+  }
+}
+
+function replyText(reply: unknown): string | undefined {
+  try {
+    return JSON.stringify(reply);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A budget or estimate as plain JSON (counts beyond 2^53 stay exact through exactJsonText). */
+function countsJson(value: object): JsonObject {
+  return { ...(value as JsonObject) };
+}
+
+/** What the run used of each budget counter. */
+function spent(budget: ObservedReport["budget"] & object, remaining: JsonObject): JsonObject {
+  const used = (limit: number, left: unknown) => (typeof left === "number" ? limit - left : null);
+  return {
+    steps: used(budget.max_steps, remaining["steps"]),
+    model_calls: used(budget.max_model_calls, remaining["model_calls"]),
+    tool_calls: used(budget.max_tool_calls, remaining["tool_calls"]),
+    context_ops: used(budget.max_context_ops, remaining["context_ops"]),
+    output_bytes: used(budget.max_output_bytes, remaining["output_bytes"]),
+  };
+}

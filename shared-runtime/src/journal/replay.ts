@@ -1,0 +1,102 @@
+// Resuming a run that did not finish: what the journal holds of it (ResumePoint), the checks that
+// refuse a resume (a finished run, one still running, a plan or host profile changed since), and
+// the book of recorded replies a resumed run is answered from. A completed step's model and tool
+// calls are answered from the book, matched by the calling step, how many times that step had
+// called before, and the request's key (canonical.ts): the same calls in the same places get the
+// same answers, and a request that differs (an input file changed since) is made for real.
+
+import { digestOf } from "./canonical";
+import { processAlive } from "./liveness";
+import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
+import type { JournalStore } from "./store";
+
+export interface ResumePoint {
+  readonly run: RunRow;
+  readonly events: readonly EventRow[];
+  readonly calls: readonly CallRow[];
+  /** Run time the earlier part spent (its last event). */
+  readonly elapsedMs: number;
+}
+
+/** Why a run cannot be resumed, said so a user knows what to do. */
+export class ResumeRefusal extends Error {}
+
+/** The recorded run `id` if it may be resumed; throws ResumeRefusal otherwise. */
+export function resumePoint(store: JournalStore, id: number): ResumePoint {
+  const db = store.db;
+  const run = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+  if (!run) throw new ResumeRefusal(`there is no run ${id} in the run journal ${store.file}`);
+  if (run.status === "ok" || run.status === "failed")
+    throw new ResumeRefusal(
+      `run ${id} finished (${run.status}${run.error_kind ? `: ${run.error_kind}` : ""}); only a run that did not finish (interrupted or cancelled) can be resumed`,
+    );
+  if (run.status === "running" && processAlive(run.pid, run.machine))
+    throw new ResumeRefusal(`run ${id} is still running (process ${run.pid}); stop it first or wait for it`);
+  const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(id) as EventRow[];
+  const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE run_id = ? ORDER BY seq`).all(id) as CallRow[];
+  const elapsedMs = events.reduce((max, e) => Math.max(max, e.elapsed_ms), 0);
+  return { run, events, calls, elapsedMs };
+}
+
+/** Refuses a resume whose plan or host profile is not the recorded one. */
+export function checkSameInputs(
+  point: ResumePoint,
+  planText: string,
+  hostProfile: { file: string; text: string } | undefined,
+): void {
+  const { run } = point;
+  if (digestOf(planText) !== run.plan_digest)
+    throw new ResumeRefusal(
+      `the plan ${run.plan_file ?? "(text)"} changed since run ${run.id} (recorded sha256 ${short(run.plan_digest)}, now ${short(digestOf(planText))}): a resumed run must run the plan it started with; run it anew instead`,
+    );
+  const now = hostProfile ? digestOf(hostProfile.text) : null;
+  if (now !== run.host_digest)
+    throw new ResumeRefusal(
+      `the host profile ${run.host_file ?? hostProfile?.file ?? ""} changed since run ${run.id} (recorded sha256 ${short(run.host_digest)}, now ${short(now)}): a resumed run must run under the profile it started with; run it anew instead`,
+    );
+}
+
+const STOPPED = new Set(["cancelled", "time_limit_exceeded"]);
+
+/** The recorded replies of a run, each given out once. */
+export class ReplayBook {
+  private readonly replies = new Map<string, CallRow>();
+  /** Per step path: how many of its runs ended (finished or failed) in earlier segments. */
+  private readonly ended = new Map<string, number>();
+
+  constructor(point: ResumePoint) {
+    for (const call of point.calls)
+      if ((call.status === "ok" || call.status === "error") && call.replayable === 1)
+        this.replies.set(`${call.path}#${call.occurrence}`, call);
+    for (const event of point.events) {
+      if (event.type !== "step_finished" && event.type !== "step_failed") continue;
+      const body = JSON.parse(event.body) as { path: unknown; error?: { kind?: string } };
+      // A step the stop cut short (cancelled, out of time) did not complete: it runs again.
+      if (event.type === "step_failed" && STOPPED.has(body.error?.kind ?? "")) continue;
+      const path = JSON.stringify(body.path);
+      this.ended.set(path, (this.ended.get(path) ?? 0) + 1);
+    }
+  }
+
+  /** Whether the `occurrence`-th run of the step at `path` ended before the resume. */
+  completed(path: string, occurrence: number): boolean {
+    return occurrence <= (this.ended.get(path) ?? 0);
+  }
+
+  /** The recorded answer to this call, as a function that returns or throws it; undefined to call for real. */
+  take(path: string, occurrence: number, key: string): (() => Promise<unknown>) | undefined {
+    const id = `${path}#${occurrence}`;
+    const call = this.replies.get(id);
+    if (!call || call.request_key !== key) return undefined;
+    this.replies.delete(id);
+    if (call.status === "error") {
+      const message = call.error ?? "the call failed";
+      return () => Promise.reject(new Error(message));
+    }
+    return () => Promise.resolve(JSON.parse(call.reply ?? "null") as unknown);
+  }
+}
+
+function short(digest: string | null): string {
+  return digest ? digest.slice(0, 12) : "(none)";
+}

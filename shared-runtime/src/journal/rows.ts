@@ -1,0 +1,79 @@
+// The journal's rows as the recorder writes them and the queries read them back.
+
+/** A run's status: `running` until it ends; a `running` run whose process is gone is shown as `interrupted`. */
+export type RunStatus = "running" | "ok" | "failed" | "cancelled";
+
+export interface RunRow {
+  id: number;
+  uid: string;
+  origin: string;
+  plan_file: string | null;
+  plan_name: string;
+  plan_digest: string;
+  host_file: string | null;
+  host_digest: string | null;
+  status: RunStatus;
+  stage: string | null;
+  error_kind: string | null;
+  started_at: number;
+  ended_at: number | null;
+  elapsed_ms: number | null;
+  segments: number;
+  pid: number | null;
+  machine: string | null;
+  mocked: number;
+  /** JSON: options, estimate, budget, spent, remaining, checkpoints, result. */
+  details: string;
+}
+
+export interface EventRow {
+  run_id: number;
+  seq: number;
+  segment: number;
+  type: string;
+  elapsed_ms: number;
+  /** 1 when the step completed in an earlier segment and its calls were answered from the journal. */
+  replayed: number;
+  /** The event as the interpreter emitted it, masked JSON. */
+  body: string;
+}
+
+/** `pending` until the call settles; `abandoned` when the run or branch stopped first (no reply, never replayed). */
+export type CallStatus = "pending" | "ok" | "error" | "abandoned";
+
+export interface CallRow {
+  run_id: number;
+  seq: number;
+  segment: number;
+  kind: "model" | "tool";
+  name: string;
+  model: string | null;
+  /** The calling step's JSON path, as JSON text. */
+  path: string;
+  /** How many times this step had called before (retries run a step again), from 1. */
+  occurrence: number;
+  request_key: string;
+  /** The canonical request, masked (canonical.ts). */
+  request: string;
+  status: CallStatus;
+  /** The reply as JSON text, masked. */
+  reply: string | null;
+  /** The error's message, masked. */
+  error: string | null;
+  /** 0 when the reply cannot be replayed (it holds a context handle, or is not JSON). */
+  replayable: number;
+  elapsed_ms: number;
+  duration_ms: number;
+}
+
+export const RUN_COLUMNS =
+  "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details";
+export const EVENT_COLUMNS = "run_id, seq, segment, type, elapsed_ms, replayed, body";
+export const CALL_COLUMNS =
+  "run_id, seq, segment, kind, name, model, path, occurrence, request_key, request, status, reply, error, replayable, elapsed_ms, duration_ms";
+
+/** `INSERT ... VALUES (@a, @b, ...)` for better-sqlite3's named parameters. */
+export function insertSql(table: string, columns: string, verb = "INSERT"): string {
+  const names = columns.split(",").map((c) => c.trim());
+  return `${verb} INTO ${table} (${names.join(", ")}) VALUES (${names.map((n) => `@${n}`).join(", ")})`;
+}

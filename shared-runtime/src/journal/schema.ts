@@ -1,0 +1,72 @@
+// The journal's tables and its format number. A run is one row of `runs` (what listing reads:
+// ten thousand of them list in milliseconds), its plan and host-profile texts are stored once
+// per digest in `texts`, and what happened is in `events` (the interpreter's stream, in order)
+// and `calls` (every model and tool request, canonical and masked, with its reply or error).
+
+/** Bumped when a reader of an older format could misread the store; an older rlm-plan refuses a newer one. */
+export const JOURNAL_FORMAT = 1;
+
+/** SQLite's application_id for this file ("RLMP"): another program's database is not taken for a journal. */
+export const APPLICATION_ID = 0x524c4d50;
+
+export const JOURNAL_FILE = "runs.sqlite";
+
+export const SCHEMA = `
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE,
+  origin TEXT NOT NULL,
+  plan_file TEXT,
+  plan_name TEXT NOT NULL,
+  plan_digest TEXT NOT NULL,
+  host_file TEXT,
+  host_digest TEXT,
+  status TEXT NOT NULL,
+  stage TEXT,
+  error_kind TEXT,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  elapsed_ms INTEGER,
+  segments INTEGER NOT NULL DEFAULT 1,
+  pid INTEGER,
+  machine TEXT,
+  mocked INTEGER NOT NULL DEFAULT 0,
+  details TEXT NOT NULL
+);
+CREATE INDEX runs_by_start ON runs (started_at);
+CREATE INDEX runs_by_plan ON runs (plan_name);
+CREATE TABLE texts (
+  digest TEXT PRIMARY KEY,
+  text TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE events (
+  run_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  segment INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  elapsed_ms INTEGER NOT NULL,
+  replayed INTEGER NOT NULL DEFAULT 0,
+  body TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE calls (
+  run_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  segment INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  model TEXT,
+  path TEXT NOT NULL,
+  occurrence INTEGER NOT NULL,
+  request_key TEXT NOT NULL,
+  request TEXT NOT NULL,
+  status TEXT NOT NULL,
+  reply TEXT,
+  error TEXT,
+  replayable INTEGER NOT NULL,
+  elapsed_ms INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX calls_by_key ON calls (request_key);
+`;
