@@ -23,6 +23,8 @@ export type Command =
       readonly modelText: boolean;
       /** --watch: check again whenever a checked file or its host profile changes. */
       readonly watch: boolean;
+      /** --preflight: also run each plan's preflight (MCP servers started to list tools, then stopped). */
+      readonly preflight: boolean;
     }
   | {
       readonly kind: "estimate";
@@ -39,7 +41,7 @@ const CHECK_FORMATS: readonly CheckFormat[] = ["text", "json", "sarif", "github"
 export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: string };
 
 export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilities LIST] [--budget JSON|default]
-                      [--format text|json|sarif|github] [--model-text] [--watch]
+                      [--format text|json|sarif|github] [--model-text] [--watch] [--preflight]
        rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal]
@@ -74,7 +76,9 @@ commands:
              *.rlmplan.json, *.rlmplan and rlmplan.host.json below it) or a quoted glob.
              Against a host profile (or --capabilities/--budget), whatever \`run\` would refuse
              before running (capabilities, budget, unregistered tools and providers) is an error;
-             with no host known those checks are skipped, and said so
+             with no host known those checks are skipped, and said so. Static: it starts no
+             program a plan or host profile names (no MCP server, no tool), and says which
+             checks it leaves to --preflight
   estimate   show the plan's worst case beside the budget
   graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
   run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
@@ -96,6 +100,9 @@ options:
   --model-text            check: each file is a saved model reply; the plan is the JSON
                           object in it (fenced or in prose), located in the reply
   --watch                 check: run again whenever a checked file or host profile changes
+  --preflight             check: also run each plan's preflight, exactly as \`run\` does before
+                          its first step (no step executes): MCP servers the plan names are
+                          started to list their tools, then stopped; programs, keys, inputs
   --json                  machine-readable output on stdout (check: --format json)
   -h, --help              show this help
   --version               show the version
@@ -107,7 +114,7 @@ const HELP_FLAGS = ["--json", "--help", "-h"];
 const SPECS: Readonly<Record<"check" | "estimate" | "graph", OptionSpec>> = {
   check: {
     values: { "--capabilities": VALUE, "--budget": VALUE, "--host": VALUE, "--format": VALUE },
-    flags: [...HELP_FLAGS, "--model-text", "--watch"],
+    flags: [...HELP_FLAGS, "--model-text", "--watch", "--preflight"],
   },
   estimate: { values: { "--budget": VALUE, "--host": VALUE }, flags: HELP_FLAGS },
   graph: {
@@ -157,6 +164,8 @@ function parseCommand(command: "check" | "estimate", argv: readonly string[]): P
     return { kind: "estimate", file: files[0] as string, budget: budget.value, host, json };
   }
   if (files.length === 0) return usage("check needs at least one PATH");
+  if (options.flags.has("--preflight") && options.flags.has("--watch"))
+    return usage("--preflight and --watch do not go together: --watch stays static");
   const capabilitiesText = options.values.get("--capabilities");
   const capabilities = capabilitiesText === undefined ? undefined : parseCapabilities(capabilitiesText);
   if (typeof capabilities === "string") return usage(capabilities);
@@ -175,6 +184,7 @@ function parseCommand(command: "check" | "estimate", argv: readonly string[]): P
     format,
     modelText: options.flags.has("--model-text"),
     watch: options.flags.has("--watch"),
+    preflight: options.flags.has("--preflight"),
   };
 }
 

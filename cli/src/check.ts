@@ -1,17 +1,21 @@
 // `rlm-plan check PATH...`: every problem of every plan and host profile, as lines for people,
 // JSON, SARIF or GitHub annotations. A CI gate: against a known host, whatever `run` would
-// refuse before running is an error. Exit 1 when any file has an error or cannot be read.
+// refuse before running is an error. Static: it starts no program a plan or profile names and
+// says what it left to `--preflight`, which runs each plan's preflight exactly as `run` does.
+// Exit 1 when any file has an error or cannot be read.
 
 import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "./args";
-import { githubAnnotations, sarifLog } from "./checkFormats";
-import { lineText } from "./guardedOutput";
+import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
-import { discoverFor, hostErrorLines, policyFor, type Discoveries } from "./hostPolicy";
+import type { PreflightReport } from "@rlm-plan/core/run/startRun";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
+import { hostErrorLines, sessionFor, type CheckSession } from "./checkSession";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { reportFile, reportHostFile, reportMocksFile, type CheckedFile } from "./report";
-import { findHostProfile } from "@rlm-plan/core/host/profile";
+import { readErrorOf, reportHostFile, reportMocksFile, reportText, withRefusal, type CheckedFile } from "./report";
+import { lineText } from "./guardedOutput";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
 
@@ -21,31 +25,65 @@ interface CheckRun {
   readonly inputs: readonly string[];
 }
 
-/** Without `discoveries`, MCP tools are trusted by name and their arguments are not typed. */
-export function runCheck(command: CheckCommand, io: Io, version: string, discoveries: Discoveries = new Map()): number {
-  return checkOnce(command, io, version, discoveries).code;
+/** What `check` says it did not check (plain) or what its preflight started (--preflight). */
+export interface CheckNotes {
+  /** Checks left to --preflight (plain check, when a host profile applies). */
+  readonly left: readonly string[];
+  /** Per plan file: the MCP servers its preflight started and stopped (--preflight). */
+  readonly started: ReadonlyMap<string, readonly string[]>;
 }
 
-/** `rlm-plan check` with the tools of the profiles' MCP servers listed first (their schemas type arguments). */
-export async function runCheckWithTools(command: CheckCommand, io: Io, version: string): Promise<number> {
-  return runCheck(command, io, version, await discoveriesFor(command));
+/** A plan's session (or why there is none), opened once per check. */
+interface PlanEntry {
+  readonly file: string;
+  readonly opened: CheckSession;
 }
 
-function discoveriesFor(command: CheckCommand): Promise<Discoveries> {
-  const plans = expandTargets(command.files).targets.filter((target) => target.kind === "plan");
-  return discoverFor(
-    plans.map((target) => target.file),
-    command.host,
-  );
+/** `rlm-plan check`: static, it starts no program a plan or host profile names. */
+export function runCheck(command: CheckCommand, io: Io, version: string): number {
+  return checkOnce(command, io, version).code;
 }
 
-function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: Discoveries): CheckRun {
+/**
+ * `rlm-plan check --preflight`: the static check, then each plan's preflight exactly as `run`
+ * does it before its first step (the session's one preflight): MCP servers the plan names are
+ * started to list their tools, then stopped; no step executes.
+ */
+export async function runCheckWithPreflight(command: CheckCommand, io: Io, version: string): Promise<number> {
+  const expansion = expandTargets(command.files);
+  const mask = sessionMask({ env: process.env });
+  const refusals = new Map<string, PreflightReport>();
+  for (const target of expansion.targets) {
+    if (target.kind !== "plan") continue;
+    const opened = sessionFor(target.file, command, mask);
+    if (!opened.ok || opened.session.profile === undefined) continue;
+    refusals.set(target.file, await opened.session.preflight());
+  }
+  return checkOnce(command, io, version, refusals, mask).code;
+}
+
+function checkOnce(
+  command: CheckCommand,
+  unmasked: Io,
+  version: string,
+  preflights?: ReadonlyMap<string, PreflightReport>,
+  given?: SecretMask,
+): CheckRun {
+  // Every format passes through the sessions' mask (an MCP server's message may hold a key).
+  const mask = given ?? sessionMask({ env: process.env });
+  const io: Io = {
+    ...unmasked,
+    out: (text) => unmasked.out(mask.mask(text)),
+    err: (text) => unmasked.err(mask.mask(text)),
+  };
   const expansion = expandTargets(command.files);
   for (const error of expansion.errors) io.err(`rlm-plan: ${lineText(error)}\n`);
   const checked: CheckedFile[] = [];
   const inputs = new Set<string>();
   let hostErrors = false;
   let warnedNoHost = false;
+  let hosted = false;
+  const started = new Map<string, readonly string[]>();
   for (const target of expansion.targets) {
     inputs.add(resolve(target.file));
     if (target.kind === "host") {
@@ -53,26 +91,56 @@ function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: 
       continue;
     }
     if (target.kind === "mocks") {
-      checked.push(reportMocksFile(target.file, command.host ?? findHostProfile(target.file)));
+      checked.push(reportMocksFile(target.file, command.host ?? hostProfileOf(target.file)));
       continue;
     }
-    const resolved = policyFor(target.file, command, discoveries);
-    if (resolved.hostFile !== undefined) inputs.add(resolve(resolved.hostFile));
-    if (!resolved.ok) {
+    const entry: PlanEntry = { file: target.file, opened: sessionFor(target.file, command, mask) };
+    const { opened } = entry;
+    if (opened.hostFile !== undefined) inputs.add(resolve(opened.hostFile));
+    if (!opened.ok) {
+      if ("readError" in opened) {
+        checked.push({ file: target.file, readError: readErrorOf(opened.code, opened.readError) });
+        continue;
+      }
       // A broken profile is reported once, where it is checked as a host profile, if it is.
-      if (!expansion.targets.some((t) => t.kind === "host" && resolve(t.file) === resolve(resolved.hostFile)))
-        io.err(hostErrorLines(resolved.errors));
+      if (!expansion.targets.some((t) => t.kind === "host" && resolve(t.file) === resolve(opened.hostFile)))
+        io.err(hostErrorLines(opened.errors));
       hostErrors = true;
       continue;
     }
-    const gated = resolved.hostFile !== undefined || command.capabilities !== undefined || command.budget !== undefined;
+    const { session } = opened;
+    const gated = opened.hostFile !== undefined || command.capabilities !== undefined || command.budget !== undefined;
+    if (opened.hostFile !== undefined) hosted = true;
     if (!gated && !warnedNoHost) {
       io.err("rlm-plan: no host profile (rlmplan.host.json) found: capabilities, tools and providers not checked\n");
       warnedNoHost = true;
     }
-    checked.push(reportFile(target.file, resolved.policy, { hostGate: gated, modelText: command.modelText }));
+    const report = reportText(target.file, session.text ?? "", session.policy, {
+      hostGate: gated,
+      modelText: command.modelText,
+    });
+    const preflight = preflights?.get(target.file);
+    if (preflights !== undefined && opened.hostFile === undefined) {
+      io.err(
+        `rlm-plan: ${target.file}: no host profile, so no preflight: create ${HOST_PROFILE_FILENAME} or pass --host FILE\n`,
+      );
+      hostErrors = true;
+    }
+    if (preflight) {
+      started.set(target.file, preflight.mcpServers);
+      const refusal = preflight.refusal;
+      if (refusal?.stage === "host" && refusal.hostErrors) {
+        io.err(hostErrorLines(refusal.hostErrors));
+        hostErrors = true;
+      } else if (refusal && !refusal.outcome.ok) {
+        checked.push(withRefusal(report, session.text ?? "", refusal));
+        continue;
+      }
+    }
+    checked.push(report);
   }
-  print(command, io, checked, version);
+  const notes: CheckNotes = { left: preflights === undefined && hosted ? PREFLIGHT_ONLY_CHECKS : [], started };
+  print(command, io, checked, version, notes);
   const failed =
     hostErrors ||
     expansion.errors.length > 0 ||
@@ -80,19 +148,43 @@ function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: 
   return { code: failed ? 1 : 0, inputs: [...inputs] };
 }
 
-function print(command: CheckCommand, io: Io, checked: readonly CheckedFile[], version: string): void {
+function print(
+  command: CheckCommand,
+  io: Io,
+  checked: readonly CheckedFile[],
+  version: string,
+  notes: CheckNotes,
+): void {
   const cwd = process.cwd();
+  const said = noteLines(notes);
   switch (command.format) {
     case "json":
-      io.out(jsonText({ files: checked.map(fileJson) }));
+      io.out(
+        jsonText({
+          files: checked.map(fileJson),
+          ...(said.length > 0 ? { notes: said } : {}),
+          ...(notes.left.length > 0 ? { leftToPreflight: notes.left } : {}),
+          ...(notes.started.size > 0
+            ? {
+                preflight: Object.fromEntries(
+                  [...notes.started].map(([file, servers]) => [file, { mcpServersStarted: servers }]),
+                ),
+              }
+            : {}),
+        }),
+      );
       return;
     case "sarif":
-      io.out(jsonText(sarifLog(checked, version, cwd)));
+      io.out(jsonText(sarifLog(checked, version, cwd, said)));
       return;
     case "github":
     case "text": {
       const lines: string[] = [];
-      if (command.format === "github") for (const item of githubAnnotations(checked, cwd)) lines.push(item);
+      if (command.format === "github") {
+        // Our own words, but they name servers and files from the profile: escaped like annotations.
+        for (const note of said) lines.push(`::notice title=rlm-plan::${githubData(note)}`);
+        for (const item of githubAnnotations(checked, cwd)) lines.push(item);
+      } else for (const note of said) io.err(`rlm-plan: ${lineText(note)}\n`);
       for (const report of checked) {
         if (report.readError !== undefined) {
           if (command.format === "text") io.err(readErrorLine(report.file, report.readError));
@@ -108,6 +200,21 @@ function print(command: CheckCommand, io: Io, checked: readonly CheckedFile[], v
   }
 }
 
+/** What check says it left to --preflight, or what its preflight started and stopped. */
+function noteLines(notes: CheckNotes): string[] {
+  const lines: string[] = [];
+  if (notes.left.length > 0)
+    lines.push(`static check, no program started; left to --preflight: ${notes.left.join(", ")}`);
+  for (const [file, servers] of notes.started) {
+    lines.push(
+      servers.length === 0
+        ? `preflight of ${file}: no MCP server to start`
+        : `preflight of ${file}: started MCP server${servers.length === 1 ? "" : "s"} ${servers.map((s) => JSON.stringify(s)).join(", ")} to list tools, then stopped`,
+    );
+  }
+  return lines;
+}
+
 /**
  * `check --watch`: check, then again after every change to a checked file, a host profile it
  * used or a folder argument (new plans are picked up), until `signal` aborts. Changes within
@@ -115,8 +222,8 @@ function print(command: CheckCommand, io: Io, checked: readonly CheckedFile[], v
  */
 export async function watchCheck(command: CheckCommand, io: Io, version: string, signal: AbortSignal): Promise<number> {
   const DEBOUNCE_MS = 120;
-  // Each check lists the MCP tools afresh (a changed profile or server); checks never overlap.
-  const check = async () => checkOnce(command, io, version, await discoveriesFor(command));
+  // Static like every plain check: it starts no program; checks never overlap.
+  const check = async () => checkOnce(command, io, version);
   let last = await check();
   let checking: Promise<void> = Promise.resolve();
   let watchers: FSWatcher[] = [];

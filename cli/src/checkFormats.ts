@@ -10,7 +10,12 @@ import type { CheckedFile, ReportedProblem } from "./report";
 const INFORMATION_URI = "https://github.com/rlm-plan/rlm-plan#readme";
 
 /** A SARIF log with one run: a rule per problem code met, a result per problem. */
-export function sarifLog(files: readonly CheckedFile[], version: string, cwd: string): Record<string, unknown> {
+export function sarifLog(
+  files: readonly CheckedFile[],
+  version: string,
+  cwd: string,
+  notes: readonly string[] = [],
+): Record<string, unknown> {
   const ruleIds: string[] = [];
   const ruleIndex = (code: string): number => {
     let index = ruleIds.indexOf(code);
@@ -69,7 +74,16 @@ export function sarifLog(files: readonly CheckedFile[], version: string, cwd: st
         originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(cwd.endsWith(sep) ? cwd : cwd + sep).href } },
         columnKind: "utf16CodeUnits",
         results,
-        invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
+        invocations: [
+          {
+            executionSuccessful: notifications.length === 0,
+            // What the check left to --preflight, or what its preflight started: notes, not failures.
+            toolExecutionNotifications: [
+              ...notifications,
+              ...notes.map((note) => ({ level: "note", message: { text: note } })),
+            ],
+          },
+        ],
       },
     ],
   };

@@ -14,20 +14,27 @@ import {
   type EstimateJson,
   type Io,
 } from "./output";
-import { hostErrorLines, policyFor } from "./hostPolicy";
-import { reportFile } from "./report";
+import type { AnalysisPolicy } from "@rlm-plan/core/analysis";
+import { hostErrorLines, sessionFor } from "./checkSession";
+import { readErrorOf, reportText } from "./report";
+
+/** The session's budget and data limits: the profile's capabilities are check's business. */
+function estimatePolicy({ budget, dataLimits }: AnalysisPolicy): AnalysisPolicy {
+  return { budget, ...(dataLimits ? { dataLimits } : {}) };
+}
 
 export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io: Io): number {
   const { file } = command;
   // The host profile's budget counts here; its capabilities are check's business.
-  const resolved = policyFor(file, { capabilities: undefined, budget: command.budget, host: command.host });
-  if (!resolved.ok) {
+  const resolved = sessionFor(file, { capabilities: undefined, budget: command.budget, host: command.host });
+  if (!resolved.ok && !("readError" in resolved)) {
     io.err(hostErrorLines(resolved.errors));
     return 2;
   }
   // Its context.max_results and built-in tools name the silent caps listed.
-  const { budget, dataLimits } = resolved.policy;
-  const report = reportFile(file, { budget, ...(dataLimits ? { dataLimits } : {}) });
+  const report = resolved.ok
+    ? reportText(file, resolved.session.text ?? "", estimatePolicy(resolved.session.policy))
+    : { file, readError: readErrorOf(resolved.code, resolved.readError) };
   if (report.readError !== undefined) {
     io.err(readErrorLine(file, report.readError));
     if (command.json) {

@@ -9,9 +9,9 @@ import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph/model";
 import { renderDot } from "@rlm-plan/core/graph/dot";
 import { renderMermaid } from "@rlm-plan/core/graph/mermaid";
 import { parseGraphArgs, USAGE } from "./args";
-import { hostErrorLines, policyFor } from "./hostPolicy";
+import { hostErrorLines, sessionFor } from "./checkSession";
 import { problemLines, readErrorLine, type Io } from "./output";
-import { reportFile } from "./report";
+import { readErrorOf, reportText } from "./report";
 
 export async function graphCommand(argv: readonly string[], io: Io): Promise<number> {
   const command = parseGraphArgs(argv);
@@ -24,20 +24,21 @@ export async function graphCommand(argv: readonly string[], io: Io): Promise<num
     return 0;
   }
   const { file } = command;
-  const resolved = policyFor(file, command);
+  const resolved = sessionFor(file, command);
   if (!resolved.ok) {
+    if ("readError" in resolved) {
+      io.err(readErrorLine(file, readErrorOf(resolved.code, resolved.readError)));
+      return 1;
+    }
     io.err(hostErrorLines(resolved.errors));
     return 2;
   }
-  const report = reportFile(file, resolved.policy);
-  if (report.readError !== undefined) {
-    io.err(readErrorLine(file, report.readError));
-    return 1;
-  }
+  const policy = resolved.session.policy;
+  const report = reportText(file, resolved.session.text ?? "", policy);
   // The analysis is absent only for a model reply, which this command does not read.
   const graph = report.analysis
     ? buildPlanGraph(report.analysis, {
-        capabilitiesKnown: resolved.policy.capabilities !== undefined,
+        capabilitiesKnown: policy.capabilities !== undefined,
         collapseDepth: command.collapseDepth,
       })
     : undefined;

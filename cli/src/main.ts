@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ESTIMATE_HELP, HELP, parseArgs, USAGE } from "./args";
-import { runCheck, runCheckWithTools, watchCheck } from "./check";
+import { runCheck, runCheckWithPreflight, watchCheck } from "./check";
 import { runEstimate } from "./estimate";
 import { graphCommand } from "./graph";
 import { styleFor, type Io } from "./output";
@@ -62,8 +62,8 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
     process.exitCode = 2;
   };
   // Commands that run plans (and check --watch) are asynchronous and own Ctrl-C: it cancels
-  // the run, and tool processes are gone before they return. `check` is asynchronous to list
-  // the tools of MCP servers first.
+  // the run, and tool processes are gone before they return. Plain `check` is synchronous and
+  // starts nothing; `check --preflight` is asynchronous (it starts MCP servers to list tools).
   const asyncCommand = commandRunner(argv, io);
   if (asyncCommand) {
     asyncCommand(argv.slice(1)).then((code) => {
@@ -83,7 +83,8 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
     case "check": {
       const command = parseArgs(argv);
       if (command.kind !== "check") return undefined;
-      if (!command.watch) return () => runCheckWithTools(command, io, version());
+      if (command.preflight) return () => runCheckWithPreflight(command, io, version());
+      if (!command.watch) return undefined;
       return () => {
         const controller = new AbortController();
         const stop = () => controller.abort();

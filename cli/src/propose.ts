@@ -3,23 +3,15 @@
 // beside the budget (or its located problems) and, with --run, runs it. Exit status: 0 ok,
 // 1 the proposal failed (provider error, invalid plan, failed run), 2 usage or host errors.
 
-import { join, resolve } from "node:path";
-import type { JsonValue } from "@rlm-plan/core/json";
-import { HostSetupError, createRunHost, profileHost, type CreatedHost } from "@rlm-plan/core/host/createHost";
-import { findHostProfile, HOST_PROFILE_FILENAME, loadHostProfile, type HostProfile } from "@rlm-plan/core/host/profile";
-import { resolveBudget, DEFAULT_BUDGET, type Budget } from "@rlm-plan/core/plan/budget";
+import type { Budget } from "@rlm-plan/core/plan/budget";
 import { costRows, type CostRow } from "@rlm-plan/core/plan/costRows";
 import type { Estimate } from "@rlm-plan/core/plan/estimate";
 import { quoted } from "@rlm-plan/core/plan/problems";
-import { buildPlanPrompt } from "@rlm-plan/core/providers/planPrompt";
-import { proposalOptions } from "@rlm-plan/core/providers/planResponseFormat";
-import { promptHost } from "@rlm-plan/core/providers/promptHost";
-import { readProposal, type Proposal } from "@rlm-plan/core/providers/proposal";
-import { safeErrorText } from "@rlm-plan/core/run/errors";
-import { startRun } from "@rlm-plan/core/run/startRun";
+import type { Proposal } from "@rlm-plan/core/providers/proposal";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
-import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
+import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask, type PlanSession } from "@rlm-plan/core/session";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { displayPath, estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 
@@ -60,7 +52,7 @@ interface ProposeArgs {
 
 export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
   // Everything printed is masked and stripped of control characters (guardedOutput.ts).
-  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  const mask = sessionMask({ env: unguarded.env ?? process.env });
   // Nothing propose prints is styled: every escape sequence, a model's colour codes too, goes.
   const stdout = guardedStream({ write: unguarded.stdout }, mask, false);
   const stderr = guardedStream({ write: unguarded.stderr }, mask, false);
@@ -87,93 +79,64 @@ async function guardedPropose(argv: readonly string[], io: ProposeIo, mask: Secr
     return 2;
   }
   const cwd = io.cwd ?? process.cwd();
-  const file = args.host !== undefined ? resolve(cwd, args.host) : findHostProfile(join(cwd, HOST_PROFILE_FILENAME));
-  if (file === undefined) {
-    io.stderr(
-      `rlm-plan propose: no host profile: create ${HOST_PROFILE_FILENAME} here or in a folder above, or pass --host FILE\n`,
-    );
+  // The plan session without a plan yet: the host profile (--host, or found from cwd), the mask.
+  const opened = await openPlanSession({
+    cwd,
+    ...(args.host !== undefined ? { hostProfile: args.host } : {}),
+    env: io.env ?? process.env,
+    mask,
+  });
+  if (!opened.ok) {
+    const { failure } = opened;
+    if (failure.kind === "no_host_profile") {
+      io.stderr(
+        `rlm-plan propose: no host profile: create ${HOST_PROFILE_FILENAME} here or in a folder above, or pass --host FILE\n`,
+      );
+      return 2;
+    }
+    if (opened.hostProfile !== undefined && !args.json)
+      io.stderr(`rlm-plan propose: host profile ${displayPath(opened.hostProfile, cwd)}\n`);
+    const errors = failure.kind === "plan_unreadable" ? [] : failure.errors;
+    for (const e of errors) io.stderr(`${shownFile(e.file)}:${e.line}:${e.column}: error: ${lineText(e.message)}\n`);
     return 2;
   }
+  const session = opened.session;
   // Which profile decided the provider, capabilities and budget: said first, in JSON too.
   // Named as `run` names it: relative to the working folder when under it.
-  args = { ...args, hostProfile: displayPath(file, cwd) };
+  args = { ...args, hostProfile: session.hostProfile === undefined ? undefined : displayPath(session.hostProfile, cwd) };
   if (!args.json) io.stderr(`rlm-plan propose: host profile ${args.hostProfile}\n`);
-  const loaded = loadHostProfile(file);
-  if (!loaded.ok) {
-    for (const e of loaded.errors)
-      io.stderr(`${shownFile(e.file)}:${e.line}:${e.column}: error: ${lineText(e.message)}\n`);
-    return 2;
-  }
-  const profile = loaded.profile;
-  mask.add(environmentSecrets(io.env ?? process.env, profile));
-  if (!profile.providers.has(args.provider)) {
-    const names = [...profile.providers.keys()];
+  const profile = session.profile;
+  if (!profile?.providers.has(args.provider)) {
+    const names = [...(profile?.providers.keys() ?? [])];
     const known = names.length > 0 ? `its providers are ${names.join(", ")}` : "it declares no providers";
     io.stderr(
-      `rlm-plan propose: the host profile ${profile.file} has no provider ${quoted(args.provider)}: ${known}\n`,
+      `rlm-plan propose: the host profile ${args.hostProfile} has no provider ${quoted(args.provider)}: ${known}\n`,
     );
     return 2;
   }
-  let created: CreatedHost;
-  try {
-    // Only the provider that proposes: the plan's own needs are built when it runs.
-    const needs = { tools: new Set<string>(), providers: new Set([args.provider]), inputs: new Set<string>() };
-    created = await createRunHost(profile, { env: io.env ?? process.env, needs });
-  } catch (error) {
-    if (error instanceof HostSetupError) {
-      for (const e of error.errors)
-        io.stderr(`${shownFile(e.file)}:${e.line}:${e.column}: error: ${lineText(e.message)}\n`);
-    } else {
-      io.stderr(`rlm-plan propose: cannot set up the host: ${safeErrorText(error)}\n`);
-    }
-    return 2;
-  }
-  try {
-    return await propose(args, profile, created, io);
-  } finally {
-    await created.close();
-  }
+  return propose(args, session, io);
 }
 
-async function propose(args: ProposeArgs, profile: HostProfile, created: CreatedHost, io: ProposeIo): Promise<number> {
+async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): Promise<number> {
   const signal = io.signal ?? new AbortController().signal;
-  const provider = created.host.providers?.get(args.provider);
-  if (!provider) {
-    io.stderr(`rlm-plan propose: provider ${quoted(args.provider)} is not available\n`);
-    return 2;
-  }
-  const budget = resolveBudget(created.policy.budget);
-  const prompt = buildPlanPrompt(args.goal, promptHost(profile, budget.ok ? budget.budget : DEFAULT_BUDGET));
   if (!args.json)
-    io.stderr(`rlm-plan propose: asking ${args.provider} (${provider.description ?? "a model provider"})\n`);
-  let reply: string;
-  try {
-    const value = await provider.complete(
-      { messages: [{ role: "user", content: prompt }], options: proposalOptions(profile.providers.get(args.provider)) },
-      { signal, provider: args.provider },
+    io.stderr(
+      `rlm-plan propose: asking ${args.provider} (${session.providerDescription(args.provider) ?? "a model provider"})\n`,
     );
-    const text = replyText(value);
-    if (text === undefined) throw new Error("the provider's answer has no text");
-    reply = text;
-  } catch (error) {
-    const message = `provider ${quoted(args.provider)} failed: ${safeErrorText(error)}`;
+  const asked = await session.propose(args.goal, args.provider, signal);
+  if (!asked.ok) {
     if (args.json)
-      io.stdout(jsonText({ ok: false, provider: args.provider, error: message, host_profile: args.hostProfile }));
-    else io.stderr(`rlm-plan propose: ${lineText(message)}\n`);
+      io.stdout(jsonText({ ok: false, provider: args.provider, error: asked.error, host_profile: args.hostProfile }));
+    else io.stderr(`rlm-plan propose: ${lineText(asked.error)}\n`);
     return 1;
   }
-
-  const proposal = readProposal(reply, created.policy);
+  const { proposal, reply } = asked;
   const report = new Report(args, reply, proposal, io);
   if (!proposal.ok || !args.run) return report.finish(undefined);
-  // The one run pipeline, from the proposed plan's text, against the same host profile.
-  const { outcome } = await startRun({
-    source: { kind: "document", text: proposal.planText },
-    policy: created.policy,
-    host: profileHost(profile, { env: io.env ?? process.env }),
-    signal,
-    onTransition: (transition) => report.transition(transition),
-  }).done;
+  // The one run pipeline, from the proposed plan's text, in a session under the same host profile.
+  const { outcome } = await session
+    .withText(proposal.planText)
+    .run({ signal, onTransition: (transition) => report.transition(transition) }).done;
   return report.finish(outcome);
 }
 
@@ -255,16 +218,6 @@ class Report {
 function runJson(outcome: RunOutcome): Record<string, unknown> {
   const base = { ok: outcome.ok, transitions: outcome.transitions, budget_remaining: outcome.budget_remaining };
   return outcome.ok ? { ...base, value: outcome.value } : { ...base, error: outcome.error };
-}
-
-/** The reply's text: an openai-chat value's `text`, or a provider that answers with a string. */
-function replyText(value: JsonValue): string | undefined {
-  if (typeof value === "string") return value;
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    const text = Object.prototype.hasOwnProperty.call(value, "text") ? value.text : undefined;
-    return typeof text === "string" ? text : undefined;
-  }
-  return undefined;
 }
 
 /** The command's arguments, "help", or a usage message. */

@@ -10,9 +10,11 @@ import {
   type LocatedProblem,
   type PlanAnalysis,
 } from "@rlm-plan/core/analysis";
-import { loadHostProfile, parseHostProfile, type HostProfileError } from "@rlm-plan/core/host/profile";
+import type { HostProfileError } from "@rlm-plan/core/host/profile";
 import { parseMocks } from "@rlm-plan/core/host/mocks";
 import { mockNameWarnings } from "@rlm-plan/core/host/mockNames";
+import type { RunReport } from "@rlm-plan/core/run/startRun";
+import { readHostProfile } from "@rlm-plan/core/session";
 import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
 import type { SourceRange } from "@rlm-plan/core/text/planDocument";
 
@@ -95,10 +97,15 @@ export interface ReportOptions {
   readonly modelText?: boolean;
 }
 
+/** A plan file read and analysed under `policy`. */
 export function reportFile(file: string, policy: Policy, options: ReportOptions = {}): FileReport {
   const read = readText(file);
   if (typeof read !== "object") return { file, readError: read };
-  const { text } = read;
+  return reportText(file, read.text, policy, options);
+}
+
+/** A plan's text (a session read it) analysed under `policy`. */
+export function reportText(file: string, text: string, policy: Policy, options: ReportOptions = {}): AnalysedFile {
   const reply = options.modelText === true ? analyzeModelReply(text, policy) : undefined;
   const analysis = reply ? reply.analysis : analyzePlanText(text, policy);
   const located = reply ? reply.problems : (analysis?.problems ?? []);
@@ -123,9 +130,34 @@ export function reportFile(file: string, policy: Policy, options: ReportOptions 
 export function reportHostFile(file: string): UnreadFile | HostFileReport {
   const read = readText(file);
   if (typeof read !== "object") return { file, readError: read };
-  const loaded = parseHostProfile(read.text, file);
+  const loaded = readHostProfile(file, read.text);
   const problems = loaded.ok ? [] : sortedBySource(loaded.errors.map((error) => hostProblem(read.text, error)));
   return { file, kind: "host", problems, errors: problems.length, warnings: 0 };
+}
+
+/**
+ * A plan's report with the refusal its preflight gave (`check --preflight`): the run's own error
+ * at the run's own place, unless the static check already lists that very problem there.
+ */
+export function withRefusal(report: AnalysedFile, text: string, refusal: RunReport): AnalysedFile {
+  if (refusal.outcome.ok) return report;
+  const { error } = refusal.outcome;
+  const at = refusal.location ? place(text, refusal.location) : place(text, { offset: 0, length: 0 });
+  const same = report.problems.some(
+    (p) => p.severity === "error" && p.kind === error.kind && p.line === at.line && p.column === at.column,
+  );
+  if (same) return report;
+  const problem: ReportedProblem = {
+    severity: "error",
+    code: typeof error.reason === "string" ? error.reason : error.kind,
+    phase: error.phase,
+    kind: error.kind,
+    message: error.message,
+    ...at,
+    related: [],
+  };
+  const problems = sortedBySource([...report.problems, problem]);
+  return { ...report, problems, errors: report.errors + 1 };
 }
 
 /** A mocks file as `run --mocks` reads it; a mocked name the host profile in force registers nothing by is a warning. */
@@ -133,7 +165,7 @@ export function reportMocksFile(file: string, hostFile: string | undefined): Unr
   const read = readText(file);
   if (typeof read !== "object") return { file, readError: read };
   const parsed = parseMocks(read.text, file);
-  const host = hostFile === undefined ? undefined : loadHostProfile(hostFile);
+  const host = hostFile === undefined ? undefined : readHostProfile(hostFile);
   const profile = host?.ok ? host.profile : undefined;
   const errors = parsed.ok ? [] : parsed.errors.map((error) => hostProblem(read.text, error, "invalid_mocks"));
   const warnings = parsed.ok
@@ -208,7 +240,12 @@ function readText(file: string): { readonly text: string } | string {
     return { text: readTextFileSync(file, MAX_PLAN_BYTES) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code && READ_ERRORS[code]) return `${READ_ERRORS[code]} (${code})`;
-    return error instanceof Error ? error.message : String(error);
+    return readErrorOf(code, error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Why a file could not be read, as `check` says it: "no such file (ENOENT)". */
+export function readErrorOf(code: string | undefined, fallback: string): string {
+  if (code && READ_ERRORS[code]) return `${READ_ERRORS[code]} (${code})`;
+  return fallback;
 }

@@ -3,26 +3,18 @@
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
-import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
-import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
 import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
-import {
-  findHostProfile,
-  HOST_PROFILE_FILENAME,
-  loadHostProfile,
-  readErrorText,
-  type HostProfileError,
-} from "@rlm-plan/core/host/profile";
+import type { HostProfileError } from "@rlm-plan/core/host/profile";
+import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask } from "@rlm-plan/core/session";
 import { childPlans, type Plan } from "@rlm-plan/core/plan/ast";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { Budget } from "@rlm-plan/core/plan/budget";
 import { lineColumn } from "@rlm-plan/core/analysis";
 import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "@rlm-plan/core/run/events";
 import { operationName } from "@rlm-plan/core/run/interpreter";
-import { startRun, type RunReport } from "@rlm-plan/core/run/startRun";
+import type { RunReport } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
-import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
-import { MAX_PLAN_BYTES, readTextFile } from "@rlm-plan/core/text/boundedFile";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { displayPath, styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
@@ -95,7 +87,8 @@ interface RunArgs {
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
-  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  // Masked from the first line: the session adds the host profile's key variables once it has read it.
+  const mask = sessionMask({ env: unguarded.env ?? process.env });
   // stdout holds JSON and values only: no style of ours, so every escape sequence goes.
   const stdout = guardedStream(unguarded.stdout, mask, false);
   const stderr = guardedStream(unguarded.stderr, mask);
@@ -144,35 +137,45 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   }
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
-  let text: string;
-  try {
-    text = await readTextFile(args.plan, MAX_PLAN_BYTES);
-  } catch (error) {
-    io.stderr.write(`rlm-plan: cannot read the plan ${shownFile(args.plan)}: ${lineText(readErrorText(error))}\n`);
-    return 2;
+  // The plan session: the plan read bounded, the host profile, the mocks, the mask (io.mask, extended).
+  const opened = await openPlanSession({
+    file: args.plan,
+    ...(args.host !== undefined ? { hostProfile: args.host } : {}),
+    env,
+    inputFiles: args.inputs,
+    ...(args.mocks !== undefined ? { mocks: { file: args.mocks } } : {}),
+    mask: io.mask,
+  });
+  if (!opened.ok) {
+    const { failure } = opened;
+    if (opened.hostProfile !== undefined) {
+      args = { ...args, hostProfile: display(opened.hostProfile) };
+      if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
+    }
+    switch (failure.kind) {
+      case "plan_unreadable":
+        io.stderr.write(`rlm-plan: cannot read the plan ${shownFile(args.plan)}: ${lineText(failure.reason)}\n`);
+        return 2;
+      case "no_host_profile":
+        io.stderr.write(
+          `rlm-plan: no host profile: there is no ${HOST_PROFILE_FILENAME} in the folder of ${args.plan} or any folder above it; create one or pass --host FILE\n`,
+        );
+        return 2;
+      case "invalid_host_profile":
+      case "invalid_mocks":
+        return hostErrors(failure.errors, args, io);
+    }
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-
-  const profileFile = args.host ?? findHostProfile(args.plan);
-  if (profileFile === undefined) {
-    io.stderr.write(
-      `rlm-plan: no host profile: there is no ${HOST_PROFILE_FILENAME} in the folder of ${args.plan} or any folder above it; create one or pass --host FILE\n`,
-    );
-    return 2;
-  }
+  const session = opened.session;
+  const text = session.text ?? "";
+  const profileFile = session.hostProfile ?? "";
   // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
   args = { ...args, hostProfile: display(profileFile) };
   if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
-  const loaded = loadHostProfile(profileFile);
-  if (!loaded.ok) return hostErrors(loaded.errors, args, io);
-  io.mask.add(environmentSecrets(env, loaded.profile));
-  let mocks: Mocks | undefined;
-  if (args.mocks !== undefined) {
-    const read = loadMocks(args.mocks);
-    if (!read.ok) return hostErrors(read.errors, args, io);
-    mocks = read.mocks;
+  const mocks = session.mocks;
+  if (mocks && session.profile) {
     // A mock that names nothing the plan calls is never used: said before the run, located.
-    for (const warning of mockNameWarnings(mocks, { profile: loaded.profile, plan: planCalls(text) }))
+    for (const warning of mockNameWarnings(mocks, { profile: session.profile, plan: planCalls(text) }))
       io.stderr.write(`${display(warning.file)}:${warning.line}:${warning.column}: warning: ${warning.message}\n`);
   }
   if (mocks && !args.json)
@@ -185,12 +188,8 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   const recording = startRecording(args, profileFile, text, io.mask, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
-  const handle = startRun({
-    source: { kind: "document", text },
-    policy: hostPolicy(loaded.profile),
-    host: profileHost(loaded.profile, { env, inputFiles: args.inputs, ...(mocks ? { mocks } : {}) }),
+  const handle = session.run({
     signal: cancel.signal,
-    mask: io.mask,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),

@@ -13,7 +13,7 @@ import {
   type ShownStatus,
 } from "@rlm-plan/core/journal/queries";
 import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
-import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
+import { sessionMask } from "@rlm-plan/core/session";
 import { guardedStream } from "./guardedOutput";
 import { readOptions } from "./options";
 
@@ -57,7 +57,7 @@ const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "ok", "faile
 
 /** Runs `rlm-plan runs` with the arguments after "runs". Never throws. */
 export function runsCommand(argv: readonly string[], unguarded: RunsIo): number {
-  const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
+  const mask = sessionMask({ env: unguarded.env ?? process.env });
   const io = { stdout: guardedStream(unguarded.stdout, mask), stderr: guardedStream(unguarded.stderr, mask) };
   const [sub, ...rest] = argv;
   const usage = (message: string) => {

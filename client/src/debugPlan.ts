@@ -6,6 +6,7 @@
 
 import * as vscode from "vscode";
 import type { JsonValue, PlanError, Transition } from "@rlm-plan/core";
+import { CLIENT_SECRETS } from "./languageClient";
 import type { RunLog, RunRecord } from "./runLog";
 import type { RunOutput } from "./runOutput";
 import type { ProviderKeys } from "./secrets";
@@ -42,7 +43,8 @@ export function registerDebugging(deps: Dependencies): vscode.Disposable {
     }),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((event) => {
       if (event.session.type !== DEBUG_TYPE) return;
-      const body = event.body as Record<string, unknown>;
+      // The adapter masks with its session's mask; the client's own (its secret storage's keys) again.
+      const body = CLIENT_SECRETS.maskValue(event.body) as Record<string, unknown>;
       switch (event.event) {
         case "rlmPlan.started": {
           const plan = vscode.Uri.file(String(body.plan)).toString();

@@ -5,7 +5,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
-import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/run/secrets";
+import { maskedMethods } from "@rlm-plan/core/run/secrets";
+import { sessionMask } from "@rlm-plan/core/session/secretMask";
 import {
   LanguageClient,
   TransportKind,
@@ -24,7 +25,7 @@ export const CLIENT_NAME = "RLM Plan Language Server";
  * keys in the environment VS Code started with): masked in the client's output and trace channel,
  * which logs every request's parameters, a run's `env` included, when tracing is verbose.
  */
-export const CLIENT_SECRETS = new SecretMask(environmentSecrets(process.env));
+export const CLIENT_SECRETS = sessionMask({ env: process.env });
 
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));

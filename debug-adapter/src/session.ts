@@ -21,7 +21,6 @@ import { basename } from "node:path";
 import {
   operationName,
   parseDebugExpression,
-  startRun,
   stepKey,
   type BuiltHost,
   type PlanError,
@@ -31,6 +30,7 @@ import {
   type StepPause,
   type Transition,
 } from "@rlm-plan/core";
+import { sessionMask } from "@rlm-plan/core/session";
 import { Breakpoints } from "./breakpoints";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";
@@ -73,6 +73,13 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   private noDebug = false;
   private ended = false;
 
+  /**
+   * The output boundary: every event and response the adapter sends (output, variables,
+   * evaluate results, stopped descriptions, the run's result) passes through the session's
+   * mask; it starts with the environment's secrets and learns the launch's.
+   */
+  private readonly mask = sessionMask({ env: process.env });
+
   constructor() {
     super();
     this.setDebuggerLinesStartAt1(false);
@@ -91,6 +98,15 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
       return;
     }
     super.handleMessage(message);
+  }
+
+  override sendEvent(event: DebugProtocol.Event): void {
+    // Guarded: the base class may send before the field is set.
+    super.sendEvent(this.mask === undefined ? event : this.mask.maskValue(event));
+  }
+
+  override sendResponse(response: DebugProtocol.Response): void {
+    super.sendResponse(this.mask === undefined ? response : this.mask.maskValue(response));
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
@@ -120,7 +136,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   }
 
   private async launch(response: DebugProtocol.LaunchResponse, args: LaunchArguments): Promise<void> {
-    const prepared = await prepareLaunch(args);
+    const prepared = await prepareLaunch(args, this.mask);
     if ("error" in prepared) {
       this.sendErrorResponse(
         response,
@@ -162,14 +178,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendEvent(new Event("rlmPlan.started", { plan: this.program, hostProfile: this.hostProfile }));
     this.startedAt = performance.now();
     // The one run pipeline: check, build what the plan names, preflight, execute.
-    const report = await startRun({
-      source: { kind: "document", text: prepared.text },
-      policy: prepared.policy,
-      host: async (needs) => {
-        const setup = await prepared.host(needs);
-        if (setup.ok) this.created = setup.built;
-        return setup;
-      },
+    const report = await prepared.session.run({
+      onHostBuilt: (built) => (this.created = built),
       signal: this.cancel.signal,
       countPausedTime,
       // Stepping follows one branch after another: the call stack is one thread, and a branch

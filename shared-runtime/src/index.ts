@@ -42,3 +42,4 @@ export * from "./host";
 export * from "./debug/stepLines";
 export * from "./debug/expression";
 export * from "./graph";
+export * from "./session";

@@ -13,6 +13,10 @@ import { childOutput, type ChildOutput } from "./childOutput";
 export const ROOT = resolve(__dirname, "..", "..", "..");
 export const CLI = join(ROOT, "cli", "out", "main.js");
 
+/** What a static `check` says when a host profile applies: it started nothing, and what it left to --preflight. */
+export const LEFT_TO_PREFLIGHT =
+  "static check, no program started; left to --preflight: MCP tool lists and argument schemas, programs, provider keys, input files";
+
 export interface CliRun {
   readonly code: number | null;
   readonly stdout: string;

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Ajv4 from "ajv-draft-04";
-import { CLI, cliWorkspace, ROOT } from "../support/cliWorkspace";
+import { CLI, cliWorkspace, LEFT_TO_PREFLIGHT, ROOT } from "../support/cliWorkspace";
 
 const { dir, write, cli } = cliWorkspace("check-gate");
 
@@ -101,7 +101,11 @@ test("a plan run accepts passes check with exit 0", () => {
   write("gate/fine.rlmplan.json", plan(count("n", "[1, 2, 3]"), final("n")));
   assert.equal(cli("run", "gate/fine.rlmplan.json").code, 0);
   const checked = cli("check", "gate/fine.rlmplan.json");
-  assert.deepEqual(checked, { code: 0, stdout: "gate/fine.rlmplan.json: ok (2 steps)\n", stderr: "" });
+  assert.deepEqual(checked, {
+    code: 0,
+    stdout: "gate/fine.rlmplan.json: ok (2 steps)\n",
+    stderr: `rlm-plan: ${LEFT_TO_PREFLIGHT}\n`,
+  });
 });
 
 test("folders are walked for plans and host profiles, sorted; a glob is expanded; an empty folder is an error", () => {
@@ -209,6 +213,7 @@ test("--format github prints workflow-command annotations, escaped", () => {
   assert.equal(
     checked.stdout,
     [
+      `::notice title=rlm-plan::${LEFT_TO_PREFLIGHT}`,
       '::error file=gh/bad.rlmplan.json,line=3,col=53,endLine=3,endColumn=58,title=rlm-plan unbound_variable::variable "m,x" is not bound here: bind it in an earlier step of this plan or an enclosing one',
       "gh/bad.rlmplan.json: 1 error",
       "",

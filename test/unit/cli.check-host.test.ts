@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { cliWorkspace } from "../support/cliWorkspace";
+import { cliWorkspace, LEFT_TO_PREFLIGHT } from "../support/cliWorkspace";
 
 const { write, check } = cliWorkspace("check-host");
 
@@ -31,7 +31,7 @@ write("bad/plan.rlmplan.json", PLAN);
 
 test("the nearest host profile decides capabilities, registries and the budget (errors: run refuses them)", () => {
   const run = check("ws/plans/deep/plan.rlmplan.json");
-  assert.equal(run.stderr, "");
+  assert.equal(run.stderr, `rlm-plan: ${LEFT_TO_PREFLIGHT}\n`);
   assert.equal(
     run.stdout,
     [
@@ -72,7 +72,7 @@ test("an invalid host profile is reported where it is wrong, and fails the check
 
 test("--host names the profile to use instead of the nearest one", () => {
   const run = check("bad/plan.rlmplan.json", "--host", "ws/rlmplan.host.json");
-  assert.equal(run.stderr, "");
+  assert.equal(run.stderr, `rlm-plan: ${LEFT_TO_PREFLIGHT}\n`);
   assert.match(run.stdout, /bad\/plan\.rlmplan\.json: 3 errors\n$/);
   assert.equal(run.code, 1);
 });

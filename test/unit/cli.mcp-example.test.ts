@@ -35,33 +35,57 @@ test("rlm-plan run examples/mcp/plans/echo-and-sum.rlmplan.json prints both answ
   assert.match(result.stderr, /tool\('everything\.echo'\) +-> echoed +ok/);
 });
 
-test("rlm-plan check finds the argument errors of examples/mcp/plans/wrong-arguments.rlmplan.json", async () => {
+const LEFT =
+  "rlm-plan: static check, no program started; left to --preflight: MCP tool lists and argument schemas, programs, provider keys, input files\n";
+
+test("plain rlm-plan check starts no MCP server: wrong-arguments.rlmplan.json passes, and check says what it left", async () => {
   const result = await rlmPlan("check", "examples/mcp/plans/wrong-arguments.rlmplan.json");
   assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "examples/mcp/plans/wrong-arguments.rlmplan.json: ok (3 steps)\n");
+  assert.equal(result.stderr, LEFT);
+});
+
+test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmplan.json as run does, located", async () => {
+  const file = "examples/mcp/plans/wrong-arguments.rlmplan.json";
+  const [checked, ran] = await Promise.all([rlmPlan("check", "--preflight", file), rlmPlan("run", file)]);
+  assert.equal(checked.code, 1, checked.stderr);
   assert.equal(
-    result.stdout,
+    checked.stdout,
     [
-      'examples/mcp/plans/wrong-arguments.rlmplan.json:6:58: warning: tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema) [invalid_tool_arguments]',
-      'examples/mcp/plans/wrong-arguments.rlmplan.json:7:66: warning: tool "everything.get-sum": argument "a" must be a number, got the text "2" (its input schema) [invalid_tool_arguments]',
-      "examples/mcp/plans/wrong-arguments.rlmplan.json: ok (3 steps), 2 warnings",
+      `${file}:6:58: error: tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema) [invalid_tool_arguments]`,
+      `${file}: 1 error`,
       "",
     ].join("\n"),
   );
+  assert.equal(
+    checked.stderr,
+    `rlm-plan: preflight of ${file}: started MCP server "everything" to list tools, then stopped\n`,
+  );
+  assert.equal(ran.code, 1);
+  assert.match(
+    ran.stderr,
+    new RegExp(`${file.replace(/[.]/g, "\\.")}:6:58: run failed: .*\\[preflight/invalid_tool_arguments\\]`),
+  );
 });
 
-test("rlm-plan check examples/mcp --format github: the CI gate lists the tools too, and argument problems stay warnings", async () => {
-  const result = await rlmPlan("check", "examples/mcp", "--format", "github");
-  assert.equal(result.code, 0, result.stderr);
+test("rlm-plan check examples/mcp --format github: static, no MCP server started; --preflight lists the tools", async () => {
+  const plain = await rlmPlan("check", "examples/mcp", "--format", "github");
+  assert.equal(plain.code, 0, plain.stderr);
   assert.deepEqual(
-    result.stdout.split("\n").filter((line) => line.startsWith("::")),
+    plain.stdout.split("\n").filter((line) => line.startsWith("::")),
+    [`::notice title=rlm-plan::${LEFT.slice("rlm-plan: ".length, -1)}`],
+  );
+  const preflight = await rlmPlan("check", "--preflight", "examples/mcp", "--format", "github");
+  assert.equal(preflight.code, 1, preflight.stderr);
+  assert.deepEqual(
+    preflight.stdout.split("\n").filter((line) => line.startsWith("::error")),
     [
-      '::warning file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=6,col=58,endLine=6,endColumn=66,title=rlm-plan invalid_tool_arguments::tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema)',
-      '::warning file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=7,col=66,endLine=7,endColumn=69,title=rlm-plan invalid_tool_arguments::tool "everything.get-sum": argument "a" must be a number, got the text "2" (its input schema)',
+      '::error file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=6,col=58,endLine=6,endColumn=66,title=rlm-plan invalid_tool_arguments::tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema)',
     ],
   );
 });
 
-test("rlm-plan check: a server that cannot start is a warning on the calls of its tools", async () => {
+test("rlm-plan check --preflight: a server that cannot start is a refusal on the call of its tool", async () => {
   const host = join(dir, "rlmplan.host.json");
   writeFileSync(
     host,
@@ -72,11 +96,13 @@ test("rlm-plan check: a server that cannot start is a warning on the calls of it
     plan,
     '{"steps": [{"op": "tool", "name": "gone.x", "args": {}, "bind": "r"}, {"op": "final", "value": 1}]}',
   );
-  const result = await rlmPlan("check", plan);
-  assert.equal(result.code, 0, result.stderr);
+  const plain = await rlmPlan("check", plan);
+  assert.equal(plain.code, 0, plain.stderr);
+  const result = await rlmPlan("check", "--preflight", plan);
+  assert.equal(result.code, 1, result.stderr);
   assert.equal(
     result.stdout.split("\n")[0],
-    `${plan}:1:35: warning: MCP server "gone" could not be started: command "no-such-server" was not found: the arguments of tool "gone.x" are not checked [tool_source_unavailable]`,
+    `${plan}:1:35: error: MCP server "gone" could not be started: command "no-such-server" was not found [tool_unavailable]`,
   );
 });
 
@@ -128,7 +154,9 @@ test("rlm-plan check starts no MCP server when no plan calls one of its tools", 
   assert.equal(existsSync(pids), false, "the MCP server was started");
 });
 
-test("rlm-plan check examples/types: fields a model reply and an MCP output schema lack, from the real server's listing", async () => {
+// Plain check starts no MCP server: an MCP tool's output schema is unknown to it, so only the
+// model reply's missing field is found (the editor, with listMcpTools, finds both).
+test("rlm-plan check examples/types: a field a model reply lacks; MCP output schemas are not listed", async () => {
   const result = await rlmPlan("check", "examples/types/plans/weather-report.rlmplan.json");
   assert.equal(result.code, 1, result.stderr);
   const file = "examples/types/plans/weather-report.rlmplan.json";
@@ -137,9 +165,7 @@ test("rlm-plan check examples/types: fields a model reply and an MCP output sche
     [
       `${file}:22:90: error: \`reply\` has no field "txt": did you mean "text"? (\`reply\` is the reply of the model call at 13:5) [unknown_field]`,
       `${file}:17:15: note: \`reply\` is the reply of the model call`,
-      `${file}:23:91: error: \`weather\` has no field "temprature": did you mean "temperature"? (\`weather\` is the result of tool "everything.get-structured-content" at 7:5) [unknown_field]`,
-      `${file}:11:15: note: \`weather\` is the result of tool "everything.get-structured-content"`,
-      `${file}: 2 errors`,
+      `${file}: 1 error`,
       "",
     ].join("\n"),
   );

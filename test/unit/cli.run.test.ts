@@ -422,7 +422,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     assert.match(run.stderr, /^test\/fixtures\/tools\/README\.md:1:1: invalid JSON: /);
   });
 
-  test("a data file that cannot be read: exit 2, located in the profile, when the plan reads it", async () => {
+  test("a data file that cannot be read: refused by preflight at the plan's reference, the profile's place named", async () => {
     const folder = workspace(
       {
         capabilities: ["context(reduce)"],
@@ -447,10 +447,11 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     const unused = await rlmPlanRun([join(folder, "p.rlmplan.json")]);
     assert.deepEqual([unused.code, unused.stdout], [0, "1\n"]);
     const run = await rlmPlanRun([join(folder, "reads.rlmplan.json")]);
-    assert.equal(run.code, 2);
+    assert.equal(run.code, 1);
+    const plan = join(folder, "reads.rlmplan.json");
     assert.equal(
-      run.stderr,
-      `${join(folder, "rlmplan.host.json")}:8:15: cannot read "missing.txt" for input "h": no such file (ENOENT)\n`,
+      run.stderr.split("\n")[0],
+      `${plan}:7:17: run failed: cannot read "missing.txt" for input "h": no such file (ENOENT) (declared at ${join(folder, "rlmplan.host.json")}:8:15) [preflight/input_unavailable]`,
     );
   });
 

@@ -72,11 +72,11 @@ describe("startRun: one rule for budget_remaining", () => {
 
   test("a host that cannot be set up reports its located problems, and the whole budget", async () => {
     const profile = profileIn({
-      capabilities: ["context(reduce)"],
-      inputs: { h: { type: "text-file", path: "gone.txt" } },
+      capabilities: ["tool(t)"],
+      tools: { t: { type: "command", command: ["true"], cwd: "gone" } },
     });
     const report = await startRun({
-      source: { kind: "value", value: { steps: [countOf("h"), { op: "final", value: 1 }] } },
+      source: { kind: "value", value: { steps: [{ op: "final", value: 1 }] } },
       policy: { capabilities: [...profile.capabilities] },
       host: profileHost(profile),
     }).done;
@@ -86,7 +86,39 @@ describe("startRun: one rule for budget_remaining", () => {
     assert.deepEqual(report.outcome.budget_remaining, FULL_BUDGET);
     assert.deepEqual(
       report.hostErrors?.map((e) => [e.line, e.column, e.message]),
-      [[8, 15, 'cannot read "gone.txt" for input "h": no such file (ENOENT)']],
+      [[11, 14, 'the working folder "gone" of tool "t" does not exist']],
+    );
+  });
+
+  test("an input file the plan reads that cannot be read: a preflight refusal at the reference, and the whole budget", async () => {
+    const profile = profileIn({
+      capabilities: ["context(reduce)"],
+      inputs: { h: { type: "text-file", path: "gone.txt" } },
+    });
+    const report = await startRun({
+      source: { kind: "value", value: { steps: [countOf("h"), { op: "final", value: 1 }] } },
+      policy: { capabilities: [...profile.capabilities] },
+      host: profileHost(profile),
+    }).done;
+    assert.equal(report.stage, "preflight");
+    assert.ok(!report.outcome.ok);
+    assert.deepEqual(report.outcome.budget_remaining, FULL_BUDGET);
+    const { error } = report.outcome;
+    assert.deepEqual(
+      [error.kind, error.input, error.path, error.problems],
+      [
+        "input_unavailable",
+        "h",
+        ["steps", 0, "handle", "name"],
+        [
+          {
+            file: profile.file,
+            line: 8,
+            column: 15,
+            message: 'cannot read "gone.txt" for input "h": no such file (ENOENT)',
+          },
+        ],
+      ],
     );
   });
 });
@@ -277,6 +309,7 @@ describe("startRun: honest preflight, before the first side effect", () => {
       provider: "p",
       variable: "RLM_PLAN_TEST_UNSET_KEY",
       message: 'provider "p" needs its key in the environment variable RLM_PLAN_TEST_UNSET_KEY, which is not set',
+      path: ["steps", 1, "provider"],
     });
     assert.deepEqual(report.outcome.transitions, []);
   });

@@ -26,6 +26,7 @@ export const editorRuns: Feature = (ctx) => {
     plan: (uri) => ctx.workspace.plan(uri),
     hostProfileFileFor: (uri) => ctx.workspace.hostProfileFileFor(uri),
     hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
+    sessionStarted: (session) => ctx.secretsLearned(session.secretValues()),
     event: ({ runId, uri, event }) => {
       const run = pending.get(runId);
       if (!run) return;

@@ -76,6 +76,8 @@ export interface FeatureContext {
   command(name: string, handler: CommandHandler): void;
   /** The client's capabilities; undefined until `initialize` has arrived. */
   clientCapabilities(): ClientCapabilities | undefined;
+  /** Secrets a session learned (a client's keys for a run): every later output masks them too. */
+  secretsLearned(values: readonly string[]): void;
 }
 
 export type Feature = (ctx: FeatureContext) => void;
@@ -332,6 +334,7 @@ const planRuns: Feature = (ctx) => {
     hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
     event: (params) => void ctx.connection.sendNotification(RunEventNotification.type, params),
     finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
+    sessionStarted: (session) => ctx.secretsLearned(session.secretValues()),
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));

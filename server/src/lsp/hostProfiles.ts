@@ -2,16 +2,10 @@
 // the nearest rlmplan.host.json walking up), each profile parsed once with the runtime's loader
 // (from the editor's text when the file is open, from disk otherwise), and the view features use.
 
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  findHostProfile,
-  HOST_PROFILE_FILENAME,
-  loadHostProfile,
-  parseHostProfile,
-  type HostProfile,
-  type HostProfileResult,
-} from "@rlm-plan/core/host/profile";
+import type { HostProfile, HostProfileResult } from "@rlm-plan/core/host/profile";
+import { HOST_PROFILE_FILENAME, hostProfileIn, readHostProfile } from "@rlm-plan/core/session";
 import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { hostStatusOf, type HostStatus } from "../service/hostView";
 
@@ -49,6 +43,8 @@ export class HostProfiles {
    */
   private readonly listings = new Map<string, { profile: HostProfile; done: McpDiscovery | undefined }>();
   private listTools = false;
+  /** Called with each profile read: the server's mask learns its providers' key variables. */
+  onProfileRead: ((profile: HostProfile) => void) | undefined;
   /** Called when a listing finishes, so open plans are checked again with what it found. */
   onToolsListed: (() => void) | undefined;
   /** Bumped on every change, so cached analyses know they are stale. */
@@ -94,7 +90,7 @@ export class HostProfiles {
   locateFrom(folder: string): string | undefined {
     if (this.configured) return this.configured;
     const dir = resolve(folder);
-    if (!this.discovered.has(dir)) this.discovered.set(dir, findHostProfile(join(dir, "plan")));
+    if (!this.discovered.has(dir)) this.discovered.set(dir, hostProfileIn(dir));
     return this.discovered.get(dir);
   }
 
@@ -154,7 +150,8 @@ export class HostProfiles {
     let entry = this.parsed.get(key);
     if (!entry) {
       const text = this.openText(key);
-      const result = text === undefined ? loadHostProfile(key) : parseHostProfile(text, key);
+      const result = readHostProfile(key, text);
+      if (result.ok) this.onProfileRead?.(result.profile);
       const listing = result.ok ? this.listing(key, result.profile) : undefined;
       entry = { result, status: hostStatusOf(key, result, listing) };
       this.parsed.set(key, entry);

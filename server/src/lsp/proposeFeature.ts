@@ -2,7 +2,7 @@
 // key) and the server command that asks one of them for a plan. The runtime's proposePlan does
 // the asking and checking; this only finds the host profile and shapes the answer.
 
-import { proposePlan } from "@rlm-plan/core";
+import { openPlanSessionSync } from "@rlm-plan/core/session";
 import type { CancellationToken } from "vscode-languageserver";
 import type { Feature } from "./features";
 import { HostProvidersRequest, ProposePlanCommand } from "../protocol";
@@ -61,26 +61,23 @@ export const proposals: Feature = (ctx) => {
       }
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort());
-      const env = { ...process.env, ...stringRecord(request.env) };
-      const asked = await proposePlan({
-        goal: request.goal,
-        profile: loaded.profile,
-        provider,
-        env,
-        signal: controller.signal,
-      });
-      if (!asked.ok) return { ok: false, provider, error: asked.error };
+      // The plan session without a plan yet: the editor's profile, the client's keys, the mask.
+      const opened = openPlanSessionSync({ hostProfile: file, profile: loaded, clientEnv: stringRecord(request.env) });
+      if (!opened.ok) return { ok: false, provider, error: `the host profile ${file} has problems: fix them first` };
+      const { session } = opened;
+      const asked = await session.propose(request.goal, provider, controller.signal);
+      if (!asked.ok) return session.mask.maskValue({ ok: false, provider, error: asked.error });
       const { proposal, reply } = asked;
       const problems = proposal.ok
         ? []
         : proposal.problems.map(({ line, column, code, message }) => ({ line, column, code, message }));
-      return {
+      return session.mask.maskValue({
         ok: true,
         provider,
         planText: proposal.planText ?? null,
         reply: proposal.planText === undefined ? reply : null,
         problems,
-      };
+      });
     },
   );
 };

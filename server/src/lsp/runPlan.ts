@@ -6,12 +6,12 @@
 // `rlmPlan.server.cancel` aborts a run: the runtime stops it, tool processes are killed, and it
 // ends with kind "cancelled". Events carry counters, paths and, for failures, the error's
 // message with the run's secrets masked: never a prompt, model text, tool argument or header.
+// The run is assembled by the core's plan session (the editor's text and profile, the client's
+// keys, the mocks, the mask).
 
-import { startRun, type PlanError, type RunEvent, type RunHandle, type Transition } from "@rlm-plan/core";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import { profileHost } from "@rlm-plan/core/host/createHost";
-import { loadMocks, parseMocks, type Mocks } from "@rlm-plan/core/host/mocks";
+import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
 import type { HostProfileResult } from "@rlm-plan/core/host/profile";
+import { openPlanSessionSync, type PlanSession, type SessionFailure } from "@rlm-plan/core/session";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,12 +22,12 @@ import { HOST_PROFILE_FILENAME } from "./hostProfiles";
 import {
   CancelRunCommand,
   RunCommand,
-  type RunEventParams,
   type RunFinishedParams,
   type RunIdentity,
+  type RunEventParams,
   type RunResult,
 } from "../protocol";
-import { maskedRunnerHost, runSecrets } from "./runMask";
+import { maskedRunnerHost } from "./runMask";
 
 /** A run in progress; `done` settles once the client has heard how it ended. */
 type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
@@ -43,6 +43,8 @@ export interface PlanRunnerHost {
   /** One of the runtime's events, in the order it emitted them. */
   event(params: RunEventParams): void;
   finished(params: RunFinishedParams): void;
+  /** A run's session opened: the server's own mask learns the keys the client passed for it. */
+  sessionStarted?(session: PlanSession): void;
 }
 
 export interface PlanRunner {
@@ -81,12 +83,31 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
         return failed(`The host profile ${basename(hostFile)} has ${count}${where}: fix it, then run the plan again`);
       }
       const mocks = runMocks(args, hostFile);
-      if (mocks !== undefined && !("tools" in mocks)) return invalid(mocks.message);
+      if (mocks !== undefined && "message" in mocks) return invalid(mocks.message);
+      const env = runEnvironment(args);
+      // The plan session: the editor's text and profile, the client's keys, the mocks, the mask.
+      const opened = openPlanSessionSync({
+        text: plan.document.getText(),
+        document: plan.analysis.document,
+        hostProfile: hostFile,
+        profile: loaded,
+        clientEnv: env,
+        ...(mocks ? { mocks } : {}),
+      });
+      if (!opened.ok) {
+        const failure = opened.failure;
+        if (failure.kind !== "invalid_mocks") return failed(opened.mask.mask(failureText(failure)));
+        const e = failure.errors[0];
+        const where = e ? `${basename(e.file)}:${e.line}:${e.column}: ${e.message}` : "invalid mocks";
+        const more = failure.errors.length > 1 ? ` (and ${failure.errors.length - 1} more)` : "";
+        return invalid(opened.mask.mask(`The mocks cannot be used: ${where}${more}`));
+      }
       const runId = `run-${++counter}`;
       const identity: RunIdentity = { uri, runId };
-      const env = runEnvironment(args);
-      const mask = runSecrets(env, loaded.profile);
-      const handle = execute(maskedRunnerHost(server, mask), identity, plan, loaded.profile, env, mocks, mask);
+      const session = opened.session;
+      server.sessionStarted?.(session);
+      const masked = maskedRunnerHost(server, session.mask);
+      const handle = execute(masked, identity, session);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;
@@ -141,48 +162,37 @@ function failed(message: string): ResponseError<void> {
 /**
  * The run's mocks: `mocks` in the request is a mocks file (a path or file URI, relative paths
  * against the host profile's folder) or the mocks themselves (an object, checked against the
- * same schema). Undefined for a real run; an Error-like value when the mocks are unusable.
+ * same schema). Undefined for a real run; the session reads and checks them.
  */
-function runMocks(args: readonly unknown[], hostFile: string): Mocks | { message: string } | undefined {
+function runMocks(
+  args: readonly unknown[],
+  hostFile: string,
+): { readonly file: string } | { readonly value: unknown; readonly name: string } | { message: string } | undefined {
   const first = args[0];
   if (typeof first !== "object" || first === null || Array.isArray(first)) return undefined;
   const mocks: unknown = (first as Record<string, unknown>).mocks;
   if (mocks === undefined || mocks === null) return undefined;
-  let result;
-  if (typeof mocks === "string") {
-    const file = mocks.startsWith("file:") ? fileURLToPath(mocks) : resolvePath(hostFile, mocks);
-    result = loadMocks(file);
-  } else {
-    result = parseMocks(JSON.stringify(mocks), "mocks");
+  if (typeof mocks !== "string") return { value: mocks, name: "mocks" };
+  try {
+    return { file: mocks.startsWith("file:") ? fileURLToPath(mocks) : resolvePath(hostFile, mocks) };
+  } catch {
+    return { message: `The mocks cannot be used: ${JSON.stringify(mocks)} is not a file path or file URI` };
   }
-  if (result.ok) return result.mocks;
-  const e = result.errors[0];
-  const where = e ? `${basename(e.file)}:${e.line}:${e.column}: ${e.message}` : "invalid mocks";
-  const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more)` : "";
-  return { message: `The mocks cannot be used: ${where}${more}` };
+}
+
+function failureText(failure: SessionFailure): string {
+  return "message" in failure ? failure.message : `the host profile ${basename(failure.file)} has problems`;
 }
 
 function resolvePath(hostFile: string, path: string): string {
   return pathResolve(dirname(hostFile), path);
 }
 
-function execute(
-  server: PlanRunnerHost,
-  identity: RunIdentity,
-  plan: AnalyzedPlan,
-  profile: Extract<HostProfileResult, { ok: true }>["profile"],
-  env: Readonly<Record<string, string>>,
-  mocks: Mocks | undefined,
-  mask: SecretMask,
-): ServerRun {
+function execute(server: PlanRunnerHost, identity: RunIdentity, session: PlanSession): ServerRun {
   const started = performance.now();
   let transitionCount = 0;
-  const mocked = mocks !== undefined;
-  const handle = startRun({
-    source: { kind: "document", text: plan.document.getText(), document: plan.analysis.document },
-    policy: { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" },
-    host: profileHost(profile, { env: { ...process.env, ...env }, ...(mocks ? { mocks } : {}) }),
-    mask,
+  const mocked = session.mocks !== undefined;
+  const handle = session.run({
     // Every event as the runtime emitted it (a transition's entry kept to its defined fields).
     onEvent: (event) => {
       if (event.type === "transition") transitionCount++;

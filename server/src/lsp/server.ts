@@ -14,15 +14,22 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { FEATURES, type CommandHandler, type FeatureContext } from "./features";
+import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
 import { createGuard } from "./guard";
+import { maskedConnection } from "./maskedConnection";
 import { PlanWorkspace } from "./workspace";
 
 export const SERVER_NAME = "rlm-plan-language-server";
 
-export function startServer(connection: Connection): void {
+export function startServer(unmasked: Connection): void {
+  // Every answer and message goes out through the sessions' mask; it learns each host profile's
+  // key variables as the workspace reads them, and the keys a client passes for a run.
+  const mask = sessionMask({ env: process.env });
+  const connection = maskedConnection(unmasked, mask);
   const documents = new TextDocuments(TextDocument);
   const guard = createGuard(connection.console);
   const workspace = new PlanWorkspace(connection, documents, guard);
+  workspace.hosts.onProfileRead = (profile) => addSessionSecrets(mask, { env: process.env, profile });
   let capabilities: ServerCapabilities = {};
   const commands = new Map<string, CommandHandler>();
   let client: ClientCapabilities | undefined;
@@ -39,6 +46,7 @@ export function startServer(connection: Connection): void {
       commands.set(name, handler);
     },
     clientCapabilities: () => client,
+    secretsLearned: (values) => void mask.add(values),
   };
   for (const feature of FEATURES) feature(context);
 

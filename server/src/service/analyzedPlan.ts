@@ -39,21 +39,8 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
   const host = hostStatus.kind === "ok" ? hostStatus.view : undefined;
   const text = document.getText();
   const parsed = parsePlanDocument(text);
-  const policy = host
-    ? {
-        capabilities: host.capabilities,
-        budget: host.budget,
-        registries: {
-          tools: host.toolKnowledge,
-          providers: new Set(host.providers.keys()),
-          inputs: new Set(host.inputs.keys()),
-          contextInputs: host.contextInputs,
-        },
-        tools: host.toolKnowledge,
-        types: host.types,
-        dataLimits: host.dataLimits,
-      }
-    : {};
+  // The core session's one policy builder made it (hostView.ts); no profile, no host checks.
+  const policy = host ? host.policy : {};
   const analysis = analyzePlanText(text, policy, parsed);
   // The parsed document (tree and value) is not kept: it goes once the analysis is built.
   const retained: PlanAnalysis = { ...analysis, document: new RetainedDocument(document.uri, text, parsed) };

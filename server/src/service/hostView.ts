@@ -4,17 +4,16 @@
 
 import { basename } from "node:path";
 import type { ToolKnowledge } from "@rlm-plan/core/plan/toolArguments";
-import { dataLimitsOf, type DataLimits } from "@rlm-plan/core";
+import type { AnalysisPolicy, DataLimits } from "@rlm-plan/core";
+import { analysisPolicy } from "@rlm-plan/core/session";
 import {
-  contextInputNames,
   type HostProfile,
   type HostProfileResult,
   type InputSpec,
   type ProviderSpec,
   type ToolSpec,
 } from "@rlm-plan/core/host/profile";
-import { hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
-import { hostTypes } from "@rlm-plan/core/host/typeHost";
+import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import type { TypeHost } from "@rlm-plan/core/plan/types/planTypes";
 
 export interface HostEntry {
@@ -45,6 +44,8 @@ export interface HostView {
   readonly dataLimits: DataLimits;
   /** What the type rules know of it: inputs, chat providers, tools' results, the plan's result schema. */
   readonly types: TypeHost;
+  /** The analysis policy of plans under this profile: the core session's one builder. */
+  readonly policy: AnalysisPolicy;
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
@@ -83,19 +84,20 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
       ...(signature.description !== undefined ? { description: signature.description } : {}),
     });
   }
-  const toolKnowledge = hostToolKnowledge(profile, listing);
+  const policy = analysisPolicy(profile, listing ? { discovery: listing } : {});
   return {
+    policy,
     file: profile.file,
     fileName: basename(profile.file),
     capabilities: profile.capabilities,
     budget: profile.budget,
     inputs: entries(profile.inputs, inputSummary),
-    contextInputs: contextInputNames(profile),
+    contextInputs: policy.registries?.contextInputs as ReadonlySet<string>,
     tools,
     providers: entries(profile.providers, providerSummary),
-    toolKnowledge,
-    dataLimits: dataLimitsOf(profile, basename(profile.file)),
-    types: hostTypes(profile, toolKnowledge),
+    toolKnowledge: policy.tools as ToolKnowledge,
+    dataLimits: policy.dataLimits as DataLimits,
+    types: policy.types as TypeHost,
   };
 }
 

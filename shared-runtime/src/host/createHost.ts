@@ -11,9 +11,11 @@ import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/op
 import type { PlanError } from "../run/errors";
 import type { ParallelMode } from "../run/events";
 import type { InputOpener, ModelProvider, RunHost, ToolHandler } from "../run/host";
-import type { HostFactory, PlanNeeds } from "../run/startRun";
+import type { HostFactory, HostPreflight, PlanNeeds } from "../run/startRun";
+import type { Plan } from "../plan/ast";
+import { hostPreflight, mcpPreflight } from "./hostPreflight";
 import { builtinTool, BUILTIN_TOOL_NAMES, isBuiltinToolName } from "./builtinTools";
-import { createCommandTool, programProblem } from "./commandTool";
+import { createCommandTool } from "./commandTool";
 import { inputFileOverride, loadInput, textFileInput } from "./inputs";
 import { HostToolRegistry, McpServers } from "./mcp/servers";
 import { mockProvider, mockTool, type Mocks } from "./mocks";
@@ -37,6 +39,8 @@ export interface CreatedHost {
   kill(): void;
   /** Preflight problems of what the plan needs (given `needs`): programs not found, keys unset. */
   readonly problems: readonly PlanError[];
+  /** MCP servers the plan names started and their tool lists checked against its calls. */
+  preflight(plan: Plan): Promise<HostPreflight>;
   /** Whether some tools or providers answer from mocks. */
   readonly mocked: boolean;
   /** The profile's setting for parallel branches. */
@@ -119,17 +123,20 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
   const store = new ContextStore();
   const inputs: JsonObject = newJsonObject();
   const lazyInputs = new Map<string, InputOpener>();
+  const unreadableInputs = new Map<string, HostProfileError>();
   const overrides = options.inputFiles ?? {};
   const needs = options.needs;
   const wanted = (name: string) => needs === undefined || needs.inputs.has(name);
   for (const [name, spec] of profile.inputs) {
     if (Object.prototype.hasOwnProperty.call(overrides, name) || !wanted(name)) continue;
     if (needs && spec.type === "text-file") {
-      // Checked now (a missing file fails before any side effect), indexed on first use.
+      // Checked now (a plan that reads a missing file is refused by preflight, before any side
+      // effect), indexed on first use.
       const file = resolve(profile.dir, spec.path);
       const unreadable = fileProblem(file);
       if (unreadable !== undefined)
-        errors.push(
+        unreadableInputs.set(
+          name,
           profileError(
             profile,
             `${pointer(["inputs", name])}/path`,
@@ -170,7 +177,10 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
       await tracker.closeAll();
     },
     kill: () => tracker.killAllNow(),
-    problems: needs ? hostPreflight(profile, needs, env, mocks) : [],
+    problems: needs
+      ? hostPreflight(profile, needs, { env, inputFiles: overrides, unreadableInputs, ...(mocks ? { mocks } : {}) })
+      : [],
+    preflight: (plan) => mcpPreflight(plan, profile, mcp, mocks),
     mocked: mocks !== undefined,
     ...(profile.parallel ? { parallel: profile.parallel } : {}),
   };
@@ -187,47 +197,6 @@ export function profileHost(profile: HostProfile, options: Omit<CreateHostOption
       throw error;
     }
   };
-}
-
-/**
- * What would fail only when a step runs, found before the first side effect: a command tool
- * whose program does not resolve, a provider whose key variable is unset. Names the tool or
- * provider and the variable, never a value. Mocked names are not checked.
- */
-export function hostPreflight(
-  profile: HostProfile,
-  needs: PlanNeeds,
-  env: NodeJS.ProcessEnv,
-  mocks?: Mocks,
-): PlanError[] {
-  const problems: PlanError[] = [];
-  for (const name of needs.tools) {
-    const spec = profile.tools.get(name);
-    if (!spec || spec.type !== "command" || mocks?.tools.has(name)) continue;
-    const problem = programProblem(spec, profile.dir, env);
-    if (problem !== undefined)
-      problems.push({
-        phase: "preflight",
-        kind: "tool_unavailable",
-        tool: name,
-        message: `tool ${JSON.stringify(name)} cannot run: ${problem}; fix its "command" in ${profile.file}`,
-      });
-  }
-  for (const name of needs.providers) {
-    const spec = profile.providers.get(name);
-    const variable = spec?.apiKeyEnv;
-    if (variable === undefined || mocks?.providers.has(name)) continue;
-    const value = Object.prototype.hasOwnProperty.call(env, variable) ? env[variable] : undefined;
-    if ((value ?? "").trim() === "")
-      problems.push({
-        phase: "preflight",
-        kind: "provider_key_missing",
-        provider: name,
-        variable,
-        message: `provider ${JSON.stringify(name)} needs its key in the environment variable ${variable}, which is not set`,
-      });
-  }
-  return problems;
 }
 
 /** Why a file cannot be read, or undefined: a cheap check, the file is not opened. */

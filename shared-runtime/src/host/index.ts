@@ -13,4 +13,5 @@ export { KILL_GRACE_MS, ProcessTracker } from "./processGroup";
 export { loadInput, textFileInput, type InputResult } from "./inputs";
 export * from "./createHost";
 export * from "./mocks";
+export { hostPreflight, mcpPreflight, type HostPreflightOptions } from "./hostPreflight";
 export * from "./mockNames";

@@ -3,7 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { findHostProfile } from "../host/profile";
+import { hostProfileIn } from "../session/hostProfiles";
 import { JOURNAL_FILE } from "./schema";
 import { JOURNAL_DIR } from "./store";
 
@@ -24,6 +24,6 @@ export function findJournalDir(folder: string): string | undefined {
     if (parent === dir) break;
     dir = parent;
   }
-  const profile = findHostProfile(join(resolve(folder), "x"));
+  const profile = hostProfileIn(resolve(folder));
   return profile === undefined ? undefined : journalDirOf(profile);
 }

@@ -12,7 +12,7 @@ import { isJsonObject, pointerPath, valueAtPath, type JsonObject, type JsonPath,
 import type { Expr, Step } from "./ast";
 import type { PlanModel } from "./model";
 import type { PlanTypes } from "./types/planTypes";
-import { membersOf, printType, type ValueType } from "./types/valueType";
+import { membersOf, printType, UNKNOWN, type ValueType } from "./types/valueType";
 import { nearestName } from "../text/nearestName";
 import { describe } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
@@ -102,6 +102,25 @@ export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge, typ
     if (step.op === "tool") for (const item of callProblems(step, tools, types)) problems.push(item);
   return problems;
 }
+
+/**
+ * The problems of one call's literal arguments against a tool's input schema (references are
+ * unknown here, never judged): what a run's preflight refuses once an MCP server has listed the tool.
+ */
+export function literalArgumentProblems(step: Extract<Step, { op: "tool" }>, signature: ToolSignature): PlanProblem[] {
+  const schema = signature.inputSchema;
+  if (schema === undefined) return [];
+  const tool = quoted(step.name);
+  return valueSchemaProblems(step.args, [...step.path, "args"], schema, UNTYPED, (message, at) => ({
+    phase: "preflight",
+    kind: "invalid_tool_arguments",
+    message: `tool ${tool}: ${message} (its input schema)`,
+    ...at,
+  }));
+}
+
+/** Types that know nothing: every reference is unknown, so only literal parts are judged. */
+const UNTYPED = { ofExpr: () => UNKNOWN, rootOf: () => undefined } as unknown as PlanTypes;
 
 function callProblems(step: Extract<Step, { op: "tool" }>, tools: ToolKnowledge, types: PlanTypes): PlanProblem[] {
   const unavailable = tools.unavailable(step.name);

@@ -3,12 +3,12 @@
 // proposal (with the plan's JSON Schema as response_format where the provider takes it). What
 // `rlm-plan propose` and the editors' "Propose Plan" share; nothing runs here.
 
-import { hostPolicy } from "../host/createHost";
 import type { HostProfile } from "../host/profile";
 import type { JsonValue } from "../json";
 import { DEFAULT_BUDGET, resolveBudget } from "../plan/budget";
 import { quoted } from "../plan/problems";
 import { safeErrorText } from "../run/errors";
+import type { PolicyOptions } from "../run/pipeline";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "./openaiChat";
 import { buildPlanPrompt } from "./planPrompt";
 import { proposalOptions } from "./planResponseFormat";
@@ -23,6 +23,8 @@ export interface ProposeRequest {
   /** Where the provider's key is read from. */
   readonly env: NodeJS.ProcessEnv;
   readonly signal?: AbortSignal;
+  /** What the proposal is checked against: the session's run policy (capabilities, budget). */
+  readonly policy: PolicyOptions;
 }
 
 export type ProposeResult =
@@ -40,7 +42,7 @@ export async function proposePlan(request: ProposeRequest): Promise<ProposeResul
   }
   const problem = openAIChatSpecProblem(spec);
   if (problem) return { ok: false, error: `provider ${quoted(name)}: ${problem}` };
-  const policy = hostPolicy(profile);
+  const policy = request.policy;
   const budget = resolveBudget(policy.budget);
   const prompt = buildPlanPrompt(request.goal, promptHost(profile, budget.ok ? budget.budget : DEFAULT_BUDGET));
   const options = proposalOptions(spec);

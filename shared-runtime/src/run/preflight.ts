@@ -56,11 +56,13 @@ function unknownNames(plan: Plan, host: RunHost, collectAll: boolean): PlanError
     tool: (name: string) => host.tools?.has(name) === true,
     provider: (name: string) => host.providers?.has(name) === true,
   };
-  return unregisteredNames(plan, registered, collectAll ? Infinity : 1).map(({ kind, name, message }) => ({
+  // The name's JSON path names the step: every output locates the refusal (file:line:col).
+  return unregisteredNames(plan, registered, collectAll ? Infinity : 1).map(({ kind, name, path, message }) => ({
     phase: "preflight",
     kind,
     value: name,
     message,
+    path: [...path],
   }));
 }
 

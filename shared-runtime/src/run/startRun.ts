@@ -6,7 +6,7 @@
 
 import { lineColumn } from "../analysis";
 import type { JsonPath } from "../json";
-import { childPlans, inputNames, stepExpressions, type Plan } from "../plan/ast";
+import { childPlans, stepExpressions, type Expr, type Plan } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import type { ValidatedPlan } from "../plan/validate";
@@ -28,6 +28,22 @@ export interface PlanNeeds {
   readonly tools: ReadonlySet<string>;
   readonly providers: ReadonlySet<string>;
   readonly inputs: ReadonlySet<string>;
+  /**
+   * Where each name is first used in the plan (the step's "name" or "provider", the input
+   * reference's "name"): a host's preflight error names its step by this path.
+   */
+  readonly paths?: {
+    readonly tools: ReadonlyMap<string, JsonPath>;
+    readonly providers: ReadonlyMap<string, JsonPath>;
+    readonly inputs: ReadonlyMap<string, JsonPath>;
+  };
+}
+
+/** What a host's own preflight found: refusals, and the MCP servers it started to list their tools. */
+export interface HostPreflight {
+  readonly errors: readonly PlanError[];
+  /** MCP servers started (and asked for their tools) by this preflight, in the order asked. */
+  readonly mcpServers: readonly string[];
 }
 
 /** A host built for one run. */
@@ -35,6 +51,12 @@ export interface BuiltHost {
   readonly host: RunHost;
   /** The host's own preflight: programs that do not resolve, provider keys that are unset. */
   readonly problems?: readonly PlanError[];
+  /**
+   * The host's asynchronous preflight, asked once the synchronous checks pass and before the
+   * first step: MCP servers the plan names are started, their tool lists read, and the plan's
+   * calls checked against them (names, literal arguments against input schemas).
+   */
+  preflight?(plan: Plan, signal: AbortSignal): Promise<HostPreflight>;
   /** Whether tools or providers answer from a mocks file: every output of the run says so. */
   readonly mocked?: boolean;
   /** The host's setting for parallel branches; a run's own option wins. */
@@ -76,6 +98,8 @@ export interface RunReport {
   readonly outcome: RunOutcome;
   readonly stage: RunStage;
   readonly mocked: boolean;
+  /** MCP servers the preflight started to list their tools (stopped when the run ends). */
+  readonly mcpServers?: readonly string[];
   /** The host's located setup problems (stage "host"). */
   readonly hostErrors?: readonly HostProfileError[];
   /** The checked plan, when it was valid. */
@@ -111,22 +135,83 @@ export function startRun(options: StartRunOptions): RunHandle {
   return { done, cancel: () => controller.abort(), kill: () => built?.kill?.() };
 }
 
+/**
+ * The static stage of a run (parse, normalize, validate against the policy): the refusal a run
+ * gives, located in the plan's file, or the validated plan. Debuggers ask it before they start.
+ */
+export function checkStage(
+  source: PlanSource,
+  document: PlanDocument | undefined,
+  options: Pick<StartRunOptions, "policy" | "budget">,
+): { readonly refusal: RunReport } | { readonly refusal?: undefined; readonly validated: ValidatedPlan } {
+  const checked = checkPlan(source, options.policy);
+  if (checked.ok) return { validated: checked.validated };
+  const budget = checked.budget ?? checked.policyBudget;
+  const location = locationOf(source, document, checked.error, options);
+  const outcome = notRun(checked.error, budget);
+  return { refusal: { outcome, stage: "check", mocked: false, ...definedOnly({ budget, location }) } };
+}
+
+/** A run whose preflight passed: everything execute needs. */
+interface Prepared {
+  readonly validated: ValidatedPlan;
+  readonly budget: Budget;
+  readonly built: BuiltHost;
+  readonly mocked: boolean;
+  readonly document: PlanDocument | undefined;
+  readonly mcpServers: readonly string[];
+  readonly locate: (error: PlanError) => FileLocation | undefined;
+}
+
 async function run(
   options: StartRunOptions,
   signal: AbortSignal,
   onBuilt: (built: BuiltHost) => void,
 ): Promise<RunReport> {
+  const prepared = await prepare(options, signal, onBuilt);
+  if (!("built" in prepared)) return prepared;
+  const { validated, budget, built, mocked, document, mcpServers, locate } = prepared;
+  const servers = mcpServers.length > 0 ? { mcpServers } : {};
+  try {
+    if (signal.aborted) {
+      const cancelled: PlanError = { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
+      return { outcome: notRun(cancelled, budget), stage: "execute", mocked, validated, budget, ...servers };
+    }
+    for (const observer of options.observers ?? [])
+      quietly(() => observer.started?.({ validated, budget, estimate: estimatePlan(validated.plan), mocked }));
+    const rangeOf = document ? (path: JsonPath) => document.rangeOf(path) : undefined;
+    const parallel = options.parallel ?? built.parallel;
+    const outcome = await executePlan(validated, built.host, {
+      ...options,
+      ...(parallel ? { parallel } : {}),
+      signal,
+      ...(rangeOf && !options.rangeOf ? { rangeOf } : {}),
+    });
+    const location = outcome.ok ? undefined : locate(outcome.error);
+    return { outcome, stage: "execute", mocked, validated, budget, ...servers, ...definedOnly({ location }) };
+  } finally {
+    // Tools the run abandoned (cancelled, timed out, a failed sibling branch) are gone before the report.
+    await built.close?.();
+  }
+}
+
+/**
+ * Everything before the first side effect, in one place: check, build what the plan names,
+ * preflight (the runtime's names, the host's own checks, then its asynchronous preflight: MCP
+ * tool lists). A failure is the report a run gives; on success the built host is still open.
+ */
+async function prepare(
+  options: StartRunOptions,
+  signal: AbortSignal,
+  onBuilt: (built: BuiltHost) => void,
+): Promise<RunReport | Prepared> {
   const { source } = options;
   const document = source.kind === "document" ? (source.document ?? parsePlanDocument(source.text)) : undefined;
   const withDocument: PlanSource = source.kind === "document" ? { ...source, document } : source;
   const locate = (error: PlanError): FileLocation | undefined => locationOf(withDocument, document, error, options);
 
-  const checked = checkPlan(withDocument, options.policy);
-  if (!checked.ok) {
-    const budget = checked.budget ?? checked.policyBudget;
-    const outcome = notRun(checked.error, budget);
-    return { outcome, stage: "check", mocked: false, ...definedOnly({ budget, location: locate(checked.error) }) };
-  }
+  const checked = checkStage(withDocument, document, options);
+  if (checked.refusal) return checked.refusal;
   const validated = checked.validated;
   const budget: Budget = { ...validated.budget, ...options.budget };
   const plan = validated.plan;
@@ -157,39 +242,37 @@ async function run(
   }
   onBuilt(built);
   const mocked = built.mocked === true;
+  let mcpServers: readonly string[] = [];
+  const refused = (problem: PlanError): RunReport => ({
+    outcome: notRun(problem, budget),
+    stage: "preflight",
+    mocked,
+    validated,
+    budget,
+    ...(mcpServers.length > 0 ? { mcpServers } : {}),
+    ...definedOnly({ location: locate(problem) }),
+  });
+  let failure: RunReport | undefined;
   try {
     const preflight = preflightPlan(plan, built.host);
     const problem = preflight.ok ? built.problems?.[0] : preflight.errors[0];
-    if (problem) {
-      return {
-        outcome: notRun(problem, budget),
-        stage: "preflight",
-        mocked,
-        validated,
-        budget,
-        ...definedOnly({ location: locate(problem) }),
-      };
+    if (problem) failure = refused(problem);
+    else if (built.preflight && !signal.aborted) {
+      const found = await built.preflight(plan, signal);
+      mcpServers = found.mcpServers;
+      const first = found.errors[0];
+      if (first) failure = refused(first);
     }
-    if (signal.aborted) {
-      const cancelled: PlanError = { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
-      return { outcome: notRun(cancelled, budget), stage: "execute", mocked, validated, budget };
-    }
-    for (const observer of options.observers ?? [])
-      quietly(() => observer.started?.({ validated, budget, estimate: estimatePlan(plan), mocked }));
-    const rangeOf = document ? (path: JsonPath) => document.rangeOf(path) : undefined;
-    const parallel = options.parallel ?? built.parallel;
-    const outcome = await executePlan(validated, built.host, {
-      ...options,
-      ...(parallel ? { parallel } : {}),
-      signal,
-      ...(rangeOf && !options.rangeOf ? { rangeOf } : {}),
-    });
-    const location = outcome.ok ? undefined : locate(outcome.error);
-    return { outcome, stage: "execute", mocked, validated, budget, ...definedOnly({ location }) };
-  } finally {
-    // Tools the run abandoned (cancelled, timed out, a failed sibling branch) are gone before the report.
+  } catch (error) {
     await built.close?.();
+    throw error;
   }
+  if (failure) {
+    // What the preflight started (MCP servers) is gone before the refusal is reported.
+    await built.close?.();
+    return failure;
+  }
+  return { validated, budget, built, mocked, document, mcpServers, locate };
 }
 
 /** The options with every observer's event listener and call wrapper joined to the run's own. */
@@ -244,6 +327,33 @@ function quietly(call: () => void): void {
   }
 }
 
+/** What `check --preflight` reports: the refusal a run would give before its first step, or none. */
+export interface PreflightReport {
+  /** Whether a run would get past its preflight (nothing of the plan has run). */
+  readonly ok: boolean;
+  /** The run's report when it would be refused (stage check, host or preflight). */
+  readonly refusal?: RunReport;
+  /** MCP servers started to list their tools, all stopped again. */
+  readonly mcpServers: readonly string[];
+}
+
+/**
+ * A run's preflight without the run: exactly what `startRun` does before its first step (the
+ * same function), then the host is closed. No step executes; MCP servers the plan names are
+ * started to list their tools and stopped.
+ */
+export async function startPreflight(
+  options: Omit<StartRunOptions, keyof ExecuteOptions> & {
+    readonly signal?: AbortSignal;
+  },
+): Promise<PreflightReport> {
+  const signal = options.signal ?? new AbortController().signal;
+  const prepared = await prepare(options, signal, () => undefined);
+  if (!("built" in prepared)) return { ok: false, refusal: prepared, mcpServers: prepared.mcpServers ?? [] };
+  await prepared.built.close?.();
+  return { ok: true, mcpServers: prepared.mcpServers };
+}
+
 /** startRun's outcome alone, for hosts that need nothing else (tests, embedders). */
 export async function runPlan(
   source: PlanSource,
@@ -256,19 +366,42 @@ export async function runPlan(
 
 /** Tools, providers and inputs named anywhere in the plan (nested plans, branches, retries). */
 export function planNeeds(plan: Plan): PlanNeeds {
-  const tools = new Set<string>();
-  const providers = new Set<string>();
-  const inputs = new Set<string>();
+  const tools = new Map<string, JsonPath>();
+  const providers = new Map<string, JsonPath>();
+  const inputs = new Map<string, JsonPath>();
+  const first = (map: Map<string, JsonPath>, name: string, path: JsonPath) => {
+    if (!map.has(name)) map.set(name, path);
+  };
   const visit = (p: Plan): void => {
     for (const step of p.steps) {
-      if (step.op === "tool") tools.add(step.name);
-      if (step.op === "model") providers.add(step.provider);
-      for (const [, expr] of stepExpressions(step)) inputNames(expr, inputs);
+      for (const [, expr] of stepExpressions(step)) {
+        for (const { name, path } of inputReferences(expr)) first(inputs, name, path);
+      }
+      if (step.op === "tool") first(tools, step.name, [...step.path, "name"]);
+      if (step.op === "model") first(providers, step.provider, [...step.path, "provider"]);
       childPlans(step).forEach(visit);
     }
   };
   visit(plan);
-  return { tools, providers, inputs };
+  return {
+    tools: new Set(tools.keys()),
+    providers: new Set(providers.keys()),
+    inputs: new Set(inputs.keys()),
+    paths: { tools, providers, inputs },
+  };
+}
+
+/** The input references of an expression, in source order, each with its "name" path. */
+function inputReferences(expr: Expr): { name: string; path: JsonPath }[] {
+  const found: { name: string; path: JsonPath }[] = [];
+  const pending: Expr[] = [expr];
+  for (let e = pending.pop(); e; e = pending.pop()) {
+    if (e.kind === "input") found.push({ name: e.name, path: [...e.path, "name"] });
+    else if (e.kind === "field") pending.push(e.base);
+    else if (e.kind === "list") pending.push(...[...e.items].reverse());
+    else if (e.kind === "object") pending.push(...e.entries.map(([, item]) => item).reverse());
+  }
+  return found;
 }
 
 /** A run that never started: its whole budget remains (zeros when the budget itself was invalid). */
@@ -295,12 +428,14 @@ function locationOf(
   source: PlanSource,
   document: PlanDocument | undefined,
   error: PlanError,
-  options: StartRunOptions,
+  options: Pick<StartRunOptions, "policy">,
 ): FileLocation | undefined {
   if (!document) return undefined;
   let range =
     error.phase === "execute" || error.phase === "preflight" ? undefined : planLocation(source, error, options.policy);
-  if (!range && Array.isArray(error.path)) range = document.rangeOf(error.path as JsonPath);
+  // A preflight error about a key (an argument a tool does not take) says so: the key is located.
+  if (!range && Array.isArray(error.path))
+    range = document.rangeOf(error.path as JsonPath, error.target === "key" ? "key" : "value");
   if (!range) return undefined;
   const { line, character } = lineColumn(document.text, range.offset);
   return { line: line + 1, column: character + 1, offset: range.offset, length: range.length };

@@ -1,0 +1,191 @@
+// A profile host's own preflight, before the first side effect of a run: what would otherwise
+// fail only when a step runs. Synchronously: command tools whose program does not resolve,
+// provider keys that are unset, inputs the plan reads that nobody declares or supplies, text
+// files of inputs it reads that cannot be read. Then, asynchronously, every MCP server the
+// plan names is started and its tool list read: a tool it does not list, and literal arguments
+// its input schema refuses, are refusals too. Every error names its step by JSON path (the
+// tool's "name", the model step's "provider", the input reference's "name"), never a value.
+
+import type { JsonPath } from "../json";
+import { childPlans, type Plan, type Step } from "../plan/ast";
+import { literalArgumentProblems, type ToolSignature } from "../plan/toolArguments";
+import type { PlanError } from "../run/errors";
+import type { HostPreflight, PlanNeeds } from "../run/startRun";
+import { programProblem } from "./commandTool";
+import type { McpServers } from "./mcp/servers";
+import { mcpRoute } from "./mcp/spec";
+import type { Mocks } from "./mocks";
+import type { HostProfile, HostProfileError } from "./profile";
+import { isJsonObject, type JsonObject } from "../json";
+
+export interface HostPreflightOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly mocks?: Mocks;
+  /** Inputs the run supplies itself (`--input NAME=PATH`): declared or not, they exist. */
+  readonly inputFiles?: Readonly<Record<string, string>>;
+  /** Declared text-file inputs whose file cannot be read, with the profile's located problem. */
+  readonly unreadableInputs?: ReadonlyMap<string, HostProfileError>;
+}
+
+/**
+ * The synchronous checks, in the order a plan names things: tools, providers, then inputs.
+ * Mocked names are not checked (they answer from the mocks file).
+ */
+export function hostPreflight(profile: HostProfile, needs: PlanNeeds, options: HostPreflightOptions): PlanError[] {
+  const { env, mocks } = options;
+  const problems: PlanError[] = [];
+  const at = (map: ReadonlyMap<string, JsonPath> | undefined, name: string) => {
+    const path = map?.get(name);
+    return path ? { path: [...path] } : {};
+  };
+  for (const name of needs.tools) {
+    const spec = profile.tools.get(name);
+    if (!spec || spec.type !== "command" || mocks?.tools.has(name)) continue;
+    const problem = programProblem(spec, profile.dir, env);
+    if (problem !== undefined)
+      problems.push({
+        phase: "preflight",
+        kind: "tool_unavailable",
+        tool: name,
+        message: `tool ${JSON.stringify(name)} cannot run: ${problem}; fix its "command" in ${profile.file}`,
+        ...at(needs.paths?.tools, name),
+      });
+  }
+  for (const name of needs.providers) {
+    const spec = profile.providers.get(name);
+    const variable = spec?.apiKeyEnv;
+    if (variable === undefined || mocks?.providers.has(name)) continue;
+    const value = Object.prototype.hasOwnProperty.call(env, variable) ? env[variable] : undefined;
+    if ((value ?? "").trim() === "")
+      problems.push({
+        phase: "preflight",
+        kind: "provider_key_missing",
+        provider: name,
+        variable,
+        message: `provider ${JSON.stringify(name)} needs its key in the environment variable ${variable}, which is not set`,
+        ...at(needs.paths?.providers, name),
+      });
+  }
+  const supplied = options.inputFiles ?? {};
+  for (const name of needs.inputs) {
+    const path = needs.paths?.inputs.get(name);
+    // Only inputs the plan itself reads are refused (a debugger asks for every declared one).
+    if (path === undefined || Object.prototype.hasOwnProperty.call(supplied, name)) continue;
+    if (!profile.inputs.has(name)) {
+      problems.push({
+        phase: "preflight",
+        kind: "undeclared_input",
+        input: name,
+        message: `the plan reads input ${JSON.stringify(name)}, which the host profile does not declare under "inputs" and the run does not supply (--input ${name}=PATH)`,
+        path: [...path],
+      });
+      continue;
+    }
+    const unreadable = options.unreadableInputs?.get(name);
+    if (unreadable !== undefined)
+      problems.push({
+        phase: "preflight",
+        kind: "input_unavailable",
+        input: name,
+        message: `${unreadable.message} (declared at ${unreadable.file}:${unreadable.line}:${unreadable.column})`,
+        path: [...path],
+        problems: [
+          { file: unreadable.file, line: unreadable.line, column: unreadable.column, message: unreadable.message },
+        ],
+      });
+  }
+  return problems;
+}
+
+/**
+ * Starts every MCP server the plan calls (through `servers`, the run's own, so a run keeps the
+ * servers its preflight started) and reads its tool list: a call of a tool the server does not
+ * list, a server that cannot be started, and literal arguments the tool's input schema refuses
+ * are refusals, in the plan's step order.
+ */
+export async function mcpPreflight(
+  plan: Plan,
+  profile: HostProfile,
+  servers: McpServers,
+  mocks: Mocks | undefined,
+): Promise<HostPreflight> {
+  const calls = mcpCalls(plan, profile, mocks);
+  if (calls.length === 0) return { errors: [], mcpServers: [] };
+  const asked = [...new Set(calls.map((call) => call.server))];
+  const listed = new Map<string, ReadonlyMap<string, ToolSignature> | { failure: string }>();
+  await Promise.all(
+    asked.map(async (server) => {
+      try {
+        const tools = new Map<string, ToolSignature>();
+        for (const tool of await servers.connection(server).tools()) {
+          tools.set(tool.name, {
+            source: `MCP server ${JSON.stringify(server)}`,
+            ...(isJsonObject(tool.inputSchema) ? { inputSchema: tool.inputSchema as JsonObject } : {}),
+          });
+        }
+        listed.set(server, tools);
+      } catch (error) {
+        listed.set(server, { failure: error instanceof Error ? error.message : String(error) });
+      }
+    }),
+  );
+  const errors: PlanError[] = [];
+  for (const { step, server, tool } of calls) {
+    const tools = listed.get(server);
+    const path = [...step.path, "name"];
+    if (tools === undefined) continue;
+    if ("failure" in tools) {
+      errors.push({ phase: "preflight", kind: "tool_unavailable", tool: step.name, message: tools.failure, path });
+      continue;
+    }
+    const signature = tools.get(tool);
+    if (signature === undefined) {
+      const names = [...tools.keys()].map((name) => JSON.stringify(name));
+      const list =
+        names.length === 0
+          ? "it lists none"
+          : `it lists ${names.slice(0, 12).join(", ")}${names.length > 12 ? ", ..." : ""}`;
+      errors.push({
+        phase: "preflight",
+        kind: "unknown_tool",
+        value: step.name,
+        message: `the plan calls tool ${JSON.stringify(step.name)}, but MCP server ${JSON.stringify(server)} has no tool ${JSON.stringify(tool)} (${list})`,
+        path,
+      });
+      continue;
+    }
+    for (const problem of literalArgumentProblems(step, signature)) {
+      errors.push({
+        phase: "preflight",
+        kind: "invalid_tool_arguments",
+        tool: step.name,
+        message: problem.message,
+        ...(problem.path ? { path: [...problem.path] } : { path }),
+        ...(problem.target === "key" ? { target: "key" } : {}),
+      });
+    }
+  }
+  return { errors, mcpServers: asked };
+}
+
+interface McpCall {
+  readonly step: Extract<Step, { op: "tool" }>;
+  readonly server: string;
+  readonly tool: string;
+}
+
+/** The plan's calls of MCP tools (not the profile's own, not mocked), in the order the runtime visits steps. */
+function mcpCalls(plan: Plan, profile: HostProfile, mocks: Mocks | undefined): McpCall[] {
+  const calls: McpCall[] = [];
+  const visit = (p: Plan): void => {
+    for (const step of p.steps) {
+      if (step.op === "tool" && !profile.tools.has(step.name) && !mocks?.tools.has(step.name)) {
+        const route = mcpRoute(step.name, profile.mcpServers);
+        if (route !== undefined) calls.push({ step, server: route.server, tool: route.tool });
+      }
+      childPlans(step).forEach(visit);
+    }
+  };
+  visit(plan);
+  return calls;
+}

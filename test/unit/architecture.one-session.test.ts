@@ -1,0 +1,91 @@
+// Holds "nothing outside the plan session reads a host profile, builds an analysis policy or a
+// secret mask" (ARCHITECTURE.md): every workspace package of the root package.json is scanned,
+// recursively, for the calls that do one of those three; only the core's session and the modules
+// that define them may make them. The scanner is shown a planted offender first, so it can fail.
+
+import { strict as assert } from "node:assert";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { test } from "node:test";
+
+const root = join(__dirname, "..", "..", "..");
+
+/** What each forbidden act looks like in source: a call of the function that does it. */
+const ACTS: readonly { readonly act: string; readonly pattern: RegExp }[] = [
+  { act: "reads a host profile", pattern: /\b(?:loadHostProfile|parseHostProfile|findHostProfile)\s*\(/ },
+  {
+    act: "builds an analysis policy",
+    pattern: /\b(?:hostPolicy|hostToolKnowledge|contextInputNames|dataLimitsOf)\s*\(|\bregistries\s*:\s*\{/,
+  },
+  { act: "builds a secret mask", pattern: /\bnew\s+SecretMask\s*\(|\benvironmentSecrets\s*\(/ },
+];
+
+/** The session, and the modules where these functions are defined (their own bodies and helpers). */
+const ALLOWED = [
+  "shared-runtime/src/session/",
+  "shared-runtime/src/host/profile.ts",
+  "shared-runtime/src/host/createHost.ts",
+  "shared-runtime/src/host/mcp/discovery.ts",
+  "shared-runtime/src/plan/dataLimits.ts",
+  "shared-runtime/src/run/secrets.ts",
+];
+
+function packages(): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { workspaces: string[] };
+  return manifest.workspaces;
+}
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory())
+      return name === "out" || name === "node_modules" || name === "dist" ? [] : sourceFiles(path);
+    return /\.(?:ts|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** Comments say what other modules do; only code counts. */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
+function offences(file: string, text: string): string[] {
+  const body = code(text);
+  return ACTS.filter(({ pattern }) => pattern.test(body)).map(({ act }) => `${file} ${act}`);
+}
+
+function allowed(file: string): boolean {
+  const path = file.split(sep).join("/");
+  return ALLOWED.some((prefix) => path === prefix || (prefix.endsWith("/") && path.startsWith(prefix)));
+}
+
+test("the scanner finds each act, and not in comments", () => {
+  assert.deepEqual(offences("x.ts", 'const p = loadHostProfile("a");'), ["x.ts reads a host profile"]);
+  assert.deepEqual(offences("x.ts", "const policy = { registries: { tools } };"), ["x.ts builds an analysis policy"]);
+  assert.deepEqual(offences("x.ts", "const m = new SecretMask(environmentSecrets(env));"), [
+    "x.ts builds a secret mask",
+  ]);
+  assert.deepEqual(offences("x.ts", "// loadHostProfile(file) is the session's business"), []);
+});
+
+test("every workspace package is scanned, recursively", () => {
+  const scanned = packages().map((dir) => [dir, sourceFiles(join(root, dir)).length] as const);
+  for (const [dir, count] of scanned) assert.ok(count > 0, `${dir} has sources`);
+  assert.ok(
+    sourceFiles(join(root, "server")).some((file) => file.includes(`${sep}service${sep}`)),
+    "nested folders are scanned",
+  );
+});
+
+test("no module outside the plan session reads a host profile, builds an analysis policy or a secret mask", () => {
+  const found: string[] = [];
+  for (const dir of packages()) {
+    for (const file of sourceFiles(join(root, dir))) {
+      const rel = relative(root, file);
+      if (allowed(rel)) continue;
+      found.push(...offences(rel, readFileSync(file, "utf8")));
+    }
+  }
+  assert.deepEqual(found, []);
+});

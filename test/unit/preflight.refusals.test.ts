@@ -1,0 +1,156 @@
+// Every refusal `rlm-plan run` can give before its first step, as a table: for each, a plan whose
+// first step is a marker tool (it creates a file) and whose later step is refused. `run` refuses
+// before any side effect (the marker never runs) if and only if `check --preflight` exits 1,
+// with the same kind at the same file:line:col. The built CLI runs as a child process against a
+// real MCP server (test/fixtures/mcp/fault-server.js) and real command tools.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
+const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");
+
+const dir = mkdtempSync(join(tmpdir(), "rlm-plan-preflight-table-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const HOST = {
+  capabilities: [
+    "tool(marker)",
+    "tool(nope)",
+    "tool(no_program)",
+    "tool(fault.ok)",
+    "tool(fault.divide)",
+    "tool(fault.structured)",
+    "model(p)",
+    "model(q)",
+    "context(reduce)",
+  ],
+  budget: { max_tool_calls: 2 },
+  tools: {
+    marker: { type: "command", command: ["sh", "-c", "cat > /dev/null; touch marker.txt; echo 1"] },
+    no_program: { type: "command", command: ["./no-such-program"] },
+    uncapped: { type: "builtin", builtin: "count_items" },
+  },
+  providers: {
+    p: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RLM_PLAN_TABLE_UNSET_KEY" },
+  },
+  mcpServers: { fault: { command: process.execPath, args: [FAULT] } },
+  inputs: { gone: { type: "text-file", path: "gone.txt" } },
+};
+
+const MARKER = '{"op": "tool", "name": "marker", "args": {}, "bind": "m"}';
+const FINAL = '{"op": "final", "value": 1}';
+const plan = (...steps: string[]) => `{"steps": [\n  ${[MARKER, ...steps, FINAL].join(",\n  ")}\n]}\n`;
+const tool = (name: string, args = "{}") => `{"op": "tool", "name": "${name}", "args": ${args}, "bind": "r"}`;
+const reads = (input: string) =>
+  `{"op": "context", "handle": {"ref": "input", "name": "${input}"}, "action": {"type": "reduce", "reducer": "count"}, "bind": "n"}`;
+
+/** Refusal -> the plan text that gets it, and the kind both commands must name. */
+const CASES: readonly { readonly name: string; readonly text: string; readonly kind: string }[] = [
+  { name: "parse", text: `{"steps": [${MARKER}, {"op" "final"}]}`, kind: "invalid_plan" },
+  { name: "normalize", text: plan('{"op": "contxt", "bind": "x"}'), kind: "invalid_plan" },
+  { name: "validate", text: plan('{"op": "final", "value": {"ref": "var", "name": "nothing"}}'), kind: "invalid_plan" },
+  { name: "capability", text: plan(tool("uncapped", "[1]")), kind: "capability_denied" },
+  { name: "budget", text: plan(MARKER.replace('"m"', '"m2"'), MARKER.replace('"m"', '"m3"')), kind: "budget_exceeded" },
+  { name: "unknown tool", text: plan(tool("nope")), kind: "unknown_tool" },
+  {
+    name: "unknown provider",
+    text: plan('{"op": "model", "provider": "q", "prompt": "hi", "bind": "a"}'),
+    kind: "unknown_provider",
+  },
+  { name: "unavailable program", text: plan(tool("no_program")), kind: "tool_unavailable" },
+  {
+    name: "unset key",
+    text: plan('{"op": "model", "provider": "p", "prompt": "hi", "bind": "a"}'),
+    kind: "provider_key_missing",
+  },
+  { name: "unknown MCP tool", text: plan(tool("fault.divide")), kind: "unknown_tool" },
+  { name: "MCP argument schema", text: plan(tool("fault.structured", '{"n": "x"}')), kind: "invalid_tool_arguments" },
+  { name: "undeclared input", text: plan(reads("ghost")), kind: "undeclared_input" },
+  { name: "missing input file", text: plan(reads("gone")), kind: "input_unavailable" },
+];
+
+interface Ran {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function rlmPlan(cwd: string, ...args: string[]): Promise<Ran> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  delete env.RLM_PLAN_TABLE_UNSET_KEY;
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+let count = 0;
+function workspace(text: string): string {
+  const folder = join(dir, `w${++count}`);
+  mkdirSync(folder);
+  writeFileSync(join(folder, "rlmplan.host.json"), JSON.stringify(HOST, null, 2));
+  writeFileSync(join(folder, "p.rlmplan.json"), text);
+  return folder;
+}
+
+interface RunResult {
+  readonly ok: boolean;
+  readonly error?: { readonly phase: string; readonly kind: string };
+  readonly location?: { readonly line: number; readonly column: number };
+}
+
+interface CheckJson {
+  readonly files: { readonly problems: { severity: string; kind: string; line: number; column: number }[] }[];
+}
+
+describe("run refuses before its first step iff check --preflight exits 1: same kind, same place", () => {
+  for (const { name, text, kind } of CASES) {
+    test(name, async () => {
+      const folder = workspace(text);
+      const ran = await rlmPlan(folder, "run", "--json", "p.rlmplan.json");
+      assert.equal(existsSync(join(folder, "marker.txt")), false, "the marker tool ran before the refusal");
+      assert.equal(ran.code, 1, ran.stderr);
+      const result = JSON.parse(ran.stdout.trim().split("\n").pop() ?? "") as RunResult;
+      assert.equal(result.ok, false);
+      assert.equal(result.error?.kind, kind);
+      assert.ok(result.location, `run names no place for ${kind}: ${ran.stdout}`);
+
+      const checked = await rlmPlan(folder, "check", "--preflight", "--format", "json", "p.rlmplan.json");
+      assert.equal(checked.code, 1, checked.stderr);
+      assert.equal(existsSync(join(folder, "marker.txt")), false, "check --preflight ran a step");
+      const problems = (JSON.parse(checked.stdout) as CheckJson).files[0]?.problems ?? [];
+      const same = problems.filter(
+        (p) =>
+          p.severity === "error" &&
+          p.kind === kind &&
+          p.line === result.location?.line &&
+          p.column === result.location.column,
+      );
+      assert.equal(same.length, 1, `check --preflight: ${JSON.stringify(problems)}; run: ${JSON.stringify(result)}`);
+    });
+  }
+
+  test("a plan nothing refuses: run runs its marker, check --preflight exits 0 and says it started the MCP server", async () => {
+    const folder = workspace(plan(tool("fault.ok", '{"text": "hi"}')));
+    const checked = await rlmPlan(folder, "check", "--preflight", "p.rlmplan.json");
+    assert.equal(checked.code, 0, checked.stderr);
+    assert.equal(existsSync(join(folder, "marker.txt")), false, "check --preflight ran a step");
+    assert.equal(
+      checked.stderr,
+      'rlm-plan: preflight of p.rlmplan.json: started MCP server "fault" to list tools, then stopped\n',
+    );
+    const ran = await rlmPlan(folder, "run", "p.rlmplan.json");
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(existsSync(join(folder, "marker.txt")), true, "the marker tool did not run");
+  });
+});
