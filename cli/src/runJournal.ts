@@ -12,6 +12,9 @@ import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
 import type { ParallelMode } from "@rlm-plan/core/run/events";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
+import type { RunObserver } from "@rlm-plan/core/run/observer";
+import { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
+import { basename } from "node:path";
 
 export interface JournalArgs {
   readonly plan: string;
@@ -25,6 +28,8 @@ export interface JournalArgs {
   readonly noJournal: boolean;
   /** --resume RUN. */
   readonly resume: number | undefined;
+  /** --otlp URL. */
+  readonly otlp: string | undefined;
 }
 
 interface Writer {
@@ -151,4 +156,27 @@ function shown(dir: string): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** What watches the run: the journal's recorder, and a trace exporter with --otlp. */
+export function runObservers(
+  args: JournalArgs,
+  recording: Recording | undefined,
+  mask: SecretMask,
+  env: NodeJS.ProcessEnv,
+  stderr: Writer,
+): RunObserver[] {
+  const observers: RunObserver[] = recording ? [recording.recorder] : [];
+  if (args.otlp !== undefined)
+    observers.push(
+      new RunTrace({
+        url: args.otlp,
+        planName: basename(args.plan),
+        mask,
+        env,
+        ...(recording ? { runId: recording.recorder.runId } : {}),
+        onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
+      }),
+    );
+  return observers;
 }
