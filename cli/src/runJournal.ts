@@ -13,6 +13,7 @@ import type { ParallelMode } from "@rlm-plan/core/run/events";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
 import type { RunObserver } from "@rlm-plan/core/run/observer";
+import type { HostProfile } from "@rlm-plan/core/host/profile";
 import { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
 import { basename } from "node:path";
 
@@ -98,13 +99,15 @@ export interface Recording {
  */
 export function startRecording(
   args: JournalArgs,
-  profileFile: string,
+  profile: Pick<HostProfile, "file" | "dir" | "journal">,
   planText: string,
   mask: SecretMask,
   stderr: Writer,
   resuming: Resuming | undefined,
 ): Recording | undefined | number {
-  if (args.noJournal) return undefined;
+  if (args.noJournal || (profile.journal?.enabled === false && !resuming && args.journal === undefined))
+    return undefined;
+  const profileFile = profile.file;
   const say = (message: string) => void stderr.write(`rlm-plan: ${message}\n`);
   let store = resuming?.store;
   try {
@@ -118,7 +121,8 @@ export function startRecording(
       onNotice: say,
     };
     if (resuming) checkSameInputs(resuming.point, planText, meta.hostProfile);
-    store ??= JournalStore.open(args.journal ?? journalDirOf(profileFile));
+    const configured = profile.journal?.dir === undefined ? undefined : resolve(profile.dir, profile.journal.dir);
+    store ??= JournalStore.open(args.journal ?? configured ?? journalDirOf(profileFile));
     for (const notice of store.notices) say(notice);
     const recorder = resuming ? RunRecorder.resume(store, resuming.point, meta) : RunRecorder.begin(store, meta);
     return { recorder, store, where: `run ${recorder.runId} in ${shown(store.dir)}` };
@@ -161,16 +165,18 @@ function messageOf(error: unknown): string {
 /** What watches the run: the journal's recorder, and a trace exporter with --otlp. */
 export function runObservers(
   args: JournalArgs,
+  profile: Pick<HostProfile, "telemetry">,
   recording: Recording | undefined,
   mask: SecretMask,
   env: NodeJS.ProcessEnv,
   stderr: Writer,
 ): RunObserver[] {
   const observers: RunObserver[] = recording ? [recording.recorder] : [];
-  if (args.otlp !== undefined)
+  const url = args.otlp ?? profile.telemetry?.otlp;
+  if (url !== undefined)
     observers.push(
       new RunTrace({
-        url: args.otlp,
+        url,
         planName: basename(args.plan),
         mask,
         env,

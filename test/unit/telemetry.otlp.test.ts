@@ -6,6 +6,8 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -151,6 +153,31 @@ describe("rlm-plan run --otlp", () => {
     assert.equal(all.includes("prompt that must not leave"), false);
     assert.equal(all.includes("sentinel"), false);
     assert.equal(attr(chatSpan, "gen_ai.input.messages"), undefined);
+  });
+
+  test("the host profile's telemetry.otlp exports without --otlp; journal.enabled false records nothing", async () => {
+    const other = cliWorkspace("otlp-profile");
+    other.write(
+      "rlmplan.host.json",
+      JSON.stringify({ capabilities: [], telemetry: { otlp: url }, journal: { enabled: false } }),
+    );
+    other.write("p.rlmplan.json", JSON.stringify({ steps: [{ op: "final", value: 1 }] }));
+    bodies.length = 0;
+    const run = await childOutput(
+      spawn(process.execPath, [CLI, "run", "p.rlmplan.json"], {
+        cwd: other.dir,
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const names = bodies.flatMap((b) =>
+      (JSON.parse(b) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) =>
+        r.scopeSpans.flatMap((sc) => sc.spans.map((sp) => sp.name)),
+      ),
+    );
+    assert.deepEqual(names.sort(), ["final", "invoke_workflow p.rlmplan.json"]);
+    assert.equal(existsSync(join(other.dir, ".rlm-plan")), false);
   });
 
   test("with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true: messages are there, masked", async () => {
