@@ -30,7 +30,7 @@ const MCP_SDK_MODULE = "shared-runtime/out/host/mcp/sdk.js";
 export const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
   { in: "server/out/lsp/main.js", out: "dist/server.js" },
-  // What the extension starts: dist/server.js run with V8's code cache (server/src/lsp/codeCache.ts).
+  // What the extension starts: dist/server.js run with V8's code cache (shared-runtime/src/codeCache.ts).
   { in: "server/out/lsp/bundleStart.js", out: "dist/serverStart.js" },
   { in: "debug-adapter/out/main.js", out: "dist/debugAdapter.js" },
   // Command tools run under it; the runtime finds it beside itself (host/commandTool.ts).

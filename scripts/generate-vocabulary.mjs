@@ -1,4 +1,4 @@
-// Writes the generated vocabulary copies (the plan schema, the TextMate grammar, the snippets)
+// Writes the generated copies (the plan schema, the TextMate grammar, the snippets, the schema validators)
 // from the AST's tables: `npm run generate` (which builds first). See ARCHITECTURE.md.
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

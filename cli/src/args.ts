@@ -46,6 +46,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan run --resume RUN
        rlm-plan runs list|show|export|prune
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
+       rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
        rlm-plan help | --help | --version`;
 
 export const HELP = `rlm-plan: check, estimate, graph, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
@@ -65,6 +66,7 @@ commands:
   runs       the run journal (.rlm-plan/): list, show, export and prune recorded runs:
              rlm-plan runs --help
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
+  test       run the cases of plan test files (*.rlmplan.test.json): rlm-plan test --help
 
 options:
   --host FILE             the host profile; by default the nearest rlmplan.host.json in the

@@ -6,10 +6,12 @@ import { watch, type FSWatcher } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "./args";
 import { githubAnnotations, sarifLog } from "./checkFormats";
+import { lineText } from "./guardedOutput";
 import { expandTargets } from "./checkTargets";
 import { discoverFor, hostErrorLines, policyFor, type Discoveries } from "./hostPolicy";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { reportFile, reportHostFile, type CheckedFile } from "./report";
+import { reportFile, reportHostFile, reportMocksFile, type CheckedFile } from "./report";
+import { findHostProfile } from "@rlm-plan/core/host/profile";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
 
@@ -30,7 +32,7 @@ export async function runCheckWithTools(command: CheckCommand, io: Io, version: 
 }
 
 function discoveriesFor(command: CheckCommand): Promise<Discoveries> {
-  const plans = expandTargets(command.files).targets.filter((target) => target.kind !== "host");
+  const plans = expandTargets(command.files).targets.filter((target) => target.kind === "plan");
   return discoverFor(
     plans.map((target) => target.file),
     command.host,
@@ -39,7 +41,7 @@ function discoveriesFor(command: CheckCommand): Promise<Discoveries> {
 
 function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: Discoveries): CheckRun {
   const expansion = expandTargets(command.files);
-  for (const error of expansion.errors) io.err(`rlm-plan: ${error}\n`);
+  for (const error of expansion.errors) io.err(`rlm-plan: ${lineText(error)}\n`);
   const checked: CheckedFile[] = [];
   const inputs = new Set<string>();
   let hostErrors = false;
@@ -48,6 +50,10 @@ function checkOnce(command: CheckCommand, io: Io, version: string, discoveries: 
     inputs.add(resolve(target.file));
     if (target.kind === "host") {
       checked.push(reportHostFile(target.file));
+      continue;
+    }
+    if (target.kind === "mocks") {
+      checked.push(reportMocksFile(target.file, command.host ?? findHostProfile(target.file)));
       continue;
     }
     const resolved = policyFor(target.file, command, discoveries);
@@ -86,14 +92,15 @@ function print(command: CheckCommand, io: Io, checked: readonly CheckedFile[], v
     case "github":
     case "text": {
       const lines: string[] = [];
-      if (command.format === "github") lines.push(...githubAnnotations(checked, cwd));
+      if (command.format === "github") for (const item of githubAnnotations(checked, cwd)) lines.push(item);
       for (const report of checked) {
         if (report.readError !== undefined) {
           if (command.format === "text") io.err(readErrorLine(report.file, report.readError));
           continue;
         }
         if (command.format === "text")
-          for (const problem of report.problems) lines.push(...problemLines(report.file, problem, io.style));
+          for (const problem of report.problems)
+            for (const item of problemLines(report.file, problem, io.style)) lines.push(item);
         lines.push(summaryLine(report, io.style));
       }
       if (lines.length > 0) io.out(`${lines.join("\n")}\n`);

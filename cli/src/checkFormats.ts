@@ -4,6 +4,7 @@
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { lineText } from "./guardedOutput";
 import type { CheckedFile, ReportedProblem } from "./report";
 
 const INFORMATION_URI = "https://github.com/rlm-plan/rlm-plan#readme";
@@ -110,11 +111,11 @@ export function githubAnnotations(files: readonly CheckedFile[], cwd: string): s
   for (const file of files) {
     const path = annotationPath(file.file, cwd);
     if (file.readError !== undefined) {
-      lines.push(`::error file=${property(path)},title=rlm-plan::${data(`cannot read: ${file.readError}`)}`);
+      lines.push(`::error file=${property(path)},title=rlm-plan::${data(`cannot read: ${lineText(file.readError)}`)}`);
       continue;
     }
     for (const problem of file.problems) {
-      const notes = problem.related.map((r) => `\n${path}:${r.line}:${r.column}: ${r.message}`).join("");
+      const notes = problem.related.map((r) => `\n${path}:${r.line}:${r.column}: ${lineText(r.message)}`).join("");
       const properties = [
         `file=${property(path)}`,
         `line=${problem.line}`,
@@ -123,23 +124,24 @@ export function githubAnnotations(files: readonly CheckedFile[], cwd: string): s
         `endColumn=${problem.endColumn}`,
         `title=${property(`rlm-plan ${problem.code}`)}`,
       ].join(",");
-      lines.push(`::${problem.severity} ${properties}::${data(problem.message + notes)}`);
+      lines.push(`::${problem.severity} ${properties}::${data(lineText(problem.message) + notes)}`);
     }
   }
   return lines;
 }
 
-function annotationPath(file: string, cwd: string): string {
+export function annotationPath(file: string, cwd: string): string {
   const rel = relative(cwd, resolve(cwd, file));
+  // Not lineText: the runner undoes data()'s escapes, so a name with a line break stays exact.
   return (rel.startsWith("..") || isAbsolute(rel) ? resolve(cwd, file) : rel).split(sep).join("/");
 }
 
 /** The escaping GitHub's runner undoes in a command's message. */
-function data(text: string): string {
+export function data(text: string): string {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 
 /** The escaping of a property value: also `:` and `,`, which separate properties. */
-function property(text: string): string {
+export function property(text: string): string {
   return data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }

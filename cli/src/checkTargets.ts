@@ -4,16 +4,19 @@
 
 import { statSync } from "node:fs";
 import { globSync, isDynamicPattern } from "tinyglobby";
+import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host/mocks";
 import {
   findWorkspaceFiles,
   SKIPPED_FOLDERS,
   workspaceFileKind as targetKind,
+  workspaceFileKindByContent,
   type WorkspaceFileKind as TargetKind,
 } from "@rlm-plan/core/workspaceFiles";
 
 export interface CheckTarget {
   readonly file: string;
-  readonly kind: TargetKind;
+  /** A mocks file is checked only when named (a folder's walk finds plans and host profiles). */
+  readonly kind: TargetKind | "mocks";
 }
 
 export interface Expansion {
@@ -26,7 +29,7 @@ export function expandTargets(args: readonly string[]): Expansion {
   const targets: CheckTarget[] = [];
   const errors: string[] = [];
   const seen = new Set<string>();
-  const add = (file: string, kind: TargetKind) => {
+  const add = (file: string, kind: CheckTarget["kind"]) => {
     if (seen.has(file)) return;
     seen.add(file);
     targets.push({ file, kind });
@@ -44,9 +47,11 @@ export function expandTargets(args: readonly string[]): Expansion {
       if (matches.length === 0) errors.push(`${arg}: no plan or host profile matches this pattern`);
       for (const file of matches) add(file, targetKind(file) as TargetKind);
     } else {
-      // A named file is checked as what its name says; any other name is taken as a plan, and
-      // a missing file is reported when it is read, like any unreadable plan.
-      add(arg, targetKind(arg) ?? "plan");
+      // A named file is checked as what its name says; any other name by what it holds (a host
+      // profile, as `--host` takes any name), else as a plan: a missing file is reported when
+      // it is read, like any unreadable plan.
+      const kind = arg.endsWith(MOCKS_FILE_SUFFIX) ? "mocks" : (targetKind(arg) ?? workspaceFileKindByContent(arg));
+      add(arg, kind ?? "plan");
     }
   }
   return { targets, errors };

@@ -8,28 +8,72 @@ import { SecretMask } from "@rlm-plan/core/run/secrets";
 // eslint-disable-next-line no-control-regex
 const OWN_STYLE = /^\u001b\[(?:1|22|31|32|33|36|39)m/;
 
-/** C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F, CSI among them). */
+/**
+ * C0 controls but tab and newline, DEL, the C1 controls (U+0080-U+009F, CSI among them), and the
+ * bidirectional controls that make a terminal show text in another order than it is (Trojan Source).
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** The text without control characters, newline and tab kept, and our own style codes kept. */
-export function terminalText(text: string): string {
+/** What cannot stay inside one line of output: every control, line breaks included, and bidi controls. */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text from a plan, a profile, a file name or a model, made fit for one line of output: line
+ * breaks, controls and bidi controls written as escapes (`\n`, `\u001b`), so a name cannot start
+ * a line of its own (a CI log runs `::error ...::` lines as workflow commands) or drive a terminal.
+ */
+export function lineText(text: string): string {
+  NOT_IN_A_LINE.lastIndex = 0;
+  if (!NOT_IN_A_LINE.test(text)) return text;
+  return text.replace(NOT_IN_A_LINE, (char) => {
+    if (char === "\n") return "\\n";
+    if (char === "\r") return "\\r";
+    if (char === "\t") return "\\t";
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
+
+/** A file name as one line shows it; `./` before a name that would start a line with `::`. */
+export function shownFile(file: string): string {
+  const shown = lineText(file);
+  return shown.startsWith("::") ? `./${shown}` : shown;
+}
+
+/**
+ * The text without control characters, newline and tab kept, and our own style codes kept when
+ * the stream has any (text from plans and models reaches a styled stream only through lineText
+ * or JSON, which escape ESC, so a raw ESC there is ours).
+ */
+export function terminalText(text: string, keepStyles = true): string {
+  CONTROL.lastIndex = 0;
   if (!CONTROL.test(text)) return text;
   CONTROL.lastIndex = 0;
   return text.replace(CONTROL, (char, offset: number) =>
-    char === "\u001b" && OWN_STYLE.test(text.slice(offset, offset + 5)) ? char : "",
+    keepStyles && char === "\u001b" && OWN_STYLE.test(text.slice(offset, offset + 5)) ? char : "",
   );
 }
 
 /** Masks secrets, then strips control characters: what any line the CLI prints goes through. */
-export function guardText(mask: SecretMask, text: string): string {
-  return terminalText(mask.mask(text));
+export function guardText(mask: SecretMask, text: string, keepStyles = true): string {
+  return terminalText(mask.mask(text), keepStyles);
 }
 
-/** A stream whose writes go through guardText. */
+/** A stream whose writes are masked (across writes: a key split between two is still masked), then stripped. */
+export interface GuardedStream {
+  write(text: string): unknown;
+  /** Writes what the mask still holds back: call once the command's output is complete. */
+  end(): void;
+  readonly isTTY?: boolean;
+}
+
 export function guardedStream<S extends { write(text: string): unknown; readonly isTTY?: boolean }>(
   stream: S,
   mask: SecretMask,
-): { write(text: string): unknown; readonly isTTY?: boolean } {
-  return { write: (text: string) => stream.write(guardText(mask, text)), isTTY: stream.isTTY };
+  keepStyles = true,
+): GuardedStream {
+  const masked = mask.stream();
+  const put = (text: string) => (text === "" ? true : stream.write(terminalText(text, keepStyles)));
+  return { write: (text: string) => put(masked.write(text)), end: () => void put(masked.end()), isTTY: stream.isTTY };
 }

@@ -1,10 +1,10 @@
 // What a plan is checked against on the command line: the flags first, else the host profile
 // found by walking up from the plan (or --host), else nothing host-dependent at all.
 
-import { readFileSync } from "node:fs";
 import { basename, relative } from "node:path";
 import { discoverMcpTools, hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
+import { hostTypes } from "@rlm-plan/core/host/typeHost";
 import { dataLimitsOf } from "@rlm-plan/core/plan/dataLimits";
 import {
   contextInputNames,
@@ -14,6 +14,8 @@ import {
 } from "@rlm-plan/core/host/profile";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import { unregisteredNames } from "@rlm-plan/core/run/preflight";
+import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
+import { lineText, shownFile } from "./guardedOutput";
 import type { Policy } from "./report";
 
 export interface PolicyFlags {
@@ -53,6 +55,7 @@ export function policyFor(planFile: string, flags: PolicyFlags, discoveries: Dis
         contextInputs: contextInputNames(profile),
       },
       tools,
+      types: hostTypes(profile, tools),
       dataLimits: dataLimitsOf(profile, basename(hostFile)),
       ...overrides,
     },
@@ -62,7 +65,10 @@ export function policyFor(planFile: string, flags: PolicyFlags, discoveries: Dis
 /** A host profile's problems, located like plan problems. */
 export function hostErrorLines(errors: readonly HostProfileError[]): string {
   return errors
-    .map((e) => `${relative(process.cwd(), e.file) || e.file}:${e.line}:${e.column}: error: ${e.message}\n`)
+    .map(
+      (e) =>
+        `${shownFile(relative(process.cwd(), e.file) || e.file)}:${e.line}:${e.column}: error: ${lineText(e.message)}\n`,
+    )
     .join("");
 }
 
@@ -94,7 +100,7 @@ export async function discoverFor(planFiles: readonly string[], host: string | u
 function toolNamesOf(planFile: string): string[] {
   let text: string;
   try {
-    text = readFileSync(planFile, "utf8");
+    text = readTextFileSync(planFile, MAX_PLAN_BYTES);
   } catch {
     return [];
   }

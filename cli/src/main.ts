@@ -14,6 +14,7 @@ import { proposeCommand } from "./propose";
 import { runCommand } from "./run";
 import { runsCommand } from "./runs";
 import { Cancellation } from "./signals";
+import { testCommand } from "./test/testCommand";
 
 export function main(argv: readonly string[], io: Io): number {
   const command = parseArgs(argv);
@@ -98,6 +99,8 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
       return (args) => runCommand(args, process);
     case "runs":
       return async (args) => runsCommand(args, process);
+    case "test":
+      return (args) => testCommand(args, process);
     case "graph":
       return (args) =>
         graphCommand(args, {

@@ -5,6 +5,7 @@ import { exactJsonText } from "@rlm-plan/core/json";
 import type { Budget } from "@rlm-plan/core/plan/budget";
 import type { CostRow } from "@rlm-plan/core/plan/costRows";
 import type { Count, Estimate } from "@rlm-plan/core/plan/estimate";
+import { lineText, shownFile } from "./guardedOutput";
 import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedHint, ReportedProblem } from "./report";
 
 /** Where a command writes: stdout for results, stderr for notes and failures. */
@@ -42,30 +43,33 @@ export function problemLines(file: string, problem: ReportedProblem | ReportedHi
       : problem.severity === "hint"
         ? style.cyan("hint")
         : style.yellow("warning");
-  const lines = [`${style.bold(at(file, problem))}: ${severity}: ${problem.message} [${problem.code}]`];
+  const lines = [`${style.bold(at(file, problem))}: ${severity}: ${lineText(problem.message)} [${problem.code}]`];
   for (const related of problem.related)
-    lines.push(`${style.bold(at(file, related))}: ${style.cyan("note")}: ${related.message}`);
+    lines.push(`${style.bold(at(file, related))}: ${style.cyan("note")}: ${lineText(related.message)}`);
   return lines;
 }
 
 function at(file: string, place: Place): string {
-  return `${file}:${place.line}:${place.column}`;
+  return `${shownFile(file)}:${place.line}:${place.column}`;
 }
+
+const FILE_NOUNS = { host: "host profile", mocks: "mocks file" } as const;
 
 /**
  * `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning`, `FILE: 2 errors, 1 warning`; a host
- * profile is `FILE: ok (host profile)`.
+ * profile is `FILE: ok (host profile)`, a mocks file `FILE: ok (mocks file)`.
  */
 export function summaryLine(report: AnalysedFile | HostFileReport, style: Style): string {
   const warnings = report.warnings > 0 ? `, ${plural(report.warnings, "warning")}` : "";
-  if (report.errors > 0) return `${report.file}: ${style.red(plural(report.errors, "error"))}${warnings}`;
-  const what = report.kind === "host" ? "host profile" : plural(report.steps ?? 0, "step");
-  return `${report.file}: ${style.green("ok")} (${what})${warnings}`;
+  const file = shownFile(report.file);
+  if (report.errors > 0) return `${file}: ${style.red(plural(report.errors, "error"))}${warnings}`;
+  const what = report.kind === "plan" ? plural(report.steps ?? 0, "step") : FILE_NOUNS[report.kind];
+  return `${file}: ${style.green("ok")} (${what})${warnings}`;
 }
 
 /** The line for stderr when a file cannot be read. */
 export function readErrorLine(file: string, reason: string): string {
-  return `rlm-plan: cannot read ${file}: ${reason}\n`;
+  return `rlm-plan: cannot read ${shownFile(file)}: ${lineText(reason)}\n`;
 }
 
 function plural(count: number, noun: string): string {
@@ -87,7 +91,8 @@ export function estimateLines(file: string, rows: readonly CostRow[], style: Sty
   });
   const over = rows.filter((row) => row.over).map((row) => row.label);
   const verdict = over.length === 0 ? style.green("within budget") : style.red(`over budget (${over.join(", ")})`);
-  return [`${file}: worst case / budget`, ...table, `${file}: ${verdict}`];
+  const shown = shownFile(file);
+  return [`${shown}: worst case / budget`, ...table, `${shown}: ${verdict}`];
 }
 
 /** A problem as --json prints it. */

@@ -18,7 +18,7 @@ import { safeErrorText } from "@rlm-plan/core/run/errors";
 import { startRun } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
-import { guardText } from "./guardedOutput";
+import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 
@@ -60,11 +60,22 @@ interface ProposeArgs {
 export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
   // Everything printed is masked and stripped of control characters (guardedOutput.ts).
   const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
-  const io: ProposeIo = {
-    ...unguarded,
-    stdout: (text) => unguarded.stdout(guardText(mask, text)),
-    stderr: (text) => unguarded.stderr(guardText(mask, text)),
-  };
+  // Nothing propose prints is styled: every escape sequence, a model's colour codes too, goes.
+  const stdout = guardedStream({ write: unguarded.stdout }, mask, false);
+  const stderr = guardedStream({ write: unguarded.stderr }, mask, false);
+  try {
+    return await guardedPropose(
+      argv,
+      { ...unguarded, stdout: (text) => stdout.write(text), stderr: (text) => stderr.write(text) },
+      mask,
+    );
+  } finally {
+    stdout.end();
+    stderr.end();
+  }
+}
+
+async function guardedPropose(argv: readonly string[], io: ProposeIo, mask: SecretMask): Promise<number> {
   let args = parseProposeArgs(argv);
   if (args === "help") {
     io.stdout(`${PROPOSE_HELP}\n`);
@@ -87,7 +98,8 @@ export async function proposeCommand(argv: readonly string[], unguarded: Propose
   if (!args.json) io.stderr(`rlm-plan propose: host profile ${file}\n`);
   const loaded = loadHostProfile(file);
   if (!loaded.ok) {
-    for (const e of loaded.errors) io.stderr(`${e.file}:${e.line}:${e.column}: error: ${e.message}\n`);
+    for (const e of loaded.errors)
+      io.stderr(`${shownFile(e.file)}:${e.line}:${e.column}: error: ${lineText(e.message)}\n`);
     return 2;
   }
   const profile = loaded.profile;
@@ -107,7 +119,8 @@ export async function proposeCommand(argv: readonly string[], unguarded: Propose
     created = await createRunHost(profile, { env: io.env ?? process.env, needs });
   } catch (error) {
     if (error instanceof HostSetupError) {
-      for (const e of error.errors) io.stderr(`${e.file}:${e.line}:${e.column}: error: ${e.message}\n`);
+      for (const e of error.errors)
+        io.stderr(`${shownFile(e.file)}:${e.line}:${e.column}: error: ${lineText(e.message)}\n`);
     } else {
       io.stderr(`rlm-plan propose: cannot set up the host: ${safeErrorText(error)}\n`);
     }
@@ -144,7 +157,7 @@ async function propose(args: ProposeArgs, profile: HostProfile, created: Created
     const message = `provider ${quoted(args.provider)} failed: ${safeErrorText(error)}`;
     if (args.json)
       io.stdout(jsonText({ ok: false, provider: args.provider, error: message, host_profile: args.hostProfile }));
-    else io.stderr(`rlm-plan propose: ${message}\n`);
+    else io.stderr(`rlm-plan propose: ${lineText(message)}\n`);
     return 1;
   }
 
@@ -184,7 +197,7 @@ class Report {
       const where = proposal.where === "reply" ? "model reply" : "proposed plan";
       for (const p of proposal.problems) {
         if (p.kind === "budget_exceeded") continue;
-        out(`${where}:${p.line}:${p.column}: error: ${p.message} [${p.code}]\n`);
+        out(`${where}:${p.line}:${p.column}: error: ${lineText(p.message)} [${p.code}]\n`);
       }
     }
     const table = this.table();
@@ -222,7 +235,8 @@ class Report {
     }
     if (!outcome) return code;
     if (outcome.ok) this.io.stdout(`result:\n${JSON.stringify(outcome.value, null, 2)}\n`);
-    else this.io.stdout(`run failed: ${outcome.error.message} [${outcome.error.phase}/${outcome.error.kind}]\n`);
+    else
+      this.io.stdout(`run failed: ${lineText(outcome.error.message)} [${outcome.error.phase}/${outcome.error.kind}]\n`);
     return code;
   }
 

@@ -10,7 +10,9 @@ import {
   type LocatedProblem,
   type PlanAnalysis,
 } from "@rlm-plan/core/analysis";
-import { parseHostProfile, type HostProfileError } from "@rlm-plan/core/host/profile";
+import { loadHostProfile, parseHostProfile, type HostProfileError } from "@rlm-plan/core/host/profile";
+import { parseMocks } from "@rlm-plan/core/host/mocks";
+import { mockNameWarnings } from "@rlm-plan/core/host/mockNames";
 import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
 import type { SourceRange } from "@rlm-plan/core/text/planDocument";
 
@@ -65,10 +67,13 @@ export interface AnalysedFile {
   readonly steps: number | undefined;
 }
 
-/** A host profile checked as a host profile: its schema and cross-field problems. */
+/**
+ * A host profile checked as a host profile (its schema and cross-field problems), or a mocks
+ * file (its schema, and names nothing goes by as warnings).
+ */
 export interface HostFileReport {
   readonly file: string;
-  readonly kind: "host";
+  readonly kind: "host" | "mocks";
   readonly readError?: undefined;
   readonly problems: readonly ReportedProblem[];
   readonly errors: number;
@@ -123,6 +128,25 @@ export function reportHostFile(file: string): UnreadFile | HostFileReport {
   return { file, kind: "host", problems, errors: problems.length, warnings: 0 };
 }
 
+/** A mocks file as `run --mocks` reads it; a mocked name the host profile in force registers nothing by is a warning. */
+export function reportMocksFile(file: string, hostFile: string | undefined): UnreadFile | HostFileReport {
+  const read = readText(file);
+  if (typeof read !== "object") return { file, readError: read };
+  const parsed = parseMocks(read.text, file);
+  const host = hostFile === undefined ? undefined : loadHostProfile(hostFile);
+  const profile = host?.ok ? host.profile : undefined;
+  const errors = parsed.ok ? [] : parsed.errors.map((error) => hostProblem(read.text, error, "invalid_mocks"));
+  const warnings = parsed.ok
+    ? mockNameWarnings(parsed.mocks, profile ? { profile } : {}).map((warning) => ({
+        // Located already: the message needs no JSON path in front.
+        ...hostProblem(read.text, { ...warning, jsonPath: "" }, "unused_mock"),
+        severity: "warning" as const,
+      }))
+    : [];
+  const problems = sortedBySource([...errors, ...warnings]);
+  return { file, kind: "mocks", problems, errors: errors.length, warnings: warnings.length };
+}
+
 function sortedBySource<T extends Place>(problems: T[]): T[] {
   return problems
     .map((problem, index) => ({ problem, index }))
@@ -130,12 +154,12 @@ function sortedBySource<T extends Place>(problems: T[]): T[] {
     .map(({ problem }) => problem);
 }
 
-function hostProblem(text: string, error: HostProfileError): ReportedProblem {
+function hostProblem(text: string, error: HostProfileError, code = "invalid_host_profile"): ReportedProblem {
   return {
     severity: "error",
-    code: "invalid_host_profile",
+    code,
     phase: "host",
-    kind: "invalid_host_profile",
+    kind: code,
     message: error.jsonPath === "" ? error.message : `${error.jsonPath}: ${error.message}`,
     ...place(text, { offset: error.offset, length: error.length }),
     related: [],

@@ -6,6 +6,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
 import { loadMocks, type Mocks } from "@rlm-plan/core/host/mocks";
+import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
@@ -23,7 +24,7 @@ import { startRun, type RunReport } from "@rlm-plan/core/run/startRun";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
 import { MAX_PLAN_BYTES, readTextFile } from "@rlm-plan/core/text/boundedFile";
-import { guardedStream } from "./guardedOutput";
+import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 import { Cancellation } from "./signals";
@@ -59,7 +60,8 @@ options:
   --json              one JSON line per transition on stdout, then a {"type":"result"} line
   --events            with --json, also every step event: {"type":"event","event":{...}} lines
                       (step_started, transition, step_finished, step_failed, attempt_failed;
-                      each names its step by JSON path and source range)
+                      each names its step by JSON path and source range; a failure's
+                      error carries its message, secrets masked)
   --journal DIR       record the run in the journal in DIR (default: .rlm-plan/ beside the host profile)
   --no-journal        do not record the run
   --otlp URL          export the run as an OpenTelemetry trace to this OTLP/HTTP endpoint
@@ -70,8 +72,9 @@ options:
                       and host profile must be unchanged (see rlm-plan runs)
   -h, --help          show this help
 
-Transitions are printed to stderr as they happen; the final value goes to stdout. A failing
-step is named as PLAN:LINE:COL. Ctrl-C cancels the run: running tools are killed.
+Transitions are printed to stderr as they happen, and so is each failed retry attempt with
+its reason; the final value goes to stdout. A failing step is named as PLAN:LINE:COL.
+Ctrl-C cancels the run: running tools are killed.
 
 exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile error,
              130 cancelled (Ctrl-C)`;
@@ -98,12 +101,19 @@ interface RunArgs {
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
   const mask = new SecretMask(environmentSecrets(unguarded.env ?? process.env));
-  const io: GuardedIo = {
-    ...unguarded,
-    stdout: guardedStream(unguarded.stdout, mask),
-    stderr: guardedStream(unguarded.stderr, mask),
-    mask,
-  };
+  // stdout holds JSON and values only: no style of ours, so every escape sequence goes.
+  const stdout = guardedStream(unguarded.stdout, mask, false);
+  const stderr = guardedStream(unguarded.stderr, mask);
+  const io: GuardedIo = { ...unguarded, stdout, stderr, mask };
+  try {
+    return await guardedRun(argv, io);
+  } finally {
+    stdout.end();
+    stderr.end();
+  }
+}
+
+async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<number> {
   const args = parseRunArgs(argv);
   if (args === "help") {
     io.stdout.write(`${RUN_HELP}\n`);
@@ -143,7 +153,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   try {
     text = await readTextFile(args.plan, MAX_PLAN_BYTES);
   } catch (error) {
-    io.stderr.write(`rlm-plan: cannot read the plan ${args.plan}: ${readErrorText(error)}\n`);
+    io.stderr.write(`rlm-plan: cannot read the plan ${shownFile(args.plan)}: ${lineText(readErrorText(error))}\n`);
     return 2;
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -166,6 +176,9 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     const read = loadMocks(args.mocks);
     if (!read.ok) return hostErrors(read.errors, args, io);
     mocks = read.mocks;
+    // A mock that names nothing the plan calls is never used: said before the run, located.
+    for (const warning of mockNameWarnings(mocks, { profile: loaded.profile, plan: planCalls(text) }))
+      io.stderr.write(`${display(warning.file)}:${warning.line}:${warning.column}: warning: ${warning.message}\n`);
   }
   if (mocks && !args.json)
     io.stderr.write(
@@ -182,6 +195,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     policy: hostPolicy(loaded.profile),
     host: profileHost(loaded.profile, { env, inputFiles: args.inputs, ...(mocks ? { mocks } : {}) }),
     signal: cancel.signal,
+    mask: io.mask,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
@@ -340,7 +354,7 @@ function transitionPrinter(
 
 /**
  * Events beyond transitions: with --json --events every one as a JSON line; in text, a failed
- * retry attempt (which leaves no transition) as a line naming where it failed.
+ * retry attempt (which leaves no transition) as a line naming where it failed and why.
  */
 function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): (event: RunEvent) => void {
   if (args.json) {
@@ -352,10 +366,12 @@ function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): 
   return (event) => {
     if (event.type !== "attempt_failed") return;
     const range = event.error.range;
-    const where = range ? ` at ${args.plan}:${position(text, range.offset)}` : "";
+    const where = range ? ` at ${shownFile(args.plan)}:${position(text, range.offset)}` : "";
     const next = event.retrying ? "retrying" : "no attempts left";
+    // One line: a reason quoting a tool's multi-line output is escaped as every message is.
+    const reason = lineText(event.error.message);
     io.stderr.write(
-      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${next}\n`,
+      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${reason}; ${next}\n`,
     );
   };
 }
@@ -406,9 +422,11 @@ function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void
     return;
   }
   const { error } = outcome;
-  const place = where ? `${args.plan}:${where.line}:${where.column}: ` : "";
+  const place = where ? `${shownFile(args.plan)}:${where.line}:${where.column}: ` : "";
   const what = error.phase === "execute" || error.phase === "preflight" ? "run failed" : "invalid plan";
-  io.stderr.write(`${place}${style.red(`${what}`)}${mocked}: ${error.message} [${error.phase}/${error.kind}]\n`);
+  io.stderr.write(
+    `${place}${style.red(`${what}`)}${mocked}: ${lineText(error.message)} [${error.phase}/${error.kind}]\n`,
+  );
   io.stderr.write(`${JSON.stringify(error, null, 2)}\n`);
   if (checkpoints.length > 0)
     io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
@@ -443,7 +461,8 @@ function usage(outcome: RunOutcome, budget?: Budget): string {
 }
 
 function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunIo): number {
-  for (const e of errors) io.stderr.write(`${display(e.file)}:${e.line}:${e.column}: ${e.message}\n`);
+  for (const e of errors)
+    io.stderr.write(`${shownFile(display(e.file))}:${e.line}:${e.column}: ${lineText(e.message)}\n`);
   if (args.json) {
     const shown = errors.map((e) => ({
       file: display(e.file),

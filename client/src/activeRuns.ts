@@ -1,41 +1,37 @@
 // The runs going on now. The server reports each run's events as notifications carrying its
-// run id (stepStarted, transition, runFinished); they are routed to that run's session in the
-// order they arrive. A notification may overtake the answer that told the client the id, so
-// events for an id nobody listens to yet wait a little. A session matches each transition to
-// the step the server said started (`OpenSteps`: parallel branches run at once, so several
-// steps can be open) to know where in the plan it is, and when a run fails it knows which step
-// was running.
+// run id (the runtime's event stream, then runFinished); they are routed to that run's session
+// in the order they arrive. A notification may overtake the answer that told the client the id,
+// so events for an id nobody listens to yet wait a little. A session reads the stream as it
+// comes: it keeps every event in the run log (the graph reduces them to step states), prints
+// transitions and failed attempts to the output, and knows which steps are running (started,
+// neither finished nor failed) and which step the run failed in, because the events say so.
 
 import * as vscode from "vscode";
 import { State, type LanguageClient } from "vscode-languageclient/node";
-import type { JsonValue, StepStarted, Transition } from "@rlm-plan/core";
+import type { JsonValue, RunEvent } from "@rlm-plan/core";
 import type { RunLog, RunRecord, StepPath, StepRef } from "./runLog";
 import type { RunOutput } from "./runOutput";
-import { OpenSteps } from "./graph/runSteps";
-import {
-  RunFinishedNotification,
-  RunStepStartedNotification,
-  RunTransitionNotification,
-  type RunFinishedParams,
-} from "./serverProtocol";
+import { stepId } from "./graph/runSteps";
+import { RunEventNotification, RunFinishedNotification, type RunFinishedParams } from "./serverProtocol";
 
-type RunEvent =
-  | { readonly kind: "step"; readonly step: StepStarted }
-  | { readonly kind: "transition"; readonly transition: Transition; readonly path?: readonly (string | number)[] }
+type SessionInput =
+  | { readonly kind: "event"; readonly event: RunEvent }
   | { readonly kind: "finished"; readonly params: RunFinishedParams };
 
 /** How long events for an unknown run id are kept waiting for their session. */
 const EARLY_EVENT_TTL_MS = 60_000;
 
 export class RunSession {
-  /** Steps the server said started that have not completed yet. */
-  private readonly open = new OpenSteps();
+  /** Steps started and neither finished nor failed, by step id, in the order they started. */
+  private readonly running = new Map<string, StepRef>();
+  /** Steps a step_failed event named, by step id. */
+  private readonly failed = new Map<string, StepRef>();
   private resolveDone!: (record: RunRecord) => void;
   /** Resolves with the record when the run has ended, however it ended. */
   readonly done = new Promise<RunRecord>((resolve) => (this.resolveDone = resolve));
   private ended = false;
   /** Called as each step starts, for progress messages. */
-  onStepStarted: ((step: StepStarted) => void) | undefined;
+  onStepStarted: ((step: StepRef) => void) | undefined;
 
   constructor(
     readonly runId: string,
@@ -48,31 +44,42 @@ export class RunSession {
     return this.ended;
   }
 
-  /** The step that started last and is still running, as the server said. */
+  /** The step that started last and is still running, as the events said. */
   get currentStep(): StepRef | undefined {
-    return this.open.latest;
+    return [...this.running.values()].pop();
   }
 
-  /** Every step running now: one chain of enclosing steps per running branch. */
-  get openSteps(): readonly StepRef[] {
-    return this.open.all;
-  }
-
-  handle(event: RunEvent): void {
+  handle(input: SessionInput): void {
     if (this.ended) return;
-    switch (event.kind) {
-      case "step":
-        this.open.start({ operation: event.step.operation, bind: event.step.bind, path: [...event.step.path] });
-        this.onStepStarted?.(event.step);
+    if (input.kind === "finished") {
+      this.finish(input.params);
+      return;
+    }
+    const { event } = input;
+    this.log.addEvent(this.record, event);
+    const id = stepId(event.path);
+    const step: StepRef = { operation: event.operation, bind: event.bind, path: [...event.path] };
+    switch (event.type) {
+      case "step_started":
+        this.running.delete(id);
+        this.running.set(id, step);
+        this.onStepStarted?.(step);
+        break;
+      case "step_finished":
+        this.running.delete(id);
+        break;
+      case "step_failed":
+        this.running.delete(id);
+        this.failed.set(id, step);
         break;
       case "transition": {
-        const logged = this.open.complete(event.transition, event.path);
+        const logged = { ...event.transition, path: step.path };
         this.log.addTransition(this.record, logged);
         this.output.transition(this.record, logged);
         break;
       }
-      case "finished":
-        this.finish(event.params);
+      case "attempt_failed":
+        this.output.attemptFailed(this.record, event);
         break;
     }
   }
@@ -80,10 +87,11 @@ export class RunSession {
   /** Ends a run the server can no longer report on (it stopped or restarted). */
   interrupt(message: string): void {
     if (this.ended) return;
+    const running = this.currentStep;
     this.end({
       status: "interrupted",
       error: { phase: "execute", kind: "interrupted", message },
-      ...this.failedStep(undefined),
+      ...(running ? { failedStep: running, ...(running.path ? { errorAt: running.path } : {}) } : {}),
     });
   }
 
@@ -102,13 +110,12 @@ export class RunSession {
     this.end({ ...common, status, error: result.error, ...this.failedStep(result.error.path) });
   }
 
-  /** The step that was running, and the place in the plan the error names (validation errors do). */
+  /** The step the error names and its step_failed event reported (a static error names a place only). */
   private failedStep(errorPath: JsonValue | undefined): { failedStep?: StepRef; errorAt?: StepPath } {
-    const running = this.open.failing(isStepPath(errorPath) ? (errorPath as StepPath) : undefined);
-    return {
-      ...(running ? { failedStep: running } : {}),
-      ...(isStepPath(errorPath) ? { errorAt: errorPath as StepPath } : running?.path ? { errorAt: running.path } : {}),
-    };
+    if (!isStepPath(errorPath)) return {};
+    const path = errorPath as StepPath;
+    const failed = this.failed.get(stepId(path));
+    return { ...(failed ? { failedStep: failed } : {}), errorAt: path };
   }
 
   private end(outcome: Parameters<RunLog["finish"]>[1]): void {
@@ -121,7 +128,7 @@ export class RunSession {
 
 export class ActiveRuns implements vscode.Disposable {
   private readonly sessions = new Map<string, RunSession>();
-  private readonly early = new Map<string, { events: RunEvent[]; since: number }>();
+  private readonly early = new Map<string, { events: SessionInput[]; since: number }>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when a run starts or ends. */
   readonly onDidChange = this.changed.event;
@@ -133,12 +140,7 @@ export class ActiveRuns implements vscode.Disposable {
     private readonly output: RunOutput,
   ) {
     this.subscriptions.push(
-      client.onNotification(RunStepStartedNotification.type, (p) =>
-        this.route(p.runId, { kind: "step", step: p.step }),
-      ),
-      client.onNotification(RunTransitionNotification.type, (p) =>
-        this.route(p.runId, { kind: "transition", transition: p.transition, ...(p.path ? { path: p.path } : {}) }),
-      ),
+      client.onNotification(RunEventNotification.type, (p) => this.route(p.runId, { kind: "event", event: p.event })),
       client.onNotification(RunFinishedNotification.type, (p) => this.route(p.runId, { kind: "finished", params: p })),
       client.onDidChangeState((event) => {
         if (event.newState !== State.Running) {
@@ -180,7 +182,7 @@ export class ActiveRuns implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 
-  private route(runId: string, event: RunEvent): void {
+  private route(runId: string, event: SessionInput): void {
     const session = this.sessions.get(runId);
     if (session) {
       session.handle(event);

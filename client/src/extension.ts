@@ -68,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     registerProposeCommand(client, keys),
     registerDebugging({ context, log, output, keys }),
     keys.register(),
-    new GraphPanels({ client, log, runs, extensionUri: context.extensionUri }),
+    new GraphPanels({ client, log, extensionUri: context.extensionUri }),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),
     vscode.commands.registerCommand("rlmPlan.showRuns", async () => {
       await vscode.commands.executeCommand(`${RUNS_VIEW_ID}.focus`);

@@ -29,7 +29,7 @@ export const CLIENT_SECRETS = new SecretMask(environmentSecrets(process.env));
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   // The server's bundle is loaded with V8's code cache, kept in the extension's storage: a start
-  // after the first skips most of compiling it (server/src/lsp/codeCache.ts, bench/README.md).
+  // after the first skips most of compiling it (shared-runtime/src/codeCache.ts, bench/README.md).
   const cached = context.asAbsolutePath(path.join("dist", "serverStart.js"));
   const cacheDir = path.join(context.globalStorageUri.fsPath, "code-cache");
   const serverOptions: ServerOptions = {
@@ -51,6 +51,8 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     { language: PLAN_LANGUAGE_ID, scheme: "file" },
     { language: PLAN_LANGUAGE_ID, scheme: "untitled" },
     { scheme: "file", pattern: `**/${HOST_PROFILE_FILENAME}` },
+    // Mocks files: what `run --mocks` would refuse, and mocks that name nothing (never used).
+    { scheme: "file", pattern: "**/*.mocks.json" },
   ];
   // A host profile named by the setting gets the server's diagnostics too.
   const configured = configuredHostProfile();

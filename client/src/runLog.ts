@@ -1,12 +1,13 @@
 // The run log: every run of a plan from this workspace, kept on disk in the extension's storage
 // (the workspace's when a folder is open, the global one otherwise) and bounded by
 // `rlmPlan.runHistoryLimit`. A record holds what the server reported and nothing else: the
-// plan, its host profile, when it started, how long it took, its transitions (which carry no
-// content by definition), and its final value or structured error. Never a key, an
-// environment variable, a prompt or a model's text: the server sends none of those.
+// plan, its host profile, when it started, how long it took, the runtime's events (bounded;
+// the graph's states and its replay read them), its transitions (which carry no content by
+// definition), and its final value or structured error. Never a key, an environment variable,
+// a prompt or a model's text: the server sends none of those (failure messages are masked).
 
 import * as vscode from "vscode";
-import type { JsonValue, PlanError, Transition } from "@rlm-plan/core";
+import type { JsonValue, PlanError, RunEvent, Transition } from "@rlm-plan/core";
 
 export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
 
@@ -20,7 +21,7 @@ export interface StepRef {
 }
 
 export interface LoggedTransition extends Transition {
-  /** The step's JSON path in the plan, matched from the server's step-started events. */
+  /** The step's JSON path in the plan, from the transition's event. */
   readonly path?: StepPath;
 }
 
@@ -45,13 +46,21 @@ export interface RunRecord {
   transitions: LoggedTransition[];
   /** Transitions past MAX_TRANSITIONS_KEPT that were counted but not kept. */
   droppedTransitions?: number;
+  /**
+   * The runtime's events in the order the server sent them, without their source ranges (a
+   * step is named by its path; ranges go stale as the plan is edited). Absent for debug runs
+   * and runs logged before events were kept.
+   */
+  events?: RunEvent[];
+  /** Events past MAX_EVENTS_KEPT that were counted but not kept. */
+  droppedEvents?: number;
   value?: JsonValue;
   /** True when the value was too large to keep; `value` is then its JSON text, cut. */
   valueTruncated?: boolean;
   checkpoints?: string[];
   budgetRemaining?: Readonly<Record<string, number>>;
   error?: PlanError;
-  /** The step that was running when the run failed, when the server had said it started. */
+  /** The step the run failed in, as its step_failed event named it (or the one running when it stopped). */
   failedStep?: StepRef;
   /** Where in the plan the error is: the path the error names, or the failed step's. */
   errorAt?: StepPath;
@@ -59,6 +68,8 @@ export interface RunRecord {
 
 /** A run with thousands of steps keeps its first transitions and counts the rest. */
 export const MAX_TRANSITIONS_KEPT = 2000;
+/** And its first events (about three a step), failures past the bound included in the count only. */
+export const MAX_EVENTS_KEPT = 6000;
 /** A final value's JSON text above this is kept cut, so one run cannot swell the log. */
 export const MAX_VALUE_CHARS = 256 * 1024;
 export const DEFAULT_HISTORY_LIMIT = 50;
@@ -117,6 +128,7 @@ export class RunLog implements vscode.Disposable {
       ...(mocks ? { mocks } : {}),
       status: "running",
       transitions: [],
+      events: [],
     };
     this.records.unshift(record);
     this.trim();
@@ -130,6 +142,15 @@ export class RunLog implements vscode.Disposable {
     if (record.transitions.length < MAX_TRANSITIONS_KEPT) record.transitions.push(transition);
     else record.droppedTransitions = (record.droppedTransitions ?? 0) + 1;
     this.changed.fire(record);
+  }
+
+  /** Adds one of the runtime's events to a running record, without its ranges (not saved until the run ends). */
+  addEvent(record: RunRecord, event: RunEvent): void {
+    const events = (record.events ??= []);
+    if (events.length < MAX_EVENTS_KEPT) events.push(withoutRanges(event));
+    else record.droppedEvents = (record.droppedEvents ?? 0) + 1;
+    // Transitions fire through addTransition; a failure changes the graph at once.
+    if (event.type === "attempt_failed" || event.type === "step_failed") this.changed.fire(record);
   }
 
   /** Records how a run ended and saves the log. */
@@ -199,6 +220,13 @@ export class RunLog implements vscode.Disposable {
 export function historyLimit(): number {
   const value = vscode.workspace.getConfiguration("rlmPlan").get<number>("runHistoryLimit", DEFAULT_HISTORY_LIMIT);
   return Number.isInteger(value) && value >= 1 ? Math.min(value, 1000) : DEFAULT_HISTORY_LIMIT;
+}
+
+function withoutRanges(event: RunEvent): RunEvent {
+  const { range: _range, ...rest } = event;
+  if (!("error" in rest)) return rest as RunEvent;
+  const { range: _errorRange, ...error } = rest.error;
+  return { ...rest, error } as RunEvent;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,8 +1,10 @@
 // The "RLM Plan Runs" output channel: one block per run, a line per transition as it happens
-// (sequence, operation, binding, status, time since the start, the step's own time), then the
-// final value as pretty JSON, or the structured error with the step that was running.
+// (sequence, operation, binding, status, time since the start, the step's own time) and per
+// failed retry attempt (where, its kind and its masked reason), then the final value as pretty
+// JSON, or the structured error with the step it failed in.
 
 import * as vscode from "vscode";
+import type { AttemptFailedEvent } from "@rlm-plan/core";
 import type { LoggedTransition, RunRecord, StepRef } from "./runLog";
 import { formatStepPath } from "./stepLocation";
 
@@ -27,6 +29,17 @@ export class RunOutput implements vscode.Disposable {
     this.channel.appendLine(
       `  #${String(t.sequence).padEnd(4)} ${t.operation.padEnd(22)} ${bind.padEnd(14)} ${t.status.padEnd(4)} ` +
         `at ${ms(t.elapsed_ms).padStart(8)}  took ${ms(t.duration_ms).padEnd(7)}${left(t)}`,
+    );
+  }
+
+  /** `  retry attempt 1/3 failed at plans/x.rlmplan.json:12:11 [execute/tool_error]: <reason>; retrying` */
+  attemptFailed(run: RunRecord, event: AttemptFailedEvent): void {
+    const { error } = event;
+    const where = error.path ? ` at ${stepPlace(run.plan, error.path, error.range?.offset)}` : "";
+    const next = event.retrying ? "retrying" : "no attempts left";
+    const reason = error.message.replace(/\s*\n\s*/g, " ");
+    this.channel.appendLine(
+      `  retry attempt ${event.attempt}/${event.attempts} failed${where} [${error.phase}/${error.kind}]: ${reason}; ${next}`,
     );
   }
 
@@ -79,6 +92,17 @@ function stepText(step: StepRef | undefined): string {
   const bind = step.bind === null ? "" : ` → ${step.bind}`;
   const where = step.path ? ` at ${formatStepPath(step.path)}` : "";
   return ` at step ${step.operation}${bind}${where}`;
+}
+
+/**
+ * Where a step is: `plans/x.rlmplan.json:12:11` while the plan is open in the editor (the
+ * offset is the runtime's, in the text that ran), else its JSON path.
+ */
+function stepPlace(plan: string, path: readonly (string | number)[], offset: number | undefined): string {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === plan);
+  if (!document || offset === undefined) return formatStepPath(path);
+  const { line, character } = document.positionAt(offset);
+  return `${displayPath(plan)}:${line + 1}:${character + 1}`;
 }
 
 /** A plan's or profile's path relative to its workspace folder, for people. */

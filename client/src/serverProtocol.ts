@@ -15,9 +15,8 @@ export type {
   PlanGraphStep,
   RunFinishedParams,
   RunIdentity,
+  RunEventParams,
   RunResult,
-  RunStepStartedParams,
-  RunTransitionParams,
 } from "@rlm-plan/language-server/protocol";
 
 /** Process environment of the bundled server: the folder of its V8 code cache. */
@@ -43,16 +42,10 @@ export namespace RunPlanClientCommand {
   export const command: typeof Server.RunPlanClientCommand.command = "rlmPlan.run";
 }
 
-/** Server → client: a step is about to run (operation, bind, JSON path; no values). */
-export namespace RunStepStartedNotification {
-  export const method: typeof Server.RunStepStartedNotification.method = "rlmPlan/stepStarted";
-  export const type = new NotificationType<Server.RunStepStartedParams>(method);
-}
-
-/** Server → client: a step completed (sequence, operation, bind, status, timing). */
-export namespace RunTransitionNotification {
-  export const method: typeof Server.RunTransitionNotification.method = "rlmPlan/transition";
-  export const type = new NotificationType<Server.RunTransitionParams>(method);
+/** Server → client: one event of the runtime's stream (steps started, finished, failed; failed attempts). */
+export namespace RunEventNotification {
+  export const method: typeof Server.RunEventNotification.method = "rlmPlan/runEvent";
+  export const type = new NotificationType<Server.RunEventParams>(method);
 }
 
 /** Server → client: a run ended with its value or its structured error (also when cancelled). */

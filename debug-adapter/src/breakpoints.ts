@@ -2,19 +2,20 @@
 // and may carry a condition (a plan expression over the bindings, evaluated by the runtime) and
 // a hit condition. A breakpoint is keyed by its step's JSON path, which is what a pause reports.
 
-import { readFileSync } from "node:fs";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import {
   conditionHolds,
   nearestStep,
   parseCondition,
   parsePlan,
+  readErrorText,
   stepKey,
   stepLines,
   type ParsedCondition,
   type StepLine,
   type StepPause,
 } from "@rlm-plan/core";
+import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
 import { hitConditionTest } from "./stepping";
 
 interface StepBreakpoint {
@@ -32,9 +33,9 @@ export type BreakpointHit =
 export function planFileSteps(file: string): { steps: StepLine[] } | { error: string } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFileSync(file, MAX_PLAN_BYTES);
   } catch (error) {
-    return { error: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return { error: `cannot read ${file}: ${readErrorText(error)}` };
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const parsed = parsePlan({ kind: "document", text });

@@ -3,7 +3,6 @@
 // named. The run itself goes through the runtime's one pipeline (startRun), which builds only
 // what the plan names. Every failure here is one located, readable message.
 
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import {
@@ -24,6 +23,7 @@ import {
   type PolicyOptions,
   type StepLine,
 } from "@rlm-plan/core";
+import { MAX_PLAN_BYTES, readTextFile } from "@rlm-plan/core/text/boundedFile";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The plan file to debug. */
@@ -67,7 +67,7 @@ export async function prepareLaunch(args: LaunchArguments): Promise<Prepared | {
   const file = resolve(cwd, args.program);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = await readTextFile(file, MAX_PLAN_BYTES);
   } catch (error) {
     return { error: `cannot read the plan ${file}: ${readErrorText(error)}` };
   }

@@ -79,6 +79,20 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.setDebuggerColumnsStartAt1(false);
   }
 
+  /**
+   * A message as the framer hands it: anything but a request with a string command and a numeric
+   * seq is ignored (said on stderr); what a request's handler throws is its error response.
+   */
+  override handleMessage(message: DebugProtocol.ProtocolMessage): void {
+    const m = message as Partial<DebugProtocol.Request>;
+    if (m.type === "response") return super.handleMessage(message);
+    if (m.type !== "request" || typeof m.command !== "string" || typeof m.seq !== "number") {
+      process.stderr.write("rlm-plan-debug-adapter: a message that is not a request was ignored\n");
+      return;
+    }
+    super.handleMessage(message);
+  }
+
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
     response.body = {
       ...response.body,

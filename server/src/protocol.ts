@@ -4,15 +4,7 @@
 
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
-import type {
-  JsonValue,
-  PlanError,
-  StepStarted,
-  Transition,
-  WireGraph,
-  WirePlanNode,
-  WireStepNode,
-} from "@rlm-plan/core";
+import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
 import { NotificationType, RequestType, type Range } from "vscode-languageserver";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
@@ -32,7 +24,7 @@ export interface RlmPlanSettings {
 
 /**
  * Process environment, set by a client that starts the bundled server through dist/serverStart.js:
- * the folder where V8's code cache of the bundle is kept (lsp/codeCache.ts).
+ * the folder where V8's code cache of the bundle is kept (@rlm-plan/core's codeCache.ts).
  */
 export namespace CodeCacheEnvironment {
   export const variable = "RLM_PLAN_CODE_CACHE";
@@ -94,7 +86,8 @@ export namespace RunCommand {
  * `workspace/executeCommand` with `command: RunInEditorCommand.command`, sent by any LSP client
  * (the "▶ Run plan" lens's command unless the client says it runs plans itself, see
  * InitializationOptions.clientRunsPlans). The server runs the plan and reports with standard LSP
- * only: work-done progress (`$/progress`, cancellable), each transition as `window/logMessage`,
+ * only: work-done progress (`$/progress`, cancellable), each transition and each failed retry
+ * attempt (with its masked reason) as `window/logMessage`,
  * and the outcome as `window/showMessage`. Answered when the run ends, with its result.
  */
 export namespace RunInEditorCommand {
@@ -126,27 +119,24 @@ export namespace ShowHostProfileCommand {
   export type Result = boolean;
 }
 
-export interface RunStepStartedParams extends RunIdentity {
-  readonly step: StepStarted;
+export interface RunEventParams extends RunIdentity {
+  /**
+   * One event of the runtime's stream, as the runtime emitted it (shared-runtime run/events.ts):
+   * step_started, transition, step_finished, step_failed, attempt_failed, each naming its step
+   * by JSON path (and source range). A failure's error carries its message, secrets masked; a
+   * transition carries only what transitions carry (counters, never content).
+   */
+  readonly event: RunEvent;
 }
 
-/** Server → client: a step is about to run (for progress displays; carries no values). */
-export namespace RunStepStartedNotification {
-  export const method = "rlmPlan/stepStarted";
-  export const type = new NotificationType<RunStepStartedParams>(method);
-}
-
-export interface RunTransitionParams extends RunIdentity {
-  /** A completed step: sequence, operation, bind, status and timing; never content. */
-  readonly transition: Transition;
-  /** The completed step's JSON path in the plan (concurrent branches complete in any order). */
-  readonly path?: readonly (string | number)[];
-}
-
-/** Server → client: one transition of a run, sent as it happens. */
-export namespace RunTransitionNotification {
-  export const method = "rlmPlan/transition";
-  export const type = new NotificationType<RunTransitionParams>(method);
+/**
+ * Server → client: the run's events, one notification per event, in the order the runtime
+ * emitted them. A client reads a step's state from them (started, finished, failed, a retry's
+ * failed attempts) and never infers it.
+ */
+export namespace RunEventNotification {
+  export const method = "rlmPlan/runEvent";
+  export const type = new NotificationType<RunEventParams>(method);
 }
 
 export type RunResult =
@@ -170,7 +160,7 @@ export interface RunFinishedParams extends RunIdentity {
   readonly result: RunResult;
   /** Milliseconds from the start of the run to its end. */
   readonly elapsedMs: number;
-  /** How many transitions the run sent (each one as a RunTransitionNotification). */
+  /** How many transitions the run sent (each one as a `transition` RunEventNotification). */
   readonly transitionCount: number;
 }
 

@@ -15,6 +15,8 @@ import { silentCapProblems, silentCaps } from "./plan/silentCaps";
 import { contextHandleProblems } from "./plan/contextHandles";
 import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
+import type { PlanTypes, TypeHost } from "./plan/types/planTypes";
+import { typeProblems } from "./plan/types/typeProblems";
 import { modelOptionProblems } from "./providers/modelOptions";
 import { unregisteredNames } from "./run/preflight";
 import { parsePlanDocument, type PlanDocument, type RangeRequest, type SourceRange } from "./text/planDocument";
@@ -34,6 +36,8 @@ export interface AnalysisPolicy {
   };
   /** What the host knows of its tools: their input schemas type the plan's tool arguments. */
   readonly tools?: ToolKnowledge;
+  /** What the host tells the type rules: inputs, chat providers, the plan's result schema (tools: `tools`). */
+  readonly types?: TypeHost;
   /** The host's max_results and built-in tools, for silent-cap hints; the runtime's defaults when absent. */
   readonly dataLimits?: DataLimits;
 }
@@ -52,6 +56,8 @@ export interface PlanAnalysis {
   readonly budget: Budget | undefined;
   /** The semantic model; undefined when no plan could be read at all. */
   readonly model: PlanModel | undefined;
+  /** The type of every value the plan names (the model's, under the policy's host). */
+  readonly types: PlanTypes | undefined;
   /** Hints (severity "hint"): counts and sums of results capped at max_results (silentCaps.ts). */
   readonly hints: readonly LocatedProblem[];
 }
@@ -66,10 +72,11 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
   const problems: PlanProblem[] = [...parsed.problems];
   // Keys the runtime ignores are only visible in the value; text too deep has none to walk.
   if (doc.value !== undefined && !parsed.problems.some((p) => p.reason === "too_deep")) {
-    problems.push(...unknownKeyProblems(doc.value));
+    for (const item of unknownKeyProblems(doc.value)) problems.push(item);
   }
   let model: PlanModel | undefined;
   let budget: Budget | undefined;
+  let types: PlanTypes | undefined;
   if (parsed.plan) {
     const validation = validatePlan(parsed.plan, {
       capabilities: policy.capabilities,
@@ -78,14 +85,20 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
       model: true,
     });
     for (const problem of validation.problems) problems.push(problem);
-    if (policy.registries) problems.push(...unregisteredProblems(parsed.plan, policy.registries));
-    if (policy.tools && validation.model) problems.push(...toolArgumentProblems(validation.model, policy.tools));
-    problems.push(...modelOptionProblems(parsed.plan));
+    if (policy.registries) for (const item of unregisteredProblems(parsed.plan, policy.registries)) problems.push(item);
+    if (validation.model) {
+      const host = policy.types ?? (policy.tools ? { tools: policy.tools } : {});
+      types = validation.model.types(host.tools || !policy.tools ? host : { ...host, tools: policy.tools });
+      if (policy.tools)
+        for (const item of toolArgumentProblems(validation.model, policy.tools, types)) problems.push(item);
+      for (const item of typeProblems(validation.model, types, stepPlace(text, doc))) problems.push(item);
+    }
+    for (const item of modelOptionProblems(parsed.plan)) problems.push(item);
     if (validation.model) {
       const { inputs, contextInputs } = policy.registries ?? {};
       const isContextInput =
         inputs && contextInputs ? (n: string) => (inputs.has(n) ? contextInputs.has(n) : undefined) : undefined;
-      problems.push(...contextHandleProblems(validation.model, isContextInput));
+      for (const item of contextHandleProblems(validation.model, isContextInput)) problems.push(item);
     }
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;
@@ -98,7 +111,21 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     estimates: model?.estimates,
     budget,
     model,
+    types,
     hints: caps.length > 0 ? locateAll(silentCapProblems(caps), doc) : [],
+  };
+}
+
+/** "7:5": where a step starts (1-based line and column), for messages that name it. */
+function stepPlace(
+  text: string,
+  document: PlanDocument,
+): (stepPath: readonly (string | number)[]) => string | undefined {
+  return (stepPath) => {
+    const [range] = document.rangesOf([{ path: stepPath, target: "value" }]);
+    if (!range) return undefined;
+    const { line, character } = lineColumn(text, range.offset);
+    return `${line + 1}:${character + 1}`;
   };
 }
 

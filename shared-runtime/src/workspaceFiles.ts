@@ -4,7 +4,10 @@
 
 import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { HOST_PROFILE_FILENAME } from "./host/profile";
+import { parse } from "jsonc-parser";
+import { HOST_PROFILE_FILENAME, HOST_PROFILE_SCHEMA } from "./host/profile";
+import { PLAN_FIELDS } from "./plan/ast";
+import { MAX_PLAN_BYTES, readTextFileSync } from "./text/boundedFile";
 
 export type WorkspaceFileKind = "plan" | "host";
 
@@ -27,11 +30,52 @@ export function workspaceFileKind(file: string): WorkspaceFileKind | undefined {
   return PLAN_FILE_SUFFIXES.some((suffix) => name.endsWith(suffix)) ? "plan" : undefined;
 }
 
+/** Top-level keys only a host profile has (a plan has "steps", "description" and "$schema"). */
+const HOST_ONLY_KEYS: ReadonlySet<string> = new Set(
+  Object.keys((HOST_PROFILE_SCHEMA as { properties: object }).properties).filter(
+    (key) => !Object.hasOwn(PLAN_FIELDS, key),
+  ),
+);
+
+/**
+ * What a file named neither way holds (`rlm-plan check cr.host.json`): a host profile when its
+ * top-level object has no "steps" and a key only host profiles have (even beside a misspelt
+ * one); anything else, unreadable or not JSON included, is undefined (taken as a plan).
+ */
+export function workspaceFileKindByContent(file: string): WorkspaceFileKind | undefined {
+  let value: unknown;
+  try {
+    value = parse(readTextFileSync(file, MAX_PLAN_BYTES), [], { allowTrailingComma: true });
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.includes("steps")) return "plan";
+  return keys.some((key) => HOST_ONLY_KEYS.has(key)) ? "host" : undefined;
+}
+
 /**
  * Plans and host profiles below `dir`, sorted, without following symbolic links; at most `limit`
  * (the walk stops there, so a huge tree costs a bounded amount).
  */
 export function findWorkspaceFiles(dir: string, limit = Number.POSITIVE_INFINITY): string[] {
+  return findFiles(dir, (path) => workspaceFileKind(path) !== undefined, limit);
+}
+
+/** The ending of a test file (`rlm-plan test`); not a plan, though it ends in .json too. */
+export const TEST_FILE_SUFFIX = ".rlmplan.test.json";
+
+export function isTestFile(file: string): boolean {
+  return basename(file).endsWith(TEST_FILE_SUFFIX);
+}
+
+/** Test files below `dir`, sorted, as findWorkspaceFiles walks. */
+export function findTestFiles(dir: string, limit = Number.POSITIVE_INFINITY): string[] {
+  return findFiles(dir, isTestFile, limit);
+}
+
+function findFiles(dir: string, wanted: (path: string) => boolean, limit: number): string[] {
   const found: string[] = [];
   const pending = [dir];
   while (pending.length > 0 && found.length < limit) {
@@ -46,7 +90,7 @@ export function findWorkspaceFiles(dir: string, limit = Number.POSITIVE_INFINITY
       const path = join(current, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) pending.push(path);
-      } else if (entry.isFile() && workspaceFileKind(path) !== undefined) {
+      } else if (entry.isFile() && wanted(path)) {
         found.push(path);
         if (found.length >= limit) break;
       }

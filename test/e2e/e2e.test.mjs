@@ -26,7 +26,7 @@ test("e2e: the extension in a real VS Code (code-server 4.96.4 + Chromium)", { t
     // E2E_ONLY=dh runs scenarios (d) and (h) only, for working on them.
     const only = process.env.E2E_ONLY;
     for (const scenario of scenarios.filter((s) => !only || only.includes(/^\((\w)\)/.exec(s.name)?.[1] ?? ""))) {
-      await t.test(scenario.name, { timeout: 120000 }, async () => {
+      await t.test(scenario.name, { timeout: scenario.timeout ?? 120000 }, async () => {
         try {
           await scenario.run(session, assert);
         } catch (error) {

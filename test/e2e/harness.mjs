@@ -286,7 +286,8 @@ export class Workbench {
   static async open(context, server, folder) {
     const page = await context.newPage();
     const bench = new Workbench(page, server);
-    await page.goto(server.url(folder));
+    // A busy machine (several e2e and build jobs on two cores) can take more than the default 30 s.
+    await page.goto(server.url(folder), { timeout: 90000 });
     await page.locator(".monaco-workbench").waitFor({ timeout: 60000 });
     return bench;
   }

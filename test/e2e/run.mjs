@@ -71,6 +71,7 @@ function sourcesNewerThan(file) {
     "package.json",
     "client/package.json",
     "client/src",
+    "client/webview/src",
     "server/src",
     "debug-adapter/src",
     "shared-runtime/src",
@@ -421,6 +422,18 @@ async function graphStatus(page, pattern) {
     if (pattern.test(text)) return text;
   }
   return false;
+}
+
+/** Opens the retry-flaky plan and its graph; resolves when its five steps are drawn. */
+async function flakyGraph(bench) {
+  await bench.openFile(FLAKY);
+  await bench.focusEditor();
+  await bench.runCommand(UI.graph);
+  // The webview: VS Code's outer frame, then the page's own frame.
+  const view = bench.page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+  const steps = view.locator("g.step");
+  await bench.until("the graph's five steps", async () => ((await steps.count()) === 5 ? true : false), 60000);
+  return { view, steps };
 }
 
 /** What every frame of the page shows as a graph status, and the editor tabs: logged when a graph does not draw. */
@@ -782,13 +795,7 @@ export const scenarios = [
     async run(session, assert) {
       const bench = await session.trusted();
       const page = bench.page;
-      await bench.openFile(FLAKY);
-      await bench.focusEditor();
-      await bench.runCommand(UI.graph);
-      // The webview: VS Code's outer frame, then the page's own frame.
-      const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
-      const steps = view.locator("g.step");
-      await bench.until("the graph's five steps", async () => ((await steps.count()) === 5 ? true : false), 60000);
+      const { view, steps } = await flakyGraph(bench);
       const label = async (i) =>
         (await steps.nth(i).locator("text").allTextContents()).filter((t) => !/^(ok|running|failed|skipped)/.test(t));
       assert.deepEqual(await label(0), ["retry → page", "up to ×3", "10 steps · 3 tool"]);
@@ -952,7 +959,7 @@ export const scenarios = [
           );
           return text.includes("steps") ? text.replace(/\s+/g, " ").trim() : false;
         });
-        assert.equal(lens, "▶ Run plan | steps 2/64 · tools 1/16 · depth 1/4 | Show graph");
+        assert.equal(lens, "▶ Run plan (steps 2/64 · tools 1/16 · depth 1/4) | Show graph");
         // Read first: a notification hides itself after a while.
         const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "planner proposed" });
         assert.equal(
@@ -1031,12 +1038,92 @@ export const scenarios = [
     },
   },
   {
+    name: "(m) a retried tool that fails once: its graph node shows the failed attempt and its reason, then the retry; the run output says why",
+    // Run alone it opens the window first, and a graph view loads slowly on a busy machine.
+    timeout: 240000,
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      const { view } = await flakyGraph(bench);
+      const tool = view.locator('g.step[data-id="steps/0/plan/steps/1"]');
+      const RUN_CLASSES = ["running", "ok", "failed", "cancelled", "skipped", "failed-attempts"];
+      const retry = view.locator('g.step[data-id="steps/0"]');
+      log("(m) the graph is drawn; running the plan");
+      await bench.runCommand(UI.run);
+      // The flaky tool fails on its first call: its node ends ok, marked with the failed attempt
+      // (the runtime's step_failed, then its next attempt's step_started and step_finished).
+      const marks = async (node) => ({
+        classes: ((await node.getAttribute("class")) ?? "").split(" ").filter((c) => RUN_CLASSES.includes(c)),
+        badge: await node
+          .locator("text.attempts")
+          .textContent({ timeout: 250 })
+          .catch(() => null),
+      });
+      await bench.until(
+        "the tool's node ok with one failed attempt",
+        async () => {
+          const now = await marks(tool);
+          return now.classes.includes("ok") && now.badge ? now : false;
+        },
+        60000,
+      );
+      const toolMarks = await bench.until("the tool's node marked", async () => {
+        const now = await marks(tool);
+        return now.badge ? now : false;
+      });
+      assert.deepEqual(toolMarks, { classes: ["ok", "failed-attempts"], badge: "✗ 1 failed attempt" });
+      // Read until it answers: the live view redraws its marks every 250 ms while a run is shown.
+      const retryMarks = await bench.until("the retry's node marked", async () => {
+        const now = await marks(retry);
+        return now.badge ? now : false;
+      });
+      assert.deepEqual(retryMarks, { classes: ["ok", "failed-attempts"], badge: "✗ 1 failed attempt" });
+      await bench.until("the graph's status to count the failed attempt", async () =>
+        graphStatus(page, /Run \d+ · succeeded after [\d.]+ s · 1 failed attempt/),
+      );
+      log("(m) the nodes show the failed attempt; hovering the tool's node");
+      // Hovering the node: the failed attempt's reason first, then the step's hover.
+      await tool.hover();
+      const reason =
+        'tool "flaky_fetch" failed: exited with status 1: flaky_fetch: simulated transient failure, try again';
+      const tip = await bench.until("the tooltip with the failed attempt", async () => {
+        const text = norm(
+          await view
+            .locator("#tooltip:not([hidden])")
+            .innerText({ timeout: 250 })
+            .catch(() => ""),
+        );
+        return text.startsWith("Attempt 1 failed") ? text : false;
+      });
+      assert.equal(tip.split("\n")[0], `Attempt 1 failed [execute/tool_error]: ${reason}`);
+      await bench.screenshot("m-graph-failed-attempt");
+      log("(m) the tooltip shows the reason; reading the run output");
+      // The run output: the failed attempt where and why, then the retry's transitions (the view
+      // shows the last lines of the channel; the run's own lines are the last ones).
+      const number = /Run (\d+) · succeeded/.exec(await graphStatus(page, /Run \d+ · succeeded/))?.[1];
+      const line = `  retry attempt 1/3 failed at ${FLAKY}:12:11 [execute/tool_error]: ${reason}; retrying`;
+      const linesAfter = (text) => text.split("\n").slice(text.split("\n").lastIndexOf(line));
+      const shown = await session.runsOutput(
+        bench,
+        "the failed attempt in the run output",
+        (text) =>
+          text.split("\n").includes(line) && linesAfter(text).some((l) => l.startsWith(`Run ${number} succeeded`)),
+      );
+      const after = linesAfter(shown);
+      // The attempt's line, then the second attempt's checkpoint and the tool's transition.
+      const checkpoint = after.findIndex((l) => /^ {2}#\d+\s+checkpoint\s+ok /.test(l));
+      const fetched = after.findIndex((l) => /^ {2}#\d+\s+tool\(flaky_fetch\)\s+→ page\s+ok /.test(l));
+      assert.ok(checkpoint > 0 && fetched > checkpoint, after.join("\n"));
+      await bench.screenshot("m-run-output");
+    },
+  },
+  {
     name: "(l) activation again, with the server's code cache warm: a second window on the same folder",
     async run(session) {
       // Last, since code-server keeps a closed window's extension host (and its server) alive.
       const bench = await session.trusted();
       // The first server writes V8's code cache of its bundle into the extension's storage
-      // (server/src/lsp/codeCache.ts); every later start reads it. A second window on the same
+      // (shared-runtime/src/codeCache.ts); every later start reads it. A second window on the same
       // folder (its own extension host, the same storage) measures such a start.
       const cacheDir = path.join(
         session.trustedServer.dirs.userData,

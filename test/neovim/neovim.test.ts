@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { positionAt, rangeOf, SERVER_MAIN, TempWorkspace } from "@rlm-plan/lsp-harness";
 
@@ -44,8 +45,10 @@ interface NeovimResult {
   readonly diagnostics: readonly NeovimDiagnostic[];
   readonly hover: { readonly kind: string; readonly value: string } | null;
   readonly run: {
-    readonly lens: { readonly command: string; readonly arguments: unknown[] } | null;
+    readonly lenses: readonly unknown[];
     readonly result: { readonly ok: boolean; readonly value?: unknown } | null;
+    readonly notified: readonly string[];
+    readonly picked: readonly number[];
     readonly shown: readonly { readonly type: number; readonly message: string }[];
     readonly logged: readonly string[];
   };
@@ -96,7 +99,9 @@ function nvimVersion(): string | undefined {
   return probe.stdout.split("\n")[0];
 }
 
+// Its "$schema" (a URL, never fetched) must not turn off the help from the host profile's schema.
 const HOST_PROFILE = `{
+  "$schema": "https://example.invalid/rlm-plan/host-profile.schema.json",
   "capabilities": ["tool(count_items)"],
   "budget": { "max_tool_calls": 8 },
   "tools": { "count_items": { "type": "builtin", "builtin": "count_items" } }
@@ -225,8 +230,20 @@ test(
       result.hover.value,
     );
 
-    // The run lens runs the plan in the server; the transitions and the result arrive as messages.
-    assert.equal(result.run.lens?.command, "rlmPlan.server.runInEditor", JSON.stringify(result.run));
+    // The run lens, run with vim.lsp.codelens.run() on its line: one lens there, so no picker and
+    // no notice; the plan runs in the server, the transitions and the result arrive as messages.
+    const goodUri = pathToFileURL(workspace.path("plans/good.rlmplan.json")).href;
+    assert.deepEqual(result.run.lenses, [
+      {
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+        command: {
+          title: "▶ Run plan (steps 2/64 · tools 1/8 · depth 1/4)",
+          command: "rlmPlan.server.runInEditor",
+          arguments: [goodUri],
+        },
+      },
+    ]);
+    assert.deepEqual([result.run.notified, result.run.picked], [[], []], JSON.stringify(result.run));
     assert.deepEqual(result.run.result && [result.run.result.ok, result.run.result.value], [true, 3]);
     assert.deepEqual(
       result.run.logged.filter((m) => m.startsWith("[rlm-plan]")).map((m) => m.replace(/ \d+ ms$/, "")),

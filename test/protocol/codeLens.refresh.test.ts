@@ -28,7 +28,7 @@ const server = useServer({
 
 async function worstCase(uri: string): Promise<string | undefined> {
   const lenses = await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
-  return lenses?.[1]?.command?.title;
+  return lenses?.[0]?.command?.title;
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -39,11 +39,11 @@ async function until(check: () => boolean, what: string): Promise<void> {
 it("a changed host budget refreshes the lenses once, and the lens shows the new limit", async () => {
   const { workspace, client } = server;
   const { uri } = await server.open("p.rlmplan.json", PLAN);
-  assert.equal(await worstCase(uri), "steps 2/64 · tools 1/16 · depth 1/4");
+  assert.equal(await worstCase(uri), "▶ Run plan (steps 2/64 · tools 1/16 · depth 1/4)");
   assert.equal(refreshes, 0, "opening a plan asks for no refresh");
 
   workspace.write("rlmplan.host.json", hostProfile({ ...HOST, budget: { max_tool_calls: 2 } }));
   await client.filesChanged([{ uri: workspace.uri("rlmplan.host.json"), type: FileChangeType.Changed }]);
   await until(() => refreshes === 1, "a code lens refresh");
-  assert.equal(await worstCase(uri), "steps 2/64 · tools 1/2 · depth 1/4");
+  assert.equal(await worstCase(uri), "▶ Run plan (steps 2/64 · tools 1/2 · depth 1/4)");
 });

@@ -115,7 +115,10 @@ describe("feature requests over the protocol (wiring)", () => {
       [["Run plan", "source.runPlan"]],
     );
     const lenses = await client.connection.sendRequest(CodeLensRequest.type, { textDocument });
-    assert.equal(lenses?.[0]?.command?.title, "▶ Run plan");
+    assert.equal(
+      lenses?.[0]?.command?.title,
+      "▶ Run plan (steps 13/64 · models 1/8 · tools 3/4 · context ops 1/32 · depth 2/4)",
+    );
     const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, {
       textDocument,
       options: { tabSize: 2, insertSpaces: true },

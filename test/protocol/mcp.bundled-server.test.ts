@@ -1,7 +1,8 @@
 // The language server as the extension ships it: bundled, with the MCP SDK in a file of its own
 // (dist/mcp-sdk.js) that the server requires only when a host profile's MCP server is asked.
-// The bundles are built here with scripts/bundle.mjs's own options into a temporary folder; the
-// server then lists the tools of the real reference MCP server through that file.
+// The bundles (the server, the SDK's file, and the supervisor every MCP server runs under) are
+// built here with scripts/bundle.mjs's own options into a temporary folder; the server then
+// lists the tools of the real reference MCP server through that file.
 
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,7 +29,7 @@ let workspace: TempWorkspace | undefined;
 
 before(async () => {
   const script = await bundleScript();
-  for (const out of ["dist/server.js", "dist/mcp-sdk.js"]) {
+  for (const out of ["dist/server.js", "dist/mcp-sdk.js", "dist/supervisor.js"]) {
     const outfile = join(dist, out.slice("dist/".length));
     const result = await build({ ...script.bundleOptions(script.entry(out)), outfile, logLevel: "silent" });
     const metafile = result.metafile as Metafile;

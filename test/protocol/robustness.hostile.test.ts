@@ -1,7 +1,8 @@
 // The hostile documents of the hardening issue, over the real protocol: 20 KB of `[` formatted,
 // a plan with 200,000 duplicate keys, and a 5 MB plan. The server stays alive and answers every
 // request; formatting the brackets is refused with a message; diagnostics are capped with a
-// summary; closing a document logs nothing. (And an undeclared input is a host warning.)
+// summary; closing a document logs nothing; a literal list of 130,000 items is analysed. (And an
+// undeclared input is a host warning.)
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -80,6 +81,16 @@ describe("hostile documents", () => {
       options: { tabSize: 2, insertSpaces: true },
     });
     assert.ok(Array.isArray(edits));
+    await answers(uri);
+  });
+
+  it("a literal list of 130,000 items: its diagnostics are published (the walk overflowed the stack)", async () => {
+    const plan = `{"steps": [{"op": "final", "value": [${"1,".repeat(130_000)}{"ref": "input", "name": "ghost"}]}]}`;
+    const { uri, diagnostics } = await server.open("long-list.rlmplan.json", plan);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range.start.character]),
+      [["undeclared_input", plan.indexOf('"ghost"')]],
+    );
     await answers(uri);
   });
 

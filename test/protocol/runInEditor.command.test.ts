@@ -1,6 +1,7 @@
 // Running a plan from any LSP editor (Neovim, Helix, Zed, eglot): the "▶ Run plan" lens names
 // the server's own command unless the client says it runs plans itself; the command reports
-// with standard LSP only: cancellable work-done progress, a log message per transition, and the
+// with standard LSP only: cancellable work-done progress, a log message per transition and per
+// failed retry attempt (with its reason), and the
 // outcome in window/showMessage; it answers with the result when the run ends.
 
 import assert from "node:assert/strict";
@@ -17,7 +18,7 @@ import { hostProfile } from "@rlm-plan/lsp-harness";
 import { useServer } from "@rlm-plan/lsp-harness/suite";
 
 const HOST = {
-  capabilities: ["context(search)", "tool(count_items)"],
+  capabilities: ["context(search)", "tool(count_items)", "retry"],
   inputs: { doc: { type: "text", text: "needle one\nhay\nneedle two\n" } },
   tools: { count_items: { type: "builtin", builtin: "count_items" } },
 };
@@ -54,7 +55,7 @@ describe("running a plan with standard LSP messages (any editor)", () => {
     const { uri } = await server.open("lens.rlmplan.json", PLAN);
     const lenses = (await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
     assert.deepEqual(lenses[0]?.command, {
-      title: "▶ Run plan",
+      title: "▶ Run plan (steps 3/64 · tools 1/16 · context ops 1/32 · depth 1/4)",
       command: "rlmPlan.server.runInEditor",
       arguments: [uri],
     });
@@ -117,6 +118,43 @@ describe("running a plan with standard LSP messages (any editor)", () => {
     assert.match(shown[0]?.message ?? "", /^RLM Plan: bad\.rlmplan\.json failed: \[tool_error\] /);
     await client.close(uri);
   });
+
+  it("each failed retry attempt is logged with its kind and reason", async () => {
+    const { client } = server;
+    const { uri } = await server.open(
+      "retried.rlmplan.json",
+      JSON.stringify({
+        steps: [
+          {
+            op: "retry",
+            attempts: 2,
+            plan: {
+              steps: [
+                { op: "tool", name: "count_items", args: 7, bind: "n" },
+                { op: "final", value: 1 },
+              ],
+            },
+            bind: "r",
+          },
+          { op: "final", value: { ref: "var", name: "r" } },
+        ],
+      }),
+    );
+    const result = (await client.connection.sendRequest(ExecuteCommandRequest.type, {
+      command: "rlmPlan.server.runInEditor",
+      arguments: [{ uri }],
+    })) as { ok: boolean; error: { message: string } };
+    assert.equal(result.ok, false);
+    const logged = client.logMessages.filter((m) => m.message.startsWith("[rlm-plan] retried.rlmplan.json"));
+    assert.deepEqual(
+      logged.map((m) => m.message),
+      [
+        `[rlm-plan] retried.rlmplan.json retry attempt 1/2 failed [execute/tool_error]: ${result.error.message}; retrying`,
+        `[rlm-plan] retried.rlmplan.json retry attempt 2/2 failed [execute/tool_error]: ${result.error.message}; no attempts left`,
+      ],
+    );
+    await client.close(uri);
+  });
 });
 
 describe("a client that runs plans itself", () => {
@@ -125,6 +163,10 @@ describe("a client that runs plans itself", () => {
   it("gets a lens naming its own command", async () => {
     const { uri } = await server.open("lens.rlmplan.json", PLAN);
     const lenses = (await server.client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
-    assert.deepEqual(lenses[0]?.command, { title: "▶ Run plan", command: "rlmPlan.run", arguments: [uri] });
+    assert.deepEqual(lenses[0]?.command, {
+      title: "▶ Run plan (steps 3/64 · tools 1/16 · context ops 1/32 · depth 1/4)",
+      command: "rlmPlan.run",
+      arguments: [uri],
+    });
   });
 });

@@ -1,5 +1,6 @@
 // Running a plan through the server, end to end: `rlmPlan.server.run` answers with a run id at
-// once, each transition arrives as an `rlmPlan/transition` notification as it happens, then
+// once, each of the runtime's events (steps started, transitions, ...) arrives as an
+// `rlmPlan/runEvent` notification as it happens, then
 // `rlmPlan/runFinished` with the value (or the structured error); `rlmPlan.server.cancel` ends
 // a run whose command tool sleeps, with kind "cancelled", quickly. Nothing runs unless asked.
 
@@ -9,6 +10,7 @@ import { describe, it } from "node:test";
 import { ExecuteCommandRequest, ResponseError } from "vscode-languageserver-protocol/node";
 import { hostProfile, withServer } from "@rlm-plan/lsp-harness";
 import { useServer } from "@rlm-plan/lsp-harness/suite";
+import { TRANSITION_KEYS } from "./support/planRuns";
 
 interface Transition {
   sequence: number;
@@ -22,6 +24,7 @@ interface Transition {
 interface TransitionParams {
   uri: string;
   runId: string;
+  mocked?: boolean;
   transition: Transition;
 }
 interface FinishedParams {
@@ -36,6 +39,20 @@ interface FinishedParams {
   };
   elapsedMs: number;
   transitionCount: number;
+}
+/** An `rlmPlan/runEvent`: the fields these tests read of the runtime's event. */
+interface EventParams {
+  uri: string;
+  runId: string;
+  mocked?: boolean;
+  event: {
+    type: string;
+    operation: string;
+    bind: string | null;
+    path: (string | number)[];
+    depth: number;
+    transition?: Transition;
+  };
 }
 interface StepStartedParams {
   uri: string;
@@ -87,13 +104,16 @@ describe("run: the plan through the server", () => {
         "require('node:fs').writeFileSync('ran.txt', 'yes'); process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('true'));\n",
     },
     onConnection: (connection) => {
-      connection.onNotification("rlmPlan/transition", (params: TransitionParams) => {
-        transitions.push(params);
-        order.push(`transition ${params.runId}`);
-      });
-      connection.onNotification("rlmPlan/stepStarted", (params: StepStartedParams) => {
-        started.push(params);
-        for (const wake of [...waiters]) wake();
+      connection.onNotification("rlmPlan/runEvent", ({ uri, runId, mocked, event }: EventParams) => {
+        if (event.type === "transition" && event.transition) {
+          transitions.push({ uri, runId, ...(mocked ? { mocked } : {}), transition: event.transition });
+          order.push(`transition ${runId}`);
+        }
+        if (event.type === "step_started") {
+          const { operation, bind, path, depth } = event;
+          started.push({ uri, runId, step: { operation, bind, path, depth } });
+          for (const wake of [...waiters]) wake();
+        }
       });
       connection.onNotification("rlmPlan/runFinished", (params: FinishedParams) => {
         finished.push(params);
@@ -164,15 +184,7 @@ describe("run: the plan through the server", () => {
     );
     for (const { transition } of mine) {
       // Only what a transition is defined to carry: no content of any kind.
-      assert.deepEqual(Object.keys(transition).sort(), [
-        "bind",
-        "duration_ms",
-        "elapsed_ms",
-        "operation",
-        "remaining",
-        "sequence",
-        "status",
-      ]);
+      assert.deepEqual(Object.keys(transition).sort(), TRANSITION_KEYS);
       // The budget left: counters only.
       assert.deepEqual(Object.keys(transition.remaining).sort(), [
         "context_ops",

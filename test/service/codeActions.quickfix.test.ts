@@ -92,6 +92,45 @@ describe("code actions: quick fixes (golden files)", () => {
     assert.deepEqual(preferred("fly"), [['Change to "rlm"', false]]);
   });
 
+  it("two budget problems on one range: each diagnostic gets the fix of its own budget", () => {
+    // 43 attempts of a tool call and a step: 86 steps and 43 tool calls, over 64 and 16.
+    const text = `{"steps": [{"op": "retry", "attempts": 43, "plan": {"steps": [{"op": "tool", "name": "count_items", "args": [1], "bind": "n"}, {"op": "final", "value": 1}]}, "bind": "r"}, {"op": "final", "value": 1}]}`;
+    const { plan } = analyzed(text, { host: hostText });
+    const budgets = onTheWire(planDiagnostics(plan, { hostProblemsAsErrors: false })).filter(
+      (d) => d.code === "budget_exceeded",
+    );
+    assert.equal(budgets.length, 2);
+    assert.deepEqual(budgets[0]?.range, budgets[1]?.range);
+    const fixes = budgets.map((diagnostic) =>
+      codeActions(plan, { diagnostics: [diagnostic], only: [CodeActionKind.QuickFix], hostProfile: () => host }).map(
+        (a) => a.title,
+      ),
+    );
+    assert.deepEqual(fixes.sort(), [
+      ["Raise max_steps to 88 in rlmplan.host.json"],
+      ["Raise max_tool_calls to 43 in rlmplan.host.json"],
+    ]);
+  });
+
+  it("a fix that widens the host's trust is never preferred; a rename to a registered name may be", () => {
+    const fixes = (step: string) => {
+      const text = `{"steps": [${step}, {"op": "final", "value": 1}]}`;
+      const { plan } = analyzed(text, { host: hostText });
+      const diagnostics = onTheWire(planDiagnostics(plan, { hostProblemsAsErrors: false }));
+      const actions = codeActions(plan, { diagnostics, only: [CodeActionKind.QuickFix], hostProfile: () => host });
+      return actions.map((a) => [a.title, a.isPreferred === true]);
+    };
+    assert.deepEqual(fixes(`{"op": "model", "provider": "locall", "prompt": "hi", "bind": "g"}`), [
+      ['Grant "model(locall)" in rlmplan.host.json', false],
+      ['Change to the registered provider "local"', true],
+      ['Open rlmplan.host.json at "providers"', false],
+    ]);
+    assert.deepEqual(fixes(`{"op": "tool", "name": "join", "args": [], "bind": "j"}`), [
+      ['Grant "tool(join)" in rlmplan.host.json', false],
+      ['Open rlmplan.host.json at "tools"', false],
+    ]);
+  });
+
   it("unknown_tool: opens the host profile at its tools section", async () => {
     const { diagnostic, actions } = actionsFor(input("unknown-tool"), "unknown_tool");
     const open = actions.find((a) => a.title === 'Open rlmplan.host.json at "tools"');

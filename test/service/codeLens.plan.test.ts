@@ -1,5 +1,5 @@
-// Code lenses, in process: above the plan, "▶ Run plan" (the client's command, with the
-// document's URI) and the whole plan's worst case against the budget in force.
+// The code lens, in process: above the plan, "▶ Run plan" (the client's command, with the
+// document's URI), titled with the whole plan's worst case against the budget in force.
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -22,10 +22,13 @@ describe("code lens: run and worst case", () => {
   it("run, and the worst case against the host's budget", () => {
     const { uri, lenses: result } = lenses(hosted, PLAN);
     assert.deepEqual(result, [
-      { range: top(0), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
       {
         range: top(0),
-        command: { title: "steps 13/64 · models 1/8 · tools 3/4 · context ops 1/32 · depth 2/4", command: "" },
+        command: {
+          title: "▶ Run plan (steps 13/64 · models 1/8 · tools 3/4 · context ops 1/32 · depth 2/4)",
+          command: "rlmPlan.server.runInEditor",
+          arguments: [uri],
+        },
       },
     ]);
   });
@@ -33,17 +36,23 @@ describe("code lens: run and worst case", () => {
   it("marks a figure over its limit", () => {
     const text = PLAN.replace('"attempts": 3', '"attempts": 5');
     const { lenses: result } = lenses(hosted, text);
-    assert.equal(result?.[1]?.command?.title, "steps 19/64 · models 1/8 · tools 5/4 ⚠ · context ops 1/32 · depth 2/4");
+    assert.equal(
+      result?.[0]?.command?.title,
+      "▶ Run plan (steps 19/64 · models 1/8 · tools 5/4 ⚠ · context ops 1/32 · depth 2/4)",
+    );
   });
 
   it("the default budget without a host profile; above the plan, after its comments", () => {
     const text = `// a comment first\n${PLAN}`;
     const { uri, lenses: result } = lenses(bare, text);
     assert.deepEqual(result, [
-      { range: top(1), command: { title: "▶ Run plan", command: "rlmPlan.server.runInEditor", arguments: [uri] } },
       {
         range: top(1),
-        command: { title: "steps 13/64 · models 1/8 · tools 3/16 · context ops 1/32 · depth 2/4", command: "" },
+        command: {
+          title: "▶ Run plan (steps 13/64 · models 1/8 · tools 3/16 · context ops 1/32 · depth 2/4)",
+          command: "rlmPlan.server.runInEditor",
+          arguments: [uri],
+        },
       },
     ]);
   });
@@ -56,10 +65,18 @@ describe("code lens: run and worst case", () => {
     ]);
   });
 
+  it("one lens: nothing display-only, which a lens picker would offer as runnable", () => {
+    const { lenses: result } = lenses(hosted, PLAN);
+    assert.deepEqual(
+      result.map((lens) => lens.command?.command),
+      ["rlmPlan.server.runInEditor"],
+    );
+  });
+
   it("the client's own run command when the client runs plans", () => {
     const { plan, uri } = analyzed(PLAN, hosted);
     assert.deepEqual(codeLenses(plan, true)[0]?.command, {
-      title: "▶ Run plan",
+      title: "▶ Run plan (steps 13/64 · models 1/8 · tools 3/4 · context ops 1/32 · depth 2/4)",
       command: "rlmPlan.run",
       arguments: [uri],
     });

@@ -2,11 +2,12 @@
 // folder), and a temporary folder to write plans and host profiles into, removed after the test
 // file's tests.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after } from "node:test";
+import { childOutput, type ChildOutput } from "./childOutput";
 
 // Compiled to test/out/support: the repository root is three levels up.
 export const ROOT = resolve(__dirname, "..", "..", "..");
@@ -26,6 +27,19 @@ export function runCli(cwd: string, args: readonly string[]): CliRun {
     env: { ...process.env, NO_COLOR: "1" },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The CLI as a child process that does not block this one (a server the test runs answers
+ * from it), with `env` over the test's environment.
+ */
+export function runCliAsync(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ChildOutput> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return childOutput(child);
 }
 
 export interface CliWorkspace {

@@ -35,12 +35,17 @@ export function escapeeWorkspace(folder: string, pidFile: string, extra?: Record
   return join(folder, "p.rlmplan.json");
 }
 
-export async function waitForFile(file: string, what: () => string): Promise<Record<string, number>> {
-  for (let i = 0; i < 600; i++) {
+/** The pids a tool writes once it runs (a minute at most: node starts slowly on a loaded machine). */
+export async function waitForFile(
+  file: string,
+  what: () => string,
+  never = "the tool never started",
+): Promise<Record<string, number>> {
+  for (let i = 0; i < 1200; i++) {
     if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Record<string, number>;
-    await delay(25);
+    await delay(50);
   }
-  throw new Error(`the tool never started: ${what()}`);
+  throw new Error(`${never}: ${what()}`);
 }
 
 export function delay(ms: number): Promise<void> {

@@ -1,5 +1,5 @@
 // Static typing of tool arguments: literal arguments validated against a tool's input schema
-// with ajv, references checked where the plan shows their shape, problems located on the exact
+// with ajv, computed values checked where their type is known (plan/types/), problems located on the exact
 // token as host-dependent warnings; tools whose source could not be asked get one note.
 
 import assert from "node:assert/strict";
@@ -117,12 +117,17 @@ describe("tool arguments: references", () => {
     bind: "n",
   };
 
-  test("a search result is a list of texts: fine where a list of texts is expected, wrong where a text is", () => {
-    assert.deepEqual(problems([search, tool("join", { texts: { ref: "var", name: "hits" } })]), []);
+  test("a search result is a list of {index, value}: wrong where a list of texts or a text is expected", () => {
+    assert.deepEqual(problems([search, tool("join", { texts: { ref: "var", name: "hits" } })]), [
+      [
+        '{\n     "ref": "var",\n     "name": "hits"\n    }',
+        'tool "join": argument "texts"[] must be text, but "hits"[] is {index: integer, value: string} (the result of the context search) (its input schema)',
+      ],
+    ]);
     assert.deepEqual(problems([search, tool("e.echo", { message: { ref: "var", name: "hits" } })]), [
       [
         '{\n     "ref": "var",\n     "name": "hits"\n    }',
-        'tool "e.echo": argument "message" must be text, but "hits" is a search result (a list of texts) (its input schema)',
+        'tool "e.echo": argument "message" must be text, but "hits" is array<{index: integer, value: string}> (the result of the context search) (its input schema)',
       ],
     ]);
   });
@@ -148,7 +153,7 @@ describe("tool arguments: references", () => {
     assert.deepEqual(
       problems([search, inner([echoHits])]).map(([, message]) => message),
       [
-        'tool "e.echo": argument "message" must be text, but "hits" is a search result (a list of texts) (its input schema)',
+        'tool "e.echo": argument "message" must be text, but "hits" is array<{index: integer, value: string}> (the result of the context search) (its input schema)',
       ],
     );
     // Bound later in the enclosing plan: not in scope at the reference, so its shape is unknown.

@@ -76,3 +76,27 @@ test("--host names the profile to use instead of the nearest one", () => {
   assert.match(run.stdout, /bad\/plan\.rlmplan\.json: 3 errors\n$/);
   assert.equal(run.code, 1);
 });
+
+write(
+  "named/cr.host.json",
+  '{\n  "capabilities": ["tool(count_items)"],\n  "budget": { "max_tool_calls": -8 },\n  "tools": {}\n}\n',
+);
+write("named/ok.host.json", '{ "capabilities": [] }');
+write("named/notes.json", '{ "title": "not a plan" }');
+
+test("a host profile named otherwise is checked as a host profile, by what it holds (as --host takes any name)", () => {
+  const run = check("named/cr.host.json", "named/ok.host.json");
+  assert.equal(run.stderr, "");
+  assert.equal(
+    run.stdout,
+    [
+      "named/cr.host.json:3:33: error: /budget/max_tool_calls: max_tool_calls must be an integer of 0 or more, got the number -8 [invalid_host_profile]",
+      "named/cr.host.json: 1 error",
+      "named/ok.host.json: ok (host profile)",
+      "",
+    ].join("\n"),
+  );
+  assert.equal(run.code, 1);
+  // Neither a plan nor a host profile: checked as a plan, as before.
+  assert.match(check("named/notes.json").stdout, /^named\/notes\.json:1:1: error: .*missing.*steps/m);
+});

@@ -127,3 +127,20 @@ test("rlm-plan check starts no MCP server when no plan calls one of its tools", 
   assert.equal(result.code, 0, result.stderr);
   assert.equal(existsSync(pids), false, "the MCP server was started");
 });
+
+test("rlm-plan check examples/types: fields a model reply and an MCP output schema lack, from the real server's listing", async () => {
+  const result = await rlmPlan("check", "examples/types/plans/weather-report.rlmplan.json");
+  assert.equal(result.code, 1, result.stderr);
+  const file = "examples/types/plans/weather-report.rlmplan.json";
+  assert.equal(
+    result.stdout,
+    [
+      `${file}:22:90: error: \`reply\` has no field "txt": did you mean "text"? (\`reply\` is the reply of the model call at 13:5) [unknown_field]`,
+      `${file}:17:15: note: \`reply\` is the reply of the model call`,
+      `${file}:23:91: error: \`weather\` has no field "temprature": did you mean "temperature"? (\`weather\` is the result of tool "everything.get-structured-content" at 7:5) [unknown_field]`,
+      `${file}:11:15: note: \`weather\` is the result of tool "everything.get-structured-content"`,
+      `${file}: 2 errors`,
+      "",
+    ].join("\n"),
+  );
+});

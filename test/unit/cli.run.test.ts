@@ -198,28 +198,41 @@ describe("rlm-plan run: the example workspace", { concurrency: true }, () => {
     assert.deepEqual(events[6]?.checkpoints, ["fetch attempt", "fetch attempt"]);
   });
 
-  test("retry-flaky: a failed attempt is a line naming where it failed; --events streams it as JSON", async () => {
+  test("retry-flaky: a failed attempt is a line naming where and why it failed; --events streams it as JSON", async () => {
     const plan = "examples/workspace/plans/retry-flaky.rlmplan.json";
+    const reason =
+      'tool "flaky_fetch" failed: exited with status 1: flaky_fetch: simulated transient failure, try again';
     const text = await rlmPlanRun([plan]);
     assert.equal(text.code, 0, text.stderr);
-    assert.equal(
-      lines(text.stderr)[1],
-      `     retry attempt 1/3 failed at ${plan}:12:11 [execute/tool_error]: retrying`,
-    );
+    assert.deepEqual(lines(text.stderr), [
+      "  1  checkpoint                  ok N ms",
+      `     retry attempt 1/3 failed at ${plan}:12:11 [execute/tool_error]: ${reason}; retrying`,
+      "  2  checkpoint                  ok N ms",
+      "  3  tool(flaky_fetch)  -> page  ok N ms",
+      "  4  final                       ok N ms",
+      "  5  retry              -> page  ok N ms",
+      "  6  final                       ok N ms",
+      "rlm-plan: ok: 7 steps, 0 context ops, 2 tool calls, 0 model calls, 453 output bytes",
+    ]);
     const json = await rlmPlanRun([plan, "--json", "--events"]);
-    const attempts = json.stdout
+    const events = json.stdout
       .trimEnd()
       .split("\n")
-      .map((line) => JSON.parse(line) as { type: string; event?: Record<string, unknown> })
-      .filter((line) => line.event?.type === "attempt_failed");
+      .map((line) => JSON.parse(line) as { type: string; event?: { type: string; path: unknown; error?: unknown } })
+      .flatMap((line) => (line.event && line.event.type.endsWith("_failed") ? [line.event] : []));
+    const error = {
+      phase: "execute",
+      kind: "tool_error",
+      message: reason,
+      path: ["steps", 0, "plan", "steps", 1],
+      range: { offset: 374, length: 167 },
+    };
     assert.deepEqual(
-      attempts.map((a) => [
-        a.event?.path,
-        a.event?.attempt,
-        a.event?.retrying,
-        (a.event?.error as { path: unknown }).path,
-      ]),
-      [[["steps", 0], 1, true, ["steps", 0, "plan", "steps", 1]]],
+      events.map((e) => [e.type, e.path, e.error]),
+      [
+        ["step_failed", ["steps", 0, "plan", "steps", 1], error],
+        ["attempt_failed", ["steps", 0], error],
+      ],
     );
   });
 
@@ -295,6 +308,65 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     });
   });
 
+  test("every failed attempt: a line with its reason, the host's secrets masked, in text and in --events", async () => {
+    const key = "sk-EventsSentinel-4f7a9c2e1b";
+    const keyVar = "RLM_EVENTS_SENTINEL_VAR";
+    const tool =
+      "console.error('starting up\\nauth failed for ' + process.env.RLM_EVENTS_SENTINEL_VAR); process.exit(1)";
+    const folder = workspace(
+      {
+        capabilities: ["retry", "tool(login)"],
+        tools: { login: { type: "command", command: [process.execPath, "-e", tool], inheritEnv: [keyVar] } },
+        // Only the provider's apiKeyEnv says this variable holds a key: the mask learns it there.
+        providers: { p: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: keyVar } },
+      },
+      {
+        "p.rlmplan.json": {
+          steps: [
+            {
+              op: "retry",
+              attempts: 2,
+              plan: {
+                steps: [
+                  { op: "tool", name: "login", args: {}, bind: "s" },
+                  { op: "final", value: 1 },
+                ],
+              },
+              bind: "r",
+            },
+            { op: "final", value: 1 },
+          ],
+        },
+      },
+    );
+    const plan = join(folder, "p.rlmplan.json");
+    // The tool's last line of stderr, as the runtime quotes it, with the key masked.
+    const reason = 'tool "login" failed: exited with status 1: auth failed for ***';
+    const text = await rlmPlanRun([plan], { [keyVar]: key });
+    assert.equal(text.code, 1);
+    assert.deepEqual(lines(text.stderr).slice(0, 3), [
+      `     retry attempt 1/2 failed at ${plan}:8:11 [execute/tool_error]: ${reason}; retrying`,
+      `     retry attempt 2/2 failed at ${plan}:8:11 [execute/tool_error]: ${reason}; no attempts left`,
+      `${plan}:8:11: run failed: ${reason} [execute/tool_error]`,
+    ]);
+    const json = await rlmPlanRun([plan, "--json", "--events"], { [keyVar]: key });
+    const failures = json.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { event?: { type: string; attempt?: number; error?: { message: string } } })
+      .flatMap(({ event }) => (event?.error ? [`${event.type} ${event.attempt ?? "-"} ${event.error.message}`] : []));
+    assert.deepEqual(failures, [
+      `step_failed 1 ${reason}`,
+      `attempt_failed 1 ${reason}`,
+      `step_failed 2 ${reason}`,
+      `attempt_failed 2 ${reason}`,
+      `step_failed - ${reason}`,
+    ]);
+    for (const output of [text.stdout, text.stderr, json.stdout, json.stderr]) {
+      assert.ok(!output.includes("4f7a9c2e1b"), output);
+    }
+  });
+
   test("an execution error: exit 1 with phase, kind and message", async () => {
     const folder = workspace(profile, {
       "p.rlmplan.json": {
@@ -339,7 +411,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     const file = join(folder, "rlmplan.host.json");
     assert.equal(
       run.stderr,
-      `${file}:4:49: unknown key "timeout" in tool "t": did you mean "timeoutMs"? (the keys are type, command, cwd, env, inheritEnv, timeoutMs, maxStdoutBytes, maxStderrBytes, inputSchema, description)\n` +
+      `${file}:4:49: unknown key "timeout" in tool "t": did you mean "timeoutMs"? (the keys are type, command, cwd, env, inheritEnv, timeoutMs, maxStdoutBytes, maxStderrBytes, inputSchema, returns, description)\n` +
         `${file}:6:51: "path" of input "h" must be text, got the number 3\n`,
     );
   });

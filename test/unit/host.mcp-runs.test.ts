@@ -15,6 +15,7 @@ import { runPlan, type JsonValue, type RunOutcome } from "@rlm-plan/core";
 const ROOT = resolve(__dirname, "..", "..", "..");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");
+const SUPERVISOR = join(ROOT, "shared-runtime", "out", "host", "supervisor.js");
 const NODE = process.execPath;
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-mcp-runs-"));
@@ -108,7 +109,12 @@ describe("MCP tools in runs: the reference server over stdio", () => {
         },
       ]);
       assert.deepEqual(outcome.ok && outcome.value, ["Echo: hi", "The sum of 2 and 40 is 42."]);
-      assert.equal(processesRunning(EVERYTHING).length, 1, "one server for both calls");
+      // One server for both calls, under its supervisor (host/supervisor.ts names the server too).
+      const running = processesRunning(EVERYTHING).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8"));
+      assert.deepEqual(running.map((command) => (command.includes(SUPERVISOR) ? "supervisor" : "server")).sort(), [
+        "server",
+        "supervisor",
+      ]);
     } finally {
       await created.close();
     }
@@ -295,15 +301,17 @@ describe("MCP tools in runs: faults, from a scripted server", () => {
 
   test("a server that never answers initialize fails after startupTimeoutMs and is killed", async () => {
     const pids = join(dir, "silent.pid");
+    // Long enough for the supervisor and the server to start on a loaded machine (the server
+    // writes its pid first thing), short enough for a test.
     const created = await hostWith(
-      { fault: faultServer({ FAULT_SILENT: "1", FAULT_PIDS: pids }, { startupTimeoutMs: 300 }) },
+      { fault: faultServer({ FAULT_SILENT: "1", FAULT_PIDS: pids }, { startupTimeoutMs: 3000 }) },
       caps,
     );
     try {
       const outcome = await run(created, [toolStep("fault.ok", {}), final()]);
       assert.equal(
         !outcome.ok && outcome.error.message,
-        'tool "fault.ok" failed: MCP server "fault" could not be started: did not answer initialize within 300 ms (raise startupTimeoutMs if it starts slowly)',
+        'tool "fault.ok" failed: MCP server "fault" could not be started: did not answer initialize within 3000 ms (raise startupTimeoutMs if it starts slowly)',
       );
       assertGone(Number(await waitFor(pids)), "the silent server");
     } finally {

@@ -97,6 +97,33 @@ describe("host profile: MCP servers", () => {
     );
   });
 
+  test("maxMessageBytes bounds the messages of a stdio server: a positive integer, not for HTTP", () => {
+    assert.deepEqual(
+      errorsOf({
+        capabilities: [],
+        mcpServers: {
+          fine: { command: "x", maxMessageBytes: 1000 },
+          zero: { command: "x", maxMessageBytes: 0 },
+          web: { type: "http", url: "http://127.0.0.1/mcp", maxMessageBytes: 1000 },
+        },
+      }),
+      [
+        [
+          "/mcpServers/zero/maxMessageBytes",
+          1,
+          120,
+          '"maxMessageBytes" of MCP server "zero" must be at least 1, got the number 0',
+        ],
+        [
+          "/mcpServers/web/maxMessageBytes",
+          1,
+          173,
+          '"maxMessageBytes" is for servers started over stdio; MCP server "web" is reached at its "url"',
+        ],
+      ],
+    );
+  });
+
   test("a tool's inputSchema must be a JSON Schema", () => {
     const [error] = errorsOf({
       capabilities: [],

@@ -6,8 +6,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { childOutput } from "../support/childOutput";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { runPlan } from "@rlm-plan/core";
 import { contains, mockProvider, mockTool, parseMocks } from "@rlm-plan/core/host";
 
@@ -34,7 +36,7 @@ describe("mocks file", () => {
         '4:11 item 1 of tool "u" is missing "value"',
         '4:11 item 1 of tool "u" is missing "error"',
         '4:11 item 1 of tool "u" must match exactly one schema in oneOf',
-        '4:13 unknown key "valu" in item 1 of tool "u": did you mean "value"? (the keys are match, value, error, repeat)',
+        '4:13 unknown key "valu" in item 1 of tool "u": did you mean "value"? (the keys are match, value, error, delayMs, repeat)',
         '6:3 unknown key "providerz" in the mocks file: did you mean "providers"? (the keys are $schema, description, tools, providers)',
       ],
     );
@@ -175,8 +177,8 @@ describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", ()
     assert.equal(run.code, 1);
     const lines = run.stderr.split("\n");
     assert.deepEqual(lines.slice(2, 5), [
-      `     retry attempt 1/2 failed at ${PLAN}:12:11 [execute/tool_error]: retrying`,
-      `     retry attempt 2/2 failed at ${PLAN}:12:11 [execute/tool_error]: no attempts left`,
+      `     retry attempt 1/2 failed at ${PLAN}:12:11 [execute/tool_error]: tool "flaky_fetch" failed: connection reset by peer; retrying`,
+      `     retry attempt 2/2 failed at ${PLAN}:12:11 [execute/tool_error]: tool "flaky_fetch" failed: timed out (mocked): no answer in 5 s; no attempts left`,
       `${PLAN}:12:11: run failed (mocked): tool "flaky_fetch" failed: timed out (mocked): no answer in 5 s [execute/tool_error]`,
     ]);
     const error = JSON.parse(lines.slice(5).join("\n")) as { path: unknown };
@@ -187,5 +189,50 @@ describe("rlm-plan run --mocks: the example workspace's plan, as CI runs it", ()
     const run = await cli(["run", PLAN, "--mocks", join("examples", "workspace", "mocks", "nope.mocks.json")]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /nope\.mocks\.json:1:1: cannot read the mocks file: no such file \(ENOENT\)/);
+  });
+});
+
+describe("mocks that name no tool or provider: a warning with the nearest name", () => {
+  const dir = mkdtempSync(join(tmpdir(), "rlm-plan-mock-names-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  // The example's mocks with the provider misspelt: the run would call the real `local`.
+  const misspelt = join(dir, "locl.mocks.json");
+  writeFileSync(
+    misspelt,
+    readFileSync(join(ROOT, MOCKS), "utf8")
+      .replace('"local": [', '"locl": [')
+      .replace('"flaky_fetch": [', '"flaky_fech": ['),
+  );
+  const at = (name: string) => {
+    const lines = readFileSync(misspelt, "utf8").split("\n");
+    const line = lines.findIndex((l) => l.includes(`"${name}"`));
+    return `${misspelt}:${line + 1}:${(lines[line] ?? "").indexOf(`"${name}"`) + 1}`;
+  };
+
+  test("run: said before the run, located, then the run goes on as it would", async () => {
+    const run = await cli(["run", PLAN, "--mocks", misspelt]);
+    assert.deepEqual(run.stderr.split("\n").slice(0, 4), [
+      `rlm-plan: host profile ${join("examples", "workspace", "rlmplan.host.json")}`,
+      `${at("flaky_fech")}: warning: the plan calls no tool "flaky_fech" and the host registers none, so this mock is never used: did you mean "flaky_fetch"?`,
+      `${at("locl")}: warning: the plan calls no provider "locl" and the host registers none, so this mock is never used: did you mean "local"?`,
+      `rlm-plan: mocked run: tools and providers in ${misspelt} answer from it`,
+    ]);
+  });
+
+  test("check FILE.mocks.json: the same warnings under the host profile in force (exit 0: warnings)", async () => {
+    const run = await cli(["check", misspelt, "--host", join("examples", "workspace", "rlmplan.host.json")]);
+    assert.equal(run.stderr, "");
+    assert.equal(
+      run.stdout,
+      [
+        `${at("flaky_fech")}: warning: the host registers no tool "flaky_fech", so this mock is never used: did you mean "flaky_fetch"? [unused_mock]`,
+        `${at("locl")}: warning: the host registers no provider "locl", so this mock is never used: did you mean "local"? [unused_mock]`,
+        `${misspelt}: ok (mocks file), 2 warnings`,
+        "",
+      ].join("\n"),
+    );
+    assert.equal(run.code, 0);
+    const fine = await cli(["check", MOCKS]);
+    assert.equal(fine.stdout, `${MOCKS}: ok (mocks file)\n`);
   });
 });

@@ -9,7 +9,7 @@ import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/ru
 
 const KEY = "sk-AbC123-xyz";
 
-test("every case- and punctuation-folded form of a secret becomes ***", () => {
+test("every case-, space- and punctuation-folded form of a secret becomes ***", () => {
   const mask = new SecretMask([KEY]);
   const cases: [string, string][] = [
     [`key ${KEY}.`, "key ***."],
@@ -20,7 +20,8 @@ test("every case- and punctuation-folded form of a secret becomes ***", () => {
     ["sk\\u002dAbC123\\\\u002dxyz", "***"],
     ["sk--AbC123..xyz!", "***!"],
     ["sk-AbC123", "sk-AbC123"],
-    ["sk AbC123 xyz", "sk AbC123 xyz"],
+    ["sk AbC123 xyz", "***"],
+    ["sk-AbC12 xy", "sk-AbC12 xy"],
   ];
   for (const [input, expected] of cases) assert.equal(mask.mask(input), expected, input);
 });

@@ -1,4 +1,4 @@
-// Loading the bundled server with V8's code cache (server/src/lsp/codeCache.ts), in process on a
+// Loading the bundled server with V8's code cache (shared-runtime/src/codeCache.ts), in process on a
 // small CommonJS file: the first load compiles and saves a cache named for the file's content;
 // the next load is compiled from it; a changed file gets a new cache and the old one goes; a
 // damaged cache is rejected by V8 and costs nothing but the compile; no folder means no cache.
@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { requireWithCodeCache } from "@rlm-plan/language-server/lsp/codeCache";
+import { requireWithCodeCache } from "@rlm-plan/core/codeCache";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-code-cache-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,7 +26,7 @@ const source = (answer: number) =>
 
 /** Loads the file in a new Node process, saves the cache there, and says what happened. */
 function loadInChild(cache: string | undefined): { fromCache: boolean; exports: unknown } {
-  const script = `const { requireWithCodeCache } = require(${JSON.stringify(require.resolve("@rlm-plan/language-server/lsp/codeCache"))});
+  const script = `const { requireWithCodeCache } = require(${JSON.stringify(require.resolve("@rlm-plan/core/codeCache"))});
     const load = requireWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(cache)});
     load.saveCache();
     process.stdout.write(JSON.stringify({ fromCache: load.fromCache, exports: load.exports }));`;

@@ -1,8 +1,9 @@
 // "RLM Plan: Show Plan Graph": a webview beside the plan editor drawing the server's graph of
 // the plan (rlmPlan/planGraph). It follows edits (debounced; the view keeps its pan and zoom),
 // highlights the step under the editor's cursor, reveals a clicked step, shows the server's
-// hover for a step, colours steps by the state of the plan's latest run (live while it runs),
-// replays a finished run from the Plan Runs view, and exports SVG or copies a PNG.
+// hover for a step, colours steps by the state of the plan's latest run (live while it runs,
+// from the run's events: failed attempts marked on their steps), replays a finished run's
+// recorded events from the Plan Runs view, and exports SVG or copies a PNG.
 
 import { randomBytes } from "node:crypto";
 // The drawing's stylesheet: the runtime's, the same the exported SVG carries.
@@ -10,8 +11,8 @@ import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/core/graph/style";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import type { WireGraph } from "@rlm-plan/core/graph/wire";
+import type { RunEvent } from "@rlm-plan/core/run/events";
 import type { FromWebview, ToWebview } from "./messages";
-import type { ActiveRuns } from "../activeRuns";
 import { pickRun } from "../runCommand";
 import type { RunLog, RunRecord } from "../runLog";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "../serverProtocol";
@@ -35,7 +36,6 @@ const LOAD_ATTEMPTS = 3;
 interface Dependencies {
   readonly client: LanguageClient;
   readonly log: RunLog;
-  readonly runs: ActiveRuns;
   readonly extensionUri: vscode.Uri;
 }
 
@@ -206,26 +206,26 @@ export class GraphPanel implements vscode.Disposable {
       return;
     }
     this.showRunStates();
-    // While the run goes on, the running step (which the log does not hold) is read often.
+    // While the run goes on, its events are read often (a step that starts changes no record).
     if (record.status === "running") this.liveTimer = setInterval(() => this.showRunStates(), LIVE_REFRESH_MS);
   }
 
-  /** Replays a run: its steps turn ok one by one in their order, then the run's end. */
+  /**
+   * Replays a run from its recorded events, one at a time in their order: steps start, finish,
+   * fail and retry as they did, then the run's end.
+   */
   async replay(record: RunRecord): Promise<void> {
     clearInterval(this.replayTimer);
     this.replayTimer = undefined;
     await this.ready_();
     const ids = this.stepIds();
-    const shown = { ...record, transitions: [] as RunRecord["transitions"], status: "running" as const };
+    const events = record.events ?? [];
+    const shown = { status: "running" as const, events: [] as RunEvent[] };
     let i = 0;
     const step = () => {
-      if (i < record.transitions.length) {
-        shown.transitions.push(record.transitions[i++] as RunRecord["transitions"][number]);
-        this.send({
-          type: "run",
-          states: stepStates(shown, ids, []),
-          summary: `Replaying run ${record.number}`,
-        });
+      if (i < events.length) {
+        shown.events.push(events[i++] as RunEvent);
+        this.send({ type: "run", states: stepStates(shown, ids), summary: `Replaying run ${record.number}` });
         return;
       }
       clearInterval(this.replayTimer);
@@ -233,7 +233,7 @@ export class GraphPanel implements vscode.Disposable {
       this.run = record;
       this.showRunStates();
     };
-    this.replayTimer = setInterval(step, Math.max(40, Math.min(400, 4000 / Math.max(1, record.transitions.length))));
+    this.replayTimer = setInterval(step, Math.max(20, Math.min(400, 4000 / Math.max(1, events.length))));
   }
 
   private async ready_(): Promise<void> {
@@ -243,12 +243,7 @@ export class GraphPanel implements vscode.Disposable {
   private showRunStates(): void {
     const record = this.run;
     if (!record || !this.result) return;
-    const session = this.deps.runs.running().find((s) => s.record === record);
-    this.send({
-      type: "run",
-      states: stepStates(record, this.stepIds(), session?.openSteps ?? []),
-      summary: runSummary(record),
-    });
+    this.send({ type: "run", states: stepStates(record, this.stepIds()), summary: runSummary(record) });
     if (record.status !== "running") clearInterval(this.liveTimer);
   }
 

@@ -2,12 +2,29 @@
 
 import type { WireGraph } from "@rlm-plan/core/graph/wire";
 
+/** A failure the run's events reported on a step: a failed attempt, or the step's own failure. */
+export interface StepFailure {
+  readonly phase: string;
+  readonly kind: string;
+  /** The error's message as the runtime sent it (secrets masked). */
+  readonly message: string;
+  /** The retry attempt (1-based) the failure happened in, when inside a retry. */
+  readonly attempt?: number;
+  /** On a retry step's own failures: how many attempts it allows. */
+  readonly attempts?: number;
+}
+
 /** A step's state in a run: what the run's events said of it. */
 export interface StepRunState {
-  readonly state: "running" | "ok" | "failed" | "skipped";
+  /** cancelled: the step was running when the run (or its branch) was cancelled. */
+  readonly state: "running" | "ok" | "failed" | "cancelled" | "skipped";
   readonly durationMs?: number;
   /** Steps and calls left in the run's budget once the step completed. */
   readonly remaining?: Readonly<Record<string, number>>;
+  /** How many failures the events reported on the step (failed attempts included). */
+  readonly failures?: number;
+  /** The newest of them (at most runSteps' MAX_FAILURES_LISTED), oldest first. */
+  readonly lastFailures?: readonly StepFailure[];
 }
 
 export type ToWebview =

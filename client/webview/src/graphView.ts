@@ -1,7 +1,9 @@
 // The plan graph webview: lays the server's graph out with elkjs (the runtime's layout, as the
 // CLI's SVG), draws it with the runtime's SVG renderer, and handles the view: pan and zoom
-// (kept across redraws), click to reveal a step, hover for the step's hover text, the editor's
-// cursor as a highlight, run states as classes, and export (SVG) and copy (PNG).
+// (kept across redraws), click to reveal a step, hover for the step's hover text (after what
+// the run's events said failed on it: each failed attempt with its reason), the editor's cursor
+// as a highlight, run states as classes, a step's failed attempts as a badge, and export (SVG)
+// and copy (PNG).
 
 import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
 import type { PlanGraph } from "@rlm-plan/core/graph/model";
@@ -65,23 +67,37 @@ function stepElement(id: string): SVGGElement | undefined {
   return undefined;
 }
 
+const RUN_CLASSES = ["running", "ok", "failed", "cancelled", "skipped", "failed-attempts"];
+
 function applyStates(): void {
   for (const element of Array.from(stage.querySelectorAll<SVGGElement>("g.step"))) {
-    element.classList.remove("running", "ok", "failed", "skipped");
-    element.querySelector("text.run")?.remove();
+    element.classList.remove(...RUN_CLASSES);
+    for (const old of Array.from(element.querySelectorAll("text.run, text.attempts"))) old.remove();
     const state = element.dataset.id ? runStates[element.dataset.id] : undefined;
     if (!state) continue;
     element.classList.add(state.state);
     const rect = element.querySelector("rect");
     if (!rect) continue;
+    const x = Number(rect.getAttribute("x"));
+    // Just above the box, in the gap between layers: the step's own lines stay readable.
+    const y = String(Number(rect.getAttribute("y")) - 3);
     const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
     label.setAttribute("class", "run");
-    label.setAttribute("x", String(Number(rect.getAttribute("x")) + Number(rect.getAttribute("width")) - 6));
-    // Just above the box, in the gap between layers: the step's own lines stay readable.
-    label.setAttribute("y", String(Number(rect.getAttribute("y")) - 3));
+    label.setAttribute("x", String(x + Number(rect.getAttribute("width")) - 6));
+    label.setAttribute("y", y);
     label.setAttribute("text-anchor", "end");
     label.textContent = runLabel(state);
     element.appendChild(label);
+    const attempts = attemptsBadge(state);
+    if (!attempts) continue;
+    element.classList.add("failed-attempts");
+    const badge = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    badge.setAttribute("class", "attempts");
+    // Just below the box: above it is the run's label, which a narrow box has no room beside.
+    badge.setAttribute("x", String(x + 6));
+    badge.setAttribute("y", String(Number(rect.getAttribute("y")) + Number(rect.getAttribute("height")) + 11));
+    badge.textContent = attempts;
+    element.appendChild(badge);
   }
 }
 
@@ -90,6 +106,27 @@ function runLabel(state: StepRunState): string {
   if (state.durationMs !== undefined) parts.push(`${Math.round(state.durationMs)} ms`);
   if (state.remaining?.steps !== undefined) parts.push(`${state.remaining.steps} steps left`);
   return parts.join(" · ");
+}
+
+/** "✗ 1 failed attempt" on a step that failed and ran again (or still runs); a step's last failure is its state. */
+function attemptsBadge(state: StepRunState): string | undefined {
+  const count = (state.failures ?? 0) - (state.state === "failed" || state.state === "cancelled" ? 1 : 0);
+  if (count <= 0) return undefined;
+  return `✗ ${count} failed attempt${count === 1 ? "" : "s"}`;
+}
+
+/** What the run's events said failed on a step, a line each: "Attempt 1/3 failed [execute/tool_error]: reason". */
+function failureText(id: string): string {
+  const state = runStates[id];
+  const failures = state?.lastFailures ?? [];
+  if (failures.length === 0) return "";
+  const hidden = (state?.failures ?? 0) - failures.length;
+  const lines = failures.map((f) => {
+    const attempt =
+      f.attempt === undefined ? "Failed" : `Attempt ${f.attempt}${f.attempts ? `/${f.attempts}` : ""} failed`;
+    return `${attempt} [${f.phase}/${f.kind}]: ${f.message}`;
+  });
+  return [...(hidden > 0 ? [`(${hidden} earlier failures)`] : []), ...lines].join("\n");
 }
 
 function highlight(id: string | null, reveal: boolean): void {
@@ -185,7 +222,7 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
       updateStatus();
       break;
     case "hover":
-      if (hovered === message.id) showTooltip(message.text);
+      if (hovered === message.id) showTooltip([failureText(message.id), message.text].filter(Boolean).join("\n\n"));
       break;
     case "export":
       post({ type: "svg", text: exportedSvg() });
@@ -218,7 +255,11 @@ stage.addEventListener("mousemove", (event) => {
   hovered = id;
   tooltip.hidden = true;
   window.clearTimeout(hoverTimer);
-  if (id) hoverTimer = window.setTimeout(() => post({ type: "hover", id }), 250);
+  if (!id) return;
+  // The run's failures show at once; the server's hover text joins them when it comes.
+  const failures = failureText(id);
+  if (failures) showTooltip(failures);
+  hoverTimer = window.setTimeout(() => post({ type: "hover", id }), 250);
 });
 stage.addEventListener("mouseleave", () => {
   hovered = undefined;

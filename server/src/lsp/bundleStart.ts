@@ -4,7 +4,7 @@
 
 import { join } from "node:path";
 import type { CodeCacheEnvironment } from "../protocol";
-import { requireWithCodeCache } from "./codeCache";
+import { requireWithCodeCache } from "@rlm-plan/core/codeCache";
 
 /** protocol.ts's name, typed as its literal: importing protocol.ts would bundle the LSP library here. */
 const VARIABLE: typeof CodeCacheEnvironment.variable = "RLM_PLAN_CODE_CACHE";

@@ -1,6 +1,7 @@
 // Running a plan in any LSP editor, with standard messages only (RunInEditorCommand): work-done
-// progress that names the running step and can be cancelled, each transition as a log message,
-// and the outcome as a message the editor shows. The run itself is the server's one runner.
+// progress that names the running step and can be cancelled, each transition and each failed
+// retry attempt (with its masked reason) as a log message, and the outcome as a message the
+// editor shows. The run itself is the server's one runner.
 
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,15 +26,24 @@ export const editorRuns: Feature = (ctx) => {
     plan: (uri) => ctx.workspace.plan(uri),
     hostProfileFileFor: (uri) => ctx.workspace.hostProfileFileFor(uri),
     hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
-    stepStarted: ({ runId, step }) => {
-      const label = `${step.operation}${step.bind !== null ? ` → ${step.bind}` : ""}`;
-      pending.get(runId)?.progress.report(label);
-    },
-    transition: ({ runId, uri, transition: t }) => {
-      if (!pending.has(runId)) return;
-      const bind = t.bind !== null ? ` → ${t.bind}` : "";
-      const message = `[rlm-plan] ${name(uri)} #${t.sequence} ${t.operation}${bind} ${t.status} ${t.duration_ms} ms`;
-      void connection.sendNotification("window/logMessage", { type: MessageType.Log, message });
+    event: ({ runId, uri, event }) => {
+      const run = pending.get(runId);
+      if (!run) return;
+      const bind = event.bind !== null ? ` → ${event.bind}` : "";
+      if (event.type === "step_started") run.progress.report(`${event.operation}${bind}`);
+      const log = (message: string) =>
+        void connection.sendNotification("window/logMessage", { type: MessageType.Log, message });
+      if (event.type === "transition") {
+        const t = event.transition;
+        log(`[rlm-plan] ${name(uri)} #${t.sequence} ${t.operation}${bind} ${t.status} ${t.duration_ms} ms`);
+      }
+      if (event.type === "attempt_failed") {
+        const { error } = event;
+        const next = event.retrying ? "retrying" : "no attempts left";
+        log(
+          `[rlm-plan] ${name(uri)} retry attempt ${event.attempt}/${event.attempts} failed [${error.phase}/${error.kind}]: ${error.message}; ${next}`,
+        );
+      }
     },
     finished: (params) => {
       const run = pending.get(params.runId);

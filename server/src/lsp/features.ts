@@ -36,6 +36,7 @@ import { createPlanRunner } from "./runPlan";
 import { documentSymbols } from "../service/symbols";
 import { capabilitiesUsedBy, completion } from "../service/completion";
 import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
+import { mocksDiagnostics } from "../service/mocksDiagnostics";
 import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "../service/hover";
@@ -48,9 +49,8 @@ import {
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
+  RunEventNotification,
   RunFinishedNotification,
-  RunStepStartedNotification,
-  RunTransitionNotification,
   ShowHostProfileCommand,
 } from "../protocol";
 import type { PlanWorkspace } from "./workspace";
@@ -108,6 +108,13 @@ const diagnostics: Feature = (ctx) => {
       uri: document.uri,
       version: document.version,
       diagnostics: hostProfileDiagnostics(document, result, file, toolListingFailures),
+    });
+  });
+  workspace.onMocksFileChecked(({ document, file, profile }) => {
+    void connection.sendDiagnostics({
+      uri: document.uri,
+      version: document.version,
+      diagnostics: mocksDiagnostics(document, file, profile),
     });
   });
   workspace.onDocumentClosed((uri) => void connection.sendDiagnostics({ uri, diagnostics: [] }));
@@ -323,8 +330,7 @@ const planRuns: Feature = (ctx) => {
     plan: (uri) => ctx.workspace.plan(uri),
     hostProfileFileFor: (uri) => ctx.workspace.hostProfileFileFor(uri),
     hostProfile: (file) => ctx.workspace.hosts.resultOf(file),
-    stepStarted: (params) => void ctx.connection.sendNotification(RunStepStartedNotification.type, params),
-    transition: (params) => void ctx.connection.sendNotification(RunTransitionNotification.type, params),
+    event: (params) => void ctx.connection.sendNotification(RunEventNotification.type, params),
     finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));

@@ -3,7 +3,7 @@
 // text (the editor's when it is open, the disk's otherwise).
 
 import type { HostProfile } from "@rlm-plan/core/host/profile";
-import { readFileSync } from "node:fs";
+import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
 import { pathToFileURL } from "node:url";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import type { HostProfileFile } from "../service/codeActions";
@@ -25,7 +25,11 @@ export function hostProfileFile(workspace: PlanWorkspace, plan: AnalyzedPlan): H
   const open = workspace.documents.all().find((document) => uriToPath(document.uri) === profile.file);
   if (open) return { uri: open.uri, text: open.getText(), profile };
   try {
-    return { uri: pathToFileURL(profile.file).href, text: readFileSync(profile.file, "utf8"), profile };
+    return {
+      uri: pathToFileURL(profile.file).href,
+      text: readTextFileSync(profile.file, MAX_HOST_PROFILE_BYTES),
+      profile,
+    };
   } catch {
     return undefined;
   }

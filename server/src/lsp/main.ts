@@ -2,7 +2,8 @@
 // The `rlm-plan-language-server` command: starts the server on the transport the editor asks
 // for (--stdio, --node-ipc, --socket=PORT or --pipe=NAME).
 
-import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import { createConnection, ProposedFeatures, StreamMessageWriter } from "vscode-languageserver/node";
+import { FramedMessageReader } from "./framedReader";
 import { describeError } from "./guard";
 import { SERVER_NAME, serverVersion, startServer } from "./server";
 import { exitWithoutLeftovers } from "./shutdown";
@@ -33,7 +34,14 @@ if (args.includes("--help") || args.includes("-h")) {
   process.stderr.write(`${SERVER_NAME}: choose a transport\n\n${USAGE}`);
   process.exitCode = 2;
 } else {
-  const connection = createConnection(ProposedFeatures.all);
+  // Over stdio the messages are read by our framer, which survives malformed frames (framedReader.ts).
+  const connection = args.includes("--stdio")
+    ? createConnection(
+        ProposedFeatures.all,
+        new FramedMessageReader(process.stdin),
+        new StreamMessageWriter(process.stdout),
+      )
+    : createConnection(ProposedFeatures.all);
   // The guard catches what handlers throw; anything that still escapes is reported, loudly, and
   // the server keeps serving the other documents.
   process.on("uncaughtException", (error) => {

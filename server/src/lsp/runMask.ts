@@ -1,5 +1,5 @@
-// The server's side of the output boundary for runs: every notification a run sends (steps,
-// transitions, the outcome) has the run's secrets masked: the keys the client passed for the run
+// The server's side of the output boundary for runs: every notification a run sends (its
+// events, the outcome) has the run's secrets masked: the keys the client passed for the run
 // and the provider keys of the server's environment (shared-runtime run/secrets.ts).
 
 import type { HostProfile } from "@rlm-plan/core/host/profile";
@@ -21,8 +21,7 @@ export function maskedRunnerHost(host: PlanRunnerHost, mask: SecretMask): PlanRu
     plan: (uri) => host.plan(uri),
     hostProfileFileFor: (uri) => host.hostProfileFileFor(uri),
     hostProfile: (file) => host.hostProfile(file),
-    stepStarted: (params) => host.stepStarted(mask.maskValue(params)),
-    transition: (params) => host.transition(mask.maskValue(params)),
+    event: (params) => host.event(mask.maskValue(params)),
     finished: (params) => host.finished(mask.maskValue(params)),
   };
 }

@@ -1,13 +1,14 @@
 // Runs a plan when a client asks (`rlmPlan.server.run`), never otherwise: the open document's
 // text through the runtime's one pipeline, startRun (check, build what the plan uses, preflight,
 // execute; first error, as the reference reports it) against the host profile in force. The
-// command answers with the run's id at once; each transition goes to the client as it happens
-// and the outcome (value or structured error) when the run ends. `rlmPlan.server.cancel` aborts
-// a run: the runtime stops it, tool processes are killed, and it ends with kind "cancelled".
-// Notifications carry only what transitions carry (sequence, operation, bind, status, timing):
-// never a prompt, model text, tool argument, header or key.
+// command answers with the run's id at once; each of the runtime's events goes to the client as
+// it happens, unchanged, and the outcome (value or structured error) when the run ends.
+// `rlmPlan.server.cancel` aborts a run: the runtime stops it, tool processes are killed, and it
+// ends with kind "cancelled". Events carry counters, paths and, for failures, the error's
+// message with the run's secrets masked: never a prompt, model text, tool argument or header.
 
-import { startRun, type PlanError, type RunHandle, type Transition } from "@rlm-plan/core";
+import { startRun, type PlanError, type RunEvent, type RunHandle, type Transition } from "@rlm-plan/core";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { profileHost } from "@rlm-plan/core/host/createHost";
 import { loadMocks, parseMocks, type Mocks } from "@rlm-plan/core/host/mocks";
 import type { HostProfileResult } from "@rlm-plan/core/host/profile";
@@ -21,11 +22,10 @@ import { HOST_PROFILE_FILENAME } from "./hostProfiles";
 import {
   CancelRunCommand,
   RunCommand,
+  type RunEventParams,
   type RunFinishedParams,
   type RunIdentity,
   type RunResult,
-  type RunStepStartedParams,
-  type RunTransitionParams,
 } from "../protocol";
 import { maskedRunnerHost, runSecrets } from "./runMask";
 
@@ -40,8 +40,8 @@ export interface PlanRunnerHost {
   hostProfileFileFor(uri: string): string | undefined;
   /** The runtime loader's result for that file (the editor's text when open). */
   hostProfile(file: string): HostProfileResult;
-  stepStarted(params: RunStepStartedParams): void;
-  transition(params: RunTransitionParams): void;
+  /** One of the runtime's events, in the order it emitted them. */
+  event(params: RunEventParams): void;
   finished(params: RunFinishedParams): void;
 }
 
@@ -85,8 +85,8 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       const runId = `run-${++counter}`;
       const identity: RunIdentity = { uri, runId };
       const env = runEnvironment(args);
-      const masked = maskedRunnerHost(server, runSecrets(env, loaded.profile));
-      const handle = execute(masked, identity, plan, loaded.profile, env, mocks);
+      const mask = runSecrets(env, loaded.profile);
+      const handle = execute(maskedRunnerHost(server, mask), identity, plan, loaded.profile, env, mocks, mask);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;
@@ -173,6 +173,7 @@ function execute(
   profile: Extract<HostProfileResult, { ok: true }>["profile"],
   env: Readonly<Record<string, string>>,
   mocks: Mocks | undefined,
+  mask: SecretMask,
 ): ServerRun {
   const started = performance.now();
   let transitionCount = 0;
@@ -181,22 +182,11 @@ function execute(
     source: { kind: "document", text: plan.document.getText(), document: plan.analysis.document },
     policy: { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" },
     host: profileHost(profile, { env: { ...process.env, ...env }, ...(mocks ? { mocks } : {}) }),
-    onStepStart: (step) =>
-      server.stepStarted({
-        ...identity,
-        ...(mocked ? { mocked } : {}),
-        step: { operation: step.operation, bind: step.bind, path: step.path, depth: step.depth },
-      }),
-    // The transition event is the transition list's entry plus the step's path.
+    mask,
+    // Every event as the runtime emitted it (a transition's entry kept to its defined fields).
     onEvent: (event) => {
-      if (event.type !== "transition") return;
-      transitionCount++;
-      server.transition({
-        ...identity,
-        ...(mocked ? { mocked } : {}),
-        transition: contentFree(event.transition),
-        path: [...event.path],
-      });
+      if (event.type === "transition") transitionCount++;
+      server.event({ ...identity, ...(mocked ? { mocked } : {}), event: wireEvent(event) });
     },
   });
   const finish = (result: RunResult): void => {
@@ -233,6 +223,11 @@ function execute(
     },
   );
   return { cancel: handle.cancel, kill: handle.kill, done };
+}
+
+/** The event as sent: a transition event's entry with only the fields a transition carries. */
+function wireEvent(event: RunEvent): RunEvent {
+  return event.type === "transition" ? { ...event, transition: contentFree(event.transition) } : event;
 }
 
 /** Only the fields a transition is defined to carry (counters, never values), whatever a runtime version adds. */

@@ -5,7 +5,8 @@
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import { HOST_PROFILE_FILENAME, type HostProfileResult } from "@rlm-plan/core/host/profile";
+import { HOST_PROFILE_FILENAME, type HostProfile, type HostProfileResult } from "@rlm-plan/core/host/profile";
+import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host/mocks";
 import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -50,6 +51,13 @@ export interface CheckedHostProfile {
   readonly toolListingFailures: ReadonlyMap<string, string>;
 }
 
+/** An open mocks file, with the host profile in force for its folder (if it can be used). */
+export interface CheckedMocksFile {
+  readonly document: TextDocument;
+  readonly file: string;
+  readonly profile: HostProfile | undefined;
+}
+
 type Listener<T> = (value: T) => void;
 
 export class PlanWorkspace {
@@ -60,6 +68,7 @@ export class PlanWorkspace {
   private readonly seenVersions = new Map<string, number>();
   private readonly analyzedListeners: Listener<AnalyzedPlan>[] = [];
   private readonly hostCheckedListeners: Listener<CheckedHostProfile>[] = [];
+  private readonly mocksCheckedListeners: Listener<CheckedMocksFile>[] = [];
   private readonly closedListeners: Listener<string>[] = [];
   private currentSettings: Settings = DEFAULT_SETTINGS;
   private root: string | undefined;
@@ -113,6 +122,12 @@ export class PlanWorkspace {
     return file !== undefined && !this.isPlan(document) && this.hosts.isProfile(file);
   }
 
+  /** The file of a mocks document (*.mocks.json), else undefined. */
+  mocksFile(document: TextDocument): string | undefined {
+    const file = uriToPath(document.uri);
+    return file !== undefined && !this.isPlan(document) && file.endsWith(MOCKS_FILE_SUFFIX) ? file : undefined;
+  }
+
   /** The analysis of an open plan's current text (computed now if the cache is stale). */
   plan(uri: string): AnalyzedPlan | undefined {
     const document = this.documents.get(uri);
@@ -159,6 +174,11 @@ export class PlanWorkspace {
   /** Called after an open host profile document is checked. */
   onHostProfileChecked(listener: Listener<CheckedHostProfile>): void {
     this.hostCheckedListeners.push(listener);
+  }
+
+  /** Called after an open mocks file is checked. */
+  onMocksFileChecked(listener: Listener<CheckedMocksFile>): void {
+    this.mocksCheckedListeners.push(listener);
   }
 
   /** Called with the URI of a plan or host profile document that was closed. */
@@ -310,6 +330,14 @@ export class PlanWorkspace {
     if (this.isPlan(document)) {
       const plan = this.plan(uri);
       if (plan) for (const listener of this.analyzedListeners) this.guard.run("planAnalyzed", () => listener(plan));
+      return;
+    }
+    const mocksFile = this.mocksFile(document);
+    if (mocksFile !== undefined) {
+      const hostFile = this.hosts.locate(mocksFile);
+      const host = hostFile === undefined ? undefined : this.hosts.resultOf(hostFile);
+      const checked: CheckedMocksFile = { document, file: mocksFile, profile: host?.ok ? host.profile : undefined };
+      for (const listener of this.mocksCheckedListeners) this.guard.run("mocksFileChecked", () => listener(checked));
       return;
     }
     if (this.isHostProfile(document)) {

@@ -50,6 +50,7 @@ export function analyzePlan(document: TextDocument, hostStatus: HostStatus): Ana
           contextInputs: host.contextInputs,
         },
         tools: host.toolKnowledge,
+        types: host.types,
         dataLimits: host.dataLimits,
       }
     : {};

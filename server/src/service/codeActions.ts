@@ -33,7 +33,7 @@ import {
 } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { lspRange, problemRange } from "./diagnostics";
+import { diagnosticMessage, lspRange, problemRange } from "./diagnostics";
 import { fieldValueSnippet, nearestMatch } from "@rlm-plan/core";
 import { addBindingStep } from "./addBindingFix";
 import { keySetAt } from "./keyCompletion";
@@ -93,15 +93,20 @@ export function codeActions(plan: AnalyzedPlan, request: CodeActionRequest): Cod
   return actions;
 }
 
-/** The analysis's problem a diagnostic stands for: same code, same range. */
+/**
+ * The analysis's problem a diagnostic stands for: same code, same range and, where several share
+ * both (a retry over max_steps and max_tool_calls), the same message.
+ */
 function currentProblem(plan: AnalyzedPlan, diagnostic: Diagnostic): LocatedProblem | undefined {
   const start = plan.document.offsetAt(diagnostic.range.start);
   const end = plan.document.offsetAt(diagnostic.range.end);
-  return plan.problems.find((problem) => {
+  const candidates = plan.problems.filter((problem) => {
     if ((problem.reason ?? problem.kind) !== diagnostic.code) return false;
     const range = problemRange(plan, problem);
     return range.offset === start && range.offset + range.length === end;
   });
+  if (candidates.length < 2) return candidates[0];
+  return candidates.find((problem) => diagnosticMessage(plan, problem) === diagnostic.message);
 }
 
 function fixesFor(
@@ -394,11 +399,13 @@ function grantCapability(
     newText: edit.content,
   }));
   if (edits.length === 0) return undefined;
+  // Never preferred: widening what the host trusts is the user's call, not a one-key fix (and
+  // a misspelt provider's preferred fix is the rename to a registered one).
   return quickFix(
     `Grant ${JSON.stringify(capability)} in ${basename(host.profile.file)}`,
     diagnostic,
     { [host.uri]: edits },
-    true,
+    false,
   );
 }
 

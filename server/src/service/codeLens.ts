@@ -1,7 +1,10 @@
-// Code lenses above the plan: "▶ Run plan" (the client's own run command when it has one, else
-// the server's RunInEditorCommand, with the document URI) and the whole plan's worst case against the budget in force,
-// "steps 12/64 · tools 5/16 · depth 2/4" (worstCase.ts). Counters the plan never uses are left
-// out; a figure over its limit is marked.
+// The code lens above the plan: "▶ Run plan" (the client's own run command when it has one, else
+// the server's RunInEditorCommand, with the document URI), titled with the whole plan's worst case
+// against the budget in force, "▶ Run plan (steps 12/64 · tools 5/16 · depth 2/4)" (worstCase.ts).
+// Counters the plan never uses are left out; a figure over its limit is marked. The figures are
+// not a lens of their own: a lens with nothing to run is still offered as runnable by lens
+// pickers (Neovim's `codelens.run()`, VS Code's "Show CodeLens Commands"), and one lens per line
+// is what `codelens.run()` runs without asking.
 
 import type { CodeLens } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
@@ -14,17 +17,15 @@ export function codeLenses(plan: AnalyzedPlan, clientRunsPlans = false): CodeLen
   const start = planStart(plan.document.getText());
   if (!start) return [];
   const range = lspRange(plan.document, start);
-  const lenses: CodeLens[] = [
+  const figures = worstCase(plan, null);
+  return [
     {
       range,
       command: {
-        title: "▶ Run plan",
+        title: figures ? `▶ Run plan (${figures.title})` : "▶ Run plan",
         command: clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
         arguments: [plan.document.uri],
       },
     },
   ];
-  const figures = worstCase(plan, null);
-  if (figures) lenses.push({ range, command: { title: figures.title, command: "" } });
-  return lenses;
 }

@@ -116,7 +116,7 @@ export function planDiagnostics(plan: AnalyzedPlan, settings: DiagnosticSettings
               : DiagnosticSeverity.Error,
       code: problem.reason ?? problem.kind,
       source: DIAGNOSTIC_SOURCE,
-      message: messageFor(plan, problem),
+      message: diagnosticMessage(plan, problem),
       data,
       ...(problem.relatedRanges.length > 0
         ? {
@@ -148,7 +148,7 @@ export function problemRange(plan: AnalyzedPlan, problem: LocatedProblem): Sourc
 }
 
 /** The runtime's message, plus where in this workspace the fix goes for host problems. */
-function messageFor(plan: AnalyzedPlan, problem: LocatedProblem): string {
+export function diagnosticMessage(plan: AnalyzedPlan, problem: LocatedProblem): string {
   const host = plan.host;
   const hostFile = host?.fileName ?? HOST_PROFILE_FILENAME;
   switch (problem.kind) {

@@ -21,9 +21,11 @@ let service: LanguageService | undefined;
 /** One service for the server's life: the schema is compiled once, on first use. */
 function schemaService(): LanguageService {
   if (!service) {
-    // No schema is ever fetched: the one schema is given inline, and a `$schema` in the file
-    // (the examples point at the same schema on disk) is not followed.
-    service = getLanguageService({ schemaRequestService: (uri) => Promise.reject(new Error(`not loaded: ${uri}`)) });
+    // No schema is ever fetched. The JSON service follows a file's own `"$schema"` before any
+    // association, so whatever URI a profile names (a URL, the examples' relative path) is
+    // answered with the host profile's schema: for rlmplan.host.json that schema always wins.
+    const text = JSON.stringify(HOST_PROFILE_SCHEMA);
+    service = getLanguageService({ schemaRequestService: () => Promise.resolve(text) });
     service.configure({
       validate: false,
       allowComments: true,

@@ -14,6 +14,8 @@ import {
   type ToolSpec,
 } from "@rlm-plan/core/host/profile";
 import { hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
+import { hostTypes } from "@rlm-plan/core/host/typeHost";
+import type { TypeHost } from "@rlm-plan/core/plan/types/planTypes";
 
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */
@@ -41,6 +43,8 @@ export interface HostView {
   readonly toolKnowledge: ToolKnowledge;
   /** Its context.max_results (or the default) and which tools run which built-in. */
   readonly dataLimits: DataLimits;
+  /** What the type rules know of it: inputs, chat providers, tools' results, the plan's result schema. */
+  readonly types: TypeHost;
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
@@ -79,6 +83,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
       ...(signature.description !== undefined ? { description: signature.description } : {}),
     });
   }
+  const toolKnowledge = hostToolKnowledge(profile, listing);
   return {
     file: profile.file,
     fileName: basename(profile.file),
@@ -88,8 +93,9 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     contextInputs: contextInputNames(profile),
     tools,
     providers: entries(profile.providers, providerSummary),
-    toolKnowledge: hostToolKnowledge(profile, listing),
+    toolKnowledge,
     dataLimits: dataLimitsOf(profile, basename(profile.file)),
+    types: hostTypes(profile, toolKnowledge),
   };
 }
 

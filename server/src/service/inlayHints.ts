@@ -25,7 +25,7 @@ export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
   const pending: Plan[] = [root];
   for (let current = pending.pop(); current; current = pending.pop()) {
     for (const step of current.steps) {
-      pending.push(...childPlans(step));
+      for (const item of childPlans(step)) pending.push(item);
       const hint = stepHint(plan, model, step, after);
       if (hint) hints.push(hint);
     }

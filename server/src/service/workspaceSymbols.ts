@@ -2,10 +2,11 @@
 // the runtime's rule for plan files and named the way the outline names steps. Plans not open in
 // the editor are read from disk and kept until their size or modification time changes.
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findWorkspaceFiles, parseJsoncDocument, workspaceFileKind } from "@rlm-plan/core";
+import { readTextFileSync } from "@rlm-plan/core/text/boundedFile";
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
@@ -66,7 +67,8 @@ export class WorkspaceSymbols {
     if (cached?.stamp === stamp) return cached.symbols;
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      // Bounded and never blocking: a FIFO named like a plan would hang the server (stat said its size is 0).
+      text = readTextFileSync(file, MAX_FILE_BYTES);
     } catch {
       return undefined;
     }

@@ -15,6 +15,7 @@ import type { ContextPayload, OpenPayload, Work } from "./payload";
 import { peekWork, sliceWork } from "./operations/projection";
 import { termBytes } from "./prolog/prologTerm";
 import { searchWork } from "./operations/search";
+import { contextMetadata } from "./resultShapes";
 import { memoryTextSource } from "./sources/textSource";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
@@ -225,14 +226,7 @@ function fail(error: ContextError): ContextOutcome {
 }
 
 function metadataOf(record: ContextRecord): JsonValue {
-  return {
-    backend: "memory",
-    kind: record.payload.kind,
-    bytes: record.bytes,
-    items: record.items,
-    version: VERSION,
-    created_at: record.createdAt,
-  };
+  return contextMetadata(record.payload.kind, record.bytes, record.items, VERSION, record.createdAt);
 }
 
 /** The action as the reference names it in errors; "unknown" if it is too malformed to name. */

@@ -141,7 +141,7 @@ function columnLayout(graph: PlanGraph): GraphLayout {
   const margin = 12;
   const gap = Number(LEVEL_OPTIONS["elk.layered.spacing.nodeNodeBetweenLayers"]);
   const sizes = steps.map(size);
-  const column = Math.max(...sizes.map((s) => s.width));
+  const column = sizes.reduce((widest, s) => Math.max(widest, s.width), -Infinity);
   const planBox = { x: margin, y: margin, width: column + 20, height: 0 };
   const boxes = new Map<string, Box>();
   const index = new Map<string, number>();

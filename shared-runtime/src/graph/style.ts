@@ -20,6 +20,8 @@ export const GRAPH_STYLE = `
 .rlm-graph .step.ok > rect { fill: var(--vscode-diffEditor-insertedTextBackground, #dafbe1); stroke: var(--vscode-testing-iconPassed, #1a7f37); stroke-width: 2; }
 .rlm-graph .step.failed > rect { fill: var(--vscode-diffEditor-removedTextBackground, #ffebe9); stroke: var(--vscode-testing-iconFailed, #cf222e); stroke-width: 2; }
 .rlm-graph .step.skipped { opacity: 0.55; }
+.rlm-graph .step.cancelled > rect { stroke: var(--vscode-descriptionForeground, #57606a); stroke-width: 2; stroke-dasharray: 3 3; }
+.rlm-graph .step text.attempts { font-size: 10px; font-weight: 600; fill: var(--vscode-testing-iconFailed, #cf222e); }
 .rlm-graph .edge { fill: none; stroke: var(--vscode-editorWidget-border, #8c959f); stroke-width: 1.2; }
 .rlm-graph .edge.data { stroke: var(--vscode-charts-blue, #0969da); stroke-dasharray: 4 3; }
 .rlm-graph .arrow { fill: var(--vscode-editorWidget-border, #8c959f); }

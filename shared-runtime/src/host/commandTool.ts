@@ -3,15 +3,14 @@
 // profile gives it, is killed with everything it started on timeout or cancellation, and every
 // failure becomes an Error whose message is safe to show (the runtime reports it as tool_error).
 
-import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { delimiter, isAbsolute, resolve } from "node:path";
 import type { JsonValue } from "../json";
 import type { ToolContext, ToolHandler } from "../run/host";
 import { hugeArgumentsReason } from "../run/toolArguments";
 import { parseJsonText } from "../text/jsonText";
-import { ProcessGroup, ProcessTracker } from "./processGroup";
-import { createToolCgroup, removeCgroup } from "./toolCgroup";
+import type { ProcessTracker } from "./processGroup";
+import { spawnSupervised, type SupervisedProcess } from "./supervisedSpawn";
 import type { CommandToolSpec } from "./profile";
 
 export const COMMAND_TOOL_DEFAULTS = Object.freeze({
@@ -137,26 +136,15 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
   const tooBig = hugeArgumentsReason(args);
   if (tooBig !== undefined) return Promise.reject(new Error(tooBig));
 
-  const cgroup = createToolCgroup();
   return new Promise<JsonValue>((resolvePromise, rejectPromise) => {
-    let child: ChildProcess;
+    let supervised: SupervisedProcess;
     try {
-      child = spawnSupervised(program, argv, cwd, env, cgroup);
+      supervised = spawnSupervised({ program, argv, cwd, env });
     } catch (error) {
-      if (cgroup !== undefined) removeCgroup(cgroup);
       rejectPromise(new Error(spawnErrorText(shown, error)));
       return;
     }
-    const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid, cgroup);
-    // The supervisor's pipe: it says when the program could not start; its end tells the
-    // supervisor we are gone. Holding it must not keep this process alive.
-    const supervisorPipe = child.stdio[3] as (NodeJS.ReadableStream & { unref?: () => void }) | null | undefined;
-    let startError: string | undefined;
-    supervisorPipe?.on("data", (chunk: Buffer) => {
-      const code = /"spawnError":"([A-Z0-9_]+)"/.exec(chunk.toString("utf8"))?.[1];
-      if (code !== undefined) startError = spawnErrorText(shown, { code });
-    });
-    supervisorPipe?.on("error", () => undefined);
+    const { child, group } = supervised;
     if (group) tracker?.add(group);
 
     const stdout: Buffer[] = [];
@@ -229,7 +217,8 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
     });
     child.on("close", (code, signal) => {
       if (settled) return;
-      if (startError !== undefined) return settle({ error: startError });
+      const startError = supervised.startError();
+      if (startError !== undefined) return settle({ error: spawnErrorText(shown, { code: startError }) });
       const status = exit ?? { code, signal };
       const detail = lastLine(stderrTail.toString("utf8"));
       const suffix = detail ? `: ${detail}` : "";
@@ -239,31 +228,6 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
     });
 
     child.stdin?.end(JSON.stringify(args));
-  });
-}
-
-/** The compiled supervisor, beside this file (out/host/) or beside the bundle (dist/). */
-const SUPERVISOR = join(__dirname, "supervisor.js");
-
-/**
- * Starts `program` under the supervisor, as the leader of a new process group, with fd 3 the
- * pipe whose end tells the supervisor this process is gone.
- */
-function spawnSupervised(
-  program: string,
-  argv: readonly string[],
-  cwd: string,
-  env: Record<string, string>,
-  cgroup: string | undefined,
-): ChildProcess {
-  const electron = process.versions.electron !== undefined;
-  const supervisorEnv = electron ? { ...env, ELECTRON_RUN_AS_NODE: "1", RLM_PLAN_SUPERVISOR_ELECTRON: "1" } : env;
-  return spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", program, ...argv], {
-    shell: false,
-    cwd,
-    env: supervisorEnv,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe", "pipe"],
   });
 }
 

@@ -13,3 +13,4 @@ export { KILL_GRACE_MS, ProcessTracker } from "./processGroup";
 export { loadInput, textFileInput, type InputResult } from "./inputs";
 export * from "./createHost";
 export * from "./mocks";
+export * from "./mockNames";

@@ -2,12 +2,12 @@
 // the context store (plans get opaque handles), plain values pass as they are. Data files that
 // cannot be read or parsed are located errors: the profile entry, or the file and line.
 
-import { readFile } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import { lineColumn } from "../analysis";
 import type { ContextHandle, ContextStore } from "../context/store";
 import { describe } from "../plan/normalize";
 import type { JsonValue } from "../json";
+import { MAX_ITEMS_FILE_BYTES, readTextFile } from "../text/boundedFile";
 import { parseJsonText } from "../text/jsonText";
 import {
   pointer,
@@ -56,7 +56,7 @@ export async function loadInput(
       const file = resolve(profile.dir, spec.path);
       let text: string;
       try {
-        text = await readFile(file, "utf8");
+        text = await readTextFile(file, MAX_ITEMS_FILE_BYTES);
       } catch (error) {
         return unreadable(profile, `${entry}/path`, name, spec.path, error);
       }

@@ -3,28 +3,30 @@
 // profile's tools and providers, so a plan's logic runs in CI with no program and no key.
 // The file is JSON with comments, checked against schemas/mocks.schema.json, errors located.
 
-import { readFileSync } from "node:fs";
-import Ajv, { type ValidateFunction } from "ajv";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
+import { MAX_MOCKS_BYTES, readTextFileSync } from "../text/boundedFile";
+import validateMocksSchema from "./generated/mocksValidator";
 import { parseSchemaFile, readErrorText, type HostProfileError } from "./profile";
 
 export const MOCKS_FILE_SUFFIX = ".mocks.json";
-
-// A literal require so a bundler inlines the schema; the JSON file is what editors use too.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const MOCKS_SCHEMA = require("../../schemas/mocks.schema.json") as Readonly<Record<string, unknown>>;
 
 export interface MockAnswer {
   readonly match?: JsonValue;
   readonly value?: JsonValue;
   readonly error?: { readonly kind?: "failure" | "timeout" | "not_json"; readonly message: string };
   readonly repeat?: boolean;
+  /** Milliseconds the call takes before it answers (a slow tool or model, for tests of concurrency). */
+  readonly delayMs?: number;
 }
 
 export interface Mocks {
   /** The file the mocks came from (for messages), if any. */
   readonly file?: string;
+  /** Where a key of the file is (a mocked name: ["tools", name]); read from a file only. */
+  readonly locate?: (path: readonly string[]) => Omit<HostProfileError, "jsonPath" | "message">;
   readonly tools: ReadonlyMap<string, readonly MockAnswer[]>;
   readonly providers: ReadonlyMap<string, readonly MockAnswer[]>;
 }
@@ -32,11 +34,12 @@ export interface Mocks {
 export type MocksResult =
   { readonly ok: true; readonly mocks: Mocks } | { readonly ok: false; readonly errors: readonly HostProfileError[] };
 
-let compiled: ValidateFunction | undefined;
+// schemas/mocks.schema.json (what editors use too), compiled ahead of time (host/generated/,
+// `npm run generate`).
+const compiled = validateMocksSchema as unknown as ValidateFunction;
 
 /** A mocks file's text as mocks, or every problem located at file:line:col. */
 export function parseMocks(text: string, file: string): MocksResult {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile(MOCKS_SCHEMA);
   const validate = compiled;
   const checked = parseSchemaFile(
     text,
@@ -46,13 +49,14 @@ export function parseMocks(text: string, file: string): MocksResult {
     "the mocks file",
   );
   if (!checked.ok) return checked;
-  return { ok: true, mocks: mocksOf(checked.value, file) };
+  const at = checked.at;
+  return { ok: true, mocks: { ...mocksOf(checked.value, file), locate: (path) => at.path(path, "key") } };
 }
 
 export function loadMocks(file: string): MocksResult {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readTextFileSync(file, MAX_MOCKS_BYTES);
   } catch (error) {
     const message = `cannot read the mocks file: ${readErrorText(error)}`;
     return { ok: false, errors: [{ file, line: 1, column: 1, offset: 0, length: 0, jsonPath: "", message }] };
@@ -115,9 +119,11 @@ function answerValue(answer: MockAnswer): unknown {
 export function mockTool(name: string, answers: readonly MockAnswer[]): ToolHandler {
   let args: JsonValue = null;
   const queue = new AnswerQueue(`tool ${JSON.stringify(name)}`, answers, (match) => contains(args, match));
-  return (callArgs) => {
+  return (callArgs, context) => {
     args = callArgs;
-    return answerValue(queue.take()) as JsonValue;
+    const answer = queue.take();
+    if (!answer.delayMs) return answerValue(answer) as JsonValue;
+    return delayed(answer.delayMs, context.signal).then(() => answerValue(answer) as JsonValue);
   };
 }
 
@@ -131,7 +137,7 @@ export function mockProvider(name: string, answers: readonly MockAnswer[]): Mode
   );
   return {
     description: `mocked provider (${answers.length} answer${answers.length === 1 ? "" : "s"})`,
-    complete: (request) => {
+    complete: (request, context) => {
       prompt = request.messages.map((m) => m.content).join("\n");
       // Taken now, while `prompt` is this call's: concurrent branches call in turn.
       let answer: MockAnswer;
@@ -140,9 +146,17 @@ export function mockProvider(name: string, answers: readonly MockAnswer[]): Mode
       } catch (error) {
         return Promise.reject(error as Error);
       }
-      return Promise.resolve().then(() => answerValue(answer) as JsonValue);
+      const wait = answer.delayMs ? delayed(answer.delayMs, context.signal) : Promise.resolve();
+      return wait.then(() => answerValue(answer) as JsonValue);
     },
   };
+}
+
+/** Waits `ms`; a cancelled run stops waiting at once (the wait rejects, as a cancelled call would). */
+function delayed(ms: number, signal: AbortSignal): Promise<void> {
+  return sleep(ms, undefined, { signal }).catch(() => {
+    throw new Error("cancelled while the mocked call was answering");
+  });
 }
 
 /** Whether `value` contains `pattern`: an object's listed keys recursively, arrays item by item, else equal. */

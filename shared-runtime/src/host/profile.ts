@@ -6,7 +6,8 @@
 import { statSync } from "node:fs";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { dirname, join, resolve } from "node:path";
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import validateHostProfileSchema from "./generated/hostProfileValidator";
 import {
   hasOwn,
   isJsonObject,
@@ -17,11 +18,12 @@ import {
   type JsonValue,
 } from "../json";
 import { lineColumn } from "../analysis";
-import { resolveBudget } from "../plan/budget";
+import { BUDGET_FIELDS, resolveBudget } from "../plan/budget";
 import { analyzeCapability } from "../plan/capabilities";
 import { describe } from "../plan/normalize";
 import { orList, type ProblemTarget } from "../plan/problems";
 import { nearestName } from "../text/nearestName";
+import { MAX_JSON_DEPTH } from "../text/jsonText";
 import { parseJsoncDocument, type PlanDocument } from "../text/planDocument";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import type { ParallelMode } from "../run/events";
@@ -46,7 +48,13 @@ export type InputSpec =
       readonly description?: string;
     }
   | { readonly type: "items"; readonly items: readonly JsonValue[]; readonly description?: string }
-  | { readonly type: "value"; readonly value: JsonValue; readonly description?: string };
+  | {
+      readonly type: "value";
+      readonly value: JsonValue;
+      /** A JSON Schema of the value, for the type rules (plan/types/). */
+      readonly schema?: JsonObject;
+      readonly description?: string;
+    };
 
 /** Inputs registered in the context store (texts and item lists): the only context handles. */
 export function contextInputNames(profile: Pick<HostProfile, "inputs">): Set<string> {
@@ -61,6 +69,8 @@ export interface BuiltinToolSpec {
   readonly builtin: string;
   /** A JSON Schema of the arguments, checked against plans' literal arguments. */
   readonly inputSchema?: JsonObject;
+  /** A JSON Schema of the tool's result, for the type rules (plan/types/). */
+  readonly returns?: JsonObject;
   readonly description?: string;
 }
 
@@ -77,6 +87,8 @@ export interface CommandToolSpec {
   readonly maxStderrBytes?: number;
   /** A JSON Schema of the arguments, checked against plans' literal arguments. */
   readonly inputSchema?: JsonObject;
+  /** A JSON Schema of the tool's result, for the type rules (plan/types/). */
+  readonly returns?: JsonObject;
   readonly description?: string;
 }
 
@@ -127,6 +139,8 @@ export interface HostProfile {
   readonly providers: ReadonlyMap<string, ProviderSpec>;
   /** MCP servers whose tools plans may call (host/mcp/). */
   readonly mcpServers: ReadonlyMap<string, McpServerSpec>;
+  /** A JSON Schema every plan's final value must meet (the type rules check it). */
+  readonly result?: JsonObject;
   /** Where the node at a JSON Pointer is in the profile's text (line 1, column 1 when unknown). */
   locate(jsonPath: string, target?: ProblemTarget): SourceLocation;
 }
@@ -142,15 +156,20 @@ export const HOST_PROFILE_SCHEMA = require("../../schemas/host-profile.schema.js
   Record<string, unknown>
 >;
 
-// Compiled once, on first use (about 50 ms), and reused for every profile after: commands that
-// never read a profile (rlm-plan check) do not pay for it.
-let compiled: ValidateFunction | undefined;
+// Compiled ahead of time from HOST_PROFILE_SCHEMA (host/generated/, `npm run generate`):
+// compiling it when a command starts cost a fifth of a `rlm-plan check`.
+const compiled = validateHostProfileSchema as unknown as ValidateFunction;
 function validateSchema(value: unknown): { ok: true } | { ok: false; errors: readonly ErrorObject[] } {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, discriminator: true, strict: true }).compile(
-    HOST_PROFILE_SCHEMA,
+  if (compiled(value)) return { ok: true };
+  // The schema bounds the budget's fields for editors that read only the schema; here the
+  // runtime's own budget rule (ruleErrors) words those bounds, once.
+  const errors = (compiled.errors ?? []).filter(
+    (error) => !(BOUND_KEYWORDS.has(error.keyword) && error.instancePath.startsWith("/budget/")),
   );
-  return compiled(value) ? { ok: true } : { ok: false, errors: compiled.errors ?? [] };
+  return { ok: false, errors };
 }
+
+const BOUND_KEYWORDS: ReadonlySet<string> = new Set(["minimum", "exclusiveMinimum"]);
 
 /** Parses and checks a profile's text; `file` names it in errors and anchors its relative paths. */
 export function parseHostProfile(text: string, file: string): HostProfileResult {
@@ -192,7 +211,13 @@ export function parseSchemaFile(
         message: `duplicate key ${JSON.stringify(syntax.key)}${first}: a key may appear only once, remove one of them`,
       });
     } else {
-      const message = syntax.code === "invalid_json" ? syntaxMessage(syntax.message) : syntax.message;
+      // The document reader speaks of plans; a profile or a mocks file is not one.
+      const message =
+        syntax.code === "invalid_json"
+          ? syntaxMessage(syntax.message)
+          : syntax.code === "too_deep"
+            ? `JSON nested too deep (over ${MAX_JSON_DEPTH} levels): ${at.what} is not read`
+            : syntax.message;
       errors.push({ ...at.offset(syntax.offset, syntax.length), jsonPath: "", message });
     }
   }
@@ -484,11 +509,16 @@ function ruleErrors(value: JsonObject, at: Locator, schemaFailures: readonly Err
       }
     });
   }
-  if (hasOwn(value, "budget") && !failedUnder("/budget")) {
-    const resolved = resolveBudget(value.budget);
-    if (!resolved.ok) {
+  // Each field on its own, so that a bad value is reported with the budget's other problems (an
+  // unknown key beside it), not after they are fixed.
+  const budget = hasOwn(value, "budget") ? value.budget : undefined;
+  if (isJsonObject(budget)) {
+    for (const field of BUDGET_FIELDS) {
+      if (!hasOwn(budget, field) || failedUnder(`/budget/${field}`)) continue;
+      const resolved = resolveBudget({ [field]: budget[field] });
+      if (resolved.ok) continue;
       for (const problem of resolved.problems) {
-        const path = problem.field === undefined ? ["budget"] : ["budget", problem.field];
+        const path = ["budget", problem.field ?? field];
         errors.push({ ...at.path(path), jsonPath: pointer(path), message: problem.message });
       }
     }
@@ -511,6 +541,23 @@ function toolEntryErrors(value: JsonObject, at: Locator, failedUnder: (prefix: s
     if (!isJsonObject(spec) || !hasOwn(spec, "inputSchema") || failedUnder(pointer(["tools", name]))) continue;
     const problem = inputSchemaProblem(spec.inputSchema);
     if (problem !== undefined) errors.push(located(["tools", name, "inputSchema"], problem));
+  }
+  for (const name of Object.keys(tools ?? {})) {
+    const spec = tools![name];
+    if (!isJsonObject(spec) || !hasOwn(spec, "returns") || failedUnder(pointer(["tools", name]))) continue;
+    const problem = inputSchemaProblem(spec.returns);
+    if (problem !== undefined)
+      errors.push(located(["tools", name, "returns"], problem.replace("input schema", "result schema")));
+  }
+  if (hasOwn(value, "result") && !failedUnder("/result")) {
+    const problem = inputSchemaProblem(value.result);
+    if (problem !== undefined)
+      errors.push(
+        located(
+          ["result"],
+          problem.replace("an input schema", "a result schema").replace("the input schema", "the result schema"),
+        ),
+      );
   }
   const servers = hasOwn(value, "mcpServers") && isJsonObject(value.mcpServers) ? value.mcpServers : undefined;
   // Plan names a mapping gives, against the profile's tools and other mappings.
@@ -541,7 +588,7 @@ function toolEntryErrors(value: JsonObject, at: Locator, failedUnder: (prefix: s
             "key",
           ),
         );
-      for (const key of ["command", "args", "cwd", "env", "inheritEnv"]) {
+      for (const key of ["command", "args", "cwd", "env", "inheritEnv", "maxMessageBytes"]) {
         if (hasOwn(spec, key))
           errors.push(
             located(
@@ -620,6 +667,7 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     tools: entries<ToolSpec>("tools"),
     providers: entries<ProviderSpec>("providers"),
     mcpServers: entries<McpServerSpec>("mcpServers"),
+    ...(isJsonObject(value.result) ? { result: value.result } : {}),
     locate(jsonPath, target = "value") {
       const { line, column, offset, length } = at.path(pointerPath(jsonPath, value), target);
       return { line, column, offset, length };

@@ -11,6 +11,7 @@ import { costRows, type CostRow } from "./costRows";
 import { addEstimates, estimatePlan, scaleEstimate, type Estimate, type PlanEstimates } from "./estimate";
 import type { ModelBinding, ModelReference, PlanScope, ScopeRecord } from "./scopeWalk";
 import { stepChainAt, stepPositions, type StepLink } from "./stepChain";
+import { PlanTypes, type TypeHost } from "./types/planTypes";
 
 export type { ModelBinding, ModelReference, PlanScope } from "./scopeWalk";
 
@@ -66,6 +67,7 @@ export class PlanModel {
   private referencesIndex: Map<ModelBinding, ModelReference[]> | undefined;
   private stepReferenceIndex: Map<string, ModelReference[]> | undefined;
   private uniqueNames: boolean | undefined;
+  private typed: PlanTypes | undefined;
 
   constructor(
     /** The normalized plan; partial when some steps did not normalize. */
@@ -219,6 +221,16 @@ export class PlanModel {
       this.uniqueNames = new Set(this.bindings.map((b) => b.name)).size === this.bindings.length;
     }
     return this.uniqueNames;
+  }
+
+  /**
+   * The type of every value the plan names, under what `host` tells (its inputs, providers,
+   * tools' result schemas): plan/types/. Kept for the last host asked, each type computed on
+   * first ask.
+   */
+  types(host: TypeHost = {}): PlanTypes {
+    if (this.typed?.host !== host) this.typed = new PlanTypes(this, host);
+    return this.typed;
   }
 
   /** The worst-case figures of the step at `stepPath`; undefined when it did not normalize. */

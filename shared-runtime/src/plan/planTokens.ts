@@ -34,7 +34,7 @@ export function planTokens(model: PlanModel): PlanToken[] {
   for (let plan = plans.pop(); plan; plan = plans.pop()) {
     for (const step of plan.steps) {
       stepTokens(step, tokens);
-      plans.push(...childPlans(step));
+      for (const item of childPlans(step)) plans.push(item);
     }
     for (const opaque of plan.opaque ?? []) {
       // A step that did not normalize still shows its operation, when it names a known one.

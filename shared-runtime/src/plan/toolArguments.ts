@@ -1,7 +1,7 @@
 // Static typing of tool arguments: a tool that publishes a JSON Schema of its input (an MCP
 // tool, or a profile tool with "inputSchema") has each plan's literal arguments validated with
-// ajv before anything runs, and references whose shape the plan shows (a search result is a list
-// of texts) checked against the type the schema expects there. Problems are host-dependent
+// ajv before anything runs, and computed values whose type is known (plan/types/: a search
+// result, a model reply, a tool's declared result) checked against what the schema expects there. Problems are host-dependent
 // warnings on the offending token, and stay warnings under `check`'s CI gate: `run` does not
 // refuse such a plan before running (the tool itself judges its arguments).
 
@@ -11,9 +11,12 @@ import Ajv2020 from "ajv/dist/2020";
 import { isJsonObject, pointerPath, valueAtPath, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import type { Expr, Step } from "./ast";
 import type { PlanModel } from "./model";
+import type { PlanTypes } from "./types/planTypes";
+import { membersOf, printType, type ValueType } from "./types/valueType";
 import { nearestName } from "../text/nearestName";
 import { describe } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
+import { LINEAR_REGEXP_CODE } from "../text/linearRegExp";
 
 /** What a host knows of one tool beyond its name: for checking, hover and completion. */
 export interface ToolSignature {
@@ -47,7 +50,7 @@ export function compileInputSchema(schema: unknown): Compiled {
   const key = JSON.stringify(schema);
   const cached = compiledSchemas.get(key);
   if (cached) return cached;
-  const options = { allErrors: true, verbose: true, strict: false, validateFormats: false } as const;
+  const options = { allErrors: true, verbose: true, strict: false, validateFormats: false, code: LINEAR_REGEXP_CODE };
   engines ??= { draft7: new Ajv(options), draft2019: new Ajv2019(options), draft2020: new Ajv2020(options) };
   const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   const engine = draft.includes("2020-12")
@@ -88,34 +91,33 @@ export function argumentKeys(
   });
 }
 
-/** A JSON type as the checker knows a reference's value, with how to say it. */
-interface Shape {
-  readonly type: "array" | "string" | "integer" | "number" | "object" | "boolean" | "null";
-  readonly noun: string;
-}
-
-/** The shape of the value a variable reference means, by the binding the model resolves it to. */
-type ShapeOfVar = (referencePath: JsonPath) => Shape | undefined;
-
 /**
  * Every argument problem of the plan's tool steps (nested plans included), in step order, and
  * each call of a tool whose source could not be asked. Unknown tools and tools without an
- * input schema are not checked. References are typed through the semantic model's bindings.
+ * input schema are not checked. Computed values are typed by `types` (the semantic model's).
  */
-export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge): PlanProblem[] {
+export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge, types: PlanTypes): PlanProblem[] {
   const problems: PlanProblem[] = [];
-  const signatureOf = (name: string) => tools.signature(name);
-  const shapeOf: ShapeOfVar = (path) => {
-    const step = model.referenceAt(path)?.binding?.step;
-    return step ? bindShape(step, signatureOf) : undefined;
-  };
-  for (const { step } of model.steps()) if (step.op === "tool") problems.push(...callProblems(step, tools, shapeOf));
+  for (const { step } of model.steps())
+    if (step.op === "tool") for (const item of callProblems(step, tools, types)) problems.push(item);
   return problems;
 }
 
-function callProblems(step: Extract<Step, { op: "tool" }>, tools: ToolKnowledge, shapeOf: ShapeOfVar): PlanProblem[] {
+function callProblems(step: Extract<Step, { op: "tool" }>, tools: ToolKnowledge, types: PlanTypes): PlanProblem[] {
   const unavailable = tools.unavailable(step.name);
-  if (unavailable === undefined) return stepProblems(step, tools.signature(step.name), shapeOf);
+  if (unavailable === undefined) {
+    const schema = tools.signature(step.name)?.inputSchema;
+    if (schema === undefined) return [];
+    const tool = quoted(step.name);
+    return valueSchemaProblems(step.args, [...step.path, "args"], schema, types, (message, at) => ({
+      phase: "validate",
+      kind: "invalid_tool_arguments",
+      message: `tool ${tool}: ${message} (its input schema)`,
+      hostDependent: true,
+      severity: "warning",
+      ...at,
+    }));
+  }
   return [
     {
       phase: "validate",
@@ -129,69 +131,44 @@ function callProblems(step: Extract<Step, { op: "tool" }>, tools: ToolKnowledge,
   ];
 }
 
-/** The shape of what a step binds, where the plan alone shows it. */
-function bindShape(step: Step, signatureOf: (name: string) => ToolSignature | undefined): Shape | undefined {
-  switch (step.op) {
-    case "context":
-      if (step.action.type === "search") return { type: "array", noun: "a search result (a list of texts)" };
-      if (step.action.type === "reduce") return { type: "integer", noun: "a count (a whole number)" };
-      return undefined;
-    case "parallel":
-      return { type: "array", noun: "the results of a parallel step (a list)" };
-    case "tool": {
-      const type = signatureOf(step.name)?.outputSchema?.type;
-      if (typeof type !== "string" || !isShapeType(type)) return undefined;
-      return { type, noun: `the result of tool ${quoted(step.name)} (${typeNoun(type)})` };
-    }
-    default:
-      return undefined;
-  }
-}
-
-function isShapeType(type: string): type is Shape["type"] {
-  return ["array", "string", "integer", "number", "object", "boolean", "null"].includes(type);
-}
-
 interface Hole {
   /** Path inside the arguments. */
   readonly at: JsonPath;
   /** Path of the reference in the plan. */
   readonly path: JsonPath;
-  readonly shape: Shape | undefined;
-  readonly name: string;
+  readonly expr: Expr;
 }
 
-function stepProblems(
-  step: Extract<Step, { op: "tool" }>,
-  signature: ToolSignature | undefined,
-  shapeOf: ShapeOfVar,
+type ProblemAt = { readonly path: JsonPath; readonly target: "value" | "key" };
+
+/**
+ * The problems of a value computed by `expr` (at `exprPath`) against a JSON Schema: its literal
+ * parts validated with ajv, its references and fields judged by their types where known.
+ * `problem` makes each problem from its message and place.
+ */
+export function valueSchemaProblems(
+  expr: Expr,
+  exprPath: JsonPath,
+  schema: JsonObject,
+  types: PlanTypes,
+  problem: (message: string, at: ProblemAt) => PlanProblem,
+  words: PlaceWords = ARGUMENT_WORDS,
 ): PlanProblem[] {
-  if (signature?.inputSchema === undefined) return [];
-  const compiled = compileInputSchema(signature.inputSchema);
+  const compiled = compileInputSchema(schema);
   if (!compiled.ok) return [];
   const holes: Hole[] = [];
-  const probe = probeValue(step.args, [], holes, shapeOf);
-  const argsPath: JsonPath = [...step.path, "args"];
+  const probe = probeValue(expr, [], holes);
   const problems: PlanProblem[] = [];
-  const tool = quoted(step.name);
   const report = (at: JsonPath, message: string, target: "value" | "key" = "value", path?: JsonPath) =>
-    problems.push({
-      phase: "validate",
-      kind: "invalid_tool_arguments",
-      message: `tool ${tool}: ${message} (its input schema)`,
-      path: path ?? [...argsPath, ...at],
-      target,
-      hostDependent: true,
-      severity: "warning",
-    });
+    problems.push(problem(message, { path: path ?? [...exprPath, ...at], target }));
   const reportedKeys = new Set<string>();
   if (!compiled.validate(probe)) {
     for (const error of compiled.validate.errors ?? []) {
       const at = pointerPath(error.instancePath, probe);
-      // A reference's value is unknown here: nothing at or under it, and no choice above it, is judged.
+      // A computed value is unknown here: nothing at or under it, and no choice above it, is judged.
       if (holes.some((hole) => startsWith(at, hole.at))) continue;
       if (COMPOSITE.has(error.keyword) && holes.some((hole) => startsWith(hole.at, at))) continue;
-      const [where, message, target] = errorText(error, at, probe);
+      const [where, message, target] = errorText(error, at, probe, words);
       // A misspelled key is both missing one and an extra one: one problem on its token.
       const token = `${target}:${JSON.stringify(where)}`;
       if (target === "key" && reportedKeys.has(token)) continue;
@@ -200,12 +177,14 @@ function stepProblems(
     }
   }
   for (const hole of holes) {
-    if (!hole.shape) continue;
-    const expected = typeAt(signature.inputSchema, hole.at);
-    if (expected === undefined || accepts(expected, hole.shape.type)) continue;
+    const type = types.ofExpr(hole.expr);
+    const found = typeViolation(type, schemaAt(schema, hole.at), schema, "");
+    if (!found) continue;
+    const root = types.rootOf(hole.expr);
+    const origin = root?.origin ? ` (${root.origin.text})` : "";
     report(
       hole.at,
-      `${placeText(hole.at)} must be ${expected.map(typeNoun).join(" or ")}, but ${quoted(hole.name)} is ${hole.shape.noun}`,
+      `${placeText(hole.at, words)}${found.where} ${found.expected}, but ${exprText(hole.expr)}${found.where} is ${printType(found.type)}${origin}`,
       "value",
       hole.path,
     );
@@ -213,20 +192,28 @@ function stepProblems(
   return problems;
 }
 
+/** How a reference reads in a message: `"hits"`, `"reply".text`, `input "doc"`. */
+function exprText(expr: Expr): string {
+  if (expr.kind === "var") return quoted(expr.name);
+  if (expr.kind === "input") return `input ${quoted(expr.name)}`;
+  if (expr.kind === "field") return `${exprText(expr.base)}.${expr.key}`;
+  return "the value";
+}
+
 const COMPOSITE = new Set(["oneOf", "anyOf", "allOf", "not", "if", "then", "else", "contains", "dependentSchemas"]);
 
-/** The arguments as far as they are literal; references become null and are recorded as holes. */
-function probeValue(expr: Expr, at: JsonPath, holes: Hole[], shapeOf: ShapeOfVar): JsonValue {
+/** The value as far as it is literal; references and fields become null and are recorded as holes. */
+function probeValue(expr: Expr, at: JsonPath, holes: Hole[]): JsonValue {
   switch (expr.kind) {
     case "literal":
       return expr.value;
     case "list":
-      return expr.items.map((item, i) => probeValue(item, [...at, i], holes, shapeOf));
+      return expr.items.map((item, i) => probeValue(item, [...at, i], holes));
     case "object": {
       const object = Object.create(null) as JsonObject;
       for (const [key, value] of expr.entries) {
         Object.defineProperty(object, key, {
-          value: probeValue(value, [...at, key], holes, shapeOf),
+          value: probeValue(value, [...at, key], holes),
           enumerable: true,
           writable: true,
           configurable: true,
@@ -235,11 +222,9 @@ function probeValue(expr: Expr, at: JsonPath, holes: Hole[], shapeOf: ShapeOfVar
       return object;
     }
     case "var":
-      holes.push({ at, path: expr.path, shape: shapeOf(expr.path), name: expr.name });
-      return null;
     case "input":
     case "field":
-      holes.push({ at, path: expr.path, shape: undefined, name: expr.kind === "input" ? expr.name : expr.key });
+      holes.push({ at, path: expr.path, expr });
       return null;
   }
 }
@@ -248,18 +233,35 @@ function startsWith(path: JsonPath, prefix: JsonPath): boolean {
   return prefix.length <= path.length && prefix.every((segment, i) => path[i] === segment);
 }
 
-/** `the arguments`, `argument "message"`, `argument "items"[2].name`. */
-function placeText(at: JsonPath): string {
-  if (at.length === 0) return "the arguments";
-  const [first, ...rest] = at;
-  const tail = rest.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("");
-  return typeof first === "number" ? `argument [${first}]${tail}` : `argument ${JSON.stringify(first)}${tail}`;
+/** How a message names the whole value and a part of it. */
+interface PlaceWords {
+  readonly whole: string;
+  readonly part: string;
 }
 
-function errorText(error: ErrorObject, at: JsonPath, probe: unknown): [JsonPath, string, "value" | "key"] {
+const ARGUMENT_WORDS: PlaceWords = { whole: "the arguments", part: "argument" };
+/** For a plan's final value against the host's result schema. */
+export const RESULT_WORDS: PlaceWords = { whole: "the final value", part: "the final value's field" };
+
+/** `the arguments`, `argument "message"`, `argument "items"[2].name`. */
+function placeText(at: JsonPath, words: PlaceWords = ARGUMENT_WORDS): string {
+  if (at.length === 0) return words.whole;
+  const [first, ...rest] = at;
+  const tail = rest.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("");
+  return typeof first === "number"
+    ? `${words.whole}[${first}]${tail}`
+    : `${words.part} ${JSON.stringify(first)}${tail}`;
+}
+
+function errorText(
+  error: ErrorObject,
+  at: JsonPath,
+  probe: unknown,
+  words: PlaceWords,
+): [JsonPath, string, "value" | "key"] {
   const params = error.params as Record<string, unknown>;
   const value = valueAtPath(probe, at);
-  const place = placeText(at);
+  const place = placeText(at, words);
   switch (error.keyword) {
     case "required": {
       const key = String(params.missingProperty);
@@ -269,18 +271,18 @@ function errorText(error: ErrorObject, at: JsonPath, probe: unknown): [JsonPath,
       if (typo !== undefined) {
         return [
           [...at, typo],
-          `${placeText([...at, typo])} is not one the tool takes: did you mean ${JSON.stringify(key)}?`,
+          `${placeText([...at, typo], words)} is not one ${words === ARGUMENT_WORDS ? "the tool takes" : "the schema allows"}: did you mean ${JSON.stringify(key)}?`,
           "key",
         ];
       }
-      const what = at.length === 0 ? "the arguments" : place;
-      return [at, `${what} lack the required ${JSON.stringify(key)}`, "key"];
+      return [at, `${place} ${words === ARGUMENT_WORDS ? "lack" : "lacks"} the required ${JSON.stringify(key)}`, "key"];
     }
     case "additionalProperties": {
       const key = String(params.additionalProperty);
       const known = argumentKeys(error.parentSchema as JsonObject).map((k) => JSON.stringify(k.name));
       const hint = known.length > 0 ? `: the keys are ${known.join(", ")}` : "";
-      return [[...at, key], `${placeText([...at, key])} is not one the tool takes${hint}`, "key"];
+      const taker = words === ARGUMENT_WORDS ? "the tool takes" : "the schema allows";
+      return [[...at, key], `${placeText([...at, key], words)} is not one ${taker}${hint}`, "key"];
     }
     case "type":
       return [at, `${place} must be ${typeNoun(String(params.type))}, got ${describe(value)}`, "value"];
@@ -314,8 +316,8 @@ export function typeNoun(type: string): string {
     .join(" or ");
 }
 
-/** The `type` the schema gives the node at `at`, following properties, items and local $refs. */
-function typeAt(schema: JsonObject, at: JsonPath): string[] | undefined {
+/** The schema node at `at`, following properties, items and local $refs; undefined when not found. */
+function schemaAt(schema: JsonObject, at: JsonPath): unknown {
   let node: unknown = schema;
   for (const segment of at) {
     node = resolveRef(node, schema);
@@ -328,10 +330,84 @@ function typeAt(schema: JsonObject, at: JsonPath): string[] | undefined {
       node = node.properties[segment];
     else node = isJsonObject(node.additionalProperties) ? node.additionalProperties : undefined;
   }
-  node = resolveRef(node, schema);
-  if (!isJsonObject(node)) return undefined;
+  return node;
+}
+
+/** The `type` names a schema node allows; undefined when it does not say. */
+function schemaKinds(node: JsonObject): string[] | undefined {
   if (typeof node.type === "string") return [node.type];
   if (Array.isArray(node.type) && node.type.every((t) => typeof t === "string")) return node.type as string[];
+  return undefined;
+}
+
+interface Violation {
+  /** Where under the value: "", ".text", "[]" (its items). */
+  readonly where: string;
+  readonly expected: string;
+  readonly type: ValueType;
+}
+
+/**
+ * The first place where a value of `type` cannot meet the schema `node`: a JSON type the
+ * schema does not allow, a required field a closed object lacks, a field a closed schema does
+ * not take. A union is wrong only when every member is (gradual: a maybe is not an error).
+ */
+function typeViolation(
+  type: ValueType,
+  node: unknown,
+  root: JsonObject,
+  where: string,
+  depth = 0,
+): Violation | undefined {
+  node = resolveRef(node, root);
+  if (!isJsonObject(node) || depth > 8) return undefined;
+  const members = membersOf(type);
+  let first: Violation | undefined;
+  for (const member of members) {
+    const found = memberViolation(member, node, root, where, depth);
+    if (!found) return undefined;
+    first ??= found;
+  }
+  return first && members.length > 1 && first.where === where ? { ...first, type } : first;
+}
+
+function memberViolation(
+  member: ValueType,
+  node: JsonObject,
+  root: JsonObject,
+  where: string,
+  depth: number,
+): Violation | undefined {
+  if (member.kind === "unknown" || member.kind === "handle" || member.kind === "union") return undefined;
+  const kinds = schemaKinds(node);
+  if (kinds && !kinds.includes(member.kind) && !(member.kind === "integer" && kinds.includes("number")))
+    return { where, expected: `must be ${kinds.map(typeNoun).join(" or ")}`, type: member };
+  if (member.kind === "object") {
+    const properties = isJsonObject(node.properties) ? node.properties : {};
+    const required = Array.isArray(node.required) ? node.required.filter((k) => typeof k === "string") : [];
+    for (const key of required) {
+      if (!member.fields.has(key) && member.rest === undefined)
+        return { where, expected: `must have the field ${JSON.stringify(key)}`, type: member };
+    }
+    for (const [key, field] of member.fields) {
+      if (Object.prototype.hasOwnProperty.call(properties, key)) {
+        const found = typeViolation(field, properties[key], root, `${where}.${key}`, depth + 1);
+        if (found) return found;
+      } else if (
+        node.additionalProperties === false &&
+        !isJsonObject(node.patternProperties) &&
+        member.required.has(key)
+      ) {
+        return { where, expected: `must not have the field ${JSON.stringify(key)}`, type: member };
+      }
+    }
+  }
+  if (member.kind === "array" && isJsonObject(node.items)) {
+    for (const item of member.tuple ?? [member.items]) {
+      const found = typeViolation(item, node.items, root, `${where}[]`, depth + 1);
+      if (found) return found;
+    }
+  }
   return undefined;
 }
 
@@ -342,9 +418,4 @@ function resolveRef(node: unknown, root: JsonObject): unknown {
     node = valueAtPath(root, pointerPath(ref.slice(1), root));
   }
   return node;
-}
-
-function accepts(expected: readonly string[], actual: Shape["type"]): boolean {
-  if (expected.includes(actual)) return true;
-  return actual === "integer" && expected.includes("number");
 }

@@ -3,7 +3,7 @@
 // into a message: only the HTTP status and the provider's error type/code when they are
 // lowercase identifiers or numbers that do not occur in what was sent.
 
-import type { JsonValue } from "../json";
+import { modelReply, type ModelReply } from "../run/modelReply";
 
 /** Answers larger than this are refused: a plan's values are bounded anyway. */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -33,17 +33,7 @@ export async function readBody(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export interface ChatValue {
-  readonly text: string;
-  readonly model: string;
-  readonly usage: {
-    readonly prompt_tokens: number | null;
-    readonly completion_tokens: number | null;
-    readonly total_tokens: number | null;
-  };
-  readonly finish_reason: string | null;
-  readonly [key: string]: JsonValue;
-}
+export type ChatValue = ModelReply;
 
 /** The value bound to the step, or an Error describing what is malformed. */
 export function chatValue(body: string, fallbackModel: string, sent: readonly string[]): ChatValue | Error {
@@ -65,16 +55,16 @@ export function chatValue(body: string, fallbackModel: string, sent: readonly st
   const usage = field(answer, "usage");
   const model = field(answer, "model");
   const finish = field(first, "finish_reason");
-  return {
+  return modelReply(
     text,
-    model: typeof model === "string" ? model : fallbackModel,
-    usage: {
-      prompt_tokens: count(field(usage, "prompt_tokens")),
-      completion_tokens: count(field(usage, "completion_tokens")),
-      total_tokens: count(field(usage, "total_tokens")),
+    typeof model === "string" ? model : fallbackModel,
+    {
+      prompt: field(usage, "prompt_tokens"),
+      completion: field(usage, "completion_tokens"),
+      total: field(usage, "total_tokens"),
     },
-    finish_reason: typeof finish === "string" ? finish : null,
-  };
+    finish,
+  );
 }
 
 /**
@@ -125,8 +115,4 @@ export function retryAfterSeconds(header: string | null, now: number = Date.now(
 function field(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   return Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-function count(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }

@@ -29,6 +29,8 @@ export interface OpenAIChatSpec {
   apiKeyEnv?: string;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Whether `propose` sends the plan's JSON Schema as response_format (default "none"). */
+  responseFormat?: "json_schema" | "none";
   description?: string;
 }
 

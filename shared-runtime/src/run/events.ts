@@ -1,8 +1,10 @@
 // The rich event stream of a run: every event names its step by the step's JSON path in the
 // plan (and its source range when the plan came from a file), so a log line, an error and a
 // graph node name the same step. It is separate from the reference-compatible transition list,
-// which stays exactly as the reference writes it. Events carry counters and error kinds only:
-// never a prompt, model text, tool argument, value or key.
+// which stays exactly as the reference writes it. Events carry counters, error kinds and, for a
+// failure, the error's message (cut to MAX_EVENT_MESSAGE_CHARS, passed through the run's secret
+// mask when the run has one, and masked again at every output boundary): never a prompt, model
+// text, tool argument or value. Transitions stay content-free.
 
 import type { JsonPath } from "../json";
 import type { SourceRange } from "../text/planDocument";
@@ -45,10 +47,15 @@ export interface StepFinishedEvent extends StepIdentity, EventTiming {
   readonly remaining: Readonly<BudgetRemaining>;
 }
 
-/** What an event says about an error: its phase and kind, the failing step's path; no message text. */
+/** An event's error message is cut to this many characters (with "…"). */
+export const MAX_EVENT_MESSAGE_CHARS = 1000;
+
+/** What an event says about an error: its phase, kind and (masked) message, the failing step's path. */
 export interface EventError {
   readonly phase: string;
   readonly kind: string;
+  /** Why it failed, as the run's outcome would say it: secrets masked, cut to MAX_EVENT_MESSAGE_CHARS. */
+  readonly message: string;
   /** The innermost step that failed (it may be nested inside the event's step). */
   readonly path?: JsonPath;
   /** That step's place in the plan's file, when the run started from a document. */

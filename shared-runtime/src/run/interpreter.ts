@@ -29,7 +29,13 @@ import { isPlainObject } from "../plan/normalize";
 import { quoted } from "../plan/problems";
 import type { ValidatedPlan } from "../plan/validate";
 import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./errors";
-import type { EventError, ParallelMode, RunEvent, StepIdentity } from "./events";
+import {
+  MAX_EVENT_MESSAGE_CHARS,
+  type EventError,
+  type ParallelMode,
+  type RunEvent,
+  type StepIdentity,
+} from "./events";
 import type { InputOpener, ModelRequest, RunHost } from "./host";
 import type { CallInterceptor } from "./observer";
 import type { PauseHooks, RunFrame, StepPause } from "./pause";
@@ -47,6 +53,11 @@ export interface ExecuteOptions extends PauseHooks {
   readonly onStepStart?: (event: StepStarted) => void;
   /** The rich event stream (step identity, attempts, failures). Exceptions thrown here are ignored. */
   readonly onEvent?: (event: RunEvent) => void;
+  /**
+   * The run's secret mask: an event's error message passes through it before any listener sees
+   * it (a tool's error may quote its output). Output boundaries mask again whatever they print.
+   */
+  readonly mask?: { mask(text: string): string };
   /** Where a step is in the plan's file, for events (runs started from a document). */
   readonly rangeOf?: (path: JsonPath) => SourceRange | undefined;
   /** Overrides budget fields for this run only (the reference's runtime budget). */
@@ -747,12 +758,14 @@ class Run {
     });
   }
 
-  /** What an event may say about an error: no message (it may quote a tool's output). */
+  /** What an event says about an error: its message masked and cut (it may quote a tool's output). */
   private eventError(error: PlanError): EventError {
-    if (!Array.isArray(error.path)) return { phase: error.phase, kind: error.kind };
+    const { phase, kind } = error;
+    const message = eventMessage(error.message, this.options.mask);
+    if (!Array.isArray(error.path)) return { phase, kind, message };
     const path = error.path as JsonPath;
     const range = this.options.rangeOf?.(path);
-    return { phase: error.phase, kind: error.kind, path, ...(range ? { range } : {}) };
+    return { phase, kind, message, path, ...(range ? { range } : {}) };
   }
 
   private emit(event: RunEvent): void {
@@ -768,6 +781,12 @@ class Run {
       // ignored on purpose
     }
   }
+}
+
+/** An error's message for an event: masked first (a cut could split a secret), then cut. */
+function eventMessage(text: string, mask: ExecuteOptions["mask"]): string {
+  const masked = mask ? mask.mask(text) : text;
+  return masked.length > MAX_EVENT_MESSAGE_CHARS ? `${masked.slice(0, MAX_EVENT_MESSAGE_CHARS - 1)}…` : masked;
 }
 
 function stepCounter(step: Step): RuntimeCounter | undefined {

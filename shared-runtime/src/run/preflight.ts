@@ -102,8 +102,9 @@ export function unregisteredNames(
           message: `the plan reads input ${quoted(e.name)}, which the host profile does not declare under "inputs"`,
         });
       } else if (e.kind === "field") pending.push(e.base);
-      else if (e.kind === "list") pending.push(...[...e.items].reverse());
-      else if (e.kind === "object") pending.push(...e.entries.map(([, item]) => item).reverse());
+      // Pushed one by one, last first: a spread of a 130,000-item list overflows the call stack.
+      else if (e.kind === "list") for (let k = e.items.length - 1; k >= 0; k--) pending.push(e.items[k]!);
+      else if (e.kind === "object") for (let k = e.entries.length - 1; k >= 0; k--) pending.push(e.entries[k]![1]);
     }
   };
   const visit = (p: Plan): boolean => {

@@ -1,12 +1,15 @@
 // The output boundary's guard: every value known to be secret (provider keys from the environment
 // or from the editor's secret storage) is replaced with `***` in whatever is about to be shown,
-// stored or sent, the way CI systems mask secrets. A provider or a plan that repeats a key
-// lowercased, uppercased or with its punctuation changed (`sk-AbC` as `sk_abc`, `SKABC`,
-// `sk%2DAbC`) is masked too: the match is on the key's letters and digits, case-insensitively,
-// with up to a few punctuation characters (or percent/unicode escapes) between any two of them.
+// stored or sent, the way CI systems mask secrets. A provider or a plan that repeats a key in
+// another form is masked too: the match is on the key's letters and digits (case and width folded;
+// punctuation, whitespace, line breaks and terminal escapes between them ignored; percent, HTML
+// and backslash escapes decoded), on its distinctive parts (any 12 letters of it in a row), and on
+// its reversed, base64 and hex forms (secretMatcher.ts). A stream (chunked output) holds back a
+// tail that could begin a key until the next write says whether it does.
 // This sits on top of the provider's own error filtering, which never puts the key in an error.
 
 import type { HostProfile } from "../host/profile";
+import { SecretMatcher } from "./secretMatcher";
 
 export const MASK = "***";
 
@@ -16,17 +19,16 @@ export const MASK = "***";
  */
 export const MIN_SECRET_CHARS = 6;
 
+/** A stream holds back at most this much text; beyond it, what is held is masked and written. */
+const MAX_HELD = 64 * 1024;
+
 /** Environment variable names that hold secrets even when no provider names them. */
 const SECRET_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(?:_|$)/i;
-
-/** What may sit between two letters or digits of a folded secret: punctuation or an escape. */
-// Escapes may be escaped again (JSON inside JSON), hence any number of backslashes.
-const GAP = String.raw`(?:%[0-9A-Fa-f]{2}|\\+u[0-9A-Fa-f]{4}|\\+x[0-9A-Fa-f]{2}|[^A-Za-z0-9\s]){0,4}`;
 
 /** A set of secrets and the one function that masks them in text and in JSON-like values. */
 export class SecretMask {
   private readonly secrets = new Set<string>();
-  private pattern: RegExp | undefined;
+  private matcher: SecretMatcher | undefined;
 
   constructor(values: Iterable<string> = []) {
     this.add(values);
@@ -35,10 +37,9 @@ export class SecretMask {
   /** Adds secrets; values too short to be a key are ignored (see MIN_SECRET_CHARS). */
   add(values: Iterable<string>): this {
     for (const value of values) {
-      const folded = fold(value);
-      if (folded.length >= MIN_SECRET_CHARS && !this.secrets.has(folded)) {
-        this.secrets.add(folded);
-        this.pattern = undefined;
+      if (lettersIn(value) >= MIN_SECRET_CHARS && !this.secrets.has(value)) {
+        this.secrets.add(value);
+        this.matcher = undefined;
       }
     }
     return this;
@@ -48,18 +49,48 @@ export class SecretMask {
     return this.secrets.size;
   }
 
-  /** The text with every secret, in any case- or punctuation-folded form, replaced by `***`. */
+  /** The text with every secret, in any folded, split or encoded form, replaced by `***`. */
   mask(text: string): string {
     if (this.secrets.size === 0 || text.length < MIN_SECRET_CHARS) return text;
-    this.pattern ??= buildPattern(this.secrets);
-    this.pattern.lastIndex = 0;
-    return text.replace(this.pattern, MASK);
+    return replaced(text, this.scanner().scan(text, false).ranges);
+  }
+
+  /**
+   * A masking stream for output written in chunks: `write` returns what may be shown now (a
+   * tail that could be the start of a key split across two writes is held back), `end` the rest.
+   */
+  stream(): MaskedStream {
+    let held = "";
+    return {
+      write: (chunk: string) => {
+        if (this.secrets.size === 0) return held === "" ? chunk : ((chunk = held + chunk), (held = ""), chunk);
+        const text = held + chunk;
+        const { ranges, holdFrom } = this.scanner().scan(text, true);
+        const cut = text.length - holdFrom > MAX_HELD ? text.length : holdFrom;
+        if (cut === text.length && holdFrom < text.length) {
+          held = "";
+          return this.mask(text);
+        }
+        held = text.slice(cut);
+        return replaced(text.slice(0, cut), ranges);
+      },
+      end: () => {
+        const rest = held;
+        held = "";
+        return this.mask(rest);
+      },
+    };
   }
 
   /** A copy of a JSON-like value with every string (object keys included) masked. */
   maskValue<T>(value: T): T {
     if (this.secrets.size === 0) return value;
     return this.walk(value, 0) as T;
+  }
+
+  private scanner(): SecretMatcher {
+    this.matcher ??= new SecretMatcher(this.secrets, MIN_SECRET_CHARS);
+    return this.matcher;
   }
 
   private walk(value: unknown, depth: number): unknown {
@@ -75,15 +106,30 @@ export class SecretMask {
   }
 }
 
-/** A secret's letters and digits, lowercased: what every folded form of it has in common. */
-export function fold(text: string): string {
-  return text.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+/** Output written in chunks, masked across the chunks' boundaries. */
+export interface MaskedStream {
+  /** What may be written now of everything given so far. */
+  write(chunk: string): string;
+  /** Everything still held back, masked. */
+  end(): string;
 }
 
-function buildPattern(secrets: ReadonlySet<string>): RegExp {
-  // Longest first, so a secret that contains another is masked whole.
-  const alternatives = [...secrets].sort((a, b) => b.length - a.length).map((s) => [...s].join(GAP));
-  return new RegExp(alternatives.join("|"), "gi");
+function lettersIn(value: string): number {
+  return value.replace(/[^\p{L}\p{N}]/gu, "").length;
+}
+
+/** The text with each range (in order, possibly overlapping) replaced by one `***`. */
+function replaced(text: string, ranges: readonly (readonly [number, number])[]): string {
+  if (ranges.length === 0) return text;
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of sorted) {
+    if (end <= at) continue;
+    if (start >= at) out += text.slice(at, start) + MASK;
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 /**

@@ -1,7 +1,8 @@
-// Reading a plan or a host profile: only a regular file, and only up to a size limit. A FIFO, a
-// terminal or /dev/zero is refused at once (opened without blocking, then checked with fstat),
-// so a careless path never hangs the command or eats memory; the asynchronous reader leaves
-// signals working while it reads.
+// Every file the product reads whole (plans, host profiles, mocks files, the plan files breakpoints
+// are set in, items files): only a regular file, and only up to a size limit. A FIFO, a terminal
+// or /dev/zero is refused at once (opened without blocking, then checked with fstat), so a
+// careless path never hangs the command, the adapter or the server, nor eats memory; the
+// asynchronous reader leaves signals working while it reads.
 
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
@@ -10,6 +11,10 @@ import { open } from "node:fs/promises";
 export const MAX_PLAN_BYTES = 16 * 1024 * 1024;
 /** The largest host profile read. */
 export const MAX_HOST_PROFILE_BYTES = 1024 * 1024;
+/** The largest mocks file read (answers are parsed, validated and kept: 16 MB is a lot of them). */
+export const MAX_MOCKS_BYTES = 16 * 1024 * 1024;
+/** The largest items file (`items-file` input) read: its items are held in memory as values. */
+export const MAX_ITEMS_FILE_BYTES = 64 * 1024 * 1024;
 
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 

@@ -4,7 +4,10 @@
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol";
 import type { LspClient } from "@rlm-plan/lsp-harness";
 
-export const RUN_NOTIFICATIONS = ["rlmPlan/transition", "rlmPlan/stepStarted", "rlmPlan/runFinished"];
+export const RUN_NOTIFICATIONS = ["rlmPlan/runEvent", "rlmPlan/runFinished"];
+
+/** A transition's keys, sorted: what a transition is defined to carry (no content of any kind). */
+export const TRANSITION_KEYS = ["bind", "duration_ms", "elapsed_ms", "operation", "remaining", "sequence", "status"];
 
 /** Records every run notification's params as JSON text in `seen`. */
 export function recordRunNotifications(client: LspClient, seen: string[], methods = RUN_NOTIFICATIONS): void {

@@ -7,13 +7,10 @@ import { describeStrategy, requirePositiveInteger, unsupportedPartition } from "
 import { AsyncItemCursor } from "../sources/itemCursor";
 import { copyJson } from "../jsonCopy";
 import type { ContextLimits } from "../limits";
+import { partitionPart } from "../resultShapes";
 import type { OpenPayload, Work } from "../payload";
 import { termBytes } from "../prolog/prologTerm";
 import { boundedChars, type TextLine, type TextReader } from "../sources/textSource";
-
-function part(index: number, start: number, length: number, value: JsonValue): JsonValue {
-  return { index, start, length, value };
-}
 
 /** text_partitions: runs of `size` characters; a run cut by the byte budget is the last one. */
 async function textPartitions(reader: TextReader, size: number, limits: ContextLimits): Promise<Work> {
@@ -28,7 +25,7 @@ async function textPartitions(reader: TextReader, size: number, limits: ContextL
     const added = utf8Length(bounded.text);
     if (added === 0) return { value: parts, truncated: true };
     // The part keeps its full length even when its value was cut, as in the reference.
-    parts.push(part(parts.length, start, length, bounded.text));
+    parts.push(partitionPart(parts.length, start, length, bounded.text));
     outBytes += added;
     if (bounded.truncated) return { value: parts, truncated: true };
     start += length;
@@ -83,7 +80,7 @@ async function listPartitions<T>(
       chunkBytes += bytes;
     }
     if (chunk.length === 0) return { value: parts, truncated: true };
-    parts.push(part(parts.length, offset, chunk.length, chunk));
+    parts.push(partitionPart(parts.length, offset, chunk.length, chunk));
     outBytes += chunkBytes;
     if (cut) return { value: parts, truncated: true };
     offset += taken;

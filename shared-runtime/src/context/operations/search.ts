@@ -5,6 +5,7 @@ import { utf8Length, type JsonValue } from "../../json";
 import { truncateToBytes } from "../sources/byteBudget";
 import { ItemCursor } from "../sources/itemCursor";
 import type { ContextLimits } from "../limits";
+import { searchMatch } from "../resultShapes";
 import type { OpenPayload, Work } from "../payload";
 import { itemText } from "../prolog/prologTerm";
 import type { TextReader } from "../sources/textSource";
@@ -27,7 +28,7 @@ function termSearch(pattern: string, items: readonly JsonValue[], limits: Contex
     // A match is cut to what is left of the byte budget, and a cut match ends the search.
     const found = preview(text, limits, outBytes);
     if (found === undefined) return { value: matches, truncated: true };
-    matches.push({ index, value: found.value });
+    matches.push(searchMatch(index, found.value));
     outBytes += utf8Length(found.value);
     if (found.cut) return { value: matches, truncated: true };
   }
@@ -44,7 +45,7 @@ async function textSearch(pattern: string, reader: TextReader, limits: ContextLi
   for await (const match of reader.matches(pattern, limits.maxBytes)) {
     const found = preview(match.text, limits, outBytes);
     if (found === undefined) return { value: matches, truncated: true };
-    matches.push({ index: match.index, value: found.value });
+    matches.push(searchMatch(match.index, found.value));
     outBytes += utf8Length(found.value);
     if (found.cut) return { value: matches, truncated: true };
     if (matches.length >= limits.maxResults || outBytes >= limits.maxBytes) {

@@ -15,7 +15,7 @@ import type { ProcessTracker } from "../processGroup";
 import { toolAnswer } from "./results";
 import { MCP_DEFAULTS, mcpTransportOf, type McpServerSpec } from "./spec";
 import { mcpSdk } from "./lazySdk";
-import { GroupStdioTransport } from "./stdioTransport";
+import { GroupStdioTransport, tooBigText } from "./stdioTransport";
 
 export interface McpConnectionOptions {
   /** Where inheritEnv names are copied from, and PATH for finding the program; default process.env. */
@@ -84,6 +84,9 @@ export class McpConnection {
         timeout: this.timeoutMs,
       });
     } catch (error) {
+      const limit = this.messageLimitExceeded();
+      // The call's own failure names the tool; this one is the server's doing: name it.
+      if (limit !== undefined) throw new Error(`MCP server ${JSON.stringify(this.server)} ${tooBigText(limit)}`);
       throw new Error(this.failureText(error, options.signal));
     } finally {
       options.signal.removeEventListener("abort", forward);
@@ -145,6 +148,7 @@ export class McpConnection {
       args: this.spec.args ?? [],
       cwd,
       env,
+      maxMessageBytes: this.spec.maxMessageBytes ?? MCP_DEFAULTS.maxMessageBytes,
       ...(this.options.tracker ? { tracker: this.options.tracker } : {}),
     });
   }
@@ -157,7 +161,7 @@ export class McpConnection {
     try {
       do {
         const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
-        tools.push(...page.tools);
+        for (const item of page.tools) tools.push(item);
         cursor = page.nextCursor;
       } while (cursor !== undefined && tools.length < 10_000);
     } catch (error) {
@@ -178,6 +182,11 @@ export class McpConnection {
     }
     if (error instanceof Error && error.message !== "") return cut(error.message);
     return ended ?? cut(String(error));
+  }
+
+  /** The size limit a message of the server passed, ending the connection, if one did. */
+  private messageLimitExceeded(): number | undefined {
+    return this.transportInUse instanceof GroupStdioTransport ? this.transportInUse.messageLimitExceeded : undefined;
   }
 
   /** Why a server we started is gone (its exit status and last stderr line), if it is. */

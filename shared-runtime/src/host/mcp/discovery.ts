@@ -73,6 +73,7 @@ export function hostToolKnowledge(profile: HostProfile, discovery: McpDiscovery 
           source: spec.type === "builtin" ? "built-in tool" : "command tool",
           ...(spec.description !== undefined ? { description: spec.description } : {}),
           ...(spec.inputSchema !== undefined ? { inputSchema: spec.inputSchema } : {}),
+          ...(spec.returns !== undefined ? { outputSchema: spec.returns } : {}),
         };
       }
       return discovery?.tools.get(name);

@@ -5,5 +5,5 @@
 
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-export { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+export { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 export { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";

@@ -13,6 +13,8 @@ export interface McpServerSpec {
   readonly url?: string;
   readonly timeoutMs?: number;
   readonly startupTimeoutMs?: number;
+  /** The most bytes one message from a stdio server may hold; a bigger one ends the connection. */
+  readonly maxMessageBytes?: number;
   /** Plan name -> the server's tool name; when given, only these tools are offered. */
   readonly tools?: Readonly<Record<string, string>>;
   readonly description?: string;
@@ -21,6 +23,8 @@ export interface McpServerSpec {
 export const MCP_DEFAULTS = Object.freeze({
   timeoutMs: 30_000,
   startupTimeoutMs: 10_000,
+  /** The SDK's own limit (10 MiB), now a failed call instead of a crash. */
+  maxMessageBytes: 10 * 1024 * 1024,
   /** What launchers such as npx need to work; an entry's inheritEnv replaces the list. */
   inheritEnv: Object.freeze(["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]),
 });

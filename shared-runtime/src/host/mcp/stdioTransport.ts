@@ -1,15 +1,20 @@
-// The stdio transport of an MCP server we start ourselves: the program is spawned detached, so
-// it leads its own process group and closing the transport ends everything it started (the
+// The stdio transport of an MCP server we start ourselves. The server runs exactly as a command
+// tool does (host/supervisedSpawn.ts): under the supervisor, in a process group and, where one
+// can be made, a cgroup of its own, so closing the transport, a signal, or this process's death
+// (even by SIGKILL) ends everything the server started, helpers that called setsid included (the
 // SDK's own stdio transport kills only the direct child). Anything on stdout that is not one
-// JSON-RPC message a line breaks the protocol, so it ends the connection with a clear reason
-// instead of leaving calls to wait for an answer that cannot come.
+// JSON-RPC message a line breaks the protocol, and so does a message over the server's size
+// limit: either ends the connection (and the server) with a clear reason instead of leaving
+// calls to wait for an answer that cannot come, or the whole process to crash.
 
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lastLine, shownProgram, spawnErrorText } from "../commandTool";
-import { ProcessGroup, type ProcessTracker } from "../processGroup";
+import type { ProcessGroup, ProcessTracker } from "../processGroup";
+import { spawnSupervised, type SupervisedProcess } from "../supervisedSpawn";
 import { mcpSdk } from "./lazySdk";
+import { LineFramer } from "./lineFramer";
 
 export interface StdioServerLaunch {
   /** The program, already resolved to a path. */
@@ -17,10 +22,17 @@ export interface StdioServerLaunch {
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Record<string, string>;
+  /** The most bytes one message from the server may hold. */
+  readonly maxMessageBytes: number;
   readonly tracker?: ProcessTracker;
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;
+
+/** What a server did that passed its message size limit (after its name). */
+export function tooBigText(limit: number): string {
+  return `sent a message of more than ${limit} bytes (its limit: maxMessageBytes in the host profile)`;
+}
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -29,13 +41,17 @@ export class GroupStdioTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private group: ProcessGroup | undefined;
-  private readonly buffer = new (mcpSdk().ReadBuffer)();
+  private readonly framer: LineFramer;
   private stderrTail = Buffer.alloc(0);
   private closed = false;
   /** Why the connection ended, once it has: safe to show (no message content). */
   endReason: string | undefined;
+  /** Set when the connection ended because a message passed the limit: the limit, in bytes. */
+  messageLimitExceeded: number | undefined;
 
-  constructor(private readonly launch: StdioServerLaunch) {}
+  constructor(private readonly launch: StdioServerLaunch) {
+    this.framer = new LineFramer(launch.maxMessageBytes);
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -44,21 +60,21 @@ export class GroupStdioTransport implements Transport {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const { program, args, cwd, env } = this.launch;
-      let child: ChildProcess;
+      const shown = shownProgram(program);
+      let supervised: SupervisedProcess;
       try {
-        child = spawn(program, [...args], { shell: false, cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+        supervised = spawnSupervised({ program, argv: args, cwd, env });
       } catch (error) {
-        reject(new Error(spawnErrorText(shownProgram(program), error)));
+        reject(new Error(spawnErrorText(shown, error)));
         return;
       }
+      const { child, group } = supervised;
       this.child = child;
-      if (child.pid !== undefined) {
-        this.group = new ProcessGroup(child.pid);
-        this.launch.tracker?.add(this.group);
-      }
+      this.group = group;
+      if (group) this.launch.tracker?.add(group);
       child.once("error", (error) => {
-        if (child.pid === undefined) reject(new Error(spawnErrorText(shownProgram(program), error)));
-        else this.end(spawnErrorText(shownProgram(program), error));
+        if (child.pid === undefined) reject(new Error(spawnErrorText(shown, error)));
+        else this.end(spawnErrorText(shown, error));
       });
       child.once("spawn", () => resolve());
       child.stdin?.on("error", () => {
@@ -71,9 +87,17 @@ export class GroupStdioTransport implements Transport {
           this.stderrTail = this.stderrTail.subarray(this.stderrTail.length - STDERR_TAIL_BYTES);
       });
       child.once("exit", (code, signal) => {
-        const detail = lastLine(this.stderrTail.toString("utf8"));
-        const status = signal ? `was killed by signal ${signal}` : `exited with status ${String(code)}`;
-        this.end(`the server ${status}${detail ? `: ${detail}` : ""}`);
+        // Helpers the server left in its group go now (the supervisor has emptied its cgroup).
+        group?.killNow();
+        // The supervisor's pipe closes as it exits; by then it has said whether the program
+        // could not start at all.
+        void supervised.supervisorGone.then(() => {
+          const startError = supervised.startError();
+          if (startError !== undefined) return this.end(spawnErrorText(shown, { code: startError }));
+          const detail = lastLine(this.stderrTail.toString("utf8"));
+          const status = signal ? `was killed by signal ${signal}` : `exited with status ${String(code)}`;
+          this.end(`the server ${status}${detail ? `: ${detail}` : ""}`);
+        });
       });
     });
   }
@@ -90,33 +114,43 @@ export class GroupStdioTransport implements Transport {
   /** Ends the connection and the server's whole process group; resolves when nothing of it runs. */
   async close(): Promise<void> {
     this.end(this.endReason ?? "the connection was closed");
-    await this.group?.terminate();
-    if (this.group) this.launch.tracker?.delete(this.group);
+    const group = this.group;
+    if (group === undefined) return;
+    await group.terminate();
+    this.launch.tracker?.delete(group);
+    group.release();
   }
 
   private read(chunk: Buffer): void {
     if (this.closed) return;
-    this.buffer.append(chunk);
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    const { lines, tooLong } = this.framer.push(chunk);
+    for (const line of lines) {
+      let message: JSONRPCMessage;
       try {
-        message = this.buffer.readMessage();
+        message = mcpSdk().deserializeMessage(line.toString("utf8"));
       } catch {
-        this.end("the server wrote something that is not a JSON-RPC message on stdout");
-        void this.group?.terminate();
-        return;
+        return this.stop("the server wrote something that is not a JSON-RPC message on stdout");
       }
-      if (message === null) return;
       this.onmessage?.(message);
       if (this.closed) return;
     }
+    if (tooLong) {
+      this.messageLimitExceeded = this.framer.limit;
+      this.stop(`the server ${tooBigText(this.framer.limit)}`);
+    }
+  }
+
+  /** Ends the connection for `reason` and the server with it. */
+  private stop(reason: string): void {
+    this.end(reason);
+    void this.group?.terminate();
   }
 
   private end(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     this.endReason = reason;
-    this.buffer.clear();
+    this.framer.clear();
     this.child?.stdin?.end();
     this.child?.stdout?.destroy();
     this.onclose?.();

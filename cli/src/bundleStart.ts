@@ -1,0 +1,26 @@
+// The entry of cli/dist/start.js, what the `rlm-plan` bin runs once `npm run build` has bundled
+// the command: the bundle beside it (cli/dist/rlm-plan.js) compiled with V8's code cache, so that
+// a pre-commit hook or a `--watch` loop does not compile the whole runtime on every start.
+// Only meaningful in dist/: the bundle is what it loads.
+
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { requireWithCodeCache } from "@rlm-plan/core/codeCache";
+
+/**
+ * Where the cache is kept: $RLM_PLAN_CODE_CACHE (`off` for none), else the user's cache folder.
+ * Never a shared temporary folder: a cache is code, and another user could plant one there.
+ */
+function cacheFolder(): string | undefined {
+  const chosen = process.env["RLM_PLAN_CODE_CACHE"];
+  if (chosen === "off") return undefined;
+  if (chosen) return chosen;
+  const base = process.env["XDG_CACHE_HOME"] || join(homedir(), ".cache");
+  return join(base, "rlm-plan", "v8");
+}
+
+const load = requireWithCodeCache(join(__dirname, "rlm-plan.js"), cacheFolder());
+// Written when the process ends, so the cache holds every function this start compiled;
+// only when there was none or V8 rejected it (codeCache.ts), so a warm start writes nothing.
+process.on("exit", () => load.saveCache());
+(load.exports as { runCli(): void }).runCli();

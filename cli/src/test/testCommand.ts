@@ -1,0 +1,150 @@
+// `rlm-plan test [PATH...]`: finds the test files, loads every case (a bad test file is reported
+// at file:line:col and nothing runs), selects (--filter, --shard), prices the selection before
+// anything runs (--list prints it, --max-cost refuses it), runs the cases --jobs at a time
+// through the one run pipeline, writes recorded cassettes, and reports in the format asked for.
+
+import { relative, resolve } from "node:path";
+import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
+import { CassetteFiles } from "@rlm-plan/core/testing/cassetteFiles";
+import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
+import { caseWorstCase, isLive, priceCases, runCases } from "@rlm-plan/core/testing/testRun";
+import type { HostProfileError } from "@rlm-plan/core/host/profile";
+import { guardedStream } from "../guardedOutput";
+import { styleFor } from "../output";
+import { Cancellation } from "../signals";
+import { discoverTestFiles } from "./discover";
+import { mergeCommand } from "./merge";
+import { printProgress, printReport, type TestIo } from "./printReport";
+import { overLimits, parseTestArgs, TEST_HELP, TEST_USAGE, worstCaseText, type TestArgs } from "./testOptions";
+import { REPORT_TYPE, REPORT_VERSION, summarize, type ReportedCase, type TestReport } from "./testReport";
+
+export interface TestCommandIo {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly env?: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+  readonly handleSignals?: boolean;
+}
+
+/** Runs `rlm-plan test` with the arguments after "test". Never throws; resolves to the exit status. */
+export async function testCommand(argv: readonly string[], unguarded: TestCommandIo): Promise<number> {
+  const env = unguarded.env ?? process.env;
+  const mask = new SecretMask(environmentSecrets(env));
+  const io: TestIo = {
+    stdout: guardedStream(unguarded.stdout, mask),
+    stderr: guardedStream(unguarded.stderr, mask),
+    style: styleFor(unguarded.stdout, env),
+  };
+  const args = parseTestArgs(argv);
+  if (args === "help") {
+    io.stdout.write(`${TEST_HELP}\n`);
+    return 0;
+  }
+  if (typeof args === "string") {
+    io.stderr.write(`rlm-plan: ${args}\n${TEST_USAGE}\n`);
+    return 2;
+  }
+  if (args.kind === "merge") return mergeCommand(args, io);
+  const cancel = new Cancellation(io.stderr, { signal: unguarded.signal, handleSignals: unguarded.handleSignals });
+  try {
+    return await runTests(args, io, env, mask, cancel);
+  } catch (error) {
+    io.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  } finally {
+    cancel.dispose();
+  }
+}
+
+async function runTests(
+  args: TestArgs,
+  io: TestIo,
+  env: NodeJS.ProcessEnv,
+  mask: SecretMask,
+  cancel: Cancellation,
+): Promise<number> {
+  const discovery = discoverTestFiles(args.paths);
+  for (const error of discovery.errors) io.stderr.write(`rlm-plan: ${error}\n`);
+  if (discovery.errors.length > 0) return 2;
+
+  const all: TestCase[] = [];
+  const problems: HostProfileError[] = [];
+  for (const file of discovery.files) {
+    const loaded = loadTestFile(file);
+    if (!loaded.ok) problems.push(...loaded.errors);
+    else {
+      for (const w of loaded.suite.warnings)
+        io.stderr.write(`${display(w.file)}:${w.line}:${w.column}: warning: ${w.message}\n`);
+      mask.add(environmentSecrets(env, loaded.suite.profile));
+      all.push(...loaded.suite.cases);
+    }
+  }
+  for (const p of problems) io.stderr.write(`${display(p.file)}:${p.line}:${p.column}: error: ${p.message}\n`);
+  if (problems.length > 0) {
+    io.stderr.write(
+      `rlm-plan: ${problems.length} problem${problems.length === 1 ? "" : "s"} in the test files; nothing ran\n`,
+    );
+    return 2;
+  }
+
+  const filter = args.filter;
+  const selected = filter === undefined ? all : all.filter((c) => c.id.includes(filter));
+  const indexed = selected.map((testCase, index) => ({ testCase, index }));
+  const shard = args.shard;
+  const mine = shard ? indexed.filter(({ index }) => index % shard.of === shard.index - 1) : indexed;
+  const cases = mine.map(({ testCase }) => testCase);
+  const price = priceCases(cases, args.mode);
+  const files = new Set(cases.map((c) => c.suite.file)).size;
+  const header = `${cases.length} case${cases.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}; worst case ${worstCaseText(price.total)}; live: ${price.liveCases} case${price.liveCases === 1 ? "" : "s"}, ${worstCaseText(price.live)}`;
+
+  if (args.list) {
+    for (const c of cases) {
+      const live = isLive(c, args.mode) ? "  (live)" : "";
+      io.stdout.write(`${c.location.file}:${c.location.line}  ${c.id}  ${worstCaseText(caseWorstCase(c))}${live}\n`);
+    }
+    io.stdout.write(`${header}\n`);
+    return 0;
+  }
+  if (args.maxCost) {
+    const over = overLimits(price.live, args.maxCost);
+    if (over.length > 0) {
+      io.stderr.write(
+        `rlm-plan: refused: the worst case of the ${price.liveCases} live case${price.liveCases === 1 ? "" : "s"} is over --max-cost: ${over.join(", ")}; nothing ran\n`,
+      );
+      return 2;
+    }
+  }
+  if (args.format === "text") io.stderr.write(`rlm-plan: ${header}\n`);
+
+  const cassettes = new CassetteFiles(mask);
+  const started = performance.now();
+  const byCase = new Map(mine.map(({ testCase, index }) => [testCase, index]));
+  const results = await runCases(
+    cases,
+    { jobs: args.jobs, env, mode: args.mode, cassettes, signal: cancel.signal },
+    args.format === "text" ? (result) => printProgress(result, io) : undefined,
+  );
+  if (args.mode === "record")
+    for (const file of cassettes.write()) io.stderr.write(`rlm-plan: recorded ${display(file)}\n`);
+  const reported: ReportedCase[] = results.map((r, i) => ({ ...r, index: byCase.get(cases[i] as TestCase) ?? i }));
+  const report: TestReport = {
+    type: REPORT_TYPE,
+    version: REPORT_VERSION,
+    selected: selected.length,
+    ...(shard ? { shard } : {}),
+    cases: reported,
+    summary: summarize(reported, performance.now() - started),
+  };
+  printReport(report, args.format, io);
+  if (cancel.signal.aborted) {
+    const left = cases.length - results.length;
+    io.stderr.write(`rlm-plan: the test run was cancelled; ${left} case${left === 1 ? "" : "s"} did not run\n`);
+    return cancel.status;
+  }
+  return report.summary.failed > 0 ? 1 : 0;
+}
+
+function display(file: string): string {
+  const rel = relative(process.cwd(), resolve(file));
+  return rel !== "" && !rel.startsWith("..") ? rel : file;
+}

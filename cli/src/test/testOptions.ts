@@ -1,0 +1,179 @@
+// The options of `rlm-plan test` and `rlm-plan test merge`, read into values (or a message).
+
+import type { Count } from "@rlm-plan/core/plan/count";
+import type { CassetteMode } from "@rlm-plan/core/testing/runCase";
+import type { WorstCase } from "@rlm-plan/core/testing/testRun";
+import { readOptions } from "../options";
+
+export type TestFormat = "text" | "json" | "junit" | "github";
+export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "github"];
+
+export const TEST_USAGE = `usage: rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--filter TEXT] [--shard I/N]
+                     [--record | --replay] [--format text|json|junit|github] [--json]
+       rlm-plan test merge REPORT.json... [--format text|json|junit|github] [--json]`;
+
+export const TEST_HELP = `rlm-plan test: run the cases of plan test files (*.rlmplan.test.json)
+
+${TEST_USAGE}
+
+A PATH is a test file, a folder (every *.rlmplan.test.json below it) or a quoted glob; none
+means the current folder. Before anything runs, the cases and the worst case of running them
+all are counted (the plans' static estimates); --list prints them and stops.
+
+options:
+  --list              list the cases and each one's worst case, with the total; run nothing
+  --max-cost LIMITS   refuse the run, before any request, when the worst case of the cases that
+                      reach real tools and providers (not mocked, not replayed) is over LIMITS:
+                      N (model calls) or counters, e.g. model_calls=20,tool_calls=50
+                      (counters: steps, model_calls, tool_calls, context_ops)
+  --jobs N            run N cases at a time (default 4)
+  --filter TEXT       only the cases whose id (FILE#NAME) contains TEXT
+  --shard I/N         only the I-th of N parts of the cases (1-based), for a CI matrix;
+                      merge the parts' --json reports with rlm-plan test merge
+  --record            cases with a cassette run against the real tools and providers, and
+                      every reply is written to the cassette (masked)
+  --replay            nothing live: cases with a cassette answer from it only (a request it
+                      does not hold fails the case, naming the nearest recorded one); a case
+                      with neither cassette nor mocks fails
+  --format FORMAT     text (default), json (the report merge reads), junit (JUnit XML) or
+                      github (workflow annotations at each failing case's line)
+  --json              --format json
+  -h, --help          show this help
+
+Without --record, a case with a cassette replays it; a case with mocks answers from them.
+
+exit status: 0 every case passed, 1 a case failed, 2 usage error, a bad test file or a refused run`;
+
+export interface TestArgs {
+  readonly kind: "run";
+  readonly paths: readonly string[];
+  readonly list: boolean;
+  readonly maxCost?: Partial<Record<keyof WorstCase, number>>;
+  readonly jobs: number;
+  readonly filter?: string;
+  readonly shard?: { readonly index: number; readonly of: number };
+  readonly mode: CassetteMode;
+  readonly format: TestFormat;
+}
+
+export interface MergeArgs {
+  readonly kind: "merge";
+  readonly reports: readonly string[];
+  readonly format: TestFormat;
+}
+
+const COUNTERS: readonly (keyof WorstCase)[] = ["steps", "model_calls", "tool_calls", "context_ops"];
+
+export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "help" | string {
+  if (argv[0] === "merge") return parseMergeArgs(argv.slice(1));
+  const options = readOptions(argv, {
+    values: {
+      "--jobs": "a number",
+      "--format": TEST_FORMATS.join(", "),
+      "--filter": "a TEXT",
+      "--shard": "I/N, for example 2/3",
+      "--max-cost": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
+    },
+    flags: ["--list", "--json", "--record", "--replay", "--help", "-h"],
+    nonEmpty: ["--jobs", "--format", "--shard", "--max-cost"],
+  });
+  if (typeof options === "string") return options;
+  if (options.flags.has("--help") || options.flags.has("-h")) return "help";
+  const format = formatOf(options.values.get("--format"), options.flags.has("--json"));
+  if (typeof format !== "object") return format;
+  const jobsText = options.values.get("--jobs") ?? "4";
+  const jobs = Number(jobsText);
+  if (!/^[0-9]+$/.test(jobsText) || jobs < 1 || jobs > 256) return "--jobs needs a number from 1 to 256";
+  let shard: TestArgs["shard"];
+  const shardText = options.values.get("--shard");
+  if (shardText !== undefined) {
+    const match = /^([0-9]+)\/([0-9]+)$/.exec(shardText);
+    const index = Number(match?.[1]);
+    const of = Number(match?.[2]);
+    if (!match || of < 1 || index < 1 || index > of) return "--shard needs I/N with 1 <= I <= N, for example 2/3";
+    shard = { index, of };
+  }
+  let maxCost: TestArgs["maxCost"];
+  const costText = options.values.get("--max-cost");
+  if (costText !== undefined) {
+    const parsed = parseLimits(costText);
+    if (typeof parsed === "string") return parsed;
+    maxCost = parsed;
+  }
+  const record = options.flags.has("--record");
+  const replay = options.flags.has("--replay");
+  if (record && replay) return "--record and --replay cannot both be given";
+  const filter = options.values.get("--filter");
+  return {
+    kind: "run",
+    paths: options.positionals,
+    list: options.flags.has("--list"),
+    jobs,
+    mode: record ? "record" : replay ? "replay" : "off",
+    format: format.format,
+    ...(maxCost ? { maxCost } : {}),
+    ...(shard ? { shard } : {}),
+    ...(filter !== undefined ? { filter } : {}),
+  };
+}
+
+function parseMergeArgs(argv: readonly string[]): MergeArgs | "help" | string {
+  const options = readOptions(argv, {
+    values: { "--format": TEST_FORMATS.join(", ") },
+    flags: ["--json", "--help", "-h"],
+    nonEmpty: ["--format"],
+  });
+  if (typeof options === "string") return options;
+  if (options.flags.has("--help") || options.flags.has("-h")) return "help";
+  const format = formatOf(options.values.get("--format"), options.flags.has("--json"));
+  if (typeof format !== "object") return format;
+  if (options.positionals.length === 0) return "test merge needs the REPORT.json files of the shards";
+  return { kind: "merge", reports: options.positionals, format: format.format };
+}
+
+function formatOf(text: string | undefined, json: boolean): { format: TestFormat } | string {
+  if (json && text !== undefined && text !== "json") return "--json and --format cannot both be given";
+  if (json) return { format: "json" };
+  const format = TEST_FORMATS.find((f) => f === (text ?? "text"));
+  return format === undefined ? `--format needs ${TEST_FORMATS.join(", ")}` : { format };
+}
+
+function parseLimits(text: string): Partial<Record<keyof WorstCase, number>> | string {
+  const wrong = `--max-cost needs a number of model calls or COUNTER=N pairs (${COUNTERS.join(", ")}), for example model_calls=20,tool_calls=50`;
+  if (/^[0-9]+$/.test(text)) return { model_calls: Number(text) };
+  const limits: Partial<Record<keyof WorstCase, number>> = {};
+  for (const part of text.split(",")) {
+    const match = /^([a-z_]+)=([0-9]+)$/.exec(part.trim());
+    const counter = COUNTERS.find((c) => c === match?.[1]);
+    if (!match || !counter) return wrong;
+    limits[counter] = Number(match[2]);
+  }
+  return limits;
+}
+
+/** The counters of a worst case over their limits: "12 model calls (limit 10)". */
+export function overLimits(worst: WorstCase, limits: Partial<Record<keyof WorstCase, number>>): string[] {
+  const over: string[] = [];
+  for (const counter of COUNTERS) {
+    const limit = limits[counter];
+    const value: Count = worst[counter];
+    if (limit !== undefined && value > limit) over.push(`${counterText(value, counter)} (limit ${limit})`);
+  }
+  return over;
+}
+
+const NOUNS: Record<keyof WorstCase, string> = {
+  steps: "step",
+  model_calls: "model call",
+  tool_calls: "tool call",
+  context_ops: "context op",
+};
+
+export function counterText(value: Count, counter: keyof WorstCase): string {
+  return `${String(value)} ${NOUNS[counter]}${value === 1 || value === 1n ? "" : "s"}`;
+}
+
+/** "12 steps, 4 model calls, 2 tool calls, 0 context ops". */
+export function worstCaseText(worst: WorstCase): string {
+  return COUNTERS.map((c) => counterText(worst[c], c)).join(", ");
+}

@@ -1,0 +1,176 @@
+// The type of every value a plan names, from the semantic model's bindings and references, the
+// host (its inputs, chat providers, tools' output schemas) and the runtime's own result shapes:
+// a context action's (context/resultShapes.ts), a model reply's (run/modelReply.ts), a sub-plan's
+// `final`. Each binding's type is computed once, on first ask, with where it came from, so a
+// message can say "`reply` is the reply of the model call at 7:5".
+
+import type { JsonObject, JsonPath } from "../../json";
+import { contextResultSchema } from "../../context/resultShapes";
+import { MODEL_REPLY_SCHEMA } from "../../run/modelReply";
+import type { Expr, Plan, Step } from "../ast";
+import type { ModelBinding, PlanModel } from "../model";
+import { quoted } from "../problems";
+import type { ToolKnowledge } from "../toolArguments";
+import { membersOf, typeOfSchema, typeOfValue, unionOf, UNKNOWN, type ValueType } from "./valueType";
+
+/** What the host tells the type rules; every part is optional (what is not known is unknown). */
+export interface TypeHost {
+  /** Tools with the schema of their result (`outputSchema`: an MCP tool's, or a profile's `returns`). */
+  readonly tools?: ToolKnowledge;
+  /** Providers that answer with the runtime's model reply (the profile's chat-completions providers). */
+  readonly chatProviders?: { has(name: string): boolean };
+  /** An input's type: a context handle (text or items), or a value's (its declared schema, or its literal). */
+  readonly inputType?: (name: string) => ValueType | undefined;
+  /** The JSON Schema the root plan's `final` value must meet (the profile's `result`). */
+  readonly result?: JsonObject;
+}
+
+/** Where a binding's type comes from: the step and how to say it ("the reply of the model call"). */
+export interface TypeOrigin {
+  readonly stepPath: JsonPath;
+  readonly text: string;
+}
+
+export interface TypedBinding {
+  readonly type: ValueType;
+  readonly origin: TypeOrigin | undefined;
+}
+
+/** A reference's root: the binding or input a field chain starts at, for messages. */
+export interface ExprRoot {
+  /** `` `reply` `` or `` input `doc` ``. */
+  readonly name: string;
+  readonly origin: TypeOrigin | undefined;
+}
+
+const MODEL_REPLY = typeOfSchema(MODEL_REPLY_SCHEMA);
+
+export class PlanTypes {
+  private readonly bindingTypes = new Map<ModelBinding, TypedBinding>();
+
+  constructor(
+    readonly model: PlanModel,
+    readonly host: TypeHost = {},
+  ) {}
+
+  /** The type of what `binding` holds, and where it comes from. */
+  ofBinding(binding: ModelBinding): TypedBinding {
+    let typed = this.bindingTypes.get(binding);
+    if (!typed) {
+      typed = binding.step ? this.ofStep(binding.step) : { type: UNKNOWN, origin: undefined };
+      this.bindingTypes.set(binding, typed);
+    }
+    return typed;
+  }
+
+  /** The type of an expression (as normalized); references resolve through the model. */
+  ofExpr(expr: Expr): ValueType {
+    switch (expr.kind) {
+      case "literal":
+        return typeOfValue(expr.value);
+      case "input":
+        return this.host.inputType?.(expr.name) ?? UNKNOWN;
+      case "var": {
+        const binding = this.model.referenceAt(expr.path)?.binding;
+        return binding ? this.ofBinding(binding).type : UNKNOWN;
+      }
+      case "field":
+        return fieldOf(this.ofExpr(expr.base), expr.key).type;
+      case "list": {
+        const tuple = expr.items.map((item) => this.ofExpr(item));
+        return { kind: "array", items: tuple.length > 0 ? unionOf(tuple) : UNKNOWN, tuple };
+      }
+      case "object": {
+        const fields = new Map<string, ValueType>();
+        for (const [key, value] of expr.entries) fields.set(key, this.ofExpr(value));
+        return { kind: "object", fields, required: new Set(fields.keys()), rest: undefined };
+      }
+    }
+  }
+
+  /** The variable or input a field chain starts at; undefined for a literal base. */
+  rootOf(expr: Expr): ExprRoot | undefined {
+    let node = expr;
+    while (node.kind === "field") node = node.base;
+    if (node.kind === "var") {
+      const binding = this.model.referenceAt(node.path)?.binding;
+      return { name: `\`${node.name}\``, origin: binding ? this.ofBinding(binding).origin : undefined };
+    }
+    if (node.kind === "input") return { name: `input \`${node.name}\``, origin: undefined };
+    return undefined;
+  }
+
+  /** The type of a plan's `final` value (what an rlm, retry or parallel branch binds). */
+  finalOf(plan: Plan): ValueType {
+    const last = plan.steps[plan.steps.length - 1];
+    return last?.op === "final" ? this.ofExpr(last.value) : UNKNOWN;
+  }
+
+  private ofStep(step: Step): TypedBinding {
+    const origin = (text: string): TypeOrigin => ({ stepPath: step.path, text });
+    switch (step.op) {
+      case "context": {
+        const handle = this.ofExpr(step.handle);
+        const kinds = membersOf(handle).map((m) => (m.kind === "handle" ? m.context : undefined));
+        // Without a known kind, a result is what either kind of context returns.
+        const contexts = kinds.includes(undefined) ? (["text", "terms"] as const) : [...new Set(kinds)];
+        const schemas = contexts.map((kind) => contextResultSchema(step.action, kind as "text" | "terms"));
+        const type = schemas.some((s) => s === undefined) ? UNKNOWN : unionOf(schemas.map((s) => typeOfSchema(s)));
+        return { type, origin: origin(`the result of the context ${step.action.type}`) };
+      }
+      case "model":
+        return this.host.chatProviders?.has(step.provider)
+          ? { type: MODEL_REPLY, origin: origin(`the reply of the model call`) }
+          : { type: UNKNOWN, origin: undefined };
+      case "tool": {
+        const schema = this.host.tools?.signature(step.name)?.outputSchema;
+        return schema
+          ? { type: typeOfSchema(schema), origin: origin(`the result of tool ${quoted(step.name)}`) }
+          : { type: UNKNOWN, origin: undefined };
+      }
+      case "rlm":
+        return { type: this.finalOf(step.plan), origin: origin("the final value of the rlm sub-plan") };
+      case "retry":
+        return { type: this.finalOf(step.plan), origin: origin("the final value of the retried plan") };
+      case "parallel": {
+        const tuple = step.plans.map((plan) => this.finalOf(plan));
+        return {
+          type: { kind: "array", items: tuple.length > 0 ? unionOf(tuple) : UNKNOWN, tuple },
+          origin: origin("the list of the parallel branches' final values"),
+        };
+      }
+      default:
+        return { type: UNKNOWN, origin: undefined };
+    }
+  }
+}
+
+/** Why a field cannot be read: the base is no object, or a known closed object lacks it. */
+export type FieldMiss =
+  | { readonly kind: "not_object"; readonly base: ValueType }
+  | { readonly kind: "no_field"; readonly known: readonly string[] };
+
+/**
+ * Reading `key` of a value of type `base`: the field's type, or why it cannot be read when no
+ * member of the type has it. A union some of whose members have the field is read from those.
+ */
+export function fieldOf(base: ValueType, key: string): { type: ValueType; miss?: FieldMiss } {
+  const found: ValueType[] = [];
+  let firstMiss: FieldMiss | undefined;
+  const known: string[] = [];
+  for (const member of membersOf(base)) {
+    if (member.kind === "unknown") return { type: UNKNOWN };
+    if (member.kind !== "object") {
+      firstMiss ??= { kind: "not_object", base };
+      continue;
+    }
+    const field = member.fields.get(key);
+    if (field) found.push(field);
+    else if (member.rest) found.push(member.rest);
+    else known.push(...member.fields.keys());
+  }
+  if (found.length > 0) return { type: unionOf(found) };
+  if (known.length > 0 || membersOf(base).some((m) => m.kind === "object"))
+    return { type: UNKNOWN, miss: { kind: "no_field", known: [...new Set(known)] } };
+  return { type: UNKNOWN, miss: firstMiss ?? { kind: "not_object", base } };
+}

@@ -1,0 +1,142 @@
+// The type checks `check`, the editor and the debugger's launch report (through the analysis):
+// a field a known object does not have (with the nearest known field, for a quick fix), a
+// field read from what is no object (a list, text, a number, a context handle), and a root
+// `final` that cannot meet the result schema the host declares. Each problem is on the exact
+// token and says where the type came from ("`reply` is the reply of the model call at 7:5").
+// Unknown types are never judged.
+
+import type { JsonPath } from "../../json";
+import { stepExpressions, type Expr } from "../ast";
+import type { PlanModel } from "../model";
+import type { PlanProblem } from "../problems";
+import { nearestName } from "../../text/nearestName";
+import { RESULT_WORDS, valueSchemaProblems } from "../toolArguments";
+import { fieldOf, type PlanTypes, type TypeOrigin } from "./planTypes";
+import { printType, typeNounOf } from "./valueType";
+
+/** Where a step is, as people read it ("7:5"); undefined when it cannot be said. */
+export type StepPlace = (stepPath: JsonPath) => string | undefined;
+
+export function typeProblems(model: PlanModel, types: PlanTypes, place: StepPlace = () => undefined): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  for (const { step } of model.steps()) {
+    for (const [, expr] of stepExpressions(step))
+      visitFields(expr, (field) => fieldProblem(field, types, place, problems));
+  }
+  problems.push(...resultProblems(model, types));
+  return problems;
+}
+
+type FieldExpr = Extract<Expr, { kind: "field" }>;
+
+/** Calls `visit` on every field read of `expr`, outermost first. */
+function visitFields(expr: Expr, visit: (field: FieldExpr) => void): void {
+  switch (expr.kind) {
+    case "field":
+      visit(expr);
+      visitFields(expr.base, visit);
+      return;
+    case "list":
+      for (const item of expr.items) visitFields(item, visit);
+      return;
+    case "object":
+      for (const [, value] of expr.entries) visitFields(value, visit);
+      return;
+    default:
+      return;
+  }
+}
+
+function fieldProblem(field: FieldExpr, types: PlanTypes, place: StepPlace, problems: PlanProblem[]): void {
+  const base = types.ofExpr(field.base);
+  const miss = fieldOf(base, field.key).miss;
+  if (!miss) return;
+  // A base that itself misses a field has been reported; its type is unknown, so no cascade.
+  const subject = chainText(field.base);
+  const because = origin(types, field.base, place);
+  const at = { path: [...field.path, "key"], target: "value" as const };
+  if (miss.kind === "no_field") {
+    // A near miss is a slip of one or two letters; anything further is another name altogether.
+    const reach = field.key.length <= 2 ? 0 : field.key.length <= 4 ? 1 : 2;
+    const suggestion = nearestName(field.key, miss.known, reach);
+    const known = miss.known.map((k) => JSON.stringify(k)).join(", ");
+    const hint =
+      suggestion !== undefined
+        ? `: did you mean ${JSON.stringify(suggestion)}?`
+        : miss.known.length > 0
+          ? `; its fields are ${known}`
+          : "";
+    problems.push({
+      phase: "validate",
+      kind: "unknown_field",
+      message: `${subject} has no field ${JSON.stringify(field.key)}${hint}${because.text}`,
+      field: field.key,
+      ...at,
+      ...(suggestion !== undefined ? { suggestion } : {}),
+      ...because.related,
+    });
+    return;
+  }
+  problems.push({
+    phase: "validate",
+    kind: "field_of_non_object",
+    message: `${subject} is ${typeNounOf(miss.base)} (${printType(miss.base)}), not an object: it has no field ${JSON.stringify(field.key)}${because.text}`,
+    field: field.key,
+    ...at,
+    ...because.related,
+  });
+}
+
+/** `reply`, `reply.usage`, input `doc`, or "the value" for a literal. */
+function chainText(expr: Expr): string {
+  const keys: string[] = [];
+  let node = expr;
+  while (node.kind === "field") {
+    keys.unshift(node.key);
+    node = node.base;
+  }
+  const tail = keys.map((k) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join("");
+  if (node.kind === "var") return `\`${node.name}${tail}\``;
+  if (node.kind === "input") return `input \`${node.name}${tail}\``;
+  return keys.length > 0 ? `the value's \`${tail.slice(1)}\`` : "the value";
+}
+
+/** " (`reply` is the reply of the model call at 7:5)" and the related location of that step. */
+function origin(
+  types: PlanTypes,
+  expr: Expr,
+  place: StepPlace,
+): { text: string; related: { related?: PlanProblem["related"] } } {
+  const root = types.rootOf(expr);
+  const from: TypeOrigin | undefined = root?.origin;
+  if (!root || !from) return { text: "", related: {} };
+  const where = place(from.stepPath);
+  const text = ` (${root.name} is ${from.text}${where ? ` at ${where}` : ""})`;
+  return {
+    text,
+    related: {
+      related: [{ path: [...from.stepPath, "bind"], target: "value", message: `${root.name} is ${from.text}` }],
+    },
+  };
+}
+
+/** The root plan's `final` against the result schema the host declares. */
+function resultProblems(model: PlanModel, types: PlanTypes): PlanProblem[] {
+  const schema = types.host.result;
+  const last = model.plan.steps[model.plan.steps.length - 1];
+  if (!schema || last?.op !== "final") return [];
+  return valueSchemaProblems(
+    last.value,
+    [...last.path, "value"],
+    schema,
+    types,
+    (message, at) => ({
+      phase: "validate",
+      kind: "invalid_result",
+      message: `${message} (the host's result schema)`,
+      hostDependent: true,
+      ...at,
+    }),
+    RESULT_WORDS,
+  );
+}

@@ -1,0 +1,61 @@
+// The cassettes of one test run: each file read once however many cases replay it, and, when
+// recording, each file's entries collected from every case (masked as they arrive) and written
+// once at the end, sorted by case so a recording again changes only what changed.
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, relative } from "node:path";
+import type { SecretMask } from "../run/secrets";
+import { cassetteText, loadCassette, type CassetteEntry, type CassetteResult, type ReplyRecorder } from "./cassette";
+
+export class CassetteFiles {
+  private readonly read = new Map<string, CassetteResult>();
+  private readonly recorded = new Map<string, CassetteEntry[]>();
+
+  /** `mask` hides every secret the run knows (provider keys) in what is recorded. */
+  constructor(private readonly mask: SecretMask) {}
+
+  cassette(file: string): CassetteResult {
+    let result = this.read.get(file);
+    if (!result) {
+      result = loadCassette(file, shownPath(file));
+      this.read.set(file, result);
+    }
+    return result;
+  }
+
+  recorderFor(file: string): ReplyRecorder {
+    let entries = this.recorded.get(file);
+    if (!entries) {
+      entries = [];
+      this.recorded.set(file, entries);
+    }
+    const list = entries;
+    return { record: (entry) => void list.push(this.mask.maskValue(entry)) };
+  }
+
+  /** Writes every recorded cassette; returns the files written. */
+  write(now: Date = new Date()): string[] {
+    const written: string[] = [];
+    for (const [file, entries] of this.recorded) {
+      // Stable: by case, then in the order the case made its calls.
+      const sorted = entries
+        .map((entry, i) => ({ entry, i }))
+        .sort((a, b) => compareText(a.entry.case ?? "", b.entry.case ?? "") || a.i - b.i)
+        .map(({ entry }) => entry);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, cassetteText(sorted, now.toISOString()));
+      written.push(file);
+    }
+    return written;
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A path as messages show it: relative to the current folder when inside it. */
+function shownPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+}

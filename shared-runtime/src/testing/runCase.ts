@@ -1,0 +1,174 @@
+// One case of a test file, run through startRun (the one run pipeline) under the suite's host
+// profile: the case's inputs replace the profile's of the same name, its mocks answer the tools
+// and providers they name, and its cassette (when replaying or recording) is a layer over the
+// host. The report is the assertions' failures and what the run spent.
+
+import { dirname, relative, resolve, sep } from "node:path";
+import { newJsonObject, setOwn, type JsonValue } from "../json";
+import { hostPolicy, profileHost } from "../host/createHost";
+import type { Mocks } from "../host/mocks";
+import type { HostProfile } from "../host/profile";
+import type { RunEvent } from "../run/events";
+import { startRun, type HostFactory, type RunStage } from "../run/startRun";
+import { checkExpectations, pointerOf, spentOf, type AssertionFailure, type Spent } from "./assertions";
+import { CassetteReplay, recordingHost, replayingHost, type ModelNames } from "./cassette";
+import type { CassetteFiles } from "./cassetteFiles";
+import type { CaseLocation, TestCase } from "./testFile";
+
+/** off: mocks only (a case with a cassette replays it); record: real calls, recorded; replay: nothing live. */
+export type CassetteMode = "off" | "record" | "replay";
+
+export interface CaseRunOptions {
+  /** The environment tools inherit from and providers read keys from; default process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
+  readonly mode?: CassetteMode;
+  /** The cassettes of this test run (read once, written once); needed when a case has one. */
+  readonly cassettes?: CassetteFiles;
+}
+
+export interface CaseResult {
+  readonly id: string;
+  readonly name: string;
+  readonly file: string;
+  readonly location: CaseLocation;
+  readonly repeat?: { readonly index: number; readonly of: number };
+  readonly ok: boolean;
+  readonly failures: readonly AssertionFailure[];
+  readonly duration_ms: number;
+  /** Where the run stopped (check, host, preflight or execute). */
+  readonly stage: RunStage | "cassette";
+  readonly spent: Spent;
+  /** How the case's tools and providers answered. */
+  readonly answered: "live" | "mocks" | "cassette" | "recorded";
+  /** The run's value when it succeeded, its error when it failed. */
+  readonly value?: JsonValue;
+  readonly error?: { readonly phase: string; readonly kind: string; readonly message: string };
+}
+
+export async function runTestCase(testCase: TestCase, options: CaseRunOptions = {}): Promise<CaseResult> {
+  const started = performance.now();
+  const { suite } = testCase;
+  const env = options.env ?? process.env;
+  const mode = options.mode ?? "off";
+  const base = {
+    id: testCase.id,
+    name: testCase.name,
+    file: suite.file,
+    location: testCase.location,
+    ...(testCase.repeat ? { repeat: testCase.repeat } : {}),
+  };
+  const notRun = (message: string): CaseResult => ({
+    ...base,
+    ok: false,
+    failures: [{ assertion: "ok", message }],
+    duration_ms: Math.round(performance.now() - started),
+    stage: "cassette",
+    spent: spentOf(undefined, { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0, output_bytes: 0 }),
+    answered: "cassette",
+  });
+
+  const models: ModelNames = (provider) => suite.profile.providers.get(provider)?.model;
+  let host: HostFactory;
+  let answered: CaseResult["answered"];
+  let replay: CassetteReplay | undefined;
+  if (testCase.cassette !== undefined && mode === "record") {
+    const recorder = options.cassettes?.recorderFor(testCase.cassette);
+    if (!recorder) return notRun("recording needs the test run's cassettes");
+    host = recordingHost(
+      caseHost(suite.profile, testCase, undefined, env),
+      recorder,
+      cassetteCaseKey(testCase),
+      models,
+    );
+    answered = "recorded";
+  } else if (testCase.cassette !== undefined) {
+    const loaded = options.cassettes?.cassette(testCase.cassette);
+    if (!loaded) return notRun("replaying needs the test run's cassettes");
+    if (!loaded.ok) {
+      const first = loaded.errors[0];
+      return notRun(
+        first ? `${first.file}:${first.line}:${first.column}: ${first.message}` : "cannot read the cassette",
+      );
+    }
+    replay = new CassetteReplay(loaded.cassette, cassetteCaseKey(testCase));
+    host = replayingHost(caseHost(suite.profile, testCase, undefined, env), replay, models);
+    answered = "cassette";
+  } else {
+    if (mode === "replay" && testCase.mocks === undefined)
+      return notRun("--replay: the case has neither a cassette nor mocks, so it would call real tools and providers");
+    host = caseHost(suite.profile, testCase, testCase.mocks, env);
+    answered = testCase.mocks ? "mocks" : "live";
+  }
+
+  const completed: string[] = [];
+  const startedSteps = new Set<string>();
+  const onEvent = (event: RunEvent) => {
+    if (event.type === "step_started") startedSteps.add(pointerOf(event.path));
+    else if (event.type === "step_finished") completed.push(pointerOf(event.path));
+  };
+  const report = await startRun({
+    source: { kind: "document", text: suite.planText },
+    policy: hostPolicy(suite.profile),
+    host,
+    onEvent,
+    ...(options.signal ? { signal: options.signal } : {}),
+  }).done;
+  const { outcome } = report;
+  const failures = checkExpectations(testCase.expect, {
+    outcome,
+    ...(report.budget ? { budget: report.budget } : {}),
+    completed,
+    started: startedSteps,
+    ...(suite.estimate ? { estimate: suite.estimate } : {}),
+  });
+  // A replay miss is the reason, whatever the assertions say about the failure it caused.
+  const miss = replay?.misses[0];
+  if (miss && !failures.some((f) => f.message.includes(miss.message)))
+    failures.unshift({ assertion: "ok", message: miss.message });
+  return {
+    ...base,
+    ok: failures.length === 0,
+    failures,
+    duration_ms: Math.round(performance.now() - started),
+    stage: report.stage,
+    spent: spentOf(report.budget, outcome.budget_remaining),
+    answered,
+    ...(outcome.ok
+      ? { value: outcome.value }
+      : { error: { phase: outcome.error.phase, kind: outcome.error.kind, message: outcome.error.message } }),
+  };
+}
+
+/**
+ * How a cassette names the case that made a call: the test file relative to the cassette's
+ * folder, "#", the case's id within it; the same from whatever folder the tests are run.
+ */
+function cassetteCaseKey(testCase: TestCase): string {
+  const file = relative(dirname(testCase.cassette ?? "."), resolve(testCase.suite.file))
+    .split(sep)
+    .join("/");
+  return `${file}${testCase.id.slice(testCase.suite.file.length)}`;
+}
+
+/** The suite's host for one case: its inputs over the profile's, its mocks over the profile's tools and providers. */
+function caseHost(
+  profile: HostProfile,
+  testCase: TestCase,
+  mocks: Mocks | undefined,
+  env: NodeJS.ProcessEnv,
+): HostFactory {
+  const own = testCase.inputs;
+  const profileFactory = profileHost(profile, { env, ...(mocks ? { mocks } : {}) });
+  return async (needs) => {
+    const inputs = new Set([...needs.inputs].filter((name) => !Object.prototype.hasOwnProperty.call(own, name)));
+    const setup = await profileFactory({ ...needs, inputs });
+    if (!setup.ok) return setup;
+    const merged = newJsonObject();
+    const built = setup.built.host.inputs;
+    if (built && typeof built === "object")
+      for (const [name, value] of Object.entries(built)) setOwn(merged, name, value as JsonValue);
+    for (const name of Object.keys(own)) setOwn(merged, name, own[name] as JsonValue);
+    return { ok: true, built: { ...setup.built, host: { ...setup.built.host, inputs: merged } } };
+  };
+}

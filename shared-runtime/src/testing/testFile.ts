@@ -1,0 +1,374 @@
+// Test files (`*.rlmplan.test.json`): a plan, its host profile, and cases with inputs, mocks or
+// a cassette and expectations; a JSONL dataset adds one case a line; `repeat` runs a case more
+// than once. The loader checks the file against schemas/plan-test.schema.json and what only the
+// plan can answer (steps an expectation names exist), and reports every problem at file:line:col.
+
+import { dirname, relative, resolve } from "node:path";
+import { newJsonObject, type JsonObject, type JsonValue } from "../json";
+import { childPlans, type Plan } from "../plan/ast";
+import { estimatePlan, type Estimate } from "../plan/estimate";
+import { parsePlan } from "../plan/parse";
+import { planNeeds } from "../run/startRun";
+import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
+import {
+  findHostProfile,
+  HOST_PROFILE_FILENAME,
+  loadHostProfile,
+  pointer,
+  readErrorText,
+  type HostProfile,
+  type HostProfileError,
+} from "../host/profile";
+import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
+import { schemaProblem } from "./assertions";
+import { schemaFileReader } from "./schemaFile";
+import { readDataset } from "./dataset";
+
+export { TEST_FILE_SUFFIX } from "../workspaceFiles";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const TEST_FILE_SCHEMA = require("../../schemas/plan-test.schema.json") as Readonly<Record<string, unknown>>;
+// The schema a test file's inline mocks are checked against ($ref "mocks.schema.json").
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const MOCKS_SCHEMA = require("../../schemas/mocks.schema.json") as Readonly<Record<string, unknown>>;
+
+export interface ValueExpectation {
+  readonly equals?: JsonValue;
+  readonly contains?: JsonValue;
+  readonly schema?: JsonObject | boolean;
+}
+
+export interface ErrorExpectation {
+  readonly kind?: string;
+  readonly phase?: string;
+  readonly step?: string;
+  readonly message?: string;
+}
+
+export interface StepsExpectation {
+  readonly transitions?: readonly string[];
+  readonly paths?: readonly string[];
+  readonly ran?: readonly string[];
+  readonly neverRan?: readonly string[];
+}
+
+export interface CostsExpectation {
+  readonly withinEstimate?: boolean;
+  readonly maxModelCalls?: number;
+  readonly maxToolCalls?: number;
+  readonly maxSteps?: number;
+  readonly maxOutputBytes?: number;
+}
+
+export interface Expectations {
+  readonly value?: ValueExpectation;
+  readonly error?: ErrorExpectation;
+  readonly steps?: StepsExpectation;
+  readonly costs?: CostsExpectation;
+}
+
+export interface CaseLocation {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One run of a case: a case with `repeat: 3` is three of these. */
+export interface TestCase {
+  /** Unique in a test run: the test file (as given), "#", the name, and " [i/N]" for repeats. */
+  readonly id: string;
+  /** The case's name as written (a dataset's: NAME:LINE). */
+  readonly name: string;
+  /** Which repetition this is, when the case repeats. */
+  readonly repeat?: { readonly index: number; readonly of: number };
+  readonly suite: TestSuite;
+  /** Where the case is written: its object in the test file, or its line of the dataset. */
+  readonly location: CaseLocation;
+  readonly inputs: JsonObject;
+  readonly mocks?: Mocks;
+  /** Absolute path of its cassette. */
+  readonly cassette?: string;
+  readonly expect: Expectations;
+}
+
+export interface TestSuite {
+  /** The test file, as given. */
+  readonly file: string;
+  readonly planFile: string;
+  readonly planText: string;
+  readonly profile: HostProfile;
+  /** The plan's worst case, when it parses (an invalid plan still runs, and fails, as a case). */
+  readonly estimate?: Estimate;
+  readonly cases: readonly TestCase[];
+  /**
+   * What is likely a mistake but does not stop a run: inputs the plan never reads or lacks,
+   * mocks for tools and providers the plan never calls. Located like errors.
+   */
+  readonly warnings: readonly HostProfileError[];
+}
+
+export type TestFileResult =
+  | { readonly ok: true; readonly suite: TestSuite }
+  | { readonly ok: false; readonly errors: readonly HostProfileError[] };
+
+interface RawCase {
+  readonly name: string;
+  readonly inputs?: JsonObject;
+  readonly mocks?: JsonValue;
+  readonly cassette?: string;
+  readonly repeat?: number;
+  readonly expect?: Expectations;
+}
+
+interface RawTestFile {
+  readonly plan: string;
+  readonly host?: string;
+  readonly mocks?: JsonValue;
+  readonly cassette?: string;
+  readonly cases?: readonly RawCase[];
+  readonly dataset?: Omit<RawCase, "name" | "inputs"> & { readonly file: string; readonly name?: string };
+}
+
+const readTestFile = schemaFileReader(TEST_FILE_SCHEMA, "the test file", {
+  refs: [MOCKS_SCHEMA],
+  allowUnionTypes: true,
+});
+
+export function loadTestFile(file: string): TestFileResult {
+  let text: string;
+  try {
+    text = readTextFileSync(file, MAX_PLAN_BYTES);
+  } catch (error) {
+    return { ok: false, errors: [fileError(file, `cannot read the test file: ${readErrorText(error)}`)] };
+  }
+  return parseTestFile(text, file);
+}
+
+/** A test file's text as a suite of cases, or every problem located at file:line:col. */
+export function parseTestFile(text: string, file: string): TestFileResult {
+  const checked = readTestFile(text, file);
+  if (!checked.ok) return checked;
+  const raw = checked.value as unknown as RawTestFile;
+  const at = checked.at;
+  const dir = dirname(resolve(file));
+  const errors: HostProfileError[] = [];
+  const located = (path: (string | number)[], message: string): HostProfileError => ({
+    ...at.path(path),
+    jsonPath: pointer(path),
+    message,
+  });
+
+  const planFile = resolve(dir, raw.plan);
+  let planText: string;
+  try {
+    planText = readTextFileSync(planFile, MAX_PLAN_BYTES);
+  } catch (error) {
+    return { ok: false, errors: [located(["plan"], `cannot read the plan ${raw.plan}: ${readErrorText(error)}`)] };
+  }
+  if (planText.charCodeAt(0) === 0xfeff) planText = planText.slice(1);
+
+  const hostFile = raw.host === undefined ? findHostProfile(planFile) : resolve(dir, raw.host);
+  if (hostFile === undefined)
+    return {
+      ok: false,
+      errors: [
+        located(
+          ["plan"],
+          `no host profile: there is no ${HOST_PROFILE_FILENAME} in the folder of ${raw.plan} or above it; name one with "host"`,
+        ),
+      ],
+    };
+  const loadedProfile = loadHostProfile(hostFile);
+  if (!loadedProfile.ok) return loadedProfile;
+
+  const plan = parsePlan({ kind: "document", text: planText }).plan;
+  const steps = plan ? stepPointers(plan) : undefined;
+  const mocksCache = new Map<string, Mocks | undefined>();
+  const mocksAt = (value: JsonValue | undefined): Mocks | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value !== "string") return mocksOf(value);
+    const mocksFile = resolve(dir, value);
+    if (mocksCache.has(mocksFile)) return mocksCache.get(mocksFile);
+    const read = loadMocks(mocksFile);
+    if (!read.ok) {
+      // Reported once, however many cases name the file.
+      errors.push(...read.errors);
+      mocksCache.set(mocksFile, undefined);
+      return undefined;
+    }
+    mocksCache.set(mocksFile, read.mocks);
+    return read.mocks;
+  };
+  const checkSteps = (expect: Expectations | undefined, path: (string | number)[]) => {
+    const schema = expect?.value?.schema;
+    const badSchema = schema === undefined ? undefined : schemaProblem(schema);
+    if (badSchema !== undefined)
+      errors.push(located([...path, "expect", "value", "schema"], `the schema does not compile: ${badSchema}`));
+    if (!expect || !steps) return;
+    const named: [string[], string | undefined][] = [
+      [["error", "step"], expect.error?.step],
+      ...listed(expect.steps?.paths, ["steps", "paths"]),
+      ...listed(expect.steps?.ran, ["steps", "ran"]),
+      ...listed(expect.steps?.neverRan, ["steps", "neverRan"]),
+    ];
+    for (const [where, step] of named)
+      if (step !== undefined && !steps.has(step))
+        errors.push(located([...path, "expect", ...where], `the plan has no step ${step}`));
+  };
+
+  const cases: TestCase[] = [];
+  const warnings: HostProfileError[] = [];
+  const needs = plan ? planNeeds(plan) : undefined;
+  const checkInputs = (inputs: JsonObject | undefined, path: (string | number)[]) => {
+    if (!needs) return;
+    for (const name of Object.keys(inputs ?? {}))
+      if (!needs.inputs.has(name))
+        warnings.push(located([...path, "inputs", name], `the plan never reads input ${JSON.stringify(name)}`));
+    for (const name of needs.inputs)
+      if (!Object.prototype.hasOwnProperty.call(inputs ?? {}, name) && !loadedProfile.profile.inputs.has(name))
+        warnings.push(
+          located(
+            path,
+            `the plan reads input ${JSON.stringify(name)}, which neither the case nor the host profile gives`,
+          ),
+        );
+  };
+  const checkMocks = (value: JsonValue | undefined, path: (string | number)[]) => {
+    if (!needs || value === undefined) return;
+    const mocks = mocksAt(value);
+    for (const [section, names, noun] of [
+      ["tools", needs.tools, "tool"],
+      ["providers", needs.providers, "provider"],
+    ] as const)
+      for (const name of (section === "tools" ? mocks?.tools : mocks?.providers)?.keys() ?? [])
+        if (!names.has(name))
+          warnings.push(
+            located(
+              typeof value === "string" ? path : [...path, section, name],
+              `the mocks answer ${noun} ${JSON.stringify(name)}, which the plan never calls`,
+            ),
+          );
+  };
+  checkMocks(raw.mocks, ["mocks"]);
+  const suite: { -readonly [K in keyof TestSuite]: TestSuite[K] } = {
+    file,
+    planFile,
+    planText,
+    profile: loadedProfile.profile,
+    cases,
+    warnings,
+    ...(plan ? { estimate: estimatePlan(plan) } : {}),
+  };
+  const fileMocks = mocksAt(raw.mocks);
+  const names = new Map<string, number>();
+  (raw.cases ?? []).forEach((c, i) => {
+    const path = ["cases", i];
+    const first = names.get(c.name);
+    if (first !== undefined)
+      errors.push(located([...path, "name"], `a case named ${JSON.stringify(c.name)} is already case ${first + 1}`));
+    names.set(c.name, i);
+    checkSteps(c.expect, path);
+    checkInputs(c.inputs, path);
+    checkMocks(c.mocks, [...path, "mocks"]);
+    const { line, column } = at.path(path);
+    const mocks = c.mocks === undefined ? fileMocks : mocksAt(c.mocks);
+    const cassette = c.cassette ?? raw.cassette;
+    pushRepeats(cases, suite, c.name, c.repeat, {
+      location: { file, line, column },
+      inputs: c.inputs ?? newJsonObject(),
+      expect: c.expect ?? {},
+      ...(mocks ? { mocks } : {}),
+      ...(cassette === undefined ? {} : { cassette: resolve(dir, cassette) }),
+    });
+  });
+
+  const dataset = raw.dataset;
+  if (dataset) {
+    checkSteps(dataset.expect, ["dataset"]);
+    checkMocks(dataset.mocks, ["dataset", "mocks"]);
+    const datasetFile = resolve(dir, dataset.file);
+    const read = readDataset(datasetFile, displayPath(file, datasetFile));
+    if (!read.ok) errors.push(...read.errors);
+    else {
+      const mocks = dataset.mocks === undefined ? fileMocks : mocksAt(dataset.mocks);
+      const cassette = dataset.cassette ?? raw.cassette;
+      const base = dataset.name ?? dataset.file;
+      const unread = new Set<string>();
+      for (const row of read.rows) {
+        // Each unread input once, at the first line that gives it: a large dataset stays readable.
+        for (const name of Object.keys(row.inputs))
+          if (needs && !needs.inputs.has(name) && !unread.has(name)) {
+            unread.add(name);
+            warnings.push({
+              file: displayPath(file, datasetFile),
+              line: row.line,
+              column: 1,
+              offset: 0,
+              length: 0,
+              jsonPath: "",
+              message: `the plan never reads input ${JSON.stringify(name)}`,
+            });
+          }
+        pushRepeats(cases, suite, `${base}:${row.line}`, dataset.repeat, {
+          location: { file: displayPath(file, datasetFile), line: row.line, column: 1 },
+          inputs: row.inputs,
+          expect: dataset.expect ?? {},
+          ...(mocks ? { mocks } : {}),
+          ...(cassette === undefined ? {} : { cassette: resolve(dir, cassette) }),
+        });
+      }
+    }
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, suite };
+}
+
+type CaseBody = Omit<TestCase, "id" | "name" | "repeat" | "suite">;
+
+function pushRepeats(
+  cases: TestCase[],
+  suite: TestSuite,
+  name: string,
+  repeat: number | undefined,
+  body: CaseBody,
+): void {
+  const of = repeat ?? 1;
+  for (let index = 1; index <= of; index++) {
+    const suffix = of > 1 ? ` [${index}/${of}]` : "";
+    cases.push({
+      ...body,
+      id: `${suite.file}#${name}${suffix}`,
+      name,
+      ...(of > 1 ? { repeat: { index, of } } : {}),
+      suite,
+    });
+  }
+}
+
+function listed(paths: readonly string[] | undefined, at: string[]): [string[], string][] {
+  return (paths ?? []).map((step, i) => [[...at, String(i)], step]);
+}
+
+/** Every step of the plan (nested plans, branches, retry bodies) as a JSON Pointer. */
+export function stepPointers(plan: Plan): Set<string> {
+  const out = new Set<string>();
+  const visit = (p: Plan): void => {
+    for (const step of p.steps) {
+      out.add(pointer(step.path));
+      childPlans(step).forEach(visit);
+    }
+  };
+  visit(plan);
+  return out;
+}
+
+/** A path as messages show it: relative to the test file's own folder as given. */
+function displayPath(testFile: string, target: string): string {
+  const rel = relative(process.cwd(), target);
+  return rel.startsWith("..") ? target : rel === "" ? testFile : rel;
+}
+
+function fileError(file: string, message: string): HostProfileError {
+  return { file, line: 1, column: 1, offset: 0, length: 0, jsonPath: "", message };
+}

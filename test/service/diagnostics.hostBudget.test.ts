@@ -1,0 +1,75 @@
+// A host profile's budget problems all at once, in the editor (the server's own diagnostics of
+// rlmplan.host.json) and in editors that read only the published schema (VS Code's JSON
+// support, any schema-driven editor): a negative limit is flagged beside an unknown key.
+
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { BUDGET_FIELDS, HOST_PROFILE_SCHEMA, resolveBudget } from "@rlm-plan/core";
+import { hostProfileDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
+import { getLanguageService } from "vscode-json-languageservice";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { rangeOf } from "@rlm-plan/lsp-harness";
+import { messageOf } from "../support/hostDiagnosticsPlan";
+import { HOST_FILE, HOST_URI, hostProfileResult, onTheWire } from "./support/analyzed";
+
+const PROFILE = `{
+  "capabilities": [],
+  "budget": { "max_stepz": 3, "max_tool_calls": -8, "time_limit": 0 },
+  "capabilites": []
+}
+`;
+
+describe("diagnostics: a host profile's budget", () => {
+  it("the server reports every problem of the profile at once, each on its token", () => {
+    const document = TextDocument.create(HOST_URI, "json", 1, PROFILE);
+    const own = onTheWire(hostProfileDiagnostics(document, hostProfileResult(PROFILE), HOST_FILE));
+    assert.deepEqual(
+      own.map((d) => [d.range, messageOf(d).replace(/ \(the keys are .*\)$/, "")]),
+      [
+        [rangeOf(PROFILE, '"max_stepz"'), 'unknown key "max_stepz" in "budget": did you mean "max_steps"?'],
+        [rangeOf(PROFILE, "-8"), "max_tool_calls must be an integer of 0 or more, got the number -8"],
+        [rangeOf(PROFILE, "0", '"time_limit"'), "time_limit must be a positive number of seconds, got the number 0"],
+        [
+          rangeOf(PROFILE, '"capabilites"'),
+          'unknown key "capabilites" in the host profile: did you mean "capabilities"?',
+        ],
+      ],
+    );
+  });
+
+  it("the published schema alone flags the negative limit and the zero time limit", async () => {
+    const json = getLanguageService({});
+    json.configure({
+      validate: true,
+      schemas: [{ uri: "rlm-plan:/host", fileMatch: ["*"], schema: HOST_PROFILE_SCHEMA as never }],
+    });
+    const document = TextDocument.create("file:///w/rlmplan.host.json", "json", 1, PROFILE);
+    const found = await json.doValidation(document, json.parseJSONDocument(document));
+    const text = (d: {
+      range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    }) => PROFILE.split("\n")[d.range.start.line]?.slice(d.range.start.character, d.range.end.character);
+    assert.deepEqual(
+      found.map((d) => [text(d), d.message]).filter(([token]) => token === "-8" || token === "0"),
+      [
+        ["-8", "Value is below the minimum of 0."],
+        ["0", "Value is below the exclusive minimum of 0."],
+      ],
+    );
+  });
+
+  it("the schema's bounds are the runtime's budget rule", () => {
+    const fields = (
+      HOST_PROFILE_SCHEMA as { properties: { budget: { properties: Record<string, Record<string, number>> } } }
+    ).properties.budget.properties;
+    assert.deepEqual(Object.keys(fields), [...BUDGET_FIELDS]);
+    for (const field of BUDGET_FIELDS) {
+      const spec = fields[field] ?? {};
+      const least = spec.minimum ?? spec.exclusiveMinimum;
+      assert.equal(typeof least, "number", `${field} has a bound`);
+      const bound = least as number;
+      const lowest = spec.minimum !== undefined ? bound : bound + 0.001;
+      assert.ok(resolveBudget({ [field]: lowest }).ok, `${field} = ${lowest} is allowed`);
+      assert.ok(!resolveBudget({ [field]: spec.minimum !== undefined ? bound - 1 : bound }).ok, `${field} below`);
+    }
+  });
+});

@@ -1,0 +1,118 @@
+// MCP servers whose messages pass the 10 MiB limit (test/fixtures/mcp/hostile-sizes-server.js):
+// a list of 100,000 tools, an input schema of 200,000 properties, an 11 MB result. Each fails
+// the one call (a tool_error naming the server and the limit) or the one listing (a warning of
+// the command that lists MCP tools), never the process: no crash, no stack trace, and a call to
+// a well-behaved server earlier in the same run still succeeds.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+import { childOutput } from "../support/childOutput";
+
+/** The CLI command that lists a profile's MCP tools (the folder's path follows it). */
+const LIST_TOOLS_COMMAND: readonly string[] = ["check"];
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const MAIN_JS = join(ROOT, "cli", "out", "main.js");
+const HOSTILE = join(ROOT, "test", "fixtures", "mcp", "hostile-sizes-server.js");
+const LIMIT = "sent a message of more than 10485760 bytes (its limit: maxMessageBytes in the host profile)";
+
+const dir = mkdtempSync(join(tmpdir(), "rlm-plan-mcp-sizes-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const server = (mode: string) => ({ command: process.execPath, args: [HOSTILE, mode], startupTimeoutMs: 120_000 });
+writeFileSync(
+  join(dir, "rlmplan.host.json"),
+  JSON.stringify({
+    capabilities: ["tool(tools.tool-000001)", "tool(schema.big)", "tool(result.big)", "tool(result.small)"],
+    // A loaded machine takes seconds to start a server and write 15 MB: the default 10 s is short.
+    budget: { time_limit: 300 },
+    mcpServers: { tools: server("many-tools"), schema: server("huge-schema"), result: server("huge-result") },
+  }),
+);
+
+/** A plan that calls result.small (a fine answer), then `tool`; its path relative to `dir`. */
+function plan(name: string, tool: string): string {
+  const file = `${name}.rlmplan.json`;
+  const steps = [
+    { op: "tool", name: "result.small", args: {}, bind: "s" },
+    { op: "tool", name: tool, args: {}, bind: "r" },
+    { op: "final", value: { ref: "var", name: "r" } },
+  ];
+  writeFileSync(join(dir, file), JSON.stringify({ steps }));
+  return file;
+}
+const PLANS = { tools: plan("tools", "tools.tool-000001"), schema: plan("schema", "schema.big") };
+
+function cli(args: readonly string[]) {
+  const child = spawn(process.execPath, [MAIN_JS, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return childOutput(child);
+}
+
+function assertNoCrash(text: string): void {
+  assert.doesNotMatch(text, /ReadBuffer|\n\s+at |Uncaught|node:internal/);
+}
+
+const CASES = [
+  {
+    name: "a list of 100,000 tools",
+    plan: PLANS.tools,
+    tool: "tools.tool-000001",
+    error: `MCP server "tools" did not list its tools: the server ${LIMIT}`,
+  },
+  {
+    name: "an input schema of 200,000 properties",
+    plan: PLANS.schema,
+    tool: "schema.big",
+    error: `MCP server "schema" did not list its tools: the server ${LIMIT}`,
+  },
+  {
+    name: "an 11 MB result",
+    plan: plan("result", "result.big"),
+    tool: "result.big",
+    error: `MCP server "result" ${LIMIT}`,
+  },
+];
+
+describe(
+  "rlm-plan run: an MCP message over the limit fails its call, not the run's process",
+  { concurrency: true },
+  () => {
+    for (const { name, plan: file, tool, error } of CASES) {
+      test(name, async () => {
+        const { code, stdout, stderr } = await cli(["run", file]);
+        assertNoCrash(stderr);
+        assert.equal(code, 1, stderr);
+        assert.equal(stdout, "");
+        assert.match(stderr, /^ {2}1 {2}tool\('result\.small'\) +-> s {2}ok /m);
+        const line = stderr.split("\n").find((l) => l.includes("run failed:"));
+        assert.equal(line, `${file}:1:68: run failed: tool "${tool}" failed: ${error} [execute/tool_error]`);
+      });
+    }
+  },
+);
+
+describe(`rlm-plan ${LIST_TOOLS_COMMAND.join(" ")}: an MCP tool list over the limit is a warning on the server's calls`, () => {
+  test("100,000 tools and 200,000 properties: one warning each; the other plans are checked", async () => {
+    const { code, stdout, stderr } = await cli([...LIST_TOOLS_COMMAND, "."]);
+    assertNoCrash(stderr);
+    assert.equal(code, 0, stderr);
+    const unchecked = (server: string, tool: string) =>
+      `${server}.rlmplan.json:1:88: warning: MCP server "${server}" did not list its tools: the server ${LIMIT}: the arguments of tool "${tool}" are not checked [tool_source_unavailable]`;
+    assert.deepEqual(stdout.trim().split("\n"), [
+      "result.rlmplan.json: ok (3 steps)",
+      "rlmplan.host.json: ok (host profile)",
+      unchecked("schema", "schema.big"),
+      "schema.rlmplan.json: ok (3 steps), 1 warning",
+      unchecked("tools", "tools.tool-000001"),
+      "tools.rlmplan.json: ok (3 steps), 1 warning",
+    ]);
+  });
+});
