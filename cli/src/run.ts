@@ -19,7 +19,7 @@ import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { displayPath, styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 import { Cancellation } from "./signals";
-import { resumeArgs, startRecording, type Resuming } from "./runJournal";
+import { resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
 
 export interface RunIo {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
@@ -33,7 +33,7 @@ export interface RunIo {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -55,6 +55,9 @@ options:
                       error carries its message, secrets masked)
   --journal DIR       record the run in the journal in DIR (default: .rlm-plan/ beside the host profile)
   --no-journal        do not record the run
+  --otlp URL          export the run as an OpenTelemetry trace to this OTLP/HTTP endpoint
+                      (GenAI conventions; prompts and replies only with
+                      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked)
   --resume RUN        continue run RUN of the journal, which did not finish: its completed steps'
                       model and tool calls are answered from the journal, the rest runs; the plan
                       and host profile must be unchanged (see rlm-plan runs)
@@ -83,6 +86,7 @@ interface RunArgs {
   readonly journal: string | undefined;
   readonly noJournal: boolean;
   readonly resume: number | undefined;
+  readonly otlp: string | undefined;
 }
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
@@ -185,7 +189,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
   // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
-  const recording = startRecording(args, profileFile, text, io.mask, io.stderr, resuming);
+  const recording = startRecording(args, loaded.profile, text, io.mask, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = session.run({
@@ -193,7 +197,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
-    ...(recording ? { observers: [recording.recorder] } : {}),
+    observers: runObservers(args, loaded.profile, recording, io.mask, env, io.stderr),
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done.finally(() => recording?.store.close());
@@ -217,9 +221,10 @@ const RUN_OPTIONS: OptionSpec = {
     "--input": INPUT_FORM,
     "--journal": "a DIR",
     "--resume": "a RUN number (rlm-plan runs list)",
+    "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
   },
   flags: ["--json", "--events", "--no-journal", "--help", "-h"],
-  nonEmpty: ["--host", "--mocks", "--journal"],
+  nonEmpty: ["--host", "--mocks", "--journal", "--otlp"],
 };
 
 function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
@@ -242,6 +247,9 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   const events = options.flags.has("--events");
   const journal = options.values.get("--journal");
   const noJournal = options.flags.has("--no-journal");
+  const otlp = options.values.get("--otlp");
+  if (otlp !== undefined && !/^https?:\/\/[^/]/.test(otlp))
+    return "--otlp needs an http(s) URL of an OTLP/HTTP traces endpoint";
   const resumeText = options.values.get("--resume");
   const resume = resumeText === undefined ? undefined : Number(resumeText);
   if (resume !== undefined && !(Number.isSafeInteger(resume) && resume > 0))
@@ -258,12 +266,24 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
     if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
     if (positionals.length > 1) return "run takes one PLAN file";
     const plan = positionals[0] ?? "";
-    return { plan, host, inputs, mocks, parallel, json, events, journal, noJournal, resume };
+    return { plan, host, inputs, mocks, parallel, json, events, journal, noJournal, resume, otlp };
   }
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
   if (events && !json) return "--events needs --json";
-  return { plan: positionals[0] as string, host, inputs, mocks, parallel, json, events, journal, noJournal, resume };
+  return {
+    plan: positionals[0] as string,
+    host,
+    inputs,
+    mocks,
+    parallel,
+    json,
+    events,
+    journal,
+    noJournal,
+    resume,
+    otlp,
+  };
 }
 
 // ---- cancellation ---------------------------------------------------------------------------

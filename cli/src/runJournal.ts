@@ -12,6 +12,10 @@ import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
 import type { ParallelMode } from "@rlm-plan/core/run/events";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
+import type { RunObserver } from "@rlm-plan/core/run/observer";
+import type { HostProfile } from "@rlm-plan/core/host/profile";
+import { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
+import { basename } from "node:path";
 
 export interface JournalArgs {
   readonly plan: string;
@@ -25,6 +29,8 @@ export interface JournalArgs {
   readonly noJournal: boolean;
   /** --resume RUN. */
   readonly resume: number | undefined;
+  /** --otlp URL. */
+  readonly otlp: string | undefined;
 }
 
 interface Writer {
@@ -93,13 +99,15 @@ export interface Recording {
  */
 export function startRecording(
   args: JournalArgs,
-  profileFile: string,
+  profile: Pick<HostProfile, "file" | "dir" | "journal">,
   planText: string,
   mask: SecretMask,
   stderr: Writer,
   resuming: Resuming | undefined,
 ): Recording | undefined | number {
-  if (args.noJournal) return undefined;
+  if (args.noJournal || (profile.journal?.enabled === false && !resuming && args.journal === undefined))
+    return undefined;
+  const profileFile = profile.file;
   const say = (message: string) => void stderr.write(`rlm-plan: ${message}\n`);
   let store = resuming?.store;
   try {
@@ -113,7 +121,8 @@ export function startRecording(
       onNotice: say,
     };
     if (resuming) checkSameInputs(resuming.point, planText, meta.hostProfile);
-    store ??= JournalStore.open(args.journal ?? journalDirOf(profileFile));
+    const configured = profile.journal?.dir === undefined ? undefined : resolve(profile.dir, profile.journal.dir);
+    store ??= JournalStore.open(args.journal ?? configured ?? journalDirOf(profileFile));
     for (const notice of store.notices) say(notice);
     const recorder = resuming ? RunRecorder.resume(store, resuming.point, meta) : RunRecorder.begin(store, meta);
     return { recorder, store, where: `run ${recorder.runId} in ${shown(store.dir)}` };
@@ -151,4 +160,29 @@ function shown(dir: string): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** What watches the run: the journal's recorder, and a trace exporter with --otlp. */
+export function runObservers(
+  args: JournalArgs,
+  profile: Pick<HostProfile, "telemetry">,
+  recording: Recording | undefined,
+  mask: SecretMask,
+  env: NodeJS.ProcessEnv,
+  stderr: Writer,
+): RunObserver[] {
+  const observers: RunObserver[] = recording ? [recording.recorder] : [];
+  const url = args.otlp ?? profile.telemetry?.otlp;
+  if (url !== undefined)
+    observers.push(
+      new RunTrace({
+        url,
+        planName: basename(args.plan),
+        mask,
+        env,
+        ...(recording ? { runId: recording.recorder.runId } : {}),
+        onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
+      }),
+    );
+  return observers;
 }

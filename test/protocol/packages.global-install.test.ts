@@ -75,6 +75,9 @@ before(async () => {
         "--prefix",
         prefix,
         "--prefer-offline",
+        // better-sqlite3 (the run journal, optional) would be compiled from source here, minutes on
+        // a loaded machine; without it the commands run, unrecorded, which is what this checks.
+        "--omit=optional",
         "--no-audit",
         "--no-fund",
         ...packed.map((p) => join(base, p.filename)),

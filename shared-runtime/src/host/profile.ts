@@ -130,6 +130,10 @@ export interface HostProfile {
   readonly context: ContextOptions | undefined;
   /** How parallel branches run; undefined means the runtime's default (concurrent). */
   readonly parallel: ParallelMode | undefined;
+  /** The run journal's folder (relative to `dir`) and whether runs are recorded (docs/journal.md). */
+  readonly journal?: { readonly dir?: string; readonly enabled?: boolean };
+  /** Where runs are exported as OpenTelemetry traces. */
+  readonly telemetry?: { readonly otlp?: string };
   readonly inputs: ReadonlyMap<string, InputSpec>;
   readonly tools: ReadonlyMap<string, ToolSpec>;
   readonly providers: ReadonlyMap<string, ProviderSpec>;
@@ -657,6 +661,8 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     budget: hasOwn(value, "budget") ? (value.budget as JsonObject) : undefined,
     context: hasOwn(value, "context") ? (value.context as ContextOptions) : undefined,
     parallel: hasOwn(value, "parallel") ? (value.parallel as ParallelMode) : undefined,
+    ...(hasOwn(value, "journal") ? { journal: value.journal as { dir?: string; enabled?: boolean } } : {}),
+    ...(hasOwn(value, "telemetry") ? { telemetry: value.telemetry as { otlp?: string } } : {}),
     inputs: entries<InputSpec>("inputs"),
     tools: entries<ToolSpec>("tools"),
     providers: entries<ProviderSpec>("providers"),

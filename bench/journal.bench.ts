@@ -1,0 +1,134 @@
+// The run journal's costs (`npm run bench:journal`):
+// 1. Recording: a plan of command-tool steps (real processes, test/fixtures/tools/echo.js under the
+//    supervisor) through startRun with the journal recording against the same run unrecorded, the
+//    samples interleaved; and the same for in-process tool steps (µs each: the journal's per-step
+//    floor, one fsync'd transaction per step, shows there whole).
+// 2. Listing: `listRuns` over a journal of 10,000 runs against JSON.parse of the same summaries'
+//    JSON text (what a JSON-lines index would cost). Target: under 100 ms.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
+import { parseHostProfile } from "@rlm-plan/core/host/profile";
+import type { JsonValue } from "@rlm-plan/core/json";
+import { listRuns } from "@rlm-plan/core/journal/queries";
+import { RunRecorder } from "@rlm-plan/core/journal/recorder";
+import { JournalStore } from "@rlm-plan/core/journal/store";
+import type { RunHost } from "@rlm-plan/core/run/host";
+import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { startRun, type HostFactory } from "@rlm-plan/core/run/startRun";
+import { awaitedCalls, calls, measure } from "./measure";
+
+const ROOT = join(__dirname, "..", "..");
+const ECHO = join(ROOT, "test", "fixtures", "tools", "echo.js");
+const dir = mkdtempSync(join(tmpdir(), "rlm-plan-journal-bench-"));
+const store = JournalStore.open(join(dir, ".rlm-plan"));
+
+function planOf(steps: number): string {
+  return JSON.stringify({
+    steps: [
+      ...Array.from({ length: steps }, (_, i) => ({ op: "tool", name: "echo", args: { i }, bind: `v${i}` })),
+      { op: "final", value: { ref: "var", name: `v${steps - 1}` } },
+    ],
+  });
+}
+
+async function runOnce(text: string, host: RunHost | HostFactory, policy: unknown, recorded: boolean): Promise<void> {
+  const observers = recorded
+    ? [RunRecorder.begin(store, { origin: "test", plan: { text }, options: {}, mask: new SecretMask() })]
+    : [];
+  const report = await startRun({
+    source: { kind: "document", text },
+    policy: policy as never,
+    host,
+    observers,
+    parallel: "sequential",
+  }).done;
+  if (!report.outcome.ok) throw new Error(report.outcome.error.message);
+}
+
+async function recording(): Promise<void> {
+  const profileText = JSON.stringify({
+    capabilities: ["tool(echo)"],
+    budget: { max_steps: 200, max_tool_calls: 200, time_limit: 120 },
+    tools: { echo: { type: "command", command: [process.execPath, ECHO], timeoutMs: 30000 } },
+  });
+  const loaded = parseHostProfile(profileText, join(dir, "rlmplan.host.json"));
+  if (!loaded.ok) throw new Error("bench profile");
+  const policy = hostPolicy(loaded.profile);
+  const command = planOf(10);
+  console.log("1. recording a run (journal on vs off, same plan, interleaved samples)");
+  const [off, on] = await measure(
+    awaitedCalls(() => runOnce(command, profileHost(loaded.profile, {}), policy, false)),
+    awaitedCalls(() => runOnce(command, profileHost(loaded.profile, {}), policy, true)),
+  );
+  console.log(
+    `   10 command-tool steps: unrecorded ${off.ms.toFixed(1)} ms (±${pct(off.spread)}), recorded ${on.ms.toFixed(1)} ms (±${pct(on.spread)}): ${(on.ms / off.ms).toFixed(3)}x`,
+  );
+  const inProcess: RunHost = { tools: new Map([["echo", (a: JsonValue) => a]]) };
+  const trivial = planOf(100);
+  const trivialPolicy = { capabilities: ["tool(echo)"], budget: { max_steps: 200, max_tool_calls: 200 } };
+  const [toff, ton] = await measure(
+    awaitedCalls(() => runOnce(trivial, inProcess, trivialPolicy, false)),
+    awaitedCalls(() => runOnce(trivial, inProcess, trivialPolicy, true)),
+  );
+  console.log(
+    `   100 in-process tool steps: unrecorded ${toff.ms.toFixed(2)} ms, recorded ${ton.ms.toFixed(2)} ms: ${(ton.ms / toff.ms).toFixed(1)}x (${(((ton.ms - toff.ms) / 101) * 1000).toFixed(0)} µs per recorded step)`,
+  );
+}
+
+async function listing(): Promise<void> {
+  const db = store.db;
+  db.prepare("DELETE FROM runs").run();
+  const insert = db.prepare(
+    "INSERT INTO runs (uid, origin, plan_file, plan_name, plan_digest, status, stage, started_at, ended_at, elapsed_ms, pid, machine, details) VALUES (?, 'cli', ?, ?, 'd', ?, 'execute', ?, ?, ?, 1, 'bench', '{}')",
+  );
+  db.transaction(() => {
+    for (let i = 0; i < 10_000; i++) {
+      const status = i % 10 === 0 ? "failed" : "ok";
+      insert.run(
+        `uid-${i}`,
+        `/w/plans/p${i % 50}.rlmplan.json`,
+        `p${i % 50}.rlmplan.json`,
+        status,
+        1e12 + i,
+        1e12 + i + 5,
+        5,
+      );
+    }
+  })();
+  const runs = listRuns(store);
+  const text = JSON.stringify(runs);
+  const [baseline, ours] = await measure(
+    calls(() => JSON.parse(text)),
+    calls(() => listRuns(store)),
+  );
+  console.log(`2. listing ${runs.length} runs`);
+  console.log(`   JSON.parse of the same summaries: ${baseline.ms.toFixed(2)} ms`);
+  console.log(
+    `   listRuns: ${ours.ms.toFixed(2)} ms (±${pct(ours.spread)}): ${(ours.ms / baseline.ms).toFixed(2)}x; target < 100 ms: ${ours.ms < 100 ? "met" : "NOT met"}`,
+  );
+}
+
+function pct(spread: number): string {
+  return `${(spread * 100).toFixed(0)}%`;
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `node ${process.version}, ${cpus()[0]?.model ?? "cpu"} x${cpus().length}, load ${loadavg()[0]?.toFixed(1)}`,
+  );
+  await recording();
+  await listing();
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
