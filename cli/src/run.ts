@@ -189,7 +189,10 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
   // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
-  const recording = startRecording(args, loaded.profile, text, io.mask, io.stderr, resuming);
+  // A run always has a profile (no_host_profile ended it above).
+  const profile = session.profile;
+  if (!profile) return 2;
+  const recording = startRecording(args, profile, text, io.mask, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = session.run({
@@ -197,7 +200,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
-    observers: runObservers(args, loaded.profile, recording, io.mask, env, io.stderr),
+    observers: runObservers(args, profile, recording, io.mask, env, io.stderr),
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done.finally(() => recording?.store.close());
