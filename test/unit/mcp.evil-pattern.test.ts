@@ -14,7 +14,7 @@ import { linearRegExp } from "@rlm-plan/core/text/linearRegExp";
 import { childOutput } from "../support/childOutput";
 
 /** The CLI command that lists a profile's MCP tools (the plan's path follows it). */
-const LIST_TOOLS_COMMAND: readonly string[] = ["check"];
+const LIST_TOOLS_COMMAND: readonly string[] = ["check", "--preflight"];
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const MAIN_JS = join(ROOT, "cli", "out", "main.js");
@@ -25,7 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), "rlm-plan-evil-pattern-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("schema patterns run in linear time", () => {
-  test(`${LIST_TOOLS_COMMAND.join(" ")}: an MCP tool's pattern "^(a+)+$" against 40 a's and "!" is a warning, at once`, async () => {
+  test(`${LIST_TOOLS_COMMAND.join(" ")}: an MCP tool's pattern "^(a+)+$" against 40 a's and "!" is refused, at once`, async () => {
     writeFileSync(
       join(dir, "rlmplan.host.json"),
       JSON.stringify({
@@ -52,13 +52,14 @@ describe("schema patterns run in linear time", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const { code, stdout, stderr } = await childOutput(child);
-    assert.equal(code, 0, stderr);
-    const warning = (tool: string, column: number) =>
-      `p.rlmplan.json:1:${column}: warning: tool "${tool}": argument "s" must match pattern "^(a+)+$", got a long text (its input schema) [invalid_tool_arguments]`;
+    assert.equal(code, 1, stderr);
+    // The MCP tool's schema is the server's word, a preflight refusal; a profile tool's is a warning.
+    const problem = (severity: string, tool: string, column: number) =>
+      `p.rlmplan.json:1:${column}: ${severity}: tool "${tool}": argument "s" must match pattern "^(a+)+$", got a long text (its input schema) [invalid_tool_arguments]`;
     assert.deepEqual(stdout.trim().split("\n"), [
-      warning("evil.match", 56),
-      warning("local", 153),
-      "p.rlmplan.json: ok (3 steps), 2 warnings",
+      problem("error", "evil.match", 56),
+      problem("warning", "local", 153),
+      "p.rlmplan.json: 1 error, 1 warning",
     ]);
   });
 

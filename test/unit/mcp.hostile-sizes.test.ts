@@ -1,8 +1,8 @@
 // MCP servers whose messages pass the 10 MiB limit (test/fixtures/mcp/hostile-sizes-server.js):
 // a list of 100,000 tools, an input schema of 200,000 properties, an 11 MB result. Each fails
-// the one call (a tool_error naming the server and the limit) or the one listing (a warning of
-// the command that lists MCP tools), never the process: no crash, no stack trace, and a call to
-// a well-behaved server earlier in the same run still succeeds.
+// the one listing (a preflight refusal naming the server and the limit, before any step runs) or
+// the one call (a tool_error, after a call to a well-behaved server earlier in the same run
+// succeeded), never the process: no crash, no stack trace.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -13,7 +13,7 @@ import { after, describe, test } from "node:test";
 import { childOutput } from "../support/childOutput";
 
 /** The CLI command that lists a profile's MCP tools (the folder's path follows it). */
-const LIST_TOOLS_COMMAND: readonly string[] = ["check"];
+const LIST_TOOLS_COMMAND: readonly string[] = ["check", "--preflight"];
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const MAIN_JS = join(ROOT, "cli", "out", "main.js");
@@ -66,18 +66,21 @@ const CASES = [
     plan: PLANS.tools,
     tool: "tools.tool-000001",
     error: `MCP server "tools" did not list its tools: the server ${LIMIT}`,
+    listing: true,
   },
   {
     name: "an input schema of 200,000 properties",
     plan: PLANS.schema,
     tool: "schema.big",
     error: `MCP server "schema" did not list its tools: the server ${LIMIT}`,
+    listing: true,
   },
   {
     name: "an 11 MB result",
     plan: plan("result", "result.big"),
     tool: "result.big",
     error: `MCP server "result" ${LIMIT}`,
+    listing: false,
   },
 ];
 
@@ -85,34 +88,40 @@ describe(
   "rlm-plan run: an MCP message over the limit fails its call, not the run's process",
   { concurrency: true },
   () => {
-    for (const { name, plan: file, tool, error } of CASES) {
+    for (const { name, plan: file, tool, error, listing } of CASES) {
       test(name, async () => {
         const { code, stdout, stderr } = await cli(["run", file]);
         assertNoCrash(stderr);
         assert.equal(code, 1, stderr);
         assert.equal(stdout, "");
-        assert.match(stderr, /^ {2}1 {2}tool\('result\.small'\) +-> s {2}ok /m);
         const line = stderr.split("\n").find((l) => l.includes("run failed:"));
-        assert.equal(line, `${file}:1:68: run failed: tool "${tool}" failed: ${error} [execute/tool_error]`);
+        if (listing) {
+          // The tool list is read in preflight: refused before the first step, at the call's name.
+          assert.doesNotMatch(stderr, /tool\('result\.small'\)/);
+          assert.equal(line, `${file}:1:88: run failed: ${error} [preflight/tool_unavailable]`);
+        } else {
+          assert.match(stderr, /^ {2}1 {2}tool\('result\.small'\) +-> s {2}ok /m);
+          assert.equal(line, `${file}:1:68: run failed: tool "${tool}" failed: ${error} [execute/tool_error]`);
+        }
       });
     }
   },
 );
 
-describe(`rlm-plan ${LIST_TOOLS_COMMAND.join(" ")}: an MCP tool list over the limit is a warning on the server's calls`, () => {
-  test("100,000 tools and 200,000 properties: one warning each; the other plans are checked", async () => {
+describe(`rlm-plan ${LIST_TOOLS_COMMAND.join(" ")}: an MCP tool list over the limit refuses the server's calls`, () => {
+  test("100,000 tools and 200,000 properties: one error each, at the call; the other plans are checked", async () => {
     const { code, stdout, stderr } = await cli([...LIST_TOOLS_COMMAND, "."]);
     assertNoCrash(stderr);
-    assert.equal(code, 0, stderr);
-    const unchecked = (server: string, tool: string) =>
-      `${server}.rlmplan.json:1:88: warning: MCP server "${server}" did not list its tools: the server ${LIMIT}: the arguments of tool "${tool}" are not checked [tool_source_unavailable]`;
+    assert.equal(code, 1, stderr);
+    const refused = (server: string) =>
+      `${server}.rlmplan.json:1:88: error: MCP server "${server}" did not list its tools: the server ${LIMIT} [tool_unavailable]`;
     assert.deepEqual(stdout.trim().split("\n"), [
       "result.rlmplan.json: ok (3 steps)",
       "rlmplan.host.json: ok (host profile)",
-      unchecked("schema", "schema.big"),
-      "schema.rlmplan.json: ok (3 steps), 1 warning",
-      unchecked("tools", "tools.tool-000001"),
-      "tools.rlmplan.json: ok (3 steps), 1 warning",
+      refused("schema"),
+      "schema.rlmplan.json: 1 error",
+      refused("tools"),
+      "tools.rlmplan.json: 1 error",
     ]);
   });
 });

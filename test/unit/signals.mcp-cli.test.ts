@@ -22,7 +22,7 @@ import {
 } from "../support/mcpLeftovers";
 
 /** The CLI command that lists a profile's MCP tools (the plan's path follows it). */
-const LIST_TOOLS_COMMAND: readonly string[] = ["check"];
+const LIST_TOOLS_COMMAND: readonly string[] = ["check", "--preflight"];
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const MAIN_JS = join(ROOT, "cli", "out", "main.js");
