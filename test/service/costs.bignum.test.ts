@@ -52,7 +52,7 @@ describe("costs beyond 2^53", () => {
     const lenses = codeLenses(plan);
     assert.deepEqual(
       lenses.map((lens) => lens.command?.title),
-      ["▶ Run plan", "steps 2000000002000000002/64 ⚠ · tools 1000000000000000000/16 ⚠ · depth 3/4"],
+      ["▶ Run plan (steps 2000000002000000002/64 ⚠ · tools 1000000000000000000/16 ⚠ · depth 3/4)"],
     );
     const range = { start: { line: 0, character: 0 }, end: { line: 12, character: 0 } };
     const hints = inlayHints(plan, range);
