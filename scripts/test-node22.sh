@@ -13,5 +13,6 @@ if [ ! -x "$NODE22" ]; then
   exit 0
 fi
 echo "test-node22: $("$NODE22" --version)"
+# Files, not folders: Node 22 takes no folder to --test (globs, which bash expands here).
 exec "$NODE22" --test --test-reporter=spec test/out/unit/cli.*.test.js test/out/unit/signals.cli.test.js \
-  test/out/unit/secrets.sentinel-cli.test.js test/out/unit/run.mocks.test.js test/out/protocol/ test/out/debug/
+  test/out/unit/secrets.sentinel-cli.test.js test/out/unit/run.mocks.test.js test/out/protocol/*.test.js test/out/debug/*.test.js

@@ -76,8 +76,11 @@ before(async () => {
         prefix,
         "--prefer-offline",
         // better-sqlite3 (the run journal, optional) would be compiled from source here, minutes on
-        // a loaded machine; without it the commands run, unrecorded, which is what this checks.
+        // a loaded machine, and npm runs its build even with --omit=optional: no install scripts
+        // (no other dependency of the three has one); the commands run unrecorded, which is what
+        // this checks.
         "--omit=optional",
+        "--ignore-scripts",
         "--no-audit",
         "--no-fund",
         ...packed.map((p) => join(base, p.filename)),
