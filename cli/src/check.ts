@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "./args";
 import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
+import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import type { PreflightReport } from "@rlm-plan/core/run/startRun";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
@@ -53,13 +54,23 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
   const expansion = expandTargets(command.files);
   const mask = sessionMask({ env: process.env });
   const refusals = new Map<string, PreflightReport>();
+  // A plan its preflight passes is then checked with the tools its profile's MCP servers list
+  // (their input and output schemas), as the editor does with listMcpTools: one listing a profile.
+  const discoveries = new Map<string, McpDiscovery>();
+  const listed = new Map<string, Promise<McpDiscovery>>();
   for (const target of expansion.targets) {
     if (target.kind !== "plan") continue;
     const opened = sessionFor(target.file, command, mask);
-    if (!opened.ok || opened.session.profile === undefined) continue;
-    refusals.set(target.file, await opened.session.preflight());
+    const profile = opened.ok ? opened.session.profile : undefined;
+    if (!opened.ok || profile === undefined) continue;
+    const report = await opened.session.preflight();
+    refusals.set(target.file, report);
+    if (!report.ok || profile.mcpServers.size === 0) continue;
+    let listing = listed.get(profile.file);
+    if (!listing) listed.set(profile.file, (listing = discoverMcpTools(profile)));
+    discoveries.set(target.file, await listing);
   }
-  return checkOnce(command, io, version, refusals, mask).code;
+  return checkOnce(command, io, version, refusals, mask, discoveries).code;
 }
 
 function checkOnce(
@@ -68,6 +79,7 @@ function checkOnce(
   version: string,
   preflights?: ReadonlyMap<string, PreflightReport>,
   given?: SecretMask,
+  discoveries?: ReadonlyMap<string, McpDiscovery>,
 ): CheckRun {
   // Every format passes through the sessions' mask (an MCP server's message may hold a key).
   const mask = given ?? sessionMask({ env: process.env });
@@ -94,7 +106,10 @@ function checkOnce(
       checked.push(reportMocksFile(target.file, command.host ?? hostProfileOf(target.file)));
       continue;
     }
-    const entry: PlanEntry = { file: target.file, opened: sessionFor(target.file, command, mask) };
+    const entry: PlanEntry = {
+      file: target.file,
+      opened: sessionFor(target.file, command, mask, discoveries?.get(target.file)),
+    };
     const { opened } = entry;
     if (opened.hostFile !== undefined) inputs.add(resolve(opened.hostFile));
     if (!opened.ok) {

@@ -3,6 +3,7 @@
 // all). Static: no program a profile names is started (`check --preflight` starts them).
 
 import { relative } from "node:path";
+import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import type { HostProfileError } from "@rlm-plan/core/host/profile";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { openPlanSessionSync, type PlanSession } from "@rlm-plan/core/session";
@@ -21,10 +22,17 @@ export type CheckSession =
   | { readonly ok: false; readonly hostFile?: undefined; readonly readError: string; readonly code?: string };
 
 /** The session `check`, `estimate` and `graph` judge a plan file in. */
-export function sessionFor(planFile: string, flags: PolicyFlags, mask?: SecretMask): CheckSession {
+export function sessionFor(
+  planFile: string,
+  flags: PolicyFlags,
+  mask?: SecretMask,
+  discovery?: McpDiscovery,
+): CheckSession {
   const opened = openPlanSessionSync({
     file: planFile,
     ...(mask ? { mask } : {}),
+    // The MCP tool lists `check --preflight` read: arguments and output types judged by them.
+    ...(discovery ? { discovery } : {}),
     requireHost: false,
     ...(flags.host !== undefined ? { hostProfile: flags.host } : {}),
     overrides: {

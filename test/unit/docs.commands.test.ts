@@ -1,12 +1,13 @@
 // Every `rlm-plan` command README.md and docs/ show, run as written (through sh, from a folder
-// where `examples/` is the repository's, with `npx rlm-plan` the checkout's bin): each must end
+// holding a fresh copy of the repository's `examples/`, so the run journal starts empty and its
+// run numbers are the docs' order, with `npx rlm-plan` the checkout's bin): each must end
 // as EXPECTED says (its exit status, and its first line where that is the point), and a console
 // block's shown output must be what the command prints. A command added to the docs without an
 // entry here fails, so the docs cannot drift from what the CLI does.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
@@ -24,6 +25,11 @@ interface Expected {
 /** Each documented command (as written, comment removed) and how it ends here. */
 const HOST = "rlm-plan: host profile examples/workspace/rlmplan.host.json";
 const MCP_HOST = "rlm-plan: host profile examples/mcp/rlmplan.host.json";
+const STATIC_TEXT =
+  "static check, no program started; left to --preflight: MCP tool lists and argument schemas, programs, provider keys, input files";
+const STATIC = `rlm-plan: ${STATIC_TEXT}`;
+const NO_JOURNAL =
+  "rlm-plan: no run journal here: no .rlm-plan/ in this folder or above and no host profile; pass --journal DIR";
 const EXPECTED: Readonly<Record<string, Expected>> = {
   "npx rlm-plan run examples/workspace/plans/retry-flaky.rlmplan.json": { code: 0, first: HOST },
   "npx rlm-plan run examples/workspace/plans/parallel.rlmplan.json --json": { code: 0 },
@@ -46,20 +52,44 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     { code: 0 },
   // The MCP server is @modelcontextprotocol/server-everything from node_modules (no network).
   "npx rlm-plan run examples/mcp/plans/echo-and-sum.rlmplan.json": { code: 0, first: MCP_HOST },
-  "npx rlm-plan check examples/mcp/plans/wrong-arguments.rlmplan.json": {
-    code: 0,
+  // Plain check starts no program: the MCP tools' schemas are left to --preflight (it says so).
+  "npx rlm-plan check examples/mcp/plans/wrong-arguments.rlmplan.json": { code: 0, first: STATIC },
+  "npx rlm-plan check --preflight examples/mcp/plans/wrong-arguments.rlmplan.json": {
+    code: 1,
     first:
-      'examples/mcp/plans/wrong-arguments.rlmplan.json:6:58: warning: tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema) [invalid_tool_arguments]',
+      'rlm-plan: preflight of examples/mcp/plans/wrong-arguments.rlmplan.json: started MCP server "everything" to list tools, then stopped',
   },
-  "npx rlm-plan check examples/workspace": {
-    code: 0,
-    first: "examples/workspace/mocks/triage.rlmplan.json: ok (6 steps)",
+  "npx rlm-plan check --preflight examples/types/plans/weather-report.rlmplan.json": {
+    code: 1,
+    first:
+      'rlm-plan: preflight of examples/types/plans/weather-report.rlmplan.json: started MCP server "everything" to list tools, then stopped',
   },
+  "npx rlm-plan check examples/workspace": { code: 0, first: STATIC },
   "npx rlm-plan check examples/workspace --format sarif > rlm-plan.sarif": { code: 0, first: "" },
   "npx rlm-plan check examples/workspace --format github": {
     code: 0,
-    first: "examples/workspace/mocks/triage.rlmplan.json: ok (6 steps)",
+    first: `::notice title=rlm-plan::${STATIC_TEXT}`,
   },
+  // The run journal of this folder (the docs' runs above were recorded beside each example's
+  // host profile, not here): a user runs these in a workspace; here they say where to look.
+  "npx rlm-plan runs list": { code: 2, first: NO_JOURNAL },
+  "npx rlm-plan runs list --status failed --since 7d --json": { code: 2, first: NO_JOURNAL },
+  "npx rlm-plan runs show 12": { code: 2, first: NO_JOURNAL },
+  "npx rlm-plan runs export 12 > run-12.json": { code: 2, first: "" },
+  "npx rlm-plan runs prune --keep 100": { code: 2, first: NO_JOURNAL },
+  "npx rlm-plan test examples/workspace/tests --list": {
+    code: 0,
+    first:
+      "examples/workspace/tests/triage.rlmplan.test.json:8  examples/workspace/tests/triage.rlmplan.test.json#labels a news page after one failed fetch  8 steps, 1 model call, 2 tool calls, 0 context ops",
+  },
+  "npx rlm-plan test examples/workspace/tests": {
+    code: 0,
+    first:
+      "rlm-plan: 6 cases in 2 files; worst case 28 steps, 6 model calls, 8 tool calls, 0 context ops; live: 0 cases, 0 steps, 0 model calls, 0 tool calls, 0 context ops",
+  },
+  // A user's own `plans` folder: there is none here.
+  "npx rlm-plan test plans --max-cost model_calls=200": { code: 2, first: "rlm-plan: plans: no such file or folder" },
+  "npx rlm-plan test plans --jobs 8 --filter refund --format junit > junit.xml": { code: 2, first: "" },
 };
 
 interface Shown {
@@ -111,7 +141,13 @@ function documentedCommands(): Shown[] {
 
 describe("every rlm-plan command the docs show, run as written", () => {
   const cwd = mkdtempSync(join(tmpdir(), "rlm-plan-docs-"));
-  symlinkSync(join(ROOT, "examples"), join(cwd, "examples"));
+  // A copy, not a link: runs are recorded beside each example's host profile (.rlm-plan/).
+  cpSync(join(ROOT, "examples"), join(cwd, "examples"), {
+    recursive: true,
+    filter: (source) => !source.split(/[\\/]/).includes(".rlm-plan"),
+  });
+  // The MCP example starts its server from ../../node_modules.
+  symlinkSync(join(ROOT, "node_modules"), join(cwd, "node_modules"));
   after(() => rmSync(cwd, { recursive: true, force: true }));
   const shown = documentedCommands();
 
@@ -137,7 +173,10 @@ describe("every rlm-plan command the docs show, run as written", () => {
       );
       const printed = ran.stdout.replace(/\n$/, "");
       const expected = EXPECTED[command];
-      assert.ok(expected, "no entry in EXPECTED");
+      assert.ok(
+        expected,
+        `no entry in EXPECTED: it exits ${ran.status}, its first line ${JSON.stringify(printed.split("\n")[0])}`,
+      );
       assert.equal(ran.status, expected.code, printed);
       if (expected.first !== undefined) assert.equal(printed.split("\n")[0], expected.first);
       // The run journal's line names a run number that grows run to run: the docs leave it out.
