@@ -103,7 +103,10 @@ async function guardedPropose(argv: readonly string[], io: ProposeIo, mask: Secr
   const session = opened.session;
   // Which profile decided the provider, capabilities and budget: said first, in JSON too.
   // Named as `run` names it: relative to the working folder when under it.
-  args = { ...args, hostProfile: session.hostProfile === undefined ? undefined : displayPath(session.hostProfile, cwd) };
+  args = {
+    ...args,
+    hostProfile: session.hostProfile === undefined ? undefined : displayPath(session.hostProfile, cwd),
+  };
   if (!args.json) io.stderr(`rlm-plan propose: host profile ${args.hostProfile}\n`);
   const profile = session.profile;
   if (!profile?.providers.has(args.provider)) {
