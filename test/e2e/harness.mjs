@@ -431,7 +431,10 @@ export class Workbench {
     await this.page.keyboard.press("Control+P");
     await this.quickInput(relativePath, name);
     await this.page.keyboard.press("Enter");
-    await this.page.locator(".tabs-container .tab.active", { hasText: name }).waitFor();
+    // The file's own tab in the active group: a graph view's tab ("Graph: NAME") names it too.
+    await this.page
+      .locator(`.editor-group-container.active .tab.active[data-resource-name=${JSON.stringify(name)}]`)
+      .waitFor();
     await this.page.locator(".editor-instance .view-lines").first().waitFor();
   }
 
