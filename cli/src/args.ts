@@ -44,7 +44,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
                       [--format text|json|sarif|github] [--model-text] [--watch] [--preflight]
        rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
-       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal]
+       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]
        rlm-plan run --resume RUN
        rlm-plan runs list|show|export|prune
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]

@@ -17,10 +17,17 @@ describe("hover: names", () => {
 
   it("on a variable reference: the line and the step that binds it", () => {
     const { value, range, text } = hover(at(PLAN, '"name": "h|its"'));
-    assert.equal(value, "**variable** `hits`\n\nBound on line 3 by **context** `search` → `hits`");
+    assert.equal(
+      value,
+      "**variable** `hits`\n\n**Type:** `array<{index: integer, value: string}>` (the result of the context search)\n\n" +
+        "Bound on line 3 by **context** `search` → `hits`",
+    );
     assert.deepEqual(range, rangeOf(text, '"hits"', '"args"'));
     const inner = hover(at(PLAN, '"name": "n|"}}'));
-    assert.equal(inner.value, "**variable** `n`\n\nBound on line 6 by **tool** `count_items` → `n`");
+    assert.equal(
+      inner.value,
+      "**variable** `n`\n\n**Type:** `unknown`\n\nBound on line 6 by **tool** `count_items` → `n`",
+    );
   });
 
   it("on a variable that is not in scope here", () => {

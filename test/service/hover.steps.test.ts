@@ -54,6 +54,7 @@ describe("hover: steps", () => {
       [
         "**model** `local` → `answer`",
         "Calls a model provider the host registers with the prompt and binds its reply.",
+        "**Binds** `answer`: `{text: string, model: string, usage: {…}, finish_reason: string | null}`",
         "**Worst case of this step:** 1 step · depth 1 · parallel width 0 · 1 model call · 0 tool calls · 0 context operations",
         "**Plan so far** (up to and including this step): steps 12 of 64 · depth 2 of 4 · parallel width 0 of 8 · model calls 1 of 8 · tool calls 3 of 4 · context operations 1 of 32",
         "**Capability:** `model(local)`, granted by `rlmplan.host.json`",
@@ -81,6 +82,7 @@ describe("hover: steps", () => {
       [
         "**parallel** 2 branches → `c`",
         "Runs each branch plan, one after another in order, and binds the list of their final values.",
+        "**Binds** `c`: `[integer, integer]`",
         "**Worst case of this step:** 3 steps · depth 2 · parallel width 2 · 0 model calls · 0 tool calls · 0 context operations",
         "**Plan so far** (up to and including this step): steps 7 of 64 · depth 2 of 4 · parallel width 2 of 8 · model calls 0 of 8 · tool calls 4 of 4 · context operations 0 of 32",
         '**Capability:** `parallel`, **not granted** by `rlmplan.host.json`: add it to "capabilities"',

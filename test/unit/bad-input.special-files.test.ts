@@ -55,7 +55,8 @@ const CASES: readonly [string, readonly string[], number, string][] = [
     "propose with a FIFO as the host profile",
     ["propose", "goal", "--provider", "p", "--host", FIFO],
     2,
-    `rlm-plan propose: host profile ${FIFO}\n${FIFO}:1:1: error: cannot read the host profile: it is a FIFO (named pipe), not a regular file\n`,
+    // Named relative to the working folder, as run names it; the error line gives the file as given.
+    `rlm-plan propose: host profile plan.fifo\n${FIFO}:1:1: error: cannot read the host profile: it is a FIFO (named pipe), not a regular file\n`,
   ],
 ];
 

@@ -208,6 +208,7 @@ for (const name of SPECIAL) {
       phase: "preflight",
       kind: "unknown_tool",
       value: name,
+      path: ["steps", 0, "name"],
     });
     const registered = await runPlan(plan, granted, { tools: new Map([[name, (args) => [args]]]) });
     assert.deepEqual([registered.ok, registered.ok && registered.value], [true, [2]]);
@@ -226,6 +227,7 @@ for (const name of SPECIAL) {
       phase: "preflight",
       kind: "unknown_provider",
       value: name,
+      path: ["steps", 0, "provider"],
     });
   });
 

@@ -39,6 +39,7 @@ test("of the runtime, the extension bundle holds only dependency-free leaf modul
     "shared-runtime/out/run/secretMatcher.js",
     "shared-runtime/out/run/secretText.js",
     "shared-runtime/out/run/secrets.js",
+    "shared-runtime/out/session/secretMask.js",
   ]);
 });
 

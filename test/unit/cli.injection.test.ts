@@ -26,7 +26,12 @@ write("p.rlmplan.json", PLAN);
 
 /** Lines that a GitHub runner would run as commands, but ours (`::error file=...`). */
 function foreignCommands(output: string): string[] {
-  return output.split(/\r?\n|\r/).filter((line) => /^\s*::/.test(line) && !/^::(error|warning) file=/.test(line));
+  // Ours: annotations, and the notice that a plain check started no program.
+  return output
+    .split(/\r?\n|\r/)
+    .filter(
+      (line) => /^\s*::/.test(line) && !/^::(error|warning) file=|^::notice title=rlm-plan::static check/.test(line),
+    );
 }
 
 // eslint-disable-next-line no-control-regex
@@ -61,7 +66,8 @@ test("--format github: only our own commands, file names escaped in the per-file
   assert.equal(run.code, 1);
   assert.deepEqual(foreignCommands(run.stdout), []);
   assert.ok(!TERMINAL.test(run.stdout), run.stdout);
-  const lines = run.stdout.trimEnd().split("\n");
+  const [notice, ...lines] = run.stdout.trimEnd().split("\n");
+  assert.match(notice ?? "", /^::notice title=rlm-plan::static check, no program started/);
   assert.equal(lines.length, 6);
   assert.ok(lines[0]!.startsWith("::error file=f%0A%3A%3Aset-env name=X%3A%3A1.rlmplan.json,line=1,col=31,"), lines[0]);
   assert.ok(

@@ -4,7 +4,8 @@
 // through the one run pipeline, writes recorded cassettes, and reports in the format asked for.
 
 import { relative, resolve } from "node:path";
-import { environmentSecrets, SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
 import { CassetteFiles } from "@rlm-plan/core/testing/cassetteFiles";
 import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
 import { caseWorstCase, isLive, priceCases, runCases } from "@rlm-plan/core/testing/testRun";
@@ -29,7 +30,7 @@ export interface TestCommandIo {
 /** Runs `rlm-plan test` with the arguments after "test". Never throws; resolves to the exit status. */
 export async function testCommand(argv: readonly string[], unguarded: TestCommandIo): Promise<number> {
   const env = unguarded.env ?? process.env;
-  const mask = new SecretMask(environmentSecrets(env));
+  const mask = sessionMask({ env });
   const io: TestIo = {
     stdout: guardedStream(unguarded.stdout, mask),
     stderr: guardedStream(unguarded.stderr, mask),
@@ -75,7 +76,7 @@ async function runTests(
     else {
       for (const w of loaded.suite.warnings)
         io.stderr.write(`${display(w.file)}:${w.line}:${w.column}: warning: ${w.message}\n`);
-      mask.add(environmentSecrets(env, loaded.suite.profile));
+      addSessionSecrets(mask, { env, profile: loaded.suite.profile });
       all.push(...loaded.suite.cases);
     }
   }

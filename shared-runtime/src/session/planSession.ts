@@ -27,7 +27,13 @@ import {
   type RunReport,
   type StartRunOptions,
 } from "../run/startRun";
-import { MAX_HOST_PROFILE_BYTES, MAX_PLAN_BYTES, readTextFile, readTextFileSync } from "../text/boundedFile";
+import {
+  MAX_HOST_PROFILE_BYTES,
+  MAX_MOCKS_BYTES,
+  MAX_PLAN_BYTES,
+  readTextFile,
+  readTextFileSync,
+} from "../text/boundedFile";
 import { analysisPolicy, runPolicy, type PolicyOverrides } from "./analysisPolicy";
 import { HOST_PROFILE_FILENAME, hostProfileIn, hostProfileOf, readHostProfile } from "./hostProfiles";
 import { addSessionSecrets, sessionMask } from "./secretMask";
@@ -206,7 +212,7 @@ function readMocks(
   if ("file" in given) {
     file = resolve(cwd, given.file);
     try {
-      text = readTextFileSync(file, MAX_HOST_PROFILE_BYTES);
+      text = readTextFileSync(file, MAX_MOCKS_BYTES);
     } catch (error) {
       const message = `cannot read the mocks file: ${readErrorText(error)}`;
       return {

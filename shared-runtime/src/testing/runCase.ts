@@ -5,7 +5,8 @@
 
 import { dirname, relative, resolve, sep } from "node:path";
 import { newJsonObject, setOwn, type JsonValue } from "../json";
-import { hostPolicy, profileHost } from "../host/createHost";
+import { profileHost } from "../host/createHost";
+import { runPolicy } from "../session/analysisPolicy";
 import type { Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
 import type { RunEvent } from "../run/events";
@@ -109,7 +110,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   };
   const report = await startRun({
     source: { kind: "document", text: suite.planText },
-    policy: hostPolicy(suite.profile),
+    policy: runPolicy(suite.profile),
     host,
     onEvent,
     ...(options.signal ? { signal: options.signal } : {}),

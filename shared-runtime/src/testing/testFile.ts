@@ -3,6 +3,7 @@
 // than once. The loader checks the file against schemas/plan-test.schema.json and what only the
 // plan can answer (steps an expectation names exist), and reports every problem at file:line:col.
 
+import { hostProfileOf, readHostProfile } from "../session/hostProfiles";
 import { dirname, relative, resolve } from "node:path";
 import { newJsonObject, type JsonObject, type JsonValue } from "../json";
 import { childPlans, type Plan } from "../plan/ast";
@@ -11,9 +12,7 @@ import { parsePlan } from "../plan/parse";
 import { planNeeds } from "../run/startRun";
 import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
 import {
-  findHostProfile,
   HOST_PROFILE_FILENAME,
-  loadHostProfile,
   pointer,
   readErrorText,
   type HostProfile,
@@ -168,7 +167,7 @@ export function parseTestFile(text: string, file: string): TestFileResult {
   }
   if (planText.charCodeAt(0) === 0xfeff) planText = planText.slice(1);
 
-  const hostFile = raw.host === undefined ? findHostProfile(planFile) : resolve(dir, raw.host);
+  const hostFile = raw.host === undefined ? hostProfileOf(planFile) : resolve(dir, raw.host);
   if (hostFile === undefined)
     return {
       ok: false,
@@ -179,7 +178,7 @@ export function parseTestFile(text: string, file: string): TestFileResult {
         ),
       ],
     };
-  const loadedProfile = loadHostProfile(hostFile);
+  const loadedProfile = readHostProfile(hostFile);
   if (!loadedProfile.ok) return loadedProfile;
 
   const plan = parsePlan({ kind: "document", text: planText }).plan;
