@@ -27,13 +27,7 @@ import {
   type RunReport,
   type StartRunOptions,
 } from "../run/startRun";
-import {
-  MAX_HOST_PROFILE_BYTES,
-  MAX_MOCKS_BYTES,
-  MAX_PLAN_BYTES,
-  readTextFile,
-  readTextFileSync,
-} from "../text/boundedFile";
+import { MAX_MOCKS_BYTES, MAX_PLAN_BYTES, readTextFile, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy, type PolicyOverrides } from "./analysisPolicy";
 import { HOST_PROFILE_FILENAME, hostProfileIn, hostProfileOf, readHostProfile } from "./hostProfiles";
 import { addSessionSecrets, sessionMask } from "./secretMask";
