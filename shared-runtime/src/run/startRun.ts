@@ -4,7 +4,7 @@
 // The CLI, `propose --run`, the language server and the conformance runner all start runs
 // here; every stage's failure is a value, and `budget_remaining` follows one rule.
 
-import { lineColumn } from "../analysis";
+import { lineColumn } from "../text/lineColumn";
 import type { JsonPath } from "../json";
 import { childPlans, stepExpressions, type Expr, type Plan } from "../plan/ast";
 import type { Budget } from "../plan/budget";
