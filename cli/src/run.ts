@@ -3,18 +3,23 @@
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
-import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
-import type { HostProfileError } from "@rlm-plan/core/host/profile";
+import { type HostProfileError, mockNameWarnings, planCalls } from "@rlm-plan/core/host";
 import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask } from "@rlm-plan/core/session";
-import { childPlans, type Plan } from "@rlm-plan/core/plan/ast";
-import { parsePlan } from "@rlm-plan/core/plan/parse";
-import type { Budget } from "@rlm-plan/core/plan/budget";
+import {
+  type Budget,
+  childPlans,
+  operationName,
+  PARALLEL_MODES,
+  type ParallelMode,
+  parsePlan,
+  type Plan,
+  type RunEvent,
+  type RunOutcome,
+  type RunReport,
+  type Transition,
+} from "@rlm-plan/core";
 import { lineColumn } from "@rlm-plan/core/analysis";
-import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "@rlm-plan/core/run/events";
-import { operationName } from "@rlm-plan/core/run/interpreter";
-import type { RunReport } from "@rlm-plan/core/run/startRun";
-import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { displayPath, styleFor, type Style } from "./output";
 import { readOptions, type OptionSpec } from "./options";

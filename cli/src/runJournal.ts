@@ -5,16 +5,22 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { JsonObject } from "@rlm-plan/core/json";
-import { findJournalDir, journalDirOf } from "@rlm-plan/core/journal/location";
-import { RunRecorder } from "@rlm-plan/core/journal/recorder";
-import { checkSameInputs, resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
-import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
-import type { ParallelMode } from "@rlm-plan/core/run/events";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
-import type { RunObserver } from "@rlm-plan/core/run/observer";
-import type { HostProfile } from "@rlm-plan/core/host/profile";
-import { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
+import {
+  checkSameInputs,
+  findJournalDir,
+  journalDirOf,
+  JournalError,
+  JournalStore,
+  resumePoint,
+  type ResumePoint,
+  ResumeRefusal,
+  RunRecorder,
+} from "@rlm-plan/core/journal";
+import type { ParallelMode, RunObserver } from "@rlm-plan/core";
+import type { SecretMask } from "@rlm-plan/core/secrets";
+import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text";
+import type { HostProfile } from "@rlm-plan/core/host";
+import { RunTrace } from "@rlm-plan/core/telemetry";
 import { basename } from "node:path";
 
 export interface JournalArgs {

@@ -5,7 +5,7 @@
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { stepLines, type StepLine } from "@rlm-plan/core";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {

@@ -4,12 +4,18 @@
 // through the one run pipeline, writes recorded cassettes, and reports in the format asked for.
 
 import { relative, resolve } from "node:path";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
-import { CassetteFiles } from "@rlm-plan/core/testing/cassetteFiles";
-import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
-import { caseWorstCase, isLive, priceCases, runCases } from "@rlm-plan/core/testing/testRun";
-import type { HostProfileError } from "@rlm-plan/core/host/profile";
+import {
+  caseWorstCase,
+  CassetteFiles,
+  isLive,
+  loadTestFile,
+  priceCases,
+  runCases,
+  type TestCase,
+} from "@rlm-plan/core/testing";
+import type { HostProfileError } from "@rlm-plan/core/host";
 import { guardedStream } from "../guardedOutput";
 import { styleFor } from "../output";
 import { Cancellation } from "../signals";
