@@ -7,7 +7,7 @@
 
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
-import { profileHost } from "../host/createHost";
+import type { profileHost } from "../host/createHost";
 import type { McpDiscovery } from "../host/mcp/discovery";
 import { parseMocks, type Mocks } from "../host/mocks";
 import { readErrorText, type HostProfile, type HostProfileError, type HostProfileResult } from "../host/profile";
@@ -360,7 +360,11 @@ export class PlanSession {
     const inputFiles = Object.fromEntries(
       Object.entries(this.options.inputFiles ?? {}).map(([name, path]) => [name, resolve(cwd, path)]),
     );
-    const build = profileHost(profile, {
+    // Required here, on the first run: a check (the CLI's, the editor's) builds no host, and
+    // the host's modules (processes, contexts, MCP) are a large part of a start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { profileHost: hostOf } = require("../host/createHost") as { profileHost: typeof profileHost };
+    const build = hostOf(profile, {
       env: this.env(),
       inputFiles,
       ...(this.mocks ? { mocks: this.mocks } : {}),
