@@ -15,6 +15,7 @@ import { runCommand } from "./run";
 import { runsCommand } from "./runs";
 import { Cancellation } from "./signals";
 import { testCommand } from "./test/testCommand";
+import { workerCommand } from "./queue/workerCommand";
 
 export function main(argv: readonly string[], io: Io): number {
   const command = parseArgs(argv);
@@ -102,6 +103,8 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
       return async (args) => runsCommand(args, process);
     case "test":
       return (args) => testCommand(args, process);
+    case "worker":
+      return (args) => workerCommand(args, process);
     case "graph":
       return (args) =>
         graphCommand(args, {
