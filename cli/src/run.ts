@@ -192,7 +192,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   // A run always has a profile (no_host_profile ended it above).
   const profile = session.profile;
   if (!profile) return 2;
-  const recording = startRecording(args, profile, text, io.mask, io.stderr, resuming);
+  const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = session.run({
@@ -201,9 +201,10 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
     observers: runObservers(args, profile, recording, io.mask, env, io.stderr),
+    recording,
   });
   cancel.onKill(() => handle.kill());
-  const result = await handle.done.finally(() => recording?.store.close());
+  const result = await handle.done;
   if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;

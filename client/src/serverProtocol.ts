@@ -10,6 +10,8 @@ import { NotificationType, RequestType } from "vscode-languageclient/node";
 
 export type {
   HostProfileStatusParams,
+  JournalRunRef,
+  JournalRunSummary,
   PlanGraphParams,
   PlanGraphResult,
   PlanGraphStep,
@@ -94,4 +96,25 @@ export namespace HostProfileTemplateRequest {
   export const method: typeof Server.HostProfileTemplateRequest.method = "rlmPlan/hostProfileTemplate";
   export type Result = Server.HostProfileTemplateRequest.Result;
   export const type = new RequestType<Server.HostProfileTemplateRequest.Params, Result, void>(method);
+}
+
+/** Client → server: the run journal's runs seen from a folder (CLI, editor and debugger runs). */
+export namespace JournalRunsRequest {
+  export const method: typeof Server.JournalRunsRequest.method = "rlmPlan/journalRuns";
+  export type Result = Server.JournalRunsRequest.Result;
+  export const type = new RequestType<Server.JournalRunsRequest.Params, Result, void>(method);
+}
+
+/** Client → server: one recorded run whole (its events, value or error); null when gone. */
+export namespace JournalRunRequest {
+  export const method: typeof Server.JournalRunRequest.method = "rlmPlan/journalRun";
+  export type Result = Server.JournalRunRequest.Result;
+  export const type = new RequestType<Server.JournalRunRequest.Params, Result | null, void>(method);
+}
+
+/** `workspace/executeCommand`: resume an interrupted recorded run (`run --resume`); answers like RunCommand. */
+export namespace ResumeRunCommand {
+  export const command: typeof Server.ResumeRunCommand.command = "rlmPlan.server.resume";
+  export type Arguments = Server.ResumeRunCommand.Arguments;
+  export type Result = Server.ResumeRunCommand.Result;
 }

@@ -46,6 +46,7 @@ import {
   CancelRunCommand,
   HostProfileRequest,
   PlanGraphRequest,
+  ResumeRunCommand,
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
@@ -58,6 +59,7 @@ import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
+import { journalRuns } from "./journalRuns";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
@@ -335,8 +337,10 @@ const planRuns: Feature = (ctx) => {
     event: (params) => void ctx.connection.sendNotification(RunEventNotification.type, params),
     finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
     sessionStarted: (session) => ctx.secretsLearned(session.secretValues()),
+    notice: (message) => ctx.connection.console.warn(message),
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));
+  ctx.command(ResumeRunCommand.command, (args) => runner.resume(args));
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
 };
 
@@ -382,6 +386,7 @@ export const FEATURES: readonly Feature[] = [
   editorRuns,
   proposals,
   clientQueries,
+  journalRuns,
   graphs,
   semanticTokens,
   documentHighlight,
