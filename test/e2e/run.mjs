@@ -1126,6 +1126,9 @@ export const scenarios = [
     timeout: 240000,
     async run(session, assert) {
       const bench = await session.trusted();
+      // A plan open activates the extension (run alone, the palette may not list its commands yet).
+      await bench.openFile(NEEDLE);
+      await bench.focusEditor();
       // The view is open first: the CLI's run must appear because the journal changed.
       const { pane, rows: rowsOf } = await session.planRuns(bench);
       const { stderr } = await execFileP(process.execPath, [path.join(REPO, "bin/rlm-plan.js"), "run", NEEDLE], {
