@@ -2,7 +2,8 @@
 // other windows', the debugger's) join the run log as records, read whole from the server when
 // one is opened (the extension host never loads the journal's native module); the list is read
 // again when the journal's file changes. An interrupted run offers "Resume Run", which resumes
-// it through the server as `rlm-plan run --resume` does.
+// it through the server as `rlm-plan run --resume` does; a recorded run "Debug Recorded Run",
+// which the debug adapter steps through, forward and backward, executing nothing.
 
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclient/node";
@@ -14,6 +15,7 @@ import { JournalRunRequest, JournalRunsRequest, ResumeRunCommand, type JournalRu
 
 export const REFRESH_RUNS_COMMAND = "rlmPlan.refreshRuns";
 export const RESUME_RUN_COMMAND = "rlmPlan.resumeRun";
+export const DEBUG_RECORDED_RUN_COMMAND = "rlmPlan.debugRecordedRun";
 
 /** Runs listed per workspace folder. */
 const LIST_LIMIT = 200;
@@ -78,7 +80,7 @@ export class JournalRuns implements vscode.Disposable {
       // Two folders under one journal list it once.
       if (!answer?.journal || seen.has(answer.journal)) continue;
       seen.add(answer.journal);
-      records.push(...answer.runs.map(recordOf));
+      records.push(...answer.runs.map(listedRecord));
     }
     this.log.setJournalRuns(records);
   }
@@ -118,7 +120,7 @@ export class JournalRuns implements vscode.Disposable {
 }
 
 /** A listed journal run as a run log record (read whole on demand). */
-function recordOf(run: JournalRunSummary): RunRecord {
+function listedRecord(run: JournalRunSummary): RunRecord {
   return {
     id: `journal:${run.uid}`,
     number: run.id,
@@ -138,12 +140,37 @@ export function registerJournalCommands(deps: RunDependencies, journal: JournalR
   return vscode.Disposable.from(
     vscode.commands.registerCommand(REFRESH_RUNS_COMMAND, () => journal.refresh()),
     vscode.commands.registerCommand(RESUME_RUN_COMMAND, (target?: unknown) => resumeRun(deps, target)),
+    vscode.commands.registerCommand(DEBUG_RECORDED_RUN_COMMAND, (target?: unknown) => debugRecordedRun(target)),
   );
 }
 
-async function resumeRun(deps: RunDependencies, target: unknown): Promise<RunRecord | undefined> {
+/** The run item's record (a view item carries `{record}`). */
+function recordOf(target: unknown): RunRecord | undefined {
   const given = target as { record?: RunRecord } | RunRecord | undefined;
-  const resumed = given && "record" in given ? given.record : (given as RunRecord | undefined);
+  return given && "record" in given ? given.record : (given as RunRecord | undefined);
+}
+
+/** "Debug Recorded Run": the debugger steps through the run as recorded, executing nothing. */
+async function debugRecordedRun(target: unknown): Promise<boolean> {
+  const record = recordOf(target);
+  const ref = record?.journal;
+  if (!record || !ref || !record.plan.startsWith("file:")) {
+    void vscode.window.showErrorMessage("Choose a recorded run of a plan file in the Plan Runs view to debug it.");
+    return false;
+  }
+  const plan = vscode.Uri.parse(record.plan);
+  return vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(plan), {
+    type: "rlm-plan",
+    request: "launch",
+    name: `Recorded run ${ref.id}`,
+    program: plan.fsPath,
+    replay: { journal: ref.dir, run: ref.id },
+    stopOnEntry: true,
+  });
+}
+
+async function resumeRun(deps: RunDependencies, target: unknown): Promise<RunRecord | undefined> {
+  const resumed = recordOf(target);
   const ref = resumed?.journal;
   if (!resumed || !ref) {
     void vscode.window.showErrorMessage("Choose an interrupted run of the Plan Runs view to resume it.");

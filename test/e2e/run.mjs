@@ -4,7 +4,7 @@
 //
 // Two code-servers share one extensions folder: "trusted" (workspace trust off, every scenario
 // but g) and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
-// Scenario n runs the CLI (bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
+// Scenario n runs the CLI (cli/bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
 // Scenario k proposes a plan through the scripted chat server of test/support (its build in test/out).
 // Each opens its own copy of examples/workspace, plus the deliberately broken plan and a slow
 // plan whose command tool sleeps; nothing under examples/ is changed.
@@ -1131,7 +1131,7 @@ export const scenarios = [
       await bench.focusEditor();
       // The view is open first: the CLI's run must appear because the journal changed.
       const { pane, rows: rowsOf } = await session.planRuns(bench);
-      const { stderr } = await execFileP(process.execPath, [path.join(REPO, "bin/rlm-plan.js"), "run", NEEDLE], {
+      const { stderr } = await execFileP(process.execPath, [path.join(REPO, "cli/bin/rlm-plan.js"), "run", NEEDLE], {
         cwd: session.trustedFolder,
         timeout: 120000,
       });
