@@ -39,6 +39,7 @@ import {
   CancelRunCommand,
   HostProfileRequest,
   PlanGraphRequest,
+  ResumeRunCommand,
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
@@ -50,6 +51,7 @@ import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
+import { journalRuns } from "./journalRuns";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 
@@ -306,8 +308,10 @@ const planRuns: Feature = (ctx) => {
     event: (params) => void ctx.connection.sendNotification(RunEventNotification.type, params),
     finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
     sessionStarted: (session) => ctx.secretsLearned(session.secretValues()),
+    notice: (message) => ctx.connection.console.warn(message),
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));
+  ctx.command(ResumeRunCommand.command, (args) => runner.resume(args));
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
 };
 
@@ -353,6 +357,7 @@ export const FEATURES: readonly Feature[] = [
   editorRuns,
   proposals,
   clientQueries,
+  journalRuns,
   graphs,
   semanticTokens,
   documentHighlight,

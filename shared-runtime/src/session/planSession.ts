@@ -32,6 +32,7 @@ import {
 import { MAX_MOCKS_BYTES, MAX_PLAN_BYTES, readTextFile, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy, type PolicyOverrides } from "./analysisPolicy";
 import { HOST_PROFILE_FILENAME, hostProfileIn, hostProfileOf, readHostProfile } from "./hostProfiles";
+import { startSessionRecording, type RecordingStart, type RecordRequest, type SessionRecording } from "./runRecording";
 import { addSessionSecrets, sessionMask } from "./secretMask";
 
 /** The checks a plain (static) `check` leaves to `check --preflight` and to a run's preflight. */
@@ -300,13 +301,25 @@ export class PlanSession {
     });
   }
 
-  /** Runs the plan through the one run pipeline (startRun); `onHostBuilt` sees the host it built (a debugger's contexts). */
+  /**
+   * Starts the run's entry in the run journal (runRecording.ts), or continues a resumed run's;
+   * hand the recording to `run`. Every front end records this way.
+   */
+  record(request: RecordRequest): RecordingStart {
+    return startSessionRecording(this, request);
+  }
+
+  /**
+   * Runs the plan through the one run pipeline (startRun); `onHostBuilt` sees the host it built (a
+   * debugger's contexts); `recording` (from `record`) records it, its journal closed when it ends.
+   */
   run(
     options: Omit<StartRunOptions, "source" | "policy" | "host"> & {
       readonly onHostBuilt?: (built: BuiltHost) => void;
+      readonly recording?: SessionRecording | undefined;
     } = {},
   ): RunHandle {
-    const { onHostBuilt, ...execute } = options;
+    const { onHostBuilt, recording, ...execute } = options;
     const factory = this.hostFactory();
     const host: HostFactory = onHostBuilt
       ? async (needs) => {
@@ -315,14 +328,17 @@ export class PlanSession {
           return setup;
         }
       : factory;
-    return startRun({
+    const handle = startRun({
       // The session's mask: an event's error message passes through it before any listener.
       mask: this.mask,
       ...execute,
+      ...(recording ? { observers: [recording.recorder, ...(execute.observers ?? [])] } : {}),
       source: { kind: "document", text: this.requireText(), document: this.document },
       policy: this.runPolicy,
       host,
     });
+    if (!recording) return handle;
+    return { ...handle, done: handle.done.finally(() => recording.store.close()) };
   }
 
   /** Asks one of the profile's providers for a plan for `goal`, checked against this host. */
