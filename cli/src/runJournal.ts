@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { JsonObject } from "@rlm-plan/core/json";
-import { findJournalDir, journalDirOf } from "@rlm-plan/core/journal/location";
+import { findJournalDir, profileJournalDir } from "@rlm-plan/core/journal/location";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
 import { checkSameInputs, resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
 import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
@@ -121,8 +121,7 @@ export function startRecording(
       onNotice: say,
     };
     if (resuming) checkSameInputs(resuming.point, planText, meta.hostProfile);
-    const configured = profile.journal?.dir === undefined ? undefined : resolve(profile.dir, profile.journal.dir);
-    store ??= JournalStore.open(args.journal ?? configured ?? journalDirOf(profileFile));
+    store ??= JournalStore.open(args.journal ?? profileJournalDir(profile));
     for (const notice of store.notices) say(notice);
     const recorder = resuming ? RunRecorder.resume(store, resuming.point, meta) : RunRecorder.begin(store, meta);
     return { recorder, store, where: `run ${recorder.runId} in ${shown(store.dir)}` };
