@@ -95,3 +95,27 @@ export namespace HostProfileTemplateRequest {
   export type Result = Server.HostProfileTemplateRequest.Result;
   export const type = new RequestType<Server.HostProfileTemplateRequest.Params, Result, void>(method);
 }
+
+export type { TestCaseRunResult, TestFileCase } from "@rlm-plan/language-server/protocol";
+
+/** Client → server: the cases of a test file (open or on disk); nothing runs. */
+export namespace TestFileRequest {
+  export const method: typeof Server.TestFileRequest.method = "rlmPlan/testFile";
+  export const type = new RequestType<Server.TestFileRequest.Params, Server.TestFileRequest.Result, void>(method);
+}
+
+/** Client → server: run cases of a test file through the core's runner; answers when they ended. */
+export namespace RunTestCasesRequest {
+  export const method: typeof Server.RunTestCasesRequest.method = "rlmPlan/runTestCases";
+  export const type = new RequestType<Server.RunTestCasesRequest.Params, Server.RunTestCasesRequest.Result, void>(
+    method,
+  );
+}
+
+/** The client commands a test case's "Run" and "Debug" code lenses name. */
+export namespace RunTestCaseClientCommand {
+  export const command: typeof Server.RunTestCaseClientCommand.command = "rlmPlan.runTestCase";
+}
+export namespace DebugTestCaseClientCommand {
+  export const command: typeof Server.DebugTestCaseClientCommand.command = "rlmPlan.debugTestCase";
+}

@@ -6,6 +6,11 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { stepLines, type StepLine } from "@rlm-plan/core";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { HostFactory } from "@rlm-plan/core/run/startRun";
+import { loadTestFile } from "@rlm-plan/core/testing/testFile";
+import { casesOf } from "@rlm-plan/core/testing/testFileView";
+import { testCaseHost } from "@rlm-plan/core/testing/runCase";
+import { resolve } from "node:path";
 import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
@@ -25,6 +30,11 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   readonly env?: Readonly<Record<string, string>>;
   /** A mocks file (`*.mocks.json`): the tools and providers it names answer from it (a dry run). */
   readonly mocks?: string;
+  /**
+   * A case of a test file to debug instead of `program` alone: its plan, host profile, inputs,
+   * and its mocks or cassette (testing/runCase.ts' host, as `rlm-plan test` runs it).
+   */
+  readonly testCase?: { readonly file: string; readonly name: string; readonly kind?: "case" | "dataset" };
 }
 
 export interface Prepared {
@@ -42,7 +52,12 @@ export interface Prepared {
 }
 
 /** Opens the launch's session; `mask` (the adapter's) learns the profile's and the launch's secrets. */
-export async function prepareLaunch(args: LaunchArguments, mask: SecretMask): Promise<Prepared | { error: string }> {
+export async function prepareLaunch(given: LaunchArguments, mask: SecretMask): Promise<Prepared | { error: string }> {
+  const chosen: { args: LaunchArguments; host?: HostFactory } | { error: string } = given.testCase
+    ? testCaseLaunch(given, given.testCase)
+    : { args: given };
+  if ("error" in chosen) return chosen;
+  const { args, host } = chosen;
   if (typeof args.program !== "string" || args.program === "")
     return { error: 'the launch configuration needs "program": the plan file to debug' };
   const cwd = args.cwd ?? process.cwd();
@@ -54,6 +69,7 @@ export async function prepareLaunch(args: LaunchArguments, mask: SecretMask): Pr
     inputFiles: args.inputs ?? {},
     ...(args.mocks !== undefined ? { mocks: { file: args.mocks } } : {}),
     allInputs: true,
+    ...(host ? { host } : {}),
     mask,
   });
   if (!opened.ok) {
@@ -85,5 +101,25 @@ export async function prepareLaunch(args: LaunchArguments, mask: SecretMask): Pr
     session,
     steps,
     ...(args.mocks ? { mocks: args.mocks } : {}),
+  };
+}
+
+/** A test case's launch: its plan as the program, its host profile, and the case's host. */
+function testCaseLaunch(
+  args: LaunchArguments,
+  wanted: NonNullable<LaunchArguments["testCase"]>,
+): { args: LaunchArguments; host: HostFactory } | { error: string } {
+  const file = resolve(args.cwd ?? process.cwd(), wanted.file);
+  const loaded = loadTestFile(file);
+  if (!loaded.ok)
+    return { error: loaded.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`).join("\n") };
+  const view = { file, problems: [], cases: [], suite: loaded.suite };
+  const testCase = casesOf(view, { name: wanted.name, kind: wanted.kind ?? "case" })[0];
+  if (!testCase) return { error: `${file} has no case named ${JSON.stringify(wanted.name)}` };
+  const chosen = testCaseHost(testCase, { ...(args.env ? { env: { ...process.env, ...args.env } } : {}) });
+  if ("error" in chosen) return { error: chosen.error };
+  return {
+    args: { ...args, program: loaded.suite.planFile, hostProfile: loaded.suite.profile.file },
+    host: chosen.host,
   };
 }

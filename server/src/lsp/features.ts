@@ -59,6 +59,8 @@ import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
+import { testFileAt, testFiles } from "./testFiles";
+import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 /** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
 export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
@@ -130,6 +132,8 @@ const hovers: Feature = (ctx) => {
       (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
         if (plan) return hover(plan, params.position);
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileHover(test.document, test.view, params.position);
         const document = ctx.documents.get(params.textDocument.uri);
         return document && ctx.workspace.isHostProfile(document) ? hostProfileHover(document, params.position) : null;
       },
@@ -147,6 +151,8 @@ const completions: Feature = (ctx) => {
         const uri = params.textDocument.uri;
         const plan = ctx.workspace.plan(uri);
         if (plan) return completion(plan, params.position);
+        const test = testFileAt(ctx, uri);
+        if (test?.document) return testFileCompletion(test.document, test.view, params.position);
         const document = ctx.documents.get(uri);
         if (!document || !ctx.workspace.isHostProfile(document)) return [];
         const file = uriToPath(uri);
@@ -296,7 +302,11 @@ const lenses: Feature = (ctx) => {
   ctx.connection.onCodeLens(
     ctx.guard.request(
       "codeLens",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []),
+      (params) => {
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileLenses(test.document, test.view);
+        return withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []);
+      },
       [],
     ),
   );
@@ -385,4 +395,5 @@ export const FEATURES: readonly Feature[] = [
   graphs,
   semanticTokens,
   documentHighlight,
+  testFiles,
 ];

@@ -69,6 +69,8 @@ export interface PlanSessionOptions {
   readonly discovery?: McpDiscovery;
   /** Build every input the profile declares, not only those the plan reads (a debugger shows them all). */
   readonly allInputs?: boolean;
+  /** A host built elsewhere over the profile (a test case's: its inputs, mocks or cassette); runs use it. */
+  readonly host?: HostFactory;
   /** A mask the front end already guards its output with: the session adds what it learns to it. */
   readonly mask?: SecretMask;
 }
@@ -360,11 +362,13 @@ export class PlanSession {
     const inputFiles = Object.fromEntries(
       Object.entries(this.options.inputFiles ?? {}).map(([name, path]) => [name, resolve(cwd, path)]),
     );
-    const build = profileHost(profile, {
-      env: this.env(),
-      inputFiles,
-      ...(this.mocks ? { mocks: this.mocks } : {}),
-    });
+    const build =
+      this.options.host ??
+      profileHost(profile, {
+        env: this.env(),
+        inputFiles,
+        ...(this.mocks ? { mocks: this.mocks } : {}),
+      });
     if (!this.options.allInputs) return build;
     const all = [...profile.inputs.keys()];
     return (needs) => build({ ...needs, inputs: new Set([...needs.inputs, ...all]) });
