@@ -4,7 +4,7 @@
 
 import { statSync } from "node:fs";
 import { globSync, isDynamicPattern } from "tinyglobby";
-import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host";
+import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host/mocks";
 import {
   findWorkspaceFiles,
   SKIPPED_FOLDERS,

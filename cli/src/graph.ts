@@ -5,8 +5,9 @@
 // graph (problems in the plan are drawn on their steps), 1 when the file gives no graph, 2 usage.
 
 import { writeFileSync } from "node:fs";
-import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph";
-import { renderDot, renderMermaid, renderSvg } from "@rlm-plan/core/graph/render";
+import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph/model";
+import { renderDot } from "@rlm-plan/core/graph/dot";
+import { renderMermaid } from "@rlm-plan/core/graph/mermaid";
 import { parseGraphArgs, USAGE } from "./args";
 import { hostErrorLines, sessionFor } from "./checkSession";
 import { problemLines, readErrorLine, type Io } from "./output";
@@ -61,6 +62,7 @@ async function render(graph: PlanGraph, format: "svg" | "dot" | "mermaid"): Prom
     case "svg": {
       // The layout engine is loaded only for SVG: it is most of the CLI's start-up otherwise.
       const { layoutPlanGraph } = await import("@rlm-plan/core/graph/layout");
+      const { renderSvg } = await import("@rlm-plan/core/graph/svg");
       return renderSvg(graph, await layoutPlanGraph(graph));
     }
   }

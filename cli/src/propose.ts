@@ -3,19 +3,15 @@
 // beside the budget (or its located problems) and, with --run, runs it. Exit status: 0 ok,
 // 1 the proposal failed (provider error, invalid plan, failed run), 2 usage or host errors.
 
-import {
-  type Budget,
-  type CostRow,
-  costRows,
-  type Estimate,
-  type Proposal,
-  quoted,
-  type RunOutcome,
-  type Transition,
-} from "@rlm-plan/core";
+import type { Budget } from "@rlm-plan/core/plan/budget";
+import { costRows, type CostRow } from "@rlm-plan/core/plan/costRows";
+import type { Estimate } from "@rlm-plan/core/plan/estimate";
+import { quoted } from "@rlm-plan/core/plan/problems";
+import type { Proposal } from "@rlm-plan/core/providers/proposal";
+import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask, type PlanSession } from "@rlm-plan/core/session";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
-import type { SecretMask } from "@rlm-plan/core/secrets";
+import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { displayPath, estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 
@@ -141,9 +137,18 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
   const report = new Report(args, reply, proposal, io);
   if (!proposal.ok || !args.run) return report.finish(undefined);
   // The one run pipeline, from the proposed plan's text, in a session under the same host profile.
-  const { outcome } = await session
-    .withText(proposal.planText)
-    .run({ signal, onTransition: (transition) => report.transition(transition) }).done;
+  // Recorded in the run journal as `run` records (session/runRecording.ts); never refused (no resume).
+  const proposed = session.withText(proposal.planText);
+  const started = proposed.record({
+    origin: "cli",
+    options: { proposed: { provider: args.provider } },
+    onNotice: (message) => io.stderr(`rlm-plan propose: ${message}\n`),
+  });
+  const { outcome } = await proposed.run({
+    signal,
+    onTransition: (transition) => report.transition(transition),
+    ...(started.ok ? { recording: started.recording } : {}),
+  }).done;
   return report.finish(outcome);
 }
 

@@ -52,6 +52,8 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     { scheme: "file", pattern: `**/${HOST_PROFILE_FILENAME}` },
     // Mocks files: what `run --mocks` would refuse, and mocks that name nothing (never used).
     { scheme: "file", pattern: "**/*.mocks.json" },
+    // Test files: diagnostics, hover, completion and a Run/Debug lens on each case.
+    { scheme: "file", pattern: "**/*.rlmplan.test.json" },
   ];
   // A host profile named by the setting gets the server's diagnostics too.
   const configured = configuredHostProfile();

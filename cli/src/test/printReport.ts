@@ -2,7 +2,7 @@
 // file:line:col, then the summary), json (the report merge reads), junit (JUnit XML on stdout)
 // or github (a workflow annotation at each failing case's line, then the summary).
 
-import type { CaseResult } from "@rlm-plan/core/testing";
+import type { CaseResult } from "@rlm-plan/core/testing/runCase";
 import { annotationPath, data, property } from "../checkFormats";
 import type { Style } from "../output";
 import { junitXml } from "./junit";
@@ -19,7 +19,11 @@ export interface TestIo {
 export function printProgress(result: CaseResult, io: TestIo): void {
   const { style } = io;
   const mark = result.ok ? style.green("pass") : style.red("FAIL");
-  io.stdout.write(`${mark}  ${caseTitle(result)}  (${result.duration_ms} ms)\n`);
+  const queued = result.queued;
+  const where = queued
+    ? `, ${queued.worker}${queued.attempt > 1 ? `, attempt ${queued.attempt}` : ""}${queued.resumed !== undefined ? `, resumed` : ""}`
+    : "";
+  io.stdout.write(`${mark}  ${caseTitle(result)}  (${result.duration_ms} ms${where})\n`);
   for (const line of failureLines(result)) io.stdout.write(`      ${line}\n`);
 }
 

@@ -39,6 +39,7 @@ import {
   CancelRunCommand,
   HostProfileRequest,
   PlanGraphRequest,
+  ResumeRunCommand,
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
@@ -50,8 +51,11 @@ import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
+import { journalRuns } from "./journalRuns";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
+import { testFileAt, testFiles } from "./testFiles";
+import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
   ctx.declare({ textDocumentSync: TextDocumentSyncKind.Incremental });
@@ -101,6 +105,8 @@ const hovers: Feature = (ctx) => {
       (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
         if (plan) return hover(plan, params.position);
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileHover(test.document, test.view, params.position);
         const document = ctx.documents.get(params.textDocument.uri);
         return document && ctx.workspace.isHostProfile(document) ? hostProfileHover(document, params.position) : null;
       },
@@ -118,6 +124,8 @@ const completions: Feature = (ctx) => {
         const uri = params.textDocument.uri;
         const plan = ctx.workspace.plan(uri);
         if (plan) return completion(plan, params.position);
+        const test = testFileAt(ctx, uri);
+        if (test?.document) return testFileCompletion(test.document, test.view, params.position);
         const document = ctx.documents.get(uri);
         if (!document || !ctx.workspace.isHostProfile(document)) return [];
         const file = uriToPath(uri);
@@ -267,7 +275,11 @@ const lenses: Feature = (ctx) => {
   ctx.connection.onCodeLens(
     ctx.guard.request(
       "codeLens",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []),
+      (params) => {
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileLenses(test.document, test.view);
+        return withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []);
+      },
       [],
     ),
   );
@@ -306,8 +318,10 @@ const planRuns: Feature = (ctx) => {
     event: (params) => void ctx.connection.sendNotification(RunEventNotification.type, params),
     finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
     sessionStarted: (session) => ctx.secretsLearned(session.secretValues()),
+    notice: (message) => ctx.connection.console.warn(message),
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));
+  ctx.command(ResumeRunCommand.command, (args) => runner.resume(args));
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
 };
 
@@ -353,7 +367,9 @@ export const FEATURES: readonly Feature[] = [
   editorRuns,
   proposals,
   clientQueries,
+  journalRuns,
   graphs,
   semanticTokens,
   documentHighlight,
+  testFiles,
 ];

@@ -19,4 +19,6 @@ export interface PlanRunnerHost {
   finished(params: RunFinishedParams): void;
   /** A run's session opened: the server's own mask learns the keys the client passed for it. */
   sessionStarted?(session: PlanSession): void;
+  /** A problem that did not stop the run (the journal could not record it), masked. */
+  notice?(message: string): void;
 }

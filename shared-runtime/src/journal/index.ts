@@ -6,3 +6,4 @@ export * from "./store";
 export * from "./recorder";
 export * from "./queries";
 export * from "./replay";
+export * from "./replayRun";

@@ -5,3 +5,4 @@ export * from "./testFile";
 export * from "./runCase";
 export * from "./testRun";
 export * from "./cassetteFiles";
+export * from "./testFileView";
