@@ -22,6 +22,7 @@ const commands = {
   runs: () => require("./runs") as typeof import("./runs"),
   signals: () => require("./signals") as typeof import("./signals"),
   test: () => require("./test/testCommand") as typeof import("./test/testCommand"),
+  worker: () => require("./queue/workerCommand") as typeof import("./queue/workerCommand"),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -114,6 +115,8 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
       return async (args) => commands.runs().runsCommand(args, process);
     case "test":
       return (args) => commands.test().testCommand(args, process);
+    case "worker":
+      return (args) => commands.worker().workerCommand(args, process);
     case "graph":
       return (args) =>
         commands.graph().graphCommand(args, {

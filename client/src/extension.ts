@@ -10,6 +10,7 @@ import { registerHostProfileScaffold } from "./hostProfileScaffold";
 import { GraphPanels } from "./graph/graphPanel";
 import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
+import { JournalRuns, registerJournalCommands } from "./journalRuns";
 import { historyLimit, RunLog } from "./runLog";
 import { RunOutput } from "./runOutput";
 import {
@@ -59,6 +60,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   const runs = new ActiveRuns(client, log, output);
   const keys = new ProviderKeys(context.secrets, client);
   const deps: RunDependencies = { client, log, runs, output, keys };
+  // CLI, debugger and other windows' runs, from the workspace's run journal through the server.
+  const journal = new JournalRuns(client, log);
   const tree = new RunsTreeProvider(log);
   const documents = new RunDocuments(log);
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
@@ -70,7 +73,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     tree,
     documents,
     view,
+    journal,
     registerRunCommands(deps),
+    registerJournalCommands(deps, journal),
     registerHostProfileScaffold(client),
     registerProposeCommand(client, keys),
     registerDebugging({ context, log, output, keys }),
@@ -97,6 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   );
   const failure = await starting;
   if (failure === undefined) {
+    void journal.refresh();
     // Activation time (activate → the server's initialize answer), read by the e2e run.
     client.outputChannel.appendLine(
       `${ACTIVATION_LOG_PREFIX} ${ready.after} ms (activate → language server ready; ` +

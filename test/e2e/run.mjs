@@ -4,6 +4,7 @@
 //
 // Two code-servers share one extensions folder: "trusted" (workspace trust off, every scenario
 // but g) and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
+// Scenario n runs the CLI (cli/bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
 // Scenario k proposes a plan through the scripted chat server of test/support (its build in test/out).
 // Each opens its own copy of examples/workspace, plus the deliberately broken plan and a slow
 // plan whose command tool sleeps; nothing under examples/ is changed.
@@ -1137,6 +1138,47 @@ export const scenarios = [
       const fetched = after.findIndex((l) => /^ {2}#\d+\s+tool\(flaky_fetch\)\s+→ page\s+ok /.test(l));
       assert.ok(checkpoint > 0 && fetched > checkpoint, after.join("\n"));
       await bench.screenshot("m-run-output");
+    },
+  },
+  {
+    name: "(n) a run from the terminal (rlm-plan run) appears in the Plan Runs view, read from the run journal; opened, its transitions and value",
+    timeout: 240000,
+    async run(session, assert) {
+      const bench = await session.trusted();
+      // A plan open activates the extension (run alone, the palette may not list its commands yet).
+      await bench.openFile(NEEDLE);
+      await bench.focusEditor();
+      // The view is open first: the CLI's run must appear because the journal changed.
+      const { pane, rows: rowsOf } = await session.planRuns(bench);
+      const { stderr } = await execFileP(process.execPath, [path.join(REPO, "cli/bin/rlm-plan.js"), "run", NEEDLE], {
+        cwd: session.trustedFolder,
+        timeout: 120000,
+      });
+      const id = /^rlm-plan: recorded as run (\d+) in \.rlm-plan /m.exec(stderr)?.[1];
+      assert.ok(id, `the CLI says where it recorded the run:\n${stderr}`);
+      log(`(n) the CLI recorded run ${id}; waiting for it in Plan Runs`);
+      const row = new RegExp(`^needle-count\\.rlmplan\\.json \\| #${id} · succeeded · cli · .+ · [\\d.]+ m?s$`);
+      const listed = await bench.until("the CLI's run in Plan Runs", async () => {
+        const found = (await rowsOf()).find((text) => row.test(text));
+        return found ?? false;
+      });
+      assertMatch(listed, row, "the CLI run's row");
+      const runRow = pane.locator(".monaco-list-row", { hasText: `#${id} · succeeded · cli` }).first();
+      if ((await runRow.getAttribute("aria-expanded")) !== "true") await runRow.click();
+      const children = await bench.until("the CLI run's transitions and value", async () => {
+        const texts = await rowsOf();
+        const at = texts.findIndex((text) => row.test(text));
+        const after = texts.slice(at + 1, at + 5);
+        return at >= 0 && after.length === 4 && after[3] === "value | 12" ? after : false;
+      });
+      assertMatch(children[0], /^#1 context\(search\) → hits \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 1");
+      assertMatch(
+        children[1],
+        /^#2 tool\(count_items\) → count \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/,
+        "transition 2",
+      );
+      assertMatch(children[2], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 3");
+      await bench.screenshot("n-cli-run-in-plan-runs");
     },
   },
   {

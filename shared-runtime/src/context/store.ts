@@ -15,7 +15,7 @@ import { peekWork, sliceWork } from "./operations/projection";
 import { termBytes } from "./prolog/prologTerm";
 import { searchWork } from "./operations/search";
 import { contextMetadata } from "./resultShapes";
-import { memoryTextSource } from "./sources/textSource";
+import { memoryTextSource } from "./sources/memoryTextSource";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";

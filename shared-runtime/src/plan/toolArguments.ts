@@ -15,24 +15,9 @@ import { nearestName } from "../text/nearestName";
 import { describe } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
 import { LINEAR_REGEXP_CODE } from "../text/linearRegExp";
+import type { ToolKnowledge, ToolSignature } from "./toolKnowledge";
 
-/** What a host knows of one tool beyond its name: for checking, hover and completion. */
-export interface ToolSignature {
-  readonly description?: string;
-  readonly inputSchema?: JsonObject;
-  readonly outputSchema?: JsonObject;
-  /** Where the tool comes from, for people: `MCP server "everything"`, `command tool`. */
-  readonly source?: string;
-}
-
-/** What a host knows of its tools, for checking plans, hover and completion. */
-export interface ToolKnowledge {
-  /** Whether the host offers a tool by this name. */
-  has(name: string): boolean;
-  signature(name: string): ToolSignature | undefined;
-  /** Why the tool's source could not be asked (an MCP server that did not start), if it could not. */
-  unavailable(name: string): string | undefined;
-}
+export type { ToolKnowledge, ToolSignature } from "./toolKnowledge";
 
 type Compiled =
   { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false; readonly message: string };
