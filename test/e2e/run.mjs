@@ -495,6 +495,22 @@ function filesHolding(dir, secret) {
   return found;
 }
 
+/**
+ * The window's first plan, from its tab opening to its first marker, with the extension's clock
+ * beside it (the same machine's): when the language server was ready and when the client got the
+ * diagnostics (client/src/extension.ts and languageClient.ts log both). Printed, never asserted.
+ */
+function logFirstDiagnostic(channelLog, tabOpened, marked) {
+  const ready = /Activated in (\d+) ms .*extension host up (\d+) ms before activate; ready at (\S+)\)/.exec(channelLog);
+  const diagnosed = /First plan diagnostics: \S+ at (\S+)/.exec(channelLog);
+  const since = (iso) => (iso ? `${Date.parse(iso) - tabOpened} ms` : "not logged");
+  log(
+    `first diagnostic: the marker ${marked - tabOpened} ms after the tab opened; relative to the tab: ` +
+      `language server ready ${since(ready?.[3])} (activation ${ready?.[1] ?? "?"} ms, extension host up ` +
+      `${ready?.[2] ?? "?"} ms before it), diagnostics in the client ${since(diagnosed?.[1])}`,
+  );
+}
+
 export const scenarios = [
   {
     name: "(a) a plan with mistakes: its problems in the Problems panel, with message and line:col",
@@ -502,8 +518,10 @@ export const scenarios = [
       const bench = await session.trusted();
       await bench.page.locator(".explorer-folders-view").click(); // keyboard focus in the workbench
       await bench.openFile(BROKEN);
-      assert.equal(await bench.statusBarMode(), UI.language, "language mode in the status bar");
+      const tabOpened = Date.now();
       await bench.page.locator(".editor-instance .squiggly-error").first().waitFor({ timeout: 60000 });
+      const marked = Date.now();
+      assert.equal(await bench.statusBarMode(), UI.language, "language mode in the status bar");
       const problems = await bench.until("the three problems of broken.rlmplan.json", async () => {
         const rows = (await bench.problems())["broken.rlmplan.json"];
         return rows?.length === 3 ? rows : false;
@@ -517,6 +535,7 @@ export const scenarios = [
         return match ? Number(match[1]) : false;
       });
       log(`activation: ${activation} ms (extension activate → language server ready; first start, no code cache)`);
+      logFirstDiagnostic(session.trustedServer.outputLog(UI.serverChannel), tabOpened, marked);
     },
   },
   {
