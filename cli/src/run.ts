@@ -208,7 +208,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   // A run always has a profile (no_host_profile ended it above).
   const profile = session.profile;
   if (!profile) return 2;
-  const recording = startRecording(args, profile, text, io.mask, io.stderr, resuming);
+  const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = session.run({
@@ -217,9 +217,10 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
     observers: runObservers(args, profile, recording, io.mask, env, io.stderr),
+    recording,
   });
   cancel.onKill(() => handle.kill());
-  const result = await handle.done.finally(() => recording?.store.close());
+  const result = await handle.done;
   if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
@@ -337,7 +338,7 @@ async function runQueued(
   const say = (line: string) => void (args.json ? undefined : io.stderr.write(`rlm-plan: ${line}\n`));
   say(`sending the plan to ${address.shown}: a worker runs it under its host profile`);
   const recording = session.profile
-    ? startRecording(args, session.profile, text, io.mask, io.stderr, undefined)
+    ? startRecording(args, session, io.stderr, undefined)
     : undefined;
   if (typeof recording === "number") return recording;
   const mocked = session.mocks !== undefined;
