@@ -151,10 +151,10 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
     assert.ok(recorded, queued.stderr);
     const shown = runCli(ws.dir, ["runs", "show", recorded, "--json"]);
     assert.equal(shown.code, 0, shown.stderr);
-    const run = JSON.parse(shown.stdout) as { status: string; events: { type: string }[] };
-    assert.equal(run.status, "ok");
+    const run = JSON.parse(shown.stdout) as { status: string; origin: string; events: { event: { type: string } }[] };
+    assert.deepEqual([run.status, run.origin], ["ok", "cli"]);
     assert.deepEqual(
-      run.events.map((e) => e.type),
+      run.events.map((e) => e.event.type),
       ["step_started", "transition", "step_finished", "step_started", "transition", "step_finished"],
     );
     assert.match(worker.log(), /job \S+: refused: malformed job: unknown field "capabilities"/);
