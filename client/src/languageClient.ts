@@ -13,7 +13,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
-import { CodeCacheEnvironment } from "./serverProtocol";
+import { CodeCacheEnvironment } from "@rlm-plan/language-server/protocol";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */

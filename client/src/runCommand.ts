@@ -9,7 +9,12 @@ import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclien
 import type { ActiveRuns, RunSession } from "./activeRuns";
 import type { RunLog, RunRecord, StepRef } from "./runLog";
 import { displayPath, ms, type RunOutput } from "./runOutput";
-import { CancelRunCommand, HostProfileRequest, RunCommand, RunPlanClientCommand } from "./serverProtocol";
+import {
+  CancelRunCommand,
+  HostProfileRequest,
+  RunCommand,
+  RunPlanClientCommand,
+} from "@rlm-plan/language-server/protocol";
 import type { ProviderKeys } from "./secrets";
 import { revealStep } from "./stepLocation";
 

@@ -1,11 +1,14 @@
-// The custom protocol between the rlm-plan language server and its clients, in one place.
-// Each message is a namespace with its method, its type and a comment saying who sends it
-// (the vscode-eslint convention). Everything else is standard LSP.
+// The custom protocol between the rlm-plan language server and its clients, in one place: the
+// server and the VS Code client both import this module (the vscode-eslint convention of shared
+// messages), so a message is written once. Each message is a namespace with its method, its type
+// and a comment saying who sends it. Everything else is standard LSP. At run time this module
+// needs only vscode-languageserver-protocol (the runtime's names are types), so the extension can
+// bundle it without anything of the server (test/unit/architecture.client.test.ts holds that).
 
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
 import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
-import { NotificationType, RequestType, type Range } from "vscode-languageserver";
+import { NotificationType, RequestType, type Range } from "vscode-languageserver-protocol";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
 export interface RlmPlanSettings {

@@ -8,7 +8,7 @@ import type { PlanError, RunEvent } from "@rlm-plan/core";
 import { findJournalDir } from "@rlm-plan/core/journal/location";
 import { listRuns, runDetail, type RunSummary } from "@rlm-plan/core/journal/queries";
 import { JournalStore } from "@rlm-plan/core/journal/store";
-import type { Feature } from "./features";
+import type { Feature } from "./feature";
 import { JournalRunRequest, JournalRunsRequest, type JournalRunSummary } from "../protocol";
 
 const DEFAULT_LIMIT = 200;

@@ -10,7 +10,6 @@
 // keys, the mocks, the mask).
 
 import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
-import type { HostProfileResult } from "@rlm-plan/core/host/profile";
 import {
   openPlanSessionSync,
   type PlanSession,
@@ -25,38 +24,21 @@ import { resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/jou
 import { JournalStore } from "@rlm-plan/core/journal/store";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
-import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
 import {
   CancelRunCommand,
   ResumeRunCommand,
   RunCommand,
-  type RunFinishedParams,
   type RunIdentity,
-  type RunEventParams,
   type RunResult,
 } from "../protocol";
 import { maskedRunnerHost } from "./runMask";
+import type { PlanRunnerHost } from "./runnerHost";
+
+export type { PlanRunnerHost } from "./runnerHost";
 
 /** A run in progress; `done` settles once the client has heard how it ended. */
 type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
-
-/** What a run needs from the server: the analysed plan, its host profile, and a way to talk. */
-export interface PlanRunnerHost {
-  /** The cached analysis of an open plan document. */
-  plan(uri: string): AnalyzedPlan | undefined;
-  /** The host profile file that applies to a plan document, if one was found. */
-  hostProfileFileFor(uri: string): string | undefined;
-  /** The runtime loader's result for that file (the editor's text when open). */
-  hostProfile(file: string): HostProfileResult;
-  /** One of the runtime's events, in the order it emitted them. */
-  event(params: RunEventParams): void;
-  finished(params: RunFinishedParams): void;
-  /** A run's session opened: the server's own mask learns the keys the client passed for it. */
-  sessionStarted?(session: PlanSession): void;
-  /** A problem that did not stop the run (the journal could not record it), masked. */
-  notice?(message: string): void;
-}
 
 export interface PlanRunner {
   /** Starts a run of the plan `{uri}` (or a bare URI); answers at once with its identity. */

@@ -7,7 +7,9 @@
 
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
-import { profileHost } from "../host/createHost";
+import type { profileHost } from "../host/createHost";
+import { withInputValues } from "../host/inputValues";
+import type { JsonValue } from "../json";
 import type { McpDiscovery } from "../host/mcp/discovery";
 import { parseMocks, type Mocks } from "../host/mocks";
 import { readErrorText, type HostProfile, type HostProfileError, type HostProfileResult } from "../host/profile";
@@ -62,6 +64,8 @@ export interface PlanSessionOptions {
   readonly clientEnv?: Readonly<Record<string, string>>;
   /** Input name -> text file (relative to `cwd`) replacing or adding an input. */
   readonly inputFiles?: Readonly<Record<string, string>>;
+  /** Input name -> value replacing or adding an input (a queued job's inputs, like a test case's). */
+  readonly inputValues?: Readonly<Record<string, JsonValue>>;
   /** A mocks file (relative to `cwd`, read bounded), or mocks given as a value. */
   readonly mocks?: { readonly file: string } | { readonly value: unknown; readonly name: string };
   /** Capabilities or budget overriding the profile's (check's --capabilities, --budget). */
@@ -376,11 +380,18 @@ export class PlanSession {
     const inputFiles = Object.fromEntries(
       Object.entries(this.options.inputFiles ?? {}).map(([name, path]) => [name, resolve(cwd, path)]),
     );
-    const build = profileHost(profile, {
-      env: this.env(),
-      inputFiles,
-      ...(this.mocks ? { mocks: this.mocks } : {}),
-    });
+    // Required here, on the first run: a check (the CLI's, the editor's) builds no host, and
+    // the host's modules (processes, contexts, MCP) are a large part of a start.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { profileHost: hostOf } = require("../host/createHost") as { profileHost: typeof profileHost };
+    const build = withInputValues(
+      hostOf(profile, {
+        env: this.env(),
+        inputFiles,
+        ...(this.mocks ? { mocks: this.mocks } : {}),
+      }),
+      this.options.inputValues ?? {},
+    );
     if (!this.options.allInputs) return build;
     const all = [...profile.inputs.keys()];
     return (needs) => build({ ...needs, inputs: new Set([...needs.inputs, ...all]) });
