@@ -11,7 +11,12 @@ import type { RunEvent } from "@rlm-plan/core";
 import { reportEnd, showProgress, UNTRUSTED_MESSAGE, type RunDependencies } from "./runCommand";
 import { withoutRanges, type LoggedTransition, type RunLog, type RunRecord, type RunStatus } from "./runLog";
 import { displayPath } from "./runOutput";
-import { JournalRunRequest, JournalRunsRequest, ResumeRunCommand, type JournalRunSummary } from "@rlm-plan/language-server/protocol";
+import {
+  JournalRunRequest,
+  JournalRunsRequest,
+  ResumeRunCommand,
+  type JournalRunSummary,
+} from "@rlm-plan/language-server/protocol";
 
 export const REFRESH_RUNS_COMMAND = "rlmPlan.refreshRuns";
 export const RESUME_RUN_COMMAND = "rlmPlan.resumeRun";

@@ -25,13 +25,7 @@ import { JournalStore } from "@rlm-plan/core/journal/store";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
-import {
-  CancelRunCommand,
-  ResumeRunCommand,
-  RunCommand,
-  type RunIdentity,
-  type RunResult,
-} from "../protocol";
+import { CancelRunCommand, ResumeRunCommand, RunCommand, type RunIdentity, type RunResult } from "../protocol";
 import { maskedRunnerHost } from "./runMask";
 import type { PlanRunnerHost } from "./runnerHost";
 
