@@ -12,6 +12,10 @@ import { casesOf } from "@rlm-plan/core/testing/testFileView";
 import { testCaseHost } from "@rlm-plan/core/testing/runCase";
 import { resolve } from "node:path";
 import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
+import { readFileSync } from "node:fs";
+import { checkSameInputs, type ResumePoint } from "@rlm-plan/core/journal/replay";
+import { recordedRun, RecordedReplies, replayMocks } from "@rlm-plan/core/journal/replayRun";
+import { JournalStore } from "@rlm-plan/core/journal/store";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The plan file to debug. */
@@ -31,6 +35,11 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** A mocks file (`*.mocks.json`): the tools and providers it names answer from it (a dry run). */
   readonly mocks?: string;
   /**
+   * A recorded run to step through without executing anything ("Debug Recorded Run"): the run
+   * journal's folder and the run's number. `program` is then the run's plan (it may be omitted).
+   */
+  readonly replay?: { readonly journal: string; readonly run: number };
+  /**
    * A case of a test file to debug instead of `program` alone: its plan, host profile, inputs,
    * and its mocks or cassette (testing/runCase.ts' host, as `rlm-plan test` runs it).
    */
@@ -49,10 +58,13 @@ export interface Prepared {
   readonly steps: readonly StepLine[];
   /** The mocks file, as named, when the run is a dry run. */
   readonly mocks?: string;
+  /** A recorded run replayed: its calls answered from the journal, nothing executed. */
+  readonly replay?: { readonly run: number; readonly observer: RecordedReplies };
 }
 
 /** Opens the launch's session; `mask` (the adapter's) learns the profile's and the launch's secrets. */
 export async function prepareLaunch(given: LaunchArguments, mask: SecretMask): Promise<Prepared | { error: string }> {
+  if (given.replay !== undefined) return prepareReplay(given, given.replay, mask);
   const chosen: { args: LaunchArguments; host?: HostFactory } | { error: string } = given.testCase
     ? testCaseLaunch(given, given.testCase)
     : { args: given };
@@ -101,6 +113,67 @@ export async function prepareLaunch(given: LaunchArguments, mask: SecretMask): P
     session,
     steps,
     ...(args.mocks ? { mocks: args.mocks } : {}),
+  };
+}
+
+/**
+ * A recorded run's launch: its plan, host profile and inputs as recorded (refused when the plan
+ * or profile changed since), every tool and provider mocked, every call answered from the journal.
+ */
+async function prepareReplay(
+  args: LaunchArguments,
+  replay: NonNullable<LaunchArguments["replay"]>,
+  mask: SecretMask,
+): Promise<Prepared | { error: string }> {
+  if (typeof replay?.journal !== "string" || !Number.isSafeInteger(replay.run))
+    return { error: '"replay" needs {"journal": the run journal\'s folder, "run": the run\'s number}' };
+  let point: ResumePoint;
+  let store: JournalStore | undefined;
+  try {
+    store = JournalStore.openExisting(replay.journal);
+    if (!store) return { error: `there is no run journal in ${replay.journal}` };
+    point = recordedRun(store, replay.run);
+  } catch (error) {
+    return { error: `run ${replay.run} cannot be replayed: ${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    store?.close();
+  }
+  const { run } = point;
+  if (run.plan_file === null) return { error: `run ${replay.run} was not started from a plan file` };
+  const options = (JSON.parse(run.details) as { options?: { inputs?: Record<string, string> } }).options ?? {};
+  const base = {
+    file: run.plan_file,
+    ...(run.host_file !== null ? { hostProfile: run.host_file } : {}),
+    inputFiles: options.inputs ?? {},
+    allInputs: true,
+    mask,
+  };
+  const first = await openPlanSession(base);
+  if (!first.ok) return prepareLaunch({ ...args, replay: undefined, program: run.plan_file }, mask);
+  try {
+    const hostText = first.session.hostProfile ? readFileSync(first.session.hostProfile, "utf8") : undefined;
+    checkSameInputs(
+      point,
+      first.session.text ?? "",
+      first.session.hostProfile && hostText !== undefined
+        ? { file: first.session.hostProfile, text: hostText }
+        : undefined,
+    );
+  } catch (error) {
+    return { error: `run ${replay.run} cannot be replayed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const profile = first.session.profile;
+  const mocks = profile ? replayMocks(point, profile) : { tools: {}, providers: {} };
+  const opened = await openPlanSession({ ...base, mocks: { value: mocks, name: `run ${replay.run}` } });
+  if (!opened.ok) return { error: `run ${replay.run} cannot be replayed: ${opened.failure.kind}` };
+  const session = opened.session;
+  const analysis = session.analysis();
+  return {
+    file: run.plan_file,
+    hostProfile: session.hostProfile ?? "",
+    session,
+    steps: analysis.plan ? stepLines(analysis.plan, analysis.document) : [],
+    replay: { run: replay.run, observer: new RecordedReplies(point, session.mask) },
   };
 }
 

@@ -4,6 +4,7 @@
 //
 // Two code-servers share one extensions folder: "trusted" (workspace trust off, every scenario
 // but g) and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
+// Scenario n runs the CLI (cli/bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
 // Scenario k proposes a plan through the scripted chat server of test/support (its build in test/out).
 // Each opens its own copy of examples/workspace, plus the deliberately broken plan and a slow
 // plan whose command tool sleeps; nothing under examples/ is changed.
@@ -494,6 +495,22 @@ function filesHolding(dir, secret) {
   return found;
 }
 
+/**
+ * The window's first plan, from its tab opening to its first marker, with the extension's clock
+ * beside it (the same machine's): when the language server was ready and when the client got the
+ * diagnostics (client/src/extension.ts and languageClient.ts log both). Printed, never asserted.
+ */
+function logFirstDiagnostic(channelLog, tabOpened, marked) {
+  const ready = /Activated in (\d+) ms .*extension host up (\d+) ms before activate; ready at (\S+)\)/.exec(channelLog);
+  const diagnosed = /First plan diagnostics: \S+ at (\S+)/.exec(channelLog);
+  const since = (iso) => (iso ? `${Date.parse(iso) - tabOpened} ms` : "not logged");
+  log(
+    `first diagnostic: the marker ${marked - tabOpened} ms after the tab opened; relative to the tab: ` +
+      `language server ready ${since(ready?.[3])} (activation ${ready?.[1] ?? "?"} ms, extension host up ` +
+      `${ready?.[2] ?? "?"} ms before it), diagnostics in the client ${since(diagnosed?.[1])}`,
+  );
+}
+
 export const scenarios = [
   {
     name: "(a) a plan with mistakes: its problems in the Problems panel, with message and line:col",
@@ -501,8 +518,10 @@ export const scenarios = [
       const bench = await session.trusted();
       await bench.page.locator(".explorer-folders-view").click(); // keyboard focus in the workbench
       await bench.openFile(BROKEN);
-      assert.equal(await bench.statusBarMode(), UI.language, "language mode in the status bar");
+      const tabOpened = Date.now();
       await bench.page.locator(".editor-instance .squiggly-error").first().waitFor({ timeout: 60000 });
+      const marked = Date.now();
+      assert.equal(await bench.statusBarMode(), UI.language, "language mode in the status bar");
       const problems = await bench.until("the three problems of broken.rlmplan.json", async () => {
         const rows = (await bench.problems())["broken.rlmplan.json"];
         return rows?.length === 3 ? rows : false;
@@ -516,6 +535,7 @@ export const scenarios = [
         return match ? Number(match[1]) : false;
       });
       log(`activation: ${activation} ms (extension activate → language server ready; first start, no code cache)`);
+      logFirstDiagnostic(session.trustedServer.outputLog(UI.serverChannel), tabOpened, marked);
     },
   },
   {
@@ -1138,7 +1158,7 @@ export const scenarios = [
       await bench.screenshot("m-run-output");
     },
   },
-  // (n) comes before (l), which must stay last (see there).
+  // (n) and (o) come before (l), which must stay last (see there).
   {
     name: "(n) the Testing view: a test file's cases listed, run (a failure's expected and actual at its line), a case debugged to a breakpoint",
     timeout: 240000,
@@ -1297,6 +1317,47 @@ export const scenarios = [
       await bench.openFile(TRIAGE);
       await bench.goTo(25, 7);
       await bench.runCommand("Debug: Toggle Breakpoint");
+    },
+  },
+  {
+    name: "(o) a run from the terminal (rlm-plan run) appears in the Plan Runs view, read from the run journal; opened, its transitions and value",
+    timeout: 240000,
+    async run(session, assert) {
+      const bench = await session.trusted();
+      // A plan open activates the extension (run alone, the palette may not list its commands yet).
+      await bench.openFile(NEEDLE);
+      await bench.focusEditor();
+      // The view is open first: the CLI's run must appear because the journal changed.
+      const { pane, rows: rowsOf } = await session.planRuns(bench);
+      const { stderr } = await execFileP(process.execPath, [path.join(REPO, "cli/bin/rlm-plan.js"), "run", NEEDLE], {
+        cwd: session.trustedFolder,
+        timeout: 120000,
+      });
+      const id = /^rlm-plan: recorded as run (\d+) in \.rlm-plan /m.exec(stderr)?.[1];
+      assert.ok(id, `the CLI says where it recorded the run:\n${stderr}`);
+      log(`(o) the CLI recorded run ${id}; waiting for it in Plan Runs`);
+      const row = new RegExp(`^needle-count\\.rlmplan\\.json \\| #${id} · succeeded · cli · .+ · [\\d.]+ m?s$`);
+      const listed = await bench.until("the CLI's run in Plan Runs", async () => {
+        const found = (await rowsOf()).find((text) => row.test(text));
+        return found ?? false;
+      });
+      assertMatch(listed, row, "the CLI run's row");
+      const runRow = pane.locator(".monaco-list-row", { hasText: `#${id} · succeeded · cli` }).first();
+      if ((await runRow.getAttribute("aria-expanded")) !== "true") await runRow.click();
+      const children = await bench.until("the CLI run's transitions and value", async () => {
+        const texts = await rowsOf();
+        const at = texts.findIndex((text) => row.test(text));
+        const after = texts.slice(at + 1, at + 5);
+        return at >= 0 && after.length === 4 && after[3] === "value | 12" ? after : false;
+      });
+      assertMatch(children[0], /^#1 context\(search\) → hits \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 1");
+      assertMatch(
+        children[1],
+        /^#2 tool\(count_items\) → count \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/,
+        "transition 2",
+      );
+      assertMatch(children[2], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 3");
+      await bench.screenshot("n-cli-run-in-plan-runs");
     },
   },
   {

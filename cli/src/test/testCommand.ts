@@ -9,6 +9,8 @@ import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
 import { CassetteFiles } from "@rlm-plan/core/testing/cassetteFiles";
 import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
 import { caseWorstCase, isLive, priceCases, runCases } from "@rlm-plan/core/testing/testRun";
+import type { CaseResult } from "@rlm-plan/core/testing/runCase";
+import { runCasesOnQueue } from "../queue/testOnQueue";
 import type { HostProfileError } from "@rlm-plan/core/host/profile";
 import { guardedStream } from "../guardedOutput";
 import { styleFor } from "../output";
@@ -120,11 +122,42 @@ async function runTests(
   const cassettes = new CassetteFiles(mask);
   const started = performance.now();
   const byCase = new Map(mine.map(({ testCase, index }) => [testCase, index]));
-  const results = await runCases(
-    cases,
-    { jobs: args.jobs, env, mode: args.mode, cassettes, signal: cancel.signal },
-    args.format === "text" ? (result) => printProgress(result, io) : undefined,
-  );
+  const onResult = args.format === "text" ? (result: CaseResult) => printProgress(result, io) : undefined;
+  let results: CaseResult[];
+  if (args.queue) {
+    const address = args.queue;
+    const taped = cases.find((c) => c.cassette !== undefined);
+    if (taped) {
+      io.stderr.write(
+        `rlm-plan: ${taped.id} has a cassette: cassettes are read on this machine, so it cannot run with --queue; nothing ran\n`,
+      );
+      return 2;
+    }
+    if (address.password !== undefined) addSessionSecrets(mask, { env, clientValues: [address.password] });
+    if (args.format === "text") io.stderr.write(`rlm-plan: sending the cases to ${address.shown}\n`);
+    try {
+      results = await runCasesOnQueue(
+        cases,
+        {
+          address,
+          signal: cancel.signal,
+          planName: (c) => display(c.suite.planFile),
+          ...(args.ceiling ? { ceiling: args.ceiling } : {}),
+        },
+        onResult,
+      );
+    } catch (error) {
+      io.stderr.write(
+        `rlm-plan: cannot use the queue ${address.shown}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return 2;
+    }
+  } else
+    results = await runCases(
+      cases,
+      { jobs: args.jobs, env, mode: args.mode, cassettes, signal: cancel.signal },
+      onResult,
+    );
   cassettes.journal.close();
   if (args.mode === "record") {
     // The record is the journal's; the cassettes are derived from it.

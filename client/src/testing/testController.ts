@@ -13,7 +13,7 @@ import {
   RunTestCasesRequest,
   TestFileRequest,
   type TestCaseRunResult,
-} from "../serverProtocol";
+} from "@rlm-plan/language-server/protocol";
 
 export const TEST_CONTROLLER_ID = "rlmPlan.tests";
 const TEST_FILES = "**/*.rlmplan.test.json";

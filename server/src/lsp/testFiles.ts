@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { RunTestCasesRequest, TestFileRequest, type TestCaseRunResult } from "../protocol";
 import { testFileCases, testFileDiagnostics } from "../service/testFileLanguage";
-import type { Feature, FeatureContext } from "./features";
+import type { Feature, FeatureContext } from "./feature";
 import { uriToPath } from "./hostProfiles";
 
 /** Cases of one test file run at once (each case's run is a startRun of its own). */

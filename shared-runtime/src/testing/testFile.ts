@@ -20,7 +20,7 @@ import {
   type HostProfileError,
 } from "../host/profile";
 import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
-import { schemaProblem } from "./assertions";
+import { schemaProblem } from "./valueSchemas";
 import { schemaFileReader } from "./schemaFile";
 import { readDataset } from "./dataset";
 
