@@ -1291,6 +1291,9 @@ export const scenarios = [
       await bench.runCommand("Debug: Toggle Breakpoint");
       await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor();
       await bench.openFile(E2E_TESTS);
+      // At the top, so no sticky line of the scrolled JSON covers the first case's lens.
+      await bench.focusEditor();
+      await bench.goTo(1, 1);
       await page.locator(".editor-instance .codelens-decoration a", { hasText: "Debug" }).first().click();
       const callStack = page.locator(".debug-call-stack .monaco-list-row");
       const top = await bench.until(
