@@ -1207,6 +1207,31 @@ export const scenarios = [
       await bench.openFile(E2E_TESTS);
       await bench.focusEditor();
       await bench.runCommand("Test: Run Tests in Current File");
+      // The verdicts in the editor's gutter, at each case's line: passed at 5, failed at 9.
+      const gutter = await bench.until(
+        "the cases' verdicts in the editor's gutter",
+        async () => {
+          const marks = await page.evaluate(() => {
+            const editor = globalThis.document.querySelector(".editor-instance .monaco-editor");
+            const numbers = [...(editor?.querySelectorAll(".margin-view-overlays .line-numbers") ?? [])];
+            const lineAt = (element) => {
+              const top = element.getBoundingClientRect().top;
+              const found = numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 4);
+              return found ? Number(found.textContent) : -1;
+            };
+            const icons = (name) =>
+              [...(editor?.querySelectorAll(`.margin .codicon-testing-${name}-icon`) ?? [])].map(lineAt);
+            return { passed: icons("passed"), failed: icons("failed") };
+          });
+          return marks.failed.length > 0 && marks.passed.length > 0 ? marks : false;
+        },
+        90000,
+      );
+      assert.deepEqual(gutter, { passed: [5], failed: [9] });
+      // The failure's expected and actual values, side by side, in the peek at the failing case's line.
+      await bench.focusEditor();
+      await bench.goTo(9, 5);
+      await bench.runCommand("Test: Peek Output");
       const peek = page.locator(".editor-instance .peekview-widget");
       const peekText = await bench.until(
         "the failing case's expected and actual values in the editor",
@@ -1219,17 +1244,18 @@ export const scenarios = [
           );
           return text.includes('"shop"') && text.includes('"news"') ? text : false;
         },
-        90000,
+        60000,
       );
       log(`peek: ${JSON.stringify(peekText.slice(0, 400))}`);
       assertIncludes(peekText, "value: expected", "the failure's message");
-      // The peek sits below the failing case's first line (9): its zone follows that line.
+      // The peek sits below the failing case's first line (9): it follows that line.
       const zoneBelow = await page.evaluate(() => {
-        const editor = document.querySelector(".editor-instance .monaco-editor");
-        const zone = editor?.querySelector(".view-zones > div[monaco-view-zone]");
+        const editor = globalThis.document.querySelector(".editor-instance .monaco-editor");
+        // The peek's own zone (code lenses are zones too): where the peek widget starts.
+        const zone = editor?.querySelector(".peekview-widget");
         const lines = [...(editor?.querySelectorAll(".margin-view-overlays .line-numbers") ?? [])];
         const above = lines
-          .map((line) => ({ n: Number(line.textContent), top: line.parentElement.getBoundingClientRect().top }))
+          .map((line) => ({ n: Number(line.textContent), top: line.getBoundingClientRect().top }))
           .filter((line) => zone && line.top < zone.getBoundingClientRect().top)
           .sort((a, b) => b.top - a.top)[0];
         return above?.n;
@@ -1265,6 +1291,9 @@ export const scenarios = [
       await bench.runCommand("Debug: Toggle Breakpoint");
       await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor();
       await bench.openFile(E2E_TESTS);
+      // At the top, so no sticky line of the scrolled JSON covers the first case's lens.
+      await bench.focusEditor();
+      await bench.goTo(1, 1);
       await page.locator(".editor-instance .codelens-decoration a", { hasText: "Debug" }).first().click();
       const callStack = page.locator(".debug-call-stack .monaco-list-row");
       const top = await bench.until(

@@ -6,3 +6,4 @@ export * from "./runCase";
 export * from "./testRun";
 export * from "./cassetteFiles";
 export * from "./testFileView";
+export { inExpectedOrder } from "./diffOrder";
