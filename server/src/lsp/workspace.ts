@@ -25,7 +25,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzePlan, type AnalyzedPlan } from "../service/analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
-import { forgetTree } from "../service/recentTrees";
+import { forgetTree, retireTree } from "../service/recentTrees";
 import { workspaceFileKind } from "@rlm-plan/core";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
@@ -283,7 +283,7 @@ export class PlanWorkspace {
     // The analysis of the previous version can no longer be served: let it and its tree go now,
     // before the next one is built beside them.
     this.analyses.delete(document.uri);
-    forgetTree(document.uri);
+    retireTree(document.uri);
     if (this.isHostProfile(document)) this.hostTextChanged(document);
     this.schedule(document, this.currentSettings.validationDelay);
   }

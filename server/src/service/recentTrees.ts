@@ -18,6 +18,7 @@ import {
   type SourceRange,
 } from "@rlm-plan/core";
 import { findNodeAtLocation, type Node } from "jsonc-parser";
+import { editedTree } from "./treeEdit";
 
 /** At most this many trees are kept... */
 const MAX_TREES = 16;
@@ -48,12 +49,27 @@ function remember(uri: string, entry: Entry): void {
   }
 }
 
-/** Drops a document's tree (it was closed, or changed: the tree is of an older version). */
+/**
+ * The tree of a document's previous version, kept after a change until the new version asks
+ * for its tree: then it is edited into that tree (treeEdit.ts) instead of parsing the whole
+ * text again. At most one per document, and only for documents among the recent trees.
+ */
+const previous = new Map<string, Entry>();
+
+/** Drops a document's tree (it was closed). */
 export function forgetTree(uri: string): void {
+  previous.delete(uri);
   const entry = recent.get(uri);
   if (!entry) return;
   recent.delete(uri);
   recentText -= entry.owner.text.length;
+}
+
+/** A document changed: its tree is of an older version, kept to be edited into the next one's. */
+export function retireTree(uri: string): void {
+  const entry = recent.get(uri);
+  forgetTree(uri);
+  if (entry && entry.owner.syntaxErrors.length === 0) previous.set(uri, entry);
 }
 
 /**
@@ -100,9 +116,18 @@ export class RetainedDocument implements PlanDocument {
       recent.set(this.uri, entry);
       return entry.tree;
     }
-    const tree = parseJsoncDocument(this.text).tree();
+    const tree = this.editedTree() ?? parseJsoncDocument(this.text).tree();
     if (tree) remember(this.uri, { owner: this, tree });
     return tree;
+  }
+
+  /** The previous version's tree, edited into this version's, when both texts are free of errors. */
+  private editedTree(): Node | undefined {
+    const before = previous.get(this.uri);
+    if (!before) return undefined;
+    previous.delete(this.uri);
+    if (this.syntaxErrors.length > 0) return undefined;
+    return editedTree(before.owner.text, before.tree, this.text);
   }
 
   rangeOf(path: JsonPath, target: ProblemTarget = "value"): SourceRange | undefined {
