@@ -13,7 +13,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
-import { CodeCacheEnvironment } from "./serverProtocol";
+import { CodeCacheEnvironment } from "@rlm-plan/language-server/protocol";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
@@ -54,6 +54,8 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     { scheme: "file", pattern: `**/${HOST_PROFILE_FILENAME}` },
     // Mocks files: what `run --mocks` would refuse, and mocks that name nothing (never used).
     { scheme: "file", pattern: "**/*.mocks.json" },
+    // Test files: diagnostics, hover, completion and a Run/Debug lens on each case.
+    { scheme: "file", pattern: "**/*.rlmplan.test.json" },
   ];
   // A host profile named by the setting gets the server's diagnostics too.
   const configured = configuredHostProfile();
@@ -61,6 +63,7 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
   // One channel for the server's messages and the protocol trace, masked (see CLIENT_SECRETS).
   const channel = maskedMethods(vscode.window.createOutputChannel(CLIENT_NAME, { log: true }), CLIENT_SECRETS);
   context.subscriptions.push(channel);
+  let firstPlanDiagnostics = false;
   const clientOptions: LanguageClientOptions = {
     documentSelector,
     // The extension has its own run UI (progress, Plan Runs view): the lens names its command.
@@ -69,6 +72,15 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     outputChannel: channel,
     traceOutputChannel: channel,
     middleware: {
+      // When the window's first plan got its diagnostics (the clock the e2e run reads beside the
+      // activation line): one line a window, so opening a plan is timed from the user's side.
+      handleDiagnostics: (uri, diagnostics, next) => {
+        if (!firstPlanDiagnostics && uri.path.endsWith(".rlmplan.json")) {
+          firstPlanDiagnostics = true;
+          channel.appendLine(`First plan diagnostics: ${path.basename(uri.path)} at ${new Date().toISOString()}`);
+        }
+        next(uri, diagnostics);
+      },
       workspace: {
         // The server pulls settings too: what it reads never turns MCP listing on in an untrusted workspace.
         configuration: async (params, token, next) => {

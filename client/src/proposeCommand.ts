@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclient/node";
 import type { ProviderKeys } from "./secrets";
-import { HostProvidersRequest, ProposePlanCommand } from "./serverProtocol";
+import { HostProvidersRequest, ProposePlanCommand } from "@rlm-plan/language-server/protocol";
 
 export const PROPOSE_PLAN_COMMAND = "rlmPlan.proposePlan";
 

@@ -15,7 +15,7 @@ import type { RunEvent } from "@rlm-plan/core/run/events";
 import type { FromWebview, ToWebview } from "./messages";
 import { pickRun } from "../runCommand";
 import type { RunLog, RunRecord } from "../runLog";
-import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "../serverProtocol";
+import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
 import { LoadWatch } from "./loadWatch";
 import { runSummary, stepStates } from "./runSteps";
 

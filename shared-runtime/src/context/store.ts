@@ -2,7 +2,6 @@
 // and plans only ever see the bounded projections that run() computes, with the semantics of
 // the reference's memory backend (rlm_context.pl).
 
-import { randomUUID } from "node:crypto";
 import { valueShape, type JsonValue } from "../json";
 import type { ContextAction } from "../plan/ast";
 import { ContextFault, contextError, describeAction, type ContextError } from "./contextErrors";
@@ -16,7 +15,7 @@ import { peekWork, sliceWork } from "./operations/projection";
 import { termBytes } from "./prolog/prologTerm";
 import { searchWork } from "./operations/search";
 import { contextMetadata } from "./resultShapes";
-import { memoryTextSource } from "./sources/textSource";
+import { memoryTextSource } from "./sources/memoryTextSource";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
@@ -68,7 +67,7 @@ export class ContextStore {
 
   constructor(options: ContextStoreOptions = {}) {
     this.#now = options.now ?? (() => Date.now() / 1000);
-    this.#newId = options.newId ?? randomUUID;
+    this.#newId = options.newId ?? newContextId;
   }
 
   /** Registers a text; lines are separated by "\n", positions count Unicode code points. */
@@ -249,4 +248,10 @@ function safeJson(value: unknown): JsonValue {
   } catch {
     return null;
   }
+}
+
+/** A context's id. node:crypto on first use: a check or an editor's start registers no context. */
+function newContextId(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("node:crypto") as typeof import("node:crypto")).randomUUID();
 }

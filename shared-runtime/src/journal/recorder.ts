@@ -21,7 +21,7 @@ import { sqlite } from "./sqlite";
 import { isJournalDamage, type JournalStore } from "./store";
 
 /** Who started the run. */
-export type RunOrigin = "cli" | "editor" | "debugger" | "test";
+export type RunOrigin = "cli" | "editor" | "debugger" | "test" | "worker";
 
 export interface RecordingMeta {
   readonly origin: RunOrigin;

@@ -4,7 +4,7 @@
 // The CLI, `propose --run`, the language server and the conformance runner all start runs
 // here; every stage's failure is a value, and `budget_remaining` follows one rule.
 
-import { lineColumn } from "../analysis";
+import { lineColumn } from "../text/lineColumn";
 import type { JsonPath } from "../json";
 import { childPlans, stepExpressions, type Expr, type Plan } from "../plan/ast";
 import type { Budget } from "../plan/budget";
@@ -300,8 +300,20 @@ function observed(options: StartRunOptions, observers: readonly RunObserver[]): 
 /** Every observer hears how the run ended; their failures are theirs. */
 async function tell(observers: readonly RunObserver[], report: RunReport): Promise<void> {
   if (observers.length === 0) return;
+  const ended = observedReport(report);
+  await Promise.all(
+    observers.map((o) =>
+      Promise.resolve()
+        .then(() => o.finished?.(ended))
+        .catch(() => undefined),
+    ),
+  );
+}
+
+/** A run's report as observers hear it (also what a queued run sends back to its submitter's journal). */
+export function observedReport(report: RunReport): ObservedReport {
   const { outcome } = report;
-  const ended: ObservedReport = {
+  return {
     stage: report.stage,
     ok: outcome.ok,
     ...(outcome.ok ? { value: outcome.value } : { error: outcome.error as unknown as JsonObject }),
@@ -311,13 +323,6 @@ async function tell(observers: readonly RunObserver[], report: RunReport): Promi
     transitions: outcome.transitions.length,
     mocked: report.mocked,
   };
-  await Promise.all(
-    observers.map((o) =>
-      Promise.resolve()
-        .then(() => o.finished?.(ended))
-        .catch(() => undefined),
-    ),
-  );
 }
 
 function quietly(call: () => void): void {

@@ -4,7 +4,6 @@
 import { truncateToBytes, type BoundedText } from "./byteBudget";
 
 export { codePointCount } from "./codePoints";
-export { memoryTextSource, type MemoryTextSource } from "./memoryTextSource";
 
 /** What is known about a text without reading it. */
 export interface TextMeasures {
