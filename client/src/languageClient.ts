@@ -14,6 +14,7 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { CodeCacheEnvironment } from "./serverProtocol";
+import { HeldOpens } from "./heldOpens";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
@@ -26,6 +27,9 @@ export const CLIENT_NAME = "RLM Plan Language Server";
  * which logs every request's parameters, a run's `env` included, when tracing is verbose.
  */
 export const CLIENT_SECRETS = sessionMask({ env: process.env });
+
+/** Documents opened empty to be filled at once (a proposal): the server hears of them filled. */
+export const HELD_OPENS = new HeldOpens();
 
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
@@ -69,6 +73,9 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     outputChannel: channel,
     traceOutputChannel: channel,
     middleware: {
+      didOpen: (document, next) => HELD_OPENS.didOpen(document, next),
+      didChange: (event, next) => HELD_OPENS.didChange(event, next),
+      didClose: (document, next) => HELD_OPENS.didClose(document, next),
       workspace: {
         // The server pulls settings too: what it reads never turns MCP listing on in an untrusted workspace.
         configuration: async (params, token, next) => {
