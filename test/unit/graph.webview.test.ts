@@ -1,6 +1,6 @@
 // The plan graph's view in headless Chromium, without VS Code: the very page the panel sets
 // (client/src/graph/graphPage.ts, with VS Code's font variable on Linux) running
-// dist/graphView.js, and dist/graphLayout.js (elkjs) when it asks for it, bundled as the .vsix
+// dist/graphView.js inline, and dist/graphLayout.js (elkjs) when it asks for it, bundled as the .vsix
 // gets them (scripts/bundle.mjs's options), fed the messages the panel sends, its own messages
 // read back. Real fonts and real layout: each line of a node fits its box ("tool →
 // merge_prompt" ran past it), a long plan's column draws without elkjs, a graph wider than its
@@ -64,7 +64,7 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     });
     const html = graphPageHtml({
       nonce: "bm9uY2Utb2YtdGhlLXRlc3Q=",
-      script: `${ORIGIN}/graphView.js`,
+      script: scripts.get("/graphView.js") ?? "",
       layout: `${ORIGIN}/graphLayout.js`,
     }).replace('<html lang="en">', `<html lang="en" style='--vscode-font-family: ${VSCODE_FONT}'>`);
     asked.set(page, []);
@@ -76,6 +76,7 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     });
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => window.posted.some((m) => m.type === "ready"));
+    assert.deepEqual(await page.evaluate(() => window.posted.map((m) => m.type)), ["loading", "ready"]);
     const graph = graphToWire(buildPlanGraph(analyzePlanText(JSON.stringify(plan))));
     const message: ToWebview = { type: "graph", graph, title: "Graph: test" };
     await page.evaluate((m) => window.postMessage(m, "*"), message);
@@ -107,7 +108,7 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     const titles = await page.locator("#stage g.step text.title").allTextContents();
     assert.deepEqual(titles, ["tool → merge_prompt", "tool → WWW_MMM_www_mmm", "model → answer", "final"]);
     // A short plan is laid out by elkjs, loaded when the graph came.
-    assert.deepEqual(asked.get(page), ["/graphView.js", "/graphLayout.js"]);
+    assert.deepEqual(asked.get(page), ["/graphLayout.js"]);
     await page.close();
   });
 
@@ -116,7 +117,7 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     const page = await drawn({ steps: [...steps, final("v299")] });
     assert.equal(await page.locator("#stage g.step").count(), 301);
     assert.match((await page.locator("#status").textContent()) ?? "", /^301 steps · drawn in \d+ ms/);
-    assert.deepEqual(asked.get(page), ["/graphView.js"]);
+    assert.deepEqual(asked.get(page), []);
     await page.close();
   });
 

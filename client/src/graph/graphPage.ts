@@ -7,7 +7,10 @@ import { GRAPH_STYLE } from "@rlm-plan/core/graph/style";
 export interface GraphPageOptions {
   /** A fresh random value per page: the only script and stylesheet that run carry it. */
   readonly nonce: string;
-  /** The webview URI of dist/graphView.js. */
+  /**
+   * The text of dist/graphView.js, written into the page: one request less through the webview's
+   * service worker, which costs seconds on a busy machine (bench/README.md).
+   */
   readonly script: string;
   /** The webview URI of dist/graphLayout.js (elkjs), which the script loads when a layout needs it. */
   readonly layout: string;
@@ -34,7 +37,7 @@ export function graphPageHtml({ nonce, script, layout }: GraphPageOptions): stri
 <div id="canvas"><div id="stage"></div></div>
 <div id="tooltip" role="tooltip" hidden></div>
 <script nonce="${nonce}">${LOADING_SCRIPT}</script>
-<script nonce="${nonce}" src="${script}" data-layout="${layout}"></script>
+<script nonce="${nonce}" data-layout="${layout}">${script.replace(/<\/(script)/gi, "<\\/$1")}</script>
 </body>
 </html>`;
 }

@@ -7,6 +7,7 @@
 // drawing and where that time went.
 
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { WireGraph } from "@rlm-plan/core/graph/wire";
 import type { FromWebview, ToWebview } from "./messages";
@@ -121,7 +122,7 @@ export class GraphPanel implements vscode.Disposable {
       panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", name)).toString();
     panel.webview.html = graphPageHtml({
       nonce: randomBytes(16).toString("base64"),
-      script: dist("graphView.js"),
+      script: viewScript(this.deps.extensionUri),
       layout: dist("graphLayout.js"),
     });
     old?.dispose();
@@ -198,8 +199,13 @@ export class GraphPanel implements vscode.Disposable {
       if (!result) return;
       this.timing.answered ??= Date.now();
       this.result = result;
-      // The drawing never reads a step's range, which the wire carries as an LSP range.
-      this.send({ type: "graph", graph: result.graph as unknown as WireGraph, title: this.title });
+      // The drawing never reads a step's ranges (a third of a large graph's bytes): kept here.
+      const nodes = result.graph.nodes.map((node) => {
+        if (node.kind !== "step") return node;
+        const { range: _range, opRange: _opRange, ...drawn } = node;
+        return drawn;
+      });
+      this.send({ type: "graph", graph: { ...result.graph, nodes } as unknown as WireGraph, title: this.title });
       this.showRunStates();
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
       if (editor) this.cursorMoved(editor.selection.active);
@@ -334,6 +340,14 @@ export class GraphPanel implements vscode.Disposable {
     this.panel?.dispose();
     this.options.onDispose();
   }
+}
+
+let viewScriptText: string | undefined;
+
+/** dist/graphView.js's text, read once (the page carries it inline). */
+function viewScript(extensionUri: vscode.Uri): string {
+  viewScriptText ??= readFileSync(vscode.Uri.joinPath(extensionUri, "dist", "graphView.js").fsPath, "utf8");
+  return viewScriptText;
 }
 
 function toRange(range: NonNullable<PlanGraphStep["range"]>): vscode.Range {
