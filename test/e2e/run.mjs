@@ -856,7 +856,7 @@ export const scenarios = [
   {
     name: "(j) the plan graph of 1,000 steps: the time from the command to its nodes on screen, flat and nested",
     // Run alone it opens two windows, and a graph view loads slowly on a busy machine.
-    timeout: 240000,
+    timeout: 360000,
     async run(session) {
       // A window of its own. After (a)-(i) have run in one window for a couple of minutes, a new
       // webview there often never receives its page: the host frame loads, the content frame is
