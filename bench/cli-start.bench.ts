@@ -8,6 +8,9 @@
 // process itself at exit through a preloaded hook), the figure load disturbs least.
 //
 //   npm run build && node bench/out/cli-start.bench.js
+//
+// RLM_PLAN_BENCH_CLI_BEFORE=<another build's cli/dist/start.js> times that bundle too (a copy of
+// cli/dist/ made before a change), with a code cache of its own: before and after in one run.
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +22,7 @@ const ROOT = resolve(__dirname, "..", "..");
 const COMPILED = join(ROOT, "cli", "out", "main.js");
 const BUNDLED = join(ROOT, "cli", "dist", "start.js");
 const PLAN = join(ROOT, "examples", "workspace", "plans", "needle-count.rlmplan.json");
+const EARLIER = process.env["RLM_PLAN_BENCH_CLI_BEFORE"];
 
 /** Written to fd 3 as the process exits: its own CPU time, in microseconds. */
 const CPU_HOOK = `process.on("exit", () => {
@@ -49,6 +53,8 @@ async function main(): Promise<void> {
   if (!existsSync(BUNDLED)) throw new Error("cli/dist/start.js is missing: run npm run build");
   const cache = mkdtempSync(join(tmpdir(), "rlm-plan-cli-cache-"));
   const env = { ...process.env, NO_COLOR: "1", RLM_PLAN_CODE_CACHE: cache };
+  const earlierEnv = { ...env, RLM_PLAN_CODE_CACHE: join(cache, "earlier") };
+  if (EARLIER) spawned([EARLIER, "check", PLAN], earlierEnv)();
   const hook = join(cache, "cpu-hook.js");
   writeFileSync(hook, CPU_HOOK);
   try {
@@ -56,29 +62,35 @@ async function main(): Promise<void> {
     spawned([BUNDLED, "check", PLAN], env, hook)(); // and the one with the hook (same V8 flags: the same)
     console.log(`rlm-plan start · node ${process.version} · ${cpus()[0]?.model ?? "cpu"} × ${cpus().length}`);
     for (const command of ["check", "run"]) {
-      const [bare, before, after] = await measure(
+      const [bare, before, after, earlier] = await measure(
         calls(spawned(["-e", "0"], env)),
         calls(spawned([COMPILED, command, PLAN], env)),
         calls(spawned([BUNDLED, command, PLAN], env)),
+        ...(EARLIER ? [calls(spawned([EARLIER, command, PLAN], earlierEnv))] : []),
       );
       const row = (name: string, ms: number) =>
         console.log(`${name.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / bare.ms).toFixed(2).padStart(5)}x`);
       console.log(`\nrlm-plan ${command} (3-step plan)                   time  × bare node`);
       row("node -e 0", bare.ms);
       row("compiled modules, schema compiled (before)", before.ms);
+      if (earlier) row("RLM_PLAN_BENCH_CLI_BEFORE's bundle", earlier.ms);
       row("bundle, code cache warm (the bin now)", after.ms);
       console.log(`now / before: ${(after.ms / before.ms).toFixed(2)}x`);
-      const [bareCpu, beforeCpu, afterCpu] = cpuTimes(
+      const [bareCpu, beforeCpu, afterCpu, earlierCpu] = cpuTimes(
         [
           spawned(["-e", "0"], env, hook),
           spawned([COMPILED, command, PLAN], env, hook),
           spawned([BUNDLED, command, PLAN], env, hook),
+          ...(EARLIER ? [spawned([EARLIER, command, PLAN], earlierEnv, hook)] : []),
         ],
         15,
-      ) as [number, number, number];
+      ) as [number, number, number, number | undefined];
       console.log(
         `CPU time (median of 15): node -e 0 ${bareCpu.toFixed(0)} ms, before ${beforeCpu.toFixed(0)} ms ` +
-          `(${(beforeCpu / bareCpu).toFixed(2)}x), now ${afterCpu.toFixed(0)} ms (${(afterCpu / bareCpu).toFixed(2)}x)`,
+          `(${(beforeCpu / bareCpu).toFixed(2)}x), now ${afterCpu.toFixed(0)} ms (${(afterCpu / bareCpu).toFixed(2)}x)` +
+          (earlierCpu === undefined
+            ? ""
+            : `, RLM_PLAN_BENCH_CLI_BEFORE ${earlierCpu.toFixed(0)} ms (${(earlierCpu / bareCpu).toFixed(2)}x)`),
       );
     }
   } finally {

@@ -18,7 +18,7 @@
 //   node scripts/bundle.mjs --dev    # not minified, with source contents in the maps (F5)
 
 import { build } from "esbuild";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -102,6 +102,25 @@ async function main() {
     const map = result.metafile.outputs[`${entry.out}.map`]?.bytes ?? 0;
     console.log(`bundle: ${entry.out} ${(bytes / 1024).toFixed(0)} KiB (map ${(map / 1024).toFixed(0)} KiB)`);
   }
+  copyJournalAddon();
+}
+
+/**
+ * The run journal's SQLite (better-sqlite3, a native addon the bundles keep external) beside the
+ * bundles, in dist/node_modules where their `require` finds it: its JavaScript, the addon built for
+ * this machine's Node (VS Code's own runtime may refuse it: the server then runs unrecorded and
+ * says why), and the two small packages it loads the addon with.
+ */
+function copyJournalAddon() {
+  const files = {
+    "better-sqlite3": ["package.json", "LICENSE", "lib", "build/Release/better_sqlite3.node"],
+    bindings: ["package.json", "LICENSE.md", "bindings.js"],
+    "file-uri-to-path": ["package.json", "LICENSE", "index.js"],
+  };
+  for (const [name, parts] of Object.entries(files))
+    for (const part of parts)
+      cpSync(join(root, "node_modules", name, part), join(root, "dist/node_modules", name, part), { recursive: true });
+  console.log("bundle: dist/node_modules/better-sqlite3 (the run journal's SQLite)");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

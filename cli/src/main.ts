@@ -6,15 +6,25 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ESTIMATE_HELP, HELP, parseArgs, USAGE } from "./args";
-import { runCheck, runCheckWithPreflight, watchCheck } from "./check";
-import { runEstimate } from "./estimate";
-import { graphCommand } from "./graph";
 import { styleFor, type Io } from "./output";
-import { proposeCommand } from "./propose";
-import { runCommand } from "./run";
-import { runsCommand } from "./runs";
-import { Cancellation } from "./signals";
-import { testCommand } from "./test/testCommand";
+
+// Each command's modules are required when that command runs, never at start: a `check` then
+// loads no child_process, journal, OpenTelemetry or test runner, and `--version` none of them
+// (a pre-commit hook or a `--watch` loop pays the start on every call). Plain requires, not
+// import(): `check` runs synchronously, and in the bundle each stays a lazy module init.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const commands = {
+  check: () => require("./check") as typeof import("./check"),
+  estimate: () => require("./estimate") as typeof import("./estimate"),
+  graph: () => require("./graph") as typeof import("./graph"),
+  propose: () => require("./propose") as typeof import("./propose"),
+  run: () => require("./run") as typeof import("./run"),
+  runs: () => require("./runs") as typeof import("./runs"),
+  signals: () => require("./signals") as typeof import("./signals"),
+  test: () => require("./test/testCommand") as typeof import("./test/testCommand"),
+  worker: () => require("./queue/workerCommand") as typeof import("./queue/workerCommand"),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export function main(argv: readonly string[], io: Io): number {
   const command = parseArgs(argv);
@@ -29,9 +39,9 @@ export function main(argv: readonly string[], io: Io): number {
       io.out(`rlm-plan ${version()}\n`);
       return 0;
     case "check":
-      return runCheck(command, io, version());
+      return commands.check().runCheck(command, io, version());
     case "estimate":
-      return runEstimate(command, io);
+      return commands.estimate().runEstimate(command, io);
   }
 }
 
@@ -83,37 +93,42 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
     case "check": {
       const command = parseArgs(argv);
       if (command.kind !== "check") return undefined;
-      if (command.preflight) return () => runCheckWithPreflight(command, io, version());
+      if (command.preflight) return () => commands.check().runCheckWithPreflight(command, io, version());
       if (!command.watch) return undefined;
       return () => {
         const controller = new AbortController();
         const stop = () => controller.abort();
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
-        return watchCheck(command, io, version(), controller.signal).finally(() => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-        });
+        return commands
+          .check()
+          .watchCheck(command, io, version(), controller.signal)
+          .finally(() => {
+            process.off("SIGINT", stop);
+            process.off("SIGTERM", stop);
+          });
       };
     }
     case "run":
-      return (args) => runCommand(args, process);
+      return (args) => commands.run().runCommand(args, process);
     case "runs":
-      return async (args) => runsCommand(args, process);
+      return async (args) => commands.runs().runsCommand(args, process);
     case "test":
-      return (args) => testCommand(args, process);
+      return (args) => commands.test().testCommand(args, process);
+    case "worker":
+      return (args) => commands.worker().workerCommand(args, process);
     case "graph":
       return (args) =>
-        graphCommand(args, {
+        commands.graph().graphCommand(args, {
           out: (text) => void process.stdout.write(text),
           err: (text) => void process.stderr.write(text),
           style: styleFor(process.stderr, process.env),
         });
     case "propose":
       return async (args) => {
-        const cancel = new Cancellation(process.stderr);
+        const cancel = new (commands.signals().Cancellation)(process.stderr);
         try {
-          const code = await proposeCommand(args, {
+          const code = await commands.propose().proposeCommand(args, {
             stdout: (text) => void process.stdout.write(text),
             stderr: (text) => void process.stderr.write(text),
             signal: cancel.signal,

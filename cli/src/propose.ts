@@ -137,9 +137,18 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
   const report = new Report(args, reply, proposal, io);
   if (!proposal.ok || !args.run) return report.finish(undefined);
   // The one run pipeline, from the proposed plan's text, in a session under the same host profile.
-  const { outcome } = await session
-    .withText(proposal.planText)
-    .run({ signal, onTransition: (transition) => report.transition(transition) }).done;
+  // Recorded in the run journal as `run` records (session/runRecording.ts); never refused (no resume).
+  const proposed = session.withText(proposal.planText);
+  const started = proposed.record({
+    origin: "cli",
+    options: { proposed: { provider: args.provider } },
+    onNotice: (message) => io.stderr(`rlm-plan propose: ${message}\n`),
+  });
+  const { outcome } = await proposed.run({
+    signal,
+    onTransition: (transition) => report.transition(transition),
+    ...(started.ok ? { recording: started.recording } : {}),
+  }).done;
   return report.finish(outcome);
 }
 

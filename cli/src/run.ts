@@ -5,7 +5,16 @@
 
 import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import type { HostProfileError } from "@rlm-plan/core/host/profile";
-import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask } from "@rlm-plan/core/session";
+import {
+  addSessionSecrets,
+  HOST_PROFILE_FILENAME,
+  openPlanSession,
+  sessionMask,
+  type PlanSession,
+} from "@rlm-plan/core/session";
+import { mocksJson } from "./queue/planJob";
+import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
+import { runOnQueue } from "./queue/runOnQueue";
 import { childPlans, type Plan } from "@rlm-plan/core/plan/ast";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { Budget } from "@rlm-plan/core/plan/budget";
@@ -33,7 +42,7 @@ export interface RunIo {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -58,6 +67,9 @@ options:
   --otlp URL          export the run as an OpenTelemetry trace to this OTLP/HTTP endpoint
                       (GenAI conventions; prompts and replies only with
                       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked)
+  --queue URL         run the plan as a job on a queue (redis://HOST:PORT/QUEUE): a worker
+                      (rlm-plan worker) runs it under ITS host profile; the output is the same,
+                      and the run is recorded in this workspace's journal when it ends
   --resume RUN        continue run RUN of the journal, which did not finish: its completed steps'
                       model and tool calls are answered from the journal, the rest runs; the plan
                       and host profile must be unchanged (see rlm-plan runs)
@@ -87,6 +99,7 @@ interface RunArgs {
   readonly noJournal: boolean;
   readonly resume: number | undefined;
   readonly otlp: string | undefined;
+  readonly queue?: QueueAddress;
 }
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
@@ -149,6 +162,8 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     inputFiles: args.inputs,
     ...(args.mocks !== undefined ? { mocks: { file: args.mocks } } : {}),
     mask: io.mask,
+    // A queued run is run under the worker's profile: a local one only places the journal.
+    ...(args.queue ? { requireHost: false } : {}),
   });
   if (!opened.ok) {
     const { failure } = opened;
@@ -171,6 +186,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     }
   }
   const session = opened.session;
+  if (args.queue) return runQueued(args, args.queue, session, io, cancel);
   const text = session.text ?? "";
   const profileFile = session.hostProfile ?? "";
   // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
@@ -192,7 +208,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   // A run always has a profile (no_host_profile ended it above).
   const profile = session.profile;
   if (!profile) return 2;
-  const recording = startRecording(args, profile, text, io.mask, io.stderr, resuming);
+  const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
   const handle = session.run({
@@ -201,9 +217,10 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     onTransition: printer,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
     observers: runObservers(args, profile, recording, io.mask, env, io.stderr),
+    recording,
   });
   cancel.onKill(() => handle.kill());
-  const result = await handle.done.finally(() => recording?.store.close());
+  const result = await handle.done;
   if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
@@ -225,9 +242,10 @@ const RUN_OPTIONS: OptionSpec = {
     "--journal": "a DIR",
     "--resume": "a RUN number (rlm-plan runs list)",
     "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
+    "--queue": QUEUE_URL_FORM,
   },
   flags: ["--json", "--events", "--no-journal", "--help", "-h"],
-  nonEmpty: ["--host", "--mocks", "--journal", "--otlp"],
+  nonEmpty: ["--host", "--mocks", "--journal", "--otlp", "--queue"],
 };
 
 function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
@@ -258,6 +276,18 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   if (resume !== undefined && !(Number.isSafeInteger(resume) && resume > 0))
     return "--resume needs a RUN number (rlm-plan runs list)";
   if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
+  const queueText = options.values.get("--queue");
+  const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);
+  if (typeof queue === "string") return queue;
+  if (queue) {
+    const local = [
+      ["--resume", resumeText],
+      ["--otlp", otlp],
+      ["--input", Object.keys(inputs).length > 0 ? "" : undefined],
+    ].find(([, v]) => v !== undefined);
+    if (local)
+      return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry`;
+  }
   if (resume !== undefined) {
     const given = [
       ["--host", host],
@@ -275,6 +305,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
   if (positionals.length > 1) return "run takes one PLAN file";
   if (events && !json) return "--events needs --json";
   return {
+    ...(queue ? { queue } : {}),
     plan: positionals[0] as string,
     host,
     inputs,
@@ -287,6 +318,64 @@ function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
     resume,
     otlp,
   };
+}
+
+// ---- a run on a queue -----------------------------------------------------------------------
+
+/** `run --queue`: the plan goes to a worker; what comes back prints as a local run prints. */
+async function runQueued(
+  given: RunArgs,
+  address: QueueAddress,
+  session: PlanSession,
+  io: GuardedIo,
+  cancel: Cancellation,
+): Promise<number> {
+  const env = io.env ?? process.env;
+  let args = given;
+  if (address.password !== undefined) addSessionSecrets(io.mask, { env, clientValues: [address.password] });
+  const text = session.text ?? "";
+  const style = styleFor(io.stderr, env);
+  const say = (line: string) => void (args.json ? undefined : io.stderr.write(`rlm-plan: ${line}\n`));
+  say(`sending the plan to ${address.shown}: a worker runs it under its host profile`);
+  const recording = session.profile
+    ? startRecording(args, session, io.stderr, undefined)
+    : undefined;
+  if (typeof recording === "number") return recording;
+  const mocked = session.mocks !== undefined;
+  let result;
+  try {
+    result = await runOnQueue({
+      address,
+      plan: { name: display(session.file ?? args.plan), text },
+      ...(session.mocks ? { mocks: mocksJson(session.mocks) } : {}),
+      ...(args.parallel ? { parallel: args.parallel } : {}),
+      signal: cancel.signal,
+      onTransition: lazyPrinter(text, args.json, io, style, mocked),
+      onEvent: eventPrinter(text, args, io, mocked),
+      say,
+      ...(recording ? { recorder: recording.recorder } : {}),
+    });
+  } catch (error) {
+    io.stderr.write(
+      `rlm-plan: cannot use the queue ${address.shown}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 2;
+  } finally {
+    recording?.store.close();
+  }
+  if (result.kind === "cancelled") {
+    io.stderr.write("rlm-plan: the run was cancelled; a job no worker had taken is withdrawn\n");
+    return cancel.status;
+  }
+  if (result.kind === "failed") {
+    io.stderr.write(`rlm-plan: ${lineText(result.message)}\n`);
+    return 1;
+  }
+  if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
+  if (result.worker !== "")
+    say(`ran on worker ${result.worker}${result.attempt > 1 ? ` (attempt ${result.attempt})` : ""}`);
+  report(result.report, args, io, style);
+  return result.report.outcome.ok ? 0 : 1;
 }
 
 // ---- cancellation ---------------------------------------------------------------------------

@@ -2,19 +2,17 @@
 // (`.rlm-plan/` beside the host profile; --journal DIR elsewhere, --no-journal not at all), and
 // `--resume RUN` takes the plan, host profile and options the run was recorded with.
 
-import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { JsonObject } from "@rlm-plan/core/json";
-import { findJournalDir, journalDirOf } from "@rlm-plan/core/journal/location";
-import { RunRecorder } from "@rlm-plan/core/journal/recorder";
-import { checkSameInputs, resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
+import { findJournalDir } from "@rlm-plan/core/journal/location";
+import { resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
 import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
 import type { ParallelMode } from "@rlm-plan/core/run/events";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
+import type { PlanSession, SessionRecording } from "@rlm-plan/core/session";
 import type { RunObserver } from "@rlm-plan/core/run/observer";
 import type { HostProfile } from "@rlm-plan/core/host/profile";
-import { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
+import type { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
 import { basename } from "node:path";
 
 export interface JournalArgs {
@@ -86,56 +84,38 @@ export function resumeArgs<A extends JournalArgs>(args: A, stderr: Writer): { ar
   }
 }
 
-export interface Recording {
-  readonly recorder: RunRecorder;
-  readonly store: JournalStore;
+export interface Recording extends SessionRecording {
   /** "run 12 in .rlm-plan": for the last line. */
   readonly where: string;
 }
 
 /**
- * Starts recording (or continues a resumed run's entry). A journal that cannot be opened never
- * stops the run: it is said, and the run goes on unrecorded. A refused resume is an exit status.
+ * Starts recording through the session (the one recording path, session/runRecording.ts), or
+ * continues a resumed run's entry. A journal that cannot be opened never stops the run: it is
+ * said, and the run goes on unrecorded. A refused resume is an exit status.
  */
 export function startRecording(
   args: JournalArgs,
-  profile: Pick<HostProfile, "file" | "dir" | "journal">,
-  planText: string,
-  mask: SecretMask,
+  session: PlanSession,
   stderr: Writer,
   resuming: Resuming | undefined,
 ): Recording | undefined | number {
-  if (args.noJournal || (profile.journal?.enabled === false && !resuming && args.journal === undefined))
-    return undefined;
-  const profileFile = profile.file;
+  if (args.noJournal) return undefined;
   const say = (message: string) => void stderr.write(`rlm-plan: ${message}\n`);
-  let store = resuming?.store;
-  try {
-    const hostText = readFileSync(profileFile, "utf8").slice(0, MAX_HOST_PROFILE_BYTES);
-    const meta = {
-      origin: "cli" as const,
-      plan: { file: resolvePath(args.plan), text: planText },
-      hostProfile: { file: resolvePath(profileFile), text: hostText },
-      options: recordedOptions(args),
-      mask,
-      onNotice: say,
-    };
-    if (resuming) checkSameInputs(resuming.point, planText, meta.hostProfile);
-    const configured = profile.journal?.dir === undefined ? undefined : resolve(profile.dir, profile.journal.dir);
-    store ??= JournalStore.open(args.journal ?? configured ?? journalDirOf(profileFile));
-    for (const notice of store.notices) say(notice);
-    const recorder = resuming ? RunRecorder.resume(store, resuming.point, meta) : RunRecorder.begin(store, meta);
-    return { recorder, store, where: `run ${recorder.runId} in ${shown(store.dir)}` };
-  } catch (error) {
-    if (error instanceof ResumeRefusal) {
-      store?.close();
-      say(`cannot resume: ${error.message}`);
-      return 1;
-    }
-    say(`this run is not recorded: ${messageOf(error)}`);
-    store?.close();
-    return undefined;
+  const started = session.record({
+    origin: "cli",
+    ...(args.journal !== undefined ? { dir: args.journal } : {}),
+    options: recordedOptions(args),
+    ...(resuming ? { resume: resuming } : {}),
+    onNotice: say,
+  });
+  if (!started.ok) {
+    say(`cannot resume: ${started.refusal}`);
+    return 1;
   }
+  const { recording } = started;
+  if (!recording) return undefined;
+  return { ...recording, where: `run ${recording.recorder.runId} in ${shown(recording.store.dir)}` };
 }
 
 /** What a resume needs to run the same way again: inputs, mocks and parallel mode as given. */
@@ -171,18 +151,21 @@ export function runObservers(
   env: NodeJS.ProcessEnv,
   stderr: Writer,
 ): RunObserver[] {
-  const observers: RunObserver[] = recording ? [recording.recorder] : [];
+  const observers: RunObserver[] = [];
   const url = args.otlp ?? profile.telemetry?.otlp;
-  if (url !== undefined)
-    observers.push(
-      new RunTrace({
-        url,
-        planName: basename(args.plan),
-        mask,
-        env,
-        ...(recording ? { runId: recording.recorder.runId } : {}),
-        onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
-      }),
-    );
+  if (url === undefined) return observers;
+  // OpenTelemetry (a tenth of the bundle, with http and zlib) only for a run that exports a trace.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { RunTrace: Trace } = require("@rlm-plan/core/telemetry/runTrace") as { RunTrace: typeof RunTrace };
+  observers.push(
+    new Trace({
+      url,
+      planName: basename(args.plan),
+      mask,
+      env,
+      ...(recording ? { runId: recording.recorder.runId } : {}),
+      onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
+    }),
+  );
   return observers;
 }

@@ -12,7 +12,11 @@ import type { JsonValue, RunEvent } from "@rlm-plan/core";
 import type { RunLog, RunRecord, StepPath, StepRef } from "./runLog";
 import type { RunOutput } from "./runOutput";
 import { stepId } from "./graph/runSteps";
-import { RunEventNotification, RunFinishedNotification, type RunFinishedParams } from "./serverProtocol";
+import {
+  RunEventNotification,
+  RunFinishedNotification,
+  type RunFinishedParams,
+} from "@rlm-plan/language-server/protocol";
 
 type SessionInput =
   | { readonly kind: "event"; readonly event: RunEvent }

@@ -10,6 +10,7 @@ import { registerHostProfileScaffold } from "./hostProfileScaffold";
 import { GraphPanels } from "./graph/graphPanels";
 import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
+import { JournalRuns, registerJournalCommands } from "./journalRuns";
 import { historyLimit, RunLog } from "./runLog";
 import { RunOutput } from "./runOutput";
 import {
@@ -24,6 +25,7 @@ import { ProviderKeys } from "./secrets";
 import { registerProposeCommand } from "./proposeCommand";
 import { WorstCaseStatus } from "./statusBar";
 import type { StepPath } from "./runLog";
+import { PlanTests } from "./testing/testController";
 import { revealStep } from "./stepLocation";
 
 let client: LanguageClient | undefined;
@@ -39,11 +41,18 @@ export interface RlmPlanApi {
 
 export async function activate(context: vscode.ExtensionContext): Promise<RlmPlanApi> {
   const activated = performance.now();
+  // How long the extension host had run before activating us: the part of a window's first
+  // diagnostic that no extension controls (printed with the activation time, for the e2e run).
+  const hostUp = Math.round(process.uptime() * 1000);
   client = createLanguageClient(context);
   // The server starts first, so that its start (a Node process loading its bundle) overlaps the
   // rest of activation; a failure is kept as a value until it is reported below.
+  let ready = { after: 0, at: "" };
   const starting = client.start().then(
-    () => undefined,
+    () => {
+      ready = { after: Math.round(performance.now() - activated), at: new Date().toISOString() };
+      return undefined;
+    },
     (error: unknown) => error ?? new Error("the language server did not start"),
   );
   const output = new RunOutput();
@@ -52,6 +61,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   const runs = new ActiveRuns(client, log, output);
   const keys = new ProviderKeys(context.secrets, client);
   const deps: RunDependencies = { client, log, runs, output, keys };
+  // CLI, debugger and other windows' runs, from the workspace's run journal through the server.
+  const journal = new JournalRuns(client, log);
   const tree = new RunsTreeProvider(log);
   const documents = new RunDocuments(log);
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
@@ -63,7 +74,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     tree,
     documents,
     view,
+    journal,
     registerRunCommands(deps),
+    registerJournalCommands(deps, journal),
     registerHostProfileScaffold(client),
     registerProposeCommand(client, keys),
     registerDebugging({ context, log, output, keys }),
@@ -90,15 +103,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   );
   const failure = await starting;
   if (failure === undefined) {
+    void journal.refresh();
     // Activation time (activate → the server's initialize answer), read by the e2e run.
     client.outputChannel.appendLine(
-      `${ACTIVATION_LOG_PREFIX} ${Math.round(performance.now() - activated)} ms (activate → language server ready)`,
+      `${ACTIVATION_LOG_PREFIX} ${ready.after} ms (activate → language server ready; ` +
+        `extension host up ${hostUp} ms before activate; ready at ${ready.at})`,
     );
   } else {
     // Commands and the run log stay usable; the server's own output channel has the details.
     void vscode.window.showErrorMessage(`The RLM Plan language server did not start: ${String(failure)}`);
   }
   context.subscriptions.push(new WorstCaseStatus(client));
+  // The Testing view: every case of the workspace's test files (listed, never run unasked).
+  context.subscriptions.push(new PlanTests(client, (plan) => keys.keysFor(vscode.Uri.file(plan).toString())));
   return { client, log };
 }
 

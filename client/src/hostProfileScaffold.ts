@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
 import { PLAN_LANGUAGE_ID } from "./languageClient";
-import { HostProfileTemplateRequest } from "./serverProtocol";
+import { HostProfileTemplateRequest } from "@rlm-plan/language-server/protocol";
 
 export const CREATE_HOST_PROFILE_COMMAND = "rlmPlan.createHostProfile";
 

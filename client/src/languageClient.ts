@@ -13,7 +13,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
-import { CodeCacheEnvironment } from "./serverProtocol";
+import { CodeCacheEnvironment } from "@rlm-plan/language-server/protocol";
 import { HeldOpens } from "./heldOpens";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
@@ -58,6 +58,8 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     { scheme: "file", pattern: `**/${HOST_PROFILE_FILENAME}` },
     // Mocks files: what `run --mocks` would refuse, and mocks that name nothing (never used).
     { scheme: "file", pattern: "**/*.mocks.json" },
+    // Test files: diagnostics, hover, completion and a Run/Debug lens on each case.
+    { scheme: "file", pattern: "**/*.rlmplan.test.json" },
   ];
   // A host profile named by the setting gets the server's diagnostics too.
   const configured = configuredHostProfile();
@@ -65,6 +67,7 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
   // One channel for the server's messages and the protocol trace, masked (see CLIENT_SECRETS).
   const channel = maskedMethods(vscode.window.createOutputChannel(CLIENT_NAME, { log: true }), CLIENT_SECRETS);
   context.subscriptions.push(channel);
+  let firstPlanDiagnostics = false;
   const clientOptions: LanguageClientOptions = {
     documentSelector,
     // The extension has its own run UI (progress, Plan Runs view): the lens names its command.
@@ -76,6 +79,15 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
       didOpen: (document, next) => HELD_OPENS.didOpen(document, next),
       didChange: (event, next) => HELD_OPENS.didChange(event, next),
       didClose: (document, next) => HELD_OPENS.didClose(document, next),
+      // When the window's first plan got its diagnostics (the clock the e2e run reads beside the
+      // activation line): one line a window, so opening a plan is timed from the user's side.
+      handleDiagnostics: (uri, diagnostics, next) => {
+        if (!firstPlanDiagnostics && uri.path.endsWith(".rlmplan.json")) {
+          firstPlanDiagnostics = true;
+          channel.appendLine(`First plan diagnostics: ${path.basename(uri.path)} at ${new Date().toISOString()}`);
+        }
+        next(uri, diagnostics);
+      },
       workspace: {
         // The server pulls settings too: what it reads never turns MCP listing on in an untrusted workspace.
         configuration: async (params, token, next) => {

@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclient/node";
 import type { ProviderKeys } from "./secrets";
 import { HELD_OPENS } from "./languageClient";
-import { HostProvidersRequest, ProposePlanCommand } from "./serverProtocol";
+import { HostProvidersRequest, ProposePlanCommand } from "@rlm-plan/language-server/protocol";
 
 export const PROPOSE_PLAN_COMMAND = "rlmPlan.proposePlan";
 

@@ -9,7 +9,12 @@ import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclien
 import type { ActiveRuns, RunSession } from "./activeRuns";
 import type { RunLog, RunRecord, StepRef } from "./runLog";
 import { displayPath, ms, type RunOutput } from "./runOutput";
-import { CancelRunCommand, HostProfileRequest, RunCommand, RunPlanClientCommand } from "./serverProtocol";
+import {
+  CancelRunCommand,
+  HostProfileRequest,
+  RunCommand,
+  RunPlanClientCommand,
+} from "@rlm-plan/language-server/protocol";
 import type { ProviderKeys } from "./secrets";
 import { revealStep } from "./stepLocation";
 
@@ -122,6 +127,7 @@ export async function runPlan(deps: RunDependencies, target: unknown, mocks?: st
   }
 
   let runId: string;
+  let journal: RunCommand.Result["journal"];
   try {
     const env = host?.hostProfile ? await deps.keys.keysFor(planUri) : {};
     const args: RunCommand.Arguments = [
@@ -132,6 +138,7 @@ export async function runPlan(deps: RunDependencies, target: unknown, mocks?: st
       arguments: args,
     })) as RunCommand.Result;
     runId = answer.runId;
+    journal = answer.journal;
   } catch (error) {
     output.refused(planUri, messageOf(error));
     output.show();
@@ -142,6 +149,7 @@ export async function runPlan(deps: RunDependencies, target: unknown, mocks?: st
   }
 
   const record = log.begin(planUri, host?.hostProfile ?? null, runId, mocks);
+  if (journal) record.journal = journal;
   output.show();
   const session = runs.start(runId, record);
   await showProgress(deps, session);
@@ -149,7 +157,7 @@ export async function runPlan(deps: RunDependencies, target: unknown, mocks?: st
   return record;
 }
 
-async function showProgress(deps: RunDependencies, session: RunSession): Promise<void> {
+export async function showProgress(deps: RunDependencies, session: RunSession): Promise<void> {
   const name = displayPath(session.record.plan);
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `RLM Plan: running ${name}`, cancellable: true },
@@ -170,7 +178,7 @@ async function showProgress(deps: RunDependencies, session: RunSession): Promise
   );
 }
 
-async function reportEnd(deps: RunDependencies, record: RunRecord): Promise<void> {
+export async function reportEnd(deps: RunDependencies, record: RunRecord): Promise<void> {
   const took = record.durationMs === undefined ? "" : ` in ${ms(record.durationMs)}`;
   const name = displayPath(record.plan);
   if (record.status === "succeeded") {
@@ -248,7 +256,11 @@ async function cancelSession(deps: RunDependencies, session: RunSession): Promis
 /** A logged run: the one given (an item of the Plan Runs view, a record id) or one the user picks. */
 export async function pickRun(log: RunLog, target: unknown, placeHolder: string): Promise<RunRecord | undefined> {
   const id = recordId(target);
-  if (id) return log.get(id);
+  if (id) {
+    const record = log.get(id);
+    // A run listed from the run journal is read whole first (the graph replays its events).
+    return record && (await log.complete(record));
+  }
   const runs = log.all();
   if (runs.length === 0) {
     void vscode.window.showInformationMessage("No plan has run yet in this workspace.");
@@ -262,7 +274,7 @@ export async function pickRun(log: RunLog, target: unknown, placeHolder: string)
     })),
     { placeHolder },
   );
-  return picked?.run;
+  return picked && (await log.complete(picked.run));
 }
 
 /** The id of a run record carried by a view item (`{record}`), a record, or a string. */

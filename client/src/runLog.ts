@@ -64,6 +64,19 @@ export interface RunRecord {
   failedStep?: StepRef;
   /** Where in the plan the error is: the path the error names, or the failed step's. */
   errorAt?: StepPath;
+  /** The run's entry in the workspace's run journal (the server's answer says it). */
+  journal?: JournalRef;
+}
+
+/** A run in the run journal: its folder, number and uid there, who started it, whether it was read whole. */
+export interface JournalRef {
+  readonly dir: string;
+  readonly id: number;
+  readonly uid: string;
+  /** cli, editor, debugger, test: set on runs listed from the journal only. */
+  readonly origin?: string;
+  /** False until the run's events, value or error were read from the journal. */
+  loaded?: boolean;
 }
 
 /** A run with thousands of steps keeps its first transitions and counts the rest. */
@@ -79,6 +92,10 @@ const LOG_VERSION = 1;
 
 export class RunLog implements vscode.Disposable {
   private records: RunRecord[] = [];
+  /** Runs of the run journal that are not in this log (the CLI's, other windows'): listed, never saved here. */
+  private journalRecords: RunRecord[] = [];
+  /** Reads a journal run whole (journalRuns.ts); undefined until the journal is wired. */
+  loader: ((record: RunRecord) => Promise<void>) | undefined;
   private readonly changed = new vscode.EventEmitter<RunRecord | undefined>();
   /** Fires with the record that changed, or undefined when the list itself changed. */
   readonly onDidChange = this.changed.event;
@@ -105,13 +122,35 @@ export class RunLog implements vscode.Disposable {
     this.changed.fire(undefined);
   }
 
-  /** Newest first. */
+  /** Newest first: this log's runs and the journal's others. */
   all(): readonly RunRecord[] {
-    return this.records;
+    if (this.journalRecords.length === 0) return this.records;
+    const mine = new Set(this.records.map((run) => run.journal?.uid));
+    const others = this.journalRecords.filter((run) => !mine.has(run.journal?.uid));
+    return [...this.records, ...others].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   }
 
   get(id: string): RunRecord | undefined {
-    return this.records.find((run) => run.id === id);
+    return this.records.find((run) => run.id === id) ?? this.journalRecords.find((run) => run.id === id);
+  }
+
+  /** Replaces the journal's runs (as listed by the server), keeping those already read whole. */
+  setJournalRuns(records: readonly RunRecord[]): void {
+    const known = new Map(this.journalRecords.map((run) => [run.id, run]));
+    this.journalRecords = records.map((run) => {
+      const before = known.get(run.id);
+      return before && before.status === run.status ? before : run;
+    });
+    this.changed.fire(undefined);
+  }
+
+  /** A journal run read whole (its events, value or error), for the graph's replay and JSON. */
+  async complete(record: RunRecord): Promise<RunRecord> {
+    if (record.journal && record.journal.loaded === false && this.loader) {
+      await this.loader(record);
+      this.changed.fire(record);
+    }
+    return record;
   }
 
   /** Starts the record of a run the server has just accepted. */
@@ -222,7 +261,7 @@ export function historyLimit(): number {
   return Number.isInteger(value) && value >= 1 ? Math.min(value, 1000) : DEFAULT_HISTORY_LIMIT;
 }
 
-function withoutRanges(event: RunEvent): RunEvent {
+export function withoutRanges(event: RunEvent): RunEvent {
   const { range: _range, ...rest } = event;
   if (!("error" in rest)) return rest as RunEvent;
   const { range: _errorRange, ...error } = rest.error;

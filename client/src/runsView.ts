@@ -31,9 +31,15 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     this.subscription = log.onDidChange((record) => this.changed.fire(record ? this.runNode(record) : undefined));
   }
 
-  getChildren(node?: RunsNode): RunsNode[] {
+  getChildren(node?: RunsNode): RunsNode[] | Promise<RunsNode[]> {
     if (!node) return this.log.all().map((record) => this.runNode(record));
     if (node.kind !== "run") return [];
+    // A run listed from the run journal is read whole when opened.
+    if (node.record.journal?.loaded === false) return this.log.complete(node.record).then(() => this.childrenOf(node));
+    return this.childrenOf(node);
+  }
+
+  private childrenOf(node: RunsNode): RunsNode[] {
     const { record } = node;
     const children: RunsNode[] = record.transitions.map((transition) => ({ kind: "transition", record, transition }));
     if (record.droppedTransitions) children.push({ kind: "dropped", record });
@@ -90,13 +96,17 @@ function runItem(record: RunRecord): vscode.TreeItem {
   item.id = record.id;
   const when = new Date(record.startedAt).toLocaleTimeString();
   const took = record.durationMs === undefined ? "" : ` · ${ms(record.durationMs)}`;
-  item.description = `#${record.number} · ${record.status}${record.mocks ? " (mocked)" : ""} · ${when}${took}`;
+  const origin = record.journal?.origin ? ` · ${record.journal.origin}` : "";
+  item.description = `#${record.number} · ${record.status}${record.mocks ? " (mocked)" : ""}${origin} · ${when}${took}`;
   item.iconPath = STATUS_ICONS[record.status];
-  item.contextValue = `rlmPlanRun.${record.status}`;
+  // ".journal": recorded in the run journal, so an interrupted run can be resumed.
+  item.contextValue = `rlmPlanRun.${record.status}${record.journal ? ".journal" : ""}`;
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.appendMarkdown(`**Run ${record.number}** of \`${plan}\`: ${record.status}\n\n`);
   tooltip.appendMarkdown(`Started ${new Date(record.startedAt).toLocaleString()}${took}\n\n`);
   tooltip.appendMarkdown(`Host profile: \`${record.hostProfile ? displayPath(record.hostProfile) : "none"}\`\n\n`);
+  if (record.journal)
+    tooltip.appendMarkdown(`Run ${record.journal.id} in the run journal \`${record.journal.dir}\`\n\n`);
   if (record.error)
     tooltip.appendMarkdown(`Error (${record.error.phase}/${record.error.kind}): `).appendText(record.error.message);
   item.tooltip = tooltip;

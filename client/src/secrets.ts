@@ -13,7 +13,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
 import { CLIENT_SECRETS } from "./languageClient";
-import { HostProvidersRequest } from "./serverProtocol";
+import { HostProvidersRequest } from "@rlm-plan/language-server/protocol";
 
 export const SET_PROVIDER_KEY_COMMAND = "rlmPlan.setProviderApiKey";
 const SECRET_PREFIX = "rlmPlan.apiKey.";

@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { PLAN_LANGUAGE_ID } from "./languageClient";
 import { displayPath } from "./runOutput";
-import { WorstCaseRequest } from "./serverProtocol";
+import { WorstCaseRequest } from "@rlm-plan/language-server/protocol";
 
 const REFRESH_DELAY_MS = 150;
 

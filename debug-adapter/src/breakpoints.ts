@@ -73,6 +73,11 @@ export class Breakpoints {
     });
   }
 
+  /** Whether a breakpoint is set on the step at `path` (time travel stops there, conditions aside). */
+  has(file: string, path: StepPause["path"]): boolean {
+    return this.byFile.get(file)?.has(stepKey(path)) === true;
+  }
+
   /** Whether the breakpoints of `file` stop the run before the paused step. Counts hits. */
   check(file: string, pause: StepPause): BreakpointHit {
     const bp = this.byFile.get(file)?.get(stepKey(pause.path));

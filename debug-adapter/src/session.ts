@@ -2,9 +2,13 @@
 // runtime's pause hooks. Breakpoints sit on steps; next/stepIn/stepOut follow nested plans
 // (rlm, parallel branches, retry attempts); the call stack has one frame per nested plan; the
 // console evaluates plan expressions with the runtime's evaluator, read-only. Terminating or
-// disconnecting cancels the run and kills its tool processes before answering.
+// disconnecting cancels the run and kills its tool processes before answering. A recorded run
+// ("replay" in the launch) runs with every call answered from the run journal, executing nothing,
+// and can be stepped backward and forward (timeTravel.ts). (Over 400 lines: one DAP session's
+// request handlers, which share its state.)
 
 import {
+  CapabilitiesEvent,
   ErrorDestination,
   InitializedEvent,
   LoggingDebugSession,
@@ -17,7 +21,7 @@ import {
   Thread,
 } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { basename } from "node:path";
+import { basename, resolve as resolvePath } from "node:path";
 import {
   operationName,
   parseDebugExpression,
@@ -33,6 +37,7 @@ import {
 import { sessionMask } from "@rlm-plan/core/session";
 import { Breakpoints } from "./breakpoints";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
+import { TimeTravel } from "./timeTravel";
 import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";
 import { preview, VariableStore } from "./variables";
 
@@ -72,6 +77,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   private held: Held | undefined;
   private noDebug = false;
   private ended = false;
+  /** A replayed recorded run's steps as they were, to go back and forth through. */
+  private travel: TimeTravel | undefined;
 
   /**
    * The output boundary: every event and response the adapter sends (output, variables,
@@ -151,7 +158,11 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.program = prepared.file;
     this.hostProfile = prepared.hostProfile;
     this.steps = new Map(prepared.steps.map((s) => [stepKey(s.path), s]));
-    this.noDebug = args.noDebug === true;
+    this.noDebug = args.noDebug === true && !prepared.replay;
+    if (prepared.replay) {
+      this.travel = new TimeTravel();
+      this.sendEvent(new CapabilitiesEvent({ supportsStepBack: true }));
+    }
     if (args.stopOnEntry && !this.noDebug) this.stepping = { mode: "pause", from: 0 };
     this.sendResponse(response);
     await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref())]);
@@ -177,8 +188,28 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}${dry}\n`);
     this.sendEvent(new Event("rlmPlan.started", { plan: this.program, hostProfile: this.hostProfile }));
     this.startedAt = performance.now();
+    // Recorded in the workspace's run journal as every run is (the session's one way); a replay
+    // of a recorded run is not a run of its own.
+    const started = prepared.replay
+      ? { ok: false as const }
+      : prepared.session.record({
+          origin: "debugger",
+          ...(prepared.mocks ? { options: { mocks: resolvePath(prepared.mocks) } } : {}),
+          onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
+        });
+    const recording = started.ok ? started.recording : undefined;
+    if (recording)
+      this.sendEvent(
+        new Event("rlmPlan.journal", {
+          dir: recording.store.dir,
+          id: recording.recorder.runId,
+          uid: recording.recorder.uid,
+        }),
+      );
     // The one run pipeline: check, build what the plan names, preflight, execute.
     const report = await prepared.session.run({
+      recording,
+      ...(prepared.replay ? { observers: [prepared.replay.observer] } : {}),
       onHostBuilt: (built) => (this.created = built),
       signal: this.cancel.signal,
       countPausedTime,
@@ -236,6 +267,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   }
 
   private beforeStep(pause: StepPause): Promise<void> | undefined {
+    this.travel?.reached(pause);
     const depth = pause.frames.length;
     if (this.pauseRequested || steppingStops(this.stepping, depth)) {
       const mode = this.pauseRequested ? "pause" : this.stepping.mode;
@@ -281,6 +313,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   }
 
   private resume(response: DebugProtocol.Response, mode: StepMode): void {
+    if (this.travel?.inThePast) return this.travelForward(response, mode);
     if (response.command === "continue")
       (response as DebugProtocol.ContinueResponse).body = { allThreadsContinued: true };
     this.sendResponse(response);
@@ -302,6 +335,51 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
     this.resume(response, "stepOut");
+  }
+
+  /** A recorded run, shown at an earlier step: forward through what was seen, then on with the replay. */
+  private travelForward(response: DebugProtocol.Response, mode: StepMode): void {
+    const travel = this.travel as TimeTravel;
+    if (mode === "continue") {
+      const hit = travel.forwardTo((pause) => this.breakpoints.has(this.program, pause.path));
+      if (!hit) return this.resume(response, mode);
+      (response as DebugProtocol.ContinueResponse).body = { allThreadsContinued: true };
+      this.sendResponse(response);
+      return this.showTravelled("breakpoint");
+    }
+    travel.forward();
+    this.sendResponse(response);
+    this.showTravelled("step");
+  }
+
+  private showTravelled(reason: string): void {
+    this.variableStore.reset();
+    this.sendEvent(new StoppedEvent(reason, THREAD_ID));
+  }
+
+  protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
+    if (!this.travel) return this.fail(response, "step back works in a recorded run (Debug Recorded Run)");
+    if (!this.held) return this.fail(response, "the run is not paused");
+    this.travel.back();
+    this.sendResponse(response);
+    this.showTravelled("step");
+  }
+
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
+    if (!this.travel) return this.fail(response, "reverse continue works in a recorded run (Debug Recorded Run)");
+    if (!this.held) return this.fail(response, "the run is not paused");
+    const hit = this.travel.backTo((pause) => this.breakpoints.has(this.program, pause.path));
+    this.sendResponse(response);
+    this.showTravelled(hit ? "breakpoint" : "entry");
+  }
+
+  /** The pause the views show: an earlier step of a recorded run, or where the run is held. */
+  private viewed(): { pause: StepPause; error: PlanError | undefined } | undefined {
+    if (this.travel?.inThePast) {
+      const pause = this.travel.current;
+      return pause ? { pause, error: undefined } : undefined;
+    }
+    return this.held;
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
@@ -344,7 +422,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
 
   /** One frame per nested plan, innermost first, each at the step that plan is running. */
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {
-    const pause = this.held?.pause;
+    const pause = this.viewed()?.pause;
     if (!pause) {
       response.body = { stackFrames: [], totalFrames: 0 };
       this.sendResponse(response);
@@ -370,7 +448,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse): void {
-    response.body = { scopes: this.held ? this.variableStore.scopes(this.held.pause, this.held.error) : [] };
+    const viewed = this.viewed();
+    response.body = { scopes: viewed ? this.variableStore.scopes(viewed.pause, viewed.error) : [] };
     this.sendResponse(response);
   }
 
@@ -398,6 +477,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   ): Promise<void> {
     const held = this.held;
     if (!held) return this.fail(response, "the run is not paused: pause it or stop at a breakpoint to evaluate");
+    if (this.travel?.inThePast)
+      return this.fail(response, "evaluate works at the newest step the replay reached; Variables shows this step's");
     const parsed = parseDebugExpression(args.expression);
     if (!parsed.ok) return this.fail(response, parsed.message);
     const result = held.pause.evaluate(parsed.expr);

@@ -1,11 +1,14 @@
-// The custom protocol between the rlm-plan language server and its clients, in one place.
-// Each message is a namespace with its method, its type and a comment saying who sends it
-// (the vscode-eslint convention). Everything else is standard LSP.
+// The custom protocol between the rlm-plan language server and its clients, in one place: the
+// server and the VS Code client both import this module (the vscode-eslint convention of shared
+// messages), so a message is written once. Each message is a namespace with its method, its type
+// and a comment saying who sends it. Everything else is standard LSP. At run time this module
+// needs only vscode-languageserver-protocol (the runtime's names are types), so the extension can
+// bundle it without anything of the server (test/unit/architecture.client.test.ts holds that).
 
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
 import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
-import { NotificationType, RequestType, type Range } from "vscode-languageserver";
+import { NotificationType, RequestType, type Range } from "vscode-languageserver-protocol";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
 export interface RlmPlanSettings {
@@ -47,6 +50,15 @@ export interface RunIdentity {
   readonly runId: string;
   /** Present (true) on every notification of a run whose tools or providers answer from mocks. */
   readonly mocked?: boolean;
+  /** The run's entry in the run journal, when it is recorded (JournalRunsRequest lists it). */
+  readonly journal?: JournalRunRef;
+}
+
+/** A run in a run journal: the journal's folder and the run's number and uid there. */
+export interface JournalRunRef {
+  readonly dir: string;
+  readonly id: number;
+  readonly uid: string;
 }
 
 /**
@@ -358,4 +370,155 @@ export namespace HostProfileTemplateRequest {
     | { readonly ok: true; readonly text: string; readonly capabilities: readonly string[] }
     | { readonly ok: false; readonly message: string };
   export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** A run as the journal lists it (the core's journal/queries.ts RunSummary) with its journal's folder. */
+export interface JournalRunSummary {
+  readonly dir: string;
+  readonly id: number;
+  readonly uid: string;
+  /** Who started it: cli, editor, debugger, test. */
+  readonly origin: string;
+  readonly plan: string;
+  /** The plan file's path, when the run was started from one. */
+  readonly planFile: string | null;
+  readonly status: "running" | "interrupted" | "ok" | "failed" | "cancelled";
+  readonly errorKind: string | null;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly elapsedMs: number | null;
+  readonly mocked: boolean;
+}
+
+/**
+ * Client → server: the runs of the run journal seen from a folder (the nearest `.rlm-plan/` at or
+ * above it, or beside its host profile), newest first: CLI, editor and debugger runs alike.
+ * `journal` is null where there is none; `notice` says why a journal could not be read.
+ */
+export namespace JournalRunsRequest {
+  export const method = "rlmPlan/journalRuns";
+  export interface Params {
+    /** A folder (or file) URI. */
+    readonly uri: string;
+    /** At most this many (default 200). */
+    readonly limit?: number;
+  }
+  export interface Result {
+    readonly journal: string | null;
+    readonly runs: readonly JournalRunSummary[];
+    readonly notice?: string;
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/**
+ * Client → server: one recorded run whole, for the editor's run log (Open Run as Graph replays
+ * its events): the events as the runtime emitted them, masked when recorded; null when the
+ * journal has no such run.
+ */
+export namespace JournalRunRequest {
+  export const method = "rlmPlan/journalRun";
+  export type Params = Pick<JournalRunRef, "dir" | "id">;
+  export interface Result extends JournalRunSummary {
+    readonly hostFile: string | null;
+    readonly events: readonly RunEvent[];
+    readonly value?: unknown;
+    readonly error?: PlanError;
+    readonly checkpoints: readonly string[];
+    readonly budgetRemaining?: Readonly<Record<string, number>>;
+  }
+  export const type = new RequestType<Params, Result | null, void>(method);
+}
+
+/**
+ * `workspace/executeCommand`: resume an interrupted (or cancelled) recorded run, as `rlm-plan run
+ * --resume` does: its completed steps answered from the journal, the rest run, the same journal
+ * entry continued. Answers at once like RunCommand (its events and outcome arrive the same way),
+ * or fails with the reason a resume is refused (the plan or host profile changed since).
+ */
+export namespace ResumeRunCommand {
+  export const command = "rlmPlan.server.resume";
+  export type Arguments = [
+    { readonly dir: string; readonly id: number; readonly env?: Readonly<Record<string, string>> },
+  ];
+  export type Result = RunIdentity;
+}
+
+/** A case of a test file as written: an entry of "cases", or the dataset (all its lines). */
+export interface TestFileCase {
+  readonly name: string;
+  readonly kind: "case" | "dataset";
+  /** The case's object in the test file. */
+  readonly range: Range;
+}
+
+/**
+ * Client → server: the cases of a test file (`*.rlmplan.test.json`), from the open document or
+ * the disk (the Testing view lists every test file of the workspace). Nothing runs.
+ */
+export namespace TestFileRequest {
+  export const method = "rlmPlan/testFile";
+  export interface Params {
+    readonly uri: string;
+  }
+  export interface Result {
+    readonly uri: string;
+    readonly cases: readonly TestFileCase[];
+    /** How many errors stop the file from running (its diagnostics say which). */
+    readonly errors: number;
+    /** The plan file the tests run, when the file names one that loads. */
+    readonly plan: string | null;
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** One run of a case: a failing one with each failed expectation, its expected and actual values. */
+export interface TestCaseRunResult {
+  /** The written case (RunTestCasesRequest's `cases` names it). */
+  readonly name: string;
+  readonly kind: "case" | "dataset";
+  /** The run's id: FILE#NAME, with " [i/N]" for repeats and NAME:LINE for a dataset's lines. */
+  readonly id: string;
+  readonly ok: boolean;
+  readonly failures: readonly {
+    readonly assertion: string;
+    readonly message: string;
+    readonly expected?: JsonValue;
+    readonly actual?: JsonValue;
+  }[];
+  /** Where the case is written: the test file's case, or the dataset's line (0-based, LSP). */
+  readonly location: { readonly uri: string; readonly line: number; readonly character: number };
+  readonly durationMs: number;
+  /** How its tools and providers answered: mocks, cassette, live. */
+  readonly answered: string;
+}
+
+/**
+ * Client → server: run cases of a test file through the core's test runner (the same as
+ * `rlm-plan test`), only when a user asks; answers when they all ended. Cancelling the request
+ * cancels the runs.
+ */
+export namespace RunTestCasesRequest {
+  export const method = "rlmPlan/runTestCases";
+  export interface Params {
+    readonly uri: string;
+    /** The written cases to run; all of the file's when absent. */
+    readonly cases?: readonly { readonly name: string; readonly kind: "case" | "dataset" }[];
+    /** Provider keys from the client's secret storage, for cases that run live. */
+    readonly env?: Readonly<Record<string, string>>;
+  }
+  export type Result =
+    | { readonly ok: true; readonly results: readonly TestCaseRunResult[] }
+    | { readonly ok: false; readonly message: string };
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** The client command a test case's "Run" lens names; arguments: the test file's URI, the case's name and kind. */
+export namespace RunTestCaseClientCommand {
+  export const command = "rlmPlan.runTestCase";
+}
+
+/** The client command a test case's "Debug" lens names; arguments as RunTestCaseClientCommand's. */
+export namespace DebugTestCaseClientCommand {
+  export const command = "rlmPlan.debugTestCase";
 }

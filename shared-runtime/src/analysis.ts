@@ -19,6 +19,9 @@ import type { PlanTypes, TypeHost } from "./plan/types/planTypes";
 import { typeProblems } from "./plan/types/typeProblems";
 import { modelOptionProblems } from "./providers/modelOptions";
 import { unregisteredNames } from "./run/preflight";
+import { lineColumn } from "./text/lineColumn";
+
+export { lineColumn } from "./text/lineColumn";
 import { parsePlanDocument, type PlanDocument, type RangeRequest, type SourceRange } from "./text/planDocument";
 
 export interface AnalysisPolicy {
@@ -174,15 +177,4 @@ function locateAll(problems: readonly PlanProblem[], document: PlanDocument): Lo
     });
     return { ...problem, range, relatedRanges };
   });
-}
-
-/** 0-based line and character of an offset, counting UTF-16 units as LSP does. */
-export function lineColumn(text: string, offset: number): { line: number; character: number } {
-  let line = 0;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, character: offset - lineStart };
 }

@@ -3,11 +3,12 @@
 // start is work a user waits for. Node 22 can keep a compile cache itself
 // (module.enableCompileCache), but the Node inside VS Code 1.96's extension host is 20, and so is
 // ours, so the file is compiled here with vm.Script and the cache V8 produces is kept in a folder
-// the program owns. V8 checks a cache against the source and its own version and flags and
-// rejects one that does not fit; a rejected, missing or unreadable cache only costs the compile
-// it would have saved, and a cache that cannot be written is skipped.
+// the program owns. An entry is used only for the very source it was made from (compared byte for
+// byte: V8 checks only its own version, its flags and the source's length) and V8 rejects one that
+// does not fit; a rejected, missing or unreadable cache only costs the compile it would have
+// saved, and a cache that cannot be written is skipped.
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -26,10 +27,11 @@ export interface CachedLoad {
 
 /** Loads `file` as Node would load a CommonJS module, compiled with the cache in `cacheDir` if any. */
 export function requireWithCodeCache(file: string, cacheDir: string | undefined): CachedLoad {
+  const bytes = readFileSync(file);
   // A leading #! line is not JavaScript; Node drops it itself, vm does not.
-  const source = readFileSync(file, "utf8").replace(/^#!.*/, "");
-  const cacheFile = cacheDir ? join(cacheDir, cacheName(file, source)) : undefined;
-  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+  const source = bytes.toString("utf8").replace(/^#!.*/, "");
+  const cacheFile = cacheDir ? join(cacheDir, cacheName(file, bytes.length)) : undefined;
+  const cachedData = cacheFile ? readCache(cacheFile, bytes) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),
@@ -46,7 +48,7 @@ export function requireWithCodeCache(file: string, cacheDir: string | undefined)
       if (saved || !cacheFile || !cacheDir) return;
       saved = true;
       try {
-        writeCache(cacheDir, cacheFile, script.createCachedData());
+        writeCache(cacheDir, cacheFile, bytes, script.createCachedData());
       } catch {
         // A read-only or full disk: the next start compiles, as it would without a cache.
       }
@@ -54,15 +56,25 @@ export function requireWithCodeCache(file: string, cacheDir: string | undefined)
   };
 }
 
-/** One cache per content of the file: a new build gets a new name, and old ones are removed. */
-function cacheName(file: string, source: string): string {
-  return `${basename(file)}-${contentKey(source)}.v8cache`;
+/**
+ * One cache per build of the file: named for its size and modification time, so a new build gets
+ * a new name and old ones are removed. The name only finds the entry; what decides is the copy of
+ * the source the entry holds (readCache), since V8 itself checks no more than the source's length.
+ */
+function cacheName(file: string, size: number): string {
+  let modified = 0;
+  try {
+    modified = statSync(file).mtimeMs;
+  } catch {
+    // Read a moment ago: the copy in the entry still decides.
+  }
+  return `${basename(file)}-${contentKey(`${size}:${modified}`)}.v8cache`;
 }
 
 /**
  * 64 bits of the text (two 32-bit FNV-1a lanes with different seeds), as 16 hex digits. Not
  * node:crypto: loading it was a tenth of a warm `rlm-plan check`. A key, not a defence: the
- * folder is the user's own (mode 0700), and V8 itself rejects a cache of another source length.
+ * folder is the user's own (mode 0700).
  */
 export function contentKey(text: string): string {
   let a = 0x811c9dc5;
@@ -76,15 +88,27 @@ export function contentKey(text: string): string {
   return ((a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0")).slice(0, 16);
 }
 
-function readCache(file: string): Buffer | undefined {
+// An entry: MAGIC, the source's byte length (32 bits, little-endian), the source, V8's data.
+// Comparing the source byte for byte is one memcmp; hashing the megabyte of a bundle in
+// JavaScript on every start took longer than compiling from the cache did.
+const MAGIC = Buffer.from("rlmv8c1\n");
+const HEADER = MAGIC.length + 4;
+
+/** V8's data of the entry, when the entry holds exactly this source. */
+function readCache(file: string, source: Buffer): Buffer | undefined {
+  let entry: Buffer;
   try {
-    return readFileSync(file);
+    entry = readFileSync(file);
   } catch {
     return undefined;
   }
+  if (entry.length <= HEADER + source.length || !entry.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  if (entry.readUInt32LE(MAGIC.length) !== source.length) return undefined;
+  if (!entry.subarray(HEADER, HEADER + source.length).equals(source)) return undefined;
+  return entry.subarray(HEADER + source.length);
 }
 
-function writeCache(dir: string, file: string, data: Buffer): void {
+function writeCache(dir: string, file: string, source: Buffer, data: Buffer): void {
   // Only its owner may write it: a cache is code V8 runs.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const prefix = basename(file).replace(/-[0-9a-f]{16}\.v8cache$/, "-");
@@ -93,6 +117,8 @@ function writeCache(dir: string, file: string, data: Buffer): void {
       rmSync(join(dir, old), { force: true });
   // Written aside and renamed: two servers starting at once never read half a cache.
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, data);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(source.length);
+  writeFileSync(temporary, Buffer.concat([MAGIC, length, source, data]));
   renameSync(temporary, file);
 }

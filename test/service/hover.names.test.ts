@@ -24,10 +24,7 @@ describe("hover: names", () => {
     );
     assert.deepEqual(range, rangeOf(text, '"hits"', '"args"'));
     const inner = hover(at(PLAN, '"name": "n|"}}'));
-    assert.equal(
-      inner.value,
-      "**variable** `n`\n\n**Type:** `unknown`\n\nBound on line 6 by **tool** `count_items` → `n`",
-    );
+    assert.equal(inner.value, "**variable** `n`\n\nBound on line 6 by **tool** `count_items` → `n`");
   });
 
   it("on a variable that is not in scope here", () => {

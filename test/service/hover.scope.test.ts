@@ -25,7 +25,7 @@ describe("hover, completion and definition: one scope", () => {
     const { plan, uri, text, position } = analyzedAt(PLAN.replace("REF", '{"ref": "var", "name": "|n"}'));
     assert.deepEqual(hover(plan, position)?.contents, {
       kind: "markdown",
-      value: "**variable** `n`\n\n**Type:** `unknown`\n\nBound on line 3 by **tool** `t` → `n`",
+      value: "**variable** `n`\n\nBound on line 3 by **tool** `t` → `n`",
     });
     assert.deepEqual(onTheWire(definition(plan, position, undefined)), [
       { uri, range: rangeOf(text, '"n"', '"bind": "n"},\n  {"op": "checkpoint"') },
@@ -38,7 +38,7 @@ describe("hover, completion and definition: one scope", () => {
     );
     assert.deepEqual(hover(plan, position)?.contents, {
       kind: "markdown",
-      value: "**variable** `n`\n\n**Type:** `unknown`\n\nBound on line 2 by **tool** `t` → `n`",
+      value: "**variable** `n`\n\nBound on line 2 by **tool** `t` → `n`",
     });
   });
 
@@ -65,7 +65,7 @@ describe("hover, completion and definition: one scope", () => {
     const inner = analyzedAt(nestedBrokenAt("inner"));
     assert.deepEqual(hover(inner.plan, inner.position)?.contents, {
       kind: "markdown",
-      value: "**variable** `x`\n\n**Type:** `unknown`\n\nBound on line 3 by **tool**",
+      value: "**variable** `x`\n\nBound on line 3 by **tool**",
     });
   });
 });

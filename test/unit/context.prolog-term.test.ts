@@ -16,7 +16,8 @@ import {
   prologString,
   termBytes,
 } from "@rlm-plan/core/context/prolog/prologTerm";
-import { codePointCount, memoryTextSource } from "@rlm-plan/core/context/sources/textSource";
+import { memoryTextSource } from "@rlm-plan/core/context/sources/memoryTextSource";
+import { codePointCount } from "@rlm-plan/core/context/sources/textSource";
 
 function check(cases: readonly (readonly [JsonValue, string])[]): void {
   for (const [value, printed] of cases) assert.equal(printTerm(value), printed, JSON.stringify(value));

@@ -1,5 +1,5 @@
 // Loading the bundled server with V8's code cache (shared-runtime/src/codeCache.ts), in process on a
-// small CommonJS file: the first load compiles and saves a cache named for the file's content;
+// small CommonJS file: the first load compiles and saves a cache named for the file's build;
 // the next load is compiled from it; a changed file gets a new cache and the old one goes; a
 // damaged cache is rejected by V8 and costs nothing but the compile; no folder means no cache.
 // Whether a load came from the cache is asked of a fresh Node process each time, as a server
@@ -7,7 +7,7 @@
 
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -81,4 +81,18 @@ test("without a folder nothing is cached; a folder that cannot be written is ski
   const load = requireWithCodeCache(file, join(blocked, "cache"));
   assert.deepEqual(load.exports, { answer: 7, name: "bundle.js", dir });
   assert.doesNotThrow(() => load.saveCache());
+});
+
+test("an entry made from another source of the same size and time is not used", () => {
+  writeFileSync(file, source(3));
+  const first = requireWithCodeCache(file, cacheDir);
+  first.saveCache();
+  assert.equal(loadInChild(cacheDir).fromCache, true);
+  const { mtime } = statSync(file);
+  // Same length, same modification time (a copy that kept its time, an archive's fixed dates).
+  writeFileSync(file, source(4));
+  utimesSync(file, mtime, mtime);
+  const load = loadInChild(cacheDir);
+  assert.equal(load.fromCache, false);
+  assert.deepEqual(load.exports, { answer: 4, name: "bundle.js", dir });
 });

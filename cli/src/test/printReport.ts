@@ -19,7 +19,11 @@ export interface TestIo {
 export function printProgress(result: CaseResult, io: TestIo): void {
   const { style } = io;
   const mark = result.ok ? style.green("pass") : style.red("FAIL");
-  io.stdout.write(`${mark}  ${caseTitle(result)}  (${result.duration_ms} ms)\n`);
+  const queued = result.queued;
+  const where = queued
+    ? `, ${queued.worker}${queued.attempt > 1 ? `, attempt ${queued.attempt}` : ""}${queued.resumed !== undefined ? `, resumed` : ""}`
+    : "";
+  io.stdout.write(`${mark}  ${caseTitle(result)}  (${result.duration_ms} ms${where})\n`);
   for (const line of failureLines(result)) io.stdout.write(`      ${line}\n`);
 }
 

@@ -9,6 +9,8 @@ import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
 import { CassetteFiles } from "@rlm-plan/core/testing/cassetteFiles";
 import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
 import { caseWorstCase, isLive, priceCases, runCases } from "@rlm-plan/core/testing/testRun";
+import type { CaseResult } from "@rlm-plan/core/testing/runCase";
+import { runCasesOnQueue } from "../queue/testOnQueue";
 import type { HostProfileError } from "@rlm-plan/core/host/profile";
 import { guardedStream } from "../guardedOutput";
 import { styleFor } from "../output";
@@ -120,13 +122,49 @@ async function runTests(
   const cassettes = new CassetteFiles(mask);
   const started = performance.now();
   const byCase = new Map(mine.map(({ testCase, index }) => [testCase, index]));
-  const results = await runCases(
-    cases,
-    { jobs: args.jobs, env, mode: args.mode, cassettes, signal: cancel.signal },
-    args.format === "text" ? (result) => printProgress(result, io) : undefined,
-  );
-  if (args.mode === "record")
+  const onResult = args.format === "text" ? (result: CaseResult) => printProgress(result, io) : undefined;
+  let results: CaseResult[];
+  if (args.queue) {
+    const address = args.queue;
+    const taped = cases.find((c) => c.cassette !== undefined);
+    if (taped) {
+      io.stderr.write(
+        `rlm-plan: ${taped.id} has a cassette: cassettes are read on this machine, so it cannot run with --queue; nothing ran\n`,
+      );
+      return 2;
+    }
+    if (address.password !== undefined) addSessionSecrets(mask, { env, clientValues: [address.password] });
+    if (args.format === "text") io.stderr.write(`rlm-plan: sending the cases to ${address.shown}\n`);
+    try {
+      results = await runCasesOnQueue(
+        cases,
+        {
+          address,
+          signal: cancel.signal,
+          planName: (c) => display(c.suite.planFile),
+          ...(args.ceiling ? { ceiling: args.ceiling } : {}),
+        },
+        onResult,
+      );
+    } catch (error) {
+      io.stderr.write(
+        `rlm-plan: cannot use the queue ${address.shown}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return 2;
+    }
+  } else
+    results = await runCases(
+      cases,
+      { jobs: args.jobs, env, mode: args.mode, cassettes, signal: cancel.signal },
+      onResult,
+    );
+  cassettes.journal.close();
+  if (args.mode === "record") {
+    // The record is the journal's; the cassettes are derived from it.
+    for (const [dir, ids] of cassettes.journal.runs)
+      io.stderr.write(`rlm-plan: the recorded runs are ${runList(ids)} in the run journal ${display(dir)}\n`);
     for (const file of cassettes.write()) io.stderr.write(`rlm-plan: recorded ${display(file)}\n`);
+  }
   const reported: ReportedCase[] = results.map((r, i) => ({ ...r, index: byCase.get(cases[i] as TestCase) ?? i }));
   const report: TestReport = {
     type: REPORT_TYPE,
@@ -143,6 +181,15 @@ async function runTests(
     return cancel.status;
   }
   return report.summary.failed > 0 ? 1 : 0;
+}
+
+/** "run 3" or "runs 3-5" (ids are consecutive unless another process recorded meanwhile: then listed). */
+function runList(ids: readonly number[]): string {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const first = sorted[0] ?? 0;
+  const last = sorted[sorted.length - 1] ?? 0;
+  if (sorted.length === 1) return `run ${first}`;
+  return last - first === sorted.length - 1 ? `runs ${first}-${last}` : `runs ${sorted.join(", ")}`;
 }
 
 function display(file: string): string {

@@ -4,12 +4,15 @@ import type { Count } from "@rlm-plan/core/plan/count";
 import type { CassetteMode } from "@rlm-plan/core/testing/runCase";
 import type { WorstCase } from "@rlm-plan/core/testing/testRun";
 import { readOptions } from "../options";
+import { CEILING_COUNTERS, type CeilingCounter } from "../queue/planJob";
+import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "../queue/queueUrl";
 
 export type TestFormat = "text" | "json" | "junit" | "github";
 export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "github"];
 
 export const TEST_USAGE = `usage: rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--filter TEXT] [--shard I/N]
                      [--record | --replay] [--format text|json|junit|github] [--json]
+                     [--queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]]
        rlm-plan test merge REPORT.json... [--format text|json|junit|github] [--json]`;
 
 export const TEST_HELP = `rlm-plan test: run the cases of plan test files (*.rlmplan.test.json)
@@ -35,6 +38,11 @@ options:
   --replay            nothing live: cases with a cassette answer from it only (a request it
                       does not hold fails the case, naming the nearest recorded one); a case
                       with neither cassette nor mocks fails
+  --queue URL         run every case as a job on a queue (rlm-plan worker --queue URL runs them,
+                      each under its own host profile); one report, as with --jobs
+  --ceiling LIMITS    with --queue: at most N model calls (or model_calls=N,tool_calls=M) for
+                      the whole test run across every worker: a counter in Redis; a call over it
+                      is not made and fails its case
   --format FORMAT     text (default), json (the report merge reads), junit (JUnit XML) or
                       github (workflow annotations at each failing case's line)
   --json              --format json
@@ -54,6 +62,9 @@ export interface TestArgs {
   readonly shard?: { readonly index: number; readonly of: number };
   readonly mode: CassetteMode;
   readonly format: TestFormat;
+  /** --queue URL, as parsed. */
+  readonly queue?: QueueAddress;
+  readonly ceiling?: Partial<Record<CeilingCounter, number>>;
 }
 
 export interface MergeArgs {
@@ -73,9 +84,11 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
       "--filter": "a TEXT",
       "--shard": "I/N, for example 2/3",
       "--max-cost": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
+      "--queue": QUEUE_URL_FORM,
+      "--ceiling": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
     },
     flags: ["--list", "--json", "--record", "--replay", "--help", "-h"],
-    nonEmpty: ["--jobs", "--format", "--shard", "--max-cost"],
+    nonEmpty: ["--jobs", "--format", "--shard", "--max-cost", "--queue", "--ceiling"],
   });
   if (typeof options === "string") return options;
   if (options.flags.has("--help") || options.flags.has("-h")) return "help";
@@ -96,7 +109,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   let maxCost: TestArgs["maxCost"];
   const costText = options.values.get("--max-cost");
   if (costText !== undefined) {
-    const parsed = parseLimits(costText);
+    const parsed = parseLimits(costText, "--max-cost");
     if (typeof parsed === "string") return parsed;
     maxCost = parsed;
   }
@@ -104,7 +117,25 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   const replay = options.flags.has("--replay");
   if (record && replay) return "--record and --replay cannot both be given";
   const filter = options.values.get("--filter");
+  const queueText = options.values.get("--queue");
+  const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);
+  if (typeof queue === "string") return queue;
+  if (queue && (record || replay))
+    return "--record and --replay run cassettes on this machine; they cannot be given with --queue";
+  const ceilingText = options.values.get("--ceiling");
+  let ceiling: TestArgs["ceiling"];
+  if (ceilingText !== undefined) {
+    if (!queue) return "--ceiling is a fleet-wide counter: it needs --queue (on this machine, use --max-cost)";
+    const parsed = parseLimits(ceilingText, "--ceiling");
+    if (typeof parsed === "string") return parsed;
+    const counters = Object.keys(parsed);
+    const other = counters.find((c) => !CEILING_COUNTERS.some((k) => k === c));
+    if (other !== undefined) return `--ceiling counts ${CEILING_COUNTERS.join(" and ")}, not ${other}`;
+    ceiling = parsed as Partial<Record<CeilingCounter, number>>;
+  }
   return {
+    ...(queue ? { queue } : {}),
+    ...(ceiling ? { ceiling } : {}),
     kind: "run",
     paths: options.positionals,
     list: options.flags.has("--list"),
@@ -138,8 +169,8 @@ function formatOf(text: string | undefined, json: boolean): { format: TestFormat
   return format === undefined ? `--format needs ${TEST_FORMATS.join(", ")}` : { format };
 }
 
-function parseLimits(text: string): Partial<Record<keyof WorstCase, number>> | string {
-  const wrong = `--max-cost needs a number of model calls or COUNTER=N pairs (${COUNTERS.join(", ")}), for example model_calls=20,tool_calls=50`;
+function parseLimits(text: string, flag: string): Partial<Record<keyof WorstCase, number>> | string {
+  const wrong = `${flag} needs a number of model calls or COUNTER=N pairs (${COUNTERS.join(", ")}), for example model_calls=20,tool_calls=50`;
   if (/^[0-9]+$/.test(text)) return { model_calls: Number(text) };
   const limits: Partial<Record<keyof WorstCase, number>> = {};
   for (const part of text.split(",")) {

@@ -12,7 +12,7 @@ import * as vscode from "vscode";
 import type { WireGraph } from "@rlm-plan/core/graph/wire";
 import type { FromWebview, ToWebview } from "./messages";
 import type { RunRecord } from "../runLog";
-import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "../serverProtocol";
+import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
 import type { GraphDependencies } from "./graphPanels";
 import { graphPageHtml } from "./graphPage";
 import { LoadWatch } from "./loadWatch";

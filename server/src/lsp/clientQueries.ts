@@ -2,7 +2,7 @@
 // runtime: the worst case as figures and budget rows (the VS Code status bar), and the host
 // profile a plan needs (VS Code's "Create Host Profile").
 
-import type { Feature } from "./features";
+import type { Feature } from "./feature";
 import { hostProfileTemplate } from "../service/hostProfileTemplate";
 import { HostProfileTemplateRequest, WorstCaseRequest } from "../protocol";
 import { worstCase } from "../service/worstCase";

@@ -12,7 +12,7 @@ import {
   type CancellationToken,
   type WorkDoneProgressServerReporter,
 } from "vscode-languageserver";
-import type { Feature } from "./features";
+import type { Feature } from "./feature";
 import { RunInEditorCommand, type RunFinishedParams, type RunResult } from "../protocol";
 import { createPlanRunner } from "./runPlan";
 

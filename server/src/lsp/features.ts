@@ -15,13 +15,7 @@ import {
   type PrepareRenameResult,
   type RenameParams,
   type WorkspaceEdit,
-  type CancellationToken,
-  type ClientCapabilities,
-  type Connection,
-  type ServerCapabilities,
-  type TextDocuments,
 } from "vscode-languageserver";
-import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
 import { codeLenses } from "../service/codeLens";
@@ -37,7 +31,6 @@ import { documentSymbols } from "../service/symbols";
 import { capabilitiesUsedBy, completion } from "../service/completion";
 import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
 import { mocksDiagnostics } from "../service/mocksDiagnostics";
-import type { Guard } from "./guard";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "../service/hover";
 import { planGraph } from "../service/planGraph";
@@ -46,6 +39,7 @@ import {
   CancelRunCommand,
   HostProfileRequest,
   PlanGraphRequest,
+  ResumeRunCommand,
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
@@ -53,34 +47,15 @@ import {
   RunFinishedNotification,
   ShowHostProfileCommand,
 } from "../protocol";
-import type { PlanWorkspace } from "./workspace";
 import { selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
+import { journalRuns } from "./journalRuns";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
-
-/** A `workspace/executeCommand` handler; `args` are the command's arguments as sent. */
-export type CommandHandler = (args: readonly unknown[], token: CancellationToken) => unknown;
-
-export interface FeatureContext {
-  readonly connection: Connection;
-  readonly documents: TextDocuments<TextDocument>;
-  /** Open plans and their analyses, host profiles, settings, and change events. */
-  readonly workspace: PlanWorkspace;
-  /** Wrap every handler: `ctx.connection.onX(ctx.guard.request("x", handler, emptyResult))`. */
-  readonly guard: Guard;
-  /** Adds to the capabilities announced in the initialize result (objects merge, lists join). */
-  declare(capabilities: ServerCapabilities): void;
-  /** A command for `workspace/executeCommand`; listed in `executeCommandProvider.commands`. */
-  command(name: string, handler: CommandHandler): void;
-  /** The client's capabilities; undefined until `initialize` has arrived. */
-  clientCapabilities(): ClientCapabilities | undefined;
-  /** Secrets a session learned (a client's keys for a run): every later output masks them too. */
-  secretsLearned(values: readonly string[]): void;
-}
-
-export type Feature = (ctx: FeatureContext) => void;
+import type { Feature, FeatureContext } from "./feature";
+import { testFileAt, testFiles } from "./testFiles";
+import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
   ctx.declare({ textDocumentSync: TextDocumentSyncKind.Incremental });
@@ -130,6 +105,8 @@ const hovers: Feature = (ctx) => {
       (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
         if (plan) return hover(plan, params.position);
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileHover(test.document, test.view, params.position);
         const document = ctx.documents.get(params.textDocument.uri);
         return document && ctx.workspace.isHostProfile(document) ? hostProfileHover(document, params.position) : null;
       },
@@ -147,6 +124,8 @@ const completions: Feature = (ctx) => {
         const uri = params.textDocument.uri;
         const plan = ctx.workspace.plan(uri);
         if (plan) return completion(plan, params.position);
+        const test = testFileAt(ctx, uri);
+        if (test?.document) return testFileCompletion(test.document, test.view, params.position);
         const document = ctx.documents.get(uri);
         if (!document || !ctx.workspace.isHostProfile(document)) return [];
         const file = uriToPath(uri);
@@ -296,7 +275,11 @@ const lenses: Feature = (ctx) => {
   ctx.connection.onCodeLens(
     ctx.guard.request(
       "codeLens",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []),
+      (params) => {
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileLenses(test.document, test.view);
+        return withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []);
+      },
       [],
     ),
   );
@@ -335,8 +318,10 @@ const planRuns: Feature = (ctx) => {
     event: (params) => void ctx.connection.sendNotification(RunEventNotification.type, params),
     finished: (params) => void ctx.connection.sendNotification(RunFinishedNotification.type, params),
     sessionStarted: (session) => ctx.secretsLearned(session.secretValues()),
+    notice: (message) => ctx.connection.console.warn(message),
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));
+  ctx.command(ResumeRunCommand.command, (args) => runner.resume(args));
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
 };
 
@@ -382,7 +367,9 @@ export const FEATURES: readonly Feature[] = [
   editorRuns,
   proposals,
   clientQueries,
+  journalRuns,
   graphs,
   semanticTokens,
   documentHighlight,
+  testFiles,
 ];

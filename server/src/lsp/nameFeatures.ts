@@ -4,7 +4,7 @@
 import type { SemanticTokensDeltaParams, SemanticTokensRangeParams } from "vscode-languageserver";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { documentHighlights } from "../service/documentHighlight";
-import type { Feature } from "./features";
+import type { Feature } from "./feature";
 import { SEMANTIC_TOKENS_LEGEND } from "../service/semanticTokens";
 import { SemanticTokensCache } from "./semanticTokensCache";
 

@@ -4,7 +4,7 @@
 
 import { openPlanSessionSync } from "@rlm-plan/core/session";
 import type { CancellationToken } from "vscode-languageserver";
-import type { Feature } from "./features";
+import type { Feature } from "./feature";
 import { HostProvidersRequest, ProposePlanCommand } from "../protocol";
 
 export const proposals: Feature = (ctx) => {

@@ -3,7 +3,7 @@
 // for the run and the provider keys of the server's environment (the core's session).
 
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import type { PlanRunnerHost } from "./runPlan";
+import type { PlanRunnerHost } from "./runnerHost";
 
 /** The same host with its run notifications masked. */
 export function maskedRunnerHost(host: PlanRunnerHost, mask: SecretMask): PlanRunnerHost {

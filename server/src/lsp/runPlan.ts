@@ -10,46 +10,35 @@
 // keys, the mocks, the mask).
 
 import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
-import type { HostProfileResult } from "@rlm-plan/core/host/profile";
-import { openPlanSessionSync, type PlanSession, type SessionFailure } from "@rlm-plan/core/session";
+import {
+  openPlanSessionSync,
+  type PlanSession,
+  type SessionFailure,
+  type SessionRecording,
+} from "@rlm-plan/core/session";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ParallelMode } from "@rlm-plan/core/run/events";
+import { resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
+import { JournalStore } from "@rlm-plan/core/journal/store";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
-import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
-import {
-  CancelRunCommand,
-  RunCommand,
-  type RunFinishedParams,
-  type RunIdentity,
-  type RunEventParams,
-  type RunResult,
-} from "../protocol";
+import { CancelRunCommand, ResumeRunCommand, RunCommand, type RunIdentity, type RunResult } from "../protocol";
 import { maskedRunnerHost } from "./runMask";
+import type { PlanRunnerHost } from "./runnerHost";
+
+export type { PlanRunnerHost } from "./runnerHost";
 
 /** A run in progress; `done` settles once the client has heard how it ended. */
 type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
 
-/** What a run needs from the server: the analysed plan, its host profile, and a way to talk. */
-export interface PlanRunnerHost {
-  /** The cached analysis of an open plan document. */
-  plan(uri: string): AnalyzedPlan | undefined;
-  /** The host profile file that applies to a plan document, if one was found. */
-  hostProfileFileFor(uri: string): string | undefined;
-  /** The runtime loader's result for that file (the editor's text when open). */
-  hostProfile(file: string): HostProfileResult;
-  /** One of the runtime's events, in the order it emitted them. */
-  event(params: RunEventParams): void;
-  finished(params: RunFinishedParams): void;
-  /** A run's session opened: the server's own mask learns the keys the client passed for it. */
-  sessionStarted?(session: PlanSession): void;
-}
-
 export interface PlanRunner {
   /** Starts a run of the plan `{uri}` (or a bare URI); answers at once with its identity. */
   run(args: readonly unknown[]): RunIdentity | ResponseError<void>;
+  /** Resumes the recorded run `{dir, id}` (`run --resume`); answers at once with its identity. */
+  resume(args: readonly unknown[]): RunIdentity | ResponseError<void>;
   /** Cancels the run `{runId}` (or a bare id); true when it was still going. */
   cancel(args: readonly unknown[]): boolean | ResponseError<void>;
 }
@@ -86,7 +75,10 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       if (mocks !== undefined && "message" in mocks) return invalid(mocks.message);
       const env = runEnvironment(args);
       // The plan session: the editor's text and profile, the client's keys, the mocks, the mask.
+      const planFile = filePathOf(uri);
       const opened = openPlanSessionSync({
+        // The file names the run in the journal (its text is the editor's).
+        ...(planFile !== undefined ? { file: planFile } : {}),
         text: plan.document.getText(),
         document: plan.analysis.document,
         hostProfile: hostFile,
@@ -103,11 +95,47 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
         return invalid(opened.mask.mask(`The mocks cannot be used: ${where}${more}`));
       }
       const runId = `run-${++counter}`;
-      const identity: RunIdentity = { uri, runId };
+      const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = { uri, runId };
       const session = opened.session;
       server.sessionStarted?.(session);
       const masked = maskedRunnerHost(server, session.mask);
-      const handle = execute(masked, identity, session);
+      // Recorded in the workspace's run journal as the CLI records (the session's one way).
+      const started = session.record({
+        origin: "editor",
+        options: mocks === undefined ? {} : { mocks: "file" in mocks ? mocks.file : "(given by the editor)" },
+        onNotice: (message) => server.notice?.(message),
+      });
+      const recording = started.ok ? started.recording : undefined;
+      if (recording)
+        identity.journal = { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid };
+      const handle = execute(masked, identity, session, recording);
+      runs.set(runId, handle);
+      void handle.done.finally(() => runs.delete(runId));
+      return identity;
+    },
+    resume(args) {
+      const first = args[0] as { dir?: unknown; id?: unknown } | undefined;
+      const dir = typeof first?.dir === "string" ? first.dir : undefined;
+      const id = typeof first?.id === "number" && Number.isSafeInteger(first.id) ? first.id : undefined;
+      if (dir === undefined || id === undefined)
+        return invalid(`${ResumeRunCommand.command} needs the run: [{"dir": "/…/.rlm-plan", "id": 12}]`);
+      const resumed = openResumed(dir, id, runEnvironment(args));
+      if ("message" in resumed) return failed(resumed.message);
+      const { session, resume, planFile, parallel } = resumed;
+      server.sessionStarted?.(session);
+      const started = session.record({ origin: "editor", resume, onNotice: (message) => server.notice?.(message) });
+      if (!started.ok) {
+        resume.store.close();
+        return failed(`Run ${id} cannot be resumed: ${started.refusal}`);
+      }
+      const runId = `run-${++counter}`;
+      const recording = started.recording;
+      const identity: RunIdentity = {
+        uri: pathToFileURL(planFile).href,
+        runId,
+        ...(recording ? { journal: { dir: recording.store.dir, id, uid: recording.recorder.uid } } : {}),
+      };
+      const handle = execute(maskedRunnerHost(server, session.mask), identity, session, recording, parallel);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;
@@ -184,15 +212,82 @@ function failureText(failure: SessionFailure): string {
   return "message" in failure ? failure.message : `the host profile ${basename(failure.file)} has problems`;
 }
 
+/**
+ * The session of a recorded run to resume: its plan file (from disk: the recorded text is what a
+ * resume must run), its host profile, inputs and mocks as recorded; or why not.
+ */
+function openResumed(
+  dir: string,
+  id: number,
+  env: Record<string, string>,
+):
+  | {
+      session: PlanSession;
+      resume: { store: JournalStore; point: ResumePoint };
+      planFile: string;
+      parallel?: ParallelMode;
+    }
+  | { message: string } {
+  let store: JournalStore | undefined;
+  try {
+    store = JournalStore.open(dir);
+    const point = resumePoint(store, id);
+    const planFile = point.run.plan_file;
+    if (planFile === null) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
+    const options = (JSON.parse(point.run.details) as { options?: Record<string, unknown> }).options ?? {};
+    const inputs = options["inputs"];
+    const mocks = options["mocks"];
+    const parallel = options["parallel"];
+    if (typeof mocks === "string" && !mocks.startsWith("/"))
+      throw new ResumeRefusal(`its mocks were given by the editor, not a file, and were not recorded`);
+    const opened = openPlanSessionSync({
+      file: planFile,
+      ...(point.run.host_file !== null ? { hostProfile: point.run.host_file } : {}),
+      clientEnv: env,
+      ...(typeof inputs === "object" && inputs !== null ? { inputFiles: inputs as Record<string, string> } : {}),
+      ...(typeof mocks === "string" && mocks.startsWith("/") ? { mocks: { file: mocks } } : {}),
+    });
+    if (!opened.ok) throw new ResumeRefusal(opened.mask.mask(failureText(opened.failure)));
+    return {
+      session: opened.session,
+      resume: { store, point },
+      planFile,
+      ...(parallel === "sequential" || parallel === "concurrent" ? { parallel } : {}),
+    };
+  } catch (error) {
+    store?.close();
+    const message = error instanceof Error ? error.message : String(error);
+    return { message: `Run ${id} cannot be resumed: ${message}` };
+  }
+}
+
+/** A file URI's path; undefined for an untitled document or another scheme. */
+function filePathOf(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
 function resolvePath(hostFile: string, path: string): string {
   return pathResolve(dirname(hostFile), path);
 }
 
-function execute(server: PlanRunnerHost, identity: RunIdentity, session: PlanSession): ServerRun {
+function execute(
+  server: PlanRunnerHost,
+  identity: RunIdentity,
+  session: PlanSession,
+  recording: SessionRecording | undefined,
+  parallel?: ParallelMode,
+): ServerRun {
   const started = performance.now();
   let transitionCount = 0;
   const mocked = session.mocks !== undefined;
   const handle = session.run({
+    recording,
+    ...(parallel ? { parallel } : {}),
     // Every event as the runtime emitted it (a transition's entry kept to its defined fields).
     onEvent: (event) => {
       if (event.type === "transition") transitionCount++;

@@ -13,7 +13,8 @@ import {
   type ServerCapabilities,
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { FEATURES, type CommandHandler, type FeatureContext } from "./features";
+import type { CommandHandler, FeatureContext } from "./feature";
+import { FEATURES } from "./features";
 import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
 import { createGuard } from "./guard";
 import { maskedConnection } from "./maskedConnection";

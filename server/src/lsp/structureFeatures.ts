@@ -3,7 +3,7 @@
 // need only the source tree.
 
 import { parseTree } from "jsonc-parser";
-import type { Feature } from "./features";
+import type { Feature } from "./feature";
 import { selectionRanges } from "../service/selectionRanges";
 import { WorkspaceSymbols } from "../service/workspaceSymbols";
 

@@ -206,16 +206,17 @@ function variableHover(plan: AnalyzedPlan, path: readonly (string | number)[], n
   const step = binding.step;
   const what = step ? stepTitle(step) : `**${binding.op ?? "unknown"}**`;
   const typed = plan.analysis.types?.ofBinding(binding);
-  const type = typed ? `\n\n${typeLine(typed.type, typed.origin?.text)}` : "";
+  // As on a step: an unknown type says nothing a reader can use, so the line is left out.
+  const type = typed && typed.type.kind !== "unknown" ? `\n\n${typeLine(typed.type, typed.origin?.text)}` : "";
   return `**variable** ${code(name)}${type}\n\nBound on line ${line} by ${what}`;
 }
 
-/** A field reference's key: the type of the value it reads (unknown where its base is unknown). */
+/** A field reference's key: the type of the value it reads (no type line where it is unknown). */
 function fieldHover(plan: AnalyzedPlan, owner: Node, ownerPath: JsonPath, key: string): string | undefined {
   const types = plan.analysis.types;
   if (!types) return undefined;
   const type = types.ofWritten(getNodeValue(owner), ownerPath);
-  return `**field** ${code(key)}\n\n${typeLine(type)}`;
+  return type.kind === "unknown" ? `**field** ${code(key)}` : `**field** ${code(key)}\n\n${typeLine(type)}`;
 }
 
 /** `**Type:** \`{text: string, …}\`` and where it comes from. */

@@ -2,7 +2,6 @@
 // and plans only ever see the bounded projections that run() computes, with the semantics of
 // the reference's memory backend (rlm_context.pl).
 
-import { randomUUID } from "node:crypto";
 import { valueShape, type JsonValue } from "../json";
 import type { ContextAction } from "../plan/ast";
 import { ContextFault, contextError, describeAction, type ContextError } from "./contextErrors";
@@ -16,7 +15,7 @@ import { peekWork, sliceWork } from "./operations/projection";
 import { termBytes } from "./prolog/prologTerm";
 import { searchWork } from "./operations/search";
 import { contextMetadata } from "./resultShapes";
-import { memoryTextSource } from "./sources/textSource";
+import { memoryTextSource } from "./sources/memoryTextSource";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
@@ -68,7 +67,7 @@ export class ContextStore {
 
   constructor(options: ContextStoreOptions = {}) {
     this.#now = options.now ?? (() => Date.now() / 1000);
-    this.#newId = options.newId ?? randomUUID;
+    this.#newId = options.newId ?? newContextId;
   }
 
   /** Registers a text; lines are separated by "\n", positions count Unicode code points. */
@@ -110,9 +109,14 @@ export class ContextStore {
    * Runs one context action within the host's options (a `ContextLimitOptions` object; the
    * defaults when omitted). Never throws and never rejects: every failure is an outcome.
    */
-  async run(handle: unknown, action: ContextAction, options: unknown = {}): Promise<ContextOutcome> {
+  async run(
+    handle: unknown,
+    action: ContextAction,
+    options: unknown = {},
+    signal?: AbortSignal,
+  ): Promise<ContextOutcome> {
     try {
-      return await this.#run(handle, action, options);
+      return await this.#run(handle, action, options, signal);
     } catch (error) {
       const operation = operationText(action);
       if (error instanceof ContextFault) return { ok: false, error: contextError(operation, error) };
@@ -139,7 +143,7 @@ export class ContextStore {
     return handle;
   }
 
-  async #run(handle: unknown, action: ContextAction, options: unknown): Promise<ContextOutcome> {
+  async #run(handle: unknown, action: ContextAction, options: unknown, signal?: AbortSignal): Promise<ContextOutcome> {
     // As in the reference, an empty pattern is refused before the handle is even looked at.
     if (action.type === "search" && (typeof action.pattern !== "string" || action.pattern === "")) {
       return fail({
@@ -167,15 +171,15 @@ export class ContextStore {
         message: "context options need positive integers for max_results and max_bytes and a positive time_limit",
       });
     }
-    const work = await this.#open(record, action, limits);
+    const work = await this.#open(record, action, limits, signal);
     return { ok: true, value: work.value, truncated: work.truncated };
   }
 
   /** Runs the action on the context; a text is read through one reader (one file session). */
-  #open(record: ContextRecord, action: ContextAction, limits: ContextLimits): Promise<Work> {
+  #open(record: ContextRecord, action: ContextAction, limits: ContextLimits, signal?: AbortSignal): Promise<Work> {
     const payload = record.payload;
     if (payload.kind === "terms") return this.#work(record, payload, action, limits);
-    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits));
+    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits), signal);
   }
 
   async #work(
@@ -244,4 +248,10 @@ function safeJson(value: unknown): JsonValue {
   } catch {
     return null;
   }
+}
+
+/** A context's id. node:crypto on first use: a check or an editor's start registers no context. */
+function newContextId(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("node:crypto") as typeof import("node:crypto")).randomUUID();
 }

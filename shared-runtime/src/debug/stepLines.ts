@@ -3,7 +3,7 @@
 
 import type { JsonPath } from "../json";
 import { childPlans, type Plan, type Step } from "../plan/ast";
-import { lineColumn } from "../analysis";
+import { lineColumn } from "../text/lineColumn";
 import type { PlanDocument } from "../text/planDocument";
 
 export interface StepLine {

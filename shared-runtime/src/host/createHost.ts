@@ -22,11 +22,9 @@ import { mockProvider, mockTool, type Mocks } from "./mocks";
 import { ProcessTracker } from "./processGroup";
 import { pointer, profileError, readErrorText, type HostProfile, type HostProfileError } from "./profile";
 
-export interface HostPolicy {
-  readonly capabilities: string[];
-  /** "default" or the profile's partial budget object. */
-  readonly budget: unknown;
-}
+import { hostPolicy, type HostPolicy } from "./hostPolicy";
+
+export { hostPolicy, type HostPolicy } from "./hostPolicy";
 
 export interface CreatedHost {
   readonly host: RunHost;
@@ -208,11 +206,6 @@ function fileProblem(file: string): string | undefined {
   } catch (error) {
     return readErrorText(error);
   }
-}
-
-/** What plans are validated against: the profile's capabilities and its budget ("default" when it has none). */
-export function hostPolicy(profile: HostProfile): HostPolicy {
-  return { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" };
 }
 
 function isFolder(path: string): boolean {

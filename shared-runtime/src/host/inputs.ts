@@ -3,7 +3,7 @@
 // cannot be read or parsed are located errors: the profile entry, or the file and line.
 
 import { basename, extname, resolve } from "node:path";
-import { lineColumn } from "../analysis";
+import { lineColumn } from "../text/lineColumn";
 import type { ContextHandle, ContextStore } from "../context/store";
 import { describe } from "../plan/normalize";
 import type { JsonValue } from "../json";

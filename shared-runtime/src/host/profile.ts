@@ -17,7 +17,7 @@ import {
   type JsonPath,
   type JsonValue,
 } from "../json";
-import { lineColumn } from "../analysis";
+import { lineColumn } from "../text/lineColumn";
 import { BUDGET_FIELDS, resolveBudget } from "../plan/budget";
 import { analyzeCapability } from "../plan/capabilities";
 import { describe } from "../plan/normalize";

@@ -68,6 +68,8 @@ export class PlanModel {
   private stepReferenceIndex: Map<string, ModelReference[]> | undefined;
   private uniqueNames: boolean | undefined;
   private typed: PlanTypes | undefined;
+  /** Every step with its scope and references, as the validator's walk met them (when it went to the end). */
+  private readonly walked: readonly StepInModel[] | undefined;
 
   constructor(
     /** The normalized plan; partial when some steps did not normalize. */
@@ -80,6 +82,7 @@ export class PlanModel {
     this.scopes = record.scopes;
     this.bindings = record.bindings;
     this.references = record.references;
+    this.walked = record.steps;
   }
 
   /** The whole plan's worst case. */
@@ -126,6 +129,10 @@ export class PlanModel {
    * Steps that did not normalize, and the steps inside them, are left out.
    */
   *steps(): Generator<StepInModel> {
+    if (this.walked) {
+      yield* this.walked;
+      return;
+    }
     this.scopeIndex ??= new Map(this.scopes.map((s) => [pathKey(s.planPath), s]));
     const byStep = this.referencesByStep();
     // A stack of plans, each read in order; a step's sub-plans are read before its next sibling.

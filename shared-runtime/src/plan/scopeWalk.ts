@@ -10,6 +10,7 @@
 import { ownValue, type JsonObject, type JsonPath } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
 import { expressionFields, OPERATIONS, type Step } from "./ast";
+import { NameTable } from "./nameTable";
 import { isPlainObject } from "./normalize";
 
 export interface ModelBinding {
@@ -46,12 +47,30 @@ export interface PlanScope {
   readonly bindings: readonly ModelBinding[];
 }
 
+/**
+ * A normalized step as the walk met it, with the references of its own fields (not of its
+ * sub-plans' steps): what `PlanModel.steps()` yields, so no later walk regroups references by path.
+ */
+export interface WalkedStep {
+  readonly step: Step;
+  readonly path: JsonPath;
+  readonly scope: { readonly scope: PlanScope; readonly cut: number } | undefined;
+  readonly references: readonly ModelReference[];
+}
+
 /** What a recording walk leaves for the model. */
 export interface ScopeRecord {
   readonly scopes: readonly PlanScope[];
   readonly bindings: readonly ModelBinding[];
   readonly references: readonly ModelReference[];
+  /**
+   * Every normalized step in walk order (a step, its sub-plans' steps, the next step); left
+   * out when the walk stopped early (first-problem mode), so it never holds part of a plan.
+   */
+  readonly steps?: readonly WalkedStep[];
 }
+
+const NO_REFERENCES: readonly ModelReference[] = [];
 
 interface OpenScope extends PlanScope {
   readonly bindings: ModelBinding[];
@@ -60,15 +79,38 @@ interface OpenScope extends PlanScope {
 const KNOWN_OPS: ReadonlySet<string> = new Set<string>(OPERATIONS);
 
 export class ScopeWalk {
-  private readonly visible = new Map<string, ModelBinding>();
+  /** What each name means here (a NameTable: a flat plan binds thousands of names). */
+  private readonly visible = new NameTable<ModelBinding>();
   /** (name, what it meant before) for every binding made, to restore when a plan ends. */
   private readonly undo: (readonly [string, ModelBinding | undefined])[] = [];
   private readonly planPaths: JsonPath[] = [];
   private current: OpenScope | undefined;
   private readonly recorded: ScopeRecord | undefined;
+  private readonly walked: WalkedStep[] = [];
+  /** The step whose own fields are being walked: its references are kept with it. */
+  private fields: { references: ModelReference[] | typeof NO_REFERENCES } | undefined;
 
   constructor(record: boolean) {
     this.recorded = record ? { scopes: [], bindings: [], references: [] } : undefined;
+  }
+
+  /** The record with every step the walk met: ask it only after a walk that went to the end. */
+  get completeRecord(): ScopeRecord | undefined {
+    return this.recorded && { ...this.recorded, steps: this.walked };
+  }
+
+  /**
+   * A normalized step starts: references until its fields end (a sub-plan, a binding, the
+   * next step) are its own.
+   */
+  step(step: Step): void {
+    this.fields = undefined;
+    if (!this.recorded) return;
+    const index = step.path[step.path.length - 1];
+    const scope = this.current && typeof index === "number" ? { scope: this.current, cut: index } : undefined;
+    const walked = { step, path: step.path, scope, references: NO_REFERENCES };
+    this.walked.push(walked);
+    this.fields = walked as { references: ModelReference[] | typeof NO_REFERENCES };
   }
 
   get record(): ScopeRecord | undefined {
@@ -81,6 +123,7 @@ export class ScopeWalk {
 
   /** Starts a plan owned by the step at `ownerIndex` of the current plan; returns its mark. */
   enter(planPath: JsonPath, ownerIndex: number): number {
+    this.fields = undefined;
     this.planPaths.push(planPath);
     if (this.recorded) {
       const scope: OpenScope = { planPath, parent: this.current, ownerIndex, bindings: [] };
@@ -92,6 +135,7 @@ export class ScopeWalk {
 
   /** Ends the current plan: every name it bound means again what it meant before. */
   leave(mark: number): void {
+    this.fields = undefined;
     while (this.undo.length > mark) {
       const [name, before] = this.undo.pop() as readonly [string, ModelBinding | undefined];
       if (before) this.visible.set(name, before);
@@ -104,6 +148,7 @@ export class ScopeWalk {
   bind(name: string, stepPath: JsonPath, op: string | undefined, step: Step | undefined): ModelBinding {
     const index = stepPath[stepPath.length - 1] as number;
     const planPath = this.planPaths[this.planPaths.length - 1] ?? [];
+    this.fields = undefined;
     const binding: ModelBinding = { name, stepPath, planPath, index, op, step };
     this.undo.push([name, this.visible.get(name)]);
     this.visible.set(name, binding);
@@ -117,7 +162,15 @@ export class ScopeWalk {
   /** A variable reference at `path`: what it resolves to now (recorded when asked). */
   refer(name: string, path: JsonPath, checked: boolean): ModelBinding | undefined {
     const binding = this.visible.get(name);
-    if (this.recorded) (this.recorded.references as ModelReference[]).push({ name, path, binding, checked });
+    if (this.recorded) {
+      const reference: ModelReference = { name, path, binding, checked };
+      (this.recorded.references as ModelReference[]).push(reference);
+      const fields = this.fields;
+      if (fields) {
+        if (fields.references === NO_REFERENCES) fields.references = [reference];
+        else (fields.references as ModelReference[]).push(reference);
+      }
+    }
     return binding;
   }
 
@@ -126,6 +179,7 @@ export class ScopeWalk {
    * never reported), its sub-plans, then its binding, in the validator's order.
    */
   opaqueStep(value: JsonObject, path: JsonPath, depth = 0): void {
+    this.fields = undefined;
     if (depth > MAX_JSON_DEPTH) return;
     const opValue = ownValue(value, "op");
     const op = typeof opValue === "string" ? opValue : undefined;

@@ -5,9 +5,7 @@
 // warnings on the offending token, and stay warnings under `check`'s CI gate: `run` does not
 // refuse such a plan before running (the tool itself judges its arguments).
 
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import Ajv2019 from "ajv/dist/2019";
-import Ajv2020 from "ajv/dist/2020";
+import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { isJsonObject, pointerPath, valueAtPath, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import type { Expr, Step } from "./ast";
 import type { PlanModel } from "./model";
@@ -17,24 +15,9 @@ import { nearestName } from "../text/nearestName";
 import { describe } from "./normalize";
 import { quoted, type PlanProblem } from "./problems";
 import { LINEAR_REGEXP_CODE } from "../text/linearRegExp";
+import type { ToolKnowledge, ToolSignature } from "./toolKnowledge";
 
-/** What a host knows of one tool beyond its name: for checking, hover and completion. */
-export interface ToolSignature {
-  readonly description?: string;
-  readonly inputSchema?: JsonObject;
-  readonly outputSchema?: JsonObject;
-  /** Where the tool comes from, for people: `MCP server "everything"`, `command tool`. */
-  readonly source?: string;
-}
-
-/** What a host knows of its tools, for checking plans, hover and completion. */
-export interface ToolKnowledge {
-  /** Whether the host offers a tool by this name. */
-  has(name: string): boolean;
-  signature(name: string): ToolSignature | undefined;
-  /** Why the tool's source could not be asked (an MCP server that did not start), if it could not. */
-  unavailable(name: string): string | undefined;
-}
+export type { ToolKnowledge, ToolSignature } from "./toolKnowledge";
 
 type Compiled =
   { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false; readonly message: string };
@@ -51,7 +34,7 @@ export function compileInputSchema(schema: unknown): Compiled {
   const cached = compiledSchemas.get(key);
   if (cached) return cached;
   const options = { allErrors: true, verbose: true, strict: false, validateFormats: false, code: LINEAR_REGEXP_CODE };
-  engines ??= { draft7: new Ajv(options), draft2019: new Ajv2019(options), draft2020: new Ajv2020(options) };
+  engines ??= newEngines(options);
   const draft = typeof schema.$schema === "string" ? schema.$schema : "";
   const engine = draft.includes("2020-12")
     ? engines.draft2020
@@ -69,6 +52,19 @@ export function compileInputSchema(schema: unknown): Compiled {
   if (compiledSchemas.size >= MAX_COMPILED) compiledSchemas.clear();
   compiledSchemas.set(key, result);
   return result;
+}
+
+/**
+ * ajv and its three drafts, required on the first schema to compile: a plan with no tool input
+ * schema (and every start of the CLI and the server) never evaluates them, about a fifth of the bundle.
+ */
+function newEngines(options: ConstructorParameters<typeof Ajv>[0]): { draft7: Ajv; draft2019: Ajv; draft2020: Ajv } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const draft7 = (require("ajv") as typeof import("ajv")).default;
+  const draft2019 = (require("ajv/dist/2019") as typeof import("ajv/dist/2019")).default;
+  const draft2020 = (require("ajv/dist/2020") as typeof import("ajv/dist/2020")).default;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return { draft7: new draft7(options), draft2019: new draft2019(options), draft2020: new draft2020(options) };
 }
 
 /** Undefined when `schema` compiles; otherwise why not (for the host profile's own check). */

@@ -69,10 +69,12 @@ export function validatePlan(plan: Plan, options: ValidateOptions = {}): Validat
   let budget: Budget | undefined;
   let estimate: Estimate | undefined;
   let estimates: PlanEstimates | undefined;
+  let walkedAll = false;
   try {
     const granted = validator.capabilityList();
     budget = validator.budget();
     validator.plan(plan, granted, 0);
+    walkedAll = true;
     if (options.model === true) {
       estimates = estimateEachStep(plan);
       estimate = estimates.total;
@@ -83,7 +85,7 @@ export function validatePlan(plan: Plan, options: ValidateOptions = {}): Validat
   } catch (error) {
     if (error !== STOP) throw error;
   }
-  const record = validator.scopes.record;
+  const record = walkedAll ? validator.scopes.completeRecord : validator.scopes.record;
   const model = record ? { model: new PlanModel(plan, record, estimates ?? estimateEachStep(plan), budget) } : {};
   if (validator.problems.length === 0 && budget && estimate) {
     return { ok: true, validated: { plan, budget, estimate }, problems: [], ...model };
@@ -211,6 +213,7 @@ class Validator {
   }
 
   private step(step: Step, granted: ReadonlySet<string> | undefined): void {
+    this.scopes.step(step);
     switch (step.op) {
       case "context":
         this.expr(step.handle);

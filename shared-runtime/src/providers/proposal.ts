@@ -2,7 +2,8 @@
 // pretty-printed, then validated against the host's policy, with every problem placed at a line
 // and column of the reply (nothing decodable) or of the pretty-printed plan.
 
-import { analyzePlanText, lineColumn } from "../analysis";
+import { analyzePlanText } from "../analysis";
+import { lineColumn } from "../text/lineColumn";
 import type { Budget } from "../plan/budget";
 import type { Estimate } from "../plan/estimate";
 import { locatePlanInReply, parsePlan } from "../plan/parse";

@@ -6,7 +6,7 @@
 
 import { basename } from "node:path";
 import type { AnalysisPolicy } from "../analysis";
-import { hostPolicy } from "../host/createHost";
+import { hostPolicy } from "../host/hostPolicy";
 import { hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
 import { contextInputNames, type HostProfile } from "../host/profile";
 import { hostTypes } from "../host/typeHost";

@@ -5,3 +5,4 @@ export * from "./planSession";
 export * from "./analysisPolicy";
 export * from "./hostProfiles";
 export * from "./secretMask";
+export * from "./runRecording";

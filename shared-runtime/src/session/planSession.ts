@@ -7,7 +7,9 @@
 
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
-import { profileHost } from "../host/createHost";
+import type { profileHost } from "../host/createHost";
+import { withInputValues } from "../host/inputValues";
+import type { JsonValue } from "../json";
 import type { McpDiscovery } from "../host/mcp/discovery";
 import { parseMocks, type Mocks } from "../host/mocks";
 import { readErrorText, type HostProfile, type HostProfileError, type HostProfileResult } from "../host/profile";
@@ -30,6 +32,7 @@ import {
 import { MAX_MOCKS_BYTES, MAX_PLAN_BYTES, readTextFile, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy, type PolicyOverrides } from "./analysisPolicy";
 import { HOST_PROFILE_FILENAME, hostProfileIn, hostProfileOf, readHostProfile } from "./hostProfiles";
+import { startSessionRecording, type RecordingStart, type RecordRequest, type SessionRecording } from "./runRecording";
 import { addSessionSecrets, sessionMask } from "./secretMask";
 
 /** The checks a plain (static) `check` leaves to `check --preflight` and to a run's preflight. */
@@ -61,6 +64,8 @@ export interface PlanSessionOptions {
   readonly clientEnv?: Readonly<Record<string, string>>;
   /** Input name -> text file (relative to `cwd`) replacing or adding an input. */
   readonly inputFiles?: Readonly<Record<string, string>>;
+  /** Input name -> value replacing or adding an input (a queued job's inputs, like a test case's). */
+  readonly inputValues?: Readonly<Record<string, JsonValue>>;
   /** A mocks file (relative to `cwd`, read bounded), or mocks given as a value. */
   readonly mocks?: { readonly file: string } | { readonly value: unknown; readonly name: string };
   /** Capabilities or budget overriding the profile's (check's --capabilities, --budget). */
@@ -69,6 +74,8 @@ export interface PlanSessionOptions {
   readonly discovery?: McpDiscovery;
   /** Build every input the profile declares, not only those the plan reads (a debugger shows them all). */
   readonly allInputs?: boolean;
+  /** A host built elsewhere over the profile (a test case's: its inputs, mocks or cassette); runs use it. */
+  readonly host?: HostFactory;
   /** A mask the front end already guards its output with: the session adds what it learns to it. */
   readonly mask?: SecretMask;
 }
@@ -296,13 +303,25 @@ export class PlanSession {
     });
   }
 
-  /** Runs the plan through the one run pipeline (startRun); `onHostBuilt` sees the host it built (a debugger's contexts). */
+  /**
+   * Starts the run's entry in the run journal (runRecording.ts), or continues a resumed run's;
+   * hand the recording to `run`. Every front end records this way.
+   */
+  record(request: RecordRequest): RecordingStart {
+    return startSessionRecording(this, request);
+  }
+
+  /**
+   * Runs the plan through the one run pipeline (startRun); `onHostBuilt` sees the host it built (a
+   * debugger's contexts); `recording` (from `record`) records it, its journal closed when it ends.
+   */
   run(
     options: Omit<StartRunOptions, "source" | "policy" | "host"> & {
       readonly onHostBuilt?: (built: BuiltHost) => void;
+      readonly recording?: SessionRecording | undefined;
     } = {},
   ): RunHandle {
-    const { onHostBuilt, ...execute } = options;
+    const { onHostBuilt, recording, ...execute } = options;
     const factory = this.hostFactory();
     const host: HostFactory = onHostBuilt
       ? async (needs) => {
@@ -311,14 +330,17 @@ export class PlanSession {
           return setup;
         }
       : factory;
-    return startRun({
+    const handle = startRun({
       // The session's mask: an event's error message passes through it before any listener.
       mask: this.mask,
       ...execute,
+      ...(recording ? { observers: [recording.recorder, ...(execute.observers ?? [])] } : {}),
       source: { kind: "document", text: this.requireText(), document: this.document },
       policy: this.runPolicy,
       host,
     });
+    if (!recording) return handle;
+    return { ...handle, done: handle.done.finally(() => recording.store.close()) };
   }
 
   /** Asks one of the profile's providers for a plan for `goal`, checked against this host. */
@@ -360,11 +382,19 @@ export class PlanSession {
     const inputFiles = Object.fromEntries(
       Object.entries(this.options.inputFiles ?? {}).map(([name, path]) => [name, resolve(cwd, path)]),
     );
-    const build = profileHost(profile, {
-      env: this.env(),
-      inputFiles,
-      ...(this.mocks ? { mocks: this.mocks } : {}),
-    });
+    // The host's modules are required here, on the first run: a check (the CLI's, the editor's)
+    // builds no host, and the host's modules (processes, contexts, MCP) are a large part of a start.
+    const build =
+      this.options.host ??
+      withInputValues(
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require("../host/createHost") as { profileHost: typeof profileHost }).profileHost(profile, {
+          env: this.env(),
+          inputFiles,
+          ...(this.mocks ? { mocks: this.mocks } : {}),
+        }),
+        this.options.inputValues ?? {},
+      );
     if (!this.options.allInputs) return build;
     const all = [...profile.inputs.keys()];
     return (needs) => build({ ...needs, inputs: new Set([...needs.inputs, ...all]) });

@@ -3,13 +3,13 @@
 // case). Every failure is a value with one message, and the expected and actual values where
 // there are two to compare (JUnit, the Testing view).
 
-import Ajv, { type ValidateFunction } from "ajv";
 import { isJsonObject, type JsonValue } from "../json";
 import type { Budget } from "../plan/budget";
 import { countNumber } from "../plan/count";
 import type { Estimate } from "../plan/estimate";
 import type { BudgetRemaining, RunOutcome } from "../run/transitions";
 import { canonicalText } from "./canonical";
+import { schemaValidator } from "./valueSchemas";
 import type { Expectations } from "./testFile";
 
 export interface AssertionFailure {
@@ -220,31 +220,6 @@ export function valueContains(value: JsonValue, pattern: JsonValue): boolean {
       )
     );
   return canonicalText(value) === canonicalText(pattern);
-}
-
-const validators = new WeakMap<object, ValidateFunction>();
-let ajv: Ajv | undefined;
-
-/** One compiled validator per schema object (a dataset's cases share theirs). */
-function schemaValidator(schema: JsonValue): ValidateFunction {
-  ajv ??= new Ajv({ allErrors: false, strict: false });
-  if (typeof schema !== "object" || schema === null) return ajv.compile(schema as boolean);
-  let validate = validators.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    validators.set(schema, validate);
-  }
-  return validate;
-}
-
-/** Whether a value's schema compiles; the message when it does not (the loader reports it). */
-export function schemaProblem(schema: JsonValue): string | undefined {
-  try {
-    schemaValidator(schema);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 export function pointerOf(path: readonly (string | number)[]): string {

@@ -6,7 +6,7 @@
 // RE2's. A pattern RE2 cannot run (lookaround, backreferences) is not checked: it matches
 // everything, so a tool keeps its other checks and judges such arguments itself.
 
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import type { Options } from "ajv";
 
 type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
@@ -18,7 +18,8 @@ export const linearRegExp: RegExpEngine = Object.assign(
     const toString = () => `re2:${pattern}`;
     let compiled: RE2JS;
     try {
-      compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+      const engine = re2();
+      compiled = engine.compile(engine.translateRegExp(pattern));
     } catch {
       return { test: () => true, toString };
     }
@@ -27,6 +28,12 @@ export const linearRegExp: RegExpEngine = Object.assign(
   // Only ajv's standalone code generation reads this; nothing here generates standalone code.
   { code: 'require("re2js").RE2JS' },
 );
+
+/** re2js on the first pattern: its Unicode tables are built when it loads, a cost no start should pay. */
+function re2(): typeof RE2JS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("re2js") as typeof import("re2js")).RE2JS;
+}
 
 /** ajv's `code` option with the linear-time engine: every Ajv instance of the runtime uses it. */
 export const LINEAR_REGEXP_CODE = Object.freeze({ regExp: linearRegExp });

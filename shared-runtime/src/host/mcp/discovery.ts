@@ -8,7 +8,7 @@ import type { ToolKnowledge, ToolSignature } from "../../plan/toolArguments";
 import { isJsonObject, type JsonObject } from "../../json";
 import type { HostProfile } from "../profile";
 import { ProcessTracker } from "../processGroup";
-import { McpConnection } from "./connection";
+import type { McpConnection } from "./connection";
 import { mcpPlanName, mcpRoute } from "./spec";
 
 export interface McpDiscovery {
@@ -28,9 +28,13 @@ export async function discoverMcpTools(
   const tools = new Map<string, ToolSignature>();
   const failures = new Map<string, string>();
   const tracker = new ProcessTracker();
+  // The connection (processes, the SDK's transport) on the first listing: the analysis policy
+  // imports this module for hostToolKnowledge, and a static check starts no server.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { McpConnection: Connection } = require("./connection") as { McpConnection: typeof McpConnection };
   await Promise.all(
     [...profile.mcpServers].map(async ([server, spec]) => {
-      const connection = new McpConnection(server, spec, profile.dir, { ...options, tracker });
+      const connection = new Connection(server, spec, profile.dir, { ...options, tracker });
       try {
         for (const tool of await connection.tools()) {
           const name = mcpPlanName(server, tool.name, spec);

@@ -8,9 +8,9 @@ import { hasOwn, type JsonObject, type JsonPath, type JsonValue } from "../../js
 import { contextResultSchema } from "../../context/resultShapes";
 import { MODEL_REPLY_SCHEMA } from "../../run/modelReply";
 import type { Expr, Plan, Step } from "../ast";
-import type { ModelBinding, PlanModel } from "../model";
+import type { ModelBinding, ModelReference } from "../scopeWalk";
 import { quoted } from "../problems";
-import type { ToolKnowledge } from "../toolArguments";
+import type { ToolKnowledge } from "../toolKnowledge";
 import { membersOf, typeOfSchema, typeOfValue, unionOf, UNKNOWN, type ValueType } from "./valueType";
 
 /** What the host tells the type rules; every part is optional (what is not known is unknown). */
@@ -45,11 +45,21 @@ export interface ExprRoot {
 
 const MODEL_REPLY = typeOfSchema(MODEL_REPLY_SCHEMA);
 
+/**
+ * What the type rules ask of the semantic model (plan/model.ts's PlanModel answers it): where a
+ * name at a path is bound, and what a reference points at. Stated here so the model can own its
+ * PlanTypes without the two modules importing each other.
+ */
+export interface ModelLookups {
+  referenceAt(path: JsonPath): ModelReference | undefined;
+  resolve(path: JsonPath, name: string): ModelBinding | undefined;
+}
+
 export class PlanTypes {
   private readonly bindingTypes = new Map<ModelBinding, TypedBinding>();
 
   constructor(
-    readonly model: PlanModel,
+    readonly model: ModelLookups,
     readonly host: TypeHost = {},
   ) {}
 
@@ -202,7 +212,7 @@ export function fieldOf(base: ValueType, key: string): { type: ValueType; miss?:
     const field = member.fields.get(key);
     if (field) found.push(field);
     else if (member.rest) found.push(member.rest);
-    else known.push(...member.fields.keys());
+    else for (const name of member.fields.keys()) known.push(name); // no spread: a schema may have 200k properties
   }
   if (found.length > 0) return { type: unionOf(found) };
   if (known.length > 0 || membersOf(base).some((m) => m.kind === "object"))

@@ -1,0 +1,103 @@
+// `rlm-plan run PLAN --queue URL`: the plan sent as one job, run by whichever worker takes it
+// under that worker's host profile; its events come back as they happen (printed as a local run
+// prints them) and its report at the end, then go into the submitting workspace's journal. A
+// plan the worker refuses at its check comes back as that refusal (never retried); a job a
+// worker died on is run again by another one, and the attempt is said.
+
+import type { RunEvent } from "@rlm-plan/core/run/events";
+import type { RunReport } from "@rlm-plan/core/run/startRun";
+import type { Transition } from "@rlm-plan/core/run/transitions";
+import { observedReport } from "@rlm-plan/core/run/startRun";
+import type { JsonObject } from "@rlm-plan/core/json";
+import type { ParallelMode } from "@rlm-plan/core/run/events";
+import type { RunRecorder } from "@rlm-plan/core/journal/recorder";
+import { JOB_VERSION, type RemoteRunReport } from "./planJob";
+import type { QueueAddress } from "./queueUrl";
+import { QueueSubmitter, type JobEnd } from "./submitter";
+import { REFUSED_PREFIX } from "./workerJob";
+
+export interface QueueRunOptions {
+  readonly address: QueueAddress;
+  readonly plan: { readonly name: string; readonly text: string };
+  readonly mocks?: JsonObject;
+  readonly parallel?: ParallelMode;
+  readonly signal: AbortSignal;
+  readonly onTransition: (transition: Transition) => void;
+  readonly onEvent: (event: RunEvent) => void;
+  /** A note for the user (which worker took the job, a new attempt). */
+  readonly say: (line: string) => void;
+  /** The submitting workspace's journal entry, written when the report comes back. */
+  readonly recorder?: RunRecorder;
+}
+
+export type QueueRunResult =
+  | { readonly kind: "report"; readonly report: RunReport; readonly worker: string; readonly attempt: number }
+  | { readonly kind: "failed"; readonly message: string }
+  | { readonly kind: "cancelled" };
+
+export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResult> {
+  const submitter = await QueueSubmitter.connect(options.address);
+  let attempt = 0;
+  let end: JobEnd | undefined;
+  try {
+    await submitter.run(
+      [
+        {
+          v: JOB_VERSION,
+          kind: "run",
+          plan: options.plan,
+          ...(options.mocks ? { mocks: options.mocks } : {}),
+          ...(options.parallel ? { parallel: options.parallel } : {}),
+        },
+      ],
+      {
+        progress: (_index, progress) => {
+          if (progress.attempt !== attempt) {
+            attempt = progress.attempt;
+            options.say(
+              `worker ${progress.worker} runs the job${attempt > 1 ? ` (attempt ${attempt}: an earlier worker stopped)` : ""}`,
+            );
+          }
+          const event = progress.event;
+          // Only the attempt in force prints: a dead worker's late words are not this run's.
+          if (progress.attempt < attempt) return;
+          if (event.type === "transition") options.onTransition(event.transition);
+          options.onEvent(event);
+        },
+        end: (_index, ended) => {
+          end = ended;
+        },
+      },
+      options.signal,
+    );
+    if (!end) {
+      await submitter.withdraw();
+      return { kind: "cancelled" };
+    }
+  } finally {
+    await submitter.close();
+  }
+  const ended = end as JobEnd;
+  if (!ended.ok) {
+    if (ended.reason.startsWith(REFUSED_PREFIX)) {
+      const report = JSON.parse(ended.reason.slice(REFUSED_PREFIX.length)) as RemoteRunReport;
+      record(options.recorder, [], report);
+      return { kind: "report", report: report as RunReport, worker: "", attempt: ended.attempts };
+    }
+    return {
+      kind: "failed",
+      message: `the job failed after ${ended.attempts} attempt${ended.attempts === 1 ? "" : "s"}: ${ended.reason}`,
+    };
+  }
+  const result = ended.result;
+  if (result.kind !== "run") return { kind: "failed", message: "the worker answered with another kind of result" };
+  record(options.recorder, result.events, result.report);
+  return { kind: "report", report: result.report as RunReport, worker: result.worker, attempt: result.attempt };
+}
+
+/** The run's events and end into the submitting workspace's journal. */
+function record(recorder: RunRecorder | undefined, events: readonly RunEvent[], report: RemoteRunReport): void {
+  if (!recorder) return;
+  for (const event of events) recorder.event(event);
+  recorder.finished(observedReport(report as RunReport));
+}

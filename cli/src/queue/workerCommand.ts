@@ -1,0 +1,275 @@
+// `rlm-plan worker --queue redis://HOST:PORT/QUEUE`: a long-running worker that takes plan-run
+// jobs from a BullMQ queue and runs each under its OWN host profile (--host, or the nearest
+// rlmplan.host.json), --concurrency at a time. It says what it does on stderr (ready, each job,
+// a health line every --health-interval seconds); a malformed job is refused (failed, never
+// retried) and the worker goes on; SIGTERM or SIGINT stop taking jobs and finish the ones in
+// flight; a second signal cancels them and hands them back to the queue for another worker.
+
+import { hostname } from "node:os";
+import type { Job, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { journalDirOf } from "@rlm-plan/core/journal/location";
+import { JournalStore } from "@rlm-plan/core/journal/store";
+import { addSessionSecrets, openPlanSessionSync, sessionMask } from "@rlm-plan/core/session";
+import { guardedStream, lineText } from "../guardedOutput";
+import { displayPath } from "../output";
+import { readOptions } from "../options";
+import { bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
+import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queueUrl";
+import { runPlanJob, type WorkerContext } from "./workerJob";
+import type { PlanJobResult } from "./planJob";
+
+export const WORKER_USAGE =
+  "usage: rlm-plan worker --queue redis://HOST:PORT/QUEUE [--host FILE] [--concurrency N] [--name NAME]\n                       [--journal DIR | --no-journal] [--lock-ms N] [--health-interval SECONDS]";
+
+export const WORKER_HELP = `rlm-plan worker: run plan jobs from a queue (BullMQ on Redis), under this machine's host profile
+
+${WORKER_USAGE}
+
+Any number of workers, on any machines, take jobs from one queue: \`rlm-plan run --queue URL\`
+and \`rlm-plan test --queue URL\` put them there. A job names a plan (its text) and its inputs
+and mocks; what the plan may use (capabilities, budget, tools, providers, keys) is this
+worker's host profile, never the job's.
+
+options:
+  --queue URL             ${QUEUE_URL_FORM}; a password in it is shown as ***
+  --host FILE             the host profile (default: the nearest ${"rlmplan.host.json"} in this folder or above)
+  --concurrency N         run N jobs at a time (default 1)
+  --name NAME             how this worker is named in results and logs (default HOST:PID)
+  --journal DIR           record each job's run in the journal in DIR (default: .rlm-plan/ beside
+                          the host profile); workers sharing one journal resume a dead worker's
+                          job from its recorded steps
+  --no-journal            record nothing (a retried job then runs again from the start)
+  --lock-ms N             how long a job stays taken without news from its worker (default 30000):
+                          a worker that dies, its jobs go to another worker after about this long
+  --health-interval S     a health line every S seconds (default 60; 0: none)
+  -h, --help              show this help
+
+SIGTERM or SIGINT: take no new job, finish the jobs in flight, exit 0. A second signal cancels
+them and hands them back to the queue (another worker runs them again).
+
+exit status: 0 stopped by a signal after its jobs, 2 usage error, bad host profile or Redis unreachable`;
+
+interface WorkerArgs {
+  readonly address: QueueAddress;
+  readonly host?: string;
+  readonly concurrency: number;
+  readonly name: string;
+  readonly journal?: string;
+  readonly noJournal: boolean;
+  readonly lockMs: number;
+  readonly healthSeconds: number;
+}
+
+export interface WorkerIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Runs `rlm-plan worker` until a signal stops it. Never throws; resolves to the exit status. */
+export async function workerCommand(argv: readonly string[], unguarded: WorkerIo): Promise<number> {
+  const env = unguarded.env ?? process.env;
+  const mask = sessionMask({ env });
+  const stderr = guardedStream(unguarded.stderr, mask);
+  const say = (line: string) => void stderr.write(`rlm-plan worker: ${lineText(line)}\n`);
+  const args = parseWorkerArgs(argv);
+  if (args === "help") {
+    unguarded.stdout.write(`${WORKER_HELP}\n`);
+    return 0;
+  }
+  if (typeof args === "string") {
+    stderr.write(`rlm-plan: ${args}\n${WORKER_USAGE}\n`);
+    return 2;
+  }
+  if (args.address.password !== undefined) addSessionSecrets(mask, { env, clientValues: [args.address.password] });
+  const opened = openPlanSessionSync({ ...(args.host !== undefined ? { hostProfile: args.host } : {}), env, mask });
+  if (!opened.ok) {
+    const { failure } = opened;
+    if (failure.kind === "invalid_host_profile")
+      for (const e of failure.errors)
+        stderr.write(`${displayPath(e.file)}:${e.line}:${e.column}: ${lineText(e.message)}\n`);
+    else
+      stderr.write(
+        `rlm-plan: ${failure.kind === "no_host_profile" ? `${failure.message}; pass --host FILE` : failure.kind}\n`,
+      );
+    return 2;
+  }
+  const profileFile = opened.session.hostProfile as string;
+  const profile = opened.session.profile;
+  let journal: JournalStore | undefined;
+  if (!args.noJournal && (profile?.journal?.enabled !== false || args.journal !== undefined)) {
+    try {
+      journal = JournalStore.open(args.journal ?? journalDirOf(profileFile));
+      for (const notice of journal.notices) say(notice);
+    } catch (error) {
+      say(`jobs are not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  let redis: Redis;
+  try {
+    redis = await connectClient(args.address);
+  } catch (error) {
+    say(`cannot reach Redis at ${args.address.shown}: ${error instanceof Error ? error.message : String(error)}`);
+    journal?.close();
+    return 2;
+  }
+  const context: WorkerContext = {
+    profileFile,
+    name: args.name,
+    queue: args.address.queue,
+    env,
+    mask,
+    redis,
+    journal,
+    say,
+  };
+  try {
+    return await serve(args, context, say);
+  } finally {
+    redis.disconnect();
+    journal?.close();
+    stderr.end();
+  }
+}
+
+async function serve(args: WorkerArgs, context: WorkerContext, say: (line: string) => void): Promise<number> {
+  const { Worker } = bullmq();
+  const running = new Map<string, AbortController>();
+  const counts = { done: 0, failed: 0, refused: 0 };
+  let stopping = 0;
+  const processor = async (job: Job): Promise<PlanJobResult> => {
+    const id = job.id ?? "?";
+    const controller = new AbortController();
+    running.set(id, controller);
+    say(`job ${id}: attempt ${Math.max(1, job.attemptsStarted)} started (${running.size} running)`);
+    try {
+      const result = await runPlanJob(job, context, controller.signal);
+      if (controller.signal.aborted)
+        throw new Error(`handed back: the worker ${args.name} stopped before the job ended; another worker runs it`);
+      return result;
+    } finally {
+      running.delete(id);
+    }
+  };
+  const worker: Worker = new Worker(args.address.queue, processor, {
+    connection: connectionOf(args.address, "bullmq"),
+    prefix: KEY_PREFIX,
+    concurrency: args.concurrency,
+    lockDuration: args.lockMs,
+    stalledInterval: Math.max(500, Math.floor(args.lockMs / 2)),
+    maxStalledCount: 3,
+    name: args.name,
+    autorun: false,
+  });
+  worker.on("completed", (job: Job, result: PlanJobResult) => {
+    counts.done++;
+    const verdict =
+      result.kind === "case"
+        ? result.verdict.ok
+          ? "passed"
+          : "failed"
+        : result.report.outcome.ok
+          ? "ok"
+          : "run failed";
+    say(
+      `job ${job.id ?? "?"}: done (${verdict}${result.resumed !== undefined ? `, resumed journal run ${result.resumed}` : ""})`,
+    );
+  });
+  worker.on("failed", (job: Job | undefined, error: Error) => {
+    const malformed = error.name === "UnrecoverableError";
+    if (malformed) counts.refused++;
+    else counts.failed++;
+    say(`job ${job?.id ?? "?"}: ${malformed ? "refused" : "failed"}: ${error.message.slice(0, 2000)}`);
+  });
+  worker.on("error", (error: Error) => say(`queue error (the worker goes on): ${error.message}`));
+
+  const started = Date.now();
+  const health = () =>
+    say(
+      `health: ${running.size} running, ${counts.done} done, ${counts.failed} failed, ${counts.refused} refused; up ${Math.round((Date.now() - started) / 1000)} s${stopping ? "; stopping" : ""}`,
+    );
+  const timer = args.healthSeconds > 0 ? setInterval(health, args.healthSeconds * 1000) : undefined;
+  timer?.unref();
+
+  const stopped = new Promise<number>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      stopping++;
+      if (stopping === 1) {
+        say(`${signal}: taking no new job; finishing the ${running.size} in flight (a second signal hands them back)`);
+        void worker.close().then(() => {
+          health();
+          say("stopped");
+          resolve(0);
+        });
+        return;
+      }
+      say(`${signal}: cancelling the ${running.size} jobs in flight; they go back to the queue`);
+      for (const controller of running.values()) controller.abort();
+    };
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, onSignal);
+  });
+  // A failure of one job's code must not take the worker (and the other jobs) down.
+  const stray = (error: unknown) =>
+    say(`internal error (the worker goes on): ${error instanceof Error ? error.message : String(error)}`);
+  process.on("uncaughtException", stray);
+  process.on("unhandledRejection", stray);
+
+  void worker.run().catch((error: unknown) => stray(error));
+  await worker.waitUntilReady();
+  say(
+    `ready: queue ${args.address.shown}, host profile ${displayPath(context.profileFile)}, concurrency ${args.concurrency}, worker ${args.name}, journal ${context.journal ? displayPath(context.journal.dir) : "off"}`,
+  );
+  const code = await stopped;
+  if (timer) clearInterval(timer);
+  return code;
+}
+
+function parseWorkerArgs(argv: readonly string[]): WorkerArgs | "help" | string {
+  const options = readOptions(argv, {
+    values: {
+      "--queue": QUEUE_URL_FORM,
+      "--host": "a FILE",
+      "--concurrency": "a number",
+      "--name": "a NAME",
+      "--journal": "a DIR",
+      "--lock-ms": "milliseconds",
+      "--health-interval": "seconds",
+    },
+    flags: ["--no-journal", "--help", "-h"],
+    nonEmpty: ["--queue", "--host", "--concurrency", "--name", "--journal", "--lock-ms", "--health-interval"],
+  });
+  if (typeof options === "string") return options;
+  if (options.flags.has("--help") || options.flags.has("-h")) return "help";
+  if (options.positionals.length > 0) return `worker takes no ${options.positionals[0]}: the jobs name the plans`;
+  const url = options.values.get("--queue");
+  if (url === undefined) return `worker needs --queue ${QUEUE_URL_FORM}`;
+  const address = parseQueueUrl(url);
+  if (typeof address === "string") return address;
+  const number = (flag: string, fallback: number, min: number, max: number): number | string => {
+    const text = options.values.get(flag);
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    return /^[0-9]+$/.test(text) && value >= min && value <= max
+      ? value
+      : `${flag} needs a number from ${min} to ${max}`;
+  };
+  const concurrency = number("--concurrency", 1, 1, 256);
+  const lockMs = number("--lock-ms", 30_000, 1000, 3_600_000);
+  const healthSeconds = number("--health-interval", 60, 0, 86_400);
+  for (const n of [concurrency, lockMs, healthSeconds]) if (typeof n === "string") return n;
+  const journal = options.values.get("--journal");
+  const noJournal = options.flags.has("--no-journal");
+  if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
+  const host = options.values.get("--host");
+  return {
+    address,
+    concurrency: concurrency as number,
+    lockMs: lockMs as number,
+    healthSeconds: healthSeconds as number,
+    name: options.values.get("--name") ?? `${hostname()}:${process.pid}`,
+    noJournal,
+    ...(host !== undefined ? { host } : {}),
+    ...(journal !== undefined ? { journal } : {}),
+  };
+}

@@ -1,0 +1,69 @@
+// Replaying a recorded run without executing anything (the debugger's "Debug Recorded Run"): the
+// plan runs again through the one pipeline, every model and tool call answered from the journal
+// (the same book a resume reads, replay.ts) and a call the journal does not hold refused, never
+// made; every tool and provider is mocked, so no program, server, key or network is touched.
+// Context operations are the runtime's own work on the inputs and run again, so every binding is
+// as it was.
+
+import type { JsonObject, JsonValue } from "../json";
+import type { CallInterceptor, RunObserver } from "../run/observer";
+import type { SecretMask } from "../run/secrets";
+import { canonicalRequest, requestIdentity } from "./canonical";
+import { ReplayBook, ResumeRefusal, type ResumePoint } from "./replay";
+import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
+import type { JournalStore } from "./store";
+
+/** A recorded run, whatever its status, as replay needs it. */
+export function recordedRun(store: JournalStore, id: number): ResumePoint {
+  const db = store.db;
+  const run = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+  if (!run) throw new ResumeRefusal(`there is no run ${id} in the run journal ${store.file}`);
+  const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(id) as EventRow[];
+  const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE run_id = ? ORDER BY seq`).all(id) as CallRow[];
+  return { run, events, calls, elapsedMs: events.reduce((max, e) => Math.max(max, e.elapsed_ms), 0) };
+}
+
+/**
+ * Mocks naming every tool and provider of the profile and of the recorded calls, with no answer:
+ * the host then builds no program or connection, and checks no key. The replay answers every
+ * call before the host is asked.
+ */
+export function replayMocks(
+  point: ResumePoint,
+  profile: { tools: ReadonlyMap<string, unknown>; providers: ReadonlyMap<string, unknown> },
+): JsonObject {
+  const tools: JsonObject = {};
+  const providers: JsonObject = {};
+  for (const name of profile.tools.keys()) tools[name] = [];
+  for (const name of profile.providers.keys()) providers[name] = [];
+  for (const call of point.calls) (call.kind === "tool" ? tools : providers)[call.name] = [] as JsonValue[];
+  return { tools, providers };
+}
+
+/** The observer that answers a replayed run's calls from the journal, and refuses any other. */
+export class RecordedReplies implements RunObserver {
+  private readonly book: ReplayBook;
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    private readonly point: ResumePoint,
+    private readonly mask: SecretMask,
+  ) {
+    // Every ended step counts as completed: the book answers all of the run's calls.
+    this.book = new ReplayBook(point);
+  }
+
+  readonly call: CallInterceptor = (call) => {
+    const path = JSON.stringify(call.step.path);
+    const occurrence = (this.counts.get(path) ?? 0) + 1;
+    this.counts.set(path, occurrence);
+    const identity = requestIdentity(canonicalRequest(call), this.mask);
+    const recorded = this.book.take(path, occurrence, identity.key);
+    if (recorded) return recorded();
+    return Promise.reject(
+      new Error(
+        `run ${this.point.run.id} recorded no answer to this ${call.kind} call of "${call.name}" (a replay executes nothing): the run went another way here, or the call's reply could not be recorded`,
+      ),
+    );
+  };
+}

@@ -1,0 +1,100 @@
+// A session's run in the run journal: the one way every front end (the CLI's `run` and
+// `propose --run`, the language server's runs, the debug adapter) records a run. The journal is
+// the host profile's (`journal.dir`, default `.rlm-plan/` beside it) or a folder the user names;
+// a profile that says `"journal": {"enabled": false}` records nothing. A journal that cannot be
+// opened never stops the run: it is said through `onNotice` and the run goes on unrecorded.
+
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { JsonObject } from "../json";
+import { journalDirOf, profileJournalDir } from "../journal/location";
+import { RunRecorder, type RunOrigin } from "../journal/recorder";
+import { checkSameInputs, ResumeRefusal, type ResumePoint } from "../journal/replay";
+import { JournalStore } from "../journal/store";
+import type { HostProfile } from "../host/profile";
+import type { SecretMask } from "../run/secrets";
+import { MAX_HOST_PROFILE_BYTES } from "../text/boundedFile";
+
+export interface RecordRequest {
+  readonly origin: RunOrigin;
+  /** The journal folder the user named (`--journal DIR`): used even where the profile disables recording. */
+  readonly dir?: string;
+  /** The run's options as the front end names them (inputs, mocks, parallel), for history and resume. */
+  readonly options?: JsonObject;
+  /** Continue this run's entry instead of starting one (its journal already open). */
+  readonly resume?: { readonly store: JournalStore; readonly point: ResumePoint };
+  /** A journal problem that did not stop the run, masked. */
+  readonly onNotice?: (message: string) => void;
+}
+
+export interface SessionRecording {
+  readonly recorder: RunRecorder;
+  readonly store: JournalStore;
+}
+
+/** What the session knows that a recording needs. */
+export interface RecordedSession {
+  readonly file: string | undefined;
+  readonly text: string | undefined;
+  readonly hostProfile: string | undefined;
+  readonly profile: HostProfile | undefined;
+  readonly mask: SecretMask;
+}
+
+export type RecordingStart =
+  | { readonly ok: true; readonly recording: SessionRecording | undefined }
+  /** A resume refused: the plan or host profile changed since the run. */
+  | { readonly ok: false; readonly refusal: string };
+
+/** The journal folder of a session's runs: the named one, the profile's, or `.rlm-plan/` beside the profile. */
+export function sessionJournalDir(
+  session: Pick<RecordedSession, "hostProfile" | "profile">,
+  dir?: string,
+): string | undefined {
+  if (dir !== undefined) return resolve(dir);
+  if (session.profile) return profileJournalDir(session.profile);
+  return session.hostProfile === undefined ? undefined : journalDirOf(session.hostProfile);
+}
+
+/** Starts recording a session's run (or continues a resumed run's entry). */
+export function startSessionRecording(session: RecordedSession, request: RecordRequest): RecordingStart {
+  const { profile, hostProfile } = session;
+  const say = (message: string) => {
+    try {
+      request.onNotice?.(session.mask.mask(message));
+    } catch {
+      // a listener's failure is its own
+    }
+  };
+  if (!request.resume && request.dir === undefined && profile?.journal?.enabled === false)
+    return { ok: true, recording: undefined };
+  const planText = session.text ?? "";
+  let store = request.resume?.store;
+  try {
+    const hostText = hostProfile === undefined ? undefined : readFileSync(hostProfile, "utf8");
+    const meta = {
+      origin: request.origin,
+      plan: { ...(session.file !== undefined ? { file: resolve(session.file) } : {}), text: planText },
+      ...(hostProfile !== undefined && hostText !== undefined
+        ? { hostProfile: { file: resolve(hostProfile), text: hostText.slice(0, MAX_HOST_PROFILE_BYTES) } }
+        : {}),
+      options: request.options ?? {},
+      mask: session.mask,
+      onNotice: say,
+    };
+    if (request.resume) checkSameInputs(request.resume.point, planText, meta.hostProfile);
+    const dir = sessionJournalDir(session, request.dir);
+    if (dir === undefined) return { ok: true, recording: undefined };
+    store ??= JournalStore.open(dir);
+    for (const notice of store.notices) say(notice);
+    const recorder = request.resume
+      ? RunRecorder.resume(store, request.resume.point, meta)
+      : RunRecorder.begin(store, meta);
+    return { ok: true, recording: { recorder, store } };
+  } catch (error) {
+    store?.close();
+    if (error instanceof ResumeRefusal) return { ok: false, refusal: session.mask.mask(error.message) };
+    say(`this run is not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    return { ok: true, recording: undefined };
+  }
+}

@@ -1,0 +1,177 @@
+// Debug Recorded Run: a run recorded by the CLI (a real child process) opened in the debug adapter
+// (its bin, driven by a real DAP client) with `replay`. It steps forward through the recorded run,
+// then backward (stepBack, reverseContinue) and sees the earlier bindings and budget; nothing runs
+// again (the tool's marker file is unchanged). A plan changed since the run is refused.
+
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, test } from "node:test";
+import { DebugClient } from "@vscode/debugadapter-testsupport";
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { cliWorkspace } from "../support/cliWorkspace";
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const ADAPTER = join(ROOT, "debug-adapter", "bin", "rlm-plan-debug-adapter.js");
+
+// A command tool that appends its label to marks.txt: every real call leaves a line.
+const MARK_TOOL = `
+let input = "";
+process.stdin.on("data", (c) => (input += c));
+process.stdin.on("end", () => {
+  const args = JSON.parse(input);
+  require("fs").appendFileSync("marks.txt", args.label + "\\n");
+  process.stdout.write(JSON.stringify({ label: args.label, n: args.label.length }));
+});
+`;
+
+// Lines (1-based) 3 to 6 hold the four steps.
+const PLAN = `{
+  "steps": [
+    { "op": "tool", "name": "mark", "args": { "label": "one" }, "bind": "a" },
+    { "op": "tool", "name": "mark", "args": { "label": "three" }, "bind": "b" },
+    { "op": "tool", "name": "count_items", "args": [1, 2, 3], "bind": "n" },
+    { "op": "final", "value": { "a": { "ref": "var", "name": "a" }, "b": { "ref": "var", "name": "b" }, "n": { "ref": "var", "name": "n" } } }
+  ]
+}
+`;
+
+const ws = cliWorkspace("dap-replay");
+ws.write("mark.js", MARK_TOOL);
+ws.write(
+  "rlmplan.host.json",
+  JSON.stringify({
+    capabilities: ["tool(mark)", "tool(count_items)"],
+    budget: { max_steps: 20, max_tool_calls: 9 },
+    tools: {
+      mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000 },
+      count_items: { type: "builtin", builtin: "count_items" },
+    },
+  }),
+);
+const plan = ws.write("plan.rlmplan.json", PLAN);
+const journal = join(ws.dir, ".rlm-plan");
+const marks = () => (existsSync(join(ws.dir, "marks.txt")) ? readFileSync(join(ws.dir, "marks.txt"), "utf8") : "");
+
+let dc: DebugClient;
+let stops: DebugProtocol.StoppedEvent[];
+let wake: (() => void) | undefined;
+let capabilities: DebugProtocol.Capabilities | undefined;
+
+beforeEach(async () => {
+  dc = new DebugClient(process.execPath, ADAPTER, "rlm-plan", { cwd: ws.dir });
+  dc.defaultTimeout = 30_000;
+  stops = [];
+  capabilities = undefined;
+  dc.on("stopped", (event: DebugProtocol.StoppedEvent) => {
+    stops.push(event);
+    wake?.();
+  });
+  dc.on("capabilities", (event: DebugProtocol.CapabilitiesEvent) => (capabilities = event.body.capabilities));
+  await dc.start();
+});
+afterEach(() => dc.stop());
+
+async function launchReplay(run: number, breakpoints: number[] = []): Promise<void> {
+  await Promise.all([
+    dc.waitForEvent("initialized").then(async () => {
+      await dc.setBreakpointsRequest({ source: { path: plan }, breakpoints: breakpoints.map((line) => ({ line })) });
+      await dc.configurationDoneRequest();
+    }),
+    dc
+      .initializeRequest({ adapterID: "rlm-plan", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" })
+      .then(() => dc.launchRequest({ replay: { journal, run }, stopOnEntry: true } as never)),
+  ]);
+}
+
+/** The next stop, its reason and line. */
+async function stopped(): Promise<[string, number | undefined]> {
+  while (stops.length === 0) await new Promise<void>((r) => (wake = r));
+  const stop = stops.shift() as DebugProtocol.StoppedEvent;
+  const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+  return [stop.body.reason, frames[0]?.line];
+}
+
+async function scope(name: string): Promise<Record<string, string>> {
+  const frames = await dc.stackTraceRequest({ threadId: 1 });
+  const scopes = await dc.scopesRequest({ frameId: frames.body.stackFrames[0]?.id as number });
+  const ref = scopes.body.scopes.find((s) => s.name === name)?.variablesReference as number;
+  const vars = await dc.variablesRequest({ variablesReference: ref });
+  return Object.fromEntries(vars.body.variables.map((v) => [v.name, v.value]));
+}
+
+test("a recorded run steps forward and back with the bindings and budget of each step; nothing runs again", async () => {
+  const recorded = ws.cli("run", "plan.rlmplan.json");
+  assert.equal(recorded.code, 0, recorded.stderr);
+  assert.match(recorded.stderr, /^rlm-plan: recorded as run 1 in \.rlm-plan /m);
+  assert.equal(marks(), "one\nthree\n");
+
+  await launchReplay(1);
+  assert.deepEqual(await stopped(), ["entry", 3]);
+  assert.equal(capabilities?.supportsStepBack, true);
+  assert.deepEqual(await scope("Bindings"), {});
+  for (const line of [4, 5, 6]) {
+    await dc.nextRequest({ threadId: 1 });
+    assert.deepEqual(await stopped(), ["step", line]);
+  }
+  assert.deepEqual(await scope("Bindings"), {
+    a: '{"label":"one","n":3}',
+    b: '{"label":"three","n":5}',
+    n: "3",
+  });
+  assert.equal((await scope("Budget"))["tool_calls"], "6 left of 9 (3 spent)");
+
+  // Back one step: n is not bound yet, two tool calls spent.
+  await dc.stepBackRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(), ["step", 5]);
+  assert.deepEqual(await scope("Bindings"), { a: '{"label":"one","n":3}', b: '{"label":"three","n":5}' });
+  assert.equal((await scope("Budget"))["tool_calls"], "7 left of 9 (2 spent)");
+  await dc.stepBackRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(), ["step", 4]);
+  assert.deepEqual(await scope("Bindings"), { a: '{"label":"one","n":3}' });
+  const evaluated = await dc.evaluateRequest({ expression: "a.label", frameId: 1 }).catch((e: Error) => e.message);
+  assert.equal(evaluated, "evaluate works at the newest step the replay reached; Variables shows this step's");
+  // Back to the start (no breakpoint on the way), then forward through what was seen.
+  await dc.reverseContinueRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(), ["entry", 3]);
+  assert.deepEqual(await scope("Bindings"), {});
+  await dc.nextRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(), ["step", 4]);
+  assert.deepEqual(await scope("Bindings"), { a: '{"label":"one","n":3}' });
+
+  // Continue: to the newest step, then on to the end, answered from the journal.
+  const output: string[] = [];
+  dc.on("output", (event: DebugProtocol.OutputEvent) => output.push(event.body.output));
+  const terminated = dc.waitForEvent("terminated");
+  await dc.continueRequest({ threadId: 1 });
+  await terminated;
+  assert.ok(
+    output.join("").includes('"a": {\n    "label": "one",\n    "n": 3\n  }'),
+    `the final value in the output: ${output.join("")}`,
+  );
+  assert.equal(marks(), "one\nthree\n", "the replay ran no tool");
+});
+
+test("a recorded run whose plan changed since is refused, with the reason", async () => {
+  const recorded = ws.cli("run", "plan.rlmplan.json");
+  assert.equal(recorded.code, 0, recorded.stderr);
+  const id = Number(/recorded as run (\d+)/.exec(recorded.stderr)?.[1]);
+  ws.write("plan.rlmplan.json", PLAN.replace('"three"', '"four"'));
+  try {
+    const refused = await Promise.all([
+      dc.waitForEvent("initialized").then(() => dc.configurationDoneRequest()),
+      dc
+        .initializeRequest({ adapterID: "rlm-plan", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" })
+        .then(() => dc.launchRequest({ replay: { journal, run: id } } as never)),
+    ]).then(
+      () => "launched",
+      (error: Error) => error.message,
+    );
+    assert.match(
+      refused,
+      new RegExp(`^run ${id} cannot be replayed: the plan .*plan\\.rlmplan\\.json changed since run ${id} `),
+    );
+  } finally {
+    ws.write("plan.rlmplan.json", PLAN);
+  }
+});
