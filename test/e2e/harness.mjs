@@ -405,9 +405,11 @@ export class Workbench {
    * the widget hidden, or reused by what the command asks first (a pick, an input box), whose
    * text box no longer holds `>label` (it may open before the widget was ever seen hidden).
    */
+  /** Runs a command from the palette; resolves with the time (Date.now()) Enter was pressed. */
   async runCommand(label) {
     await this.page.keyboard.press("F1");
     await this.quickInput(`>${label}`, label);
+    const pressed = Date.now();
     await this.page.keyboard.press("Enter");
     const widget = this.page.locator(".quick-input-widget");
     const input = this.page.locator(QUICK_INPUT);
@@ -415,6 +417,7 @@ export class Workbench {
       if (!(await widget.isVisible())) return true;
       return (await input.inputValue({ timeout: 1000 })) !== `>${label}`;
     });
+    return pressed;
   }
 
   /** The rows of the open quick input, top to bottom, as "label | description". */

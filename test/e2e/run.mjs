@@ -445,6 +445,29 @@ async function graphStatus(page, pattern) {
   return false;
 }
 
+/**
+ * What a user waits for after a graph command: polls every frame (without waiting on any) until
+ * one shows `pattern` in its status line with step nodes drawn; the milliseconds from `since`
+ * (when Enter ran the command) and the status. The 50 ms poll is the figure's resolution.
+ */
+async function graphOnScreen(page, since, pattern, timeout) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    for (const frame of page.frames()) {
+      const text = await frame
+        .evaluate(() =>
+          globalThis.document.querySelector("#stage g.step")
+            ? globalThis.document.getElementById("status")?.textContent
+            : null,
+        )
+        .catch(() => null);
+      if (text && pattern.test(norm(text))) return { ms: Date.now() - since, status: norm(text) };
+    }
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`no graph showed ${pattern} within ${timeout} ms; the page: ${await graphFrames(page)}`);
+}
+
 /** Opens the retry-flaky plan and its graph; resolves when its five steps are drawn. */
 async function flakyGraph(bench) {
   await bench.openFile(FLAKY);
@@ -869,7 +892,9 @@ export const scenarios = [
     },
   },
   {
-    name: "(j) the plan graph of 1,000 steps: the time to draw it after the view is ready, flat and nested",
+    name: "(j) the plan graph of 1,000 steps: the time from the command to its nodes on screen, flat and nested",
+    // Run alone it opens two windows, and a graph view loads slowly on a busy machine.
+    timeout: 360000,
     async run(session) {
       // A window of its own. After (a)-(i) have run in one window for a couple of minutes, a new
       // webview there often never receives its page: the host frame loads, the content frame is
@@ -885,18 +910,15 @@ export const scenarios = [
         fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand.rlmplan.json"), thousandSteps());
         await bench.openFile("plans/thousand.rlmplan.json");
         await bench.focusEditor();
-        await bench.runCommand(UI.graph);
+        const pressed = await bench.runCommand(UI.graph);
         const drawn = /^1000 steps · drawn in \d+ ms/;
         // A view whose page does not load is opened again by the panel after 8 s (graphPanel.ts):
         // the wait allows for that, and a reload is logged, not hidden.
-        const status = await bench
-          .until("the 1,000-step graph drawn", async () => graphStatus(page, drawn), 45000)
-          .catch(async (error) => {
-            const said = session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [];
-            throw new Error(
-              `${error.message}; the extension said: ${JSON.stringify(said)}; the page: ${await graphFrames(page)}`,
-            );
-          });
+        const flat = await graphOnScreen(page, pressed, drawn, 45000).catch(async (error) => {
+          const said = session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [];
+          throw new Error(`${error.message}; the extension said: ${JSON.stringify(said)}`);
+        });
+        const status = `${flat.status} · on screen ${flat.ms} ms after the command`;
         log(`e2e: 1,000-step plan graph: ${status}`);
         for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
           log(`e2e: the extension said: ${line}`);
@@ -904,13 +926,17 @@ export const scenarios = [
         fs.writeFileSync(path.join(session.trustedFolder, "plans/thousand-nested.rlmplan.json"), thousandNested());
         await bench.openFile("plans/thousand-nested.rlmplan.json");
         await bench.focusEditor();
-        await bench.runCommand(UI.graph);
-        const folded = await bench.until(
-          "the nested 1,000-step graph drawn",
-          async () => graphStatus(page, /^101 steps \(\+900 in collapsed steps\) · drawn in \d+ ms/),
+        const again = await bench.runCommand(UI.graph);
+        const nested = await graphOnScreen(
+          page,
+          again,
+          /^101 steps \(\+900 in collapsed steps\) · drawn in \d+ ms/,
           50000,
         );
+        const folded = `${nested.status} · on screen ${nested.ms} ms after the command`;
         log(`e2e: nested 1,000-step plan graph: ${folded}`);
+        for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
+          log(`e2e: the extension said: ${line}`);
         fs.writeFileSync(path.join(SCREENSHOTS, "j-thousand.txt"), `flat: ${status}\nnested: ${folded}\n`);
       } catch (error) {
         await page.screenshot({ path: path.join(SCREENSHOTS, "FAIL-j-own-window.png") }).catch(() => {});
