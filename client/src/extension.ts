@@ -25,6 +25,7 @@ import { ProviderKeys } from "./secrets";
 import { registerProposeCommand } from "./proposeCommand";
 import { WorstCaseStatus } from "./statusBar";
 import type { StepPath } from "./runLog";
+import { PlanTests } from "./testing/testController";
 import { revealStep } from "./stepLocation";
 
 let client: LanguageClient | undefined;
@@ -113,6 +114,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     void vscode.window.showErrorMessage(`The RLM Plan language server did not start: ${String(failure)}`);
   }
   context.subscriptions.push(new WorstCaseStatus(client));
+  // The Testing view: every case of the workspace's test files (listed, never run unasked).
+  context.subscriptions.push(new PlanTests(client, (plan) => keys.keysFor(vscode.Uri.file(plan).toString())));
   return { client, log };
 }
 

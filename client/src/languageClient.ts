@@ -4,9 +4,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
-import { maskedMethods } from "@rlm-plan/core/run/secrets";
-import { sessionMask } from "@rlm-plan/core/session/secretMask";
+import { HOST_PROFILE_FILENAME, maskedMethods, sessionMask } from "@rlm-plan/core/editor";
 import {
   LanguageClient,
   TransportKind,
@@ -54,6 +52,8 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     { scheme: "file", pattern: `**/${HOST_PROFILE_FILENAME}` },
     // Mocks files: what `run --mocks` would refuse, and mocks that name nothing (never used).
     { scheme: "file", pattern: "**/*.mocks.json" },
+    // Test files: diagnostics, hover, completion and a Run/Debug lens on each case.
+    { scheme: "file", pattern: "**/*.rlmplan.test.json" },
   ];
   // A host profile named by the setting gets the server's diagnostics too.
   const configured = configuredHostProfile();

@@ -4,13 +4,20 @@
 // the session (the runtime's one pipeline). Every failure here is one located, readable message.
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { stepLines, type StepLine } from "@rlm-plan/core";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import { type HostFactory, type StepLine, stepLines } from "@rlm-plan/core";
+import type { SecretMask } from "@rlm-plan/core/secrets";
+import { casesOf, loadTestFile, testCaseHost } from "@rlm-plan/core/testing";
+import { resolve } from "node:path";
 import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { readFileSync } from "node:fs";
-import { checkSameInputs, type ResumePoint } from "@rlm-plan/core/journal/replay";
-import { recordedRun, RecordedReplies, replayMocks } from "@rlm-plan/core/journal/replayRun";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import {
+  checkSameInputs,
+  JournalStore,
+  RecordedReplies,
+  recordedRun,
+  replayMocks,
+  type ResumePoint,
+} from "@rlm-plan/core/journal";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The plan file to debug. */
@@ -34,6 +41,11 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
    * journal's folder and the run's number. `program` is then the run's plan (it may be omitted).
    */
   readonly replay?: { readonly journal: string; readonly run: number };
+  /**
+   * A case of a test file to debug instead of `program` alone: its plan, host profile, inputs,
+   * and its mocks or cassette (testing/runCase.ts' host, as `rlm-plan test` runs it).
+   */
+  readonly testCase?: { readonly file: string; readonly name: string; readonly kind?: "case" | "dataset" };
 }
 
 export interface Prepared {
@@ -53,8 +65,13 @@ export interface Prepared {
 }
 
 /** Opens the launch's session; `mask` (the adapter's) learns the profile's and the launch's secrets. */
-export async function prepareLaunch(args: LaunchArguments, mask: SecretMask): Promise<Prepared | { error: string }> {
-  if (args.replay !== undefined) return prepareReplay(args, args.replay, mask);
+export async function prepareLaunch(given: LaunchArguments, mask: SecretMask): Promise<Prepared | { error: string }> {
+  if (given.replay !== undefined) return prepareReplay(given, given.replay, mask);
+  const chosen: { args: LaunchArguments; host?: HostFactory } | { error: string } = given.testCase
+    ? testCaseLaunch(given, given.testCase)
+    : { args: given };
+  if ("error" in chosen) return chosen;
+  const { args, host } = chosen;
   if (typeof args.program !== "string" || args.program === "")
     return { error: 'the launch configuration needs "program": the plan file to debug' };
   const cwd = args.cwd ?? process.cwd();
@@ -66,6 +83,7 @@ export async function prepareLaunch(args: LaunchArguments, mask: SecretMask): Pr
     inputFiles: args.inputs ?? {},
     ...(args.mocks !== undefined ? { mocks: { file: args.mocks } } : {}),
     allInputs: true,
+    ...(host ? { host } : {}),
     mask,
   });
   if (!opened.ok) {
@@ -158,5 +176,25 @@ async function prepareReplay(
     session,
     steps: analysis.plan ? stepLines(analysis.plan, analysis.document) : [],
     replay: { run: replay.run, observer: new RecordedReplies(point, session.mask) },
+  };
+}
+
+/** A test case's launch: its plan as the program, its host profile, and the case's host. */
+function testCaseLaunch(
+  args: LaunchArguments,
+  wanted: NonNullable<LaunchArguments["testCase"]>,
+): { args: LaunchArguments; host: HostFactory } | { error: string } {
+  const file = resolve(args.cwd ?? process.cwd(), wanted.file);
+  const loaded = loadTestFile(file);
+  if (!loaded.ok)
+    return { error: loaded.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`).join("\n") };
+  const view = { file, problems: [], cases: [], suite: loaded.suite };
+  const testCase = casesOf(view, { name: wanted.name, kind: wanted.kind ?? "case" })[0];
+  if (!testCase) return { error: `${file} has no case named ${JSON.stringify(wanted.name)}` };
+  const chosen = testCaseHost(testCase, { ...(args.env ? { env: { ...process.env, ...args.env } } : {}) });
+  if ("error" in chosen) return { error: chosen.error };
+  return {
+    args: { ...args, program: loaded.suite.planFile, hostProfile: loaded.suite.profile.file },
+    host: chosen.host,
   };
 }

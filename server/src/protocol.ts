@@ -438,3 +438,82 @@ export namespace ResumeRunCommand {
   ];
   export type Result = RunIdentity;
 }
+
+/** A case of a test file as written: an entry of "cases", or the dataset (all its lines). */
+export interface TestFileCase {
+  readonly name: string;
+  readonly kind: "case" | "dataset";
+  /** The case's object in the test file. */
+  readonly range: Range;
+}
+
+/**
+ * Client → server: the cases of a test file (`*.rlmplan.test.json`), from the open document or
+ * the disk (the Testing view lists every test file of the workspace). Nothing runs.
+ */
+export namespace TestFileRequest {
+  export const method = "rlmPlan/testFile";
+  export interface Params {
+    readonly uri: string;
+  }
+  export interface Result {
+    readonly uri: string;
+    readonly cases: readonly TestFileCase[];
+    /** How many errors stop the file from running (its diagnostics say which). */
+    readonly errors: number;
+    /** The plan file the tests run, when the file names one that loads. */
+    readonly plan: string | null;
+  }
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** One run of a case: a failing one with each failed expectation, its expected and actual values. */
+export interface TestCaseRunResult {
+  /** The written case (RunTestCasesRequest's `cases` names it). */
+  readonly name: string;
+  readonly kind: "case" | "dataset";
+  /** The run's id: FILE#NAME, with " [i/N]" for repeats and NAME:LINE for a dataset's lines. */
+  readonly id: string;
+  readonly ok: boolean;
+  readonly failures: readonly {
+    readonly assertion: string;
+    readonly message: string;
+    readonly expected?: JsonValue;
+    readonly actual?: JsonValue;
+  }[];
+  /** Where the case is written: the test file's case, or the dataset's line (0-based, LSP). */
+  readonly location: { readonly uri: string; readonly line: number; readonly character: number };
+  readonly durationMs: number;
+  /** How its tools and providers answered: mocks, cassette, live. */
+  readonly answered: string;
+}
+
+/**
+ * Client → server: run cases of a test file through the core's test runner (the same as
+ * `rlm-plan test`), only when a user asks; answers when they all ended. Cancelling the request
+ * cancels the runs.
+ */
+export namespace RunTestCasesRequest {
+  export const method = "rlmPlan/runTestCases";
+  export interface Params {
+    readonly uri: string;
+    /** The written cases to run; all of the file's when absent. */
+    readonly cases?: readonly { readonly name: string; readonly kind: "case" | "dataset" }[];
+    /** Provider keys from the client's secret storage, for cases that run live. */
+    readonly env?: Readonly<Record<string, string>>;
+  }
+  export type Result =
+    | { readonly ok: true; readonly results: readonly TestCaseRunResult[] }
+    | { readonly ok: false; readonly message: string };
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/** The client command a test case's "Run" lens names; arguments: the test file's URI, the case's name and kind. */
+export namespace RunTestCaseClientCommand {
+  export const command = "rlmPlan.runTestCase";
+}
+
+/** The client command a test case's "Debug" lens names; arguments as RunTestCaseClientCommand's. */
+export namespace DebugTestCaseClientCommand {
+  export const command = "rlmPlan.debugTestCase";
+}

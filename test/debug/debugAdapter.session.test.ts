@@ -2,7 +2,8 @@
 // @vscode/debugadapter-testsupport's DebugClient: breakpoints moved to the nearest step,
 // conditional breakpoints, next/stepIn/stepOut across a nested plan, the call stack, variables
 // (bindings, budget, run), the console's evaluate, exception breakpoints, the final value in the
-// output, and terminate killing a running tool's whole process tree.
+// output, terminate killing a running tool's whole process tree, and a test file's case debugged
+// with its mocks or its cassette (the launch's testCase).
 
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -176,6 +177,7 @@ interface Start {
   readonly filters?: string[];
   readonly stopOnEntry?: boolean;
   readonly mocks?: string;
+  readonly testCase?: { readonly file: string; readonly name: string };
 }
 
 /** initialize, breakpoints, configurationDone and launch, as VS Code sends them; the breakpoints answered. */
@@ -198,6 +200,7 @@ async function start(options: Start): Promise<DebugProtocol.Breakpoint[]> {
           program: options.program,
           stopOnEntry: options.stopOnEntry ?? false,
           ...(options.mocks ? { mocks: options.mocks } : {}),
+          ...(options.testCase ? { testCase: options.testCase } : {}),
         } as never),
       ),
   ]);
@@ -522,5 +525,49 @@ describe("a dry run with mocks", () => {
     const body = (await result).body as { ok: boolean; error?: { phase: string; kind: string } };
     await terminated;
     assert.deepEqual([body.ok, body.error?.phase, body.error?.kind], [false, "preflight", "provider_key_missing"]);
+  });
+});
+
+describe("a test file's case", () => {
+  const tests = join(ROOT, "examples", "workspace", "tests");
+  const triage = join(ROOT, "examples", "workspace", "mocks", "triage.rlmplan.json");
+
+  test("with its mocks: stops at a breakpoint of its plan, then ends with the case's value", async () => {
+    const result = dc.waitForEvent("rlmPlan.result");
+    const answered = await start({
+      program: triage,
+      breakpoints: [{ line: 25 }],
+      testCase: { file: join(tests, "triage.rlmplan.test.json"), name: "labels a news page after one failed fetch" },
+    });
+    assert.deepEqual(
+      answered.map((b) => [b.verified, b.line]),
+      [[true, 24]],
+    );
+    await stoppedAt("breakpoint", 24, triage);
+    await dc.continueRequest({ threadId: 1 });
+    const body = (await result).body as { ok: boolean; mocked?: boolean; value?: unknown };
+    await terminated;
+    assert.deepEqual([body.ok, body.mocked, body.value], [true, true, { title: "Example news", label: "news" }]);
+  });
+
+  test("with its cassette: the tool and the model answer from the recording (no server, no key)", async () => {
+    const result = dc.waitForEvent("rlmPlan.result");
+    await start({
+      program: join(ROOT, "examples", "workspace", "plans", "word-summary.rlmplan.json"),
+      testCase: { file: join(tests, "word-summary.rlmplan.test.json"), name: "a short question" },
+    });
+    const body = (await result).body as { ok: boolean; value?: unknown };
+    await terminated;
+    assert.deepEqual([body.ok, body.value], [true, { words: 7, answer: "ice" }]);
+  });
+
+  test("a case the file does not have: the launch fails, naming it", async () => {
+    await assert.rejects(
+      start({
+        program: triage,
+        testCase: { file: join(tests, "triage.rlmplan.test.json"), name: "no such case" },
+      }),
+      (error: Error) => error.message.includes('has no case named "no such case"'),
+    );
   });
 });

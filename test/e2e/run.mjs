@@ -4,7 +4,7 @@
 //
 // Two code-servers share one extensions folder: "trusted" (workspace trust off, every scenario
 // but g) and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
-// Scenario n runs the CLI (cli/bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
+// Scenario o runs the CLI (cli/bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
 // Scenario k proposes a plan through the scripted chat server of test/support (its build in test/out).
 // Each opens its own copy of examples/workspace, plus the deliberately broken plan and a slow
 // plan whose command tool sleeps; nothing under examples/ is changed.
@@ -300,6 +300,24 @@ const BROKEN = "plans/broken.rlmplan.json";
 const NEEDLE = "plans/needle-count.rlmplan.json";
 const SLOW = "slow/slow.rlmplan.json";
 const FLAKY = "plans/retry-flaky.rlmplan.json";
+const TRIAGE = "mocks/triage.rlmplan.json";
+/** Scenario (n)'s test file: the triage plan under its mocks, one case passing, one expecting "shop". */
+const E2E_TESTS = "tests/e2e.rlmplan.test.json";
+const E2E_TEST_FILE = `{
+  "plan": "../mocks/triage.rlmplan.json",
+  "mocks": "../mocks/triage.mocks.json",
+  "cases": [
+    {
+      "name": "labels the page",
+      "expect": { "value": { "equals": { "title": "Example news", "label": "news" } } }
+    },
+    {
+      "name": "expects a shop",
+      "expect": { "value": { "equals": { "title": "Example news", "label": "shop" } } }
+    }
+  ]
+}
+`;
 
 /** 1,001 steps: 100 rlm steps, each a sub-plan of eight tool steps and a final, then a final. */
 function thousandNested() {
@@ -1140,8 +1158,143 @@ export const scenarios = [
       await bench.screenshot("m-run-output");
     },
   },
+  // (n) and (o) come before (l), which must stay last (see there).
   {
-    name: "(n) a run from the terminal (rlm-plan run) appears in the Plan Runs view, read from the run journal; opened, its transitions and value",
+    name: "(n) the Testing view: a test file's cases listed, run (a failure's expected and actual at its line), a case debugged to a breakpoint",
+    timeout: 240000,
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      await page.bringToFront();
+      fs.writeFileSync(path.join(session.trustedFolder, E2E_TESTS), E2E_TEST_FILE);
+      // The plan first: it activates the extension when this scenario runs alone (a loaded
+      // machine can time VS Code's workspaceContains search out).
+      await bench.openFile(TRIAGE);
+      await bench.openFile(E2E_TESTS);
+      // A Run and a Debug lens on each case, from the server.
+      const lenses = page.locator(".editor-instance .codelens-decoration a");
+      const titles = await bench.until("the cases' Run and Debug lenses", async () => {
+        const all = (await lenses.allInnerTexts()).map((t) => norm(t).trim());
+        return all.length === 4 ? all : false;
+      });
+      assert.deepEqual(titles, ["▶ Run", "Debug", "▶ Run", "Debug"]);
+
+      // The Testing view lists the file and its two cases (expanded to show them).
+      await bench.runCommand("Testing: Focus on Test Explorer View");
+      const explorer = page.locator(".test-explorer .monaco-list-row");
+      const rowTexts = async () =>
+        (
+          await explorer.evaluateAll((nodes) =>
+            nodes.map((node) => ({ top: parseFloat(node.style.top || "0"), text: node.innerText })),
+          )
+        )
+          .sort((a, b) => a.top - b.top)
+          .map((row) => norm(row.text).replace(/\s+/g, " ").trim());
+      const fileRow = explorer.filter({ hasText: "e2e.rlmplan.test.json" }).first();
+      await fileRow.waitFor({ timeout: 60000 });
+      if ((await fileRow.getAttribute("aria-expanded")) !== "true") await fileRow.locator(".monaco-tl-twistie").click();
+      const listed = await bench.until("the test file's two cases in the Testing view", async () => {
+        const rows = await rowTexts();
+        const at = rows.findIndex((r) => r.includes("e2e.rlmplan.test.json"));
+        return at >= 0 && rows[at + 1]?.startsWith("labels the page") && rows[at + 2]?.startsWith("expects a shop")
+          ? rows.slice(at, at + 3)
+          : false;
+      });
+      log(`Testing view: ${JSON.stringify(listed)}`);
+      await bench.screenshot("n-testing-view");
+
+      // Run the file's tests; the failing case's peek opens at its line with the expected and actual values.
+      await bench.openFile(E2E_TESTS);
+      await bench.focusEditor();
+      await bench.runCommand("Test: Run Tests in Current File");
+      const peek = page.locator(".editor-instance .peekview-widget");
+      const peekText = await bench.until(
+        "the failing case's expected and actual values in the editor",
+        async () => {
+          const text = norm(
+            await peek
+              .first()
+              .innerText({ timeout: 1000 })
+              .catch(() => ""),
+          );
+          return text.includes('"shop"') && text.includes('"news"') ? text : false;
+        },
+        90000,
+      );
+      log(`peek: ${JSON.stringify(peekText.slice(0, 400))}`);
+      assertIncludes(peekText, "value: expected", "the failure's message");
+      // The peek sits below the failing case's first line (9): its zone follows that line.
+      const zoneBelow = await page.evaluate(() => {
+        const editor = document.querySelector(".editor-instance .monaco-editor");
+        const zone = editor?.querySelector(".view-zones > div[monaco-view-zone]");
+        const lines = [...(editor?.querySelectorAll(".margin-view-overlays .line-numbers") ?? [])];
+        const above = lines
+          .map((line) => ({ n: Number(line.textContent), top: line.parentElement.getBoundingClientRect().top }))
+          .filter((line) => zone && line.top < zone.getBoundingClientRect().top)
+          .sort((a, b) => b.top - a.top)[0];
+        return above?.n;
+      });
+      assert.equal(zoneBelow, 9, "the failure shows after line 9, the failing case's line");
+      const states = await bench.until("the verdicts in the Testing view", async () => {
+        const rows = await page
+          .locator(".test-explorer .monaco-list-row")
+          .evaluateAll((nodes) =>
+            nodes.map((node) => [
+              node.innerText.trim().split("\n")[0],
+              node.querySelector(".codicon-testing-passed-icon")
+                ? "passed"
+                : node.querySelector(".codicon-testing-failed-icon")
+                  ? "failed"
+                  : "",
+            ]),
+          );
+        const one = rows.find((r) => r[0].startsWith("labels the page"));
+        const two = rows.find((r) => r[0].startsWith("expects a shop"));
+        return one?.[1] && two?.[1] ? [one, two] : false;
+      });
+      assert.deepEqual(
+        states.map((s) => s[1]),
+        ["passed", "failed"],
+      );
+      await bench.screenshot("n-failure-peek");
+      await bench.escape();
+
+      // Debug the first case to a breakpoint on the plan's model step.
+      await bench.openFile(TRIAGE);
+      await bench.goTo(25, 7);
+      await bench.runCommand("Debug: Toggle Breakpoint");
+      await page.locator(".editor-instance .codicon-debug-breakpoint").first().waitFor();
+      await bench.openFile(E2E_TESTS);
+      await page.locator(".editor-instance .codelens-decoration a", { hasText: "Debug" }).first().click();
+      const callStack = page.locator(".debug-call-stack .monaco-list-row");
+      const top = await bench.until(
+        "the debugger to stop at the breakpoint on the model step",
+        async () => {
+          const text = norm(
+            await callStack
+              .first()
+              .innerText({ timeout: 1000 })
+              .catch(() => ""),
+          ).replace(/\s+/g, " ");
+          return text.includes("model(local)") && text.includes("triage.rlmplan.json") ? text : false;
+        },
+        90000,
+      );
+      log(`stopped: ${top}`);
+      await bench.screenshot("n-debug-stopped");
+      await bench.runCommand("Debug: Continue");
+      await bench.until(
+        "the debug session to end",
+        async () => ((await callStack.count()) === 0 ? true : false),
+        60000,
+      );
+      await bench.openFile(TRIAGE);
+      await bench.goTo(25, 7);
+      await bench.runCommand("Debug: Toggle Breakpoint");
+    },
+  },
+  {
+    name: "(o) a run from the terminal (rlm-plan run) appears in the Plan Runs view, read from the run journal; opened, its transitions and value",
     timeout: 240000,
     async run(session, assert) {
       const bench = await session.trusted();
@@ -1156,7 +1309,7 @@ export const scenarios = [
       });
       const id = /^rlm-plan: recorded as run (\d+) in \.rlm-plan /m.exec(stderr)?.[1];
       assert.ok(id, `the CLI says where it recorded the run:\n${stderr}`);
-      log(`(n) the CLI recorded run ${id}; waiting for it in Plan Runs`);
+      log(`(o) the CLI recorded run ${id}; waiting for it in Plan Runs`);
       const row = new RegExp(`^needle-count\\.rlmplan\\.json \\| #${id} · succeeded · cli · .+ · [\\d.]+ m?s$`);
       const listed = await bench.until("the CLI's run in Plan Runs", async () => {
         const found = (await rowsOf()).find((text) => row.test(text));
@@ -1178,7 +1331,7 @@ export const scenarios = [
         "transition 2",
       );
       assertMatch(children[2], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 3");
-      await bench.screenshot("n-cli-run-in-plan-runs");
+      await bench.screenshot("o-cli-run-in-plan-runs");
     },
   },
   {

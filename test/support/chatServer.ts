@@ -22,7 +22,9 @@ export type Answer =
   /** Sends headers and part of a body, then destroys the connection. */
   | { readonly kind: "destroy" }
   /** Computes the answer from the request. */
-  | { readonly kind: "dynamic"; readonly answer: (request: RecordedRequest) => Answer };
+  | { readonly kind: "dynamic"; readonly answer: (request: RecordedRequest) => Answer }
+  /** Holds the request until `until` settles, then gives the inner answer (if the client is still there). */
+  | { readonly kind: "wait"; readonly until: Promise<unknown>; readonly then: Answer };
 
 export interface RecordedRequest {
   readonly method: string;
@@ -129,6 +131,11 @@ function respond(answer: Answer, request: RecordedRequest, res: ServerResponse, 
       return;
     case "dynamic":
       return respond(answer.answer(request), request, res, timers);
+    case "wait":
+      void answer.until.finally(() => {
+        if (!res.destroyed) respond(answer.then, request, res, timers);
+      });
+      return;
   }
 }
 

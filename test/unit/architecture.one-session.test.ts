@@ -25,6 +25,7 @@ const ALLOWED = [
   "shared-runtime/src/session/",
   "shared-runtime/src/host/profile.ts",
   "shared-runtime/src/host/createHost.ts",
+  "shared-runtime/src/host/hostPolicy.ts",
   "shared-runtime/src/host/mcp/discovery.ts",
   "shared-runtime/src/plan/dataLimits.ts",
   "shared-runtime/src/run/secrets.ts",

@@ -1,6 +1,7 @@
 // Cassettes through the built CLI: --record runs against a real command tool and a real
-// chat-completions server on 127.0.0.1 and writes every reply keyed by the canonical request,
-// versioned, with the provider key masked (a tool that leaks it is the sentinel); --replay then
+// chat-completions server on 127.0.0.1, records each case as a run of the run journal and
+// derives the cassette from it (every reply keyed by the canonical request, versioned, the
+// provider key masked; a tool that leaks it is the sentinel); --replay then
 // answers with the server gone and the tool's program deleted; a request the cassette does not
 // hold fails the case, naming the nearest recorded request and the first difference.
 
@@ -8,6 +9,9 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
+import { listRuns, runDetail } from "@rlm-plan/core/journal/queries";
+import { JournalStore } from "@rlm-plan/core/journal/store";
+import { cassetteEntries } from "@rlm-plan/core/testing/cassetteRecording";
 import type { ChildOutput } from "../support/childOutput";
 import { startChatServer } from "../support/chatServer";
 import { cliWorkspace, runCliAsync } from "../support/cliWorkspace";
@@ -76,7 +80,10 @@ process.stdin.on("data", (c) => (input += c)).on("end", () => {
   test("--record: every tool and model reply, keyed by the canonical request, versioned, the key masked", () => {
     assert.equal(recorded.code, 0, recorded.stdout + recorded.stderr);
     assert.equal(requests, 2);
-    assert.match(recorded.stderr, /\nrlm-plan: recorded cassettes\/desc\.cassette\.json\n$/);
+    assert.match(
+      recorded.stderr,
+      /\nrlm-plan: the recorded runs are runs 1-2 in the run journal \.rlm-plan\nrlm-plan: recorded cassettes\/desc\.cassette\.json\n$/,
+    );
     const text = readFileSync(join(ws.dir, "cassettes", "desc.cassette.json"), "utf8");
     assert.ok(!text.includes(KEY) && !text.toLowerCase().includes("cassette-sentinel"), "the key is masked");
     const cassette = JSON.parse(text) as { version: number; entries: unknown[] };
@@ -110,6 +117,31 @@ process.stdin.on("data", (c) => (input += c)).on("end", () => {
       },
       { case: "../desc.rlmplan.test.json#yo", request: model, reply },
     ]);
+  });
+
+  test("--record: one recording mechanism: each case is a journal run and its cassette entries are derived from it", () => {
+    const store = JournalStore.open(join(ws.dir, ".rlm-plan"));
+    try {
+      const runs = listRuns(store).sort((a, b) => a.id - b.id);
+      assert.deepEqual(
+        runs.map((r) => [r.id, r.origin, r.plan, r.status]),
+        [
+          [1, "test", "plan.rlmplan.json", "ok"],
+          [2, "test", "plan.rlmplan.json", "ok"],
+        ],
+      );
+      const cassette = JSON.parse(readFileSync(join(ws.dir, "cassettes", "desc.cassette.json"), "utf8")) as {
+        entries: unknown[];
+      };
+      const derived = runs.flatMap((r, i) =>
+        cassetteEntries(runDetail(store, r.id)?.calls ?? [], `../desc.rlmplan.test.json#${["hi", "yo"][i]}`),
+      );
+      assert.deepEqual(cassette.entries, derived);
+      const journal = JSON.stringify(runs.map((r) => runDetail(store, r.id)));
+      assert.ok(!journal.includes(KEY), "the journal holds the key masked too");
+    } finally {
+      store.close();
+    }
   });
 
   test("--replay: every case answers from the cassette, with no server and no tool program", async () => {

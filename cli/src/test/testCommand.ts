@@ -142,6 +142,7 @@ async function runTests(
           address,
           signal: cancel.signal,
           planName: (c) => display(c.suite.planFile),
+          say: (line) => void io.stderr.write(`rlm-plan: ${line}\n`),
           ...(args.ceiling ? { ceiling: args.ceiling } : {}),
         },
         onResult,
@@ -158,8 +159,13 @@ async function runTests(
       { jobs: args.jobs, env, mode: args.mode, cassettes, signal: cancel.signal },
       onResult,
     );
-  if (args.mode === "record")
+  cassettes.journal.close();
+  if (args.mode === "record") {
+    // The record is the journal's; the cassettes are derived from it.
+    for (const [dir, ids] of cassettes.journal.runs)
+      io.stderr.write(`rlm-plan: the recorded runs are ${runList(ids)} in the run journal ${display(dir)}\n`);
     for (const file of cassettes.write()) io.stderr.write(`rlm-plan: recorded ${display(file)}\n`);
+  }
   const reported: ReportedCase[] = results.map((r, i) => ({ ...r, index: byCase.get(cases[i] as TestCase) ?? i }));
   const report: TestReport = {
     type: REPORT_TYPE,
@@ -176,6 +182,15 @@ async function runTests(
     return cancel.status;
   }
   return report.summary.failed > 0 ? 1 : 0;
+}
+
+/** "run 3" or "runs 3-5" (ids are consecutive unless another process recorded meanwhile: then listed). */
+function runList(ids: readonly number[]): string {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const first = sorted[0] ?? 0;
+  const last = sorted[sorted.length - 1] ?? 0;
+  if (sorted.length === 1) return `run ${first}`;
+  return last - first === sorted.length - 1 ? `runs ${first}-${last}` : `runs ${sorted.join(", ")}`;
 }
 
 function display(file: string): string {

@@ -7,11 +7,11 @@
 
 import { randomBytes } from "node:crypto";
 // The drawing's stylesheet: the runtime's, the same the exported SVG carries.
-import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/core/graph/style";
+import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/core/editor";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import type { WireGraph } from "@rlm-plan/core/graph/wire";
-import type { RunEvent } from "@rlm-plan/core/run/events";
+import type { WireGraph } from "@rlm-plan/core/graph";
+import type { RunEvent } from "@rlm-plan/core";
 import type { FromWebview, ToWebview } from "./messages";
 import { pickRun } from "../runCommand";
 import type { RunLog, RunRecord } from "../runLog";

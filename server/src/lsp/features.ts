@@ -54,6 +54,8 @@ import { clientQueries } from "./clientQueries";
 import { journalRuns } from "./journalRuns";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
+import { testFileAt, testFiles } from "./testFiles";
+import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
   ctx.declare({ textDocumentSync: TextDocumentSyncKind.Incremental });
@@ -103,6 +105,8 @@ const hovers: Feature = (ctx) => {
       (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
         if (plan) return hover(plan, params.position);
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileHover(test.document, test.view, params.position);
         const document = ctx.documents.get(params.textDocument.uri);
         return document && ctx.workspace.isHostProfile(document) ? hostProfileHover(document, params.position) : null;
       },
@@ -120,6 +124,8 @@ const completions: Feature = (ctx) => {
         const uri = params.textDocument.uri;
         const plan = ctx.workspace.plan(uri);
         if (plan) return completion(plan, params.position);
+        const test = testFileAt(ctx, uri);
+        if (test?.document) return testFileCompletion(test.document, test.view, params.position);
         const document = ctx.documents.get(uri);
         if (!document || !ctx.workspace.isHostProfile(document)) return [];
         const file = uriToPath(uri);
@@ -269,7 +275,11 @@ const lenses: Feature = (ctx) => {
   ctx.connection.onCodeLens(
     ctx.guard.request(
       "codeLens",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []),
+      (params) => {
+        const test = testFileAt(ctx, params.textDocument.uri);
+        if (test?.document) return testFileLenses(test.document, test.view);
+        return withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []);
+      },
       [],
     ),
   );
@@ -361,4 +371,5 @@ export const FEATURES: readonly Feature[] = [
   graphs,
   semanticTokens,
   documentHighlight,
+  testFiles,
 ];

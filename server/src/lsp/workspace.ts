@@ -5,8 +5,12 @@
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import { HOST_PROFILE_FILENAME, type HostProfile, type HostProfileResult } from "@rlm-plan/core/host/profile";
-import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host/mocks";
+import {
+  HOST_PROFILE_FILENAME,
+  type HostProfile,
+  type HostProfileResult,
+  MOCKS_FILE_SUFFIX,
+} from "@rlm-plan/core/host";
 import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -70,6 +74,7 @@ export class PlanWorkspace {
   private readonly hostCheckedListeners: Listener<CheckedHostProfile>[] = [];
   private readonly mocksCheckedListeners: Listener<CheckedMocksFile>[] = [];
   private readonly closedListeners: Listener<string>[] = [];
+  private readonly otherCheckedListeners: Listener<TextDocument>[] = [];
   private currentSettings: Settings = DEFAULT_SETTINGS;
   private root: string | undefined;
   private pullConfiguration = false;
@@ -179,6 +184,16 @@ export class PlanWorkspace {
   /** Called after an open mocks file is checked. */
   onMocksFileChecked(listener: Listener<CheckedMocksFile>): void {
     this.mocksCheckedListeners.push(listener);
+  }
+
+  /** Called when any other open document is due a check (test files: lsp/testFiles.ts). */
+  onOtherDocumentChecked(listener: Listener<TextDocument>): void {
+    this.otherCheckedListeners.push(listener);
+  }
+
+  /** The editor's text of an open file, else undefined (read the disk). */
+  openText(file: string): string | undefined {
+    return this.openTextOf(file);
   }
 
   /** Called with the URI of a plan or host profile document that was closed. */
@@ -351,7 +366,9 @@ export class PlanWorkspace {
       for (const listener of this.hostCheckedListeners) this.guard.run("hostProfileChecked", () => listener(checked));
       // Plans that use this profile see its new text.
       for (const other of this.documents.all()) if (this.isPlan(other)) this.schedule(other, 0);
+      return;
     }
+    for (const listener of this.otherCheckedListeners) this.guard.run("documentChecked", () => listener(document));
   }
 
   private openTextOf(file: string): string | undefined {

@@ -71,6 +71,11 @@ export function sourceChanged(): ContextFault {
 }
 
 /** A file-backed text whose file can no longer be opened or read. */
+/** The run that asked for the operation ended (time limit, cancel): nobody reads its result. */
+export function operationStopped(): ContextFault {
+  return new ContextFault("stopped", {}, "the context operation was stopped: its run ended");
+}
+
 export function sourceUnavailable(code: string): ContextFault {
   return new ContextFault(
     "source_unavailable",

@@ -109,9 +109,14 @@ export class ContextStore {
    * Runs one context action within the host's options (a `ContextLimitOptions` object; the
    * defaults when omitted). Never throws and never rejects: every failure is an outcome.
    */
-  async run(handle: unknown, action: ContextAction, options: unknown = {}): Promise<ContextOutcome> {
+  async run(
+    handle: unknown,
+    action: ContextAction,
+    options: unknown = {},
+    signal?: AbortSignal,
+  ): Promise<ContextOutcome> {
     try {
-      return await this.#run(handle, action, options);
+      return await this.#run(handle, action, options, signal);
     } catch (error) {
       const operation = operationText(action);
       if (error instanceof ContextFault) return { ok: false, error: contextError(operation, error) };
@@ -138,7 +143,7 @@ export class ContextStore {
     return handle;
   }
 
-  async #run(handle: unknown, action: ContextAction, options: unknown): Promise<ContextOutcome> {
+  async #run(handle: unknown, action: ContextAction, options: unknown, signal?: AbortSignal): Promise<ContextOutcome> {
     // As in the reference, an empty pattern is refused before the handle is even looked at.
     if (action.type === "search" && (typeof action.pattern !== "string" || action.pattern === "")) {
       return fail({
@@ -166,15 +171,15 @@ export class ContextStore {
         message: "context options need positive integers for max_results and max_bytes and a positive time_limit",
       });
     }
-    const work = await this.#open(record, action, limits);
+    const work = await this.#open(record, action, limits, signal);
     return { ok: true, value: work.value, truncated: work.truncated };
   }
 
   /** Runs the action on the context; a text is read through one reader (one file session). */
-  #open(record: ContextRecord, action: ContextAction, limits: ContextLimits): Promise<Work> {
+  #open(record: ContextRecord, action: ContextAction, limits: ContextLimits, signal?: AbortSignal): Promise<Work> {
     const payload = record.payload;
     if (payload.kind === "terms") return this.#work(record, payload, action, limits);
-    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits));
+    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits), signal);
   }
 
   async #work(

@@ -5,6 +5,7 @@
 
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../json";
+import { jsonByteLength } from "../run/outputMeasure";
 import type { HostCall } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
 import { ContextHandle } from "../context/store";
@@ -38,10 +39,38 @@ export function canonicalText(value: unknown): string {
   return JSON.stringify(sorted(value, 0));
 }
 
-/** The masked canonical text of a request and its key. */
-export function requestIdentity(request: CanonicalRequest, mask: SecretMask): { text: string; key: string } {
-  const text = mask.mask(canonicalText(request));
-  return { text, key: createHash("sha256").update(text).digest("hex") };
+/**
+ * Requests and replies whose JSON text is over this are recorded as their size alone. A plan
+ * can hand a built-in 20,000 references to one 30 KB text (600 MB as text): building, masking
+ * and storing that would take longer than the run's time limit and more memory than the run.
+ */
+export const RECORDED_TEXT_LIMIT = 1024 * 1024;
+
+/** canonicalText, or undefined when it would be over `limit` bytes (measured without building it). */
+export function canonicalTextWithin(value: unknown, limit = RECORDED_TEXT_LIMIT): string | undefined {
+  const bytes = jsonByteLength(value) ?? 0;
+  return bytes > limit ? undefined : canonicalText(value);
+}
+
+/**
+ * The masked canonical text of a request and its key; `whole` is false for a request over
+ * RECORDED_TEXT_LIMIT, whose text names the call and its size only (such a call is never replayed).
+ */
+export function requestIdentity(
+  request: CanonicalRequest,
+  mask: SecretMask,
+): { text: string; key: string; whole: boolean } {
+  const canonical = canonicalTextWithin(request);
+  const whole = canonical !== undefined;
+  const text = mask.mask(canonical ?? canonicalText(omitted(request)));
+  return { text, key: createHash("sha256").update(text).digest("hex"), whole };
+}
+
+/** What a recorded request over the limit keeps: which call it was and its size in bytes. */
+function omitted(request: CanonicalRequest): JsonValue {
+  const bytes = jsonByteLength(request) ?? 0;
+  if (request.kind === "tool") return { kind: "tool", tool: request.tool, omitted_bytes: bytes };
+  return { kind: "model", provider: request.provider, model: request.model, omitted_bytes: bytes };
 }
 
 /** Whether a value holds a context handle: such a reply cannot be replayed (the handle lives in one process). */

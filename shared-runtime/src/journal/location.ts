@@ -27,3 +27,12 @@ export function findJournalDir(folder: string): string | undefined {
   const profile = hostProfileIn(resolve(folder));
   return profile === undefined ? undefined : journalDirOf(profile);
 }
+
+/** The journal folder a host profile names (`journal.dir`, relative to the profile), else the one beside it. */
+export function profileJournalDir(profile: {
+  readonly file: string;
+  readonly dir: string;
+  readonly journal?: { readonly dir?: string };
+}): string {
+  return profile.journal?.dir === undefined ? journalDirOf(profile.file) : resolve(profile.dir, profile.journal.dir);
+}

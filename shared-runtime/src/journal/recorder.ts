@@ -13,7 +13,8 @@ import type { RunEvent } from "../run/events";
 import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
-import { canonicalRequest, digestOf, holdsHandle, requestIdentity } from "./canonical";
+import { jsonByteLength } from "../run/outputMeasure";
+import { canonicalRequest, digestOf, holdsHandle, RECORDED_TEXT_LIMIT, requestIdentity } from "./canonical";
 import { ReplayBook, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import { sqlite } from "./sqlite";
@@ -75,8 +76,9 @@ export class RunRecorder implements RunObserver {
       this.run = { ...resumed.run, status: "running", ended_at: null, pid: process.pid, machine: hostname() };
       this.run.segments += 1;
       this.segment = this.run.segments;
-      this.events.push(...resumed.events);
-      this.calls.push(...resumed.calls);
+      // One by one, not spread: a resumed run may hold more events than the call stack takes arguments.
+      for (const event of resumed.events) this.events.push(event);
+      for (const call of resumed.calls) this.calls.push(call);
       this.eventsWritten = this.events.length;
       this.elapsedBeforeMs = resumed.elapsedMs;
       this.details = { ...(JSON.parse(resumed.run.details) as JsonObject), ...this.details };
@@ -161,7 +163,7 @@ export class RunRecorder implements RunObserver {
     const occurrence = (this.callCounts.get(path) ?? 0) + 1;
     this.callCounts.set(path, occurrence);
     const identity = requestIdentity(canonicalRequest(call), this.meta.mask);
-    const recorded = this.book?.take(path, occurrence, identity.key);
+    const recorded = identity.whole ? this.book?.take(path, occurrence, identity.key) : undefined;
     if (recorded) return recorded();
     const begun = performance.now();
     const row: CallRow = {
@@ -188,8 +190,8 @@ export class RunRecorder implements RunObserver {
       const reply = await proceed();
       row.status = "ok";
       const text = replyText(reply);
-      row.reply = text === undefined ? null : this.meta.mask.mask(text);
-      row.replayable = text !== undefined && !holdsHandle(reply) ? 1 : 0;
+      row.reply = text === undefined ? omittedReply(reply) : this.meta.mask.mask(text);
+      row.replayable = identity.whole && text !== undefined && !holdsHandle(reply) ? 1 : 0;
       return reply;
     } catch (error) {
       // A call the run or its branch abandoned has no reply to replay: it runs again on resume.
@@ -197,7 +199,7 @@ export class RunRecorder implements RunObserver {
       else {
         row.status = "error";
         row.error = this.meta.mask.mask(safeErrorText(error));
-        row.replayable = 1;
+        row.replayable = identity.whole ? 1 : 0;
       }
       throw error;
     } finally {
@@ -340,8 +342,16 @@ export class RunRecorder implements RunObserver {
   }
 }
 
+/** A reply too big to record: its size in bytes; null for one JSON cannot hold. */
+function omittedReply(reply: unknown): string | null {
+  const bytes = jsonByteLength(reply);
+  return bytes === undefined || bytes <= RECORDED_TEXT_LIMIT ? null : JSON.stringify({ omitted_bytes: bytes });
+}
+
+/** The reply's JSON text; over RECORDED_TEXT_LIMIT its size alone (and not replayable: undefined). */
 function replyText(reply: unknown): string | undefined {
   try {
+    if ((jsonByteLength(reply) ?? 0) > RECORDED_TEXT_LIMIT) return undefined;
     return JSON.stringify(reply);
   } catch {
     return undefined;

@@ -41,10 +41,23 @@ export function estimatePlan(plan: Plan): Estimate {
   return estimateAt(plan, 1, undefined);
 }
 
-/** The whole plan's estimate plus every step's, in one walk (what the editor shows). */
+/**
+ * The whole plan's estimate, and every step's (what the editor shows on hover, code lens and
+ * inlay hints) computed on first ask: an analysis per keystroke never pays for figures nobody
+ * reads, and a big plan's map of every step is built once per version at most.
+ */
 export function estimateEachStep(plan: Plan): PlanEstimates {
-  const steps = new Map<Step, StepEstimate>();
-  return { total: estimateAt(plan, 1, steps), steps };
+  let steps: Map<Step, StepEstimate> | undefined;
+  return {
+    total: estimateAt(plan, 1, undefined),
+    get steps(): ReadonlyMap<Step, StepEstimate> {
+      if (!steps) {
+        steps = new Map();
+        estimateAt(plan, 1, steps);
+      }
+      return steps;
+    },
+  };
 }
 
 function estimateAt(plan: Plan, depth: number, record: Map<Step, StepEstimate> | undefined): Estimate {

@@ -10,6 +10,7 @@
 import { ownValue, type JsonObject, type JsonPath } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";
 import { expressionFields, OPERATIONS, type Step } from "./ast";
+import { NameTable } from "./nameTable";
 import { isPlainObject } from "./normalize";
 
 export interface ModelBinding {
@@ -78,7 +79,8 @@ interface OpenScope extends PlanScope {
 const KNOWN_OPS: ReadonlySet<string> = new Set<string>(OPERATIONS);
 
 export class ScopeWalk {
-  private readonly visible = new Map<string, ModelBinding>();
+  /** What each name means here (a NameTable: a flat plan binds thousands of names). */
+  private readonly visible = new NameTable<ModelBinding>();
   /** (name, what it meant before) for every binding made, to restore when a plan ends. */
   private readonly undo: (readonly [string, ModelBinding | undefined])[] = [];
   private readonly planPaths: JsonPath[] = [];

@@ -40,8 +40,11 @@ export interface ModelProvider {
 
 /** The part of a context store the interpreter needs. */
 export interface ContextRunner {
-  /** `options` is the host's `contextLimits`, checked by the store after the handle. */
-  run(handle: unknown, action: ContextAction, options?: unknown): Promise<ContextOutcome>;
+  /**
+   * `options` is the host's `contextLimits`, checked by the store after the handle; `signal`
+   * is the run's: once it aborts (time limit, cancel) the operation stops reading and working.
+   */
+  run(handle: unknown, action: ContextAction, options?: unknown, signal?: AbortSignal): Promise<ContextOutcome>;
 }
 
 /** Opens an input when a step first reads it; rejects with an error whose message is safe to show. */

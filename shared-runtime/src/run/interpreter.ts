@@ -531,7 +531,7 @@ class Run {
     const handle = this.resolve(step.handle, frame);
     const contexts = this.host.contexts;
     const outcome = contexts
-      ? await this.guard(contexts.run(handle, step.action, this.host.contextLimits), frame)
+      ? await this.guard(contexts.run(handle, step.action, this.host.contextLimits, frame.signal), frame)
       : {
           ok: false as const,
           error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" },

@@ -74,6 +74,8 @@ export interface PlanSessionOptions {
   readonly discovery?: McpDiscovery;
   /** Build every input the profile declares, not only those the plan reads (a debugger shows them all). */
   readonly allInputs?: boolean;
+  /** A host built elsewhere over the profile (a test case's: its inputs, mocks or cassette); runs use it. */
+  readonly host?: HostFactory;
   /** A mask the front end already guards its output with: the session adds what it learns to it. */
   readonly mask?: SecretMask;
 }
@@ -380,18 +382,19 @@ export class PlanSession {
     const inputFiles = Object.fromEntries(
       Object.entries(this.options.inputFiles ?? {}).map(([name, path]) => [name, resolve(cwd, path)]),
     );
-    // Required here, on the first run: a check (the CLI's, the editor's) builds no host, and
-    // the host's modules (processes, contexts, MCP) are a large part of a start.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { profileHost: hostOf } = require("../host/createHost") as { profileHost: typeof profileHost };
-    const build = withInputValues(
-      hostOf(profile, {
-        env: this.env(),
-        inputFiles,
-        ...(this.mocks ? { mocks: this.mocks } : {}),
-      }),
-      this.options.inputValues ?? {},
-    );
+    // The host's modules are required here, on the first run: a check (the CLI's, the editor's)
+    // builds no host, and the host's modules (processes, contexts, MCP) are a large part of a start.
+    const build =
+      this.options.host ??
+      withInputValues(
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require("../host/createHost") as { profileHost: typeof profileHost }).profileHost(profile, {
+          env: this.env(),
+          inputFiles,
+          ...(this.mocks ? { mocks: this.mocks } : {}),
+        }),
+        this.options.inputValues ?? {},
+      );
     if (!this.options.allInputs) return build;
     const all = [...profile.inputs.keys()];
     return (needs) => build({ ...needs, inputs: new Set([...needs.inputs, ...all]) });

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JsonObject } from "../json";
-import { journalDirOf } from "../journal/location";
+import { journalDirOf, profileJournalDir } from "../journal/location";
 import { RunRecorder, type RunOrigin } from "../journal/recorder";
 import { checkSameInputs, ResumeRefusal, type ResumePoint } from "../journal/replay";
 import { JournalStore } from "../journal/store";
@@ -52,8 +52,7 @@ export function sessionJournalDir(
   dir?: string,
 ): string | undefined {
   if (dir !== undefined) return resolve(dir);
-  const profile = session.profile;
-  if (profile?.journal?.dir !== undefined) return resolve(profile.dir, profile.journal.dir);
+  if (session.profile) return profileJournalDir(session.profile);
   return session.hostProfile === undefined ? undefined : journalDirOf(session.hostProfile);
 }
 

@@ -14,7 +14,8 @@ import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trac
 import type { RunEvent } from "../run/events";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
-import { canonicalText } from "../journal/canonical";
+import { canonicalTextWithin } from "../journal/canonical";
+import { jsonByteLength } from "../run/outputMeasure";
 
 /** The conventions' switch for message content. */
 export const CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
@@ -104,13 +105,13 @@ export class RunTrace implements RunObserver {
         "gen_ai.provider.name": call.name,
         ...(call.model !== undefined ? { "gen_ai.request.model": call.model } : {}),
       });
-      if (this.capture) span.setAttribute("gen_ai.input.messages", mask.mask(canonicalText(call.request.messages)));
+      if (this.capture) span.setAttribute("gen_ai.input.messages", mask.mask(capturedText(call.request.messages)));
     }
     if (span && call.kind === "tool" && this.capture)
-      span.setAttribute("gen_ai.tool.call.arguments", mask.mask(canonicalText(call.arguments)));
+      span.setAttribute("gen_ai.tool.call.arguments", mask.mask(capturedText(call.arguments)));
     const reply = await proceed();
     if (span && this.capture) {
-      const text = mask.mask(canonicalText(reply));
+      const text = mask.mask(capturedText(reply));
       span.setAttribute(call.kind === "model" ? "gen_ai.output.messages" : "gen_ai.tool.call.result", text);
     }
     return reply;
@@ -191,4 +192,9 @@ function stepAttributes(event: RunEvent & { type: "step_started" }): Record<stri
   if (op.startsWith("model(")) return { ...base, "gen_ai.operation.name": "chat" };
   if (op === "rlm") return { ...base, "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "rlm" };
   return base;
+}
+
+/** Captured content, or its size alone past the journal's limit (a 600 MB argument list is not an attribute). */
+function capturedText(value: unknown): string {
+  return canonicalTextWithin(value) ?? `[${jsonByteLength(value) ?? 0} bytes, not captured]`;
 }

@@ -1,20 +1,11 @@
-// The canonical form of a request (object keys sorted, so two requests that mean the same are
-// the same text) and the first difference between two values, for a replay miss's message.
+// The first difference between two requests, for a replay miss's message. The canonical form
+// itself (object keys sorted) is the run journal's, re-exported: cassettes and the journal key
+// requests one way.
 
 import { isJsonObject, type JsonValue } from "../json";
+import { canonicalText } from "../journal/canonical";
 
-/** JSON text with every object's keys in code-point order. */
-export function canonicalText(value: JsonValue): string {
-  return JSON.stringify(sorted(value));
-}
-
-function sorted(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (!isJsonObject(value)) return value;
-  const out: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
-  for (const key of Object.keys(value).sort()) out[key] = sorted(value[key] as JsonValue);
-  return out;
-}
+export { canonicalText };
 
 export interface Difference {
   /**

@@ -1,15 +1,13 @@
 // Cassettes: the replies of tools, MCP tools and model providers, keyed by the canonical request
 // (tool and arguments; provider, model, messages and options). A cassette is a host layer:
 // `replayingHost` answers a run's tools and providers from one and fails loudly on a request it
-// does not hold, naming the nearest recorded request and the first difference; `recordingHost`
-// passes calls to the real host and hands each request and reply to a `ReplyRecorder`, so the
-// run journal can feed the same entries later (one recording mechanism).
+// does not hold, naming the nearest recorded request and the first difference. Recording is the
+// run journal's (cassetteRecording.ts): a cassette is derived from the journal's record of a run.
 
 import { readFileSync } from "node:fs";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
-import type { HostFactory, PlanNeeds } from "../run/startRun";
-import { safeErrorText } from "../run/errors";
+import type { HostFactory } from "../run/startRun";
 import { readErrorText, type HostProfileError } from "../host/profile";
 import { schemaFileReader } from "./schemaFile";
 import { canonicalText, firstDifference } from "./canonical";
@@ -160,66 +158,8 @@ export function replayingHost(inner: HostFactory, replay: CassetteReplay, models
   };
 }
 
-// ---- record ---------------------------------------------------------------------------------
-
-/** Where recorded calls go: a cassette being written (or, later, the run journal's reader). */
-export interface ReplyRecorder {
-  record(entry: CassetteEntry): void;
-}
-
-/** The host of a recorded run: the real tools and providers, every request and reply recorded. */
-export function recordingHost(
-  inner: HostFactory,
-  recorder: ReplyRecorder,
-  caseId: string,
-  models: ModelNames,
-): HostFactory {
-  return async (needs: PlanNeeds) => {
-    const setup = await inner(needs);
-    if (!setup.ok) return setup;
-    const built = setup.built;
-    const tools = new Map<string, ToolHandler>();
-    for (const name of needs.tools) {
-      const real = built.host.tools?.get(name);
-      if (!real) continue;
-      tools.set(name, async (args, context) => {
-        const request: CassetteRequest = { kind: "tool", tool: name, args };
-        return recorded(recorder, caseId, request, () => real(args, context));
-      });
-    }
-    const providers = new Map<string, ModelProvider>();
-    for (const name of needs.providers) {
-      const real = built.host.providers?.get(name);
-      if (!real) continue;
-      const model = models(name);
-      providers.set(name, {
-        ...(real.description === undefined ? {} : { description: real.description }),
-        complete: (request, context) =>
-          recorded(recorder, caseId, modelRequest(name, model, request), () => real.complete(request, context)),
-      });
-    }
-    return { ok: true, built: { ...built, host: { ...built.host, tools, providers } } };
-  };
-}
-
 /** The model a provider asks for (from the host profile), part of the canonical request. */
 export type ModelNames = (provider: string) => string | undefined;
-
-async function recorded(
-  recorder: ReplyRecorder,
-  caseId: string,
-  request: CassetteRequest,
-  call: () => Promise<JsonValue> | JsonValue,
-): Promise<JsonValue> {
-  try {
-    const value = await call();
-    recorder.record({ case: caseId, request, reply: { value } });
-    return value;
-  } catch (error) {
-    recorder.record({ case: caseId, request, reply: { error: safeErrorText(error) } });
-    throw error;
-  }
-}
 
 function modelRequest(
   provider: string,

@@ -1,18 +1,25 @@
 // The cassettes of one test run: each file read once however many cases replay it, and, when
-// recording, each file's entries collected from every case (masked as they arrive) and written
-// once at the end, sorted by case so a recording again changes only what changed.
+// recording, each file's entries collected from every case (derived from the run journal's
+// record of the case's run: cassetteRecording.ts) and written once at the end, sorted by case
+// so a recording again changes only what changed.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
 import type { SecretMask } from "../run/secrets";
-import { cassetteText, loadCassette, type CassetteEntry, type CassetteResult, type ReplyRecorder } from "./cassette";
+import { cassetteText, loadCassette, type CassetteEntry, type CassetteResult } from "./cassette";
+import { JournalRecordings } from "./cassetteRecording";
 
 export class CassetteFiles {
   private readonly read = new Map<string, CassetteResult>();
   private readonly recorded = new Map<string, CassetteEntry[]>();
 
+  /** The journal runs recorded cases go into (opened on the first recording). */
+  readonly journal: JournalRecordings;
+
   /** `mask` hides every secret the run knows (provider keys) in what is recorded. */
-  constructor(private readonly mask: SecretMask) {}
+  constructor(private readonly mask: SecretMask) {
+    this.journal = new JournalRecordings(mask);
+  }
 
   cassette(file: string): CassetteResult {
     let result = this.read.get(file);
@@ -23,14 +30,14 @@ export class CassetteFiles {
     return result;
   }
 
-  recorderFor(file: string): ReplyRecorder {
-    let entries = this.recorded.get(file);
-    if (!entries) {
-      entries = [];
-      this.recorded.set(file, entries);
+  /** A recorded case's entries (from the journal) for the cassette `file`. */
+  add(file: string, entries: readonly CassetteEntry[]): void {
+    let list = this.recorded.get(file);
+    if (!list) {
+      list = [];
+      this.recorded.set(file, list);
     }
-    const list = entries;
-    return { record: (entry) => void list.push(this.mask.maskValue(entry)) };
+    for (const entry of entries) list.push(this.mask.maskValue(entry));
   }
 
   /** Writes every recorded cassette; returns the files written. */

@@ -14,7 +14,9 @@ import type { RunEvent } from "../run/events";
 import { startRun, type HostFactory, type RunReport, type RunStage } from "../run/startRun";
 import type { Estimate } from "../plan/estimate";
 import { checkExpectations, pointerOf, spentOf, type AssertionFailure, type Spent } from "./assertions";
-import { CassetteReplay, recordingHost, replayingHost, type ModelNames } from "./cassette";
+import { CassetteReplay, loadCassette, replayingHost, type ModelNames } from "./cassette";
+import type { CaseRecording } from "./cassetteRecording";
+import { safeErrorText } from "../run/errors";
 import type { CassetteFiles } from "./cassetteFiles";
 import type { CaseLocation, Expectations, TestCase } from "./testFile";
 
@@ -73,37 +75,21 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     answered: "cassette",
   });
 
-  const models: ModelNames = (provider) => suite.profile.providers.get(provider)?.model;
-  let host: HostFactory;
-  let answered: CaseResult["answered"];
-  let replay: CassetteReplay | undefined;
-  if (testCase.cassette !== undefined && mode === "record") {
-    const recorder = options.cassettes?.recorderFor(testCase.cassette);
-    if (!recorder) return notRun("recording needs the test run's cassettes");
-    host = recordingHost(
-      caseHost(suite.profile, testCase, undefined, env),
-      recorder,
-      cassetteCaseKey(testCase),
-      models,
-    );
-    answered = "recorded";
-  } else if (testCase.cassette !== undefined) {
-    const loaded = options.cassettes?.cassette(testCase.cassette);
-    if (!loaded) return notRun("replaying needs the test run's cassettes");
-    if (!loaded.ok) {
-      const first = loaded.errors[0];
-      return notRun(
-        first ? `${first.file}:${first.line}:${first.column}: ${first.message}` : "cannot read the cassette",
+  const chosen = testCaseHost(testCase, { env, mode, ...(options.cassettes ? { cassettes: options.cassettes } : {}) });
+  if ("error" in chosen) return notRun(chosen.error);
+  const { host, answered, replay } = chosen;
+  let recording: CaseRecording | undefined;
+  if (answered === "recorded") {
+    if (!options.cassettes) return notRun("recording needs the test run's cassettes");
+    try {
+      recording = options.cassettes.journal.begin(
+        suite.profile,
+        { file: resolve(suite.planFile), text: suite.planText },
+        { test: testCase.id, cassette: testCase.cassette ?? null },
       );
+    } catch (error) {
+      return notRun(`--record writes the run journal, which could not be opened: ${safeErrorText(error)}`);
     }
-    replay = new CassetteReplay(loaded.cassette, cassetteCaseKey(testCase));
-    host = replayingHost(caseHost(suite.profile, testCase, undefined, env), replay, models);
-    answered = "cassette";
-  } else {
-    if (mode === "replay" && testCase.mocks === undefined)
-      return notRun("--replay: the case has neither a cassette nor mocks, so it would call real tools and providers");
-    host = caseHost(suite.profile, testCase, testCase.mocks, env);
-    answered = testCase.mocks ? "mocks" : "live";
   }
 
   const steps = stepWatcher();
@@ -112,8 +98,12 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     policy: runPolicy(suite.profile),
     host,
     onEvent: steps.onEvent,
+    ...(recording ? { observers: [recording.recorder] } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   }).done;
+  // The cassette is what the journal recorded of this run.
+  if (recording && testCase.cassette !== undefined)
+    options.cassettes?.add(testCase.cassette, recording.entries(cassetteCaseKey(testCase)));
   const judged = judgeRun(testCase.expect, suite.estimate, report, steps);
   // A replay miss is the reason, whatever the assertions say about the failure it caused.
   const miss = replay?.misses[0];
@@ -172,6 +162,51 @@ export function judgeRun(
       ? { value: outcome.value }
       : { error: { phase: outcome.error.phase, kind: outcome.error.kind, message: outcome.error.message } }),
   };
+}
+
+/** How a case's tools and providers answer, and the host that answers them that way. */
+export type CaseHost =
+  | {
+      readonly host: HostFactory;
+      readonly answered: CaseResult["answered"];
+      /** The replay a cassette answers from (its misses name the nearest request). */
+      readonly replay?: CassetteReplay;
+    }
+  | { readonly error: string };
+
+/**
+ * The host of one case (the test runner's and the debugger's): the case's inputs over the
+ * profile's; in record mode the real tools and providers (the journal records them); with a
+ * cassette, its replies; else the case's mocks over the profile's tools and providers.
+ */
+export function testCaseHost(
+  testCase: TestCase,
+  options: { readonly env?: NodeJS.ProcessEnv; readonly mode?: CassetteMode; readonly cassettes?: CassetteFiles },
+): CaseHost {
+  const { suite } = testCase;
+  const env = options.env ?? process.env;
+  const mode = options.mode ?? "off";
+  const models: ModelNames = (provider) => suite.profile.providers.get(provider)?.model;
+  if (testCase.cassette !== undefined && mode === "record")
+    return { host: caseHost(suite.profile, testCase, undefined, env), answered: "recorded" };
+  if (testCase.cassette !== undefined) {
+    const loaded = options.cassettes?.cassette(testCase.cassette) ?? loadCassette(testCase.cassette);
+    if (!loaded.ok) {
+      const first = loaded.errors[0];
+      return {
+        error: first ? `${first.file}:${first.line}:${first.column}: ${first.message}` : "cannot read the cassette",
+      };
+    }
+    const replay = new CassetteReplay(loaded.cassette, cassetteCaseKey(testCase));
+    return {
+      host: replayingHost(caseHost(suite.profile, testCase, undefined, env), replay, models),
+      answered: "cassette",
+      replay,
+    };
+  }
+  if (mode === "replay" && testCase.mocks === undefined)
+    return { error: "--replay: the case has neither a cassette nor mocks, so it would call real tools and providers" };
+  return { host: caseHost(suite.profile, testCase, testCase.mocks, env), answered: testCase.mocks ? "mocks" : "live" };
 }
 
 /**

@@ -11,6 +11,7 @@ import { estimatePlan, type Estimate } from "../plan/estimate";
 import { parsePlan } from "../plan/parse";
 import { planNeeds } from "../run/startRun";
 import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
+import { mcpRoute } from "../host/mcp/spec";
 import {
   HOST_PROFILE_FILENAME,
   pointer,
@@ -109,7 +110,17 @@ export interface TestSuite {
 
 export type TestFileResult =
   | { readonly ok: true; readonly suite: TestSuite }
-  | { readonly ok: false; readonly errors: readonly HostProfileError[] };
+  | {
+      readonly ok: false;
+      readonly errors: readonly HostProfileError[];
+      /** What was found besides (the editor shows both). */
+      readonly warnings?: readonly HostProfileError[];
+    };
+
+/** How the plan a test file names is read: from disk, or (the editor) from an open document first. */
+export interface TestFileOptions {
+  readonly readPlan?: (file: string) => string | undefined;
+}
 
 interface RawCase {
   readonly name: string;
@@ -145,7 +156,7 @@ export function loadTestFile(file: string): TestFileResult {
 }
 
 /** A test file's text as a suite of cases, or every problem located at file:line:col. */
-export function parseTestFile(text: string, file: string): TestFileResult {
+export function parseTestFile(text: string, file: string, options: TestFileOptions = {}): TestFileResult {
   const checked = readTestFile(text, file);
   if (!checked.ok) return checked;
   const raw = checked.value as unknown as RawTestFile;
@@ -161,7 +172,7 @@ export function parseTestFile(text: string, file: string): TestFileResult {
   const planFile = resolve(dir, raw.plan);
   let planText: string;
   try {
-    planText = readTextFileSync(planFile, MAX_PLAN_BYTES);
+    planText = options.readPlan?.(planFile) ?? readTextFileSync(planFile, MAX_PLAN_BYTES);
   } catch (error) {
     return { ok: false, errors: [located(["plan"], `cannot read the plan ${raw.plan}: ${readErrorText(error)}`)] };
   }
@@ -240,14 +251,18 @@ export function parseTestFile(text: string, file: string): TestFileResult {
       ["tools", needs.tools, "tool"],
       ["providers", needs.providers, "provider"],
     ] as const)
-      for (const name of (section === "tools" ? mocks?.tools : mocks?.providers)?.keys() ?? [])
+      for (const name of (section === "tools" ? mocks?.tools : mocks?.providers)?.keys() ?? []) {
+        const at = typeof value === "string" ? path : [...path, section, name];
         if (!names.has(name))
+          warnings.push(located(at, `the mocks answer ${noun} ${JSON.stringify(name)}, which the plan never calls`));
+        else if (!hostHas(loadedProfile.profile, section, name))
           warnings.push(
             located(
-              typeof value === "string" ? path : [...path, section, name],
-              `the mocks answer ${noun} ${JSON.stringify(name)}, which the plan never calls`,
+              at,
+              `the host registers no ${noun} ${JSON.stringify(name)}: the mock stands in for something no live run has`,
             ),
           );
+      }
   };
   checkMocks(raw.mocks, ["mocks"]);
   const suite: { -readonly [K in keyof TestSuite]: TestSuite[K] } = {
@@ -319,7 +334,7 @@ export function parseTestFile(text: string, file: string): TestFileResult {
       }
     }
   }
-  if (errors.length > 0) return { ok: false, errors };
+  if (errors.length > 0) return { ok: false, errors, warnings };
   return { ok: true, suite };
 }
 
@@ -360,6 +375,12 @@ export function stepPointers(plan: Plan): Set<string> {
   };
   visit(plan);
   return out;
+}
+
+/** Whether the host profile has the tool (its own, or an MCP server's) or the provider. */
+function hostHas(profile: HostProfile, section: "tools" | "providers", name: string): boolean {
+  if (section === "providers") return profile.providers.has(name);
+  return profile.tools.has(name) || mcpRoute(name, profile.mcpServers) !== undefined;
 }
 
 /** A path as messages show it: relative to the test file's own folder as given. */

@@ -44,6 +44,7 @@ class MemoryText implements MemoryTextSource {
     this.#checkpoints = Uint32Array.from(offsets);
   }
 
+  // An in-memory text is bounded by the profile or plan it came from; no signal to watch.
   read<T>(use: (reader: TextReader) => Promise<T>): Promise<T> {
     return use(memoryReader(this));
   }

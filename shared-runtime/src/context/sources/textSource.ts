@@ -51,9 +51,10 @@ export interface TextReader extends TextMeasures {
 export interface TextSource extends TextMeasures {
   /**
    * Runs `use` with a reader that is valid until the returned promise settles. A file-backed
-   * text opens its file for the session, checks it has not changed, and closes it afterwards.
+   * text opens its file for the session, checks it has not changed, and closes it afterwards;
+   * once `signal` aborts, its next read fails, so a scan of a big file ends with the run.
    */
-  read<T>(use: (reader: TextReader) => Promise<T>): Promise<T>;
+  read<T>(use: (reader: TextReader) => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 /**

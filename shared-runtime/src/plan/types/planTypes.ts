@@ -212,7 +212,7 @@ export function fieldOf(base: ValueType, key: string): { type: ValueType; miss?:
     const field = member.fields.get(key);
     if (field) found.push(field);
     else if (member.rest) found.push(member.rest);
-    else known.push(...member.fields.keys());
+    else for (const name of member.fields.keys()) known.push(name); // no spread: a schema may have 200k properties
   }
   if (found.length > 0) return { type: unionOf(found) };
   if (known.length > 0 || membersOf(base).some((m) => m.kind === "object"))

@@ -52,8 +52,8 @@ class FileText implements TextSource {
     this.lineCount = scan.newlines + 1;
   }
 
-  async read<T>(use: (reader: TextReader) => Promise<T>): Promise<T> {
-    const session = FileSession.open(this.#path, this.#identity);
+  async read<T>(use: (reader: TextReader) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const session = FileSession.open(this.#path, this.#identity, signal);
     let result: T;
     try {
       result = await use(this.#reader(session));
