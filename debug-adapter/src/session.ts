@@ -38,8 +38,8 @@ import { sessionMask } from "@rlm-plan/core/session";
 import { Breakpoints } from "./breakpoints";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { TimeTravel } from "./timeTravel";
-import { callsBefore, recordedRun, RecordedReplies } from "@rlm-plan/core/journal/replayRun";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { callsBefore, recordedRun, RecordedReplies } from "@rlm-plan/core/journal";
+import { JournalStore } from "@rlm-plan/core/journal";
 import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";
 import { preview, VariableStore } from "./variables";
 

@@ -11,9 +11,9 @@ import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { WireGraph } from "@rlm-plan/core/graph";
 import type { FromWebview, ToWebview } from "./messages";
-import type { RunRecord } from "../runLog";
+import type { RunLog, RunRecord } from "../runLog";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
-import type { GraphDependencies } from "./graphPanels";
+import type { LanguageClient } from "vscode-languageclient/node";
 import { graphPageHtml } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
 import { RunReplay } from "./runReplay";
@@ -36,6 +36,13 @@ export interface GraphPanelOptions {
   /** Replay `run` once the graph is drawn, rather than show its states at once. */
   readonly replay: boolean;
   readonly onDispose: () => void;
+}
+
+/** What a graph panel needs from the extension: the language client, the run log, where the extension is. */
+export interface GraphDependencies {
+  readonly client: LanguageClient;
+  readonly log: RunLog;
+  readonly extensionUri: vscode.Uri;
 }
 
 export class GraphPanel implements vscode.Disposable {
