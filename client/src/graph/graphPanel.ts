@@ -11,13 +11,20 @@ import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { WireGraph } from "@rlm-plan/core/graph";
 import type { FromWebview, ToWebview } from "./messages";
-import type { RunRecord } from "../runLog";
+import type { RunLog, RunRecord } from "../runLog";
+import type { LanguageClient } from "vscode-languageclient/node";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
-import type { GraphDependencies } from "./graphPanels";
 import { graphPageHtml } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
 import { RunReplay } from "./runReplay";
 import { runSummary, stepStates } from "./runSteps";
+
+/** What a graph panel needs of the extension (the panels' manager, graphPanels.ts, hands it over). */
+export interface GraphDependencies {
+  readonly client: LanguageClient;
+  readonly log: RunLog;
+  readonly extensionUri: vscode.Uri;
+}
 
 /** Plans with more steps than this open with their nested plans folded into their steps. */
 const LARGE_PLAN_STEPS = 400;

@@ -3,21 +3,16 @@
 // of the focused one, and the "Show graph" lens above every plan.
 
 import * as vscode from "vscode";
-import type { LanguageClient } from "vscode-languageclient/node";
 import { pickRun } from "../runCommand";
 import type { RunLog, RunRecord } from "../runLog";
-import { GraphPanel } from "./graphPanel";
+import { GraphPanel, type GraphDependencies } from "./graphPanel";
+
+export type { GraphDependencies } from "./graphPanel";
 
 export const SHOW_GRAPH_COMMAND = "rlmPlan.showGraph";
 export const SHOW_RUN_GRAPH_COMMAND = "rlmPlan.showRunGraph";
 export const EXPORT_GRAPH_COMMAND = "rlmPlan.exportGraphSvg";
 export const COPY_GRAPH_COMMAND = "rlmPlan.copyGraphImage";
-
-export interface GraphDependencies {
-  readonly client: LanguageClient;
-  readonly log: RunLog;
-  readonly extensionUri: vscode.Uri;
-}
 
 export class GraphPanels implements vscode.Disposable {
   private readonly panels = new Map<string, GraphPanel>();
