@@ -38,8 +38,7 @@ import { sessionMask } from "@rlm-plan/core/session";
 import { Breakpoints } from "./breakpoints";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { TimeTravel } from "./timeTravel";
-import { callsBefore, recordedRun, RecordedReplies } from "@rlm-plan/core/journal";
-import { JournalStore } from "@rlm-plan/core/journal";
+import { callsBefore, JournalStore, RecordedReplies, recordedRun } from "@rlm-plan/core/journal";
 import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";
 import { preview, VariableStore } from "./variables";
 
@@ -280,7 +279,10 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
       this.cancel = new AbortController();
       this.stepping = { mode: "continue", from: 0 };
       this.sendResponse(response);
-      this.output("console", `rlm-plan: restarting from ${this.stepName(at)} (the steps before it from run ${recorded.id})\n`);
+      this.output(
+        "console",
+        `rlm-plan: restarting from ${this.stepName(at)} (the steps before it from run ${recorded.id})\n`,
+      );
       this.running = this.run(prepared, this.countPausedTime, replies);
     });
   }

@@ -12,12 +12,19 @@ import * as vscode from "vscode";
 import type { WireGraph } from "@rlm-plan/core/graph";
 import type { FromWebview, ToWebview } from "./messages";
 import type { RunLog, RunRecord } from "../runLog";
-import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
 import type { LanguageClient } from "vscode-languageclient/node";
+import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
 import { graphPageHtml } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
 import { RunReplay } from "./runReplay";
 import { runSummary, stepStates } from "./runSteps";
+
+/** What a graph panel needs of the extension (the panels' manager, graphPanels.ts, hands it over). */
+export interface GraphDependencies {
+  readonly client: LanguageClient;
+  readonly log: RunLog;
+  readonly extensionUri: vscode.Uri;
+}
 
 /** Plans with more steps than this open with their nested plans folded into their steps. */
 const LARGE_PLAN_STEPS = 400;
@@ -36,13 +43,6 @@ export interface GraphPanelOptions {
   /** Replay `run` once the graph is drawn, rather than show its states at once. */
   readonly replay: boolean;
   readonly onDispose: () => void;
-}
-
-/** What a graph panel needs from the extension: the language client, the run log, where the extension is. */
-export interface GraphDependencies {
-  readonly client: LanguageClient;
-  readonly log: RunLog;
-  readonly extensionUri: vscode.Uri;
 }
 
 export class GraphPanel implements vscode.Disposable {

@@ -3,7 +3,6 @@
 // of the focused one, and the "Show graph" lens above every plan.
 
 import * as vscode from "vscode";
-import type { LanguageClient } from "vscode-languageclient/node";
 import { pickRun } from "../runCommand";
 import type { RunLog, RunRecord } from "../runLog";
 import { GraphPanel, type GraphDependencies } from "./graphPanel";
