@@ -4,9 +4,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
-import { maskedMethods } from "@rlm-plan/core/run/secrets";
-import { sessionMask } from "@rlm-plan/core/session/secretMask";
+import { HOST_PROFILE_FILENAME, maskedMethods, sessionMask } from "@rlm-plan/core/editor";
 import {
   LanguageClient,
   TransportKind,

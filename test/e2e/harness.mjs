@@ -261,7 +261,13 @@ export async function startCodeServer(root, name, { extensionsDir, trust = true,
 export function copyWorkspace(root, name) {
   const base = path.join(root, name);
   const folder = path.join(base, "examples/workspace");
-  fs.cpSync(path.join(REPO, "examples/workspace"), folder, { recursive: true });
+  // Without the run journal other runs of the examples left there (CLI and debugger tests): each
+  // window starts with no run history, as a fresh clone would.
+  const source = path.join(REPO, "examples/workspace");
+  fs.cpSync(source, folder, {
+    recursive: true,
+    filter: (file) => path.relative(source, file).split(path.sep)[0] !== ".rlm-plan",
+  });
   fs.cpSync(path.join(REPO, "shared-runtime/schemas"), path.join(base, "shared-runtime/schemas"), { recursive: true });
   return folder;
 }

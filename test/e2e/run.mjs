@@ -4,7 +4,7 @@
 //
 // Two code-servers share one extensions folder: "trusted" (workspace trust off, every scenario
 // but g) and "untrusted" (trust on; the test answers "No, I don't trust the authors", scenario g).
-// Scenario n runs the CLI (cli/bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
+// Scenario o runs the CLI (cli/bin/rlm-plan.js) in the trusted workspace and finds its run in Plan Runs.
 // Scenario k proposes a plan through the scripted chat server of test/support (its build in test/out).
 // Each opens its own copy of examples/workspace, plus the deliberately broken plan and a slow
 // plan whose command tool sleeps; nothing under examples/ is changed.
@@ -1357,7 +1357,7 @@ export const scenarios = [
         "transition 2",
       );
       assertMatch(children[2], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 3");
-      await bench.screenshot("n-cli-run-in-plan-runs");
+      await bench.screenshot("o-cli-run-in-plan-runs");
     },
   },
   {

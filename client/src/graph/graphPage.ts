@@ -2,7 +2,7 @@
 // import: the webview test loads this very page in Chromium (test/unit/graph.webview.test.ts).
 
 // The drawing's stylesheet: the runtime's, the same the exported SVG carries.
-import { GRAPH_STYLE } from "@rlm-plan/core/graph/style";
+import { GRAPH_STYLE } from "@rlm-plan/core/editor";
 
 export interface GraphPageOptions {
   /** A fresh random value per page: the only script and stylesheet that run carry it. */

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
-import type { WireGraph } from "@rlm-plan/core/graph/wire";
+import type { WireGraph } from "@rlm-plan/core/graph";
 import type { FromWebview, ToWebview } from "./messages";
 import type { RunRecord } from "../runLog";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";

@@ -1,6 +1,6 @@
 // The messages between the graph panel (extension host) and its webview, in one place.
 
-import type { WireGraph } from "@rlm-plan/core/graph/wire";
+import type { WireGraph } from "@rlm-plan/core/graph";
 
 /** A failure the run's events reported on a step: a failed attempt, or the step's own failure. */
 export interface StepFailure {

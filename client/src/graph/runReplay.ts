@@ -4,7 +4,7 @@
 // events are applied one at a time in their order, steps starting, finishing, failing and
 // retrying as they did, then the run's own end. No `vscode` import: tested in process.
 
-import type { RunEvent } from "@rlm-plan/core/run/events";
+import type { RunEvent } from "@rlm-plan/core";
 import type { ToWebview } from "./messages";
 import type { RunRecord } from "../runLog";
 import { stepStates } from "./runSteps";

@@ -6,9 +6,7 @@
 // and copy (PNG).
 
 import { layoutPlanGraph, setElkLoader, type Box, type GraphLayout } from "@rlm-plan/core/graph/layout";
-import type { PlanGraph } from "@rlm-plan/core/graph/model";
-import { renderSvg } from "@rlm-plan/core/graph/svg";
-import { graphFromWire } from "@rlm-plan/core/graph/wire";
+import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/render";
 import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
 
 interface VsCodeApi {

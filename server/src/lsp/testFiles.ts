@@ -6,10 +6,8 @@
 
 import { isTestFile } from "@rlm-plan/core";
 import { openPlanSessionSync } from "@rlm-plan/core/session";
-import { runCases } from "@rlm-plan/core/testing/testRun";
-import { casesOf, testFileView, type TestFileView } from "@rlm-plan/core/testing/testFileView";
-import type { TestCase } from "@rlm-plan/core/testing/testFile";
-import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
+import { casesOf, runCases, type TestCase, testFileView, type TestFileView } from "@rlm-plan/core/testing";
+import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
