@@ -43,7 +43,10 @@ async function main() {
   for (const entry of cliEntries) {
     const options = bundleOptions(entry);
     const own = entry.in.includes("node_modules/") ? [] : [beside];
-    await build({ ...options, metafile: false, plugins: [...options.plugins, ...own] });
+    // The queue's BullMQ and ioredis stay packages of the CLI (loaded on first use by `worker`,
+    // `run --queue`, `test --queue`), so no other command pays for them.
+    const external = [...(options.external ?? []), "bullmq", "ioredis"];
+    await build({ ...options, external, metafile: false, plugins: [...options.plugins, ...own] });
   }
 }
 

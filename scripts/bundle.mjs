@@ -2,7 +2,8 @@
 // vscode-languageclient and the runtime functions it uses) into dist/extension.js, and the
 // language server with the whole runtime (ajv and the host-profile schema inlined) into
 // dist/server.js, the debug adapter (run as its own Node process) into dist/debugAdapter.js, and
-// the plan graph's webview script (for the browser) into dist/graphView.js, and the MCP SDK
+// the plan graph's webview script (for the browser) into dist/graphView.js with its layout engine
+// beside it (dist/graphLayout.js, loaded when needed), and the MCP SDK
 // (loaded on first use) into dist/mcp-sdk.js.
 // All but the webview script are CommonJS for Node; `vscode` is provided by VS Code at run time.
 // Run after `npm run build` (it bundles the compiled JavaScript).
@@ -36,6 +37,9 @@ export const entries = [
   // Command tools run under it; the runtime finds it beside itself (host/commandTool.ts).
   { in: "shared-runtime/out/host/supervisor.js", out: "dist/supervisor.js" },
   { in: "client/webview/out/webview/src/graphView.js", out: "dist/graphView.js", browser: true },
+  // elkjs for the webview, as the global ELK: the page loads it only for a layout that needs it
+  // (graph/layout.ts), so the view starts without parsing its 1.5 MiB.
+  { in: "node_modules/elkjs/lib/elk.bundled.js", out: "dist/graphLayout.js", browser: true, global: "ELK" },
   // The MCP SDK (with zod, most of its weight) in a file of its own, required on first use.
   { in: MCP_SDK_MODULE, out: "dist/mcp-sdk.js" },
 ];
@@ -67,7 +71,9 @@ export function bundleOptions(entry, { dev = false } = {}) {
     format: entry.browser ? "iife" : "cjs",
     target: entry.browser ? "chrome120" : "node20",
     // better-sqlite3 is a native addon, loaded on first use from node_modules (journal/sqlite.ts).
-    external: ["vscode", "better-sqlite3"],
+    // The webview's elkjs is dist/graphLayout.js, which its page loads when needed.
+    external: ["vscode", "better-sqlite3", ...(entry.browser ? ["elkjs/lib/elk.bundled.js"] : [])],
+    ...(entry.global ? { globalName: entry.global } : {}),
     // jsonc-parser's "main" is a UMD build whose requires esbuild cannot follow; its ES build bundles.
     mainFields: ["module", "main"],
     sourcemap: "linked",

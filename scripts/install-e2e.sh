@@ -173,9 +173,9 @@ install_code_server() {
 
 # The oldest VS Code the extension supports (engines.vscode ^1.96.0), on the machine's Node 20.
 install_code_server "$VERSION" "$PREFIX"
-# Node 22 for scripts/test-node22.sh and the newest VS Code for `npm run test:e2e:newest`: neither
-# is in CI yet (see CONTRIBUTING: the journal's better-sqlite3 is built for the machine's Node,
-# and most scenarios still fail in VS Code 1.139).
+# Node 22 (with better-sqlite3 built for it) for scripts/test-node22.sh and the newest VS Code for
+# `npm run test:e2e:newest`: neither is in CI yet (see CONTRIBUTING: most scenarios still fail in
+# VS Code 1.139).
 if [ "${E2E_NEWEST:-}" = 1 ]; then
   install_node 22
   install_sqlite_for 22

@@ -4,8 +4,9 @@
 // says what it left to `--preflight`, which runs each plan's preflight exactly as `run` does.
 // Exit 1 when any file has an error or cannot be read.
 
-import { watch, type FSWatcher } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { readdirSync, watch, type FSWatcher } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { SKIPPED_FOLDERS } from "@rlm-plan/core/workspaceFiles";
 import type { Command } from "./args";
 import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
@@ -251,9 +252,9 @@ export async function watchCheck(command: CheckCommand, io: Io, version: string,
   let timer: NodeJS.Timeout | undefined;
   const rewatch = () => {
     for (const watcher of watchers) watcher.close();
-    watchers = watchedFolders(command.files, last.inputs).flatMap(({ folder, recursive }) => {
+    watchers = watchedFolders(command.files, last.inputs).flatMap((folder) => {
       try {
-        const watcher = watch(folder, { recursive }, () => schedule());
+        const watcher = watch(folder, () => schedule());
         watcher.on("error", () => undefined);
         return [watcher];
       } catch {
@@ -284,13 +285,34 @@ export async function watchCheck(command: CheckCommand, io: Io, version: string,
   return last.code;
 }
 
-/** Folder arguments recursively (new files count), and the folder of every other input. */
-function watchedFolders(args: readonly string[], inputs: readonly string[]): { folder: string; recursive: boolean }[] {
-  const folders = new Map<string, boolean>();
+/**
+ * Every folder below a folder argument (new files and folders count), and the folder of every
+ * other input, each watched alone. Node's recursive watch on Linux puts a watcher on every file:
+ * over 50,000 plans it took 11 s and 180 MB to start and 1.6 s to close (SIGINT exited late);
+ * one watcher a folder sees the same changes, and the folders are walked again after each check.
+ */
+function watchedFolders(args: readonly string[], inputs: readonly string[]): string[] {
+  const folders = new Set<string>();
   for (const arg of args) {
     const absolute = resolve(arg);
-    if (!inputs.includes(absolute)) folders.set(absolute, true);
+    if (!inputs.includes(absolute)) for (const folder of foldersBelow(absolute)) folders.add(folder);
   }
-  for (const input of inputs) if (!folders.has(dirname(input))) folders.set(dirname(input), false);
-  return [...folders].map(([folder, recursive]) => ({ folder, recursive }));
+  for (const input of inputs) folders.add(dirname(input));
+  return [...folders];
+}
+
+/** `root` and the folders below it that a check walks (SKIPPED_FOLDERS left out), breadth first. */
+function foldersBelow(root: string): string[] {
+  const found = [root];
+  for (let i = 0; i < found.length; i++) {
+    let entries;
+    try {
+      entries = readdirSync(found[i] as string, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries)
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) found.push(join(found[i] as string, entry.name));
+  }
+  return found;
 }

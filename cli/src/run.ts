@@ -337,9 +337,7 @@ async function runQueued(
   const style = styleFor(io.stderr, env);
   const say = (line: string) => void (args.json ? undefined : io.stderr.write(`rlm-plan: ${line}\n`));
   say(`sending the plan to ${address.shown}: a worker runs it under its host profile`);
-  const recording = session.profile
-    ? startRecording(args, session, io.stderr, undefined)
-    : undefined;
+  const recording = session.profile ? startRecording(args, session, io.stderr, undefined) : undefined;
   if (typeof recording === "number") return recording;
   const mocked = session.mocks !== undefined;
   let result;

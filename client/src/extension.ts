@@ -7,7 +7,7 @@ import type { LanguageClient } from "vscode-languageclient/node";
 import { ActiveRuns } from "./activeRuns";
 import { registerDebugging } from "./debugPlan";
 import { registerHostProfileScaffold } from "./hostProfileScaffold";
-import { GraphPanels } from "./graph/graphPanel";
+import { GraphPanels } from "./graph/graphPanels";
 import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
 import { JournalRuns, registerJournalCommands } from "./journalRuns";

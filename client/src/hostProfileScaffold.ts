@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/editor";
 import { PLAN_LANGUAGE_ID } from "./languageClient";
 import { HostProfileTemplateRequest } from "@rlm-plan/language-server/protocol";
 

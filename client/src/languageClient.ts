@@ -4,9 +4,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
-import { maskedMethods } from "@rlm-plan/core/run/secrets";
-import { sessionMask } from "@rlm-plan/core/session/secretMask";
+import { HOST_PROFILE_FILENAME, maskedMethods, sessionMask } from "@rlm-plan/core/editor";
 import {
   LanguageClient,
   TransportKind,
@@ -14,6 +12,7 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { CodeCacheEnvironment } from "@rlm-plan/language-server/protocol";
+import { HeldOpens } from "./heldOpens";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
@@ -26,6 +25,9 @@ export const CLIENT_NAME = "RLM Plan Language Server";
  * which logs every request's parameters, a run's `env` included, when tracing is verbose.
  */
 export const CLIENT_SECRETS = sessionMask({ env: process.env });
+
+/** Documents opened empty to be filled at once (a proposal): the server hears of them filled. */
+export const HELD_OPENS = new HeldOpens();
 
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
@@ -72,6 +74,9 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
     outputChannel: channel,
     traceOutputChannel: channel,
     middleware: {
+      didOpen: (document, next) => HELD_OPENS.didOpen(document, next),
+      didChange: (event, next) => HELD_OPENS.didChange(event, next),
+      didClose: (document, next) => HELD_OPENS.didClose(document, next),
       // When the window's first plan got its diagnostics (the clock the e2e run reads beside the
       // activation line): one line a window, so opening a plan is timed from the user's side.
       handleDiagnostics: (uri, diagnostics, next) => {

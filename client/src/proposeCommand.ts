@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclient/node";
 import type { ProviderKeys } from "./secrets";
+import { HELD_OPENS } from "./languageClient";
 import { HostProvidersRequest, ProposePlanCommand } from "@rlm-plan/language-server/protocol";
 
 export const PROPOSE_PLAN_COMMAND = "rlmPlan.proposePlan";
@@ -89,9 +90,18 @@ export function registerProposeCommand(client: LanguageClient, keys: ProviderKey
     }
     const dir = dirname(host.hostProfile);
     const target = vscode.Uri.file(freeName(dir)).with({ scheme: "untitled" });
-    const document = await vscode.workspace.openTextDocument(target);
-    const editor = await vscode.window.showTextDocument(document);
-    await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), result.planText as string));
+    // VS Code opens an untitled document with a place only empty: the server is told of it once
+    // the plan is in it (heldOpens.ts), never of the empty one.
+    const held = HELD_OPENS.hold(target);
+    let editor: vscode.TextEditor;
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(target);
+      editor = await vscode.window.showTextDocument(document);
+      await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), result.planText as string));
+    } finally {
+      await held.release();
+    }
     // The document was empty when VS Code detected its indentation: what a file with this text
     // would have been detected as (the plan is pretty-printed with two spaces).
     if (vscode.workspace.getConfiguration("editor", document).get<boolean>("detectIndentation", true)) {

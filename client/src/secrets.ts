@@ -11,7 +11,7 @@
 
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/filename";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/editor";
 import { CLIENT_SECRETS } from "./languageClient";
 import { HostProvidersRequest } from "@rlm-plan/language-server/protocol";
 

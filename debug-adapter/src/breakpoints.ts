@@ -15,7 +15,7 @@ import {
   type StepLine,
   type StepPause,
 } from "@rlm-plan/core";
-import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
+import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import { hitConditionTest } from "./stepping";
 
 interface StepBreakpoint {

@@ -4,18 +4,20 @@
 // the session (the runtime's one pipeline). Every failure here is one located, readable message.
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { stepLines, type StepLine } from "@rlm-plan/core";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import type { HostFactory } from "@rlm-plan/core/run/startRun";
-import { loadTestFile } from "@rlm-plan/core/testing/testFile";
-import { casesOf } from "@rlm-plan/core/testing/testFileView";
-import { testCaseHost } from "@rlm-plan/core/testing/runCase";
+import { type HostFactory, type StepLine, stepLines } from "@rlm-plan/core";
+import type { SecretMask } from "@rlm-plan/core/secrets";
+import { casesOf, loadTestFile, testCaseHost } from "@rlm-plan/core/testing";
 import { resolve } from "node:path";
 import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { readFileSync } from "node:fs";
-import { checkSameInputs, type ResumePoint } from "@rlm-plan/core/journal/replay";
-import { recordedRun, RecordedReplies, replayMocks } from "@rlm-plan/core/journal/replayRun";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import {
+  checkSameInputs,
+  JournalStore,
+  RecordedReplies,
+  recordedRun,
+  replayMocks,
+  type ResumePoint,
+} from "@rlm-plan/core/journal";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The plan file to debug. */

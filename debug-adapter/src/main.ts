@@ -5,7 +5,7 @@
 
 import { PassThrough } from "node:stream";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { ContentLengthFrames } from "@rlm-plan/core/text/contentLengthFrames";
+import { ContentLengthFrames } from "@rlm-plan/core/text";
 import { RlmPlanDebugSession } from "./session";
 
 /** The largest message read: a launch's arguments or a setBreakpoints' source are far smaller. */

@@ -38,6 +38,8 @@ import { sessionMask } from "@rlm-plan/core/session";
 import { Breakpoints } from "./breakpoints";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { TimeTravel } from "./timeTravel";
+import { callsBefore, recordedRun, RecordedReplies } from "@rlm-plan/core/journal/replayRun";
+import { JournalStore } from "@rlm-plan/core/journal/store";
 import { steppingStops, stopReason, type StepMode, type Stepping } from "./stepping";
 import { preview, VariableStore } from "./variables";
 
@@ -71,7 +73,13 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   private running: Promise<unknown> | undefined;
   private program = "";
   private steps = new Map<string, StepLine>();
-  private readonly cancel = new AbortController();
+  private cancel = new AbortController();
+  /** The live run's journal entry (Restart Frame reads the steps before the restarted one from it). */
+  private recorded: { readonly dir: string; readonly id: number } | undefined;
+  /** A restart from a step: the run goes through the steps before it without stopping. */
+  private restartAt: string | undefined;
+  private prepared: Prepared | undefined;
+  private countPausedTime = false;
   private stepping: Stepping = { mode: "continue", from: 0 };
   private pauseRequested = false;
   private held: Held | undefined;
@@ -125,6 +133,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
       supportsEvaluateForHovers: false,
       supportsExceptionInfoRequest: true,
       supportsTerminateRequest: true,
+      supportsRestartFrame: true,
       supportTerminateDebuggee: true,
       supportsSteppingGranularity: false,
       exceptionBreakpointFilters: EXCEPTION_FILTERS,
@@ -167,6 +176,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     await Promise.race([this.configurationDone, new Promise((r) => setTimeout(r, CONFIGURATION_WAIT_MS).unref())]);
     this.entryStop = args.stopOnEntry === true;
+    this.prepared = prepared;
+    this.countPausedTime = args.countPausedTime === true;
     this.running = this.run(prepared, args.countPausedTime === true).catch((error: unknown) =>
       // executePlan never throws; this is the adapter's own failure, reported like a run's.
       this.finish({
@@ -183,7 +194,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
   private startedAt = 0;
   private hostProfile = "";
 
-  private async run(prepared: Prepared, countPausedTime: boolean): Promise<void> {
+  private async run(prepared: Prepared, countPausedTime: boolean, replies?: RecordedReplies): Promise<void> {
     const dry = prepared.mocks ? ` (mocked: ${prepared.mocks})` : "";
     this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}${dry}\n`);
     this.sendEvent(new Event("rlmPlan.started", { plan: this.program, hostProfile: this.hostProfile }));
@@ -198,6 +209,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
           onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
         });
     const recording = started.ok ? started.recording : undefined;
+    this.recorded = recording ? { dir: recording.store.dir, id: recording.recorder.runId } : undefined;
     if (recording)
       this.sendEvent(
         new Event("rlmPlan.journal", {
@@ -209,7 +221,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     // The one run pipeline: check, build what the plan names, preflight, execute.
     const report = await prepared.session.run({
       recording,
-      ...(prepared.replay ? { observers: [prepared.replay.observer] } : {}),
+      ...(prepared.replay ? { observers: [prepared.replay.observer] } : replies ? { observers: [replies] } : {}),
       onHostBuilt: (built) => (this.created = built),
       signal: this.cancel.signal,
       countPausedTime,
@@ -224,7 +236,63 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
             onStepFailed: (pause: StepPause, error: PlanError) => this.onStepFailed(pause, error),
           }),
     }).done;
-    this.finish(report.outcome, report.mocked);
+    // A run cancelled to restart from a step ends quietly: the restarted run goes on.
+    if (this.restartAt === undefined) this.finish(report.outcome, report.mocked);
+  }
+
+  /**
+   * Restart Frame on a paused live run ("Restart From Step"): the run is cancelled and started
+   * again, the steps before the frame's step answered from its journal entry (nothing of them
+   * runs again), and it stops before that step; the step and what follows run for real.
+   */
+  protected override restartFrameRequest(
+    response: DebugProtocol.RestartFrameResponse,
+    args: DebugProtocol.RestartFrameArguments,
+  ): void {
+    this.answer(response, async () => {
+      const at = this.frameStep(args.frameId);
+      const recorded = this.recorded;
+      const prepared = this.prepared;
+      if (this.travel) return this.fail(response, "a recorded run is stepped, not restarted: use Step Back");
+      if (!at || !this.held || !prepared)
+        return this.fail(response, "the run is not paused at a step: stop at a breakpoint, then restart");
+      if (!recorded) return this.fail(response, "this run is not recorded in a run journal, so it cannot restart");
+      this.restartAt = stepKey(at);
+      await this.stopRun();
+      let replies: RecordedReplies;
+      const store = JournalStore.openExisting(recorded.dir);
+      try {
+        if (!store) throw new Error(`there is no run journal in ${recorded.dir}`);
+        replies = new RecordedReplies(callsBefore(recordedRun(store, recorded.id), at), this.mask, false);
+      } catch (error) {
+        this.restartAt = undefined;
+        this.finish({
+          ok: false,
+          error: { phase: "execute", kind: "cancelled", message: `the run could not restart: ${errorText(error)}` },
+          transitions: [],
+          checkpoints: [],
+          budget_remaining: { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0, output_bytes: 0 },
+        });
+        return this.sendResponse(response);
+      } finally {
+        store?.close();
+      }
+      this.cancel = new AbortController();
+      this.stepping = { mode: "continue", from: 0 };
+      this.sendResponse(response);
+      this.output("console", `rlm-plan: restarting from ${this.stepName(at)} (the steps before it from run ${recorded.id})\n`);
+      this.running = this.run(prepared, this.countPausedTime, replies);
+    });
+  }
+
+  /** The step a call-stack frame is at (the ids stackTraceRequest gave). */
+  private frameStep(frameId: number): RunFrame["path"] | undefined {
+    const pause = this.held?.pause;
+    if (!pause) return undefined;
+    const frames = pause.frames;
+    const i = frames.length - frameId;
+    if (i < 0 || i >= frames.length) return undefined;
+    return i === frames.length - 1 ? pause.path : (frames[i + 1] as Extract<RunFrame, { step: unknown }>).step;
   }
 
   private finish(outcome: RunOutcome, mocked = false): void {
@@ -268,6 +336,12 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
 
   private beforeStep(pause: StepPause): Promise<void> | undefined {
     this.travel?.reached(pause);
+    if (this.restartAt !== undefined) {
+      // A restarted run passes the steps before the restarted one without stopping.
+      if (stepKey(pause.path) !== this.restartAt) return undefined;
+      this.restartAt = undefined;
+      return this.hold(pause, undefined, new StoppedEvent("restart", THREAD_ID));
+    }
     const depth = pause.frames.length;
     if (this.pauseRequested || steppingStops(this.stepping, depth)) {
       const mode = this.pauseRequested ? "pause" : this.stepping.mode;

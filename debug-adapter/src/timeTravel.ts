@@ -4,7 +4,7 @@
 // without running anything, then on past the newest step, where the replay goes on.
 
 import type { JsonValue } from "@rlm-plan/core/json";
-import type { StepPause } from "@rlm-plan/core/run/pause";
+import type { StepPause } from "@rlm-plan/core";
 
 export class TimeTravel {
   private readonly snapshots: StepPause[] = [];

@@ -273,6 +273,11 @@ export interface PlanGraphParams {
   readonly uri: string;
   /** Expand nested plans down to this depth (the root plan is 1); deeper ones stay collapsed. */
   readonly collapseDepth?: number;
+  /**
+   * With `collapseDepth`: fold only when the plan has more steps than this (Show Plan Graph's
+   * rule for large plans, in one round trip); without it, `collapseDepth` always applies.
+   */
+  readonly collapseAbove?: number;
 }
 
 export interface PlanGraphResult {

@@ -43,3 +43,8 @@ export * from "./debug/stepLines";
 export * from "./debug/expression";
 export * from "./graph";
 export * from "./session";
+export { argumentKeys } from "./plan/toolArguments";
+export type { ToolKnowledge, ToolSignature } from "./plan/toolKnowledge";
+export * from "./plan/types/valueType";
+export type { TypeHost } from "./plan/types/planTypes";
+export * from "./run/observer";

@@ -175,3 +175,28 @@ test("a recorded run whose plan changed since is refused, with the reason", asyn
     ws.write("plan.rlmplan.json", PLAN);
   }
 });
+
+test("Restart Frame on a paused run restarts from that step: the steps before it answered from its journal entry", async () => {
+  const before = marks();
+  await Promise.all([
+    dc.waitForEvent("initialized").then(async () => {
+      await dc.setBreakpointsRequest({ source: { path: plan }, breakpoints: [{ line: 4 }] });
+      await dc.configurationDoneRequest();
+    }),
+    dc
+      .initializeRequest({ adapterID: "rlm-plan", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" })
+      .then(() => dc.launchRequest({ program: plan } as never)),
+  ]);
+  assert.deepEqual(await stopped(), ["breakpoint", 4]);
+  assert.equal(marks(), `${before}one\n`);
+  const [top] = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+  await dc.restartFrameRequest({ frameId: top?.id as number });
+  assert.deepEqual(await stopped(), ["restart", 4]);
+  // Step 1 was answered from the journal: its tool did not run again, its binding is there.
+  assert.equal(marks(), `${before}one\n`);
+  assert.deepEqual(await scope("Bindings"), { a: '{"label":"one","n":3}' });
+  const terminated = dc.waitForEvent("terminated");
+  await dc.continueRequest({ threadId: 1 });
+  await terminated;
+  assert.equal(marks(), `${before}one\nthree\n`, "the restarted step and the rest ran for real, once");
+});

@@ -261,7 +261,13 @@ export async function startCodeServer(root, name, { extensionsDir, trust = true,
 export function copyWorkspace(root, name) {
   const base = path.join(root, name);
   const folder = path.join(base, "examples/workspace");
-  fs.cpSync(path.join(REPO, "examples/workspace"), folder, { recursive: true });
+  // Without the run journal other runs of the examples left there (CLI and debugger tests): each
+  // window starts with no run history, as a fresh clone would.
+  const source = path.join(REPO, "examples/workspace");
+  fs.cpSync(source, folder, {
+    recursive: true,
+    filter: (file) => path.relative(source, file).split(path.sep)[0] !== ".rlm-plan",
+  });
   fs.cpSync(path.join(REPO, "shared-runtime/schemas"), path.join(base, "shared-runtime/schemas"), { recursive: true });
   return folder;
 }
@@ -399,9 +405,11 @@ export class Workbench {
    * the widget hidden, or reused by what the command asks first (a pick, an input box), whose
    * text box no longer holds `>label` (it may open before the widget was ever seen hidden).
    */
+  /** Runs a command from the palette; resolves with the time (Date.now()) Enter was pressed. */
   async runCommand(label) {
     await this.page.keyboard.press("F1");
     await this.quickInput(`>${label}`, label);
+    const pressed = Date.now();
     await this.page.keyboard.press("Enter");
     const widget = this.page.locator(".quick-input-widget");
     const input = this.page.locator(QUICK_INPUT);
@@ -409,6 +417,7 @@ export class Workbench {
       if (!(await widget.isVisible())) return true;
       return (await input.inputValue({ timeout: 1000 })) !== `>${label}`;
     });
+    return pressed;
   }
 
   /** The rows of the open quick input, top to bottom, as "label | description". */

@@ -81,7 +81,7 @@ describe("hover: steps", () => {
       text,
       [
         "**parallel** 2 branches → `c`",
-        "Runs each branch plan, one after another in order, and binds the list of their final values.",
+        "Runs its branch plans, concurrently by default (up to max_parallel at once; the host profile's `parallel` may say sequential), and binds the list of their final values in the branches' order.",
         "**Binds** `c`: `[integer, integer]`",
         "**Worst case of this step:** 3 steps · depth 2 · parallel width 2 · 0 model calls · 0 tool calls · 0 context operations",
         "**Plan so far** (up to and including this step): steps 7 of 64 · depth 2 of 4 · parallel width 2 of 8 · model calls 0 of 8 · tool calls 4 of 4 · context operations 0 of 32",

@@ -149,6 +149,20 @@ describe("plan graph request", () => {
     assert.equal(ignored?.graph.nodes.length, 9);
   });
 
+  it("collapses only a plan of more steps than collapseAbove (Show Plan Graph's rule, one round trip)", () => {
+    // PLAN has 7 steps, 3 of them nested below depth 1.
+    const small = request(PLAN, { collapseDepth: 1, collapseAbove: 7 }).result;
+    assert.equal(small.graph.nodes.length, 9);
+    assert.equal(small.graph.hiddenSteps, 0);
+    const large = request(PLAN, { collapseDepth: 1, collapseAbove: 6 }).result;
+    assert.deepEqual(
+      large.graph.nodes.map((n) => n.id),
+      ["plan", "steps/0", "steps/1", "steps/2", "steps/3"],
+    );
+    assert.equal(large.graph.steps, 4);
+    assert.equal(large.graph.hiddenSteps, 3);
+  });
+
   it("a broken plan gives what normalized", () => {
     const { result } = request('{"steps": [{"op": "final"');
     // The final step normalizes (its missing value reported on it); the JSON errors are the file's.

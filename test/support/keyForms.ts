@@ -41,6 +41,21 @@ export function keyForms(key = SENTINEL_KEY): KeyForm[] {
     plain("HTML hex entities", [...key].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join("")),
     plain("reversed", [...key].reverse().join("")),
     plain("hex", Buffer.from(key).toString("hex")),
+    plain(
+      "Cyrillic look-alike letters",
+      key.replace(/S/g, "Ѕ").replace(/a/g, "а").replace(/c/g, "с").replace(/X/g, "Х"),
+    ),
+    plain("Greek look-alike letters", key.replace(/E/g, "Ε").replace(/T/g, "Τ").replace(/N/g, "Ν").replace(/Z/g, "Ζ")),
+    {
+      name: "spread over three fields of a JSON object, as printed",
+      text: JSON.stringify({ p1: key.slice(0, 8), p2: key.slice(8, 16), p3: key.slice(16) }, null, 2),
+      masked: 'before {\n  "p1": "***"\n} after',
+    },
+    {
+      name: "four pieces in a JSON list, as printed",
+      text: JSON.stringify({ v: [key.slice(0, 7), key.slice(7, 15), key.slice(15, 21), key.slice(21)] }, null, 2),
+      masked: 'before {\n  "v": [\n    "***"\n  ]\n} after',
+    },
     { name: "base64", text: base64(key), masked: "before ***E= after" },
     { name: "base64 at offset 1", text: base64(`x${key}`), masked: "before eH*** after" },
     { name: "base64 at offset 2", text: base64(`xy${key}`), masked: "before eHl***Q== after" },

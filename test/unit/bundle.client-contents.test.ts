@@ -33,6 +33,7 @@ test("the extension bundle holds no ajv, no plan validator and no plan analysis"
 test("of the runtime, the extension bundle holds only dependency-free leaf modules", async () => {
   const runtime = (await inputsOf("dist/extension.js")).filter((input) => input.startsWith("shared-runtime/"));
   assert.deepEqual(runtime.sort(), [
+    "shared-runtime/out/editorLeaves.js",
     "shared-runtime/out/graph/ids.js",
     "shared-runtime/out/graph/style.js",
     "shared-runtime/out/host/filename.js",

@@ -1,6 +1,7 @@
 // The plan graph's guard against a blank view (client/src/graph/loadWatch.ts), in process with
 // mocked timers: a page not ready in time while visible is set again, at most three times in
-// all, then the user is told; a hidden view waits until it shows; a ready page is left alone.
+// all, then the user is told; a hidden view waits until it shows; a ready page is left alone,
+// and so is one that said it is loading (only slow).
 
 import { strict as assert } from "node:assert";
 import { beforeEach, afterEach, mock, test } from "node:test";
@@ -87,4 +88,26 @@ test("nothing happens after the view is closed", () => {
   mock.timers.tick(60_000);
   assert.equal(loads, 1);
   assert.deepEqual(said, []);
+});
+
+test("a page that said it is loading is only slow: it is not set again, however long its script takes", () => {
+  watch.load();
+  mock.timers.tick(3000);
+  watch.started();
+  mock.timers.tick(60_000);
+  watch.shown();
+  mock.timers.tick(60_000);
+  assert.equal(loads, 1);
+  assert.deepEqual(said, []);
+  watch.loaded();
+  assert.equal(watch.isReady, true);
+});
+
+test("a page set again after a stall gets its own wait: its predecessor's loading message does not count", () => {
+  watch.load();
+  watch.started();
+  // A stuck page's replacement (as after a stall) starts its wait afresh.
+  watch.load();
+  mock.timers.tick(8000);
+  assert.equal(loads, 3);
 });

@@ -4,7 +4,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
-import { buildPlanPrompt, type PlanPromptHost } from "@rlm-plan/core/providers/planPrompt";
+import { buildPlanPrompt, planGrammar, type PlanPromptHost } from "@rlm-plan/core/providers/planPrompt";
+import {
+  CONTEXT_ACTIONS,
+  MAP_TRANSFORMS,
+  OPERATIONS,
+  PARTITION_STRATEGIES,
+  REDUCERS,
+  REFERENCE_KINDS,
+  SELECTOR_CONSTANTS,
+  SELECTOR_TYPES,
+} from "@rlm-plan/core/plan/ast";
 import { analyzePlanText } from "@rlm-plan/core";
 
 const SECRET_CONTENT = "INPUT-CONTENT-SENTINEL-7f3a";
@@ -142,5 +152,60 @@ test("every shape the prompt's grammar offers passes check: each step, action, s
   assert.deepEqual(
     analysis.problems.map((p) => p.message),
     [],
+  );
+});
+
+/** Every form of the AST's tables the grammar text does not offer, as `table: form`. */
+function missingForms(grammar: string): string[] {
+  const tables: Readonly<Record<string, readonly string[]>> = {
+    operation: OPERATIONS.map((op) => `"op":"${op}"`),
+    action: CONTEXT_ACTIONS.map((type) => `"type":"${type}"`),
+    "selector type": SELECTOR_TYPES.map((type) => `"${type}"`),
+    "selector constant": SELECTOR_CONSTANTS.map((c) => `"${c}"`),
+    "partition strategy": PARTITION_STRATEGIES.map((strategy) => `"${strategy}"`),
+    transform: MAP_TRANSFORMS.map((transform) => `"${transform}"`),
+    reducer: REDUCERS.map((reducer) => `"${reducer}"`),
+    reference: REFERENCE_KINDS.map((kind) => `"ref":"${kind}"`),
+  };
+  return Object.entries(tables).flatMap(([table, forms]) =>
+    forms.filter((form) => !grammar.includes(form)).map((form) => `${table}: ${form}`),
+  );
+}
+
+test("the grammar the prompt gives offers every form of the AST's tables", () => {
+  const grammar = planGrammar();
+  assert.deepEqual(missingForms(grammar), []);
+  assert.ok(buildPlanPrompt("g", host).includes(`Plan grammar:\n${grammar}\n`));
+});
+
+test("the completeness check fails on a grammar that lacks a form", () => {
+  const grammar = planGrammar()
+    .replace('|"byte_count"', "")
+    .replace(/\| \{"ref":"field"[^}]*\}/, "");
+  assert.deepEqual(missingForms(grammar), ['reducer: "byte_count"', 'reference: "ref":"field"']);
+});
+
+test("the grammar, as generated from the tables", () => {
+  assert.equal(
+    planGrammar(),
+    [
+      'Plan   := {"steps": [Step, ...]}        non-empty; the last step, and only it, is a "final" step',
+      'Step   := {"op":"context", "handle": Expr, "action": Action, "bind": Name}',
+      '        | {"op":"model", "provider": Name, "prompt": Expr, "options": {...}, "bind": Name}   ("options" may be left out)',
+      '        | {"op":"rlm", "plan": Plan, "bind": Name}                   a nested plan; binds its final value',
+      '        | {"op":"tool", "name": Name, "args": Expr, "bind": Name}',
+      '        | {"op":"parallel", "plans": [Plan, ...], "bind": Name}       binds the list of the branches\' final values',
+      '        | {"op":"retry", "attempts": Integer, "plan": Plan, "bind": Name}   reruns the nested plan when it fails',
+      '        | {"op":"checkpoint", "label": Text}',
+      '        | {"op":"final", "value": Expr}',
+      'Action := {"type":"search","pattern":Text}',
+      '        | {"type":"slice","start":Int,"length":Int}',
+      '        | {"type":"peek","selector": "metadata" | {"type":"head"|"tail","count":Int} | {"type":"item","index":Int}}',
+      '        | {"type":"partition","strategy":{"type":"fixed"|"lines","size":Int}}',
+      '        | {"type":"map","transform":"identity"|"lowercase"|"uppercase"|"length"}',
+      '        | {"type":"reduce","reducer":"count"|"byte_count"}',
+      'Expr   := {"ref":"input","name":Name} | {"ref":"var","name":Name} | {"ref":"field","value":Expr,"key":Name}',
+      '        | [Expr, ...] | an object without "ref" (its values are Exprs) | any other JSON value (a literal)',
+    ].join("\n"),
   );
 });

@@ -1,7 +1,7 @@
 // Files that would hang or swamp `rlm-plan run`, through the built CLI as a child process: a mocks
 // file that is a FIFO (it blocked forever, deaf to Ctrl-C), /dev/zero (2 GB read in 15 s), a file
 // over the size limit (a 126 MB one took 37 s and 3.5 GB; a sparse file stands in for it here), a
-// mocks file nested too deep (it was told to "flatten the plan"), and an items-file input that is
+// mocks file or an items file nested too deep (each was told to "flatten the plan"), and an items-file input that is
 // a FIFO. Each is refused at once with a message naming what the file is.
 
 import assert from "node:assert/strict";
@@ -59,5 +59,20 @@ test("an items-file input that is a FIFO: a host error at once (it blocked a thr
   assert.equal(
     run.stderr,
     `rlm-plan: host profile items.host.json\nitems.host.json:1:65: cannot read "fifo.json" for input "rows": it is a FIFO (named pipe), not a regular file\n`,
+  );
+});
+
+test("an items file nested too deep is told what it is, not to flatten a plan", () => {
+  write("deep.jsonl", `${"[".repeat(1500)}${"]".repeat(1500)}\n`);
+  write(
+    "deep.host.json",
+    JSON.stringify({ capabilities: [], inputs: { rows: { type: "items-file", path: "deep.jsonl", format: "jsonl" } } }),
+  );
+  write("deep.rlmplan.json", JSON.stringify({ steps: [{ op: "final", value: { ref: "input", name: "rows" } }] }));
+  const run = cli("run", "deep.rlmplan.json", "--host", "deep.host.json");
+  assert.equal(run.code, 2, run.stderr);
+  assert.equal(
+    run.stderr,
+    "rlm-plan: host profile deep.host.json\ndeep.jsonl:1:1001: line 1 of deep.jsonl is not JSON (JSON nested more than 1000 levels deep): each line of a jsonl file holds one JSON value\n",
   );
 });

@@ -48,7 +48,9 @@ describe("rlm-plan worker: a fleet of three on one Redis", { skip }, () => {
     const answer: Answer = {
       kind: "dynamic",
       answer: (request) =>
-        prompt(request).startsWith("hold") ? { kind: "wait", until: hold, then: { kind: "ok", text: "two" } } : { kind: "ok", text: "one" },
+        prompt(request).startsWith("hold")
+          ? { kind: "wait", until: hold, then: { kind: "ok", text: "two" } }
+          : { kind: "ok", text: "one" },
     };
     server = await startChatServer([], answer);
     ws.write(
@@ -116,7 +118,10 @@ describe("rlm-plan worker: a fleet of three on one Redis", { skip }, () => {
     assert.equal(new Set(report.cases.map((c) => c.id)).size, 300);
     assert.deepEqual(new Set(report.cases.map((c) => c.queued?.attempt)), new Set([1]));
     const by = new Set(report.cases.map((c) => c.queued?.worker));
-    assert.ok([...by].every((w) => ["w1", "w2", "w3"].includes(w ?? "")), [...by].join());
+    assert.ok(
+      [...by].every((w) => ["w1", "w2", "w3"].includes(w ?? "")),
+      [...by].join(),
+    );
     assert.equal(server.requests.length, 0, "mocked cases reach no provider");
   });
 
@@ -161,7 +166,12 @@ describe("rlm-plan worker: a fleet of three on one Redis", { skip }, () => {
       while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
     };
 
-    const doomed = await startWorker(ws.dir, "doomed", ["--queue", redis.url("kill"), "--concurrency", "2", ...LOCK], env);
+    const doomed = await startWorker(
+      ws.dir,
+      "doomed",
+      ["--queue", redis.url("kill"), "--concurrency", "2", ...LOCK],
+      env,
+    );
     workers.push(doomed);
     const submitted = submit("kill", "held.rlmplan.test.json");
     await until(() => heldCount() === 2);

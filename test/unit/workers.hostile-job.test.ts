@@ -1,6 +1,6 @@
 // What a worker does with jobs it must not run, and what a submitter sees: a real redis-server,
 // a real `rlm-plan worker`, jobs put on the queue raw with BullMQ. A malformed or hostile payload
-// (not an object, a capability field, nesting 5,000 deep, an old format, bad mocks) is failed at
+// (not an object, a capability field, nesting 1,500 deep, an old format, bad mocks) is failed at
 // once with a message, never retried, and the worker goes on; a plan that asks for a tool the
 // worker's profile does not grant is refused at its check, once. `run --queue` prints what a
 // local run prints and records the run in the submitting workspace's journal. A Redis password
@@ -27,7 +27,9 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
       "rlmplan.host.json",
       JSON.stringify({
         capabilities: ["model(llm)"],
-        providers: { llm: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m1", apiKeyEnv: "HOSTILE_KEY" } },
+        providers: {
+          llm: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m1", apiKeyEnv: "HOSTILE_KEY" },
+        },
       }),
     );
     ws.write(
@@ -40,7 +42,9 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
       }),
     );
     ws.write("ask.mocks.json", JSON.stringify({ providers: { llm: [{ value: { greeting: "hi" } }] } }));
-    worker = await startWorker(ws.dir, "solo", ["--queue", redis.url("hostile"), "--concurrency", "2"], { HOSTILE_KEY: "k" });
+    worker = await startWorker(ws.dir, "solo", ["--queue", redis.url("hostile"), "--concurrency", "2"], {
+      HOSTILE_KEY: "k",
+    });
     const { Queue } = await import("bullmq");
     queue = new Queue("hostile", { connection: { host: "127.0.0.1", port: redis.port }, prefix: "rlm-plan" });
   });
@@ -58,7 +62,11 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
       if (now?.finishedOn !== undefined) {
         await new Promise((resolve) => setTimeout(resolve, 300)); // a retry would show by now
         const last = await queue.getJob(job.id as string);
-        return { failedReason: last?.failedReason, attemptsMade: last?.attemptsMade ?? 0, returnvalue: last?.returnvalue };
+        return {
+          failedReason: last?.failedReason,
+          attemptsMade: last?.attemptsMade ?? 0,
+          returnvalue: last?.returnvalue,
+        };
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -66,7 +74,7 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
 
   const plan = { name: "p.rlmplan.json", text: '{"steps":[{"op":"final","value":1}]}' };
   let deep: unknown = 1;
-  for (let i = 0; i < 5000; i++) deep = [deep];
+  for (let i = 0; i < 1500; i++) deep = [deep];
   const cases: [string, unknown, RegExp][] = [
     ["a text, not an object", "rm -rf /", /^malformed job: the job's data is not a JSON object$/],
     [
@@ -74,14 +82,37 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
       { v: 1, kind: "run", plan, capabilities: ["tool(shell)"] },
       /^malformed job: unknown field "capabilities": a job names a plan and what it is given .*; capabilities, tools and providers come from the worker's host profile$/,
     ],
-    ["a host profile named", { v: 1, kind: "run", plan, hostProfile: "/etc/passwd" }, /^malformed job: unknown field "hostProfile"/],
-    ["nesting 5,000 deep", { v: 1, kind: "run", plan, inputs: { deep } }, /^malformed job: the job's data nests deeper than 1000 levels$/],
-    ["an old format", { v: 0, kind: "run", plan }, /^malformed job: "v" must be 1 \(this worker reads jobs of format 1\)/],
-    ["__proto__ as a key", JSON.parse('{"__proto__": {"polluted": true}, "v": 1}') as unknown, /^malformed job: unknown field "__proto__"/],
+    [
+      "a host profile named",
+      { v: 1, kind: "run", plan, hostProfile: "/etc/passwd" },
+      /^malformed job: unknown field "hostProfile"/,
+    ],
+    [
+      "nesting 1,500 deep",
+      { v: 1, kind: "run", plan, inputs: { deep } },
+      /^malformed job: the job's data nests deeper than 1000 levels$/,
+    ],
+    [
+      "an old format",
+      { v: 0, kind: "run", plan },
+      /^malformed job: "v" must be 1 \(this worker reads jobs of format 1\)/,
+    ],
+    [
+      "__proto__ as a key",
+      JSON.parse('{"__proto__": {"polluted": true}, "v": 1}') as unknown,
+      /^malformed job: unknown field "__proto__"/,
+    ],
     ["mocks that are not mocks", { v: 1, kind: "run", plan, mocks: { tools: 7 } }, /^malformed job: the job's mocks: /],
     [
       "a tool the worker's profile does not grant",
-      { v: 1, kind: "run", plan: { name: "x.rlmplan.json", text: '{"steps":[{"op":"tool","name":"shell","args":{},"bind":"a"},{"op":"final","value":1}]}' } },
+      {
+        v: 1,
+        kind: "run",
+        plan: {
+          name: "x.rlmplan.json",
+          text: '{"steps":[{"op":"tool","name":"shell","args":{},"bind":"a"},{"op":"final","value":1}]}',
+        },
+      },
       /^rlm-plan: the plan was refused on the worker: \{"outcome":\{"ok":false,"error":\{"phase":"validate"/,
     ],
   ];
@@ -95,25 +126,35 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
 
   test("the worker still runs jobs after them: run --queue prints what a local run prints, and is recorded here", async () => {
     const local = runCli(ws.dir, ["run", "ask.rlmplan.json", "--mocks", "ask.mocks.json", "--no-journal"]);
-    const queued = await runCliAsync(ws.dir, ["run", "ask.rlmplan.json", "--mocks", "ask.mocks.json", "--queue", redis.url("hostile")], {
-      HOSTILE_KEY: "k",
-    });
+    const queued = await runCliAsync(
+      ws.dir,
+      ["run", "ask.rlmplan.json", "--mocks", "ask.mocks.json", "--queue", redis.url("hostile")],
+      {
+        HOSTILE_KEY: "k",
+      },
+    );
     assert.equal(queued.code, 0, queued.stderr);
     assert.equal(queued.stdout, local.stdout);
     assert.equal(queued.stdout, '{\n  "greeting": "hi"\n}\n');
     const lines = queued.stderr.split("\n");
-    assert.equal(lines[0], `rlm-plan: sending the plan to ${redis.url("hostile")}: a worker runs it under its host profile`);
+    assert.equal(
+      lines[0],
+      `rlm-plan: sending the plan to ${redis.url("hostile")}: a worker runs it under its host profile`,
+    );
     assert.ok(lines.includes("rlm-plan: worker solo runs the job"), queued.stderr);
-    assert.match(queued.stderr, /\n {2}1 {2}model +-> a {2}ok +\d+ ms\n {2}2 {2}final +ok +\d+ ms\n/);
-    assert.match(queued.stderr, /\nrlm-plan: ok \(mocked\): 2 steps, 0 context ops, 0 tool calls, 1 model call, \d+ output bytes\n/);
+    assert.match(queued.stderr, /\n {2}1 {2}model\(llm\) {2}-> a {2}ok +\d+ ms\n {2}2 {2}final +ok +\d+ ms\n/);
+    assert.match(
+      queued.stderr,
+      /\nrlm-plan: ok \(mocked\): 2 steps, 0 context ops, 0 tool calls, 1 model call, \d+ output bytes\n/,
+    );
     const recorded = /recorded as run (\d+) in \.rlm-plan/.exec(queued.stderr)?.[1];
     assert.ok(recorded, queued.stderr);
     const shown = runCli(ws.dir, ["runs", "show", recorded, "--json"]);
     assert.equal(shown.code, 0, shown.stderr);
-    const run = JSON.parse(shown.stdout) as { status: string; events: { type: string }[] };
-    assert.equal(run.status, "ok");
+    const run = JSON.parse(shown.stdout) as { status: string; origin: string; events: { event: { type: string } }[] };
+    assert.deepEqual([run.status, run.origin], ["ok", "cli"]);
     assert.deepEqual(
-      run.events.map((e) => e.type),
+      run.events.map((e) => e.event.type),
       ["step_started", "transition", "step_finished", "step_started", "transition", "step_finished"],
     );
     assert.match(worker.log(), /job \S+: refused: malformed job: unknown field "capabilities"/);

@@ -37,6 +37,10 @@ export type QueueRunResult =
 
 export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResult> {
   const submitter = await QueueSubmitter.connect(options.address);
+  if ((await submitter.workers()) === 0)
+    options.say(
+      `no worker listens on ${options.address.shown} yet: the job waits for one (rlm-plan worker --queue URL)`,
+    );
   let attempt = 0;
   let end: JobEnd | undefined;
   try {

@@ -86,6 +86,11 @@ export class QueueSubmitter {
     await Promise.race([ended, aborted]);
   }
 
+  /** How many workers listen on the queue now (BullMQ's client list). */
+  async workers(): Promise<number> {
+    return this.queue.getWorkersCount().catch(() => -1);
+  }
+
   /** Removes the jobs no worker has taken yet (a cancelled submission). */
   async withdraw(): Promise<number> {
     let removed = 0;

@@ -16,6 +16,8 @@ export interface QueueTestOptions {
   readonly signal?: AbortSignal;
   /** The plan's name as the worker shows it (a path relative to the submitter's folder). */
   readonly planName: (testCase: TestCase) => string;
+  /** A note for the user (no worker listening yet). */
+  readonly say?: (line: string) => void;
 }
 
 /** Runs the cases on the queue; resolves to their results in case order (fewer when cancelled). */
@@ -25,6 +27,10 @@ export async function runCasesOnQueue(
   onResult?: (result: CaseResult) => void,
 ): Promise<CaseResult[]> {
   const submitter = await QueueSubmitter.connect(options.address);
+  if ((await submitter.workers()) === 0)
+    options.say?.(
+      `no worker listens on ${options.address.shown} yet: the cases wait for one (rlm-plan worker --queue URL)`,
+    );
   const ceiling = options.ceiling ? { id: randomUUID(), limits: options.ceiling } : undefined;
   const results: CaseResult[] = new Array<CaseResult>(cases.length);
   const started = cases.map(() => performance.now());

@@ -5,7 +5,9 @@
 // retried) and the worker goes on; SIGTERM or SIGINT stop taking jobs and finish the ones in
 // flight; a second signal cancels them and hands them back to the queue for another worker.
 
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
 import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { journalDirOf } from "@rlm-plan/core/journal/location";
@@ -114,8 +116,11 @@ export async function workerCommand(argv: readonly string[], unguarded: WorkerIo
     journal?.close();
     return 2;
   }
+  if (!profile) return 2;
   const context: WorkerContext = {
     profileFile,
+    profile,
+    profileText: readFileSync(profileFile, "utf8").slice(0, MAX_HOST_PROFILE_BYTES),
     name: args.name,
     queue: args.address.queue,
     env,

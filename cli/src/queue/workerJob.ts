@@ -5,13 +5,13 @@
 // job (its worker died) continues the journal entry of its earlier attempt when that journal is
 // shared with this worker: completed steps' calls are answered from it, not made again.
 
-import { readFileSync } from "node:fs";
 import type { Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
 import { checkSameInputs, resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
 import type { JournalStore } from "@rlm-plan/core/journal/store";
 import type { JsonObject } from "@rlm-plan/core/json";
+import type { HostProfile } from "@rlm-plan/core/host/profile";
 import { estimatePlan } from "@rlm-plan/core/plan/estimate";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { RunEvent } from "@rlm-plan/core/run/events";
@@ -20,7 +20,6 @@ import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import type { RunReport } from "@rlm-plan/core/run/startRun";
 import { openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { judgeRun, stepWatcher } from "@rlm-plan/core/testing/runCase";
-import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
 import {
@@ -37,6 +36,10 @@ import {
 export interface WorkerContext {
   /** The worker's host profile (absolute): the only source of capabilities, tools and providers. */
   readonly profileFile: string;
+  /** It, read once when the worker started (a changed profile takes a restart). */
+  readonly profile: HostProfile;
+  /** Its text, for the journal's record (read once too). */
+  readonly profileText: string;
   readonly name: string;
   readonly queue: string;
   readonly env: NodeJS.ProcessEnv;
@@ -60,6 +63,7 @@ export async function runPlanJob(job: Job, context: WorkerContext, signal: Abort
   const opened = await openPlanSession({
     text: planJob.plan.text,
     hostProfile: context.profileFile,
+    profile: { ok: true, profile: context.profile },
     env: context.env,
     mask: context.mask,
     ...(planJob.inputs ? { inputValues: planJob.inputs } : {}),
@@ -150,11 +154,10 @@ function startJobRecording(
   if (!store) return undefined;
   const jobKey = `${context.queue}/${job.id ?? ""}`;
   try {
-    const hostText = readFileSync(context.profileFile, "utf8").slice(0, MAX_HOST_PROFILE_BYTES);
     const meta = {
       origin: "worker" as const,
       plan: { file: planJob.plan.name, text: planJob.plan.text },
-      hostProfile: { file: context.profileFile, text: hostText },
+      hostProfile: { file: context.profileFile, text: context.profileText },
       options: { job: jobKey, attempt: Math.max(1, job.attemptsStarted), worker: context.name } as JsonObject,
       mask: session.mask,
       onNotice: (message: string) => context.say(`job ${job.id ?? "?"}: ${message}`),

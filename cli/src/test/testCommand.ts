@@ -142,6 +142,7 @@ async function runTests(
           address,
           signal: cancel.signal,
           planName: (c) => display(c.suite.planFile),
+          say: (line) => void io.stderr.write(`rlm-plan: ${line}\n`),
           ...(args.ceiling ? { ceiling: args.ceiling } : {}),
         },
         onResult,

@@ -1,28 +1,23 @@
-// "RLM Plan: Show Plan Graph": a webview beside the plan editor drawing the server's graph of
-// the plan (rlmPlan/planGraph). It follows edits (debounced; the view keeps its pan and zoom),
+// One plan's graph view: a webview beside the plan editor drawing the server's graph of the
+// plan (rlmPlan/planGraph). It follows edits (debounced; the view keeps its pan and zoom),
 // highlights the step under the editor's cursor, reveals a clicked step, shows the server's
 // hover for a step, colours steps by the state of the plan's latest run (live while it runs,
-// from the run's events: failed attempts marked on their steps), replays a finished run's
-// recorded events from the Plan Runs view, and exports SVG or copies a PNG.
+// from the run's events: failed attempts marked on their steps) or replays a run
+// (runReplay.ts), exports SVG or copies a PNG, and logs how long the user waited for the first
+// drawing and where that time went.
 
 import { randomBytes } from "node:crypto";
-// The drawing's stylesheet: the runtime's, the same the exported SVG carries.
-import { GRAPH_STYLE as GRAPH_STYLE_TEXT } from "@rlm-plan/core/graph/style";
+import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
-import type { LanguageClient } from "vscode-languageclient/node";
-import type { WireGraph } from "@rlm-plan/core/graph/wire";
-import type { RunEvent } from "@rlm-plan/core/run/events";
+import type { WireGraph } from "@rlm-plan/core/graph";
 import type { FromWebview, ToWebview } from "./messages";
-import { pickRun } from "../runCommand";
-import type { RunLog, RunRecord } from "../runLog";
+import type { RunRecord } from "../runLog";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
+import type { GraphDependencies } from "./graphPanels";
+import { graphPageHtml } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
+import { RunReplay } from "./runReplay";
 import { runSummary, stepStates } from "./runSteps";
-
-export const SHOW_GRAPH_COMMAND = "rlmPlan.showGraph";
-export const SHOW_RUN_GRAPH_COMMAND = "rlmPlan.showRunGraph";
-export const EXPORT_GRAPH_COMMAND = "rlmPlan.exportGraphSvg";
-export const COPY_GRAPH_COMMAND = "rlmPlan.copyGraphImage";
 
 /** Plans with more steps than this open with their nested plans folded into their steps. */
 const LARGE_PLAN_STEPS = 400;
@@ -33,78 +28,14 @@ const LIVE_REFRESH_MS = 250;
 const LOAD_TIMEOUT_MS = 8000;
 const LOAD_ATTEMPTS = 3;
 
-interface Dependencies {
-  readonly client: LanguageClient;
-  readonly log: RunLog;
-  readonly extensionUri: vscode.Uri;
-}
-
-export class GraphPanels implements vscode.Disposable {
-  private readonly panels = new Map<string, GraphPanel>();
-  private readonly subscriptions: vscode.Disposable[] = [];
-  /** The last panel that had focus, for the export and copy commands. */
-  private active: GraphPanel | undefined;
-
-  constructor(private readonly deps: Dependencies) {
-    this.subscriptions.push(
-      vscode.commands.registerCommand(SHOW_GRAPH_COMMAND, (target?: unknown) => this.show(uriOf(target))),
-      vscode.commands.registerCommand(SHOW_RUN_GRAPH_COMMAND, (target?: unknown) => this.showRun(target)),
-      vscode.commands.registerCommand(EXPORT_GRAPH_COMMAND, () => this.active?.send({ type: "export" })),
-      vscode.commands.registerCommand(COPY_GRAPH_COMMAND, () => this.active?.send({ type: "copyImage" })),
-      vscode.languages.registerCodeLensProvider({ language: "rlm-plan" }, new GraphLens()),
-      vscode.workspace.onDidChangeTextDocument((event) => this.panels.get(event.document.uri.toString())?.edited()),
-      vscode.window.onDidChangeTextEditorSelection((event) =>
-        this.panels.get(event.textEditor.document.uri.toString())?.cursorMoved(event.selections[0]?.active),
-      ),
-      deps.log.onDidChange((record) => {
-        // A run that begins (or a cleared log) changes the list, not one record: each panel
-        // looks again for its plan's latest run.
-        if (record) this.panels.get(record.plan)?.runChanged(record);
-        else for (const [uri, panel] of this.panels) panel.runChanged(latestRun(deps.log, uri));
-      }),
-    );
-  }
-
-  /** The open panel of a plan (for tests), if any. */
-  panel(uri: string): GraphPanel | undefined {
-    return this.panels.get(uri);
-  }
-
-  async show(uri: vscode.Uri | undefined): Promise<GraphPanel | undefined> {
-    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-    if (!target) {
-      void vscode.window.showInformationMessage("Open a plan (*.rlmplan.json) to see its graph.");
-      return undefined;
-    }
-    const key = target.toString();
-    let panel = this.panels.get(key);
-    if (panel) {
-      panel.reveal();
-      return panel;
-    }
-    const document = await vscode.workspace.openTextDocument(target);
-    panel = new GraphPanel(document, this.deps, () => {
-      this.panels.delete(key);
-      if (this.active === panel) this.active = undefined;
-    });
-    panel.onFocus = () => (this.active = panel);
-    this.active = panel;
-    this.panels.set(key, panel);
-    return panel;
-  }
-
-  /** Opens a finished (or running) run's plan as a graph and replays the run on it. */
-  async showRun(target: unknown): Promise<void> {
-    const record = await pickRun(this.deps.log, target, "Open which run as a graph?");
-    if (!record) return;
-    const panel = await this.show(vscode.Uri.parse(record.plan));
-    await panel?.replay(record);
-  }
-
-  dispose(): void {
-    for (const panel of this.panels.values()) panel.dispose();
-    for (const subscription of this.subscriptions) subscription.dispose();
-  }
+export interface GraphPanelOptions {
+  /** When the user asked for the graph (Date.now()). */
+  readonly asked: number;
+  /** The run whose states are shown first: the plan's latest, or the one to replay. */
+  readonly run: RunRecord | undefined;
+  /** Replay `run` once the graph is drawn, rather than show its states at once. */
+  readonly replay: boolean;
+  readonly onDispose: () => void;
 }
 
 export class GraphPanel implements vscode.Disposable {
@@ -112,35 +43,45 @@ export class GraphPanel implements vscode.Disposable {
   private pending: ToWebview[] = [];
   private editTimer: NodeJS.Timeout | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
-  /** The run whose states are shown: the plan's latest, or the one being replayed. */
+  /** The run whose states are shown: the plan's latest, or the one replayed once it has ended. */
   private run: RunRecord | undefined;
-  private replayTimer: NodeJS.Timeout | undefined;
+  private replaying: RunReplay | undefined;
   private readonly loading: LoadWatch;
   /** The view; replaced when its page never loads (openPanel). */
   private panel: vscode.WebviewPanel | undefined;
   private readonly panelSubscriptions: vscode.Disposable[] = [];
   private readonly title: string;
+  private readonly name: string;
+  /** Resolves when the view has drawn the graph for the first time. */
+  private readonly drawn: Promise<void>;
+  private firstDrawn: (() => void) | undefined;
+  /** When each stage of the first drawing happened (Date.now()), for the log line. */
+  private readonly timing: Record<string, number> = {};
   onFocus: (() => void) | undefined;
   /** Every drawing's figures, latest last (for tests and the bench). */
   readonly renders: { ms: number; steps: number; nodes: number }[] = [];
 
   constructor(
     private readonly document: vscode.TextDocument,
-    private readonly deps: Dependencies,
-    private readonly onDispose: () => void,
+    private readonly deps: GraphDependencies,
+    private readonly options: GraphPanelOptions,
   ) {
-    const name = document.uri.path.split("/").pop() ?? "plan";
-    this.title = `Graph: ${name}`;
+    this.name = document.uri.path.split("/").pop() ?? "plan";
+    this.title = `Graph: ${this.name}`;
+    this.drawn = new Promise((resolve) => (this.firstDrawn = resolve));
     this.loading = new LoadWatch({
       timeoutMs: LOAD_TIMEOUT_MS,
       attempts: LOAD_ATTEMPTS,
       visible: () => this.panel?.visible ?? false,
       load: () => this.openPanel(),
-      say: (message) => deps.client.outputChannel.appendLine(`Plan graph of ${name}: ${message}`),
+      say: (message) => this.say(message),
     });
-    this.loading.load();
-    this.run = latestRun(deps.log, document.uri.toString());
+    // The server's graph is asked for first: it is built while the view's page loads.
     void this.refresh();
+    this.loading.load();
+    this.timing.created = Date.now();
+    if (options.replay && options.run) this.replay(options.run);
+    else this.run = options.run;
   }
 
   reveal(): void {
@@ -177,7 +118,13 @@ export class GraphPanel implements vscode.Disposable {
       }),
       panel.webview.onDidReceiveMessage((message: FromWebview) => void this.received(message)),
     );
-    panel.webview.html = this.html(panel.webview);
+    const dist = (name: string) =>
+      panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", name)).toString();
+    panel.webview.html = graphPageHtml({
+      nonce: randomBytes(16).toString("base64"),
+      script: viewScript(this.deps.extensionUri),
+      layout: dist("graphLayout.js"),
+    });
     old?.dispose();
   }
 
@@ -198,7 +145,7 @@ export class GraphPanel implements vscode.Disposable {
   }
 
   runChanged(record: RunRecord | undefined): void {
-    if (this.replayTimer) return; // a replay is showing; it ends on its own
+    if (this.replaying) return; // a replay is showing; it ends on its own
     this.run = record;
     clearInterval(this.liveTimer);
     if (!record) {
@@ -210,39 +157,28 @@ export class GraphPanel implements vscode.Disposable {
     if (record.status === "running") this.liveTimer = setInterval(() => this.showRunStates(), LIVE_REFRESH_MS);
   }
 
-  /**
-   * Replays a run from its recorded events, one at a time in their order: steps start, finish,
-   * fail and retry as they did, then the run's end.
-   */
-  async replay(record: RunRecord): Promise<void> {
-    clearInterval(this.replayTimer);
-    this.replayTimer = undefined;
-    await this.ready_();
-    const ids = this.stepIds();
-    const events = record.events ?? [];
-    const shown = { status: "running" as const, events: [] as RunEvent[] };
-    let i = 0;
-    const step = () => {
-      if (i < events.length) {
-        shown.events.push(events[i++] as RunEvent);
-        this.send({ type: "run", states: stepStates(shown, ids), summary: `Replaying run ${record.number}` });
-        return;
-      }
-      clearInterval(this.replayTimer);
-      this.replayTimer = undefined;
-      this.run = record;
-      this.showRunStates();
-    };
-    this.replayTimer = setInterval(step, Math.max(20, Math.min(400, 4000 / Math.max(1, events.length))));
-  }
-
-  private async ready_(): Promise<void> {
-    for (let i = 0; i < 100 && !this.result; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  /** Replays a run from its recorded events once the graph is drawn (runReplay.ts). */
+  replay(record: RunRecord): void {
+    this.replaying?.stop();
+    clearInterval(this.liveTimer);
+    const replay: RunReplay = new RunReplay({
+      record,
+      stepIds: () => this.stepIds(),
+      drawn: this.drawn,
+      send: (message) => this.send(message),
+      ended: () => {
+        if (this.replaying !== replay) return;
+        this.replaying = undefined;
+        this.run = record;
+        this.showRunStates();
+      },
+    });
+    this.replaying = replay;
   }
 
   private showRunStates(): void {
     const record = this.run;
-    if (!record || !this.result) return;
+    if (!record || !this.result || this.replaying) return;
     this.send({ type: "run", states: stepStates(record, this.stepIds()), summary: runSummary(record) });
     if (record.status !== "running") clearInterval(this.liveTimer);
   }
@@ -254,13 +190,22 @@ export class GraphPanel implements vscode.Disposable {
   private async refresh(): Promise<void> {
     const uri = this.document.uri.toString();
     try {
-      let result = await this.deps.client.sendRequest(PlanGraphRequest.type, { uri });
-      if (result && result.graph.steps > LARGE_PLAN_STEPS)
-        result = await this.deps.client.sendRequest(PlanGraphRequest.type, { uri, collapseDepth: LARGE_PLAN_DEPTH });
+      // One round trip: the server folds a large plan's nested plans itself.
+      const result = await this.deps.client.sendRequest(PlanGraphRequest.type, {
+        uri,
+        collapseDepth: LARGE_PLAN_DEPTH,
+        collapseAbove: LARGE_PLAN_STEPS,
+      });
       if (!result) return;
+      this.timing.answered ??= Date.now();
       this.result = result;
-      // The drawing never reads a step's range, which the wire carries as an LSP range.
-      this.send({ type: "graph", graph: result.graph as unknown as WireGraph, title: this.title });
+      // The drawing never reads a step's ranges (a third of a large graph's bytes): kept here.
+      const nodes = result.graph.nodes.map((node) => {
+        if (node.kind !== "step") return node;
+        const { range: _range, opRange: _opRange, ...drawn } = node;
+        return drawn;
+      });
+      this.send({ type: "graph", graph: { ...result.graph, nodes } as unknown as WireGraph, title: this.title });
       this.showRunStates();
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
       if (editor) this.cursorMoved(editor.selection.active);
@@ -285,10 +230,37 @@ export class GraphPanel implements vscode.Disposable {
     return node?.kind === "step" ? node : undefined;
   }
 
+  private say(message: string): void {
+    this.deps.client.outputChannel.appendLine(`Plan graph of ${this.name}: ${message}`);
+  }
+
+  /** After the first drawing: how long the user waited, and for what (test/e2e/run.mjs (j) reads it). */
+  private sayFirstDrawing(message: Extract<FromWebview, { type: "rendered" }>): void {
+    const at = (time: number | undefined) => (time === undefined ? "?" : `${time - this.options.asked} ms`);
+    const { created, answered, ready, pageOpened, pageStarted, scriptRan } = this.timing;
+    this.say(
+      `nodes on screen ${at(message.drawnAt)} after the command: view created at ${at(created)}, ` +
+        `its page opened at ${at(pageOpened)}, was there at ${at(pageStarted)}, ` +
+        `its script ran at ${at(scriptRan)}, ready at ${at(ready)}; ` +
+        `the server's graph at ${at(answered)}; the graph reached the page at ${at(message.receivedAt)}, ` +
+        `drawn at ${at(message.drawnAt)} (layout and drawing ${Math.round(message.ms)} ms); ` +
+        `${message.states} of ${message.steps} steps with a run state`,
+    );
+  }
+
   private async received(message: FromWebview): Promise<void> {
     switch (message.type) {
+      case "loading":
+        this.loading.started();
+        this.timing.pageStarted = message.at;
+        return;
       case "ready":
         this.loading.loaded();
+        Object.assign(this.timing, {
+          ready: Date.now(),
+          pageOpened: message.pageStarted,
+          scriptRan: message.scriptRan,
+        });
         for (const queued of this.pending.splice(0)) void this.panel?.webview.postMessage(queued);
         return;
       case "reveal": {
@@ -347,6 +319,11 @@ export class GraphPanel implements vscode.Disposable {
       }
       case "rendered":
         this.renders.push({ ms: message.ms, steps: message.steps, nodes: message.nodes });
+        if (this.firstDrawn) {
+          this.sayFirstDrawing(message);
+          this.firstDrawn();
+          this.firstDrawn = undefined;
+        }
         return;
       case "error":
         void vscode.window.showErrorMessage(`Plan graph: ${message.message}`);
@@ -354,72 +331,24 @@ export class GraphPanel implements vscode.Disposable {
     }
   }
 
-  private html(target: vscode.Webview): string {
-    const webview = target;
-    const nonce = randomBytes(16).toString("base64");
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", "graphView.js"));
-    // No remote content: scripts only with the nonce, styles only the nonce'd sheet, images
-    // only from blobs (the PNG copy draws the SVG through one).
-    const csp = [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src 'nonce-${nonce}'`,
-      "img-src blob: data:",
-    ].join("; ");
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${PAGE_STYLE}${GRAPH_STYLE_TEXT}</style>
-</head>
-<body>
-<div id="status" role="status"></div>
-<div id="canvas"><div id="stage"></div></div>
-<div id="tooltip" role="tooltip" hidden></div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
-  }
-
   dispose(): void {
     this.loading.dispose();
+    this.replaying?.stop();
     clearTimeout(this.editTimer);
     clearInterval(this.liveTimer);
-    clearInterval(this.replayTimer);
     for (const subscription of this.panelSubscriptions.splice(0)) subscription.dispose();
     this.panel?.dispose();
-    this.onDispose();
+    this.options.onDispose();
   }
 }
 
-/** The "Show Plan Graph" lens above the plan (the server's lenses say run and worst case). */
-class GraphLens implements vscode.CodeLensProvider {
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const brace = document.getText().indexOf("{");
-    const position = document.positionAt(Math.max(0, brace));
-    return [
-      new vscode.CodeLens(new vscode.Range(position, position), {
-        title: "$(type-hierarchy) Show graph",
-        command: SHOW_GRAPH_COMMAND,
-        arguments: [document.uri],
-      }),
-    ];
-  }
-}
+let viewScriptText: string | undefined;
 
-const PAGE_STYLE = `
-html, body { height: 100%; margin: 0; padding: 0; overflow: hidden; background: var(--vscode-editor-background); color: var(--vscode-editor-foreground); }
-#status { position: fixed; top: 0; left: 0; right: 0; padding: 4px 8px; font: 12px var(--vscode-font-family); color: var(--vscode-descriptionForeground); background: var(--vscode-editor-background); border-bottom: 1px solid var(--vscode-panel-border, transparent); z-index: 2; }
-#canvas { position: absolute; top: 24px; left: 0; right: 0; bottom: 0; overflow: hidden; cursor: grab; }
-#stage { transform-origin: 0 0; position: absolute; }
-#stage g.step { cursor: pointer; }
-#stage g.step:focus { outline: none; }
-#stage g.step:focus > rect { stroke: var(--vscode-focusBorder); stroke-width: 2; }
-.rlm-graph .step text.run { font-size: 10px; fill: var(--vscode-descriptionForeground); }
-#tooltip { position: fixed; max-width: 420px; white-space: pre-wrap; padding: 6px 8px; font: 12px var(--vscode-font-family); color: var(--vscode-editorHoverWidget-foreground); background: var(--vscode-editorHoverWidget-background); border: 1px solid var(--vscode-editorHoverWidget-border); z-index: 3; pointer-events: none; }
-`;
+/** dist/graphView.js's text, read once (the page carries it inline). */
+function viewScript(extensionUri: vscode.Uri): string {
+  viewScriptText ??= readFileSync(vscode.Uri.joinPath(extensionUri, "dist", "graphView.js").fsPath, "utf8");
+  return viewScriptText;
+}
 
 function toRange(range: NonNullable<PlanGraphStep["range"]>): vscode.Range {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
@@ -433,17 +362,4 @@ function plainText(markdown: string): string {
     .replace(/^---$/gm, "")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-}
-
-function uriOf(target: unknown): vscode.Uri | undefined {
-  if (target instanceof vscode.Uri) return target;
-  if (typeof target === "string") return vscode.Uri.parse(target);
-  return undefined;
-}
-
-function latestRun(log: RunLog, plan: string): RunRecord | undefined {
-  return log
-    .all()
-    .filter((record) => record.plan === plan)
-    .sort((a, b) => b.number - a.number)[0];
 }

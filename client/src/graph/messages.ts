@@ -1,6 +1,6 @@
 // The messages between the graph panel (extension host) and its webview, in one place.
 
-import type { WireGraph } from "@rlm-plan/core/graph/wire";
+import type { WireGraph } from "@rlm-plan/core/graph";
 
 /** A failure the run's events reported on a step: a failed attempt, or the step's own failure. */
 export interface StepFailure {
@@ -43,11 +43,25 @@ export type ToWebview =
   | { readonly type: "copyImage" };
 
 export type FromWebview =
-  | { readonly type: "ready" }
+  /** The page is there, its script still loading (graphPage.ts): when, as Date.now() time. */
+  | { readonly type: "loading"; readonly at: number }
+  /** The page's script ran: when its page started loading and when the script began (Date.now() time). */
+  | { readonly type: "ready"; readonly pageStarted: number; readonly scriptRan: number }
   | { readonly type: "reveal"; readonly id: string }
   | { readonly type: "hover"; readonly id: string }
   | { readonly type: "svg"; readonly text: string }
   | { readonly type: "png"; readonly base64: string; readonly copied: boolean; readonly error?: string }
-  /** After each drawing: how long the layout and drawing took, and how many steps were drawn. */
-  | { readonly type: "rendered"; readonly ms: number; readonly steps: number; readonly nodes: number }
+  /**
+   * After each drawing: how long the layout and drawing took, how many steps were drawn and how
+   * many of them showed a run state, when the graph reached the page and when it was drawn.
+   */
+  | {
+      readonly type: "rendered";
+      readonly ms: number;
+      readonly steps: number;
+      readonly nodes: number;
+      readonly states: number;
+      readonly receivedAt: number;
+      readonly drawnAt: number;
+    }
   | { readonly type: "error"; readonly message: string };

@@ -5,8 +5,8 @@
 // attempt, the retry step's attempt_failed) stays on the step with its masked reason, whatever
 // the later attempts did.
 
-import { pathId } from "@rlm-plan/core/graph/ids";
-import type { RunEvent } from "@rlm-plan/core/run/events";
+import { pathId } from "@rlm-plan/core/editor";
+import type { RunEvent } from "@rlm-plan/core";
 import type { StepFailure, StepRunState } from "./messages";
 import type { RunRecord, StepPath } from "../runLog";
 

@@ -5,15 +5,43 @@
 // as a highlight, run states as classes, a step's failed attempts as a badge, and export (SVG)
 // and copy (PNG).
 
-import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
-import type { PlanGraph } from "@rlm-plan/core/graph/model";
-import { renderSvg } from "@rlm-plan/core/graph/svg";
-import { graphFromWire } from "@rlm-plan/core/graph/wire";
+import { layoutPlanGraph, setElkLoader, type Box, type GraphLayout } from "@rlm-plan/core/graph/layout";
+import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/render";
 import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
 
-declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void };
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
 
-const vscode = acquireVsCodeApi();
+/** When the script began to run (after the page and this bundle loaded), as Date.now() time. */
+const scriptRan = performance.timeOrigin + performance.now();
+
+// The page's first script took VS Code's API (a page gets it once) to say it was loading.
+const vscode = (window as { rlmPlanVsCode?: VsCodeApi }).rlmPlanVsCode ?? acquireVsCodeApi();
+
+// elkjs is a script of its own (dist/graphLayout.js, the global ELK), loaded with this script's
+// nonce on the first layout that needs it: a column of steps never does (graph/layout.ts).
+const self = document.currentScript as HTMLScriptElement | null;
+const layoutScript = self?.dataset.layout;
+const nonce = self?.nonce ?? "";
+setElkLoader(
+  () =>
+    new Promise((resolve, reject) => {
+      if (!layoutScript) return reject(new Error("the page names no layout script"));
+      const script = document.createElement("script");
+      script.nonce = nonce;
+      script.src = layoutScript;
+      script.onload = () => {
+        const elk = (window as { ELK?: { default?: unknown } }).ELK;
+        const engine = (elk as { default?: unknown } | undefined)?.default ?? elk;
+        if (typeof engine === "function") resolve(engine as Parameters<typeof resolve>[0]);
+        else reject(new Error("the layout script defined no ELK"));
+      };
+      script.onerror = () => reject(new Error("the layout engine (elkjs) did not load"));
+      document.head.appendChild(script);
+    }),
+);
 const canvas = document.getElementById("canvas") as HTMLDivElement;
 const stage = document.getElementById("stage") as HTMLDivElement;
 const status = document.getElementById("status") as HTMLDivElement;
@@ -26,6 +54,10 @@ let selected: string | null = null;
 let runStates: Readonly<Record<string, StepRunState>> = {};
 let runSummary = "";
 const view = { x: 16, y: 16, scale: 1 };
+/** The room kept around a drawing that is fitted into the view. */
+const MARGIN = 16;
+/** A first drawing wider than its view is shrunk to fit, down to this scale; its top step is centred below it. */
+const MIN_FIT_SCALE = 0.25;
 let drawing = 0;
 /** How long the last layout and drawing took (shown, and measured by the e2e test). */
 let drawnMs = 0;
@@ -34,11 +66,29 @@ function applyView(): void {
   stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
 }
 
-async function draw(next: PlanGraph, title: string): Promise<void> {
+/**
+ * The first drawing's view: at full size and centred when it fits the view's width; shrunk to
+ * fit when it does not; below MIN_FIT_SCALE, its top step centred (never cut off at the right).
+ */
+function fitView(layout: GraphLayout, top: Box | undefined): void {
+  const frame = canvas.getBoundingClientRect();
+  if (frame.width <= 0) return; // not laid out yet: the view keeps its defaults
+  const room = frame.width - 2 * MARGIN;
+  view.scale = layout.width <= room ? 1 : Math.max(MIN_FIT_SCALE, room / layout.width);
+  view.y = MARGIN;
+  const width = layout.width * view.scale;
+  if (width <= room) view.x = (frame.width - width) / 2;
+  else if (top) view.x = frame.width / 2 - (top.x + top.width / 2) * view.scale;
+  else view.x = MARGIN;
+  applyView();
+}
+
+async function draw(next: PlanGraph, title: string, receivedAt: number): Promise<void> {
   const ticket = ++drawing;
   const started = performance.now();
   const layout = await layoutPlanGraph(next);
   if (ticket !== drawing) return; // a newer graph arrived while this one was laid out
+  const first = graph === undefined;
   graph = next;
   svgText = renderSvg(next, layout);
   // The page's stylesheet (nonce'd) styles the drawing; the SVG's own <style> is for exports,
@@ -46,11 +96,20 @@ async function draw(next: PlanGraph, title: string): Promise<void> {
   stage.innerHTML = svgText.replace(/<style>[\s\S]*?<\/style>/, "");
   for (const titleElement of Array.from(stage.querySelectorAll("g.step > title"))) titleElement.remove();
   document.title = title;
-  applyStates();
+  const states = applyStates();
+  if (first) fitView(layout, layout.boxes.get(next.nodes.find((node) => node.kind === "step")?.id ?? ""));
   highlight(selected, false);
   drawnMs = performance.now() - started;
   updateStatus();
-  post({ type: "rendered", ms: drawnMs, steps: next.steps, nodes: next.nodes.length });
+  post({
+    type: "rendered",
+    ms: drawnMs,
+    steps: next.steps,
+    nodes: next.nodes.length,
+    states,
+    receivedAt,
+    drawnAt: performance.timeOrigin + performance.now(),
+  });
 }
 
 function updateStatus(): void {
@@ -69,12 +128,15 @@ function stepElement(id: string): SVGGElement | undefined {
 
 const RUN_CLASSES = ["running", "ok", "failed", "cancelled", "skipped", "failed-attempts"];
 
-function applyStates(): void {
+/** Marks each step with its run state; how many steps have one. */
+function applyStates(): number {
+  let marked = 0;
   for (const element of Array.from(stage.querySelectorAll<SVGGElement>("g.step"))) {
     element.classList.remove(...RUN_CLASSES);
     for (const old of Array.from(element.querySelectorAll("text.run, text.attempts"))) old.remove();
     const state = element.dataset.id ? runStates[element.dataset.id] : undefined;
     if (!state) continue;
+    marked++;
     element.classList.add(state.state);
     const rect = element.querySelector("rect");
     if (!rect) continue;
@@ -99,6 +161,7 @@ function applyStates(): void {
     badge.textContent = attempts;
     element.appendChild(badge);
   }
+  return marked;
 }
 
 function runLabel(state: StepRunState): string {
@@ -208,8 +271,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   switch (message.type) {
     case "graph":
-      draw(graphFromWire(message.graph), message.title).catch((error: unknown) =>
-        post({ type: "error", message: error instanceof Error ? error.message : String(error) }),
+      draw(graphFromWire(message.graph), message.title, performance.timeOrigin + performance.now()).catch(
+        (error: unknown) => post({ type: "error", message: error instanceof Error ? error.message : String(error) }),
       );
       break;
     case "select":
@@ -312,4 +375,4 @@ canvas.addEventListener(
 );
 
 applyView();
-post({ type: "ready" });
+post({ type: "ready", pageStarted: performance.timeOrigin, scriptRan });

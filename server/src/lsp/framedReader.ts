@@ -4,7 +4,7 @@
 
 import type { Readable } from "node:stream";
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node";
-import { ContentLengthFrames } from "@rlm-plan/core/text/contentLengthFrames";
+import { ContentLengthFrames } from "@rlm-plan/core/text";
 
 /** The largest message read: a whole document in didOpen, so the plan limit with room for JSON escapes. */
 const MAX_MESSAGE_BYTES = 128 * 1024 * 1024;

@@ -2,8 +2,8 @@
 // profile the workspace already holds (to locate entries) and, for edits, the file's current
 // text (the editor's when it is open, the disk's otherwise).
 
-import type { HostProfile } from "@rlm-plan/core/host/profile";
-import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
+import type { HostProfile } from "@rlm-plan/core/host";
+import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import { pathToFileURL } from "node:url";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import type { HostProfileFile } from "../service/codeActions";

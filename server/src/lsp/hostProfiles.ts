@@ -4,9 +4,8 @@
 
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HostProfile, HostProfileResult } from "@rlm-plan/core/host/profile";
+import { discoverMcpTools, type HostProfile, type HostProfileResult, type McpDiscovery } from "@rlm-plan/core/host";
 import { HOST_PROFILE_FILENAME, hostProfileIn, readHostProfile } from "@rlm-plan/core/session";
-import { discoverMcpTools, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { hostStatusOf, type HostStatus } from "../service/hostView";
 
 export { HOST_PROFILE_FILENAME };

@@ -5,9 +5,7 @@
 import { fileURLToPath } from "node:url";
 import type { JsonObject } from "@rlm-plan/core/json";
 import type { PlanError, RunEvent } from "@rlm-plan/core";
-import { findJournalDir } from "@rlm-plan/core/journal/location";
-import { listRuns, runDetail, type RunSummary } from "@rlm-plan/core/journal/queries";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { findJournalDir, JournalStore, listRuns, runDetail, type RunSummary } from "@rlm-plan/core/journal";
 import type { Feature } from "./feature";
 import { JournalRunRequest, JournalRunsRequest, type JournalRunSummary } from "../protocol";
 

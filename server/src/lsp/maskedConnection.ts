@@ -6,8 +6,7 @@
 // the keys a client passes for a run.
 
 import { ResponseError, type Connection } from "vscode-languageserver";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import { maskedMethods } from "@rlm-plan/core/run/secrets";
+import { maskedMethods, type SecretMask } from "@rlm-plan/core/secrets";
 
 /** A value as it may leave the server: strings masked, ResponseErrors kept as such. */
 export function maskOutgoing<T>(value: T, mask: SecretMask): T {

@@ -2,7 +2,7 @@
 // transitions, the outcome) passes through the run's session mask: the keys the client passed
 // for the run and the provider keys of the server's environment (the core's session).
 
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import type { PlanRunnerHost } from "./runnerHost";
 
 /** The same host with its run notifications masked. */

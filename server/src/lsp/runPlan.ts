@@ -9,7 +9,7 @@
 // The run is assembled by the core's plan session (the editor's text and profile, the client's
 // keys, the mocks, the mask).
 
-import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
+import type { ParallelMode, PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
 import {
   openPlanSessionSync,
   type PlanSession,
@@ -19,9 +19,7 @@ import {
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { ParallelMode } from "@rlm-plan/core/run/events";
-import { resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { JournalStore, resumePoint, type ResumePoint, ResumeRefusal } from "@rlm-plan/core/journal";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";

@@ -1,7 +1,7 @@
 // What a run needs from the server, as an interface of its own: the runner (runPlan.ts) takes one
 // and the run's mask (runMask.ts) wraps one, and neither imports the other for it.
 
-import type { HostProfileResult } from "@rlm-plan/core/host/profile";
+import type { HostProfileResult } from "@rlm-plan/core/host";
 import type { PlanSession } from "@rlm-plan/core/session";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import type { RunEventParams, RunFinishedParams } from "../protocol";

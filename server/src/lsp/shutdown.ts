@@ -4,7 +4,7 @@
 // process.exit, where the runtime's exit hook kills the groups; a SIGKILL of the server is the
 // supervisors' to handle (host/supervisor.ts).
 
-import { killAllGroupsNow } from "@rlm-plan/core/host/processGroup";
+import { killAllGroupsNow } from "@rlm-plan/core/host";
 
 const SIGNALS: readonly (readonly [NodeJS.Signals, number])[] = [
   ["SIGTERM", 143],

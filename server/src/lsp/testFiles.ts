@@ -6,10 +6,8 @@
 
 import { isTestFile } from "@rlm-plan/core";
 import { openPlanSessionSync } from "@rlm-plan/core/session";
-import { runCases } from "@rlm-plan/core/testing/testRun";
-import { casesOf, testFileView, type TestFileView } from "@rlm-plan/core/testing/testFileView";
-import type { TestCase } from "@rlm-plan/core/testing/testFile";
-import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
+import { casesOf, inExpectedOrder, runCases, type TestCase, testFileView, type TestFileView } from "@rlm-plan/core/testing";
+import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -121,7 +119,8 @@ export const testFiles: Feature = (ctx) => {
                   assertion: f.assertion,
                   message: f.message,
                   ...(f.expected !== undefined ? { expected: f.expected } : {}),
-                  ...(f.actual !== undefined ? { actual: f.actual } : {}),
+                  // Laid out for a diff beside the expected value (key order only).
+                  ...(f.actual !== undefined ? { actual: inExpectedOrder(f.actual, f.expected) } : {}),
                 })),
                 location: {
                   uri: pathToFileURL(resolve(where.file)).href,

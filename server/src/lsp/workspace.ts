@@ -5,8 +5,12 @@
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import { HOST_PROFILE_FILENAME, type HostProfile, type HostProfileResult } from "@rlm-plan/core/host/profile";
-import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host/mocks";
+import {
+  HOST_PROFILE_FILENAME,
+  type HostProfile,
+  type HostProfileResult,
+  MOCKS_FILE_SUFFIX,
+} from "@rlm-plan/core/host";
 import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,

@@ -11,15 +11,17 @@
 import {
   CONTEXT_ACTIONS,
   ESTIMATE_LIMITS,
+  fieldValueSnippet,
+  type LocatedProblem,
   MAP_TRANSFORMS,
+  nearestMatch,
   OPERATIONS,
   PARTITION_STRATEGIES,
   REDUCERS,
   REFERENCE_KINDS,
   SELECTOR_TYPES,
-  type LocatedProblem,
 } from "@rlm-plan/core";
-import { pointer, type HostProfile } from "@rlm-plan/core/host/profile";
+import { pointer, type HostProfile } from "@rlm-plan/core/host";
 import { modify, type Node } from "jsonc-parser";
 import { basename } from "node:path";
 import {
@@ -34,7 +36,6 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { diagnosticMessage, lspRange, problemRange } from "./diagnostics";
-import { fieldValueSnippet, nearestMatch } from "@rlm-plan/core";
 import { addBindingStep } from "./addBindingFix";
 import { keySetAt } from "./keyCompletion";
 import { modelOf } from "./planNames";

@@ -8,12 +8,17 @@
 import {
   ACTION_FIELDS,
   ACTION_HELP,
+  compactType,
   CONTEXT_ACTIONS,
   DISCRIMINATORS,
   expressionFields,
+  type FieldTable,
   formatCapability,
   formSnippet,
+  type JsonPath,
+  knownFields,
   MAP_TRANSFORMS,
+  type ModelBinding,
   OPERATION_HELP,
   OPERATIONS,
   parseJsoncDocument,
@@ -28,12 +33,8 @@ import {
   SELECTOR_TYPES,
   STEP_FIELDS,
   STRATEGY_FIELDS,
-  type FieldTable,
-  type JsonPath,
-  type ModelBinding,
 } from "@rlm-plan/core";
 import { findNodeAtLocation, getLocation, getNodeValue, type Node } from "jsonc-parser";
-import { knownFields, compactType } from "@rlm-plan/core/plan/types/valueType";
 import {
   CompletionItemKind,
   InsertTextFormat,

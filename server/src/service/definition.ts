@@ -1,7 +1,7 @@
 // Go to definition: from a variable reference (or a binding itself) to the `"bind"` value that
 // binds it in scope; from an input, tool or provider name to its entry in the host profile.
 
-import { pointer, type HostProfile } from "@rlm-plan/core/host/profile";
+import { pointer, type HostProfile } from "@rlm-plan/core/host";
 import { pathToFileURL } from "node:url";
 import type { Location, Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";

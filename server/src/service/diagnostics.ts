@@ -2,7 +2,7 @@
 // runtime's reason or kind), the runtime's message plus what to do in this workspace, and
 // related places. Host-dependent problems are warnings unless the settings make them errors.
 
-import { HOST_PROFILE_FILENAME, pointer, type HostProfileResult } from "@rlm-plan/core/host/profile";
+import { HOST_PROFILE_FILENAME, pointer, type HostProfileResult } from "@rlm-plan/core/host";
 import { pathToFileURL } from "node:url";
 import { ESTIMATE_LIMITS, type JsonPath, type LocatedProblem, type SourceRange } from "@rlm-plan/core";
 import { createScanner, SyntaxKind } from "jsonc-parser";

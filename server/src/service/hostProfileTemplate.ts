@@ -6,11 +6,18 @@
 // arithmetic here, and none in the client, which only writes the text this answers.
 
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import { childPlans, stepExpressions, type Expr, type Plan } from "@rlm-plan/core/plan/ast";
-import { BUDGET_FIELDS, DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
-import { countNumber } from "@rlm-plan/core/plan/count";
-import { formatCapability, requiredCapability } from "@rlm-plan/core/plan/capabilities";
-import { isBuiltinToolName } from "@rlm-plan/core/host/builtinTools";
+import {
+  BUDGET_FIELDS,
+  childPlans,
+  countNumber,
+  DEFAULT_BUDGET,
+  type Expr,
+  formatCapability,
+  type Plan,
+  requiredCapability,
+  stepExpressions,
+} from "@rlm-plan/core";
+import { isBuiltinToolName } from "@rlm-plan/core/host";
 import type { HostProfileTemplateRequest } from "../protocol";
 
 /** The request's answer: the profile's text for the plan `text` at `uri`, or why there is none. */

@@ -3,18 +3,16 @@
 // and providers. Built from the runtime's host profile; never holds a key or a secret's value.
 
 import { basename } from "node:path";
-import type { ToolKnowledge } from "@rlm-plan/core/plan/toolArguments";
-import type { AnalysisPolicy, DataLimits } from "@rlm-plan/core";
+import type { AnalysisPolicy, DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core";
 import { analysisPolicy } from "@rlm-plan/core/session";
 import {
   type HostProfile,
   type HostProfileResult,
   type InputSpec,
+  type McpDiscovery,
   type ProviderSpec,
   type ToolSpec,
-} from "@rlm-plan/core/host/profile";
-import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
-import type { TypeHost } from "@rlm-plan/core/plan/types/planTypes";
+} from "@rlm-plan/core/host";
 
 export interface HostEntry {
   /** The profile's own description of the entry, if it has one. */

@@ -3,26 +3,27 @@
 // is bound and the type of what it holds (the semantic model's types), a field reference's type; what the host registered for an input, tool or provider; the whole plan's worst case.
 
 import {
+  type Budget,
+  compactType,
+  type CostRow,
+  type Count,
   DEFAULT_BUDGET,
+  type Estimate,
   ESTIMATE_LIMITS,
   formatCapability,
   grantedKeys,
   OPERATION_HELP,
   requiredCapability,
-  type Budget,
-  type Count,
-  type CostRow,
-  type Estimate,
   type RetryCost,
   type Step,
+  type ValueType,
 } from "@rlm-plan/core";
 import { getNodeValue, type Node } from "jsonc-parser";
 import type { JsonPath } from "@rlm-plan/core/json";
-import { compactType, type ValueType } from "@rlm-plan/core/plan/types/valueType";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { lspRange } from "./diagnostics";
-import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host/profile";
+import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/host";
 import { toolSchemaParagraphs, unlistedToolText } from "./toolSignature";
 import type { HostEntry } from "./hostView";
 import { bindingLine, modelOf } from "./planNames";

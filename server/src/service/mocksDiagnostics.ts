@@ -2,9 +2,7 @@
 // (errors, located by the runtime's reader) and every mocked name the host profile in force
 // registers nothing by, a warning with the nearest name (the core's rule, host/mockNames.ts).
 
-import { parseMocks } from "@rlm-plan/core/host/mocks";
-import { mockNameWarnings } from "@rlm-plan/core/host/mockNames";
-import type { HostProfile, HostProfileError } from "@rlm-plan/core/host/profile";
+import { type HostProfile, type HostProfileError, mockNameWarnings, parseMocks } from "@rlm-plan/core/host";
 import { DiagnosticSeverity, type Diagnostic } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { DIAGNOSTIC_SOURCE, lspRange } from "./diagnostics";

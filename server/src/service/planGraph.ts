@@ -13,7 +13,18 @@ export function planGraph(plan: AnalyzedPlan, params: PlanGraphParams, settings:
     typeof params.collapseDepth === "number" && Number.isInteger(params.collapseDepth) && params.collapseDepth >= 1
       ? params.collapseDepth
       : undefined;
-  const graph = graphToWire(buildPlanGraph(analysis, { capabilitiesKnown: plan.host !== undefined, collapseDepth }));
+  const above =
+    typeof params.collapseAbove === "number" && Number.isInteger(params.collapseAbove) && params.collapseAbove >= 0
+      ? params.collapseAbove
+      : undefined;
+  const capabilitiesKnown = plan.host !== undefined;
+  let built = buildPlanGraph(analysis, {
+    capabilitiesKnown,
+    collapseDepth: above === undefined ? collapseDepth : undefined,
+  });
+  if (above !== undefined && collapseDepth !== undefined && built.steps > above)
+    built = buildPlanGraph(analysis, { capabilitiesKnown, collapseDepth });
+  const graph = graphToWire(built);
   const nodes = graph.nodes.map((node): PlanGraph["nodes"][number] => {
     if (node.kind !== "step") return node;
     const op = analysis.document.rangeOf([...node.path, "op"]);

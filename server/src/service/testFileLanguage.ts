@@ -3,8 +3,7 @@
 // completion say at a place) as LSP diagnostics, hover, completion items and a "Run" and a
 // "Debug" code lens on each case. No rule of its own: every answer is the core's.
 
-import type { TestFileView } from "@rlm-plan/core/testing/testFileView";
-import { testFileCompletions, testFileHover as coreHover } from "@rlm-plan/core/testing/testFileView";
+import { testFileCompletions, testFileHover as coreHover, type TestFileView } from "@rlm-plan/core/testing";
 import {
   CompletionItemKind,
   DiagnosticSeverity,

@@ -2,8 +2,7 @@
 // the MCP server that listed it) and its argument keys. The runtime owns the schemas and the key
 // list (plan/toolArguments.ts); this module only renders them.
 
-import { argumentKeys } from "@rlm-plan/core/plan/toolArguments";
-import type { JsonPath } from "@rlm-plan/core";
+import { argumentKeys, type JsonPath } from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";

@@ -5,8 +5,48 @@ import type { Budget } from "../plan/budget";
 import { ESTIMATE_LIMITS, type Estimate } from "../plan/estimate";
 import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./model";
 
-/** Text metrics the layout and the drawings assume: a 12px sans-serif font, about 7px a character. */
-export const METRICS = { charWidth: 7, lineHeight: 16, padding: 8, captionHeight: 22 } as const;
+/** Text metrics the layout and the drawings assume: a 12px sans-serif font (the title line bold). */
+export const METRICS = { fontSize: 12, lineHeight: 16, padding: 8, captionHeight: 22 } as const;
+
+/**
+ * Advance widths, in thousandths of an em, of the printable ASCII characters (U+0020 to U+007E)
+ * in DejaVu Sans and DejaVu Sans Bold as Chromium measures them. DejaVu is what `system-ui` and
+ * `sans-serif` are on most Linux desktops, and it is wider than Segoe UI, Helvetica, Arial,
+ * Ubuntu and Roboto: a line measured with it fits its box in any of them.
+ */
+const BOOK = [
+  318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636, 636, 636,
+  636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863,
+  748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635,
+  615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636,
+  337, 636, 838,
+];
+const BOLD = [
+  348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696, 696, 696, 696,
+  696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821, 837, 372, 372, 775, 637, 995,
+  837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838, 500, 500, 675, 716, 593, 716,
+  678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712,
+  365, 712, 838,
+];
+/** The other characters the labels write ("·", "→", "×", "…"), book and bold; any other counts as a whole em. */
+const OTHERS: Readonly<Record<string, readonly [number, number]>> = {
+  "\u00b7": [318, 380],
+  "\u2192": [838, 838],
+  "\u00d7": [838, 838],
+  "\u2026": [1000, 1000],
+};
+
+/** How wide a line of a node is drawn, in pixels at METRICS.fontSize (its widest likely font: see BOOK). */
+export function textWidth(text: string, bold = false): number {
+  const table = bold ? BOLD : BOOK;
+  let units = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0) as number;
+    units +=
+      code >= 0x20 && code <= 0x7e ? (table[code - 0x20] as number) : (OTHERS[character]?.[bold ? 1 : 0] ?? 1000);
+  }
+  return (units * METRICS.fontSize) / 1000;
+}
 
 /** Counters a cost line names, after the step count. */
 const CALLS: readonly (readonly [keyof Estimate, string])[] = [

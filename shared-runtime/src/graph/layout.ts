@@ -3,9 +3,8 @@
 // routed through the hierarchy. Runs the same in Node (the CLI's SVG) and in a browser (the
 // editor's webview), so both draw the same picture. Coordinates are absolute.
 
-import ELK from "elkjs/lib/elk.bundled.js";
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api";
-import { METRICS, planCaption, stepLines } from "./labels";
+import { METRICS, planCaption, stepLines, textWidth } from "./labels";
 import type { GraphNode, PlanGraph } from "./model";
 
 export interface Box {
@@ -48,7 +47,33 @@ const LEVEL_OPTIONS = {
   "elk.json.edgeCoords": "ROOT",
 };
 
-let engine: InstanceType<typeof ELK> | undefined;
+/** What `new ELK()` gives: the one call the layout makes. */
+export interface ElkEngine {
+  layout(graph: ElkNode): Promise<ElkNode>;
+}
+
+/** Loads elkjs's constructor; called on the first layout that needs it. */
+export type ElkLoader = () => Promise<new () => ElkEngine>;
+
+/**
+ * elkjs is 1.5 MiB of JavaScript that a column (below) never needs: Node imports it on the first
+ * layout that does; the editor's webview loads it as a script of its own (graphView.ts), so the
+ * view's page starts without it.
+ */
+let loadElk: ElkLoader = async () => {
+  // A require, not import(): the CLI's bundle runs from V8's code cache, where import() has no
+  // loader. elkjs's module.exports is its class, which is also its own `default`.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const elk = require("elkjs/lib/elk.bundled.js") as typeof import("elkjs/lib/elk.bundled.js");
+  return elk.default;
+};
+let engine: Promise<ElkEngine> | undefined;
+
+/** Where elkjs comes from (the webview's script); the engine is made again on next use. */
+export function setElkLoader(loader: ElkLoader): void {
+  loadElk = loader;
+  engine = undefined;
+}
 
 /** A plan of only leaf steps longer than this is placed as a column without elkjs (see below). */
 export const COLUMN_LAYOUT_STEPS = 100;
@@ -63,7 +88,12 @@ export async function layoutPlanGraph(graph: PlanGraph): Promise<GraphLayout> {
     graph.nodes.every((node, i) => i === 0 || node.parent === root.id)
   )
     return columnLayout(graph);
-  engine ??= new ELK();
+  engine ??= loadElk().then((ELK) => new ELK());
+  // A failed load is not kept: the next layout tries again.
+  const elk = await engine.catch((error: unknown) => {
+    engine = undefined;
+    throw error;
+  });
   const elkNodes = new Map<string, ElkNode>();
   for (const node of graph.nodes) {
     const elkNode: ElkNode = { id: node.id, ...size(node) };
@@ -105,7 +135,7 @@ export async function layoutPlanGraph(graph: PlanGraph): Promise<GraphLayout> {
     layoutOptions: LEVEL_OPTIONS,
     children: [elkNodes.get(root.id) as ElkNode],
   };
-  const laidOut = await engine.layout(input);
+  const laidOut = await elk.layout(input);
   const boxes = new Map<string, Box>();
   const routes = new Map<string, Point[]>();
   const collect = (node: ElkNode): void => {
@@ -186,9 +216,10 @@ function columnLayout(graph: PlanGraph): GraphLayout {
 
 function size(node: GraphNode): { width: number; height: number } {
   const lines = node.kind === "step" ? stepLines(node) : [planCaption(node)];
-  const longest = Math.max(...lines.map((line) => line.length));
+  // A step's first line is its title, drawn bold (GRAPH_STYLE).
+  const widest = Math.max(...lines.map((line, i) => textWidth(line, node.kind === "step" && i === 0)));
   return {
-    width: Math.max(120, Math.ceil(longest * METRICS.charWidth) + 2 * METRICS.padding),
+    width: Math.max(120, Math.ceil(widest) + 2 * METRICS.padding),
     height: node.kind === "step" ? lines.length * METRICS.lineHeight + 2 * METRICS.padding : METRICS.captionHeight,
   };
 }

@@ -9,7 +9,9 @@ export {
   toolEnv,
   type CommandToolOptions,
 } from "./commandTool";
-export { KILL_GRACE_MS, ProcessTracker } from "./processGroup";
+export { KILL_GRACE_MS, killAllGroupsNow, ProcessTracker } from "./processGroup";
+export { discoverMcpTools, type McpDiscovery } from "./mcp/discovery";
+
 export { loadInput, textFileInput, type InputResult } from "./inputs";
 export * from "./createHost";
 export * from "./mocks";

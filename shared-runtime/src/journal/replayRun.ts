@@ -40,7 +40,22 @@ export function replayMocks(
   return { tools, providers };
 }
 
-/** The observer that answers a replayed run's calls from the journal, and refuses any other. */
+/**
+ * A run's recorded calls without those of the step at `path` and the steps inside it: what a
+ * restart from that step (the debugger's Restart Frame) answers the steps before it with.
+ */
+export function callsBefore(point: ResumePoint, path: readonly (string | number)[]): ResumePoint {
+  const within = (callPath: string): boolean => {
+    const parsed = JSON.parse(callPath) as unknown[];
+    return parsed.length >= path.length && path.every((part, i) => parsed[i] === part);
+  };
+  return { ...point, calls: point.calls.filter((call) => !within(call.path)) };
+}
+
+/**
+ * The observer that answers a run's calls from the journal: a replay refuses any other call
+ * (`strict`); a restart from a step makes the others for real.
+ */
 export class RecordedReplies implements RunObserver {
   private readonly book: ReplayBook;
   private readonly counts = new Map<string, number>();
@@ -48,18 +63,20 @@ export class RecordedReplies implements RunObserver {
   constructor(
     private readonly point: ResumePoint,
     private readonly mask: SecretMask,
+    private readonly strict = true,
   ) {
     // Every ended step counts as completed: the book answers all of the run's calls.
     this.book = new ReplayBook(point);
   }
 
-  readonly call: CallInterceptor = (call) => {
+  readonly call: CallInterceptor = (call, proceed) => {
     const path = JSON.stringify(call.step.path);
     const occurrence = (this.counts.get(path) ?? 0) + 1;
     this.counts.set(path, occurrence);
     const identity = requestIdentity(canonicalRequest(call), this.mask);
     const recorded = this.book.take(path, occurrence, identity.key);
     if (recorded) return recorded();
+    if (!this.strict) return proceed();
     return Promise.reject(
       new Error(
         `run ${this.point.run.id} recorded no answer to this ${call.kind} call of "${call.name}" (a replay executes nothing): the run went another way here, or the call's reply could not be recorded`,

@@ -89,7 +89,8 @@ export function locatePlanInReply(text: string): ReplySpan {
       continue;
     }
     const error = decoded.error;
-    firstError ??= textProblem({ ...error, offset: error.offset + candidate.offset });
+    const message = error.code === "too_deep" ? `${error.message}: flatten the plan` : error.message;
+    firstError ??= textProblem({ ...error, message, offset: error.offset + candidate.offset });
   }
   return {
     ok: false,

@@ -9,7 +9,8 @@ export const OPERATION_HELP: Readonly<Record<Operation, string>> = {
   model: "Calls a model provider the host registers with the prompt and binds its reply.",
   rlm: "Runs a nested plan that sees the variables bound so far and binds its final value.",
   tool: "Calls a trusted tool the host registers with JSON arguments and binds its result.",
-  parallel: "Runs each branch plan, one after another in order, and binds the list of their final values.",
+  parallel:
+    "Runs its branch plans, concurrently by default (up to max_parallel at once; the host profile's `parallel` may say sequential), and binds the list of their final values in the branches' order.",
   retry: "Runs its plan again after an execution error, up to the given attempts, and binds its final value.",
   checkpoint: "Records a label in the run's state; it does no I/O.",
   final: "Ends the plan: its value is the plan's result.",

@@ -2,6 +2,19 @@
 // granted capabilities, its providers, tools and inputs by name and description (never an
 // input's contents or location), and the budget the plan must fit.
 
+import {
+  CONTEXT_ACTIONS,
+  MAP_TRANSFORMS,
+  OPERATIONS,
+  PARTITION_STRATEGIES,
+  REDUCERS,
+  REFERENCE_KINDS,
+  SELECTOR_CONSTANTS,
+  SELECTOR_TYPES,
+  type ContextActionType,
+  type Operation,
+  type ReferenceKind,
+} from "../plan/ast";
 import { BUDGET_FIELDS, type Budget } from "../plan/budget";
 import { capabilityKey, grantedKeys } from "../plan/capabilities";
 import { ALLOWED_OPTIONS } from "./modelOptions";
@@ -25,22 +38,72 @@ export interface PlanPromptHost {
   readonly inputs: readonly PromptInput[];
 }
 
-const GRAMMAR = `Plan   := {"steps": [Step, ...]}        non-empty; the last step, and only it, is a "final" step
-Step   := {"op":"context", "handle": Expr, "action": Action, "bind": Name}
-        | {"op":"model", "provider": Name, "prompt": Expr, "options": {...}, "bind": Name}   ("options" may be left out)
-        | {"op":"tool", "name": Name, "args": Expr, "bind": Name}
-        | {"op":"rlm", "plan": Plan, "bind": Name}                   a nested plan; binds its final value
-        | {"op":"parallel", "plans": [Plan, ...], "bind": Name}       binds the list of the branches' final values
-        | {"op":"retry", "attempts": Integer, "plan": Plan, "bind": Name}   reruns the nested plan when it fails
-        | {"op":"checkpoint", "label": Text}
-        | {"op":"final", "value": Expr}
-Action := {"type":"search","pattern":Text} | {"type":"slice","start":Int,"length":Int}
-        | {"type":"peek","selector": "metadata" | {"type":"head"|"tail","count":Int} | {"type":"item","index":Int}}
-        | {"type":"partition","strategy":{"type":"fixed"|"lines","size":Int}}
-        | {"type":"map","transform":"identity"|"lowercase"|"uppercase"|"length"}
-        | {"type":"reduce","reducer":"count"|"byte_count"}
-Expr   := {"ref":"input","name":Name} | {"ref":"var","name":Name} | {"ref":"field","value":Expr,"key":Name}
-        | [Expr, ...] | an object without "ref" (its values are Exprs) | any other JSON value (a literal)`;
+const quoted = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join("|");
+
+/**
+ * Each form of the vocabulary as the grammar writes it, keyed by the AST's tables: a step, an
+ * action, a selector or a reference kind added there without its line here does not compile,
+ * and the enumerations (transforms, reducers, strategies, selector constants) are the tables'
+ * own. test/unit/providers.plan-prompt.test.ts checks the prompt offers every form.
+ */
+const STEP_FORMS: Readonly<Record<Operation, string>> = {
+  context: `{"op":"context", "handle": Expr, "action": Action, "bind": Name}`,
+  model: `{"op":"model", "provider": Name, "prompt": Expr, "options": {...}, "bind": Name}   ("options" may be left out)`,
+  tool: `{"op":"tool", "name": Name, "args": Expr, "bind": Name}`,
+  rlm: `{"op":"rlm", "plan": Plan, "bind": Name}                   a nested plan; binds its final value`,
+  parallel: `{"op":"parallel", "plans": [Plan, ...], "bind": Name}       binds the list of the branches' final values`,
+  retry: `{"op":"retry", "attempts": Integer, "plan": Plan, "bind": Name}   reruns the nested plan when it fails`,
+  checkpoint: `{"op":"checkpoint", "label": Text}`,
+  final: `{"op":"final", "value": Expr}`,
+};
+
+const SELECTOR_FORMS: Readonly<Record<(typeof SELECTOR_TYPES)[number], string>> = {
+  head: `"count":Int`,
+  tail: `"count":Int`,
+  item: `"index":Int`,
+};
+
+/** Selector types with the same fields share one alternative: {"type":"head"|"tail","count":Int}. */
+function selectorForms(): string {
+  const byFields = new Map<string, string[]>();
+  for (const type of SELECTOR_TYPES)
+    byFields.set(SELECTOR_FORMS[type], [...(byFields.get(SELECTOR_FORMS[type]) ?? []), type]);
+  const objects = [...byFields].map(([fields, types]) => `{"type":${quoted(types)},${fields}}`);
+  return [...SELECTOR_CONSTANTS.map((c) => JSON.stringify(c)), ...objects].join(" | ");
+}
+
+const ACTION_FORMS: Readonly<Record<ContextActionType, string>> = {
+  search: `"pattern":Text`,
+  slice: `"start":Int,"length":Int`,
+  peek: `"selector": ${selectorForms()}`,
+  partition: `"strategy":{"type":${quoted(PARTITION_STRATEGIES)},"size":Int}`,
+  map: `"transform":${quoted(MAP_TRANSFORMS)}`,
+  reduce: `"reducer":${quoted(REDUCERS)}`,
+};
+
+const REFERENCE_FORMS: Readonly<Record<ReferenceKind, string>> = {
+  input: `"name":Name`,
+  var: `"name":Name`,
+  field: `"value":Expr,"key":Name`,
+};
+
+/** The plan grammar the prompt gives, generated from the AST's tables (above). */
+export function planGrammar(): string {
+  const steps = OPERATIONS.map((op, i) => `${i === 0 ? "Step   := " : "        | "}${STEP_FORMS[op]}`);
+  const actions = CONTEXT_ACTIONS.map(
+    (type, i) => `${i === 0 ? "Action := " : "        | "}{"type":"${type}",${ACTION_FORMS[type]}}`,
+  );
+  const references = REFERENCE_KINDS.map((kind) => `{"ref":"${kind}",${REFERENCE_FORMS[kind]}}`).join(" | ");
+  return [
+    `Plan   := {"steps": [Step, ...]}        non-empty; the last step, and only it, is a "final" step`,
+    ...steps,
+    ...actions,
+    `Expr   := ${references}`,
+    `        | [Expr, ...] | an object without "ref" (its values are Exprs) | any other JSON value (a literal)`,
+  ].join("\n");
+}
+
+const GRAMMAR = planGrammar();
 
 const RULES = [
   "An expression may only name variables bound by earlier steps; nested plans see the enclosing variables, and their own bindings are not visible after them.",

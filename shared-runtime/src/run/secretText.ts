@@ -2,7 +2,9 @@
 // width folded, each with the range of the original text it came from. Separators (punctuation,
 // whitespace, control characters, terminal escape sequences, zero-width characters) are dropped
 // but counted: a key spelled `sk - SENTINEL`, split by a line break or by a colour code is still
-// one run of letters; a long enough gap, or a letter no key has, breaks the run. One pass, linear.
+// one run of letters; a long enough gap, or a letter no key has, breaks the run. Cyrillic and Greek
+// look-alikes read as the Latin letters they imitate, and a short JSON member name between two
+// parts of a key is a separator. One pass, linear.
 
 /** Where the letters and digits of a text go, one at a time, in order. */
 export interface SkeletonSink {
@@ -30,6 +32,16 @@ const OSC = /\u001b\][^\u0007\u001b]{0,512}(?:\u0007|\u001b\\)/y;
 /** The rest of a colour code whose ESC was escaped (`\u001b[31m` in JSON text). */
 const CSI_TAIL = /\[[0-?]*[ -/]*[@-~]/y;
 const WHITESPACE = /[\s\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/y;
+/**
+ * A JSON member name, its colon and the quote of a text value (`"part2": "`). Its letters are read as a separator when they
+ * are fewer than a key's window: a reply that spreads a key over fields (`{"a": "sk-SENT",
+ * "b": "INEL-abc1", ...}`) is one run of the key's letters, and a name that could hold a key's
+ * distinctive part by itself is still read as letters.
+ */
+const MEMBER_NAME = /"(?:[^"\\\r\n]|\\.){0,64}"[ \t]*:[ \t]*"?/y;
+/** The same inside a JSON string (JSON text a model replied with, printed as JSON again: `\"p1\": `). */
+const ESCAPED_MEMBER_NAME = /\\+"[^"\\\r\n]{0,64}\\+"[ \t]*:[ \t]*(?:\\+")?/y;
+const NAME_LETTERS = 11;
 
 /** Code points above ASCII, folded once: a letter or digit code, -1 for a separator, 0 for a break. */
 const foldedCache = new Map<number, number>();
@@ -49,6 +61,9 @@ export function readSkeleton(text: string, sink: SkeletonSink): number {
     } else if (c >= 0x41 && c <= 0x5a) {
       sink.code(c + 0x20, i, i + 1);
       i++;
+    } else if ((c === 0x22 /* " */ || c === 0x5c) /* \ */ && memberNameEnd(text, i) > 0) {
+      sink.gap(1);
+      i = memberNameEnd(text, i);
     } else if (c === 0x25 /* % */) {
       HEX2.lastIndex = i + 1;
       if (HEX2.test(text)) {
@@ -123,6 +138,20 @@ export function readSkeleton(text: string, sink: SkeletonSink): number {
   return -1;
 }
 
+/** The end of a short member name and its colon starting at text[i] (a quote or backslashes), or 0. */
+function memberNameEnd(text: string, i: number): number {
+  const name = text.charCodeAt(i) === 0x22 ? MEMBER_NAME : ESCAPED_MEMBER_NAME;
+  name.lastIndex = i;
+  if (!name.test(text)) return 0;
+  const end = name.lastIndex;
+  let letters = 0;
+  for (let k = i + 1; k < end && letters <= NAME_LETTERS; k++) {
+    const c = text.charCodeAt(k) | 0x20;
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c > 0x80) letters++;
+  }
+  return letters <= NAME_LETTERS ? end : 0;
+}
+
 function afterCsi(text: string, i: number): number {
   CSI_TAIL.lastIndex = i;
   return CSI_TAIL.test(text) ? CSI_TAIL.lastIndex : i;
@@ -159,6 +188,8 @@ export function foldCodePoint(codePoint: number): number {
   if (codePoint >= 0xff10 && codePoint <= 0xff19) return codePoint - 0xff10 + 0x30;
   if (codePoint >= 0xff21 && codePoint <= 0xff3a) return codePoint - 0xff21 + 0x61;
   if (codePoint >= 0xff41 && codePoint <= 0xff5a) return codePoint - 0xff41 + 0x61;
+  const lookAlike = LOOK_ALIKES.get(codePoint);
+  if (lookAlike !== undefined) return lookAlike;
   const cached = foldedCache.get(codePoint);
   if (cached !== undefined) return cached;
   const char = String.fromCodePoint(codePoint);
@@ -170,6 +201,23 @@ export function foldCodePoint(codePoint: number): number {
   else folded = -1;
   if (foldedCache.size < 4096) foldedCache.set(codePoint, folded);
   return folded;
+}
+
+/**
+ * Cyrillic and Greek letters drawn like Latin ones (Unicode's confusables for the letters a key
+ * uses): `sk-ЅΕNΤINΕL` is read as `sk-SENTINEL`. NFKD leaves them alone: they are letters of
+ * their own scripts, which would otherwise break the run.
+ */
+const LOOK_ALIKES = lookAlikes(
+  // Cyrillic, then Greek: each letter above the ASCII letter or digit it looks like.
+  "авекмнорстухѕіјԁԛԝӏһьАВЕКМНОРСТУХЅІЈҮԚԜӀЗαορνικχυετωγΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+  "abekmhopctyxsijdqwlhbabekmhopctyxsijyqwl3aopvikxuetwyabezhikmnoptyx",
+);
+
+function lookAlikes(from: string, to: string): Map<number, number> {
+  const map = new Map<number, number>();
+  for (let i = 0; i < from.length; i++) map.set(from.charCodeAt(i), to.charCodeAt(i));
+  return map;
 }
 
 /** A key's letters and digits as the mask reads them (escapes decoded, width and case folded). */

@@ -205,7 +205,8 @@ export function scanStructure(text: string, maxDepth = MAX_JSON_DEPTH): JsonText
       if (depth > maxDepth) {
         return {
           code: "too_deep",
-          message: `JSON nested more than ${maxDepth} levels deep: flatten the plan`,
+          // No advice here: the text may be an items file or a tool's output; plan readers add theirs.
+          message: `JSON nested more than ${maxDepth} levels deep`,
           offset: i,
           length: 1,
         };

@@ -45,7 +45,10 @@ export interface PlanDocument {
 export function parsePlanDocument(text: string): PlanDocument {
   const strict = parseJsonText(text);
   if (strict.ok) return new LazyTreeDocument(text, strict.value, []);
-  if (strict.error.code === "too_deep") return new LazyTreeDocument(text, undefined, [strict.error]);
+  if (strict.error.code === "too_deep")
+    return new LazyTreeDocument(text, undefined, [
+      { ...strict.error, message: `${strict.error.message}: flatten the plan` },
+    ]);
   if (strict.error.code === "invalid_json" && (text.includes("//") || text.includes("/*"))) {
     // Plan files often carry comments and are otherwise strict: blank the comments out (offsets
     // stay the same) and take the fast path; anything else still wrong gets the jsonc parse.

@@ -1,0 +1,115 @@
+// The plan graph's view in headless Chromium (the page graphPage.ts writes, dist/graphView.js
+// inline, elkjs loaded when asked for, as in VS Code but without it): for flat plans of 100,
+// 1,000 and 10,000 steps and a nested 10,000-step plan folded as Show Plan Graph folds it, the
+// time from the graph message to the drawing, then the frames while panning (30 drags) and
+// zooming (30 wheel turns): the interval between animation frames, median and worst, against
+// the same on the 100-step plan. Target (issue 22): pan and zoom under 50 ms a frame at 10,000.
+//
+//   npm run build && node scripts/bundle.mjs && node bench/out/graph-view.bench.js
+
+import { existsSync, readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { chromium, type Page } from "playwright-core";
+import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { buildPlanGraph } from "@rlm-plan/core/graph/model";
+import { graphToWire } from "@rlm-plan/core/graph/wire";
+import { graphPageHtml } from "rlm-plan-client/graph/graphPage";
+import { planText, type PlanShape } from "./plans";
+
+const ROOT = join(__dirname, "..", "..");
+const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
+const ORIGIN = "https://graph.bench.test";
+
+// The page's globals, for the functions that run in it (the bench compiles without the DOM library).
+declare const window: { posted: { type: string }[]; frames: number[]; postMessage(m: unknown, o: string): void };
+declare function requestAnimationFrame(callback: (time: number) => void): number;
+
+async function view(page: Page, shape: PlanShape, steps: number): Promise<{ drawn: number; shown: number }> {
+  const view = readFileSync(join(ROOT, "dist", "graphView.js"), "utf8");
+  const layout = readFileSync(join(ROOT, "dist", "graphLayout.js"), "utf8");
+  await page.addInitScript(() => {
+    window.posted = [];
+    (window as unknown as { acquireVsCodeApi(): object }).acquireVsCodeApi = () => ({
+      postMessage: (message: { type: string }) => window.posted.push(message),
+    });
+  });
+  const html = graphPageHtml({ nonce: "YmVuY2g=", script: view, layout: `${ORIGIN}/graphLayout.js` });
+  await page.route(`${ORIGIN}/**`, (route) =>
+    route.request().url().endsWith("/graphLayout.js")
+      ? route.fulfill({ contentType: "text/javascript", body: layout })
+      : route.fulfill({ contentType: "text/html", body: html }),
+  );
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForFunction(() => window.posted.some((m) => m.type === "ready"));
+  const analysis = analyzePlanText(planText(shape, steps));
+  // Show Plan Graph folds nested plans above 400 steps (graphPanel.ts).
+  const graph = buildPlanGraph(analysis, steps > 400 ? { collapseDepth: 1 } : {});
+  const started = Date.now();
+  await page.evaluate((m) => window.postMessage(m, "*"), { type: "graph", graph: graphToWire(graph), title: "bench" });
+  await page.waitForFunction(() => window.posted.some((m) => m.type === "rendered"), undefined, { timeout: 300000 });
+  return { drawn: Date.now() - started, shown: graph.steps };
+}
+
+/** Animation-frame intervals (ms) while `act` runs: median and worst. */
+async function frames(page: Page, act: () => Promise<void>): Promise<{ median: number; worst: number }> {
+  await page.evaluate(() => {
+    window.frames = [];
+    const tick = (time: number) => {
+      window.frames.push(time);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await act();
+  await page.waitForTimeout(200);
+  const times = await page.evaluate(() => window.frames);
+  const gaps = times
+    .slice(1)
+    .map((t, i) => t - (times[i] as number))
+    .sort((a, b) => a - b);
+  return { median: gaps[Math.floor(gaps.length / 2)] ?? 0, worst: gaps[gaps.length - 1] ?? 0 };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no ${CHROMIUM}`);
+  console.log(
+    `plan graph view · ${cpus()[0]?.model ?? "cpu"} × ${cpus().length} · load ${loadavg()[0]?.toFixed(1)} · Chromium headless`,
+  );
+  console.log("plan            shown  message→drawn ms  pan frame ms median/worst  zoom frame ms median/worst");
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  try {
+    for (const [shape, steps] of [
+      ["flat", 100],
+      ["flat", 1000],
+      ["flat", 10000],
+      ["nested", 10000],
+    ] as const) {
+      const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      const { drawn, shown } = await view(page, shape, steps);
+      await page.mouse.move(880, 400);
+      const pan = await frames(page, async () => {
+        await page.mouse.down();
+        for (let i = 0; i < 30; i++) await page.mouse.move(880 - (i % 10) * 8, 400 - i * 10);
+        await page.mouse.up();
+      });
+      const zoom = await frames(page, async () => {
+        for (let i = 0; i < 30; i++) await page.mouse.wheel(0, i < 15 ? 120 : -120);
+      });
+      console.log(
+        [
+          `${shape} ${steps}`.padEnd(14),
+          String(shown).padStart(6),
+          String(drawn).padStart(17),
+          `${pan.median.toFixed(1)} / ${pan.worst.toFixed(1)}`.padStart(27),
+          `${zoom.median.toFixed(1)} / ${zoom.worst.toFixed(1)}`.padStart(28),
+        ].join(" "),
+      );
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+void main();

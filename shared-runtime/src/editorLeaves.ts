@@ -1,0 +1,10 @@
+// What the VS Code client takes from the core, as one entry (`@rlm-plan/core/editor`): only
+// dependency-free leaves (names, the graph's ids and style, the mask), so the extension bundle
+// carries no validator, analysis or ajv (test/unit/bundle.client-contents.test.ts holds that).
+// Everything else the client knows of plans it asks the language server.
+
+export { HOST_PROFILE_FILENAME } from "./host/filename";
+export { pathId, ROOT_PLAN_ID } from "./graph/ids";
+export { GRAPH_STYLE } from "./graph/style";
+export { maskedMethods, type SecretMask } from "./run/secrets";
+export { sessionMask } from "./session/secretMask";

@@ -1,0 +1,9 @@
+// The run journal, as one entry (`@rlm-plan/core/journal`): where it is kept, its store, the
+// recorder a run writes through, the queries `rlm-plan runs` asks and the replay of a resumed run.
+
+export * from "./location";
+export * from "./store";
+export * from "./recorder";
+export * from "./queries";
+export * from "./replay";
+export * from "./replayRun";
