@@ -6,7 +6,14 @@
 
 import { isTestFile } from "@rlm-plan/core";
 import { openPlanSessionSync } from "@rlm-plan/core/session";
-import { casesOf, inExpectedOrder, runCases, type TestCase, testFileView, type TestFileView } from "@rlm-plan/core/testing";
+import {
+  casesOf,
+  inExpectedOrder,
+  runCases,
+  type TestCase,
+  testFileView,
+  type TestFileView,
+} from "@rlm-plan/core/testing";
 import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
