@@ -1139,11 +1139,17 @@ export const scenarios = [
         return now.badge ? now : false;
       });
       assert.deepEqual(toolMarks, { classes: ["ok", "failed-attempts"], badge: "✗ 1 failed attempt" });
-      // Read until it answers: the live view redraws its marks every 250 ms while a run is shown.
-      const retryMarks = await bench.until("the retry's node marked", async () => {
-        const now = await marks(retry);
-        return now.badge ? now : false;
-      });
+      // Read until it answers and has finished: the live view redraws its marks every 250 ms while
+      // a run is shown, and the retry's own sub-plan still has steps after the tool (in CI's full
+      // session it was read while still running).
+      const retryMarks = await bench.until(
+        "the retry's node marked and finished",
+        async () => {
+          const now = await marks(retry);
+          return now.badge && !now.classes.includes("running") ? now : false;
+        },
+        60000,
+      );
       assert.deepEqual(retryMarks, { classes: ["ok", "failed-attempts"], badge: "✗ 1 failed attempt" });
       await bench.until("the graph's status to count the failed attempt", async () =>
         graphStatus(page, /Run \d+ · succeeded after [\d.]+ s · 1 failed attempt/),
