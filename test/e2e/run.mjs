@@ -575,7 +575,7 @@ async function profileWorkbench(page) {
   if (!file) return async () => {};
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Profiler.enable");
-  await cdp.send("Profiler.setSamplingInterval", { interval: 1000 });
+  await cdp.send("Profiler.setSamplingInterval", { interval: 10000 });
   await cdp.send("Profiler.start");
   return async () => {
     const { profile } = await cdp.send("Profiler.stop");

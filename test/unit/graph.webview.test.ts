@@ -256,6 +256,30 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     await page.close();
   });
 
+  test("a graph posted early and again when the page is ready is drawn once; a newer one is drawn", async () => {
+    const page = await drawn({ steps: [tool("t", "a"), final("a")] });
+    const graph = graphToWire(buildPlanGraph(analyzePlanText(JSON.stringify({ steps: [final("b")] }))));
+    const renders = () => page.evaluate(() => window.posted.filter((m) => m.type === "rendered").length);
+    const post = (seq: number) =>
+      page.evaluate((m) => window.postMessage(m, "*"), {
+        type: "graph",
+        graph,
+        title: "Graph: test",
+        seq,
+      } as ToWebview);
+    await post(1);
+    await page.waitForFunction(() => window.posted.filter((m) => m.type === "rendered").length === 2);
+    await post(1);
+    await post(2);
+    await page.waitForFunction(() => window.posted.filter((m) => m.type === "rendered").length >= 3);
+    // Each message is handled in its own task, in order: a second drawing of 1 would have come before 2's.
+    assert.equal(await renders(), 3);
+    await post(1); // older than the one drawn: not drawn again
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    assert.equal(await renders(), 3);
+    await page.close();
+  });
+
   test("the exported SVG keeps a newline of a binding name in data-bind", async () => {
     const page = await drawn({ steps: [tool("t", "two\nlines"), final("two\nlines")] });
     await page.evaluate(() => window.postMessage({ type: "export" }, "*"));

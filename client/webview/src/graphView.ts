@@ -275,10 +275,17 @@ function exportedSvg(): string {
   return new XMLSerializer().serializeToString(document);
 }
 
+/** The number of the last graph drawn (a graph sent early and again is drawn once). */
+let lastGraph = -1;
+
 window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   switch (message.type) {
     case "graph":
+      if (message.seq !== undefined) {
+        if (message.seq <= lastGraph) break;
+        lastGraph = message.seq;
+      }
       draw(graphFromWire(message.graph), message.title, performance.timeOrigin + performance.now()).catch(
         (error: unknown) => post({ type: "error", message: error instanceof Error ? error.message : String(error) }),
       );
