@@ -12,6 +12,7 @@ import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import type { SourceRange } from "../text/pathRanges";
 import type { ValidatedPlan } from "../plan/validate";
 import type { HostProfileError } from "../host/profile";
+import type { ToolSignature } from "../plan/toolArguments";
 import { safeErrorText, type PlanError } from "./errors";
 import type { ParallelMode } from "./events";
 import type { RunHost } from "./host";
@@ -45,6 +46,14 @@ export interface HostPreflight {
   readonly errors: readonly PlanError[];
   /** MCP servers started (and asked for their tools) by this preflight, in the order asked. */
   readonly mcpServers: readonly string[];
+  /** What those servers listed: `check --preflight` types the plan's calls by it, starting no server again. */
+  readonly listed?: McpListing;
+}
+
+/** MCP tools as servers listed them: each by its plan name, and each server that could not be asked (host/mcp/discovery's shape). */
+export interface McpListing {
+  readonly tools: ReadonlyMap<string, ToolSignature>;
+  readonly failures: ReadonlyMap<string, string>;
 }
 
 /** A host built for one run. */
@@ -161,6 +170,7 @@ interface Prepared {
   readonly mocked: boolean;
   readonly document: PlanDocument | undefined;
   readonly mcpServers: readonly string[];
+  readonly mcpListing: McpListing | undefined;
   readonly locate: (error: PlanError) => FileLocation | undefined;
 }
 
@@ -244,6 +254,7 @@ async function prepare(
   onBuilt(built);
   const mocked = built.mocked === true;
   let mcpServers: readonly string[] = [];
+  let mcpListing: McpListing | undefined;
   const refused = (problem: PlanError): RunReport => ({
     outcome: notRun(problem, budget),
     stage: "preflight",
@@ -261,6 +272,7 @@ async function prepare(
     else if (built.preflight && !signal.aborted) {
       const found = await built.preflight(plan, signal);
       mcpServers = found.mcpServers;
+      mcpListing = found.listed;
       const first = found.errors[0];
       if (first) failure = refused(first);
     }
@@ -273,7 +285,7 @@ async function prepare(
     await built.close?.();
     return failure;
   }
-  return { validated, budget, built, mocked, document, mcpServers, locate };
+  return { validated, budget, built, mocked, document, mcpServers, mcpListing, locate };
 }
 
 /** The options with every observer's event listener and call wrapper joined to the run's own. */
@@ -341,6 +353,8 @@ export interface PreflightReport {
   readonly refusal?: RunReport;
   /** MCP servers started to list their tools, all stopped again. */
   readonly mcpServers: readonly string[];
+  /** What they listed (when the preflight passed): the static check's MCP tool knowledge, no server started twice. */
+  readonly mcpListing?: McpListing;
 }
 
 /**
@@ -357,7 +371,11 @@ export async function startPreflight(
   const prepared = await prepare(options, signal, () => undefined);
   if (!("built" in prepared)) return { ok: false, refusal: prepared, mcpServers: prepared.mcpServers ?? [] };
   await prepared.built.close?.();
-  return { ok: true, mcpServers: prepared.mcpServers };
+  return {
+    ok: true,
+    mcpServers: prepared.mcpServers,
+    ...(prepared.mcpListing ? { mcpListing: prepared.mcpListing } : {}),
+  };
 }
 
 /** startRun's outcome alone, for hosts that need nothing else (tests, embedders). */
