@@ -5,7 +5,8 @@
 // from the normalized steps. Editors map the kinds to their own token types.
 
 import type { JsonPath } from "../json";
-import { childPlans, OPERATIONS, SPAWN_AGENT, stepExpressions, type Expr, type Plan, type Step } from "./ast";
+import { OPERATIONS, SPAWN_AGENT, type Expr, type Plan, type Step } from "./ast";
+import { childPlans, stepExpressions } from "./walk";
 import type { PlanModel } from "./model";
 
 export type PlanTokenKind =
@@ -30,17 +31,17 @@ export function planTokens(model: PlanModel): PlanToken[] {
   for (const reference of model.references) {
     tokens.push({ kind: "variable", path: [...reference.path, "name"], resolved: reference.binding !== undefined });
   }
-  const plans: Plan[] = [model.plan];
-  for (let plan = plans.pop(); plan; plan = plans.pop()) {
-    for (const step of plan.steps) {
-      stepTokens(step, tokens);
-      for (const item of childPlans(step)) plans.push(item);
-    }
+  // A step that did not normalize still shows its operation, when it names a known one.
+  const opaqueTokens = (plan: Plan): void => {
     for (const opaque of plan.opaque ?? []) {
-      // A step that did not normalize still shows its operation, when it names a known one.
       const op = opaque.value.op;
       if (typeof op === "string" && KNOWN_OPS.has(op)) tokens.push({ kind: "operation", path: [...opaque.path, "op"] });
     }
+  };
+  opaqueTokens(model.plan);
+  for (const { step } of model.steps()) {
+    stepTokens(step, tokens);
+    for (const nested of childPlans(step)) opaqueTokens(nested);
   }
   return tokens;
 }
