@@ -9,7 +9,7 @@ import { newJsonObject, type JsonObject, type JsonValue } from "../json";
 import { childPlans, type Plan } from "../plan/ast";
 import { estimatePlan, type Estimate } from "../plan/estimate";
 import { parsePlan } from "../plan/parse";
-import { planNeeds } from "../run/startRun";
+import { planNeeds } from "../run/planNeeds";
 import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
 import { mcpRoute } from "../host/mcp/spec";
 import {

@@ -10,7 +10,7 @@ import { findNodeAtLocation, findNodeAtOffset, getLocation, parseTree, type Node
 import { childPlans, type Plan, type Step } from "../plan/ast";
 import { OPERATION_HELP } from "../plan/vocabularyHelp";
 import { parsePlan } from "../plan/parse";
-import { planNeeds } from "../run/startRun";
+import { planNeeds } from "../run/planNeeds";
 import { pointer, type HostProfileError } from "../host/profile";
 import type { Count } from "../plan/count";
 import { caseWorstCase } from "./testRun";
