@@ -115,6 +115,8 @@ function settingsSection(): Record<string, unknown> {
     hostProfile: config.get<string>("hostProfile", ""),
     hostProblemsAsErrors: config.get<boolean>("hostProblemsAsErrors", false),
     validationDelay: config.get<number>("validationDelay", 150),
+    maxAnalyzedSize: config.get<number>("maxAnalyzedSize", 8_000_000),
+    largePlanSize: config.get<number>("largePlanSize", 2_000_000),
     // Listing MCP tools starts programs of the workspace: never in an untrusted one.
     listMcpTools: vscode.workspace.isTrusted && config.get<boolean>("listMcpTools", true),
   };
