@@ -23,6 +23,16 @@ export interface RlmPlanSettings {
    * completion). Off unless the client turns it on: it runs programs of the workspace.
    */
   readonly listMcpTools?: boolean;
+  /**
+   * Bytes (UTF-8) past which a plan is not analysed: one diagnostic and one message say so, and
+   * every feature answers empty. Default 8,000,000.
+   */
+  readonly maxAnalyzedSize?: number;
+  /**
+   * Bytes past which a plan's semantic tokens are given for a range only (a whole-document
+   * request answers null, logged once). Default 2,000,000.
+   */
+  readonly largePlanSize?: number;
 }
 
 /**

@@ -5,14 +5,12 @@
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
-import { DebugClient } from "@vscode/debugadapter-testsupport";
+import type { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { cliWorkspace } from "../support/cliWorkspace";
-
-const ROOT = resolve(__dirname, "..", "..", "..");
-const ADAPTER = join(ROOT, "debug-adapter", "bin", "rlm-plan-debug-adapter.js");
+import { debugClient } from "../support/debugClient";
 
 // A command tool that appends its label to marks.txt: every real call leaves a line.
 const MARK_TOOL = `
@@ -59,8 +57,7 @@ let wake: (() => void) | undefined;
 let capabilities: DebugProtocol.Capabilities | undefined;
 
 beforeEach(async () => {
-  dc = new DebugClient(process.execPath, ADAPTER, "rlm-plan", { cwd: ws.dir });
-  dc.defaultTimeout = 30_000;
+  dc = debugClient(ws.dir);
   stops = [];
   capabilities = undefined;
   dc.on("stopped", (event: DebugProtocol.StoppedEvent) => {

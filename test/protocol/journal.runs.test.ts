@@ -14,30 +14,7 @@ import { ExecuteCommandRequest } from "vscode-languageserver-protocol/node";
 import { hostProfile } from "@rlm-plan/lsp-harness";
 import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { runCli } from "../support/cliWorkspace";
-
-const HOST = {
-  capabilities: ["context(search)", "tool(count_items)", "tool(sleepy)", "checkpoint"],
-  inputs: { doc: { type: "text", text: "needle one\nhay\nneedle two\n" } },
-  tools: {
-    count_items: { type: "builtin", builtin: "count_items" },
-    sleepy: { type: "command", command: [process.execPath, "sleepy.js"], timeoutMs: 60000 },
-  },
-};
-
-const COUNT_PLAN = `{
-  "steps": [
-    {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "needle"}, "bind": "hits"},
-    {"op": "checkpoint", "label": "searched"},
-    {"op": "tool", "name": "count_items", "args": {"ref": "var", "name": "hits"}, "bind": "count"},
-    {"op": "final", "value": {"ref": "var", "name": "count"}}
-  ]
-}
-`;
-
-const SLEEPY_PLAN = `{"steps": [
-  {"op": "tool", "name": "sleepy", "args": {}, "bind": "nap"},
-  {"op": "final", "value": {"ref": "var", "name": "nap"}}
-]}`;
+import { COUNT_PLAN, SLEEPY_PLAN, SLEEPY_SCRIPT, runHost } from "./support/runFixtures";
 
 interface Identity {
   uri: string;
@@ -50,10 +27,10 @@ describe("the run journal through the server", () => {
   const waiters = new Set<() => void>();
   const server = useServer({
     files: {
-      "rlmplan.host.json": hostProfile(HOST),
+      "rlmplan.host.json": hostProfile(runHost()),
       "count.rlmplan.json": COUNT_PLAN,
       "sleepy.rlmplan.json": SLEEPY_PLAN,
-      "sleepy.js": "process.stdin.resume(); setTimeout(() => process.stdout.write('1'), 30000);\n",
+      "sleepy.js": SLEEPY_SCRIPT,
     },
     onConnection: (connection) => {
       connection.onNotification(

@@ -7,7 +7,8 @@
 // tool's "name", the model step's "provider", the input reference's "name"), never a value.
 
 import type { JsonPath } from "../json";
-import { childPlans, type Plan, type Step } from "../plan/ast";
+import type { Plan, Step } from "../plan/ast";
+import { planSteps } from "../plan/walk";
 import { literalArgumentProblems, type ToolSignature } from "../plan/toolArguments";
 import type { PlanError } from "../run/errors";
 import type { HostPreflight, PlanNeeds } from "../run/startRun";
@@ -193,15 +194,11 @@ interface McpCall {
 /** The plan's calls of MCP tools (not the profile's own, not mocked), in the order the runtime visits steps. */
 function mcpCalls(plan: Plan, profile: HostProfile, mocks: Mocks | undefined): McpCall[] {
   const calls: McpCall[] = [];
-  const visit = (p: Plan): void => {
-    for (const step of p.steps) {
-      if (step.op === "tool" && !profile.tools.has(step.name) && !mocks?.tools.has(step.name)) {
-        const route = mcpRoute(step.name, profile.mcpServers);
-        if (route !== undefined) calls.push({ step, server: route.server, tool: route.tool });
-      }
-      childPlans(step).forEach(visit);
+  for (const { step } of planSteps(plan)) {
+    if (step.op === "tool" && !profile.tools.has(step.name) && !mocks?.tools.has(step.name)) {
+      const route = mcpRoute(step.name, profile.mcpServers);
+      if (route !== undefined) calls.push({ step, server: route.server, tool: route.tool });
     }
-  };
-  visit(plan);
+  }
   return calls;
 }
