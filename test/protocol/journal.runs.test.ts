@@ -2,9 +2,11 @@
 // server starts is recorded (its identity names its journal entry), a CLI run in the same folder
 // (a real child process) is listed beside it, newest first, and one run is read whole (events,
 // value, checkpoints). Resume through the server: a finished run is refused with the reason, a
-// cancelled one continues its own journal entry.
+// cancelled one continues its own journal entry. A case of `rlm-plan test` is listed too, with
+// its FILE#CASE label.
 
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
@@ -139,5 +141,38 @@ describe("the run journal through the server", () => {
       uri: pathToFileURL(workspace.root).href,
     })) as { runs: { id: number; status: string }[] };
     assert.deepEqual(listed.runs[0], { ...listed.runs[0], id: first.journal?.id, status: "cancelled" });
+  });
+
+  it("lists a case of rlm-plan test beside them, labelled with its test file and case, and reads it whole", async () => {
+    writeFileSync(
+      workspace.path("count.rlmplan.test.json"),
+      JSON.stringify({ plan: "count.rlmplan.json", cases: [{ name: "counts", expect: { value: { equals: 2 } } }] }),
+    );
+    const cli = runCli(workspace.root, ["test", "count.rlmplan.test.json"]);
+    assert.equal(cli.code, 0, cli.stdout + cli.stderr);
+    const id = Number(/the cases' runs are run (\d+) in the run journal \.rlm-plan\n/.exec(cli.stderr)?.[1]);
+    const listed = (await server.client.connection.sendRequest("rlmPlan/journalRuns", {
+      uri: pathToFileURL(workspace.root).href,
+    })) as { runs: Record<string, unknown>[] };
+    const { origin, label, status, plan } = listed.runs[0] ?? {};
+    assert.deepEqual(
+      { id: listed.runs[0]?.["id"], origin, label, status, plan },
+      { id, origin: "test", label: "count.rlmplan.test.json#counts", status: "ok", plan: "count.rlmplan.json" },
+    );
+    assert.ok(
+      listed.runs.slice(1).every((run) => run["label"] === null),
+      "runs that are not test cases have no label",
+    );
+    const run = (await server.client.connection.sendRequest("rlmPlan/journalRun", { dir: journal(), id })) as {
+      label: string;
+      events: { type: string; operation: string }[];
+      value: unknown;
+    };
+    assert.equal(run.label, "count.rlmplan.test.json#counts");
+    assert.deepEqual(
+      run.events.filter((e) => e.type === "transition").map((e) => e.operation),
+      ["context(search)", "checkpoint", "tool(count_items)", "final"],
+    );
+    assert.equal(run.value, 2);
   });
 });

@@ -73,6 +73,7 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   // host profile, not here): a user runs these in a workspace; here they say where to look.
   "npx rlm-plan runs list": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs list --status failed --since 7d --json": { code: 2, first: NO_JOURNAL },
+  "npx rlm-plan runs list --case refund": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs show 12": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs export 12 > run-12.json": { code: 2, first: "" },
   "npx rlm-plan runs prune --keep 100": { code: 2, first: NO_JOURNAL },

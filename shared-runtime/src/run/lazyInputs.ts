@@ -1,7 +1,8 @@
 // The host's lazy inputs (files opened only when a step reads them), each opened once for the
 // whole run even when concurrent branches reach it together.
 
-import { inputNames, stepExpressions, type Step } from "../plan/ast";
+import type { Step } from "../plan/ast";
+import { stepInputs } from "../plan/walk";
 import { fail, safeErrorText } from "./errors";
 import { quoted } from "../plan/problems";
 import type { InputOpener } from "./host";
@@ -25,18 +26,16 @@ export class LazyInputs {
   async openFor(step: Step, wait: (opening: Promise<void>) => Promise<void>): Promise<void> {
     const lazy = this.lazy;
     if (!lazy || lazy.size === 0) return;
-    for (const [, expr] of stepExpressions(step)) {
-      for (const name of inputNames(expr)) {
-        if (this.inputs.has(name)) continue;
-        const opener = lazy.get(name);
-        if (!opener) continue;
-        let opening = this.opening.get(name);
-        if (!opening) {
-          opening = this.open(name, opener);
-          this.opening.set(name, opening);
-        }
-        await wait(opening);
+    for (const { name } of stepInputs(step)) {
+      if (this.inputs.has(name)) continue;
+      const opener = lazy.get(name);
+      if (!opener) continue;
+      let opening = this.opening.get(name);
+      if (!opening) {
+        opening = this.open(name, opener);
+        this.opening.set(name, opening);
       }
+      await wait(opening);
     }
   }
 
