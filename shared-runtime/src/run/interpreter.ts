@@ -1,10 +1,11 @@
 // Executes a validated plan against a host: the order of steps, the run's clock and time limit,
-// cancellation and the debugger's pauses. Each group of steps has its module (hostSteps: context,
-// model, tool; blockSteps: parallel, retry), as do the budget (budgetMeter), what the run reports
-// (runEvents), expressions (resolveExpr), lazy inputs (lazyInputs) and host values (hostValue).
+// cancellation and the debugger's pauses. Each group of steps has its module (ops/hostSteps: context,
+// model, tool; ops/blockSteps: parallel, retry), as do the budget (budgetMeter), what the run reports
+// (runEvents), expressions (ops/resolveExpr), lazy inputs (lazyInputs) and host values (hostValue).
 // Counters are global to the run and shared by nested plans, branches and retry attempts; a
 // failed attempt's consumption, transitions and checkpoints stay. Time a debugger's hook holds
 // the run is left out of the run's clock by default (see pause.ts).
+// Over 400 lines because the run's clock, time limit, pauses and cancellation share one class's state; each group of steps is already in ops/.
 
 import { jsonObjectFrom, type JsonValue } from "../json";
 import type { Expr, Plan, RetryStep, Step } from "../plan/ast";
@@ -14,14 +15,14 @@ import type { ValidatedPlan } from "../plan/validate";
 import { fail, RunFailure, safeErrorText, type PlanError } from "./errors";
 import type { ParallelMode, StepIdentity } from "./events";
 import type { RunHost } from "./host";
-import { parallelStep, retryStep, type AttemptFailure, type BlockStepRun } from "./blockSteps";
-import { contextStep, modelStep, toolStep, type HostStepRun } from "./hostSteps";
+import { parallelStep, retryStep, type AttemptFailure, type BlockStepRun } from "./ops/blockSteps";
+import { contextStep, modelStep, toolStep, type HostStepRun } from "./ops/hostSteps";
 import { LazyInputs } from "./lazyInputs";
 import type { CallInterceptor } from "./observer";
 import type { PauseHooks, RunFrame, StepPause } from "./pause";
 import { BudgetMeter } from "./budgetMeter";
 import { preflightPlan } from "./preflight";
-import { resolveExpr } from "./resolveExpr";
+import { resolveExpr } from "./ops/resolveExpr";
 import { stepPause } from "./stepPause";
 import { RunReporter, type ReportOptions } from "./runEvents";
 import type { Frame } from "./runFrame";

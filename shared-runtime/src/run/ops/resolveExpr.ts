@@ -1,11 +1,11 @@
 // An expression's value while a plan runs: literals, the host's inputs, the scope's variables,
 // fields, lists and objects; what is missing fails the step with a located, named error.
 
-import { jsonObjectFrom, ownValue, type JsonValue } from "../json";
-import type { Expr } from "../plan/ast";
-import { isPlainObject } from "../plan/normalize";
-import { quoted } from "../plan/problems";
-import { fail } from "./errors";
+import { jsonObjectFrom, ownValue, type JsonValue } from "../../json";
+import type { Expr } from "../../plan/ast";
+import { isPlainObject } from "../../plan/normalize";
+import { quoted } from "../../plan/problems";
+import { fail } from "../errors";
 
 /** `expr` in a scope: `inputs` are the run's (opened) inputs, `vars` the bindings the step sees. */
 export function resolveExpr(

@@ -1,12 +1,12 @@
 // The steps that run plans inside a plan: parallel branches (one after another, or up to
 // max_parallel at once, the first failure cancelling the rest) and retry attempts.
 
-import type { JsonValue } from "../json";
-import type { ParallelMode } from "./events";
-import type { ParallelStep, Plan, RetryStep } from "../plan/ast";
-import { FATAL_KINDS, RunFailure, type PlanError } from "./errors";
-import type { RunFrame } from "./pause";
-import type { Frame } from "./runFrame";
+import type { JsonValue } from "../../json";
+import type { ParallelMode } from "../events";
+import type { ParallelStep, Plan, RetryStep } from "../../plan/ast";
+import { FATAL_KINDS, RunFailure, type PlanError } from "../errors";
+import type { RunFrame } from "../pause";
+import type { Frame } from "../runFrame";
 
 /** What a block step needs of the run it belongs to. */
 export interface BlockStepRun {

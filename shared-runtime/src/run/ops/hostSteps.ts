@@ -2,14 +2,14 @@
 // tool call to a handler (each through the run's call interceptor when it has one); what comes back
 // is copied before it is bound, and a host's failure becomes the step's error.
 
-import { jsonObjectFrom, type JsonValue } from "../json";
-import type { ContextStep, Expr, ModelStep, Step, ToolStep } from "../plan/ast";
-import { quoted } from "../plan/problems";
-import { fail, RunFailure, safeErrorText, type PlanError } from "./errors";
-import type { StepIdentity } from "./events";
-import type { ModelRequest, RunHost } from "./host";
-import { hostValue } from "./hostValue";
-import type { CallInterceptor, HostCall } from "./observer";
+import { jsonObjectFrom, type JsonValue } from "../../json";
+import type { ContextStep, Expr, ModelStep, Step, ToolStep } from "../../plan/ast";
+import { quoted } from "../../plan/problems";
+import { fail, RunFailure, safeErrorText, type PlanError } from "../errors";
+import type { StepIdentity } from "../events";
+import type { ModelRequest, RunHost } from "../host";
+import { hostValue } from "../hostValue";
+import type { CallInterceptor, HostCall } from "../observer";
 
 /** What a host step needs of the run it belongs to, in the frame `F` the step runs in. */
 export interface HostStepRun<F extends { readonly signal: AbortSignal }> {
