@@ -56,10 +56,10 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
   const expansion = expandTargets(command.files);
   const mask = sessionMask({ env: process.env });
   const refusals = new Map<string, PreflightReport>();
-  // A plan its preflight passes is then checked with the tools its profile's MCP servers list
-  // (their input and output schemas), as the editor does with listMcpTools: one listing a profile.
+  // A plan its preflight passes is then checked with the tools its MCP servers listed to that
+  // preflight (their input and output schemas), as the editor does with listMcpTools: one
+  // session, one start of each server the plan calls, not a second listing.
   const discoveries = new Map<string, McpDiscovery>();
-  const listed = new Map<string, Promise<McpDiscovery>>();
   for (const target of expansion.targets) {
     if (target.kind !== "plan") continue;
     const opened = sessionFor(target.file, command, mask);
@@ -67,18 +67,9 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
     if (!opened.ok || profile === undefined) continue;
     const report = await opened.session.preflight();
     refusals.set(target.file, report);
-    if (!report.ok || profile.mcpServers.size === 0) continue;
-    let listing = listed.get(profile.file);
-    if (!listing) listed.set(profile.file, (listing = mcpDiscovery().discoverMcpTools(profile)));
-    discoveries.set(target.file, await listing);
+    if (report.ok && report.mcpListing) discoveries.set(target.file, report.mcpListing);
   }
   return checkOnce(command, io, version, { warned: new Set(), preflights: refusals, mask, discoveries }).code;
-}
-
-/** Only --preflight starts MCP servers: plain check loads no process-supervision code. */
-function mcpDiscovery(): typeof import("@rlm-plan/core/host/mcp/discovery") {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("@rlm-plan/core/host/mcp/discovery") as typeof import("@rlm-plan/core/host/mcp/discovery");
 }
 
 /** What one check is given besides the command: what --preflight found, and the warnings said. */

@@ -389,6 +389,8 @@ export interface JournalRunSummary {
   readonly uid: string;
   /** Who started it: cli, editor, debugger, test. */
   readonly origin: string;
+  /** What the run was within its origin: a test run's "FILE#CASE" (the test file relative to the host profile's folder); null otherwise. */
+  readonly label: string | null;
   readonly plan: string;
   /** The plan file's path, when the run was started from one. */
   readonly planFile: string | null;

@@ -5,7 +5,8 @@
 // from the normalized steps. Editors map the kinds to their own token types.
 
 import type { JsonPath } from "../json";
-import { childPlans, OPERATIONS, SPAWN_AGENT, stepExpressions, type Expr, type Plan, type Step } from "./ast";
+import { OPERATIONS, SPAWN_AGENT, type Expr, type Plan, type Step } from "./ast";
+import { childPlans, stepExpressions } from "./walk";
 import type { PlanModel } from "./model";
 
 export type PlanTokenKind =
@@ -31,7 +32,7 @@ export interface StepSpan {
 
 /**
  * Every token of the plan the model describes, or only those inside the top-level steps of
- * `within` (a range of a big plan: the rest is never walked); in no particular order (sort by range).
+ * `within` (a range of a big plan: only those steps' tokens are built); in no particular order (sort by range).
  */
 export function planTokens(model: PlanModel, within?: StepSpan): PlanToken[] {
   const tokens: PlanToken[] = [];
@@ -43,21 +44,19 @@ export function planTokens(model: PlanModel, within?: StepSpan): PlanToken[] {
     if (!wanted(reference.path)) continue;
     tokens.push({ kind: "variable", path: [...reference.path, "name"], resolved: reference.binding !== undefined });
   }
-  const root = model.plan;
-  const plans: Plan[] = [root];
-  for (let plan = plans.pop(); plan; plan = plans.pop()) {
-    const all = plan !== root;
-    for (const step of plan.steps) {
-      if (!all && !wanted(step.path)) continue;
-      stepTokens(step, tokens);
-      for (const item of childPlans(step)) plans.push(item);
-    }
+  // A step that did not normalize still shows its operation, when it names a known one.
+  const opaqueTokens = (plan: Plan): void => {
     for (const opaque of plan.opaque ?? []) {
-      if (!all && !wanted(opaque.path)) continue;
-      // A step that did not normalize still shows its operation, when it names a known one.
+      if (!wanted(opaque.path)) continue;
       const op = opaque.value.op;
       if (typeof op === "string" && KNOWN_OPS.has(op)) tokens.push({ kind: "operation", path: [...opaque.path, "op"] });
     }
+  };
+  opaqueTokens(model.plan);
+  for (const { step } of model.steps()) {
+    if (!wanted(step.path)) continue;
+    stepTokens(step, tokens);
+    for (const nested of childPlans(step)) opaqueTokens(nested);
   }
   return tokens;
 }
