@@ -17,7 +17,7 @@ if [ ! -x "$NODE22" ]; then
 fi
 SQLITE22=${E2E_DIR:-$PWD/.e2e}/node22/sqlite
 if [ ! -f "$SQLITE22/.installed" ]; then
-  echo "test-node22: SKIPPED: no better-sqlite3 built for Node 22 in $SQLITE22 (E2E_NEWEST=1 bash scripts/install-e2e.sh)"
+  echo "test-node22: SKIPPED: no better-sqlite3 built for Node 22 in $SQLITE22 (bash scripts/install-e2e.sh builds it)"
   exit 0
 fi
 export RLM_PLAN_NATIVE_MODULES=$SQLITE22
