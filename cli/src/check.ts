@@ -6,7 +6,8 @@
 
 import { readdirSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { SKIPPED_FOLDERS } from "@rlm-plan/core/workspaceFiles";
+import { performance } from "node:perf_hooks";
+import { SKIPPED_FOLDERS, type UnreadableFolder } from "@rlm-plan/core/workspaceFiles";
 import type { Command } from "./args";
 import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
@@ -43,7 +44,7 @@ interface PlanEntry {
 
 /** `rlm-plan check`: static, it starts no program a plan or host profile names. */
 export function runCheck(command: CheckCommand, io: Io, version: string): number {
-  return checkOnce(command, io, version).code;
+  return checkOnce(command, io, version, { warned: new Set() }).code;
 }
 
 /**
@@ -55,10 +56,10 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
   const expansion = expandTargets(command.files);
   const mask = sessionMask({ env: process.env });
   const refusals = new Map<string, PreflightReport>();
-  // A plan its preflight passes is then checked with the tools its profile's MCP servers list
-  // (their input and output schemas), as the editor does with listMcpTools: one listing a profile.
+  // A plan its preflight passes is then checked with the tools its MCP servers listed to that
+  // preflight (their input and output schemas), as the editor does with listMcpTools: one
+  // session, one start of each server the plan calls, not a second listing.
   const discoveries = new Map<string, McpDiscovery>();
-  const listed = new Map<string, Promise<McpDiscovery>>();
   for (const target of expansion.targets) {
     if (target.kind !== "plan") continue;
     const opened = sessionFor(target.file, command, mask);
@@ -66,36 +67,81 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
     if (!opened.ok || profile === undefined) continue;
     const report = await opened.session.preflight();
     refusals.set(target.file, report);
-    if (!report.ok || profile.mcpServers.size === 0) continue;
-    let listing = listed.get(profile.file);
-    if (!listing) listed.set(profile.file, (listing = mcpDiscovery().discoverMcpTools(profile)));
-    discoveries.set(target.file, await listing);
+    if (report.ok && report.mcpListing) discoveries.set(target.file, report.mcpListing);
   }
-  return checkOnce(command, io, version, refusals, mask, discoveries).code;
+  return checkOnce(command, io, version, { warned: new Set(), preflights: refusals, mask, discoveries }).code;
 }
 
-/** Only --preflight starts MCP servers: plain check loads no process-supervision code. */
-function mcpDiscovery(): typeof import("@rlm-plan/core/host/mcp/discovery") {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("@rlm-plan/core/host/mcp/discovery") as typeof import("@rlm-plan/core/host/mcp/discovery");
+/** What one check is given besides the command: what --preflight found, and the warnings said. */
+interface CheckContext {
+  /** Folders already warned about as unreadable (a watch warns once per folder). */
+  readonly warned: Set<string>;
+  readonly preflights?: ReadonlyMap<string, PreflightReport>;
+  readonly mask?: SecretMask;
+  readonly discoveries?: ReadonlyMap<string, McpDiscovery>;
 }
 
-function checkOnce(
+/** One check, start to end, synchronously (plain `check`, `--preflight`). */
+function checkOnce(command: CheckCommand, io: Io, version: string, context: CheckContext): CheckRun {
+  const steps = checkSteps(command, io, version, context);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/** How long a `--watch` check runs before it lets Ctrl-C (and file events) in. */
+const YIELD_EVERY_MS = 20;
+
+/**
+ * One check that yields to the event loop every YIELD_EVERY_MS, so Ctrl-C ends a long one (50,000
+ * plans) at once; undefined when `signal` aborted it (nothing of it is printed then).
+ */
+async function checkYielding(
+  command: CheckCommand,
+  io: Io,
+  version: string,
+  context: CheckContext,
+  signal: AbortSignal,
+): Promise<CheckRun | undefined> {
+  const steps = checkSteps(command, io, version, context);
+  let since = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - since < YIELD_EVERY_MS) continue;
+    await new Promise((resume) => setImmediate(resume));
+    since = performance.now();
+    if (signal.aborted) {
+      io.err(`rlm-plan: check stopped after ${step.value.done} of ${step.value.of} files\n`);
+      return undefined;
+    }
+  }
+}
+
+/** The warning for a folder a walk could not read, once per folder. */
+function warnUnreadable(io: Io, warned: Set<string>): UnreadableFolder {
+  return (folder, error) => {
+    if (warned.has(folder)) return;
+    warned.add(folder);
+    io.err(
+      `rlm-plan: warning: ${lineText(folder)}: cannot read this folder (${error.code ?? error.message}); the plans below it are not checked\n`,
+    );
+  };
+}
+
+/** A check as steps: one a file (`done` of `of`), then its result. */
+function* checkSteps(
   command: CheckCommand,
   unmasked: Io,
   version: string,
-  preflights?: ReadonlyMap<string, PreflightReport>,
-  given?: SecretMask,
-  discoveries?: ReadonlyMap<string, McpDiscovery>,
-): CheckRun {
+  context: CheckContext,
+): Generator<{ done: number; of: number }, CheckRun> {
+  const { preflights, discoveries } = context;
   // Every format passes through the sessions' mask (an MCP server's message may hold a key).
-  const mask = given ?? sessionMask({ env: process.env });
+  const mask = context.mask ?? sessionMask({ env: process.env });
   const io: Io = {
     ...unmasked,
     out: (text) => unmasked.out(mask.mask(text)),
     err: (text) => unmasked.err(mask.mask(text)),
   };
-  const expansion = expandTargets(command.files);
+  const expansion = expandTargets(command.files, warnUnreadable(io, context.warned));
   for (const error of expansion.errors) io.err(`rlm-plan: ${lineText(error)}\n`);
   const checked: CheckedFile[] = [];
   const inputs = new Set<string>();
@@ -103,7 +149,10 @@ function checkOnce(
   let warnedNoHost = false;
   let hosted = false;
   const started = new Map<string, readonly string[]>();
+  let done = 0;
   for (const target of expansion.targets) {
+    if (done > 0) yield { done, of: expansion.targets.length };
+    done++;
     inputs.add(resolve(target.file));
     if (target.kind === "host") {
       checked.push(reportHostFile(target.file));
@@ -245,14 +294,18 @@ function noteLines(notes: CheckNotes): string[] {
 export async function watchCheck(command: CheckCommand, io: Io, version: string, signal: AbortSignal): Promise<number> {
   const DEBOUNCE_MS = 120;
   // Static like every plain check: it starts no program; checks never overlap.
-  const check = async () => checkOnce(command, io, version);
-  let last = await check();
+  const warned = new Set<string>();
+  const check = () => checkYielding(command, io, version, { warned }, signal);
+  const first = await check();
+  // Stopped during the first check: the status a shell shows for Ctrl-C.
+  if (!first) return 130;
+  let last = first;
   let checking: Promise<void> = Promise.resolve();
   let watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | undefined;
   const rewatch = () => {
     for (const watcher of watchers) watcher.close();
-    watchers = watchedFolders(command.files, last.inputs).flatMap((folder) => {
+    watchers = watchedFolders(command.files, last.inputs, warnUnreadable(io, warned)).flatMap((folder) => {
       try {
         const watcher = watch(folder, () => schedule());
         watcher.on("error", () => undefined);
@@ -268,7 +321,7 @@ export async function watchCheck(command: CheckCommand, io: Io, version: string,
       checking = checking.then(async () => {
         if (signal.aborted) return;
         io.err(`rlm-plan: change seen, checking again (${new Date().toLocaleTimeString()})\n`);
-        last = await check();
+        last = (await check()) ?? last;
         rewatch();
       });
     }, DEBOUNCE_MS);
@@ -291,24 +344,25 @@ export async function watchCheck(command: CheckCommand, io: Io, version: string,
  * over 50,000 plans it took 11 s and 180 MB to start and 1.6 s to close (SIGINT exited late);
  * one watcher a folder sees the same changes, and the folders are walked again after each check.
  */
-function watchedFolders(args: readonly string[], inputs: readonly string[]): string[] {
+function watchedFolders(args: readonly string[], inputs: readonly string[], unreadable: UnreadableFolder): string[] {
   const folders = new Set<string>();
   for (const arg of args) {
     const absolute = resolve(arg);
-    if (!inputs.includes(absolute)) for (const folder of foldersBelow(absolute)) folders.add(folder);
+    if (!inputs.includes(absolute)) for (const folder of foldersBelow(absolute, unreadable)) folders.add(folder);
   }
   for (const input of inputs) folders.add(dirname(input));
   return [...folders];
 }
 
 /** `root` and the folders below it that a check walks (SKIPPED_FOLDERS left out), breadth first. */
-function foldersBelow(root: string): string[] {
+function foldersBelow(root: string, unreadable: UnreadableFolder): string[] {
   const found = [root];
   for (let i = 0; i < found.length; i++) {
     let entries;
     try {
       entries = readdirSync(found[i] as string, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      unreadable(found[i] as string, error as NodeJS.ErrnoException);
       continue;
     }
     for (const entry of entries)

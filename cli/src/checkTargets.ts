@@ -10,6 +10,7 @@ import {
   SKIPPED_FOLDERS,
   workspaceFileKind as targetKind,
   workspaceFileKindByContent,
+  type UnreadableFolder,
   type WorkspaceFileKind as TargetKind,
 } from "@rlm-plan/core/workspaceFiles";
 
@@ -25,7 +26,8 @@ export interface Expansion {
   readonly errors: readonly string[];
 }
 
-export function expandTargets(args: readonly string[]): Expansion {
+/** `unreadable` is told of each folder below a folder argument that could not be read. */
+export function expandTargets(args: readonly string[], unreadable?: UnreadableFolder): Expansion {
   const targets: CheckTarget[] = [];
   const errors: string[] = [];
   const seen = new Set<string>();
@@ -37,7 +39,7 @@ export function expandTargets(args: readonly string[]): Expansion {
   for (const arg of args) {
     const stat = statOf(arg);
     if (stat?.isDirectory()) {
-      const found = findWorkspaceFiles(arg);
+      const found = findWorkspaceFiles(arg, undefined, unreadable);
       if (found.length === 0) errors.push(`${arg}: no *.rlmplan.json, *.rlmplan or rlmplan.host.json below it`);
       for (const file of found) add(file, targetKind(file) as TargetKind);
     } else if (!stat && isDynamicPattern(arg)) {

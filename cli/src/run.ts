@@ -14,8 +14,10 @@ import {
 } from "@rlm-plan/core/session";
 import { mocksJson } from "./queue/planJob";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
-import { runOnQueue } from "./queue/runOnQueue";
-import { childPlans, type Plan } from "@rlm-plan/core/plan/ast";
+import type { runOnQueue } from "./queue/runOnQueue";
+import type { Plan } from "@rlm-plan/core/plan/ast";
+import { planSteps } from "@rlm-plan/core/plan/walk";
+import type { RunObserver } from "@rlm-plan/core/run/observer";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { Budget } from "@rlm-plan/core/plan/budget";
 import { lineColumn } from "@rlm-plan/core/analysis";
@@ -204,19 +206,19 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     );
 
   // One pipeline: the plan is checked first, the host builds only what it names, preflight, run.
-  // Columns are sized from the plan's steps, read when the first transition comes (the plan is valid by then).
+  // Columns are sized from the plan's steps: the run's own validated plan, handed to an observer before the first step.
   // A run always has a profile (no_host_profile ended it above).
   const profile = session.profile;
   if (!profile) return 2;
   const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
-  const printer = lazyPrinter(text, args.json, io, style, mocks !== undefined);
+  const printer = startedPrinter(args.json, io, style, mocks !== undefined);
   const handle = session.run({
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
-    onTransition: printer,
+    onTransition: printer.onTransition,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
-    observers: runObservers(args, profile, recording, io.mask, env, io.stderr),
+    observers: [printer.observer, ...runObservers(args, profile, recording, io.mask, env, io.stderr)],
     recording,
   });
   cancel.onKill(() => handle.kill());
@@ -342,7 +344,10 @@ async function runQueued(
   const mocked = session.mocks !== undefined;
   let result;
   try {
-    result = await runOnQueue({
+    // The queue's modules (BullMQ's submitter, node:crypto) only for `run --queue`.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const queue = require("./queue/runOnQueue") as { runOnQueue: typeof runOnQueue };
+    result = await queue.runOnQueue({
       address,
       plan: { name: display(session.file ?? args.plan), text },
       ...(session.mocks ? { mocks: mocksJson(session.mocks) } : {}),
@@ -398,7 +403,28 @@ function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunRe
 
 // ---- output ---------------------------------------------------------------------------------
 
-/** The transition printer, built when the first transition arrives (the plan is valid by then). */
+/** The transition printer of a local run, sized from the plan the run validated (its `started`). */
+function startedPrinter(
+  json: boolean,
+  io: RunIo,
+  style: Style,
+  mocked: boolean,
+): { readonly observer: RunObserver; readonly onTransition: (t: Transition) => void } {
+  let plan: Plan | undefined;
+  let printer: ((t: Transition) => void) | undefined;
+  return {
+    observer: { started: (start) => void (plan = start.validated.plan) },
+    onTransition: (t) => {
+      printer ??= transitionPrinter(plan, json, io, style, mocked);
+      printer(t);
+    },
+  };
+}
+
+/**
+ * The transition printer of a queued run, built when the first transition arrives (the plan is
+ * valid by then): the worker validated it, so the plan is read here from the text sent.
+ */
 function lazyPrinter(text: string, json: boolean, io: RunIo, style: Style, mocked: boolean): (t: Transition) => void {
   let printer: ((t: Transition) => void) | undefined;
   return (t) => {
@@ -423,15 +449,11 @@ function transitionPrinter(
   let operationWidth = "final".length;
   let bindWidth = 0;
   let steps = 0;
-  const visit = (p: Plan) => {
-    for (const step of p.steps) {
-      steps++;
-      operationWidth = Math.max(operationWidth, operationName(step).length);
-      if ("bind" in step) bindWidth = Math.max(bindWidth, step.bind.length + 3);
-      childPlans(step).forEach(visit);
-    }
-  };
-  if (plan) visit(plan);
+  for (const { step } of plan ? planSteps(plan) : []) {
+    steps++;
+    operationWidth = Math.max(operationWidth, operationName(step).length);
+    if ("bind" in step) bindWidth = Math.max(bindWidth, step.bind.length + 3);
+  }
   const sequenceWidth = Math.max(3, String(steps).length);
   return (t) => {
     const bind = t.bind === null ? "" : `-> ${t.bind}`;

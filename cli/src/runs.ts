@@ -12,12 +12,14 @@ import {
   type RunFilter,
   type ShownStatus,
 } from "@rlm-plan/core/journal/queries";
+import type { RunOrigin } from "@rlm-plan/core/journal/recorder";
 import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
 import { sessionMask } from "@rlm-plan/core/session";
 import { guardedStream } from "./guardedOutput";
 import { readOptions } from "./options";
 
-export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--since WHEN] [--limit N] [--json]
+export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
+                          [--since WHEN] [--limit N] [--json]
        rlm-plan runs show RUN [--json]
        rlm-plan runs export RUN
        rlm-plan runs prune [--keep N] [--older-than AGE]
@@ -30,9 +32,12 @@ ${RUNS_USAGE}
 The journal is .rlm-plan/runs.sqlite in this folder or above it, or beside the nearest host
 profile; --journal DIR names another.
 
-  list      runs, newest first: id, status, start, time, plan, error
+  list      runs, newest first: id, status, start, time, plan, error, and where it came from
+            (a test case's run: test FILE#CASE)
             --plan PLAN      runs of this plan file (name or path)
             --status STATUS  running, interrupted, ok, failed or cancelled
+            --origin ORIGIN  runs started from cli, editor, debugger, test or worker
+            --case TEXT      runs of rlm-plan test whose FILE#CASE holds TEXT
             --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
             --limit N        the newest N only
             --json           one JSON array
@@ -54,6 +59,7 @@ interface RunsIo {
 }
 
 const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "ok", "failed", "cancelled"];
+const ORIGINS: readonly RunOrigin[] = ["cli", "editor", "debugger", "test", "worker"];
 
 /** Runs `rlm-plan runs` with the arguments after "runs". Never throws. */
 export function runsCommand(argv: readonly string[], unguarded: RunsIo): number {
@@ -74,13 +80,15 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
       "--journal": "a DIR",
       "--plan": "a PLAN file",
       "--status": STATUSES.join(", "),
+      "--origin": ORIGINS.join(", "),
+      "--case": "a TEXT",
       "--since": "a date or an age (7d)",
       "--limit": "a number",
       "--keep": "a number",
       "--older-than": "an age (30d)",
     },
     flags: ["--json", "--help", "-h"],
-    nonEmpty: ["--journal", "--plan"],
+    nonEmpty: ["--journal", "--plan", "--case"],
   });
   if (typeof options === "string") return usage(options);
   if (options.flags.has("--help") || options.flags.has("-h")) {
@@ -88,7 +96,7 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
     return 0;
   }
   const allowed: Record<string, readonly string[]> = {
-    list: ["--journal", "--plan", "--status", "--since", "--limit", "--json"],
+    list: ["--journal", "--plan", "--status", "--origin", "--case", "--since", "--limit", "--json"],
     show: ["--journal", "--json"],
     export: ["--journal"],
     prune: ["--journal", "--keep", "--older-than"],
@@ -174,9 +182,16 @@ function listFilter(values: ReadonlyMap<string, string>): RunFilter | string {
   const limitText = values.get("--limit");
   const limit = limitText === undefined ? undefined : Number(limitText);
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) return "--limit needs a positive number";
+  const origin = values.get("--origin");
+  if (origin !== undefined && !ORIGINS.includes(origin as RunOrigin))
+    return `--origin needs one of ${ORIGINS.join(", ")}`;
+  const label = values.get("--case");
   const plan = values.get("--plan");
   return {
     ...(plan !== undefined ? { plan } : {}),
+    // A case's label is a test run's: --case alone means the runs of rlm-plan test.
+    ...(origin !== undefined ? { origin } : label !== undefined ? { origin: "test" } : {}),
+    ...(label !== undefined ? { label } : {}),
     ...(status !== undefined ? { status: status as ShownStatus } : {}),
     ...(since !== undefined ? { since } : {}),
     ...(limit !== undefined ? { limit } : {}),
@@ -200,8 +215,9 @@ function list(store: JournalStore, filter: RunFilter, json: boolean, io: RunsIo)
     r.elapsedMs === null ? "" : `${r.elapsedMs} ms`,
     r.plan + (r.mocked ? " (mocked)" : ""),
     r.errorKind ?? "",
+    r.origin + (r.label !== null ? ` ${r.label}` : ""),
   ]);
-  const header = ["RUN", "STATUS", "STARTED", "TIME", "PLAN", "ERROR"];
+  const header = ["RUN", "STATUS", "STARTED", "TIME", "PLAN", "ERROR", "FROM"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
   const line = (cells: readonly string[]) =>
     `${cells
@@ -242,7 +258,9 @@ function prune(store: JournalStore, values: ReadonlyMap<string, string>, io: Run
 export function showText(run: RunDetail): string {
   const out: string[] = [];
   const d = run.details as Record<string, unknown>;
-  out.push(`run ${run.id}  ${run.status}${run.mocked ? " (mocked)" : ""}  from ${run.origin}`);
+  out.push(
+    `run ${run.id}  ${run.status}${run.mocked ? " (mocked)" : ""}  from ${run.origin}${run.label !== null ? ` ${run.label}` : ""}`,
+  );
   out.push(`plan          ${run.planFile ?? run.plan}  (sha256 ${run.planDigest.slice(0, 12)})`);
   if (run.hostFile) out.push(`host profile  ${run.hostFile}  (sha256 ${(run.hostDigest ?? "").slice(0, 12)})`);
   out.push(`started       ${run.startedAt}${run.elapsedMs !== null ? `, ran ${run.elapsedMs} ms` : ""}`);

@@ -136,7 +136,14 @@ function listedRecord(run: JournalRunSummary): RunRecord {
     status: STATUSES[run.status],
     ...(run.elapsedMs !== null ? { durationMs: run.elapsedMs } : {}),
     transitions: [],
-    journal: { dir: run.dir, id: run.id, uid: run.uid, origin: run.origin, loaded: false },
+    journal: {
+      dir: run.dir,
+      id: run.id,
+      uid: run.uid,
+      origin: run.origin,
+      ...(run.label !== null && run.label !== undefined ? { label: run.label } : {}),
+      loaded: false,
+    },
   };
 }
 

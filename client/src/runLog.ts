@@ -75,6 +75,8 @@ export interface JournalRef {
   readonly uid: string;
   /** cli, editor, debugger, test: set on runs listed from the journal only. */
   readonly origin?: string;
+  /** A test run's "FILE#CASE" (rlm-plan test): which case it was. */
+  readonly label?: string;
   /** False until the run's events, value or error were read from the journal. */
   loaded?: boolean;
 }

@@ -96,7 +96,9 @@ function runItem(record: RunRecord): vscode.TreeItem {
   item.id = record.id;
   const when = new Date(record.startedAt).toLocaleTimeString();
   const took = record.durationMs === undefined ? "" : ` · ${ms(record.durationMs)}`;
-  const origin = record.journal?.origin ? ` · ${record.journal.origin}` : "";
+  const origin = record.journal?.origin
+    ? ` · ${record.journal.origin}${record.journal.label ? ` ${record.journal.label}` : ""}`
+    : "";
   item.description = `#${record.number} · ${record.status}${record.mocks ? " (mocked)" : ""}${origin} · ${when}${took}`;
   item.iconPath = STATUS_ICONS[record.status];
   // ".journal": recorded in the run journal, so an interrupted run can be resumed.

@@ -551,13 +551,12 @@ export class RlmPlanDebugSession extends LoggingDebugSession {
     response: DebugProtocol.EvaluateResponse,
     args: DebugProtocol.EvaluateArguments,
   ): Promise<void> {
-    const held = this.held;
-    if (!held) return this.fail(response, "the run is not paused: pause it or stop at a breakpoint to evaluate");
-    if (this.travel?.inThePast)
-      return this.fail(response, "evaluate works at the newest step the replay reached; Variables shows this step's");
+    // The step shown: after Step Back in a recorded run, an earlier one (its bindings as they were).
+    const shown = this.held ? this.viewed() : undefined;
+    if (!shown) return this.fail(response, "the run is not paused: pause it or stop at a breakpoint to evaluate");
     const parsed = parseDebugExpression(args.expression);
     if (!parsed.ok) return this.fail(response, parsed.message);
-    const result = held.pause.evaluate(parsed.expr);
+    const result = shown.pause.evaluate(parsed.expr);
     if (!result.ok) return this.fail(response, result.error.message);
     const variable = await this.variableStore.variable("result", result.value);
     response.body = {

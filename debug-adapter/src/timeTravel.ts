@@ -4,7 +4,7 @@
 // without running anything, then on past the newest step, where the replay goes on.
 
 import type { JsonValue } from "@rlm-plan/core/json";
-import type { StepPause } from "@rlm-plan/core";
+import type { Evaluation, Expr, StepPause } from "@rlm-plan/core";
 
 export class TimeTravel {
   private readonly snapshots: StepPause[] = [];
@@ -62,19 +62,60 @@ export class TimeTravel {
 
 /**
  * The pause as it is now: the live scope's bindings copied (JSON values are never changed in
- * place). `evaluate` reads the live scope: the session refuses it on a snapshot in the past.
+ * place), and `evaluate` answering from that copy, so the console shows the step being shown.
  */
 function frozen(pause: StepPause): StepPause {
+  const bindings = new Map<string, JsonValue>(pause.bindings);
   return {
     path: pause.path,
     step: pause.step,
     frames: [...pause.frames],
-    bindings: new Map<string, JsonValue>(pause.bindings),
+    bindings,
     inputs: pause.inputs,
     unreadInputs: [...pause.unreadInputs],
     budget: { limits: pause.budget.limits, remaining: { ...pause.budget.remaining } },
     elapsedMs: pause.elapsedMs,
     checkpoints: [...pause.checkpoints],
-    evaluate: (expr) => pause.evaluate(expr),
+    evaluate: (expr) => evaluateAt(pause, bindings, expr),
   };
+}
+
+/**
+ * Evaluates `expr` in a kept snapshot: each variable is replaced by its value as it was then
+ * (a literal), then the runtime's own evaluator (the pause's) reads fields, lists and inputs
+ * exactly as a run does. A variable the snapshot does not hold was bound later in the run (or
+ * never): that is said, never answered with the later value the live scope holds.
+ */
+export function evaluateAt(pause: StepPause, bindings: ReadonlyMap<string, JsonValue>, expr: Expr): Evaluation {
+  let unbound: string | undefined;
+  const fixed = (e: Expr): Expr => {
+    switch (e.kind) {
+      case "var":
+        if (!bindings.has(e.name)) {
+          unbound ??= e.name;
+          return e;
+        }
+        return { kind: "literal", value: bindings.get(e.name) as JsonValue };
+      case "field":
+        return { ...e, base: fixed(e.base) };
+      case "list":
+        return { ...e, items: e.items.map(fixed) };
+      case "object":
+        return { ...e, entries: e.entries.map(([key, value]) => [key, fixed(value)] as const) };
+      default:
+        return e;
+    }
+  };
+  const rewritten = fixed(expr);
+  if (unbound !== undefined)
+    return {
+      ok: false,
+      error: {
+        phase: "execute",
+        kind: "unbound_variable",
+        variable: unbound,
+        message: `variable ${JSON.stringify(unbound)} is not bound yet at this step`,
+      },
+    };
+  return pause.evaluate(rewritten);
 }

@@ -10,6 +10,7 @@ import {
   formSnippet,
   OPERATION_HELP,
   OPERATIONS,
+  PLAN_DOCS,
   REFERENCE_FIELDS,
   REFERENCE_HELP,
   REFERENCE_KINDS,
@@ -40,7 +41,7 @@ function snippet(prefix: string, description: string, body: string): Snippet {
 export function snippetsFile(): string {
   const final = formSnippet(DISCRIMINATORS.step, "final", STEP_FIELDS.final);
   const entries: Record<string, Snippet> = {
-    Plan: snippet("plan", "A plan: steps that end with a final step", `{\n\t"steps": [\n\t\t$0\n\t\t${final}\n\t]\n}`),
+    Plan: snippet("plan", PLAN_DOCS.description, `{\n\t"steps": [\n\t\t$0\n\t\t${final}\n\t]\n}`),
   };
   for (const op of OPERATIONS) {
     entries[`${capitalized(op)} step`] = snippet(

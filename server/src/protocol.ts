@@ -23,6 +23,16 @@ export interface RlmPlanSettings {
    * completion). Off unless the client turns it on: it runs programs of the workspace.
    */
   readonly listMcpTools?: boolean;
+  /**
+   * Bytes (UTF-8) past which a plan is not analysed: one diagnostic and one message say so, and
+   * every feature answers empty. Default 8,000,000.
+   */
+  readonly maxAnalyzedSize?: number;
+  /**
+   * Bytes past which a plan's semantic tokens are given for a range only (a whole-document
+   * request answers null, logged once). Default 2,000,000.
+   */
+  readonly largePlanSize?: number;
 }
 
 /**
@@ -379,6 +389,8 @@ export interface JournalRunSummary {
   readonly uid: string;
   /** Who started it: cli, editor, debugger, test. */
   readonly origin: string;
+  /** What the run was within its origin: a test run's "FILE#CASE" (the test file relative to the host profile's folder); null otherwise. */
+  readonly label: string | null;
   readonly plan: string;
   /** The plan file's path, when the run was started from one. */
   readonly planFile: string | null;

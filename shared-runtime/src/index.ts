@@ -2,6 +2,10 @@
 
 export * from "./json";
 export * from "./plan/ast";
+// The walks: childPlans and stepExpressions (walk.ts) stay inside the plan layer; consumers ask
+// the model (`steps()`, `needs()`, `expressions(step)`) or, holding a bare plan, `planSteps`.
+export { countPlanSteps, planSteps, type InputReference, type StepExpression, type WalkedPlanStep } from "./plan/walk";
+export * from "./plan/needs";
 export * from "./plan/problems";
 export * from "./plan/parse";
 export * from "./plan/normalize";

@@ -55,12 +55,20 @@ export function workspaceFileKindByContent(file: string): WorkspaceFileKind | un
   return keys.some((key) => HOST_ONLY_KEYS.has(key)) ? "host" : undefined;
 }
 
+/** Told of each folder a walk could not read (its files are not listed), with why. */
+export type UnreadableFolder = (folder: string, error: NodeJS.ErrnoException) => void;
+
 /**
  * Plans and host profiles below `dir`, sorted, without following symbolic links; at most `limit`
- * (the walk stops there, so a huge tree costs a bounded amount).
+ * (the walk stops there, so a huge tree costs a bounded amount). A folder that cannot be read
+ * is passed to `unreadable` (and skipped).
  */
-export function findWorkspaceFiles(dir: string, limit = Number.POSITIVE_INFINITY): string[] {
-  return findFiles(dir, (path) => workspaceFileKind(path) !== undefined, limit);
+export function findWorkspaceFiles(
+  dir: string,
+  limit = Number.POSITIVE_INFINITY,
+  unreadable?: UnreadableFolder,
+): string[] {
+  return findFiles(dir, (path) => workspaceFileKind(path) !== undefined, limit, unreadable);
 }
 
 /** The ending of a test file (`rlm-plan test`); not a plan, though it ends in .json too. */
@@ -75,7 +83,12 @@ export function findTestFiles(dir: string, limit = Number.POSITIVE_INFINITY): st
   return findFiles(dir, isTestFile, limit);
 }
 
-function findFiles(dir: string, wanted: (path: string) => boolean, limit: number): string[] {
+function findFiles(
+  dir: string,
+  wanted: (path: string) => boolean,
+  limit: number,
+  unreadable?: UnreadableFolder,
+): string[] {
   const found: string[] = [];
   const pending = [dir];
   while (pending.length > 0 && found.length < limit) {
@@ -83,7 +96,8 @@ function findFiles(dir: string, wanted: (path: string) => boolean, limit: number
     let entries;
     try {
       entries = readdirSync(current, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      unreadable?.(current, error as NodeJS.ErrnoException);
       continue;
     }
     for (const entry of entries) {

@@ -5,14 +5,12 @@
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
-import { DebugClient } from "@vscode/debugadapter-testsupport";
+import type { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { cliWorkspace } from "../support/cliWorkspace";
-
-const ROOT = resolve(__dirname, "..", "..", "..");
-const ADAPTER = join(ROOT, "debug-adapter", "bin", "rlm-plan-debug-adapter.js");
+import { debugClient } from "../support/debugClient";
 
 // A command tool that appends its label to marks.txt: every real call leaves a line.
 const MARK_TOOL = `
@@ -59,8 +57,7 @@ let wake: (() => void) | undefined;
 let capabilities: DebugProtocol.Capabilities | undefined;
 
 beforeEach(async () => {
-  dc = new DebugClient(process.execPath, ADAPTER, "rlm-plan", { cwd: ws.dir });
-  dc.defaultTimeout = 30_000;
+  dc = debugClient(ws.dir);
   stops = [];
   capabilities = undefined;
   dc.on("stopped", (event: DebugProtocol.StoppedEvent) => {
@@ -129,8 +126,20 @@ test("a recorded run steps forward and back with the bindings and budget of each
   await dc.stepBackRequest({ threadId: 1 });
   assert.deepEqual(await stopped(), ["step", 4]);
   assert.deepEqual(await scope("Bindings"), { a: '{"label":"one","n":3}' });
-  const evaluated = await dc.evaluateRequest({ expression: "a.label", frameId: 1 }).catch((e: Error) => e.message);
-  assert.equal(evaluated, "evaluate works at the newest step the replay reached; Variables shows this step's");
+  // The debug console answers at the step shown, two steps back: a is bound, b and n not yet
+  // (the replay itself holds all three at the newest step).
+  const evaluate = (expression: string) =>
+    dc.evaluateRequest({ expression, frameId: 1, context: "repl" }).then(
+      (r) => r.body.result,
+      (e: Error) => `error: ${e.message}`,
+    );
+  assert.equal(await evaluate("a.label"), '"one"');
+  assert.equal(await evaluate("b"), 'error: variable "b" is not bound yet at this step');
+  assert.equal(
+    await evaluate('{"ref": "field", "value": {"ref": "var", "name": "n"}, "key": "x"}'),
+    'error: variable "n" is not bound yet at this step',
+  );
+  assert.equal(await evaluate("a.nope"), 'error: the value has no field "nope"');
   // Back to the start (no breakpoint on the way), then forward through what was seen.
   await dc.reverseContinueRequest({ threadId: 1 });
   assert.deepEqual(await stopped(), ["entry", 3]);
@@ -150,6 +159,34 @@ test("a recorded run steps forward and back with the bindings and budget of each
     `the final value in the output: ${output.join("")}`,
   );
   assert.equal(marks(), "one\nthree\n", "the replay ran no tool");
+});
+
+test("a case of rlm-plan test is a recorded run the debugger replays: its mocked replies, nothing run", async () => {
+  ws.write(
+    "plan.rlmplan.test.json",
+    JSON.stringify({
+      plan: "plan.rlmplan.json",
+      cases: [{ name: "mocked marks", mocks: { tools: { mark: [{ value: { label: "m", n: 1 }, repeat: true }] } } }],
+    }),
+  );
+  const before = marks();
+  const tested = ws.cli("test", "plan.rlmplan.test.json");
+  assert.equal(tested.code, 0, tested.stdout + tested.stderr);
+  const id = Number(/the cases' runs are run (\d+) in the run journal/.exec(tested.stderr)?.[1]);
+  assert.ok(id > 0, tested.stderr);
+  await launchReplay(id, [6]);
+  assert.deepEqual(await stopped(), ["entry", 3]);
+  await dc.continueRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(), ["breakpoint", 6]);
+  assert.deepEqual(await scope("Bindings"), { a: '{"label":"m","n":1}', b: '{"label":"m","n":1}', n: "3" });
+  await dc.stepBackRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(), ["step", 5]);
+  const n = await dc.evaluateRequest({ expression: "n", frameId: 1 }).catch((e: Error) => e.message);
+  assert.equal(n, 'variable "n" is not bound yet at this step');
+  const terminated = dc.waitForEvent("terminated");
+  await dc.continueRequest({ threadId: 1 });
+  await terminated;
+  assert.equal(marks(), before, "neither the test nor the replay ran the tool");
 });
 
 test("a recorded run whose plan changed since is refused, with the reason", async () => {

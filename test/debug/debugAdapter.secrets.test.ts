@@ -8,14 +8,12 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { startChatServer, type ChatServer } from "../support/chatServer";
+import { debugClient } from "../support/debugClient";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const ADAPTER = join(ROOT, "debug-adapter", "bin", "rlm-plan-debug-adapter.js");
 const SENTINEL = "sk-DapSentinel-4b8e1f0a7c";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-dap-secrets-"));
@@ -55,8 +53,7 @@ test("a debug run whose provider echoes the key leaves it in no event, variable,
     },
   });
 
-  const dc = new DebugClient(process.execPath, ADAPTER, "rlm-plan", { cwd: dir });
-  dc.defaultTimeout = 30_000;
+  const dc = debugClient(dir);
   const seen: unknown[] = [];
   for (const event of ["output", "stopped", "rlmPlan.transition", "rlmPlan.result", "rlmPlan.started"])
     dc.on(event, (body: unknown) => seen.push(body));

@@ -10,13 +10,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, afterEach, beforeEach, describe, test } from "node:test";
-import { DebugClient } from "@vscode/debugadapter-testsupport";
+import type { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { processState } from "@rlm-plan/core/host/processGroup";
+import { debugClient } from "../support/debugClient";
 
 // Compiled to test/out/debug: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");
-const ADAPTER = join(ROOT, "debug-adapter", "bin", "rlm-plan-debug-adapter.js");
 const TOOLS = join(ROOT, "test", "fixtures", "tools");
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-dap-"));
@@ -155,8 +155,7 @@ let wake: (() => void) | undefined;
 let terminated: Promise<void>;
 
 beforeEach(async () => {
-  dc = new DebugClient(process.execPath, ADAPTER, "rlm-plan", { cwd: dir });
-  dc.defaultTimeout = 30_000;
+  dc = debugClient(dir);
   output = [];
   dc.on("output", (event: DebugProtocol.OutputEvent) =>
     output.push({ category: event.body.category ?? "console", text: event.body.output }),
@@ -242,7 +241,7 @@ const text = (category: string) =>
     .map((o) => o.text)
     .join("");
 
-describe("breakpoints and stepping", { timeout: 60_000 }, () => {
+describe("breakpoints and stepping", () => {
   test("breakpoints are verified on the nearest step", async () => {
     const answered = await start({
       program: nested,
@@ -343,7 +342,7 @@ describe("breakpoints and stepping", { timeout: 60_000 }, () => {
   });
 });
 
-describe("inspecting a paused run", { timeout: 60_000 }, () => {
+describe("inspecting a paused run", () => {
   test("bindings, budget and the run's state", async () => {
     await start({ program: nested, breakpoints: [{ line: 15 }] });
     await stoppedAt("breakpoint", 15);
@@ -426,7 +425,7 @@ describe("inspecting a paused run", { timeout: 60_000 }, () => {
   });
 });
 
-describe("exception breakpoints", { timeout: 60_000 }, () => {
+describe("exception breakpoints", () => {
   test("tool_error stops at the failing step with the error", async () => {
     await start({ program: failing, filters: ["tool_error"] });
     assert.equal((await stoppedAt("exception", 4, failing)).length, 1);
@@ -465,7 +464,7 @@ describe("exception breakpoints", { timeout: 60_000 }, () => {
   });
 });
 
-describe("launch and termination", { timeout: 60_000 }, () => {
+describe("launch and termination", () => {
   test("an invalid plan is a located launch error", async () => {
     const broken = join(dir, "broken.rlmplan.json");
     writeFileSync(

@@ -2,9 +2,11 @@
 // server starts is recorded (its identity names its journal entry), a CLI run in the same folder
 // (a real child process) is listed beside it, newest first, and one run is read whole (events,
 // value, checkpoints). Resume through the server: a finished run is refused with the reason, a
-// cancelled one continues its own journal entry.
+// cancelled one continues its own journal entry. A case of `rlm-plan test` is listed too, with
+// its FILE#CASE label.
 
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
@@ -12,30 +14,7 @@ import { ExecuteCommandRequest } from "vscode-languageserver-protocol/node";
 import { hostProfile } from "@rlm-plan/lsp-harness";
 import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { runCli } from "../support/cliWorkspace";
-
-const HOST = {
-  capabilities: ["context(search)", "tool(count_items)", "tool(sleepy)", "checkpoint"],
-  inputs: { doc: { type: "text", text: "needle one\nhay\nneedle two\n" } },
-  tools: {
-    count_items: { type: "builtin", builtin: "count_items" },
-    sleepy: { type: "command", command: [process.execPath, "sleepy.js"], timeoutMs: 60000 },
-  },
-};
-
-const COUNT_PLAN = `{
-  "steps": [
-    {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "needle"}, "bind": "hits"},
-    {"op": "checkpoint", "label": "searched"},
-    {"op": "tool", "name": "count_items", "args": {"ref": "var", "name": "hits"}, "bind": "count"},
-    {"op": "final", "value": {"ref": "var", "name": "count"}}
-  ]
-}
-`;
-
-const SLEEPY_PLAN = `{"steps": [
-  {"op": "tool", "name": "sleepy", "args": {}, "bind": "nap"},
-  {"op": "final", "value": {"ref": "var", "name": "nap"}}
-]}`;
+import { COUNT_PLAN, SLEEPY_PLAN, SLEEPY_SCRIPT, runHost } from "./support/runFixtures";
 
 interface Identity {
   uri: string;
@@ -48,10 +27,10 @@ describe("the run journal through the server", () => {
   const waiters = new Set<() => void>();
   const server = useServer({
     files: {
-      "rlmplan.host.json": hostProfile(HOST),
+      "rlmplan.host.json": hostProfile(runHost()),
       "count.rlmplan.json": COUNT_PLAN,
       "sleepy.rlmplan.json": SLEEPY_PLAN,
-      "sleepy.js": "process.stdin.resume(); setTimeout(() => process.stdout.write('1'), 30000);\n",
+      "sleepy.js": SLEEPY_SCRIPT,
     },
     onConnection: (connection) => {
       connection.onNotification(
@@ -162,5 +141,38 @@ describe("the run journal through the server", () => {
       uri: pathToFileURL(workspace.root).href,
     })) as { runs: { id: number; status: string }[] };
     assert.deepEqual(listed.runs[0], { ...listed.runs[0], id: first.journal?.id, status: "cancelled" });
+  });
+
+  it("lists a case of rlm-plan test beside them, labelled with its test file and case, and reads it whole", async () => {
+    writeFileSync(
+      workspace.path("count.rlmplan.test.json"),
+      JSON.stringify({ plan: "count.rlmplan.json", cases: [{ name: "counts", expect: { value: { equals: 2 } } }] }),
+    );
+    const cli = runCli(workspace.root, ["test", "count.rlmplan.test.json"]);
+    assert.equal(cli.code, 0, cli.stdout + cli.stderr);
+    const id = Number(/the cases' runs are run (\d+) in the run journal \.rlm-plan\n/.exec(cli.stderr)?.[1]);
+    const listed = (await server.client.connection.sendRequest("rlmPlan/journalRuns", {
+      uri: pathToFileURL(workspace.root).href,
+    })) as { runs: Record<string, unknown>[] };
+    const { origin, label, status, plan } = listed.runs[0] ?? {};
+    assert.deepEqual(
+      { id: listed.runs[0]?.["id"], origin, label, status, plan },
+      { id, origin: "test", label: "count.rlmplan.test.json#counts", status: "ok", plan: "count.rlmplan.json" },
+    );
+    assert.ok(
+      listed.runs.slice(1).every((run) => run["label"] === null),
+      "runs that are not test cases have no label",
+    );
+    const run = (await server.client.connection.sendRequest("rlmPlan/journalRun", { dir: journal(), id })) as {
+      label: string;
+      events: { type: string; operation: string }[];
+      value: unknown;
+    };
+    assert.equal(run.label, "count.rlmplan.test.json#counts");
+    assert.deepEqual(
+      run.events.filter((e) => e.type === "transition").map((e) => e.operation),
+      ["context(search)", "checkpoint", "tool(count_items)", "final"],
+    );
+    assert.equal(run.value, 2);
   });
 });

@@ -11,6 +11,7 @@ import { ExecuteCommandRequest, ResponseError } from "vscode-languageserver-prot
 import { hostProfile, withServer } from "@rlm-plan/lsp-harness";
 import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { TRANSITION_KEYS } from "./support/planRuns";
+import { COUNT_PLAN, SLEEPY_PLAN, SLEEPY_SCRIPT, runHost } from "./support/runFixtures";
 
 interface Transition {
   sequence: number;
@@ -60,31 +61,6 @@ interface StepStartedParams {
   step: { operation: string; bind: string | null; path: (string | number)[]; depth: number };
 }
 
-const HOST = {
-  capabilities: ["context(search)", "tool(count_items)", "tool(sleepy)", "tool(marker)", "checkpoint"],
-  inputs: { doc: { type: "text", text: "needle one\nhay\nneedle two\nmore hay\n", description: "a haystack" } },
-  tools: {
-    count_items: { type: "builtin", builtin: "count_items" },
-    sleepy: { type: "command", command: [process.execPath, "sleepy.js"], timeoutMs: 60000 },
-    marker: { type: "command", command: [process.execPath, "marker.js"], timeoutMs: 10000 },
-  },
-};
-
-const COUNT_PLAN = `{
-  "steps": [
-    {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "needle"}, "bind": "hits"},
-    {"op": "checkpoint", "label": "searched"},
-    {"op": "tool", "name": "count_items", "args": {"ref": "var", "name": "hits"}, "bind": "count"},
-    {"op": "final", "value": {"ref": "var", "name": "count"}}
-  ]
-}
-`;
-
-const SLEEPY_PLAN = `{"steps": [
-  {"op": "tool", "name": "sleepy", "args": {}, "bind": "nap"},
-  {"op": "final", "value": {"ref": "var", "name": "nap"}}
-]}`;
-
 const MARKER_PLAN = `{"steps": [
   {"op": "tool", "name": "marker", "args": [], "bind": "ran"},
   {"op": "final", "value": {"ref": "var", "name": "ran"}}
@@ -98,8 +74,10 @@ describe("run: the plan through the server", () => {
   const waiters = new Set<() => void>();
   const server = useServer({
     files: {
-      "rlmplan.host.json": hostProfile(HOST),
-      "sleepy.js": "process.stdin.resume(); setTimeout(() => process.stdout.write('1'), 30000);\n",
+      "rlmplan.host.json": hostProfile(
+        runHost({ marker: { type: "command", command: [process.execPath, "marker.js"], timeoutMs: 10000 } }),
+      ),
+      "sleepy.js": SLEEPY_SCRIPT,
       "marker.js":
         "require('node:fs').writeFileSync('ran.txt', 'yes'); process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('true'));\n",
     },

@@ -11,7 +11,12 @@ import { childOutput, type ChildOutput } from "./childOutput";
 
 // Compiled to test/out/support: the repository root is three levels up.
 export const ROOT = resolve(__dirname, "..", "..", "..");
+/** The compiled CLI's entry: what most CLI tests run (no bundle needed). */
 export const CLI = join(ROOT, "cli", "out", "main.js");
+/** The committed shim users run (`npx rlm-plan`): the bundle when built, else the compiled entry. */
+export const CLI_BIN = join(ROOT, "cli", "bin", "rlm-plan.js");
+/** The compiled `run` command's module, for tests that drive `runCommand` in a child of their own. */
+export const CLI_RUN_MODULE = join(ROOT, "cli", "out", "run.js");
 
 /** What a static `check` says when a host profile applies: it started nothing, and what it left to --preflight. */
 export const LEFT_TO_PREFLIGHT =
@@ -60,7 +65,15 @@ export interface CliWorkspace {
 /** A fresh temporary folder named `rlm-plan-<name>-…`, removed after the calling file's tests. */
 export function cliWorkspace(name: string): CliWorkspace {
   const dir = mkdtempSync(join(tmpdir(), `rlm-plan-${name}-`));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A path past PATH_MAX (check.watch-hostile's tree) is beyond rmSync, which goes by whole
+      // paths; rm walks folder by folder.
+      spawnSync("rm", ["-rf", dir]);
+    }
+  });
   return {
     dir,
     write(path, text) {

@@ -7,9 +7,10 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
 import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core";
+import { CLI } from "../support/cliWorkspace";
 
 const ALL = ["context(search)", "context(reduce)", "model(p)", "tool(t)", "rlm"];
 const v = (name: string) => ({ ref: "var", name });
@@ -115,11 +116,10 @@ test("rlm-plan check fails the plan that run would fail at the step", () => {
       ],
     }),
   );
-  const main = resolve(__dirname, "..", "..", "..", "cli", "out", "main.js");
-  const check = spawnSync(process.execPath, [main, "check", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
+  const check = spawnSync(process.execPath, [CLI, "check", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
   assert.equal(check.status, 1, check.stdout + check.stderr);
   assert.match(check.stdout, /p\.rlmplan\.json:1:\d+: error: "hits" is a context step's result, not a context handle/);
-  const run = spawnSync(process.execPath, [main, "run", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [CLI, "run", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
   assert.equal(run.status, 1);
   assert.match(run.stderr, /invalid_handle/);
 });

@@ -6,9 +6,10 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/core";
+import { CLI } from "../support/cliWorkspace";
 
 const PLAN = `{"steps": [
   {"op": "tool", "name": "t", "args": [{"ref": "input", "name": "ghost"}, {"ref": "input", "name": "doc"}], "bind": "a"},
@@ -65,8 +66,7 @@ test("rlm-plan check warns on them when it finds a host profile", () => {
     }),
   );
   writeFileSync(join(dir, "p.rlmplan.json"), PLAN);
-  const main = resolve(__dirname, "..", "..", "..", "cli", "out", "main.js");
-  const run = spawnSync(process.execPath, [main, "check", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
+  const run = spawnSync(process.execPath, [CLI, "check", "p.rlmplan.json"], { cwd: dir, encoding: "utf8" });
   assert.equal(
     run.stdout,
     [

@@ -1,7 +1,8 @@
 // Holds "nothing outside the plan session reads a host profile, builds an analysis policy or a
-// secret mask" (ARCHITECTURE.md): every workspace package of the root package.json is scanned,
-// recursively, for the calls that do one of those three; only the core's session and the modules
-// that define them may make them. The scanner is shown a planted offender first, so it can fail.
+// secret mask" and "every run starts through the plan session" (ARCHITECTURE.md): every
+// workspace package of the root package.json is scanned, recursively, for the calls that do one
+// of those; only the core's session and the modules that define them may make them (a run:
+// the session and startRun.ts itself). The scanner is shown a planted offender first, so it can fail.
 
 import { strict as assert } from "node:assert";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -19,6 +20,12 @@ const ACTS: readonly { readonly act: string; readonly pattern: RegExp }[] = [
   },
   { act: "builds a secret mask", pattern: /\bnew\s+SecretMask\s*\(|\benvironmentSecrets\s*\(/ },
 ];
+
+/** Starting a run (or its preflight) directly: every front end, the test runner too, goes through the session's `run`/`preflight`. */
+const RUN_ACT = { act: "starts a run outside the plan session", pattern: /\b(?:startRun|startPreflight)\s*\(/ };
+
+/** The session, and the run pipeline's own module (where startRun is defined and `runPlan` wraps it). */
+const RUN_ALLOWED = ["shared-runtime/src/session/", "shared-runtime/src/run/startRun.ts"];
 
 /** The session, and the modules where these functions are defined (their own bodies and helpers). */
 const ALLOWED = [
@@ -51,14 +58,14 @@ function code(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 }
 
-function offences(file: string, text: string): string[] {
+function offences(file: string, text: string, acts = ACTS): string[] {
   const body = code(text);
-  return ACTS.filter(({ pattern }) => pattern.test(body)).map(({ act }) => `${file} ${act}`);
+  return acts.filter(({ pattern }) => pattern.test(body)).map(({ act }) => `${file} ${act}`);
 }
 
-function allowed(file: string): boolean {
+function allowed(file: string, prefixes = ALLOWED): boolean {
   const path = file.split(sep).join("/");
-  return ALLOWED.some((prefix) => path === prefix || (prefix.endsWith("/") && path.startsWith(prefix)));
+  return prefixes.some((prefix) => path === prefix || (prefix.endsWith("/") && path.startsWith(prefix)));
 }
 
 test("the scanner finds each act, and not in comments", () => {
@@ -68,6 +75,13 @@ test("the scanner finds each act, and not in comments", () => {
     "x.ts builds a secret mask",
   ]);
   assert.deepEqual(offences("x.ts", "// loadHostProfile(file) is the session's business"), []);
+  assert.deepEqual(offences("x.ts", "const report = await startRun({ source, policy, host }).done;", [RUN_ACT]), [
+    "x.ts starts a run outside the plan session",
+  ]);
+  assert.deepEqual(offences("x.ts", "return startPreflight ({ source });", [RUN_ACT]), [
+    "x.ts starts a run outside the plan session",
+  ]);
+  assert.deepEqual(offences("x.ts", "// startRun(options) is the session's to call\nsession.run({});", [RUN_ACT]), []);
 });
 
 test("every workspace package is scanned, recursively", () => {
@@ -86,6 +100,18 @@ test("no module outside the plan session reads a host profile, builds an analysi
       const rel = relative(root, file);
       if (allowed(rel)) continue;
       found.push(...offences(rel, readFileSync(file, "utf8")));
+    }
+  }
+  assert.deepEqual(found, []);
+});
+
+test("no module outside the plan session starts a run or a preflight (the test runner's cases included)", () => {
+  const found: string[] = [];
+  for (const dir of packages()) {
+    for (const file of sourceFiles(join(root, dir))) {
+      const rel = relative(root, file);
+      if (allowed(rel, RUN_ALLOWED)) continue;
+      found.push(...offences(rel, readFileSync(file, "utf8"), [RUN_ACT]));
     }
   }
   assert.deepEqual(found, []);

@@ -6,13 +6,12 @@ import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
 import { readTextFile, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
 import { childOutput } from "../support/childOutput";
+import { CLI } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-special-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,7 +21,7 @@ const PLAN = join(dir, "ok.rlmplan.json");
 writeFileSync(PLAN, '{"steps":[{"op":"final","value":1}]}');
 
 function cli(args: readonly string[]) {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   return childOutput(child);
 }
 

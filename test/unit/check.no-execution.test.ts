@@ -8,11 +8,10 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
+import { CLI_BIN } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
 const SENTINEL = "sk-SENTINEL-check-7f3a9c2e";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-check-static-"));
@@ -27,7 +26,7 @@ interface Ran {
 function rlmPlan(cwd: string, args: readonly string[], untilStderr?: RegExp): Promise<Ran> {
   return new Promise((done) => {
     const env = { ...process.env, NO_COLOR: "1", RLM_PLAN_SENTINEL_API_KEY: SENTINEL };
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

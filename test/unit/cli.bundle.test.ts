@@ -8,14 +8,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { ROOT } from "../support/cliWorkspace";
+import { CLI_BIN, ROOT } from "../support/cliWorkspace";
 
-const BIN = join(ROOT, "cli", "bin", "rlm-plan.js");
 const cache = mkdtempSync(join(tmpdir(), "rlm-plan-cli-bundle-"));
 after(() => rmSync(cache, { recursive: true, force: true }));
 
 function bin(args: readonly string[], cacheDir: string) {
-  return spawnSync(process.execPath, [BIN, ...args], {
+  return spawnSync(process.execPath, [CLI_BIN, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1", RLM_PLAN_CODE_CACHE: cacheDir },

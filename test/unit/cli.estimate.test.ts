@@ -4,12 +4,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
-
-// Compiled to test/out/unit: the repository root is three levels up.
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "out", "main.js");
+import { CLI, ROOT } from "../support/cliWorkspace";
 
 interface Run {
   readonly code: number | null;

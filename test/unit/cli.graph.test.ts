@@ -6,12 +6,11 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { CLI, ROOT } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "out", "main.js");
 const NESTED = join(ROOT, "examples", "plans", "nested-rlm.rlmplan.json");
 const PARALLEL = join(ROOT, "examples", "plans", "parallel-summary.rlmplan.json");
 

@@ -1,13 +1,12 @@
-// The CLI's help as a user reads it (the real process): each command's own usage line is the one
+// The CLI_BIN's help as a user reads it (the real process): each command's own usage line is the one
 // the top-level usage shows, and `estimate --help` is estimate's help, not the global one.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { join, resolve } from "node:path";
 import { test } from "node:test";
+import { CLI_BIN } from "../support/cliWorkspace";
 
-const CLI = join(resolve(__dirname, "..", "..", ".."), "cli", "bin", "rlm-plan.js");
-const help = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+const help = (...args: string[]) => spawnSync(process.execPath, [CLI_BIN, ...args], { encoding: "utf8" });
 
 /** The first line of a help's usage, without "usage: ". */
 function usageLine(text: string): string {

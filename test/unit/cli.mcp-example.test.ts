@@ -1,4 +1,4 @@
-// The MCP example workspace through the built CLI, as a user runs it: `rlm-plan run` calls the
+// The MCP example workspace through the built CLI_BIN, as a user runs it: `rlm-plan run` calls the
 // npm reference server's tools, `rlm-plan check` finds argument errors from the schemas the
 // server publishes, and a server that cannot start is a located warning, not a failure.
 
@@ -6,12 +6,11 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
 import { processState } from "@rlm-plan/core/host/processGroup";
+import { CLI_BIN, ROOT } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
 const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-cli-mcp-"));
@@ -19,7 +18,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 function rlmPlan(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -122,7 +121,7 @@ test("Ctrl-C during an MCP call: exit 130, and the server and what it started ar
     plan,
     '{"steps": [{"op": "tool", "name": "fault.hang", "args": {}, "bind": "r"}, {"op": "final", "value": 1}]}',
   );
-  const child = spawn(process.execPath, [CLI, "run", plan], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [CLI_BIN, "run", plan], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
   const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
   const deadline = Date.now() + 10_000;
   while (!existsSync(pids) || readFileSync(pids, "utf8") === "") {

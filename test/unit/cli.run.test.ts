@@ -6,18 +6,16 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { RUN_USAGE, runCommand } from "rlm-plan/run";
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { childOutput } from "../support/childOutput";
+import { CLI_RUN_MODULE, ROOT } from "../support/cliWorkspace";
 
-// Compiled to test/out/unit: the repository root is three levels up.
-const ROOT = resolve(__dirname, "..", "..", "..");
-const RUN_JS = join(ROOT, "cli", "out", "run.js");
 const TOOLS = join(ROOT, "test", "fixtures", "tools");
 // Until `run` is wired into cli/main.ts, a one-line program calls runCommand on this process.
-const SCRIPT = `require(${JSON.stringify(RUN_JS)}).runCommand(process.argv.slice(1), process).then((code) => { process.exitCode = code; });`;
+const SCRIPT = `require(${JSON.stringify(CLI_RUN_MODULE)}).runCommand(process.argv.slice(1), process).then((code) => { process.exitCode = code; });`;
 
 interface Run {
   readonly code: number | null;

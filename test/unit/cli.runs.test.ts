@@ -64,12 +64,15 @@ describe("rlm-plan runs", () => {
     const listed = ws.cli("runs", "list");
     assert.equal(listed.code, 0, listed.stderr);
     const rows = listed.stdout.trimEnd().split("\n");
-    assert.match(rows[0] ?? "", /^RUN {2}STATUS {2}STARTED +TIME {2}PLAN {17}ERROR$/);
+    assert.match(rows[0] ?? "", /^RUN {2}STATUS {2}STARTED +TIME {2}PLAN {17}ERROR {9}FROM$/);
     assert.match(
       rows[1] ?? "",
-      /^ {2}2 {2}failed {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +\d+ ms {2}broken\.rlmplan\.json {2}invalid_plan$/,
+      /^ {2}2 {2}failed {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +\d+ ms {2}broken\.rlmplan\.json {2}invalid_plan {2}cli$/,
     );
-    assert.match(rows[2] ?? "", /^ {2}1 {2}ok {6}\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +\d+ ms {2}count\.rlmplan\.json$/);
+    assert.match(
+      rows[2] ?? "",
+      /^ {2}1 {2}ok {6}\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ +\d+ ms {2}count\.rlmplan\.json {17}cli$/,
+    );
     assert.equal(rows.length, 3);
 
     const json = JSON.parse(ws.cli("runs", "list", "--json", "--status", "ok").stdout) as Record<string, unknown>[];

@@ -3,17 +3,16 @@
 // run numbers are the docs' order, with `npx rlm-plan` the checkout's bin): each must end
 // as EXPECTED says (its exit status, and its first line where that is the point), and a console
 // block's shown output must be what the command prints. A command added to the docs without an
-// entry here fails, so the docs cannot drift from what the CLI does.
+// entry here fails, so the docs cannot drift from what the CLI_BIN does.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { CLI_BIN, ROOT } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
 const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).flatMap((n) => (n.endsWith(".md") ? [`docs/${n}`] : []))];
 
 interface Expected {
@@ -74,6 +73,7 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   // host profile, not here): a user runs these in a workspace; here they say where to look.
   "npx rlm-plan runs list": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs list --status failed --since 7d --json": { code: 2, first: NO_JOURNAL },
+  "npx rlm-plan runs list --case refund": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs show 12": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs export 12 > run-12.json": { code: 2, first: "" },
   "npx rlm-plan runs prune --keep 100": { code: 2, first: NO_JOURNAL },
@@ -163,7 +163,7 @@ describe("every rlm-plan command the docs show, run as written", () => {
     test(`${doc}:${line}: ${command}`, () => {
       const ran = spawnSync(
         "sh",
-        ["-c", `${command.replace(/^npx rlm-plan /, `"${process.execPath}" "${CLI}" `)} 2>&1`],
+        ["-c", `${command.replace(/^npx rlm-plan /, `"${process.execPath}" "${CLI_BIN}" `)} 2>&1`],
         {
           cwd,
           encoding: "utf8",

@@ -1,4 +1,4 @@
-// Every example plan's graph as `rlm-plan graph --format mermaid` prints it (the real CLI),
+// Every example plan's graph as `rlm-plan graph --format mermaid` prints it (the real CLI_BIN),
 // rendered by Mermaid 11 itself in headless Chromium: each must draw, with every step a node.
 // Mermaid needs a real DOM with layout (it measures text), hence a browser; it says SKIPPED
 // without Chromium (scripts/install-e2e.sh installs it).
@@ -6,13 +6,12 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { findWorkspaceFiles } from "@rlm-plan/core";
+import { CLI_BIN, ROOT } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
 const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
 const MERMAID = join(ROOT, "node_modules", "mermaid", "dist", "mermaid.min.js");
 const PLANS = findWorkspaceFiles(join(ROOT, "examples")).filter((file) => file.endsWith(".rlmplan.json"));
@@ -41,7 +40,9 @@ describe(
 
     for (const [i, plan] of PLANS.entries()) {
       test(relative(ROOT, plan), async () => {
-        const text = execFileSync(process.execPath, [CLI, "graph", plan, "--format", "mermaid"], { encoding: "utf8" });
+        const text = execFileSync(process.execPath, [CLI_BIN, "graph", plan, "--format", "mermaid"], {
+          encoding: "utf8",
+        });
         const rendered = await page.evaluate(
           async ([id, source]) => {
             try {

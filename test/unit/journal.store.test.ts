@@ -12,6 +12,7 @@ import BetterSqlite3 from "better-sqlite3";
 import type { JsonValue } from "@rlm-plan/core/json";
 import { listRuns, runDetail } from "@rlm-plan/core/journal/queries";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
+import { APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "@rlm-plan/core/journal/schema";
 import { JournalStore } from "@rlm-plan/core/journal/store";
 import type { RunHost } from "@rlm-plan/core/run/host";
 import { SecretMask } from "@rlm-plan/core/run/secrets";
@@ -147,6 +148,47 @@ describe("journal: a store it cannot use is moved aside, never deleted", () => {
     assert.deepEqual(readFileSync(join(dir, aside)), garbage);
     assert.deepEqual(listRuns(store), []);
     store.close();
+  });
+
+  test("a journal of format 1 written before runs had a label: the column added, its runs kept, nothing moved", () => {
+    const dir = tempDir();
+    const file = join(dir, "runs.sqlite");
+    const old = new BetterSqlite3(file);
+    old.exec(SCHEMA.replace(",\n  label TEXT\n", "\n"));
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    old.pragma(`user_version = ${JOURNAL_FORMAT}`);
+    old
+      .prepare(
+        "INSERT INTO runs (uid, origin, plan_name, plan_digest, status, started_at, details) VALUES ('u1', 'cli', 'p.json', 'd', 'ok', 0, '{}')",
+      )
+      .run();
+    old.close();
+    const store = JournalStore.open(dir);
+    try {
+      assert.deepEqual(store.notices, []);
+      assert.deepEqual(
+        listRuns(store).map((r) => [r.id, r.origin, r.label, r.plan, r.status]),
+        [[1, "cli", null, "p.json", "ok"]],
+      );
+      const recorder = RunRecorder.begin(store, {
+        origin: "test",
+        label: "t.rlmplan.test.json#a",
+        plan: { text: "{}" },
+        options: {},
+        mask: new SecretMask(),
+      });
+      assert.equal(recorder.runId, 2);
+      assert.deepEqual(
+        listRuns(store, { label: "#a" }).map((r) => [r.id, r.origin, r.label]),
+        [[2, "test", "t.rlmplan.test.json#a"]],
+      );
+    } finally {
+      store.close();
+    }
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.includes(".damaged") || name.includes(".newer")),
+      [],
+    );
   });
 
   test("a newer format: said, moved aside", () => {

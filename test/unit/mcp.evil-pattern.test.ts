@@ -7,17 +7,16 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { compileInputSchema } from "@rlm-plan/core/plan/toolArguments";
 import { linearRegExp } from "@rlm-plan/core/text/linearRegExp";
 import { childOutput } from "../support/childOutput";
+import { CLI, ROOT } from "../support/cliWorkspace";
 
 /** The CLI command that lists a profile's MCP tools (the plan's path follows it). */
 const LIST_TOOLS_COMMAND: readonly string[] = ["check", "--preflight"];
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const EVIL = join(ROOT, "test", "fixtures", "mcp", "evil-pattern-server.js");
 const ATTACK = `${"a".repeat(40)}!`;
 
@@ -46,7 +45,7 @@ describe("schema patterns run in linear time", () => {
       { op: "final", value: { ref: "var", name: "a" } },
     ];
     writeFileSync(join(dir, "p.rlmplan.json"), JSON.stringify({ steps }));
-    const child = spawn(process.execPath, [MAIN_JS, ...LIST_TOOLS_COMMAND, "p.rlmplan.json"], {
+    const child = spawn(process.execPath, [CLI, ...LIST_TOOLS_COMMAND, "p.rlmplan.json"], {
       cwd: dir,
       env: { PATH: process.env.PATH, NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],

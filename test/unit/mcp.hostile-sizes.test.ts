@@ -8,15 +8,14 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { childOutput } from "../support/childOutput";
+import { CLI, ROOT } from "../support/cliWorkspace";
 
 /** The CLI command that lists a profile's MCP tools (the folder's path follows it). */
 const LIST_TOOLS_COMMAND: readonly string[] = ["check", "--preflight"];
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const HOSTILE = join(ROOT, "test", "fixtures", "mcp", "hostile-sizes-server.js");
 const LIMIT = "sent a message of more than 10485760 bytes (its limit: maxMessageBytes in the host profile)";
 
@@ -48,7 +47,7 @@ function plan(name: string, tool: string): string {
 const PLANS = { tools: plan("tools", "tools.tool-000001"), schema: plan("schema", "schema.big") };
 
 function cli(args: readonly string[]) {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],

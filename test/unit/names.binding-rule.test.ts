@@ -6,15 +6,13 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
 import { bindingNameProblem, isValidBindingName } from "@rlm-plan/core/plan/names";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { Plan } from "@rlm-plan/core/plan/ast";
 import { validatePlan } from "@rlm-plan/core/plan/validate";
-
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "out", "main.js");
+import { CLI, ROOT } from "../support/cliWorkspace";
 
 const VALID = ["a", "_x", "hits", "v10", "a.b-c_d", "A9", "x".repeat(200)];
 const INVALID: [string, string][] = [

@@ -1,18 +1,17 @@
 // Every refusal `rlm-plan run` can give before its first step, as a table: for each, a plan whose
 // first step is a marker tool (it creates a file) and whose later step is refused. `run` refuses
 // before any side effect (the marker never runs) if and only if `check --preflight` exits 1,
-// with the same kind at the same file:line:col. The built CLI runs as a child process against a
+// with the same kind at the same file:line:col. The built CLI_BIN runs as a child process against a
 // real MCP server (test/fixtures/mcp/fault-server.js) and real command tools.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { CLI_BIN, ROOT } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "bin", "rlm-plan.js");
 const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-preflight-table-"));
@@ -85,7 +84,7 @@ function rlmPlan(cwd: string, ...args: string[]): Promise<Ran> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
   delete env.RLM_PLAN_TABLE_UNSET_KEY;
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

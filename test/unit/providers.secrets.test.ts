@@ -27,6 +27,8 @@ const ECHO = {
   },
 };
 
+const NO_ANSWER = "an answer that never comes (the provider's timeout)";
+
 const FAILURES: readonly (readonly [string, Answer])[] = [
   ["HTTP 500 echoing the request", { kind: "status", status: 500, body: ECHO }],
   ["HTTP 400 whose type is the completion", { kind: "status", status: 400, body: { error: { type: COMPLETION } } }],
@@ -39,8 +41,13 @@ const FAILURES: readonly (readonly [string, Answer])[] = [
     { kind: "raw", body: JSON.stringify({ choices: [{ message: { content: [COMPLETION, PROMPT, KEY] } }] }) },
   ],
   ["a connection destroyed mid-response", { kind: "destroy" }],
-  ["a slow answer", { kind: "slow", delayMs: 2000, then: { kind: "ok", text: COMPLETION } }],
+  // An answer that never comes, so the provider's own timeout ends the call whatever the
+  // machine's load (a slow answer raced the timeout and lost under load in CI).
+  [NO_ANSWER, { kind: "wait", until: new Promise(() => {}), then: { kind: "ok", text: COMPLETION } }],
 ];
+
+/** The timeout of the provider that meets NO_ANSWER; every other call gets the default (minutes). */
+const SHORT_TIMEOUT_MS = 300;
 
 function forbidden(text: string, what: string, completionToo: boolean): void {
   assert.ok(!text.includes(KEY), `${what} contains the key`);
@@ -73,13 +80,9 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
   process.stderr.write = capture(stderrWrite);
   try {
     const env = { [KEY_ENV]: KEY };
-    const spec = {
-      type: "openai-chat" as const,
-      baseUrl: server.baseUrl,
-      model: "m",
-      apiKeyEnv: KEY_ENV,
-      timeoutMs: 300,
-    };
+    const spec = { type: "openai-chat" as const, baseUrl: server.baseUrl, model: "m", apiKeyEnv: KEY_ENV };
+    const timingOut = { ...spec, timeoutMs: SHORT_TIMEOUT_MS };
+    const providerFor = (name: string) => createOpenAIChatProvider(name === NO_ANSWER ? timingOut : spec, env);
     const host = { providers: new Map([["local", createOpenAIChatProvider(spec, env)]]) };
     const plan = {
       steps: [
@@ -89,8 +92,8 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
     };
     const policy = { capabilities: ["model(local)"] };
     const observed: string[] = [];
-    const run = () =>
-      runPlan({ kind: "value", value: plan }, policy, host, {
+    const run = (runHost = host) =>
+      runPlan({ kind: "value", value: plan }, policy, runHost, {
         onTransition: (t) => observed.push(JSON.stringify(t)),
         onStepStart: (s) => observed.push(JSON.stringify(s)),
       });
@@ -104,7 +107,7 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
 
     // Every failure, through the runtime.
     for (const [name, _answer] of FAILURES) {
-      const outcome = await run();
+      const outcome = await run({ providers: new Map([["local", providerFor(name)]]) });
       assert.ok(!outcome.ok, `${name} fails`);
       assert.equal(outcome.error.kind, "model_error", name);
       forbidden(JSON.stringify(outcome), `the outcome of ${name}`, true);
@@ -118,17 +121,19 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
 
     // The same failures straight from the provider: every view of the thrown error.
     server.script(...FAILURES.map(([, answer]) => answer));
-    const provider = createOpenAIChatProvider(spec, env);
     const request = {
       messages: [{ role: "user" as const, content: `Please ${PROMPT} now` }],
       options: { stop: PROMPT },
     };
     for (const [name] of FAILURES) {
-      const error = await provider.complete(request, { signal: new AbortController().signal, provider: "local" }).then(
-        () => assert.fail(`${name} should fail`),
-        (e: unknown) => e,
-      );
+      const error = await providerFor(name)
+        .complete(request, { signal: new AbortController().signal, provider: "local" })
+        .then(
+          () => assert.fail(`${name} should fail`),
+          (e: unknown) => e,
+        );
       for (const view of errorViews(error)) forbidden(view, `the error of ${name}`, true);
+      if (name === NO_ANSWER) assert.match(String(error), new RegExp(`no answer within ${SHORT_TIMEOUT_MS} ms`));
     }
 
     // Key problems name the variable only.

@@ -8,13 +8,12 @@ import { spawn } from "node:child_process";
 import { childOutput } from "../support/childOutput";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { runPlan } from "@rlm-plan/core";
 import { contains, mockProvider, mockTool, parseMocks } from "@rlm-plan/core/host";
+import { CLI, ROOT } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "cli", "out", "main.js");
 const PLAN = join("examples", "workspace", "mocks", "triage.rlmplan.json");
 const MOCKS = join("examples", "workspace", "mocks", "triage.mocks.json");
 

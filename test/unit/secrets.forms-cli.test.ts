@@ -7,15 +7,14 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, test } from "node:test";
 import { startChatServer } from "../support/chatServer";
 import { childOutput, type ChildOutput } from "../support/childOutput";
 import { planWith } from "../support/hostileProviders";
 import { keyForms, SENTINEL_KEY } from "../support/keyForms";
+import { CLI } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const KEY_VAR = "RLM_SENTINEL_PROVIDER_VAR";
 const RANDOM = "abc123XYZ789qq";
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-key-forms-"));
@@ -26,7 +25,7 @@ const reply = keyForms()
   .join("\n");
 
 function cli(args: readonly string[]): Promise<ChildOutput> {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH, NO_COLOR: "1", [KEY_VAR]: SENTINEL_KEY },
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,14 +7,13 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { startChatServer } from "../support/chatServer";
 import { childOutput, type ChildOutput } from "../support/childOutput";
 import { assertNoKey, hostileBehaviours, newSentinel, type Hostile } from "../support/hostileProviders";
+import { CLI } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const sentinel = newSentinel();
 // A name that does not look secret: only the host profile says it holds a key.
 const KEY_VAR = "RLM_SENTINEL_PROVIDER_VAR";
@@ -23,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), "rlm-plan-sentinel-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: readonly string[]): Promise<ChildOutput> {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH, NO_COLOR: "1", [KEY_VAR]: sentinel.key },
     stdio: ["ignore", "pipe", "pipe"],

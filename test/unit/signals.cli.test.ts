@@ -6,14 +6,13 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { startChatServer } from "../support/chatServer";
 import { childOutput } from "../support/childOutput";
 import { assertNothingLeft, escapeeWorkspace, TOOL_PLAN, waitForFile } from "../support/leftovers";
+import { CLI } from "../support/cliWorkspace";
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-signals-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -29,7 +28,7 @@ const ENDINGS: readonly Ending[] = [
 ];
 
 async function endWith(ending: Ending, args: readonly string[], pidFile: string, env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { constants } from "node:os";
 import { childOutput } from "../support/childOutput";
@@ -20,12 +20,11 @@ import {
   type EscapeeMode,
   waitForPids,
 } from "../support/mcpLeftovers";
+import { CLI } from "../support/cliWorkspace";
 
 /** The CLI command that lists a profile's MCP tools (the plan's path follows it). */
 const LIST_TOOLS_COMMAND: readonly string[] = ["check", "--preflight"];
 
-const ROOT = resolve(__dirname, "..", "..", "..");
-const MAIN_JS = join(ROOT, "cli", "out", "main.js");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-mcp-signals-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -34,7 +33,7 @@ const REPRESENTATIVE = ["success", "SIGINT", "SIGKILL"];
 async function endWith(ending: Ending, command: readonly string[], name: string, busyMode: EscapeeMode) {
   const pidFile = join(dir, `${name}.pids`);
   const plan = mcpEscapeeWorkspace(join(dir, name), pidFile, ending.signals.length === 0 ? "ok" : busyMode);
-  const child = spawn(process.execPath, [MAIN_JS, ...command, plan], {
+  const child = spawn(process.execPath, [CLI, ...command, plan], {
     cwd: dir,
     env: { PATH: process.env.PATH, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,12 +1,14 @@
 // `rlm-plan test [PATH...]`: finds the test files, loads every case (a bad test file is reported
 // at file:line:col and nothing runs), selects (--filter, --shard), prices the selection before
-// anything runs (--list prints it, --max-cost refuses it), runs the cases --jobs at a time
-// through the one run pipeline, writes recorded cassettes, and reports in the format asked for.
+// anything runs (--list prints it, --max-cost refuses it), runs the cases --jobs at a time,
+// each as a run of its plan session, recorded in the run journal (--journal DIR, --no-journal),
+// writes recorded cassettes, and reports in the format asked for.
 
 import { relative, resolve } from "node:path";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
 import { CassetteFiles } from "@rlm-plan/core/testing/cassetteFiles";
+import { RecordedRuns } from "@rlm-plan/core/testing/cassetteRecording";
 import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
 import { caseWorstCase, isLive, priceCases, runCases } from "@rlm-plan/core/testing/testRun";
 import type { CaseResult } from "@rlm-plan/core/testing/runCase";
@@ -153,13 +155,37 @@ async function runTests(
       );
       return 2;
     }
-  } else
+  } else {
+    const noticed = new Set<string>();
+    const recorded = new RecordedRuns();
     results = await runCases(
       cases,
-      { jobs: args.jobs, env, mode: args.mode, cassettes, signal: cancel.signal },
+      {
+        jobs: args.jobs,
+        env,
+        mode: args.mode,
+        cassettes,
+        signal: cancel.signal,
+        mask,
+        ...(args.journal === false
+          ? { journal: false as const }
+          : args.journal !== undefined
+            ? { journal: { dir: args.journal } }
+            : {}),
+        // Each journal problem once, however many cases met it.
+        onNotice: (message) => {
+          if (noticed.has(message)) return;
+          noticed.add(message);
+          io.stderr.write(`rlm-plan: ${message}\n`);
+        },
+        onRecorded: ({ dir, runId }) => recorded.add(dir, runId),
+      },
       onResult,
     );
-  cassettes.journal.close();
+    if (args.mode !== "record" && args.format === "text")
+      for (const [dir, ids] of recorded.runs)
+        io.stderr.write(`rlm-plan: the cases' runs are ${runList(ids)} in the run journal ${display(dir)}\n`);
+  }
   if (args.mode === "record") {
     // The record is the journal's; the cassettes are derived from it.
     for (const [dir, ids] of cassettes.journal.runs)

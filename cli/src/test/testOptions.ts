@@ -11,7 +11,8 @@ export type TestFormat = "text" | "json" | "junit" | "github";
 export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "github"];
 
 export const TEST_USAGE = `usage: rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--filter TEXT] [--shard I/N]
-                     [--record | --replay] [--format text|json|junit|github] [--json]
+                     [--record | --replay] [--journal DIR | --no-journal]
+                     [--format text|json|junit|github] [--json]
                      [--queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]]
        rlm-plan test merge REPORT.json... [--format text|json|junit|github] [--json]`;
 
@@ -38,6 +39,11 @@ options:
   --replay            nothing live: cases with a cassette answer from it only (a request it
                       does not hold fails the case, naming the nearest recorded one); a case
                       with neither cassette nor mocks fails
+  --journal DIR       record each case's run in the run journal in DIR (default: .rlm-plan/
+                      beside the host profile, as rlm-plan run does); rlm-plan runs list
+                      --origin test lists them, each labelled FILE#CASE
+  --no-journal        record no case in the run journal (not with --record: the cassettes are
+                      derived from the journal)
   --queue URL         run every case as a job on a queue (rlm-plan worker --queue URL runs them,
                       each under its own host profile); one report, as with --jobs
   --ceiling LIMITS    with --queue: at most N model calls (or model_calls=N,tool_calls=M) for
@@ -65,6 +71,8 @@ export interface TestArgs {
   /** --queue URL, as parsed. */
   readonly queue?: QueueAddress;
   readonly ceiling?: Partial<Record<CeilingCounter, number>>;
+  /** --journal DIR, or false for --no-journal. */
+  readonly journal?: string | false;
 }
 
 export interface MergeArgs {
@@ -86,9 +94,10 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
       "--max-cost": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
       "--queue": QUEUE_URL_FORM,
       "--ceiling": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
+      "--journal": "a DIR",
     },
-    flags: ["--list", "--json", "--record", "--replay", "--help", "-h"],
-    nonEmpty: ["--jobs", "--format", "--shard", "--max-cost", "--queue", "--ceiling"],
+    flags: ["--list", "--json", "--record", "--replay", "--no-journal", "--help", "-h"],
+    nonEmpty: ["--jobs", "--format", "--shard", "--max-cost", "--queue", "--ceiling", "--journal"],
   });
   if (typeof options === "string") return options;
   if (options.flags.has("--help") || options.flags.has("-h")) return "help";
@@ -122,6 +131,13 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   if (typeof queue === "string") return queue;
   if (queue && (record || replay))
     return "--record and --replay run cassettes on this machine; they cannot be given with --queue";
+  const journalDir = options.values.get("--journal");
+  const noJournal = options.flags.has("--no-journal");
+  if (journalDir !== undefined && noJournal) return "--journal and --no-journal cannot both be given";
+  if (noJournal && record)
+    return "--record derives the cassettes from the run journal: it cannot be given with --no-journal";
+  if (queue && (journalDir !== undefined || noJournal))
+    return "--journal and --no-journal are this machine's journal: with --queue each worker records in its own";
   const ceilingText = options.values.get("--ceiling");
   let ceiling: TestArgs["ceiling"];
   if (ceilingText !== undefined) {
@@ -145,6 +161,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
     ...(maxCost ? { maxCost } : {}),
     ...(shard ? { shard } : {}),
     ...(filter !== undefined ? { filter } : {}),
+    ...(noJournal ? { journal: false as const } : journalDir !== undefined ? { journal: journalDir } : {}),
   };
 }
 

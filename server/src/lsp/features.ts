@@ -31,6 +31,7 @@ import { documentSymbols } from "../service/symbols";
 import { capabilitiesUsedBy, completion } from "../service/completion";
 import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
 import { mocksDiagnostics } from "../service/mocksDiagnostics";
+import { notAnalyzedDiagnostic, notAnalyzedMessage } from "../service/sizeLimits";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "../service/hover";
 import { planGraph } from "../service/planGraph";
@@ -70,14 +71,33 @@ const diagnostics: Feature = (ctx) => {
       diagnostics: planDiagnostics(plan, workspace.settings),
     });
     // Diagnostics need no source tree; hover, completion and the rest do. Parse it once the
-    // diagnostics are out, unless the document changed again meanwhile.
+    // diagnostics are out, unless the document changed again meanwhile; and each step's worst
+    // case (hover, inlay hints), so the first hover after an edit finds both ready.
     setImmediate(() => {
       if (ctx.documents.get(plan.document.uri)?.version !== plan.document.version) return;
       try {
         void plan.tree;
+        void plan.analysis.model?.estimates.steps;
       } catch {
         // A request that needs the tree will parse it again and report what went wrong.
       }
+    });
+  });
+  // A plan too big to analyse: one diagnostic says why, and a message the first time (per open).
+  const told = new Set<string>();
+  workspace.onPlanRefused(({ document, bytes, limit }) => {
+    // The message first: a client that waits for the diagnostics has it by then.
+    if (!told.has(document.uri)) {
+      told.add(document.uri);
+      void connection.sendNotification(ShowMessageNotification.type, {
+        type: MessageType.Warning,
+        message: notAnalyzedMessage(document.uri, bytes, limit),
+      });
+    }
+    void connection.sendDiagnostics({
+      uri: document.uri,
+      version: document.version,
+      diagnostics: [notAnalyzedDiagnostic(document.uri, bytes, limit)],
     });
   });
   workspace.onHostProfileChecked(({ document, file, result, toolListingFailures }) => {
@@ -94,7 +114,10 @@ const diagnostics: Feature = (ctx) => {
       diagnostics: mocksDiagnostics(document, file, profile),
     });
   });
-  workspace.onDocumentClosed((uri) => void connection.sendDiagnostics({ uri, diagnostics: [] }));
+  workspace.onDocumentClosed((uri) => {
+    told.delete(uri);
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
+  });
 };
 
 const hovers: Feature = (ctx) => {

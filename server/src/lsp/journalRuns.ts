@@ -85,6 +85,7 @@ function summary(dir: string, run: RunSummary): JournalRunSummary {
     id: run.id,
     uid: run.uid,
     origin: run.origin,
+    label: run.label,
     plan: run.plan,
     planFile: run.planFile,
     status: run.status,

@@ -20,7 +20,8 @@ Language server for typed LLM plans (*.rlmplan.json, *.rlmplan) and their host p
   --version        print the version
   --help           print this help
 
-Settings (section "rlmPlan"): hostProfile, hostProblemsAsErrors, validationDelay.
+Settings (section "rlmPlan"): hostProfile, hostProblemsAsErrors, validationDelay, listMcpTools,
+maxAnalyzedSize, largePlanSize.
 `;
 
 const args = process.argv.slice(2);

@@ -7,6 +7,7 @@ import { documentHighlights } from "../service/documentHighlight";
 import type { Feature } from "./feature";
 import { SEMANTIC_TOKENS_LEGEND } from "../service/semanticTokens";
 import { SemanticTokensCache } from "./semanticTokensCache";
+import { rangeTokensOnlyMessage } from "../service/sizeLimits";
 
 export const semanticTokens: Feature = (ctx) => {
   const cache = new SemanticTokensCache();
@@ -26,10 +27,24 @@ export const semanticTokens: Feature = (ctx) => {
       },
       empty,
     );
-  tokens.on(forPlan("semanticTokens", (plan) => cache.full(plan)));
+  // A plan over `largePlanSize` gets no whole-document answer (null, logged once per open): the
+  // client then asks for the range on screen, which costs a screen (service/sizeLimits.ts).
+  const logged = new Set<string>();
+  const wholeRefused = (plan: AnalyzedPlan): boolean => {
+    const bytes = ctx.workspace.sizeOf(plan.document);
+    const limit = ctx.workspace.settings.largePlanSize;
+    if (bytes <= limit) return false;
+    const uri = plan.document.uri;
+    if (!logged.has(uri)) {
+      logged.add(uri);
+      ctx.connection.console.info(rangeTokensOnlyMessage(uri, bytes, limit));
+    }
+    return true;
+  };
+  tokens.on(forPlan("semanticTokens", (plan) => (wholeRefused(plan) ? null : cache.full(plan))));
   tokens.onDelta(
     forPlan("semanticTokensDelta", (plan, params: SemanticTokensDeltaParams) =>
-      cache.delta(plan, params.previousResultId),
+      wholeRefused(plan) ? null : cache.delta(plan, params.previousResultId),
     ),
   );
   tokens.onRange(
@@ -48,6 +63,7 @@ export const semanticTokens: Feature = (ctx) => {
   });
   ctx.workspace.onDocumentClosed((uri) => {
     cache.forget(uri);
+    logged.delete(uri);
     builtins.delete(uri);
   });
 };

@@ -27,6 +27,7 @@ import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
 import { forgetTree, retireTree } from "../service/recentTrees";
 import { workspaceFileKind } from "@rlm-plan/core";
+import { DEFAULT_LARGE_PLAN_SIZE, DEFAULT_MAX_ANALYZED_SIZE } from "../service/sizeLimits";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 
@@ -37,6 +38,10 @@ export interface Settings {
   readonly validationDelay: number;
   /** Whether the server may start the host profile's MCP servers to list their tools. */
   readonly listMcpTools: boolean;
+  /** Bytes (UTF-8) past which a plan is not analysed (service/sizeLimits.ts). */
+  readonly maxAnalyzedSize: number;
+  /** Bytes past which a plan's semantic tokens are given by range only. */
+  readonly largePlanSize: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -44,7 +49,16 @@ export const DEFAULT_SETTINGS: Settings = {
   hostProblemsAsErrors: false,
   validationDelay: 150,
   listMcpTools: false,
+  maxAnalyzedSize: DEFAULT_MAX_ANALYZED_SIZE,
+  largePlanSize: DEFAULT_LARGE_PLAN_SIZE,
 };
+
+/** A plan over `maxAnalyzedSize`: not analysed; its one diagnostic says why. */
+export interface RefusedPlan {
+  readonly document: TextDocument;
+  readonly bytes: number;
+  readonly limit: number;
+}
 
 /** A checked host profile document: its text's parse result and its file. */
 export interface CheckedHostProfile {
@@ -70,7 +84,10 @@ export class PlanWorkspace {
   private readonly timers = new Map<string, () => void>();
   /** The last version of each document the workspace has seen, to skip repeated events. */
   private readonly seenVersions = new Map<string, number>();
+  /** Each open document's size in bytes, by the version it was measured at. */
+  private readonly sizes = new Map<string, { version: number; bytes: number }>();
   private readonly analyzedListeners: Listener<AnalyzedPlan>[] = [];
+  private readonly refusedListeners: Listener<RefusedPlan>[] = [];
   private readonly hostCheckedListeners: Listener<CheckedHostProfile>[] = [];
   private readonly mocksCheckedListeners: Listener<CheckedMocksFile>[] = [];
   private readonly closedListeners: Listener<string>[] = [];
@@ -133,16 +150,32 @@ export class PlanWorkspace {
     return file !== undefined && !this.isPlan(document) && file.endsWith(MOCKS_FILE_SUFFIX) ? file : undefined;
   }
 
-  /** The analysis of an open plan's current text (computed now if the cache is stale). */
+  /**
+   * The analysis of an open plan's current text (computed now if the cache is stale); undefined
+   * for a plan over `maxAnalyzedSize`, so every feature answers it empty.
+   */
   plan(uri: string): AnalyzedPlan | undefined {
     const document = this.documents.get(uri);
-    if (!document || !this.isPlan(document)) return undefined;
+    if (!document || !this.isPlan(document) || this.tooLarge(document)) return undefined;
     const cached = this.analyses.get(uri);
     const generation = this.hosts.generation;
     if (cached && cached.version === document.version && cached.generation === generation) return cached.plan;
     const plan = analyzePlan(document, this.hosts.statusFor(uriToPath(uri)));
     this.analyses.set(uri, { version: document.version, generation, plan });
     return plan;
+  }
+
+  /** A document's size in UTF-8 bytes (measured once per version). */
+  sizeOf(document: TextDocument): number {
+    const known = this.sizes.get(document.uri);
+    if (known?.version === document.version) return known.bytes;
+    const bytes = Buffer.byteLength(document.getText(), "utf8");
+    this.sizes.set(document.uri, { version: document.version, bytes });
+    return bytes;
+  }
+
+  private tooLarge(document: TextDocument): boolean {
+    return this.sizeOf(document) > this.currentSettings.maxAnalyzedSize;
   }
 
   /** Every open plan, analysed. */
@@ -174,6 +207,11 @@ export class PlanWorkspace {
   /** Called after every (re-)analysis that diagnostics should reflect. */
   onPlanAnalyzed(listener: Listener<AnalyzedPlan>): void {
     this.analyzedListeners.push(listener);
+  }
+
+  /** Called instead of onPlanAnalyzed for a plan over `maxAnalyzedSize`. */
+  onPlanRefused(listener: Listener<RefusedPlan>): void {
+    this.refusedListeners.push(listener);
   }
 
   /** Called after an open host profile document is checked. */
@@ -252,7 +290,8 @@ export class PlanWorkspace {
     if (
       next.hostProfile !== previous.hostProfile ||
       next.hostProblemsAsErrors !== previous.hostProblemsAsErrors ||
-      next.listMcpTools !== previous.listMcpTools
+      next.listMcpTools !== previous.listMcpTools ||
+      next.maxAnalyzedSize !== previous.maxAnalyzedSize
     ) {
       this.revalidateAll();
     }
@@ -294,6 +333,7 @@ export class PlanWorkspace {
     this.analyses.delete(document.uri);
     forgetTree(document.uri);
     this.seenVersions.delete(document.uri);
+    this.sizes.delete(document.uri);
     if (this.isHostProfile(document)) {
       // The editor's text no longer stands for the file: plans go back to what is on disk.
       const file = uriToPath(document.uri);
@@ -343,6 +383,11 @@ export class PlanWorkspace {
     const document = this.documents.get(uri);
     if (!document) return;
     if (this.isPlan(document)) {
+      if (this.tooLarge(document)) {
+        const refused = { document, bytes: this.sizeOf(document), limit: this.currentSettings.maxAnalyzedSize };
+        for (const listener of this.refusedListeners) this.guard.run("planRefused", () => listener(refused));
+        return;
+      }
       const plan = this.plan(uri);
       if (plan) for (const listener of this.analyzedListeners) this.guard.run("planAnalyzed", () => listener(plan));
       return;
@@ -386,6 +431,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** The `rlmPlan` section (see RlmPlanSettings); values of the wrong type fall back to defaults. */
 function readSettings(raw: Record<string, unknown>): Settings {
   const delay = raw.validationDelay;
+  const size = (value: unknown, fallback: number): number =>
+    typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback;
   return {
     hostProfile: typeof raw.hostProfile === "string" ? raw.hostProfile : undefined,
     hostProblemsAsErrors:
@@ -393,5 +440,7 @@ function readSettings(raw: Record<string, unknown>): Settings {
     validationDelay:
       typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : DEFAULT_SETTINGS.validationDelay,
     listMcpTools: raw.listMcpTools === true,
+    maxAnalyzedSize: size(raw.maxAnalyzedSize, DEFAULT_SETTINGS.maxAnalyzedSize),
+    largePlanSize: size(raw.largePlanSize, DEFAULT_SETTINGS.largePlanSize),
   };
 }

@@ -13,6 +13,7 @@ import {
   DISCRIMINATORS,
   expressionFields,
   type FieldTable,
+  FIXED_CAPABILITIES,
   formatCapability,
   formSnippet,
   type JsonPath,
@@ -27,7 +28,6 @@ import {
   REFERENCE_FIELDS,
   REFERENCE_HELP,
   REFERENCE_KINDS,
-  requiredCapability,
   SELECTOR_CONSTANTS,
   SELECTOR_FIELDS,
   SELECTOR_TYPES,
@@ -312,15 +312,6 @@ function snippet(site: Site, label: string, body: string, detail: string): Compl
 
 // ---- host profiles ----------------------------------------------------------------------------
 
-/** Capabilities every host may grant, in the reference's order. */
-export const FIXED_CAPABILITIES: readonly string[] = [
-  ...CONTEXT_ACTIONS.map((action) => `context(${action})`),
-  "rlm",
-  "parallel",
-  "retry",
-  "checkpoint",
-];
-
 /**
  * In a host profile's "capabilities" list: the fixed capabilities, tool(NAME) and model(NAME)
  * for what the profile registers, and what the open plans use; minus what the list has.
@@ -361,14 +352,9 @@ export function hostProfileCompletion(
     );
 }
 
-/** The capabilities a plan's steps need, as the reference writes them. */
-export function capabilitiesUsedBy(plan: AnalyzedPlan): string[] {
-  const used: string[] = [];
-  for (const step of plan.analysis.estimates?.steps.keys() ?? []) {
-    const capability = requiredCapability(step);
-    if (capability) used.push(formatCapability(capability));
-  }
-  return used;
+/** The capabilities a plan's steps need, as the reference writes them (the model's needs). */
+export function capabilitiesUsedBy(plan: AnalyzedPlan): readonly string[] {
+  return modelOf(plan)?.needs().capabilities ?? [];
 }
 
 function capabilityHelp(capability: string, usedByPlans: readonly string[]): string | undefined {

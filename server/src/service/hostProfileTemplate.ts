@@ -1,35 +1,25 @@
 // The text of a new host profile for a plan (the `rlmPlan/hostProfileTemplate` request, behind
 // VS Code's "Create Host Profile"): the capabilities, tools, providers and inputs the plan uses,
-// with comments that say what to fill in. What a plan uses is read with the runtime's own
-// functions and its semantic model (analyzePlanText, stepExpressions, requiredCapability, the
-// model's rows of worst case against the default budget): no copy of a plan rule, no cost
+// with comments that say what to fill in. What a plan uses is asked of its semantic model
+// (`model.needs()`: the one planNeeds, capabilities and context inputs included; the model's
+// rows of worst case against the default budget): no walk, no copy of a plan rule, no cost
 // arithmetic here, and none in the client, which only writes the text this answers.
 
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import {
-  BUDGET_FIELDS,
-  childPlans,
-  countNumber,
-  DEFAULT_BUDGET,
-  type Expr,
-  formatCapability,
-  type Plan,
-  requiredCapability,
-  stepExpressions,
-} from "@rlm-plan/core";
+import { BUDGET_FIELDS, countNumber, DEFAULT_BUDGET } from "@rlm-plan/core";
 import { isBuiltinToolName } from "@rlm-plan/core/host";
 import type { HostProfileTemplateRequest } from "../protocol";
 
 /** The request's answer: the profile's text for the plan `text` at `uri`, or why there is none. */
 export function hostProfileTemplate(params: HostProfileTemplateRequest.Params): HostProfileTemplateRequest.Result {
-  const result = planNeeds(params.text);
+  const result = templateNeeds(params.text);
   if (!result.ok) return result;
   const planName = decodeURIComponent(params.uri.replace(/[?#].*$/, "").replace(/^.*\//, "")) || "the plan";
   return { ok: true, text: hostProfileText(result.needs, planName), capabilities: result.needs.capabilities };
 }
 
-/** What a plan asks of its host, in the order the plan first uses each. */
-export interface PlanNeeds {
+/** What a profile written for the plan grants, in the order the plan first uses each. */
+export interface TemplateNeeds {
   readonly capabilities: readonly string[];
   readonly tools: readonly string[];
   readonly providers: readonly string[];
@@ -44,9 +34,9 @@ export interface PlanNeeds {
 }
 
 export type NeedsResult =
-  { readonly ok: true; readonly needs: PlanNeeds } | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly needs: TemplateNeeds } | { readonly ok: false; readonly message: string };
 
-export function planNeeds(text: string): NeedsResult {
+export function templateNeeds(text: string): NeedsResult {
   const analysis = analyzePlanText(text);
   const unreadable = analysis.problems.find((p) => p.phase === "parse" || p.phase === "normalize");
   const model = analysis.model;
@@ -56,25 +46,9 @@ export function planNeeds(text: string): NeedsResult {
       message: `the plan cannot be read completely${unreadable ? ` (${unreadable.message})` : ""}: fix it first, then create its host profile`,
     };
   }
-  const capabilities = new Set<string>();
-  const tools = new Set<string>();
-  const providers = new Set<string>();
-  const contextInputs = new Set<string>();
-  const valueInputs = new Set<string>();
-  const visit = (plan: Plan): void => {
-    for (const step of plan.steps) {
-      const capability = requiredCapability(step);
-      if (capability) capabilities.add(formatCapability(capability));
-      if (step.op === "tool") tools.add(step.name);
-      if (step.op === "model") providers.add(step.provider);
-      // A context step's handle is read as a context; every other expression as a value.
-      for (const [field, expr] of stepExpressions(step))
-        collectInputs(expr, step.op === "context" && field === "handle", contextInputs, valueInputs);
-      for (const child of childPlans(step)) visit(child);
-    }
-  };
-  visit(analysis.plan);
-  for (const name of contextInputs) valueInputs.delete(name);
+  const uses = model.needs();
+  // An input read as a context anywhere is declared as a context.
+  const valueInputs = [...uses.inputs].filter((name) => !uses.contextInputs.has(name));
   const rows = model.rows(model.total, DEFAULT_BUDGET) ?? [];
   const budget: Record<string, number> = {};
   for (const row of rows) if (row.over) budget[row.field] = countNumber(row.estimate);
@@ -85,38 +59,19 @@ export function planNeeds(text: string): NeedsResult {
   return {
     ok: true,
     needs: {
-      capabilities: [...capabilities],
-      tools: [...tools],
-      providers: [...providers],
-      contextInputs: [...contextInputs],
-      valueInputs: [...valueInputs],
+      capabilities: uses.capabilities,
+      tools: [...uses.tools],
+      providers: [...uses.providers],
+      contextInputs: [...uses.inputs].filter((name) => uses.contextInputs.has(name)),
+      valueInputs,
       budget,
       worstCase,
     },
   };
 }
 
-function collectInputs(expr: Expr, asContext: boolean, contexts: Set<string>, values: Set<string>): void {
-  switch (expr.kind) {
-    case "input":
-      (asContext ? contexts : values).add(expr.name);
-      return;
-    case "field":
-      collectInputs(expr.base, false, contexts, values);
-      return;
-    case "list":
-      for (const item of expr.items) collectInputs(item, false, contexts, values);
-      return;
-    case "object":
-      for (const [, value] of expr.entries) collectInputs(value, false, contexts, values);
-      return;
-    default:
-      return;
-  }
-}
-
 /** A commented host profile (JSON with comments) that grants exactly what the plan needs. */
-export function hostProfileText(needs: PlanNeeds, planName: string): string {
+export function hostProfileText(needs: TemplateNeeds, planName: string): string {
   const lines: string[] = [];
   const q = (value: unknown): string => JSON.stringify(value);
   lines.push(

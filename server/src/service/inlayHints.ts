@@ -2,7 +2,7 @@
 // case of its plan times the attempts ("×3 = 12 steps"), and after a parallel step's `plans` its
 // width. The figures are the runtime estimator's; steps that did not normalize get no hint.
 
-import { childPlans, type Count, type Plan, type PlanModel, type Step } from "@rlm-plan/core";
+import type { Count, PlanModel, Step } from "@rlm-plan/core";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { modelOf } from "./planNames";
@@ -10,8 +10,7 @@ import { nodeAt } from "./planTree";
 
 export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
   const model = modelOf(plan);
-  const root = model?.plan;
-  if (!model || !root || !plan.tree) return [];
+  if (!model || !plan.tree) return [];
   const document = plan.document;
   const from = document.offsetAt(range.start);
   const to = document.offsetAt(range.end);
@@ -22,13 +21,9 @@ export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
     return end !== undefined && end >= from && end <= to ? end : undefined;
   };
 
-  const pending: Plan[] = [root];
-  for (let current = pending.pop(); current; current = pending.pop()) {
-    for (const step of current.steps) {
-      for (const item of childPlans(step)) pending.push(item);
-      const hint = stepHint(plan, model, step, after);
-      if (hint) hints.push(hint);
-    }
+  for (const { step } of model.steps()) {
+    const hint = stepHint(plan, model, step, after);
+    if (hint) hints.push(hint);
   }
   return hints.sort((a, b) => document.offsetAt(a.position) - document.offsetAt(b.position));
 }

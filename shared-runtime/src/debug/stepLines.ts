@@ -2,7 +2,8 @@
 // the nearest step) and to show a paused step or a nested plan's frame in the source.
 
 import type { JsonPath } from "../json";
-import { childPlans, type Plan, type Step } from "../plan/ast";
+import type { Plan, Step } from "../plan/ast";
+import { planSteps } from "../plan/walk";
 import { lineColumn } from "../text/lineColumn";
 import type { PlanDocument } from "../text/planDocument";
 
@@ -20,18 +21,13 @@ export interface StepLine {
 /** Every step of `plan` with its lines in `document`, in source order. */
 export function stepLines(plan: Plan, document: PlanDocument): StepLine[] {
   const lines: StepLine[] = [];
-  const visit = (p: Plan, depth: number) => {
-    for (const step of p.steps) {
-      const range = document.rangeOf(step.path);
-      if (range) {
-        const start = lineColumn(document.text, range.offset);
-        const end = lineColumn(document.text, range.offset + range.length);
-        lines.push({ path: step.path, step, line: start.line, endLine: end.line, column: start.character, depth });
-      }
-      for (const child of childPlans(step)) visit(child, depth + 1);
-    }
-  };
-  visit(plan, 0);
+  for (const { step, depth } of planSteps(plan)) {
+    const range = document.rangeOf(step.path);
+    if (!range) continue;
+    const start = lineColumn(document.text, range.offset);
+    const end = lineColumn(document.text, range.offset + range.length);
+    lines.push({ path: step.path, step, line: start.line, endLine: end.line, column: start.character, depth });
+  }
   return lines.sort((a, b) => a.line - b.line || a.depth - b.depth);
 }
 

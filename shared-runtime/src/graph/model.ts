@@ -6,10 +6,11 @@
 
 import type { PlanAnalysis } from "../analysis";
 import type { JsonPath } from "../json";
-import { childPlans, stepBinding, type Operation, type Plan, type Step } from "../plan/ast";
+import { stepBinding, type Operation, type Plan, type Step } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
 import type { Estimate } from "../plan/estimate";
+import { countPlanSteps, planSteps } from "../plan/walk";
 import type { SourceRange } from "../text/planDocument";
 import { dataUses, overBudget, planCost, stepCost, stepPathOf } from "./planFacts";
 import { pathId, ROOT_PLAN_ID } from "./ids";
@@ -117,41 +118,26 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
   }
   let hiddenSteps = 0;
 
-  const addPlan = (
-    child: Plan,
-    owner: GraphStepNode | undefined,
-    role: GraphPlanNode["role"],
-    label: string,
-    depth: number,
-  ) => {
-    const id = pathId(child.path);
+  const addPlan = (child: Plan, owner: GraphStepNode | undefined, nested: NestedPlan, depth: number): void => {
     nodes.push({
       kind: "plan",
-      id,
+      id: pathId(child.path),
       parent: owner?.id,
       path: child.path,
-      role,
-      label,
+      role: nested.role,
+      label: nested.label,
       depth,
       worstCase: planCost(model, child, depth),
     });
-    let previous: string | undefined;
-    for (const step of child.steps) {
-      const node = addStep(step, id);
-      if (!node) continue;
-      if (previous) edges.push({ id: `order:${previous}->${node.id}`, kind: "order", from: previous, to: node.id });
-      previous = node.id;
-    }
   };
 
-  const addStep = (step: Step, parent: string): GraphStepNode | undefined => {
+  const addStep = (step: Step, parent: string, nested: readonly NestedPlan[]): GraphStepNode | undefined => {
     const cost = stepCost(model, step.path);
     if (!cost) return undefined;
     const id = pathId(step.path);
     const capability = requiredCapability(step);
-    const children = childPlans(step);
-    const expand = children.length > 0 && cost.depth + 1 <= collapseDepth;
-    const hidden = children.length > 0 && !expand ? countSteps(children) : 0;
+    const expand = nested.length > 0 && cost.depth + 1 <= collapseDepth;
+    const hidden = nested.length > 0 && !expand ? countPlanSteps(nested.map((n) => n.plan)) : 0;
     hiddenSteps += hidden;
     const node = {
       kind: "step" as const,
@@ -173,19 +159,67 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
     };
     nodes.push(node);
     stepNodes.set(id, node);
-    if (expand) {
-      const depth = cost.depth + 1;
-      if (step.op === "parallel")
-        step.plans.forEach((branch, i) =>
-          addPlan(branch, node, "branch", `branch ${i + 1} of ${step.plans.length}`, depth),
-        );
-      else if (step.op === "retry") addPlan(step.plan, node, "retry", `retry ×${step.attempts}`, depth);
-      else if (step.op === "rlm") addPlan(step.plan, node, "rlm", "sub-plan", depth);
-    }
     return node;
   };
 
-  addPlan(model.plan, undefined, "root", "plan", 1);
+  // The one walk over steps, in source order, building what the recursion of plans would: a
+  // nested plan's node comes just before its first step (after the branches before it), and an
+  // expanded step's order edge after its nested plans' nodes and edges, when the walk leaves it
+  // (its plans without steps get their nodes then). Steps under a collapsed or uncounted step
+  // are skipped.
+  addPlan(model.plan, undefined, { plan: model.plan, role: "root", label: "plan" }, 1);
+  const previous = new Map<Plan, string>();
+  interface Expanded {
+    readonly depth: number;
+    readonly node: GraphStepNode;
+    readonly nested: readonly NestedPlan[];
+    readonly edge: GraphEdge | undefined;
+    opened: number;
+  }
+  const open: Expanded[] = [];
+  const openThrough = (owner: Expanded, last: number) => {
+    for (; owner.opened <= last; owner.opened++) {
+      const nested = owner.nested[owner.opened] as NestedPlan;
+      addPlan(nested.plan, owner.node, nested, owner.node.depth + 1);
+    }
+  };
+  const leave = (depth: number) => {
+    for (let top = open[open.length - 1]; top && top.depth >= depth; top = open[open.length - 1]) {
+      openThrough(top, top.nested.length - 1);
+      if (top.edge) edges.push(top.edge);
+      open.pop();
+    }
+  };
+  let skipBelow = Infinity;
+  for (const { step, depth, plan } of planSteps(model.plan)) {
+    if (depth > skipBelow) continue;
+    skipBelow = Infinity;
+    leave(depth);
+    const owner = open[open.length - 1];
+    if (owner)
+      openThrough(
+        owner,
+        owner.nested.findIndex((n) => n.plan === plan),
+      );
+    const nested = nestedPlans(step);
+    const node = addStep(step, pathId(plan.path), nested);
+    if (!node) {
+      skipBelow = depth;
+      continue;
+    }
+    const before = previous.get(plan);
+    previous.set(plan, node.id);
+    const edge: GraphEdge | undefined = before
+      ? { id: `order:${before}->${node.id}`, kind: "order", from: before, to: node.id }
+      : undefined;
+    if (nested.length > 0 && node.depth + 1 <= collapseDepth) {
+      open.push({ depth, node, nested, edge, opened: 0 });
+    } else {
+      if (edge) edges.push(edge);
+      skipBelow = depth;
+    }
+  }
+  leave(0);
   for (const use of dataUses(model)) {
     const from = pathId(use.from);
     const to = pathId(use.to);
@@ -224,10 +258,24 @@ function graphProblem(problem: PlanAnalysis["problems"][number]): GraphProblem {
   };
 }
 
-function countSteps(plans: readonly Plan[]): number {
-  let count = 0;
-  for (const plan of plans) for (const step of plan.steps) count += 1 + countSteps(childPlans(step));
-  return count;
+/** A step's nested plans with the role and label their graph node gets. */
+interface NestedPlan {
+  readonly plan: Plan;
+  readonly role: GraphPlanNode["role"];
+  readonly label: string;
+}
+
+function nestedPlans(step: Step): readonly NestedPlan[] {
+  switch (step.op) {
+    case "parallel":
+      return step.plans.map((plan, i) => ({ plan, role: "branch", label: `branch ${i + 1} of ${step.plans.length}` }));
+    case "retry":
+      return [{ plan: step.plan, role: "retry", label: `retry ×${step.attempts}` }];
+    case "rlm":
+      return [{ plan: step.plan, role: "rlm", label: "sub-plan" }];
+    default:
+      return [];
+  }
 }
 
 function stepDetail(step: Step): string {

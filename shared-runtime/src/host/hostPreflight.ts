@@ -7,13 +7,14 @@
 // tool's "name", the model step's "provider", the input reference's "name"), never a value.
 
 import type { JsonPath } from "../json";
-import { childPlans, type Plan, type Step } from "../plan/ast";
+import type { Plan, Step } from "../plan/ast";
+import { planSteps } from "../plan/walk";
 import { literalArgumentProblems, type ToolSignature } from "../plan/toolArguments";
 import type { PlanError } from "../run/errors";
 import type { HostPreflight, PlanNeeds } from "../run/startRun";
 import { programProblem } from "./commandTool";
 import type { McpServers } from "./mcp/servers";
-import { mcpRoute } from "./mcp/spec";
+import { mcpPlanName, mcpRoute } from "./mcp/spec";
 import type { Mocks } from "./mocks";
 import type { HostProfile, HostProfileError } from "./profile";
 import { isJsonObject, type JsonObject } from "../json";
@@ -113,19 +114,35 @@ export async function mcpPreflight(
   if (calls.length === 0) return { errors: [], mcpServers: [] };
   const asked = [...new Set(calls.map((call) => call.server))];
   const listed = new Map<string, ReadonlyMap<string, ToolSignature> | { failure: string }>();
+  // The same listing by plan name, whole (descriptions, output schemas): what `check --preflight`
+  // types the plan by, so it starts no server a second time.
+  const byPlanName = new Map<string, ToolSignature>();
+  const failures = new Map<string, string>();
   await Promise.all(
     asked.map(async (server) => {
       try {
         const tools = new Map<string, ToolSignature>();
+        const spec = profile.mcpServers.get(server);
         for (const tool of await servers.connection(server).tools()) {
+          const source = `MCP server ${JSON.stringify(server)}`;
           tools.set(tool.name, {
-            source: `MCP server ${JSON.stringify(server)}`,
+            source,
             ...(isJsonObject(tool.inputSchema) ? { inputSchema: tool.inputSchema as JsonObject } : {}),
           });
+          const name = spec ? mcpPlanName(server, tool.name, spec) : undefined;
+          if (name !== undefined)
+            byPlanName.set(name, {
+              source,
+              ...(tool.description !== undefined ? { description: tool.description } : {}),
+              ...(isJsonObject(tool.inputSchema) ? { inputSchema: tool.inputSchema as JsonObject } : {}),
+              ...(isJsonObject(tool.outputSchema) ? { outputSchema: tool.outputSchema as JsonObject } : {}),
+            });
         }
         listed.set(server, tools);
       } catch (error) {
-        listed.set(server, { failure: error instanceof Error ? error.message : String(error) });
+        const failure = error instanceof Error ? error.message : String(error);
+        listed.set(server, { failure });
+        failures.set(server, failure);
       }
     }),
   );
@@ -165,7 +182,7 @@ export async function mcpPreflight(
       });
     }
   }
-  return { errors, mcpServers: asked };
+  return { errors, mcpServers: asked, listed: { tools: byPlanName, failures } };
 }
 
 interface McpCall {
@@ -177,15 +194,11 @@ interface McpCall {
 /** The plan's calls of MCP tools (not the profile's own, not mocked), in the order the runtime visits steps. */
 function mcpCalls(plan: Plan, profile: HostProfile, mocks: Mocks | undefined): McpCall[] {
   const calls: McpCall[] = [];
-  const visit = (p: Plan): void => {
-    for (const step of p.steps) {
-      if (step.op === "tool" && !profile.tools.has(step.name) && !mocks?.tools.has(step.name)) {
-        const route = mcpRoute(step.name, profile.mcpServers);
-        if (route !== undefined) calls.push({ step, server: route.server, tool: route.tool });
-      }
-      childPlans(step).forEach(visit);
+  for (const { step } of planSteps(plan)) {
+    if (step.op === "tool" && !profile.tools.has(step.name) && !mocks?.tools.has(step.name)) {
+      const route = mcpRoute(step.name, profile.mcpServers);
+      if (route !== undefined) calls.push({ step, server: route.server, tool: route.tool });
     }
-  };
-  visit(plan);
+  }
   return calls;
 }

@@ -5,7 +5,7 @@
 // language server ask this module, and only this one.
 
 import { parsePlan } from "../plan/parse";
-import { planNeeds } from "../run/startRun";
+import { planNeeds } from "../plan/needs";
 import { nearestName } from "../text/nearestName";
 import { mcpRoute } from "./mcp/spec";
 import type { Mocks } from "./mocks";

@@ -13,7 +13,10 @@ export type ShownStatus = "running" | "interrupted" | "ok" | "failed" | "cancell
 export interface RunSummary {
   readonly id: number;
   readonly uid: string;
+  /** Who started the run: cli, editor, debugger, test or worker. */
   readonly origin: string;
+  /** What the run was within its origin: a test run's "FILE#CASE" (the test file relative to the host profile's folder). */
+  readonly label: string | null;
   readonly plan: string;
   readonly planFile: string | null;
   readonly status: ShownStatus;
@@ -31,6 +34,10 @@ export interface RunFilter {
   /** A plan file name or path (its end matches). */
   readonly plan?: string;
   readonly status?: ShownStatus;
+  /** Runs started from this origin (cli, editor, debugger, test, worker). */
+  readonly origin?: string;
+  /** Runs whose label holds this text (a test file or case name). */
+  readonly label?: string;
   /** Runs started at or after this time (ms since the epoch). */
   readonly since?: number;
   /** At most this many, newest first. */
@@ -44,7 +51,7 @@ export interface RunFilter {
  * twice as long (bench/README.md).
  */
 const LIST_SQL = `SELECT id, uid, origin, plan_name, plan_file, status, stage, error_kind, ${iso("started_at")},
-  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine FROM runs`;
+  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label FROM runs`;
 
 type ListedRow = [
   id: number,
@@ -62,6 +69,7 @@ type ListedRow = [
   mocked: number,
   pid: number | null,
   machine: string | null,
+  label: string | null,
 ];
 
 function iso(column: string): string {
@@ -82,6 +90,14 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
     where.push("status = @status");
     params["status"] = filter.status === "interrupted" ? "running" : filter.status;
   }
+  if (filter.origin !== undefined) {
+    where.push("origin = @origin");
+    params["origin"] = filter.origin;
+  }
+  if (filter.label !== undefined) {
+    where.push("instr(label, @label) > 0");
+    params["label"] = filter.label;
+  }
   if (filter.since !== undefined) {
     where.push("started_at >= @since");
     params["since"] = filter.since;
@@ -101,6 +117,7 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
       id: row[0],
       uid: row[1],
       origin: row[2],
+      label: row[15],
       plan: row[3],
       planFile: row[4],
       status,
@@ -245,6 +262,7 @@ function summaryOf(row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest"
     id: row.id,
     uid: row.uid,
     origin: row.origin,
+    label: row.label,
     plan: row.plan_name,
     planFile: row.plan_file,
     status,

@@ -25,6 +25,8 @@ export type RunOrigin = "cli" | "editor" | "debugger" | "test" | "worker";
 
 export interface RecordingMeta {
   readonly origin: RunOrigin;
+  /** What the run was within its origin: a test run's "FILE#CASE" (listed, filterable). */
+  readonly label?: string;
   readonly plan: { readonly file?: string; readonly text: string };
   readonly hostProfile?: { readonly file: string; readonly text: string };
   /** The run's options as the front end names them (inputs, mocks, parallel, budget), for history and resume. */
@@ -105,6 +107,7 @@ export class RunRecorder implements RunObserver {
         machine: hostname(),
         mocked: 0,
         details: "{}",
+        label: meta.label === undefined ? null : mask.mask(meta.label),
       };
     }
     this.flush();

@@ -26,6 +26,12 @@ export function resumePoint(store: JournalStore, id: number): ResumePoint {
   const db = store.db;
   const run = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
   if (!run) throw new ResumeRefusal(`there is no run ${id} in the run journal ${store.file}`);
+  // A test case's run answered from its mocks or cassette: resumed as a plain run it would call
+  // the real tools and providers. The case is run again instead.
+  if (run.origin === "test")
+    throw new ResumeRefusal(
+      `run ${id} is the run of the test case ${run.label ?? "(unlabelled)"}: run its test again with rlm-plan test`,
+    );
   if (run.status === "ok" || run.status === "failed")
     throw new ResumeRefusal(
       `run ${id} finished (${run.status}${run.error_kind ? `: ${run.error_kind}` : ""}); only a run that did not finish (interrupted or cancelled) can be resumed`,

@@ -11,6 +11,15 @@ export const APPLICATION_ID = 0x524c4d50;
 
 export const JOURNAL_FILE = "runs.sqlite";
 
+/**
+ * Columns added to `runs` after format 1, nullable, so a reader of format 1 reads the store
+ * as before (no format bump): added when a store without them is opened for writing.
+ */
+export const ADDED_RUN_COLUMNS: readonly { readonly name: string; readonly sql: string }[] = [
+  // What the run was within its origin: a test run's test file and case ("greet.rlmplan.test.json#hi").
+  { name: "label", sql: "label TEXT" },
+];
+
 export const SCHEMA = `
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -31,7 +40,8 @@ CREATE TABLE runs (
   pid INTEGER,
   machine TEXT,
   mocked INTEGER NOT NULL DEFAULT 0,
-  details TEXT NOT NULL
+  details TEXT NOT NULL,
+  label TEXT
 );
 CREATE INDEX runs_by_start ON runs (started_at);
 CREATE INDEX runs_by_plan ON runs (plan_name);

@@ -6,7 +6,7 @@
 
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { APPLICATION_ID, JOURNAL_FILE, JOURNAL_FORMAT, SCHEMA } from "./schema";
+import { ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FILE, JOURNAL_FORMAT, SCHEMA } from "./schema";
 import { isDamage, sqlite, sqliteCode, type Database } from "./sqlite";
 
 /** The journal folder's name under a workspace. */
@@ -158,7 +158,7 @@ export class JournalStore {
         db.pragma(`application_id = ${APPLICATION_ID}`);
         db.pragma(`user_version = ${JOURNAL_FORMAT}`);
       }).immediate();
-    }
+    } else if (format === JOURNAL_FORMAT && !this.readonly) addMissingColumns(db);
     return undefined;
   }
 
@@ -180,6 +180,17 @@ export class JournalStore {
     }
     return `the run journal ${this.file} was not used: ${why}; it was moved to ${basename(aside)} (nothing deleted) and a new journal was started`;
   }
+}
+
+/** A store written before a nullable column was added gets it (format unchanged: older readers name their columns). */
+function addMissingColumns(db: Database): void {
+  const has = (name: string) =>
+    (db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = ?").get(name) as { n: number }).n > 0;
+  if (ADDED_RUN_COLUMNS.every((column) => has(column.name))) return;
+  db.transaction(() => {
+    // Another process may have added them between our read and our write lock.
+    for (const column of ADDED_RUN_COLUMNS) if (!has(column.name)) db.exec(`ALTER TABLE runs ADD COLUMN ${column.sql}`);
+  }).immediate();
 }
 
 export function isJournalDamage(error: unknown): boolean {

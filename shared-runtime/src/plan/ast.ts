@@ -142,40 +142,11 @@ export interface OpaqueStep {
   readonly value: JsonObject;
 }
 
-/** A normalized step's expressions with the field each is in, in STEP_FIELDS order. */
-export function stepExpressions(step: Step): readonly (readonly [field: string, expr: Expr])[] {
-  switch (step.op) {
-    case "context":
-      return [["handle", step.handle]];
-    case "model":
-      return [["prompt", step.prompt]];
-    case "tool":
-      return [["args", step.args]];
-    case "final":
-      return [["value", step.value]];
-    default:
-      return [];
-  }
-}
-
 /** Steps that bind a name, with the name's own path for editors. */
 export type BindingStep = Exclude<Step, CheckpointStep | FinalStep>;
 
 export function stepBinding(step: Step): string | undefined {
   return step.op === "checkpoint" || step.op === "final" ? undefined : step.bind;
-}
-
-/** Child plans of a step, in the order the runtime visits them. */
-export function childPlans(step: Step): readonly Plan[] {
-  switch (step.op) {
-    case "rlm":
-    case "retry":
-      return [step.plan];
-    case "parallel":
-      return step.plans;
-    default:
-      return [];
-  }
 }
 
 // ---- vocabulary tables -------------------------------------------------------------------------
@@ -280,25 +251,4 @@ export function expressionFields(op: string | undefined): readonly string[] {
     for (const [key, spec] of Object.entries(table)) if (spec.kind === "expression") keys.add(key);
   }
   return [...keys];
-}
-
-/** Names of the inputs an expression reads, in order of first appearance. */
-export function inputNames(expr: Expr, into: Set<string> = new Set()): Set<string> {
-  switch (expr.kind) {
-    case "input":
-      into.add(expr.name);
-      break;
-    case "field":
-      inputNames(expr.base, into);
-      break;
-    case "list":
-      for (const item of expr.items) inputNames(item, into);
-      break;
-    case "object":
-      for (const [, value] of expr.entries) inputNames(value, into);
-      break;
-    default:
-      break;
-  }
-  return into;
 }

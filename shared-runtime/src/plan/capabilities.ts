@@ -4,11 +4,23 @@
 
 import { CONTEXT_ACTIONS, type ContextActionType, type Step } from "./ast";
 
+/** The capabilities written as a bare atom, one per operation that needs no argument. */
+export const BARE_CAPABILITIES = ["rlm", "parallel", "retry", "checkpoint"] as const;
+
 export type Capability =
   | { readonly kind: "context"; readonly action: ContextActionType }
   | { readonly kind: "tool"; readonly name: string }
   | { readonly kind: "model"; readonly name: string }
-  | { readonly kind: "rlm" | "parallel" | "retry" | "checkpoint" };
+  | { readonly kind: (typeof BARE_CAPABILITIES)[number] };
+
+/**
+ * The capabilities every host may grant whatever it registers, in the reference's order: one
+ * per context action, then the bare ones (tool(NAME) and model(NAME) depend on the host).
+ */
+export const FIXED_CAPABILITIES: readonly string[] = [
+  ...CONTEXT_ACTIONS.map((action) => formatCapability({ kind: "context", action })),
+  ...BARE_CAPABILITIES.map((kind) => formatCapability({ kind })),
+];
 
 /** The capability a step needs; `final` needs none. */
 export function requiredCapability(step: Step): Capability | undefined {
@@ -84,8 +96,8 @@ export function grantedKeys(granted: readonly unknown[]): ReadonlySet<string> {
   return keys;
 }
 
-const BARE = ["rlm", "parallel", "retry", "checkpoint"];
-const FORMS = "context(ACTION), model(PROVIDER), tool(NAME), rlm, parallel, retry or checkpoint";
+const BARE: readonly string[] = BARE_CAPABILITIES;
+const FORMS = `context(ACTION), model(PROVIDER), tool(NAME), ${BARE_CAPABILITIES.slice(0, -1).join(", ")} or ${BARE_CAPABILITIES[BARE_CAPABILITIES.length - 1]}`;
 
 /**
  * Undefined when `term` grants a capability; otherwise a message that says how to write one.

@@ -5,13 +5,15 @@
 // rule. Lookups by path are indexed on first use, so a model nobody asks costs little.
 
 import type { JsonPath } from "../json";
-import { childPlans, type Plan, type RetryStep, type Step } from "./ast";
+import type { Plan, RetryStep, Step } from "./ast";
 import type { Budget } from "./budget";
 import { costRows, type CostRow } from "./costRows";
+import { planNeeds, type PlanUses } from "./needs";
 import { addEstimates, estimatePlan, scaleEstimate, type Estimate, type PlanEstimates } from "./estimate";
 import type { ModelBinding, ModelReference, PlanScope, ScopeRecord } from "./scopeWalk";
 import { stepChainAt, stepPositions, type StepLink } from "./stepChain";
 import { PlanTypes, type TypeHost } from "./types/planTypes";
+import { childPlans, expressionsOf, planSteps, stepInputs, type InputReference, type StepExpression } from "./walk";
 
 export type { ModelBinding, ModelReference, PlanScope } from "./scopeWalk";
 
@@ -68,6 +70,7 @@ export class PlanModel {
   private stepReferenceIndex: Map<string, ModelReference[]> | undefined;
   private uniqueNames: boolean | undefined;
   private typed: PlanTypes | undefined;
+  private uses: PlanUses | undefined;
   /** Every step with its scope and references, as the validator's walk met them (when it went to the end). */
   private readonly walked: readonly StepInModel[] | undefined;
 
@@ -135,27 +138,37 @@ export class PlanModel {
     }
     this.scopeIndex ??= new Map(this.scopes.map((s) => [pathKey(s.planPath), s]));
     const byStep = this.referencesByStep();
-    // A stack of plans, each read in order; a step's sub-plans are read before its next sibling.
-    const cursors: { plan: Plan; next: number; scope: PlanScope | undefined }[] = [];
-    const open = (plan: Plan) => cursors.push({ plan, next: 0, scope: this.scopeIndex?.get(pathKey(plan.path)) });
-    open(this.plan);
-    while (cursors.length > 0) {
-      const cursor = cursors[cursors.length - 1] as (typeof cursors)[number];
-      const step = cursor.plan.steps[cursor.next++];
-      if (!step) {
-        cursors.pop();
-        continue;
-      }
+    for (const { step, plan } of planSteps(this.plan)) {
+      const scope = this.scopeIndex.get(pathKey(plan.path));
+      // The cut is the step's source index (steps that did not normalize are not in `plan.steps`).
       const index = step.path[step.path.length - 1];
       yield {
         step,
         path: step.path,
-        scope: cursor.scope && typeof index === "number" ? { scope: cursor.scope, cut: index } : undefined,
+        scope: scope && typeof index === "number" ? { scope, cut: index } : undefined,
         references: byStep.get(pathKey(step.path)) ?? [],
       };
-      const children = childPlans(step);
-      for (let i = children.length - 1; i >= 0; i--) open(children[i] as Plan);
     }
+  }
+
+  /**
+   * What the plan asks of a host (needs.ts, the one `planNeeds`): tools, providers and inputs
+   * with the path of each one's first use, the capabilities its steps need in order of first
+   * use, and the inputs read as contexts. Computed on first ask.
+   */
+  needs(): PlanUses {
+    this.uses ??= planNeeds(this.plan);
+    return this.uses;
+  }
+
+  /** The expressions a step evaluates itself, with their fields; its sub-plans' are theirs. */
+  expressions(step: Step): StepExpression[] {
+    return expressionsOf(step);
+  }
+
+  /** The input references in a step's own expressions, in source order. */
+  inputsOf(step: Step): InputReference[] {
+    return stepInputs(step);
   }
 
   /** References grouped by the innermost step whose fields hold them. */

@@ -5,7 +5,8 @@
 // from the normalized steps. Editors map the kinds to their own token types.
 
 import type { JsonPath } from "../json";
-import { childPlans, OPERATIONS, SPAWN_AGENT, stepExpressions, type Expr, type Plan, type Step } from "./ast";
+import { OPERATIONS, SPAWN_AGENT, type Expr, type Plan, type Step } from "./ast";
+import { childPlans, stepExpressions } from "./walk";
 import type { PlanModel } from "./model";
 
 export type PlanTokenKind =
@@ -23,26 +24,47 @@ export interface PlanToken {
 
 const KNOWN_OPS: ReadonlySet<string> = new Set<string>([...OPERATIONS, SPAWN_AGENT]);
 
-/** Every token of the plan the model describes; in no particular order (sort by range). */
-export function planTokens(model: PlanModel): PlanToken[] {
+/** The top-level steps (indexes in the plan's `steps`, both included) whose tokens are asked for. */
+export interface StepSpan {
+  readonly first: number;
+  readonly last: number;
+}
+
+/**
+ * Every token of the plan the model describes, or only those inside the top-level steps of
+ * `within` (a range of a big plan: only those steps' tokens are built); in no particular order (sort by range).
+ */
+export function planTokens(model: PlanModel, within?: StepSpan): PlanToken[] {
   const tokens: PlanToken[] = [];
-  for (const binding of model.bindings) tokens.push({ kind: "binding", path: [...binding.stepPath, "bind"] });
+  const wanted = within ? (path: JsonPath) => inSpan(path, within) : () => true;
+  for (const binding of model.bindings) {
+    if (wanted(binding.stepPath)) tokens.push({ kind: "binding", path: [...binding.stepPath, "bind"] });
+  }
   for (const reference of model.references) {
+    if (!wanted(reference.path)) continue;
     tokens.push({ kind: "variable", path: [...reference.path, "name"], resolved: reference.binding !== undefined });
   }
-  const plans: Plan[] = [model.plan];
-  for (let plan = plans.pop(); plan; plan = plans.pop()) {
-    for (const step of plan.steps) {
-      stepTokens(step, tokens);
-      for (const item of childPlans(step)) plans.push(item);
-    }
+  // A step that did not normalize still shows its operation, when it names a known one.
+  const opaqueTokens = (plan: Plan): void => {
     for (const opaque of plan.opaque ?? []) {
-      // A step that did not normalize still shows its operation, when it names a known one.
+      if (!wanted(opaque.path)) continue;
       const op = opaque.value.op;
       if (typeof op === "string" && KNOWN_OPS.has(op)) tokens.push({ kind: "operation", path: [...opaque.path, "op"] });
     }
+  };
+  opaqueTokens(model.plan);
+  for (const { step } of model.steps()) {
+    if (!wanted(step.path)) continue;
+    stepTokens(step, tokens);
+    for (const nested of childPlans(step)) opaqueTokens(nested);
   }
   return tokens;
+}
+
+/** Whether a path is inside one of the span's top-level steps (a path outside `steps` is kept). */
+function inSpan(path: JsonPath, span: StepSpan): boolean {
+  const index = path[0] === "steps" ? path[1] : undefined;
+  return typeof index !== "number" || (index >= span.first && index <= span.last);
 }
 
 function stepTokens(step: Step, tokens: PlanToken[]): void {

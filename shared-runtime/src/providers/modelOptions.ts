@@ -2,7 +2,8 @@
 // provider applies it when the step runs, editors and `rlm-plan check` before anything runs.
 
 import { hasOwn, type JsonObject, type JsonValue } from "../json";
-import { childPlans, type Plan } from "../plan/ast";
+import type { Plan } from "../plan/ast";
+import { planSteps } from "../plan/walk";
 import { quoted, type PlanProblem } from "../plan/problems";
 import { nearestName } from "../text/nearestName";
 
@@ -66,29 +67,25 @@ export function modelOptionProblem(key: string, value: JsonValue): ModelOptionPr
  */
 export function modelOptionProblems(plan: Plan): PlanProblem[] {
   const problems: PlanProblem[] = [];
-  const visit = (p: Plan): void => {
-    for (const step of p.steps) {
-      if (step.op === "model") {
-        for (const key of Object.keys(step.options)) {
-          const refused = modelOptionProblem(key, step.options[key] as JsonValue);
-          if (!refused) continue;
-          const unknown = refused.kind === "unknown_model_option";
-          const hint = refused.suggestion !== undefined ? `; did you mean ${quoted(refused.suggestion)}?` : "";
-          problems.push({
-            phase: "validate",
-            kind: refused.kind,
-            message: `model ${refused.message}: the provider refuses it when this step runs${hint}`,
-            path: [...step.path, "options", key],
-            target: unknown ? "key" : "value",
-            hostDependent: true,
-            field: key,
-            ...(refused.suggestion !== undefined ? { suggestion: refused.suggestion } : {}),
-          });
-        }
+  for (const { step } of planSteps(plan)) {
+    if (step.op === "model") {
+      for (const key of Object.keys(step.options)) {
+        const refused = modelOptionProblem(key, step.options[key] as JsonValue);
+        if (!refused) continue;
+        const unknown = refused.kind === "unknown_model_option";
+        const hint = refused.suggestion !== undefined ? `; did you mean ${quoted(refused.suggestion)}?` : "";
+        problems.push({
+          phase: "validate",
+          kind: refused.kind,
+          message: `model ${refused.message}: the provider refuses it when this step runs${hint}`,
+          path: [...step.path, "options", key],
+          target: unknown ? "key" : "value",
+          hostDependent: true,
+          field: key,
+          ...(refused.suggestion !== undefined ? { suggestion: refused.suggestion } : {}),
+        });
       }
-      for (const child of childPlans(step)) visit(child);
     }
-  };
-  visit(plan);
+  }
   return problems;
 }

@@ -12,8 +12,6 @@ import { jsonObjectFrom, newJsonObject, ownValue, setOwn, type JsonPath, type Js
 import { MAX_JSON_DEPTH } from "../text/jsonText";
 import type { SourceRange } from "../text/planDocument";
 import {
-  inputNames,
-  stepExpressions,
   type ContextStep,
   type Expr,
   type ModelStep,
@@ -23,6 +21,7 @@ import {
   type Step,
   type ToolStep,
 } from "../plan/ast";
+import { stepInputs } from "../plan/walk";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
 import { isPlainObject } from "../plan/normalize";
@@ -498,18 +497,16 @@ class Run {
   private async openInputs(step: Step, frame: Frame): Promise<void> {
     const lazy = this.host.lazyInputs;
     if (!lazy || lazy.size === 0) return;
-    for (const [, expr] of stepExpressions(step)) {
-      for (const name of inputNames(expr)) {
-        if (this.inputs.has(name)) continue;
-        const opener = lazy.get(name);
-        if (!opener) continue;
-        let opening = this.opening.get(name);
-        if (!opening) {
-          opening = this.open(name, opener);
-          this.opening.set(name, opening);
-        }
-        await this.guard(opening, frame);
+    for (const { name } of stepInputs(step)) {
+      if (this.inputs.has(name)) continue;
+      const opener = lazy.get(name);
+      if (!opener) continue;
+      let opening = this.opening.get(name);
+      if (!opening) {
+        opening = this.open(name, opener);
+        this.opening.set(name, opening);
       }
+      await this.guard(opening, frame);
     }
   }
 

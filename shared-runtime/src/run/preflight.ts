@@ -3,7 +3,8 @@
 // registered.
 
 import { newJsonObject, type JsonObject, type JsonPath } from "../json";
-import { childPlans, type Expr, type Plan, type Step } from "../plan/ast";
+import type { Plan } from "../plan/ast";
+import { planSteps, stepInputs } from "../plan/walk";
 import { describe, isPlainObject } from "../plan/normalize";
 import { detailText, quoted } from "../plan/problems";
 import type { PlanError } from "./errors";
@@ -92,64 +93,36 @@ export function unregisteredNames(
   limit = Infinity,
 ): UnregisteredName[] {
   const found: UnregisteredName[] = [];
-  const inputs = (expr: Expr | undefined): void => {
-    if (expr === undefined || registered.input === undefined) return;
-    const pending: Expr[] = [expr];
-    for (let e = pending.pop(); e; e = pending.pop()) {
-      if (e.kind === "input" && !registered.input(e.name)) {
+  for (const { step } of planSteps(plan)) {
+    if (registered.input !== undefined) {
+      for (const { name, path } of stepInputs(step)) {
+        if (registered.input(name)) continue;
         found.push({
           kind: "undeclared_input",
-          name: e.name,
-          path: [...e.path, "name"],
-          message: `the plan reads input ${quoted(e.name)}, which the host profile does not declare under "inputs"`,
-        });
-      } else if (e.kind === "field") pending.push(e.base);
-      // Pushed one by one, last first: a spread of a 130,000-item list overflows the call stack.
-      else if (e.kind === "list") for (let k = e.items.length - 1; k >= 0; k--) pending.push(e.items[k]!);
-      else if (e.kind === "object") for (let k = e.entries.length - 1; k >= 0; k--) pending.push(e.entries[k]![1]);
-    }
-  };
-  const visit = (p: Plan): boolean => {
-    for (const step of p.steps) {
-      inputs(stepExpression(step));
-      if (step.op === "tool" && !registered.tool(step.name)) {
-        found.push({
-          kind: "unknown_tool",
-          name: step.name,
-          path: [...step.path, "name"],
-          message: `the plan calls tool ${quoted(step.name)}, which the host does not register`,
-        });
-      } else if (step.op === "model" && !registered.provider(step.provider)) {
-        found.push({
-          kind: "unknown_provider",
-          name: step.provider,
-          path: [...step.path, "provider"],
-          message: `the plan calls provider ${quoted(step.provider)}, which the host does not register`,
+          name,
+          path,
+          message: `the plan reads input ${quoted(name)}, which the host profile does not declare under "inputs"`,
         });
       }
-      if (found.length >= limit) return false;
-      for (const child of childPlans(step)) if (!visit(child)) return false;
     }
-    return true;
-  };
-  visit(plan);
-  return found;
-}
-
-/** The expression a step evaluates, if any. */
-function stepExpression(step: Step): Expr | undefined {
-  switch (step.op) {
-    case "context":
-      return step.handle;
-    case "model":
-      return step.prompt;
-    case "tool":
-      return step.args;
-    case "final":
-      return step.value;
-    default:
-      return undefined;
+    if (step.op === "tool" && !registered.tool(step.name)) {
+      found.push({
+        kind: "unknown_tool",
+        name: step.name,
+        path: [...step.path, "name"],
+        message: `the plan calls tool ${quoted(step.name)}, which the host does not register`,
+      });
+    } else if (step.op === "model" && !registered.provider(step.provider)) {
+      found.push({
+        kind: "unknown_provider",
+        name: step.provider,
+        path: [...step.path, "provider"],
+        message: `the plan calls provider ${quoted(step.provider)}, which the host does not register`,
+      });
+    }
+    if (found.length >= limit) break;
   }
+  return found;
 }
 
 function inputMap(inputs: JsonObject): ReadonlyMap<string, unknown> {

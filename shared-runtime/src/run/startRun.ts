@@ -6,12 +6,15 @@
 
 import { lineColumn } from "../text/lineColumn";
 import type { JsonPath } from "../json";
-import { childPlans, stepExpressions, type Expr, type Plan } from "../plan/ast";
+import type { Plan } from "../plan/ast";
+import { planNeeds, type PlanNeeds } from "../plan/needs";
+import { planSteps } from "../plan/walk";
 import type { Budget } from "../plan/budget";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import type { SourceRange } from "../text/pathRanges";
 import type { ValidatedPlan } from "../plan/validate";
 import type { HostProfileError } from "../host/profile";
+import type { ToolSignature } from "../plan/toolArguments";
 import { safeErrorText, type PlanError } from "./errors";
 import type { ParallelMode } from "./events";
 import type { RunHost } from "./host";
@@ -24,27 +27,21 @@ import type { JsonObject } from "../json";
 import { chainInterceptors, type ObservedReport, type RunObserver } from "./observer";
 import type { PlanSource } from "../plan/parse";
 
-/** What a plan names: the host builds these and nothing else. */
-export interface PlanNeeds {
-  readonly tools: ReadonlySet<string>;
-  readonly providers: ReadonlySet<string>;
-  readonly inputs: ReadonlySet<string>;
-  /**
-   * Where each name is first used in the plan (the step's "name" or "provider", the input
-   * reference's "name"): a host's preflight error names its step by this path.
-   */
-  readonly paths?: {
-    readonly tools: ReadonlyMap<string, JsonPath>;
-    readonly providers: ReadonlyMap<string, JsonPath>;
-    readonly inputs: ReadonlyMap<string, JsonPath>;
-  };
-}
+export type { PlanNeeds } from "../plan/needs";
 
 /** What a host's own preflight found: refusals, and the MCP servers it started to list their tools. */
 export interface HostPreflight {
   readonly errors: readonly PlanError[];
   /** MCP servers started (and asked for their tools) by this preflight, in the order asked. */
   readonly mcpServers: readonly string[];
+  /** What those servers listed: `check --preflight` types the plan's calls by it, starting no server again. */
+  readonly listed?: McpListing;
+}
+
+/** MCP tools as servers listed them: each by its plan name, and each server that could not be asked (host/mcp/discovery's shape). */
+export interface McpListing {
+  readonly tools: ReadonlyMap<string, ToolSignature>;
+  readonly failures: ReadonlyMap<string, string>;
 }
 
 /** A host built for one run. */
@@ -161,6 +158,7 @@ interface Prepared {
   readonly mocked: boolean;
   readonly document: PlanDocument | undefined;
   readonly mcpServers: readonly string[];
+  readonly mcpListing: McpListing | undefined;
   readonly locate: (error: PlanError) => FileLocation | undefined;
 }
 
@@ -244,6 +242,7 @@ async function prepare(
   onBuilt(built);
   const mocked = built.mocked === true;
   let mcpServers: readonly string[] = [];
+  let mcpListing: McpListing | undefined;
   const refused = (problem: PlanError): RunReport => ({
     outcome: notRun(problem, budget),
     stage: "preflight",
@@ -261,6 +260,7 @@ async function prepare(
     else if (built.preflight && !signal.aborted) {
       const found = await built.preflight(plan, signal);
       mcpServers = found.mcpServers;
+      mcpListing = found.listed;
       const first = found.errors[0];
       if (first) failure = refused(first);
     }
@@ -273,7 +273,7 @@ async function prepare(
     await built.close?.();
     return failure;
   }
-  return { validated, budget, built, mocked, document, mcpServers, locate };
+  return { validated, budget, built, mocked, document, mcpServers, mcpListing, locate };
 }
 
 /** The options with every observer's event listener and call wrapper joined to the run's own. */
@@ -341,6 +341,8 @@ export interface PreflightReport {
   readonly refusal?: RunReport;
   /** MCP servers started to list their tools, all stopped again. */
   readonly mcpServers: readonly string[];
+  /** What they listed (when the preflight passed): the static check's MCP tool knowledge, no server started twice. */
+  readonly mcpListing?: McpListing;
 }
 
 /**
@@ -357,7 +359,11 @@ export async function startPreflight(
   const prepared = await prepare(options, signal, () => undefined);
   if (!("built" in prepared)) return { ok: false, refusal: prepared, mcpServers: prepared.mcpServers ?? [] };
   await prepared.built.close?.();
-  return { ok: true, mcpServers: prepared.mcpServers };
+  return {
+    ok: true,
+    mcpServers: prepared.mcpServers,
+    ...(prepared.mcpListing ? { mcpListing: prepared.mcpListing } : {}),
+  };
 }
 
 /** startRun's outcome alone, for hosts that need nothing else (tests, embedders). */
@@ -377,13 +383,7 @@ export async function runPlan(
  */
 function stepRanges(document: PlanDocument, plan: Plan): (path: JsonPath) => SourceRange | undefined {
   const paths: JsonPath[] = [];
-  const pending: Plan[] = [plan];
-  for (let p = pending.pop(); p; p = pending.pop()) {
-    for (const step of p.steps) {
-      paths.push(step.path);
-      for (const child of childPlans(step)) pending.push(child);
-    }
-  }
+  for (const { step } of planSteps(plan)) paths.push(step.path);
   const ranges = new Map<string, SourceRange | undefined>();
   const found = document.rangesOf(paths.map((path) => ({ path })));
   paths.forEach((path, i) => ranges.set(JSON.stringify(path), found[i]));
@@ -391,47 +391,6 @@ function stepRanges(document: PlanDocument, plan: Plan): (path: JsonPath) => Sou
     const key = JSON.stringify(path);
     return ranges.has(key) ? ranges.get(key) : document.rangeOf(path);
   };
-}
-
-/** Tools, providers and inputs named anywhere in the plan (nested plans, branches, retries). */
-export function planNeeds(plan: Plan): PlanNeeds {
-  const tools = new Map<string, JsonPath>();
-  const providers = new Map<string, JsonPath>();
-  const inputs = new Map<string, JsonPath>();
-  const first = (map: Map<string, JsonPath>, name: string, path: JsonPath) => {
-    if (!map.has(name)) map.set(name, path);
-  };
-  const visit = (p: Plan): void => {
-    for (const step of p.steps) {
-      for (const [, expr] of stepExpressions(step)) {
-        for (const { name, path } of inputReferences(expr)) first(inputs, name, path);
-      }
-      if (step.op === "tool") first(tools, step.name, [...step.path, "name"]);
-      if (step.op === "model") first(providers, step.provider, [...step.path, "provider"]);
-      childPlans(step).forEach(visit);
-    }
-  };
-  visit(plan);
-  return {
-    tools: new Set(tools.keys()),
-    providers: new Set(providers.keys()),
-    inputs: new Set(inputs.keys()),
-    paths: { tools, providers, inputs },
-  };
-}
-
-/** The input references of an expression, in source order, each with its "name" path. */
-function inputReferences(expr: Expr): { name: string; path: JsonPath }[] {
-  const found: { name: string; path: JsonPath }[] = [];
-  const pending: Expr[] = [expr];
-  for (let e = pending.pop(); e; e = pending.pop()) {
-    if (e.kind === "input") found.push({ name: e.name, path: [...e.path, "name"] });
-    else if (e.kind === "field") pending.push(e.base);
-    // Pushed last to first one at a time: a literal list may hold a million items (no spread).
-    else if (e.kind === "list") for (let i = e.items.length - 1; i >= 0; i--) pending.push(e.items[i] as Expr);
-    else if (e.kind === "object") for (let i = e.entries.length - 1; i >= 0; i--) pending.push(e.entries[i]![1]);
-  }
-  return found;
 }
 
 /** A run that never started: its whole budget remains (zeros when the budget itself was invalid). */

@@ -17,6 +17,8 @@ import { MAX_HOST_PROFILE_BYTES } from "../text/boundedFile";
 
 export interface RecordRequest {
   readonly origin: RunOrigin;
+  /** What the run is within its origin (a test run's "FILE#CASE"): listed and filtered by `rlm-plan runs list`. */
+  readonly label?: string;
   /** The journal folder the user named (`--journal DIR`): used even where the profile disables recording. */
   readonly dir?: string;
   /** The run's options as the front end names them (inputs, mocks, parallel), for history and resume. */
@@ -74,6 +76,7 @@ export function startSessionRecording(session: RecordedSession, request: RecordR
     const hostText = hostProfile === undefined ? undefined : readFileSync(hostProfile, "utf8");
     const meta = {
       origin: request.origin,
+      ...(request.label !== undefined ? { label: request.label } : {}),
       plan: { ...(session.file !== undefined ? { file: resolve(session.file) } : {}), text: planText },
       ...(hostProfile !== undefined && hostText !== undefined
         ? { hostProfile: { file: resolve(hostProfile), text: hostText.slice(0, MAX_HOST_PROFILE_BYTES) } }

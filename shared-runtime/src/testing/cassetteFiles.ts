@@ -7,19 +7,17 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
 import type { SecretMask } from "../run/secrets";
 import { cassetteText, loadCassette, type CassetteEntry, type CassetteResult } from "./cassette";
-import { JournalRecordings } from "./cassetteRecording";
+import { RecordedRuns } from "./cassetteRecording";
 
 export class CassetteFiles {
   private readonly read = new Map<string, CassetteResult>();
   private readonly recorded = new Map<string, CassetteEntry[]>();
 
-  /** The journal runs recorded cases go into (opened on the first recording). */
-  readonly journal: JournalRecordings;
+  /** The journal runs the recorded cases' cassettes were derived from. */
+  readonly journal = new RecordedRuns();
 
   /** `mask` hides every secret the run knows (provider keys) in what is recorded. */
-  constructor(private readonly mask: SecretMask) {
-    this.journal = new JournalRecordings(mask);
-  }
+  constructor(private readonly mask: SecretMask) {}
 
   cassette(file: string): CassetteResult {
     let result = this.read.get(file);

@@ -1,63 +1,35 @@
-// Recording cassettes through the run journal (one recording mechanism): a case run with
-// --record is a journal run like any other (a `RunRecorder`, origin "test", every model and
-// tool request canonical and masked as the journal stores it), and its cassette entries are
-// derived afterwards from the run's calls as the journal holds them. The journal is the
-// workspace's (beside the host profile, or the profile's `journal.dir`).
+// Recording cassettes through the run journal (one recording mechanism): every case is a journal
+// run like any other (recorded through its plan session, origin "test": runCase.ts), and a case
+// run with --record has its cassette entries derived afterwards from the run's calls as the
+// journal holds them (every model and tool request canonical and masked).
 
-import { readFileSync } from "node:fs";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json";
-import { profileJournalDir } from "../journal/location";
+import { isJsonObject, type JsonValue } from "../json";
 import { runDetail, type RecordedCall } from "../journal/queries";
-import { RunRecorder } from "../journal/recorder";
 import { JournalStore } from "../journal/store";
-import type { HostProfile } from "../host/profile";
-import type { SecretMask } from "../run/secrets";
-import { MAX_HOST_PROFILE_BYTES } from "../text/boundedFile";
 import type { CassetteEntry, CassetteRequest } from "./cassette";
 
-/** One recorded case: the observer its run takes, and the cassette entries derived once it ended. */
-export interface CaseRecording {
-  readonly recorder: RunRecorder;
-  /** The run's calls, read back from the journal, as cassette entries of `caseKey`. */
-  entries(caseKey: string): CassetteEntry[];
-}
-
-/** The journals of one test run, each opened once (a journal per host profile's folder). */
-export class JournalRecordings {
-  private readonly stores = new Map<string, JournalStore>();
-  /** Journal run ids per journal folder, for the line that says where the recordings are. */
+/** The journal runs of one test run's cases, per journal folder: for the line that says where they are. */
+export class RecordedRuns {
   readonly runs = new Map<string, number[]>();
 
-  constructor(private readonly mask: SecretMask) {}
-
-  /** Starts the journal run of a case; throws (JournalError, better-sqlite3 missing) when no journal can be opened. */
-  begin(profile: HostProfile, plan: { file: string; text: string }, options: JsonObject): CaseRecording {
-    const dir = profileJournalDir(profile);
-    let store = this.stores.get(dir);
-    if (!store) {
-      store = JournalStore.open(dir);
-      this.stores.set(dir, store);
-    }
-    const recorder = RunRecorder.begin(store, {
-      origin: "test",
-      plan,
-      hostProfile: { file: profile.file, text: hostText(profile.file) },
-      options,
-      mask: this.mask,
-    });
+  add(dir: string, runId: number): void {
     const ids = this.runs.get(dir) ?? [];
-    ids.push(recorder.runId);
+    ids.push(runId);
     this.runs.set(dir, ids);
-    const opened = store;
-    return {
-      recorder,
-      entries: (caseKey) => cassetteEntries(runDetail(opened, recorder.runId)?.calls ?? [], caseKey),
-    };
   }
+}
 
-  close(): void {
-    for (const store of this.stores.values()) store.close();
-    this.stores.clear();
+/** A recorded case's cassette entries, read back from its journal entry (the journal's masked, canonical calls). */
+export function cassetteEntriesOf(
+  journal: { readonly dir: string; readonly runId: number },
+  caseKey: string,
+): CassetteEntry[] {
+  const store = JournalStore.openExisting(journal.dir);
+  if (!store) return [];
+  try {
+    return cassetteEntries(runDetail(store, journal.runId)?.calls ?? [], caseKey);
+  } finally {
+    store.close();
   }
 }
 
@@ -90,12 +62,4 @@ function cassetteRequest(request: JsonValue): CassetteRequest | undefined {
     };
   }
   return undefined;
-}
-
-function hostText(file: string): string {
-  try {
-    return readFileSync(file, "utf8").slice(0, MAX_HOST_PROFILE_BYTES);
-  } catch {
-    return "";
-  }
 }

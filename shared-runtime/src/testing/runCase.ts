@@ -1,22 +1,27 @@
-// One case of a test file, run through startRun (the one run pipeline) under the suite's host
-// profile: the case's inputs replace the profile's of the same name, its mocks answer the tools
-// and providers they name, and its cassette (when replaying or recording) is a layer over the
-// host. The report is the assertions' failures and what the run spent.
+// One case of a test file, run as a run of a plan session (the one way into a run, as the CLI's
+// `run`, the editor, the debugger and workers take) under the suite's host profile: the case's
+// inputs replace the profile's of the same name, its mocks answer the tools and providers they
+// name, and its cassette (when replaying or recording) is a layer over the host. Every case is
+// recorded in the workspace's run journal (origin `test`, labelled with its test file and case)
+// unless the run asks for none; a recorded cassette is derived from that record. The report is
+// the assertions' failures and what the run spent.
 
 import { dirname, relative, resolve, sep } from "node:path";
-import type { JsonValue } from "../json";
+import type { JsonObject, JsonValue } from "../json";
 import { profileHost } from "../host/createHost";
 import { withInputValues } from "../host/inputValues";
-import { runPolicy } from "../session/analysisPolicy";
+import { profileJournalDir } from "../journal/location";
 import type { Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
 import type { RunEvent } from "../run/events";
-import { startRun, type HostFactory, type RunReport, type RunStage } from "../run/startRun";
+import type { HostFactory, RunReport, RunStage } from "../run/startRun";
+import type { SecretMask } from "../run/secrets";
 import type { Estimate } from "../plan/estimate";
+import { openPlanSessionSync } from "../session/planSession";
+import type { SessionRecording } from "../session/runRecording";
 import { checkExpectations, pointerOf, spentOf, type AssertionFailure, type Spent } from "./assertions";
 import { CassetteReplay, loadCassette, replayingHost, type ModelNames } from "./cassette";
-import type { CaseRecording } from "./cassetteRecording";
-import { safeErrorText } from "../run/errors";
+import { cassetteEntriesOf } from "./cassetteRecording";
 import type { CassetteFiles } from "./cassetteFiles";
 import type { CaseLocation, Expectations, TestCase } from "./testFile";
 
@@ -30,6 +35,18 @@ export interface CaseRunOptions {
   readonly mode?: CassetteMode;
   /** The cassettes of this test run (read once, written once); needed when a case has one. */
   readonly cassettes?: CassetteFiles;
+  /**
+   * Where each case's run is recorded: the profile's run journal by default (`.rlm-plan/` beside
+   * it, or its `journal.dir`), a folder given here (`--journal DIR`), or nowhere (`false`:
+   * `--no-journal`; recording cassettes needs the journal, so a case to record does not run).
+   */
+  readonly journal?: false | { readonly dir?: string };
+  /** The mask of the test run's output: each case's session adds what it learns to it. */
+  readonly mask?: SecretMask;
+  /** A journal problem that did not stop a case (masked); a journal that cannot be opened is said for each case. */
+  readonly onNotice?: (message: string) => void;
+  /** Hears each case's journal entry (its folder and run number) once the case has ended. */
+  readonly onRecorded?: (journal: { readonly dir: string; readonly runId: number }, testCase: TestCase) => void;
 }
 
 export interface CaseResult {
@@ -78,32 +95,60 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   const chosen = testCaseHost(testCase, { env, mode, ...(options.cassettes ? { cassettes: options.cassettes } : {}) });
   if ("error" in chosen) return notRun(chosen.error);
   const { host, answered, replay } = chosen;
-  let recording: CaseRecording | undefined;
-  if (answered === "recorded") {
-    if (!options.cassettes) return notRun("recording needs the test run's cassettes");
-    try {
-      recording = options.cassettes.journal.begin(
-        suite.profile,
-        { file: resolve(suite.planFile), text: suite.planText },
-        { test: testCase.id, cassette: testCase.cassette ?? null },
-      );
-    } catch (error) {
-      return notRun(`--record writes the run journal, which could not be opened: ${safeErrorText(error)}`);
-    }
+  if (answered === "recorded" && !options.cassettes) return notRun("recording needs the test run's cassettes");
+  if (answered === "recorded" && options.journal === false)
+    return notRun("--record derives the cassette from the run journal, and the run journal is off (--no-journal)");
+
+  // The case's plan session: the suite's plan and profile (already read), the case's host.
+  const opened = openPlanSessionSync({
+    file: suite.planFile,
+    text: suite.planText,
+    hostProfile: suite.profile.file,
+    profile: { ok: true, profile: suite.profile },
+    host,
+    env,
+    ...(options.mask ? { mask: options.mask } : {}),
+  });
+  if (!opened.ok) return notRun(opened.mask.mask(sessionFailureText(opened.failure)));
+  const { session } = opened;
+  let recording: SessionRecording | undefined;
+  if (options.journal !== false) {
+    let unrecorded: string | undefined;
+    const started = session.record({
+      origin: "test",
+      label: caseLabel(testCase),
+      // Recording a cassette needs the journal even where the profile turns recording off.
+      ...(options.journal?.dir !== undefined
+        ? { dir: options.journal.dir }
+        : answered === "recorded"
+          ? { dir: profileJournalDir(suite.profile) }
+          : {}),
+      options: caseOptions(testCase, mode),
+      onNotice: (message) => {
+        unrecorded = message;
+        options.onNotice?.(message);
+      },
+    });
+    recording = started.ok ? started.recording : undefined;
+    if (!recording && answered === "recorded")
+      return notRun(`--record writes the run journal, which could not be opened: ${unrecorded ?? "it is off"}`);
   }
 
   const steps = stepWatcher();
-  const report = await startRun({
-    source: { kind: "document", text: suite.planText },
-    policy: runPolicy(suite.profile),
-    host,
+  const report = await session.run({
     onEvent: steps.onEvent,
-    ...(recording ? { observers: [recording.recorder] } : {}),
+    ...(recording ? { recording } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   }).done;
-  // The cassette is what the journal recorded of this run.
-  if (recording && testCase.cassette !== undefined)
-    options.cassettes?.add(testCase.cassette, recording.entries(cassetteCaseKey(testCase)));
+  if (recording) {
+    const journal = { dir: recording.store.dir, runId: recording.recorder.runId };
+    // The cassette is what the journal recorded of this run.
+    if (answered === "recorded" && testCase.cassette !== undefined) {
+      options.cassettes?.add(testCase.cassette, cassetteEntriesOf(journal, cassetteCaseKey(testCase)));
+      options.cassettes?.journal.add(journal.dir, journal.runId);
+    }
+    options.onRecorded?.(journal, testCase);
+  }
   const judged = judgeRun(testCase.expect, suite.estimate, report, steps);
   // A replay miss is the reason, whatever the assertions say about the failure it caused.
   const miss = replay?.misses[0];
@@ -162,6 +207,31 @@ export function judgeRun(
       ? { value: outcome.value }
       : { error: { phase: outcome.error.phase, kind: outcome.error.kind, message: outcome.error.message } }),
   };
+}
+
+/** A case as the journal lists it: its test file relative to the host profile's folder, "#", the case's id within it. */
+export function caseLabel(testCase: TestCase): string {
+  const { suite } = testCase;
+  const file = relative(dirname(suite.profile.file), resolve(suite.file)).split(sep).join("/");
+  return `${file}${testCase.id.slice(suite.file.length)}`;
+}
+
+/** The case's run options as the journal keeps them: which test file and case, how it was answered. */
+function caseOptions(testCase: TestCase, mode: CassetteMode): JsonObject {
+  return {
+    test: {
+      file: resolve(testCase.suite.file),
+      case: testCase.name,
+      ...(testCase.repeat ? { repeat: { index: testCase.repeat.index, of: testCase.repeat.of } } : {}),
+    },
+    // Values, not files: a CLI run's `inputs` are files (resume reads them so).
+    ...(Object.keys(testCase.inputs).length > 0 ? { input_values: testCase.inputs } : {}),
+    ...(testCase.cassette !== undefined ? { cassette: resolve(testCase.cassette), mode } : {}),
+  };
+}
+
+function sessionFailureText(failure: { readonly kind: string; readonly message?: string }): string {
+  return failure.message ?? `the case's plan session could not open (${failure.kind})`;
 }
 
 /** How a case's tools and providers answer, and the host that answers them that way. */

@@ -6,10 +6,11 @@
 import { hostProfileOf, readHostProfile } from "../session/hostProfiles";
 import { dirname, relative, resolve } from "node:path";
 import { newJsonObject, type JsonObject, type JsonValue } from "../json";
-import { childPlans, type Plan } from "../plan/ast";
+import type { Plan } from "../plan/ast";
+import { planSteps } from "../plan/walk";
 import { estimatePlan, type Estimate } from "../plan/estimate";
 import { parsePlan } from "../plan/parse";
-import { planNeeds } from "../run/startRun";
+import { planNeeds } from "../plan/needs";
 import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
 import { mcpRoute } from "../host/mcp/spec";
 import {
@@ -367,13 +368,7 @@ function listed(paths: readonly string[] | undefined, at: string[]): [string[], 
 /** Every step of the plan (nested plans, branches, retry bodies) as a JSON Pointer. */
 export function stepPointers(plan: Plan): Set<string> {
   const out = new Set<string>();
-  const visit = (p: Plan): void => {
-    for (const step of p.steps) {
-      out.add(pointer(step.path));
-      childPlans(step).forEach(visit);
-    }
-  };
-  visit(plan);
+  for (const { step } of planSteps(plan)) out.add(pointer(step.path));
   return out;
 }
 

@@ -7,10 +7,11 @@
 import { dirname, resolve } from "node:path";
 import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
 import { findNodeAtLocation, findNodeAtOffset, getLocation, parseTree, type Node } from "jsonc-parser";
-import { childPlans, type Plan, type Step } from "../plan/ast";
+import type { Step } from "../plan/ast";
+import { planSteps } from "../plan/walk";
 import { OPERATION_HELP } from "../plan/vocabularyHelp";
 import { parsePlan } from "../plan/parse";
-import { planNeeds } from "../run/startRun";
+import { planNeeds } from "../plan/needs";
 import { pointer, type HostProfileError } from "../host/profile";
 import type { Count } from "../plan/count";
 import { caseWorstCase } from "./testRun";
@@ -260,14 +261,10 @@ function planFacts(planFile: string, planText: string): TestFileView["plan"] {
   const { plan } = parsePlan({ kind: "document", text: planText });
   if (!plan) return undefined;
   const steps: PlanStepInfo[] = [];
-  const visit = (p: Plan): void => {
-    for (const step of p.steps) {
-      const bind = "bind" in step && typeof step.bind === "string" ? step.bind : undefined;
-      steps.push({ pointer: pointer(step.path), op: step.op, ...(bind === undefined ? {} : { bind }) });
-      childPlans(step).forEach(visit);
-    }
-  };
-  visit(plan);
+  for (const { step } of planSteps(plan)) {
+    const bind = "bind" in step && typeof step.bind === "string" ? step.bind : undefined;
+    steps.push({ pointer: pointer(step.path), op: step.op, ...(bind === undefined ? {} : { bind }) });
+  }
   const needs = planNeeds(plan);
   return {
     file: planFile,

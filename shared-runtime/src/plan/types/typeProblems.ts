@@ -6,7 +6,7 @@
 // Unknown types are never judged.
 
 import type { JsonPath } from "../../json";
-import { stepExpressions, type Expr } from "../ast";
+import type { Expr } from "../ast";
 import type { PlanModel } from "../model";
 import type { PlanProblem } from "../problems";
 import { nearestName } from "../../text/nearestName";
@@ -20,7 +20,7 @@ export type StepPlace = (stepPath: JsonPath) => string | undefined;
 export function typeProblems(model: PlanModel, types: PlanTypes, place: StepPlace = () => undefined): PlanProblem[] {
   const problems: PlanProblem[] = [];
   for (const { step } of model.steps()) {
-    for (const [, expr] of stepExpressions(step))
+    for (const { expr } of model.expressions(step))
       visitFields(expr, (field) => fieldProblem(field, types, place, problems));
   }
   problems.push(...resultProblems(model, types));

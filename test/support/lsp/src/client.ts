@@ -36,6 +36,7 @@ import {
   type Position,
   type ProtocolConnection,
   type PublishDiagnosticsParams,
+  type Range,
 } from "vscode-languageserver-protocol/node";
 import { findMemoryLine, processMemory, type HeapUsage, type Memory } from "./memory";
 import { spawnServer, type ServerProcessOptions } from "./serverProcess";
@@ -228,6 +229,17 @@ export class LspClient {
     await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri, version },
       contentChanges: [{ text }],
+    });
+    return version;
+  }
+
+  /** Replaces `range` with `text` (one incremental change, as an editor sends typing); returns the new version. */
+  async edit(uri: string, range: Range, text: string): Promise<number> {
+    const version = (this.versions.get(uri) ?? 0) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
     });
     return version;
   }
