@@ -1528,7 +1528,7 @@ export const scenarios = [
             const all = activations();
             return all.length > before ? Number(all.at(-1)?.[1]) : false;
           },
-          60000,
+          TIMEOUT * 2,
         );
         log(`activation: ${warm} ms (extension activate → language server ready; code cache warm)`);
       } finally {
