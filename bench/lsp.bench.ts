@@ -8,6 +8,8 @@
 //   node bench/out/lsp.bench.js --cpu-prof    the same with the server under `node --cpu-prof`,
 //                                             then its top functions (timings are inflated)
 //   node bench/out/lsp.bench.js --hostile     only the hostile documents (lspHostile.ts)
+//   node bench/out/lsp.bench.js --sizes 10000 only the plans of those sizes (no hostile documents, no memory)
+//   node bench/out/lsp.bench.js --memory      only (c), the memory of open plans
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
@@ -663,6 +665,12 @@ function printProfile(directory: string): void {
 async function main(): Promise<void> {
   const started = now();
   const profile = process.argv.includes("--cpu-prof");
+  // `--sizes 10000` measures only those plans (and skips the hostile documents); `--memory` only (c).
+  const sizesArg = process.argv[process.argv.indexOf("--sizes") + 1];
+  const sizes = process.argv.includes("--sizes")
+    ? SIZES.filter((size) => (sizesArg ?? "").split(",").map(Number).includes(size))
+    : SIZES;
+  const memoryOnly = process.argv.includes("--memory");
   console.log("rlm-plan benchmark: the language server over stdio with a real LSP client");
   console.log(
     `node ${process.version} · ${os.cpus()[0]?.model ?? "unknown CPU"} · ${os.cpus().length} logical CPUs · ${os.platform()} ${os.release()}`,
@@ -688,14 +696,18 @@ async function main(): Promise<void> {
       `baseline: vscode-json-languageservice ${jsonServiceVersion()}, schema ${SCHEMA_FILE.replace(`${REPO}/`, "")} (sanity: a broken plan gets ${broken} schema diagnostics)`,
     );
 
+    if (memoryOnly) {
+      printMemory(await memory(root));
+      return;
+    }
     const session = await startServer(root, profileDir ? { cpuProfileDir: profileDir } : {});
     const rows: PlanRow[] = [];
     const hostileOnly = process.argv.includes("--hostile");
     try {
       if (!hostileOnly)
         for (const shape of SHAPES)
-          for (const steps of SIZES) rows.push(await measurePlan(session, baseline, root, shape, steps));
-      printHostile(await measureHostile(session, root));
+          for (const steps of sizes) rows.push(await measurePlan(session, baseline, root, shape, steps));
+      if (sizes.length === SIZES.length) printHostile(await measureHostile(session, root));
     } finally {
       await session.stop();
     }
@@ -703,7 +715,7 @@ async function main(): Promise<void> {
     if (session.stderr.trim() !== "") console.log(`\nserver stderr:\n${session.stderr.trim()}`);
     printChanges(rows);
     printRequests(rows);
-    printMemory(await memory(root));
+    if (sizes.length === SIZES.length) printMemory(await memory(root));
     printVerdicts(rows);
     if (profileDir) printProfile(profileDir);
   } finally {

@@ -14,7 +14,7 @@ import {
 } from "@rlm-plan/core/session";
 import { mocksJson } from "./queue/planJob";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
-import { runOnQueue } from "./queue/runOnQueue";
+import type { runOnQueue } from "./queue/runOnQueue";
 import type { Plan } from "@rlm-plan/core/plan/ast";
 import { planSteps } from "@rlm-plan/core/plan/walk";
 import type { RunObserver } from "@rlm-plan/core/run/observer";
@@ -344,7 +344,10 @@ async function runQueued(
   const mocked = session.mocks !== undefined;
   let result;
   try {
-    result = await runOnQueue({
+    // The queue's modules (BullMQ's submitter, node:crypto) only for `run --queue`.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const queue = require("./queue/runOnQueue") as { runOnQueue: typeof runOnQueue };
+    result = await queue.runOnQueue({
       address,
       plan: { name: display(session.file ?? args.plan), text },
       ...(session.mocks ? { mocks: mocksJson(session.mocks) } : {}),

@@ -57,6 +57,17 @@ describe("code lens: run and worst case", () => {
     ]);
   });
 
+  it("above the plan after comments and CRLF, CR or LF line breaks, indented: where the editor puts it", () => {
+    const text = `/* one\r\ntwo\rthree */\n\r\n  ${PLAN}`;
+    const { plan } = analyzed(text, bare);
+    const expected = {
+      start: plan.document.positionAt(text.indexOf("{")),
+      end: plan.document.positionAt(text.indexOf("{") + 1),
+    };
+    assert.deepEqual(expected, { start: { line: 4, character: 2 }, end: { line: 4, character: 3 } });
+    assert.deepEqual(onTheWire(codeLenses(plan))[0]?.range, expected);
+  });
+
   it("only the run lens while the plan cannot be read", () => {
     const text = PLAN.replace('"op": "checkpoint"', '"op": "checkpont"');
     const { uri, lenses: result } = lenses(hosted, text);

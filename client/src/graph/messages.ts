@@ -29,7 +29,16 @@ export interface StepRunState {
 
 export type ToWebview =
   /** The server's graph as it came (exact counts as digits; the webview restores them). */
-  | { readonly type: "graph"; readonly graph: WireGraph; readonly title: string }
+  | {
+      readonly type: "graph";
+      readonly graph: WireGraph;
+      readonly title: string;
+      /**
+       * The panel's count of graphs sent: a graph posted before the page was ready is sent again
+       * when it is (graphPanel.ts), and the page draws each number once.
+       */
+      readonly seq?: number;
+    }
   | { readonly type: "select"; readonly id: string | null }
   | {
       readonly type: "run";

@@ -1,5 +1,6 @@
 // The plan graph webview: lays the server's graph out with elkjs (the runtime's layout, as the
-// CLI's SVG), draws it with the runtime's SVG renderer, and handles the view: pan and zoom
+// CLI's SVG), draws it with the runtime's SVG renderer (a big graph only around what is in view,
+// drawn again as the view moves: viewWindow.ts), and handles the view: pan and zoom
 // (kept across redraws), click to reveal a step, hover for the step's hover text (after what
 // the run's events said failed on it: each failed attempt with its reason), the editor's cursor
 // as a highlight, run states as classes, a step's failed attempts as a badge, and export (SVG)
@@ -8,6 +9,8 @@
 import { layoutPlanGraph, setElkLoader, type Box, type GraphLayout } from "@rlm-plan/core/graph/layout";
 import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/render";
 import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
+import { copyImage } from "./imageCopy";
+import { around, BandIndex, holds, inView, LABELS_FROM_SCALE, WINDOWED_ABOVE_NODES } from "./viewWindow";
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -49,7 +52,13 @@ const tooltip = document.getElementById("tooltip") as HTMLDivElement;
 const post = (message: FromWebview) => vscode.postMessage(message);
 
 let graph: PlanGraph | undefined;
-let svgText = "";
+let layout: GraphLayout | undefined;
+/** The part of a big graph in the page (the drawing's coordinates); undefined when it is drawn whole. */
+let drawnWindow: Box | undefined;
+/** A big graph's nodes and edges by where they are (undefined when the graph is drawn whole). */
+let windowed: BandIndex | undefined;
+/** Whether the boxes in the page carry their text (a big graph zoomed far out: not). */
+let drawnLabels = true;
 let selected: string | null = null;
 let runStates: Readonly<Record<string, StepRunState>> = {};
 let runSummary = "";
@@ -64,6 +73,48 @@ let drawnMs = 0;
 
 function applyView(): void {
   stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
+  if (windowed) scheduleWindowCheck();
+}
+
+let windowCheck = 0;
+
+/** Once a frame at most: a big graph is drawn again when the view has left the part drawn. */
+function scheduleWindowCheck(): void {
+  if (windowCheck) return;
+  windowCheck = requestAnimationFrame(() => {
+    windowCheck = 0;
+    if (!windowed) return;
+    if (!drawnWindow || !holds(drawnWindow, viewBox()) || drawnLabels !== labelsWanted()) paint();
+  });
+}
+
+function labelsWanted(): boolean {
+  return !windowed || view.scale >= LABELS_FROM_SCALE;
+}
+
+/** The part of the drawing the canvas shows. */
+function viewBox(): Box {
+  return inView(view, canvas.clientWidth, canvas.clientHeight);
+}
+
+/**
+ * Puts the drawing in the page: whole, or for a big graph the part around the view. The page's
+ * stylesheet (nonce'd) styles it; the SVG's own <style> is for exports, and its steps' <title>s
+ * give way to the hover text. Run states and the selection are marked on what is drawn.
+ */
+function paint(): void {
+  if (!graph || !layout) return;
+  drawnWindow = windowed ? around(viewBox()) : undefined;
+  drawnLabels = labelsWanted();
+  const drawn = windowed && drawnWindow ? windowed.within(drawnWindow) : graph;
+  const svgText = renderSvg(drawn, layout, { within: drawnWindow, titles: false, labels: drawnLabels });
+  stage.innerHTML = svgText.replace(/<style>[\s\S]*?<\/style>/, "");
+  // A window's document is the window's size: placed at the window's corner.
+  const svg = stage.firstElementChild as SVGSVGElement | null;
+  if (drawnWindow && svg)
+    Object.assign(svg.style, { position: "absolute", left: `${drawnWindow.x}px`, top: `${drawnWindow.y}px` });
+  applyStates();
+  markSelected();
 }
 
 /**
@@ -80,25 +131,23 @@ function fitView(layout: GraphLayout, top: Box | undefined): void {
   if (width <= room) view.x = (frame.width - width) / 2;
   else if (top) view.x = frame.width / 2 - (top.x + top.width / 2) * view.scale;
   else view.x = MARGIN;
-  applyView();
+  stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
 }
 
 async function draw(next: PlanGraph, title: string, receivedAt: number): Promise<void> {
   const ticket = ++drawing;
   const started = performance.now();
-  const layout = await layoutPlanGraph(next);
+  const laidOut = await layoutPlanGraph(next);
   if (ticket !== drawing) return; // a newer graph arrived while this one was laid out
   const first = graph === undefined;
   graph = next;
-  svgText = renderSvg(next, layout);
-  // The page's stylesheet (nonce'd) styles the drawing; the SVG's own <style> is for exports,
-  // and its <title>s give way to the hover text.
-  stage.innerHTML = svgText.replace(/<style>[\s\S]*?<\/style>/, "");
-  for (const titleElement of Array.from(stage.querySelectorAll("g.step > title"))) titleElement.remove();
+  layout = laidOut;
+  windowed = next.nodes.length > WINDOWED_ABOVE_NODES ? new BandIndex(next, laidOut) : undefined;
   document.title = title;
-  const states = applyStates();
-  if (first) fitView(layout, layout.boxes.get(next.nodes.find((node) => node.kind === "step")?.id ?? ""));
-  highlight(selected, false);
+  // Fitted first: a big graph's window is the part of it in the fitted view.
+  if (first) fitView(laidOut, laidOut.boxes.get(next.nodes.find((node) => node.kind === "step")?.id ?? ""));
+  paint();
+  const states = markedSteps();
   drawnMs = performance.now() - started;
   updateStatus();
   post({
@@ -128,15 +177,18 @@ function stepElement(id: string): SVGGElement | undefined {
 
 const RUN_CLASSES = ["running", "ok", "failed", "cancelled", "skipped", "failed-attempts"];
 
-/** Marks each step with its run state; how many steps have one. */
-function applyStates(): number {
-  let marked = 0;
+/** How many of the graph's steps have a run state (drawn or not). */
+function markedSteps(): number {
+  return graph?.nodes.filter((node) => node.kind === "step" && runStates[node.id]).length ?? 0;
+}
+
+/** Marks each drawn step with its run state. */
+function applyStates(): void {
   for (const element of Array.from(stage.querySelectorAll<SVGGElement>("g.step"))) {
     element.classList.remove(...RUN_CLASSES);
     for (const old of Array.from(element.querySelectorAll("text.run, text.attempts"))) old.remove();
     const state = element.dataset.id ? runStates[element.dataset.id] : undefined;
     if (!state) continue;
-    marked++;
     element.classList.add(state.state);
     const rect = element.querySelector("rect");
     if (!rect) continue;
@@ -161,7 +213,6 @@ function applyStates(): number {
     badge.textContent = attempts;
     element.appendChild(badge);
   }
-  return marked;
 }
 
 function runLabel(state: StepRunState): string {
@@ -192,25 +243,31 @@ function failureText(id: string): string {
   return [...(hidden > 0 ? [`(${hidden} earlier failures)`] : []), ...lines].join("\n");
 }
 
+/** Marks the selected step, when it is drawn. */
+function markSelected(): void {
+  for (const element of Array.from(stage.querySelectorAll("g.step.selected"))) element.classList.remove("selected");
+  const element = selected ? stepElement(selected) : undefined;
+  element?.classList.add("selected");
+}
+
 function highlight(id: string | null, reveal: boolean): void {
   selected = id;
-  for (const element of Array.from(stage.querySelectorAll("g.step.selected"))) element.classList.remove("selected");
-  const element = id ? stepElement(id) : undefined;
-  if (!element) return;
-  element.classList.add("selected");
-  if (!reveal) return;
-  // Bring the node into view when it is outside it; otherwise leave the view alone.
-  const box = element.getBoundingClientRect();
-  const frame = canvas.getBoundingClientRect();
-  if (box.top >= frame.top && box.bottom <= frame.bottom && box.left >= frame.left && box.right <= frame.right) return;
-  view.x += frame.left + frame.width / 2 - (box.left + box.width / 2);
-  view.y += frame.top + frame.height / 2 - (box.top + box.height / 2);
+  markSelected();
+  const box = id ? layout?.boxes.get(id) : undefined;
+  if (!reveal || !box) return;
+  // Bring the node into view when it is outside it (drawn or not: a big graph draws it once
+  // there); otherwise leave the view alone.
+  const shown = viewBox();
+  if (holds(shown, box)) return;
+  view.x += (shown.x + shown.width / 2 - (box.x + box.width / 2)) * view.scale;
+  view.y += (shown.y + shown.height / 2 - (box.y + box.height / 2)) * view.scale;
   applyView();
 }
 
-/** The exported SVG: the drawing with its own stylesheet and titles, and the run's states. */
+/** The exported SVG: the whole drawing with its own stylesheet and titles, and the run's states. */
 function exportedSvg(): string {
-  const document = new DOMParser().parseFromString(svgText, "image/svg+xml");
+  if (!graph || !layout) return "";
+  const document = new DOMParser().parseFromString(renderSvg(graph, layout), "image/svg+xml");
   for (const element of Array.from(document.querySelectorAll("g.step"))) {
     const state = runStates[element.getAttribute("data-id") ?? ""];
     if (state) element.setAttribute("class", `${element.getAttribute("class") ?? ""} ${state.state}`);
@@ -218,59 +275,17 @@ function exportedSvg(): string {
   return new XMLSerializer().serializeToString(document);
 }
 
-async function copyImage(): Promise<void> {
-  const text = exportedSvg();
-  const image = new Image();
-  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      image.onload = () => resolve();
-      image.onerror = () => reject(new Error("the drawing could not be turned into an image"));
-      image.src = url;
-    });
-    const scale = 2;
-    const board = document.createElement("canvas");
-    board.width = Math.ceil(image.width * scale);
-    board.height = Math.ceil(image.height * scale);
-    const context = board.getContext("2d");
-    if (!context) throw new Error("no 2D canvas");
-    context.fillStyle = "#ffffff";
-    context.fillRect(0, 0, board.width, board.height);
-    context.scale(scale, scale);
-    context.drawImage(image, 0, 0);
-    const blob = await new Promise<Blob>((resolve, reject) =>
-      board.toBlob((b) => (b ? resolve(b) : reject(new Error("no PNG"))), "image/png"),
-    );
-    const base64 = await blobBase64(blob);
-    let copied = false;
-    let error: string | undefined;
-    try {
-      await navigator.clipboard.write([new ClipboardItem({ "image/png": blob })]);
-      copied = true;
-    } catch (cause) {
-      error = cause instanceof Error ? cause.message : String(cause);
-    }
-    post({ type: "png", base64, copied, ...(error ? { error } : {}) });
-  } catch (cause) {
-    post({ type: "error", message: cause instanceof Error ? cause.message : String(cause) });
-  } finally {
-    URL.revokeObjectURL(url);
-  }
-}
-
-function blobBase64(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ""));
-    reader.onerror = () => reject(reader.error ?? new Error("cannot read the image"));
-    reader.readAsDataURL(blob);
-  });
-}
+/** The number of the last graph drawn (a graph sent early and again is drawn once). */
+let lastGraph = -1;
 
 window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   switch (message.type) {
     case "graph":
+      if (message.seq !== undefined) {
+        if (message.seq <= lastGraph) break;
+        lastGraph = message.seq;
+      }
       draw(graphFromWire(message.graph), message.title, performance.timeOrigin + performance.now()).catch(
         (error: unknown) => post({ type: "error", message: error instanceof Error ? error.message : String(error) }),
       );
@@ -291,7 +306,7 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
       post({ type: "svg", text: exportedSvg() });
       break;
     case "copyImage":
-      void copyImage();
+      void copyImage(exportedSvg(), post);
       break;
   }
 });
@@ -373,6 +388,9 @@ canvas.addEventListener(
   },
   { passive: false },
 );
+
+// A big graph's window follows the view's size too.
+window.addEventListener("resize", () => applyView());
 
 applyView();
 post({ type: "ready", pageStarted: performance.timeOrigin, scriptRan });

@@ -71,11 +71,13 @@ const diagnostics: Feature = (ctx) => {
       diagnostics: planDiagnostics(plan, workspace.settings),
     });
     // Diagnostics need no source tree; hover, completion and the rest do. Parse it once the
-    // diagnostics are out, unless the document changed again meanwhile.
+    // diagnostics are out, unless the document changed again meanwhile; and each step's worst
+    // case (hover, inlay hints), so the first hover after an edit finds both ready.
     setImmediate(() => {
       if (ctx.documents.get(plan.document.uri)?.version !== plan.document.version) return;
       try {
         void plan.tree;
+        void plan.analysis.model?.estimates.steps;
       } catch {
         // A request that needs the tree will parse it again and report what went wrong.
       }

@@ -6,9 +6,10 @@
 // pickers (Neovim's `codelens.run()`, VS Code's "Show CodeLens Commands"), and one lens per line
 // is what `codelens.run()` runs without asking.
 
-import type { CodeLens } from "vscode-languageserver-protocol";
+import type { SourceRange } from "@rlm-plan/core";
+import type { CodeLens, Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { lspRange, planStart } from "./diagnostics";
+import { planStart } from "./diagnostics";
 import { RunInEditorCommand, RunPlanClientCommand } from "../protocol";
 import { worstCase } from "./worstCase";
 
@@ -16,7 +17,7 @@ export function codeLenses(plan: AnalyzedPlan, clientRunsPlans = false): CodeLen
   // A lens needs only the plan's opening brace: no tree is parsed for it.
   const start = planStart(plan.document.getText());
   if (!start) return [];
-  const range = lspRange(plan.document, start);
+  const range = rangeNearTop(plan.document.getText(), start);
   const figures = worstCase(plan, null);
   return [
     {
@@ -28,4 +29,23 @@ export function codeLenses(plan: AnalyzedPlan, clientRunsPlans = false): CodeLen
       },
     },
   ];
+}
+
+/**
+ * The range of a place near the top of the text, by counting the line breaks before it: the
+ * document's `positionAt` would index every line of the text, an array kept with the document
+ * (about 10 KiB for a 100-step plan), for each open plan, whether or not it is ever shown.
+ */
+function rangeNearTop(text: string, at: SourceRange): Range {
+  let line = 0;
+  let lineStart = 0;
+  for (let i = 0; i < at.offset; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  const character = at.offset - lineStart;
+  return { start: { line, character }, end: { line, character: character + at.length } };
 }

@@ -5,7 +5,7 @@
 
 export type { PlanGraph, GraphEdge, GraphNode, GraphPlanNode, GraphStepNode, GraphProblem } from "./model";
 export * from "./wire";
-export type { GraphLayout, Point } from "./layout";
+export type { Box, GraphLayout, Point } from "./layout";
 export * from "./svg";
 export * from "./dot";
 export * from "./mermaid";

@@ -2,19 +2,34 @@
 // op and state as data attributes, and a `<title>` for tooltips), a `<g class="plan">` per
 // nested plan, a `<path class="edge">` per edge. Colours are CSS custom properties with
 // fallbacks: the editor's theme (`--vscode-*`) when shown in VS Code, a light scheme elsewhere.
+// Given a window, only what meets it is drawn (the editor's view of a big graph), in a document
+// the window's size whose viewBox is the window: placed at the window's corner, it sits where it
+// would in the whole drawing.
 
-import type { GraphLayout, Point } from "./layout";
+import type { Box, GraphLayout, Point } from "./layout";
 import { METRICS, planCaption, stepLines, stepSummary } from "./labels";
 import type { GraphEdge, PlanGraph } from "./model";
 import { GRAPH_STYLE } from "./style";
 
 export { GRAPH_STYLE };
 
-export function renderSvg(graph: PlanGraph, layout: GraphLayout): string {
-  const width = Math.ceil(layout.width);
-  const height = Math.ceil(layout.height);
+/** What a drawing leaves out: by default nothing. */
+export interface SvgOptions {
+  /** Draw only the nodes and edges that meet this box (the layout's coordinates). */
+  readonly within?: Box;
+  /** Each step's `<title>` (its summary, for tooltips): a view with its own hover text needs none. */
+  readonly titles?: boolean;
+  /** The text in the boxes: a view zoomed out too far to read it can leave it out. */
+  readonly labels?: boolean;
+}
+
+export function renderSvg(graph: PlanGraph, layout: GraphLayout, options: SvgOptions = {}): string {
+  const { within, titles = true, labels = true } = options;
+  const width = Math.ceil(within?.width ?? layout.width);
+  const height = Math.ceil(within?.height ?? layout.height);
+  const corner = within ? `${n(within.x)} ${n(within.y)}` : "0 0";
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="rlm-graph" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="rlm-graph" width="${width}" height="${height}" viewBox="${corner} ${width} ${height}">`,
     `<style>${GRAPH_STYLE}</style>`,
     "<defs>",
     arrow("arrow-order", "arrow"),
@@ -25,12 +40,12 @@ export function renderSvg(graph: PlanGraph, layout: GraphLayout): string {
   // under its own box; edges last, on top.
   for (const node of graph.nodes) {
     const box = layout.boxes.get(node.id);
-    if (!box) continue;
+    if (!box || (within && !meets(box, within))) continue;
     if (node.kind === "plan") {
       out.push(
         `<g class="plan ${node.role}" data-id="${attr(node.id)}">`,
         `<rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" rx="8"/>`,
-        node.role === "root"
+        node.role === "root" || !labels
           ? ""
           : `<text class="caption" x="${n(box.x + 8)}" y="${n(box.y + 15)}">${text(planCaption(node))}</text>`,
         "</g>",
@@ -42,11 +57,11 @@ export function renderSvg(graph: PlanGraph, layout: GraphLayout): string {
     if (node.problems.some((problem) => !problem.hostDependent)) classes.push("problem");
     else if (node.problems.length > 0) classes.push("warning");
     if (node.collapsed) classes.push("collapsed");
-    const lines = stepLines(node);
+    const lines = labels ? stepLines(node) : [];
     const lineClass = ["title", "detail", "cost", "mark"];
     out.push(
       `<g class="${classes.join(" ")}" data-id="${attr(node.id)}" data-op="${node.op}"${node.bind === undefined ? "" : ` data-bind="${attr(node.bind)}"`} data-steps="${node.worstCase.steps}" tabindex="0">`,
-      `<title>${text(stepSummary(node, graph))}</title>`,
+      titles ? `<title>${text(stepSummary(node, graph))}</title>` : "",
       `<rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" rx="6"/>`,
       ...lines.map(
         (line, i) =>
@@ -57,10 +72,27 @@ export function renderSvg(graph: PlanGraph, layout: GraphLayout): string {
   }
   for (const edge of graph.edges) {
     const points = layout.routes.get(edge.id);
-    if (points && points.length > 1) out.push(edgePath(edge, points));
+    if (points && points.length > 1 && (!within || meets(bounds(points), within))) out.push(edgePath(edge, points));
   }
   out.push("</svg>");
   return `${out.filter((line) => line !== "").join("\n")}\n`;
+}
+
+/** Whether two boxes overlap (touching counts). */
+export function meets(a: Box, b: Box): boolean {
+  return a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height;
+}
+
+/** The box around an edge's points. */
+export function bounds(points: readonly Point[]): Box {
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const { x, y } of points) {
+    left = Math.min(left, x);
+    right = Math.max(right, x);
+    top = Math.min(top, y);
+    bottom = Math.max(bottom, y);
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 function arrow(id: string, cls: string): string {

@@ -3,7 +3,8 @@
 // profile's tools and providers, so a plan's logic runs in CI with no program and no key.
 // The file is JSON with comments, checked against schemas/mocks.schema.json, errors located.
 
-import { setTimeout as sleep } from "node:timers/promises";
+// node:timers' `promises` getter loads them on the first delayed answer, not when mocks are read.
+import { promises as timers } from "node:timers";
 import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
@@ -154,7 +155,7 @@ export function mockProvider(name: string, answers: readonly MockAnswer[]): Mode
 
 /** Waits `ms`; a cancelled run stops waiting at once (the wait rejects, as a cancelled call would). */
 function delayed(ms: number, signal: AbortSignal): Promise<void> {
-  return sleep(ms, undefined, { signal }).catch(() => {
+  return timers.setTimeout(ms, undefined, { signal }).catch(() => {
     throw new Error("cancelled while the mocked call was answering");
   });
 }

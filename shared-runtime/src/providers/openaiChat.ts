@@ -8,7 +8,8 @@
 // reading, immediate abort from the run's signal, which 429s are retried, and the exact text
 // of every error (the SDK's errors embed response bodies and request details in messages).
 
-import { setTimeout as delay } from "node:timers/promises";
+// node:timers' `promises` getter loads them on the first retry wait, not with the provider.
+import { promises as timers } from "node:timers";
 import type { JsonValue } from "../json";
 import type { ModelContext, ModelProvider, ModelRequest } from "../run/host";
 import { endpointOf, requestBody, requestHeaders, type Endpoint } from "./chatRequest";
@@ -96,7 +97,7 @@ async function complete(call: Call, request: ModelRequest, context: ModelContext
     if (outcome.kind === "done") return outcome.value;
     if (attempt >= call.maxRetries || Date.now() + outcome.waitMs >= deadline) throw outcome.error;
     try {
-      await delay(outcome.waitMs, undefined, { signal });
+      await timers.setTimeout(outcome.waitMs, undefined, { signal });
     } catch {
       throw cancelled();
     }

@@ -5,4 +5,5 @@ export * from "./planSession";
 export * from "./analysisPolicy";
 export * from "./hostProfiles";
 export * from "./secretMask";
-export * from "./runRecording";
+// Types only: the journal (node:crypto, SQLite) is required when a session records (planSession.ts).
+export type { RecordedSession, RecordingStart, RecordRequest, SessionRecording } from "./runRecording";

@@ -15,25 +15,24 @@ import { parseMocks, type Mocks } from "../host/mocks";
 import { readErrorText, type HostProfile, type HostProfileError, type HostProfileResult } from "../host/profile";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
-import { proposePlan, type ProposeResult } from "../providers/proposePlan";
+import type { ProposeResult } from "../providers/proposePlan";
 import type { PolicyOptions } from "../run/pipeline";
 import { environmentSecrets, type SecretMask } from "../run/secrets";
-import {
-  checkStage,
-  startPreflight,
-  startRun,
-  type BuiltHost,
-  type HostFactory,
-  type PreflightReport,
-  type RunHandle,
-  type RunReport,
-  type StartRunOptions,
-} from "../run/startRun";
+import type { BuiltHost, HostFactory, PreflightReport, RunHandle, RunReport, StartRunOptions } from "../run/startRun";
 import { MAX_MOCKS_BYTES, MAX_PLAN_BYTES, readTextFile, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy, type PolicyOverrides } from "./analysisPolicy";
 import { HOST_PROFILE_FILENAME, hostProfileIn, hostProfileOf, readHostProfile } from "./hostProfiles";
-import { startSessionRecording, type RecordingStart, type RecordRequest, type SessionRecording } from "./runRecording";
+import type { RecordingStart, RecordRequest, SessionRecording } from "./runRecording";
 import { addSessionSecrets, sessionMask } from "./secretMask";
+
+// What only a run, a preflight or a proposal needs is required on first use: a static check (the
+// CLI's, the editor's) then loads no interpreter, context store, journal (node:crypto, SQLite) or
+// provider prompt (ARCHITECTURE.md, "Start-up").
+/* eslint-disable @typescript-eslint/no-require-imports */
+const runModules = () => require("../run/startRun") as typeof import("../run/startRun");
+const recordingModules = () => require("./runRecording") as typeof import("./runRecording");
+const proposeModules = () => require("../providers/proposePlan") as typeof import("../providers/proposePlan");
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The checks a plain (static) `check` leaves to `check --preflight` and to a run's preflight. */
 export const PREFLIGHT_ONLY_CHECKS: readonly string[] = Object.freeze([
@@ -284,9 +283,13 @@ export class PlanSession {
 
   /** A run's static stage: its refusal, located, or undefined when the plan is valid. */
   staticRefusal(): RunReport | undefined {
-    const checked = checkStage({ kind: "document", text: this.requireText(), document: this.document }, this.document, {
-      policy: this.runPolicy,
-    });
+    const checked = runModules().checkStage(
+      { kind: "document", text: this.requireText(), document: this.document },
+      this.document,
+      {
+        policy: this.runPolicy,
+      },
+    );
     return checked.refusal;
   }
 
@@ -295,7 +298,7 @@ export class PlanSession {
    * plan names are started to list their tools, then stopped; no step executes.
    */
   preflight(options: { readonly signal?: AbortSignal } = {}): Promise<PreflightReport> {
-    return startPreflight({
+    return runModules().startPreflight({
       source: { kind: "document", text: this.requireText(), document: this.document },
       policy: this.runPolicy,
       host: this.hostFactory(),
@@ -308,7 +311,7 @@ export class PlanSession {
    * hand the recording to `run`. Every front end records this way.
    */
   record(request: RecordRequest): RecordingStart {
-    return startSessionRecording(this, request);
+    return recordingModules().startSessionRecording(this, request);
   }
 
   /**
@@ -330,7 +333,7 @@ export class PlanSession {
           return setup;
         }
       : factory;
-    const handle = startRun({
+    const handle = runModules().startRun({
       // The session's mask: an event's error message passes through it before any listener.
       mask: this.mask,
       ...execute,
@@ -346,7 +349,7 @@ export class PlanSession {
   /** Asks one of the profile's providers for a plan for `goal`, checked against this host. */
   propose(goal: string, provider: string, signal?: AbortSignal): Promise<ProposeResult> {
     const profile = this.requireProfile();
-    return proposePlan({
+    return proposeModules().proposePlan({
       goal,
       profile,
       provider,

@@ -4,8 +4,9 @@
 // careless path never hangs the command, the adapter or the server, nor eats memory; the
 // asynchronous reader leaves signals working while it reads.
 
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+// node:fs's `promises`, not node:fs/promises: the getter loads them (and Node's streams and
+// readline with them) on the first asynchronous read, never for a synchronous check.
+import { closeSync, constants, fstatSync, openSync, promises, readSync, type Stats } from "node:fs";
 
 /** The largest plan file read (the editor is measured on plans up to 5 MB). */
 export const MAX_PLAN_BYTES = 16 * 1024 * 1024;
@@ -49,7 +50,7 @@ export function readTextFileSync(path: string, maxBytes: number): string {
 
 /** The same, without blocking the event loop. */
 export async function readTextFile(path: string, maxBytes: number): Promise<string> {
-  const handle = await open(path, FLAGS);
+  const handle = await promises.open(path, FLAGS);
   try {
     const size = admit(await handle.stat(), maxBytes);
     const buffer = Buffer.alloc(size + 1);
