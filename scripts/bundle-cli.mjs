@@ -8,7 +8,7 @@
 //   node scripts/bundle-cli.mjs
 
 import { build } from "esbuild";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bundleOptions, root } from "./bundle.mjs";
@@ -20,15 +20,36 @@ export const cliEntries = [
   { in: "shared-runtime/out/host/mcp/sdk.js", out: "cli/dist/mcp-sdk.js" },
   // The graph layout engine, 1.5 MiB: only `rlm-plan graph` (SVG) loads it.
   { in: "node_modules/elkjs/lib/elk.bundled.js", out: "cli/dist/elk.js" },
+  // The OpenTelemetry exporter, only with `--otlp`.
+  { in: "shared-runtime/out/telemetry/runTrace.js", out: "cli/dist/otel.js" },
+  // Linear-time regular expressions, only for an input schema's patterns.
+  { in: "node_modules/re2js/build/index.cjs", out: "cli/dist/re2js.js" },
 ];
 
-/** The files beside the bundle that it requires at run time instead of inlining them. */
+/**
+ * Ajv, for input schemas (a preflight, a run, `rlm-plan test`): its three drafts in one file,
+ * required through a one-line file per module name, so they share Ajv's core.
+ */
+const AJV_ALL = "cli/dist/ajv-all.js";
+const ajvModules = { ajv: "draft7", "ajv/dist/2019": "draft2019", "ajv/dist/2020": "draft2020" };
+
+/**
+ * The files beside the bundle that it requires at run time instead of inlining them: what only
+ * some commands need stays out of the file every start reads, decodes and compiles (a third of
+ * it: bench/README.md, "The CLI's start").
+ */
 const beside = {
   name: "beside",
   setup(b) {
     b.onResolve({ filter: /^elkjs\/lib\/elk\.bundled\.js$/ }, (args) =>
       args.importer.endsWith("elk.bundled.js") ? undefined : { path: "./elk.js", external: true },
     );
+    b.onResolve({ filter: /^@rlm-plan\/core\/telemetry\/runTrace$/ }, () => ({ path: "./otel.js", external: true }));
+    b.onResolve({ filter: /^re2js$/ }, () => ({ path: "./re2js.js", external: true }));
+    b.onResolve({ filter: /^ajv(\/dist\/20(19|20))?$/ }, (args) => ({
+      path: `./${args.path.replace(/^ajv\/dist\//, "ajv-")}.js`,
+      external: true,
+    }));
   },
 };
 
@@ -42,11 +63,23 @@ async function main() {
   rmSync(join(root, "cli", "dist"), { recursive: true, force: true });
   for (const entry of cliEntries) {
     const options = bundleOptions(entry);
-    const own = entry.in.includes("node_modules/") ? [] : [beside];
+    // The beside files themselves inline what they use (otel.js its OpenTelemetry packages).
+    const own = entry.in.includes("node_modules/") || entry.out === "cli/dist/otel.js" ? [] : [beside];
     // The queue's BullMQ and ioredis stay packages of the CLI (loaded on first use by `worker`,
     // `run --queue`, `test --queue`), so no other command pays for them.
     const external = [...(options.external ?? []), "bullmq", "ioredis"];
     await build({ ...options, external, metafile: false, plugins: [...options.plugins, ...own] });
+  }
+  const drafts = Object.entries(ajvModules).map(([name, key]) => `${key}: require(${JSON.stringify(name)})`);
+  await build({
+    ...bundleOptions({ in: "ajv", out: AJV_ALL }),
+    entryPoints: undefined,
+    stdin: { contents: `module.exports = { ${drafts.join(", ")} };`, resolveDir: root, sourcefile: "ajv-all.js" },
+    metafile: false,
+  });
+  for (const [name, key] of Object.entries(ajvModules)) {
+    const file = `cli/dist/${name.replace(/^ajv\/dist\//, "ajv-")}.js`;
+    writeFileSync(join(root, file), `"use strict";\nmodule.exports = require("./ajv-all.js").${key};\n`);
   }
 }
 

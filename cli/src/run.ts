@@ -2,6 +2,7 @@
 // stream as they happen (to stderr as aligned lines, or to stdout as JSON lines with --json);
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
+// Over 400 lines because options, output columns, signals and the journal's resume of `run` are here; not split yet.
 
 import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import type { HostProfileError } from "@rlm-plan/core/host/profile";

@@ -6,6 +6,7 @@
 // ("replay" in the launch) runs with every call answered from the run journal, executing nothing,
 // and can be stepped backward and forward (timeTravel.ts). (Over 400 lines: one DAP session's
 // request handlers, which share its state.)
+// Over 400 lines because every DAP request of a session is handled here; not split yet (launch kinds and variables could go apart).
 
 import {
   CapabilitiesEvent,

@@ -4,6 +4,7 @@
 // and a comment saying who sends it. Everything else is standard LSP. At run time this module
 // needs only vscode-languageserver-protocol (the runtime's names are types), so the extension can
 // bundle it without anything of the server (test/unit/architecture.client.test.ts holds that).
+// Over 400 lines because it is the whole wire contract in one module by design (vscode-eslint's shared messages).
 
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 

@@ -116,3 +116,8 @@ export function exactJsonText(value: unknown, indent?: number): string {
 export function parseExactJson(text: string): unknown {
   return parse(text, null, (digits) => (!isSafeNumber(digits) && isInteger(digits) ? BigInt(digits) : Number(digits)));
 }
+
+/** A JSON Pointer (RFC 6901) for a path: `/tools/flaky_fetch/timeoutMs`. */
+export function pointer(path: JsonPath): string {
+  return path.map((segment) => `/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}

@@ -1,9 +1,13 @@
 // The end-to-end scenarios again, in the newest VS Code: code-server 4.139.1 on Node 24 from the
-// npm registry (scripts/install-e2e.sh installs both). Users run current editors; the extension
-// must work there as in VS Code 1.96, the oldest its engines.vscode allows. Not yet part of
-// `npm test`: on 2026-12-01, on a machine under load, (b), (c) and (f) passed and the others did
-// not (the first quick open of a window, runs from the palette, restricted mode, the debugger,
-// the graph view); each needs its difference from 1.96 found first.
+// npm registry (its engines.node is 24; scripts/install-e2e.sh installs both with E2E_NEWEST=1).
+// Users run current editors; the extension must work there as in VS Code 1.96, the oldest its
+// engines.vscode allows. What differs between the two VS Codes is in harness.mjs (VARIANTS): no
+// trust dialog at startup, waits twice as long. On 2026-12-01, on a machine at load 15-23, every
+// scenario but (o) passed here (a-f, i-k and m in one session; g, h, n; j, m; l). (o) fails,
+// rightly: the .vsix's better-sqlite3 (the run journal) is built for Node 20, this extension host
+// runs Node 24, so the extension records no run and Plan Runs cannot read the runs the CLI journaled ("this run is not recorded: the run journal
+// ... could not be opened: The module ... was compiled against a different Node.js version").
+// Not part of `npm test`: its install and a full run cost more than CI's time allows.
 //
 //   E2E_NEWEST=1 bash scripts/install-e2e.sh && npm run test:e2e:newest
 

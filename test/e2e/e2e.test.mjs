@@ -17,7 +17,7 @@ import { Session, checkManifest, ensureVsix, missingPrerequisite, scenarios } fr
 
 test(
   `e2e: the extension in a real VS Code (code-server ${VARIANT.version} + Chromium)`,
-  { timeout: 900000 },
+  { timeout: Number(process.env.E2E_TOTAL_TIMEOUT ?? 900000 * VARIANT.slower) },
   async (t) => {
     const missing = missingPrerequisite();
     if (missing) {
@@ -32,7 +32,7 @@ test(
       // E2E_ONLY=dh runs scenarios (d) and (h) only, for working on them.
       const only = process.env.E2E_ONLY;
       for (const scenario of scenarios.filter((s) => !only || only.includes(/^\((\w)\)/.exec(s.name)?.[1] ?? ""))) {
-        await t.test(scenario.name, { timeout: scenario.timeout ?? 120000 }, async () => {
+        await t.test(scenario.name, { timeout: (scenario.timeout ?? 120000) * VARIANT.slower }, async () => {
           try {
             await scenario.run(session, assert);
           } catch (error) {

@@ -21,6 +21,7 @@ import {
   VARIANT,
   REPO,
   SCREENSHOTS,
+  TIMEOUT,
   VSIX,
   Workbench,
   copyWorkspace,
@@ -836,12 +837,21 @@ export const scenarios = [
       session.servers.push(server);
       const bench = await Workbench.open(session.browser, server, session.untrustedFolder);
       const page = bench.page;
-      const dialog = page.locator(".monaco-dialog-box", {
-        hasText: "Do you trust the authors of the files in this folder?",
-      });
-      await dialog.waitFor({ state: "visible", timeout: 60000 });
-      await dialog.getByRole("button", { name: "No, I don't trust the authors" }).click();
-      await dialog.waitFor({ state: "hidden" });
+      // VS Code 1.96 asks at once (the user answers no); the newest asks nothing by default and
+      // opens the folder in Restricted Mode, with a banner that says so.
+      if (VARIANT.trustPromptAtStartup) {
+        const dialog = page.locator(".monaco-dialog-box", {
+          hasText: "Do you trust the authors of the files in this folder?",
+        });
+        await dialog.waitFor({ state: "visible", timeout: 60000 });
+        await dialog.getByRole("button", { name: "No, I don't trust the authors" }).click();
+        await dialog.waitFor({ state: "hidden" });
+      } else {
+        await page
+          .getByText(/^Restricted Mode is intended for safe code browsing/)
+          .first()
+          .waitFor({ state: "visible", timeout: TIMEOUT * 2 });
+      }
       await page.locator(".statusbar-item", { hasText: "Restricted Mode" }).first().waitFor({ state: "visible" });
       await bench.waitForExplorer("rlmplan.host.json");
       await page.locator(".explorer-folders-view").click();
@@ -893,9 +903,15 @@ export const scenarios = [
         )
           .sort((a, b) => a.top - b.top)
           .map((row) => norm(row.text).replace(/\s+/g, " ").trim());
-      const hits = await bench.until("the binding hits in Variables", async () =>
-        (await rows()).find((row) => row.startsWith("hits = ")),
-      );
+      // The first scope (Bindings) opens by itself in VS Code 1.96; the newest may leave every
+      // scope folded (it expands the first only if its tree row exists when the frame is focused):
+      // a user opens it with a click.
+      const bindings = variables.filter({ hasText: /^Bindings$/ }).first();
+      await bindings.waitFor({ state: "visible" });
+      const hits = await bench.until("the binding hits in Variables", async () => {
+        if ((await bindings.getAttribute("aria-expanded")) === "false") await bindings.click();
+        return (await rows()).find((row) => row.startsWith("hits = "));
+      });
       assertMatch(hits, /^hits = \[\{"index":\d+,"value":"/, "the value of hits");
       await variables
         .filter({ hasText: /^Budget$/ })
@@ -1512,7 +1528,7 @@ export const scenarios = [
             const all = activations();
             return all.length > before ? Number(all.at(-1)?.[1]) : false;
           },
-          60000,
+          TIMEOUT * 2,
         );
         log(`activation: ${warm} ms (extension activate → language server ready; code cache warm)`);
       } finally {

@@ -59,4 +59,24 @@ describe("diagnostics: mocks files", () => {
       JSON.stringify(messages),
     );
   });
+
+  it("a mocks file nested too deep: one error that says so (it was told to flatten a plan)", async () => {
+    const workspace = new TempWorkspace({ "rlmplan.host.json": hostProfile(HOST) });
+    workspaces.push(workspace);
+    const client = await LspClient.start({ root: workspace.root });
+    clients.push(client);
+    const deep = `{"tools": {"flaky_fetch": [{"value": ${"[".repeat(1200)}${"]".repeat(1200)}}]}}`;
+    const uri = await client.open(workspace.path("mocks/deep.mocks.json"), deep, "json");
+    const found = await client.waitForDiagnostics(uri, (list) => list.length > 0);
+    assert.deepEqual(
+      found.map((d) => [d.severity, d.code, d.message]),
+      [
+        [
+          DiagnosticSeverity.Error,
+          "invalid_mocks",
+          "JSON nested too deep (over 1000 levels): the mocks file is not read",
+        ],
+      ],
+    );
+  });
 });

@@ -31,6 +31,7 @@ const RUN_ALLOWED = ["shared-runtime/src/session/", "shared-runtime/src/run/star
 const ALLOWED = [
   "shared-runtime/src/session/",
   "shared-runtime/src/host/profile.ts",
+  "shared-runtime/src/host/profileTypes.ts",
   "shared-runtime/src/host/createHost.ts",
   "shared-runtime/src/host/hostPolicy.ts",
   "shared-runtime/src/host/mcp/discovery.ts",

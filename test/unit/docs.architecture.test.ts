@@ -2,7 +2,8 @@
 // deleted fails here, not in a reader's head), and every symbol it names (a constant in capitals,
 // a camelCase function or type) is defined somewhere in the sources. Build output (`dist/`,
 // `out/`) and patterns (`*`, `<feature>`) are not files of the tree. Shown planted offenders
-// first, so it can fail. Not yet checked: that every source file is in the code map.
+// first, so it can fail. And every source file of every package is in the code map: named in
+// backticks by its path or a tail of it (`run/interpreter.ts`, `interpreter.ts`).
 
 import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -70,4 +71,43 @@ test("every file ARCHITECTURE.md names exists", () => {
 
 test("every symbol ARCHITECTURE.md names is defined in the sources", () => {
   assert.deepEqual(missingSymbols(architecture, SOURCES), []);
+});
+
+/** The product packages' source folders (generated code aside): what the code map maps. */
+const SOURCE_FOLDERS = [
+  "shared-runtime/src/",
+  "server/src/",
+  "cli/src/",
+  "debug-adapter/src/",
+  "client/src/",
+  "client/webview/src/",
+];
+
+function productSources(tree: readonly string[]): string[] {
+  return tree.filter(
+    (file) =>
+      SOURCE_FOLDERS.some((folder) => file.startsWith(folder)) &&
+      /\.(?:ts|mts)$/.test(file) &&
+      !file.endsWith(".d.ts") &&
+      !file.includes("/generated/"),
+  );
+}
+
+/** Source files no backticked name of `text` stands for (its path, or a tail of it after a slash). */
+function unmapped(text: string, sources: readonly string[]): string[] {
+  const names = named(text);
+  return sources.filter((file) => !names.some((name) => file === name || file.endsWith(`/${name}`)));
+}
+
+test("the map check finds a source file the map does not name", () => {
+  const sources = ["server/src/service/hover.ts", "server/src/service/quickFixes/addFinal.ts", "cli/src/run.ts"];
+  assert.deepEqual(unmapped("`hover.ts` and `quickFixes/addFinal.ts`", sources), ["cli/src/run.ts"]);
+  assert.deepEqual(unmapped("`un.ts` is not `run.ts`'s tail", ["cli/src/run.ts", "cli/src/un.ts"]), []);
+  assert.deepEqual(unmapped("`src/run.ts`", ["cli/src/rerun.ts"]), ["cli/src/rerun.ts"]);
+});
+
+test("every source file of every package is in ARCHITECTURE.md's code map", () => {
+  const sources = productSources(TREE);
+  assert.ok(sources.length > 300, `the scan reads the packages' sources (${sources.length})`);
+  assert.deepEqual(unmapped(architecture, sources), []);
 });

@@ -46,6 +46,14 @@ test("a mocks file nested too deep is told so, not to flatten a plan", () => {
     run.stderr,
     `${HOST_LINE}deep.json:1:1022: JSON nested too deep (over 1000 levels): the mocks file is not read\n`,
   );
+  // `check` of a mocks file says the same, as an error of that file.
+  write("deep.mocks.json", `{"tools":{"t":[{"answer":${"[".repeat(1500)}${"]".repeat(1500)}}]}}`);
+  const checked = cli("check", "deep.mocks.json");
+  assert.equal(checked.code, 1);
+  assert.equal(
+    checked.stdout,
+    "deep.mocks.json:1:1022: error: JSON nested too deep (over 1000 levels): the mocks file is not read [invalid_mocks]\ndeep.mocks.json: 1 error\n",
+  );
 });
 
 test("an items-file input that is a FIFO: a host error at once (it blocked a thread for ever)", () => {

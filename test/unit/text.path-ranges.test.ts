@@ -88,3 +88,22 @@ test("text with a broken escape in a key is a located syntax error, never an exc
     assert.ok(document.syntaxErrors.length > 0, text);
   }
 });
+
+test("a duplicate key: the scan, like the tree, gives the first; and it stops once everything is found", () => {
+  const text = `{"steps": [{"op": "final", "value": 1}], "steps": [], "note": ${"[".repeat(20)}`;
+  const tree = parseJsoncDocument(text);
+  const requests: RangeRequest[] = [
+    { path: ["steps"], target: "key" },
+    { path: ["steps"], target: "value" },
+    { path: ["steps", 0, "op"], target: "value" },
+  ];
+  assert.deepEqual(rangesByScan(text, requests), [
+    { offset: 1, length: 7 },
+    { offset: 10, length: 29 },
+    { offset: 18, length: 7 },
+  ]);
+  assert.deepEqual(
+    rangesByScan(text, requests),
+    requests.map((r) => tree.rangeOf(r.path, r.target)),
+  );
+});

@@ -1,6 +1,7 @@
 // JSON value -> closed plan AST. Checks happen in the order the reference checks them, so the
 // first problem recorded is the one the reference reports; in collect-all mode the walk goes
 // on past a broken field or step so an editor can show every problem at once.
+// Over 400 lines because it is one walk in the reference's check order, which split files would scatter.
 
 import { ownValue, type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { MAX_JSON_DEPTH } from "../text/jsonText";

@@ -4,6 +4,7 @@
 // result, a model reply, a tool's declared result) checked against what the schema expects there. Problems are host-dependent
 // warnings on the offending token, and stay warnings under `check`'s CI gate: `run` does not
 // refuse such a plan before running (the tool itself judges its arguments).
+// Over 400 lines because literal and typed argument checks share the compiled-schema cache; not split yet.
 
 import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { isJsonObject, pointerPath, valueAtPath, type JsonObject, type JsonPath, type JsonValue } from "../json";

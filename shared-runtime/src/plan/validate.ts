@@ -2,6 +2,7 @@
 // order) and the editor (every problem, each located) use. Order: the capability list, the
 // budget, then each plan's shape (non-empty, one final and last) and its steps in order
 // (expressions in scope, action values, capability, binding), then the estimate vs the budget.
+// Over 400 lines because it is one walk whose order of checks is the reference's (first problem) and the editor's (all).
 
 import type { JsonPath } from "../json";
 import {

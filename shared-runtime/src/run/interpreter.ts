@@ -1,64 +1,38 @@
-// Executes a validated plan against a host. Counters (steps, calls, context operations, output
-// bytes) are global to the run and shared by nested plans, branches and retry attempts; a
-// failed attempt's consumption, transitions and checkpoints stay. The wall-time limit and
-// cancellation cover the whole run and abort the signal handed to tools and providers.
-// Parallel branches run one after another (`sequential`, the reference's order) or up to
-// max_parallel at once (`concurrent`): every counter is checked and spent synchronously, so
-// concurrent branches share the budget exactly, and the first branch to fail cancels the rest.
-// Time a debugger's hook holds the run is left out of the run's clock by default (see pause.ts).
+// Executes a validated plan against a host: the order of steps, the run's clock and time limit,
+// cancellation and the debugger's pauses. Each group of steps has its module (ops/hostSteps: context,
+// model, tool; ops/blockSteps: parallel, retry), as do the budget (budgetMeter), what the run reports
+// (runEvents), expressions (ops/resolveExpr), lazy inputs (lazyInputs) and host values (hostValue).
+// Counters are global to the run and shared by nested plans, branches and retry attempts; a
+// failed attempt's consumption, transitions and checkpoints stay. Time a debugger's hook holds
+// the run is left out of the run's clock by default (see pause.ts).
+// Over 400 lines because the run's clock, time limit, pauses and cancellation share one class's state; each group of steps is already in ops/.
 
-import { ContextHandle } from "../context/store";
-import { jsonObjectFrom, newJsonObject, ownValue, setOwn, type JsonPath, type JsonValue } from "../json";
-import { MAX_JSON_DEPTH } from "../text/jsonText";
-import type { SourceRange } from "../text/planDocument";
-import {
-  type ContextStep,
-  type Expr,
-  type ModelStep,
-  type ParallelStep,
-  type Plan,
-  type RetryStep,
-  type Step,
-  type ToolStep,
-} from "../plan/ast";
-import { stepInputs } from "../plan/walk";
+import { jsonObjectFrom, type JsonValue } from "../json";
+import type { Expr, Plan, RetryStep, Step } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
-import { isPlainObject } from "../plan/normalize";
-import { quoted } from "../plan/problems";
 import type { ValidatedPlan } from "../plan/validate";
-import { FATAL_KINDS, fail, RunFailure, safeErrorText, type PlanError } from "./errors";
-import {
-  MAX_EVENT_MESSAGE_CHARS,
-  type EventError,
-  type ParallelMode,
-  type RunEvent,
-  type StepIdentity,
-} from "./events";
-import type { InputOpener, ModelRequest, RunHost } from "./host";
+import { fail, RunFailure, safeErrorText, type PlanError } from "./errors";
+import type { ParallelMode, StepIdentity } from "./events";
+import type { RunHost } from "./host";
+import { parallelStep, retryStep, type AttemptFailure, type BlockStepRun } from "./ops/blockSteps";
+import { contextStep, modelStep, toolStep, type HostStepRun } from "./ops/hostSteps";
+import { LazyInputs } from "./lazyInputs";
 import type { CallInterceptor } from "./observer";
 import type { PauseHooks, RunFrame, StepPause } from "./pause";
-import { jsonByteLength } from "./outputMeasure";
+import { BudgetMeter } from "./budgetMeter";
 import { preflightPlan } from "./preflight";
-import type { BudgetRemaining, RunOutcome, RuntimeCounter, StepStarted, Transition } from "./transitions";
+import { resolveExpr } from "./ops/resolveExpr";
+import { stepPause } from "./stepPause";
+import { RunReporter, type ReportOptions } from "./runEvents";
+import type { Frame } from "./runFrame";
+import type { RunOutcome } from "./transitions";
 
 /** Real runs overlap parallel branches; the conformance runner asks for the reference's order. */
 export const DEFAULT_PARALLEL_MODE: ParallelMode = "concurrent";
 
-export interface ExecuteOptions extends PauseHooks {
+export interface ExecuteOptions extends PauseHooks, ReportOptions {
   readonly signal?: AbortSignal;
-  /** Called as each step completes, in sequence order. Exceptions thrown here are ignored. */
-  readonly onTransition?: (transition: Transition) => void;
-  readonly onStepStart?: (event: StepStarted) => void;
-  /** The rich event stream (step identity, attempts, failures). Exceptions thrown here are ignored. */
-  readonly onEvent?: (event: RunEvent) => void;
-  /**
-   * The run's secret mask: an event's error message passes through it before any listener sees
-   * it (a tool's error may quote its output). Output boundaries mask again whatever they print.
-   */
-  readonly mask?: { mask(text: string): string };
-  /** Where a step is in the plan's file, for events (runs started from a document). */
-  readonly rangeOf?: (path: JsonPath) => SourceRange | undefined;
   /** Overrides budget fields for this run only (the reference's runtime budget). */
   readonly budget?: Partial<Budget>;
   /** How parallel branches run; default DEFAULT_PARALLEL_MODE. */
@@ -71,19 +45,6 @@ export interface ExecuteOptions extends PauseHooks {
 
 type StepResult = { readonly final: false } | { readonly final: true; readonly value: JsonValue };
 const CONTINUE: StepResult = { final: false };
-
-/** Where a step runs: its scope, its nesting, its retry attempt and the signal of its branch. */
-interface Frame {
-  readonly vars: Map<string, unknown>;
-  readonly depth: number;
-  readonly attempt: number | undefined;
-  /** Aborted when the run stops or a sibling branch fails. */
-  readonly signal: AbortSignal;
-  /** Host calls of this frame's branch still settling, awaited when a sibling's failure cancels it. */
-  readonly pending: Set<Promise<unknown>>;
-  /** The nested plans this frame is inside, outermost first (what a debugger shows as frames). */
-  readonly frames: readonly RunFrame[];
-}
 
 /** How a branch cancelled by a failing sibling unwinds; the parallel step reports the sibling's error. */
 const SIBLING_FAILED: PlanError = {
@@ -101,42 +62,43 @@ export async function executePlan(
   const run = new Run(host, budget, options);
   const preflight = preflightPlan(validated.plan, host);
   if (!preflight.ok) return run.outcomeOfError(preflight.errors[0] as PlanError);
-  run.inputs = new Map(preflight.inputs);
+  for (const [name, value] of preflight.inputs) run.inputs.set(name, value);
   return run.execute(validated.plan);
 }
 
-class Run {
-  inputs = new Map<string, unknown>();
+class Run implements HostStepRun<Frame>, BlockStepRun {
+  readonly maxParallel: number;
+  readonly inputs = new Map<string, unknown>();
+  readonly calls: CallInterceptor | undefined;
+  readonly timeLimit: number;
+  private readonly lazyInputs: LazyInputs;
   /** The root plan's scope: what a successful outcome reports as `vars`. */
   private readonly rootVars = new Map<string, unknown>();
-  private readonly remaining: BudgetRemaining;
-  private readonly transitions: Transition[] = [];
+  private readonly meter: BudgetMeter;
+  private readonly report: RunReporter;
   private readonly checkpoints: string[] = [];
   private readonly started: number;
   private readonly controller = new AbortController();
   private stopError: PlanError | undefined;
-  private readonly parallelMode: ParallelMode;
+  readonly parallelMode: ParallelMode;
   // Debugger support (PauseHooks): the time spent held by a hook (the run's clock excludes it
   // unless countPausedTime), the time-limit timer, failures already reported.
   private pausedMs = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly reported = new WeakSet<RunFailure>();
-  /** Lazy inputs being opened or opened, so each is opened once even by concurrent branches. */
-  private readonly opening = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly host: RunHost,
+    readonly host: RunHost,
     private readonly budget: Budget,
     private readonly options: ExecuteOptions,
   ) {
-    this.remaining = {
-      steps: budget.max_steps,
-      model_calls: budget.max_model_calls,
-      tool_calls: budget.max_tool_calls,
-      context_ops: budget.max_context_ops,
-      output_bytes: budget.max_output_bytes,
-    };
+    this.meter = new BudgetMeter(budget);
     this.parallelMode = options.parallel ?? DEFAULT_PARALLEL_MODE;
+    this.calls = options.calls;
+    this.report = new RunReporter(options);
+    this.timeLimit = budget.time_limit;
+    this.maxParallel = budget.max_parallel;
+    this.lazyInputs = new LazyInputs(host.lazyInputs, this.inputs);
     this.started = performance.now() - Math.max(0, options.elapsedBeforeMs ?? 0);
   }
 
@@ -160,9 +122,9 @@ class Run {
         ok: true,
         value,
         vars: jsonObjectFrom([...this.rootVars].map(([k, v]) => [k, v as JsonValue])),
-        transitions: this.transitions,
+        transitions: this.report.transitions,
         checkpoints: this.checkpoints,
-        budget_remaining: { ...this.remaining },
+        budget_remaining: this.meter.remaining(),
       };
     } catch (error) {
       if (error instanceof RunFailure) return this.outcomeOfError(error.error);
@@ -182,14 +144,14 @@ class Run {
     return {
       ok: false,
       error,
-      transitions: this.transitions,
+      transitions: this.report.transitions,
       checkpoints: this.checkpoints,
-      budget_remaining: { ...this.remaining },
+      budget_remaining: this.meter.remaining(),
     };
   }
 
   /** Run time: wall time minus the time hooks held the run (when paused time does not count). */
-  private clock(): number {
+  clock(): number {
     return performance.now() - this.pausedMs;
   }
 
@@ -237,35 +199,15 @@ class Run {
   }
 
   private pauseAt(step: Step, frame: Frame): StepPause {
-    const vars = frame.vars;
-    const checkpoints = this.checkpoints;
-    const count = checkpoints.length;
-    return {
-      path: step.path,
-      step,
-      frames: [...frame.frames],
-      // Bindings and checkpoints are read when asked (a run with thousands of bindings does not
-      // copy them before every step); like evaluate, they are the run's state while it is held.
-      get bindings() {
-        return vars as ReadonlyMap<string, JsonValue>;
-      },
+    return stepPause(step, frame, {
       inputs: this.inputs,
-      unreadInputs: [...(this.host.lazyInputs?.keys() ?? [])].filter((name) => !this.inputs.has(name)),
-      budget: { limits: this.budget, remaining: { ...this.remaining } },
+      unreadInputs: this.lazyInputs.unread(),
+      limits: this.budget,
+      remaining: this.meter.remaining(),
       elapsedMs: this.clock() - this.started,
-      get checkpoints() {
-        return checkpoints.slice(0, count);
-      },
-      // Valid while the hook holds the run: it reads the scope the step is about to run in.
-      evaluate: (expr) => {
-        try {
-          return { ok: true, value: this.resolve(expr, frame) };
-        } catch (error) {
-          if (error instanceof RunFailure) return { ok: false, error: error.error };
-          throw error;
-        }
-      },
-    };
+      checkpoints: this.checkpoints,
+      resolve: (expr, at) => this.resolve(expr, at),
+    });
   }
 
   /** Reports a step's failure to onStepFailed once, where it happened, before it unwinds. */
@@ -294,7 +236,7 @@ class Run {
    * stop listener is removed as soon as the work settles, so a long run does not pile up
    * reactions on one pending promise. Work still settling is kept in the frame's `pending`.
    */
-  private guard<T>(work: Promise<T>, frame: Frame): Promise<T> {
+  guard<T>(work: Promise<T>, frame: Frame): Promise<T> {
     const signal = frame.signal;
     const tracked = work.then(
       () => undefined,
@@ -334,7 +276,7 @@ class Run {
   }
 
   /** A child scope that sees the current one; its bindings are dropped after. */
-  private nested(plan: Plan, frame: Frame, runFrame: RunFrame, changes: Partial<Frame> = {}): Promise<JsonValue> {
+  nested(plan: Plan, frame: Frame, runFrame: RunFrame, changes: Partial<Frame> = {}): Promise<JsonValue> {
     return this.plan(plan, {
       ...frame,
       vars: new Map(frame.vars),
@@ -344,7 +286,7 @@ class Run {
     });
   }
 
-  private identity(step: Step, frame: Frame): StepIdentity {
+  identity(step: Step, frame: Frame): StepIdentity {
     const range = this.options.rangeOf?.(step.path);
     return {
       path: step.path,
@@ -359,16 +301,13 @@ class Run {
   private async step(step: Step, frame: Frame): Promise<StepResult> {
     const begun = this.clock();
     const identity = this.identity(step, frame);
-    const { operation, bind } = identity;
-    this.emit({ type: "step_started", ...identity, elapsed_ms: this.elapsed() });
-    this.notify(() => this.options.onStepStart?.({ operation, bind, path: step.path, depth: frame.depth }));
+    this.report.stepStarted(identity, this.elapsed(), frame.depth);
     try {
-      this.consume("steps");
-      const counter = stepCounter(step);
-      if (counter) this.consume(counter);
-      await this.openInputs(step, frame);
+      this.meter.spendStep(step);
+      await this.lazyInputs.openFor(step, (opening) => this.guard(opening, frame));
       const result = await this.run(step, frame);
-      this.record(identity, begun);
+      const now = this.clock();
+      this.report.finished(identity, now - this.started, now - begun, this.meter.remaining());
       return result;
     } catch (error) {
       if (!(error instanceof RunFailure)) throw error;
@@ -376,13 +315,13 @@ class Run {
       const failure = error.error.path === undefined ? new RunFailure({ ...error.error, path: [...step.path] }) : error;
       if (failure !== error && this.reported.has(error)) this.reported.add(failure);
       await this.failed(step, failure, frame);
-      this.emit({
+      this.report.emit({
         type: "step_failed",
         ...identity,
         elapsed_ms: this.elapsed(),
         duration_ms: Math.round(this.clock() - begun),
-        remaining: { ...this.remaining },
-        error: this.eventError(failure.error),
+        remaining: this.meter.remaining(),
+        error: this.report.eventError(failure.error),
       });
       throw failure;
     }
@@ -391,13 +330,13 @@ class Run {
   private async run(step: Step, frame: Frame): Promise<StepResult> {
     switch (step.op) {
       case "context":
-        this.bind(frame, step.bind, await this.context(step, frame));
+        this.bind(frame, step.bind, await contextStep(this, step, frame));
         break;
       case "model":
-        this.bind(frame, step.bind, await this.model(step, frame));
+        this.bind(frame, step.bind, await modelStep(this, step, frame));
         break;
       case "tool":
-        this.bind(frame, step.bind, await this.tool(step, frame));
+        this.bind(frame, step.bind, await toolStep(this, step, frame));
         break;
       case "rlm":
         this.bind(
@@ -407,396 +346,57 @@ class Run {
         );
         break;
       case "parallel":
-        this.bind(frame, step.bind, await this.parallel(step, frame));
+        this.bind(frame, step.bind, await parallelStep(this, step, frame));
         break;
       case "retry":
-        this.bind(frame, step.bind, await this.retry(step, frame));
+        this.bind(frame, step.bind, await retryStep(this, step, frame));
         break;
       case "checkpoint":
         this.checkpoints.push(step.label);
         break;
       case "final": {
         const value = this.resolve(step.value, frame);
-        this.chargeOutput(value);
+        this.meter.chargeOutput(value);
         return { final: true, value };
       }
     }
     return CONTINUE;
   }
 
-  private async parallel(step: ParallelStep, frame: Frame): Promise<JsonValue[]> {
-    const branches = step.plans;
-    if (this.parallelMode === "sequential" || branches.length <= 1) {
-      const values: JsonValue[] = [];
-      for (const [i, branch] of branches.entries()) values.push(await this.nested(branch, frame, branchFrame(step, i)));
-      return values;
-    }
-    const controllers = branches.map(() => new AbortController());
-    const frames = controllers.map((controller): Partial<Frame> => ({
-      signal: AbortSignal.any([frame.signal, controller.signal]),
-      pending: new Set(),
-    }));
-    const values: JsonValue[] = new Array<JsonValue>(branches.length);
-    let next = 0;
-    let failure: { error: unknown } | undefined;
-    const worker = async (): Promise<void> => {
-      while (next < branches.length && !failure) {
-        const i = next++;
-        try {
-          values[i] = await this.nested(branches[i] as Plan, frame, branchFrame(step, i), frames[i]);
-        } catch (error) {
-          if (failure) continue;
-          failure = { error };
-          controllers.forEach((controller, j) => j !== i && controller.abort());
-        }
-      }
-    };
-    const width = Math.min(Math.max(1, this.budget.max_parallel), branches.length);
-    await Promise.all(Array.from({ length: width }, worker));
-    if (!failure) return values;
-    // Cancelled siblings' tools are gone (processes killed, requests aborted) before the step fails.
-    const settling = frames.flatMap((f) => [...(f.pending ?? [])]);
-    if (settling.length > 0 && !this.stopError) await this.guard(Promise.all(settling), frame).catch(() => undefined);
-    throw failure.error;
+  stopped(): boolean {
+    return this.stopError !== undefined;
   }
 
-  private async retry(step: RetryStep, frame: Frame): Promise<JsonValue> {
-    const identity = this.identity(step, frame);
-    for (let attempt = 1; ; attempt++) {
-      const begun = this.clock();
-      try {
-        const runFrame: RunFrame = {
-          kind: "attempt",
-          path: step.plan.path,
-          step: step.path,
-          attempt,
-          attempts: step.attempts,
-        };
-        return await this.nested(step.plan, frame, runFrame, { attempt });
-      } catch (error) {
-        const fatal = !(error instanceof RunFailure) || FATAL_KINDS.has(error.error.kind);
-        const retrying = !fatal && attempt < step.attempts;
-        if (error instanceof RunFailure)
-          this.emit({
-            type: "attempt_failed",
-            ...identity,
-            attempt,
-            attempts: step.attempts,
-            retrying,
-            elapsed_ms: this.elapsed(),
-            duration_ms: Math.round(this.clock() - begun),
-            remaining: { ...this.remaining },
-            error: this.eventError(error.error),
-          });
-        if (!retrying) throw error;
-      }
-    }
-  }
-
-  /** Opens, once, the lazy inputs this step reads itself. */
-  private async openInputs(step: Step, frame: Frame): Promise<void> {
-    const lazy = this.host.lazyInputs;
-    if (!lazy || lazy.size === 0) return;
-    for (const { name } of stepInputs(step)) {
-      if (this.inputs.has(name)) continue;
-      const opener = lazy.get(name);
-      if (!opener) continue;
-      let opening = this.opening.get(name);
-      if (!opening) {
-        opening = this.open(name, opener);
-        this.opening.set(name, opening);
-      }
-      await this.guard(opening, frame);
-    }
-  }
-
-  private async open(name: string, opener: InputOpener): Promise<void> {
-    try {
-      const value = await opener();
-      this.inputs.set(name, value);
-    } catch (error) {
-      fail({
-        phase: "execute",
-        kind: "input_unavailable",
-        input: name,
-        message: `input ${quoted(name)} could not be opened: ${safeErrorText(error)}`,
-      });
-    }
-  }
-
-  private async context(step: ContextStep, frame: Frame): Promise<JsonValue> {
-    const handle = this.resolve(step.handle, frame);
-    const contexts = this.host.contexts;
-    const outcome = contexts
-      ? await this.guard(contexts.run(handle, step.action, this.host.contextLimits, frame.signal), frame)
-      : {
-          ok: false as const,
-          error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" },
-        };
-    if (!outcome.ok) {
-      return fail({
-        phase: "execute",
-        kind: "context_error",
-        cause: jsonObjectFrom(Object.entries(outcome.error)),
-        message: `context operation failed: ${outcome.error.message}`,
-      });
-    }
-    return outcome.value;
-  }
-
-  private async model(step: ModelStep, frame: Frame): Promise<JsonValue> {
-    const prompt = this.resolve(step.prompt, frame);
-    if (typeof prompt !== "string") {
-      return fail({
-        phase: "execute",
-        kind: "invalid_prompt",
-        provider: step.provider,
-        message: `the prompt for provider ${quoted(step.provider)} did not resolve to text`,
-      });
-    }
-    const provider = this.host.providers?.get(step.provider);
-    if (!provider) return fail(unregistered("unknown_provider", step.provider));
-    const request: ModelRequest = { messages: [{ role: "user", content: prompt }], options: step.options };
-    const invoke = () => provider.complete(request, { signal: frame.signal, provider: step.provider });
-    const calls = this.options.calls;
-    let reply: unknown;
-    try {
-      reply = await this.guard(
-        Promise.resolve().then(() =>
-          calls
-            ? calls(
-                {
-                  kind: "model",
-                  name: step.provider,
-                  ...(provider.model === undefined ? {} : { model: provider.model }),
-                  request,
-                  step: this.identity(step, frame),
-                  signal: frame.signal,
-                },
-                async () => invoke(),
-              )
-            : invoke(),
-        ),
-        frame,
-      );
-    } catch (error) {
-      if (error instanceof RunFailure) throw error;
-      return fail({
-        phase: "execute",
-        kind: "model_error",
-        provider: step.provider,
-        cause: safeErrorText(error),
-        message: `provider ${quoted(step.provider)} failed: ${safeErrorText(error)}`,
-      });
-    }
-    return hostValue(reply, () => ({
-      phase: "execute",
-      kind: "model_error",
-      provider: step.provider,
-      message: `provider ${quoted(step.provider)} returned a value that is not JSON`,
-    }));
-  }
-
-  private async tool(step: ToolStep, frame: Frame): Promise<JsonValue> {
-    const args = this.resolve(step.args, frame);
-    const handler = this.host.tools?.get(step.name);
-    if (!handler) return fail(unregistered("unknown_tool", step.name));
-    const invoke = () =>
-      handler(args, {
-        signal: frame.signal,
-        tool: step.name,
-        // In performance.now() time: time a debugger held the run does not count.
-        deadline: this.started + this.budget.time_limit * 1000 + this.pausedMs,
-        timeLimit: this.budget.time_limit,
-      });
-    const calls = this.options.calls;
-    let result: unknown;
-    try {
-      result = await this.guard(
-        Promise.resolve().then(() =>
-          calls
-            ? calls(
-                {
-                  kind: "tool",
-                  name: step.name,
-                  arguments: args,
-                  step: this.identity(step, frame),
-                  signal: frame.signal,
-                },
-                async () => invoke(),
-              )
-            : invoke(),
-        ),
-        frame,
-      );
-    } catch (error) {
-      if (error instanceof RunFailure) throw error;
-      return fail({
-        phase: "execute",
-        kind: "tool_error",
-        tool: step.name,
-        exception: safeErrorText(error),
-        message: `tool ${quoted(step.name)} failed: ${safeErrorText(error)}`,
-      });
-    }
-    return hostValue(result, () => ({
-      phase: "execute",
-      kind: "tool_error",
-      tool: step.name,
-      exception: "result is not JSON",
-      message: `tool ${quoted(step.name)} returned a value that is not JSON`,
-    }));
-  }
-
-  private resolve(expr: Expr, frame: Frame): JsonValue {
-    switch (expr.kind) {
-      case "literal":
-        return expr.value;
-      case "input": {
-        if (!this.inputs.has(expr.name)) {
-          return fail({
-            phase: "execute",
-            kind: "missing_input",
-            input: expr.name,
-            message: `the host provides no input ${quoted(expr.name)}`,
-          });
-        }
-        return this.inputs.get(expr.name) as JsonValue;
-      }
-      case "var": {
-        if (!frame.vars.has(expr.name)) {
-          return fail({
-            phase: "execute",
-            kind: "unbound_variable",
-            variable: expr.name,
-            message: `variable ${quoted(expr.name)} is not bound`,
-          });
-        }
-        return frame.vars.get(expr.name) as JsonValue;
-      }
-      case "field": {
-        const base = this.resolve(expr.base, frame);
-        const value = isPlainObject(base) ? ownValue(base, expr.key) : undefined;
-        if (value === undefined) {
-          return fail({
-            phase: "execute",
-            kind: "missing_field",
-            field: expr.key,
-            message: `the value has no field ${quoted(expr.key)}`,
-          });
-        }
-        return value as JsonValue;
-      }
-      case "list":
-        return expr.items.map((item) => this.resolve(item, frame));
-      case "object":
-        return jsonObjectFrom(expr.entries.map(([key, value]) => [key, this.resolve(value, frame)]));
-    }
-  }
-
-  /** Checks and spends in one synchronous step: concurrent branches can never both spend the last unit. */
-  private consume(counter: RuntimeCounter): void {
-    if (this.remaining[counter] > 0) {
-      this.remaining[counter]--;
-      return;
-    }
-    fail({
-      phase: "execute",
-      kind: "budget_exhausted",
-      budget: counter,
-      message: `the run used up its ${counter.replace("_", " ")} budget`,
+  attemptFailed(step: RetryStep, frame: Frame, failed: AttemptFailure): void {
+    this.report.emit({
+      type: "attempt_failed",
+      ...this.identity(step, frame),
+      attempt: failed.attempt,
+      attempts: step.attempts,
+      retrying: failed.retrying,
+      elapsed_ms: this.elapsed(),
+      duration_ms: Math.round(this.clock() - failed.begun),
+      remaining: this.meter.remaining(),
+      error: this.report.eventError(failed.error),
     });
   }
 
-  private chargeOutput(value: JsonValue): void {
-    const requested = jsonByteLength(value) ?? 0;
-    const remaining = this.remaining.output_bytes;
-    if (requested > remaining) {
-      fail({
-        phase: "execute",
-        kind: "budget_exhausted",
-        budget: "output_bytes",
-        requested,
-        remaining,
-        message: `a value of ${requested} bytes does not fit the ${remaining} output bytes left`,
-      });
-    }
-    this.remaining.output_bytes = remaining - requested;
+  resolve(expr: Expr, frame: Frame): JsonValue {
+    return resolveExpr(expr, this.inputs, frame.vars);
+  }
+
+  /** In performance.now() time: time a debugger held the run does not count. */
+  toolDeadline(): number {
+    return this.started + this.budget.time_limit * 1000 + this.pausedMs;
   }
 
   private bind(frame: Frame, name: string, value: JsonValue): void {
-    this.chargeOutput(value);
+    this.meter.chargeOutput(value);
     frame.vars.set(name, value);
   }
 
   private elapsed(): number {
     return Math.round(performance.now() - this.started);
-  }
-
-  private record(identity: StepIdentity, begun: number): void {
-    const now = this.clock();
-    const transition: Transition = {
-      sequence: this.transitions.length + 1,
-      operation: identity.operation,
-      bind: identity.bind,
-      status: "ok",
-      elapsed_ms: Math.round(now - this.started),
-      duration_ms: Math.round(now - begun),
-      remaining: { ...this.remaining },
-    };
-    this.transitions.push(transition);
-    this.notify(() => this.options.onTransition?.(transition));
-    this.emit({ type: "transition", ...identity, elapsed_ms: transition.elapsed_ms, transition });
-    this.emit({
-      type: "step_finished",
-      ...identity,
-      elapsed_ms: transition.elapsed_ms,
-      duration_ms: transition.duration_ms,
-      remaining: transition.remaining,
-    });
-  }
-
-  /** What an event says about an error: its message masked and cut (it may quote a tool's output). */
-  private eventError(error: PlanError): EventError {
-    const { phase, kind } = error;
-    const message = eventMessage(error.message, this.options.mask);
-    if (!Array.isArray(error.path)) return { phase, kind, message };
-    const path = error.path as JsonPath;
-    const range = this.options.rangeOf?.(path);
-    return { phase, kind, message, path, ...(range ? { range } : {}) };
-  }
-
-  private emit(event: RunEvent): void {
-    const listener = this.options.onEvent;
-    if (listener) this.notify(() => listener(event));
-  }
-
-  /** Listener failures are the listener's problem; they never change the run. */
-  private notify(call: () => void): void {
-    try {
-      call();
-    } catch {
-      // ignored on purpose
-    }
-  }
-}
-
-/** An error's message for an event: masked first (a cut could split a secret), then cut. */
-function eventMessage(text: string, mask: ExecuteOptions["mask"]): string {
-  const masked = mask ? mask.mask(text) : text;
-  return masked.length > MAX_EVENT_MESSAGE_CHARS ? `${masked.slice(0, MAX_EVENT_MESSAGE_CHARS - 1)}…` : masked;
-}
-
-function stepCounter(step: Step): RuntimeCounter | undefined {
-  switch (step.op) {
-    case "context":
-      return "context_ops";
-    case "model":
-      return "model_calls";
-    case "tool":
-      return "tool_calls";
-    default:
-      return undefined;
   }
 }
 
@@ -804,58 +404,4 @@ function stepCounter(step: Step): RuntimeCounter | undefined {
 export function operationName(step: Step): string {
   const capability = requiredCapability(step);
   return capability ? formatCapability(capability) : "final";
-}
-
-function unregistered(kind: "unknown_tool" | "unknown_provider", name: string): PlanError {
-  return { phase: "preflight", kind, value: name, message: `${quoted(name)} is not registered by the host` };
-}
-
-/**
- * A host handler's result as a private copy: only JSON values and context handles (which a
- * trusted tool may pass on or create) get into the plan's variables; functions, cycles and
- * class instances are refused, and later mutation by the host changes nothing.
- */
-function hostValue(value: unknown, notJson: () => PlanError): JsonValue {
-  const copy = copyHostValue(value, 0);
-  return copy === NOT_JSON ? fail(notJson()) : copy;
-}
-
-const NOT_JSON = Symbol("not JSON");
-
-function copyHostValue(value: unknown, depth: number): JsonValue | typeof NOT_JSON {
-  if (depth > MAX_JSON_DEPTH) return NOT_JSON;
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return value;
-    case "number":
-      return Number.isFinite(value) ? value : NOT_JSON;
-    case "object": {
-      if (value === null) return null;
-      if (value instanceof ContextHandle) return value as unknown as JsonValue;
-      if (Array.isArray(value)) {
-        const items: JsonValue[] = [];
-        for (const item of value as unknown[]) {
-          const copy = copyHostValue(item, depth + 1);
-          if (copy === NOT_JSON) return NOT_JSON;
-          items.push(copy);
-        }
-        return items;
-      }
-      if (!isPlainObject(value)) return NOT_JSON;
-      const object = newJsonObject();
-      for (const key of Object.keys(value)) {
-        const copy = copyHostValue(value[key], depth + 1);
-        if (copy === NOT_JSON) return NOT_JSON;
-        setOwn(object, key, copy);
-      }
-      return object;
-    }
-    default:
-      return NOT_JSON;
-  }
-}
-
-function branchFrame(step: ParallelStep, branch: number): RunFrame {
-  return { kind: "branch", path: (step.plans[branch] as Plan).path, step: step.path, branch };
 }

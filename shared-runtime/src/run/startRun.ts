@@ -3,6 +3,7 @@
 // then the host's own checks: programs that resolve, provider keys that are set), execute.
 // The CLI, `propose --run`, the language server and the conformance runner all start runs
 // here; every stage's failure is a value, and `budget_remaining` follows one rule.
+// Over 400 lines because it is the one run pipeline end to end (check, build, preflight, execute); not split yet.
 
 import { lineColumn } from "../text/lineColumn";
 import type { JsonPath } from "../json";

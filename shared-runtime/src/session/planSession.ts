@@ -4,6 +4,7 @@
 // secret mask and the host, and hands out `analysis` (check), `preflight`, `run` and `propose`.
 // Nothing else assembles these. The session owns the mask: front ends pass what they show
 // through `mask`.
+// Over 400 lines because it is the one place every front end assembles a plan with its host; not split yet (its run and propose parts could go apart).
 
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";

@@ -57,14 +57,24 @@ export function rangesByScan(text: string, requests: readonly RangeRequest[]): (
     const segment = frame.array ? frame.index++ : frame.key;
     return { trie: segment === undefined ? undefined : frame.trie.children.get(segment), keyRange: frame.keyRange };
   };
+  let unresolved = requests.length;
   const record = (trie: Trie | undefined, value: SourceRange, keyRange: SourceRange | undefined): void => {
     for (const i of trie?.requests ?? []) {
+      if (results[i] !== undefined) continue;
       results[i] = (requests[i] as RangeRequest).target === "key" ? (keyRange ?? value) : value;
+      unresolved--;
     }
+    // Every range found: the rest of the text is not scanned (a budget problem asks for the
+    // "steps" key, near the start of a plan of megabytes).
+    if (unresolved === 0) throw FOUND_ALL;
   };
   const open = (offset: number, array: boolean): boolean => {
     const { trie, keyRange } = slot();
     stack.push({ trie, array, start: offset, ownKey: keyRange, index: 0, key: undefined, keyRange: undefined });
+    // A key's range is known when its value opens; the value's only when it closes.
+    const keys = trie?.requests.filter((i) => (requests[i] as RangeRequest).target === "key" && keyRange) ?? [];
+    if (keys.length > 0)
+      record({ children: trie?.children ?? new Map(), requests: keys }, keyRange as SourceRange, keyRange);
     return trie !== undefined;
   };
   const close = (offset: number, length: number): void => {
@@ -73,6 +83,26 @@ export function rangesByScan(text: string, requests: readonly RangeRequest[]): (
       record(frame.trie, { offset: frame.start, length: offset + length - frame.start }, frame.ownKey);
     }
   };
+  if (requests.length === 0) return results;
+  try {
+    scan(text, open, close, stack, slot, record);
+  } catch (error) {
+    if (error !== FOUND_ALL) throw error;
+  }
+  return results;
+}
+
+/** Thrown by the scan's callbacks once every request has its range (jsonc-parser cannot be stopped otherwise). */
+const FOUND_ALL = new Error("every range found");
+
+function scan(
+  text: string,
+  open: (offset: number, array: boolean) => boolean,
+  close: (offset: number, length: number) => void,
+  stack: Frame[],
+  slot: () => { trie: Trie | undefined; keyRange: SourceRange | undefined },
+  record: (trie: Trie | undefined, value: SourceRange, keyRange: SourceRange | undefined) => void,
+): void {
   visit(
     text,
     {
@@ -94,5 +124,4 @@ export function rangesByScan(text: string, requests: readonly RangeRequest[]): (
     },
     { allowTrailingComma: true, disallowComments: false },
   );
-  return results;
 }

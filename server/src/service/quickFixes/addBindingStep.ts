@@ -6,20 +6,17 @@
 // for it" is what a name nobody computed yet most often means. Its provider is one the plan
 // already calls, else the host's first; never preferred: the name may be a typo instead.
 
-import { bindingNameProblem, type LocatedProblem } from "@rlm-plan/core";
-import { CodeActionKind, type CodeAction, type Diagnostic } from "vscode-languageserver-protocol";
-import type { AnalyzedPlan } from "./analyzedPlan";
-import { modelOf } from "./planNames";
-import { enclosingStepPath, nodeAt, stepSeparator } from "./planTree";
+import { bindingNameProblem } from "@rlm-plan/core";
+import { CodeActionKind, type CodeAction } from "vscode-languageserver-protocol";
+import type { AnalyzedPlan } from "../analyzedPlan";
+import type { FixContext } from "./fixKit";
+import { modelOf } from "../planNames";
+import { enclosingStepPath, nodeAt, stepSeparator } from "../planTree";
 
 /** Written where no provider is known; the diagnostics then point at it. */
 const PROVIDER_PLACEHOLDER = "PROVIDER";
 
-export function addBindingStep(
-  plan: AnalyzedPlan,
-  problem: LocatedProblem,
-  diagnostic: Diagnostic,
-): CodeAction | undefined {
+export function addBindingStep({ plan, problem, diagnostic }: FixContext): CodeAction | undefined {
   // The problem is on the reference's name: [...reference path, "name"].
   const path = problem.path;
   const name = path && nodeAt(plan.tree, path)?.value;
