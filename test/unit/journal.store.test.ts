@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import BetterSqlite3 from "better-sqlite3";
 import type { JsonValue } from "@rlm-plan/core/json";
 import { listRuns, runDetail } from "@rlm-plan/core/journal/queries";
+import { sqlite } from "@rlm-plan/core/journal/sqlite";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
 import { APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "@rlm-plan/core/journal/schema";
 import { JournalStore } from "@rlm-plan/core/journal/store";
@@ -153,7 +153,7 @@ describe("journal: a store it cannot use is moved aside, never deleted", () => {
   test("a journal of format 1 written before runs had a label: the column added, its runs kept, nothing moved", () => {
     const dir = tempDir();
     const file = join(dir, "runs.sqlite");
-    const old = new BetterSqlite3(file);
+    const old = new (sqlite())(file);
     old.exec(SCHEMA.replace(",\n  label TEXT\n", "\n"));
     old.pragma(`application_id = ${APPLICATION_ID}`);
     old.pragma(`user_version = ${JOURNAL_FORMAT}`);
@@ -194,7 +194,7 @@ describe("journal: a store it cannot use is moved aside, never deleted", () => {
   test("a newer format: said, moved aside", () => {
     const dir = tempDir();
     JournalStore.open(dir).close();
-    const raw = new BetterSqlite3(join(dir, "runs.sqlite"));
+    const raw = new (sqlite())(join(dir, "runs.sqlite"));
     raw.pragma("user_version = 99");
     raw.close();
     const store = JournalStore.open(dir);
@@ -207,7 +207,7 @@ describe("journal: a store it cannot use is moved aside, never deleted", () => {
 
   test("another program's SQLite file is not taken for a journal", () => {
     const dir = tempDir();
-    const raw = new BetterSqlite3(join(dir, "runs.sqlite"));
+    const raw = new (sqlite())(join(dir, "runs.sqlite"));
     raw.exec("CREATE TABLE mine (x)");
     raw.close();
     const store = JournalStore.open(dir);
@@ -241,7 +241,7 @@ describe("journal: damaged while a run writes it", () => {
     const file = join(dir, "runs.sqlite");
     // Everything is moved from the write-ahead log into the file (as SQLite does from time to
     // time), then garbage over the whole file, same inode, while the run's connection is open.
-    const other = new BetterSqlite3(file);
+    const other = new (sqlite())(file);
     other.pragma("wal_checkpoint(TRUNCATE)");
     other.close();
     writeFileSync(file, Buffer.alloc(readFileSync(file).length, 0x5a));
