@@ -19,10 +19,10 @@ const OWNER = "shared-runtime/src/plan/";
 /**
  * The interpreter runs a plan: executing a sub-plan or evaluating an expression is the operation
  * itself, not an analysis of the plan, so its own recursion is allowed (it still may not import
- * the walks' building blocks: it asks walk.ts like everyone). Its module, or a folder of that
- * name should it be split by operation.
+ * the walks' building blocks: it asks walk.ts like everyone). Its module, and `run/ops/`, where its
+ * steps are executed and its expressions resolved, operation by operation.
  */
-const RUNS_PLANS = /^shared-runtime\/src\/run\/interpreter/;
+const RUNS_PLANS = /^shared-runtime\/src\/run\/(interpreter|ops\/)/;
 
 /** Comments name the walks in prose; only code counts. */
 function code(text: string): string {
