@@ -1,0 +1,78 @@
+// What the DAP session's request handlers share: the session's state and the few ways of
+// answering, as one interface so the handler modules beside session.ts read it without importing
+// the session class (which imports them).
+
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import type { PlanError, RunOutcome, StepLine, StepPause } from "@rlm-plan/core";
+import type { RecordedReplies } from "@rlm-plan/core/journal";
+import type { sessionMask } from "@rlm-plan/core/session";
+import type { Breakpoints } from "./breakpoints";
+import type { Prepared } from "./launch";
+import type { StepMode, Stepping } from "./stepping";
+import type { TimeTravel } from "./timeTravel";
+import type { VariableStore } from "./variables";
+
+/** The run's one thread: stepping follows one branch after another. */
+export const THREAD_ID = 1;
+
+/** A run stopped before a step until a continue or step command. */
+export interface Held {
+  readonly pause: StepPause;
+  readonly error: PlanError | undefined;
+  readonly resume: (mode: StepMode) => void;
+}
+
+export interface SessionState {
+  readonly breakpoints: Breakpoints;
+  exceptionFilters: Set<string>;
+  readonly variableStore: VariableStore;
+  readonly mask: ReturnType<typeof sessionMask>;
+  program: string;
+  steps: Map<string, StepLine>;
+  cancel: AbortController;
+  /** The live run's journal entry (Restart Frame reads the steps before the restarted one from it). */
+  recorded: { readonly dir: string; readonly id: number } | undefined;
+  /** A restart from a step: the run goes through the steps before it without stopping. */
+  restartAt: string | undefined;
+  prepared: Prepared | undefined;
+  countPausedTime: boolean;
+  stepping: Stepping;
+  pauseRequested: boolean;
+  held: Held | undefined;
+  entryStop: boolean;
+  ended: boolean;
+  startedAt: number;
+  /** A replayed recorded run's steps as they were, to go back and forth through. */
+  travel: TimeTravel | undefined;
+  running: Promise<unknown> | undefined;
+
+  sendResponse(response: DebugProtocol.Response): void;
+  sendEvent(event: DebugProtocol.Event): void;
+  /** An error response the client does not pop up. */
+  fail(response: DebugProtocol.Response, message: string): void;
+  output(category: "console" | "stdout" | "stderr", text: string): void;
+  /** The run, from the prepared launch (replies answer the calls a restart passes again). */
+  run(prepared: Prepared, countPausedTime: boolean, replies?: RecordedReplies): Promise<void>;
+  stopRun(): Promise<void>;
+  finish(outcome: RunOutcome, mocked?: boolean): void;
+  /** The pause the views show: an earlier step of a recorded run, or where the run is held. */
+  viewed(): { pause: StepPause; error: PlanError | undefined } | undefined;
+  toClientLine(line: number): number;
+  toClientColumn(column: number): number;
+  toClientPath(path: string): string;
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A run that ended before the interpreter ran it (the adapter's own failure, a failed restart). */
+export function failedOutcome(kind: "runtime_error" | "cancelled", message: string): RunOutcome {
+  return {
+    ok: false,
+    error: { phase: "execute", kind, message },
+    transitions: [],
+    checkpoints: [],
+    budget_remaining: { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0, output_bytes: 0 },
+  };
+}
