@@ -2,10 +2,8 @@
 // stream as they happen (to stderr as aligned lines, or to stdout as JSON lines with --json);
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
-// Over 400 lines because options, output columns, signals and the journal's resume of `run` are here; not split yet.
 
 import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
-import type { HostProfileError } from "@rlm-plan/core/host/profile";
 import {
   addSessionSecrets,
   HOST_PROFILE_FILENAME,
@@ -14,28 +12,26 @@ import {
   type PlanSession,
 } from "@rlm-plan/core/session";
 import { mocksJson } from "./queue/planJob";
-import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
+import type { QueueAddress } from "./queue/queueUrl";
 import type { runOnQueue } from "./queue/runOnQueue";
-import type { Plan } from "@rlm-plan/core/plan/ast";
-import { planSteps } from "@rlm-plan/core/plan/walk";
-import type { RunObserver } from "@rlm-plan/core/run/observer";
-import { parsePlan } from "@rlm-plan/core/plan/parse";
-import type { Budget } from "@rlm-plan/core/plan/budget";
-import { lineColumn } from "@rlm-plan/core/analysis";
-import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "@rlm-plan/core/run/events";
-import { operationName } from "@rlm-plan/core/run/interpreter";
-import type { RunReport } from "@rlm-plan/core/run/startRun";
-import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import type { SecretMask } from "@rlm-plan/core/run/secrets";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
-import { displayPath, styleFor, type Style } from "./output";
-import { readOptions, type OptionSpec } from "./options";
+import { styleFor } from "./output";
 import { Cancellation } from "./signals";
 import { resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
+import { parseRunArgs, type RunArgs } from "./runArgs";
+import {
+  cancelled,
+  display,
+  eventPrinter,
+  hostErrors,
+  lazyPrinter,
+  report,
+  startedPrinter,
+  type RunStreams,
+} from "./runOutput";
 
-export interface RunIo {
-  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+export interface RunIo extends RunStreams {
   /** Cancels the run like Ctrl-C does (for hosts that embed the command). */
   readonly signal?: AbortSignal;
   /** The environment tools inherit from and providers read keys from; default process.env. */
@@ -84,26 +80,6 @@ Ctrl-C cancels the run: running tools are killed.
 
 exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile error,
              130 cancelled (Ctrl-C)`;
-
-interface RunArgs {
-  readonly plan: string;
-  /** The journal's id of the run and where it is, once recorded. */
-  readonly recordedAs?: number;
-  readonly recordedWhere?: string;
-  /** The host profile in force, as shown (set once it is found). */
-  readonly hostProfile?: string;
-  readonly host: string | undefined;
-  readonly inputs: Record<string, string>;
-  readonly mocks: string | undefined;
-  readonly parallel: ParallelMode | undefined;
-  readonly json: boolean;
-  readonly events: boolean;
-  readonly journal: string | undefined;
-  readonly noJournal: boolean;
-  readonly resume: number | undefined;
-  readonly otlp: string | undefined;
-  readonly queue?: QueueAddress;
-}
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
@@ -233,96 +209,6 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   return outcome.ok ? 0 : 1;
 }
 
-// ---- arguments ----------------------------------------------------------------------------
-
-const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
-const RUN_OPTIONS: OptionSpec = {
-  values: {
-    "--host": "a FILE",
-    "--mocks": "a FILE",
-    "--parallel": PARALLEL_MODES.join(" or "),
-    "--input": INPUT_FORM,
-    "--journal": "a DIR",
-    "--resume": "a RUN number (rlm-plan runs list)",
-    "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
-    "--queue": QUEUE_URL_FORM,
-  },
-  flags: ["--json", "--events", "--no-journal", "--help", "-h"],
-  nonEmpty: ["--host", "--mocks", "--journal", "--otlp", "--queue"],
-};
-
-function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
-  const options = readOptions(argv, RUN_OPTIONS);
-  if (typeof options === "string") return options;
-  if (options.flags.has("--help") || options.flags.has("-h")) return "help";
-  const { positionals } = options;
-  const parallelText = options.values.get("--parallel");
-  const parallel = PARALLEL_MODES.find((mode) => mode === parallelText);
-  if (parallelText !== undefined && parallel === undefined) return `--parallel needs ${PARALLEL_MODES.join(" or ")}`;
-  const inputs: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const spec of options.repeated.get("--input") ?? []) {
-    const split = spec.indexOf("=");
-    if (split <= 0 || split === spec.length - 1) return `--input needs ${INPUT_FORM}`;
-    inputs[spec.slice(0, split)] = spec.slice(split + 1);
-  }
-  const host = options.values.get("--host");
-  const mocks = options.values.get("--mocks");
-  const json = options.flags.has("--json");
-  const events = options.flags.has("--events");
-  const journal = options.values.get("--journal");
-  const noJournal = options.flags.has("--no-journal");
-  const otlp = options.values.get("--otlp");
-  if (otlp !== undefined && !/^https?:\/\/[^/]/.test(otlp))
-    return "--otlp needs an http(s) URL of an OTLP/HTTP traces endpoint";
-  const resumeText = options.values.get("--resume");
-  const resume = resumeText === undefined ? undefined : Number(resumeText);
-  if (resume !== undefined && !(Number.isSafeInteger(resume) && resume > 0))
-    return "--resume needs a RUN number (rlm-plan runs list)";
-  if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
-  const queueText = options.values.get("--queue");
-  const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);
-  if (typeof queue === "string") return queue;
-  if (queue) {
-    const local = [
-      ["--resume", resumeText],
-      ["--otlp", otlp],
-      ["--input", Object.keys(inputs).length > 0 ? "" : undefined],
-    ].find(([, v]) => v !== undefined);
-    if (local)
-      return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry`;
-  }
-  if (resume !== undefined) {
-    const given = [
-      ["--host", host],
-      ["--mocks", mocks],
-      ["--parallel", parallelText],
-    ].find(([, v]) => v !== undefined);
-    if (given || Object.keys(inputs).length > 0)
-      return `--resume runs with the options the run was recorded with; ${given ? given[0] : "--input"} cannot be given`;
-    if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
-    if (positionals.length > 1) return "run takes one PLAN file";
-    const plan = positionals[0] ?? "";
-    return { plan, host, inputs, mocks, parallel, json, events, journal, noJournal, resume, otlp };
-  }
-  if (positionals.length === 0) return "run needs a PLAN file";
-  if (positionals.length > 1) return "run takes one PLAN file";
-  if (events && !json) return "--events needs --json";
-  return {
-    ...(queue ? { queue } : {}),
-    plan: positionals[0] as string,
-    host,
-    inputs,
-    mocks,
-    parallel,
-    json,
-    events,
-    journal,
-    noJournal,
-    resume,
-    otlp,
-  };
-}
-
 // ---- a run on a queue -----------------------------------------------------------------------
 
 /** `run --queue`: the plan goes to a worker; what comes back prints as a local run prints. */
@@ -380,214 +266,4 @@ async function runQueued(
     say(`ran on worker ${result.worker}${result.attempt > 1 ? ` (attempt ${result.attempt})` : ""}`);
   report(result.report, args, io, style);
   return result.report.outcome.ok ? 0 : 1;
-}
-
-// ---- cancellation ---------------------------------------------------------------------------
-
-function cancelled(args: RunArgs, io: RunIo, cancel: Cancellation, result: RunReport): number {
-  const { outcome } = result;
-  if (args.json) {
-    const error = outcome.ok
-      ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" }
-      : outcome.error;
-    io.stdout.write(
-      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, host_profile: args.hostProfile, ...recordedField(args) })}\n`,
-    );
-  }
-  io.stderr.write("rlm-plan: the run was cancelled\n");
-  if (args.recordedWhere && !args.json)
-    io.stderr.write(
-      `rlm-plan: recorded as ${args.recordedWhere}; continue it with rlm-plan run --resume ${args.recordedAs}\n`,
-    );
-  return cancel.status;
-}
-
-// ---- output ---------------------------------------------------------------------------------
-
-/** The transition printer of a local run, sized from the plan the run validated (its `started`). */
-function startedPrinter(
-  json: boolean,
-  io: RunIo,
-  style: Style,
-  mocked: boolean,
-): { readonly observer: RunObserver; readonly onTransition: (t: Transition) => void } {
-  let plan: Plan | undefined;
-  let printer: ((t: Transition) => void) | undefined;
-  return {
-    observer: { started: (start) => void (plan = start.validated.plan) },
-    onTransition: (t) => {
-      printer ??= transitionPrinter(plan, json, io, style, mocked);
-      printer(t);
-    },
-  };
-}
-
-/**
- * The transition printer of a queued run, built when the first transition arrives (the plan is
- * valid by then): the worker validated it, so the plan is read here from the text sent.
- */
-function lazyPrinter(text: string, json: boolean, io: RunIo, style: Style, mocked: boolean): (t: Transition) => void {
-  let printer: ((t: Transition) => void) | undefined;
-  return (t) => {
-    if (!printer) {
-      const plan = parsePlan({ kind: "document", text }).plan;
-      printer = transitionPrinter(plan, json, io, style, mocked);
-    }
-    printer(t);
-  };
-}
-
-/** Prints each transition as it happens, in columns sized from the plan's own steps. */
-function transitionPrinter(
-  plan: Plan | undefined,
-  json: boolean,
-  io: RunIo,
-  style: Style,
-  mocked: boolean,
-): (t: Transition) => void {
-  const mark = mocked ? { mocked: true } : {};
-  if (json) return (t) => void io.stdout.write(`${JSON.stringify({ type: "transition", ...mark, ...t })}\n`);
-  let operationWidth = "final".length;
-  let bindWidth = 0;
-  let steps = 0;
-  for (const { step } of plan ? planSteps(plan) : []) {
-    steps++;
-    operationWidth = Math.max(operationWidth, operationName(step).length);
-    if ("bind" in step) bindWidth = Math.max(bindWidth, step.bind.length + 3);
-  }
-  const sequenceWidth = Math.max(3, String(steps).length);
-  return (t) => {
-    const bind = t.bind === null ? "" : `-> ${t.bind}`;
-    const line = `${String(t.sequence).padStart(sequenceWidth)}  ${t.operation.padEnd(operationWidth)}  ${bind.padEnd(bindWidth)}  ${style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms`;
-    io.stderr.write(`${line.trimEnd()}\n`);
-  };
-}
-
-/**
- * Events beyond transitions: with --json --events every one as a JSON line; in text, a failed
- * retry attempt (which leaves no transition) as a line naming where it failed and why.
- */
-function eventPrinter(text: string, args: RunArgs, io: RunIo, mocked: boolean): (event: RunEvent) => void {
-  if (args.json) {
-    const mark = mocked ? { mocked: true } : {};
-    return args.events
-      ? (event) => void io.stdout.write(`${JSON.stringify({ type: "event", ...mark, event })}\n`)
-      : () => undefined;
-  }
-  return (event) => {
-    if (event.type !== "attempt_failed") return;
-    const range = event.error.range;
-    const where = range ? ` at ${shownFile(args.plan)}:${position(text, range.offset)}` : "";
-    const next = event.retrying ? "retrying" : "no attempts left";
-    // One line: a reason quoting a tool's multi-line output is escaped as every message is.
-    const reason = lineText(event.error.message);
-    io.stderr.write(
-      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${reason}; ${next}\n`,
-    );
-  };
-}
-
-function position(text: string, offset: number): string {
-  const { line, character } = lineColumn(text, offset);
-  return `${line + 1}:${character + 1}`;
-}
-
-/** `"mocked": true` in every JSON output of a mocked run (absent otherwise). */
-function mockedField(result: RunReport): { mocked?: true } {
-  return result.mocked ? { mocked: true } : {};
-}
-
-function report(result: RunReport, args: RunArgs, io: RunIo, style: Style): void {
-  const { outcome, location: where, budget } = result;
-  const { checkpoints, budget_remaining } = outcome;
-  const mocked = result.mocked ? ` ${style.yellow("(mocked)")}` : "";
-  if (args.json) {
-    const base = { type: "result", ...mockedField(result) };
-    const json = outcome.ok
-      ? {
-          ...base,
-          ok: true,
-          value: outcome.value,
-          checkpoints,
-          budget_remaining,
-          host_profile: args.hostProfile,
-          ...recordedField(args),
-        }
-      : {
-          ...base,
-          ok: false,
-          error: outcome.error,
-          ...(where ? { location: { file: args.plan, line: where.line, column: where.column } } : {}),
-          checkpoints,
-          budget_remaining,
-          host_profile: args.hostProfile,
-          ...recordedField(args),
-        };
-    io.stdout.write(`${JSON.stringify(json)}\n`);
-    return;
-  }
-  if (outcome.ok) {
-    io.stdout.write(`${JSON.stringify(outcome.value, null, 2)}\n`);
-    io.stderr.write(`rlm-plan: ${style.green("ok")}${mocked}: ${usage(outcome, budget)}\n`);
-    recordedLine(args, io);
-    return;
-  }
-  const { error } = outcome;
-  const place = where ? `${shownFile(args.plan)}:${where.line}:${where.column}: ` : "";
-  const what = error.phase === "execute" || error.phase === "preflight" ? "run failed" : "invalid plan";
-  io.stderr.write(
-    `${place}${style.red(`${what}`)}${mocked}: ${lineText(error.message)} [${error.phase}/${error.kind}]\n`,
-  );
-  io.stderr.write(`${JSON.stringify(error, null, 2)}\n`);
-  if (checkpoints.length > 0)
-    io.stderr.write(`checkpoints reached: ${checkpoints.map((c) => JSON.stringify(c)).join(", ")}\n`);
-  recordedLine(args, io);
-}
-
-/** `"run": 12` in a recorded run's JSON result (absent when it is not recorded). */
-function recordedField(args: RunArgs): { run?: number } {
-  return args.recordedAs === undefined ? {} : { run: args.recordedAs };
-}
-
-function recordedLine(args: RunArgs, io: RunIo): void {
-  if (args.recordedWhere)
-    io.stderr.write(`rlm-plan: recorded as ${args.recordedWhere} (rlm-plan runs show ${args.recordedAs})\n`);
-}
-
-/** "4 steps, 1 tool call, 1 context op, 0 model calls, 31 output bytes". */
-function usage(outcome: RunOutcome, budget?: Budget): string {
-  if (!budget) return `${outcome.transitions.length} transitions`;
-  const left = outcome.budget_remaining;
-  const used = (limit: keyof Budget, remaining: number, noun: string) => {
-    const n = budget[limit] - remaining;
-    return `${n} ${noun}${n === 1 ? "" : "s"}`;
-  };
-  return [
-    used("max_steps", left.steps, "step"),
-    used("max_context_ops", left.context_ops, "context op"),
-    used("max_tool_calls", left.tool_calls, "tool call"),
-    used("max_model_calls", left.model_calls, "model call"),
-    used("max_output_bytes", left.output_bytes, "output byte"),
-  ].join(", ");
-}
-
-function hostErrors(errors: readonly HostProfileError[], args: RunArgs, io: RunIo): number {
-  for (const e of errors)
-    io.stderr.write(`${shownFile(display(e.file))}:${e.line}:${e.column}: ${lineText(e.message)}\n`);
-  if (args.json) {
-    const shown = errors.map((e) => ({
-      file: display(e.file),
-      line: e.line,
-      column: e.column,
-      jsonPath: e.jsonPath,
-      message: e.message,
-    }));
-    io.stdout.write(`${JSON.stringify({ type: "host_error", errors: shown })}\n`);
-  }
-  return 2;
-}
-
-/** A path relative to the current folder when it is inside it. */
-function display(file: string): string {
-  return displayPath(file);
 }

@@ -1,0 +1,114 @@
+// The arguments of `rlm-plan run`: read, checked against each other (--resume, --queue, --events),
+// and turned into the RunArgs the command runs with, or the one-line usage error it prints.
+
+import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run/events";
+import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
+import { readOptions, type OptionSpec } from "./options";
+
+export interface RunArgs {
+  readonly plan: string;
+  /** The journal's id of the run and where it is, once recorded. */
+  readonly recordedAs?: number;
+  readonly recordedWhere?: string;
+  /** The host profile in force, as shown (set once it is found). */
+  readonly hostProfile?: string;
+  readonly host: string | undefined;
+  readonly inputs: Record<string, string>;
+  readonly mocks: string | undefined;
+  readonly parallel: ParallelMode | undefined;
+  readonly json: boolean;
+  readonly events: boolean;
+  readonly journal: string | undefined;
+  readonly noJournal: boolean;
+  readonly resume: number | undefined;
+  readonly otlp: string | undefined;
+  readonly queue?: QueueAddress;
+}
+
+const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
+const RUN_OPTIONS: OptionSpec = {
+  values: {
+    "--host": "a FILE",
+    "--mocks": "a FILE",
+    "--parallel": PARALLEL_MODES.join(" or "),
+    "--input": INPUT_FORM,
+    "--journal": "a DIR",
+    "--resume": "a RUN number (rlm-plan runs list)",
+    "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
+    "--queue": QUEUE_URL_FORM,
+  },
+  flags: ["--json", "--events", "--no-journal", "--help", "-h"],
+  nonEmpty: ["--host", "--mocks", "--journal", "--otlp", "--queue"],
+};
+
+export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
+  const options = readOptions(argv, RUN_OPTIONS);
+  if (typeof options === "string") return options;
+  if (options.flags.has("--help") || options.flags.has("-h")) return "help";
+  const { positionals } = options;
+  const parallelText = options.values.get("--parallel");
+  const parallel = PARALLEL_MODES.find((mode) => mode === parallelText);
+  if (parallelText !== undefined && parallel === undefined) return `--parallel needs ${PARALLEL_MODES.join(" or ")}`;
+  const inputs: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const spec of options.repeated.get("--input") ?? []) {
+    const split = spec.indexOf("=");
+    if (split <= 0 || split === spec.length - 1) return `--input needs ${INPUT_FORM}`;
+    inputs[spec.slice(0, split)] = spec.slice(split + 1);
+  }
+  const host = options.values.get("--host");
+  const mocks = options.values.get("--mocks");
+  const json = options.flags.has("--json");
+  const events = options.flags.has("--events");
+  const journal = options.values.get("--journal");
+  const noJournal = options.flags.has("--no-journal");
+  const otlp = options.values.get("--otlp");
+  if (otlp !== undefined && !/^https?:\/\/[^/]/.test(otlp))
+    return "--otlp needs an http(s) URL of an OTLP/HTTP traces endpoint";
+  const resumeText = options.values.get("--resume");
+  const resume = resumeText === undefined ? undefined : Number(resumeText);
+  if (resume !== undefined && !(Number.isSafeInteger(resume) && resume > 0))
+    return "--resume needs a RUN number (rlm-plan runs list)";
+  if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
+  const queueText = options.values.get("--queue");
+  const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);
+  if (typeof queue === "string") return queue;
+  if (queue) {
+    const local = [
+      ["--resume", resumeText],
+      ["--otlp", otlp],
+      ["--input", Object.keys(inputs).length > 0 ? "" : undefined],
+    ].find(([, v]) => v !== undefined);
+    if (local)
+      return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry`;
+  }
+  if (resume !== undefined) {
+    const given = [
+      ["--host", host],
+      ["--mocks", mocks],
+      ["--parallel", parallelText],
+    ].find(([, v]) => v !== undefined);
+    if (given || Object.keys(inputs).length > 0)
+      return `--resume runs with the options the run was recorded with; ${given ? given[0] : "--input"} cannot be given`;
+    if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
+    if (positionals.length > 1) return "run takes one PLAN file";
+    const plan = positionals[0] ?? "";
+    return { plan, host, inputs, mocks, parallel, json, events, journal, noJournal, resume, otlp };
+  }
+  if (positionals.length === 0) return "run needs a PLAN file";
+  if (positionals.length > 1) return "run takes one PLAN file";
+  if (events && !json) return "--events needs --json";
+  return {
+    ...(queue ? { queue } : {}),
+    plan: positionals[0] as string,
+    host,
+    inputs,
+    mocks,
+    parallel,
+    json,
+    events,
+    journal,
+    noJournal,
+    resume,
+    otlp,
+  };
+}
