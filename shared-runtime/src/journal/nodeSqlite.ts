@@ -136,21 +136,31 @@ class Database {
         const nested = this.depth > 0;
         const name = `rlm_plan_${this.depth}`;
         this.exec(nested ? `SAVEPOINT ${name}` : `BEGIN ${mode}`);
-        this.depth++;
-        try {
-          const result = work(...args);
-          this.depth--;
-          this.exec(nested ? `RELEASE ${name}` : "COMMIT");
-          return result;
-        } catch (error) {
-          this.depth--;
+        const undo = () => {
           try {
             this.exec(nested ? `ROLLBACK TO ${name}; RELEASE ${name}` : "ROLLBACK");
           } catch {
             // SQLite rolled back itself (a failed COMMIT, a full disk): the first error says why
           }
+        };
+        this.depth++;
+        let result: R;
+        try {
+          result = work(...args);
+        } catch (error) {
+          this.depth--;
+          undo();
           throw error;
         }
+        // Counted down once, before the end is written: a failed COMMIT must not count it twice.
+        this.depth--;
+        try {
+          this.exec(nested ? `RELEASE ${name}` : "COMMIT");
+        } catch (error) {
+          undo();
+          throw error;
+        }
+        return result;
       };
     return Object.assign(begin("DEFERRED"), { immediate: begin("IMMEDIATE") });
   }
