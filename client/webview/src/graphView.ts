@@ -11,6 +11,7 @@ import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/r
 import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
 import { loadElkOnDemand } from "./elkLoader";
 import { copyImage } from "./imageCopy";
+import { attemptsBadge, failureText, runLabel } from "./runLabels";
 import { around, BandIndex, holds, inView, LABELS_FROM_SCALE, WINDOWED_ABOVE_NODES } from "./viewWindow";
 import { WindowDrawing } from "./windowDrawing";
 
@@ -86,9 +87,25 @@ function labelsWanted(): boolean {
   return !windowed || view.scale >= LABELS_FROM_SCALE;
 }
 
+/**
+ * The canvas's place and size, measured again after the page's size changes: read from the page
+ * in every frame and wheel turn of a gesture, it made the browser recompute the page's style
+ * first (for the transform just set).
+ */
+let canvasRect = { left: 0, top: 0, width: 0, height: 0 };
+
+function canvasFrame(): typeof canvasRect {
+  if (canvasRect.width === 0) {
+    const { left, top } = canvas.getBoundingClientRect();
+    canvasRect = { left, top, width: canvas.clientWidth, height: canvas.clientHeight };
+  }
+  return canvasRect;
+}
+
 /** The part of the drawing the canvas shows. */
 function viewBox(): Box {
-  return inView(view, canvas.clientWidth, canvas.clientHeight);
+  const { width, height } = canvasFrame();
+  return inView(view, width, height);
 }
 
 /**
@@ -212,34 +229,6 @@ function applyStates(elements: readonly Element[] = Array.from(stage.querySelect
   }
 }
 
-function runLabel(state: StepRunState): string {
-  const parts: string[] = [state.state];
-  if (state.durationMs !== undefined) parts.push(`${Math.round(state.durationMs)} ms`);
-  if (state.remaining?.steps !== undefined) parts.push(`${state.remaining.steps} steps left`);
-  return parts.join(" · ");
-}
-
-/** "✗ 1 failed attempt" on a step that failed and ran again (or still runs); a step's last failure is its state. */
-function attemptsBadge(state: StepRunState): string | undefined {
-  const count = (state.failures ?? 0) - (state.state === "failed" || state.state === "cancelled" ? 1 : 0);
-  if (count <= 0) return undefined;
-  return `✗ ${count} failed attempt${count === 1 ? "" : "s"}`;
-}
-
-/** What the run's events said failed on a step, a line each: "Attempt 1/3 failed [execute/tool_error]: reason". */
-function failureText(id: string): string {
-  const state = runStates[id];
-  const failures = state?.lastFailures ?? [];
-  if (failures.length === 0) return "";
-  const hidden = (state?.failures ?? 0) - failures.length;
-  const lines = failures.map((f) => {
-    const attempt =
-      f.attempt === undefined ? "Failed" : `Attempt ${f.attempt}${f.attempts ? `/${f.attempts}` : ""} failed`;
-    return `${attempt} [${f.phase}/${f.kind}]: ${f.message}`;
-  });
-  return [...(hidden > 0 ? [`(${hidden} earlier failures)`] : []), ...lines].join("\n");
-}
-
 /** Marks the selected step, when it is drawn. */
 function markSelected(): void {
   for (const element of Array.from(stage.querySelectorAll("g.step.selected"))) element.classList.remove("selected");
@@ -297,7 +286,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
       updateStatus();
       break;
     case "hover":
-      if (hovered === message.id) showTooltip([failureText(message.id), message.text].filter(Boolean).join("\n\n"));
+      if (hovered === message.id)
+        showTooltip([failureText(runStates[message.id]), message.text].filter(Boolean).join("\n\n"));
       break;
     case "export":
       post({ type: "svg", text: exportedSvg() });
@@ -332,7 +322,7 @@ stage.addEventListener("mousemove", (event) => {
   window.clearTimeout(hoverTimer);
   if (!id) return;
   // The run's failures show at once; the server's hover text joins them when it comes.
-  const failures = failureText(id);
+  const failures = failureText(runStates[id]);
   if (failures) showTooltip(failures);
   hoverTimer = window.setTimeout(() => post({ type: "hover", id }), 250);
 });
@@ -375,7 +365,7 @@ canvas.addEventListener(
     event.preventDefault();
     const factor = Math.exp(-event.deltaY * 0.0015);
     const scale = Math.min(4, Math.max(0.05, view.scale * factor));
-    const frame = canvas.getBoundingClientRect();
+    const frame = canvasFrame();
     const px = event.clientX - frame.left;
     const py = event.clientY - frame.top;
     view.x = px - ((px - view.x) * scale) / view.scale;
@@ -387,7 +377,10 @@ canvas.addEventListener(
 );
 
 // A big graph's window follows the view's size too.
-window.addEventListener("resize", () => applyView());
+window.addEventListener("resize", () => {
+  canvasRect.width = 0; // measured again when next read
+  applyView();
+});
 
 applyView();
 post({ type: "ready", pageStarted: performance.timeOrigin, scriptRan });
