@@ -101,21 +101,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
       if (event.affectsConfiguration("rlmPlan.runHistoryLimit")) log.setLimit(historyLimit());
     }),
   );
-  const failure = await starting;
-  if (failure === undefined) {
-    void journal.refresh();
-    // Activation time (activate → the server's initialize answer), read by the e2e run.
-    client.outputChannel.appendLine(
-      `${ACTIVATION_LOG_PREFIX} ${ready.after} ms (activate → language server ready; ` +
-        `extension host up ${hostUp} ms before activate; ready at ${ready.at})`,
-    );
-  } else {
-    // Commands and the run log stay usable; the server's own output channel has the details.
-    void vscode.window.showErrorMessage(`The RLM Plan language server did not start: ${String(failure)}`);
-  }
-  context.subscriptions.push(new WorstCaseStatus(client));
-  // The Testing view: every case of the workspace's test files (listed, never run unasked).
-  context.subscriptions.push(new PlanTests(client, (plan) => keys.keysFor(vscode.Uri.file(plan).toString())));
+  // Activation ends here, without waiting for the server: VS Code runs a command of ours (Show
+  // Plan Graph in a new window) only once activate returns, and the server's start took seconds
+  // on a busy machine (e2e (j)); a request sent before it is ready waits for it (the client's).
+  const started = client;
+  void starting.then((failure) => {
+    if (client !== started) return; // deactivated meanwhile
+    if (failure === undefined) {
+      void journal.refresh();
+      // Activation time (activate → the server's initialize answer), read by the e2e run.
+      started.outputChannel.appendLine(
+        `${ACTIVATION_LOG_PREFIX} ${ready.after} ms (activate → language server ready; ` +
+          `extension host up ${hostUp} ms before activate; ready at ${ready.at})`,
+      );
+    } else {
+      // Commands and the run log stay usable; the server's own output channel has the details.
+      void vscode.window.showErrorMessage(`The RLM Plan language server did not start: ${String(failure)}`);
+    }
+    context.subscriptions.push(new WorstCaseStatus(started));
+    // The Testing view: every case of the workspace's test files (listed, never run unasked).
+    context.subscriptions.push(new PlanTests(started, (plan) => keys.keysFor(vscode.Uri.file(plan).toString())));
+  });
   return { client, log };
 }
 
