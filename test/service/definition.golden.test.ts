@@ -3,13 +3,8 @@
 
 import { definition } from "@rlm-plan/language-server/service/definition";
 import { usableHostProfile } from "./support/analyzed";
-import { excerpt } from "./support/readable";
 import { cursorGoldens } from "./support/scenarios";
 
-cursorGoldens("definition", ({ plan, position, host, uri, readable }) => {
-  const locations = definition(plan, position, host && usableHostProfile(host.text));
-  const lines = locations.map((location) =>
-    location.uri === uri || !host ? "" : `in the host profile: ${excerpt(host.text, location.range)}\n`,
-  );
-  return `${readable(locations)}${lines.join("")}`;
-});
+cursorGoldens("definition", ({ plan, position, host, readable }) =>
+  readable(definition(plan, position, host && usableHostProfile(host.text))),
+);

@@ -19,8 +19,10 @@ export function enumNames(namespace: object): EnumNames {
 export interface ReadableOptions {
   /** The document the ranges are in (outside an object with another `uri`): excerpts come from it. */
   readonly text?: string;
-  /** Its URI: a range under an object whose `uri` differs gets no excerpt. */
+  /** Its URI: a range under another document's URI (a `uri` field, or a key of `changes`) is excerpted from `others`, or not at all. */
   readonly uri?: string;
+  /** Other documents' texts by URI (the host profile a quick fix edits). */
+  readonly others?: Readonly<Record<string, string>>;
   /** Folders whose path (and file URL) is printed as `<fixtures>`. */
   readonly folders?: readonly string[];
   /** Numbers of these keys printed by name. */
@@ -99,14 +101,21 @@ function print(
     return fits(items, indent, "[", "]") ?? `[\n${items.map((item) => `${inner}${item}`).join(",\n")}\n${indent}]`;
   }
   const record = value as Record<string, unknown>;
-  const uri = record.uri;
-  const here = typeof uri === "string" && options.uri !== undefined && uri !== options.uri ? undefined : text;
+  const here = typeof record.uri === "string" ? textOf(record.uri, text, options) : text;
   const entries = Object.entries(record);
   if (entries.length === 0) return "{}";
-  const items = entries.map(
-    ([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${print(v, inner, here, options, k)}`,
-  );
+  const items = entries.map(([k, v]) => {
+    const name = /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(scrub(k, options));
+    const under = /^[a-z]+:\/\//.test(k) ? textOf(k, here, options) : here;
+    return `${name}: ${print(v, inner, under, options, k)}`;
+  });
   return fits(items, indent, "{ ", " }") ?? `{\n${items.map((item) => `${inner}${item}`).join(",\n")}\n${indent}}`;
+}
+
+/** The text ranges under `uri` are excerpted from: the main document's, another's, or none. */
+function textOf(uri: string, current: string | undefined, options: ReadableOptions): string | undefined {
+  if (options.uri === undefined || uri === options.uri) return current ?? options.text;
+  return options.others?.[uri];
 }
 
 function fits(items: readonly string[], indent: string, open: string, close: string): string | undefined {

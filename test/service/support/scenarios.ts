@@ -21,7 +21,7 @@ export interface Scenario {
   readonly text: string;
   /** The host profile's text and URI, when the scenario has one. */
   readonly host: { readonly text: string; readonly uri: string } | undefined;
-  /** `value` as the golden file prints it, ranges excerpted from this plan. */
+  /** `value` as the golden file prints it, ranges excerpted from this plan (or the host profile). */
   readable(value: unknown, options?: Pick<ReadableOptions, "enums">): string;
 }
 
@@ -39,7 +39,14 @@ export function scenarioOf(fixture: GoldenFixture): Scenario {
     uri,
     text,
     host: hostText === undefined ? undefined : { text: hostText, uri: HOST_URI },
-    readable: (value, options = {}) => readable(value, { ...options, text, uri, folders: FIXTURE_FOLDERS }),
+    readable: (value, options = {}) =>
+      readable(value, {
+        ...options,
+        text,
+        uri,
+        others: hostText === undefined ? {} : { [HOST_URI]: hostText },
+        folders: FIXTURE_FOLDERS,
+      }),
   };
 }
 
