@@ -27,7 +27,8 @@ const EXEMPT: Readonly<Record<string, string>> = {
   sizeLimits: "the diagnostic of a plan past maxAnalyzedSize needs megabytes: test/protocol/sizeLimits.refusal.test.ts",
   toolSignature: "a tool's schema as hover and completion show it (hover/ and completion/ goldens)",
   treeEdit: "a tree carried across an edit, compared with a fresh parse in treeEdit.edits.test.ts",
-  "quickFixes/": "one quick fix a module, reached through codeActions: code-actions/ applies each",
+  "quickFixes/":
+    "one quick fix a module, reached through codeActions: code-actions/ applies them, code-actions-offered/ lists them",
 };
 
 const GOLDEN_CALL = /\b(?:goldenTests|scenarioGoldens|cursorGoldens)\(/;
