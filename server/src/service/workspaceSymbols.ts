@@ -3,8 +3,8 @@
 // the editor are read from disk and kept until their size or modification time changes.
 
 import { statSync } from "node:fs";
-import { relative } from "node:path";
-import { pathToFileURL } from "node:url";
+import { isAbsolute, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { findWorkspaceFiles, parseJsoncDocument, workspaceFileKind } from "@rlm-plan/core";
 import { readTextFileSync } from "@rlm-plan/core/text";
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
@@ -33,12 +33,12 @@ export class WorkspaceSymbols {
     const matches = matcher(query);
     const add = (uri: string, file: string, symbols: readonly DocumentSymbol[]) => {
       seen.add(uri);
-      for (const info of flatten(uri, folder ? relative(folder, file) : file, symbols)) {
+      for (const info of flatten(uri, shownPath(folder, file), symbols)) {
         if (results.length >= MAX_RESULTS) return;
         if (matches(info.name)) results.push(info);
       }
     };
-    for (const plan of open) add(plan.document.uri, plan.document.uri, documentSymbols(plan));
+    for (const plan of open) add(plan.document.uri, pathOf(plan.document.uri), documentSymbols(plan));
     if (folder === undefined) return results;
     const files = findWorkspaceFiles(folder, MAX_FILES);
     const live = new Set<string>();
@@ -77,6 +77,18 @@ export class WorkspaceSymbols {
     this.cache.set(file, { stamp, symbols });
     return symbols;
   }
+}
+
+/** An open document's file path (an untitled one keeps its URI). */
+function pathOf(uri: string): string {
+  return uri.startsWith("file:") ? fileURLToPath(uri) : uri;
+}
+
+/** A file as its symbols name it: relative to the workspace folder when inside it, else whole. */
+function shownPath(folder: string | undefined, file: string): string {
+  if (folder === undefined || !isAbsolute(file)) return file;
+  const inside = relative(folder, file);
+  return inside.startsWith("..") || isAbsolute(inside) ? file : inside;
 }
 
 /**
