@@ -2,8 +2,9 @@
 // cross them (bench/big-documents.bench.ts runs the 5 MB and 21 MB plans): a plan over
 // `maxAnalyzedSize` gets one warning diagnostic and one message naming its size and the setting,
 // and every feature answers empty, also after an edit (the message is not repeated); a plan over
-// `largePlanSize` is analysed, its whole-document semantic tokens are refused (null, logged
-// once), and a range's tokens are exactly those of the steps on screen. Workspace symbols leave
+// `largePlanSize` is analysed, its whole-document semantic tokens are refused (logged once: null,
+// or ServerCancelled to a client that allows it, as VS Code does, which then asks by range), and
+// a range's tokens are exactly those of the steps on screen. Workspace symbols leave
 // out plans over `maxAnalyzedSize` (open or on disk; the log says why once) and list the rest; the
 // graph of such a plan is an error naming its size and the setting.
 
@@ -11,6 +12,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   DiagnosticSeverity,
+  LSPErrorCodes,
   DocumentSymbolRequest,
   SemanticTokensDeltaRequest,
   SemanticTokensRangeRequest,
@@ -161,5 +163,49 @@ describe("size limits: plans over maxAnalyzedSize and largePlanSize", () => {
       uri: server.workspace.uri("large.rlmplan.json"),
     });
     assert.equal(graph?.graph.nodes.filter((node) => node.kind === "step").length, 14);
+  });
+});
+
+describe("size limits: a client that allows server cancellation (VS Code)", () => {
+  const server = useServer({
+    files: {
+      "rlmplan.host.json": hostProfile({
+        capabilities: ["tool(echo)"],
+        tools: { echo: { type: "command", command: ["echo"] } },
+      }),
+    },
+    settings: { validationDelay: 0, largePlanSize: 1000 },
+    textDocumentCapabilities: { semanticTokens: { serverCancelSupport: true } },
+  });
+
+  it("whole-document tokens of a plan over largePlanSize: ServerCancelled with the reason, so the client asks by range", async () => {
+    const { client } = server;
+    const { uri } = await server.open("large.rlmplan.json", LARGE);
+    const textDocument = { uri };
+    const reason = `large.rlmplan.json is ${(LARGE.length / 1000).toFixed(1)} KB, over the 1 KB of rlmPlan.largePlanSize: its semantic tokens are given for the visible range only, not the whole document.`;
+    const refusal = (request: Promise<unknown>) =>
+      request.then(
+        (answer) => ({ answer }),
+        (error: ResponseError) => [error.code, error.message],
+      );
+    assert.deepEqual(await refusal(client.connection.sendRequest(SemanticTokensRequest.type, { textDocument })), [
+      LSPErrorCodes.ServerCancelled,
+      reason,
+    ]);
+    assert.deepEqual(
+      await refusal(
+        client.connection.sendRequest(SemanticTokensDeltaRequest.type, { textDocument, previousResultId: "1" }),
+      ),
+      [LSPErrorCodes.ServerCancelled, reason],
+    );
+    const ranged = await client.connection.sendRequest(SemanticTokensRangeRequest.type, {
+      textDocument,
+      range: { start: { line: 5, character: 0 }, end: { line: 6, character: 0 } },
+    });
+    assert.equal(ranged?.data.length, 4 * 5);
+    // A small plan is answered whole.
+    const small = await server.open("small.rlmplan.json", SMALL);
+    const whole = await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri: small.uri } });
+    assert.ok((whole?.data.length ?? 0) > 0);
   });
 });
