@@ -54,6 +54,8 @@ export interface ClientOptions extends ServerProcessOptions {
   readonly settings?: Record<string, unknown>;
   /** Extra `workspace` client capabilities (e.g. `codeLens: {refreshSupport: true}`). */
   readonly workspaceCapabilities?: Record<string, unknown>;
+  /** Extra `textDocument` client capabilities (e.g. `semanticTokens: {serverCancelSupport: true}`). */
+  readonly textDocumentCapabilities?: Record<string, unknown>;
   /** `window` client capabilities (e.g. `workDoneProgress: true`). */
   readonly windowCapabilities?: Record<string, unknown>;
   /** `initializationOptions` sent in initialize. */
@@ -157,6 +159,7 @@ export class LspClient {
             publishDiagnostics: { relatedInformation: true, versionSupport: true },
             hover: { contentFormat: ["markdown", "plaintext"] },
             completion: { completionItem: { snippetSupport: true } },
+            ...options.textDocumentCapabilities,
           },
         },
       });
