@@ -107,3 +107,36 @@ test("a duplicate key: the scan, like the tree, gives the first; and it stops on
     requests.map((r) => tree.rangeOf(r.path, r.target)),
   );
 });
+
+test("a list of 3,000 steps (positions kept in chunks of 1,024): any subset of its paths, the tree's ranges", () => {
+  const steps = Array.from({ length: 3000 }, (_, i) =>
+    i % 7 === 0 ? `{"op": "checkpoint", "0": ${i}, "label": "s${i}"}` : `{"op": "checkpoint", "label": "s${i}"}`,
+  );
+  const text = `{"steps": [\n${steps.join(",\n")},\n{"op": "final", "value": 1}]}`;
+  const tree = parseJsoncDocument(text);
+  const all: RangeRequest[] = [];
+  everyPath(tree.tree() as Node, all);
+  // Odd segments too: positions past the list, negative and fractional ones, a number-like key.
+  all.push(
+    { path: ["steps", 3001] },
+    { path: ["steps", 5000, "op"] },
+    { path: ["steps", -1] },
+    { path: ["steps", 1.5] },
+    { path: ["steps", 7, "0"], target: "key" },
+    { path: ["steps", 7, 0] },
+  );
+  // A seeded shuffle: the subsets come in no particular order.
+  let seed = 22;
+  const random = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  for (const size of [1, 2, 17, 1024, 1025, all.length]) {
+    const requests = Array.from({ length: size }, () => all[random(all.length)] as RangeRequest);
+    assert.deepEqual(
+      rangesByScan(text, requests),
+      requests.map((r) => tree.rangeOf(r.path, r.target)),
+      `${size} requests`,
+    );
+  }
+});
