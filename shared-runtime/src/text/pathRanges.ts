@@ -6,6 +6,7 @@
 import { visit } from "jsonc-parser";
 import type { JsonPath } from "../json";
 import type { ProblemTarget } from "../plan/problems";
+import { NOT_STRICT, scanStrictJson } from "./strictJsonScan";
 
 export interface SourceRange {
   readonly offset: number;
@@ -77,8 +78,28 @@ interface Frame {
   keyRange: SourceRange | undefined;
 }
 
-/** The range of each request's path (its value, or its key), or undefined where there is none. */
-export function rangesByScan(text: string, requests: readonly RangeRequest[]): (SourceRange | undefined)[] {
+/**
+ * The range of each request's path (its value, or its key), or undefined where there is none.
+ * `strict`: the text is known to be JSON, comments allowed (JSON.parse read it, comments blanked
+ * out): it is read by scanStrictJson, which skips the containers no request is in, and by the
+ * jsonc visitor only if that scan meets something it does not expect.
+ */
+export function rangesByScan(
+  text: string,
+  requests: readonly RangeRequest[],
+  strict = false,
+): (SourceRange | undefined)[] {
+  if (strict) {
+    try {
+      return locate(text, requests, true);
+    } catch (error) {
+      if (error !== NOT_STRICT) throw error;
+    }
+  }
+  return locate(text, requests, false);
+}
+
+function locate(text: string, requests: readonly RangeRequest[], strict: boolean): (SourceRange | undefined)[] {
   const results: (SourceRange | undefined)[] = new Array<SourceRange | undefined>(requests.length).fill(undefined);
   if (requests.length === 0) return results;
   const root = newTrie();
@@ -140,8 +161,16 @@ export function rangesByScan(text: string, requests: readonly RangeRequest[]): (
     slot();
     if (slotTrie && slotTrie.requests.length > 0) record(slotTrie.requests, { offset, length }, slotKeyRange);
   };
+  const key = (property: string, offset: number, length: number): void => {
+    const frame = stack[stack.length - 1];
+    if (frame) {
+      frame.key = property;
+      frame.keyRange = { offset, length };
+    }
+  };
   try {
-    scan(text, open, close, stack, literal);
+    if (strict) scanStrictJson(text, { open, close, key, literal });
+    else scan(text, open, close, key, literal);
   } catch (error) {
     if (error !== FOUND_ALL) throw error;
   }
@@ -155,7 +184,7 @@ function scan(
   text: string,
   open: (offset: number, array: boolean) => boolean,
   close: (offset: number, length: number) => void,
-  stack: Frame[],
+  key: (property: string, offset: number, length: number) => void,
   literal: (offset: number, length: number) => void,
 ): void {
   visit(
@@ -165,13 +194,7 @@ function scan(
       onArrayBegin: (offset) => open(offset, true),
       onObjectEnd: close,
       onArrayEnd: close,
-      onObjectProperty: (property, offset, length) => {
-        const frame = stack[stack.length - 1];
-        if (frame) {
-          frame.key = property;
-          frame.keyRange = { offset, length };
-        }
-      },
+      onObjectProperty: key,
       onLiteralValue: (_value, offset, length) => literal(offset, length),
     },
     { allowTrailingComma: true, disallowComments: false },
