@@ -320,6 +320,18 @@ const E2E_TEST_FILE = `{
 }
 `;
 
+/** Scenario (p)'s plan: one step a line; line 4 reads `first` in a reference written name first. */
+const RANGE_TOKENS = "plans/range-tokens.rlmplan.json";
+const RANGE_PROBE = "plans/range-probe.rlmplan.json";
+const RANGE_TOKENS_PLAN = `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": ["seed"], "bind": "first" },
+    { "op": "tool", "name": "count_items", "args": [{ "name": "first", "ref": "var" }], "bind": "second" },
+    { "op": "final", "value": { "ref": "var", "name": "second" } }
+  ]
+}
+`;
+
 /** 1,001 steps: 100 rlm steps, each a sub-plan of eight tool steps and a final, then a final. */
 function thousandNested() {
   const steps = [];
@@ -1548,6 +1560,71 @@ export const scenarios = [
       );
       assertMatch(children[2], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 3");
       await bench.screenshot("o-cli-run-in-plan-runs");
+    },
+  },
+  {
+    name: "(p) a plan over rlmPlan.largePlanSize: no whole-document tokens, so VS Code asks by range and colours what is on screen",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      // The limit set tiny in the workspace's settings, so a 300-byte plan crosses it (the real
+      // default is 2 MB; bench:big measures such plans). Removed again at the end.
+      const settings = path.join(session.trustedFolder, ".vscode/settings.json");
+      fs.mkdirSync(path.dirname(settings), { recursive: true });
+      fs.writeFileSync(settings, JSON.stringify({ "rlmPlan.largePlanSize": 100 }, null, 2) + "\n");
+      // A probe plan first: once the server refuses its whole-document tokens, the setting is in
+      // force, so the plan opened next is refused from its first request and any semantic colour
+      // it shows came from a range request.
+      fs.writeFileSync(path.join(session.trustedFolder, RANGE_PROBE), RANGE_TOKENS_PLAN);
+      fs.writeFileSync(path.join(session.trustedFolder, RANGE_TOKENS), RANGE_TOKENS_PLAN);
+      const refusal = (name) =>
+        `${name} is ${Buffer.byteLength(RANGE_TOKENS_PLAN)} bytes, over the 100 bytes of rlmPlan.largePlanSize: its semantic tokens are given for the visible range only, not the whole document.`;
+      const logged = (name) => session.trustedServer.outputLog(UI.serverChannel).includes(refusal(name));
+      try {
+        await bench.openFile(RANGE_PROBE);
+        // Should the setting reach the server after the editor's first request, an edit (every
+        // 5 s) makes the editor ask again.
+        let asked = Date.now();
+        await bench.until(
+          "the server's refusal of the probe's whole-document tokens in its log",
+          async () => {
+            if (logged(path.basename(RANGE_PROBE))) return true;
+            if (Date.now() - asked < 5000) return false;
+            asked = Date.now();
+            log("(p) no refusal logged yet: an edit to ask again");
+            await bench.goTo(1, 2);
+            await bench.page.keyboard.type(" ");
+            await bench.page.keyboard.press("Backspace");
+            return false;
+          },
+          TIMEOUT * 2,
+        );
+        await bench.openFile(RANGE_TOKENS);
+        await bench.until("the server's refusal of the plan's whole-document tokens in its log", async () =>
+          logged(path.basename(RANGE_TOKENS)),
+        );
+        // Line 4: the reference to `first` is written name first, a form the grammar cannot tell
+        // from any string; only the server's tokens (a readonly variable) colour it otherwise.
+        // With the whole document refused, those came from a range request.
+        const colours = await bench.until("the reference coloured by semantic tokens", async () => {
+          const spans = await bench.page
+            .locator(".editor-instance .view-line", { hasText: '"name": "first", "ref"' })
+            .first()
+            .locator(":scope > span > span")
+            .evaluateAll((nodes) => nodes.map((node) => [node.textContent, globalThis.getComputedStyle(node).color]));
+          const seed = await bench.page
+            .locator(".editor-instance .view-line", { hasText: '"seed"' })
+            .first()
+            .locator(":scope > span > span", { hasText: "seed" })
+            .evaluate((node) => globalThis.getComputedStyle(node).color);
+          const reference = spans.find(([text]) => text?.includes("first"));
+          return reference && reference[1] !== seed ? { reference: reference[1], string: seed, spans } : false;
+        });
+        assert.notEqual(colours.reference, colours.string);
+        await bench.screenshot("p-range-tokens");
+      } finally {
+        fs.rmSync(settings);
+        fs.rmSync(path.join(session.trustedFolder, RANGE_PROBE));
+      }
     },
   },
   {
