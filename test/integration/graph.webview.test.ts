@@ -7,8 +7,10 @@
 // view opens fitted into it (its top step was cut off at the right), and the exported SVG keeps
 // a newline of a binding name (XML reads a raw one as a space), and a big plan is drawn only
 // around what is in view (a flat 10,000-step plan drawn whole took seconds a frame): exactly
-// the steps around the fitted view at first, what a pan reaches after it, a step selected out
-// of view brought in, drawn and marked, and the export whole. Says SKIPPED without Chromium.
+// the steps around the fitted view at first, what a pan reaches after it (adding only what
+// enters: a step in both windows stays the same element), no text zoomed out and the text again
+// zoomed in once the wheel rests, a step selected out of view brought in, drawn and marked, and
+// the export whole. Says SKIPPED without Chromium.
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
