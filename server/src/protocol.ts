@@ -305,7 +305,8 @@ export interface PlanGraphResult {
 /**
  * Client → server: the plan's graph (steps, nested plans, order and data edges, worst cases
  * against the budget in force, capability grants, problems), from the runtime's graph model;
- * null when the document is not an open plan.
+ * null when the document is not an open plan; an error (RequestFailed, its message naming the
+ * size and the setting) for a plan over `maxAnalyzedSize`.
  */
 export namespace PlanGraphRequest {
   export const method = "rlmPlan/planGraph";

@@ -132,6 +132,18 @@ export class PlanWorkspace {
     return this.sizeOf(document) > this.currentSettings.maxAnalyzedSize;
   }
 
+  /** An open plan over `maxAnalyzedSize`: its size and the limit, for the features that refuse it. */
+  refused(uri: string): RefusedPlan | undefined {
+    const document = this.documents.get(uri);
+    if (!document || !this.isPlan(document) || !this.tooLarge(document)) return undefined;
+    return { document, bytes: this.sizeOf(document), limit: this.currentSettings.maxAnalyzedSize };
+  }
+
+  /** Every open plan over `maxAnalyzedSize`. */
+  refusedPlans(): RefusedPlan[] {
+    return this.documents.all().flatMap((document) => this.refused(document.uri) ?? []);
+  }
+
   /** Every open plan, analysed. */
   openPlans(): AnalyzedPlan[] {
     return this.documents.all().flatMap((document) => {
@@ -337,8 +349,8 @@ export class PlanWorkspace {
     const document = this.documents.get(uri);
     if (!document) return;
     if (this.isPlan(document)) {
-      if (this.tooLarge(document)) {
-        const refused = { document, bytes: this.sizeOf(document), limit: this.currentSettings.maxAnalyzedSize };
+      const refused = this.refused(uri);
+      if (refused) {
         for (const listener of this.refusedListeners) this.guard.run("planRefused", () => listener(refused));
         return;
       }

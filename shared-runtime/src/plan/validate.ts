@@ -16,7 +16,7 @@ import {
   type Step,
 } from "./ast";
 import { resolveBudget, type Budget } from "./budget";
-import { formatCapability, grantedKeys, requiredCapability } from "./capabilities";
+import { capabilityTexts, grantedKeys, requiredCapability } from "./capabilities";
 import { costRows } from "./costRows";
 import { estimateEachStep, estimatePlan, type Estimate, type PlanEstimates } from "./estimate";
 import { PlanModel } from "./model";
@@ -106,6 +106,9 @@ class Validator {
   readonly scopes: ScopeWalk;
   /** For a binding that repeats a name in scope: the name's first binding there. */
   private readonly firstBindings = new Map<ModelBinding, ModelBinding>();
+  private readonly capabilityText = capabilityTexts();
+  /** One message a denied capability: 60,000 checkpoints share one string, not 60,000 copies. */
+  private readonly deniedMessages = new Map<string, string>();
 
   constructor(private readonly options: ValidateOptions) {
     this.scopes = new ScopeWalk(options.model === true);
@@ -352,13 +355,18 @@ class Validator {
   private capability(step: Step, granted: ReadonlySet<string> | undefined): void {
     const needed = requiredCapability(step);
     if (!needed || !granted) return;
-    const text = formatCapability(needed);
+    const text = this.capabilityText(needed);
     if (granted.has(text)) return;
+    let message = this.deniedMessages.get(text);
+    if (message === undefined) {
+      message = `this step needs the capability ${text}, which the host does not grant`;
+      this.deniedMessages.set(text, message);
+    }
     this.report({
       phase: "validate",
       kind: "capability_denied",
       capability: text,
-      message: `this step needs the capability ${text}, which the host does not grant`,
+      message,
       path: capabilityPath(step),
       target: "value",
       hostDependent: true,
