@@ -23,6 +23,7 @@ import { PlanModel } from "./model";
 import { bindingNameProblem } from "./names";
 import { ScopeWalk, type ModelBinding } from "./scopeWalk";
 import { describe, lostSteps } from "./normalize";
+import { expressionNodes } from "./walk";
 import { detailText, quoted, type PlanProblem, type ProblemTarget, type RelatedLocation } from "./problems";
 
 export interface ValidateOptions {
@@ -276,29 +277,14 @@ class Validator {
   }
 
   private expr(expr: Expr): void {
-    switch (expr.kind) {
-      case "literal":
-      case "input":
-        return;
-      case "var":
-        if (!this.scopes.refer(expr.name, expr.path, true)) {
-          this.invalid(
-            [...expr.path, "name"],
-            "unbound_variable",
-            [expr.name],
-            `variable ${quoted(expr.name)} is not bound here: bind it in an earlier step of this plan or an enclosing one`,
-          );
-        }
-        return;
-      case "field":
-        this.expr(expr.base);
-        return;
-      case "list":
-        for (const item of expr.items) this.expr(item);
-        return;
-      case "object":
-        for (const [, value] of expr.entries) this.expr(value);
-        return;
+    for (const e of expressionNodes(expr)) {
+      if (e.kind !== "var" || this.scopes.refer(e.name, e.path, true)) continue;
+      this.invalid(
+        [...e.path, "name"],
+        "unbound_variable",
+        [e.name],
+        `variable ${quoted(e.name)} is not bound here: bind it in an earlier step of this plan or an enclosing one`,
+      );
     }
   }
 
