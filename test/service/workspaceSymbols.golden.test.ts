@@ -5,6 +5,7 @@
 
 import { join } from "node:path";
 import { describe } from "node:test";
+import { DEFAULT_MAX_ANALYZED_SIZE } from "@rlm-plan/language-server/service/sizeLimits";
 import { WorkspaceSymbols } from "@rlm-plan/language-server/service/workspaceSymbols";
 import { SymbolKind } from "vscode-languageserver-protocol";
 import { analyzed } from "./support/analyzed";
@@ -20,7 +21,12 @@ describe("workspace symbols (golden files)", () => {
   goldenTests(FOLDER, (fixture) => {
     const openAs = fixture.directives["open-as"];
     const open = analyzed(fixture.text, { host, ...(openAs ? { name: join(WORKSPACE, openAs) } : {}) });
-    const symbols = new WorkspaceSymbols().search(WORKSPACE, fixture.directives.query ?? "", [open.plan]);
+    const symbols = new WorkspaceSymbols(() => undefined).search(
+      WORKSPACE,
+      fixture.directives.query ?? "",
+      { analyzed: [open.plan], refused: [] },
+      DEFAULT_MAX_ANALYZED_SIZE,
+    );
     const text = readable(symbols, {
       text: open.text,
       uri: open.uri,

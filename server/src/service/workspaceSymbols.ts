@@ -107,11 +107,6 @@ export class WorkspaceSymbols {
   }
 }
 
-/** An open document's file path (an untitled one keeps its URI). */
-function pathOf(uri: string): string {
-  return uri.startsWith("file:") ? fileURLToPath(uri) : uri;
-}
-
 /** A file as its symbols name it: relative to the workspace folder when inside it, else whole. */
 function shownPath(folder: string | undefined, file: string): string {
   if (folder === undefined || !isAbsolute(file)) return file;
