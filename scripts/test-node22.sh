@@ -27,11 +27,11 @@ export RLM_PLAN_NATIVE_MODULES=$SQLITE22
 export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require=$PWD/scripts/native-modules.cjs"
 echo "test-node22: $("$NODE22" --version), $(cat "$SQLITE22/.installed")"
 # Files, not folders: Node 22 takes no folder to --test (globs, which bash expands here).
-"$NODE22" --test --test-reporter=spec test/out/unit/cli.*.test.js test/out/unit/signals.cli.test.js \
-  test/out/unit/secrets.sentinel-cli.test.js test/out/unit/run.mocks.test.js test/out/protocol/*.test.js test/out/debug/*.test.js
+"$NODE22" --test --test-reporter=spec test/out/cli/cli.*.test.js test/out/cli/signals.cli.test.js \
+  test/out/cli/secrets.sentinel-cli.test.js test/out/cli/run.mocks.test.js test/out/protocol/*.test.js test/out/debug/*.test.js
 # The run journal's tests again over Node's built-in node:sqlite (journal/nodeSqlite.ts): what an
 # extension host whose Node the packaged better-sqlite3 was not built for uses.
 echo "test-node22: the run journal over node:sqlite"
 RLM_PLAN_SQLITE=node exec "$NODE22" --test --test-reporter=spec test/out/unit/journal.*.test.js \
-  test/out/unit/testing.journal.test.js test/out/unit/cli.runs.test.js test/out/protocol/journal.runs.test.js \
+  test/out/cli/journal.resume.test.js test/out/cli/testing.journal.test.js test/out/cli/cli.runs.test.js test/out/protocol/journal.runs.test.js \
   test/out/debug/debugAdapter.replay.test.js

@@ -1,6 +1,6 @@
 // What the VS Code client takes from the core, as one entry (`@rlm-plan/core/editor`): only
 // dependency-free leaves (names, the graph's ids and style, the mask), so the extension bundle
-// carries no validator, analysis or ajv (test/unit/bundle.client-contents.test.ts holds that).
+// carries no validator, analysis or ajv (test/integration/bundle.client-contents.test.ts holds that).
 // Everything else the client knows of plans it asks the language server.
 
 export { HOST_PROFILE_FILENAME } from "./host/filename";

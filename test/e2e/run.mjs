@@ -481,6 +481,44 @@ async function graphOnScreen(page, since, pattern, timeout) {
   throw new Error(`no graph showed ${pattern} within ${timeout} ms; the page: ${await graphFrames(page)}`);
 }
 
+/**
+ * Where a window's webview spent the time before its page ran, from each of its frames' own
+ * clocks (Navigation Timing), every time from `since` (the command): VS Code's host frame
+ * (webview/browser/pre/index.html: created, its HTML served by code-server, parsed), then,
+ * after the host frame registered its service worker and got the page's HTML from the
+ * workbench, the page's frame (fake.html, served through the service worker, then the page
+ * written into it): printed by (j) beside the extension's own line.
+ */
+async function webviewTimings(page, since) {
+  const parts = [];
+  for (const frame of page.frames()) {
+    const kind = /webview\/browser\/pre\/(index|fake)\.html/.exec(frame.url())?.[1];
+    if (!kind) continue;
+    const t = await frame
+      .evaluate(() => {
+        const nav = globalThis.performance.getEntriesByType("navigation")[0];
+        const at = (ms) => (ms ? Math.round(globalThis.performance.timeOrigin + ms) : 0);
+        return {
+          opened: Math.round(globalThis.performance.timeOrigin),
+          workerStart: at(nav?.workerStart),
+          requestStart: at(nav?.requestStart),
+          responseEnd: at(nav?.responseEnd),
+          parsed: at(nav?.domContentLoadedEventEnd),
+          loaded: at(nav?.loadEventEnd),
+        };
+      })
+      .catch(() => undefined);
+    if (!t) continue;
+    const from = (at) => (at ? `${at - since} ms` : "–");
+    parts.push(
+      `${kind === "index" ? "host frame (index.html)" : "page frame (fake.html)"}: opened ${from(t.opened)}, ` +
+        `service worker started ${from(t.workerStart)}, request ${from(t.requestStart)}, response ${from(t.responseEnd)}, ` +
+        `parsed ${from(t.parsed)}, loaded ${from(t.loaded)}`,
+    );
+  }
+  return parts.join("; ") || "no webview frame";
+}
+
 /** Opens the retry-flaky plan and its graph; resolves when its five steps are drawn. */
 async function flakyGraph(bench) {
   await bench.openFile(FLAKY);
@@ -1024,6 +1062,7 @@ export const scenarios = [
         });
         const status = `${flat.status} · on screen ${flat.ms} ms after the command`;
         log(`e2e: 1,000-step plan graph: ${status}`);
+        log(`e2e: the window's first webview, from the command: ${await webviewTimings(page, pressed)}`);
         for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
           log(`e2e: the extension said: ${line}`);
         // The same count nested (100 sub-plans of 9 steps): it opens folded below depth 2.

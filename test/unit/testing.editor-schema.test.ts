@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ROOT } from "../support/cliWorkspace";
+
+const ROOT = join(__dirname, "..", "..", "..");
 
 interface Manifest {
   contributes: {

@@ -1,5 +1,5 @@
 // The plan graph view's page: its HTML, content security policy and stylesheet. No `vscode`
-// import: the webview test loads this very page in Chromium (test/unit/graph.webview.test.ts).
+// import: the webview test loads this very page in Chromium (test/integration/graph.webview.test.ts).
 
 // The drawing's stylesheet: the runtime's, the same the exported SVG carries.
 import { GRAPH_STYLE } from "@rlm-plan/core/editor";

@@ -53,7 +53,7 @@ export class WorkspaceSymbols {
     const matches = matcher(query);
     const add = (uri: string, file: string, symbols: readonly DocumentSymbol[]) => {
       seen.add(uri);
-      for (const info of flatten(uri, folder && isAbsolute(file) ? relative(folder, file) : file, symbols)) {
+      for (const info of flatten(uri, shownPath(folder, file), symbols)) {
         if (results.length >= MAX_RESULTS) return;
         if (matches(info.name)) results.push(info);
       }
@@ -115,6 +115,13 @@ export class WorkspaceSymbols {
     this.cache.set(file, { stamp, symbols });
     return symbols;
   }
+}
+
+/** A file as its symbols name it: relative to the workspace folder when inside it, else whole. */
+function shownPath(folder: string | undefined, file: string): string {
+  if (folder === undefined || !isAbsolute(file)) return file;
+  const inside = relative(folder, file);
+  return inside.startsWith("..") || isAbsolute(inside) ? file : inside;
 }
 
 /**

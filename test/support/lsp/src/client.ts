@@ -262,6 +262,21 @@ export class LspClient {
     return { version, ms: published.at - start, published };
   }
 
+  /**
+   * `edit`, then waits for the diagnostics of that version; the same timing as `changeTimed`,
+   * for an incremental change (what an editor sends as someone types).
+   */
+  async editTimed(
+    uri: string,
+    range: Range,
+    text: string,
+  ): Promise<{ version: number; ms: number; published: PublishedDiagnostics }> {
+    const start = performance.now();
+    const version = await this.edit(uri, range, text);
+    const published = await this.diagnosticsOf(uri, version);
+    return { version, ms: published.at - start, published };
+  }
+
   async close(uri: string): Promise<void> {
     this.versions.delete(uri);
     await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
