@@ -44,7 +44,7 @@ const beside = {
     b.onResolve({ filter: /^elkjs\/lib\/elk\.bundled\.js$/ }, (args) =>
       args.importer.endsWith("elk.bundled.js") ? undefined : { path: "./elk.js", external: true },
     );
-    b.onResolve({ filter: /^@rlm-plan\/core\/telemetry\/runTrace$/ }, () => ({ path: "./otel.js", external: true }));
+    b.onResolve({ filter: /^@rlm-plan\/core\/telemetry(\/runTrace)?$/ }, () => ({ path: "./otel.js", external: true }));
     b.onResolve({ filter: /^re2js$/ }, () => ({ path: "./re2js.js", external: true }));
     b.onResolve({ filter: /^ajv(\/dist\/20(19|20))?$/ }, (args) => ({
       path: `./${args.path.replace(/^ajv\/dist\//, "ajv-")}.js`,

@@ -1,9 +1,8 @@
 // Command-line arguments to check, estimate and graph, read by the one option reader
 // (options.ts); a usage error is a value, never an exception, and main turns it into exit status 2.
 
-import { resolveBudget } from "@rlm-plan/core/plan/budget";
-import { parseJsonText } from "@rlm-plan/core/text/jsonText";
-import { analyzeCapability } from "@rlm-plan/core/plan/capabilities";
+import { analyzeCapability, resolveBudget } from "@rlm-plan/core/plan";
+import { parseJsonText } from "@rlm-plan/core/text";
 import { readOptions, type OptionSpec } from "./options";
 
 export type Command =

@@ -10,9 +10,9 @@ import { SKIPPED_FOLDERS, type UnreadableFolder } from "@rlm-plan/core/workspace
 import type { Command } from "./args";
 import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
 import { expandTargets } from "./checkTargets";
-import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
-import type { PreflightReport } from "@rlm-plan/core/run/startRun";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { McpDiscovery } from "@rlm-plan/core/host";
+import type { PreflightReport } from "@rlm-plan/core/run";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
 import { hostErrorLines, sessionFor, type CheckSession } from "./checkSession";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";

@@ -3,9 +3,8 @@
 // all). Static: no program a profile names is started (`check --preflight` starts them).
 
 import { relative } from "node:path";
-import type { McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
-import type { HostProfileError } from "@rlm-plan/core/host/profile";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { HostProfileError, McpDiscovery } from "@rlm-plan/core/host";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { openPlanSessionSync, type PlanSession } from "@rlm-plan/core/session";
 import { lineText, shownFile } from "./guardedOutput";
 

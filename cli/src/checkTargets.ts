@@ -4,7 +4,7 @@
 
 import { statSync } from "node:fs";
 import { globSync, isDynamicPattern } from "tinyglobby";
-import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host/mocks";
+import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/session";
 import {
   findWorkspaceFiles,
   SKIPPED_FOLDERS,

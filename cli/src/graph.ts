@@ -5,9 +5,8 @@
 // graph (problems in the plan are drawn on their steps), 1 when the file gives no graph, 2 usage.
 
 import { writeFileSync } from "node:fs";
-import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph/model";
-import { renderDot } from "@rlm-plan/core/graph/dot";
-import { renderMermaid } from "@rlm-plan/core/graph/mermaid";
+import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph";
+import { renderDot, renderMermaid } from "@rlm-plan/core/graph/render";
 import { parseGraphArgs, USAGE } from "./args";
 import { hostErrorLines, sessionFor } from "./checkSession";
 import { problemLines, readErrorLine, type Io } from "./output";
@@ -62,7 +61,7 @@ async function render(graph: PlanGraph, format: "svg" | "dot" | "mermaid"): Prom
     case "svg": {
       // The layout engine is loaded only for SVG: it is most of the CLI's start-up otherwise.
       const { layoutPlanGraph } = await import("@rlm-plan/core/graph/layout");
-      const { renderSvg } = await import("@rlm-plan/core/graph/svg");
+      const { renderSvg } = await import("@rlm-plan/core/graph/render");
       return renderSvg(graph, await layoutPlanGraph(graph));
     }
   }

@@ -2,7 +2,7 @@
 // are masked (run/secrets.ts) and text a model or a plan controls cannot drive the terminal
 // (escape sequences, OSC 52 clipboard writes, cursor moves) whichever line it ends up in.
 
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/secrets";
 
 /** Our own color sequences (output.ts): the only escapes allowed through. */
 // eslint-disable-next-line no-control-regex

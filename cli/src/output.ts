@@ -3,9 +3,7 @@
 
 import { isAbsolute, relative, resolve } from "node:path";
 import { exactJsonText } from "@rlm-plan/core/json";
-import type { Budget } from "@rlm-plan/core/plan/budget";
-import type { CostRow } from "@rlm-plan/core/plan/costRows";
-import type { Count, Estimate } from "@rlm-plan/core/plan/estimate";
+import type { Budget, CostRow, Count, Estimate } from "@rlm-plan/core/plan";
 import { lineText, shownFile } from "./guardedOutput";
 import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedHint, ReportedProblem } from "./report";
 

@@ -3,15 +3,12 @@
 // beside the budget (or its located problems) and, with --run, runs it. Exit status: 0 ok,
 // 1 the proposal failed (provider error, invalid plan, failed run), 2 usage or host errors.
 
-import type { Budget } from "@rlm-plan/core/plan/budget";
-import { costRows, type CostRow } from "@rlm-plan/core/plan/costRows";
-import type { Estimate } from "@rlm-plan/core/plan/estimate";
-import { quoted } from "@rlm-plan/core/plan/problems";
-import type { Proposal } from "@rlm-plan/core/providers/proposal";
-import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
+import { type Budget, type CostRow, costRows, type Estimate, quoted } from "@rlm-plan/core/plan";
+import type { Proposal } from "@rlm-plan/core";
+import type { RunOutcome, Transition } from "@rlm-plan/core/run";
 import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask, type PlanSession } from "@rlm-plan/core/session";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { displayPath, estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 

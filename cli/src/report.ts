@@ -2,7 +2,7 @@
 // what both commands print. The analysis is the runtime's own (analyzePlanText); this module
 // only reads the file and converts offsets.
 
-import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text/boundedFile";
+import { MAX_PLAN_BYTES, readTextFileSync, type SourceRange } from "@rlm-plan/core/text";
 import {
   analyzePlanText,
   lineColumn,
@@ -10,13 +10,10 @@ import {
   type LocatedProblem,
   type PlanAnalysis,
 } from "@rlm-plan/core/analysis";
-import type { HostProfileError } from "@rlm-plan/core/host/profile";
-import { parseMocks } from "@rlm-plan/core/host/mocks";
-import { mockNameWarnings } from "@rlm-plan/core/host/mockNames";
-import type { RunReport } from "@rlm-plan/core/run/startRun";
-import { readHostProfile } from "@rlm-plan/core/session";
+import type { HostProfileError } from "@rlm-plan/core/host";
+import { mockNameWarnings, parseMocks, readHostProfile } from "@rlm-plan/core/session";
+import type { RunReport } from "@rlm-plan/core/run";
 import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
-import type { SourceRange } from "@rlm-plan/core/text/planDocument";
 
 export type Severity = "error" | "warning";
 

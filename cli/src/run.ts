@@ -3,18 +3,19 @@
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
 // execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
 
-import { mockNameWarnings, planCalls } from "@rlm-plan/core/host/mockNames";
 import {
   addSessionSecrets,
   HOST_PROFILE_FILENAME,
+  mockNameWarnings,
   openPlanSession,
-  sessionMask,
+  planCalls,
   type PlanSession,
+  sessionMask,
 } from "@rlm-plan/core/session";
 import { mocksJson } from "./queue/planJob";
 import type { QueueAddress } from "./queue/queueUrl";
 import type { runOnQueue } from "./queue/runOnQueue";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
 import { styleFor } from "./output";
 import { Cancellation } from "./signals";

@@ -1,7 +1,7 @@
 // The arguments of `rlm-plan run`: read, checked against each other (--resume, --queue, --events),
 // and turned into the RunArgs the command runs with, or the one-line usage error it prints.
 
-import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run/events";
+import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
 import { readOptions, type OptionSpec } from "./options";
 

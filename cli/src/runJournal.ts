@@ -4,15 +4,19 @@
 
 import { relative, resolve } from "node:path";
 import type { JsonObject } from "@rlm-plan/core/json";
-import { findJournalDir } from "@rlm-plan/core/journal/location";
-import { resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
-import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
-import type { ParallelMode } from "@rlm-plan/core/run/events";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import {
+  findJournalDir,
+  JournalError,
+  JournalStore,
+  resumePoint,
+  type ResumePoint,
+  ResumeRefusal,
+} from "@rlm-plan/core/journal";
+import type { ParallelMode, RunObserver } from "@rlm-plan/core/run";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import type { PlanSession, SessionRecording } from "@rlm-plan/core/session";
-import type { RunObserver } from "@rlm-plan/core/run/observer";
-import type { HostProfile } from "@rlm-plan/core/host/profile";
-import type { RunTrace } from "@rlm-plan/core/telemetry/runTrace";
+import type { HostProfile } from "@rlm-plan/core/host";
+import type { RunTrace } from "@rlm-plan/core/telemetry";
 import { basename } from "node:path";
 
 export interface JournalArgs {
@@ -156,7 +160,7 @@ export function runObservers(
   if (url === undefined) return observers;
   // OpenTelemetry (a tenth of the bundle, with http and zlib) only for a run that exports a trace.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { RunTrace: Trace } = require("@rlm-plan/core/telemetry/runTrace") as { RunTrace: typeof RunTrace };
+  const { RunTrace: Trace } = require("@rlm-plan/core/telemetry") as { RunTrace: typeof RunTrace };
   observers.push(
     new Trace({
       url,

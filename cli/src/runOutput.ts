@@ -1,17 +1,17 @@
 // What `rlm-plan run` prints: transitions in columns sized from the plan's steps (or JSON lines),
 // failed retry attempts and --events, the result, a cancellation, host-profile errors.
 
-import type { HostProfileError } from "@rlm-plan/core/host/profile";
-import type { Plan } from "@rlm-plan/core/plan/ast";
-import { planSteps } from "@rlm-plan/core/plan/walk";
-import type { RunObserver } from "@rlm-plan/core/run/observer";
-import { parsePlan } from "@rlm-plan/core/plan/parse";
-import type { Budget } from "@rlm-plan/core/plan/budget";
+import type { HostProfileError } from "@rlm-plan/core/host";
+import { type Budget, parsePlan, type Plan, planSteps } from "@rlm-plan/core/plan";
+import {
+  operationName,
+  type RunEvent,
+  type RunObserver,
+  type RunOutcome,
+  type RunReport,
+  type Transition,
+} from "@rlm-plan/core/run";
 import { lineColumn } from "@rlm-plan/core/analysis";
-import type { RunEvent } from "@rlm-plan/core/run/events";
-import { operationName } from "@rlm-plan/core/run/interpreter";
-import type { RunReport } from "@rlm-plan/core/run/startRun";
-import type { RunOutcome, Transition } from "@rlm-plan/core/run/transitions";
 import { lineText, shownFile } from "./guardedOutput";
 import { displayPath, type Style } from "./output";
 import type { Cancellation } from "./signals";

@@ -3,17 +3,18 @@
 // `export RUN` (the whole entry as JSON: texts, events, calls) and `prune`. The journal is the
 // workspace's (.rlm-plan/ in this folder or above, or beside the host profile) or --journal DIR.
 
-import { findJournalDir } from "@rlm-plan/core/journal/location";
 import {
+  findJournalDir,
+  JournalError,
+  JournalStore,
   listRuns,
   pruneRuns,
   runDetail,
   type RunDetail,
   type RunFilter,
+  type RunOrigin,
   type ShownStatus,
-} from "@rlm-plan/core/journal/queries";
-import type { RunOrigin } from "@rlm-plan/core/journal/recorder";
-import { JournalError, JournalStore } from "@rlm-plan/core/journal/store";
+} from "@rlm-plan/core/journal";
 import { sessionMask } from "@rlm-plan/core/session";
 import { guardedStream } from "./guardedOutput";
 import { readOptions } from "./options";

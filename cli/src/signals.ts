@@ -5,7 +5,7 @@
 // running, and the supervisor each tool runs under (host/supervisor.ts) kills its group when this
 // process is gone, SIGKILL included.
 
-import { killAllGroupsNow } from "@rlm-plan/core/host/processGroup";
+import { killAllGroupsNow } from "@rlm-plan/core/host";
 
 /** The signals that end the CLI, with the exit status a shell shows for each (128 + number). */
 export const ENDING_SIGNALS: readonly (readonly [NodeJS.Signals, number])[] = [

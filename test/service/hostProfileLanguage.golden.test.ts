@@ -1,7 +1,9 @@
 // Host profiles (rlmplan.host.json) in the editor against golden files at cursor-marked fixtures
 // (test/service/golden/host-profile-language/): the profile's diagnostics (the runtime loader's
-// located errors), then the hover and the completion items at the cursor (the open plans using
-// the valid scenario's capabilities), as the client receives them.
+// located errors, or MCP servers that did not list their tools: `//! unlisted: SERVER: MESSAGE`
+// stands for the listing's failure, no server is started), then the hover and the completion
+// items at the cursor (the open plans using the valid scenario's capabilities), as the client
+// receives them.
 
 import { describe } from "node:test";
 import { parseHostProfile } from "@rlm-plan/core/host/profile";
@@ -28,7 +30,10 @@ describe("host profiles: diagnostics, hover and completion (golden files)", () =
     if (!fixture.position) throw new Error(`${fixture.name}: mark the cursor with |`);
     const document = TextDocument.create(HOST_URI, "json", 1, fixture.text);
     const options = { text: fixture.text, uri: HOST_URI, folders: FIXTURE_FOLDERS, enums };
-    const diagnostics = hostProfileDiagnostics(document, parseHostProfile(fixture.text, HOST_FILE), HOST_FILE);
+    const unlisted = /^([^:]+): (.*)$/.exec(fixture.directives.unlisted ?? "");
+    const failures = new Map(unlisted ? [[unlisted[1] as string, unlisted[2] as string]] : []);
+    const result = parseHostProfile(fixture.text, HOST_FILE);
+    const diagnostics = hostProfileDiagnostics(document, result, HOST_FILE, failures);
     const hover = await hostProfileHover(document, fixture.position);
     const completion = await hostProfileCompletions(document, fixture.position, used);
     const text = [

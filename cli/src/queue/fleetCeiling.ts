@@ -5,8 +5,8 @@
 // Mocked providers and tools spend nothing, and calls a resumed run answers from its journal
 // never reach this wrapper (the recorder, the outer wrapper, answers them first).
 
-import type { CallInterceptor, RunObserver } from "@rlm-plan/core/run/observer";
-import type { Mocks } from "@rlm-plan/core/host/mocks";
+import type { CallInterceptor, RunObserver } from "@rlm-plan/core/run";
+import type { Mocks } from "@rlm-plan/core/session";
 import type { Redis } from "ioredis";
 import { KEY_PREFIX } from "./bullmq";
 import type { CeilingCounter, FleetCeiling } from "./planJob";

@@ -6,15 +6,11 @@
 // message and never reaches the run.
 
 import { isJsonObject, type JsonObject, type JsonValue } from "@rlm-plan/core/json";
-import type { Mocks } from "@rlm-plan/core/host/mocks";
-import { PARALLEL_MODES, type ParallelMode, type RunEvent } from "@rlm-plan/core/run/events";
-import type { RunOutcome } from "@rlm-plan/core/run/transitions";
-import type { RunStage } from "@rlm-plan/core/run/startRun";
-import type { Budget } from "@rlm-plan/core/plan/budget";
-import type { CaseResult } from "@rlm-plan/core/testing/runCase";
-import type { Expectations } from "@rlm-plan/core/testing/testFile";
-import { MAX_MOCKS_BYTES, MAX_PLAN_BYTES } from "@rlm-plan/core/text/boundedFile";
-import { MAX_JSON_DEPTH } from "@rlm-plan/core/text/jsonText";
+import type { Mocks } from "@rlm-plan/core/session";
+import { PARALLEL_MODES, type ParallelMode, type RunEvent, type RunOutcome, type RunStage } from "@rlm-plan/core/run";
+import type { Budget } from "@rlm-plan/core/plan";
+import type { CaseResult, Expectations } from "@rlm-plan/core/testing";
+import { MAX_JSON_DEPTH, MAX_MOCKS_BYTES, MAX_PLAN_BYTES } from "@rlm-plan/core/text";
 
 export const JOB_VERSION = 1;
 

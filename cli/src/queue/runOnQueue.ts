@@ -4,13 +4,9 @@
 // plan the worker refuses at its check comes back as that refusal (never retried); a job a
 // worker died on is run again by another one, and the attempt is said.
 
-import type { RunEvent } from "@rlm-plan/core/run/events";
-import type { RunReport } from "@rlm-plan/core/run/startRun";
-import type { Transition } from "@rlm-plan/core/run/transitions";
-import { observedReport } from "@rlm-plan/core/run/startRun";
+import { observedReport, type ParallelMode, type RunEvent, type RunReport, type Transition } from "@rlm-plan/core/run";
 import type { JsonObject } from "@rlm-plan/core/json";
-import type { ParallelMode } from "@rlm-plan/core/run/events";
-import type { RunRecorder } from "@rlm-plan/core/journal/recorder";
+import type { RunRecorder } from "@rlm-plan/core/journal";
 import { JOB_VERSION, type RemoteRunReport } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
 import { QueueSubmitter, type JobEnd } from "./submitter";

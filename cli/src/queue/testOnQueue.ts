@@ -4,8 +4,7 @@
 // A fleet ceiling (--ceiling) is a counter in Redis every worker takes from before a live call.
 
 import { randomUUID } from "node:crypto";
-import type { CaseResult } from "@rlm-plan/core/testing/runCase";
-import type { TestCase } from "@rlm-plan/core/testing/testFile";
+import type { CaseResult, TestCase } from "@rlm-plan/core/testing";
 import { JOB_VERSION, mocksJson, type CeilingCounter, type PlanJob } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
 import { QueueSubmitter } from "./submitter";

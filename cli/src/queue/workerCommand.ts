@@ -7,11 +7,10 @@
 
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text/boundedFile";
+import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text";
 import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { journalDirOf } from "@rlm-plan/core/journal/location";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { journalDirOf, JournalStore } from "@rlm-plan/core/journal";
 import { addSessionSecrets, openPlanSessionSync, sessionMask } from "@rlm-plan/core/session";
 import { guardedStream, lineText } from "../guardedOutput";
 import { displayPath } from "../output";

@@ -7,19 +7,21 @@
 
 import type { Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { RunRecorder } from "@rlm-plan/core/journal/recorder";
-import { checkSameInputs, resumePoint, ResumeRefusal, type ResumePoint } from "@rlm-plan/core/journal/replay";
-import type { JournalStore } from "@rlm-plan/core/journal/store";
+import {
+  checkSameInputs,
+  type JournalStore,
+  resumePoint,
+  type ResumePoint,
+  ResumeRefusal,
+  RunRecorder,
+} from "@rlm-plan/core/journal";
 import type { JsonObject } from "@rlm-plan/core/json";
-import type { HostProfile } from "@rlm-plan/core/host/profile";
-import { estimatePlan } from "@rlm-plan/core/plan/estimate";
-import { parsePlan } from "@rlm-plan/core/plan/parse";
-import type { RunEvent } from "@rlm-plan/core/run/events";
-import type { RunObserver } from "@rlm-plan/core/run/observer";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
-import type { RunReport } from "@rlm-plan/core/run/startRun";
+import type { HostProfile } from "@rlm-plan/core/host";
+import { estimatePlan, parsePlan } from "@rlm-plan/core/plan";
+import type { RunEvent, RunObserver, RunReport } from "@rlm-plan/core/run";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { openPlanSession, type PlanSession } from "@rlm-plan/core/session";
-import { judgeRun, stepWatcher } from "@rlm-plan/core/testing/runCase";
+import { judgeRun, stepWatcher } from "@rlm-plan/core/testing";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
 import {

@@ -3,6 +3,7 @@
 // expected and actual values. Characters XML 1.0 cannot hold are dropped.
 
 import type { ReportedCase, TestReport } from "./testReport";
+import { xmlAttribute, xmlText } from "@rlm-plan/core/text";
 
 export function junitXml(report: TestReport): string {
   const byFile = new Map<string, ReportedCase[]>();
@@ -50,15 +51,6 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-// XML 1.0 allows tab, newline, carriage return and U+0020 up; lone surrogates are not characters.
-const NOT_XML =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-function text(value: string): string {
-  return value.replace(NOT_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-function attr(value: string): string {
-  return text(value).replace(/"/g, "&quot;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;").replace(/\t/g, "&#9;");
-}
+// A character XML 1.0 cannot hold is dropped from the report.
+const text = (value: string): string => xmlText(value, "");
+const attr = (value: string): string => xmlAttribute(value, "");

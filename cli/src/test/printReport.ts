@@ -2,7 +2,7 @@
 // file:line:col, then the summary), json (the report merge reads), junit (JUnit XML on stdout)
 // or github (a workflow annotation at each failing case's line, then the summary).
 
-import type { CaseResult } from "@rlm-plan/core/testing/runCase";
+import type { CaseResult } from "@rlm-plan/core/testing";
 import { annotationPath, data, property } from "../checkFormats";
 import type { Style } from "../output";
 import { junitXml } from "./junit";

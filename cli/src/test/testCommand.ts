@@ -5,15 +5,21 @@
 // writes recorded cassettes, and reports in the format asked for.
 
 import { relative, resolve } from "node:path";
-import type { SecretMask } from "@rlm-plan/core/run/secrets";
+import type { SecretMask } from "@rlm-plan/core/secrets";
 import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
-import { CassetteFiles } from "@rlm-plan/core/testing/cassetteFiles";
-import { RecordedRuns } from "@rlm-plan/core/testing/cassetteRecording";
-import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
-import { caseWorstCase, isLive, priceCases, runCases } from "@rlm-plan/core/testing/testRun";
-import type { CaseResult } from "@rlm-plan/core/testing/runCase";
+import {
+  type CaseResult,
+  caseWorstCase,
+  CassetteFiles,
+  isLive,
+  loadTestFile,
+  priceCases,
+  RecordedRuns,
+  runCases,
+  type TestCase,
+} from "@rlm-plan/core/testing";
 import { runCasesOnQueue } from "../queue/testOnQueue";
-import type { HostProfileError } from "@rlm-plan/core/host/profile";
+import type { HostProfileError } from "@rlm-plan/core/host";
 import { guardedStream } from "../guardedOutput";
 import { styleFor } from "../output";
 import { Cancellation } from "../signals";

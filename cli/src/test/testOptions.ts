@@ -1,8 +1,7 @@
 // The options of `rlm-plan test` and `rlm-plan test merge`, read into values (or a message).
 
-import type { Count } from "@rlm-plan/core/plan/count";
-import type { CassetteMode } from "@rlm-plan/core/testing/runCase";
-import type { WorstCase } from "@rlm-plan/core/testing/testRun";
+import type { Count } from "@rlm-plan/core/plan";
+import type { CassetteMode, WorstCase } from "@rlm-plan/core/testing";
 import { readOptions } from "../options";
 import { CEILING_COUNTERS, type CeilingCounter } from "../queue/planJob";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "../queue/queueUrl";

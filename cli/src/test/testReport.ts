@@ -2,7 +2,7 @@
 // its place in the whole selection, so shards merge back into the order of one run), and the
 // summary every format ends with.
 
-import type { CaseResult } from "@rlm-plan/core/testing/runCase";
+import type { CaseResult } from "@rlm-plan/core/testing";
 
 export const REPORT_TYPE = "rlm-plan-test-report";
 export const REPORT_VERSION = 1;

@@ -14,32 +14,14 @@ import type { ContextPayload, OpenPayload, Work } from "./payload";
 import { peekWork, sliceWork } from "./operations/projection";
 import { termBytes } from "./prolog/prologTerm";
 import { searchWork } from "./operations/search";
+import { ContextHandle, CREATE_HANDLE } from "./contextHandle";
 import { contextMetadata } from "./resultShapes";
 import { memoryTextSource } from "./sources/memoryTextSource";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
 export type { TextFileOptions } from "./sources/file/fileTextSource";
-
-const CREATE_HANDLE = Symbol("ContextStore creates handles");
-
-/** An opaque reference to one registered context; only a ContextStore creates them. */
-export class ContextHandle {
-  readonly id: string;
-  readonly version: number;
-
-  /** @internal Use ContextStore.registerText or registerItems. */
-  constructor(key: symbol, id: string, version: number) {
-    if (key !== CREATE_HANDLE) throw new TypeError("context handles are created by ContextStore.register*");
-    this.id = id;
-    this.version = version;
-    Object.freeze(this);
-  }
-
-  toJSON(): { $context: { id: string; version: number } } {
-    return { $context: { id: this.id, version: this.version } };
-  }
-}
+export { ContextHandle } from "./contextHandle";
 
 export type ContextOutcome = { ok: true; value: JsonValue; truncated: boolean } | { ok: false; error: ContextError };
 

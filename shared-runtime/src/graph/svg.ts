@@ -10,6 +10,7 @@ import type { Box, GraphLayout, Point } from "./layout";
 import { METRICS, planCaption, stepLines, stepSummary } from "./labels";
 import type { GraphEdge, PlanGraph } from "./model";
 import { GRAPH_STYLE } from "./style";
+import { xmlAttribute, xmlText } from "../text/xmlText";
 
 export { GRAPH_STYLE };
 
@@ -110,19 +111,6 @@ function n(value: number): string {
   return String(Math.round(value * 10) / 10);
 }
 
-/**
- * Characters XML 1.0 cannot hold at all (C0 controls but tab, newline and return; lone
- * surrogates; U+FFFE and U+FFFF): a name a plan may still carry, drawn as U+FFFD.
- */
-const NOT_XML =
-  // eslint-disable-next-line no-control-regex -- these control characters are what it finds
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-function text(value: string): string {
-  return value.replace(NOT_XML, "\uFFFD").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** An attribute value: quotes escaped, and tab, newline and return as references, which XML would otherwise read as spaces. */
-function attr(value: string): string {
-  return text(value).replace(/"/g, "&quot;").replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
-}
+/** A name a plan may still carry that XML cannot hold is drawn as U+FFFD. */
+const text = (value: string): string => xmlText(value);
+const attr = (value: string): string => xmlAttribute(value);

@@ -38,13 +38,26 @@ export function toolArgumentProblems(model: PlanModel, tools: ToolKnowledge, typ
  * unknown here, never judged): what a run's preflight refuses once an MCP server has listed the tool.
  */
 export function literalArgumentProblems(step: Extract<Step, { op: "tool" }>, signature: ToolSignature): PlanProblem[] {
-  const schema = signature.inputSchema;
+  return argumentProblems(step, signature.inputSchema, UNTYPED, "preflight");
+}
+
+/**
+ * A call's arguments against its tool's input schema, each problem told as the tool's: a run's
+ * preflight refuses them; the static check warns (`hostDependent`: the host's schema says so).
+ */
+function argumentProblems(
+  step: Extract<Step, { op: "tool" }>,
+  schema: JsonObject | undefined,
+  types: PlanTypes,
+  phase: "preflight" | "validate",
+): PlanProblem[] {
   if (schema === undefined) return [];
   const tool = quoted(step.name);
-  return valueSchemaProblems(step.args, [...step.path, "args"], schema, UNTYPED, (message, at) => ({
-    phase: "preflight",
+  return valueSchemaProblems(step.args, [...step.path, "args"], schema, types, (message, at) => ({
+    phase,
     kind: "invalid_tool_arguments",
     message: `tool ${tool}: ${message} (its input schema)`,
+    ...(phase === "validate" ? { hostDependent: true, severity: "warning" as const } : {}),
     ...at,
   }));
 }
@@ -55,17 +68,7 @@ const UNTYPED = { ofExpr: () => UNKNOWN, rootOf: () => undefined } as unknown as
 function callProblems(step: Extract<Step, { op: "tool" }>, tools: ToolKnowledge, types: PlanTypes): PlanProblem[] {
   const unavailable = tools.unavailable(step.name);
   if (unavailable === undefined) {
-    const schema = tools.signature(step.name)?.inputSchema;
-    if (schema === undefined) return [];
-    const tool = quoted(step.name);
-    return valueSchemaProblems(step.args, [...step.path, "args"], schema, types, (message, at) => ({
-      phase: "validate",
-      kind: "invalid_tool_arguments",
-      message: `tool ${tool}: ${message} (its input schema)`,
-      hostDependent: true,
-      severity: "warning",
-      ...at,
-    }));
+    return argumentProblems(step, tools.signature(step.name)?.inputSchema, types, "validate");
   }
   return [
     {

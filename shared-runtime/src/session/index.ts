@@ -9,3 +9,6 @@ export * from "./hostProfiles";
 export * from "./secretMask";
 // Types only: the journal (node:crypto, SQLite) is required when a session records (planSession.ts).
 export type { RecordedSession, RecordingStart, RecordRequest, SessionRecording } from "./runRecording";
+// A dry run's mocks as the session reads them, and the warnings for mocked names a plan never calls.
+export { MOCKS_FILE_SUFFIX, parseMocks, type Mocks } from "../host/mocks";
+export { mockNameWarnings, planCalls } from "../host/mockNames";

@@ -5,5 +5,6 @@ export * from "./testFile";
 export * from "./runCase";
 export * from "./testRun";
 export * from "./cassetteFiles";
+export * from "./cassetteRecording";
 export * from "./testFileView";
 export { inExpectedOrder } from "./diffOrder";
