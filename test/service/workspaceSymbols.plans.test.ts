@@ -95,5 +95,16 @@ describe("workspace symbols", () => {
     assert.deepEqual(search(""), []);
     refused = [];
     maxBytes = 8_000_000;
+    // Under the setting but over what is read from a plan not open: left out, and said so.
+    writeFileSync(workspace.path("b/two.rlmplan"), plan("word_count", "fresh") + " ".repeat(2 * 1024 * 1024));
+    const big = statSync(workspace.path("b/two.rlmplan")).size;
+    assert.deepEqual(
+      search("").map((s) => s.name),
+      ["total", "count_items", "total_sub"],
+    );
+    assert.equal(
+      warnings[1],
+      `b/two.rlmplan is ${(big / 1e6).toFixed(1)} MB, over the 2.1 MB workspace symbols read from a plan that is not open: open it to list its steps.`,
+    );
   });
 });

@@ -2,7 +2,7 @@
 // the runtime's rule for plan files and named the way the outline names steps. Plans not open in
 // the editor are read from disk (bounded, never blocking) and kept until their size or modification
 // time changes. A plan over `rlmPlan.maxAnalyzedSize`, open or on disk, is left out as the editor
-// leaves it unanalysed, and the log says so once per version of the file.
+// leaves it unanalysed, and one not open over 2 MiB too; the log says so once per version of the file.
 
 import { statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
@@ -12,11 +12,16 @@ import { readTextFileSync } from "@rlm-plan/core/text";
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
-import { notIndexedMessage } from "./sizeLimits";
+import { notIndexedMessage, sizeText } from "./sizeLimits";
 import { documentSymbols } from "./symbols";
 
 /** A workspace is walked for at most this many plans. */
 const MAX_FILES = 5000;
+/**
+ * A plan not open is read for its symbols up to this size (each is parsed, and the first search
+ * reads them all); an open plan is searched up to `maxAnalyzedSize`, as the editor analyses it.
+ */
+const MAX_DISK_BYTES = 2 * 1024 * 1024;
 /** Clients filter further; a long list helps no one. */
 const MAX_RESULTS = 1000;
 
@@ -86,8 +91,13 @@ export class WorkspaceSymbols {
     }
     const cached = this.cache.get(file);
     if (cached?.stamp === stamp) return cached.symbols;
-    if (size > maxBytes) {
-      this.warn(notIndexedMessage(relative(folder, file), size, maxBytes));
+    if (size > Math.min(maxBytes, MAX_DISK_BYTES)) {
+      const name = relative(folder, file);
+      this.warn(
+        size > maxBytes
+          ? notIndexedMessage(name, size, maxBytes)
+          : `${name} is ${sizeText(size)}, over the ${sizeText(MAX_DISK_BYTES)} workspace symbols read from a plan that is not open: open it to list its steps.`,
+      );
       this.cache.set(file, { stamp, symbols: undefined });
       return undefined;
     }
@@ -95,7 +105,7 @@ export class WorkspaceSymbols {
     try {
       // Bounded and never blocking: a FIFO named like a plan would hang the server (stat said its
       // size is 0), and a file grown since the stat is refused at the limit.
-      text = readTextFileSync(file, maxBytes);
+      text = readTextFileSync(file, Math.min(maxBytes, MAX_DISK_BYTES));
     } catch {
       this.cache.set(file, { stamp, symbols: undefined });
       return undefined;
