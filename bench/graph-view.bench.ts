@@ -8,8 +8,13 @@
 //
 //   npm run build && node scripts/bundle.mjs && node bench/out/graph-view.bench.js
 //   GRAPH_VIEW_DIST=/work/main/dist node bench/out/graph-view.bench.js   (another build's view)
+//   GRAPH_VIEW_ONLY="flat 10000" node bench/out/graph-view.bench.js      (one plan)
+//   GRAPH_VIEW_TRACE=/tmp/zoom node bench/out/graph-view.bench.js        (keeps each zoom's trace, for DevTools)
+//
+// Each zoom also prints where the page's main thread spent the gesture (a Chromium trace:
+// script, style, layout, paint and the rest) and its longest task, the frame a user sees stall.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
@@ -64,6 +69,71 @@ async function view(page: Page, shape: PlanShape, steps: number): Promise<{ draw
   return { drawn: Date.now() - started, shown: graph.steps };
 }
 
+/** A trace event of the page's renderer (the fields read here). */
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly ts: number;
+  readonly dur?: number;
+  readonly pid: number;
+  readonly tid: number;
+}
+
+/** The main thread's time by kind in a Chromium trace (ms, each event's own time without what it holds), and its longest task. */
+function mainThread(trace: Buffer): { kinds: string; longest: number } {
+  const events = (JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] }).traceEvents;
+  const kinds: Record<string, string> = {
+    FunctionCall: "script",
+    EventDispatch: "script",
+    FireAnimationFrame: "script",
+    EvaluateScript: "script",
+    TimerFire: "script",
+    "V8.Execute": "script",
+    ParseHTML: "parse (innerHTML)",
+    UpdateLayoutTree: "style",
+    Layout: "layout",
+    PrePaint: "paint",
+    Paint: "paint",
+    Layerize: "paint",
+    UpdateLayer: "paint",
+    Commit: "commit",
+    MajorGC: "gc",
+    MinorGC: "gc",
+  };
+  // The renderer's main thread: where the tasks that dispatch its events run.
+  const task = events.find((e) => e.name === "EventDispatch" || e.name === "FireAnimationFrame");
+  const main = events
+    .filter((e) => task && e.pid === task.pid && e.tid === task.tid && e.ph === "X")
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  // Own time: an event's duration less its children's (events nest on one thread).
+  const own = new Map<TraceEvent, number>();
+  const open: TraceEvent[] = [];
+  for (const e of main) {
+    while (
+      open.length > 0 &&
+      e.ts >= (open[open.length - 1] as TraceEvent).ts + ((open[open.length - 1] as TraceEvent).dur ?? 0)
+    )
+      open.pop();
+    const parent = open[open.length - 1];
+    if (parent) own.set(parent, (own.get(parent) ?? 0) - (e.dur ?? 0));
+    own.set(e, (own.get(e) ?? 0) + (e.dur ?? 0));
+    open.push(e);
+  }
+  const sums = new Map<string, number>();
+  for (const [e, us] of own) {
+    const kind = kinds[e.name] ?? (e.name === "RunTask" ? undefined : "other");
+    if (kind) sums.set(kind, (sums.get(kind) ?? 0) + us / 1000);
+  }
+  const longest = Math.max(0, ...main.filter((e) => e.name === "RunTask").map((e) => (e.dur ?? 0) / 1000));
+  return {
+    kinds: Array.from(sums)
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`)
+      .join(", "),
+    longest,
+  };
+}
+
 /** Animation-frame intervals (ms) while `act` runs: median, 90th percentile and worst. */
 async function frames(page: Page, act: () => Promise<void>): Promise<{ median: number; p90: number; worst: number }> {
   await page.evaluate(() => {
@@ -97,12 +167,15 @@ async function main(): Promise<void> {
   console.log("plan            shown  message→drawn ms  pan frame ms median/p90/worst  zoom frame ms median/p90/worst");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   try {
+    const only = process.env.GRAPH_VIEW_ONLY;
+    const breakdowns: string[] = [];
     for (const [shape, steps] of [
       ["flat", 100],
       ["flat", 1000],
       ["flat", 10000],
       ["nested", 10000],
     ] as const) {
+      if (only && only !== `${shape} ${steps}`) continue;
       const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
       const { drawn, shown } = await view(page, shape, steps);
       await page.mouse.move(880, 400);
@@ -111,9 +184,16 @@ async function main(): Promise<void> {
         for (let i = 0; i < 30; i++) await page.mouse.move(880 - (i % 10) * 8, 400 - i * 10);
         await page.mouse.up();
       });
+      await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
       const zoom = await frames(page, async () => {
         for (let i = 0; i < 30; i++) await page.mouse.wheel(0, i < 15 ? 120 : -120);
       });
+      const trace = await browser.stopTracing();
+      if (process.env.GRAPH_VIEW_TRACE) writeFileSync(`${process.env.GRAPH_VIEW_TRACE}-${shape}-${steps}.json`, trace);
+      const thread = mainThread(trace);
+      breakdowns.push(
+        `${shape} ${steps} zoom, the page's main thread (ms): ${thread.kinds}; longest task ${thread.longest.toFixed(1)}`,
+      );
       console.log(
         [
           `${shape} ${steps}`.padEnd(14),
@@ -125,6 +205,7 @@ async function main(): Promise<void> {
       );
       await page.close();
     }
+    for (const line of breakdowns) console.log(line);
   } finally {
     await browser.close();
   }

@@ -10,6 +10,8 @@
 //   node bench/out/lsp.bench.js --hostile     only the hostile documents (lspHostile.ts)
 //   node bench/out/lsp.bench.js --sizes 10000 only the plans of those sizes (no hostile documents, no memory)
 //   node bench/out/lsp.bench.js --memory      only (c), the memory of open plans
+//   node bench/out/lsp.bench.js --full-text   each change sends the whole text (default: one range
+//                                             edit, as an editor sends typing under incremental sync)
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
@@ -28,6 +30,8 @@ import { now, timed } from "./measure";
 import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
 
 const SIZES = [100, 1_000, 10_000] as const;
+/** `--full-text`: each change sends the whole text, as the benchmark did before 2026-12-02. */
+const FULL_TEXT = process.argv.includes("--full-text");
 const SHAPES: readonly PlanShape[] = ["flat", "nested"];
 const WARMUP_CHANGES = 3;
 /** Measured changes per plan size: more where each is quick, so the p95 means something. */
@@ -119,6 +123,24 @@ function edited(text: string, edit: number): string {
   const at = text.indexOf('"seed"');
   if (at < 0) throw new Error('generated plan has no "seed"');
   return `${text.slice(0, at)}"seed-${edit}"${text.slice(at + 6)}`;
+}
+
+/**
+ * The one range edit that turns `before` into `after` (their common prefix and suffix kept), as
+ * an editor sends a keystroke under incremental sync, which the server declares.
+ */
+function incrementalChange(before: string, after: string): [{ start: Position; end: Position }, string] {
+  let prefix = 0;
+  const shorter = Math.min(before.length, after.length);
+  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (
+    suffix < shorter - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  )
+    suffix++;
+  const old = new Positions(before);
+  return [{ start: old.at(prefix), end: old.at(before.length - suffix) }, after.slice(prefix, after.length - suffix)];
 }
 
 class Positions {
@@ -288,10 +310,13 @@ async function measurePlan(
   let schemaProblems = -1;
   let text = original;
   for (let i = 0; i < WARMUP_CHANGES + CHANGES[steps]; i++) {
+    const before = text;
     text = edited(original, i + 1);
     const positions = new Positions(text);
     const ops = positions.after(/"op": "/g, 1);
-    const result = await session.changeTimed(uri, text);
+    const result = FULL_TEXT
+      ? await session.changeTimed(uri, text)
+      : await session.editTimed(uri, ...incrementalChange(before, text));
     serverProblems = result.published.diagnostics.length;
     // The first hover after an edit: whatever the server computes lazily, it computes now.
     const hoverMs = await timed(() => session.hover(uri, positions.at(pick(ops, next))));
@@ -432,9 +457,15 @@ function printChanges(rows: readonly PlanRow[]): void {
   section("(a) didChange -> publishDiagnostics, beside vscode-json-languageservice + plan.schema.json");
   console.log(
     [
-      "ours     = ms from writing a textDocument/didChange (version n, one full-text change) to the server's",
-      "           stdin until publishDiagnostics for version n arrives: JSON-RPC both ways (the whole text",
-      "           crosses the pipe), the server's document update, its timer (validationDelay 0, which Node",
+      FULL_TEXT
+        ? "ours     = ms from writing a textDocument/didChange (version n, one full-text change) to the server's"
+        : "ours     = ms from writing a textDocument/didChange (version n, one range edit, as an editor sends) to the server's",
+      FULL_TEXT
+        ? "           stdin until publishDiagnostics for version n arrives: JSON-RPC both ways (the whole text"
+        : "           stdin until publishDiagnostics for version n arrives: JSON-RPC both ways (the edit one way,",
+      FULL_TEXT
+        ? "           crosses the pipe), the server's document update, its timer (validationDelay 0, which Node"
+        : "           the diagnostics back), the server's document update, its timer (validationDelay 0, which Node",
       "           clamps to 1 ms), analysis, diagnostics. The server got rlmPlan.validationDelay = 0 in",
       "           initializationOptions and again from workspace/configuration, which it pulls after",
       "           initialized (workspace.ts readSettings; without it every change waits 150 ms).",

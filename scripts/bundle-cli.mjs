@@ -68,7 +68,14 @@ async function main() {
     // The queue's BullMQ and ioredis stay packages of the CLI (loaded on first use by `worker`,
     // `run --queue`, `test --queue`), so no other command pays for them.
     const external = [...(options.external ?? []), "bullmq", "ioredis"];
-    await build({ ...options, external, metafile: false, plugins: [...options.plugins, ...own] });
+    // The command's bundle holds better-sqlite3's JavaScript (its fourteen modules loaded one by
+    // one cost a run a sixth of a bare Node start); the native addon stays in node_modules, loaded
+    // by journal/sqlite.ts, which hands it over, so the package's own lookup (`bindings`) is not used.
+    if (entry.out === "cli/dist/rlm-plan.js") external.splice(external.indexOf("better-sqlite3"), 1, "bindings");
+    // journal/sqlite.ts finds the installed better-sqlite3 with require.resolve on purpose (its
+    // addon and version), which esbuild leaves to run time and warns of, since it bundles the package.
+    const logOverride = { ...options.logOverride, "require-resolve-not-external": "silent" };
+    await build({ ...options, external, logOverride, metafile: false, plugins: [...options.plugins, ...own] });
   }
   const drafts = Object.entries(ajvModules).map(([name, key]) => `${key}: require(${JSON.stringify(name)})`);
   await build({

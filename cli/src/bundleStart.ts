@@ -19,7 +19,19 @@ function cacheFolder(): string | undefined {
   return join(base, "rlm-plan", "v8");
 }
 
-const load = requireWithCodeCache(join(__dirname, "rlm-plan.js"), cacheFolder());
+/**
+ * The commands whose starts keep a cache entry of their own (codeCache.ts): a `run` compiles much
+ * that a `check` never does. Anything else (help, an option, a typo) shares one entry, so the
+ * folder holds a bounded number of entries.
+ */
+const COMMANDS = new Set(["check", "estimate", "graph", "propose", "run", "runs", "test", "worker"]);
+
+function commandOf(argv: readonly string[]): string {
+  const word = argv[2] ?? "";
+  return COMMANDS.has(word) ? word : "other";
+}
+
+const load = requireWithCodeCache(join(__dirname, "rlm-plan.js"), cacheFolder(), commandOf(process.argv));
 // Written when the process ends, so the cache holds every function this start compiled;
 // only when there was none or V8 rejected it (codeCache.ts), so a warm start writes nothing.
 process.on("exit", () => load.saveCache());

@@ -9,6 +9,7 @@
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
 import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
+import type { RunSummary } from "@rlm-plan/core/journal";
 import { NotificationType, RequestType, type Range } from "vscode-languageserver-protocol";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
@@ -304,7 +305,8 @@ export interface PlanGraphResult {
 /**
  * Client → server: the plan's graph (steps, nested plans, order and data edges, worst cases
  * against the budget in force, capability grants, problems), from the runtime's graph model;
- * null when the document is not an open plan.
+ * null when the document is not an open plan; an error (RequestFailed, its message naming the
+ * size and the setting) for a plan over `maxAnalyzedSize`.
  */
 export namespace PlanGraphRequest {
   export const method = "rlmPlan/planGraph";
@@ -383,24 +385,22 @@ export namespace HostProfileTemplateRequest {
   export const type = new RequestType<Params, Result, void>(method);
 }
 
-/** A run as the journal lists it (the core's journal/queries.ts RunSummary) with its journal's folder. */
-export interface JournalRunSummary {
+/** A run as the journal lists it (the core's `RunSummary`: its fields the editor shows) with its journal's folder. */
+export interface JournalRunSummary extends Pick<
+  RunSummary,
+  | "id"
+  | "uid"
+  | "origin"
+  | "label"
+  | "plan"
+  | "planFile"
+  | "status"
+  | "errorKind"
+  | "startedAt"
+  | "elapsedMs"
+  | "mocked"
+> {
   readonly dir: string;
-  readonly id: number;
-  readonly uid: string;
-  /** Who started it: cli, editor, debugger, test. */
-  readonly origin: string;
-  /** What the run was within its origin: a test run's "FILE#CASE" (the test file relative to the host profile's folder); null otherwise. */
-  readonly label: string | null;
-  readonly plan: string;
-  /** The plan file's path, when the run was started from one. */
-  readonly planFile: string | null;
-  readonly status: "running" | "interrupted" | "ok" | "failed" | "cancelled";
-  readonly errorKind: string | null;
-  /** ISO 8601. */
-  readonly startedAt: string;
-  readonly elapsedMs: number | null;
-  readonly mocked: boolean;
 }
 
 /**

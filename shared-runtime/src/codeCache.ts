@@ -25,12 +25,18 @@ export interface CachedLoad {
   saveCache(): void;
 }
 
-/** Loads `file` as Node would load a CommonJS module, compiled with the cache in `cacheDir` if any. */
-export function requireWithCodeCache(file: string, cacheDir: string | undefined): CachedLoad {
+/**
+ * Loads `file` as Node would load a CommonJS module, compiled with the cache in `cacheDir` if any.
+ * `variant` names what this start runs (the CLI's command), when starts differ in what they run:
+ * each variant keeps an entry of its own. V8 caches the functions a start compiled, so an entry
+ * written by `check` lacks those a `run` needs (compiled again on every run) and one written by
+ * `run` holds functions `check` would deserialize for nothing.
+ */
+export function requireWithCodeCache(file: string, cacheDir: string | undefined, variant?: string): CachedLoad {
   const bytes = readFileSync(file);
   // A leading #! line is not JavaScript; Node drops it itself, vm does not.
   const source = bytes.toString("utf8").replace(/^#!.*/, "");
-  const cacheFile = cacheDir ? join(cacheDir, cacheName(file, bytes.length)) : undefined;
+  const cacheFile = cacheDir ? join(cacheDir, cacheName(file, bytes.length, variant)) : undefined;
   const cachedData = cacheFile ? readCache(cacheFile, bytes) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
@@ -48,7 +54,7 @@ export function requireWithCodeCache(file: string, cacheDir: string | undefined)
       if (saved || !cacheFile || !cacheDir) return;
       saved = true;
       try {
-        writeCache(cacheDir, cacheFile, bytes, script.createCachedData());
+        writeCache(cacheDir, file, cacheFile, bytes, script.createCachedData());
       } catch {
         // A read-only or full disk: the next start compiles, as it would without a cache.
       }
@@ -57,18 +63,20 @@ export function requireWithCodeCache(file: string, cacheDir: string | undefined)
 }
 
 /**
- * One cache per build of the file: named for its size and modification time, so a new build gets
- * a new name and old ones are removed. The name only finds the entry; what decides is the copy of
- * the source the entry holds (readCache), since V8 itself checks no more than the source's length.
+ * One cache per build of the file (and variant): named for its size and modification time, so a
+ * new build gets a new name and old ones are removed. The name only finds the entry; what decides
+ * is the copy of the source the entry holds (readCache), since V8 itself checks no more than the
+ * source's length.
  */
-function cacheName(file: string, size: number): string {
+function cacheName(file: string, size: number, variant: string | undefined): string {
   let modified = 0;
   try {
     modified = statSync(file).mtimeMs;
   } catch {
     // Read a moment ago: the copy in the entry still decides.
   }
-  return `${basename(file)}-${contentKey(`${size}:${modified}`)}.v8cache`;
+  const key = contentKey(`${size}:${modified}`);
+  return `${basename(file)}-${key}${variant === undefined ? "" : `.${variant.replace(/[^a-z0-9-]/gi, "_")}`}.v8cache`;
 }
 
 /**
@@ -108,12 +116,14 @@ function readCache(file: string, source: Buffer): Buffer | undefined {
   return entry.subarray(HEADER + source.length);
 }
 
-function writeCache(dir: string, file: string, source: Buffer, data: Buffer): void {
+function writeCache(dir: string, script: string, file: string, source: Buffer, data: Buffer): void {
   // Only its owner may write it: a cache is code V8 runs.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const prefix = basename(file).replace(/-[0-9a-f]{16}\.v8cache$/, "-");
+  // Entries of earlier builds go, of every variant; this build's other variants stay.
+  const prefix = `${basename(script)}-`;
+  const build = basename(file).slice(0, prefix.length + 16);
   for (const old of readdirSync(dir))
-    if (old.startsWith(prefix) && old.endsWith(".v8cache") && old !== basename(file))
+    if (old.startsWith(prefix) && old.endsWith(".v8cache") && !old.startsWith(build))
       rmSync(join(dir, old), { force: true });
   // Written aside and renamed: two servers starting at once never read half a cache.
   const temporary = `${file}.${process.pid}.tmp`;

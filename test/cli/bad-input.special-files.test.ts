@@ -1,5 +1,5 @@
 // Plans and host profiles that are not regular files, or are too big: a FIFO, /dev/zero and an
-// oversized file are refused at once, with the reason, by check, run and propose, and by the
+// oversized file are refused at once, with the reason, by check, graph, run and propose, and by the
 // readers themselves.
 
 import assert from "node:assert/strict";
@@ -35,6 +35,18 @@ const CASES: readonly [string, readonly string[], number, string][] = [
   [
     "check /dev/zero",
     ["check", "/dev/zero"],
+    1,
+    "rlm-plan: cannot read /dev/zero: it is a character device, not a regular file\n",
+  ],
+  [
+    "graph a FIFO",
+    ["graph", FIFO],
+    1,
+    `rlm-plan: cannot read ${FIFO}: it is a FIFO (named pipe), not a regular file\n`,
+  ],
+  [
+    "graph /dev/zero",
+    ["graph", "/dev/zero"],
     1,
     "rlm-plan: cannot read /dev/zero: it is a character device, not a regular file\n",
   ],

@@ -25,17 +25,33 @@ describe(
   "the bundled rlm-plan",
   { skip: !existsSync(join(ROOT, "cli", "dist", "start.js")) && "not bundled: npm run build" },
   () => {
-    test("runs a plan with a command tool from the bundle, and keeps a code cache", () => {
+    test("runs and records a plan with a command tool from the bundle, and keeps a code cache per command", () => {
       const dir = join(cache, "run");
+      const entries = () => readdirSync(dir).map((name) => name.replace(/-[0-9a-f]{16}\./, "-KEY."));
       const result = bin(["run", "examples/workspace/plans/needle-count.rlmplan.json", "--json"], dir);
       assert.equal(result.status, 0, result.stderr);
-      const last = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "") as { ok: boolean; value: unknown };
+      const last = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "") as {
+        ok: boolean;
+        value: unknown;
+        run: unknown;
+      };
       assert.deepEqual([last.ok, last.value], [true, 12]);
-      assert.deepEqual(
-        readdirSync(dir).map((name) => name.replace(/-[0-9a-f]{16}\.v8cache$/, "-KEY.v8cache")),
-        ["rlm-plan.js-KEY.v8cache"],
-      );
+      assert.deepEqual(entries(), ["rlm-plan.js-KEY.run.v8cache"]);
       assert.equal(statSync(dir).mode & 0o777, 0o700);
+      // Recorded through the journal's SQLite: better-sqlite3's JavaScript inside the bundle, its addon handed to it.
+      assert.equal(typeof last.run, "number", result.stderr);
+      const shown = bin(["runs", "show", String(last.run), "--journal", "examples/workspace/.rlm-plan"], dir);
+      assert.equal(shown.status, 0, shown.stderr);
+      assert.match(shown.stdout, /needle-count\.rlmplan\.json/);
+      // Another command writes an entry of its own; the run's stays.
+      assert.equal(bin(["check", "examples/workspace/plans/needle-count.rlmplan.json"], dir).status, 0);
+      assert.equal(bin(["--version"], dir).status, 0);
+      assert.deepEqual(entries().sort(), [
+        "rlm-plan.js-KEY.check.v8cache",
+        "rlm-plan.js-KEY.other.v8cache",
+        "rlm-plan.js-KEY.run.v8cache",
+        "rlm-plan.js-KEY.runs.v8cache",
+      ]);
     });
 
     test("draws SVG with the layout engine beside the bundle", () => {

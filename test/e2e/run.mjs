@@ -320,6 +320,18 @@ const E2E_TEST_FILE = `{
 }
 `;
 
+/** Scenario (p)'s plan: one step a line; line 4 reads `first` in a reference written name first. */
+const RANGE_TOKENS = "plans/range-tokens.rlmplan.json";
+const RANGE_PROBE = "plans/range-probe.rlmplan.json";
+const RANGE_TOKENS_PLAN = `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": ["seed"], "bind": "first" },
+    { "op": "tool", "name": "count_items", "args": [{ "name": "first", "ref": "var" }], "bind": "second" },
+    { "op": "final", "value": { "ref": "var", "name": "second" } }
+  ]
+}
+`;
+
 /** 1,001 steps: 100 rlm steps, each a sub-plan of eight tool steps and a final, then a final. */
 function thousandNested() {
   const steps = [];
@@ -467,6 +479,44 @@ async function graphOnScreen(page, since, pattern, timeout) {
     await page.waitForTimeout(50);
   }
   throw new Error(`no graph showed ${pattern} within ${timeout} ms; the page: ${await graphFrames(page)}`);
+}
+
+/**
+ * Where a window's webview spent the time before its page ran, from each of its frames' own
+ * clocks (Navigation Timing), every time from `since` (the command): VS Code's host frame
+ * (webview/browser/pre/index.html: created, its HTML served by code-server, parsed), then,
+ * after the host frame registered its service worker and got the page's HTML from the
+ * workbench, the page's frame (fake.html, served through the service worker, then the page
+ * written into it): printed by (j) beside the extension's own line.
+ */
+async function webviewTimings(page, since) {
+  const parts = [];
+  for (const frame of page.frames()) {
+    const kind = /webview\/browser\/pre\/(index|fake)\.html/.exec(frame.url())?.[1];
+    if (!kind) continue;
+    const t = await frame
+      .evaluate(() => {
+        const nav = globalThis.performance.getEntriesByType("navigation")[0];
+        const at = (ms) => (ms ? Math.round(globalThis.performance.timeOrigin + ms) : 0);
+        return {
+          opened: Math.round(globalThis.performance.timeOrigin),
+          workerStart: at(nav?.workerStart),
+          requestStart: at(nav?.requestStart),
+          responseEnd: at(nav?.responseEnd),
+          parsed: at(nav?.domContentLoadedEventEnd),
+          loaded: at(nav?.loadEventEnd),
+        };
+      })
+      .catch(() => undefined);
+    if (!t) continue;
+    const from = (at) => (at ? `${at - since} ms` : "–");
+    parts.push(
+      `${kind === "index" ? "host frame (index.html)" : "page frame (fake.html)"}: opened ${from(t.opened)}, ` +
+        `service worker started ${from(t.workerStart)}, request ${from(t.requestStart)}, response ${from(t.responseEnd)}, ` +
+        `parsed ${from(t.parsed)}, loaded ${from(t.loaded)}`,
+    );
+  }
+  return parts.join("; ") || "no webview frame";
 }
 
 /** Opens the retry-flaky plan and its graph; resolves when its five steps are drawn. */
@@ -1012,6 +1062,7 @@ export const scenarios = [
         });
         const status = `${flat.status} · on screen ${flat.ms} ms after the command`;
         log(`e2e: 1,000-step plan graph: ${status}`);
+        log(`e2e: the window's first webview, from the command: ${await webviewTimings(page, pressed)}`);
         for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
           log(`e2e: the extension said: ${line}`);
         // The same count nested (100 sub-plans of 9 steps): it opens folded below depth 2.
@@ -1498,6 +1549,71 @@ export const scenarios = [
       );
       assertMatch(children[2], /^#3 final \| ok · at [\d.]+ m?s · took [\d.]+ m?s$/, "transition 3");
       await bench.screenshot("o-cli-run-in-plan-runs");
+    },
+  },
+  {
+    name: "(p) a plan over rlmPlan.largePlanSize: no whole-document tokens, so VS Code asks by range and colours what is on screen",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      // The limit set tiny in the workspace's settings, so a 300-byte plan crosses it (the real
+      // default is 2 MB; bench:big measures such plans). Removed again at the end.
+      const settings = path.join(session.trustedFolder, ".vscode/settings.json");
+      fs.mkdirSync(path.dirname(settings), { recursive: true });
+      fs.writeFileSync(settings, JSON.stringify({ "rlmPlan.largePlanSize": 100 }, null, 2) + "\n");
+      // A probe plan first: once the server refuses its whole-document tokens, the setting is in
+      // force, so the plan opened next is refused from its first request and any semantic colour
+      // it shows came from a range request.
+      fs.writeFileSync(path.join(session.trustedFolder, RANGE_PROBE), RANGE_TOKENS_PLAN);
+      fs.writeFileSync(path.join(session.trustedFolder, RANGE_TOKENS), RANGE_TOKENS_PLAN);
+      const refusal = (name) =>
+        `${name} is ${Buffer.byteLength(RANGE_TOKENS_PLAN)} bytes, over the 100 bytes of rlmPlan.largePlanSize: its semantic tokens are given for the visible range only, not the whole document.`;
+      const logged = (name) => session.trustedServer.outputLog(UI.serverChannel).includes(refusal(name));
+      try {
+        await bench.openFile(RANGE_PROBE);
+        // Should the setting reach the server after the editor's first request, an edit (every
+        // 5 s) makes the editor ask again.
+        let asked = Date.now();
+        await bench.until(
+          "the server's refusal of the probe's whole-document tokens in its log",
+          async () => {
+            if (logged(path.basename(RANGE_PROBE))) return true;
+            if (Date.now() - asked < 5000) return false;
+            asked = Date.now();
+            log("(p) no refusal logged yet: an edit to ask again");
+            await bench.goTo(1, 2);
+            await bench.page.keyboard.type(" ");
+            await bench.page.keyboard.press("Backspace");
+            return false;
+          },
+          TIMEOUT * 2,
+        );
+        await bench.openFile(RANGE_TOKENS);
+        await bench.until("the server's refusal of the plan's whole-document tokens in its log", async () =>
+          logged(path.basename(RANGE_TOKENS)),
+        );
+        // Line 4: the reference to `first` is written name first, a form the grammar cannot tell
+        // from any string; only the server's tokens (a readonly variable) colour it otherwise.
+        // With the whole document refused, those came from a range request.
+        const colours = await bench.until("the reference coloured by semantic tokens", async () => {
+          const spans = await bench.page
+            .locator(".editor-instance .view-line", { hasText: '"name": "first", "ref"' })
+            .first()
+            .locator(":scope > span > span")
+            .evaluateAll((nodes) => nodes.map((node) => [node.textContent, globalThis.getComputedStyle(node).color]));
+          const seed = await bench.page
+            .locator(".editor-instance .view-line", { hasText: '"seed"' })
+            .first()
+            .locator(":scope > span > span", { hasText: "seed" })
+            .evaluate((node) => globalThis.getComputedStyle(node).color);
+          const reference = spans.find(([text]) => text?.includes("first"));
+          return reference && reference[1] !== seed ? { reference: reference[1], string: seed, spans } : false;
+        });
+        assert.notEqual(colours.reference, colours.string);
+        await bench.screenshot("p-range-tokens");
+      } finally {
+        fs.rmSync(settings);
+        fs.rmSync(path.join(session.trustedFolder, RANGE_PROBE));
+      }
     },
   },
   {

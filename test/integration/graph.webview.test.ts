@@ -227,6 +227,77 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     await page.close();
   });
 
+  /** The part of the drawing the page's view shows. */
+  async function shownPart(page: Page) {
+    const view = await viewOf(page);
+    return {
+      x: -view.x / view.scale,
+      y: -view.y / view.scale,
+      width: view.width / view.scale,
+      height: view.height / view.scale,
+    };
+  }
+
+  /** The part of the drawing in the page: its document's viewBox. */
+  async function drawnPart(page: Page) {
+    const [x, y, width, height] = ((await page.locator("#stage svg").getAttribute("viewBox")) ?? "")
+      .split(" ")
+      .map(Number);
+    return { x: x ?? NaN, y: y ?? NaN, width: width ?? NaN, height: height ?? NaN };
+  }
+
+  /** Exactly the steps that meet the part drawn are in the page, in the graph's order, and every step in view is one. */
+  async function drawnAroundView(page: Page): Promise<string[]> {
+    const drawnIds = await drawnSteps(page);
+    assert.deepEqual(drawnIds, await stepsMeeting(bigPlan, await drawnPart(page)));
+    const missing = (await stepsMeeting(bigPlan, await shownPart(page))).filter((id) => !drawnIds.includes(id));
+    assert.deepEqual(missing, [], "every step in view is drawn");
+    return drawnIds as string[];
+  }
+
+  test("a big plan's pan adds what enters the window and keeps what stays, with its run state; zoomed out the text goes, zoomed in it comes back", async () => {
+    const page = await drawn(bigPlan);
+    const run: ToWebview = { type: "run", states: { "steps/12": { state: "ok", durationMs: 7 } }, summary: "Run 1" };
+    await page.evaluate((m) => window.postMessage(m, "*"), run);
+    assert.equal(
+      await page.locator('#stage g.step[data-id="steps/12"]').count(),
+      0,
+      "steps/12 starts out of the window",
+    );
+    await page.evaluate(() =>
+      Object.assign(document.querySelector('#stage g.step[data-id="steps/3"]') ?? {}, { kept: 1 }),
+    );
+    // Drag the drawing up by 400 pixels: the view leaves the window, which moves down.
+    await page.mouse.move(400, 600);
+    await page.mouse.down();
+    for (let y = 550; y >= 200; y -= 50) await page.mouse.move(400, y);
+    await page.mouse.up();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await drawnAroundView(page);
+    const kept = await page.evaluate(
+      () => (document.querySelector('#stage g.step[data-id="steps/3"]') as { kept?: number } | null)?.kept,
+    );
+    assert.equal(kept, 1, "a step in both windows is the same element");
+    const entered = page.locator('#stage g.step[data-id="steps/12"]');
+    assert.deepEqual(((await entered.getAttribute("class")) ?? "").split(" ").slice(-1), ["ok"]);
+    assert.deepEqual(await entered.locator("text.run").allTextContents(), ["ok · 7 ms"]);
+    // Eight wheel turns out (scale 0.24, under 0.35): once the wheel rests, boxes without text.
+    for (let i = 0; i < 8; i++) await page.mouse.wheel(0, 120);
+    await page.waitForFunction(() => document.querySelectorAll("#stage g.step text.title").length === 0);
+    assert.ok((await viewOf(page)).scale < 0.35);
+    const out = await drawnAroundView(page);
+    assert.ok(out.length > 30, `${out.length} steps drawn zoomed out`);
+    // And back in: the text again on every step drawn, and a window about the view's size again.
+    for (let i = 0; i < 8; i++) await page.mouse.wheel(0, -120);
+    await page.waitForFunction(() => document.querySelectorAll("#stage g.step text.title").length > 0);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    assert.equal(Math.round((await viewOf(page)).scale * 100), 100);
+    const back = await drawnAroundView(page);
+    assert.ok(back.length < 40, `${back.length} steps drawn zoomed in`);
+    assert.equal(await page.locator("#stage g.step text.title").count(), back.length);
+    await page.close();
+  });
+
   test("a big plan's step selected out of view is brought into it, drawn with its run state; the export holds every step", async () => {
     const page = await drawn(bigPlan);
     const run: ToWebview = {

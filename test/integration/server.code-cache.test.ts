@@ -96,3 +96,19 @@ test("an entry made from another source of the same size and time is not used", 
   assert.equal(load.fromCache, false);
   assert.deepEqual(load.exports, { answer: 4, name: "bundle.js", dir });
 });
+
+test("each variant keeps an entry of its own; a new build removes every variant's old entry", () => {
+  writeFileSync(file, source(5));
+  for (const variant of ["check", "run"]) requireWithCodeCache(file, cacheDir, variant).saveCache();
+  const named = () => caches().map((name) => name.replace(/-[0-9a-f]{16}\./, "-KEY."));
+  assert.deepEqual(named().sort(), ["bundle.js-KEY.check.v8cache", "bundle.js-KEY.run.v8cache"]);
+  // Each is used by its own variant, in a fresh process.
+  const script = (variant: string) =>
+    `const { requireWithCodeCache } = require(${JSON.stringify(require.resolve("@rlm-plan/core/codeCache"))});
+     process.stdout.write(String(requireWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, "${variant}").fromCache));`;
+  for (const variant of ["check", "run"])
+    assert.equal(execFileSync(process.execPath, ["-e", script(variant)], { encoding: "utf8" }), "true");
+  writeFileSync(file, source(6));
+  requireWithCodeCache(file, cacheDir, "run").saveCache();
+  assert.deepEqual(named(), ["bundle.js-KEY.run.v8cache"]);
+});

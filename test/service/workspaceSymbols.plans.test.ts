@@ -1,9 +1,11 @@
 // Workspace symbols, in process over a real folder: the bindings and tool calls of every plan below the
-// workspace folder, open or not (an open plan's unsaved text wins), filtered by the query.
+// workspace folder, open or not (an open plan's unsaved text wins), filtered by the query; a plan over
+// the `maxAnalyzedSize` limit, on disk or open, is left out and the log says why once.
 
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { after, describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
 import { WorkspaceSymbols } from "@rlm-plan/language-server/service/workspaceSymbols";
 import type { AnalyzedPlan } from "@rlm-plan/language-server/service/analyzedPlan";
 import type { SymbolInformation } from "vscode-languageserver-protocol";
@@ -26,11 +28,14 @@ describe("workspace symbols", () => {
     "node_modules/dep/skip.rlmplan.json": plan("hidden", "nope"),
     "rlmplan.host.json": "{}",
   });
-  const index = new WorkspaceSymbols();
+  const warnings: string[] = [];
+  const index = new WorkspaceSymbols((message) => warnings.push(message));
   let open: AnalyzedPlan[] = [];
+  let refused: string[] = [];
+  let maxBytes = 8_000_000;
   after(() => workspace.dispose());
 
-  const search = (query: string) => index.search(workspace.root, query, open);
+  const search = (query: string) => index.search(workspace.root, query, { analyzed: open, refused }, maxBytes);
   const brief = (symbols: SymbolInformation[]) =>
     symbols.map((s) => [s.name, s.containerName, s.location.uri.slice(s.location.uri.lastIndexOf("/") + 1)]);
 
@@ -69,5 +74,26 @@ describe("workspace symbols", () => {
       search("fresh").map((s) => s.name),
       ["fresh", "fresh_sub"],
     );
+  });
+
+  it("a plan over maxAnalyzedSize is left out, logged once per version; the rest answered", () => {
+    writeFileSync(workspace.path("b/two.rlmplan"), plan("word_count", "fresh") + " ".repeat(100));
+    const size = statSync(workspace.path("b/two.rlmplan")).size;
+    maxBytes = size - 1;
+    assert.ok(statSync(workspace.path("a/one.rlmplan.json")).size < maxBytes);
+    assert.deepEqual(
+      search("").map((s) => s.name),
+      ["total", "count_items", "total_sub"],
+    );
+    assert.deepEqual(warnings, [
+      `b/two.rlmplan is ${size} bytes, over the ${size - 1} bytes the editor analyses (setting rlmPlan.maxAnalyzedSize): its steps are left out of workspace symbols.`,
+    ]);
+    search("");
+    assert.equal(warnings.length, 1);
+    // An open plan over the limit is not read from its file instead.
+    refused = [pathToFileURL(workspace.path("a/one.rlmplan.json")).href];
+    assert.deepEqual(search(""), []);
+    refused = [];
+    maxBytes = 8_000_000;
   });
 });

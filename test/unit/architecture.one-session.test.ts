@@ -2,7 +2,7 @@
 // secret mask" and "every run starts through the plan session" (ARCHITECTURE.md): every
 // workspace package of the root package.json is scanned, recursively, for the calls that do one
 // of those; only the core's session and the modules that define them may make them (a run:
-// the session and startRun.ts itself). The scanner is shown a planted offender first, so it can fail.
+// the session and the run pipeline's own startRun.ts and prepareRun.ts). The scanner is shown a planted offender first, so it can fail.
 
 import { strict as assert } from "node:assert";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -24,8 +24,12 @@ const ACTS: readonly { readonly act: string; readonly pattern: RegExp }[] = [
 /** Starting a run (or its preflight) directly: every front end, the test runner too, goes through the session's `run`/`preflight`. */
 const RUN_ACT = { act: "starts a run outside the plan session", pattern: /\b(?:startRun|startPreflight)\s*\(/ };
 
-/** The session, and the run pipeline's own module (where startRun is defined and `runPlan` wraps it). */
-const RUN_ALLOWED = ["shared-runtime/src/session/", "shared-runtime/src/run/startRun.ts"];
+/** The session, and the run pipeline's own modules (where startRun and startPreflight are defined and `runPlan` wraps startRun). */
+const RUN_ALLOWED = [
+  "shared-runtime/src/session/",
+  "shared-runtime/src/run/startRun.ts",
+  "shared-runtime/src/run/prepareRun.ts",
+];
 
 /** The session, and the modules where these functions are defined (their own bodies and helpers). */
 const ALLOWED = [

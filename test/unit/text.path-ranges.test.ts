@@ -36,8 +36,13 @@ test("every value and key: the scan's ranges are the tree's", () => {
   assert.ok(requests.length > 50, String(requests.length));
   const expected = requests.map((r) => tree.rangeOf(r.path, r.target));
   assert.deepEqual(rangesByScan(TEXT, requests), expected);
+  assert.deepEqual(rangesByScan(TEXT, requests, true), expected);
   assert.deepEqual(
     requests.map((r) => rangesByScan(TEXT, [r])[0]),
+    expected,
+  );
+  assert.deepEqual(
+    requests.map((r) => rangesByScan(TEXT, [r], true)[0]),
     expected,
   );
 });
@@ -106,4 +111,105 @@ test("a duplicate key: the scan, like the tree, gives the first; and it stops on
     rangesByScan(text, requests),
     requests.map((r) => tree.rangeOf(r.path, r.target)),
   );
+});
+
+test("a list of 3,000 steps (positions kept in chunks of 1,024): any subset of its paths, the tree's ranges, by either scan", () => {
+  const steps = Array.from({ length: 3000 }, (_, i) =>
+    i % 7 === 0 ? `{"op": "checkpoint", "0": ${i}, "label": "s${i}"}` : `{"op": "checkpoint", "label": "s${i}"}`,
+  );
+  const text = `{"steps": [\n${steps.join(",\n")},\n{"op": "final", "value": 1}]}`;
+  const tree = parseJsoncDocument(text);
+  const all: RangeRequest[] = [];
+  everyPath(tree.tree() as Node, all);
+  // Odd segments too: positions past the list, negative and fractional ones, a number-like key.
+  all.push(
+    { path: ["steps", 3001] },
+    { path: ["steps", 5000, "op"] },
+    { path: ["steps", -1] },
+    { path: ["steps", 1.5] },
+    { path: ["steps", 7, "0"], target: "key" },
+    { path: ["steps", 7, 0] },
+  );
+  // A seeded shuffle: the subsets come in no particular order.
+  let seed = 22;
+  const random = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  for (const size of [1, 2, 17, 1024, 1025, all.length]) {
+    const requests = Array.from({ length: size }, () => all[random(all.length)] as RangeRequest);
+    const expected = requests.map((r) => tree.rangeOf(r.path, r.target));
+    assert.deepEqual(rangesByScan(text, requests), expected, `${size} requests`);
+    assert.deepEqual(rangesByScan(text, requests, true), expected, `${size} requests, strict scan`);
+  }
+});
+
+/** A seeded random JSON value as text, with comments and odd spacing between its tokens. */
+function randomDocument(seed: number): string {
+  let state = seed;
+  const random = (n: number): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+  const gaps = ["", " ", "\n  ", "\t", "\r\n", " /* a } comment ] */ ", " // line, comment {\n", "/**/"];
+  const gap = (): string => gaps[random(gaps.length)] as string;
+  const strings = ['"a"', '"op"', '"steps"', '"x\\"y"', '"\\u0041b"', '"{[,:]}"', '"// not a comment"', '""', '"0"'];
+  const literals = ["0", "-1.5e+3", "12", "true", "false", "null", ...strings];
+  const value = (depth: number): string => {
+    const kind = depth > 4 ? 2 : random(3);
+    if (kind === 0) {
+      const keys = Array.from({ length: random(5) }, () => strings[random(strings.length)] as string);
+      return `{${gap()}${keys.map((k) => `${k}${gap()}:${gap()}${value(depth + 1)}`).join(`${gap()},${gap()}`)}${gap()}}`;
+    }
+    if (kind === 1)
+      return `[${gap()}${Array.from({ length: random(5) }, () => value(depth + 1)).join(`${gap()},${gap()}`)}${gap()}]`;
+    return literals[random(literals.length)] as string;
+  };
+  return `${gap()}{"steps": ${value(0)}, "more": ${value(1)}}${gap()}`;
+}
+
+test("the strict scan of 500 random documents with comments and escapes: the visitor's ranges, and the tree's, for every path and some that are not there", () => {
+  let withoutDuplicates = 0;
+  for (let seed = 1; seed <= 500; seed++) {
+    const text = randomDocument(seed);
+    const tree = parseJsoncDocument(text);
+    const errors = tree.syntaxErrors.map((e) => e.code);
+    assert.deepEqual(
+      errors.filter((code) => code !== "duplicate_key"),
+      [],
+      text,
+    );
+    const requests: RangeRequest[] = [];
+    everyPath(tree.tree() as Node, requests);
+    requests.push({ path: ["steps", 99] }, { path: ["more", "nope"], target: "key" }, { path: ["A"] });
+    const visited = rangesByScan(text, requests);
+    assert.deepEqual(rangesByScan(text, requests, true), visited, text);
+    // Under a repeated key the tree looks in the first object only, both scans in every one.
+    if (errors.length === 0) {
+      withoutDuplicates++;
+      assert.deepEqual(
+        visited,
+        requests.map((r) => tree.rangeOf(r.path, r.target)),
+        text,
+      );
+    }
+    // One path at a time: every other container is skipped by counting brackets.
+    for (const request of requests.slice(0, 40))
+      assert.deepEqual(rangesByScan(text, [request], true), rangesByScan(text, [request]), text);
+  }
+  assert.ok(withoutDuplicates > 200, String(withoutDuplicates));
+});
+
+test("text that is not JSON, scanned as if it were: the visitor's ranges, never an exception", () => {
+  for (const text of [
+    '{"steps": [1, 2,]}',
+    '{"steps": [1 2]}',
+    '{"steps": [}',
+    "{'steps': 1}",
+    '{"steps": /* open',
+    '{"a": tru}',
+  ]) {
+    const requests: RangeRequest[] = [{ path: ["steps"] }, { path: ["steps", 1] }, { path: ["steps"], target: "key" }];
+    assert.deepEqual(rangesByScan(text, requests, true), rangesByScan(text, requests), text);
+  }
 });

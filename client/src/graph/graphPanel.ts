@@ -232,7 +232,9 @@ export class GraphPanel implements vscode.Disposable {
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
       if (editor) this.cursorMoved(editor.selection.active);
     } catch (error) {
-      void vscode.window.showErrorMessage(`The plan graph could not be built: ${String(error)}`);
+      // The server's message as it is (a plan over rlmPlan.maxAnalyzedSize names its size and the setting).
+      const message = error instanceof Error ? error.message : String(error);
+      void vscode.window.showErrorMessage(`The plan graph could not be built: ${message}`);
     }
   }
 

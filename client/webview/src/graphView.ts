@@ -1,16 +1,19 @@
 // The plan graph webview: lays the server's graph out with elkjs (the runtime's layout, as the
 // CLI's SVG), draws it with the runtime's SVG renderer (a big graph only around what is in view,
-// drawn again as the view moves: viewWindow.ts), and handles the view: pan and zoom
+// kept to it as the view moves: viewWindow.ts, windowDrawing.ts), and handles the view: pan and zoom
 // (kept across redraws), click to reveal a step, hover for the step's hover text (after what
 // the run's events said failed on it: each failed attempt with its reason), the editor's cursor
 // as a highlight, run states as classes, a step's failed attempts as a badge, and export (SVG)
 // and copy (PNG).
 
-import { layoutPlanGraph, setElkLoader, type Box, type GraphLayout } from "@rlm-plan/core/graph/layout";
+import { layoutPlanGraph, type Box, type GraphLayout } from "@rlm-plan/core/graph/layout";
 import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/render";
 import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
+import { loadElkOnDemand } from "./elkLoader";
 import { copyImage } from "./imageCopy";
+import { attemptsBadge, failureText, runLabel } from "./runLabels";
 import { around, BandIndex, holds, inView, LABELS_FROM_SCALE, WINDOWED_ABOVE_NODES } from "./viewWindow";
+import { WindowDrawing } from "./windowDrawing";
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -23,28 +26,7 @@ const scriptRan = performance.timeOrigin + performance.now();
 // The page's first script took VS Code's API (a page gets it once) to say it was loading.
 const vscode = (window as { rlmPlanVsCode?: VsCodeApi }).rlmPlanVsCode ?? acquireVsCodeApi();
 
-// elkjs is a script of its own (dist/graphLayout.js, the global ELK), loaded with this script's
-// nonce on the first layout that needs it: a column of steps never does (graph/layout.ts).
-const self = document.currentScript as HTMLScriptElement | null;
-const layoutScript = self?.dataset.layout;
-const nonce = self?.nonce ?? "";
-setElkLoader(
-  () =>
-    new Promise((resolve, reject) => {
-      if (!layoutScript) return reject(new Error("the page names no layout script"));
-      const script = document.createElement("script");
-      script.nonce = nonce;
-      script.src = layoutScript;
-      script.onload = () => {
-        const elk = (window as { ELK?: { default?: unknown } }).ELK;
-        const engine = (elk as { default?: unknown } | undefined)?.default ?? elk;
-        if (typeof engine === "function") resolve(engine as Parameters<typeof resolve>[0]);
-        else reject(new Error("the layout script defined no ELK"));
-      };
-      script.onerror = () => reject(new Error("the layout engine (elkjs) did not load"));
-      document.head.appendChild(script);
-    }),
-);
+loadElkOnDemand(document.currentScript as HTMLScriptElement | null);
 const canvas = document.getElementById("canvas") as HTMLDivElement;
 const stage = document.getElementById("stage") as HTMLDivElement;
 const status = document.getElementById("status") as HTMLDivElement;
@@ -55,8 +37,8 @@ let graph: PlanGraph | undefined;
 let layout: GraphLayout | undefined;
 /** The part of a big graph in the page (the drawing's coordinates); undefined when it is drawn whole. */
 let drawnWindow: Box | undefined;
-/** A big graph's nodes and edges by where they are (undefined when the graph is drawn whole). */
-let windowed: BandIndex | undefined;
+/** A big graph's drawing, kept to the window around the view (undefined when the graph is drawn whole). */
+let windowed: WindowDrawing | undefined;
 /** Whether the boxes in the page carry their text (a big graph zoomed far out: not). */
 let drawnLabels = true;
 let selected: string | null = null;
@@ -77,14 +59,27 @@ function applyView(): void {
 }
 
 let windowCheck = 0;
+let settleTimer: number | undefined;
+/** How long a pan or zoom rests before what can wait is drawn (the boxes' text, a smaller window). */
+const SETTLE_MS = 150;
 
-/** Once a frame at most: a big graph is drawn again when the view has left the part drawn. */
+/**
+ * Once a frame at most: a big graph's window follows the view at once when the view leaves it;
+ * what only changes its detail (the text shown or hidden past LABELS_FROM_SCALE, a window grown
+ * far past the view after zooming out and in again) waits until the gesture rests, so that no
+ * frame of a gesture draws the whole window again.
+ */
 function scheduleWindowCheck(): void {
   if (windowCheck) return;
   windowCheck = requestAnimationFrame(() => {
     windowCheck = 0;
     if (!windowed) return;
-    if (!drawnWindow || !holds(drawnWindow, viewBox()) || drawnLabels !== labelsWanted()) paint();
+    const shown = viewBox();
+    if (!drawnWindow || !holds(drawnWindow, shown)) return paint();
+    window.clearTimeout(settleTimer);
+    const wanted = around(shown);
+    if (drawnLabels !== labelsWanted() || drawnWindow.width * drawnWindow.height > 4 * wanted.width * wanted.height)
+      settleTimer = window.setTimeout(paint, SETTLE_MS);
   });
 }
 
@@ -92,9 +87,25 @@ function labelsWanted(): boolean {
   return !windowed || view.scale >= LABELS_FROM_SCALE;
 }
 
+/**
+ * The canvas's place and size, measured again after the page's size changes: read from the page
+ * in every frame and wheel turn of a gesture, it made the browser recompute the page's style
+ * first (for the transform just set).
+ */
+let canvasRect = { left: 0, top: 0, width: 0, height: 0 };
+
+function canvasFrame(): typeof canvasRect {
+  if (canvasRect.width === 0) {
+    const { left, top } = canvas.getBoundingClientRect();
+    canvasRect = { left, top, width: canvas.clientWidth, height: canvas.clientHeight };
+  }
+  return canvasRect;
+}
+
 /** The part of the drawing the canvas shows. */
 function viewBox(): Box {
-  return inView(view, canvas.clientWidth, canvas.clientHeight);
+  const { width, height } = canvasFrame();
+  return inView(view, width, height);
 }
 
 /**
@@ -104,16 +115,16 @@ function viewBox(): Box {
  */
 function paint(): void {
   if (!graph || !layout) return;
-  drawnWindow = windowed ? around(viewBox()) : undefined;
   drawnLabels = labelsWanted();
-  const drawn = windowed && drawnWindow ? windowed.within(drawnWindow) : graph;
-  const svgText = renderSvg(drawn, layout, { within: drawnWindow, titles: false, labels: drawnLabels });
-  stage.innerHTML = svgText.replace(/<style>[\s\S]*?<\/style>/, "");
-  // A window's document is the window's size: placed at the window's corner.
-  const svg = stage.firstElementChild as SVGSVGElement | null;
-  if (drawnWindow && svg)
-    Object.assign(svg.style, { position: "absolute", left: `${drawnWindow.x}px`, top: `${drawnWindow.y}px` });
-  applyStates();
+  if (windowed) {
+    window.clearTimeout(settleTimer);
+    drawnWindow = around(viewBox());
+    applyStates(windowed.draw(drawnWindow, drawnLabels));
+  } else {
+    drawnWindow = undefined;
+    stage.innerHTML = renderSvg(graph, layout, { titles: false }).replace(/<style>[\s\S]*?<\/style>/, "");
+    applyStates();
+  }
   markSelected();
 }
 
@@ -142,7 +153,10 @@ async function draw(next: PlanGraph, title: string, receivedAt: number): Promise
   const first = graph === undefined;
   graph = next;
   layout = laidOut;
-  windowed = next.nodes.length > WINDOWED_ABOVE_NODES ? new BandIndex(next, laidOut) : undefined;
+  windowed =
+    next.nodes.length > WINDOWED_ABOVE_NODES
+      ? new WindowDrawing(stage, next, laidOut, new BandIndex(next, laidOut))
+      : undefined;
   document.title = title;
   // Fitted first: a big graph's window is the part of it in the fitted view.
   if (first) fitView(laidOut, laidOut.boxes.get(next.nodes.find((node) => node.kind === "step")?.id ?? ""));
@@ -182,9 +196,9 @@ function markedSteps(): number {
   return graph?.nodes.filter((node) => node.kind === "step" && runStates[node.id]).length ?? 0;
 }
 
-/** Marks each drawn step with its run state. */
-function applyStates(): void {
-  for (const element of Array.from(stage.querySelectorAll<SVGGElement>("g.step"))) {
+/** Marks each drawn step (or just `elements`, the ones a window's move added) with its run state. */
+function applyStates(elements: readonly Element[] = Array.from(stage.querySelectorAll("g.step"))): void {
+  for (const element of elements as SVGGElement[]) {
     element.classList.remove(...RUN_CLASSES);
     for (const old of Array.from(element.querySelectorAll("text.run, text.attempts"))) old.remove();
     const state = element.dataset.id ? runStates[element.dataset.id] : undefined;
@@ -213,34 +227,6 @@ function applyStates(): void {
     badge.textContent = attempts;
     element.appendChild(badge);
   }
-}
-
-function runLabel(state: StepRunState): string {
-  const parts: string[] = [state.state];
-  if (state.durationMs !== undefined) parts.push(`${Math.round(state.durationMs)} ms`);
-  if (state.remaining?.steps !== undefined) parts.push(`${state.remaining.steps} steps left`);
-  return parts.join(" · ");
-}
-
-/** "✗ 1 failed attempt" on a step that failed and ran again (or still runs); a step's last failure is its state. */
-function attemptsBadge(state: StepRunState): string | undefined {
-  const count = (state.failures ?? 0) - (state.state === "failed" || state.state === "cancelled" ? 1 : 0);
-  if (count <= 0) return undefined;
-  return `✗ ${count} failed attempt${count === 1 ? "" : "s"}`;
-}
-
-/** What the run's events said failed on a step, a line each: "Attempt 1/3 failed [execute/tool_error]: reason". */
-function failureText(id: string): string {
-  const state = runStates[id];
-  const failures = state?.lastFailures ?? [];
-  if (failures.length === 0) return "";
-  const hidden = (state?.failures ?? 0) - failures.length;
-  const lines = failures.map((f) => {
-    const attempt =
-      f.attempt === undefined ? "Failed" : `Attempt ${f.attempt}${f.attempts ? `/${f.attempts}` : ""} failed`;
-    return `${attempt} [${f.phase}/${f.kind}]: ${f.message}`;
-  });
-  return [...(hidden > 0 ? [`(${hidden} earlier failures)`] : []), ...lines].join("\n");
 }
 
 /** Marks the selected step, when it is drawn. */
@@ -300,7 +286,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
       updateStatus();
       break;
     case "hover":
-      if (hovered === message.id) showTooltip([failureText(message.id), message.text].filter(Boolean).join("\n\n"));
+      if (hovered === message.id)
+        showTooltip([failureText(runStates[message.id]), message.text].filter(Boolean).join("\n\n"));
       break;
     case "export":
       post({ type: "svg", text: exportedSvg() });
@@ -335,7 +322,7 @@ stage.addEventListener("mousemove", (event) => {
   window.clearTimeout(hoverTimer);
   if (!id) return;
   // The run's failures show at once; the server's hover text joins them when it comes.
-  const failures = failureText(id);
+  const failures = failureText(runStates[id]);
   if (failures) showTooltip(failures);
   hoverTimer = window.setTimeout(() => post({ type: "hover", id }), 250);
 });
@@ -378,7 +365,7 @@ canvas.addEventListener(
     event.preventDefault();
     const factor = Math.exp(-event.deltaY * 0.0015);
     const scale = Math.min(4, Math.max(0.05, view.scale * factor));
-    const frame = canvas.getBoundingClientRect();
+    const frame = canvasFrame();
     const px = event.clientX - frame.left;
     const py = event.clientY - frame.top;
     view.x = px - ((px - view.x) * scale) / view.scale;
@@ -390,7 +377,10 @@ canvas.addEventListener(
 );
 
 // A big graph's window follows the view's size too.
-window.addEventListener("resize", () => applyView());
+window.addEventListener("resize", () => {
+  canvasRect.width = 0; // measured again when next read
+  applyView();
+});
 
 applyView();
 post({ type: "ready", pageStarted: performance.timeOrigin, scriptRan });

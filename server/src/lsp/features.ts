@@ -32,7 +32,7 @@ import { documentSymbols } from "../service/symbols";
 import { capabilitiesUsedBy, completion } from "../service/completion";
 import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
 import { mocksDiagnostics } from "../service/mocksDiagnostics";
-import { notAnalyzedDiagnostic, notAnalyzedMessage } from "../service/sizeLimits";
+import { notAnalyzedDiagnostic, notAnalyzedMessage, notGraphedMessage } from "../service/sizeLimits";
 import { uriToPath } from "./hostProfiles";
 import { hover } from "../service/hover";
 import { planGraph } from "../service/planGraph";
@@ -365,6 +365,13 @@ const graphs: Feature = (ctx) => {
     ctx.guard.request(
       "planGraph",
       (params) => {
+        // A plan over maxAnalyzedSize: an error the graph view shows, not an empty panel.
+        const refused = ctx.workspace.refused(params.uri);
+        if (refused)
+          return new ResponseError(
+            LSPErrorCodes.RequestFailed,
+            notGraphedMessage(params.uri, refused.bytes, refused.limit),
+          );
         const plan = ctx.workspace.plan(params.uri);
         return plan ? planGraph(plan, params, ctx.workspace.settings) : null;
       },

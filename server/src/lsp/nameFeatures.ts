@@ -1,7 +1,12 @@
 // Registrations of the features that colour and light up a plan's names: semantic tokens (full,
 // range and delta) and document highlight. Both answer from the runtime's semantic model.
 
-import type { SemanticTokensDeltaParams, SemanticTokensRangeParams } from "vscode-languageserver";
+import {
+  LSPErrorCodes,
+  ResponseError,
+  type SemanticTokensDeltaParams,
+  type SemanticTokensRangeParams,
+} from "vscode-languageserver";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { documentHighlights } from "../service/documentHighlight";
 import type { Feature } from "./feature";
@@ -27,25 +32,36 @@ export const semanticTokens: Feature = (ctx) => {
       },
       empty,
     );
-  // A plan over `largePlanSize` gets no whole-document answer (null, logged once per open): the
-  // client then asks for the range on screen, which costs a screen (service/sizeLimits.ts).
+  // A plan over `largePlanSize` gets no whole-document answer (logged once per open): the client
+  // asks for the range on screen instead, which costs a screen (service/sizeLimits.ts). A client
+  // that allows it is told so by ServerCancelled: VS Code takes a null answer for "the document has
+  // no tokens" and then never asks by range (its viewport asks only while the document's tokens
+  // are incomplete), so null, for the other clients only, would leave the plan uncoloured there.
   const logged = new Set<string>();
-  const wholeRefused = (plan: AnalyzedPlan): boolean => {
+  const wholeRefused = (plan: AnalyzedPlan): ResponseError | null | undefined => {
     const bytes = ctx.workspace.sizeOf(plan.document);
     const limit = ctx.workspace.settings.largePlanSize;
-    if (bytes <= limit) return false;
+    if (bytes <= limit) return undefined;
     const uri = plan.document.uri;
+    const message = rangeTokensOnlyMessage(uri, bytes, limit);
     if (!logged.has(uri)) {
       logged.add(uri);
-      ctx.connection.console.info(rangeTokensOnlyMessage(uri, bytes, limit));
+      ctx.connection.console.info(message);
     }
-    return true;
+    const cancellable = ctx.clientCapabilities()?.textDocument?.semanticTokens?.serverCancelSupport === true;
+    return cancellable ? new ResponseError(LSPErrorCodes.ServerCancelled, message) : null;
   };
-  tokens.on(forPlan("semanticTokens", (plan) => (wholeRefused(plan) ? null : cache.full(plan))));
+  tokens.on(
+    forPlan("semanticTokens", (plan) => {
+      const refused = wholeRefused(plan);
+      return refused === undefined ? cache.full(plan) : refused;
+    }),
+  );
   tokens.onDelta(
-    forPlan("semanticTokensDelta", (plan, params: SemanticTokensDeltaParams) =>
-      wholeRefused(plan) ? null : cache.delta(plan, params.previousResultId),
-    ),
+    forPlan("semanticTokensDelta", (plan, params: SemanticTokensDeltaParams) => {
+      const refused = wholeRefused(plan);
+      return refused === undefined ? cache.delta(plan, params.previousResultId) : refused;
+    }),
   );
   tokens.onRange(
     forPlan("semanticTokensRange", (plan, params: SemanticTokensRangeParams) => cache.range(plan, params.range)),

@@ -25,12 +25,19 @@ export const selections: Feature = (ctx) => {
 };
 
 export const workspaceSymbols: Feature = (ctx) => {
-  const index = new WorkspaceSymbols();
+  const index = new WorkspaceSymbols((message) => ctx.connection.console.warn(message));
   ctx.declare({ workspaceSymbolProvider: true });
   ctx.connection.onWorkspaceSymbol(
     ctx.guard.request(
       "workspaceSymbol",
-      (params) => index.search(ctx.workspace.folder, params.query, ctx.workspace.openPlans()),
+      (params) => {
+        const { workspace } = ctx;
+        const open = {
+          analyzed: workspace.openPlans(),
+          refused: workspace.refusedPlans().map(({ document }) => document.uri),
+        };
+        return index.search(workspace.folder, params.query, open, workspace.settings.maxAnalyzedSize);
+      },
       [],
     ),
   );

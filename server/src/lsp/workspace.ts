@@ -2,16 +2,10 @@
 // profiles, one cached analysis per plan version, debounced re-analysis as the user types,
 // the settings, and host profiles found per plan and watched (on disk and in the editor) so
 // that every open plan is checked again when its host changes.
-// Over 400 lines because documents, cached analyses, settings and watched host profiles share one state per plan version; not split yet.
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import {
-  HOST_PROFILE_FILENAME,
-  type HostProfile,
-  type HostProfileResult,
-  MOCKS_FILE_SUFFIX,
-} from "@rlm-plan/core/host";
+import { HOST_PROFILE_FILENAME, MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host";
 import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -28,54 +22,13 @@ import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
 import { forgetTree, retireTree } from "../service/recentTrees";
 import { workspaceFileKind } from "@rlm-plan/core";
-import { DEFAULT_LARGE_PLAN_SIZE, DEFAULT_MAX_ANALYZED_SIZE } from "../service/sizeLimits";
+import type { CheckedHostProfile, CheckedMocksFile, RefusedPlan } from "./checkedDocuments";
+import { DEFAULT_SETTINGS, isRecord, readSettings, type Settings } from "./settings";
+
+export type { CheckedHostProfile, CheckedMocksFile, RefusedPlan } from "./checkedDocuments";
+export { DEFAULT_SETTINGS, type Settings } from "./settings";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
-
-/** The `rlmPlan` settings in force (protocol.ts documents each one). */
-export interface Settings {
-  readonly hostProfile: string | undefined;
-  readonly hostProblemsAsErrors: boolean;
-  readonly validationDelay: number;
-  /** Whether the server may start the host profile's MCP servers to list their tools. */
-  readonly listMcpTools: boolean;
-  /** Bytes (UTF-8) past which a plan is not analysed (service/sizeLimits.ts). */
-  readonly maxAnalyzedSize: number;
-  /** Bytes past which a plan's semantic tokens are given by range only. */
-  readonly largePlanSize: number;
-}
-
-export const DEFAULT_SETTINGS: Settings = {
-  hostProfile: undefined,
-  hostProblemsAsErrors: false,
-  validationDelay: 150,
-  listMcpTools: false,
-  maxAnalyzedSize: DEFAULT_MAX_ANALYZED_SIZE,
-  largePlanSize: DEFAULT_LARGE_PLAN_SIZE,
-};
-
-/** A plan over `maxAnalyzedSize`: not analysed; its one diagnostic says why. */
-export interface RefusedPlan {
-  readonly document: TextDocument;
-  readonly bytes: number;
-  readonly limit: number;
-}
-
-/** A checked host profile document: its text's parse result and its file. */
-export interface CheckedHostProfile {
-  readonly document: TextDocument;
-  readonly file: string;
-  readonly result: HostProfileResult;
-  /** MCP server name -> why it could not list its tools (when listing is on and has run). */
-  readonly toolListingFailures: ReadonlyMap<string, string>;
-}
-
-/** An open mocks file, with the host profile in force for its folder (if it can be used). */
-export interface CheckedMocksFile {
-  readonly document: TextDocument;
-  readonly file: string;
-  readonly profile: HostProfile | undefined;
-}
 
 type Listener<T> = (value: T) => void;
 
@@ -177,6 +130,18 @@ export class PlanWorkspace {
 
   private tooLarge(document: TextDocument): boolean {
     return this.sizeOf(document) > this.currentSettings.maxAnalyzedSize;
+  }
+
+  /** An open plan over `maxAnalyzedSize`: its size and the limit, for the features that refuse it. */
+  refused(uri: string): RefusedPlan | undefined {
+    const document = this.documents.get(uri);
+    if (!document || !this.isPlan(document) || !this.tooLarge(document)) return undefined;
+    return { document, bytes: this.sizeOf(document), limit: this.currentSettings.maxAnalyzedSize };
+  }
+
+  /** Every open plan over `maxAnalyzedSize`. */
+  refusedPlans(): RefusedPlan[] {
+    return this.documents.all().flatMap((document) => this.refused(document.uri) ?? []);
   }
 
   /** Every open plan, analysed. */
@@ -384,8 +349,8 @@ export class PlanWorkspace {
     const document = this.documents.get(uri);
     if (!document) return;
     if (this.isPlan(document)) {
-      if (this.tooLarge(document)) {
-        const refused = { document, bytes: this.sizeOf(document), limit: this.currentSettings.maxAnalyzedSize };
+      const refused = this.refused(uri);
+      if (refused) {
         for (const listener of this.refusedListeners) this.guard.run("planRefused", () => listener(refused));
         return;
       }
@@ -423,25 +388,4 @@ export class PlanWorkspace {
     }
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The `rlmPlan` section (see RlmPlanSettings); values of the wrong type fall back to defaults. */
-function readSettings(raw: Record<string, unknown>): Settings {
-  const delay = raw.validationDelay;
-  const size = (value: unknown, fallback: number): number =>
-    typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback;
-  return {
-    hostProfile: typeof raw.hostProfile === "string" ? raw.hostProfile : undefined,
-    hostProblemsAsErrors:
-      typeof raw.hostProblemsAsErrors === "boolean" ? raw.hostProblemsAsErrors : DEFAULT_SETTINGS.hostProblemsAsErrors,
-    validationDelay:
-      typeof delay === "number" && Number.isFinite(delay) && delay >= 0 ? delay : DEFAULT_SETTINGS.validationDelay,
-    listMcpTools: raw.listMcpTools === true,
-    maxAnalyzedSize: size(raw.maxAnalyzedSize, DEFAULT_SETTINGS.maxAnalyzedSize),
-    largePlanSize: size(raw.largePlanSize, DEFAULT_SETTINGS.largePlanSize),
-  };
 }

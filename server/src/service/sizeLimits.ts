@@ -28,13 +28,27 @@ function fileName(uri: string): string {
   return decodeURIComponent(path.slice(path.lastIndexOf("/") + 1));
 }
 
+/** The start of every refusal: the file, its size, the limit and the setting. */
+function overLimit(name: string, bytes: number, limit: number): string {
+  return `${name} is ${sizeText(bytes)}, over the ${sizeText(limit)} the editor analyses (setting rlmPlan.maxAnalyzedSize)`;
+}
+
 /** Why a plan was not analysed: the diagnostic's text and the message shown once. */
 export function notAnalyzedMessage(uri: string, bytes: number, limit: number): string {
   return (
-    `${fileName(uri)} is ${sizeText(bytes)}, over the ${sizeText(limit)} the editor analyses ` +
-    `(setting rlmPlan.maxAnalyzedSize): no diagnostics, hover, completion, outline or highlighting ` +
+    `${overLimit(fileName(uri), bytes, limit)}: no diagnostics, hover, completion, outline or highlighting ` +
     `for it. Run "rlm-plan check" on it instead.`
   );
+}
+
+/** Why the graph view has no graph of a plan (the graph request's error). */
+export function notGraphedMessage(uri: string, bytes: number, limit: number): string {
+  return `${overLimit(fileName(uri), bytes, limit)}: no graph of it here. Run "rlm-plan graph" on it instead.`;
+}
+
+/** Why a plan on disk is left out of workspace symbols (logged once per version of the file). */
+export function notIndexedMessage(file: string, bytes: number, limit: number): string {
+  return `${overLimit(file, bytes, limit)}: its steps are left out of workspace symbols.`;
 }
 
 /** The one diagnostic of a plan too big to analyse, on its first character. */

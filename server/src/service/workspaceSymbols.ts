@@ -1,44 +1,59 @@
 // Workspace symbols: every binding and every tool call of every plan in the workspace, found by
 // the runtime's rule for plan files and named the way the outline names steps. Plans not open in
-// the editor are read from disk and kept until their size or modification time changes.
+// the editor are read from disk (bounded, never blocking) and kept until their size or modification
+// time changes. A plan over `rlmPlan.maxAnalyzedSize`, open or on disk, is left out as the editor
+// leaves it unanalysed, and the log says so once per version of the file.
 
 import { statSync } from "node:fs";
-import { relative } from "node:path";
-import { pathToFileURL } from "node:url";
+import { isAbsolute, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { findWorkspaceFiles, parseJsoncDocument, workspaceFileKind } from "@rlm-plan/core";
 import { readTextFileSync } from "@rlm-plan/core/text";
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnalyzedPlan } from "./analyzedPlan";
+import { notIndexedMessage } from "./sizeLimits";
 import { documentSymbols } from "./symbols";
 
-/** A workspace is walked for at most this many plans, and a plan larger than this is skipped. */
+/** A workspace is walked for at most this many plans. */
 const MAX_FILES = 5000;
-const MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Clients filter further; a long list helps no one. */
 const MAX_RESULTS = 1000;
 
 interface CachedPlan {
   readonly stamp: string;
-  readonly symbols: readonly DocumentSymbol[];
+  /** Undefined for a plan over the limit (or unreadable): not read again until it changes. */
+  readonly symbols: readonly DocumentSymbol[] | undefined;
+}
+
+/** The open plans: those analysed, and those over the limit (by URI), which are not read from disk. */
+export interface OpenPlans {
+  readonly analyzed: readonly AnalyzedPlan[];
+  readonly refused: readonly string[];
 }
 
 export class WorkspaceSymbols {
   private readonly cache = new Map<string, CachedPlan>();
 
-  /** Symbols matching `query` (case-insensitive, letters in order), open plans' current text first. */
-  search(folder: string | undefined, query: string, open: readonly AnalyzedPlan[]): SymbolInformation[] {
+  /** `warn` logs why a plan is left out (plans over `maxAnalyzedSize`). */
+  constructor(private readonly warn: (message: string) => void) {}
+
+  /**
+   * Symbols matching `query` (case-insensitive, letters in order), open plans' current text first;
+   * plans on disk over `maxBytes` (the `maxAnalyzedSize` setting) are left out.
+   */
+  search(folder: string | undefined, query: string, open: OpenPlans, maxBytes: number): SymbolInformation[] {
     const results: SymbolInformation[] = [];
-    const seen = new Set<string>();
+    const seen = new Set<string>(open.refused);
     const matches = matcher(query);
     const add = (uri: string, file: string, symbols: readonly DocumentSymbol[]) => {
       seen.add(uri);
-      for (const info of flatten(uri, folder ? relative(folder, file) : file, symbols)) {
+      for (const info of flatten(uri, shownPath(folder, file), symbols)) {
         if (results.length >= MAX_RESULTS) return;
         if (matches(info.name)) results.push(info);
       }
     };
-    for (const plan of open) add(plan.document.uri, plan.document.uri, documentSymbols(plan));
+    for (const plan of open.analyzed) add(plan.document.uri, pathOf(plan.document.uri), documentSymbols(plan));
     if (folder === undefined) return results;
     const files = findWorkspaceFiles(folder, MAX_FILES);
     const live = new Set<string>();
@@ -46,7 +61,7 @@ export class WorkspaceSymbols {
       const uri = pathToFileURL(file).href;
       live.add(file);
       if (seen.has(uri) || workspaceFileKind(file) !== "plan") continue;
-      const symbols = this.symbolsOf(file, uri);
+      const symbols = this.symbolsOf(file, uri, folder, maxBytes);
       if (symbols) add(uri, file, symbols);
       if (results.length >= MAX_RESULTS) break;
     }
@@ -54,22 +69,35 @@ export class WorkspaceSymbols {
     return results;
   }
 
-  private symbolsOf(file: string, uri: string): readonly DocumentSymbol[] | undefined {
+  private symbolsOf(
+    file: string,
+    uri: string,
+    folder: string,
+    maxBytes: number,
+  ): readonly DocumentSymbol[] | undefined {
     let stamp: string;
+    let size: number;
     try {
       const stat = statSync(file);
-      if (stat.size > MAX_FILE_BYTES) return undefined;
-      stamp = `${stat.size}:${stat.mtimeMs}`;
+      size = stat.size;
+      stamp = `${stat.size}:${stat.mtimeMs}:${maxBytes}`;
     } catch {
       return undefined;
     }
     const cached = this.cache.get(file);
     if (cached?.stamp === stamp) return cached.symbols;
+    if (size > maxBytes) {
+      this.warn(notIndexedMessage(relative(folder, file), size, maxBytes));
+      this.cache.set(file, { stamp, symbols: undefined });
+      return undefined;
+    }
     let text: string;
     try {
-      // Bounded and never blocking: a FIFO named like a plan would hang the server (stat said its size is 0).
-      text = readTextFileSync(file, MAX_FILE_BYTES);
+      // Bounded and never blocking: a FIFO named like a plan would hang the server (stat said its
+      // size is 0), and a file grown since the stat is refused at the limit.
+      text = readTextFileSync(file, maxBytes);
     } catch {
+      this.cache.set(file, { stamp, symbols: undefined });
       return undefined;
     }
     const document = TextDocument.create(uri, "rlm-plan", 0, text);
@@ -77,6 +105,13 @@ export class WorkspaceSymbols {
     this.cache.set(file, { stamp, symbols });
     return symbols;
   }
+}
+
+/** A file as its symbols name it: relative to the workspace folder when inside it, else whole. */
+function shownPath(folder: string | undefined, file: string): string {
+  if (folder === undefined || !isAbsolute(file)) return file;
+  const inside = relative(folder, file);
+  return inside.startsWith("..") || isAbsolute(inside) ? file : inside;
 }
 
 /**
@@ -101,6 +136,15 @@ function flatten(uri: string, file: string, symbols: readonly DocumentSymbol[]):
   };
   for (const symbol of symbols) visit(symbol);
   return out;
+}
+
+/** An open document's file path (named relative to the folder like the files on disk), else its URI. */
+function pathOf(uri: string): string {
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
 }
 
 /** VS Code's own rule for workspace symbol queries: the query's characters in order, any case. */

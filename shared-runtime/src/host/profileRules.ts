@@ -7,7 +7,7 @@ import { hasOwn, isJsonObject, pointer, type JsonObject, type JsonPath } from ".
 import { BUDGET_FIELDS, resolveBudget } from "../plan/budget";
 import { analyzeCapability } from "../plan/capabilities";
 import type { ProblemTarget } from "../plan/problems";
-import { inputSchemaProblem } from "../plan/toolArguments";
+import { inputSchemaProblem } from "../plan/inputSchemas";
 import { mcpTransportOf, type McpServerSpec } from "./mcp/spec";
 import type { HostProfileError, Locator } from "./profileTypes";
 

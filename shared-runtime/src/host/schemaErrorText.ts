@@ -5,7 +5,7 @@ import type { ErrorObject } from "ajv";
 import { pointer, pointerPath, valueAtPath, type JsonPath } from "../json";
 import { describe } from "../plan/normalize";
 import { orList, type ProblemTarget } from "../plan/problems";
-import { typeNoun } from "../plan/toolArguments";
+import { typeNoun } from "../plan/schemaProblemText";
 import { nearestName } from "../text/nearestName";
 import type { HostProfileError, Locator } from "./profileTypes";
 

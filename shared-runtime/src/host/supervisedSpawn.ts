@@ -4,7 +4,7 @@
 // tells the supervisor this process is gone. The caller gets the child (its stdin, stdout and
 // stderr are the program's), the group to kill, and why the program could not start, if so.
 
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { ProcessGroup } from "./processGroup";
 import { createToolCgroup, removeCgroup } from "./toolCgroup";
@@ -42,7 +42,7 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   const supervisorEnv = electron ? { ...env, ELECTRON_RUN_AS_NODE: "1", RLM_PLAN_SUPERVISOR_ELECTRON: "1" } : env;
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", program, ...argv], {
+    child = childProcess().spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", program, ...argv], {
       shell: false,
       cwd,
       env: supervisorEnv,
@@ -66,4 +66,13 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
     pipe.on("close", () => resolve());
   });
   return { child, group, startError: () => startError, supervisorGone };
+}
+
+/**
+ * node:child_process (with net and dgram) on the first program: a run whose tools are built in
+ * starts none, and loading it was a twentieth of a bare Node start (bench/README.md).
+ */
+function childProcess(): typeof import("node:child_process") {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require("node:child_process") as typeof import("node:child_process");
 }

@@ -41,6 +41,22 @@ export function requiredCapability(step: Step): Capability | undefined {
   }
 }
 
+/**
+ * formatCapability with its texts kept, one per distinct capability: a walk over 60,000 steps
+ * calling `echo` formats (and hashes, to ask the granted set) one string, not 60,000.
+ */
+export function capabilityTexts(): (capability: Capability) => string {
+  const byKind = new Map<string, Map<string, string>>();
+  return (capability) => {
+    const name = "name" in capability ? capability.name : "action" in capability ? capability.action : "";
+    let texts = byKind.get(capability.kind);
+    if (!texts) byKind.set(capability.kind, (texts = new Map()));
+    let text = texts.get(name);
+    if (text === undefined) texts.set(name, (text = formatCapability(capability)));
+    return text;
+  };
+}
+
 const SIMPLE_ATOM = /^[a-z][A-Za-z0-9_]*$/;
 
 /** Prints a capability as the reference prints the term; names that need it are quoted. */

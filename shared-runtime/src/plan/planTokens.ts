@@ -6,7 +6,7 @@
 
 import type { JsonPath } from "../json";
 import { OPERATIONS, SPAWN_AGENT, type Expr, type Plan, type Step } from "./ast";
-import { childPlans, stepExpressions } from "./walk";
+import { childPlans, expressionNodes, stepExpressions } from "./walk";
 import type { PlanModel } from "./model";
 
 export type PlanTokenKind =
@@ -87,21 +87,8 @@ function stepTokens(step: Step, tokens: PlanToken[]): void {
 
 /** Inputs and field keys; variables are the model's (it knows what they resolve to). */
 function exprTokens(expr: Expr, tokens: PlanToken[]): void {
-  switch (expr.kind) {
-    case "input":
-      tokens.push({ kind: "input", path: [...expr.path, "name"] });
-      break;
-    case "field":
-      tokens.push({ kind: "fieldKey", path: [...expr.path, "key"] });
-      exprTokens(expr.base, tokens);
-      break;
-    case "list":
-      for (const item of expr.items) exprTokens(item, tokens);
-      break;
-    case "object":
-      for (const [, value] of expr.entries) exprTokens(value, tokens);
-      break;
-    default:
-      break;
+  for (const e of expressionNodes(expr)) {
+    if (e.kind === "input") tokens.push({ kind: "input", path: [...e.path, "name"] });
+    else if (e.kind === "field") tokens.push({ kind: "fieldKey", path: [...e.path, "key"] });
   }
 }

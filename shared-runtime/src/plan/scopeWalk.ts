@@ -81,8 +81,12 @@ const KNOWN_OPS: ReadonlySet<string> = new Set<string>(OPERATIONS);
 export class ScopeWalk {
   /** What each name means here (a NameTable: a flat plan binds thousands of names). */
   private readonly visible = new NameTable<ModelBinding>();
-  /** (name, what it meant before) for every binding made, to restore when a plan ends. */
-  private readonly undo: (readonly [string, ModelBinding | undefined])[] = [];
+  /**
+   * The name of every binding made and what it meant before, to restore when a plan ends: two
+   * arrays rather than a pair a binding (60,000 pairs that outlive the young generation).
+   */
+  private readonly undoNames: string[] = [];
+  private readonly undoBefore: (ModelBinding | undefined)[] = [];
   private readonly planPaths: JsonPath[] = [];
   private current: OpenScope | undefined;
   private readonly recorded: ScopeRecord | undefined;
@@ -130,14 +134,15 @@ export class ScopeWalk {
       (this.recorded.scopes as PlanScope[]).push(scope);
       this.current = scope;
     }
-    return this.undo.length;
+    return this.undoNames.length;
   }
 
   /** Ends the current plan: every name it bound means again what it meant before. */
   leave(mark: number): void {
     this.fields = undefined;
-    while (this.undo.length > mark) {
-      const [name, before] = this.undo.pop() as readonly [string, ModelBinding | undefined];
+    while (this.undoNames.length > mark) {
+      const name = this.undoNames.pop() as string;
+      const before = this.undoBefore.pop();
       if (before) this.visible.set(name, before);
       else this.visible.delete(name);
     }
@@ -150,7 +155,8 @@ export class ScopeWalk {
     const planPath = this.planPaths[this.planPaths.length - 1] ?? [];
     this.fields = undefined;
     const binding: ModelBinding = { name, stepPath, planPath, index, op, step };
-    this.undo.push([name, this.visible.get(name)]);
+    this.undoNames.push(name);
+    this.undoBefore.push(this.visible.get(name));
     this.visible.set(name, binding);
     if (this.recorded && this.current) {
       this.current.bindings.push(binding);

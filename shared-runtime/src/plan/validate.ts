@@ -16,13 +16,14 @@ import {
   type Step,
 } from "./ast";
 import { resolveBudget, type Budget } from "./budget";
-import { formatCapability, grantedKeys, requiredCapability } from "./capabilities";
+import { capabilityTexts, grantedKeys, requiredCapability } from "./capabilities";
 import { costRows } from "./costRows";
 import { estimateEachStep, estimatePlan, type Estimate, type PlanEstimates } from "./estimate";
 import { PlanModel } from "./model";
 import { bindingNameProblem } from "./names";
 import { ScopeWalk, type ModelBinding } from "./scopeWalk";
 import { describe, lostSteps } from "./normalize";
+import { expressionNodes } from "./walk";
 import { detailText, quoted, type PlanProblem, type ProblemTarget, type RelatedLocation } from "./problems";
 
 export interface ValidateOptions {
@@ -105,6 +106,9 @@ class Validator {
   readonly scopes: ScopeWalk;
   /** For a binding that repeats a name in scope: the name's first binding there. */
   private readonly firstBindings = new Map<ModelBinding, ModelBinding>();
+  private readonly capabilityText = capabilityTexts();
+  /** One message a denied capability: 60,000 checkpoints share one string, not 60,000 copies. */
+  private readonly deniedMessages = new Map<string, string>();
 
   constructor(private readonly options: ValidateOptions) {
     this.scopes = new ScopeWalk(options.model === true);
@@ -273,29 +277,14 @@ class Validator {
   }
 
   private expr(expr: Expr): void {
-    switch (expr.kind) {
-      case "literal":
-      case "input":
-        return;
-      case "var":
-        if (!this.scopes.refer(expr.name, expr.path, true)) {
-          this.invalid(
-            [...expr.path, "name"],
-            "unbound_variable",
-            [expr.name],
-            `variable ${quoted(expr.name)} is not bound here: bind it in an earlier step of this plan or an enclosing one`,
-          );
-        }
-        return;
-      case "field":
-        this.expr(expr.base);
-        return;
-      case "list":
-        for (const item of expr.items) this.expr(item);
-        return;
-      case "object":
-        for (const [, value] of expr.entries) this.expr(value);
-        return;
+    for (const e of expressionNodes(expr)) {
+      if (e.kind !== "var" || this.scopes.refer(e.name, e.path, true)) continue;
+      this.invalid(
+        [...e.path, "name"],
+        "unbound_variable",
+        [e.name],
+        `variable ${quoted(e.name)} is not bound here: bind it in an earlier step of this plan or an enclosing one`,
+      );
     }
   }
 
@@ -366,13 +355,18 @@ class Validator {
   private capability(step: Step, granted: ReadonlySet<string> | undefined): void {
     const needed = requiredCapability(step);
     if (!needed || !granted) return;
-    const text = formatCapability(needed);
+    const text = this.capabilityText(needed);
     if (granted.has(text)) return;
+    let message = this.deniedMessages.get(text);
+    if (message === undefined) {
+      message = `this step needs the capability ${text}, which the host does not grant`;
+      this.deniedMessages.set(text, message);
+    }
     this.report({
       phase: "validate",
       kind: "capability_denied",
       capability: text,
-      message: `this step needs the capability ${text}, which the host does not grant`,
+      message,
       path: capabilityPath(step),
       target: "value",
       hostDependent: true,

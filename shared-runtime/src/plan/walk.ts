@@ -71,17 +71,26 @@ export function stepInputs(step: Step): InputReference[] {
   const found: InputReference[] = [];
   for (const [field, expr] of stepExpressions(step)) {
     const handle = step.op === "context" && field === "handle";
-    // Pushed last to first one at a time: a literal list may hold a million items (no spread).
-    const pending: Expr[] = [expr];
-    for (let e = pending.pop(); e; e = pending.pop()) {
+    for (const e of expressionNodes(expr))
       if (e.kind === "input") found.push({ name: e.name, path: [...e.path, "name"], asContext: handle && e === expr });
-      else if (e.kind === "field") pending.push(e.base);
-      else if (e.kind === "list") for (let k = e.items.length - 1; k >= 0; k--) pending.push(e.items[k] as Expr);
-      else if (e.kind === "object")
-        for (let k = e.entries.length - 1; k >= 0; k--) pending.push((e.entries[k] as readonly [string, Expr])[1]);
-    }
   }
   return found;
+}
+
+/**
+ * `expr` and every expression inside it, outermost first, in source order (a field read, then
+ * its base; a list's items; an object's values): the one descent through an expression.
+ */
+export function* expressionNodes(expr: Expr): Generator<Expr> {
+  // Pushed last to first one at a time: a literal list may hold a million items (no spread).
+  const pending: Expr[] = [expr];
+  for (let e = pending.pop(); e; e = pending.pop()) {
+    yield e;
+    if (e.kind === "field") pending.push(e.base);
+    else if (e.kind === "list") for (let k = e.items.length - 1; k >= 0; k--) pending.push(e.items[k] as Expr);
+    else if (e.kind === "object")
+      for (let k = e.entries.length - 1; k >= 0; k--) pending.push((e.entries[k] as readonly [string, Expr])[1]);
+  }
 }
 
 /** Child plans of a step, in the order the runtime visits them. */

@@ -2,6 +2,8 @@
 // secret mask and the host are assembled, for every front end.
 
 export * from "./planSession";
+export * from "./openSession";
+export * from "./sessionOptions";
 export * from "./analysisPolicy";
 export * from "./hostProfiles";
 export * from "./secretMask";

@@ -17,7 +17,7 @@ import type { RunEvent } from "../run/events";
 import type { HostFactory, RunReport, RunStage } from "../run/startRun";
 import type { SecretMask } from "../run/secrets";
 import type { Estimate } from "../plan/estimate";
-import { openPlanSessionSync } from "../session/planSession";
+import { openPlanSessionSync } from "../session/openSession";
 import type { SessionRecording } from "../session/runRecording";
 import { checkExpectations, pointerOf, spentOf, type AssertionFailure, type Spent } from "./assertions";
 import { CassetteReplay, loadCassette, replayingHost, type ModelNames } from "./cassette";

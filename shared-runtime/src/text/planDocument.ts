@@ -137,7 +137,8 @@ class LazyTreeDocument implements PlanDocument {
     if (this.root !== null || this.syntaxErrors.some((e) => e.code === "too_deep")) {
       return requests.map((r) => this.rangeOf(r.path, r.target));
     }
-    return rangesByScan(this.text, requests);
+    // No tree and no errors: JSON.parse read the text (its comments blanked out).
+    return rangesByScan(this.text, requests, this.syntaxErrors.length === 0);
   }
 
   tree(): Node | undefined {

@@ -3,10 +3,11 @@
 // `<name>.expected.<ext>`. A fixture marks the cursor with `|` and may start with directives,
 // `//! key: value` lines the test reads and the document never sees. Other files in the folder
 // (a host profile, say) are shared by its fixtures. `UPDATE_GOLDEN=1` writes the golden files
-// instead of comparing (review the diff before committing).
+// instead of comparing (review the diff before committing). A folder may take its fixtures from
+// another (`{ inputs: "plans" }`): the document-wide features share the scenarios of plans/.
 
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import type { Position } from "vscode-languageserver-protocol";
@@ -70,6 +71,7 @@ export function directive(fixture: GoldenFixture, key: string): string {
 export function expectGolden(actual: string, folder: string, file: string): void {
   const path = join(GOLDEN_ROOT, folder, file);
   if (process.env.UPDATE_GOLDEN === "1") {
+    mkdirSync(join(GOLDEN_ROOT, folder), { recursive: true });
     if (!existsSync(path) || readFileSync(path, "utf8") !== actual) writeFileSync(path, actual);
     return;
   }
@@ -82,20 +84,26 @@ export function expectGolden(actual: string, folder: string, file: string): void
 }
 
 /**
- * One test per fixture of test/service/golden/`folder`/, in name order. `produce` returns the
- * test's outputs by golden suffix (`{".expected.rlmplan.json": text}`); each must equal its golden
- * file, and every golden file of the fixture must be produced (a stale one fails too).
+ * One test per fixture of test/service/golden/`folder`/ (or of `options.inputs`, a folder whose
+ * fixtures several features share), in name order. `produce` returns the test's outputs by golden
+ * suffix (`{".expected.rlmplan.json": text}`); each must equal its golden file in `folder`, and
+ * every golden file of the fixture must be produced (a stale one fails too).
  */
 export function goldenTests(
   folder: string,
   produce: (fixture: GoldenFixture) => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>,
+  options: { readonly inputs?: string } = {},
 ): void {
-  const files = readdirSync(join(GOLDEN_ROOT, folder)).sort();
-  const inputs = files.filter((file) => file.includes(".input."));
+  const inputFolder = options.inputs ?? folder;
+  const output = join(GOLDEN_ROOT, folder);
+  const files = existsSync(output) ? readdirSync(output).sort() : [];
+  const inputs = readdirSync(join(GOLDEN_ROOT, inputFolder))
+    .filter((file) => file.includes(".input."))
+    .sort();
   for (const input of inputs) {
     const name = input.slice(0, input.indexOf(".input."));
     it(name, async () => {
-      const outputs = await produce(goldenFixture(folder, input));
+      const outputs = await produce(goldenFixture(inputFolder, input));
       for (const [suffix, actual] of Object.entries(outputs)) expectGolden(actual, folder, `${name}${suffix}`);
       const produced = new Set(Object.keys(outputs).map((suffix) => `${name}${suffix}`));
       const stale = files.filter((file) => file.startsWith(`${name}.expected.`) && !produced.has(file));
@@ -107,6 +115,10 @@ export function goldenTests(
     const orphans = files.filter(
       (file) => file.includes(".expected.") && !names.has(file.slice(0, file.indexOf(".expected."))),
     );
-    assert.deepEqual(orphans, [], "golden files without a <name>.input.* fixture: add the fixture or delete them");
+    assert.deepEqual(
+      orphans,
+      [],
+      `golden files without a <name>.input.* fixture in ${inputFolder}/: add the fixture or delete them`,
+    );
   });
 }

@@ -11,6 +11,7 @@ import type { PlanModel } from "../model";
 import type { PlanProblem } from "../problems";
 import { nearestName } from "../../text/nearestName";
 import { RESULT_WORDS, valueSchemaProblems } from "../toolArguments";
+import { expressionNodes } from "../walk";
 import { fieldOf, type PlanTypes, type TypeOrigin } from "./planTypes";
 import { printType, typeNounOf } from "./valueType";
 
@@ -31,20 +32,7 @@ type FieldExpr = Extract<Expr, { kind: "field" }>;
 
 /** Calls `visit` on every field read of `expr`, outermost first. */
 function visitFields(expr: Expr, visit: (field: FieldExpr) => void): void {
-  switch (expr.kind) {
-    case "field":
-      visit(expr);
-      visitFields(expr.base, visit);
-      return;
-    case "list":
-      for (const item of expr.items) visitFields(item, visit);
-      return;
-    case "object":
-      for (const [, value] of expr.entries) visitFields(value, visit);
-      return;
-    default:
-      return;
-  }
+  for (const e of expressionNodes(expr)) if (e.kind === "field") visit(e);
 }
 
 function fieldProblem(field: FieldExpr, types: PlanTypes, place: StepPlace, problems: PlanProblem[]): void {

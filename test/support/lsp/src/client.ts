@@ -54,6 +54,8 @@ export interface ClientOptions extends ServerProcessOptions {
   readonly settings?: Record<string, unknown>;
   /** Extra `workspace` client capabilities (e.g. `codeLens: {refreshSupport: true}`). */
   readonly workspaceCapabilities?: Record<string, unknown>;
+  /** Extra `textDocument` client capabilities (e.g. `semanticTokens: {serverCancelSupport: true}`). */
+  readonly textDocumentCapabilities?: Record<string, unknown>;
   /** `window` client capabilities (e.g. `workDoneProgress: true`). */
   readonly windowCapabilities?: Record<string, unknown>;
   /** `initializationOptions` sent in initialize. */
@@ -157,6 +159,7 @@ export class LspClient {
             publishDiagnostics: { relatedInformation: true, versionSupport: true },
             hover: { contentFormat: ["markdown", "plaintext"] },
             completion: { completionItem: { snippetSupport: true } },
+            ...options.textDocumentCapabilities,
           },
         },
       });
@@ -255,6 +258,21 @@ export class LspClient {
   ): Promise<{ version: number; ms: number; published: PublishedDiagnostics }> {
     const start = performance.now();
     const version = await this.change(uri, text);
+    const published = await this.diagnosticsOf(uri, version);
+    return { version, ms: published.at - start, published };
+  }
+
+  /**
+   * `edit`, then waits for the diagnostics of that version; the same timing as `changeTimed`,
+   * for an incremental change (what an editor sends as someone types).
+   */
+  async editTimed(
+    uri: string,
+    range: Range,
+    text: string,
+  ): Promise<{ version: number; ms: number; published: PublishedDiagnostics }> {
+    const start = performance.now();
+    const version = await this.edit(uri, range, text);
     const published = await this.diagnosticsOf(uri, version);
     return { version, ms: published.at - start, published };
   }
