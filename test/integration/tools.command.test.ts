@@ -186,10 +186,12 @@ describe("command tools: no process outlives a call", () => {
   test("timeout kills the tool and its grandchild", async () => {
     const pidFile = join(dir, "timeout.json");
     const started = Date.now();
-    const message = await failure(call(spec("tree.js", { timeoutMs: 800 }), { pidFile }));
+    // Long enough for tree.js to start and write its pid file on a loaded machine (at 800 ms,
+    // with the process tiers two files at a time on two busy cores, it was killed before that).
+    const message = await failure(call(spec("tree.js", { timeoutMs: 3000 }), { pidFile }));
     const elapsed = Date.now() - started;
-    assert.equal(message, "timed out after 800 ms");
-    assert.ok(elapsed < 800 + 1000, `the call took ${elapsed} ms`);
+    assert.equal(message, "timed out after 3000 ms");
+    assert.ok(elapsed < 3000 + 1000, `the call took ${elapsed} ms`);
     const pids = await pidsOf(pidFile);
     assertNotRunning(pids.child, "the tool");
     assertNotRunning(pids.grandchild, "its grandchild");
