@@ -654,6 +654,10 @@ function printVerdicts(rows: readonly PlanRow[]): void {
     const of = rows.filter((r) => r.shape === shape);
     const perStep = (r: PlanRow | undefined): number => (r ? r.change.median / r.steps : NaN);
     const g = perStep(of.find((r) => r.steps === 10_000)) / perStep(of.find((r) => r.steps === 1_000));
+    if (Number.isNaN(g)) {
+      console.log(`linear growth, ${shape}: not measured (it needs the 1,000- and 10,000-step plans)`);
+      continue;
+    }
     console.log(
       `linear growth, ${shape} (didChange->diagnostics per step, 1k -> 10k ×${g.toFixed(2)}; ≤ ×${LINEAR_TOLERANCE} counts as linear): ${g <= LINEAR_TOLERANCE ? "yes" : "no"}`,
     );
