@@ -9,16 +9,19 @@
 //   node bench/out/lsp-after-edit.bench.js                          100 samples, flat and nested 10,000
 //   node bench/out/lsp-after-edit.bench.js --samples 200 --sizes 1000,10000
 //   node bench/out/lsp-after-edit.bench.js --before /tmp/main/server/out/lsp/main.js
+//   node bench/out/lsp-after-edit.bench.js --cpu-prof   this build's server under --cpu-prof, then
+//                                                      its top functions (timings inflated)
 //
 // Server CPU is read from /proc/<pid>/stat (user + system, in ticks of 10 ms): per sample it is
 // coarse, so the table gives its mean over the samples.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LspClient, SERVER_MAIN } from "@rlm-plan/lsp-harness";
 import type { Position } from "vscode-languageserver-protocol";
+import { summarizeCpuProfile } from "./cpuProfile";
 import { edited, incrementalChange, pick, Positions, random } from "./lspEdits";
 import { now } from "./measure";
 import { hostProfileText, planText, type PlanShape } from "./plans";
@@ -37,6 +40,8 @@ function option(name: string): string | undefined {
 const SAMPLES = Number(option("--samples") ?? 100);
 const SIZES = (option("--sizes") ?? "10000").split(",").map(Number);
 const BEFORE = option("--before");
+const PROFILE = process.argv.includes("--cpu-prof");
+const REPO = resolve(__dirname, "..", "..");
 const SHAPES: readonly PlanShape[] = ["flat", "nested"];
 
 type Kind = "hover" | "completion";
@@ -158,6 +163,7 @@ async function main(): Promise<void> {
   console.log(`first hover / completion after an edit: ${SAMPLES} samples of each per plan and server`);
   console.log(`node ${process.version} · ${os.cpus().length} logical CPUs · load average at start ${loadAverage()}`);
   for (const [name, main] of servers) console.log(`server "${name}": ${main}`);
+  const profileDir = PROFILE ? mkdtempSync(join(os.tmpdir(), "rlm-plan-after-edit-prof-")) : undefined;
   const sessions = await Promise.all(
     servers.map(([, main]) =>
       LspClient.start({
@@ -166,6 +172,7 @@ async function main(): Promise<void> {
         initializationOptions: { rlmPlan: SETTINGS },
         serverMain: main,
         waitMs: WAIT_MS,
+        ...(profileDir && main === SERVER_MAIN ? { cpuProfileDir: profileDir } : {}),
       }),
     ),
   );
@@ -240,6 +247,23 @@ async function main(): Promise<void> {
   console.log(line(header));
   for (const row of rows) console.log(line(row));
   console.log(`\nload average at the end: ${loadAverage()}`);
+  if (profileDir) printProfile(profileDir);
+}
+
+/** This build's server's top functions by self time over the whole run (opening included). */
+function printProfile(directory: string): void {
+  for (const file of readdirSync(directory).filter((f) => f.endsWith(".cpuprofile"))) {
+    const summary = summarizeCpuProfile(join(directory, file), REPO);
+    const busy = summary.sampledMs - summary.idleMs;
+    console.log(
+      `\nserver profile: ${fixed(busy)} ms busy, ${fixed(summary.gcMs)} ms garbage collection; top by self time:`,
+    );
+    for (const f of [...summary.functions].sort((a, b) => b.selfMs - a.selfMs).slice(0, 25))
+      console.log(
+        `${fixed(f.selfMs).padStart(8)} ms  ${((f.selfMs / busy) * 100).toFixed(1).padStart(5)} %  ${f.where}`,
+      );
+  }
+  rmSync(directory, { recursive: true, force: true });
 }
 
 main().catch((error: unknown) => {
