@@ -55,23 +55,23 @@ export function editedTree(oldText: string, oldRoot: Node, newText: string): Nod
  */
 const CHUNK = 4096;
 
-/** The length of the texts' common start, at most `max`. */
-function commonPrefix(a: string, b: string, max: number): number {
+/** The length of the texts' common start, at most `room`. */
+function commonPrefix(a: string, b: string, room: number): number {
   let at = 0;
-  while (at + CHUNK <= max && a.slice(at, at + CHUNK) === b.slice(at, at + CHUNK)) at += CHUNK;
-  while (at < max && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  while (at + CHUNK <= room && a.slice(at, at + CHUNK) === b.slice(at, at + CHUNK)) at += CHUNK;
+  while (at < room && a.charCodeAt(at) === b.charCodeAt(at)) at++;
   return at;
 }
 
-/** The length of the texts' common end, at most `max`. */
-function commonSuffix(a: string, b: string, max: number): number {
+/** The length of the texts' common end, at most `room`. */
+function commonSuffix(a: string, b: string, room: number): number {
   let same = 0;
   while (
-    same + CHUNK <= max &&
+    same + CHUNK <= room &&
     a.slice(a.length - same - CHUNK, a.length - same) === b.slice(b.length - same - CHUNK, b.length - same)
   )
     same += CHUNK;
-  while (same < max && a.charCodeAt(a.length - 1 - same) === b.charCodeAt(b.length - 1 - same)) same++;
+  while (same < room && a.charCodeAt(a.length - 1 - same) === b.charCodeAt(b.length - 1 - same)) same++;
   return same;
 }
 
