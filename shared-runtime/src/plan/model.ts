@@ -11,18 +11,13 @@ import { costRows, type CostRow } from "./costRows";
 import { planNeeds, type PlanUses } from "./needs";
 import { addEstimates, estimatePlan, scaleEstimate, type Estimate, type PlanEstimates } from "./estimate";
 import type { ModelBinding, ModelReference, PlanScope, ScopeRecord } from "./scopeWalk";
+import { ScopeTree, type ScopePosition } from "./scopeTree";
 import { samePath, stepChainAt, stepPositions, type StepLink } from "./stepChain";
 import { PlanTypes, type TypeHost } from "./types/planTypes";
 import { childPlans, expressionsOf, planSteps, stepInputs, type InputReference, type StepExpression } from "./walk";
 
 export type { ModelBinding, ModelReference, PlanScope } from "./scopeWalk";
-
-/** Where a place of the plan is, scope-wise: the innermost plan and the step index it is at. */
-export interface ScopePosition {
-  readonly scope: PlanScope;
-  /** Bindings of `scope` at source indexes below this are visible. */
-  readonly cut: number;
-}
+export type { ScopePosition } from "./scopeTree";
 
 /** A normalized step as the model sees it, from `PlanModel.steps()`. */
 export interface StepInModel {
@@ -71,8 +66,7 @@ export class PlanModel {
   readonly bindings: readonly ModelBinding[];
   readonly references: readonly ModelReference[];
   private scopeIndex: Map<string, PlanScope> | undefined;
-  /** Each scope's sub-plans' scopes in walk order, under `undefined` the root's. */
-  private subScopes: Map<PlanScope | undefined, PlanScope[]> | undefined;
+  private scopeTree: ScopeTree | undefined;
   private referenceIndex: Map<string, ModelReference> | undefined;
   /** References resolved without the index so far (bindingOfReference). */
   private resolves = 0;
@@ -218,44 +212,12 @@ export class PlanModel {
   }
 
   /**
-   * The innermost walked plan on the way to `path`, and the index of the step `path` is in:
-   * down from the root scope, each level among the sub-plans of the scope above (no index of
-   * every plan by path string, which cost the first request after each edit up to 40 ms).
+   * The innermost walked plan on the way to `path`, and the index of the step `path` is in
+   * (scopeTree.ts: down through the scopes, no index of every plan by path string).
    */
   scopeAt(path: JsonPath): ScopePosition | undefined {
-    let found: ScopePosition | undefined;
-    for (const position of stepPositions(path)) {
-      // A "plan" the walk did not enter (under an operation that has none) is no scope.
-      const scope = this.scopeIn(found, position.planPath);
-      if (!scope) break;
-      found = { scope, cut: position.index };
-    }
-    return found;
-  }
-
-  /** The scope of the plan at `planPath` directly inside `outer` (the root's when there is none). */
-  private scopeIn(outer: ScopePosition | undefined, planPath: JsonPath): PlanScope | undefined {
-    if (!this.subScopes) {
-      this.subScopes = new Map();
-      for (const scope of this.scopes) {
-        const list = this.subScopes.get(scope.parent);
-        if (list) list.push(scope);
-        else this.subScopes.set(scope.parent, [scope]);
-      }
-    }
-    const candidates = this.subScopes.get(outer?.scope) ?? [];
-    // The walk enters sub-plans in step order: bisect to the owner's; else look through them all.
-    const owner = outer ? outer.cut : 0;
-    let low = 0;
-    let high = candidates.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if ((candidates[mid] as PlanScope).ownerIndex < owner) low = mid + 1;
-      else high = mid;
-    }
-    for (let i = low; i < candidates.length && (candidates[i] as PlanScope).ownerIndex === owner; i++)
-      if (samePath((candidates[i] as PlanScope).planPath, planPath)) return candidates[i];
-    return candidates.find((scope) => samePath(scope.planPath, planPath));
+    this.scopeTree ??= new ScopeTree(this.scopes);
+    return this.scopeTree.at(path);
   }
 
   /** The binding a reference to `name` at `path` would mean. */
