@@ -122,8 +122,13 @@ interface TraceEvent {
   readonly tid: number;
 }
 
-/** The main thread's time by kind in a Chromium trace (ms, each event's own time without what it holds), and its longest task. */
-function mainThread(trace: Buffer): { kinds: string; longest: number } {
+/**
+ * The main thread's time by kind in a Chromium trace (ms, each event's own time without what it
+ * holds), its longest task, and the worst gap between two animation frames with the work traced
+ * inside it: on the page's main thread, and on every thread of Chromium (a gap with little work in
+ * it is Chromium waiting for a core, not the page's drawing).
+ */
+function mainThread(trace: Buffer): { kinds: string; longest: number; worst: string } {
   const events = (JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] }).traceEvents;
   const kinds: Record<string, string> = {
     FunctionCall: "script",
@@ -168,7 +173,21 @@ function mainThread(trace: Buffer): { kinds: string; longest: number } {
     if (kind) sums.set(kind, (sums.get(kind) ?? 0) + us / 1000);
   }
   const longest = Math.max(0, ...main.filter((e) => e.name === "RunTask").map((e) => (e.dur ?? 0) / 1000));
+  const ticks = main.filter((e) => e.name === "FireAnimationFrame").map((e) => e.ts);
+  let [gap, from] = [0, 0];
+  for (let i = 1; i < ticks.length; i++)
+    if ((ticks[i] as number) - (ticks[i - 1] as number) > gap)
+      [gap, from] = [(ticks[i] as number) - (ticks[i - 1] as number), ticks[i - 1] as number];
+  // Work inside the gap: top-level tasks only (a task's own events are inside it).
+  const busy = (of: TraceEvent[]) =>
+    of
+      .filter((e) => e.name === "RunTask" && e.ts >= from && e.ts < from + gap)
+      .reduce((sum, e) => sum + Math.min(e.dur ?? 0, from + gap - e.ts), 0) / 1000;
+  const worst =
+    `worst frame gap ${(gap / 1000).toFixed(1)} ms: the page's main thread busy ${busy(main).toFixed(1)} ms of it, ` +
+    `all of Chromium's threads ${busy(events.filter((e) => e.ph === "X")).toFixed(1)} ms`;
   return {
+    worst,
     kinds: Array.from(sums)
       .sort((a, b) => b[1] - a[1])
       .map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`)
@@ -235,7 +254,7 @@ async function main(): Promise<void> {
       if (process.env.GRAPH_VIEW_TRACE) writeFileSync(`${process.env.GRAPH_VIEW_TRACE}-${shape}-${steps}.json`, trace);
       const thread = mainThread(trace);
       breakdowns.push(
-        `${shape} ${steps} zoom, the page's main thread (ms): ${thread.kinds}; longest task ${thread.longest.toFixed(1)}`,
+        `${shape} ${steps} zoom, the page's main thread (ms): ${thread.kinds}; longest task ${thread.longest.toFixed(1)}; ${thread.worst}`,
       );
       console.log(
         [
