@@ -377,7 +377,10 @@ export class GraphPanel implements vscode.Disposable {
     clearTimeout(this.editTimer);
     clearInterval(this.liveTimer);
     for (const subscription of this.panelSubscriptions.splice(0)) subscription.dispose();
-    this.panel?.dispose();
+    // Cleared first: a page still waiting for the first graph is then not set on a disposed view.
+    const panel = this.panel;
+    this.panel = undefined;
+    panel?.dispose();
     this.options.onDispose();
   }
 }
