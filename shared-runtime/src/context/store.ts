@@ -17,7 +17,6 @@ import { searchWork } from "./operations/search";
 import { ContextHandle, CREATE_HANDLE } from "./contextHandle";
 import { contextMetadata } from "./resultShapes";
 import { memoryTextSource } from "./sources/memoryTextSource";
-import { randomUuid } from "../journal/idsAndDigests";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
@@ -233,7 +232,8 @@ function safeJson(value: unknown): JsonValue {
   }
 }
 
-/** A context's id (a random UUID, without node:crypto where the system has /dev/urandom). */
+/** A context's id. node:crypto on first use: a check or an editor's start registers no context. */
 function newContextId(): string {
-  return randomUuid();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("node:crypto") as typeof import("node:crypto")).randomUUID();
 }

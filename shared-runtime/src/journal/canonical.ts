@@ -3,12 +3,12 @@
 // form is JSON with object keys sorted and no spaces; the key is the SHA-256 of the masked form
 // (a request that held a secret is stored and keyed with `***` in its place).
 
+import { createHash } from "node:crypto";
 import type { JsonValue } from "../json";
 import { jsonByteLength } from "../run/outputMeasure";
 import type { HostCall } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
 import { ContextHandle } from "../context/contextHandle";
-import { sha256Hex } from "./idsAndDigests";
 
 /** What identifies a request: model calls by provider, model, messages and options; tools by name and arguments. */
 export type CanonicalRequest =
@@ -63,7 +63,7 @@ export function requestIdentity(
   const canonical = canonicalTextWithin(request);
   const whole = canonical !== undefined;
   const text = mask.mask(canonical ?? canonicalText(omitted(request)));
-  return { text, key: sha256Hex(text), whole };
+  return { text, key: createHash("sha256").update(text).digest("hex"), whole };
 }
 
 /** What a recorded request over the limit keeps: which call it was and its size in bytes. */
@@ -81,7 +81,7 @@ export function holdsHandle(value: unknown, depth = 0): boolean {
 }
 
 export function digestOf(text: string): string {
-  return sha256Hex(text);
+  return createHash("sha256").update(text).digest("hex");
 }
 
 function sorted(value: unknown, depth: number): unknown {

@@ -5,6 +5,7 @@
 // tried again at the next step, and a journal found damaged (or replaced by another process) is
 // moved aside and this run written whole into a fresh one, so nothing of it is lost.
 
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { basename } from "node:path";
 import { exactJsonText, type JsonObject } from "../json";
@@ -13,7 +14,6 @@ import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
 import { jsonByteLength } from "../run/outputMeasure";
-import { randomUuid } from "./idsAndDigests";
 import { canonicalRequest, digestOf, holdsHandle, RECORDED_TEXT_LIMIT, requestIdentity } from "./canonical";
 import { ReplayBook, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
@@ -89,7 +89,7 @@ export class RunRecorder implements RunObserver {
       this.elapsedBeforeMs = 0;
       this.run = {
         id: 0,
-        uid: randomUuid(),
+        uid: randomUUID(),
         origin: meta.origin,
         plan_file: meta.plan.file ?? null,
         plan_name: meta.plan.file ? basename(meta.plan.file) : "(text)",

@@ -5,9 +5,7 @@
 // The file is decoded as UTF-8; invalid bytes become U+FFFD exactly as Buffer#toString("utf8")
 // (and so readFileSync(path, "utf8")) decodes them, and a byte order mark stays a character.
 
-// node:fs's lazy `promises`, not node:fs/promises: importing that loads Node's streams and readline
-// (about 4 ms of a run's start) for a run that may never open a file.
-import { promises } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { hasLoneSurrogate } from "../codePoints";
 import { fileChars } from "./fileChars";
@@ -134,7 +132,7 @@ export async function openTextFile(path: string, options: TextFileOptions = {}):
   const chunkBytes = positiveInteger(options.chunkBytes, DEFAULT_CHUNK_BYTES, "chunkBytes");
   const stride = positiveInteger(options.indexStrideBytes, DEFAULT_INDEX_STRIDE_BYTES, "indexStrideBytes");
   const absolute = resolve(path);
-  const stats = await promises.stat(absolute, { bigint: true });
+  const stats = await stat(absolute, { bigint: true });
   if (!stats.isFile()) throw registrationError(absolute, new Error("not a regular file"));
   const identity = identityOf(stats);
   let scan: FileScan;
