@@ -224,10 +224,12 @@ export class PlanModel {
   /** The binding a reference to `name` at `path` would mean. */
   resolve(path: JsonPath, name: string): ModelBinding | undefined {
     for (let level = this.scopeAt(path); level; level = outer(level)) {
+      // Bindings are in step order: from the last one before the cut back (not from the plan's
+      // end: a flat plan's reference near the top would scan 10,000 bindings first).
       const bindings = level.scope.bindings;
-      for (let i = bindings.length - 1; i >= 0; i--) {
+      for (let i = countBefore(bindings, level.cut) - 1; i >= 0; i--) {
         const binding = bindings[i] as ModelBinding;
-        if (binding.index < level.cut && binding.name === name) return binding;
+        if (binding.name === name) return binding;
       }
     }
     return undefined;
