@@ -131,24 +131,25 @@ export class PlanModel {
    * steps, then the next step): the one walk over steps for the analyses that look at each.
    * Steps that did not normalize, and the steps inside them, are left out.
    */
-  *steps(): Generator<StepInModel> {
-    if (this.walked) {
-      yield* this.walked;
-      return;
-    }
+  steps(): readonly StepInModel[] {
+    // A list, not a generator: the analyses walk it on every keystroke, and a generator's
+    // results were 4-5 MB of garbage a walk at 60,000 steps.
+    if (this.walked) return this.walked;
     this.scopeIndex ??= new Map(this.scopes.map((s) => [pathKey(s.planPath), s]));
     const byStep = this.referencesByStep();
+    const steps: StepInModel[] = [];
     for (const { step, plan } of planSteps(this.plan)) {
       const scope = this.scopeIndex.get(pathKey(plan.path));
       // The cut is the step's source index (steps that did not normalize are not in `plan.steps`).
       const index = step.path[step.path.length - 1];
-      yield {
+      steps.push({
         step,
         path: step.path,
         scope: scope && typeof index === "number" ? { scope, cut: index } : undefined,
         references: byStep.get(pathKey(step.path)) ?? [],
-      };
+      });
     }
+    return steps;
   }
 
   /**
