@@ -90,3 +90,12 @@ function quantile(sorted: readonly number[], q: number): number {
   const high = sorted[Math.ceil(at)] as number;
   return low + (high - low) * (at - Math.floor(at));
 }
+
+/** Prints rows under a header, the first column left-aligned, the others right-aligned. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}

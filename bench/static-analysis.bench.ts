@@ -14,7 +14,7 @@ import {
   type ToolHandler,
   type ValidatedPlan,
 } from "@rlm-plan/core";
-import { awaitedCalls, calls, measure, now, type Subject, type Timing } from "./measure";
+import { awaitedCalls, calls, measure, now, table, type Subject, type Timing } from "./measure";
 import {
   CAPABILITIES,
   HUGE_BUDGET,
@@ -237,14 +237,6 @@ function outcome(first: () => { phase: string; kind: string; reason?: string } |
 
 function section(title: string): void {
   console.log(`\n${title}\n${"-".repeat(title.length)}`);
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
 }
 
 function ms(value: number): string {

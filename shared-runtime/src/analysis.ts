@@ -96,7 +96,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
         for (const item of toolArgumentProblems(validation.model, policy.tools, types)) problems.push(item);
       for (const item of typeProblems(validation.model, types, stepPlace(text, doc))) problems.push(item);
     }
-    for (const item of modelOptionProblems(parsed.plan)) problems.push(item);
+    for (const item of modelOptionProblems(parsed.plan, validation.model?.steps())) problems.push(item);
     if (validation.model) {
       const { inputs, contextInputs } = policy.registries ?? {};
       const isContextInput =

@@ -33,9 +33,11 @@ export function contextHandleProblems(
   isContextInput?: (name: string) => boolean | undefined,
 ): PlanProblem[] {
   const problems: PlanProblem[] = [];
-  for (const { step, references } of model.steps()) {
+  for (const walked of model.steps()) {
+    const step = walked.step;
     if (step.op !== "context") continue;
-    const found = judge(step.handle, references, isContextInput);
+    // Asked only of context steps: a step's references are listed when asked (scopeWalk.ts).
+    const found = judge(step.handle, walked.references, isContextInput);
     if (found) {
       problems.push({
         phase: "validate",

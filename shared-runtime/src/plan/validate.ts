@@ -23,7 +23,7 @@ import { PlanModel } from "./model";
 import { bindingNameProblem } from "./names";
 import { ScopeWalk, type ModelBinding } from "./scopeWalk";
 import { describe, lostSteps } from "./normalize";
-import { expressionNodes } from "./walk";
+import { forEachExpressionNode } from "./walk";
 import { detailText, quoted, type PlanProblem, type ProblemTarget, type RelatedLocation } from "./problems";
 
 export interface ValidateOptions {
@@ -169,7 +169,10 @@ class Validator {
     this.planShape(plan);
     const opaque = plan.opaque ?? [];
     let next = 0;
-    for (const step of plan.steps) {
+    // Indexed: a loop that runs once per analysis stays in the interpreter, where `for...of`
+    // makes an iterator result a step.
+    for (let k = 0; k < plan.steps.length; k++) {
+      const step = plan.steps[k] as Step;
       const index = step.path[step.path.length - 1] as number;
       // Steps that did not normalize bind from their own place in the plan.
       while (next < opaque.length && (opaque[next] as OpaqueStep).index < index) {
@@ -277,16 +280,19 @@ class Validator {
   }
 
   private expr(expr: Expr): void {
-    for (const e of expressionNodes(expr)) {
-      if (e.kind !== "var" || this.scopes.refer(e.name, e.path, true)) continue;
-      this.invalid(
-        [...e.path, "name"],
-        "unbound_variable",
-        [e.name],
-        `variable ${quoted(e.name)} is not bound here: bind it in an earlier step of this plan or an enclosing one`,
-      );
-    }
+    // Made once per validation, not per step (the editor validates every step on each keystroke).
+    forEachExpressionNode(expr, this.visitExpression);
   }
+
+  private readonly visitExpression = (e: Expr): void => {
+    if (e.kind !== "var" || this.scopes.refer(e.name, e.path, true)) return;
+    this.invalid(
+      [...e.path, "name"],
+      "unbound_variable",
+      [e.name],
+      `variable ${quoted(e.name)} is not bound here: bind it in an earlier step of this plan or an enclosing one`,
+    );
+  };
 
   private contextAction(step: ContextStep): void {
     const action: ContextAction = step.action;

@@ -86,11 +86,32 @@ export function* expressionNodes(expr: Expr): Generator<Expr> {
   const pending: Expr[] = [expr];
   for (let e = pending.pop(); e; e = pending.pop()) {
     yield e;
-    if (e.kind === "field") pending.push(e.base);
-    else if (e.kind === "list") for (let k = e.items.length - 1; k >= 0; k--) pending.push(e.items[k] as Expr);
-    else if (e.kind === "object")
-      for (let k = e.entries.length - 1; k >= 0; k--) pending.push((e.entries[k] as readonly [string, Expr])[1]);
+    pushChildren(e, pending);
   }
+}
+
+/**
+ * `expressionNodes` for the editor's analysis, which visits every expression of every step on
+ * each keystroke: the same nodes in the same order, without a generator, and without a stack for
+ * an expression with nothing inside (most are a reference or a literal).
+ */
+export function forEachExpressionNode(expr: Expr, visit: (e: Expr) => void): void {
+  if (expr.kind !== "field" && expr.kind !== "list" && expr.kind !== "object") {
+    visit(expr);
+    return;
+  }
+  const pending: Expr[] = [expr];
+  for (let e = pending.pop(); e; e = pending.pop()) {
+    visit(e);
+    pushChildren(e, pending);
+  }
+}
+
+function pushChildren(e: Expr, pending: Expr[]): void {
+  if (e.kind === "field") pending.push(e.base);
+  else if (e.kind === "list") for (let k = e.items.length - 1; k >= 0; k--) pending.push(e.items[k] as Expr);
+  else if (e.kind === "object")
+    for (let k = e.entries.length - 1; k >= 0; k--) pending.push((e.entries[k] as readonly [string, Expr])[1]);
 }
 
 /** Child plans of a step, in the order the runtime visits them. */
@@ -108,16 +129,28 @@ export function childPlans(step: Step): readonly Plan[] {
 
 /** A normalized step's expressions with the field each is in, in STEP_FIELDS order. */
 export function stepExpressions(step: Step): readonly (readonly [field: string, expr: Expr])[] {
+  const expr = ownExpression(step);
+  return expr ? [[OWN_EXPRESSION_FIELD[step.op as keyof typeof OWN_EXPRESSION_FIELD], expr]] : [];
+}
+
+/** The field of the one expression a step of each operation evaluates itself. */
+const OWN_EXPRESSION_FIELD = { context: "handle", model: "prompt", tool: "args", final: "value" } as const;
+
+/**
+ * The expression a step evaluates itself, or undefined: no operation has more than one (the
+ * table above), so a walk over every step's expressions needs no list per step.
+ */
+export function ownExpression(step: Step): Expr | undefined {
   switch (step.op) {
     case "context":
-      return [["handle", step.handle]];
+      return step.handle;
     case "model":
-      return [["prompt", step.prompt]];
+      return step.prompt;
     case "tool":
-      return [["args", step.args]];
+      return step.args;
     case "final":
-      return [["value", step.value]];
+      return step.value;
     default:
-      return [];
+      return undefined;
   }
 }

@@ -2,7 +2,7 @@
 // provider applies it when the step runs, editors and `rlm-plan check` before anything runs.
 
 import { hasOwn, type JsonObject, type JsonValue } from "../json";
-import type { Plan } from "../plan/ast";
+import type { Plan, Step } from "../plan/ast";
 import { planSteps } from "../plan/walk";
 import { quoted, type PlanProblem } from "../plan/problems";
 import { nearestName } from "../text/nearestName";
@@ -65,9 +65,17 @@ export function modelOptionProblem(key: string, value: JsonValue): ModelOptionPr
  * Every model step's options the provider would refuse when the step runs, found before the
  * run. Host-dependent: the allow-list is the host's provider's (the one kind a profile has).
  */
-export function modelOptionProblems(plan: Plan): PlanProblem[] {
+export function modelOptionProblems(
+  plan: Plan,
+  /** The plan's steps when the caller has them walked already (the semantic model's `steps()`). */
+  steps: Iterable<{ readonly step: Step }> = planSteps(plan),
+): PlanProblem[] {
   const problems: PlanProblem[] = [];
-  for (const { step } of planSteps(plan)) {
+  // Indexed over a list: this loop runs once per analysis, in the interpreter, where `for...of`
+  // makes an iterator result a step.
+  const list = Array.isArray(steps) ? (steps as readonly { readonly step: Step }[]) : [...steps];
+  for (let k = 0; k < list.length; k++) {
+    const step = (list[k] as { readonly step: Step }).step;
     if (step.op === "model") {
       for (const key of Object.keys(step.options)) {
         const refused = modelOptionProblem(key, step.options[key] as JsonValue);

@@ -1,0 +1,239 @@
+// The editor's analysis (`analyzePlanText`) in CPU time, beside `JSON.parse` of the same text and,
+// with --before, another build of the core, the three interleaved call by call in one process:
+// on a loaded machine CPU time (`process.cpuUsage`, which counts V8's collector threads too) and
+// ratios within one process are what can be read. Runs in a child started with the language
+// server's V8 flags (ServerNodeFlags.flags), so the figure is the analysis as the server runs it;
+// --no-server-flags runs it with Node's defaults. Checks that both builds give byte-identical
+// problems. Prints figures; asserts nothing.
+//
+//   node bench/out/analysis-cpu.bench.js                                 1k, 10k, 60k, flat and nested
+//   node bench/out/analysis-cpu.bench.js --sizes 10000 --shapes flat     one plan
+//   node bench/out/analysis-cpu.bench.js --checkpoints                   also the 5.8 MB plan of 60,000 checkpoints
+//   node bench/out/analysis-cpu.bench.js --before /path/to/shared-runtime/out   another build beside this one
+//   node bench/out/analysis-cpu.bench.js --node-flags --max-semi-space-size=64  other flags than the server's
+//   node bench/out/analysis-cpu.bench.js --compare-flags ";--max-semi-space-size=32" --rounds 5
+//                                     children with each set of flags in turn, medians over the rounds
+
+import { spawnSync } from "node:child_process";
+import * as os from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core";
+import { ServerNodeFlags } from "@rlm-plan/language-server/protocol";
+import { table } from "./measure";
+import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
+
+const argv = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+};
+const SIZES = (option("--sizes") ?? "1000,10000,60000").split(",").map(Number);
+const SHAPES = (option("--shapes") ?? "flat,nested").split(",") as PlanShape[];
+const SAMPLES = Number(option("--samples") ?? 11);
+const BEFORE = option("--before");
+const CHILD_MARK = "RLM_PLAN_BENCH_ANALYSIS_CHILD";
+
+type Analyze = (text: string, policy: AnalysisPolicy) => { problems: readonly unknown[] };
+
+interface Subject {
+  readonly name: string;
+  readonly run: (text: string) => unknown;
+  readonly cpu: number[];
+}
+
+/** CPU milliseconds of `call`, repeated until it has used at least 10 ms, per call. */
+function cpuPerCall(call: () => unknown, keep: (value: unknown) => void): number {
+  let count = 0;
+  const start = process.cpuUsage();
+  let used = 0;
+  do {
+    keep(call());
+    count++;
+    used = cpuMs(process.cpuUsage(start));
+  } while (used < 10);
+  return used / count;
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** The 5.8 MB plan of issue 22 (big-documents.bench.ts's): 60,000 checkpoints, none granted. */
+function checkpointText(): string {
+  const steps = Array.from(
+    { length: 60_000 },
+    (_, i) => `{"op": "checkpoint", "label": "step ${i} of a plan that is five megabytes long, give or take"}`,
+  );
+  return `{"steps": [\n${steps.join(",\n")},\n{"op": "final", "value": 1}]}\n`;
+}
+
+async function run(): Promise<void> {
+  const policy = { capabilities: CAPABILITIES, budget: HUGE_BUDGET };
+  const before = BEFORE
+    ? ((await import(pathToFileURL(join(resolve(BEFORE), "index.js")).href)) as { analyzePlanText: Analyze })
+        .analyzePlanText
+    : undefined;
+  console.log(
+    `node ${process.version} ${process.execArgv.join(" ") || "(no flags)"} · ${os.cpus()[0]?.model ?? "?"} · load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  const plans: { name: string; steps: number; text: string; policy: AnalysisPolicy }[] = [];
+  for (const shape of SHAPES)
+    for (const steps of SIZES)
+      plans.push({ name: `${shape} ${steps.toLocaleString("en-US")}`, steps, text: planText(shape, steps), policy });
+  if (argv.includes("--checkpoints"))
+    plans.push({
+      name: "5.8 MB, checkpoints",
+      steps: 60_001,
+      text: checkpointText(),
+      policy: { capabilities: CAPABILITIES },
+    });
+  const rows: string[][] = [];
+  const perStep = new Map<string, number>();
+  const results: Record<string, number> = {};
+  for (const plan of plans) {
+    // What the server holds: the previous analysis of each document, alive while the next runs.
+    const held = new Map<string, unknown>();
+    const subjects: Subject[] = [
+      { name: "JSON.parse", run: (text) => JSON.parse(text), cpu: [] },
+      { name: "after", run: (text) => analyzePlanText(text, plan.policy), cpu: [] },
+      ...(before ? [{ name: "before", run: (text: string) => before(text, plan.policy), cpu: [] }] : []),
+    ];
+    if (before) {
+      const a = JSON.stringify(analyzePlanText(plan.text, plan.policy).problems);
+      const b = JSON.stringify(before(plan.text, plan.policy).problems);
+      if (a !== b) throw new Error(`${plan.name}: the problems differ between the builds`);
+    }
+    // Warm-up: the compiler's threads count in the process's CPU time until the code is optimized.
+    for (const subject of subjects) {
+      const start = process.cpuUsage();
+      for (let i = 0; i < 5 || cpuMs(process.cpuUsage(start)) < 300; i++)
+        held.set(subject.name, subject.run(plan.text));
+    }
+    for (let round = 0; round < SAMPLES; round++) {
+      // Each round starts with another subject, so none always runs after the same one.
+      for (let k = 0; k < subjects.length; k++) {
+        const subject = subjects[(round + k) % subjects.length] as Subject;
+        subject.cpu.push(
+          cpuPerCall(
+            () => subject.run(plan.text),
+            (value) => held.set(subject.name, value),
+          ),
+        );
+      }
+    }
+    const [parse, after, old] = subjects.map((s) => median(s.cpu)) as [number, number, number | undefined];
+    results[plan.name] = after;
+    perStep.set(`${plan.name} after`, after / plan.steps);
+    if (old !== undefined) perStep.set(`${plan.name} before`, old / plan.steps);
+    perStep.set(`${plan.name} JSON.parse`, parse / plan.steps);
+    rows.push([
+      plan.name,
+      `${parse.toFixed(2)} ms`,
+      ...(old !== undefined ? [`${old.toFixed(1)} ms (${(old / parse).toFixed(2)}x)`] : []),
+      `${after.toFixed(1)} ms (${(after / parse).toFixed(2)}x)`,
+      ...(old !== undefined ? [(after / old).toFixed(2)] : []),
+    ]);
+  }
+  const header = ["plan", "JSON.parse", ...(before ? ["before"] : []), "after", ...(before ? ["after / before"] : [])];
+  table(header, rows);
+  const growth: string[][] = [];
+  for (const shape of SHAPES)
+    for (const who of ["JSON.parse", ...(before ? ["before"] : []), "after"]) {
+      const series = SIZES.map((n) => perStep.get(`${shape} ${n.toLocaleString("en-US")} ${who}`) as number);
+      growth.push([`${shape} ${who}`, ...series.slice(1).map((v, i) => `×${(v / (series[i] as number)).toFixed(2)}`)]);
+    }
+  if (SIZES.length > 1) {
+    console.log(`\nper-step growth (CPU; ×1.00 = linear)`);
+    table(["series", ...SIZES.slice(1).map((n, i) => `${SIZES[i]} → ${n}`)], growth);
+  }
+  console.log(
+    `\nmedians of ${SAMPLES} CPU samples each; load at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  const maxRssMiB = process.resourceUsage().maxRSS / 1024;
+  console.log(`peak resident memory ${maxRssMiB.toFixed(0)} MiB`);
+  if (argv.includes("--json")) console.log(`${JSON_MARK}${JSON.stringify({ ...results, "peak RSS MiB": maxRssMiB })}`);
+}
+
+const JSON_MARK = "analysis-cpu.bench: ";
+
+/**
+ * `--compare-flags "A;B"`: each round runs one child per set of flags (the order turned each
+ * round), so load hits every set alike; prints each plan's median over the rounds.
+ */
+function compareFlags(sets: readonly string[], rounds: number): void {
+  const figures = sets.map(() => new Map<string, number[]>());
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < sets.length; k++) {
+      const at = (round + k) % sets.length;
+      const flags = (sets[at] as string).split(",").filter((f) => f !== "");
+      const rest = argv.filter(
+        (a, i) =>
+          a !== "--compare-flags" &&
+          argv[i - 1] !== "--compare-flags" &&
+          a !== "--rounds" &&
+          argv[i - 1] !== "--rounds",
+      );
+      const child = spawnSync(process.execPath, [...flags, __filename, ...rest, "--json"], {
+        encoding: "utf8",
+        env: { ...process.env, [CHILD_MARK]: "1" },
+        maxBuffer: 1 << 24,
+      });
+      const line = child.stdout.split("\n").find((l) => l.startsWith(JSON_MARK));
+      if (!line) throw new Error(`child with ${sets[at]} gave no figures: ${child.stderr}`);
+      for (const [name, value] of Object.entries(JSON.parse(line.slice(JSON_MARK.length)) as Record<string, number>)) {
+        const list = (figures[at] as Map<string, number[]>).get(name) ?? [];
+        list.push(value);
+        (figures[at] as Map<string, number[]>).set(name, list);
+      }
+      console.log(`round ${round + 1}: ${sets[at] || "(no flags)"} done; load ${os.loadavg()[0]?.toFixed(1)}`);
+    }
+  }
+  const names = [...(figures[0] as Map<string, number[]>).keys()];
+  const rows = names.map((name) => {
+    const base = median((figures[0] as Map<string, number[]>).get(name) ?? []);
+    return [
+      name,
+      ...figures.map((f) => {
+        const value = median(f.get(name) ?? []);
+        return `${value.toFixed(1)} (${(value / base).toFixed(2)})`;
+      }),
+    ];
+  });
+  console.log(
+    `\nCPU ms of the analysis (and peak RSS), median of ${rounds} child processes per set; (ratio to the first set)`,
+  );
+  table(["plan", ...sets.map((set) => set || "(no flags)")], rows);
+}
+
+if (option("--compare-flags") !== undefined) {
+  compareFlags((option("--compare-flags") as string).split(";"), Number(option("--rounds") ?? 3));
+} else if (process.env[CHILD_MARK] === "1" || argv.includes("--no-server-flags")) {
+  void run().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+} else {
+  // Again in a child with the server's flags: V8's heap sizes cannot be changed once it runs.
+  // --node-flags "--a,--b" tries other flags in place of the server's.
+  const flags = option("--node-flags")?.split(",") ?? ServerNodeFlags.flags;
+  const child = spawnSync(process.execPath, [...flags, __filename, ...argv], {
+    stdio: "inherit",
+    env: { ...process.env, [CHILD_MARK]: "1" },
+  });
+  process.exitCode = child.status ?? 1;
+}
