@@ -11,6 +11,9 @@
 //   GRAPH_VIEW_ONLY="flat 10000" node bench/out/graph-view.bench.js      (one plan)
 //   GRAPH_VIEW_TRACE=/tmp/zoom node bench/out/graph-view.bench.js        (keeps each zoom's trace, for DevTools)
 //
+// Each plan is also opened as the panel sets a page when the server's graph came first (the
+// graph written into the page's HTML): from the page's start to its script, the graph read, drawn.
+//
 // Each zoom also prints where the page's main thread spent the gesture (a Chromium trace:
 // script, style, layout, paint and the rest) and its longest task, the frame a user sees stall.
 
@@ -40,7 +43,11 @@ declare function requestAnimationFrame(callback: (time: number) => void): number
 /** Where the view's scripts are: GRAPH_VIEW_DIST=/other/checkout/dist times another build (a before). */
 const DIST = process.env.GRAPH_VIEW_DIST ?? join(ROOT, "dist");
 
-async function view(page: Page, shape: PlanShape, steps: number): Promise<{ drawn: number; shown: number }> {
+async function view(
+  page: Page,
+  shape: PlanShape,
+  steps: number,
+): Promise<{ drawn: number; shown: number; firstLineToScript: number }> {
   const view = readFileSync(join(DIST, "graphView.js"), "utf8");
   const layout = readFileSync(join(DIST, "graphLayout.js"), "utf8");
   await page.addInitScript(() => {
@@ -57,6 +64,11 @@ async function view(page: Page, shape: PlanShape, steps: number): Promise<{ draw
   );
   await page.goto(`${ORIGIN}/`);
   await page.waitForFunction(() => window.posted.some((m) => m.type === "ready"));
+  // From the page's first line to its view script: the page as it was, with no data block.
+  const firstLineToScript = await page.evaluate(() => {
+    const at = <T>(type: string) => window.posted.find((m) => m.type === type) as T;
+    return at<{ scriptRan: number }>("ready").scriptRan - at<{ at: number }>("loading").at;
+  });
   const analysis = analyzePlanText(planText(shape, steps));
   // Show Plan Graph folds nested plans above 400 steps (graphPanel.ts).
   const graph = buildPlanGraph(analysis, steps > 400 ? { collapseDepth: 1 } : {});
@@ -66,7 +78,48 @@ async function view(page: Page, shape: PlanShape, steps: number): Promise<{ draw
   const started = Date.now();
   await page.evaluate(() => window.postMessage({ type: "graph", graph: window.graph, title: "bench" }, "*"));
   await page.waitForFunction(() => window.posted.some((m) => m.type === "rendered"), undefined, { timeout: 300000 });
-  return { drawn: Date.now() - started, shown: graph.steps };
+  return { drawn: Date.now() - started, shown: graph.steps, firstLineToScript };
+}
+
+/**
+ * The page as the panel now sets it when the server's graph came first: the graph written into
+ * its HTML (graphPage.ts). From the page's start (its navigation), when its view script ran, when
+ * it had read the graph it carried, and when it was drawn (ms); the layout and drawing as the
+ * view timed them.
+ */
+async function carried(page: Page, shape: PlanShape, steps: number, bare: number): Promise<string> {
+  const view = readFileSync(join(DIST, "graphView.js"), "utf8");
+  const analysis = analyzePlanText(planText(shape, steps));
+  const graph = buildPlanGraph(analysis, steps > 400 ? { collapseDepth: 1 } : {});
+  await page.addInitScript(() => {
+    window.posted = [];
+    (window as unknown as { acquireVsCodeApi(): object }).acquireVsCodeApi = () => ({
+      postMessage: (message: { type: string }) => window.posted.push(message),
+    });
+  });
+  const messages = [{ type: "graph" as const, graph: graphToWire(graph), title: "bench", seq: 1 }];
+  const html = graphPageHtml({ nonce: "YmVuY2g=", script: view, layout: `${ORIGIN}/graphLayout.js`, messages });
+  const layout = readFileSync(join(DIST, "graphLayout.js"), "utf8");
+  await page.route(`${ORIGIN}/**`, (route) =>
+    route.request().url().endsWith("/graphLayout.js")
+      ? route.fulfill({ contentType: "text/javascript", body: layout })
+      : route.fulfill({ contentType: "text/html", body: html }),
+  );
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForFunction(() => window.posted.some((m) => m.type === "rendered"), undefined, { timeout: 300000 });
+  const t = await page.evaluate(() => {
+    const at = <T>(type: string) => window.posted.find((m) => m.type === type) as T;
+    const ready = at<{ pageStarted: number; scriptRan: number }>("ready");
+    const drawn = at<{ receivedAt: number; drawnAt: number; ms: number }>("rendered");
+    return { ...ready, ...drawn, firstLine: at<{ at: number }>("loading").at };
+  });
+  const from = (time: number) => (time - t.pageStarted).toFixed(0);
+  return (
+    `${shape} ${steps} set with its graph (${(html.length / 1024).toFixed(0)} KiB of HTML): from the page's start, ` +
+    `its first line ran at ${from(t.firstLine)} ms, its script at ${from(t.scriptRan)} (the data block parsed: ` +
+    `${(t.scriptRan - t.firstLine).toFixed(0)} ms between them, ${bare.toFixed(0)} in the page without it), ` +
+    `the graph read at ${from(t.receivedAt)}, drawn at ${from(t.drawnAt)} (layout and drawing ${t.ms.toFixed(0)})`
+  );
 }
 
 /** A trace event of the page's renderer (the fields read here). */
@@ -79,8 +132,13 @@ interface TraceEvent {
   readonly tid: number;
 }
 
-/** The main thread's time by kind in a Chromium trace (ms, each event's own time without what it holds), and its longest task. */
-function mainThread(trace: Buffer): { kinds: string; longest: number } {
+/**
+ * The main thread's time by kind in a Chromium trace (ms, each event's own time without what it
+ * holds), its longest task, and the worst gap between two animation frames with the work traced
+ * inside it: on the page's main thread, and on every thread of Chromium (a gap with little work in
+ * it is Chromium waiting for a core, not the page's drawing).
+ */
+function mainThread(trace: Buffer): { kinds: string; longest: number; worst: string } {
   const events = (JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] }).traceEvents;
   const kinds: Record<string, string> = {
     FunctionCall: "script",
@@ -125,7 +183,21 @@ function mainThread(trace: Buffer): { kinds: string; longest: number } {
     if (kind) sums.set(kind, (sums.get(kind) ?? 0) + us / 1000);
   }
   const longest = Math.max(0, ...main.filter((e) => e.name === "RunTask").map((e) => (e.dur ?? 0) / 1000));
+  const ticks = main.filter((e) => e.name === "FireAnimationFrame").map((e) => e.ts);
+  let [gap, from] = [0, 0];
+  for (let i = 1; i < ticks.length; i++)
+    if ((ticks[i] as number) - (ticks[i - 1] as number) > gap)
+      [gap, from] = [(ticks[i] as number) - (ticks[i - 1] as number), ticks[i - 1] as number];
+  // Work inside the gap: top-level tasks only (a task's own events are inside it).
+  const busy = (of: TraceEvent[]) =>
+    of
+      .filter((e) => e.name === "RunTask" && e.ts >= from && e.ts < from + gap)
+      .reduce((sum, e) => sum + Math.min(e.dur ?? 0, from + gap - e.ts), 0) / 1000;
+  const worst =
+    `worst frame gap ${(gap / 1000).toFixed(1)} ms: the page's main thread busy ${busy(main).toFixed(1)} ms of it, ` +
+    `all of Chromium's threads ${busy(events.filter((e) => e.ph === "X")).toFixed(1)} ms`;
   return {
+    worst,
     kinds: Array.from(sums)
       .sort((a, b) => b[1] - a[1])
       .map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`)
@@ -177,7 +249,7 @@ async function main(): Promise<void> {
     ] as const) {
       if (only && only !== `${shape} ${steps}`) continue;
       const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
-      const { drawn, shown } = await view(page, shape, steps);
+      const { drawn, shown, firstLineToScript } = await view(page, shape, steps);
       await page.mouse.move(880, 400);
       const pan = await frames(page, async () => {
         await page.mouse.down();
@@ -192,7 +264,7 @@ async function main(): Promise<void> {
       if (process.env.GRAPH_VIEW_TRACE) writeFileSync(`${process.env.GRAPH_VIEW_TRACE}-${shape}-${steps}.json`, trace);
       const thread = mainThread(trace);
       breakdowns.push(
-        `${shape} ${steps} zoom, the page's main thread (ms): ${thread.kinds}; longest task ${thread.longest.toFixed(1)}`,
+        `${shape} ${steps} zoom, the page's main thread (ms): ${thread.kinds}; longest task ${thread.longest.toFixed(1)}; ${thread.worst}`,
       );
       console.log(
         [
@@ -204,6 +276,9 @@ async function main(): Promise<void> {
         ].join(" "),
       );
       await page.close();
+      const again = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      if (!process.env.GRAPH_VIEW_DIST) breakdowns.push(await carried(again, shape, steps, firstLineToScript));
+      await again.close();
     }
     for (const line of breakdowns) console.log(line);
   } finally {

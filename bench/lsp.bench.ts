@@ -19,7 +19,6 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { analyzePlanText } from "@rlm-plan/core";
 import { getLanguageService, TextDocument, type JSONSchema, type LanguageService } from "vscode-json-languageservice";
-import type { Position } from "vscode-languageserver-protocol";
 import { analyzePlan } from "@rlm-plan/language-server/service/analyzedPlan";
 import { planDiagnostics } from "@rlm-plan/language-server/service/diagnostics";
 import { HostProfiles } from "@rlm-plan/language-server/lsp/hostProfiles";
@@ -27,7 +26,8 @@ import { LspClient, SERVER_MAIN, type ClientOptions, type HeapUsage } from "@rlm
 import { summarizeCpuProfile } from "./cpuProfile";
 import { measureHostile, printHostile } from "./lspHostile";
 import { now, timed } from "./measure";
-import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
+import { edited, incrementalChange, pick, Positions, random } from "./lspEdits";
+import { CAPABILITIES, HUGE_BUDGET, hostProfileText, planText, type PlanShape } from "./plans";
 
 const SIZES = [100, 1_000, 10_000] as const;
 /** `--full-text`: each change sends the whole text, as the benchmark did before 2026-12-02. */
@@ -118,54 +118,6 @@ function mib(kib: number): string {
 
 // ---- documents and positions ---------------------------------------------------------------------
 
-/** The same plan after an edit near its top: the seed string changes, so every version differs. */
-function edited(text: string, edit: number): string {
-  const at = text.indexOf('"seed"');
-  if (at < 0) throw new Error('generated plan has no "seed"');
-  return `${text.slice(0, at)}"seed-${edit}"${text.slice(at + 6)}`;
-}
-
-/**
- * The one range edit that turns `before` into `after` (their common prefix and suffix kept), as
- * an editor sends a keystroke under incremental sync, which the server declares.
- */
-function incrementalChange(before: string, after: string): [{ start: Position; end: Position }, string] {
-  let prefix = 0;
-  const shorter = Math.min(before.length, after.length);
-  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (
-    suffix < shorter - prefix &&
-    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
-  )
-    suffix++;
-  const old = new Positions(before);
-  return [{ start: old.at(prefix), end: old.at(before.length - suffix) }, after.slice(prefix, after.length - suffix)];
-}
-
-class Positions {
-  private readonly lineStarts: number[] = [0];
-  constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
-  }
-  at(offset: number): Position {
-    let low = 0;
-    let high = this.lineStarts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((this.lineStarts[mid] as number) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low, character: offset - (this.lineStarts[low] as number) };
-  }
-  /** Offsets `inside` characters after the end of each match of `pattern`. */
-  after(pattern: RegExp, inside: number): number[] {
-    const out: number[] = [];
-    for (const match of this.text.matchAll(pattern)) out.push((match.index ?? 0) + match[0].length + inside);
-    return out;
-  }
-}
-
 /** Where a request goes, by kind: each kind gets an equal share of the requests. */
 interface Target {
   readonly kind: string;
@@ -189,24 +141,6 @@ function completionTargets(positions: Positions): Target[] {
     { kind: "tool name", offsets: positions.after(/"name": "echo"/g, -3) },
     { kind: "reference kind", offsets: positions.after(/"ref": "/g, 1) },
   ];
-}
-
-/** A small deterministic PRNG (mulberry32), so every run asks at the same places. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(items: readonly T[], next: () => number): T {
-  const item = items[Math.floor(next() * items.length)];
-  if (item === undefined) throw new Error("nothing to pick from");
-  return item;
 }
 
 // ---- the baseline: vscode-json-languageservice with the published schema -------------------------
@@ -255,20 +189,6 @@ interface PlanRow {
   readonly hoverByKind: ReadonlyMap<string, Stats>;
   readonly completion: Stats;
   readonly completionByKind: ReadonlyMap<string, { stats: Stats; items: number }>;
-}
-
-function hostProfileText(): string {
-  return `${JSON.stringify(
-    {
-      capabilities: CAPABILITIES,
-      budget: HUGE_BUDGET,
-      tools: {
-        echo: { type: "command", command: ["node", "echo.js"], description: "Never run: the bench only checks." },
-      },
-    },
-    null,
-    2,
-  )}\n`;
 }
 
 /** The server on `root` with the bench's settings (sent in initialize and answered when asked). */

@@ -30,6 +30,21 @@ export const HUGE_BUDGET = {
   time_limit: 1e6,
 } as const;
 
+/** The host profile the language-server benches write beside their plans: it grants everything. */
+export function hostProfileText(): string {
+  return `${JSON.stringify(
+    {
+      capabilities: CAPABILITIES,
+      budget: HUGE_BUDGET,
+      tools: {
+        echo: { type: "command", command: ["node", "echo.js"], description: "Never run: the bench only checks." },
+      },
+    },
+    null,
+    2,
+  )}\n`;
+}
+
 /** `steps` steps in total, counting nested ones and every final, as pretty-printed JSON. */
 export function planText(shape: PlanShape, steps: number): string {
   const plan = shape === "flat" ? flatPlan(steps) : nestedPlan(steps);

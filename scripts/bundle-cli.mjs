@@ -15,6 +15,10 @@ import { bundleOptions, root } from "./bundle.mjs";
 
 export const cliEntries = [
   { in: "cli/out/main.js", out: "cli/dist/rlm-plan.js" },
+  // The same command for `check` (without --preflight), `estimate`, `--version` and `--help`,
+  // without what only the other commands require (cli/src/bundleStart.ts chooses): every start
+  // reads, decodes and compares its bundle, and this one is 0.55x the size.
+  { in: "cli/out/main.js", out: "cli/dist/static.js", absent: true },
   { in: "cli/out/bundleStart.js", out: "cli/dist/start.js" },
   { in: "shared-runtime/out/host/supervisor.js", out: "cli/dist/supervisor.js" },
   { in: "shared-runtime/out/host/mcp/sdk.js", out: "cli/dist/mcp-sdk.js" },
@@ -53,6 +57,47 @@ const beside = {
   },
 };
 
+/**
+ * What the static commands never require, by the module that requires it on first use: the
+ * other commands, and what the session and the MCP discovery require only for a run, a preflight,
+ * a recording or a proposal. In cli/dist/static.js each is a module that throws when required:
+ * bundleStart.ts sends every command that could need one to cli/dist/rlm-plan.js.
+ */
+const STATIC_ABSENT = {
+  "cli/out/main.js": [
+    "./run",
+    "./runs",
+    "./propose",
+    "./signals",
+    "./graph",
+    "./test/testCommand",
+    "./queue/workerCommand",
+  ],
+  "shared-runtime/out/session/planSession.js": [
+    "../run/startRun",
+    "./runRecording",
+    "../providers/proposePlan",
+    "../host/createHost",
+  ],
+  "shared-runtime/out/host/mcp/discovery.js": ["./connection"],
+};
+
+const absent = {
+  name: "absent",
+  setup(b) {
+    const byImporter = new Map(Object.entries(STATIC_ABSENT).map(([file, paths]) => [join(root, file), paths]));
+    b.onResolve({ filter: /^\./ }, (args) =>
+      byImporter.get(args.importer)?.includes(args.path)
+        ? { path: `${args.importer.slice(root.length + 1)} -> ${args.path}`, namespace: "absent" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "absent" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in cli/dist/static.js (cli/src/bundleStart.ts chose it for this command)`)});`,
+      loader: "js",
+    }));
+  },
+};
+
 async function main() {
   for (const entry of cliEntries) {
     if (!existsSync(join(root, entry.in))) {
@@ -75,7 +120,8 @@ async function main() {
     // journal/sqlite.ts finds the installed better-sqlite3 with require.resolve on purpose (its
     // addon and version), which esbuild leaves to run time and warns of, since it bundles the package.
     const logOverride = { ...options.logOverride, "require-resolve-not-external": "silent" };
-    await build({ ...options, external, logOverride, metafile: false, plugins: [...options.plugins, ...own] });
+    const plugins = [...options.plugins, ...own, ...(entry.absent ? [absent] : [])];
+    await build({ ...options, external, logOverride, metafile: false, plugins });
   }
   const drafts = Object.entries(ajvModules).map(([name, key]) => `${key}: require(${JSON.stringify(name)})`);
   await build({

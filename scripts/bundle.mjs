@@ -30,6 +30,8 @@ const MCP_SDK_MODULE = "shared-runtime/out/host/mcp/sdk.js";
 
 export const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
+  // The extension's main: dist/extension.js loaded with V8's code cache (client/src/extensionStart.ts).
+  { in: "client/out/extensionStart.js", out: "dist/extensionStart.js" },
   { in: "server/out/lsp/main.js", out: "dist/server.js" },
   // What the extension starts: dist/server.js run with V8's code cache (shared-runtime/src/codeCache.ts).
   { in: "server/out/lsp/bundleStart.js", out: "dist/serverStart.js" },

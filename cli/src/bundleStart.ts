@@ -1,7 +1,8 @@
 // The entry of cli/dist/start.js, what the `rlm-plan` bin runs once `npm run build` has bundled
-// the command: the bundle beside it (cli/dist/rlm-plan.js) compiled with V8's code cache, so that
-// a pre-commit hook or a `--watch` loop does not compile the whole runtime on every start.
-// Only meaningful in dist/: the bundle is what it loads.
+// the command: a bundle beside it compiled with V8's code cache, so that a pre-commit hook or a
+// `--watch` loop does not compile the whole runtime on every start. cli/dist/static.js for the
+// static commands (scripts/bundle-cli.mjs), cli/dist/rlm-plan.js for everything else.
+// Only meaningful in dist/: the bundles are what it loads.
 
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -31,7 +32,20 @@ function commandOf(argv: readonly string[]): string {
   return COMMANDS.has(word) ? word : "other";
 }
 
-const load = requireWithCodeCache(join(__dirname, "rlm-plan.js"), cacheFolder(), commandOf(process.argv));
+/**
+ * The static bundle for what needs no run, journal, provider or MCP connection: `check` and
+ * `estimate` (unless an argument names a preflight: then the whole bundle, which a false alarm
+ * only makes slower), `--version` and `--help`. The static bundle throws on requiring what it
+ * lacks, so whatever is in doubt goes to the whole one.
+ */
+function bundleOf(argv: readonly string[]): string {
+  const word = argv[2] ?? "";
+  if (["--version", "--help", "-h", "help"].includes(word) && argv.length === 3) return "static.js";
+  if ((word === "check" || word === "estimate") && !argv.some((arg) => arg.includes("preflight"))) return "static.js";
+  return "rlm-plan.js";
+}
+
+const load = requireWithCodeCache(join(__dirname, bundleOf(process.argv)), cacheFolder(), commandOf(process.argv));
 // Written when the process ends, so the cache holds every function this start compiled;
 // only when there was none or V8 rejected it (codeCache.ts), so a warm start writes nothing.
 process.on("exit", () => load.saveCache());

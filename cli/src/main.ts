@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ESTIMATE_HELP, HELP, parseArgs, USAGE } from "./args";
+import { directOutput } from "./directOutput";
 import { styleFor, type Io } from "./output";
 
 // Each command's modules are required when that command runs, never at start: a `check` then
@@ -56,17 +57,6 @@ function version(): string {
 
 /** Runs the CLI on this process: its arguments, streams and exit status. For a bin shim too. */
 export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
-  // A closed pipe (`rlm-plan check ... | head`) is not an error worth a stack trace.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") return;
-    process.stderr.write(`rlm-plan: cannot write output: ${error.message}\n`);
-    process.exitCode = 2;
-  });
-  const io: Io = {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
-    style: styleFor(process.stdout, process.env),
-  };
   const internalError = (error: unknown) => {
     process.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
@@ -74,18 +64,58 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
   // Commands that run plans (and check --watch) are asynchronous and own Ctrl-C: it cancels
   // the run, and tool processes are gone before they return. Plain `check` is synchronous and
   // starts nothing; `check --preflight` is asynchronous (it starts MCP servers to list tools).
-  const asyncCommand = commandRunner(argv, io);
+  const asyncCommand = commandRunner(argv, streamIo());
   if (asyncCommand) {
-    asyncCommand(argv.slice(1)).then((code) => {
+    stdout(); // they write to process.stdout themselves
+    let running: Promise<number>;
+    try {
+      running = asyncCommand(argv.slice(1));
+    } catch (error) {
+      internalError(error);
+      return;
+    }
+    running.then((code) => {
       process.exitCode = code;
     }, internalError);
     return;
   }
+  // The synchronous commands print a few lines: written directly, without Node's streams (directOutput.ts).
+  const out = directOutput(1, stdout);
+  const err = directOutput(2, () => process.stderr);
+  const io: Io = {
+    out: (text) => void out.write(text),
+    err: (text) => void err.write(text),
+    style: styleFor(out, process.env),
+  };
   try {
     process.exitCode = main(argv, io);
   } catch (error) {
     internalError(error);
   }
+}
+
+/** process.stdout, with the handler of a closed pipe (`rlm-plan check ... | head`): no stack trace for it. */
+function stdout(): NodeJS.WriteStream {
+  const stream = process.stdout;
+  if (stream.listeners("error").includes(onStdoutError)) return stream;
+  return stream.on("error", onStdoutError);
+}
+
+function onStdoutError(error: NodeJS.ErrnoException): void {
+  if (error.code === "EPIPE") return;
+  process.stderr.write(`rlm-plan: cannot write output: ${error.message}\n`);
+  process.exitCode = 2;
+}
+
+/** What the asynchronous commands write through: Node's streams, created when first written to. */
+function streamIo(): Io {
+  return {
+    out: (text) => void stdout().write(text),
+    err: (text) => void process.stderr.write(text),
+    get style() {
+      return styleFor(stdout(), process.env);
+    },
+  };
 }
 
 function commandRunner(argv: readonly string[], io: Io): ((args: readonly string[]) => Promise<number>) | undefined {

@@ -29,7 +29,8 @@ const ansi =
     `\u001b[${open}m${text}\u001b[${close}m`;
 
 export function styleFor(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv): Style {
-  const color = stream.isTTY === true && (env.NO_COLOR ?? "") === "";
+  // NO_COLOR first: asking a descriptor whether it is a terminal may load node:tty (directOutput.ts).
+  const color = (env.NO_COLOR ?? "") === "" && stream.isTTY === true;
   if (!color) return { bold: plain, red: plain, yellow: plain, green: plain, cyan: plain };
   return { bold: ansi(1, 22), red: ansi(31, 39), yellow: ansi(33, 39), green: ansi(32, 39), cyan: ansi(36, 39) };
 }

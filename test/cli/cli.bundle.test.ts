@@ -43,15 +43,48 @@ describe(
       const shown = bin(["runs", "show", String(last.run), "--journal", "examples/workspace/.rlm-plan"], dir);
       assert.equal(shown.status, 0, shown.stderr);
       assert.match(shown.stdout, /needle-count\.rlmplan\.json/);
-      // Another command writes an entry of its own; the run's stays.
+      // Another command writes an entry of its own; the run's stays. `check` and `--version` start
+      // from the static bundle (cli/dist/static.js), a preflight from the whole one.
       assert.equal(bin(["check", "examples/workspace/plans/needle-count.rlmplan.json"], dir).status, 0);
       assert.equal(bin(["--version"], dir).status, 0);
       assert.deepEqual(entries().sort(), [
-        "rlm-plan.js-KEY.check.v8cache",
-        "rlm-plan.js-KEY.other.v8cache",
         "rlm-plan.js-KEY.run.v8cache",
         "rlm-plan.js-KEY.runs.v8cache",
+        "static.js-KEY.check.v8cache",
+        "static.js-KEY.other.v8cache",
       ]);
+      const preflight = bin(["check", "--preflight", "examples/workspace/plans/needle-count.rlmplan.json"], dir);
+      assert.equal(preflight.status, 0, preflight.stderr);
+      assert.match(
+        preflight.stderr,
+        /preflight of examples\/workspace\/plans\/needle-count\.rlmplan\.json: no MCP server/,
+      );
+      assert.deepEqual(entries().sort(), [
+        "rlm-plan.js-KEY.check.v8cache",
+        "rlm-plan.js-KEY.run.v8cache",
+        "rlm-plan.js-KEY.runs.v8cache",
+        "static.js-KEY.check.v8cache",
+        "static.js-KEY.other.v8cache",
+      ]);
+    });
+
+    test("the static bundle holds no run: what only a run requires throws there, named", () => {
+      // What bundleStart.ts must never send to it; were it sent, the error names the missing module.
+      const result = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          'require(process.argv[1]).runCli(["run", "examples/workspace/plans/needle-count.rlmplan.json"])',
+          join(ROOT, "cli", "dist", "static.js"),
+        ],
+        { cwd: ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
+      );
+      assert.equal(result.stdout, "");
+      assert.equal(
+        result.stderr,
+        "rlm-plan: internal error: cli/out/main.js -> ./run is not in cli/dist/static.js (cli/src/bundleStart.ts chose it for this command)\n",
+      );
+      assert.equal(result.status, 2);
     });
 
     test("draws SVG with the layout engine beside the bundle", () => {

@@ -8,7 +8,9 @@
 //   node --test --test-reporter=spec test/e2e/e2e.test.mjs
 //
 // E2E_ONLY=ij runs only the scenarios tagged (i) and (j); E2E_KEEP=1 keeps the working folder (code-server logs, workspace copies); screenshots of each
-// scenario go to test/e2e/screenshots/ (E2E_SCREENSHOTS); E2E_SKIP=1 skips.
+// scenario go to test/e2e/screenshots/ (E2E_SCREENSHOTS); E2E_SKIP=1 skips. E2E_FLOOR=1 adds VS Code's
+// floor to scenario (a)'s first-diagnostic timing (a second window; firstDiagnostic.mjs), E2E_PROFILE=FILE a
+// CPU profile of the page.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";

@@ -44,6 +44,11 @@ test("of the runtime, the extension bundle holds only dependency-free leaf modul
   ]);
 });
 
+test("the extension's main holds only its loader and the code cache: the client is dist/extension.js", async () => {
+  const inputs = await inputsOf("dist/extensionStart.js");
+  assert.deepEqual(inputs.sort(), ["client/out/extensionStart.js", "shared-runtime/out/codeCache.js"]);
+});
+
 test("the server bundle does hold the validator: the scan would see it", async () => {
   const inputs = await inputsOf("dist/server.js");
   assert.ok(inputs.includes("shared-runtime/out/plan/validate.js"));

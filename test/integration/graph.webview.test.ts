@@ -33,6 +33,8 @@ const VSCODE_FONT = `system-ui, "Ubuntu", "Droid Sans", sans-serif`;
 declare global {
   interface Window {
     posted: FromWebview[];
+    /** The content security policy's complaints (the directive each broke). */
+    violations: string[];
   }
 }
 
@@ -44,6 +46,8 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
   const scripts = new Map<string, string>();
   /** The scripts each page asked for, by page. */
   const asked = new Map<Page, string[]>();
+  /** What each page logged as an error. */
+  const consoleErrors = new Map<Page, string[]>();
   before(async () => {
     const bundler = await bundleScript();
     for (const out of ["dist/graphView.js", "dist/graphLayout.js"]) {
@@ -59,11 +63,25 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
   });
   after(async () => browser?.close());
 
-  /** A fresh view `width` pixels wide that has drawn `plan`; resolves once it said "rendered". */
-  async function drawn(plan: object, width = 800): Promise<Page> {
+  /** The graph message the panel sends for `plan`. */
+  const graphMessage = (plan: object, seq?: number): ToWebview => ({
+    type: "graph",
+    graph: graphToWire(buildPlanGraph(analyzePlanText(JSON.stringify(plan)))),
+    title: "Graph: test",
+    ...(seq === undefined ? {} : { seq }),
+  });
+
+  /** A fresh page as the panel sets it, carrying `messages` (graphPage.ts); resolves once it said "ready". */
+  async function opened(width: number, messages: readonly ToWebview[] = []): Promise<Page> {
     const page = await browser.newPage({ viewport: { width, height: 700 } });
+    consoleErrors.set(page, []);
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.get(page)?.push(message.text());
+    });
     await page.addInitScript(() => {
       window.posted = [];
+      window.violations = [];
+      document.addEventListener("securitypolicyviolation", (event) => window.violations.push(event.violatedDirective));
       (window as unknown as { acquireVsCodeApi(): object }).acquireVsCodeApi = () => ({
         postMessage: (message: FromWebview) => window.posted.push(message),
       });
@@ -72,6 +90,7 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
       nonce: "bm9uY2Utb2YtdGhlLXRlc3Q=",
       script: scripts.get("/graphView.js") ?? "",
       layout: `${ORIGIN}/graphLayout.js`,
+      messages,
     }).replace('<html lang="en">', `<html lang="en" style='--vscode-font-family: ${VSCODE_FONT}'>`);
     asked.set(page, []);
     await page.route(`${ORIGIN}/**`, (route) => {
@@ -82,13 +101,22 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     });
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => window.posted.some((m) => m.type === "ready"));
-    assert.deepEqual(await page.evaluate(() => window.posted.map((m) => m.type)), ["loading", "ready"]);
-    const graph = graphToWire(buildPlanGraph(analyzePlanText(JSON.stringify(plan))));
-    const message: ToWebview = { type: "graph", graph, title: "Graph: test" };
-    await page.evaluate((m) => window.postMessage(m, "*"), message);
+    return page;
+  }
+
+  /** Resolves once the page said "rendered" (and not "error"). */
+  async function rendered(page: Page): Promise<void> {
     await page.waitForFunction(() => window.posted.some((m) => m.type === "rendered" || m.type === "error"));
     const failure = await page.evaluate(() => window.posted.find((m) => m.type === "error"));
     assert.equal(failure, undefined);
+  }
+
+  /** A fresh view `width` pixels wide that has drawn `plan`, posted to it; resolves once it said "rendered". */
+  async function drawn(plan: object, width = 800): Promise<Page> {
+    const page = await opened(width);
+    assert.deepEqual(await page.evaluate(() => window.posted.map((m) => m.type)), ["loading", "ready"]);
+    await page.evaluate((m) => window.postMessage(m, "*"), graphMessage(plan));
+    await rendered(page);
     return page;
   }
 
@@ -351,6 +379,43 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
     assert.equal(await renders(), 3);
     await page.close();
+  });
+
+  test("a page set with its first graph, run states and selection draws them as its script runs, with no message; the graph posted again is not drawn again", async () => {
+    const plan = { steps: [tool("t", "a"), tool("t", "b"), final("b")] };
+    const page = await opened(800, [
+      graphMessage(plan, 1),
+      { type: "run", states: { "steps/1": { state: "ok", durationMs: 3 } }, summary: "Run 2 · ok" },
+      { type: "select", id: "steps/0" },
+    ]);
+    await rendered(page);
+    const said = await page.evaluate(() => window.posted.map((m) => (m.type === "rendered" ? [m.type, m.steps] : m.type)));
+    assert.deepEqual(said, ["loading", "ready", ["rendered", 3]]);
+    assert.equal(await page.locator('#stage g.step[data-id="steps/0"]').getAttribute("class"), "step op-tool selected");
+    assert.deepEqual(await page.locator('#stage g.step[data-id="steps/1"] text.run').allTextContents(), ["ok · 3 ms"]);
+    assert.match((await page.locator("#status").textContent()) ?? "", /^3 steps · drawn in \d+ ms · Run 2 · ok$/);
+    // The panel posts what the page did not carry on "ready": the same graph again is not drawn.
+    await page.evaluate((m) => window.postMessage(m, "*"), graphMessage(plan, 1));
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    assert.equal(await page.evaluate(() => window.posted.filter((m) => m.type === "rendered").length), 1);
+    await page.close();
+  });
+
+  test("a step named </script> in the messages a page carries stays text: no script runs from it, no policy is broken", async () => {
+    const hostile = "</script><script>window.escaped=1</script><!--<script>";
+    const plan = { steps: [tool(hostile, `x${hostile}`), tool("t\u2028</SCRIPT >&amp;", "y"), final("y")] };
+    const view = await opened(800, [graphMessage(plan, 1)]);
+    await rendered(view);
+    assert.equal(await view.evaluate(() => (window as { escaped?: number }).escaped), undefined);
+    // The page's three scripts (loading, the messages, the view), no more; elkjs is loaded by its address.
+    assert.equal(await view.locator("script:not([src])").count(), 3);
+    const titles = await view.locator("#stage g.step text.title").allTextContents();
+    assert.deepEqual(titles, [`tool → x${hostile}`, "tool → y", "final"]);
+    const detail = await view.evaluate(() => document.querySelector('#stage g.step[data-id="steps/1"]')?.textContent);
+    assert.ok(detail?.includes("t\u2028</SCRIPT >&amp;"), JSON.stringify(detail));
+    assert.deepEqual(await view.evaluate(() => window.violations), []);
+    assert.deepEqual(consoleErrors.get(view), []);
+    await view.close();
   });
 
   test("the exported SVG keeps a newline of a binding name in data-bind", async () => {

@@ -28,14 +28,46 @@ describe("completion: names from the host profile", () => {
 
   it("tool names at a tool step's name, provider names at a model step's provider", () => {
     const tools = complete('{"steps": [{"op": "tool", "name": "c|", "args": [], "bind": "x"}]}');
+    // HOST grants tool(count_items) and not tool(fetch): fetch is offered, says so, and sorts after.
     assert.deepEqual(brief(tools), [
       ["count_items", "built-in tool count_items"],
-      ["fetch", "command python3 (run without a shell, JSON on stdin and stdout)"],
+      [
+        "fetch",
+        'command python3 (run without a shell, JSON on stdin and stdout); not granted by rlmplan.host.json: add tool(fetch) to "capabilities"',
+      ],
     ]);
+    assert.deepEqual(
+      tools.map((item) => [item.sortText, item.labelDetails?.description]),
+      [
+        ["0 count_items", undefined],
+        ["1 fetch", "not granted"],
+      ],
+    );
     assert.equal(tools[0]?.documentation, "Counts the items of a list");
     assert.deepEqual(brief(complete('{"steps": [{"op": "model", "provider": |, "prompt": "p", "bind": "x"}]}')), [
       ["local", "OpenAI-compatible chat endpoint http://127.0.0.1:8080, model tiny"],
     ]);
+  });
+
+  it("a tool or provider granted by a quoted or spaced capability term is not marked", () => {
+    const host = { ...HOST, capabilities: ["tool('fetch')", "model( local )"] };
+    const at = (marked: string) => {
+      const { plan, position } = analyzedAt(marked, { host });
+      return itemsOf(completion(plan, position));
+    };
+    const tools = at('{"steps": [{"op": "tool", "name": |, "args": [], "bind": "x"}]}');
+    assert.deepEqual(
+      tools.map((item) => [item.label, item.labelDetails?.description]),
+      [
+        ["count_items", "not granted"],
+        ["fetch", undefined],
+      ],
+    );
+    const providers = at('{"steps": [{"op": "model", "provider": |, "prompt": "p", "bind": "x"}]}');
+    assert.deepEqual(
+      providers.map((item) => [item.label, item.sortText, item.labelDetails]),
+      [["local", "0 local", undefined]],
+    );
   });
 
   it("input references among the expressions a step field offers", () => {

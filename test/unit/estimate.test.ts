@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { Plan, Step } from "@rlm-plan/core/plan/ast";
 import { estimateEachStep, estimatePlan, type Estimate } from "@rlm-plan/core/plan/estimate";
+import { planSteps } from "@rlm-plan/core/plan/walk";
 
 function planOf(value: unknown): Plan {
   const parsed = parsePlan({ kind: "value", value });
@@ -207,4 +208,39 @@ test("every step of the plan, at every level, has an estimate", () => {
     "steps/2/plan/steps/0",
     "steps/3",
   ]);
+});
+
+// What the editor asks (a step's figures on demand, each plan's total) against the map of every
+// step (the walk of the whole plan): equal for every step of every plan above, asked in an order
+// unlike the walk's (last plan first, last step first), so a running total filled part way and a
+// sub-plan's total kept from an earlier ask are both read.
+test("each step's estimate on demand equals the whole plan's map, at every step of every case", () => {
+  for (const [name, value] of cases) {
+    const parsed = planOf(value);
+    const whole = estimateEachStep(parsed).steps;
+    const onDemand = estimateEachStep(parsed);
+    const walked = [...planSteps(parsed)].reverse();
+    assert.equal(walked.length, whole.size, name);
+    for (const { step, plan: owner, index, depth } of walked) {
+      assert.deepEqual(
+        onDemand.stepEstimate(owner, index, depth + 1),
+        whole.get(step),
+        `${name}: ${step.path.join("/")}`,
+      );
+      const last = owner.steps[owner.steps.length - 1] as Step;
+      assert.deepEqual(
+        onDemand.planTotal(owner, depth + 1),
+        whole.get(last)?.runningTotal,
+        `${name}: its plan's total`,
+      );
+    }
+    assert.deepEqual(onDemand.planTotal(parsed, 1), onDemand.total, name);
+    assert.equal(onDemand.stepEstimate(parsed, parsed.steps.length, 1), undefined, `${name}: past the last step`);
+  }
+});
+
+test("an empty sub-plan's total on demand: nothing, at its depth", () => {
+  const parsed = planOf(plan(rlm("r"), final()));
+  const rlmStep = parsed.steps[0] as Extract<Step, { op: "rlm" }>;
+  assert.deepEqual(estimateEachStep(parsed).planTotal(rlmStep.plan, 2), figures([0, 2, 0, 0, 0, 0]));
 });

@@ -2,7 +2,9 @@
 // import: the webview test loads this very page in Chromium (test/integration/graph.webview.test.ts).
 
 // The drawing's stylesheet: the runtime's, the same the exported SVG carries.
+import { readFileSync } from "node:fs";
 import { GRAPH_STYLE } from "@rlm-plan/core/editor";
+import { PAGE_MESSAGES_ID, type ToWebview } from "./messages";
 
 export interface GraphPageOptions {
   /** A fresh random value per page: the only script and stylesheet that run carry it. */
@@ -14,10 +16,15 @@ export interface GraphPageOptions {
   readonly script: string;
   /** The webview URI of dist/graphLayout.js (elkjs), which the script loads when a layout needs it. */
   readonly layout: string;
+  /**
+   * Messages the page handles as its script starts, as if posted (the first graph, its run
+   * states): written into the page as JSON, in a data block no script runs from.
+   */
+  readonly messages?: readonly ToWebview[];
 }
 
 /** No remote content: scripts only with the nonce, styles only the nonce'd sheet, images only from blobs (the PNG copy draws the SVG through one). */
-export function graphPageHtml({ nonce, script, layout }: GraphPageOptions): string {
+export function graphPageHtml({ nonce, script, layout, messages = [] }: GraphPageOptions): string {
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -37,9 +44,28 @@ export function graphPageHtml({ nonce, script, layout }: GraphPageOptions): stri
 <div id="canvas"><div id="stage"></div></div>
 <div id="tooltip" role="tooltip" hidden></div>
 <script nonce="${nonce}">${LOADING_SCRIPT}</script>
+<script type="application/json" id="${PAGE_MESSAGES_ID}">${scriptSafeJson(messages)}</script>
 <script nonce="${nonce}" data-layout="${layout}">${script.replace(/<\/(script)/gi, "<\\/$1")}</script>
 </body>
 </html>`;
+}
+
+let viewScriptText: string | undefined;
+
+/** dist/graphView.js's text (at `path`), read once: the page carries it inline. */
+export function viewScript(path: string): string {
+  viewScriptText ??= readFileSync(path, "utf8");
+  return viewScriptText;
+}
+
+/**
+ * JSON that cannot end or change the script element it is in: a step named `</script>` or
+ * `<!--` would otherwise close the data block or switch the parser's script state. In a
+ * script's text only `<` starts any of that, so every `<` is written as `\u003c`, which JSON
+ * reads back the same (a large graph has thousands of `>` in its edges' ids: left as they are).
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
 /**

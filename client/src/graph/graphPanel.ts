@@ -7,15 +7,15 @@
 // drawing and where that time went.
 
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import * as vscode from "vscode";
 import type { WireGraph } from "@rlm-plan/core/graph";
 import type { FromWebview, ToWebview } from "./messages";
 import type { RunLog, RunRecord } from "../runLog";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
-import { graphPageHtml } from "./graphPage";
+import { graphPageHtml, viewScript } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
+import { PageMessages, settledWithin } from "./pageMessages";
 import { RunReplay } from "./runReplay";
 import { runSummary, stepStates } from "./runSteps";
 
@@ -34,6 +34,15 @@ const LIVE_REFRESH_MS = 250;
 /** A view whose page has not said "ready" this long after it was set is loaded again (loadWatch.ts). */
 const LOAD_TIMEOUT_MS = 8000;
 const LOAD_ATTEMPTS = 3;
+/**
+ * How long a new view's page waits for the server's first graph, to carry it in its HTML. VS Code
+ * makes the view's frame meanwhile and asks for the page only once the frame is there (the
+ * window's first view: 0.45-1.0 s after the command on an idle machine, 1.1-2.0 s at loads of
+ * 11-20; the server's graph came at 0.14-0.2 s and 0.5-1.0 s: bench/README.md). A graph that
+ * misses it is posted once the page is set; VS Code took up to 1.2 s more to deliver that
+ * 600 KB message at a load of 20, against 10-40 ms to read it from the page.
+ */
+const FIRST_GRAPH_WAIT_MS = 1000;
 
 export interface GraphPanelOptions {
   /** When the user asked for the graph (Date.now()). */
@@ -47,7 +56,9 @@ export interface GraphPanelOptions {
 
 export class GraphPanel implements vscode.Disposable {
   private result: PlanGraphResult | undefined;
-  private pending: ToWebview[] = [];
+  private readonly messages: PageMessages;
+  /** Settles when the server's first graph is here and sent (or failed). */
+  private readonly firstAnswer: Promise<void>;
   /** Graphs sent to the view so far (each graph message's number). */
   private graphsSent = 0;
   private editTimer: NodeJS.Timeout | undefined;
@@ -66,6 +77,8 @@ export class GraphPanel implements vscode.Disposable {
   private firstDrawn: (() => void) | undefined;
   /** When each stage of the first drawing happened (Date.now()), for the log line. */
   private readonly timing: Record<string, number> = {};
+  /** Whether a page's HTML carried the first graph (the log line says which way it came). */
+  private graphInPage = false;
   onFocus: (() => void) | undefined;
   /** Every drawing's figures, latest last (for tests and the bench). */
   readonly renders: { ms: number; steps: number; nodes: number }[] = [];
@@ -78,6 +91,10 @@ export class GraphPanel implements vscode.Disposable {
     this.name = document.uri.path.split("/").pop() ?? "plan";
     this.title = `Graph: ${this.name}`;
     this.drawn = new Promise((resolve) => (this.firstDrawn = resolve));
+    this.messages = new PageMessages({
+      post: (message) => void this.panel?.webview.postMessage(message),
+      isReady: () => this.loading.isReady,
+    });
     this.loading = new LoadWatch({
       timeoutMs: LOAD_TIMEOUT_MS,
       attempts: LOAD_ATTEMPTS,
@@ -85,8 +102,8 @@ export class GraphPanel implements vscode.Disposable {
       load: () => this.openPanel(),
       say: (message) => this.say(message),
     });
-    // The server's graph is asked for first: it is built while the view's page loads.
-    void this.refresh();
+    // The server's graph is asked for first: it is built while VS Code makes the view's frame.
+    this.firstAnswer = this.refresh();
     this.loading.load();
     this.timing.created = Date.now();
     if (options.replay && options.run) this.replay(options.run);
@@ -100,7 +117,8 @@ export class GraphPanel implements vscode.Disposable {
   /**
    * Opens the view, or opens it again in the place of one whose page never loaded: setting the
    * same view's page again does not help when its frame is stuck, a new view does. What was sent
-   * before the page said "ready" is kept and sent to the new one.
+   * before the page said "ready" is kept and written into the new one. The page is set once the
+   * first graph is here (at most FIRST_GRAPH_WAIT_MS): it then draws as its script runs.
    */
   private openPanel(): void {
     const old = this.panel;
@@ -127,28 +145,25 @@ export class GraphPanel implements vscode.Disposable {
       }),
       panel.webview.onDidReceiveMessage((message: FromWebview) => void this.received(message)),
     );
-    const dist = (name: string) =>
-      panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", name)).toString();
-    panel.webview.html = graphPageHtml({
-      nonce: randomBytes(16).toString("base64"),
-      script: viewScript(this.deps.extensionUri),
-      layout: dist("graphLayout.js"),
-    });
+    this.messages.opening();
     old?.dispose();
+    void settledWithin(this.firstAnswer, FIRST_GRAPH_WAIT_MS).then(() => {
+      if (this.panel !== panel) return; // closed or replaced meanwhile
+      const dist = (name: string) =>
+        panel.webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, "dist", name)).toString();
+      panel.webview.html = graphPageHtml({
+        nonce: randomBytes(16).toString("base64"),
+        script: viewScript(vscode.Uri.joinPath(this.deps.extensionUri, "dist", "graphView.js").fsPath),
+        layout: dist("graphLayout.js"),
+        messages: this.messages.writeIntoPage(),
+      });
+      this.timing.pageSet ??= Date.now();
+      this.graphInPage ||= this.messages.pageHasGraph;
+    });
   }
 
   send(message: ToWebview): void {
-    // Whether the page said "ready" is the load watch's to know: one state, not two.
-    if (this.loading.isReady && this.panel) {
-      void this.panel.webview.postMessage(message);
-      return;
-    }
-    this.pending.push(message);
-    // A graph is posted at once too: VS Code holds it until the page is there, which saves the
-    // page's "ready" and the graph's trip after it (1.2 s of a 1,000-step graph's 4.6 s at a
-    // load of 22, bench/README.md). It is sent again on "ready" (a page that never loads is
-    // replaced, and the new one gets what is pending); the page draws each graph number once.
-    if (this.panel && message.type === "graph") void this.panel.webview.postMessage(message);
+    this.messages.send(message);
   }
 
   edited(): void {
@@ -261,12 +276,13 @@ export class GraphPanel implements vscode.Disposable {
   /** After the first drawing: how long the user waited, and for what (test/e2e/run.mjs (j) reads it). */
   private sayFirstDrawing(message: Extract<FromWebview, { type: "rendered" }>): void {
     const at = (time: number | undefined) => (time === undefined ? "?" : `${time - this.options.asked} ms`);
-    const { created, answered, ready, pageOpened, pageStarted, scriptRan } = this.timing;
+    const { created, answered, pageSet, ready, pageOpened, pageStarted, scriptRan } = this.timing;
+    const reached = this.graphInPage ? "the page read the graph it carried at" : "the graph reached the page at";
     this.say(
       `nodes on screen ${at(message.drawnAt)} after the command: view created at ${at(created)}, ` +
-        `its page opened at ${at(pageOpened)}, was there at ${at(pageStarted)}, ` +
+        `its page set at ${at(pageSet)}, opened at ${at(pageOpened)}, was there at ${at(pageStarted)}, ` +
         `its script ran at ${at(scriptRan)}, ready at ${at(ready)}; ` +
-        `the server's graph at ${at(answered)}; the graph reached the page at ${at(message.receivedAt)}, ` +
+        `the server's graph at ${at(answered)}; ${reached} ${at(message.receivedAt)}, ` +
         `drawn at ${at(message.drawnAt)} (layout and drawing ${Math.round(message.ms)} ms); ` +
         `${message.states} of ${message.steps} steps with a run state`,
     );
@@ -285,7 +301,7 @@ export class GraphPanel implements vscode.Disposable {
           pageOpened: message.pageStarted,
           scriptRan: message.scriptRan,
         });
-        for (const queued of this.pending.splice(0)) void this.panel?.webview.postMessage(queued);
+        this.messages.ready();
         return;
       case "reveal": {
         const step = this.step(message.id);
@@ -361,17 +377,12 @@ export class GraphPanel implements vscode.Disposable {
     clearTimeout(this.editTimer);
     clearInterval(this.liveTimer);
     for (const subscription of this.panelSubscriptions.splice(0)) subscription.dispose();
-    this.panel?.dispose();
+    // Cleared first: a page still waiting for the first graph is then not set on a disposed view.
+    const panel = this.panel;
+    this.panel = undefined;
+    panel?.dispose();
     this.options.onDispose();
   }
-}
-
-let viewScriptText: string | undefined;
-
-/** dist/graphView.js's text, read once (the page carries it inline). */
-function viewScript(extensionUri: vscode.Uri): string {
-  viewScriptText ??= readFileSync(vscode.Uri.joinPath(extensionUri, "dist", "graphView.js").fsPath, "utf8");
-  return viewScriptText;
 }
 
 function toRange(range: NonNullable<PlanGraphStep["range"]>): vscode.Range {

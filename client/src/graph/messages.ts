@@ -27,6 +27,9 @@ export interface StepRunState {
   readonly lastFailures?: readonly StepFailure[];
 }
 
+/** The id of the page's data block of the messages it was set with (graphPage.ts writes it, graphView.ts reads it). */
+export const PAGE_MESSAGES_ID = "rlm-plan-messages";
+
 export type ToWebview =
   /** The server's graph as it came (exact counts as digits; the webview restores them). */
   | {

@@ -8,7 +8,7 @@
 
 import { layoutPlanGraph, type Box, type GraphLayout } from "@rlm-plan/core/graph/layout";
 import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/render";
-import type { FromWebview, StepRunState, ToWebview } from "../../src/graph/messages";
+import { PAGE_MESSAGES_ID, type FromWebview, type StepRunState, type ToWebview } from "../../src/graph/messages";
 import { loadElkOnDemand } from "./elkLoader";
 import { copyImage } from "./imageCopy";
 import { attemptsBadge, failureText, runLabel } from "./runLabels";
@@ -264,8 +264,8 @@ function exportedSvg(): string {
 /** The number of the last graph drawn (a graph sent early and again is drawn once). */
 let lastGraph = -1;
 
-window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
-  const message = event.data;
+/** What the extension sent, posted or written into the page (the messages there when it was set). */
+function received(message: ToWebview): void {
   switch (message.type) {
     case "graph":
       if (message.seq !== undefined) {
@@ -296,7 +296,9 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
       void copyImage(exportedSvg(), post);
       break;
   }
-});
+}
+
+window.addEventListener("message", (event: MessageEvent<ToWebview>) => received(event.data));
 
 // Click reveals the step; keyboard: Enter on a focused node does the same.
 const stepOf = (target: EventTarget | null) => (target as Element | null)?.closest?.<SVGGElement>("g.step") ?? null;
@@ -384,3 +386,11 @@ window.addEventListener("resize", () => {
 
 applyView();
 post({ type: "ready", pageStarted: performance.timeOrigin, scriptRan });
+// The messages the page was set with (graphPage.ts): the first graph drawn now, with no trip
+// through VS Code after the page is there.
+try {
+  const written = document.getElementById(PAGE_MESSAGES_ID)?.textContent;
+  for (const message of written ? (JSON.parse(written) as ToWebview[]) : []) received(message);
+} catch (error) {
+  post({ type: "error", message: error instanceof Error ? error.message : String(error) });
+}

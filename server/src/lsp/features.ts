@@ -65,30 +65,20 @@ const documentSync: Feature = (ctx) => {
 
 const diagnostics: Feature = (ctx) => {
   const { connection, workspace } = ctx;
-  // Plans analysed again since they were opened: someone is editing them.
-  const edited = new Set<string>();
-  const analysed = new Set<string>();
-  workspace.onDocumentClosed((uri) => {
-    edited.delete(uri);
-    analysed.delete(uri);
-  });
   workspace.onPlanAnalyzed((plan) => {
     void connection.sendDiagnostics({
       uri: plan.document.uri,
       version: plan.document.version,
       diagnostics: planDiagnostics(plan, workspace.settings),
     });
-    if (analysed.has(plan.document.uri)) edited.add(plan.document.uri);
-    analysed.add(plan.document.uri);
-    // Diagnostics need no source tree; hover, completion and the rest do. Parse it once the
-    // diagnostics are out, unless the document changed again meanwhile; and, for a plan being
-    // edited, each step's worst case (hover, inlay hints), so the first hover after an edit finds
-    // both ready. Not for every plan opened: an analysis keeps it (some 20 KiB a 100-step plan).
+    // Diagnostics need no source tree; hover, completion and the rest do. Parse it (or edit the
+    // previous version's into it) once the diagnostics are out, unless the document changed
+    // again meanwhile, so the first hover after an edit finds it ready. A step's worst case is
+    // not computed here: a hover asks it for that step alone (plan/estimate.ts).
     setImmediate(() => {
       if (ctx.documents.get(plan.document.uri)?.version !== plan.document.version) return;
       try {
         void plan.tree;
-        if (edited.has(plan.document.uri)) void plan.analysis.model?.estimates.steps;
       } catch {
         // A request that needs the tree will parse it again and report what went wrong.
       }

@@ -51,6 +51,8 @@ export class PlanWorkspace {
   private pullConfiguration = false;
   private registerDynamically = { configuration: false, watchedFiles: false };
   private settingsLoaded: Promise<void> = Promise.resolve();
+  /** Whether initialize carried the settings (VS Code's client sends them in initializationOptions). */
+  private settingsGiven = false;
   readonly hosts: HostProfiles;
 
   constructor(
@@ -225,6 +227,7 @@ export class PlanWorkspace {
     this.clientRunsPlans = isRecord(options) && options.clientRunsPlans === true;
     const initial = isRecord(options) && isRecord(options.rlmPlan) ? options.rlmPlan : undefined;
     if (initial) this.applySettings(initial);
+    this.settingsGiven = initial !== undefined;
   }
 
   initialized(): void {
@@ -237,8 +240,13 @@ export class PlanWorkspace {
       });
     }
     if (this.pullConfiguration) {
-      this.settingsLoaded = this.loadSettings();
-      this.guard.run("loading settings", () => this.settingsLoaded);
+      const loading = this.loadSettings();
+      this.guard.run("loading settings", () => loading);
+      // Settings given with initialize are the same section, read a moment earlier: the plans
+      // open at the start are checked with them at once, not after a round trip to an extension
+      // host that is busy starting the window (the window's first diagnostic waited on it);
+      // pulled settings that differ check every document again (applySettings).
+      if (!this.settingsGiven) this.settingsLoaded = loading;
     }
   }
 

@@ -16,6 +16,7 @@ import {
   FIXED_CAPABILITIES,
   formatCapability,
   formSnippet,
+  grantsCapability,
   type JsonPath,
   knownFields,
   MAP_TRANSFORMS,
@@ -167,11 +168,13 @@ export function completion(plan: AnalyzedPlan, position: Position): CompletionIt
       if (ref === "var") return variableItems(plan, site, path);
       if (ref === "input") return registryItems(site, plan.host?.inputs, CompletionItemKind.Constant);
       if (inStep && stringProperty(owner, "op") === "tool")
-        return registryItems(site, plan.host?.tools, CompletionItemKind.Function);
+        return registryItems(site, plan.host?.tools, CompletionItemKind.Function, grantCheck(plan, "tool"));
       return [];
     }
     case "provider":
-      return inStep ? registryItems(site, plan.host?.providers, CompletionItemKind.Module) : [];
+      return inStep
+        ? registryItems(site, plan.host?.providers, CompletionItemKind.Module, grantCheck(plan, "model"))
+        : [];
     case "key":
       return stringProperty(owner, "ref") === "field" ? fieldItems(plan, site, owner, path.slice(0, -1)) : [];
     default:
@@ -246,15 +249,46 @@ function variablesFor(
   return { bindings: matching.slice(-MAX_VARIABLE_ITEMS), incomplete: true };
 }
 
+/** For a tool's or provider's name: whether the host grants tool(NAME) or model(NAME), and where. */
+interface GrantCheck {
+  readonly kind: "tool" | "model";
+  readonly granted: readonly unknown[];
+  readonly fileName: string;
+}
+
+function grantCheck(plan: AnalyzedPlan, kind: "tool" | "model"): GrantCheck | undefined {
+  return plan.host && { kind, granted: plan.host.capabilities, fileName: plan.host.fileName };
+}
+
+/**
+ * The host's entries of one registry. A tool or provider whose capability the host does not
+ * grant is still offered (the plan may be meant for another profile, or the grant is next), but
+ * says so and sorts after the granted ones: picking it would be flagged at once.
+ */
 function registryItems(
   site: Site,
   registry: ReadonlyMap<string, HostEntry> | undefined,
   kind: CompletionItemKind,
+  grants?: GrantCheck,
 ): CompletionItem[] {
-  return [...(registry ?? new Map<string, HostEntry>())].map(([name, entry]) => ({
-    ...value(site, name, kind, stripMarkdown(entry.summary)),
-    ...(entry.description ? { documentation: entry.description } : {}),
-  }));
+  return [...(registry ?? new Map<string, HostEntry>())].map(([name, entry]) => {
+    const needed = grants && { kind: grants.kind, name };
+    const denied = grants && needed && !grantsCapability(grants.granted, needed) ? needed : undefined;
+    const detail = stripMarkdown(entry.summary);
+    return {
+      ...value(
+        site,
+        name,
+        kind,
+        denied
+          ? `${detail}; not granted by ${grants?.fileName}: add ${formatCapability(denied)} to "capabilities"`
+          : detail,
+      ),
+      ...(denied ? { labelDetails: { description: "not granted" }, sortText: `1 ${name}` } : {}),
+      ...(grants && !denied ? { sortText: `0 ${name}` } : {}),
+      ...(entry.description ? { documentation: entry.description } : {}),
+    };
+  });
 }
 
 function stripMarkdown(text: string): string {

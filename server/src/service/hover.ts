@@ -11,7 +11,7 @@ import {
   type Estimate,
   ESTIMATE_LIMITS,
   formatCapability,
-  grantedKeys,
+  grantsCapability,
   OPERATION_HELP,
   requiredCapability,
   type RetryCost,
@@ -163,7 +163,7 @@ function capabilityLine(plan: AnalyzedPlan, step: Step): string {
     case "invalid":
       return `**Capability:** ${code(text)}, not checked: the host profile ${code(status.fileName)} has errors`;
     case "ok":
-      return grantedKeys(status.view.capabilities).has(text)
+      return grantsCapability(status.view.capabilities, needed)
         ? `**Capability:** ${code(text)}, granted by ${code(status.view.fileName)}`
         : `**Capability:** ${code(text)}, **not granted** by ${code(status.view.fileName)}: add it to "capabilities"`;
   }

@@ -34,7 +34,6 @@ function stepHint(
   step: Step,
   after: (path: readonly (string | number)[]) => number | undefined,
 ): InlayHint | undefined {
-  if (!model.estimates.steps.has(step)) return undefined;
   if (step.op === "retry") {
     const offset = after([...step.path, "attempts"]);
     if (offset === undefined || step.attempts < 1) return undefined;

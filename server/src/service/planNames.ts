@@ -53,18 +53,23 @@ export function bindingLine(plan: AnalyzedPlan, binding: ModelBinding): number {
 }
 
 /**
- * 1-based lines of many bindings' names (completion lists thousands). Every binding's line is
- * found once per analysed version, on first use: each plan's `steps` node once, then a step is
- * its index there, not a walk from the root per binding.
+ * 1-based lines of many bindings' names (completion lists thousands). Each binding's line is
+ * found once per analysed version, when first asked (a completion in a nested plan asks for the
+ * few bindings in scope, not the 10,000 of the plan): each plan's `steps` node once, then a step
+ * is its index there, not a walk from the root per binding.
  */
 export function bindingLines(plan: AnalyzedPlan, bindings: readonly ModelBinding[]): number[] {
   const model = modelOf(plan);
   if (!model) return bindings.map(() => 0);
-  let lines = modelLines.get(model);
-  if (!lines) {
-    lines = new Map();
-    const stepsNodes = new Map<readonly (string | number)[], Node | undefined>();
-    for (const binding of model.bindings) {
+  let known = modelLines.get(model);
+  if (!known) {
+    known = { lines: new Map(), stepsNodes: new Map() };
+    modelLines.set(model, known);
+  }
+  const { lines, stepsNodes } = known;
+  return bindings.map((binding) => {
+    let line = lines.get(binding);
+    if (line === undefined) {
       let steps = stepsNodes.get(binding.planPath);
       if (!stepsNodes.has(binding.planPath)) {
         steps = nodeAt(plan.tree, [...binding.planPath, "steps"]);
@@ -72,13 +77,19 @@ export function bindingLines(plan: AnalyzedPlan, bindings: readonly ModelBinding
       }
       const step = steps?.type === "array" ? steps.children?.[binding.index] : undefined;
       const token = step ? propertyValue(step, "bind") : undefined;
-      lines.set(binding, token ? plan.document.positionAt(token.offset).line + 1 : 0);
+      line = token ? plan.document.positionAt(token.offset).line + 1 : 0;
+      lines.set(binding, line);
     }
-    modelLines.set(model, lines);
-  }
-  const known = lines;
-  return bindings.map((binding) => known.get(binding) ?? 0);
+    return line;
+  });
 }
 
 /** Binding lines by model: a model is one document version, so the lines never go stale. */
-const modelLines = new WeakMap<PlanModel, Map<ModelBinding, number>>();
+const modelLines = new WeakMap<
+  PlanModel,
+  {
+    readonly lines: Map<ModelBinding, number>;
+    /** Each plan's `steps` node, by the bindings' `planPath` (one array per plan). */
+    readonly stepsNodes: Map<readonly (string | number)[], Node | undefined>;
+  }
+>();

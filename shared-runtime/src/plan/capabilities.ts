@@ -112,6 +112,14 @@ export function grantedKeys(granted: readonly unknown[]): ReadonlySet<string> {
   return keys;
 }
 
+/**
+ * Whether a host's granted list grants one capability: the one check for every front end that
+ * shows grants (hover, completion, the planner's prompt), equal to the validator's.
+ */
+export function grantsCapability(granted: readonly unknown[], capability: Capability): boolean {
+  return grantedKeys(granted).has(formatCapability(capability));
+}
+
 const BARE: readonly string[] = BARE_CAPABILITIES;
 const FORMS = `context(ACTION), model(PROVIDER), tool(NAME), ${BARE_CAPABILITIES.slice(0, -1).join(", ")} or ${BARE_CAPABILITIES[BARE_CAPABILITIES.length - 1]}`;
 

@@ -32,7 +32,15 @@ export interface StepEstimate {
 
 export interface PlanEstimates {
   readonly total: Estimate;
+  /**
+   * Every step's estimate: a map of the whole plan, built on first ask (the CLI's report counts
+   * it). The editor asks the figures below instead, for the steps it shows.
+   */
   readonly steps: ReadonlyMap<Step, StepEstimate>;
+  /** The worst case of `plan`, whose steps run at `depth` (a sub-plan's is computed once). */
+  planTotal(plan: Plan, depth: number): Estimate;
+  /** The estimate of `plan.steps[index]`, whose steps run at `depth`; undefined past the end. */
+  stepEstimate(plan: Plan, index: number, depth: number): StepEstimate | undefined;
 }
 
 const ZERO: Estimate = { steps: 0, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 0, context_ops: 0 };
@@ -42,29 +50,76 @@ export function estimatePlan(plan: Plan): Estimate {
 }
 
 /**
- * The whole plan's estimate, and every step's (what the editor shows on hover, code lens and
- * inlay hints) computed on first ask: an analysis per keystroke never pays for figures nobody
- * reads, and a big plan's map of every step is built once per version at most.
+ * The whole plan's estimate, and each step's (what the editor shows on hover, code lens and
+ * inlay hints) computed on ask: an analysis per keystroke never pays for figures nobody reads.
+ * A step's figures need only the sub-plans under it and the steps before it in its own plan:
+ * the first hover after an edit computes those, not a map of every step (10,000 steps: 10-15 ms
+ * and 30,000 objects, the garbage of each keystroke). Sub-plans' totals and each plan's running
+ * totals are kept once computed, for the rest of this analysis.
  */
 export function estimateEachStep(plan: Plan): PlanEstimates {
-  let steps: Map<Step, StepEstimate> | undefined;
-  return {
-    total: estimateAt(plan, 1, undefined),
-    get steps(): ReadonlyMap<Step, StepEstimate> {
-      if (!steps) {
-        steps = new Map();
-        estimateAt(plan, 1, steps);
-      }
-      return steps;
-    },
-  };
+  return new OnDemandEstimates(plan);
+}
+
+class OnDemandEstimates implements PlanEstimates {
+  readonly total: Estimate;
+  private all: Map<Step, StepEstimate> | undefined;
+  private readonly totals = new Map<Plan, Estimate>();
+  /** Each asked plan's running totals: `[i]` is steps 0..i's worst case; filled up to the step asked. */
+  private readonly running = new Map<Plan, Estimate[]>();
+  private readonly childTotal = (child: Plan, depth: number): Estimate => this.planTotal(child, depth);
+
+  constructor(private readonly root: Plan) {
+    this.total = estimateAt(root, 1, undefined);
+    this.totals.set(root, this.total);
+  }
+
+  get steps(): ReadonlyMap<Step, StepEstimate> {
+    if (!this.all) {
+      this.all = new Map();
+      estimateAt(this.root, 1, this.all);
+    }
+    return this.all;
+  }
+
+  planTotal(plan: Plan, depth: number): Estimate {
+    let total = this.totals.get(plan);
+    if (!total) {
+      const running = this.runningTotals(plan, depth, plan.steps.length - 1);
+      total = running[plan.steps.length - 1] ?? { ...ZERO, depth };
+      this.totals.set(plan, total);
+    }
+    return total;
+  }
+
+  stepEstimate(plan: Plan, index: number, depth: number): StepEstimate | undefined {
+    const step = plan.steps[index];
+    if (!step || index < 0) return undefined;
+    const runningTotal = this.runningTotals(plan, depth, index)[index] as Estimate;
+    return { depth, subtree: estimateStep(step, depth, this.childTotal), runningTotal };
+  }
+
+  private runningTotals(plan: Plan, depth: number, through: number): Estimate[] {
+    let running = this.running.get(plan);
+    if (!running) {
+      running = [];
+      this.running.set(plan, running);
+    }
+    let total = running[running.length - 1] ?? { ...ZERO, depth };
+    for (let i = running.length; i <= through; i++) {
+      total = addEstimates(total, estimateStep(plan.steps[i] as Step, depth, this.childTotal));
+      running.push(total);
+    }
+    return running;
+  }
 }
 
 function estimateAt(plan: Plan, depth: number, record: Map<Step, StepEstimate> | undefined): Estimate {
   if (!record) return totalAt(plan, depth);
+  const child = (sub: Plan, subDepth: number): Estimate => estimateAt(sub, subDepth, record);
   let total: Estimate = { ...ZERO, depth };
   for (const step of plan.steps) {
-    const subtree = estimateStep(step, depth, record);
+    const subtree = estimateStep(step, depth, child);
     total = addEstimates(total, subtree);
     record?.set(step, { depth, subtree, runningTotal: total });
   }
@@ -100,7 +155,7 @@ function totalAt(plan: Plan, depth: number): Estimate {
       case "final":
         break;
       default:
-        total = addEstimates(total, estimateStep(step, depth, undefined));
+        total = addEstimates(total, estimateStep(step, depth, totalAt));
         continue;
     }
     leaves++;
@@ -117,7 +172,8 @@ function totalAt(plan: Plan, depth: number): Estimate {
   return addEstimates(total, own);
 }
 
-function estimateStep(step: Step, depth: number, record: Map<Step, StepEstimate> | undefined): Estimate {
+/** The one cost rule of a step: its own figure plus its sub-plans' (`childTotal`, at depth+1). */
+function estimateStep(step: Step, depth: number, childTotal: (plan: Plan, depth: number) => Estimate): Estimate {
   switch (step.op) {
     case "context":
       return leaf(depth, "context_ops");
@@ -129,14 +185,14 @@ function estimateStep(step: Step, depth: number, record: Map<Step, StepEstimate>
     case "final":
       return leaf(depth);
     case "rlm":
-      return addEstimates(leaf(depth + 1), estimateAt(step.plan, depth + 1, record));
+      return addEstimates(leaf(depth + 1), childTotal(step.plan, depth + 1));
     case "parallel": {
       let branches: Estimate = ZERO;
-      for (const branch of step.plans) branches = addEstimates(branches, estimateAt(branch, depth + 1, record));
+      for (const branch of step.plans) branches = addEstimates(branches, childTotal(branch, depth + 1));
       return addEstimates({ ...leaf(depth + 1), parallel_width: step.plans.length }, branches);
     }
     case "retry":
-      return addEstimates(leaf(depth + 1), scaleEstimate(estimateAt(step.plan, depth + 1, record), step.attempts));
+      return addEstimates(leaf(depth + 1), scaleEstimate(childTotal(step.plan, depth + 1), step.attempts));
   }
 }
 

@@ -11,18 +11,13 @@ import { costRows, type CostRow } from "./costRows";
 import { planNeeds, type PlanUses } from "./needs";
 import { addEstimates, estimatePlan, scaleEstimate, type Estimate, type PlanEstimates } from "./estimate";
 import type { ModelBinding, ModelReference, PlanScope, ScopeRecord } from "./scopeWalk";
-import { stepChainAt, stepPositions, type StepLink } from "./stepChain";
+import { ScopeTree, type ScopePosition } from "./scopeTree";
+import { samePath, stepChainAt, stepPositions, type StepLink } from "./stepChain";
 import { PlanTypes, type TypeHost } from "./types/planTypes";
 import { childPlans, expressionsOf, planSteps, stepInputs, type InputReference, type StepExpression } from "./walk";
 
 export type { ModelBinding, ModelReference, PlanScope } from "./scopeWalk";
-
-/** Where a place of the plan is, scope-wise: the innermost plan and the step index it is at. */
-export interface ScopePosition {
-  readonly scope: PlanScope;
-  /** Bindings of `scope` at source indexes below this are visible. */
-  readonly cut: number;
-}
+export type { ScopePosition } from "./scopeTree";
 
 /** A normalized step as the model sees it, from `PlanModel.steps()`. */
 export interface StepInModel {
@@ -57,6 +52,13 @@ export interface StepCost {
   readonly retry?: RetryCost;
 }
 
+/**
+ * Resolving a reference by scope costs a scan of its plan's bindings back from its place; the
+ * index costs a map of every reference. A hover resolves a few, a type check of every field
+ * read thousands: past this many, the index.
+ */
+const RESOLVES_BEFORE_INDEX = 256;
+
 const EMPTY: Estimate = estimatePlan({ steps: [], path: [] });
 
 export class PlanModel {
@@ -64,8 +66,10 @@ export class PlanModel {
   readonly bindings: readonly ModelBinding[];
   readonly references: readonly ModelReference[];
   private scopeIndex: Map<string, PlanScope> | undefined;
-  private bindingIndex: Map<string, ModelBinding> | undefined;
+  private scopeTree: ScopeTree | undefined;
   private referenceIndex: Map<string, ModelReference> | undefined;
+  /** References resolved without the index so far (bindingOfReference). */
+  private resolves = 0;
   private referencesIndex: Map<ModelBinding, ModelReference[]> | undefined;
   private stepReferenceIndex: Map<string, ModelReference[]> | undefined;
   private uniqueNames: boolean | undefined;
@@ -99,10 +103,28 @@ export class PlanModel {
     return chain?.[chain.length - 1]?.step;
   }
 
-  /** The binding made by the step at `stepPath`. */
+  /**
+   * The binding made by the step at `stepPath`: found in its plan's scope (bindings in step
+   * order), not through an index of every binding. The first hover after each edit asks it, and
+   * a map of 10,000 path strings cost 7 ms (flat) to 35 ms (nested, longer paths) to build.
+   */
   bindingAt(stepPath: JsonPath): ModelBinding | undefined {
-    this.bindingIndex ??= new Map(this.bindings.map((b) => [pathKey(b.stepPath), b]));
-    return this.bindingIndex.get(pathKey(stepPath));
+    const level = this.scopeAt(stepPath);
+    if (!level || !samePath(level.scope.planPath, stepPath.slice(0, -2))) return undefined;
+    const bindings = level.scope.bindings;
+    const at = bindings[countBefore(bindings, level.cut)];
+    return at && at.index === level.cut && samePath(at.stepPath, stepPath) ? at : undefined;
+  }
+
+  /**
+   * The binding the variable reference at `path` (named `name`) means. The walk recorded it
+   * (`referenceAt`); the scope rule at that place (`resolve`) gives the same binding without an
+   * index of every reference: the first few asks of a model (a hover's types) resolve, and past
+   * RESOLVES_BEFORE_INDEX (a check of every field read) the index is built once and read.
+   */
+  bindingOfReference(path: JsonPath, name: string): ModelBinding | undefined {
+    if (this.referenceIndex || ++this.resolves > RESOLVES_BEFORE_INDEX) return this.referenceAt(path)?.binding;
+    return this.resolve(path, name);
   }
 
   /** The variable reference whose `{"ref": "var"}` object is at `path`. */
@@ -190,17 +212,13 @@ export class PlanModel {
     return this.stepReferenceIndex;
   }
 
-  /** The innermost walked plan on the way to `path`, and the index of the step `path` is in. */
+  /**
+   * The innermost walked plan on the way to `path`, and the index of the step `path` is in
+   * (scopeTree.ts: down through the scopes, no index of every plan by path string).
+   */
   scopeAt(path: JsonPath): ScopePosition | undefined {
-    this.scopeIndex ??= new Map(this.scopes.map((s) => [pathKey(s.planPath), s]));
-    let found: ScopePosition | undefined;
-    for (const position of stepPositions(path)) {
-      const scope = this.scopeIndex.get(pathKey(position.planPath));
-      // A "plan" the walk did not enter (under an operation that has none) is no scope.
-      if (!scope || scope.parent !== found?.scope) break;
-      found = { scope, cut: position.index };
-    }
-    return found;
+    this.scopeTree ??= new ScopeTree(this.scopes);
+    return this.scopeTree.at(path);
   }
 
   /** The binding a reference to `name` at `path` would mean. */
@@ -257,9 +275,11 @@ export class PlanModel {
   /** The worst-case figures of the step at `stepPath`; undefined when it did not normalize. */
   costAt(stepPath: JsonPath): StepCost | undefined {
     const chain = stepChainAt(this.plan, stepPath);
-    const step = chain?.[chain.length - 1]?.step;
-    const recorded = step && this.estimates.steps.get(step);
-    if (!chain || !step || !recorded) return undefined;
+    const link = chain?.[chain.length - 1];
+    // The root plan's steps run at depth 1, and each step on the way down adds one.
+    const recorded = link && this.estimates.stepEstimate(link.plan, link.index, chain.length);
+    if (!chain || !link || !recorded) return undefined;
+    const step = link.step;
     return {
       depth: recorded.depth,
       subtree: recorded.subtree,
@@ -270,16 +290,14 @@ export class PlanModel {
   }
 
   /** A retry step's plan once and over every attempt (the runtime's scaling). */
-  retryCost(step: RetryStep, depth = this.estimates.steps.get(step)?.depth ?? 1): RetryCost {
+  retryCost(step: RetryStep, depth = stepDepth(step)): RetryCost {
     const perAttempt = this.planTotal(step.plan, depth + 1);
     return { attempts: step.attempts, perAttempt, allAttempts: scaleEstimate(perAttempt, step.attempts) };
   }
 
   /** A plan's worst case (its last step's running total), at the depth it runs at. */
   planTotal(plan: Plan, depth: number): Estimate {
-    const last = plan.steps[plan.steps.length - 1];
-    const recorded = last ? this.estimates.steps.get(last)?.runningTotal : undefined;
-    return recorded ?? { ...EMPTY, depth };
+    return this.estimates.planTotal(plan, depth);
   }
 
   /** `estimate` against the budget in force (or `budget`); undefined when there is none. */
@@ -295,17 +313,18 @@ export class PlanModel {
     let total: Estimate = EMPTY;
     for (let k = 0; k < chain.length; k++) {
       const { plan, index, step } = chain[k] as StepLink;
-      const recorded = this.estimates.steps.get(step);
+      const depth = k + 1;
+      const recorded = this.estimates.stepEstimate(plan, index, depth);
       if (!recorded) return undefined;
       if (k === chain.length - 1) return addEstimates(total, recorded.runningTotal);
-      const previous = index > 0 ? this.estimates.steps.get(plan.steps[index - 1] as Step) : undefined;
+      const previous = index > 0 ? this.estimates.stepEstimate(plan, index - 1, depth) : undefined;
       if (previous) total = addEstimates(total, previous.runningTotal);
       // The container step itself, before its children: its subtree minus its children.
       const children = childPlans(step);
       const next = chain[k + 1] as StepLink;
       if (children[next.branch] !== next.plan) return undefined;
-      const childDepth = recorded.depth + 1;
-      total = addEstimates(total, containerCost(step, recorded.depth));
+      const childDepth = depth + 1;
+      total = addEstimates(total, containerCost(step, depth));
       if (step.op === "parallel") {
         for (const earlier of children.slice(0, next.branch))
           total = addEstimates(total, this.planTotal(earlier, childDepth));
@@ -315,6 +334,13 @@ export class PlanModel {
     }
     return undefined;
   }
+}
+
+/** The depth a step runs at: one per plan on its path (the root plan's steps are depth 1). */
+function stepDepth(step: Step): number {
+  let depth = 0;
+  for (const segment of step.path) if (segment === "steps") depth++;
+  return Math.max(depth, 1);
 }
 
 /** A container step's own cost, before its children: the estimator's figure for it with no children. */

@@ -16,7 +16,7 @@ import {
   type ReferenceKind,
 } from "../plan/ast";
 import { BUDGET_FIELDS, type Budget } from "../plan/budget";
-import { capabilityKey, grantedKeys } from "../plan/capabilities";
+import { grantsCapability } from "../plan/capabilities";
 import { ALLOWED_OPTIONS } from "./modelOptions";
 
 export interface PromptEntry {
@@ -116,9 +116,8 @@ const RULES = [
 ];
 
 export function buildPlanPrompt(goal: string, host: PlanPromptHost): string {
-  const granted = grantedKeys(host.capabilities);
   const isGranted = (kind: "tool" | "model", name: string): boolean =>
-    granted.has(capabilityKey(`${kind}('${name.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}')`) ?? "");
+    grantsCapability(host.capabilities, { kind, name });
   const providers = host.providers.filter((p) => isGranted("model", p.name));
   const tools = host.tools.filter((t) => isGranted("tool", t.name));
   const sections = [
