@@ -10,6 +10,8 @@
 //   node bench/out/analysis-cpu.bench.js --sizes 10000 --shapes flat     one plan
 //   node bench/out/analysis-cpu.bench.js --checkpoints                   also the 5.8 MB plan of 60,000 checkpoints
 //   node bench/out/analysis-cpu.bench.js --before /path/to/shared-runtime/out   another build beside this one
+//   node bench/out/analysis-cpu.bench.js --allocations --sizes 60000   what one analysis allocates and keeps, by function
+//       (V8's sampling heap profiler, with and without the objects the collector took)
 //   node bench/out/analysis-cpu.bench.js --compare-flags ";--max-semi-space-size=32" --rounds 5
 //                                     children with each set of flags in turn, medians over the rounds
 
@@ -17,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import * as os from "node:os";
 import { join, resolve } from "node:path";
 import { constants, PerformanceObserver } from "node:perf_hooks";
+import { Session } from "node:inspector";
 import { pathToFileURL } from "node:url";
 import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core";
 import { table } from "./measure";
@@ -246,7 +249,69 @@ function compareFlags(sets: readonly string[], rounds: number): void {
   table(["plan", ...sets.map((set) => set || "(no flags)")], rows);
 }
 
-if (option("--compare-flags") !== undefined) {
+interface SamplingNode {
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly selfSize: number;
+  readonly children: readonly SamplingNode[];
+}
+
+/** Bytes one analysis allocates (`collected`: also what the collector took) by allocating function. */
+async function sampledAllocations(
+  text: string,
+  policy: AnalysisPolicy,
+  collected: boolean,
+): Promise<Map<string, number>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((done, fail) =>
+      session.post(method, params, (error, result) => (error ? fail(error) : done(result))),
+    );
+  await post("HeapProfiler.enable");
+  await post("HeapProfiler.startSampling", {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: collected,
+    includeObjectsCollectedByMinorGC: collected,
+  });
+  const kept = analyzePlanText(text, policy);
+  const { profile } = (await post("HeapProfiler.stopSampling")) as { profile: { head: SamplingNode } };
+  session.disconnect();
+  void kept;
+  const bySite = new Map<string, number>();
+  const pending = [profile.head];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    const frame = node.callFrame;
+    const site = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*\/(shared-runtime\/out\/)/, "")}:${frame.lineNumber + 1}`;
+    if (node.selfSize > 0) bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    pending.push(...node.children);
+  }
+  return bySite;
+}
+
+async function allocations(): Promise<void> {
+  const policy = { capabilities: CAPABILITIES, budget: HUGE_BUDGET };
+  for (const shape of SHAPES)
+    for (const steps of SIZES) {
+      const text = planText(shape, steps);
+      for (let i = 0; i < 3; i++) analyzePlanText(text, policy);
+      for (const collected of [true, false]) {
+        const sites = [...(await sampledAllocations(text, policy, collected))].sort((a, b) => b[1] - a[1]);
+        const total = sites.reduce((sum, [, bytes]) => sum + bytes, 0);
+        const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+        console.log(
+          `\n${shape} ${steps.toLocaleString("en-US")}: ${collected ? "allocated" : "kept after it"} ${mb(total)}`,
+        );
+        table(
+          ["function (file:line of its start)", "bytes"],
+          sites.slice(0, 8).map(([site, bytes]) => [site, mb(bytes)]),
+        );
+      }
+    }
+}
+
+if (argv.includes("--allocations")) {
+  void allocations();
+} else if (option("--compare-flags") !== undefined) {
   compareFlags((option("--compare-flags") as string).split(";"), Number(option("--rounds") ?? 3));
 } else {
   void run().catch((error: unknown) => {
