@@ -1,25 +1,27 @@
 // The editor's analysis (`analyzePlanText`) in CPU time, beside `JSON.parse` of the same text and,
 // with --before, another build of the core, the three interleaved call by call in one process:
 // on a loaded machine CPU time (`process.cpuUsage`, which counts V8's collector threads too) and
-// ratios within one process are what can be read. Runs in a child started with the language
-// server's V8 flags (ServerNodeFlags.flags), so the figure is the analysis as the server runs it;
-// --no-server-flags runs it with Node's defaults. Checks that both builds give byte-identical
-// problems. Prints figures; asserts nothing.
+// ratios within one process are what can be read. Node's defaults, as the language server runs.
+// Checks that both builds give byte-identical problems. With the figures, the collector's work per
+// analysis of this build (scavenges and mark-compacts, from `gc` performance entries), which a
+// loaded machine does not change. Prints figures; asserts nothing.
 //
 //   node bench/out/analysis-cpu.bench.js                                 1k, 10k, 60k, flat and nested
 //   node bench/out/analysis-cpu.bench.js --sizes 10000 --shapes flat     one plan
 //   node bench/out/analysis-cpu.bench.js --checkpoints                   also the 5.8 MB plan of 60,000 checkpoints
 //   node bench/out/analysis-cpu.bench.js --before /path/to/shared-runtime/out   another build beside this one
-//   node bench/out/analysis-cpu.bench.js --node-flags --max-semi-space-size=64  other flags than the server's
+//   node bench/out/analysis-cpu.bench.js --allocations --sizes 60000   what one analysis allocates and keeps, by function
+//       (V8's sampling heap profiler, with and without the objects the collector took)
 //   node bench/out/analysis-cpu.bench.js --compare-flags ";--max-semi-space-size=32" --rounds 5
 //                                     children with each set of flags in turn, medians over the rounds
 
 import { spawnSync } from "node:child_process";
 import * as os from "node:os";
 import { join, resolve } from "node:path";
+import { constants, PerformanceObserver } from "node:perf_hooks";
+import { Session } from "node:inspector";
 import { pathToFileURL } from "node:url";
 import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core";
-import { ServerNodeFlags } from "@rlm-plan/language-server/protocol";
 import { table } from "./measure";
 import { CAPABILITIES, HUGE_BUDGET, planText, type PlanShape } from "./plans";
 
@@ -53,6 +55,26 @@ function cpuPerCall(call: () => unknown, keep: (value: unknown) => void): number
     used = cpuMs(process.cpuUsage(start));
   } while (used < 10);
   return used / count;
+}
+
+/** Scavenges and mark-compacts per call of `call`, over 10 calls. */
+async function collectorWork(call: () => void): Promise<{ scavenges: number; markCompacts: number }> {
+  let scavenges = 0;
+  let markCompacts = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
+      else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) markCompacts++;
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  const calls = 10;
+  for (let i = 0; i < calls; i++) call();
+  // Entries are delivered after the calls, on a later turn of the event loop.
+  await new Promise((done) => setTimeout(done, 50));
+  observer.disconnect();
+  return { scavenges: scavenges / calls, markCompacts: markCompacts / calls };
 }
 
 function cpuMs(usage: NodeJS.CpuUsage): number {
@@ -102,6 +124,7 @@ async function run(): Promise<void> {
   const rows: string[][] = [];
   const perStep = new Map<string, number>();
   const results: Record<string, number> = {};
+  const gcRows: string[][] = [];
   for (const plan of plans) {
     // What the server holds: the previous analysis of each document, alive while the next runs.
     const held = new Map<string, unknown>();
@@ -134,6 +157,10 @@ async function run(): Promise<void> {
       }
     }
     const [parse, after, old] = subjects.map((s) => median(s.cpu)) as [number, number, number | undefined];
+    const gc = await collectorWork(() => held.set("after", analyzePlanText(plan.text, plan.policy)));
+    results[`${plan.name} scavenges`] = gc.scavenges;
+    results[`${plan.name} mark-compacts`] = gc.markCompacts;
+    gcRows.push([plan.name, gc.scavenges.toFixed(1), gc.markCompacts.toFixed(1)]);
     results[plan.name] = after;
     perStep.set(`${plan.name} after`, after / plan.steps);
     if (old !== undefined) perStep.set(`${plan.name} before`, old / plan.steps);
@@ -158,6 +185,8 @@ async function run(): Promise<void> {
     console.log(`\nper-step growth (CPU; ×1.00 = linear)`);
     table(["series", ...SIZES.slice(1).map((n, i) => `${SIZES[i]} → ${n}`)], growth);
   }
+  console.log(`\nthe collector's work per analysis (this build; 10 analyses, the previous one held):`);
+  table(["plan", "scavenges", "mark-compacts"], gcRows);
   console.log(
     `\nmedians of ${SAMPLES} CPU samples each; load at the end ${os
       .loadavg()
@@ -215,25 +244,78 @@ function compareFlags(sets: readonly string[], rounds: number): void {
     ];
   });
   console.log(
-    `\nCPU ms of the analysis (and peak RSS), median of ${rounds} child processes per set; (ratio to the first set)`,
+    `\nCPU ms of the analysis (scavenges and mark-compacts per analysis, peak RSS), median of ${rounds} child processes per set; (ratio to the first set)`,
   );
   table(["plan", ...sets.map((set) => set || "(no flags)")], rows);
 }
 
-if (option("--compare-flags") !== undefined) {
+interface SamplingNode {
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly selfSize: number;
+  readonly children: readonly SamplingNode[];
+}
+
+/** Bytes one analysis allocates (`collected`: also what the collector took) by allocating function. */
+async function sampledAllocations(
+  text: string,
+  policy: AnalysisPolicy,
+  collected: boolean,
+): Promise<Map<string, number>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((done, fail) =>
+      session.post(method, params, (error, result) => (error ? fail(error) : done(result))),
+    );
+  await post("HeapProfiler.enable");
+  await post("HeapProfiler.startSampling", {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: collected,
+    includeObjectsCollectedByMinorGC: collected,
+  });
+  const kept = analyzePlanText(text, policy);
+  const { profile } = (await post("HeapProfiler.stopSampling")) as { profile: { head: SamplingNode } };
+  session.disconnect();
+  void kept;
+  const bySite = new Map<string, number>();
+  const pending = [profile.head];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    const frame = node.callFrame;
+    const site = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*\/(shared-runtime\/out\/)/, "")}:${frame.lineNumber + 1}`;
+    if (node.selfSize > 0) bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    pending.push(...node.children);
+  }
+  return bySite;
+}
+
+async function allocations(): Promise<void> {
+  const policy = { capabilities: CAPABILITIES, budget: HUGE_BUDGET };
+  for (const shape of SHAPES)
+    for (const steps of SIZES) {
+      const text = planText(shape, steps);
+      for (let i = 0; i < 3; i++) analyzePlanText(text, policy);
+      for (const collected of [true, false]) {
+        const sites = [...(await sampledAllocations(text, policy, collected))].sort((a, b) => b[1] - a[1]);
+        const total = sites.reduce((sum, [, bytes]) => sum + bytes, 0);
+        const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+        console.log(
+          `\n${shape} ${steps.toLocaleString("en-US")}: ${collected ? "allocated" : "kept after it"} ${mb(total)}`,
+        );
+        table(
+          ["function (file:line of its start)", "bytes"],
+          sites.slice(0, 8).map(([site, bytes]) => [site, mb(bytes)]),
+        );
+      }
+    }
+}
+
+if (argv.includes("--allocations")) {
+  void allocations();
+} else if (option("--compare-flags") !== undefined) {
   compareFlags((option("--compare-flags") as string).split(";"), Number(option("--rounds") ?? 3));
-} else if (process.env[CHILD_MARK] === "1" || argv.includes("--no-server-flags")) {
+} else {
   void run().catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;
   });
-} else {
-  // Again in a child with the server's flags: V8's heap sizes cannot be changed once it runs.
-  // --node-flags "--a,--b" tries other flags in place of the server's.
-  const flags = option("--node-flags")?.split(",") ?? ServerNodeFlags.flags;
-  const child = spawnSync(process.execPath, [...flags, __filename, ...argv], {
-    stdio: "inherit",
-    env: { ...process.env, [CHILD_MARK]: "1" },
-  });
-  process.exitCode = child.status ?? 1;
 }

@@ -7,13 +7,10 @@
 // for like.
 //
 //   npx tsc -b && node bench/out/server-start.bench.js
-//   node bench/out/server-start.bench.js --command    the `rlm-plan-language-server` command (server/bin)
-//       started as editors start it, without the server's Node flags (it starts the server again
-//       with them), beside the same command given the flags (one process), and the launcher's memory
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build, type BuildOptions } from "esbuild";
@@ -47,22 +44,14 @@ const INITIALIZE = (() => {
 })();
 
 /** Spawns the process and resolves when it has answered initialize; kills it `linger` ms later. */
-function started(
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-  linger = 0,
-  onAnswer?: (pid: number) => void,
-): Promise<void> {
+function started(args: readonly string[], env: NodeJS.ProcessEnv = process.env, linger = 0): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "ignore"], env });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => {
       out += chunk.toString("utf8");
       if (out.includes('"id":1')) {
-        onAnswer?.(child.pid as number);
         setTimeout(() => {
-          // Its input closed, the command's server ends, then the command (a kill would leave the server).
-          child.stdin.end();
           child.kill();
           done();
         }, linger);
@@ -75,45 +64,7 @@ function started(
   });
 }
 
-/** The command as editors start it, relaunching itself with the flags, against the same given the flags. */
-async function command(): Promise<void> {
-  const bin = join(ROOT, "server", "bin", "rlm-plan-language-server.js");
-  const { ServerNodeFlags } = (await import(pathToFileURL(join(ROOT, "server", "out", "nodeFlags.js")).href)) as {
-    ServerNodeFlags: { flags: readonly string[] };
-  };
-  console.log(
-    `the rlm-plan-language-server command · node ${process.version} · load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
-  );
-  const [bare, relaunched, direct] = await measure(
-    awaitedCalls(() => started(["-e", BARE])),
-    awaitedCalls(() => started([bin, "--stdio"])),
-    awaitedCalls(() => started([...ServerNodeFlags.flags, bin, "--stdio"])),
-  );
-  let launcherKiB = 0;
-  await started([bin, "--stdio"], process.env, 0, (pid) => {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    launcherKiB = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  });
-  const row = (name: string, ms: number) =>
-    console.log(`${name.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / bare.ms).toFixed(2).padStart(5)}x`);
-  console.log("process (wall clock, interleaved)            initialize  × bare node");
-  row("bare node (answers at once)", bare.ms);
-  row("`node bin --stdio`: started again with flags", relaunched.ms);
-  row("`node <flags> bin --stdio`: one process", direct.ms);
-  console.log(
-    `the second start costs ${(relaunched.ms - direct.ms).toFixed(0)} ms; the launcher stays resident at ${(launcherKiB / 1024).toFixed(0)} MiB`,
-  );
-  console.log(
-    `load at the end ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
-  );
-}
-
 async function main(): Promise<void> {
-  if (process.argv.includes("--command")) return command();
   const script = (await import(pathToFileURL(join(ROOT, "scripts", "bundle.mjs")).href)) as BundleScript;
   const entry = (out: string): Entry => {
     const found = script.entries.find((e) => e.out === out);

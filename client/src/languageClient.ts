@@ -11,8 +11,8 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
+import { CodeCacheEnvironment } from "@rlm-plan/language-server/protocol";
 import { HeldOpens } from "./heldOpens";
-import { serverLaunch } from "./serverLaunch";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
@@ -31,21 +31,23 @@ export const HELD_OPENS = new HeldOpens();
 
 export function createLanguageClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
-  // The server's bundle is loaded with V8's code cache, kept in the extension's storage
-  // (serverLaunch.ts); every launch carries the server's Node flags.
+  // The server's bundle is loaded with V8's code cache, kept in the extension's storage: a start
+  // after the first skips most of compiling it (shared-runtime/src/codeCache.ts, bench/README.md).
   const cached = context.asAbsolutePath(path.join("dist", "serverStart.js"));
   const cacheDir = path.join(context.globalStorageUri.fsPath, "code-cache");
-  const launch = serverLaunch(module, cached, cacheDir, process.env);
   const serverOptions: ServerOptions = {
+    // The bundle is minified but keeps its names; its linked source map ships beside it. Only
+    // the debug launch maps stack traces with it: --enable-source-maps costs every start about a
+    // tenth more (bench/README.md).
     run: {
-      module: launch.run.module,
+      module: cached,
       transport: TransportKind.ipc,
-      options: { execArgv: [...launch.run.execArgv], env: launch.run.env },
+      options: { env: { ...process.env, [CodeCacheEnvironment.variable]: cacheDir } },
     },
     debug: {
-      module: launch.debug.module,
+      module,
       transport: TransportKind.ipc,
-      options: { execArgv: [...launch.debug.execArgv] },
+      options: { execArgv: ["--enable-source-maps", "--nolazy", "--inspect=6011"] },
     },
   };
   const documentSelector: LanguageClientOptions["documentSelector"] = [

@@ -45,9 +45,6 @@ export namespace CodeCacheEnvironment {
   export const variable = "RLM_PLAN_CODE_CACHE";
 }
 
-/** Node's flags for every launch of the server (nodeFlags.ts: the one list, and why). */
-export { ServerNodeFlags } from "./nodeFlags";
-
 /** `initialize`'s `initializationOptions`, all optional. */
 export interface InitializationOptions {
   /** The settings, for clients that do not answer `workspace/configuration`. */

@@ -48,21 +48,10 @@ function serverOffenders(imports: readonly Import[]): string[] {
     .map((i) => `${i.file}: ${i.statement}`);
 }
 
-/**
- * The server's Node flags (server/src/nodeFlags.ts): a module of its own so the server's command
- * can read them before loading anything; the contract re-exports it, and it imports nothing.
- */
-const NODE_FLAGS = "./nodeFlags";
-
-/** A run-time import of the wire contract that is neither the protocol library, the flags nor a type. */
+/** A run-time import of the wire contract that is neither the protocol library nor a type. */
 function protocolOffenders(imports: readonly Import[]): string[] {
   return imports
-    .filter(
-      (i) =>
-        i.specifier !== "vscode-languageserver-protocol" &&
-        i.specifier !== NODE_FLAGS &&
-        !/^(import|export) type\b/.test(i.statement),
-    )
+    .filter((i) => i.specifier !== "vscode-languageserver-protocol" && !/^(import|export) type\b/.test(i.statement))
     .map((i) => `${i.file}: ${i.statement}`);
 }
 
@@ -104,10 +93,6 @@ test("the client imports of the server only its wire contract", () => {
 
 test("the wire contract needs nothing at run time but vscode-languageserver-protocol", () => {
   assert.deepEqual(protocolOffenders(importsOf([join(root, "server", "src", "protocol.ts")])), []);
-  // The flags' module, which the contract re-exports, imports nothing at all.
-  const flagsModule = readFileSync(join(root, "server", "src", "nodeFlags.ts"), "utf8");
-  assert.deepEqual(importsOfText("server/src/nodeFlags.ts", flagsModule), []);
-  assert.doesNotMatch(flagsModule, /\brequire\(/);
 });
 
 test("the client keeps no mirror of the wire contract", () => {

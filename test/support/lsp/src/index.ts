@@ -4,7 +4,7 @@
 
 export { LspClient, type ClientOptions, type PublishedDiagnostics } from "./client";
 export type { HeapUsage, Memory } from "./memory";
-export { SERVER_MAIN, serverNodeFlags, type ServerProcessOptions } from "./serverProcess";
+export { SERVER_MAIN, type ServerProcessOptions } from "./serverProcess";
 export { ServerSession, withServer, type OpenedDocument, type OpenOptions, type ServerOptions } from "./session";
 export { fixture, positionAt, rangeOf, type Fixture } from "./text";
 export { hostProfile, TempWorkspace } from "./workspace";

@@ -1,11 +1,10 @@
 // Starts the built language server as a child process of this one (`node [flags] main.js
-// --stdio`, with the server's Node flags as every launch has them), and ends every server still running when this process exits, so that a test that
+// --stdio`), and ends every server still running when this process exits, so that a test that
 // failed before stopping its server, or forgot to, leaves no server behind.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ServerNodeFlags } from "@rlm-plan/language-server/protocol";
 
 /** The built server's entry point, found through the server package's exports map. */
 export const SERVER_MAIN = require.resolve("@rlm-plan/language-server/lsp/main");
@@ -22,17 +21,6 @@ export interface ServerProcessOptions {
   readonly memoryHook?: boolean;
 }
 
-/**
- * Node's flags for the server: the ones every launch uses (ServerNodeFlags), unless the
- * environment's RLM_PLAN_SERVER_NODE_FLAGS names others, comma-separated ("" for none), for a
- * benchmark that measures what the flags change.
- */
-export function serverNodeFlags(): readonly string[] {
-  const given = process.env.RLM_PLAN_SERVER_NODE_FLAGS;
-  if (given === undefined) return ServerNodeFlags.flags;
-  return given.split(",").filter((flag) => flag !== "");
-}
-
 const running = new Set<ChildProcessWithoutNullStreams>();
 let reaperInstalled = false;
 
@@ -40,7 +28,6 @@ export function spawnServer(options: ServerProcessOptions): ChildProcessWithoutN
   const main = options.serverMain ?? SERVER_MAIN;
   if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
   const nodeArgs = [
-    ...serverNodeFlags(),
     ...(options.cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`]),
     ...(options.memoryHook === true ? ["--expose-gc", "--require", MEMORY_HOOK] : []),
   ];
