@@ -389,7 +389,9 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
       { type: "select", id: "steps/0" },
     ]);
     await rendered(page);
-    const said = await page.evaluate(() => window.posted.map((m) => (m.type === "rendered" ? [m.type, m.steps] : m.type)));
+    const said = await page.evaluate(() =>
+      window.posted.map((m) => (m.type === "rendered" ? [m.type, m.steps] : m.type)),
+    );
     assert.deepEqual(said, ["loading", "ready", ["rendered", 3]]);
     assert.equal(await page.locator('#stage g.step[data-id="steps/0"]').getAttribute("class"), "step op-tool selected");
     assert.deepEqual(await page.locator('#stage g.step[data-id="steps/1"] text.run').allTextContents(), ["ok · 3 ms"]);
