@@ -133,57 +133,28 @@ function estimateAt(plan: Plan, depth: number, record: Map<Step, StepEstimate> |
  */
 function totalAt(plan: Plan, depth: number): Estimate {
   let total: Estimate = { ...ZERO, depth };
-  let leaves = 0;
-  let models = 0;
-  let tools = 0;
-  let contexts = 0;
+  const counts = { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0 };
   // Indexed: a loop that runs once per analysis stays in the interpreter, where `for...of`
   // makes an iterator result a step.
   for (let k = 0; k < plan.steps.length; k++) {
     const step = plan.steps[k] as Step;
-    switch (step.op) {
-      case "context":
-        contexts++;
-        break;
-      case "model":
-        models++;
-        break;
-      case "tool":
-        tools++;
-        break;
-      case "checkpoint":
-      case "final":
-        break;
-      default:
-        total = addEstimates(total, estimateStep(step, depth, totalAt));
-        continue;
+    if (!isLeaf(step)) {
+      total = addEstimates(total, estimateStep(step, depth, totalAt));
+      continue;
     }
-    leaves++;
+    counts.steps++;
+    const counter = LEAF_COUNTERS[step.op];
+    if (counter) counts[counter]++;
   }
-  if (leaves === 0) return total;
-  const own = {
-    steps: leaves,
-    depth,
-    parallel_width: 0,
-    model_calls: models,
-    tool_calls: tools,
-    context_ops: contexts,
-  };
+  if (counts.steps === 0) return total;
+  const own = { ...counts, depth, parallel_width: 0 };
   return addEstimates(total, own);
 }
 
 /** The one cost rule of a step: its own figure plus its sub-plans' (`childTotal`, at depth+1). */
 function estimateStep(step: Step, depth: number, childTotal: (plan: Plan, depth: number) => Estimate): Estimate {
+  if (isLeaf(step)) return leaf(depth, LEAF_COUNTERS[step.op]);
   switch (step.op) {
-    case "context":
-      return leaf(depth, "context_ops");
-    case "model":
-      return leaf(depth, "model_calls");
-    case "tool":
-      return leaf(depth, "tool_calls");
-    case "checkpoint":
-    case "final":
-      return leaf(depth);
     case "rlm":
       return addEstimates(leaf(depth + 1), childTotal(step.plan, depth + 1));
     case "parallel": {
@@ -194,6 +165,21 @@ function estimateStep(step: Step, depth: number, childTotal: (plan: Plan, depth:
     case "retry":
       return addEstimates(leaf(depth + 1), scaleEstimate(childTotal(step.plan, depth + 1), step.attempts));
   }
+}
+
+type LeafStep = Extract<Step, { readonly op: "context" | "model" | "tool" | "checkpoint" | "final" }>;
+
+/** The one leaf rule: a leaf step costs one step at its depth and one of this counter, if any. */
+const LEAF_COUNTERS: { readonly [op in LeafStep["op"]]: EstimateCounter | undefined } = {
+  context: "context_ops",
+  model: "model_calls",
+  tool: "tool_calls",
+  checkpoint: undefined,
+  final: undefined,
+};
+
+function isLeaf(step: Step): step is LeafStep {
+  return step.op in LEAF_COUNTERS;
 }
 
 function leaf(depth: number, counter?: EstimateCounter): Estimate {
