@@ -8,12 +8,12 @@ import { readdirSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SKIPPED_FOLDERS, type UnreadableFolder } from "@rlm-plan/core/workspaceFiles";
 import type { Command } from "./args";
-import { data as githubData, githubAnnotations, sarifLog } from "./checkFormats";
+import { githubAnnotations, sarifLog } from "./checkFormats";
+import { commandData } from "./sink";
 import { expandTargets } from "./checkTargets";
 import type { McpDiscovery } from "@rlm-plan/core/host";
 import type { PreflightReport } from "@rlm-plan/core/run";
-import type { SecretMask } from "@rlm-plan/core/secrets";
-import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
+import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS } from "@rlm-plan/core/session";
 import { hostErrorLines, sessionFor, type CheckSession } from "./checkSession";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
 import { readErrorOf, reportHostFile, reportMocksFile, reportText, withRefusal, type CheckedFile } from "./report";
@@ -53,7 +53,6 @@ export function runCheck(command: CheckCommand, io: Io, version: string): number
  */
 export async function runCheckWithPreflight(command: CheckCommand, io: Io, version: string): Promise<number> {
   const expansion = expandTargets(command.files);
-  const mask = sessionMask({ env: process.env });
   const refusals = new Map<string, PreflightReport>();
   // A plan its preflight passes is then checked with the tools its MCP servers listed to that
   // preflight (their input and output schemas), as the editor does with listMcpTools: one
@@ -61,14 +60,14 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
   const discoveries = new Map<string, McpDiscovery>();
   for (const target of expansion.targets) {
     if (target.kind !== "plan") continue;
-    const opened = sessionFor(target.file, command, mask);
+    const opened = sessionFor(target.file, command, io.sink.mask);
     const profile = opened.ok ? opened.session.profile : undefined;
     if (!opened.ok || profile === undefined) continue;
     const report = await opened.session.preflight();
     refusals.set(target.file, report);
     if (report.ok && report.mcpListing) discoveries.set(target.file, report.mcpListing);
   }
-  return checkOnce(command, io, version, { warned: new Set(), preflights: refusals, mask, discoveries }).code;
+  return checkOnce(command, io, version, { warned: new Set(), preflights: refusals, discoveries }).code;
 }
 
 /** What one check is given besides the command: what --preflight found, and the warnings said. */
@@ -76,7 +75,6 @@ interface CheckContext {
   /** Folders already warned about as unreadable (a watch warns once per folder). */
   readonly warned: Set<string>;
   readonly preflights?: ReadonlyMap<string, PreflightReport>;
-  readonly mask?: SecretMask;
   readonly discoveries?: ReadonlyMap<string, McpDiscovery>;
 }
 
@@ -129,18 +127,11 @@ function warnUnreadable(io: Io, warned: Set<string>): UnreadableFolder {
 /** A check as steps: one a file (`done` of `of`), then its result. */
 function* checkSteps(
   command: CheckCommand,
-  unmasked: Io,
+  io: Io,
   version: string,
   context: CheckContext,
 ): Generator<{ done: number; of: number }, CheckRun> {
   const { preflights, discoveries } = context;
-  // Every format passes through the sessions' mask (an MCP server's message may hold a key).
-  const mask = context.mask ?? sessionMask({ env: process.env });
-  const io: Io = {
-    ...unmasked,
-    out: (text) => unmasked.out(mask.mask(text)),
-    err: (text) => unmasked.err(mask.mask(text)),
-  };
   const expansion = expandTargets(command.files, warnUnreadable(io, context.warned));
   for (const error of expansion.errors) io.err(`rlm-plan: ${lineText(error)}\n`);
   const checked: CheckedFile[] = [];
@@ -164,7 +155,8 @@ function* checkSteps(
     }
     const entry: PlanEntry = {
       file: target.file,
-      opened: sessionFor(target.file, command, mask, discoveries?.get(target.file)),
+      // The sink's mask: the profile's keys are masked in every format (an MCP server's message may hold one).
+      opened: sessionFor(target.file, command, io.sink.mask, discoveries?.get(target.file)),
     };
     const { opened } = entry;
     if (opened.hostFile !== undefined) inputs.add(resolve(opened.hostFile));
@@ -230,7 +222,7 @@ function print(
   const said = noteLines(notes);
   switch (command.format) {
     case "json":
-      io.out(
+      io.sink.stdout.json(
         jsonText({
           files: checked.map(fileJson),
           ...(said.length > 0 ? { notes: said } : {}),
@@ -246,15 +238,15 @@ function print(
       );
       return;
     case "sarif":
-      io.out(jsonText(sarifLog(checked, version, cwd, said)));
+      io.sink.stdout.json(jsonText(sarifLog(checked, version, cwd, said)));
       return;
     case "github":
     case "text": {
       const lines: string[] = [];
       if (command.format === "github") {
         // Our own words, but they name servers and files from the profile: escaped like annotations.
-        for (const note of said) lines.push(`::notice title=rlm-plan::${githubData(note)}`);
-        for (const item of githubAnnotations(checked, cwd)) lines.push(item);
+        for (const note of said) io.sink.stdout.workflowCommand(`::notice title=rlm-plan::${commandData(note)}`);
+        for (const item of githubAnnotations(checked, cwd)) io.sink.stdout.workflowCommand(item);
       } else for (const note of said) io.err(`rlm-plan: ${lineText(note)}\n`);
       for (const report of checked) {
         if (report.readError !== undefined) {

@@ -5,6 +5,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { lineText } from "./guardedOutput";
+import { commandData as data, commandProperty as property } from "./sink";
 import type { CheckedFile, ReportedProblem } from "./report";
 
 const INFORMATION_URI = "https://github.com/rlm-plan/rlm-plan#readme";
@@ -148,14 +149,4 @@ export function annotationPath(file: string, cwd: string): string {
   const rel = relative(cwd, resolve(cwd, file));
   // Not lineText: the runner undoes data()'s escapes, so a name with a line break stays exact.
   return (rel.startsWith("..") || isAbsolute(rel) ? resolve(cwd, file) : rel).split(sep).join("/");
-}
-
-/** The escaping GitHub's runner undoes in a command's message. */
-export function data(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-
-/** The escaping of a property value: also `:` and `,`, which separate properties. */
-export function property(text: string): string {
-  return data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }

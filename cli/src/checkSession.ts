@@ -24,12 +24,13 @@ export type CheckSession =
 export function sessionFor(
   planFile: string,
   flags: PolicyFlags,
-  mask?: SecretMask,
+  // Required: the output sink's (io.sink.mask), so the profile's keys are masked in what is printed.
+  mask: SecretMask,
   discovery?: McpDiscovery,
 ): CheckSession {
   const opened = openPlanSessionSync({
     file: planFile,
-    ...(mask ? { mask } : {}),
+    mask,
     // The MCP tool lists `check --preflight` read: arguments and output types judged by them.
     ...(discovery ? { discovery } : {}),
     requireHost: false,

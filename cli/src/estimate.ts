@@ -26,7 +26,11 @@ function estimatePolicy({ budget, dataLimits }: AnalysisPolicy): AnalysisPolicy 
 export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io: Io): number {
   const { file } = command;
   // The host profile's budget counts here; its capabilities are check's business.
-  const resolved = sessionFor(file, { capabilities: undefined, budget: command.budget, host: command.host });
+  const resolved = sessionFor(
+    file,
+    { capabilities: undefined, budget: command.budget, host: command.host },
+    io.sink.mask,
+  );
   if (!resolved.ok && !("readError" in resolved)) {
     io.err(hostErrorLines(resolved.errors));
     return 2;
@@ -48,7 +52,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
         problems: [],
         silentCaps: [],
       };
-      io.out(jsonText(result));
+      io.sink.stdout.json(jsonText(result));
     }
     return 1;
   }
@@ -71,7 +75,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
       problems: report.problems.map(problemJson),
       silentCaps: report.hints.map(problemJson),
     };
-    io.out(jsonText(result));
+    io.sink.stdout.json(jsonText(result));
     return ok ? 0 : 1;
   }
 

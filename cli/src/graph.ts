@@ -23,7 +23,7 @@ export async function graphCommand(argv: readonly string[], io: Io): Promise<num
     return 0;
   }
   const { file } = command;
-  const resolved = sessionFor(file, command);
+  const resolved = sessionFor(file, command, io.sink.mask);
   if (!resolved.ok) {
     if ("readError" in resolved) {
       io.err(readErrorLine(file, readErrorOf(resolved.code, resolved.readError)));
@@ -47,8 +47,10 @@ export async function graphCommand(argv: readonly string[], io: Io): Promise<num
     return 1;
   }
   const picture = await render(graph, command.format);
-  if (command.output === undefined) io.out(picture);
-  else writeFileSync(command.output, picture);
+  // A label shows the start of whatever the plan holds, a key written in it too: masked in a file as on stdout.
+  if (command.output !== undefined) writeFileSync(command.output, io.sink.mask.mask(picture));
+  else if (command.format === "svg") io.sink.stdout.xml(picture);
+  else io.out(picture);
   return 0;
 }
 

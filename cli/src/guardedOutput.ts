@@ -1,8 +1,7 @@
-// The CLI's output boundary: everything `run` and `propose` write goes through here, so secrets
-// are masked (run/secrets.ts) and text a model or a plan controls cannot drive the terminal
-// (escape sequences, OSC 52 clipboard writes, cursor moves) whichever line it ends up in.
-
-import { SecretMask } from "@rlm-plan/core/secrets";
+// Text from a plan, a profile, a file name or a model, made fit for the CLI's output: escaped into
+// one line where a command puts it (lineText, shownFile), and stripped of what could drive a
+// terminal (escape sequences, OSC 52 clipboard writes, cursor moves) by the output sink (sink.ts),
+// which every command prints through.
 
 /** Our own color sequences (output.ts): the only escapes allowed through. */
 // eslint-disable-next-line no-control-regex
@@ -53,27 +52,4 @@ export function terminalText(text: string, keepStyles = true): string {
   return text.replace(CONTROL, (char, offset: number) =>
     keepStyles && char === "\u001b" && OWN_STYLE.test(text.slice(offset, offset + 5)) ? char : "",
   );
-}
-
-/** Masks secrets, then strips control characters: what any line the CLI prints goes through. */
-export function guardText(mask: SecretMask, text: string, keepStyles = true): string {
-  return terminalText(mask.mask(text), keepStyles);
-}
-
-/** A stream whose writes are masked (across writes: a key split between two is still masked), then stripped. */
-export interface GuardedStream {
-  write(text: string): unknown;
-  /** Writes what the mask still holds back: call once the command's output is complete. */
-  end(): void;
-  readonly isTTY?: boolean;
-}
-
-export function guardedStream<S extends { write(text: string): unknown; readonly isTTY?: boolean }>(
-  stream: S,
-  mask: SecretMask,
-  keepStyles = true,
-): GuardedStream {
-  const masked = mask.stream();
-  const put = (text: string) => (text === "" ? true : stream.write(terminalText(text, keepStyles)));
-  return { write: (text: string) => put(masked.write(text)), end: () => void put(masked.end()), isTTY: stream.isTTY };
 }

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ESTIMATE_HELP, HELP, parseArgs, USAGE } from "./args";
 import { directOutput } from "./directOutput";
-import { styleFor, type Io } from "./output";
+import { sinkIo, styleFor, type Io } from "./output";
+import { openSink, type OutputSink } from "./sink";
 
 // Each command's modules are required when that command runs, never at start: a `check` then
 // loads no child_process, journal, OpenTelemetry or test runner, and `--version` none of them
@@ -58,13 +59,13 @@ function version(): string {
 /** Runs the CLI on this process: its arguments, streams and exit status. For a bin shim too. */
 export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
   const internalError = (error: unknown) => {
-    process.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    lastWords(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
   };
   // Commands that run plans (and check --watch) are asynchronous and own Ctrl-C: it cancels
   // the run, and tool processes are gone before they return. Plain `check` is synchronous and
   // starts nothing; `check --preflight` is asynchronous (it starts MCP servers to list tools).
-  const asyncCommand = commandRunner(argv, streamIo());
+  const asyncCommand = commandRunner(argv);
   if (asyncCommand) {
     stdout(); // they write to process.stdout themselves
     let running: Promise<number>;
@@ -81,17 +82,21 @@ export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
   }
   // The synchronous commands print a few lines: written directly, without Node's streams (directOutput.ts).
   const out = directOutput(1, stdout);
-  const err = directOutput(2, () => process.stderr);
-  const io: Io = {
-    out: (text) => void out.write(text),
-    err: (text) => void err.write(text),
-    style: styleFor(out, process.env),
-  };
+  const sink = openSink({ stdout: out, stderr: directOutput(2, () => process.stderr) });
   try {
-    process.exitCode = main(argv, io);
+    process.exitCode = main(argv, sinkIo(sink, styleFor(out, process.env)));
   } catch (error) {
     internalError(error);
+  } finally {
+    sink.end();
   }
+}
+
+/** A line for stderr when nothing else can be said (an internal error, a broken stdout): through a sink too. */
+function lastWords(text: string): void {
+  const sink = openSink({ stdout: { write: () => true }, stderr: process.stderr });
+  sink.stderr.write(text);
+  sink.end();
 }
 
 /** process.stdout, with the handler of a closed pipe (`rlm-plan check ... | head`): no stack trace for it. */
@@ -103,41 +108,47 @@ function stdout(): NodeJS.WriteStream {
 
 function onStdoutError(error: NodeJS.ErrnoException): void {
   if (error.code === "EPIPE") return;
-  process.stderr.write(`rlm-plan: cannot write output: ${error.message}\n`);
+  lastWords(`rlm-plan: cannot write output: ${error.message}\n`);
   process.exitCode = 2;
 }
 
-/** What the asynchronous commands write through: Node's streams, created when first written to. */
-function streamIo(): Io {
-  return {
-    out: (text) => void stdout().write(text),
-    err: (text) => void process.stderr.write(text),
-    get style() {
-      return styleFor(stdout(), process.env);
-    },
-  };
+/** A stream as the write function `propose` opens its output sink over. */
+function writer(stream: NodeJS.WriteStream): (text: string) => void {
+  return (text) => void stream.write(text);
 }
 
-function commandRunner(argv: readonly string[], io: Io): ((args: readonly string[]) => Promise<number>) | undefined {
+/** The output sink of an asynchronous command that is given an Io: Node's streams; ended when the command is. */
+async function withStreamIo(command: (io: Io, sink: OutputSink) => Promise<number>, styleOf = stdout): Promise<number> {
+  const sink = openSink({ stdout: stdout(), stderr: process.stderr });
+  try {
+    return await command(sinkIo(sink, styleFor(styleOf(), process.env)), sink);
+  } finally {
+    sink.end();
+  }
+}
+
+function commandRunner(argv: readonly string[]): ((args: readonly string[]) => Promise<number>) | undefined {
   switch (argv[0]) {
     case "check": {
       const command = parseArgs(argv);
       if (command.kind !== "check") return undefined;
-      if (command.preflight) return () => commands.check().runCheckWithPreflight(command, io, version());
+      if (command.preflight)
+        return () => withStreamIo((io) => commands.check().runCheckWithPreflight(command, io, version()));
       if (!command.watch) return undefined;
-      return () => {
-        const controller = new AbortController();
-        const stop = () => controller.abort();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-        return commands
-          .check()
-          .watchCheck(command, io, version(), controller.signal)
-          .finally(() => {
-            process.off("SIGINT", stop);
-            process.off("SIGTERM", stop);
-          });
-      };
+      return () =>
+        withStreamIo((io) => {
+          const controller = new AbortController();
+          const stop = () => controller.abort();
+          process.once("SIGINT", stop);
+          process.once("SIGTERM", stop);
+          return commands
+            .check()
+            .watchCheck(command, io, version(), controller.signal)
+            .finally(() => {
+              process.off("SIGINT", stop);
+              process.off("SIGTERM", stop);
+            });
+        });
     }
     case "run":
       return (args) => commands.run().runCommand(args, process);
@@ -148,19 +159,20 @@ function commandRunner(argv: readonly string[], io: Io): ((args: readonly string
     case "worker":
       return (args) => commands.worker().workerCommand(args, process);
     case "graph":
+      // Its notes are styled for stderr: stdout holds the picture.
       return (args) =>
-        commands.graph().graphCommand(args, {
-          out: (text) => void process.stdout.write(text),
-          err: (text) => void process.stderr.write(text),
-          style: styleFor(process.stderr, process.env),
-        });
+        withStreamIo(
+          (io) => commands.graph().graphCommand(args, io),
+          () => process.stderr,
+        );
     case "propose":
       return async (args) => {
         const cancel = new (commands.signals().Cancellation)(process.stderr);
         try {
+          // Writers the command opens its output sink over.
           const code = await commands.propose().proposeCommand(args, {
-            stdout: (text) => void process.stdout.write(text),
-            stderr: (text) => void process.stderr.write(text),
+            stdout: writer(stdout()),
+            stderr: writer(process.stderr),
             signal: cancel.signal,
           });
           return cancel.signal.aborted ? cancel.status : code;

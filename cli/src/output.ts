@@ -5,13 +5,21 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { exactJsonText } from "@rlm-plan/core/json";
 import type { Budget, CostRow, Count, Estimate } from "@rlm-plan/core/plan";
 import { lineText, shownFile } from "./guardedOutput";
+import type { OutputSink } from "./sink";
 import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedHint, ReportedProblem } from "./report";
 
-/** Where a command writes: stdout for results, stderr for notes and failures. */
+/** Where a command writes: stdout for results, stderr for notes and failures, both through the sink. */
 export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly style: Style;
+  /** The output sink `out` and `err` write to: its mask (sessions add their keys), JSON and workflow commands. */
+  readonly sink: OutputSink;
+}
+
+/** The Io of a command over the sink. */
+export function sinkIo(sink: OutputSink, style: Style): Io {
+  return { out: (text) => void sink.stdout.write(text), err: (text) => void sink.stderr.write(text), style, sink };
 }
 
 export interface Style {

@@ -6,8 +6,9 @@
 import { type Budget, type CostRow, costRows, type Estimate, quoted } from "@rlm-plan/core/plan";
 import type { Proposal } from "@rlm-plan/core";
 import type { RunOutcome, Transition } from "@rlm-plan/core/run";
-import { HOST_PROFILE_FILENAME, openPlanSession, sessionMask, type PlanSession } from "@rlm-plan/core/session";
-import { guardedStream, lineText, shownFile } from "./guardedOutput";
+import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
+import { lineText, shownFile } from "./guardedOutput";
+import { openSink } from "./sink";
 import type { SecretMask } from "@rlm-plan/core/secrets";
 import { displayPath, estimateLines, jsonText, styleFor } from "./output";
 import { readOptions, type OptionSpec } from "./options";
@@ -48,20 +49,20 @@ interface ProposeArgs {
 }
 
 export async function proposeCommand(argv: readonly string[], unguarded: ProposeIo): Promise<number> {
-  // Everything printed is masked and stripped of control characters (guardedOutput.ts).
-  const mask = sessionMask({ env: unguarded.env ?? process.env });
-  // Nothing propose prints is styled: every escape sequence, a model's colour codes too, goes.
-  const stdout = guardedStream({ write: unguarded.stdout }, mask, false);
-  const stderr = guardedStream({ write: unguarded.stderr }, mask, false);
+  // Everything printed goes through the output sink (sink.ts). Nothing propose prints is
+  // styled: every escape sequence, a model's colour codes too, goes.
+  const sink = openSink(
+    { stdout: { write: unguarded.stdout }, stderr: { write: unguarded.stderr } },
+    { env: unguarded.env ?? process.env, styles: { stdout: false, stderr: false } },
+  );
   try {
     return await guardedPropose(
       argv,
-      { ...unguarded, stdout: (text) => stdout.write(text), stderr: (text) => stderr.write(text) },
-      mask,
+      { ...unguarded, stdout: (text) => sink.stdout.write(text), stderr: (text) => sink.stderr.write(text) },
+      sink.mask,
     );
   } finally {
-    stdout.end();
-    stderr.end();
+    sink.end();
   }
 }
 

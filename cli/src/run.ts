@@ -10,13 +10,13 @@ import {
   openPlanSession,
   planCalls,
   type PlanSession,
-  sessionMask,
 } from "@rlm-plan/core/session";
 import { mocksJson } from "./queue/planJob";
 import type { QueueAddress } from "./queue/queueUrl";
 import type { runOnQueue } from "./queue/runOnQueue";
 import type { SecretMask } from "@rlm-plan/core/secrets";
-import { guardedStream, lineText, shownFile } from "./guardedOutput";
+import { lineText, shownFile } from "./guardedOutput";
+import { openSink } from "./sink";
 import { styleFor } from "./output";
 import { Cancellation } from "./signals";
 import { resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
@@ -85,10 +85,9 @@ exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
   // Masked from the first line: the session adds the host profile's key variables once it has read it.
-  const mask = sessionMask({ env: unguarded.env ?? process.env });
   // stdout holds JSON and values only: no style of ours, so every escape sequence goes.
-  const stdout = guardedStream(unguarded.stdout, mask, false);
-  const stderr = guardedStream(unguarded.stderr, mask);
+  const sink = openSink(unguarded, { env: unguarded.env ?? process.env, styles: { stdout: false, stderr: true } });
+  const { stdout, stderr, mask } = sink;
   // Named, not spread: the CLI passes `process` itself, and a spread reads every getter it has
   // (process.report loads Node's diagnostic report, allowedNodeEnvironmentFlags builds a set): a
   // twelfth of a bare Node start (bench/README.md, "The CLI's start").
@@ -97,8 +96,7 @@ export async function runCommand(argv: readonly string[], unguarded: RunIo): Pro
   try {
     return await guardedRun(argv, io);
   } finally {
-    stdout.end();
-    stderr.end();
+    sink.end();
   }
 }
 

@@ -15,8 +15,8 @@ import {
   type RunOrigin,
   type ShownStatus,
 } from "@rlm-plan/core/journal";
-import { sessionMask } from "@rlm-plan/core/session";
-import { guardedStream } from "./guardedOutput";
+import { lineText, shownFile } from "./guardedOutput";
+import { openSink, type OutputSink } from "./sink";
 import { readOptions } from "./options";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
@@ -64,8 +64,15 @@ const ORIGINS: readonly RunOrigin[] = ["cli", "editor", "debugger", "test", "wor
 
 /** Runs `rlm-plan runs` with the arguments after "runs". Never throws. */
 export function runsCommand(argv: readonly string[], unguarded: RunsIo): number {
-  const mask = sessionMask({ env: unguarded.env ?? process.env });
-  const io = { stdout: guardedStream(unguarded.stdout, mask), stderr: guardedStream(unguarded.stderr, mask) };
+  const sink = openSink(unguarded, { env: unguarded.env ?? process.env });
+  try {
+    return runsWith(argv, sink);
+  } finally {
+    sink.end();
+  }
+}
+
+function runsWith(argv: readonly string[], io: OutputSink): number {
   const [sub, ...rest] = argv;
   const usage = (message: string) => {
     io.stderr.write(`rlm-plan: ${message}\n${RUNS_USAGE}\n`);
@@ -155,7 +162,7 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
           io.stderr.write(`rlm-plan: there is no run ${id} in ${store.file}\n`);
           return 1;
         }
-        if (sub === "export" || options.flags.has("--json")) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+        if (sub === "export" || options.flags.has("--json")) io.stdout.json(`${JSON.stringify(run, null, 2)}\n`);
         else io.stdout.write(showText(run));
         return 0;
       }
@@ -199,24 +206,25 @@ function listFilter(values: ReadonlyMap<string, string>): RunFilter | string {
   };
 }
 
-function list(store: JournalStore, filter: RunFilter, json: boolean, io: RunsIo): number {
+function list(store: JournalStore, filter: RunFilter, json: boolean, io: OutputSink): number {
   const runs = listRuns(store, filter);
   if (json) {
-    io.stdout.write(`${JSON.stringify(runs)}\n`);
+    io.stdout.json(`${JSON.stringify(runs)}\n`);
     return 0;
   }
   if (runs.length === 0) {
     io.stderr.write("rlm-plan: no runs match\n");
     return 0;
   }
+  // A plan's file name and a case's label are the user's: escaped into their cells.
   const rows = runs.map((r) => [
     String(r.id),
     r.status + (r.segments > 1 ? ` (resumed ${r.segments - 1}x)` : ""),
     r.startedAt.replace("T", " ").replace(/\.\d+Z$/, "Z"),
     r.elapsedMs === null ? "" : `${r.elapsedMs} ms`,
-    r.plan + (r.mocked ? " (mocked)" : ""),
-    r.errorKind ?? "",
-    r.origin + (r.label !== null ? ` ${r.label}` : ""),
+    lineText(r.plan) + (r.mocked ? " (mocked)" : ""),
+    lineText(r.errorKind ?? ""),
+    r.origin + (r.label !== null ? ` ${lineText(r.label)}` : ""),
   ]);
   const header = ["RUN", "STATUS", "STARTED", "TIME", "PLAN", "ERROR", "FROM"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
@@ -260,10 +268,11 @@ export function showText(run: RunDetail): string {
   const out: string[] = [];
   const d = run.details as Record<string, unknown>;
   out.push(
-    `run ${run.id}  ${run.status}${run.mocked ? " (mocked)" : ""}  from ${run.origin}${run.label !== null ? ` ${run.label}` : ""}`,
+    `run ${run.id}  ${run.status}${run.mocked ? " (mocked)" : ""}  from ${run.origin}${run.label !== null ? ` ${lineText(run.label)}` : ""}`,
   );
-  out.push(`plan          ${run.planFile ?? run.plan}  (sha256 ${run.planDigest.slice(0, 12)})`);
-  if (run.hostFile) out.push(`host profile  ${run.hostFile}  (sha256 ${(run.hostDigest ?? "").slice(0, 12)})`);
+  out.push(`plan          ${shownFile(run.planFile ?? run.plan)}  (sha256 ${run.planDigest.slice(0, 12)})`);
+  if (run.hostFile)
+    out.push(`host profile  ${shownFile(run.hostFile)}  (sha256 ${(run.hostDigest ?? "").slice(0, 12)})`);
   out.push(`started       ${run.startedAt}${run.elapsedMs !== null ? `, ran ${run.elapsedMs} ms` : ""}`);
   if (run.segments > 1) out.push(`resumed       ${run.segments - 1} time${run.segments > 2 ? "s" : ""}`);
   const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
@@ -272,16 +281,16 @@ export function showText(run: RunDetail): string {
   if (transitions.length === 0) out.push("  (none)");
   for (const t of transitions) {
     const tr = t.event["transition"] as Record<string, unknown>;
-    const bind = tr["bind"] === null ? "" : `-> ${String(tr["bind"])}`;
+    const bind = tr["bind"] === null ? "" : `-> ${lineText(String(tr["bind"]))}`;
     out.push(
-      `  ${String(tr["sequence"]).padStart(3)}  ${String(tr["operation"]).padEnd(20)} ${bind.padEnd(14)} ${String(tr["status"])} ${String(tr["duration_ms"]).padStart(5)} ms${t.replayed ? "  (replayed)" : ""}`,
+      `  ${String(tr["sequence"]).padStart(3)}  ${lineText(String(tr["operation"])).padEnd(20)} ${bind.padEnd(14)} ${String(tr["status"])} ${String(tr["duration_ms"]).padStart(5)} ms${t.replayed ? "  (replayed)" : ""}`,
     );
   }
   out.push("");
   if ("value" in d) out.push(`value: ${JSON.stringify(d["value"], null, 2)}`);
   if ("error" in d) {
     const e = d["error"] as Record<string, unknown>;
-    out.push(`error: ${String(e["message"] ?? "")} [${String(e["phase"] ?? "")}/${String(e["kind"] ?? "")}]`);
+    out.push(`error: ${lineText(String(e["message"] ?? ""))} [${String(e["phase"] ?? "")}/${String(e["kind"] ?? "")}]`);
   }
   const estimate = (d["estimate"] ?? {}) as Record<string, unknown>;
   const spent = (d["spent"] ?? {}) as Record<string, unknown>;

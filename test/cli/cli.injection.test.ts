@@ -113,7 +113,12 @@ test("a plan's value and a model's reply: no colour code or bidi control reaches
     );
     const proposed = await childOutput(child);
     assert.ok(!TERMINAL.test(proposed.stdout + proposed.stderr), proposed.stdout);
-    assert.ok(proposed.stdout.startsWith("model reply:\nno plan here [31mred[0m evil\n::error::x"), proposed.stdout);
+    // The reply is shown as it came, but its line that would be a workflow command starts escaped (cli/src/sink.ts).
+    assert.deepEqual(foreignCommands(proposed.stdout + proposed.stderr), []);
+    assert.ok(
+      proposed.stdout.startsWith("model reply:\nno plan here [31mred[0m evil\n\\u003a:error::x"),
+      proposed.stdout,
+    );
   } finally {
     await chat.close();
   }

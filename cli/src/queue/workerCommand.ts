@@ -11,8 +11,9 @@ import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text";
 import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { journalDirOf, JournalStore } from "@rlm-plan/core/journal";
-import { addSessionSecrets, openPlanSessionSync, sessionMask } from "@rlm-plan/core/session";
-import { guardedStream, lineText } from "../guardedOutput";
+import { addSessionSecrets, openPlanSessionSync } from "@rlm-plan/core/session";
+import { lineText } from "../guardedOutput";
+import { openSink, type OutputSink } from "../sink";
 import { displayPath } from "../output";
 import { readOptions } from "../options";
 import { bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
@@ -71,12 +72,20 @@ export interface WorkerIo {
 /** Runs `rlm-plan worker` until a signal stops it. Never throws; resolves to the exit status. */
 export async function workerCommand(argv: readonly string[], unguarded: WorkerIo): Promise<number> {
   const env = unguarded.env ?? process.env;
-  const mask = sessionMask({ env });
-  const stderr = guardedStream(unguarded.stderr, mask);
+  const sink = openSink(unguarded, { env });
+  try {
+    return await startWorker(argv, env, sink);
+  } finally {
+    sink.end();
+  }
+}
+
+async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink: OutputSink): Promise<number> {
+  const { stderr, mask } = sink;
   const say = (line: string) => void stderr.write(`rlm-plan worker: ${lineText(line)}\n`);
   const args = parseWorkerArgs(argv);
   if (args === "help") {
-    unguarded.stdout.write(`${WORKER_HELP}\n`);
+    sink.stdout.write(`${WORKER_HELP}\n`);
     return 0;
   }
   if (typeof args === "string") {
@@ -133,7 +142,6 @@ export async function workerCommand(argv: readonly string[], unguarded: WorkerIo
   } finally {
     redis.disconnect();
     journal?.close();
-    stderr.end();
   }
 }
 

@@ -3,7 +3,7 @@
 // of different selections, a case given twice or a shard missing are errors, not silent gaps.
 
 import { readFileSync } from "node:fs";
-import { printReport, type TestIo } from "./printReport";
+import { caseTitle, printReport, type TestIo } from "./printReport";
 import type { MergeArgs } from "./testOptions";
 import { REPORT_TYPE, REPORT_VERSION, summarize, type ReportedCase, type TestReport } from "./testReport";
 
@@ -35,7 +35,7 @@ export function mergeCommand(args: MergeArgs, io: TestIo): number {
   for (const report of reports)
     for (const c of report.cases) {
       if (byIndex.has(c.index)) {
-        io.stderr.write(`rlm-plan: the case ${c.id} is in more than one report\n`);
+        io.stderr.write(`rlm-plan: the case ${caseTitle(c)} is in more than one report\n`);
         return 2;
       }
       byIndex.set(c.index, c);

@@ -3,15 +3,18 @@
 // or github (a workflow annotation at each failing case's line, then the summary).
 
 import type { CaseResult } from "@rlm-plan/core/testing";
-import { annotationPath, data, property } from "../checkFormats";
+import { annotationPath } from "../checkFormats";
+import { lineText } from "../guardedOutput";
+import { commandData, commandProperty, type SinkWriter } from "../sink";
 import type { Style } from "../output";
 import { junitXml } from "./junit";
 import type { TestFormat } from "./testOptions";
 import { summaryText, type TestReport } from "./testReport";
 
+/** The output sink's streams (sink.ts), and the style of stdout. */
 export interface TestIo {
-  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stdout: SinkWriter;
+  readonly stderr: SinkWriter;
   readonly style: Style;
 }
 
@@ -30,17 +33,20 @@ export function printProgress(result: CaseResult, io: TestIo): void {
 export function printReport(report: TestReport, format: TestFormat, io: TestIo): void {
   switch (format) {
     case "json":
-      io.stdout.write(`${JSON.stringify(report)}\n`);
+      io.stdout.json(`${JSON.stringify(report)}\n`);
       return;
     case "junit":
-      io.stdout.write(junitXml(report));
+      io.stdout.xml(junitXml(report));
       return;
     case "github":
       for (const c of report.cases) {
         if (c.ok) continue;
-        const where = `file=${property(annotationPath(c.location.file, process.cwd()))},line=${c.location.line},col=${c.location.column}`;
-        const title = `title=${property(`rlm-plan test: ${caseTitle(c)}`)}`;
-        io.stdout.write(`::error ${where},${title}::${data(c.failures.map((f) => f.message).join("\n"))}\n`);
+        const where = `file=${commandProperty(annotationPath(c.location.file, process.cwd()))},line=${c.location.line},col=${c.location.column}`;
+        // The id as it is: the runner undoes the escapes, so a title shows the name exactly.
+        const title = `title=${commandProperty(`rlm-plan test: ${c.id}`)}`;
+        io.stdout.workflowCommand(
+          `::error ${where},${title}::${commandData(c.failures.map((f) => f.message).join("\n"))}`,
+        );
       }
       io.stdout.write(`${summaryText(report.summary)}\n`);
       return;
@@ -59,8 +65,9 @@ export function printReport(report: TestReport, format: TestFormat, io: TestIo):
   }
 }
 
+/** A case's id as one line of text shows it: a name's line breaks and controls escaped. */
 export function caseTitle(result: Pick<CaseResult, "id">): string {
-  return result.id;
+  return lineText(result.id);
 }
 
 function failureLines(result: CaseResult): string[] {

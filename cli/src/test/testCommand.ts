@@ -6,7 +6,7 @@
 
 import { relative, resolve } from "node:path";
 import type { SecretMask } from "@rlm-plan/core/secrets";
-import { addSessionSecrets, sessionMask } from "@rlm-plan/core/session";
+import { addSessionSecrets } from "@rlm-plan/core/session";
 import {
   type CaseResult,
   caseWorstCase,
@@ -20,12 +20,13 @@ import {
 } from "@rlm-plan/core/testing";
 import { runCasesOnQueue } from "../queue/testOnQueue";
 import type { HostProfileError } from "@rlm-plan/core/host";
-import { guardedStream } from "../guardedOutput";
+import { shownFile } from "../guardedOutput";
+import { openSink } from "../sink";
 import { styleFor } from "../output";
 import { Cancellation } from "../signals";
 import { discoverTestFiles } from "./discover";
 import { mergeCommand } from "./merge";
-import { printProgress, printReport, type TestIo } from "./printReport";
+import { caseTitle, printProgress, printReport, type TestIo } from "./printReport";
 import { overLimits, parseTestArgs, TEST_HELP, TEST_USAGE, worstCaseText, type TestArgs } from "./testOptions";
 import { REPORT_TYPE, REPORT_VERSION, summarize, type ReportedCase, type TestReport } from "./testReport";
 
@@ -40,12 +41,26 @@ export interface TestCommandIo {
 /** Runs `rlm-plan test` with the arguments after "test". Never throws; resolves to the exit status. */
 export async function testCommand(argv: readonly string[], unguarded: TestCommandIo): Promise<number> {
   const env = unguarded.env ?? process.env;
-  const mask = sessionMask({ env });
-  const io: TestIo = {
-    stdout: guardedStream(unguarded.stdout, mask),
-    stderr: guardedStream(unguarded.stderr, mask),
-    style: styleFor(unguarded.stdout, env),
-  };
+  const sink = openSink(unguarded, { env });
+  try {
+    return await testWith(
+      argv,
+      unguarded,
+      { stdout: sink.stdout, stderr: sink.stderr, style: styleFor(unguarded.stdout, env) },
+      sink.mask,
+    );
+  } finally {
+    sink.end();
+  }
+}
+
+async function testWith(
+  argv: readonly string[],
+  unguarded: TestCommandIo,
+  io: TestIo,
+  mask: SecretMask,
+): Promise<number> {
+  const env = unguarded.env ?? process.env;
   const args = parseTestArgs(argv);
   if (args === "help") {
     io.stdout.write(`${TEST_HELP}\n`);
@@ -111,7 +126,9 @@ async function runTests(
   if (args.list) {
     for (const c of cases) {
       const live = isLive(c, args.mode) ? "  (live)" : "";
-      io.stdout.write(`${c.location.file}:${c.location.line}  ${c.id}  ${worstCaseText(caseWorstCase(c))}${live}\n`);
+      io.stdout.write(
+        `${shownFile(c.location.file)}:${c.location.line}  ${caseTitle(c)}  ${worstCaseText(caseWorstCase(c))}${live}\n`,
+      );
     }
     io.stdout.write(`${header}\n`);
     return 0;
@@ -137,7 +154,7 @@ async function runTests(
     const taped = cases.find((c) => c.cassette !== undefined);
     if (taped) {
       io.stderr.write(
-        `rlm-plan: ${taped.id} has a cassette: cassettes are read on this machine, so it cannot run with --queue; nothing ran\n`,
+        `rlm-plan: ${caseTitle(taped)} has a cassette: cassettes are read on this machine, so it cannot run with --queue; nothing ran\n`,
       );
       return 2;
     }
