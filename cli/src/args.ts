@@ -6,7 +6,7 @@ import { parseJsonText } from "@rlm-plan/core/text";
 import { readOptions, type OptionSpec } from "./options";
 
 export type Command =
-  | { readonly kind: "help"; readonly topic?: "estimate" }
+  | { readonly kind: "help"; readonly topic?: "check" | "estimate" }
   | { readonly kind: "version" }
   | {
       readonly kind: "check";
@@ -50,6 +50,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
        rlm-plan test [PATH...] --queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]
+       rlm-plan test merge REPORT.json... [--format text|json|junit|github]
        rlm-plan worker --queue redis://HOST:PORT/QUEUE [--host FILE] [--concurrency N]
        rlm-plan help | --help | --version`;
 
@@ -68,28 +69,41 @@ options:
 
 exit status: 0 within the budget, 1 over it (or the plan has errors), 2 usage error`;
 
-export const HELP = `rlm-plan: check, estimate, graph, run and propose typed LLM plans (*.rlmplan.json, JSON with comments)
+/** Every command, in the order the help lists them: the help's first line names them all. */
+const COMMANDS = ["check", "estimate", "graph", "run", "runs", "propose", "test", "worker"] as const;
+
+export const HELP = `rlm-plan: ${COMMANDS.slice(0, -1).join(", ")} and ${COMMANDS.at(-1)}: typed LLM plans (*.rlmplan.json, JSON with comments)
 
 ${USAGE}
 
-commands:
-  check      report every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code];
-             a PATH is a plan, a host profile (rlmplan.host.json), a directory (every
-             *.rlmplan.json, *.rlmplan and rlmplan.host.json below it) or a quoted glob.
-             Against a host profile (or --capabilities/--budget), whatever \`run\` would refuse
-             before running (capabilities, budget, unregistered tools and providers) is an error;
-             with no host known those checks are skipped, and said so. Static: it starts no
-             program a plan or host profile names (no MCP server, no tool), and says which
-             checks it leaves to --preflight
-  estimate   show the plan's worst case beside the budget
-  graph      draw the plan (steps, nested plans, data flow, worst cases): rlm-plan graph --help
-  run        run a plan against the host profile (rlmplan.host.json): rlm-plan run --help
-  runs       the run journal (.rlm-plan/): list, show, export and prune recorded runs:
-             rlm-plan runs --help
-  propose    ask a model provider for a plan, check it, and run it on request: rlm-plan propose --help
-  test       run the cases of plan test files (*.rlmplan.test.json): rlm-plan test --help
+commands (each answers COMMAND --help):
+  check      every problem of each plan, host profile or folder, statically: no program a plan
+             or host profile names is started
+  estimate   the plan's worst case beside the budget
+  graph      draw the plan (steps, nested plans, data flow, worst cases)
+  run        run a plan against the host profile (rlmplan.host.json)
+  runs       the run journal (.rlm-plan/): list, show, export and prune recorded runs
+  propose    ask a model provider for a plan, check it, and run it on request
+  test       run the cases of plan test files (*.rlmplan.test.json); test merge joins the
+             --json reports of a sharded run
   worker     run plan jobs from a queue (BullMQ on Redis) under this machine's host profile;
-             run --queue and test --queue send them: rlm-plan worker --help
+             run --queue and test --queue send them
+
+options:
+  -h, --help              show this help (after a command: that command's help)
+  --version               show the version
+
+exit status: 0 fine, 1 problems (a plan's errors, over budget, a failed run or case), 2 usage error`;
+
+export const CHECK_HELP = `${USAGE.split("\n").slice(0, 2).join("\n")}
+
+Reports every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code]. A PATH is a
+plan, a host profile (rlmplan.host.json), a directory (every *.rlmplan.json, *.rlmplan and
+rlmplan.host.json below it) or a quoted glob. Against a host profile (or --capabilities/--budget),
+whatever \`run\` would refuse before running (capabilities, budget, unregistered tools and
+providers) is an error; with no host known those checks are skipped, and said so. Static: it
+starts no program a plan or host profile names (no MCP server, no tool), and says which checks it
+leaves to --preflight.
 
 options:
   --host FILE             the host profile; by default the nearest rlmplan.host.json in the
@@ -99,19 +113,18 @@ options:
                           with neither, capabilities are not checked)
   --budget JSON|default   the budget: "default" or a JSON object over the defaults,
                           for example '{"max_model_calls": 4}' (overrides the host profile's)
-  --format FORMAT         check's output: text (default), json, sarif (SARIF 2.1.0, for
-                          code-scanning uploads) or github (workflow-command annotations)
-  --model-text            check: each file is a saved model reply; the plan is the JSON
-                          object in it (fenced or in prose), located in the reply
-  --watch                 check: run again whenever a checked file or host profile changes
-  --preflight             check: also run each plan's preflight, exactly as \`run\` does before
-                          its first step (no step executes): MCP servers the plan names are
-                          started to list their tools, then stopped; programs, keys, inputs
-  --json                  machine-readable output on stdout (check: --format json)
+  --format FORMAT         text (default), json, sarif (SARIF 2.1.0, for code-scanning uploads)
+                          or github (workflow-command annotations)
+  --json                  the same as --format json
+  --model-text            each file is a saved model reply; the plan is the JSON object in it
+                          (fenced or in prose), located in the reply
+  --watch                 run again whenever a checked file or host profile changes
+  --preflight             also run each plan's preflight, exactly as \`run\` does before its
+                          first step (no step executes): MCP servers the plan names are started
+                          to list their tools, then stopped; programs, keys, inputs
   -h, --help              show this help
-  --version               show the version
 
-exit status: 0 no errors, 1 errors (or, for estimate, over budget), 2 usage error`;
+exit status: 0 no errors, 1 errors, 2 usage error`;
 
 const VALUE = "a value";
 const HELP_FLAGS = ["--json", "--help", "-h"];
@@ -156,8 +169,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 function parseCommand(command: "check" | "estimate", argv: readonly string[]): ParsedArgs {
   const options = readOptions(argv, SPECS[command]);
   if (typeof options === "string") return usage(options);
-  if (options.flags.has("--help") || options.flags.has("-h"))
-    return command === "estimate" ? { kind: "help", topic: "estimate" } : { kind: "help" };
+  if (options.flags.has("--help") || options.flags.has("-h")) return { kind: "help", topic: command };
   const json = options.flags.has("--json");
   const budget = parseBudget(options.values.get("--budget"));
   if ("error" in budget) return usage(budget.error);

@@ -7,15 +7,15 @@
 import { writeFileSync } from "node:fs";
 import { buildPlanGraph, type PlanGraph } from "@rlm-plan/core/graph";
 import { renderDot, renderMermaid } from "@rlm-plan/core/graph/render";
-import { parseGraphArgs, USAGE } from "./args";
+import { parseGraphArgs } from "./args";
 import { hostErrorLines, sessionFor } from "./checkSession";
-import { problemLines, readErrorLine, type Io } from "./output";
+import { problemLines, readErrorLine, usageErrorText, type Io } from "./output";
 import { readErrorOf, reportText } from "./report";
 
 export async function graphCommand(argv: readonly string[], io: Io): Promise<number> {
   const command = parseGraphArgs(argv);
   if (command.kind === "usage") {
-    io.err(`rlm-plan: ${command.message}\n${USAGE}\nrun "rlm-plan --help" for more\n`);
+    io.err(usageErrorText(command.message, "graph"));
     return 2;
   }
   if (command.kind === "help") {

@@ -5,9 +5,9 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ESTIMATE_HELP, HELP, parseArgs, USAGE } from "./args";
+import { CHECK_HELP, ESTIMATE_HELP, HELP, parseArgs } from "./args";
 import { directOutput } from "./directOutput";
-import { sinkIo, styleFor, type Io } from "./output";
+import { sinkIo, styleFor, usageErrorText, type Io } from "./output";
 import { openSink, type OutputSink } from "./sink";
 
 // Each command's modules are required when that command runs, never at start: a `check` then
@@ -32,10 +32,11 @@ export function main(argv: readonly string[], io: Io): number {
   const command = parseArgs(argv);
   switch (command.kind) {
     case "usage":
-      io.err(`rlm-plan: ${command.message}\n${USAGE}\nrun "rlm-plan --help" for more\n`);
+      // check's and estimate's own mistakes point at their own help.
+      io.err(usageErrorText(command.message, argv[0] === "check" || argv[0] === "estimate" ? argv[0] : undefined));
       return 2;
     case "help":
-      io.out(`${command.topic === "estimate" ? ESTIMATE_HELP : HELP}\n`);
+      io.out(`${command.topic === "check" ? CHECK_HELP : command.topic === "estimate" ? ESTIMATE_HELP : HELP}\n`);
       return 0;
     case "version":
       io.out(`rlm-plan ${version()}\n`);

@@ -75,6 +75,14 @@ export function summaryLine(report: AnalysedFile | HostFileReport, style: Style)
   return `${file}: ${style.green("ok")} (${what})${warnings}`;
 }
 
+/**
+ * A usage mistake as every command says it: one line about it and where help is, never the whole
+ * usage (which would bury the line that matters).
+ */
+export function usageErrorText(message: string, command?: string): string {
+  return `rlm-plan: ${lineText(message)}\nsee rlm-plan${command === undefined ? "" : ` ${command}`} --help\n`;
+}
+
 /** The line for stderr when a file cannot be read. */
 export function readErrorLine(file: string, reason: string): string {
   return `rlm-plan: cannot read ${shownFile(file)}: ${lineText(reason)}\n`;

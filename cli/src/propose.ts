@@ -10,7 +10,7 @@ import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-p
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink } from "./sink";
 import type { SecretMask } from "@rlm-plan/core/secrets";
-import { displayPath, estimateLines, jsonText, styleFor } from "./output";
+import { displayPath, estimateLines, jsonText, styleFor, usageErrorText } from "./output";
 import { readOptions, type OptionSpec } from "./options";
 
 export interface ProposeIo {
@@ -73,7 +73,7 @@ async function guardedPropose(argv: readonly string[], io: ProposeIo, mask: Secr
     return 0;
   }
   if (typeof args === "string") {
-    io.stderr(`rlm-plan propose: ${args}\n${PROPOSE_USAGE}\n`);
+    io.stderr(usageErrorText(args, "propose"));
     return 2;
   }
   const cwd = io.cwd ?? process.cwd();

@@ -17,7 +17,7 @@ import type { runOnQueue } from "./queue/runOnQueue";
 import type { SecretMask } from "@rlm-plan/core/secrets";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink } from "./sink";
-import { styleFor } from "./output";
+import { styleFor, usageErrorText } from "./output";
 import { Cancellation } from "./signals";
 import { resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
@@ -107,7 +107,7 @@ async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<numbe
     return 0;
   }
   if (typeof args === "string") {
-    io.stderr.write(`rlm-plan: ${args}\n${RUN_USAGE}\n`);
+    io.stderr.write(usageErrorText(args, "run"));
     return 2;
   }
   const cancel = new Cancellation(io.stderr, { signal: io.signal, handleSignals: io.handleSignals });

@@ -17,6 +17,7 @@ import {
 } from "@rlm-plan/core/journal";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink, type OutputSink } from "./sink";
+import { usageErrorText } from "./output";
 import { readOptions } from "./options";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
@@ -75,7 +76,7 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
 function runsWith(argv: readonly string[], io: OutputSink): number {
   const [sub, ...rest] = argv;
   const usage = (message: string) => {
-    io.stderr.write(`rlm-plan: ${message}\n${RUNS_USAGE}\n`);
+    io.stderr.write(usageErrorText(message, "runs"));
     return 2;
   };
   if (sub === undefined) return usage("runs needs list, show, export or prune");

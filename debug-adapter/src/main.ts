@@ -6,12 +6,19 @@
 import { PassThrough } from "node:stream";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { ContentLengthFrames } from "@rlm-plan/core/text";
+import { adapterCommand } from "./commandLine";
 import { RlmPlanDebugSession } from "./session";
 
 /** The largest message read: a launch's arguments or a setBreakpoints' source are far smaller. */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
-export function runDebugAdapter(): void {
+export function runDebugAdapter(argv: readonly string[] = process.argv.slice(2)): void {
+  const command = adapterCommand(argv);
+  if (command.kind === "print") {
+    (command.stream === "stdout" ? process.stdout : process.stderr).write(command.text);
+    process.exitCode = command.status;
+    return;
+  }
   const session = new RlmPlanDebugSession();
   process.on("SIGTERM", () => session.shutdown());
   // The library writes to stdout; its own reader is given a stream that never speaks.

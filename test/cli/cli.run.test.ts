@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { RUN_USAGE, runCommand } from "rlm-plan/run";
+import { runCommand } from "rlm-plan/run";
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { childOutput } from "../support/childOutput";
 import { CLI_RUN_MODULE, ROOT } from "../support/cliWorkspace";
@@ -487,7 +487,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
       const run = await inProcess(args);
       assert.equal(run.code, 2);
       assert.equal(run.stdout, "");
-      assert.equal(run.stderr, `rlm-plan: ${message}\n${RUN_USAGE}\n`);
+      assert.equal(run.stderr, `rlm-plan: ${message}\nsee rlm-plan run --help\n`);
     });
   }
 

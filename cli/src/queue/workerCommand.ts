@@ -14,7 +14,7 @@ import { journalDirOf, JournalStore } from "@rlm-plan/core/journal";
 import { addSessionSecrets, openPlanSessionSync } from "@rlm-plan/core/session";
 import { lineText } from "../guardedOutput";
 import { openSink, type OutputSink } from "../sink";
-import { displayPath } from "../output";
+import { displayPath, usageErrorText } from "../output";
 import { readOptions } from "../options";
 import { bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queueUrl";
@@ -89,7 +89,7 @@ async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink
     return 0;
   }
   if (typeof args === "string") {
-    stderr.write(`rlm-plan: ${args}\n${WORKER_USAGE}\n`);
+    stderr.write(usageErrorText(args, "worker"));
     return 2;
   }
   if (args.address.password !== undefined) addSessionSecrets(mask, { env, clientValues: [args.address.password] });

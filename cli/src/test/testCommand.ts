@@ -22,12 +22,12 @@ import { runCasesOnQueue } from "../queue/testOnQueue";
 import type { HostProfileError } from "@rlm-plan/core/host";
 import { shownFile } from "../guardedOutput";
 import { openSink } from "../sink";
-import { styleFor } from "../output";
+import { styleFor, usageErrorText } from "../output";
 import { Cancellation } from "../signals";
 import { discoverTestFiles } from "./discover";
 import { mergeCommand } from "./merge";
 import { caseTitle, printProgress, printReport, type TestIo } from "./printReport";
-import { overLimits, parseTestArgs, TEST_HELP, TEST_USAGE, worstCaseText, type TestArgs } from "./testOptions";
+import { overLimits, parseTestArgs, TEST_HELP, worstCaseText, type TestArgs } from "./testOptions";
 import { REPORT_TYPE, REPORT_VERSION, summarize, type ReportedCase, type TestReport } from "./testReport";
 
 export interface TestCommandIo {
@@ -67,7 +67,7 @@ async function testWith(
     return 0;
   }
   if (typeof args === "string") {
-    io.stderr.write(`rlm-plan: ${args}\n${TEST_USAGE}\n`);
+    io.stderr.write(usageErrorText(args, "test"));
     return 2;
   }
   if (args.kind === "merge") return mergeCommand(args, io);
