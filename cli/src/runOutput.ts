@@ -100,8 +100,9 @@ function transitionPrinter(
   }
   const sequenceWidth = Math.max(3, String(steps).length);
   return (t) => {
-    const bind = t.bind === null ? "" : `-> ${t.bind}`;
-    const line = `${String(t.sequence).padStart(sequenceWidth)}  ${t.operation.padEnd(operationWidth)}  ${bind.padEnd(bindWidth)}  ${style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms`;
+    // A tool's or a binding's name is the plan's: escaped into the step's one line.
+    const bind = t.bind === null ? "" : `-> ${lineText(t.bind)}`;
+    const line = `${String(t.sequence).padStart(sequenceWidth)}  ${lineText(t.operation).padEnd(operationWidth)}  ${bind.padEnd(bindWidth)}  ${style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms`;
     io.stderr.write(`${line.trimEnd()}\n`);
   };
 }
