@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CHECK_HELP, ESTIMATE_HELP, HELP, parseArgs } from "./args";
 import { directOutput } from "./directOutput";
 import { sinkIo, styleFor, usageErrorText, type Io } from "./output";
-import { openSink, type OutputSink } from "./sink";
+import { openSink } from "./sink";
 
 // Each command's modules are required when that command runs, never at start: a `check` then
 // loads no child_process, journal, OpenTelemetry or test runner, and `--version` none of them
@@ -119,10 +119,10 @@ function writer(stream: NodeJS.WriteStream): (text: string) => void {
 }
 
 /** The output sink of an asynchronous command that is given an Io: Node's streams; ended when the command is. */
-async function withStreamIo(command: (io: Io, sink: OutputSink) => Promise<number>, styleOf = stdout): Promise<number> {
+async function withStreamIo(command: (io: Io) => Promise<number>, styleOf = stdout): Promise<number> {
   const sink = openSink({ stdout: stdout(), stderr: process.stderr });
   try {
-    return await command(sinkIo(sink, styleFor(styleOf(), process.env)), sink);
+    return await command(sinkIo(sink, styleFor(styleOf(), process.env)));
   } finally {
     sink.end();
   }
