@@ -227,7 +227,7 @@ async function runQueued(
   if (address.password !== undefined) addSessionSecrets(io.mask, { env, clientValues: [address.password] });
   const text = session.text ?? "";
   const style = styleFor(io.stderr, env);
-  const say = (line: string) => void (args.json ? undefined : io.stderr.write(`rlm-plan: ${line}\n`));
+  const say = (line: string) => void (args.json ? undefined : io.stderr.write(`rlm-plan: ${lineText(line)}\n`));
   say(`sending the plan to ${address.shown}: a worker runs it under its host profile`);
   const recording = session.profile ? startRecording(args, session, io.stderr, undefined) : undefined;
   if (typeof recording === "number") return recording;

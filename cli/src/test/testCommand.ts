@@ -20,7 +20,7 @@ import {
 } from "@rlm-plan/core/testing";
 import { runCasesOnQueue } from "../queue/testOnQueue";
 import type { HostProfileError } from "@rlm-plan/core/host";
-import { shownFile } from "../guardedOutput";
+import { lineText, shownFile } from "../guardedOutput";
 import { openSink } from "../sink";
 import { styleFor, usageErrorText } from "../output";
 import { Cancellation } from "../signals";
@@ -167,7 +167,7 @@ async function runTests(
           address,
           signal: cancel.signal,
           planName: (c) => display(c.suite.planFile),
-          say: (line) => void io.stderr.write(`rlm-plan: ${line}\n`),
+          say: (line) => void io.stderr.write(`rlm-plan: ${lineText(line)}\n`),
           ...(args.ceiling ? { ceiling: args.ceiling } : {}),
         },
         onResult,
