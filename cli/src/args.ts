@@ -108,6 +108,8 @@ options:
                           its first step (no step executes): MCP servers the plan names are
                           started to list their tools, then stopped; programs, keys, inputs
   --json                  machine-readable output on stdout (check: --format json)
+  --allow-path DIR        any command: a folder outside the workspace that paths written in
+                          host profiles and test files may name (repeatable; docs/security.md)
   -h, --help              show this help
   --version               show the version
 
