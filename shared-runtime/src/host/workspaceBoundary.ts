@@ -7,8 +7,9 @@
 // it (`--allow-path DIR`, the user setting `rlmPlan.allowPaths`), never a workspace file: the
 // allowed folders are held here for the process, so no reader can be handed a list that skips them.
 
-import { readlinkSync, realpathSync, statSync } from "node:fs";
+import { readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { shownPath as shown } from "../text/shownPath";
 import { HOST_PROFILE_FILENAME } from "./filename";
 
 /** How messages tell the user to let an outside path through. */
@@ -78,8 +79,8 @@ export function workspaceRootOf(file: string): string {
   let repository: string | undefined;
   let profile: string | undefined;
   for (let dir = start; ;) {
-    repository ??= exists(join(dir, ".git")) ? dir : undefined;
-    profile ??= isFile(join(dir, HOST_PROFILE_FILENAME)) ? dir : undefined;
+    repository ??= statOf(join(dir, ".git")) ? dir : undefined;
+    profile ??= statOf(join(dir, HOST_PROFILE_FILENAME))?.isFile() ? dir : undefined;
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -119,26 +120,11 @@ function within(dir: string, path: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** A path as messages show it: relative to the current folder when inside it. */
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  if (rel === "") return ".";
-  return within(process.cwd(), path) ? rel : path;
-}
-
-function exists(path: string): boolean {
+/** What is at `path`, or undefined where nothing can be seen. */
+function statOf(path: string): Stats | undefined {
   try {
-    statSync(path);
-    return true;
+    return statSync(path);
   } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
+    return undefined;
   }
 }
