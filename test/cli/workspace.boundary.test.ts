@@ -138,6 +138,10 @@ describe("the workspace boundary: paths in workspace files", () => {
     assert.deepEqual(resultValue(ran), [{ index: 0, value: "a note inside" }]);
     const gate = runCli(dir, ["check", "--preflight", "plans/p.rlmplan.json"]);
     assert.deepEqual([gate.code, gate.stdout], [0, "plans/p.rlmplan.json: ok (2 steps)\n"]);
+    // The same workspace reached through a link above it: its paths are still inside.
+    symlinkSync(dir, join(root.dir, "linked"));
+    const linked = runCli(join(root.dir, "linked"), ["run", "plans/p.rlmplan.json", "--no-journal", "--json"]);
+    assert.deepEqual([linked.code, resultValue(linked)], [0, [{ index: 0, value: "a note inside" }]]);
     root.write(join("a", "inside", "tests", "rows.jsonl"), `{"q": 1}\n`);
     root.write(
       join("a", "inside", "tests", "t.rlmplan.test.json"),

@@ -51,11 +51,13 @@ export type WorkspacePath =
  * need not exist: a missing file is the reader's to report, but only once it is known to be inside.
  */
 export function workspacePath(workspaceFile: string, written: string, base?: string): WorkspacePath {
-  const path = resolve(base ?? dirname(resolve(workspaceFile)), written);
+  const folder = base ?? dirname(resolve(workspaceFile));
+  const path = resolve(folder, written);
   const real = realPath(path);
   if (allowed.some((dir) => within(dir, real))) return { ok: true, path };
   const root = workspaceRootOf(workspaceFile);
-  const leads = real === path ? "" : ` leads to ${shown(real)}, which`;
+  // A link on the written part of the path (not in the folders above the workspace file) is named.
+  const leads = real === resolve(realPath(folder), written) ? "" : ` leads to ${shown(real)}, which`;
   if (!within(root, real))
     return {
       ok: false,
