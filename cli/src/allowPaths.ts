@@ -27,9 +27,10 @@ export function takeAllowPaths(argv: readonly string[]): { readonly argv: string
     } else rest.push(arg);
   }
   if (dirs.length === 0) return { argv: rest };
-  // Required only when given: `--version` or a `check` does not load the host's modules for it.
+  // Required only when given (`--version` loads no session); from the session's door, which the
+  // static bundle of `check` holds already, not the host's, which would add the run's host to it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { allowOutsidePaths } = require("@rlm-plan/core/host") as typeof import("@rlm-plan/core/host");
+  const { allowOutsidePaths } = require("@rlm-plan/core/session") as typeof import("@rlm-plan/core/session");
   const missing = allowOutsidePaths(dirs);
   if (missing.length > 0) return { error: `${ALLOW_PATH} ${missing[0]}: no such file or folder` };
   return { argv: rest };
