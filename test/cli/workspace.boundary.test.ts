@@ -20,17 +20,10 @@ root.write("secret.txt", `${OUTSIDE_TEXT}\n`);
 root.write("x.jsonl", `{"q": "${OUTSIDE_TEXT}"}\n`);
 
 /** A plan that searches its text-file input `doc` and returns the lines with an "a" (the content, if read). */
-const SEARCH_PLAN = JSON.stringify({
-  steps: [
-    {
-      op: "context",
-      handle: { ref: "input", name: "doc" },
-      action: { type: "search", pattern: "a" },
-      bind: "lines",
-    },
-    { op: "final", value: { ref: "var", name: "lines" } },
-  ],
-});
+const SEARCH_PLAN = `{"steps": [
+  {"op": "context", "handle": {"ref": "input", "name": "doc"}, "action": {"type": "search", "pattern": "a"}, "bind": "lines"},
+  {"op": "final", "value": {"ref": "var", "name": "lines"}}
+]}`;
 const CASES = JSON.stringify({
   plan: "../plans/p.rlmplan.json",
   mocks: {},
