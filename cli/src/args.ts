@@ -92,6 +92,8 @@ commands (each answers COMMAND --help):
 options:
   -h, --help              show this help (after a command: that command's help)
   --version               show the version
+  --allow-path DIR        any command: a folder outside the workspace that paths written in
+                          host profiles and test files may name (repeatable; docs/security.md)
 
 exit status: 0 fine, 1 problems (a plan's errors, over budget, a failed run or case), 2 usage error`;
 

@@ -5,6 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { takeAllowPaths } from "./allowPaths";
 import { CHECK_HELP, ESTIMATE_HELP, HELP, parseArgs } from "./args";
 import { directOutput } from "./directOutput";
 import { sinkIo, styleFor, usageErrorText, type Io } from "./output";
@@ -58,11 +59,19 @@ function version(): string {
 }
 
 /** Runs the CLI on this process: its arguments, streams and exit status. For a bin shim too. */
-export function runCli(argv: readonly string[] = process.argv.slice(2)): void {
+export function runCli(given: readonly string[] = process.argv.slice(2)): void {
   const internalError = (error: unknown) => {
     lastWords(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
   };
+  // Before any command reads a workspace file: the folders outside it the user allows.
+  const allowed = takeAllowPaths(given);
+  if ("error" in allowed) {
+    lastWords(usageErrorText(allowed.error));
+    process.exitCode = 2;
+    return;
+  }
+  const argv = allowed.argv;
   // Commands that run plans (and check --watch) are asynchronous and own Ctrl-C: it cancels
   // the run, and tool processes are gone before they return. Plain `check` is synchronous and
   // starts nothing; `check --preflight` is asynchronous (it starts MCP servers to list tools).

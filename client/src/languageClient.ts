@@ -95,11 +95,15 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
       },
       workspace: {
         // The server pulls settings too: what it reads never turns MCP listing on in an untrusted workspace.
+        // And allowPaths is the user's own value, whatever a workspace's settings say.
         configuration: async (params, token, next) => {
           const result = await next(params, token);
-          if (!Array.isArray(result) || vscode.workspace.isTrusted) return result;
+          if (!Array.isArray(result)) return result;
+          const trusted = vscode.workspace.isTrusted;
           return result.map((section: unknown) =>
-            typeof section === "object" && section !== null ? { ...section, listMcpTools: false } : section,
+            typeof section === "object" && section !== null
+              ? { ...section, allowPaths: userAllowPaths(), ...(trusted ? {} : { listMcpTools: false }) }
+              : section,
           );
         },
       },
@@ -119,7 +123,17 @@ function settingsSection(): Record<string, unknown> {
     largePlanSize: config.get<number>("largePlanSize", 2_000_000),
     // Listing MCP tools starts programs of the workspace: never in an untrusted one.
     listMcpTools: vscode.workspace.isTrusted && config.get<boolean>("listMcpTools", true),
+    allowPaths: userAllowPaths(),
   };
+}
+
+/**
+ * `rlmPlan.allowPaths` from the user's settings only: a workspace file may never widen the
+ * workspace boundary (docs/security.md), so a workspace's value is not read even if written.
+ */
+function userAllowPaths(): string[] {
+  const value = vscode.workspace.getConfiguration("rlmPlan").inspect<unknown>("allowPaths")?.globalValue;
+  return Array.isArray(value) ? value.filter((dir): dir is string => typeof dir === "string") : [];
 }
 
 /** `rlmPlan.hostProfile` as an absolute path (relative ones are under the first folder). */

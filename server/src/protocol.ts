@@ -35,6 +35,12 @@ export interface RlmPlanSettings {
    * request answers null, logged once). Default 2,000,000.
    */
   readonly largePlanSize?: number;
+  /**
+   * Folders outside the workspace that paths written in host profiles and test files may name
+   * (docs/security.md). A client sends the user's own value only, never a workspace's: VS Code's
+   * setting is application-scoped.
+   */
+  readonly allowPaths?: readonly string[];
 }
 
 /**

@@ -101,7 +101,7 @@ test("rlm-plan check --preflight: a server that cannot start is a refusal on the
   assert.equal(result.code, 1, result.stderr);
   assert.equal(
     result.stdout.split("\n")[0],
-    `${plan}:1:35: error: MCP server "gone" could not be started: command "no-such-server" was not found [tool_unavailable]`,
+    `${plan}:1:35: error: MCP server "gone" could not be started: command "./no-such-server" was not found [tool_unavailable]`,
   );
 });
 

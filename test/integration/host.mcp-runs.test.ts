@@ -325,7 +325,7 @@ describe("MCP tools in runs: faults, from a scripted server", () => {
       const outcome = await run(missing, [toolStep("gone.x", {}), final()]);
       assert.equal(
         !outcome.ok && outcome.error.message,
-        'tool "gone.x" failed: MCP server "gone" could not be started: command "no-such-server" was not found',
+        `tool "gone.x" failed: MCP server "gone" could not be started: command ${JSON.stringify(join(dir, "no-such-server"))} was not found`,
       );
     } finally {
       await missing.close();

@@ -138,7 +138,7 @@ describe("command tools: failures", () => {
   test("a program path that does not exist", async () => {
     assert.equal(
       await failure(call({ type: "command", command: ["./no-such-tool"] }, {})),
-      'command "no-such-tool" was not found',
+      'command "./no-such-tool" was not found',
     );
   });
 

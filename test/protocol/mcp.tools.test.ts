@@ -50,7 +50,7 @@ describe("MCP tools in the editor", () => {
         [
           "tool_source_unavailable",
           DiagnosticSeverity.Warning,
-          'MCP server "gone" could not be started: command "no-such-server" was not found: the arguments of tool "gone.x" are not checked',
+          'MCP server "gone" could not be started: command "./no-such-server" was not found: the arguments of tool "gone.x" are not checked',
           4,
         ],
       ]);
@@ -65,7 +65,7 @@ describe("MCP tools in the editor", () => {
         [
           "mcp_server_unavailable",
           DiagnosticSeverity.Warning,
-          'MCP server "gone" could not be started: command "no-such-server" was not found: plans cannot call its tools, and their arguments are not checked',
+          'MCP server "gone" could not be started: command "./no-such-server" was not found: plans cannot call its tools, and their arguments are not checked',
           rangeOf(profileText, '"gone"').start.line,
         ],
       ]);

@@ -4,7 +4,13 @@
 
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { discoverMcpTools, type HostProfile, type HostProfileResult, type McpDiscovery } from "@rlm-plan/core/host";
+import {
+  allowOutsidePaths,
+  discoverMcpTools,
+  type HostProfile,
+  type HostProfileResult,
+  type McpDiscovery,
+} from "@rlm-plan/core/host";
 import { HOST_PROFILE_FILENAME, hostProfileIn, readHostProfile } from "@rlm-plan/core/session";
 import { hostStatusOf, type HostStatus } from "../service/hostView";
 
@@ -36,6 +42,8 @@ export class HostProfiles {
   /** Folder → the profile found walking up from it (or none); cleared when files come or go. */
   private readonly discovered = new Map<string, string | undefined>();
   private configured: string | undefined;
+  /** The allowed folders last handed to the boundary, with the root they are relative to. */
+  private allowed = JSON.stringify([[], undefined]);
   /**
    * MCP tool listings per profile file, for the profile object they were made from: at most one
    * listing runs per profile, and a listing of a profile edited since is dropped.
@@ -71,6 +79,21 @@ export class HostProfiles {
     this.listTools = enabled;
     this.parsed.clear();
     this.changed();
+  }
+
+  /**
+   * The folders outside the workspace that profiles may name (the user setting rlmPlan.allowPaths,
+   * relative ones under `root`): handed to the core's workspace boundary, and every profile read
+   * again under it. Whether they changed.
+   */
+  configureAllowedPaths(dirs: readonly string[], root: string | undefined): boolean {
+    const key = JSON.stringify([dirs, root]);
+    if (key === this.allowed) return false;
+    this.allowed = key;
+    allowOutsidePaths(dirs, root ?? process.cwd());
+    this.parsed.clear();
+    this.changed();
+    return true;
   }
 
   /** True when `file` is a host profile: the configured one or any rlmplan.host.json. */

@@ -14,6 +14,8 @@ export interface Settings {
   readonly maxAnalyzedSize: number;
   /** Bytes past which a plan's semantic tokens are given by range only. */
   readonly largePlanSize: number;
+  /** Folders outside the workspace that paths in workspace files may name (the user's setting only). */
+  readonly allowPaths: readonly string[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -23,6 +25,7 @@ export const DEFAULT_SETTINGS: Settings = {
   listMcpTools: false,
   maxAnalyzedSize: DEFAULT_MAX_ANALYZED_SIZE,
   largePlanSize: DEFAULT_LARGE_PLAN_SIZE,
+  allowPaths: [],
 };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -43,5 +46,8 @@ export function readSettings(raw: Record<string, unknown>): Settings {
     listMcpTools: raw.listMcpTools === true,
     maxAnalyzedSize: size(raw.maxAnalyzedSize, DEFAULT_SETTINGS.maxAnalyzedSize),
     largePlanSize: size(raw.largePlanSize, DEFAULT_SETTINGS.largePlanSize),
+    allowPaths: Array.isArray(raw.allowPaths)
+      ? raw.allowPaths.filter((dir): dir is string => typeof dir === "string" && dir !== "")
+      : [],
   };
 }

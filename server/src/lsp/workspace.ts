@@ -262,6 +262,7 @@ export class PlanWorkspace {
     this.hosts.configure(next.hostProfile, this.root);
     this.hosts.configureToolListing(next.listMcpTools);
     if (
+      this.hosts.configureAllowedPaths(next.allowPaths, this.root) ||
       next.hostProfile !== previous.hostProfile ||
       next.hostProblemsAsErrors !== previous.hostProblemsAsErrors ||
       next.listMcpTools !== previous.listMcpTools ||

@@ -9,6 +9,7 @@ import type { JsonValue } from "../json";
 import type { ToolContext, ToolHandler } from "../run/host";
 import { hugeArgumentsReason } from "../run/toolArguments";
 import { parseJsonText } from "../text/jsonText";
+import { shownPath } from "../text/shownPath";
 import type { ProcessTracker } from "./processGroup";
 import { spawnSupervised, type SupervisedProcess } from "./supervisedSpawn";
 import type { CommandToolSpec } from "./profile";
@@ -42,7 +43,15 @@ export function createCommandTool(
   };
   return async (args, context) => {
     const program = findProgram(spec.command[0] ?? "", cwd, env.PATH ?? hostEnv.PATH ?? "");
-    return runProgram(program, spec.command.slice(1), { cwd, env, args, context, limits, tracker: options.tracker });
+    return runProgram(program, spec.command.slice(1), {
+      shown: shownCommand(spec.command[0] ?? ""),
+      cwd,
+      env,
+      args,
+      context,
+      limits,
+      tracker: options.tracker,
+    });
   };
 }
 
@@ -120,6 +129,8 @@ function programOnPath(name: string, cwd: string, path: string): string | undefi
 }
 
 interface RunRequest {
+  /** The program as messages name it (shownCommand). */
+  readonly shown: string;
   readonly cwd: string;
   readonly env: Record<string, string>;
   readonly args: JsonValue;
@@ -129,10 +140,10 @@ interface RunRequest {
 }
 
 function runProgram(program: string, argv: readonly string[], request: RunRequest): Promise<JsonValue> {
-  const { cwd, env, args, context, limits, tracker } = request;
-  const shown = shownProgram(program);
+  const { shown, cwd, env, args, context, limits, tracker } = request;
   if (context.signal.aborted) return Promise.reject(new Error("was cancelled before it started"));
-  if (!isFolder(cwd)) return Promise.reject(new Error(`its working folder ${JSON.stringify(cwd)} does not exist`));
+  if (!isFolder(cwd))
+    return Promise.reject(new Error(`its working folder ${JSON.stringify(shownPath(cwd))} does not exist`));
   const tooBig = hugeArgumentsReason(args);
   if (tooBig !== undefined) return Promise.reject(new Error(tooBig));
 
@@ -242,9 +253,13 @@ function resultOf(text: string): { value: JsonValue } | { error: string } {
   return { value: parsed.value };
 }
 
-/** A program as messages name it: its base name, quoted (its folder may be private). */
-export function shownProgram(program: string): string {
-  return JSON.stringify(program.includes("/") ? program.slice(program.lastIndexOf("/") + 1) : program);
+/**
+ * A program as messages name it: as the host profile writes it, quoted, so the user finds the
+ * entry to fix (`/opt/mcp/server`, not `server`); never the path PATH resolved it to, which
+ * would show the user's folders.
+ */
+export function shownCommand(written: string): string {
+  return JSON.stringify(written);
 }
 
 export function spawnErrorText(shown: string, error: unknown): string {

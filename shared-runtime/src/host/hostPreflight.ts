@@ -12,6 +12,7 @@ import { planSteps } from "../plan/walk";
 import { literalArgumentProblems, type ToolSignature } from "../plan/toolArguments";
 import type { PlanError } from "../run/errors";
 import type { HostPreflight, PlanNeeds } from "../run/startRun";
+import { shownPath } from "../text/shownPath";
 import { programProblem } from "./commandTool";
 import type { McpServers } from "./mcp/servers";
 import { mcpPlanName, mcpRoute } from "./mcp/spec";
@@ -88,7 +89,7 @@ export function hostPreflight(profile: HostProfile, needs: PlanNeeds, options: H
         phase: "preflight",
         kind: "input_unavailable",
         input: name,
-        message: `${unreadable.message} (declared at ${unreadable.file}:${unreadable.line}:${unreadable.column})`,
+        message: `${unreadable.message} (declared at ${shownPath(unreadable.file)}:${unreadable.line}:${unreadable.column})`,
         path: [...path],
         problems: [
           { file: unreadable.file, line: unreadable.line, column: unreadable.column, message: unreadable.message },

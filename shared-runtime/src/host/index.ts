@@ -17,3 +17,11 @@ export * from "./createHost";
 export * from "./mocks";
 export { hostPreflight, mcpPreflight, type HostPreflightOptions } from "./hostPreflight";
 export * from "./mockNames";
+export {
+  ALLOW_PATH_HINT,
+  allowOutsidePaths,
+  allowedOutsidePaths,
+  workspacePath,
+  workspaceRootOf,
+  type WorkspacePath,
+} from "./workspaceBoundary";

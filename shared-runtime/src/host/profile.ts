@@ -63,7 +63,7 @@ const BOUND_KEYWORDS: ReadonlySet<string> = new Set(["minimum", "exclusiveMinimu
 /** Parses and checks a profile's text; `file` names it in errors and anchors its relative paths. */
 export function parseHostProfile(text: string, file: string): HostProfileResult {
   const checked = parseSchemaFile(text, file, validateSchema, (value, at, reported) =>
-    isJsonObject(value) ? ruleErrors(value, at, reported) : [],
+    isJsonObject(value) ? ruleErrors(value, file, at, reported) : [],
   );
   if (!checked.ok) return checked;
   return { ok: true, profile: profileOf(checked.value as JsonObject, file, checked.at) };

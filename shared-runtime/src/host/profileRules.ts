@@ -1,6 +1,6 @@
 // The host profile's rules beyond its schema: capability terms and budget values by the runtime's
 // own rules, input and result schemas that compile, MCP entries that say how to reach their server,
-// and no tool name offered twice.
+// no tool name offered twice, and paths that stay in the workspace (profilePaths.ts).
 
 import type { ErrorObject } from "ajv";
 import { hasOwn, isJsonObject, pointer, type JsonObject, type JsonPath } from "../json";
@@ -9,10 +9,19 @@ import { analyzeCapability } from "../plan/capabilities";
 import type { ProblemTarget } from "../plan/problems";
 import { inputSchemaProblem } from "../plan/inputSchemas";
 import { mcpTransportOf, type McpServerSpec } from "./mcp/spec";
+import { profilePathErrors } from "./profilePaths";
 import type { HostProfileError, Locator } from "./profileTypes";
 
-/** Capability terms and budget values, checked by the runtime's own rules where the schema passed. */
-export function ruleErrors(value: JsonObject, at: Locator, schemaFailures: readonly ErrorObject[]): HostProfileError[] {
+/**
+ * Capability terms and budget values, checked by the runtime's own rules where the schema passed,
+ * and the paths it names held to the workspace of `file` (profilePaths.ts).
+ */
+export function ruleErrors(
+  value: JsonObject,
+  file: string,
+  at: Locator,
+  schemaFailures: readonly ErrorObject[],
+): HostProfileError[] {
   const errors: HostProfileError[] = [];
   const failedUnder = (prefix: string) =>
     schemaFailures.some((e) => e.instancePath === prefix || e.instancePath.startsWith(`${prefix}/`));
@@ -41,6 +50,7 @@ export function ruleErrors(value: JsonObject, at: Locator, schemaFailures: reado
     }
   }
   errors.push(...toolEntryErrors(value, at, failedUnder));
+  errors.push(...profilePathErrors(value, file, at, failedUnder));
   return errors;
 }
 

@@ -12,3 +12,6 @@ export type { RecordedSession, RecordingStart, RecordRequest, SessionRecording }
 // A dry run's mocks as the session reads them, and the warnings for mocked names a plan never calls.
 export { MOCKS_FILE_SUFFIX, parseMocks, type Mocks } from "../host/mocks";
 export { mockNameWarnings, planCalls } from "../host/mockNames";
+// The folders the user allows outside the workspace: every session's profile and test files are
+// read under the boundary, so a front end sets them here (the static CLI bundle has no host door).
+export { allowOutsidePaths } from "../host/workspaceBoundary";

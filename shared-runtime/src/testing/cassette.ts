@@ -11,6 +11,7 @@ import type { HostFactory } from "../run/startRun";
 import { readErrorText, type HostProfileError } from "../host/profile";
 import { schemaFileReader } from "./schemaFile";
 import { canonicalText, firstDifference } from "./canonical";
+import { withoutLive } from "./offlineHost";
 
 export const CASSETTE_VERSION = 1;
 
@@ -134,7 +135,7 @@ export class CassetteReplay {
   }
 }
 
-/** The host of a replayed run: every tool and provider the plan names answers from the cassette. */
+/** The host of a replayed run: every tool and provider the plan names answers from the cassette, nothing live. */
 export function replayingHost(inner: HostFactory, replay: CassetteReplay, models: ModelNames): HostFactory {
   return async (needs) => {
     const setup = await inner(needs);
@@ -150,11 +151,8 @@ export function replayingHost(inner: HostFactory, replay: CassetteReplay, models
         complete: async (request) => replay.answer(modelRequest(name, model, request)),
       });
     }
-    // Nothing real is called, so programs that do not resolve and unset keys do not matter.
-    const problems = (built.problems ?? []).filter(
-      (p) => p.kind !== "tool_unavailable" && p.kind !== "provider_key_missing",
-    );
-    return { ok: true, built: { ...built, host: { ...built.host, tools, providers }, problems, mocked: true } };
+    // Nothing real is called: not even an MCP server to list its tools.
+    return { ok: true, built: withoutLive(built, tools, providers) };
   };
 }
 

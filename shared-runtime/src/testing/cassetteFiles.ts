@@ -4,7 +4,8 @@
 // so a recording again changes only what changed.
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, relative } from "node:path";
+import { dirname } from "node:path";
+import { shownPath } from "../text/shownPath";
 import type { SecretMask } from "../run/secrets";
 import { cassetteText, loadCassette, type CassetteEntry, type CassetteResult } from "./cassette";
 import { RecordedRuns } from "./cassetteRecording";
@@ -57,10 +58,4 @@ export class CassetteFiles {
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** A path as messages show it: relative to the current folder when inside it. */
-function shownPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }

@@ -23,6 +23,7 @@ import { checkExpectations, pointerOf, spentOf, type AssertionFailure, type Spen
 import { CassetteReplay, loadCassette, replayingHost, type ModelNames } from "./cassette";
 import { cassetteEntriesOf } from "./cassetteRecording";
 import type { CassetteFiles } from "./cassetteFiles";
+import { offlineHost } from "./offlineHost";
 import type { CaseLocation, Expectations, TestCase } from "./testFile";
 
 /** off: mocks only (a case with a cassette replays it); record: real calls, recorded; replay: nothing live. */
@@ -276,6 +277,11 @@ export function testCaseHost(
   }
   if (mode === "replay" && testCase.mocks === undefined)
     return { error: "--replay: the case has neither a cassette nor mocks, so it would call real tools and providers" };
+  if (mode === "replay" && testCase.mocks !== undefined)
+    return {
+      host: offlineHost(caseHost(suite.profile, testCase, testCase.mocks, env), testCase.mocks),
+      answered: "mocks",
+    };
   return { host: caseHost(suite.profile, testCase, testCase.mocks, env), answered: testCase.mocks ? "mocks" : "live" };
 }
 

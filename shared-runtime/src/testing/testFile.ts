@@ -24,6 +24,7 @@ import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
 import { schemaProblem } from "./valueSchemas";
 import { schemaFileReader } from "./schemaFile";
 import { readDataset } from "./dataset";
+import { boundedPaths } from "./testFilePaths";
 
 export { TEST_FILE_SUFFIX } from "../workspaceFiles";
 
@@ -170,7 +171,10 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
     message,
   });
 
-  const planFile = resolve(dir, raw.plan);
+  // Every path the file names is held to its workspace before it is read.
+  const bounded = boundedPaths(file, dir, (path, message) => errors.push(located(path, message)));
+  const planFile = bounded(["plan"], raw.plan);
+  if (planFile === undefined) return { ok: false, errors };
   let planText: string;
   try {
     planText = options.readPlan?.(planFile) ?? readTextFileSync(planFile, MAX_PLAN_BYTES);
@@ -179,7 +183,8 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
   }
   if (planText.charCodeAt(0) === 0xfeff) planText = planText.slice(1);
 
-  const hostFile = raw.host === undefined ? hostProfileOf(planFile) : resolve(dir, raw.host);
+  const hostFile = raw.host === undefined ? hostProfileOf(planFile) : bounded(["host"], raw.host);
+  if (hostFile === undefined && errors.length > 0) return { ok: false, errors };
   if (hostFile === undefined)
     return {
       ok: false,
@@ -196,10 +201,11 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
   const plan = parsePlan({ kind: "document", text: planText }).plan;
   const steps = plan ? stepPointers(plan) : undefined;
   const mocksCache = new Map<string, Mocks | undefined>();
-  const mocksAt = (value: JsonValue | undefined): Mocks | undefined => {
+  const mocksAt = (value: JsonValue | undefined, path: (string | number)[]): Mocks | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== "string") return mocksOf(value);
-    const mocksFile = resolve(dir, value);
+    const mocksFile = bounded(path, value);
+    if (mocksFile === undefined) return undefined;
     if (mocksCache.has(mocksFile)) return mocksCache.get(mocksFile);
     const read = loadMocks(mocksFile);
     if (!read.ok) {
@@ -247,7 +253,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
   };
   const checkMocks = (value: JsonValue | undefined, path: (string | number)[]) => {
     if (!needs || value === undefined) return;
-    const mocks = mocksAt(value);
+    const mocks = mocksAt(value, path);
     for (const [section, names, noun] of [
       ["tools", needs.tools, "tool"],
       ["providers", needs.providers, "provider"],
@@ -275,7 +281,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
     warnings,
     ...(plan ? { estimate: estimatePlan(plan) } : {}),
   };
-  const fileMocks = mocksAt(raw.mocks);
+  const fileMocks = mocksAt(raw.mocks, ["mocks"]);
   const names = new Map<string, number>();
   (raw.cases ?? []).forEach((c, i) => {
     const path = ["cases", i];
@@ -287,14 +293,17 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
     checkInputs(c.inputs, path);
     checkMocks(c.mocks, [...path, "mocks"]);
     const { line, column } = at.path(path);
-    const mocks = c.mocks === undefined ? fileMocks : mocksAt(c.mocks);
-    const cassette = c.cassette ?? raw.cassette;
+    const mocks = c.mocks === undefined ? fileMocks : mocksAt(c.mocks, [...path, "mocks"]);
+    const cassette = bounded(
+      c.cassette === undefined ? ["cassette"] : [...path, "cassette"],
+      c.cassette ?? raw.cassette,
+    );
     pushRepeats(cases, suite, c.name, c.repeat, {
       location: { file, line, column },
       inputs: c.inputs ?? newJsonObject(),
       expect: c.expect ?? {},
       ...(mocks ? { mocks } : {}),
-      ...(cassette === undefined ? {} : { cassette: resolve(dir, cassette) }),
+      ...(cassette === undefined ? {} : { cassette }),
     });
   });
 
@@ -302,12 +311,14 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
   if (dataset) {
     checkSteps(dataset.expect, ["dataset"]);
     checkMocks(dataset.mocks, ["dataset", "mocks"]);
-    const datasetFile = resolve(dir, dataset.file);
-    const read = readDataset(datasetFile, displayPath(file, datasetFile));
-    if (!read.ok) errors.push(...read.errors);
-    else {
-      const mocks = dataset.mocks === undefined ? fileMocks : mocksAt(dataset.mocks);
-      const cassette = dataset.cassette ?? raw.cassette;
+    const datasetFile = bounded(["dataset", "file"], dataset.file);
+    // A refused dataset is not read at all.
+    const read = datasetFile === undefined ? undefined : readDataset(datasetFile, displayPath(file, datasetFile));
+    if (read?.ok === false) errors.push(...read.errors);
+    else if (read?.ok && datasetFile !== undefined) {
+      const mocks = dataset.mocks === undefined ? fileMocks : mocksAt(dataset.mocks, ["dataset", "mocks"]);
+      const at = dataset.cassette === undefined ? ["cassette"] : ["dataset", "cassette"];
+      const cassette = bounded(at, dataset.cassette ?? raw.cassette);
       const base = dataset.name ?? dataset.file;
       const unread = new Set<string>();
       for (const row of read.rows) {
@@ -330,7 +341,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
           inputs: row.inputs,
           expect: dataset.expect ?? {},
           ...(mocks ? { mocks } : {}),
-          ...(cassette === undefined ? {} : { cassette: resolve(dir, cassette) }),
+          ...(cassette === undefined ? {} : { cassette }),
         });
       }
     }

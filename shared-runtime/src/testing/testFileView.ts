@@ -4,7 +4,7 @@
 // server restates no rule: steps an expectation may name are the plan's steps, inputs are the
 // inputs the plan reads, mocked names are the tools and providers the plan calls.
 
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { MAX_PLAN_BYTES, readTextFileSync } from "../text/boundedFile";
 import { findNodeAtLocation, findNodeAtOffset, getLocation, parseTree, type Node } from "jsonc-parser";
 import type { Step } from "../plan/ast";
@@ -13,6 +13,7 @@ import { OPERATION_HELP } from "../plan/vocabularyHelp";
 import { parsePlan } from "../plan/parse";
 import { planNeeds } from "../plan/needs";
 import { pointer, type HostProfileError } from "../host/profile";
+import { workspacePath } from "../host/workspaceBoundary";
 import type { Count } from "../plan/count";
 import { caseWorstCase } from "./testRun";
 import { parseTestFile, type TestCase, type TestFileOptions, type TestSuite } from "./testFile";
@@ -249,7 +250,10 @@ function writtenCases(tree: Node | undefined): WrittenCase[] {
 function namedPlan(tree: Node | undefined, file: string, options: TestFileOptions): TestFileView["plan"] {
   const named = tree ? findNodeAtLocation(tree, ["plan"])?.value : undefined;
   if (typeof named !== "string") return undefined;
-  const planFile = resolve(dirname(resolve(file)), named);
+  // Outside the workspace it is not read: the loader's refusal is among the view's errors.
+  const bounded = workspacePath(file, named);
+  if (!bounded.ok) return undefined;
+  const planFile = bounded.path;
   try {
     return planFacts(planFile, options.readPlan?.(planFile) ?? readTextFileSync(planFile, MAX_PLAN_BYTES));
   } catch {

@@ -6,4 +6,5 @@ export * from "./contentLengthFrames";
 export * from "./jsonText";
 export * from "./planDocument";
 export * from "./lineColumn";
+export * from "./shownPath";
 export * from "./xmlText";

@@ -145,6 +145,7 @@ export class McpConnection {
     const program = findProgram(this.spec.command ?? "", cwd, env.PATH ?? hostEnv.PATH ?? "");
     return new GroupStdioTransport({
       program,
+      command: this.spec.command ?? "",
       args: this.spec.args ?? [],
       cwd,
       env,

@@ -10,7 +10,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { lastLine, shownProgram, spawnErrorText } from "../commandTool";
+import { lastLine, shownCommand, spawnErrorText } from "../commandTool";
 import type { ProcessGroup, ProcessTracker } from "../processGroup";
 import { spawnSupervised, type SupervisedProcess } from "../supervisedSpawn";
 import { mcpSdk } from "./lazySdk";
@@ -19,6 +19,8 @@ import { LineFramer } from "./lineFramer";
 export interface StdioServerLaunch {
   /** The program, already resolved to a path. */
   readonly program: string;
+  /** The program as the profile writes it, which messages name. */
+  readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: Record<string, string>;
@@ -59,8 +61,8 @@ export class GroupStdioTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const { program, args, cwd, env } = this.launch;
-      const shown = shownProgram(program);
+      const { program, command, args, cwd, env } = this.launch;
+      const shown = shownCommand(command);
       let supervised: SupervisedProcess;
       try {
         supervised = spawnSupervised({ program, argv: args, cwd, env });
