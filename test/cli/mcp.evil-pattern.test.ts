@@ -1,11 +1,12 @@
 // A schema pattern that a backtracking engine takes exponential time on ("^(a+)+$" against forty
 // a's and a "!") is run in linear time (RE2): the command that lists MCP tools finishes with the
-// argument warning, for an MCP tool and for a profile tool alike. Lookaround, which RE2 cannot
+// argument warning, for an MCP tool and for a profile tool alike; a run whose MCP tool answers a
+// structured result its outputSchema's pattern backtracks on fails the call at once. Lookaround, which RE2 cannot
 // run, leaves the pattern unchecked instead of failing the schema.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -60,6 +61,40 @@ describe("schema patterns run in linear time", () => {
       problem("warning", "local", 153),
       "p.rlmplan.json: 1 error, 1 warning",
     ]);
+  });
+
+  test('run: an MCP tool\'s outputSchema pattern "^(a+)+$" against its structured result of 40 a\'s and "!" fails the call, at once', async () => {
+    const work = join(dir, "output");
+    mkdirSync(work, { recursive: true });
+    writeFileSync(
+      join(work, "rlmplan.host.json"),
+      JSON.stringify({
+        capabilities: ["tool(evil.echo)"],
+        mcpServers: { evil: { command: process.execPath, args: [EVIL], startupTimeoutMs: 60_000 } },
+      }),
+    );
+    const steps = [
+      { op: "tool", name: "evil.echo", args: {}, bind: "a" },
+      { op: "final", value: { ref: "var", name: "a" } },
+    ];
+    writeFileSync(join(work, "p.rlmplan.json"), JSON.stringify({ steps }));
+    const child = spawn(process.execPath, [CLI, "run", "p.rlmplan.json", "--no-journal"], {
+      cwd: work,
+      env: { PATH: process.env.PATH, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+      // A backtracking engine takes minutes, deaf to SIGTERM: the child is killed so the test fails, not hangs.
+      timeout: 60_000,
+      killSignal: "SIGKILL",
+    });
+    const { code, stdout, stderr } = await childOutput(child);
+    assert.equal(code, 1, `${stdout}\n${stderr}`);
+    assert.ok(
+      stderr.includes(
+        `p.rlmplan.json:1:11: run failed: tool "evil.echo" failed: the server answered with error -32602: Structured content does not match the tool's output schema: /s must match pattern "^(a+)+$" [execute/tool_error]\n`,
+      ),
+      stderr,
+    );
+    assert.doesNotMatch(stdout, /a{40}/);
   });
 
   test("two patterns in one schema each keep their own (ajv keys them by their text)", () => {

@@ -102,7 +102,8 @@ async function runTests(
       for (const w of loaded.suite.warnings)
         io.stderr.write(`${display(w.file)}:${w.line}:${w.column}: warning: ${w.message}\n`);
       addSessionSecrets(mask, { env, profile: loaded.suite.profile });
-      all.push(...loaded.suite.cases);
+      // One by one: a dataset's million cases spread into one call overflow the stack.
+      for (const testCase of loaded.suite.cases) all.push(testCase);
     }
   }
   for (const p of problems) io.stderr.write(`${display(p.file)}:${p.line}:${p.column}: error: ${p.message}\n`);

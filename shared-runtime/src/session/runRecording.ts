@@ -4,7 +4,6 @@
 // a profile that says `"journal": {"enabled": false}` records nothing. A journal that cannot be
 // opened never stops the run: it is said through `onNotice` and the run goes on unrecorded.
 
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { JsonObject } from "../json";
 import { journalDirOf, profileJournalDir } from "../journal/location";
@@ -13,7 +12,7 @@ import { checkSameInputs, ResumeRefusal, type ResumePoint } from "../journal/rep
 import { JournalStore } from "../journal/store";
 import type { HostProfile } from "../host/profile";
 import type { SecretMask } from "../run/secrets";
-import { MAX_HOST_PROFILE_BYTES } from "../text/boundedFile";
+import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 
 export interface RecordRequest {
   readonly origin: RunOrigin;
@@ -73,13 +72,14 @@ export function startSessionRecording(session: RecordedSession, request: RecordR
   const planText = session.text ?? "";
   let store = request.resume?.store;
   try {
-    const hostText = hostProfile === undefined ? undefined : readFileSync(hostProfile, "utf8");
+    // The profile this run was opened with, so never over its cap: one that grew since is refused.
+    const hostText = hostProfile === undefined ? undefined : readTextFileSync(hostProfile, MAX_HOST_PROFILE_BYTES);
     const meta = {
       origin: request.origin,
       ...(request.label !== undefined ? { label: request.label } : {}),
       plan: { ...(session.file !== undefined ? { file: resolve(session.file) } : {}), text: planText },
       ...(hostProfile !== undefined && hostText !== undefined
-        ? { hostProfile: { file: resolve(hostProfile), text: hostText.slice(0, MAX_HOST_PROFILE_BYTES) } }
+        ? { hostProfile: { file: resolve(hostProfile), text: hostText } }
         : {}),
       options: request.options ?? {},
       mask: session.mask,

@@ -4,7 +4,6 @@
 // does not hold, naming the nearest recorded request and the first difference. Recording is the
 // run journal's (cassetteRecording.ts): a cassette is derived from the journal's record of a run.
 
-import { readFileSync } from "node:fs";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json";
 import type { ModelProvider, ToolHandler } from "../run/host";
 import type { HostFactory } from "../run/startRun";
@@ -12,6 +11,7 @@ import { readErrorText, type HostProfileError } from "../host/profile";
 import { schemaFileReader } from "./schemaFile";
 import { canonicalText, firstDifference } from "./canonical";
 import { withoutLive } from "./offlineHost";
+import { FileRefusedError, MAX_CASSETTE_BYTES, readTextFileSync } from "../text/boundedFile";
 
 export const CASSETTE_VERSION = 1;
 
@@ -60,9 +60,11 @@ export function parseCassette(text: string, file: string): CassetteResult {
 export function loadCassette(file: string, shown = file): CassetteResult {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    // Capped before it is read: a 200 MB cassette was read whole (1 GB) to be refused after.
+    text = readTextFileSync(file, MAX_CASSETTE_BYTES);
   } catch (error) {
-    const message = `cannot read the cassette: ${readErrorText(error)}; record it first with rlm-plan test --record`;
+    const advice = error instanceof FileRefusedError ? "" : "; record it first with rlm-plan test --record";
+    const message = `cannot read the cassette: ${readErrorText(error)}${advice}`;
     return { ok: false, errors: [{ file: shown, line: 1, column: 1, offset: 0, length: 0, jsonPath: "", message }] };
   }
   return parseCassette(text, shown);

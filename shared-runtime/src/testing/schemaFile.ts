@@ -1,27 +1,26 @@
 // A reader of one kind of JSON-with-comments file the test runner reads (test files,
-// cassettes): its schema compiled with ajv on first use (with the schemas it refers to), every
-// problem located as host profiles' are (parseSchemaFile). Host profiles and mocks files have
-// validators compiled ahead of time instead (host/generated/).
+// cassettes): its schema compiled by the core's schema engine on first use (with the schemas it
+// refers to), every problem located as host profiles' are (parseSchemaFile). Host profiles and
+// mocks files have validators compiled ahead of time instead (host/generated/).
 
-import Ajv, { type ValidateFunction } from "ajv";
 import { parseSchemaFile, type SchemaCheck } from "../host/profile";
+import { schemaEngine, type SchemaValidator } from "../text/schemaEngine";
 
 export function schemaFileReader(
   schema: Readonly<Record<string, unknown>>,
   what: string,
   options: { readonly refs?: readonly Readonly<Record<string, unknown>>[]; readonly allowUnionTypes?: boolean } = {},
 ): (text: string, file: string) => ReturnType<typeof parseSchemaFile> {
-  let validate: ValidateFunction | undefined;
+  let validate: SchemaValidator | undefined;
   const check: SchemaCheck = (value) => {
     if (!validate) {
-      const ajv = new Ajv({
+      validate = schemaEngine({
         allErrors: true,
         verbose: true,
         strict: true,
         allowUnionTypes: options.allowUnionTypes === true,
-      });
-      for (const ref of options.refs ?? []) ajv.addSchema(ref);
-      validate = ajv.compile(schema);
+        refs: options.refs ?? [],
+      }).compile(schema);
     }
     return validate(value) ? { ok: true } : { ok: false, errors: validate.errors ?? [] };
   };

@@ -8,7 +8,7 @@ import { dirname, relative, resolve } from "node:path";
 import { newJsonObject, type JsonObject, type JsonValue } from "../json";
 import type { Plan } from "../plan/ast";
 import { planSteps } from "../plan/walk";
-import { estimatePlan, type Estimate } from "../plan/estimate";
+import { estimatePlan } from "../plan/estimate";
 import { parsePlan } from "../plan/parse";
 import { planNeeds } from "../plan/needs";
 import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
@@ -25,6 +25,10 @@ import { schemaProblem } from "./valueSchemas";
 import { schemaFileReader } from "./schemaFile";
 import { readDataset } from "./dataset";
 import { boundedPaths } from "./testFilePaths";
+import { DatasetCase, type DatasetCases } from "./datasetCase";
+import type { Expectations, TestCase, TestSuite } from "./testCase";
+
+export * from "./testCase";
 
 export { TEST_FILE_SUFFIX } from "../workspaceFiles";
 
@@ -33,82 +37,6 @@ export const TEST_FILE_SCHEMA = require("../../schemas/plan-test.schema.json") a
 // The schema a test file's inline mocks are checked against ($ref "mocks.schema.json").
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MOCKS_SCHEMA = require("../../schemas/mocks.schema.json") as Readonly<Record<string, unknown>>;
-
-export interface ValueExpectation {
-  readonly equals?: JsonValue;
-  readonly contains?: JsonValue;
-  readonly schema?: JsonObject | boolean;
-}
-
-export interface ErrorExpectation {
-  readonly kind?: string;
-  readonly phase?: string;
-  readonly step?: string;
-  readonly message?: string;
-}
-
-export interface StepsExpectation {
-  readonly transitions?: readonly string[];
-  readonly paths?: readonly string[];
-  readonly ran?: readonly string[];
-  readonly neverRan?: readonly string[];
-}
-
-export interface CostsExpectation {
-  readonly withinEstimate?: boolean;
-  readonly maxModelCalls?: number;
-  readonly maxToolCalls?: number;
-  readonly maxSteps?: number;
-  readonly maxOutputBytes?: number;
-}
-
-export interface Expectations {
-  readonly value?: ValueExpectation;
-  readonly error?: ErrorExpectation;
-  readonly steps?: StepsExpectation;
-  readonly costs?: CostsExpectation;
-}
-
-export interface CaseLocation {
-  readonly file: string;
-  /** 1-based. */
-  readonly line: number;
-  readonly column: number;
-}
-
-/** One run of a case: a case with `repeat: 3` is three of these. */
-export interface TestCase {
-  /** Unique in a test run: the test file (as given), "#", the name, and " [i/N]" for repeats. */
-  readonly id: string;
-  /** The case's name as written (a dataset's: NAME:LINE). */
-  readonly name: string;
-  /** Which repetition this is, when the case repeats. */
-  readonly repeat?: { readonly index: number; readonly of: number };
-  readonly suite: TestSuite;
-  /** Where the case is written: its object in the test file, or its line of the dataset. */
-  readonly location: CaseLocation;
-  readonly inputs: JsonObject;
-  readonly mocks?: Mocks;
-  /** Absolute path of its cassette. */
-  readonly cassette?: string;
-  readonly expect: Expectations;
-}
-
-export interface TestSuite {
-  /** The test file, as given. */
-  readonly file: string;
-  readonly planFile: string;
-  readonly planText: string;
-  readonly profile: HostProfile;
-  /** The plan's worst case, when it parses (an invalid plan still runs, and fails, as a case). */
-  readonly estimate?: Estimate;
-  readonly cases: readonly TestCase[];
-  /**
-   * What is likely a mistake but does not stop a run: inputs the plan never reads or lacks,
-   * mocks for tools and providers the plan never calls. Located like errors.
-   */
-  readonly warnings: readonly HostProfileError[];
-}
 
 export type TestFileResult =
   | { readonly ok: true; readonly suite: TestSuite }
@@ -313,22 +241,18 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
     checkMocks(dataset.mocks, ["dataset", "mocks"]);
     const datasetFile = bounded(["dataset", "file"], dataset.file);
     // A refused dataset is not read at all.
-    const read = datasetFile === undefined ? undefined : readDataset(datasetFile, displayPath(file, datasetFile));
-    if (read?.ok === false) errors.push(...read.errors);
-    else if (read?.ok && datasetFile !== undefined) {
-      const mocks = dataset.mocks === undefined ? fileMocks : mocksAt(dataset.mocks, ["dataset", "mocks"]);
-      const at = dataset.cassette === undefined ? ["cassette"] : ["dataset", "cassette"];
-      const cassette = bounded(at, dataset.cassette ?? raw.cassette);
-      const base = dataset.name ?? dataset.file;
+    if (datasetFile !== undefined) {
+      // Once for every row: a dataset may have a million.
+      const shown = displayPath(file, datasetFile);
       const unread = new Set<string>();
-      for (const row of read.rows) {
-        // Each unread input once, at the first line that gives it: a large dataset stays readable.
-        for (const name of Object.keys(row.inputs))
+      // Each unread input once, at the first line that gives it: a large dataset stays readable.
+      const read = readDataset(datasetFile, shown, (line, inputs) => {
+        for (const name of Object.keys(inputs))
           if (needs && !needs.inputs.has(name) && !unread.has(name)) {
             unread.add(name);
             warnings.push({
-              file: displayPath(file, datasetFile),
-              line: row.line,
+              file: shown,
+              line,
               column: 1,
               offset: 0,
               length: 0,
@@ -336,13 +260,25 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
               message: `the plan never reads input ${JSON.stringify(name)}`,
             });
           }
-        pushRepeats(cases, suite, `${base}:${row.line}`, dataset.repeat, {
-          location: { file: displayPath(file, datasetFile), line: row.line, column: 1 },
-          inputs: row.inputs,
+      });
+      if (!read.ok) for (const error of read.errors) errors.push(error);
+      else {
+        const mocks = dataset.mocks === undefined ? fileMocks : mocksAt(dataset.mocks, ["dataset", "mocks"]);
+        const at = dataset.cassette === undefined ? ["cassette"] : ["dataset", "cassette"];
+        const cassette = bounded(at, dataset.cassette ?? raw.cassette);
+        const shared: DatasetCases = {
+          suite,
+          file: datasetFile,
+          shown,
+          base: dataset.name ?? dataset.file,
           expect: dataset.expect ?? {},
           ...(mocks ? { mocks } : {}),
           ...(cassette === undefined ? {} : { cassette }),
-        });
+        };
+        const of = dataset.repeat ?? 1;
+        for (const row of read.rows)
+          for (let index = 1; index <= of; index++)
+            cases.push(new DatasetCase(shared, row, of > 1 ? { index, of } : undefined));
       }
     }
   }

@@ -1,4 +1,5 @@
-// The regular expression engine every JSON Schema `pattern` (and `patternProperties`) runs on:
+// The regular expression engine every JSON Schema `pattern` (and `patternProperties`) runs on
+// (the schema engine, text/schemaEngine.ts, gives it to every validator it makes):
 // RE2 (re2js, a pure JavaScript port, so the extension's bundles need no native addon), whose
 // matching time is linear in the input. The engine's own backtracking RegExp let a schema from an
 // MCP server or a profile freeze the checker: "^(a+)+$" against forty a's and a "!" ran for
@@ -34,6 +35,3 @@ function re2(): typeof RE2JS {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require("re2js") as typeof import("re2js")).RE2JS;
 }
-
-/** ajv's `code` option with the linear-time engine: every Ajv instance of the runtime uses it. */
-export const LINEAR_REGEXP_CODE = Object.freeze({ regExp: linearRegExp });

@@ -15,6 +15,7 @@ import type { ProcessTracker } from "../processGroup";
 import { toolAnswer } from "./results";
 import { MCP_DEFAULTS, mcpTransportOf, type McpServerSpec } from "./spec";
 import { mcpSdk } from "./lazySdk";
+import { mcpOutputValidator } from "./outputSchemas";
 import { GroupStdioTransport, tooBigText } from "./stdioTransport";
 
 export interface McpConnectionOptions {
@@ -115,7 +116,8 @@ export class McpConnection {
     const transport = this.transport();
     this.transportInUse = transport;
     const { Client, ToolListChangedNotificationSchema } = mcpSdk();
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    // Structured results are checked against their outputSchema by the core's bounded engine.
+    const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: mcpOutputValidator });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.toolList = undefined;
     });

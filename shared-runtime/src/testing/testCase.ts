@@ -1,0 +1,84 @@
+// The shapes of a loaded test file: a suite and its cases with their expectations. Apart from the
+// loader (testFile.ts, which re-exports them) so a dataset's compact case (datasetCase.ts) can
+// name them without an import cycle.
+
+import type { JsonObject, JsonValue } from "../json";
+import type { Estimate } from "../plan/estimate";
+import type { Mocks } from "../host/mocks";
+import type { HostProfile, HostProfileError } from "../host/profile";
+
+export interface ValueExpectation {
+  readonly equals?: JsonValue;
+  readonly contains?: JsonValue;
+  readonly schema?: JsonObject | boolean;
+}
+
+export interface ErrorExpectation {
+  readonly kind?: string;
+  readonly phase?: string;
+  readonly step?: string;
+  readonly message?: string;
+}
+
+export interface StepsExpectation {
+  readonly transitions?: readonly string[];
+  readonly paths?: readonly string[];
+  readonly ran?: readonly string[];
+  readonly neverRan?: readonly string[];
+}
+
+export interface CostsExpectation {
+  readonly withinEstimate?: boolean;
+  readonly maxModelCalls?: number;
+  readonly maxToolCalls?: number;
+  readonly maxSteps?: number;
+  readonly maxOutputBytes?: number;
+}
+
+export interface Expectations {
+  readonly value?: ValueExpectation;
+  readonly error?: ErrorExpectation;
+  readonly steps?: StepsExpectation;
+  readonly costs?: CostsExpectation;
+}
+
+export interface CaseLocation {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One run of a case: a case with `repeat: 3` is three of these. */
+export interface TestCase {
+  /** Unique in a test run: the test file (as given), "#", the name, and " [i/N]" for repeats. */
+  readonly id: string;
+  /** The case's name as written (a dataset's: NAME:LINE). */
+  readonly name: string;
+  /** Which repetition this is, when the case repeats. */
+  readonly repeat?: { readonly index: number; readonly of: number };
+  readonly suite: TestSuite;
+  /** Where the case is written: its object in the test file, or its line of the dataset. */
+  readonly location: CaseLocation;
+  readonly inputs: JsonObject;
+  readonly mocks?: Mocks;
+  /** Absolute path of its cassette. */
+  readonly cassette?: string;
+  readonly expect: Expectations;
+}
+
+export interface TestSuite {
+  /** The test file, as given. */
+  readonly file: string;
+  readonly planFile: string;
+  readonly planText: string;
+  readonly profile: HostProfile;
+  /** The plan's worst case, when it parses (an invalid plan still runs, and fails, as a case). */
+  readonly estimate?: Estimate;
+  readonly cases: readonly TestCase[];
+  /**
+   * What is likely a mistake but does not stop a run: inputs the plan never reads or lacks,
+   * mocks for tools and providers the plan never calls. Located like errors.
+   */
+  readonly warnings: readonly HostProfileError[];
+}
