@@ -17,6 +17,7 @@ import { searchWork } from "./operations/search";
 import { ContextHandle, CREATE_HANDLE } from "./contextHandle";
 import { contextMetadata } from "./resultShapes";
 import { memoryTextSource } from "./sources/memoryTextSource";
+import { WorkPace } from "./workPace";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
@@ -160,8 +161,9 @@ export class ContextStore {
   /** Runs the action on the context; a text is read through one reader (one file session). */
   #open(record: ContextRecord, action: ContextAction, limits: ContextLimits, signal?: AbortSignal): Promise<Work> {
     const payload = record.payload;
-    if (payload.kind === "terms") return this.#work(record, payload, action, limits);
-    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits), signal);
+    const pace = new WorkPace(signal);
+    if (payload.kind === "terms") return this.#work(record, payload, action, limits, pace);
+    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits, pace), signal);
   }
 
   async #work(
@@ -169,6 +171,7 @@ export class ContextStore {
     payload: OpenPayload,
     action: ContextAction,
     limits: ContextLimits,
+    pace: WorkPace,
   ): Promise<Work> {
     switch (action.type) {
       case "peek":
@@ -176,11 +179,11 @@ export class ContextStore {
       case "slice":
         return sliceWork(action.start, action.length, payload, limits);
       case "search":
-        return searchWork(action.pattern, payload, limits);
+        return searchWork(action.pattern, payload, limits, pace);
       case "partition":
-        return partitionWork(action.strategy, payload, limits);
+        return partitionWork(action.strategy, payload, limits, pace);
       case "map":
-        return mapWork(action.transform, payload, limits);
+        return mapWork(action.transform, payload, limits, pace);
       case "reduce":
         return reduceWork(action.reducer, payload);
       default: {

@@ -11,15 +11,17 @@ import { partitionPart } from "../resultShapes";
 import type { OpenPayload, Work } from "../payload";
 import { termBytes } from "../prolog/prologTerm";
 import { boundedChars, type TextLine, type TextReader } from "../sources/textSource";
+import type { WorkPace } from "../workPace";
 
 /** text_partitions: runs of `size` characters; a run cut by the byte budget is the last one. */
-async function textPartitions(reader: TextReader, size: number, limits: ContextLimits): Promise<Work> {
+async function textPartitions(reader: TextReader, size: number, limits: ContextLimits, pace: WorkPace): Promise<Work> {
   const total = reader.charLength;
   const parts: JsonValue[] = [];
   let outBytes = 0;
   for (let start = 0; ;) {
     if (start >= total) return { value: parts, truncated: false };
     if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
+    if (pace.tick()) await pace.turn();
     const length = Math.min(size, total - start);
     const bounded = await boundedChars(reader, start, length, limits.maxBytes - outBytes);
     const added = utf8Length(bounded.text);
@@ -57,6 +59,7 @@ async function listPartitions<T>(
   sizing: ItemSizing<T>,
   size: number,
   limits: ContextLimits,
+  pace: WorkPace,
 ): Promise<Work> {
   const parts: JsonValue[] = [];
   let outBytes = 0;
@@ -69,6 +72,7 @@ async function listPartitions<T>(
     let taken = 0;
     let cut = false;
     while (taken < size && (await items.hasNext())) {
+      if (pace.tick()) await pace.turn();
       const item = items.next();
       taken++;
       const bytes = sizing.bytes(item);
@@ -92,24 +96,30 @@ async function walk<T>(
   sizing: ItemSizing<T>,
   size: number,
   limits: ContextLimits,
+  pace: WorkPace,
 ): Promise<Work> {
   try {
-    return await listPartitions(items, sizing, size, limits);
+    return await listPartitions(items, sizing, size, limits, pace);
   } finally {
     await items.close();
   }
 }
 
-export function partitionWork(strategy: PartitionStrategy, payload: OpenPayload, limits: ContextLimits): Promise<Work> {
+export function partitionWork(
+  strategy: PartitionStrategy,
+  payload: OpenPayload,
+  limits: ContextLimits,
+  pace: WorkPace,
+): Promise<Work> {
   if (strategy.type === "fixed") {
     requirePositiveInteger(strategy.size, "partition size");
-    if (payload.kind === "text") return textPartitions(payload.text, strategy.size, limits);
-    return walk(new AsyncItemCursor(payload.items[Symbol.iterator]()), TERM_SIZING, strategy.size, limits);
+    if (payload.kind === "text") return textPartitions(payload.text, strategy.size, limits, pace);
+    return walk(new AsyncItemCursor(payload.items[Symbol.iterator]()), TERM_SIZING, strategy.size, limits, pace);
   }
   if (strategy.type === "lines" && payload.kind === "text") {
     requirePositiveInteger(strategy.size, "partition size");
     const lines = new AsyncItemCursor(payload.text.lines(limits.maxBytes, false));
-    return walk(lines, LINE_SIZING, strategy.size, limits);
+    return walk(lines, LINE_SIZING, strategy.size, limits, pace);
   }
   const advice = payload.kind === "terms" ? "a list of items is partitioned with fixed(N)" : "use fixed(N) or lines(N)";
   throw unsupportedPartition(payload.kind, describeStrategy(strategy), advice);
