@@ -1,6 +1,7 @@
 // A context operation over a big inline value stops at the run's time_limit: partition (size 1)
 // of a long inline text or list was a loop that never let the run's timer fire, so the run went on
-// for the whole work (seconds past the limit) and then failed on its output budget. The limit here
+// for the whole work (seconds past the limit) and then failed on its output budget. A result over
+// the output bytes left is now measured, not built: the same budget error, in bounded memory. The limit here
 // is a tenth of a second, the work several times that on a fast machine. The control: small values
 // under the same limit run to their end. The issue's own case (retry of a partition of a
 // 1 MB text, time_limit 3) runs with RLM_PLAN_HOSTILE=1; its figures are in bench/README.md.
@@ -100,6 +101,18 @@ describe("a context operation over a big inline value ends at time_limit", () =>
         { index: 2, start: 2, length: 1, value: "c" },
       ],
       ["1", "B"],
+    ]);
+  });
+
+  test("a partition over the output bytes left fails on the output budget with its exact size, as before", () => {
+    const run = runWith(60, { doc: text("x".repeat(200_000)) }, [partition("doc"), final("r")]);
+    // Measured, not built: the size is the whole list's JSON text all the same.
+    const parts = Array.from({ length: 200_000 }, (_, i) => ({ index: i, start: i, length: 1, value: "x" }));
+    const bytes = Buffer.byteLength(JSON.stringify(parts));
+    assert.deepEqual(failure(run), [
+      "budget_exhausted",
+      `a value of ${bytes} bytes does not fit the 65536 output bytes left`,
+      ["steps", 0, "plan", "steps", 0],
     ]);
   });
 

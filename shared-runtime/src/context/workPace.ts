@@ -6,6 +6,7 @@
 // so the interpreter's one time rule ends the run on time and the work stops with it.
 
 import { operationStopped } from "./contextErrors";
+import { ResultList } from "./resultList";
 
 /** Units of work between looks at the clock and the signal: a look costs about as much as 100 units. */
 const EVERY = 2048;
@@ -16,7 +17,16 @@ export class WorkPace {
   private units = 0;
   private last = performance.now();
 
-  constructor(private readonly signal?: AbortSignal) {}
+  constructor(
+    readonly signal?: AbortSignal,
+    /** The output bytes the run has left: a result list over them is measured, not kept (resultList.ts). */
+    readonly outputCap?: number,
+  ) {}
+
+  /** A result list under this operation's output cap. */
+  results(): ResultList {
+    return new ResultList(this.outputCap);
+  }
 
   /**
    * Counts `units` of work; true when the event loop is due a turn (then `await pace.turn()`).

@@ -46,15 +46,15 @@ async function mapSequence<T>(
   limits: ContextLimits,
   pace: WorkPace,
 ): Promise<Work> {
-  const values: JsonValue[] = [];
+  const values = pace.results();
   let outBytes = 0;
   for (;;) {
-    if (!(await items.hasNext())) return { value: values, truncated: false };
-    if (values.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: values, truncated: true };
+    if (!(await items.hasNext())) return values.work(false);
+    if (values.length >= limits.maxResults || outBytes >= limits.maxBytes) return values.work(true);
     if (pace.tick()) await pace.turn();
     const value = transform(items.next());
     const bytes = value === undefined ? Number.POSITIVE_INFINITY : payloadBytes(value);
-    if (value === undefined || bytes > limits.maxBytes - outBytes) return { value: values, truncated: true };
+    if (value === undefined || bytes > limits.maxBytes - outBytes) return values.work(true);
     values.push(value);
     outBytes += bytes;
   }

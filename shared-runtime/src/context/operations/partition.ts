@@ -16,20 +16,20 @@ import type { WorkPace } from "../workPace";
 /** text_partitions: runs of `size` characters; a run cut by the byte budget is the last one. */
 async function textPartitions(reader: TextReader, size: number, limits: ContextLimits, pace: WorkPace): Promise<Work> {
   const total = reader.charLength;
-  const parts: JsonValue[] = [];
+  const parts = pace.results();
   let outBytes = 0;
   for (let start = 0; ;) {
-    if (start >= total) return { value: parts, truncated: false };
-    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
+    if (start >= total) return parts.work(false);
+    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return parts.work(true);
     if (pace.tick()) await pace.turn();
     const length = Math.min(size, total - start);
     const bounded = await boundedChars(reader, start, length, limits.maxBytes - outBytes);
     const added = utf8Length(bounded.text);
-    if (added === 0) return { value: parts, truncated: true };
+    if (added === 0) return parts.work(true);
     // The part keeps its full length even when its value was cut, as in the reference.
     parts.push(partitionPart(parts.length, start, length, bounded.text));
     outBytes += added;
-    if (bounded.truncated) return { value: parts, truncated: true };
+    if (bounded.truncated) return parts.work(true);
     start += length;
   }
 }
@@ -61,11 +61,11 @@ async function listPartitions<T>(
   limits: ContextLimits,
   pace: WorkPace,
 ): Promise<Work> {
-  const parts: JsonValue[] = [];
+  const parts = pace.results();
   let outBytes = 0;
   for (let offset = 0; ;) {
-    if (!(await items.hasNext())) return { value: parts, truncated: false };
-    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
+    if (!(await items.hasNext())) return parts.work(false);
+    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return parts.work(true);
     const remaining = limits.maxBytes - outBytes;
     const chunk: JsonValue[] = [];
     let chunkBytes = 0;
@@ -83,10 +83,10 @@ async function listPartitions<T>(
       chunk.push(sizing.value(item));
       chunkBytes += bytes;
     }
-    if (chunk.length === 0) return { value: parts, truncated: true };
+    if (chunk.length === 0) return parts.work(true);
     parts.push(partitionPart(parts.length, offset, chunk.length, chunk));
     outBytes += chunkBytes;
-    if (cut) return { value: parts, truncated: true };
+    if (cut) return parts.work(true);
     offset += taken;
   }
 }
