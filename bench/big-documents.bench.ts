@@ -2,7 +2,8 @@
 // 63,000 steps, a 21 MB one of 252,000 (both a chain of tool steps, one a line, as a generator
 // writes them) and the 5.8 MB plan of 60,000 checkpoints. Each in a server of its own, so its
 // peak memory is its own: the time to its first diagnostics, then an edit (one character typed,
-// an incremental change) to its diagnostics, document symbols, semantic tokens (full, and a
+// an incremental change) to its diagnostics, document symbols (also asked at open and asked twice
+// after the edit, as an editor's outline and breadcrumbs do), semantic tokens (full, and a
 // screen's range in the middle), hover and completion in the middle; whether each answered or
 // was refused (the server's messages), and the server's peak resident memory. Targets: every
 // answer within 2 s or a refusal with a message, peak under 1 GB; the 5.8 MB plan's edit and
@@ -185,6 +186,9 @@ async function measure(document: BigDocument, root: string, profileDir: string |
     const settleMs = await settled(client.pid);
     const textDocument = { uri };
     const answers: Answer[] = [];
+    const outlineAsk = () => client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument });
+    // An editor's outline asks as the document opens, then after every change (the breadcrumbs too).
+    answers.push(await timedAnswer(client.pid, "documentSymbol (open)", outlineAsk, count("symbols")));
     // One character typed in the middle of the document, as an editor sends it.
     const editAt = { line: document.middle.line, character: 1 };
     answers.push(
@@ -200,12 +204,8 @@ async function measure(document: BigDocument, root: string, profileDir: string |
     );
     const line = document.middle.line;
     answers.push(
-      await timedAnswer(
-        client.pid,
-        "documentSymbol",
-        () => client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument }),
-        count("symbols"),
-      ),
+      await timedAnswer(client.pid, "documentSymbol", outlineAsk, count("symbols")),
+      await timedAnswer(client.pid, "documentSymbol (again)", outlineAsk, count("symbols")),
       await timedAnswer(
         client.pid,
         "semanticTokens/full",

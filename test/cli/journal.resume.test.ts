@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startChatServer, type ChatServer } from "../support/chatServer";
 import { childOutput } from "../support/childOutput";
-import { CLI, cliWorkspace, type CliWorkspace } from "../support/cliWorkspace";
+import { CLI, cliWorkspace, ROOT, type CliWorkspace } from "../support/cliWorkspace";
 
 // A command tool: appends its label to the marker file; with "block" it waits while the block file exists.
 const MARK_TOOL = `
@@ -189,5 +189,70 @@ describe("rlm-plan run --resume", () => {
       mixed.stderr,
       /^rlm-plan: --resume runs with the options the run was recorded with; --mocks cannot be given\n/,
     );
+  });
+
+  test("a resumed run answers its recorded model and MCP calls from the journal: the chat server gone, no MCP call made", async () => {
+    const own = await startChatServer([{ kind: "ok", text: '{"said":"hi"}' }]);
+    const ws = workspace("resume-live");
+    // An MCP server that appends a line for each tools/call it answers.
+    ws.write(
+      "lookup-server.js",
+      `const { appendFileSync } = require("node:fs");
+require(${JSON.stringify(join(ROOT, "test", "fixtures", "mcp", "scriptedServer.js"))}).serve("counted", (request) => {
+  if (request.method === "tools/list") return { tools: [{ name: "lookup", inputSchema: { type: "object" } }] };
+  if (request.method !== "tools/call") return null;
+  appendFileSync(${JSON.stringify(join(ws.dir, "mcp-calls.txt"))}, "call\\n");
+  return { content: [{ type: "text", text: '{"hits": 1}' }], structuredContent: { hits: 1 } };
+});
+`,
+    );
+    ws.write(
+      "rlmplan.host.json",
+      JSON.stringify({
+        capabilities: ["tool(mark)", "model(m)", "tool(counted.lookup)"],
+        budget: { max_steps: 20, max_tool_calls: 9, max_model_calls: 3 },
+        tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000 } },
+        providers: {
+          m: { type: "openai-chat", baseUrl: own.baseUrl, model: "test-model", apiKeyEnv: "RESUME_TEST_KEY" },
+        },
+        mcpServers: { counted: { command: process.execPath, args: ["lookup-server.js"] } },
+      }),
+    );
+    const steps = [
+      { op: "tool", name: "mark", args: { label: "one" }, bind: "a" },
+      { op: "model", provider: "m", prompt: "say something", bind: "b" },
+      { op: "tool", name: "counted.lookup", args: { q: "word" }, bind: "c" },
+      { op: "tool", name: "mark", args: { label: "four", block: true }, bind: "d" },
+      { op: "final", value: { b: { ref: "var", name: "b" }, c: { ref: "var", name: "c" } } },
+    ];
+    ws.write("plan.rlmplan.json", JSON.stringify({ steps }, null, 2));
+    const mcpCalls = () => readFileSync(join(ws.dir, "mcp-calls.txt"), "utf8");
+    try {
+      writeFileSync(join(ws.dir, "block"), "");
+      const { child, output } = cli(ws, "run", "--json", "plan.rlmplan.json");
+      for (let i = 0; i < 600 && !ws.marks().includes("four"); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(ws.marks(), ["one", "four"]);
+      child.kill("SIGKILL");
+      assert.equal((await output).code, null);
+      rmSync(join(ws.dir, "block"));
+      assert.equal(own.requests.length, 1);
+      assert.equal(mcpCalls(), "call\n");
+    } finally {
+      await own.close();
+    }
+
+    const resumed = await cli(ws, "run", "--resume", "1", "--json").output;
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.deepEqual(result(resumed.stdout)["value"], {
+      b: {
+        text: '{"said":"hi"}',
+        model: "test-model",
+        usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+        finish_reason: "stop",
+      },
+      c: { hits: 1 },
+    });
+    assert.deepEqual(ws.marks(), ["one", "four", "four"]);
+    assert.equal(mcpCalls(), "call\n", "the MCP call was answered from the journal");
   });
 });

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, test } from "node:test";
 import type { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { cliWorkspace } from "../support/cliWorkspace";
+import { startChatServer } from "../support/chatServer";
+import { cliWorkspace, ROOT, runCliAsync } from "../support/cliWorkspace";
 import { debugClient } from "../support/debugClient";
 
 // A command tool that appends its label to marks.txt: every real call leaves a line.
@@ -236,4 +237,80 @@ test("Restart Frame on a paused run restarts from that step: the steps before it
   await dc.continueRequest({ threadId: 1 });
   await terminated;
   assert.equal(marks(), `${before}one\nthree\n`, "the restarted step and the rest ran for real, once");
+});
+
+test("a run that called a live model, an MCP server and a command tool replays with none of them: every call from the journal", async () => {
+  const live = cliWorkspace("dap-replay-live");
+  const chat = await startChatServer([{ kind: "ok", text: '{"said":"hi"}' }]);
+  const starts = join(live.dir, "mcp-starts.txt");
+  live.write("mark.js", MARK_TOOL);
+  live.write(
+    "rlmplan.host.json",
+    JSON.stringify({
+      capabilities: ["tool(mark)", "model(m)", "tool(counted.lookup)"],
+      budget: { max_steps: 20, max_tool_calls: 9, max_model_calls: 3 },
+      tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000 } },
+      providers: {
+        m: { type: "openai-chat", baseUrl: chat.baseUrl, model: "live-model", apiKeyEnv: "REPLAY_LIVE_KEY" },
+      },
+      mcpServers: {
+        counted: {
+          command: process.execPath,
+          args: [join(ROOT, "test", "fixtures", "mcp", "counted-server.js"), starts],
+        },
+      },
+    }),
+  );
+  live.write(
+    "plan.rlmplan.json",
+    JSON.stringify({
+      steps: [
+        { op: "tool", name: "mark", args: { label: "one" }, bind: "a" },
+        { op: "model", provider: "m", prompt: "say something", bind: "b" },
+        { op: "tool", name: "counted.lookup", args: { q: "word" }, bind: "c" },
+        { op: "final", value: { b: { ref: "var", name: "b" }, c: { ref: "var", name: "c" } } },
+      ],
+    }),
+  );
+  const liveMarks = () => readFileSync(join(live.dir, "marks.txt"), "utf8");
+  const startCount = () => readFileSync(starts, "utf8").split("\n").filter(Boolean).length;
+  try {
+    // Asynchronously: the chat server answers from this process.
+    const recorded = await runCliAsync(live.dir, ["run", "plan.rlmplan.json"], { REPLAY_LIVE_KEY: "rk-live-123456" });
+    assert.equal(recorded.code, 0, recorded.stderr);
+    assert.equal(chat.requests.length, 1);
+  } finally {
+    // The model server is gone (and the adapter has no key): the replay can only answer from the journal.
+    await chat.close();
+  }
+  const [marksBefore, startsBefore] = [liveMarks(), startCount()];
+  assert.deepEqual(
+    [marksBefore, startsBefore],
+    ["one\n", 1],
+    "the recorded run called the tool and started the MCP server",
+  );
+
+  const output: string[] = [];
+  dc.on("output", (event: DebugProtocol.OutputEvent) => output.push(event.body.output));
+  const terminated = dc.waitForEvent("terminated");
+  await Promise.all([
+    dc.waitForEvent("initialized").then(() => dc.configurationDoneRequest()),
+    dc
+      .initializeRequest({ adapterID: "rlm-plan", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" })
+      .then(() => dc.launchRequest({ replay: { journal: join(live.dir, ".rlm-plan"), run: 1 } } as never)),
+  ]);
+  await terminated;
+  const text = output.join("");
+  const value = {
+    b: {
+      text: '{"said":"hi"}',
+      model: "live-model",
+      usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+      finish_reason: "stop",
+    },
+    c: { hits: 1 },
+  };
+  assert.ok(text.includes(`${JSON.stringify(value, null, 2)}\nrlm-plan: ok: 4 steps\n`), text);
+  assert.equal(liveMarks(), marksBefore, "the replay ran no command tool");
+  assert.equal(startCount(), startsBefore, "the replay started no MCP server");
 });

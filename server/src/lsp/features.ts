@@ -28,7 +28,6 @@ import { inlayHints } from "../service/inlayHints";
 import { references } from "../service/references";
 import { prepareRename, rename } from "../service/rename";
 import { createPlanRunner } from "./runPlan";
-import { documentSymbols } from "../service/symbols";
 import { capabilitiesUsedBy, completion } from "../service/completion";
 import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
 import { mocksDiagnostics } from "../service/mocksDiagnostics";
@@ -49,7 +48,7 @@ import {
   RunFinishedNotification,
   ShowHostProfileCommand,
 } from "../protocol";
-import { selections, workspaceSymbols } from "./structureFeatures";
+import { outline, selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
@@ -233,13 +232,6 @@ const renames: Feature = (ctx) => {
       },
       null,
     ),
-  );
-};
-
-const outline: Feature = (ctx) => {
-  ctx.declare({ documentSymbolProvider: { label: "Plan steps" } });
-  ctx.connection.onDocumentSymbol(
-    ctx.guard.request("documentSymbol", (params) => withPlan(ctx, params.textDocument.uri, documentSymbols, []), []),
   );
 };
 

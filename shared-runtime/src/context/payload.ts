@@ -25,4 +25,6 @@ export type MeasuredPayload = { readonly kind: "text"; readonly text: TextMeasur
 export interface Work {
   readonly value: JsonValue;
   readonly truncated: boolean;
+  /** The result's size in bytes when it is over the output bytes the run had left (then not kept). */
+  readonly oversize?: number;
 }

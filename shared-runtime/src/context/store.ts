@@ -17,13 +17,15 @@ import { searchWork } from "./operations/search";
 import { ContextHandle, CREATE_HANDLE } from "./contextHandle";
 import { contextMetadata } from "./resultShapes";
 import { memoryTextSource } from "./sources/memoryTextSource";
+import { WorkPace } from "./workPace";
 
 export { DEFAULT_CONTEXT_LIMITS, type ContextLimits, type ContextLimitOptions } from "./limits";
 export type { ContextError } from "./contextErrors";
 export type { TextFileOptions } from "./sources/file/fileTextSource";
 export { ContextHandle } from "./contextHandle";
 
-export type ContextOutcome = { ok: true; value: JsonValue; truncated: boolean } | { ok: false; error: ContextError };
+export type ContextOutcome =
+  { ok: true; value: JsonValue; truncated: boolean; oversize?: number } | { ok: false; error: ContextError };
 
 export interface ContextStoreOptions {
   /** Clock in seconds (may be fractional) for metadata.created_at; defaults to Date.now() / 1000. */
@@ -96,9 +98,10 @@ export class ContextStore {
     action: ContextAction,
     options: unknown = {},
     signal?: AbortSignal,
+    outputCap?: number,
   ): Promise<ContextOutcome> {
     try {
-      return await this.#run(handle, action, options, signal);
+      return await this.#run(handle, action, options, signal, outputCap);
     } catch (error) {
       const operation = operationText(action);
       if (error instanceof ContextFault) return { ok: false, error: contextError(operation, error) };
@@ -125,7 +128,13 @@ export class ContextStore {
     return handle;
   }
 
-  async #run(handle: unknown, action: ContextAction, options: unknown, signal?: AbortSignal): Promise<ContextOutcome> {
+  async #run(
+    handle: unknown,
+    action: ContextAction,
+    options: unknown,
+    signal?: AbortSignal,
+    outputCap?: number,
+  ): Promise<ContextOutcome> {
     // As in the reference, an empty pattern is refused before the handle is even looked at.
     if (action.type === "search" && (typeof action.pattern !== "string" || action.pattern === "")) {
       return fail({
@@ -153,15 +162,21 @@ export class ContextStore {
         message: "context options need positive integers for max_results and max_bytes and a positive time_limit",
       });
     }
-    const work = await this.#open(record, action, limits, signal);
-    return { ok: true, value: work.value, truncated: work.truncated };
+    const work = await this.#open(record, action, limits, new WorkPace(signal, outputCap));
+    return {
+      ok: true,
+      value: work.value,
+      truncated: work.truncated,
+      ...(work.oversize === undefined ? {} : { oversize: work.oversize }),
+    };
   }
 
   /** Runs the action on the context; a text is read through one reader (one file session). */
-  #open(record: ContextRecord, action: ContextAction, limits: ContextLimits, signal?: AbortSignal): Promise<Work> {
+  #open(record: ContextRecord, action: ContextAction, limits: ContextLimits, pace: WorkPace): Promise<Work> {
     const payload = record.payload;
-    if (payload.kind === "terms") return this.#work(record, payload, action, limits);
-    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits), signal);
+    const signal = pace.signal;
+    if (payload.kind === "terms") return this.#work(record, payload, action, limits, pace);
+    return payload.text.read((text) => this.#work(record, { kind: "text", text }, action, limits, pace), signal);
   }
 
   async #work(
@@ -169,6 +184,7 @@ export class ContextStore {
     payload: OpenPayload,
     action: ContextAction,
     limits: ContextLimits,
+    pace: WorkPace,
   ): Promise<Work> {
     switch (action.type) {
       case "peek":
@@ -176,11 +192,11 @@ export class ContextStore {
       case "slice":
         return sliceWork(action.start, action.length, payload, limits);
       case "search":
-        return searchWork(action.pattern, payload, limits);
+        return searchWork(action.pattern, payload, limits, pace);
       case "partition":
-        return partitionWork(action.strategy, payload, limits);
+        return partitionWork(action.strategy, payload, limits, pace);
       case "map":
-        return mapWork(action.transform, payload, limits);
+        return mapWork(action.transform, payload, limits, pace);
       case "reduce":
         return reduceWork(action.reducer, payload);
       default: {

@@ -116,7 +116,8 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
 
   const mocks = options.mocks;
   for (const [name, answers] of mocks?.tools ?? []) tools.set(name, mockTool(name, answers));
-  for (const [name, answers] of mocks?.providers ?? []) providers.set(name, mockProvider(name, answers));
+  for (const [name, answers] of mocks?.providers ?? [])
+    providers.set(name, mockProvider(name, answers, profile.providers.get(name)?.model));
 
   const store = new ContextStore();
   const inputs: JsonObject = newJsonObject();

@@ -128,8 +128,12 @@ export function mockTool(name: string, answers: readonly MockAnswer[]): ToolHand
   };
 }
 
-/** A provider answering from `answers`; a match is text the prompt must contain. */
-export function mockProvider(name: string, answers: readonly MockAnswer[]): ModelProvider {
+/**
+ * A provider answering from `answers`; a match is text the prompt must contain. `model` is the
+ * model of the profile's provider it stands in for: its calls are that provider's requests, so a
+ * call recorded live and the same call answered by a mock (a replay) have one key.
+ */
+export function mockProvider(name: string, answers: readonly MockAnswer[], model?: string): ModelProvider {
   let prompt = "";
   const queue = new AnswerQueue(
     `provider ${JSON.stringify(name)}`,
@@ -138,6 +142,7 @@ export function mockProvider(name: string, answers: readonly MockAnswer[]): Mode
   );
   return {
     description: `mocked provider (${answers.length} answer${answers.length === 1 ? "" : "s"})`,
+    ...(model === undefined ? {} : { model }),
     complete: (request, context) => {
       prompt = request.messages.map((m) => m.content).join("\n");
       // Taken now, while `prompt` is this call's: concurrent branches call in turn.

@@ -1,7 +1,8 @@
 // A model or tool request in one canonical form, so the same request always has the same key:
 // what a resumed run matches its recorded replies by, and what a test cassette is keyed by. The
 // form is JSON with object keys sorted and no spaces; the key is the SHA-256 of the masked form
-// (a request that held a secret is stored and keyed with `***` in its place).
+// (a request that held a secret is stored and keyed with `***` in its place). `callIdentity` is
+// the one way a call gets its key: the recorder and every replay (resume, the debugger's) ask it.
 
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../json";
@@ -21,7 +22,7 @@ export type CanonicalRequest =
     }
   | { readonly kind: "tool"; readonly tool: string; readonly arguments: JsonValue };
 
-export function canonicalRequest(call: HostCall): CanonicalRequest {
+function canonicalRequest(call: HostCall): CanonicalRequest {
   if (call.kind === "model") {
     return {
       kind: "model",
@@ -53,13 +54,11 @@ export function canonicalTextWithin(value: unknown, limit = RECORDED_TEXT_LIMIT)
 }
 
 /**
- * The masked canonical text of a request and its key; `whole` is false for a request over
+ * The masked canonical text of a call's request and its key; `whole` is false for a request over
  * RECORDED_TEXT_LIMIT, whose text names the call and its size only (such a call is never replayed).
  */
-export function requestIdentity(
-  request: CanonicalRequest,
-  mask: SecretMask,
-): { text: string; key: string; whole: boolean } {
+export function callIdentity(call: HostCall, mask: SecretMask): { text: string; key: string; whole: boolean } {
+  const request = canonicalRequest(call);
   const canonical = canonicalTextWithin(request);
   const whole = canonical !== undefined;
   const text = mask.mask(canonical ?? canonicalText(omitted(request)));

@@ -14,7 +14,7 @@ import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
 import { jsonByteLength } from "../run/outputMeasure";
-import { canonicalRequest, digestOf, holdsHandle, RECORDED_TEXT_LIMIT, requestIdentity } from "./canonical";
+import { callIdentity, digestOf, holdsHandle, RECORDED_TEXT_LIMIT } from "./canonical";
 import { ReplayBook, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import { sqlite } from "./sqlite";
@@ -165,7 +165,7 @@ export class RunRecorder implements RunObserver {
     const path = JSON.stringify(call.step.path);
     const occurrence = (this.callCounts.get(path) ?? 0) + 1;
     this.callCounts.set(path, occurrence);
-    const identity = requestIdentity(canonicalRequest(call), this.meta.mask);
+    const identity = callIdentity(call, this.meta.mask);
     const recorded = identity.whole ? this.book?.take(path, occurrence, identity.key) : undefined;
     if (recorded) return recorded();
     const begun = performance.now();

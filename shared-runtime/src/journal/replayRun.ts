@@ -8,7 +8,7 @@
 import type { JsonObject, JsonValue } from "../json";
 import type { CallInterceptor, RunObserver } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
-import { canonicalRequest, requestIdentity } from "./canonical";
+import { callIdentity } from "./canonical";
 import { ReplayBook, ResumeRefusal, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import type { JournalStore } from "./store";
@@ -73,7 +73,7 @@ export class RecordedReplies implements RunObserver {
     const path = JSON.stringify(call.step.path);
     const occurrence = (this.counts.get(path) ?? 0) + 1;
     this.counts.set(path, occurrence);
-    const identity = requestIdentity(canonicalRequest(call), this.mask);
+    const identity = callIdentity(call, this.mask);
     const recorded = this.book.take(path, occurrence, identity.key);
     if (recorded) return recorded();
     if (!this.strict) return proceed();

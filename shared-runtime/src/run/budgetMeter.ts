@@ -35,7 +35,11 @@ export class BudgetMeter {
 
   /** The bytes of a value bound or returned. */
   chargeOutput(value: JsonValue): void {
-    const requested = jsonByteLength(value) ?? 0;
+    this.chargeOutputBytes(jsonByteLength(value) ?? 0);
+  }
+
+  /** `requested` bytes of output (a value measured without being built: a context result over the cap). */
+  chargeOutputBytes(requested: number): void {
     const remaining = this.left.output_bytes;
     if (requested > remaining) {
       fail({

@@ -43,8 +43,16 @@ export interface ContextRunner {
   /**
    * `options` is the host's `contextLimits`, checked by the store after the handle; `signal`
    * is the run's: once it aborts (time limit, cancel) the operation stops reading and working.
+   * `outputCap` is the output bytes the run has left: a result over it is measured, not built
+   * (the outcome's `oversize`), since the step fails on the output budget anyway.
    */
-  run(handle: unknown, action: ContextAction, options?: unknown, signal?: AbortSignal): Promise<ContextOutcome>;
+  run(
+    handle: unknown,
+    action: ContextAction,
+    options?: unknown,
+    signal?: AbortSignal,
+    outputCap?: number,
+  ): Promise<ContextOutcome>;
 }
 
 /** Opens an input when a step first reads it; rejects with an error whose message is safe to show. */

@@ -385,6 +385,16 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
     return resolveExpr(expr, this.inputs, frame.vars);
   }
 
+  outputBytesLeft(): number {
+    return this.meter.remaining().output_bytes;
+  }
+
+  refuseOutput(requested: number): never {
+    this.meter.chargeOutputBytes(requested);
+    // Not reached: what is left only shrinks, and the result was over it when it was measured.
+    throw new Error(`a value of ${requested} bytes was refused by the output budget`);
+  }
+
   /** In performance.now() time: time a debugger held the run does not count. */
   toolDeadline(): number {
     return this.started + this.budget.time_limit * 1000 + this.pausedMs;

@@ -12,6 +12,7 @@ import type { MeasuredPayload, OpenPayload, Work } from "../payload";
 import { prologLower, prologUpper } from "../prolog/prologChars";
 import { itemText, payloadBytes } from "../prolog/prologTerm";
 import type { TextLine } from "../sources/textSource";
+import type { WorkPace } from "../workPace";
 
 function transformItem(transform: string, item: JsonValue): JsonValue {
   switch (transform) {
@@ -43,31 +44,38 @@ async function mapSequence<T>(
   items: AsyncItemCursor<T>,
   transform: (item: T) => JsonValue | undefined,
   limits: ContextLimits,
+  pace: WorkPace,
 ): Promise<Work> {
-  const values: JsonValue[] = [];
+  const values = pace.results();
   let outBytes = 0;
   for (;;) {
-    if (!(await items.hasNext())) return { value: values, truncated: false };
-    if (values.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: values, truncated: true };
+    if (!(await items.hasNext())) return values.work(false);
+    if (values.length >= limits.maxResults || outBytes >= limits.maxBytes) return values.work(true);
+    if (pace.tick()) await pace.turn();
     const value = transform(items.next());
     const bytes = value === undefined ? Number.POSITIVE_INFINITY : payloadBytes(value);
-    if (value === undefined || bytes > limits.maxBytes - outBytes) return { value: values, truncated: true };
+    if (value === undefined || bytes > limits.maxBytes - outBytes) return values.work(true);
     values.push(value);
     outBytes += bytes;
   }
 }
 
-export async function mapWork(transform: string, payload: OpenPayload, limits: ContextLimits): Promise<Work> {
+export async function mapWork(
+  transform: string,
+  payload: OpenPayload,
+  limits: ContextLimits,
+  pace: WorkPace,
+): Promise<Work> {
   if (!(MAP_TRANSFORMS as readonly string[]).includes(transform)) {
     throw capabilityDenied("map", transform, MAP_TRANSFORMS);
   }
   if (payload.kind === "terms") {
     const items = new AsyncItemCursor(payload.items[Symbol.iterator]());
-    return mapSequence(items, (item) => transformItem(transform, item), limits);
+    return mapSequence(items, (item) => transformItem(transform, item), limits, pace);
   }
   const lines = new AsyncItemCursor(payload.text.lines(4 * limits.maxBytes, transform === "length"));
   try {
-    return await mapSequence(lines, (line) => transformLine(transform, line), limits);
+    return await mapSequence(lines, (line) => transformLine(transform, line), limits, pace);
   } finally {
     await lines.close();
   }

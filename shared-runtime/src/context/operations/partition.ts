@@ -11,23 +11,25 @@ import { partitionPart } from "../resultShapes";
 import type { OpenPayload, Work } from "../payload";
 import { termBytes } from "../prolog/prologTerm";
 import { boundedChars, type TextLine, type TextReader } from "../sources/textSource";
+import type { WorkPace } from "../workPace";
 
 /** text_partitions: runs of `size` characters; a run cut by the byte budget is the last one. */
-async function textPartitions(reader: TextReader, size: number, limits: ContextLimits): Promise<Work> {
+async function textPartitions(reader: TextReader, size: number, limits: ContextLimits, pace: WorkPace): Promise<Work> {
   const total = reader.charLength;
-  const parts: JsonValue[] = [];
+  const parts = pace.results();
   let outBytes = 0;
   for (let start = 0; ;) {
-    if (start >= total) return { value: parts, truncated: false };
-    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
+    if (start >= total) return parts.work(false);
+    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return parts.work(true);
+    if (pace.tick()) await pace.turn();
     const length = Math.min(size, total - start);
     const bounded = await boundedChars(reader, start, length, limits.maxBytes - outBytes);
     const added = utf8Length(bounded.text);
-    if (added === 0) return { value: parts, truncated: true };
+    if (added === 0) return parts.work(true);
     // The part keeps its full length even when its value was cut, as in the reference.
     parts.push(partitionPart(parts.length, start, length, bounded.text));
     outBytes += added;
-    if (bounded.truncated) return { value: parts, truncated: true };
+    if (bounded.truncated) return parts.work(true);
     start += length;
   }
 }
@@ -57,18 +59,20 @@ async function listPartitions<T>(
   sizing: ItemSizing<T>,
   size: number,
   limits: ContextLimits,
+  pace: WorkPace,
 ): Promise<Work> {
-  const parts: JsonValue[] = [];
+  const parts = pace.results();
   let outBytes = 0;
   for (let offset = 0; ;) {
-    if (!(await items.hasNext())) return { value: parts, truncated: false };
-    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: parts, truncated: true };
+    if (!(await items.hasNext())) return parts.work(false);
+    if (parts.length >= limits.maxResults || outBytes >= limits.maxBytes) return parts.work(true);
     const remaining = limits.maxBytes - outBytes;
     const chunk: JsonValue[] = [];
     let chunkBytes = 0;
     let taken = 0;
     let cut = false;
     while (taken < size && (await items.hasNext())) {
+      if (pace.tick()) await pace.turn();
       const item = items.next();
       taken++;
       const bytes = sizing.bytes(item);
@@ -79,10 +83,10 @@ async function listPartitions<T>(
       chunk.push(sizing.value(item));
       chunkBytes += bytes;
     }
-    if (chunk.length === 0) return { value: parts, truncated: true };
+    if (chunk.length === 0) return parts.work(true);
     parts.push(partitionPart(parts.length, offset, chunk.length, chunk));
     outBytes += chunkBytes;
-    if (cut) return { value: parts, truncated: true };
+    if (cut) return parts.work(true);
     offset += taken;
   }
 }
@@ -92,24 +96,30 @@ async function walk<T>(
   sizing: ItemSizing<T>,
   size: number,
   limits: ContextLimits,
+  pace: WorkPace,
 ): Promise<Work> {
   try {
-    return await listPartitions(items, sizing, size, limits);
+    return await listPartitions(items, sizing, size, limits, pace);
   } finally {
     await items.close();
   }
 }
 
-export function partitionWork(strategy: PartitionStrategy, payload: OpenPayload, limits: ContextLimits): Promise<Work> {
+export function partitionWork(
+  strategy: PartitionStrategy,
+  payload: OpenPayload,
+  limits: ContextLimits,
+  pace: WorkPace,
+): Promise<Work> {
   if (strategy.type === "fixed") {
     requirePositiveInteger(strategy.size, "partition size");
-    if (payload.kind === "text") return textPartitions(payload.text, strategy.size, limits);
-    return walk(new AsyncItemCursor(payload.items[Symbol.iterator]()), TERM_SIZING, strategy.size, limits);
+    if (payload.kind === "text") return textPartitions(payload.text, strategy.size, limits, pace);
+    return walk(new AsyncItemCursor(payload.items[Symbol.iterator]()), TERM_SIZING, strategy.size, limits, pace);
   }
   if (strategy.type === "lines" && payload.kind === "text") {
     requirePositiveInteger(strategy.size, "partition size");
     const lines = new AsyncItemCursor(payload.text.lines(limits.maxBytes, false));
-    return walk(lines, LINE_SIZING, strategy.size, limits);
+    return walk(lines, LINE_SIZING, strategy.size, limits, pace);
   }
   const advice = payload.kind === "terms" ? "a list of items is partitioned with fixed(N)" : "use fixed(N) or lines(N)";
   throw unsupportedPartition(payload.kind, describeStrategy(strategy), advice);

@@ -9,6 +9,7 @@ import { searchMatch } from "../resultShapes";
 import type { OpenPayload, Work } from "../payload";
 import { itemText } from "../prolog/prologTerm";
 import type { TextReader } from "../sources/textSource";
+import type { WorkPace } from "../workPace";
 
 /** One match: its preview, cut to what is left of the budget, or undefined if nothing fits. */
 function preview(text: string, limits: ContextLimits, outBytes: number): { value: string; cut: boolean } | undefined {
@@ -16,13 +17,19 @@ function preview(text: string, limits: ContextLimits, outBytes: number): { value
   return bounded.text === "" ? undefined : { value: bounded.text, cut: bounded.truncated };
 }
 
-function termSearch(pattern: string, items: readonly JsonValue[], limits: ContextLimits): Work {
+async function termSearch(
+  pattern: string,
+  items: readonly JsonValue[],
+  limits: ContextLimits,
+  pace: WorkPace,
+): Promise<Work> {
   const cursor = new ItemCursor(items[Symbol.iterator]());
   const matches: JsonValue[] = [];
   let outBytes = 0;
   for (let index = 0; ; index++) {
     if (!cursor.hasNext()) return { value: matches, truncated: false };
     if (matches.length >= limits.maxResults || outBytes >= limits.maxBytes) return { value: matches, truncated: true };
+    if (pace.tick()) await pace.turn();
     const text = itemText(cursor.next());
     if (!text.includes(pattern)) continue;
     // A match is cut to what is left of the byte budget, and a cut match ends the search.
@@ -39,10 +46,11 @@ function termSearch(pattern: string, items: readonly JsonValue[], limits: Contex
  * truncated, if the limits are reached and lines are left") becomes a check after each match.
  * A match's text is the line or a prefix longer than max_bytes, which previews identically.
  */
-async function textSearch(pattern: string, reader: TextReader, limits: ContextLimits): Promise<Work> {
+async function textSearch(pattern: string, reader: TextReader, limits: ContextLimits, pace: WorkPace): Promise<Work> {
   const matches: JsonValue[] = [];
   let outBytes = 0;
   for await (const match of reader.matches(pattern, limits.maxBytes)) {
+    if (pace.tick()) await pace.turn();
     const found = preview(match.text, limits, outBytes);
     if (found === undefined) return { value: matches, truncated: true };
     matches.push(searchMatch(match.index, found.value));
@@ -55,7 +63,12 @@ async function textSearch(pattern: string, reader: TextReader, limits: ContextLi
   return { value: matches, truncated: false };
 }
 
-export function searchWork(pattern: string, payload: OpenPayload, limits: ContextLimits): Promise<Work> {
-  if (payload.kind === "text") return textSearch(pattern, payload.text, limits);
-  return Promise.resolve(termSearch(pattern, payload.items, limits));
+export function searchWork(
+  pattern: string,
+  payload: OpenPayload,
+  limits: ContextLimits,
+  pace: WorkPace,
+): Promise<Work> {
+  if (payload.kind === "text") return textSearch(pattern, payload.text, limits, pace);
+  return termSearch(pattern, payload.items, limits, pace);
 }

@@ -23,6 +23,10 @@ export interface HostStepRun<F extends { readonly signal: AbortSignal }> {
   toolDeadline(): number;
   /** The run's time limit in seconds. */
   readonly timeLimit: number;
+  /** The output bytes the run has left. */
+  outputBytesLeft(): number;
+  /** Fails the step as the output budget does for a value of `requested` bytes over what is left. */
+  refuseOutput(requested: number): never;
 }
 
 export async function contextStep<F extends { readonly signal: AbortSignal }>(
@@ -33,7 +37,10 @@ export async function contextStep<F extends { readonly signal: AbortSignal }>(
   const handle = run.resolve(step.handle, frame);
   const contexts = run.host.contexts;
   const outcome = contexts
-    ? await run.guard(contexts.run(handle, step.action, run.host.contextLimits, frame.signal), frame)
+    ? await run.guard(
+        contexts.run(handle, step.action, run.host.contextLimits, frame.signal, run.outputBytesLeft()),
+        frame,
+      )
     : {
         ok: false as const,
         error: { operation: "resolve", kind: "invalid_handle", message: "the host has no context store" },
@@ -46,6 +53,7 @@ export async function contextStep<F extends { readonly signal: AbortSignal }>(
       message: `context operation failed: ${outcome.error.message}`,
     });
   }
+  if (outcome.oversize !== undefined) return run.refuseOutput(outcome.oversize);
   return outcome.value;
 }
 
