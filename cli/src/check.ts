@@ -16,7 +16,15 @@ import type { SecretMask } from "@rlm-plan/core/secrets";
 import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS, sessionMask } from "@rlm-plan/core/session";
 import { hostErrorLines, sessionFor, type CheckSession } from "./checkSession";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { readErrorOf, reportHostFile, reportMocksFile, reportText, withRefusal, type CheckedFile } from "./report";
+import {
+  readErrorOf,
+  reportHostFile,
+  reportMocksFile,
+  reportTestFile,
+  reportText,
+  withRefusal,
+  type CheckedFile,
+} from "./report";
 import { lineText } from "./guardedOutput";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
@@ -160,6 +168,10 @@ function* checkSteps(
     }
     if (target.kind === "mocks") {
       checked.push(reportMocksFile(target.file, command.host ?? hostProfileOf(target.file)));
+      continue;
+    }
+    if (target.kind === "test") {
+      checked.push(reportTestFile(target.file));
       continue;
     }
     const entry: PlanEntry = {

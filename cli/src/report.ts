@@ -14,6 +14,8 @@ import type { HostProfileError } from "@rlm-plan/core/host";
 import { mockNameWarnings, parseMocks, readHostProfile } from "@rlm-plan/core/session";
 import type { RunReport } from "@rlm-plan/core/run";
 import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
+import { resolve } from "node:path";
+import { displayPath } from "./output";
 
 export type Severity = "error" | "warning";
 
@@ -67,12 +69,12 @@ export interface AnalysedFile {
 }
 
 /**
- * A host profile checked as a host profile (its schema and cross-field problems), or a mocks
- * file (its schema, and names nothing goes by as warnings).
+ * A host profile checked as a host profile (its schema and cross-field problems), a mocks file
+ * (its schema, and names nothing goes by as warnings), or a test file (what its loader reports).
  */
 export interface HostFileReport {
   readonly file: string;
-  readonly kind: "host" | "mocks";
+  readonly kind: "host" | "mocks" | "test";
   readonly readError?: undefined;
   readonly problems: readonly ReportedProblem[];
   readonly errors: number;
@@ -174,6 +176,38 @@ export function reportMocksFile(file: string, hostFile: string | undefined): Unr
     : [];
   const problems = sortedBySource([...errors, ...warnings]);
   return { file, kind: "mocks", problems, errors: errors.length, warnings: warnings.length };
+}
+
+/**
+ * A test file (`*.rlmplan.test.json`) checked as `rlm-plan test` loads it and as the editor
+ * shows it: the core's view of it (its errors and warnings), never as a plan. A problem in
+ * another file (a dataset's line, a mocks file) names that file and line in its message.
+ */
+export function reportTestFile(file: string): UnreadFile | HostFileReport {
+  const read = readText(file);
+  if (typeof read !== "object") return { file, readError: read };
+  // Required here: a check of plans alone never loads the test runner's modules.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { testFileView } = require("@rlm-plan/core/testing") as typeof import("@rlm-plan/core/testing");
+  const view = testFileView(read.text, resolve(file));
+  const problems = sortedBySource(
+    view.problems.map((problem): ReportedProblem => {
+      const where = problem.elsewhere;
+      return {
+        severity: problem.severity,
+        code: problem.severity === "error" ? "invalid_test_file" : "test_file_warning",
+        phase: "test",
+        kind: problem.severity === "error" ? "invalid_test_file" : "test_file_warning",
+        message: where
+          ? `${displayPath(where.file)}:${where.line}:${where.column}: ${problem.message}`
+          : problem.message,
+        ...place(read.text, problem),
+        related: [],
+      };
+    }),
+  );
+  const errors = problems.filter((p) => p.severity === "error").length;
+  return { file, kind: "test", problems, errors, warnings: problems.length - errors };
 }
 
 function sortedBySource<T extends Place>(problems: T[]): T[] {
