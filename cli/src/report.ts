@@ -15,7 +15,6 @@ import { mockNameWarnings, parseMocks, readHostProfile } from "@rlm-plan/core/se
 import type { RunReport } from "@rlm-plan/core/run";
 import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
 import { resolve } from "node:path";
-import { displayPath } from "./output";
 
 export type Severity = "error" | "warning";
 
@@ -181,7 +180,8 @@ export function reportMocksFile(file: string, hostFile: string | undefined): Unr
 /**
  * A test file (`*.rlmplan.test.json`) checked as `rlm-plan test` loads it and as the editor
  * shows it: the core's view of it (its errors and warnings), never as a plan. A problem in
- * another file (a dataset's line, a mocks file) names that file and line in its message.
+ * another file (a dataset's line, a mocks file) names that file (as the loader shows it,
+ * relative to the current folder) and line in its message.
  */
 export function reportTestFile(file: string): UnreadFile | HostFileReport {
   const read = readText(file);
@@ -198,9 +198,7 @@ export function reportTestFile(file: string): UnreadFile | HostFileReport {
         code: problem.severity === "error" ? "invalid_test_file" : "test_file_warning",
         phase: "test",
         kind: problem.severity === "error" ? "invalid_test_file" : "test_file_warning",
-        message: where
-          ? `${displayPath(where.file)}:${where.line}:${where.column}: ${problem.message}`
-          : problem.message,
+        message: where ? `${where.file}:${where.line}:${where.column}: ${problem.message}` : problem.message,
         ...place(read.text, problem),
         related: [],
       };

@@ -87,11 +87,7 @@ export class PlanWorkspace {
     return this.currentSettings;
   }
 
-  /**
-   * True for plan files: language `rlm-plan`, or a name ending in .rlmplan.json / .rlmplan. A
-   * test file's name (*.rlmplan.test.json) wins over the language id: an editor that gives test
-   * files the plan mode must not get a test file checked as a plan.
-   */
+  /** Plans: language `rlm-plan` or a plan's name; a test file's name wins over the language id. */
   isPlan(document: TextDocument): boolean {
     const path = document.uri.split(/[?#]/)[0] ?? "";
     if (isTestFile(path)) return false;
