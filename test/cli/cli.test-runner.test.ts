@@ -97,6 +97,68 @@ describe("rlm-plan test: a gate that tests nothing fails", () => {
   });
 });
 
+describe("rlm-plan test: a case's inputs", () => {
+  test("a string for a text-file input is a text context, searched as the file's contents would be", () => {
+    const ws = cliWorkspace("text-input");
+    ws.write(
+      "rlmplan.host.json",
+      JSON.stringify({
+        capabilities: ["context(search)"],
+        inputs: { doc: { type: "text-file", path: "doc.txt" }, other: { type: "text-file", path: "missing.txt" } },
+      }),
+    );
+    ws.write("doc.txt", "from the file\nrefund from the file\n");
+    const search = (input: string) => ({
+      steps: [
+        {
+          op: "context",
+          handle: { ref: "input", name: input },
+          action: { type: "search", pattern: "refund" },
+          bind: "hits",
+        },
+        { op: "final", value: { ref: "var", name: "hits" } },
+      ],
+    });
+    ws.write("find.rlmplan.json", JSON.stringify(search("doc")));
+    ws.write("other.rlmplan.json", JSON.stringify(search("other")));
+    const inline = "a line\nrefund, please\nrefund again\n";
+    ws.write(
+      "find.rlmplan.test.json",
+      JSON.stringify({
+        plan: "find.rlmplan.json",
+        cases: [
+          {
+            name: "inline",
+            inputs: { doc: inline },
+            expect: {
+              value: {
+                equals: [
+                  { index: 1, value: "refund, please" },
+                  { index: 2, value: "refund again" },
+                ],
+              },
+            },
+          },
+          { name: "the file", expect: { value: { equals: [{ index: 1, value: "refund from the file" }] } } },
+        ],
+      }),
+    );
+    // The profile's file is never read when the case gives the text (here it does not exist).
+    ws.write(
+      "other.rlmplan.test.json",
+      JSON.stringify({
+        plan: "other.rlmplan.json",
+        cases: [
+          { name: "inline", inputs: { other: inline }, expect: { value: { contains: [{ index: 1 }, { index: 2 }] } } },
+        ],
+      }),
+    );
+    const run = ws.cli("test", ".", "--no-journal", "--jobs", "1");
+    assert.equal(run.code, 0, `${run.stdout}${run.stderr}`);
+    assert.match(run.stdout, /^3 passed, 0 failed \(3 cases, /m);
+  });
+});
+
 describe("rlm-plan test: --max-cost against a real provider", () => {
   let server: ChatServer;
   const ws = cliWorkspace("test-cost");
