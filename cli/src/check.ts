@@ -22,7 +22,7 @@ import {
   reportMocksFile,
   reportTestFile,
   reportText,
-  withRefusal,
+  withPreflight,
   type CheckedFile,
 } from "./report";
 import { lineText } from "./guardedOutput";
@@ -63,9 +63,9 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
   const expansion = expandTargets(command.files);
   const mask = sessionMask({ env: process.env });
   const refusals = new Map<string, PreflightReport>();
-  // A plan its preflight passes is then checked with the tools its MCP servers listed to that
-  // preflight (their input and output schemas), as the editor does with listMcpTools: one
-  // session, one start of each server the plan calls, not a second listing.
+  // Each plan is then checked with the tools its MCP servers listed to that preflight (their
+  // input and output schemas), as the editor does with listMcpTools, whether or not something
+  // was refused: one session, one start of each server the plan calls, not a second listing.
   const discoveries = new Map<string, McpDiscovery>();
   for (const target of expansion.targets) {
     if (target.kind !== "plan") continue;
@@ -74,7 +74,7 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
     if (!opened.ok || profile === undefined) continue;
     const report = await opened.session.preflight();
     refusals.set(target.file, report);
-    if (report.ok && report.mcpListing) discoveries.set(target.file, report.mcpListing);
+    if (report.mcpListing) discoveries.set(target.file, report.mcpListing);
   }
   return checkOnce(command, io, version, { warned: new Set(), preflights: refusals, mask, discoveries }).code;
 }
@@ -215,8 +215,8 @@ function* checkSteps(
       if (refusal?.stage === "host" && refusal.hostErrors) {
         io.err(hostErrorLines(refusal.hostErrors));
         hostErrors = true;
-      } else if (refusal && !refusal.outcome.ok) {
-        checked.push(withRefusal(report, session.text ?? "", refusal));
+      } else {
+        checked.push(withPreflight(report, session.text ?? "", preflight));
         continue;
       }
     }

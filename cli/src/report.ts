@@ -12,7 +12,7 @@ import {
 } from "@rlm-plan/core/analysis";
 import type { HostProfileError } from "@rlm-plan/core/host";
 import { mockNameWarnings, parseMocks, readHostProfile } from "@rlm-plan/core/session";
-import type { RunReport } from "@rlm-plan/core/run";
+import type { PreflightProblem, PreflightReport } from "@rlm-plan/core/run";
 import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
 import { resolve } from "node:path";
 
@@ -134,28 +134,41 @@ export function reportHostFile(file: string): UnreadFile | HostFileReport {
 }
 
 /**
- * A plan's report with the refusal its preflight gave (`check --preflight`): the run's own error
- * at the run's own place, unless the static check already lists that very problem there.
+ * A plan's report with what its preflight found (`check --preflight`): every problem (or, when
+ * the plan was refused before the preflight, the run's refusal) at the run's own place. Each
+ * place has its problem once: a static error of the same kind there is the same problem, and a
+ * static warning there (an undeclared input, a tool source not asked) is what the preflight has
+ * now found out, so its error takes the warning's place.
  */
-export function withRefusal(report: AnalysedFile, text: string, refusal: RunReport): AnalysedFile {
-  if (refusal.outcome.ok) return report;
-  const { error } = refusal.outcome;
-  const at = refusal.location ? place(text, refusal.location) : place(text, { offset: 0, length: 0 });
-  const same = report.problems.some(
-    (p) => p.severity === "error" && p.kind === error.kind && p.line === at.line && p.column === at.column,
-  );
-  if (same) return report;
-  const problem: ReportedProblem = {
-    severity: "error",
-    code: typeof error.reason === "string" ? error.reason : error.kind,
-    phase: error.phase,
-    kind: error.kind,
-    message: error.message,
-    ...at,
-    related: [],
-  };
-  const problems = sortedBySource([...report.problems, problem]);
-  return { ...report, problems, errors: report.errors + 1 };
+export function withPreflight(report: AnalysedFile, text: string, preflight: PreflightReport): AnalysedFile {
+  const refusal = preflight.refusal;
+  const found: readonly PreflightProblem[] =
+    preflight.problems ??
+    (refusal && !refusal.outcome.ok
+      ? [{ error: refusal.outcome.error, ...(refusal.location ? { location: refusal.location } : {}) }]
+      : []);
+  if (found.length === 0) return report;
+  const problems = [...report.problems];
+  for (const { error, location } of found) {
+    const at = place(text, location ?? { offset: 0, length: 0 });
+    const here = (p: ReportedProblem) => p.line === at.line && p.column === at.column;
+    const sameKind = problems.findIndex((p) => here(p) && p.kind === error.kind);
+    const same = sameKind >= 0 ? sameKind : problems.findIndex((p) => here(p) && p.severity === "warning");
+    const problem: ReportedProblem = {
+      severity: "error",
+      code: typeof error.reason === "string" ? error.reason : error.kind,
+      phase: error.phase,
+      kind: error.kind,
+      message: error.message,
+      ...at,
+      related: [],
+    };
+    if (same < 0) problems.push(problem);
+    else if (problems[same]?.severity !== "error") problems[same] = problem;
+  }
+  const sorted = sortedBySource(problems);
+  const errors = sorted.filter((p) => p.severity === "error").length;
+  return { ...report, problems: sorted, errors, warnings: sorted.length - errors };
 }
 
 /** A mocks file as `run --mocks` reads it; a mocked name the host profile in force registers nothing by is a warning. */

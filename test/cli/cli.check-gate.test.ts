@@ -251,3 +251,51 @@ test("--watch checks again when a plan changes, and stops on SIGINT with the las
   child.kill("SIGINT");
   assert.equal(await exit, 1);
 });
+
+test("check --preflight reports every problem the preflight finds, located, once each, in source order; run refuses the first", () => {
+  const host = write(
+    "every/rlmplan.host.json",
+    JSON.stringify({
+      capabilities: ["tool(shout)", "tool(gone.x)", "model(llm)", "context(search)"],
+      tools: { shout: { type: "command", command: ["./no-such-program"] } },
+      providers: {
+        llm: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RLM_PLAN_GATE_NO_KEY" },
+      },
+      inputs: { doc: { type: "text-file", path: "missing.txt" } },
+      mcpServers: { gone: { command: "./no-such-server" } },
+    }),
+  );
+  write(
+    "every/p.rlmplan.json",
+    plan(
+      '{ "op": "tool", "name": "shout", "args": { "a": { "ref": "input", "name": "who" } }, "bind": "a" }',
+      '{ "op": "tool", "name": "gone.x", "args": {}, "bind": "b" }',
+      '{ "op": "model", "provider": "llm", "prompt": "hi", "bind": "c" }',
+      '{ "op": "context", "handle": { "ref": "input", "name": "doc" }, "action": { "type": "search", "pattern": "x" }, "bind": "d" }',
+      '{ "op": "final", "value": [{ "ref": "input", "name": "who" }, { "ref": "input", "name": "whom" }] }',
+    ),
+  );
+  const file = "every/p.rlmplan.json";
+  const checked = cli("check", "--preflight", file);
+  assert.equal(checked.code, 1, checked.stderr);
+  // The profile's path as messages name it (absolute today; relative once every message is).
+  const shown = checked.stdout.split(host).join("HOST").split("every/rlmplan.host.json").join("HOST");
+  assert.deepEqual(shown.trimEnd().split("\n"), [
+    `${file}:2:27: error: tool "shout" cannot run: its program "./no-such-program" does not exist (relative paths are relative to the tool's folder); fix its "command" in HOST [tool_unavailable]`,
+    // Once, an error: not also the static check's warning at the same place.
+    `${file}:2:77: error: the plan reads input "who", which the host profile does not declare under "inputs" and the run does not supply (--input who=PATH) [undeclared_input]`,
+    `${file}:3:27: error: MCP server "gone" could not be started: command "no-such-server" was not found [tool_unavailable]`,
+    `${file}:4:32: error: provider "llm" needs its key in the environment variable RLM_PLAN_GATE_NO_KEY, which is not set [provider_key_missing]`,
+    `${file}:5:58: error: cannot read "missing.txt" for input "doc": no such file (ENOENT) (declared at HOST:1:315) [input_unavailable]`,
+    // A second read of "who": the static check's warning (the preflight names each input at its first read).
+    `${file}:6:56: warning: the plan reads input "who", which the host profile does not declare under "inputs" [undeclared_input]`,
+    `${file}:6:91: error: the plan reads input "whom", which the host profile does not declare under "inputs" and the run does not supply (--input whom=PATH) [undeclared_input]`,
+    `${file}: 6 errors, 1 warning`,
+  ]);
+  const ran = cli("run", file, "--no-journal");
+  assert.equal(ran.code, 1);
+  assert.match(
+    ran.stderr,
+    new RegExp(`^${file}:2:27: run failed: tool "shout" cannot run: .*\\[preflight/tool_unavailable\\]$`, "m"),
+  );
+});

@@ -44,7 +44,7 @@ test("plain rlm-plan check starts no MCP server: wrong-arguments.rlmplan.json pa
   assert.equal(result.stderr, LEFT);
 });
 
-test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmplan.json as run does, located", async () => {
+test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmplan.json as run does, located, with every problem", async () => {
   const file = "examples/mcp/plans/wrong-arguments.rlmplan.json";
   const [checked, ran] = await Promise.all([rlmPlan("check", "--preflight", file), rlmPlan("run", file)]);
   assert.equal(checked.code, 1, checked.stderr);
@@ -52,7 +52,9 @@ test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmp
     checked.stdout,
     [
       `${file}:6:58: error: tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema) [invalid_tool_arguments]`,
-      `${file}: 1 error`,
+      // Not only the first: a gate reports every problem at once (run stops at the first).
+      `${file}:7:66: error: tool "everything.get-sum": argument "a" must be a number, got the text "2" (its input schema) [invalid_tool_arguments]`,
+      `${file}: 2 errors`,
       "",
     ].join("\n"),
   );
@@ -80,6 +82,7 @@ test("rlm-plan check examples/mcp --format github: static, no MCP server started
     preflight.stdout.split("\n").filter((line) => line.startsWith("::error")),
     [
       '::error file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=6,col=58,endLine=6,endColumn=66,title=rlm-plan invalid_tool_arguments::tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema)',
+      '::error file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=7,col=66,endLine=7,endColumn=69,title=rlm-plan invalid_tool_arguments::tool "everything.get-sum": argument "a" must be a number, got the text "2" (its input schema)',
     ],
   );
 });
