@@ -12,7 +12,9 @@ import type { HostProfileError } from "../host/profile";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { safeErrorText, type PlanError } from "./errors";
 import type { ExecuteOptions } from "./interpreter";
-import { checkPlan, notStarted, planLocation } from "./pipeline";
+import { checkPlan, notStarted, planLocation, problemError } from "./pipeline";
+import type { Plan } from "../plan/ast";
+import { certainTypeErrors, type RunTyping } from "../plan/types/certainTypeErrors";
 import { preflightPlan } from "./preflight";
 import type {
   BuiltHost,
@@ -139,6 +141,8 @@ export async function prepare(
       mcpListing = mcp.listed;
       found.push(...mcp.errors);
     }
+    if ((found.length === 0 || (collect && !runtime)) && options.policy.typing)
+      found.push(...typeRefusals(plan, options.policy.typing(mcpListing), found));
     const first = found[0];
     if (first) failure = refused(first);
   } catch (error) {
@@ -155,6 +159,23 @@ export async function prepare(
     return failure;
   }
   return { validated, budget, built, mocked, document, mcpServers, mcpListing, locate };
+}
+
+/**
+ * What a run refuses of the plan's types before its first step (certainTypeErrors.ts), as
+ * preflight errors at their token; a problem the MCP preflight already gave (a literal argument
+ * its listing refused) is not given twice.
+ */
+function typeRefusals(plan: Plan, typing: RunTyping, found: readonly PlanError[]): PlanError[] {
+  const said = new Set(found.map((e) => `${e.kind} ${JSON.stringify(e.path ?? null)}`));
+  return certainTypeErrors(plan, typing).flatMap((problem) => {
+    const error: PlanError = {
+      ...problemError(problem),
+      phase: "preflight",
+      ...(problem.target === "key" ? { target: "key" } : {}),
+    };
+    return said.has(`${error.kind} ${JSON.stringify(error.path ?? null)}`) ? [] : [error];
+  });
 }
 
 /**
