@@ -2,7 +2,10 @@
 // (1) parallel branches: 8 branches that each make one model call, answered in 300 ms by the
 // local scripted chat server, concurrent and sequential, against one call timed in the same
 // process; (2) a `final 42` plan with an unused 1 GiB text input against the same plan without
-// it (and against building every input, as runs did before startRun). Medians; nothing asserts.
+// it (and against building every input, as runs did before startRun); (3) what a run's preflight
+// adds by typing the plan (certainTypeErrors: tool arguments against input schemas, prompts)
+// against the run's static stage (checkPlan) of the same plan of chained tool calls, in this
+// process. Medians; nothing asserts.
 
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
@@ -10,6 +13,8 @@ import { join } from "node:path";
 import { startRun, type RunHost } from "@rlm-plan/core";
 import { createRunHost, parseHostProfile, profileHost } from "@rlm-plan/core/host";
 import { createOpenAIChatProvider } from "@rlm-plan/core/providers/openaiChat";
+import { certainTypeErrors } from "@rlm-plan/core/plan/types/certainTypeErrors";
+import { checkPlan } from "@rlm-plan/core/run/pipeline";
 // The tests' scripted chat server, compiled by the test project (bench/out is two levels down).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startChatServer } = require(
@@ -106,12 +111,47 @@ async function unusedInput(): Promise<void> {
   }
 }
 
+/** (3) The typing a run's preflight does (issue 34.4), as a ratio of the static stage before it. */
+function runTyping(): void {
+  console.log(`3. a run's typing before its first step vs its static stage, chained tool calls (median of ${SAMPLES})`);
+  const signature = { source: "bench", inputSchema: { type: "object", properties: { n: { type: "integer" } } } };
+  const typing = { tools: { has: () => true, signature: () => signature, unavailable: () => undefined }, host: {} };
+  const sync = (run: () => unknown) => {
+    const samples: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const begun = performance.now();
+      run();
+      samples.push(performance.now() - begun);
+    }
+    return median(samples);
+  };
+  for (const n of [100, 10_000]) {
+    const steps: object[] = Array.from({ length: n }, (_, i) => ({
+      op: "tool",
+      name: "t",
+      args: { n: i, previous: i === 0 ? 0 : { ref: "var", name: `v${i - 1}` } },
+      bind: `v${i}`,
+    }));
+    steps.push({ op: "final", value: { ref: "var", name: `v${n - 1}` } });
+    const source = { kind: "document" as const, text: JSON.stringify({ steps }) };
+    const policy = { capabilities: ["tool(t)"], budget: { max_steps: n + 1, max_tool_calls: n } };
+    const checked = checkPlan(source, policy);
+    if (!checked.ok) throw new Error(checked.error.message);
+    const stage = sync(() => checkPlan(source, policy));
+    const typed = sync(() => certainTypeErrors(checked.validated.plan, typing));
+    console.log(
+      `   ${String(n).padStart(6)} steps: static stage ${stage.toFixed(1).padStart(7)} ms, typing ${typed.toFixed(1).padStart(7)} ms   ${(typed / stage).toFixed(2)}x`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   console.log(
     `node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} x${os.cpus().length}, load ${os.loadavg()[0]?.toFixed(2)}`,
   );
   await parallelBranches();
   await unusedInput();
+  runTyping();
 }
 
 void main().catch((error: unknown) => {

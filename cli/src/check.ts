@@ -16,7 +16,15 @@ import type { PreflightReport } from "@rlm-plan/core/run";
 import { HOST_PROFILE_FILENAME, hostProfileOf, PREFLIGHT_ONLY_CHECKS } from "@rlm-plan/core/session";
 import { hostErrorLines, sessionFor, type CheckSession } from "./checkSession";
 import { fileJson, jsonText, problemLines, readErrorLine, summaryLine, type Io } from "./output";
-import { readErrorOf, reportHostFile, reportMocksFile, reportText, withRefusal, type CheckedFile } from "./report";
+import {
+  readErrorOf,
+  reportHostFile,
+  reportMocksFile,
+  reportTestFile,
+  reportText,
+  withPreflight,
+  type CheckedFile,
+} from "./report";
 import { lineText } from "./guardedOutput";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
@@ -54,9 +62,9 @@ export function runCheck(command: CheckCommand, io: Io, version: string): number
 export async function runCheckWithPreflight(command: CheckCommand, io: Io, version: string): Promise<number> {
   const expansion = expandTargets(command.files);
   const refusals = new Map<string, PreflightReport>();
-  // A plan its preflight passes is then checked with the tools its MCP servers listed to that
-  // preflight (their input and output schemas), as the editor does with listMcpTools: one
-  // session, one start of each server the plan calls, not a second listing.
+  // Each plan is then checked with the tools its MCP servers listed to that preflight (their
+  // input and output schemas), as the editor does with listMcpTools, whether or not something
+  // was refused: one session, one start of each server the plan calls, not a second listing.
   const discoveries = new Map<string, McpDiscovery>();
   for (const target of expansion.targets) {
     if (target.kind !== "plan") continue;
@@ -65,7 +73,7 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
     if (!opened.ok || profile === undefined) continue;
     const report = await opened.session.preflight();
     refusals.set(target.file, report);
-    if (report.ok && report.mcpListing) discoveries.set(target.file, report.mcpListing);
+    if (report.mcpListing) discoveries.set(target.file, report.mcpListing);
   }
   return checkOnce(command, io, version, { warned: new Set(), preflights: refusals, discoveries }).code;
 }
@@ -153,6 +161,10 @@ function* checkSteps(
       checked.push(reportMocksFile(target.file, command.host ?? hostProfileOf(target.file)));
       continue;
     }
+    if (target.kind === "test") {
+      checked.push(reportTestFile(target.file));
+      continue;
+    }
     const entry: PlanEntry = {
       file: target.file,
       // The sink's mask: the profile's keys are masked in every format (an MCP server's message may hold one).
@@ -195,8 +207,8 @@ function* checkSteps(
       if (refusal?.stage === "host" && refusal.hostErrors) {
         io.err(hostErrorLines(refusal.hostErrors));
         hostErrors = true;
-      } else if (refusal && !refusal.outcome.ok) {
-        checked.push(withRefusal(report, session.text ?? "", refusal));
+      } else {
+        checked.push(withPreflight(report, session.text ?? "", preflight));
         continue;
       }
     }

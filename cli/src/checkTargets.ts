@@ -1,4 +1,5 @@
-// What `rlm-plan check PATH...` checks: each argument is a plan, a host profile, a directory
+// What `rlm-plan check PATH...` checks: each argument is a plan, a host profile, a mocks or test
+// file named as such, a directory
 // (every plan and host profile below it) or a glob the shell did not expand. Expansion is
 // deterministic (sorted) so CI output and SARIF files are stable from run to run.
 
@@ -7,6 +8,7 @@ import { globSync, isDynamicPattern } from "tinyglobby";
 import { MOCKS_FILE_SUFFIX } from "@rlm-plan/core/session";
 import {
   findWorkspaceFiles,
+  isTestFile,
   SKIPPED_FOLDERS,
   workspaceFileKind as targetKind,
   workspaceFileKindByContent,
@@ -17,7 +19,7 @@ import {
 export interface CheckTarget {
   readonly file: string;
   /** A mocks file is checked only when named (a folder's walk finds plans and host profiles). */
-  readonly kind: TargetKind | "mocks";
+  readonly kind: TargetKind | "mocks" | "test";
 }
 
 export interface Expansion {
@@ -52,7 +54,11 @@ export function expandTargets(args: readonly string[], unreadable?: UnreadableFo
       // A named file is checked as what its name says; any other name by what it holds (a host
       // profile, as `--host` takes any name), else as a plan: a missing file is reported when
       // it is read, like any unreadable plan.
-      const kind = arg.endsWith(MOCKS_FILE_SUFFIX) ? "mocks" : (targetKind(arg) ?? workspaceFileKindByContent(arg));
+      const kind = arg.endsWith(MOCKS_FILE_SUFFIX)
+        ? "mocks"
+        : isTestFile(arg)
+          ? "test"
+          : (targetKind(arg) ?? workspaceFileKindByContent(arg));
       add(arg, kind ?? "plan");
     }
   }

@@ -61,11 +61,11 @@ function at(file: string, place: Place): string {
   return `${shownFile(file)}:${place.line}:${place.column}`;
 }
 
-const FILE_NOUNS = { host: "host profile", mocks: "mocks file" } as const;
+const FILE_NOUNS = { host: "host profile", mocks: "mocks file", test: "test file" } as const;
 
 /**
  * `FILE: ok (N steps)`, `FILE: ok (N steps), 1 warning`, `FILE: 2 errors, 1 warning`; a host
- * profile is `FILE: ok (host profile)`, a mocks file `FILE: ok (mocks file)`.
+ * profile is `FILE: ok (host profile)`, a mocks file `FILE: ok (mocks file)`, a test file `FILE: ok (test file)`.
  */
 export function summaryLine(report: AnalysedFile | HostFileReport, style: Style): string {
   const warnings = report.warnings > 0 ? `, ${plural(report.warnings, "warning")}` : "";

@@ -12,8 +12,9 @@ import {
 } from "@rlm-plan/core/analysis";
 import type { HostProfileError } from "@rlm-plan/core/host";
 import { mockNameWarnings, parseMocks, readHostProfile } from "@rlm-plan/core/session";
-import type { RunReport } from "@rlm-plan/core/run";
+import type { PreflightProblem, PreflightReport } from "@rlm-plan/core/run";
 import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
+import { resolve } from "node:path";
 
 export type Severity = "error" | "warning";
 
@@ -67,12 +68,12 @@ export interface AnalysedFile {
 }
 
 /**
- * A host profile checked as a host profile (its schema and cross-field problems), or a mocks
- * file (its schema, and names nothing goes by as warnings).
+ * A host profile checked as a host profile (its schema and cross-field problems), a mocks file
+ * (its schema, and names nothing goes by as warnings), or a test file (what its loader reports).
  */
 export interface HostFileReport {
   readonly file: string;
-  readonly kind: "host" | "mocks";
+  readonly kind: "host" | "mocks" | "test";
   readonly readError?: undefined;
   readonly problems: readonly ReportedProblem[];
   readonly errors: number;
@@ -133,28 +134,41 @@ export function reportHostFile(file: string): UnreadFile | HostFileReport {
 }
 
 /**
- * A plan's report with the refusal its preflight gave (`check --preflight`): the run's own error
- * at the run's own place, unless the static check already lists that very problem there.
+ * A plan's report with what its preflight found (`check --preflight`): every problem (or, when
+ * the plan was refused before the preflight, the run's refusal) at the run's own place. Each
+ * place has its problem once: a static error of the same kind there is the same problem, and a
+ * static warning there (an undeclared input, a tool source not asked) is what the preflight has
+ * now found out, so its error takes the warning's place.
  */
-export function withRefusal(report: AnalysedFile, text: string, refusal: RunReport): AnalysedFile {
-  if (refusal.outcome.ok) return report;
-  const { error } = refusal.outcome;
-  const at = refusal.location ? place(text, refusal.location) : place(text, { offset: 0, length: 0 });
-  const same = report.problems.some(
-    (p) => p.severity === "error" && p.kind === error.kind && p.line === at.line && p.column === at.column,
-  );
-  if (same) return report;
-  const problem: ReportedProblem = {
-    severity: "error",
-    code: typeof error.reason === "string" ? error.reason : error.kind,
-    phase: error.phase,
-    kind: error.kind,
-    message: error.message,
-    ...at,
-    related: [],
-  };
-  const problems = sortedBySource([...report.problems, problem]);
-  return { ...report, problems, errors: report.errors + 1 };
+export function withPreflight(report: AnalysedFile, text: string, preflight: PreflightReport): AnalysedFile {
+  const refusal = preflight.refusal;
+  const found: readonly PreflightProblem[] =
+    preflight.problems ??
+    (refusal && !refusal.outcome.ok
+      ? [{ error: refusal.outcome.error, ...(refusal.location ? { location: refusal.location } : {}) }]
+      : []);
+  if (found.length === 0) return report;
+  const problems = [...report.problems];
+  for (const { error, location } of found) {
+    const at = place(text, location ?? { offset: 0, length: 0 });
+    const here = (p: ReportedProblem) => p.line === at.line && p.column === at.column;
+    const sameKind = problems.findIndex((p) => here(p) && p.kind === error.kind);
+    const same = sameKind >= 0 ? sameKind : problems.findIndex((p) => here(p) && p.severity === "warning");
+    const problem: ReportedProblem = {
+      severity: "error",
+      code: typeof error.reason === "string" ? error.reason : error.kind,
+      phase: error.phase,
+      kind: error.kind,
+      message: error.message,
+      ...at,
+      related: [],
+    };
+    if (same < 0) problems.push(problem);
+    else if (problems[same]?.severity !== "error") problems[same] = problem;
+  }
+  const sorted = sortedBySource(problems);
+  const errors = sorted.filter((p) => p.severity === "error").length;
+  return { ...report, problems: sorted, errors, warnings: sorted.length - errors };
 }
 
 /** A mocks file as `run --mocks` reads it; a mocked name the host profile in force registers nothing by is a warning. */
@@ -174,6 +188,37 @@ export function reportMocksFile(file: string, hostFile: string | undefined): Unr
     : [];
   const problems = sortedBySource([...errors, ...warnings]);
   return { file, kind: "mocks", problems, errors: errors.length, warnings: warnings.length };
+}
+
+/**
+ * A test file (`*.rlmplan.test.json`) checked as `rlm-plan test` loads it and as the editor
+ * shows it: the core's view of it (its errors and warnings), never as a plan. A problem in
+ * another file (a dataset's line, a mocks file) names that file (as the loader shows it,
+ * relative to the current folder) and line in its message.
+ */
+export function reportTestFile(file: string): UnreadFile | HostFileReport {
+  const read = readText(file);
+  if (typeof read !== "object") return { file, readError: read };
+  // Required here: a check of plans alone never loads the test runner's modules.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { testFileView } = require("@rlm-plan/core/testing") as typeof import("@rlm-plan/core/testing");
+  const view = testFileView(read.text, resolve(file));
+  const problems = sortedBySource(
+    view.problems.map((problem): ReportedProblem => {
+      const where = problem.elsewhere;
+      return {
+        severity: problem.severity,
+        code: problem.severity === "error" ? "invalid_test_file" : "test_file_warning",
+        phase: "test",
+        kind: problem.severity === "error" ? "invalid_test_file" : "test_file_warning",
+        message: where ? `${where.file}:${where.line}:${where.column}: ${problem.message}` : problem.message,
+        ...place(read.text, problem),
+        related: [],
+      };
+    }),
+  );
+  const errors = problems.filter((p) => p.severity === "error").length;
+  return { file, kind: "test", problems, errors, warnings: problems.length - errors };
 }
 
 function sortedBySource<T extends Place>(problems: T[]): T[] {

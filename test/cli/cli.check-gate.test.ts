@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Ajv4 from "ajv-draft-04";
@@ -250,4 +250,109 @@ test("--watch checks again when a plan changes, and stops on SIGINT with the las
   const exit = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
   child.kill("SIGINT");
   assert.equal(await exit, 1);
+});
+
+test("check --preflight reports every problem the preflight finds, located, once each, in source order; run refuses the first", () => {
+  const host = write(
+    "every/rlmplan.host.json",
+    JSON.stringify({
+      capabilities: ["tool(shout)", "tool(gone.x)", "model(llm)", "context(search)"],
+      tools: { shout: { type: "command", command: ["./no-such-program"] } },
+      providers: {
+        llm: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "RLM_PLAN_GATE_NO_KEY" },
+      },
+      inputs: { doc: { type: "text-file", path: "missing.txt" } },
+      mcpServers: { gone: { command: "./no-such-server" } },
+    }),
+  );
+  write(
+    "every/p.rlmplan.json",
+    plan(
+      '{ "op": "tool", "name": "shout", "args": { "a": { "ref": "input", "name": "who" } }, "bind": "a" }',
+      '{ "op": "tool", "name": "gone.x", "args": {}, "bind": "b" }',
+      '{ "op": "model", "provider": "llm", "prompt": "hi", "bind": "c" }',
+      '{ "op": "context", "handle": { "ref": "input", "name": "doc" }, "action": { "type": "search", "pattern": "x" }, "bind": "d" }',
+      '{ "op": "final", "value": [{ "ref": "input", "name": "who" }, { "ref": "input", "name": "whom" }] }',
+    ),
+  );
+  const file = "every/p.rlmplan.json";
+  const checked = cli("check", "--preflight", file);
+  assert.equal(checked.code, 1, checked.stderr);
+  // The profile's path as messages name it (absolute today; relative once every message is).
+  const shown = checked.stdout.split(host).join("HOST").split("every/rlmplan.host.json").join("HOST");
+  assert.deepEqual(shown.trimEnd().split("\n"), [
+    `${file}:2:27: error: tool "shout" cannot run: its program "./no-such-program" does not exist (relative paths are relative to the tool's folder); fix its "command" in HOST [tool_unavailable]`,
+    // Once, an error: not also the static check's warning at the same place.
+    `${file}:2:77: error: the plan reads input "who", which the host profile does not declare under "inputs" and the run does not supply (--input who=PATH) [undeclared_input]`,
+    `${file}:3:27: error: MCP server "gone" could not be started: command "no-such-server" was not found [tool_unavailable]`,
+    `${file}:4:32: error: provider "llm" needs its key in the environment variable RLM_PLAN_GATE_NO_KEY, which is not set [provider_key_missing]`,
+    `${file}:5:58: error: cannot read "missing.txt" for input "doc": no such file (ENOENT) (declared at HOST:1:315) [input_unavailable]`,
+    // A second read of "who": the static check's warning (the preflight names each input at its first read).
+    `${file}:6:56: warning: the plan reads input "who", which the host profile does not declare under "inputs" [undeclared_input]`,
+    `${file}:6:91: error: the plan reads input "whom", which the host profile does not declare under "inputs" and the run does not supply (--input whom=PATH) [undeclared_input]`,
+    `${file}: 6 errors, 1 warning`,
+  ]);
+  const ran = cli("run", file, "--no-journal");
+  assert.equal(ran.code, 1);
+  assert.match(
+    ran.stderr,
+    new RegExp(`^${file}:2:27: run failed: tool "shout" cannot run: .*\\[preflight/tool_unavailable\\]$`, "m"),
+  );
+});
+
+test("a certain type violation is an error in check (literal or computed tool arguments, a file input as a prompt), an unknown type is silent, and run refuses before its first step", () => {
+  const schema = { type: "object", properties: { n: { type: "integer" }, hits: { type: "integer" } } };
+  write(
+    "typed/rlmplan.host.json",
+    JSON.stringify({
+      capabilities: ["tool(mark)", "tool(count)", "tool(free)", "model(llm)", "context(search)"],
+      tools: {
+        mark: { type: "command", command: ["node", "mark.js"] },
+        count: { type: "command", command: ["node", "mark.js"], inputSchema: schema },
+        free: { type: "command", command: ["node", "mark.js"] },
+      },
+      providers: { llm: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m" } },
+      inputs: { doc: { type: "text-file", path: "doc.txt" } },
+    }),
+  );
+  write("typed/doc.txt", "a refund\n");
+  // The first step's tool leaves a marker: a run refused before its first step leaves none.
+  write(
+    "typed/mark.js",
+    'require("node:fs").writeFileSync(__dirname + "/ran.marker", "ran"); process.stdout.write("{}");\n',
+  );
+  const tool = (name: string, args: string, bind: string) =>
+    `{ "op": "tool", "name": "${name}", "args": ${args}, "bind": "${bind}" }`;
+  write(
+    "typed/p.rlmplan.json",
+    plan(
+      tool("mark", "{}", "m"),
+      '{ "op": "context", "handle": { "ref": "input", "name": "doc" }, "action": { "type": "search", "pattern": "refund" }, "bind": "hits" }',
+      tool("count", '{ "n": "x", "hits": { "ref": "var", "name": "hits" } }', "c"),
+      tool("free", "{}", "u"),
+      // The result of a tool with no output schema is unknown: never judged.
+      tool("count", '{ "n": { "ref": "var", "name": "u" } }', "c2"),
+      '{ "op": "model", "provider": "llm", "prompt": { "ref": "input", "name": "doc" }, "bind": "r" }',
+      final("r"),
+    ),
+  );
+  const file = "typed/p.rlmplan.json";
+  const checked = cli("check", file);
+  assert.equal(checked.code, 1, checked.stderr);
+  assert.deepEqual(checked.stdout.trimEnd().split("\n"), [
+    `${file}:4:51: error: tool "count": argument "n" must be a whole number, got the text "x" (its input schema) [invalid_tool_arguments]`,
+    `${file}:4:64: error: tool "count": argument "hits" must be a whole number, but "hits" is array<{index: integer, value: string}> (the result of the context search) (its input schema) [invalid_tool_arguments]`,
+    `${file}:7:49: error: the prompt for provider "llm" must be text, but input \`doc\` is a context handle, not text: read it with a context step (search, slice, peek) and give the model what that finds [invalid_prompt]`,
+    `${file}: 3 errors`,
+  ]);
+  const ran = cli("run", file, "--no-journal");
+  assert.equal(ran.code, 1, ran.stderr);
+  assert.match(
+    ran.stderr,
+    new RegExp(
+      `^${file}:4:51: run failed: tool "count": argument "n" must be a whole number, got the text "x" \\(its input schema\\) \\[preflight/invalid_tool_arguments\\]$`,
+      "m",
+    ),
+  );
+  assert.equal(existsSync(join(dir, "typed", "ran.marker")), false, "the first step ran");
 });

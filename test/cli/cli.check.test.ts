@@ -230,6 +230,37 @@ describe("rlm-plan check: plan files", () => {
   });
 });
 
+describe("rlm-plan check: a test file named is checked as a test file, not as a plan", () => {
+  const FIXTURES = join(ROOT, "test", "fixtures", "plan-tests");
+  test("its own errors and warnings, as rlm-plan test and the editor say them; exit 1 on an error", () => {
+    const run = runCli(FIXTURES, ["check", "bad/bad2.rlmplan.test.json", "warn/label.rlmplan.test.json"]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stderr, "");
+    assert.deepEqual(run.stdout.trimEnd().split("\n"), [
+      `bad/bad2.rlmplan.test.json:1:1: error: bad/rows.jsonl:2:1: line 2 must be a JSON object of the case's inputs ({"name": value, ...}) [invalid_test_file]`,
+      "bad/bad2.rlmplan.test.json:1:1: error: bad/rows.jsonl:3:2: line 3 is not JSON: invalid JSON: invalid symbol [invalid_test_file]",
+      "bad/bad2.rlmplan.test.json:4:56: error: the plan has no step /steps/7 [invalid_test_file]",
+      "bad/bad2.rlmplan.test.json:4:92: error: the schema does not compile: schema is invalid: data/type must be equal to one of the allowed values, data/type must be array, data/type must match a schema in anyOf [invalid_test_file]",
+      'bad/bad2.rlmplan.test.json:5:41: warning: the plan never reads input "extra" [test_file_warning]',
+      "bad/bad2.rlmplan.test.json:5:91: error: the plan has no step /steps/9 [invalid_test_file]",
+      "bad/bad2.rlmplan.test.json:5:124: error: the plan has no step /steps/8 [invalid_test_file]",
+      'bad/bad2.rlmplan.test.json:6:15: error: a case named "a" is already case 1 [invalid_test_file]',
+      "bad/bad2.rlmplan.test.json:6:51: error: the plan has no step /steps/0/plan/steps/0 [invalid_test_file]",
+      "bad/bad2.rlmplan.test.json: 8 errors, 1 warning",
+      'warn/label.rlmplan.test.json:1:1: warning: warn/rows.jsonl:1:1: the plan never reads input "lang" [test_file_warning]',
+      'warn/label.rlmplan.test.json:4:84: warning: the mocks answer tool "search", which the plan never calls [test_file_warning]',
+      'warn/label.rlmplan.test.json:5:75: warning: the mocks answer provider "other", which the plan never calls [test_file_warning]',
+      'warn/label.rlmplan.test.json:7:95: warning: the plan never reads input "extra" [test_file_warning]',
+      "warn/label.rlmplan.test.json: ok (test file), 4 warnings",
+    ]);
+    const good = runCli(FIXTURES, ["check", "tests/label.rlmplan.test.json", "--json"]);
+    assert.equal(good.code, 0, good.stderr);
+    assert.deepEqual(JSON.parse(good.stdout), {
+      files: [{ file: "tests/label.rlmplan.test.json", kind: "test", ok: true, problems: [], steps: null }],
+    });
+  });
+});
+
 describe("rlm-plan check: keys the runtime ignores and model options", () => {
   test("an unknown key warns; a model option the provider refuses fails the gate (the run would fail)", () => {
     const file = planFile(

@@ -44,7 +44,7 @@ test("plain rlm-plan check starts no MCP server: wrong-arguments.rlmplan.json pa
   assert.equal(result.stderr, LEFT);
 });
 
-test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmplan.json as run does, located", async () => {
+test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmplan.json as run does, located, with every problem", async () => {
   const file = "examples/mcp/plans/wrong-arguments.rlmplan.json";
   const [checked, ran] = await Promise.all([rlmPlan("check", "--preflight", file), rlmPlan("run", file)]);
   assert.equal(checked.code, 1, checked.stderr);
@@ -52,7 +52,9 @@ test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmp
     checked.stdout,
     [
       `${file}:6:58: error: tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema) [invalid_tool_arguments]`,
-      `${file}: 1 error`,
+      // Not only the first: a gate reports every problem at once (run stops at the first).
+      `${file}:7:66: error: tool "everything.get-sum": argument "a" must be a number, got the text "2" (its input schema) [invalid_tool_arguments]`,
+      `${file}: 2 errors`,
       "",
     ].join("\n"),
   );
@@ -80,6 +82,7 @@ test("rlm-plan check examples/mcp --format github: static, no MCP server started
     preflight.stdout.split("\n").filter((line) => line.startsWith("::error")),
     [
       '::error file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=6,col=58,endLine=6,endColumn=66,title=rlm-plan invalid_tool_arguments::tool "everything.echo": argument "mesage" is not one the tool takes: did you mean "message"? (its input schema)',
+      '::error file=examples/mcp/plans/wrong-arguments.rlmplan.json,line=7,col=66,endLine=7,endColumn=69,title=rlm-plan invalid_tool_arguments::tool "everything.get-sum": argument "a" must be a number, got the text "2" (its input schema)',
     ],
   );
 });
@@ -174,4 +177,54 @@ test("rlm-plan check examples/types: a field a model reply lacks; MCP output sch
       "",
     ].join("\n"),
   );
+});
+
+test("a computed argument an MCP tool's listed schema certainly refuses: plain check is silent (unknown), --preflight an error, run refuses before its first step", async () => {
+  const work = join(dir, "computed");
+  mkdirSync(work);
+  writeFileSync(
+    join(work, "rlmplan.host.json"),
+    JSON.stringify({
+      capabilities: ["tool(mark)", "tool(everything.get-sum)", "context(search)"],
+      tools: { mark: { type: "command", command: [process.execPath, "mark.js"] } },
+      inputs: { doc: { type: "text", text: "1\n2\n" } },
+      mcpServers: {
+        everything: {
+          command: process.execPath,
+          args: [join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"],
+          startupTimeoutMs: 15000,
+        },
+      },
+    }),
+  );
+  // The first step leaves a marker: a run refused before its first step leaves none.
+  writeFileSync(
+    join(work, "mark.js"),
+    'require("node:fs").writeFileSync(__dirname + "/ran.marker", "ran"); process.stdout.write("{}");\n',
+  );
+  const plan = join(work, "p.rlmplan.json");
+  writeFileSync(
+    plan,
+    [
+      '{ "steps": [',
+      '  { "op": "tool", "name": "mark", "args": {}, "bind": "m" },',
+      '  { "op": "context", "handle": { "ref": "input", "name": "doc" }, "action": { "type": "search", "pattern": "1" }, "bind": "hits" },',
+      '  { "op": "tool", "name": "everything.get-sum", "args": { "a": { "ref": "var", "name": "hits" }, "b": 2 }, "bind": "s" },',
+      '  { "op": "final", "value": { "ref": "var", "name": "s" } }',
+      "] }",
+    ].join("\n"),
+  );
+  const error = `${plan}:4:64: error: tool "everything.get-sum": argument "a" must be a number, but "hits" is array<{index: integer, value: string}> (the result of the context search) (its input schema) [invalid_tool_arguments]`;
+  const plain = await rlmPlan("check", plan);
+  assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+  const checked = await rlmPlan("check", "--preflight", plan);
+  assert.equal(checked.code, 1, checked.stderr);
+  assert.deepEqual(checked.stdout.trimEnd().split("\n"), [error, `${plan}: 1 error`]);
+  const ran = await rlmPlan("run", plan, "--no-journal");
+  assert.equal(ran.code, 1, ran.stderr);
+  assert.match(
+    ran.stderr,
+    /:4:64: run failed: tool "everything\.get-sum": argument "a" must be a number, .*\[preflight\/invalid_tool_arguments\]/,
+  );
+  assert.equal(existsSync(join(work, "ran.marker")), false, "the first step ran");
 });

@@ -63,6 +63,102 @@ describe("rlm-plan test: listing and pricing", () => {
   });
 });
 
+describe("rlm-plan test: a gate that tests nothing fails", () => {
+  const NOTHING = "pass --allow-empty if that is expected";
+  test('a --filter that matches no case: exit 1 and why, after the JUnit report (tests="0")', () => {
+    const run = runCli(FIXTURES, ["test", "tests", "--filter", "refund", "--format", "junit", "--no-journal"]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /<testsuites name="rlm-plan test" tests="0" failures="0" errors="0" /);
+    assert.equal(
+      run.stderr.trimEnd().split("\n").pop(),
+      `rlm-plan: --filter "refund" matches none of the 22 cases, so nothing was tested; ${NOTHING}`,
+    );
+    const allowed = runCli(FIXTURES, ["test", "tests", "--filter", "refund", "--allow-empty", "--no-journal"]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.doesNotMatch(allowed.stderr, /allow-empty/);
+  });
+
+  test("a folder or a pattern with no test file: exit 1, naming it; --allow-empty accepts it", () => {
+    const run = runCli(FIXTURES, ["test", "plans", "tests/*.nothing.json", "--no-journal"]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.deepEqual(run.stderr.trimEnd().split("\n"), [
+      "rlm-plan: plans: no *.rlmplan.test.json below it",
+      "rlm-plan: tests/*.nothing.json: no test file matches this pattern",
+      "rlm-plan: 0 cases in 0 files; worst case 0 steps, 0 model calls, 0 tool calls, 0 context ops; live: 0 cases, 0 steps, 0 model calls, 0 tool calls, 0 context ops",
+      `rlm-plan: 2 paths named no test file, so what they were meant to test did not run; ${NOTHING}`,
+    ]);
+    // One empty path among good ones still fails the gate: the cases it was meant to hold did not run.
+    const mixed = runCli(FIXTURES, ["test", "tests", "plans", "--filter", "equals passes", "--no-journal"]);
+    assert.equal(mixed.code, 1, mixed.stderr);
+    assert.match(mixed.stdout, /^1 passed, 0 failed \(1 case, /m);
+    assert.match(mixed.stderr, /^rlm-plan: a path named no test file, so what it was meant to test did not run; /m);
+    const allowed = runCli(FIXTURES, ["test", "plans", "--allow-empty", "--no-journal"]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+  });
+});
+
+describe("rlm-plan test: a case's inputs", () => {
+  test("a string for a text-file input is a text context, searched as the file's contents would be", () => {
+    const ws = cliWorkspace("text-input");
+    ws.write(
+      "rlmplan.host.json",
+      JSON.stringify({
+        capabilities: ["context(search)"],
+        inputs: { doc: { type: "text-file", path: "doc.txt" }, other: { type: "text-file", path: "missing.txt" } },
+      }),
+    );
+    ws.write("doc.txt", "from the file\nrefund from the file\n");
+    const search = (input: string) => ({
+      steps: [
+        {
+          op: "context",
+          handle: { ref: "input", name: input },
+          action: { type: "search", pattern: "refund" },
+          bind: "hits",
+        },
+        { op: "final", value: { ref: "var", name: "hits" } },
+      ],
+    });
+    ws.write("find.rlmplan.json", JSON.stringify(search("doc")));
+    ws.write("other.rlmplan.json", JSON.stringify(search("other")));
+    const inline = "a line\nrefund, please\nrefund again\n";
+    ws.write(
+      "find.rlmplan.test.json",
+      JSON.stringify({
+        plan: "find.rlmplan.json",
+        cases: [
+          {
+            name: "inline",
+            inputs: { doc: inline },
+            expect: {
+              value: {
+                equals: [
+                  { index: 1, value: "refund, please" },
+                  { index: 2, value: "refund again" },
+                ],
+              },
+            },
+          },
+          { name: "the file", expect: { value: { equals: [{ index: 1, value: "refund from the file" }] } } },
+        ],
+      }),
+    );
+    // The profile's file is never read when the case gives the text (here it does not exist).
+    ws.write(
+      "other.rlmplan.test.json",
+      JSON.stringify({
+        plan: "other.rlmplan.json",
+        cases: [
+          { name: "inline", inputs: { other: inline }, expect: { value: { contains: [{ index: 1 }, { index: 2 }] } } },
+        ],
+      }),
+    );
+    const run = ws.cli("test", ".", "--no-journal", "--jobs", "1");
+    assert.equal(run.code, 0, `${run.stdout}${run.stderr}`);
+    assert.match(run.stdout, /^3 passed, 0 failed \(3 cases, /m);
+  });
+});
+
 describe("rlm-plan test: --max-cost against a real provider", () => {
   let server: ChatServer;
   const ws = cliWorkspace("test-cost");

@@ -53,13 +53,13 @@ describe("schema patterns run in linear time", () => {
     });
     const { code, stdout, stderr } = await childOutput(child);
     assert.equal(code, 1, stderr);
-    // The MCP tool's schema is the server's word, a preflight refusal; a profile tool's is a warning.
+    // A certain violation is an error either way: the MCP tool's schema (a preflight refusal) and a profile tool's (the static gate).
     const problem = (severity: string, tool: string, column: number) =>
       `p.rlmplan.json:1:${column}: ${severity}: tool "${tool}": argument "s" must match pattern "^(a+)+$", got a long text (its input schema) [invalid_tool_arguments]`;
     assert.deepEqual(stdout.trim().split("\n"), [
       problem("error", "evil.match", 56),
-      problem("warning", "local", 153),
-      "p.rlmplan.json: 1 error, 1 warning",
+      problem("error", "local", 153),
+      "p.rlmplan.json: 2 errors",
     ]);
   });
 

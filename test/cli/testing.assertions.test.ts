@@ -59,7 +59,7 @@ describe("rlm-plan test: assertions", () => {
       `${FILE}:13:5: value: expected a value containing {"label":"sport"}, got {"label":"news","title":"T"}`,
     ]);
     assert.deepEqual(failures("schema fails"), [
-      `${FILE}:15:5: value: does not match the schema: /label must be equal to one of the allowed values`,
+      `${FILE}:15:5: value: expected a value the schema {"type":"object","properties":{"label":{"enum":["shop"]}}} accepts, got {"label":"news","title":"T"}: /label must be equal to one of the allowed values`,
     ]);
     assert.deepEqual(failures("value expected, run fails"), [
       `${FILE}:22:5: value: the run failed: tool "fetch" failed: site down [execute/tool_error]`,

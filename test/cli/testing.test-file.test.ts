@@ -28,17 +28,22 @@ describe("rlm-plan test: bad test files", () => {
     ]);
   });
 
-  test("what only the plan and the data can say: steps, names, schemas, dataset lines", () => {
+  test("what only the plan and the data can say: steps, names, schemas, dataset lines; its warnings too", () => {
     const run = runCli(FIXTURES, ["test", "bad/bad2.rlmplan.test.json"]);
     assert.equal(run.code, 2);
     assert.deepEqual(run.stderr.trimEnd().split("\n"), [
+      // A file with errors still says its warnings, as the editor shows them.
+      'bad/bad2.rlmplan.test.json:5:41: warning: the plan never reads input "extra"',
       "bad/bad2.rlmplan.test.json:4:92: error: the schema does not compile: schema is invalid: data/type must be equal to one of the allowed values, data/type must be array, data/type must match a schema in anyOf",
-      "bad/bad2.rlmplan.test.json:4:43: error: the plan has no step /steps/7",
-      'bad/bad2.rlmplan.test.json:5:15: error: a case named "a" is already case 1',
-      "bad/bad2.rlmplan.test.json:5:51: error: the plan has no step /steps/0/plan/steps/0",
+      // Each missing step on its own entry of the list, not on the list's key.
+      "bad/bad2.rlmplan.test.json:4:56: error: the plan has no step /steps/7",
+      "bad/bad2.rlmplan.test.json:5:91: error: the plan has no step /steps/9",
+      "bad/bad2.rlmplan.test.json:5:124: error: the plan has no step /steps/8",
+      'bad/bad2.rlmplan.test.json:6:15: error: a case named "a" is already case 1',
+      "bad/bad2.rlmplan.test.json:6:51: error: the plan has no step /steps/0/plan/steps/0",
       `bad/rows.jsonl:2:1: error: line 2 must be a JSON object of the case's inputs ({"name": value, ...})`,
       "bad/rows.jsonl:3:2: error: line 3 is not JSON: invalid JSON: invalid symbol",
-      "rlm-plan: 6 problems in the test files; nothing ran",
+      "rlm-plan: 8 problems in the test files; nothing ran",
     ]);
   });
 
@@ -58,11 +63,10 @@ describe("rlm-plan test: bad test files", () => {
   test("a path that names nothing, and usage errors", () => {
     const missing = runCli(FIXTURES, ["test", "nowhere"]);
     assert.deepEqual([missing.code, missing.stderr], [2, "rlm-plan: nowhere: no such file or folder\n"]);
-    const glob = runCli(FIXTURES, ["test", "plans/*.rlmplan.test.json"]);
-    assert.deepEqual(
-      [glob.code, glob.stderr],
-      [2, "rlm-plan: plans/*.rlmplan.test.json: no test file matches this pattern\n"],
-    );
+    // A pattern that matches nothing is a gate that tests nothing: exit 1 (cli.test-runner).
+    const glob = runCli(FIXTURES, ["test", "plans/*.rlmplan.test.json", "--list"]);
+    assert.equal(glob.code, 1);
+    assert.match(glob.stderr, /^rlm-plan: plans\/\*\.rlmplan\.test\.json: no test file matches this pattern\n/);
     const shard = runCli(FIXTURES, ["test", "--shard", "4/3"]);
     assert.equal(shard.code, 2);
     assert.match(shard.stderr, /^rlm-plan: --shard needs I\/N with 1 <= I <= N, for example 2\/3\n/);

@@ -68,6 +68,16 @@ describe("test files over the protocol", () => {
     );
   });
 
+  it("a test file sent with the plan language id is still a test file: its name wins", async () => {
+    // An editor that puts *.rlmplan.test.json in the plan mode (Emacs, Neovim) sends languageId rlm-plan.
+    const planMode = await client.open(workspace.path("plan-mode.rlmplan.test.json"), TESTS, "rlm-plan");
+    const found = await client.waitForDiagnostics(planMode, (list) => list.length > 0);
+    assert.deepEqual(
+      found.map((d) => [d.range.start.line, d.severity, d.code, d.message]),
+      [[4, DiagnosticSeverity.Warning, "test_file_warning", 'the plan never reads input "unused"']],
+    );
+  });
+
   it("a Run and a Debug lens on each case; the cases of an open file and of a file on disk", async () => {
     const lenses = await client.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
     assert.deepEqual(

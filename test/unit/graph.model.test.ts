@@ -110,7 +110,8 @@ test("capabilities: granted unless the validator denied them; unknown without a 
     [
       ["context(search)", true, []],
       ["rlm", true, []],
-      ["model(analyst)", false, ["capability_denied"]],
+      // Its prompt is the search's list of hits, certainly not text: a type problem of the node too.
+      ["model(analyst)", false, ["capability_denied", "invalid_prompt"]],
       [null, null, []],
       [null, null, []],
     ],

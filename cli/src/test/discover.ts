@@ -8,13 +8,19 @@ import { findTestFiles, isTestFile, SKIPPED_FOLDERS } from "@rlm-plan/core/works
 
 export interface Discovery {
   readonly files: readonly string[];
-  /** Arguments that named no test file, with why. */
+  /** Arguments that name nothing (no such file or folder), with why: a usage error. */
   readonly errors: readonly string[];
+  /**
+   * Folders and patterns that hold no test file, with why: a CI gate that ran nothing must not
+   * pass, so the command fails on these unless --allow-empty.
+   */
+  readonly empty: readonly string[];
 }
 
 export function discoverTestFiles(args: readonly string[]): Discovery {
   const files: string[] = [];
   const errors: string[] = [];
+  const empty: string[] = [];
   const seen = new Set<string>();
   const add = (file: string) => {
     if (seen.has(file)) return;
@@ -25,13 +31,13 @@ export function discoverTestFiles(args: readonly string[]): Discovery {
     const stat = statOf(arg);
     if (stat?.isDirectory()) {
       const found = findTestFiles(arg);
-      if (found.length === 0) errors.push(`${arg}: no *.rlmplan.test.json below it`);
+      if (found.length === 0) empty.push(`${arg}: no *.rlmplan.test.json below it`);
       found.forEach(add);
     } else if (!stat && isDynamicPattern(arg)) {
       const matches = globSync(arg, { ignore: [...SKIPPED_FOLDERS].map((f) => `**/${f}/**`), expandDirectories: false })
         .filter(isTestFile)
         .sort();
-      if (matches.length === 0) errors.push(`${arg}: no test file matches this pattern`);
+      if (matches.length === 0) empty.push(`${arg}: no test file matches this pattern`);
       matches.forEach(add);
     } else if (!stat) {
       errors.push(`${arg}: no such file or folder`);
@@ -39,7 +45,7 @@ export function discoverTestFiles(args: readonly string[]): Discovery {
       add(arg);
     }
   }
-  return { files, errors };
+  return { files, errors, empty };
 }
 
 function statOf(path: string): ReturnType<typeof statSync> | undefined {

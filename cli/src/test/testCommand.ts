@@ -24,7 +24,7 @@ import { lineText, shownFile } from "../guardedOutput";
 import { openSink } from "../sink";
 import { styleFor, usageErrorText } from "../output";
 import { Cancellation } from "../signals";
-import { discoverTestFiles } from "./discover";
+import { discoverTestFiles, type Discovery } from "./discover";
 import { mergeCommand } from "./merge";
 import { caseTitle, printProgress, printReport, type TestIo } from "./printReport";
 import { overLimits, parseTestArgs, TEST_HELP, worstCaseText, type TestArgs } from "./testOptions";
@@ -92,15 +92,17 @@ async function runTests(
   const discovery = discoverTestFiles(args.paths);
   for (const error of discovery.errors) io.stderr.write(`rlm-plan: ${error}\n`);
   if (discovery.errors.length > 0) return 2;
+  for (const empty of discovery.empty) io.stderr.write(`rlm-plan: ${empty}\n`);
 
   const all: TestCase[] = [];
   const problems: HostProfileError[] = [];
   for (const file of discovery.files) {
     const loaded = loadTestFile(file);
+    // Warnings are said whether or not the file has errors, as the editor shows both.
+    for (const w of loaded.ok ? loaded.suite.warnings : (loaded.warnings ?? []))
+      io.stderr.write(`${display(w.file)}:${w.line}:${w.column}: warning: ${w.message}\n`);
     if (!loaded.ok) problems.push(...loaded.errors);
     else {
-      for (const w of loaded.suite.warnings)
-        io.stderr.write(`${display(w.file)}:${w.line}:${w.column}: warning: ${w.message}\n`);
       addSessionSecrets(mask, { env, profile: loaded.suite.profile });
       // One by one: a dataset's million cases spread into one call overflow the stack.
       for (const testCase of loaded.suite.cases) all.push(testCase);
@@ -132,7 +134,7 @@ async function runTests(
       );
     }
     io.stdout.write(`${header}\n`);
-    return 0;
+    return emptyRunStatus(args, discovery, all.length, selected.length, io) ?? 0;
   }
   if (args.maxCost) {
     const over = overLimits(price.live, args.maxCost);
@@ -231,7 +233,30 @@ async function runTests(
     io.stderr.write(`rlm-plan: the test run was cancelled; ${left} case${left === 1 ? "" : "s"} did not run\n`);
     return cancel.status;
   }
-  return report.summary.failed > 0 ? 1 : 0;
+  return emptyRunStatus(args, discovery, all.length, selected.length, io) ?? (report.summary.failed > 0 ? 1 : 0);
+}
+
+/**
+ * A gate that ran nothing fails: 1 when a path held no test file or nothing was selected (the
+ * report is written first, JUnit's tests="0" too), unless --allow-empty; undefined otherwise.
+ */
+function emptyRunStatus(
+  args: TestArgs,
+  discovery: Discovery,
+  loaded: number,
+  selected: number,
+  io: TestIo,
+): 1 | undefined {
+  if (args.allowEmpty || (discovery.empty.length === 0 && selected > 0)) return undefined;
+  const n = discovery.empty.length;
+  const why =
+    n > 0
+      ? `${n === 1 ? "a path" : `${n} paths`} named no test file, so what ${n === 1 ? "it was" : "they were"} meant to test did not run`
+      : args.filter !== undefined && loaded > 0
+        ? `--filter ${JSON.stringify(args.filter)} matches none of the ${loaded} case${loaded === 1 ? "" : "s"}, so nothing was tested`
+        : "there is no test case, so nothing was tested";
+  io.stderr.write(`rlm-plan: ${why}; pass --allow-empty if that is expected\n`);
+  return 1;
 }
 
 /** "run 3" or "runs 3-5" (ids are consecutive unless another process recorded meanwhile: then listed). */

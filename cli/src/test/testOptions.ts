@@ -10,6 +10,7 @@ export type TestFormat = "text" | "json" | "junit" | "github";
 export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "github"];
 
 export const TEST_USAGE = `usage: rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--filter TEXT] [--shard I/N]
+                     [--allow-empty]
                      [--record | --replay] [--journal DIR | --no-journal]
                      [--format text|json|junit|github] [--json]
                      [--queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]]
@@ -31,6 +32,9 @@ options:
                       (counters: steps, model_calls, tool_calls, context_ops)
   --jobs N            run N cases at a time (default 4)
   --filter TEXT       only the cases whose id (FILE#NAME) contains TEXT
+  --allow-empty       exit 0 when nothing is tested (a filter that matches no case, a folder
+                      or pattern with no test file); without it that is exit 1, so a CI
+                      gate cannot pass on nothing
   --shard I/N         only the I-th of N parts of the cases (1-based), for a CI matrix;
                       merge the parts' --json reports with rlm-plan test merge
   --record            cases with a cassette run against the real tools and providers, and
@@ -55,7 +59,7 @@ options:
 
 Without --record, a case with a cassette replays it; a case with mocks answers from them.
 
-exit status: 0 every case passed, 1 a case failed, 2 usage error, a bad test file or a refused run`;
+exit status: 0 every case passed, 1 a case failed or nothing was tested, 2 usage error, a bad test file or a refused run`;
 
 export interface TestArgs {
   readonly kind: "run";
@@ -64,6 +68,8 @@ export interface TestArgs {
   readonly maxCost?: Partial<Record<keyof WorstCase, number>>;
   readonly jobs: number;
   readonly filter?: string;
+  /** --allow-empty: a run that tests nothing passes. */
+  readonly allowEmpty: boolean;
   readonly shard?: { readonly index: number; readonly of: number };
   readonly mode: CassetteMode;
   readonly format: TestFormat;
@@ -95,7 +101,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
       "--ceiling": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
       "--journal": "a DIR",
     },
-    flags: ["--list", "--json", "--record", "--replay", "--no-journal", "--help", "-h"],
+    flags: ["--list", "--allow-empty", "--json", "--record", "--replay", "--no-journal", "--help", "-h"],
     nonEmpty: ["--jobs", "--format", "--shard", "--max-cost", "--queue", "--ceiling", "--journal"],
   });
   if (typeof options === "string") return options;
@@ -154,6 +160,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
     kind: "run",
     paths: options.positionals,
     list: options.flags.has("--list"),
+    allowEmpty: options.flags.has("--allow-empty"),
     jobs,
     mode: record ? "record" : replay ? "replay" : "off",
     format: format.format,

@@ -21,7 +21,7 @@ import { analyzePlan, type AnalyzedPlan } from "../service/analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
 import { forgetTree, retireTree } from "../service/recentTrees";
-import { workspaceFileKind } from "@rlm-plan/core";
+import { isTestFile, workspaceFileKind } from "@rlm-plan/core";
 import type { CheckedHostProfile, CheckedMocksFile, RefusedPlan } from "./checkedDocuments";
 import { DEFAULT_SETTINGS, isRecord, readSettings, type Settings } from "./settings";
 
@@ -87,10 +87,11 @@ export class PlanWorkspace {
     return this.currentSettings;
   }
 
-  /** True for plan files: language `rlm-plan`, or a name ending in .rlmplan.json / .rlmplan. */
+  /** Plans: language `rlm-plan` or a plan's name; a test file's name wins over the language id. */
   isPlan(document: TextDocument): boolean {
-    if (document.languageId === PLAN_LANGUAGE_ID) return true;
     const path = document.uri.split(/[?#]/)[0] ?? "";
+    if (isTestFile(path)) return false;
+    if (document.languageId === PLAN_LANGUAGE_ID) return true;
     return workspaceFileKind(path) === "plan";
   }
 

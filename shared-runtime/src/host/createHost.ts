@@ -17,6 +17,7 @@ import { hostPreflight, mcpPreflight } from "./hostPreflight";
 import { builtinTool, BUILTIN_TOOL_NAMES, isBuiltinToolName } from "./builtinTools";
 import { createCommandTool } from "./commandTool";
 import { inputFileOverride, loadInput, textFileInput } from "./inputs";
+import { givenInputValue } from "./inputValues";
 import { HostToolRegistry, McpServers } from "./mcp/servers";
 import { mockProvider, mockTool, type Mocks } from "./mocks";
 import { ProcessTracker } from "./processGroup";
@@ -57,6 +58,11 @@ export interface CreateHostOptions {
   readonly needs?: PlanNeeds;
   /** Tools and providers that answer from a mocks file instead. */
   readonly mocks?: Mocks;
+  /**
+   * Input values of this run (a test case's, a queued job's) over the profile's, by the one rule
+   * of inputValues.ts: the profile's input of that name is not built.
+   */
+  readonly inputValues?: Readonly<Record<string, JsonValue>>;
 }
 
 /** Every problem of a profile that only shows when the host is built (unreadable data files, ...). */
@@ -124,10 +130,12 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
   const lazyInputs = new Map<string, InputOpener>();
   const unreadableInputs = new Map<string, HostProfileError>();
   const overrides = options.inputFiles ?? {};
+  const given = options.inputValues ?? {};
+  const isGiven = (name: string) => Object.prototype.hasOwnProperty.call(given, name);
   const needs = options.needs;
   const wanted = (name: string) => needs === undefined || needs.inputs.has(name);
   for (const [name, spec] of profile.inputs) {
-    if (Object.prototype.hasOwnProperty.call(overrides, name) || !wanted(name)) continue;
+    if (Object.prototype.hasOwnProperty.call(overrides, name) || isGiven(name) || !wanted(name)) continue;
     if (needs && spec.type === "text-file") {
       // Checked now (a plan that reads a missing file is refused by preflight, before any side
       // effect), indexed on first use.
@@ -150,11 +158,13 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     else errors.push(loaded.error);
   }
   for (const [name, path] of Object.entries(overrides)) {
-    if (!wanted(name)) continue;
+    if (!wanted(name) || isGiven(name)) continue;
     const loaded = await inputFileOverride(name, path, store);
     if (loaded.ok) setOwn(inputs, name, loaded.value as JsonValue);
     else errors.push(loaded.error);
   }
+  for (const name of Object.keys(given))
+    setOwn(inputs, name, givenInputValue(profile.inputs.get(name), given[name] as JsonValue, store) as JsonValue);
 
   if (errors.length > 0) throw new HostSetupError(errors);
   // MCP servers start on the first call of one of their tools, once per host (one run).
@@ -177,7 +187,13 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     },
     kill: () => tracker.killAllNow(),
     problems: needs
-      ? hostPreflight(profile, needs, { env, inputFiles: overrides, unreadableInputs, ...(mocks ? { mocks } : {}) })
+      ? hostPreflight(profile, needs, {
+          env,
+          inputFiles: overrides,
+          inputValues: new Set(Object.keys(given)),
+          unreadableInputs,
+          ...(mocks ? { mocks } : {}),
+        })
       : [],
     preflight: (plan) => mcpPreflight(plan, profile, mcp, mocks),
     mocked: mocks !== undefined,

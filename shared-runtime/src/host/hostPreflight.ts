@@ -25,6 +25,8 @@ export interface HostPreflightOptions {
   readonly mocks?: Mocks;
   /** Inputs the run supplies itself (`--input NAME=PATH`): declared or not, they exist. */
   readonly inputFiles?: Readonly<Record<string, string>>;
+  /** Inputs given as values for this run (a test case's, a job's): declared or not, they exist. */
+  readonly inputValues?: ReadonlySet<string>;
   /** Declared text-file inputs whose file cannot be read, with the profile's located problem. */
   readonly unreadableInputs?: ReadonlyMap<string, HostProfileError>;
 }
@@ -72,7 +74,8 @@ export function hostPreflight(profile: HostProfile, needs: PlanNeeds, options: H
   for (const name of needs.inputs) {
     const path = needs.paths?.inputs.get(name);
     // Only inputs the plan itself reads are refused (a debugger asks for every declared one).
-    if (path === undefined || Object.prototype.hasOwnProperty.call(supplied, name)) continue;
+    if (path === undefined || Object.prototype.hasOwnProperty.call(supplied, name) || options.inputValues?.has(name))
+      continue;
     if (!profile.inputs.has(name)) {
       problems.push({
         phase: "preflight",

@@ -1,9 +1,10 @@
 // Static typing of tool arguments: a tool that publishes a JSON Schema of its input (an MCP
 // tool, or a profile tool with "inputSchema") has each plan's literal arguments validated with
 // ajv before anything runs, and computed values whose type is known (plan/types/: a search
-// result, a model reply, a tool's declared result) checked against what the schema expects there. Problems are host-dependent
-// warnings on the offending token, and stay warnings under `check`'s CI gate: `run` does not
-// refuse such a plan before running (the tool itself judges its arguments).
+// result, a model reply, a tool's declared result) checked against what the schema expects there.
+// Each problem is certain (an unknown type is never judged), host-dependent (the schema is the
+// host's) and on the offending token: an error under `check`'s gate, and `run` refuses the plan
+// before its first step (plan/types/certainTypeErrors.ts), as the tool would refuse the call.
 
 import { type JsonObject, type JsonPath, type JsonValue, pointerPath } from "../json";
 import type { Expr, Step } from "./ast";
@@ -43,7 +44,7 @@ export function literalArgumentProblems(step: Extract<Step, { op: "tool" }>, sig
 
 /**
  * A call's arguments against its tool's input schema, each problem told as the tool's: a run's
- * preflight refuses them; the static check warns (`hostDependent`: the host's schema says so).
+ * preflight refuses them; the static check too, under a host's gate (`hostDependent`).
  */
 function argumentProblems(
   step: Extract<Step, { op: "tool" }>,
@@ -57,7 +58,7 @@ function argumentProblems(
     phase,
     kind: "invalid_tool_arguments",
     message: `tool ${tool}: ${message} (its input schema)`,
-    ...(phase === "validate" ? { hostDependent: true, severity: "warning" as const } : {}),
+    ...(phase === "validate" ? { hostDependent: true } : {}),
     ...at,
   }));
 }

@@ -10,6 +10,8 @@ import { validatePlan, type ValidatedPlan } from "../plan/validate";
 import { analyzePlanText } from "../analysis";
 import type { SourceRange } from "../text/planDocument";
 import type { PlanError } from "./errors";
+import type { RunTyping } from "../plan/types/certainTypeErrors";
+import type { ToolSignature } from "../plan/toolKnowledge";
 import type { RunOutcome } from "./transitions";
 
 export interface PolicyOptions {
@@ -17,6 +19,18 @@ export interface PolicyOptions {
   readonly capabilities: readonly unknown[] | unknown;
   /** "default" or a partial budget object. */
   readonly budget?: unknown;
+  /**
+   * What the run's preflight types the plan by (a host profile's tools, inputs and providers;
+   * MCP tools as the preflight listed them): a certain type problem is refused before the first
+   * step. Left out, nothing is typed.
+   */
+  readonly typing?: (listing: ToolListing | undefined) => RunTyping;
+}
+
+/** MCP tools as a preflight listed them (runContract's McpListing, named here without importing it). */
+export interface ToolListing {
+  readonly tools: ReadonlyMap<string, ToolSignature>;
+  readonly failures: ReadonlyMap<string, string>;
 }
 
 export type CheckResult =

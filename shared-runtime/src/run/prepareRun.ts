@@ -12,13 +12,16 @@ import type { HostProfileError } from "../host/profile";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { safeErrorText, type PlanError } from "./errors";
 import type { ExecuteOptions } from "./interpreter";
-import { checkPlan, notStarted, planLocation } from "./pipeline";
+import { checkPlan, notStarted, planLocation, problemError } from "./pipeline";
+import type { Plan } from "../plan/ast";
+import { certainTypeErrors, type RunTyping } from "../plan/types/certainTypeErrors";
 import { preflightPlan } from "./preflight";
 import type {
   BuiltHost,
   FileLocation,
   HostSetup,
   McpListing,
+  PreflightProblem,
   PreflightReport,
   RunReport,
   StartRunOptions,
@@ -55,14 +58,26 @@ export interface Prepared {
 }
 
 /**
+ * What a preflight that goes on past its first problem (`check --preflight`) collects: every
+ * problem with its place, and what the MCP servers listed even when something was refused.
+ */
+export interface PreflightCollection {
+  readonly problems: PreflightProblem[];
+  listing?: McpListing;
+}
+
+/**
  * Everything before the first side effect, in one place: check, build what the plan names,
  * preflight (the runtime's names, the host's own checks, then its asynchronous preflight: MCP
  * tool lists). A failure is the report a run gives; on success the built host is still open.
+ * Given `collect`, the preflight does not stop at its first problem: every one is put there
+ * (the refusal is still the first, the one a run gives).
  */
 export async function prepare(
   options: StartRunOptions,
   signal: AbortSignal,
   onBuilt: (built: BuiltHost) => void,
+  collect?: PreflightCollection,
 ): Promise<RunReport | Prepared> {
   const { source } = options;
   const document = source.kind === "document" ? (source.document ?? parsePlanDocument(source.text)) : undefined;
@@ -113,20 +128,30 @@ export async function prepare(
     ...definedOnly({ location: locate(problem) }),
   });
   let failure: RunReport | undefined;
+  const found: PlanError[] = [];
   try {
-    const preflight = preflightPlan(plan, built.host);
-    const problem = preflight.ok ? built.problems?.[0] : preflight.errors[0];
-    if (problem) failure = refused(problem);
-    else if (built.preflight && !signal.aborted) {
-      const found = await built.preflight(plan, signal);
-      mcpServers = found.mcpServers;
-      mcpListing = found.listed;
-      const first = found.errors[0];
-      if (first) failure = refused(first);
+    const preflight = preflightPlan(plan, built.host, collect !== undefined);
+    // A host whose inputs or context options are not objects is refused before anything else.
+    const runtime = !preflight.ok && preflight.errors.some((e) => e.kind === "invalid_runtime");
+    found.push(...(preflight.ok ? [] : preflight.errors));
+    if (found.length === 0 || (collect && !runtime)) found.push(...(built.problems ?? []));
+    if ((found.length === 0 || (collect && !runtime)) && built.preflight && !signal.aborted) {
+      const mcp = await built.preflight(plan, signal);
+      mcpServers = mcp.mcpServers;
+      mcpListing = mcp.listed;
+      found.push(...mcp.errors);
     }
+    if ((found.length === 0 || (collect && !runtime)) && options.policy.typing)
+      found.push(...typeRefusals(plan, options.policy.typing(mcpListing), found));
+    const first = found[0];
+    if (first) failure = refused(first);
   } catch (error) {
     await built.close?.();
     throw error;
+  }
+  if (collect) {
+    collect.problems.push(...found.map((error) => ({ error, ...definedOnly({ location: locate(error) }) })));
+    if (mcpListing) collect.listing = mcpListing;
   }
   if (failure) {
     // What the preflight started (MCP servers) is gone before the refusal is reported.
@@ -134,6 +159,23 @@ export async function prepare(
     return failure;
   }
   return { validated, budget, built, mocked, document, mcpServers, mcpListing, locate };
+}
+
+/**
+ * What a run refuses of the plan's types before its first step (certainTypeErrors.ts), as
+ * preflight errors at their token; a problem the MCP preflight already gave (a literal argument
+ * its listing refused) is not given twice.
+ */
+function typeRefusals(plan: Plan, typing: RunTyping, found: readonly PlanError[]): PlanError[] {
+  const said = new Set(found.map((e) => `${e.kind} ${JSON.stringify(e.path ?? null)}`));
+  return certainTypeErrors(plan, typing).flatMap((problem) => {
+    const error: PlanError = {
+      ...problemError(problem),
+      phase: "preflight",
+      ...(problem.target === "key" ? { target: "key" } : {}),
+    };
+    return said.has(`${error.kind} ${JSON.stringify(error.path ?? null)}`) ? [] : [error];
+  });
 }
 
 /**
@@ -147,14 +189,16 @@ export async function startPreflight(
   },
 ): Promise<PreflightReport> {
   const signal = options.signal ?? new AbortController().signal;
-  const prepared = await prepare(options, signal, () => undefined);
-  if (!("built" in prepared)) return { ok: false, refusal: prepared, mcpServers: prepared.mcpServers ?? [] };
-  await prepared.built.close?.();
-  return {
-    ok: true,
-    mcpServers: prepared.mcpServers,
-    ...(prepared.mcpListing ? { mcpListing: prepared.mcpListing } : {}),
+  // Unlike a run, it goes on past the first problem: a gate reports every one at once.
+  const collect: PreflightCollection = { problems: [] };
+  const prepared = await prepare(options, signal, () => undefined, collect);
+  const found = {
+    ...(collect.listing ? { mcpListing: collect.listing } : {}),
+    ...(collect.problems.length > 0 ? { problems: collect.problems } : {}),
   };
+  if (!("built" in prepared)) return { ok: false, refusal: prepared, mcpServers: prepared.mcpServers ?? [], ...found };
+  await prepared.built.close?.();
+  return { ok: true, mcpServers: prepared.mcpServers, ...found };
 }
 
 /** A run that never started: its whole budget remains (zeros when the budget itself was invalid). */

@@ -114,6 +114,20 @@ export interface PreflightReport {
   readonly refusal?: RunReport;
   /** MCP servers started to list their tools, all stopped again. */
   readonly mcpServers: readonly string[];
-  /** What they listed (when the preflight passed): the static check's MCP tool knowledge, no server started twice. */
+  /**
+   * What they listed (whether or not the preflight passed): the static check's MCP tool
+   * knowledge, no server started twice.
+   */
   readonly mcpListing?: McpListing;
+  /**
+   * Every problem the preflight found (a run stops at the first, `refusal`): all unknown names,
+   * all of the host's own problems, every MCP listing's refusals, each with its place.
+   */
+  readonly problems?: readonly PreflightProblem[];
+}
+
+/** One problem of a preflight that went on past the first (`check --preflight`). */
+export interface PreflightProblem {
+  readonly error: PlanError;
+  readonly location?: FileLocation;
 }

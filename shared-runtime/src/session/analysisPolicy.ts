@@ -51,7 +51,16 @@ export function analysisPolicy(
   };
 }
 
-/** What a run validates a plan against: the profile's capabilities and budget. */
+/**
+ * What a run validates a plan against: the profile's capabilities and budget, and what its
+ * preflight types the plan by (the same tool knowledge and type host as the analysis).
+ */
 export function runPolicy(profile: HostProfile): PolicyOptions {
-  return hostPolicy(profile);
+  return {
+    ...hostPolicy(profile),
+    typing: (listing) => {
+      const tools = hostToolKnowledge(profile, listing);
+      return { tools, host: hostTypes(profile, tools) };
+    },
+  };
 }

@@ -7,7 +7,6 @@
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
 import type { profileHost } from "../host/createHost";
-import { withInputValues } from "../host/inputValues";
 import type { Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
@@ -192,15 +191,13 @@ export class PlanSession {
     // builds no host, and the host's modules (processes, contexts, MCP) are a large part of a start.
     const build =
       this.options.host ??
-      withInputValues(
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        (require("../host/createHost") as { profileHost: typeof profileHost }).profileHost(profile, {
-          env: this.env(),
-          inputFiles,
-          ...(this.mocks ? { mocks: this.mocks } : {}),
-        }),
-        this.options.inputValues ?? {},
-      );
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require("../host/createHost") as { profileHost: typeof profileHost }).profileHost(profile, {
+        env: this.env(),
+        inputFiles,
+        ...(this.options.inputValues ? { inputValues: this.options.inputValues } : {}),
+        ...(this.mocks ? { mocks: this.mocks } : {}),
+      });
     if (!this.options.allInputs) return build;
     const all = [...profile.inputs.keys()];
     return (needs) => build({ ...needs, inputs: new Set([...needs.inputs, ...all]) });

@@ -90,7 +90,7 @@ export function checkExpectations(expect: Expectations, run: ObservedRun): Asser
         const where = first ? `${first.instancePath === "" ? "/" : first.instancePath} ${first.message ?? ""}` : "";
         failures.push({
           assertion: "value",
-          message: `value: does not match the schema: ${where.trim()}`,
+          message: `value: expected a value the schema ${shown(schema)} accepts, got ${shown(value)}: ${where.trim()}`,
           expected: schema,
           actual: value,
         });

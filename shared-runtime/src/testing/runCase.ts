@@ -9,7 +9,6 @@
 import { dirname, relative, resolve, sep } from "node:path";
 import type { JsonObject, JsonValue } from "../json";
 import { profileHost } from "../host/createHost";
-import { withInputValues } from "../host/inputValues";
 import { profileJournalDir } from "../journal/location";
 import type { Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
@@ -303,5 +302,5 @@ function caseHost(
   mocks: Mocks | undefined,
   env: NodeJS.ProcessEnv,
 ): HostFactory {
-  return withInputValues(profileHost(profile, { env, ...(mocks ? { mocks } : {}) }), testCase.inputs);
+  return profileHost(profile, { env, inputValues: testCase.inputs, ...(mocks ? { mocks } : {}) });
 }

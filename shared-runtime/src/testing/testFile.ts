@@ -151,7 +151,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
     if (badSchema !== undefined)
       errors.push(located([...path, "expect", "value", "schema"], `the schema does not compile: ${badSchema}`));
     if (!expect || !steps) return;
-    const named: [string[], string | undefined][] = [
+    const named: [(string | number)[], string | undefined][] = [
       [["error", "step"], expect.error?.step],
       ...listed(expect.steps?.paths, ["steps", "paths"]),
       ...listed(expect.steps?.ran, ["steps", "ran"]),
@@ -308,8 +308,9 @@ function pushRepeats(
   }
 }
 
-function listed(paths: readonly string[] | undefined, at: string[]): [string[], string][] {
-  return (paths ?? []).map((step, i) => [[...at, String(i)], step]);
+/** Each step of a list with its place: the index a number, as the JSON lookup wants it (a string "0" is a key). */
+function listed(paths: readonly string[] | undefined, at: string[]): [(string | number)[], string][] {
+  return (paths ?? []).map((step, i) => [[...at, i], step]);
 }
 
 /** Every step of the plan (nested plans, branches, retry bodies) as a JSON Pointer. */

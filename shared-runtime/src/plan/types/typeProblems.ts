@@ -11,6 +11,7 @@ import type { PlanModel } from "../model";
 import type { PlanProblem } from "../problems";
 import { nearestName } from "../../text/nearestName";
 import { RESULT_WORDS, valueSchemaProblems } from "../toolArguments";
+import { typeViolation } from "../schemaTypeViolation";
 import { forEachExpressionNode, ownExpression } from "../walk";
 import { fieldOf, type PlanTypes, type TypeOrigin } from "./planTypes";
 import { printType, typeNounOf } from "./valueType";
@@ -32,6 +33,44 @@ export function typeProblems(model: PlanModel, types: PlanTypes, place: StepPlac
       forEachExpressionNode(expr, visit);
   }
   problems.push(...resultProblems(model, types));
+  problems.push(...promptProblems(model, types));
+  return problems;
+}
+
+/** What a model step's prompt must be: the runtime sends only text (`invalid_prompt` otherwise). */
+const PROMPT_SCHEMA = { type: "string" } as const;
+
+/**
+ * Model steps whose prompt is certainly not text (a context handle, an object, a list): the run
+ * would fail at that step (invalid_prompt), after the steps before it had their effects. An
+ * unknown type, or a union that may be text, is not judged.
+ */
+export function promptProblems(model: PlanModel, types: PlanTypes): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  for (const { step } of model.steps()) {
+    if (step.op !== "model") continue;
+    const type = types.ofExpr(step.prompt);
+    // A context handle is opaque to schemas (a tool may take one), but it is never text.
+    const found = type.kind === "handle" ? { type } : typeViolation(type, PROMPT_SCHEMA, PROMPT_SCHEMA, "");
+    if (!found) continue;
+    const root = types.rootOf(step.prompt);
+    const origin = root?.origin ? ` (${root.name} is ${root.origin.text})` : "";
+    const literal = step.prompt.kind === "literal" || step.prompt.kind === "list" || step.prompt.kind === "object";
+    const subject = literal ? "it" : chainText(step.prompt);
+    const what =
+      found.type.kind === "handle"
+        ? `${typeNounOf(found.type)}, not text: read it with a context step (search, slice, peek) and give the model what that finds`
+        : `${typeNounOf(found.type)} (${printType(found.type)}), not text`;
+    problems.push({
+      phase: "validate",
+      kind: "invalid_prompt",
+      message: `the prompt for provider ${JSON.stringify(step.provider)} must be text, but ${subject} is ${what}${origin}`,
+      path: [...step.path, "prompt"],
+      target: "value",
+      // The type may come from the host (an input's declaration): judged under its gate.
+      hostDependent: true,
+    });
+  }
   return problems;
 }
 
