@@ -90,9 +90,7 @@ export class PlanWorkspace {
   /** Plans: language `rlm-plan` or a plan's name; a test file's name wins over the language id. */
   isPlan(document: TextDocument): boolean {
     const path = document.uri.split(/[?#]/)[0] ?? "";
-    if (isTestFile(path)) return false;
-    if (document.languageId === PLAN_LANGUAGE_ID) return true;
-    return workspaceFileKind(path) === "plan";
+    return !isTestFile(path) && (document.languageId === PLAN_LANGUAGE_ID || workspaceFileKind(path) === "plan");
   }
 
   /** True for host profiles: any rlmplan.host.json, or the file the settings name. */
