@@ -8,7 +8,9 @@ import {
   JournalError,
   JournalStore,
   listRuns,
+  parseRunId,
   pruneRuns,
+  runIdRefusal,
   runDetail,
   type RunDetail,
   type RunFilter,
@@ -110,9 +112,12 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
   const wantsRun = sub === "show" || sub === "export";
   if (wantsRun && options.positionals.length !== 1) return usage(`runs ${sub} needs one RUN number`);
   if (!wantsRun && options.positionals.length > 0) return usage(`runs ${sub} takes no ${options.positionals[0]}`);
-  const id = wantsRun ? Number(options.positionals[0]) : 0;
-  if (wantsRun && !(Number.isSafeInteger(id) && id > 0))
-    return usage(`RUN is a run number, not ${options.positionals[0]}`);
+  const idText = options.positionals[0] ?? "";
+  const id = wantsRun ? parseRunId(idText) : 0;
+  if (id === undefined) {
+    io.stderr.write(`rlm-plan: ${runIdRefusal(`runs ${sub}`, idText)}\n`);
+    return 2;
+  }
 
   const filter = sub === "list" ? listFilter(options.values) : {};
   if (typeof filter === "string") {

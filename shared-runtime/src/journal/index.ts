@@ -7,3 +7,4 @@ export * from "./recorder";
 export * from "./queries";
 export * from "./replay";
 export * from "./replayRun";
+export * from "./runId";

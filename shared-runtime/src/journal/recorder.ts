@@ -1,9 +1,11 @@
 // Records one run into the journal as it happens: a RunObserver (run/observer.ts) that startRun
 // feeds the event stream, every model and tool call, and the report. Rows are kept in memory and
-// written in one transaction when a step ends, before the next one starts (WAL, synchronous=FULL:
-// a crash loses at most the step in flight). The journal never stops a run: a write that fails is
-// tried again at the next step, and a journal found damaged (or replaced by another process) is
-// moved aside and this run written whole into a fresh one, so nothing of it is lost.
+// committed when a step ends, together with the steps other runs of this process ended meanwhile
+// (group commit, journalFile.ts; WAL, synchronous=FULL). The run's next model or tool call, and
+// its report, wait until that commit is on disk: a crash loses at most the steps since the last
+// call, and those made no call, so a resume runs no recorded call again. The journal never stops
+// a run: a write that fails is tried again at the next step, and a journal found damaged (or
+// replaced by another process) is moved aside and this run written whole into a fresh one.
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
@@ -13,11 +15,13 @@ import type { RunEvent } from "../run/events";
 import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
-import { jsonByteLength } from "../run/outputMeasure";
-import { canonicalRequest, digestOf, holdsHandle, RECORDED_TEXT_LIMIT, requestIdentity } from "./canonical";
+import { canonicalRequest, digestOf, holdsHandle, requestIdentity } from "./canonical";
+import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
 import { ReplayBook, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import { sqlite } from "./sqlite";
+import type { BatchWriter } from "./journalFile";
+import type { Database } from "./sqlite";
 import { isJournalDamage, type JournalStore } from "./store";
 
 /** Who started the run. */
@@ -39,7 +43,7 @@ export interface RecordingMeta {
 
 const TERMINAL = new Set(["step_finished", "step_failed", "attempt_failed"]);
 
-export class RunRecorder implements RunObserver {
+export class RunRecorder implements RunObserver, BatchWriter {
   readonly elapsedBeforeMs: number;
   private readonly run: RunRow;
   private readonly texts = new Map<string, string>();
@@ -49,6 +53,14 @@ export class RunRecorder implements RunObserver {
   private eventsWritten = 0;
   private readonly callsDirty = new Set<CallRow>();
   private runDirty = true;
+  /** The file generation (store.generation) this run's rows are in; 0 before its first commit. */
+  private generation = 0;
+  /** The generation the rows being written go into (set by writeRows, kept by settled). */
+  private writing = 0;
+  /** The run's id before the write in flight (restored if it rolls back). */
+  private idBefore = 0;
+  /** Resolves when the rows of the steps ended so far are on disk. */
+  private durable: Promise<void> = Promise.resolve();
   private readonly segment: number;
   private readonly begun = performance.now();
   private readonly callCounts = new Map<string, number>();
@@ -135,6 +147,8 @@ export class RunRecorder implements RunObserver {
     this.details = { ...this.details, estimate: countsJson(start.estimate), budget: countsJson(start.budget) };
     this.run.mocked = start.mocked ? 1 : 0;
     this.runDirty = true;
+    // The run row (with its estimate) is on disk before the first call.
+    this.durable = this.store.commitSoon(this);
   }
 
   event(event: RunEvent): void {
@@ -157,8 +171,8 @@ export class RunRecorder implements RunObserver {
       replayed: replayed ? 1 : 0,
       body: this.meta.mask.mask(JSON.stringify(event)),
     });
-    // A step that ended is on disk before the next one starts; a replayed one was already.
-    if (TERMINAL.has(event.type) && !replayed) this.flush();
+    // A step that ended is on disk before the run's next call; a replayed one was already.
+    if (TERMINAL.has(event.type) && !replayed) this.durable = this.store.commitSoon(this);
   }
 
   readonly call: CallInterceptor = async (call, proceed) => {
@@ -168,6 +182,7 @@ export class RunRecorder implements RunObserver {
     const identity = requestIdentity(canonicalRequest(call), this.meta.mask);
     const recorded = identity.whole ? this.book?.take(path, occurrence, identity.key) : undefined;
     if (recorded) return recorded();
+    await this.durable;
     const begun = performance.now();
     const row: CallRow = {
       run_id: this.run.id,
@@ -211,7 +226,7 @@ export class RunRecorder implements RunObserver {
     }
   };
 
-  finished(report: ObservedReport): void {
+  async finished(report: ObservedReport): Promise<void> {
     const run = this.run;
     // A resume that never got to execute (a key unset, a program gone) leaves the run resumable.
     if (this.book && report.stage !== "execute") run.status = this.statusBefore;
@@ -232,7 +247,7 @@ export class RunRecorder implements RunObserver {
       ...(report.ok ? { value: mask.maskValue(report.value ?? null) } : { error: mask.maskValue(report.error ?? {}) }),
     };
     this.runDirty = true;
-    this.flush();
+    await this.store.commitSoon(this);
     this.verify();
   }
 
@@ -241,41 +256,65 @@ export class RunRecorder implements RunObserver {
     return performance.now() - this.begun + this.elapsedBeforeMs;
   }
 
-  /** Writes what is pending in one transaction (committed to disk before it returns). */
+  /** Writes what is pending in a transaction of its own (the run's first row, whose id callers read at once). */
   private flush(): void {
     if (this.closed) return;
     try {
-      this.write(false);
+      const db = this.store.db;
+      const generation = this.store.generation;
+      db.transaction(() => this.writeRows(db, generation))();
+      this.settled(true);
     } catch (error) {
       if (isJournalDamage(error)) this.rescue(this.store.recover(error));
-      else
-        this.notice("write", `the run journal could not record this step (it will try again): ${safeErrorText(error)}`);
+      else this.settled(false, error);
     }
   }
 
-  private write(all: boolean): void {
-    const db = this.store.db;
+  /** BatchWriter: this run's pending rows; all of them when the file is not the one they went into. */
+  writeRows(db: Database, generation: number): void {
+    const all = this.generation !== 0 && this.generation !== generation;
+    this.idBefore = this.run.id;
     this.run.details = exactJsonText(this.details);
-    db.transaction(() => {
-      for (const [digest, text] of this.texts)
-        db.prepare("INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
-      if (this.run.id === 0 || all) this.insertRun(all);
-      else if (this.runDirty) db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
-      const insertEvent = db.prepare(insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE"));
-      for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
-        insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
-      const insertCall = db.prepare(insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE"));
-      for (const row of all ? this.calls : this.callsDirty) insertCall.run({ ...row, run_id: this.run.id });
-    })();
+    if (all) {
+      // The fresh file has none of this run's texts either.
+      this.texts.set(this.run.plan_digest, this.meta.mask.mask(this.meta.plan.text));
+      if (this.meta.hostProfile && this.run.host_digest)
+        this.texts.set(this.run.host_digest, this.meta.mask.mask(this.meta.hostProfile.text));
+    }
+    for (const [digest, text] of this.texts)
+      db.prepare("INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
+    if (this.run.id === 0 || all) this.insertRun(db, all);
+    else if (this.runDirty) db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
+    const insertEvent = db.prepare(insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE"));
+    for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
+      insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
+    const insertCall = db.prepare(insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE"));
+    for (const row of all ? this.calls : this.callsDirty) insertCall.run({ ...row, run_id: this.run.id });
+    this.writing = generation;
+  }
+
+  /** BatchWriter: what was written is on disk (or, without damage, not: it is tried again at the next step). */
+  settled(committed: boolean, error?: unknown): void {
+    if (!committed) {
+      // A run row inserted in the rolled-back transaction has no id: another run may get that one.
+      this.run.id = this.idBefore;
+      this.notice("write", `the run journal could not record this step (it will try again): ${safeErrorText(error)}`);
+      return;
+    }
     this.texts.clear();
     this.eventsWritten = this.events.length;
     this.callsDirty.clear();
     this.runDirty = false;
+    this.generation = this.writing;
+  }
+
+  /** BatchWriter: the batch this run was in found the journal damaged and moved it aside. */
+  damaged(notice: string): void {
+    this.notice("recovered", notice);
   }
 
   /** Inserts the run row: a new id the first time; when rewriting, its own id unless another run has it. */
-  private insertRun(rewrite: boolean): void {
-    const db = this.store.db;
+  private insertRun(db: Database, rewrite: boolean): void {
     const { id: _id, ...row } = this.run;
     if (rewrite && this.run.id !== 0) {
       const holder = db.prepare("SELECT uid FROM runs WHERE id = ?").get(this.run.id) as { uid: string } | undefined;
@@ -296,10 +335,10 @@ export class RunRecorder implements RunObserver {
   private rescue(notice: string): void {
     this.notice("recovered", notice);
     try {
-      this.texts.set(this.run.plan_digest, this.meta.mask.mask(this.meta.plan.text));
-      if (this.meta.hostProfile && this.run.host_digest)
-        this.texts.set(this.run.host_digest, this.meta.mask.mask(this.meta.hostProfile.text));
-      this.write(true);
+      const db = this.store.db;
+      const generation = this.store.generation;
+      db.transaction(() => this.writeRows(db, generation))();
+      this.settled(true);
     } catch (error) {
       this.notice("write", `the run journal could not record this run: ${safeErrorText(error)}`);
     }
@@ -343,37 +382,4 @@ export class RunRecorder implements RunObserver {
       // a listener's failure is its own
     }
   }
-}
-
-/** A reply too big to record: its size in bytes; null for one JSON cannot hold. */
-function omittedReply(reply: unknown): string | null {
-  const bytes = jsonByteLength(reply);
-  return bytes === undefined || bytes <= RECORDED_TEXT_LIMIT ? null : JSON.stringify({ omitted_bytes: bytes });
-}
-
-/** The reply's JSON text; over RECORDED_TEXT_LIMIT its size alone (and not replayable: undefined). */
-function replyText(reply: unknown): string | undefined {
-  try {
-    if ((jsonByteLength(reply) ?? 0) > RECORDED_TEXT_LIMIT) return undefined;
-    return JSON.stringify(reply);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A budget or estimate as plain JSON (counts beyond 2^53 stay exact through exactJsonText). */
-function countsJson(value: object): JsonObject {
-  return { ...(value as JsonObject) };
-}
-
-/** What the run used of each budget counter. */
-function spent(budget: ObservedReport["budget"] & object, remaining: JsonObject): JsonObject {
-  const used = (limit: number, left: unknown) => (typeof left === "number" ? limit - left : null);
-  return {
-    steps: used(budget.max_steps, remaining["steps"]),
-    model_calls: used(budget.max_model_calls, remaining["model_calls"]),
-    tool_calls: used(budget.max_tool_calls, remaining["tool_calls"]),
-    context_ops: used(budget.max_context_ops, remaining["context_ops"]),
-    output_bytes: used(budget.max_output_bytes, remaining["output_bytes"]),
-  };
 }
