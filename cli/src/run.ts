@@ -205,7 +205,13 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done;
-  if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
+  if (recording)
+    args = {
+      ...args,
+      recordedAs: recording.recorder.runId,
+      recordedWhere: recording.where,
+      recordedJournal: recording.journalOption,
+    };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
   if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
@@ -266,7 +272,13 @@ async function runQueued(
     io.stderr.write(`rlm-plan: ${lineText(result.message)}\n`);
     return 1;
   }
-  if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
+  if (recording)
+    args = {
+      ...args,
+      recordedAs: recording.recorder.runId,
+      recordedWhere: recording.where,
+      recordedJournal: recording.journalOption,
+    };
   if (result.worker !== "")
     say(`ran on worker ${result.worker}${result.attempt > 1 ? ` (attempt ${result.attempt})` : ""}`);
   report(result.report, args, io, style);

@@ -11,6 +11,8 @@ export interface RunArgs {
   /** The journal's id of the run and where it is, once recorded. */
   readonly recordedAs?: number;
   readonly recordedWhere?: string;
+  /** " --journal DIR" when `runs` and `--resume` from this folder would not find that journal themselves. */
+  readonly recordedJournal?: string;
   /** The host profile in force, as shown (set once it is found). */
   readonly hostProfile?: string;
   readonly host: string | undefined;

@@ -4,10 +4,12 @@
 // workspace's (.rlm-plan/ in this folder or above, or beside the host profile) or --journal DIR.
 
 import {
-  findJournalDir,
+  JOURNAL_FILE,
   JournalError,
+  journalFrom,
   JournalStore,
   listRuns,
+  namedJournalDir,
   parseRunId,
   pruneRuns,
   runIdRefusal,
@@ -18,7 +20,8 @@ import {
   type ShownStatus,
 } from "@rlm-plan/core/journal";
 import { sessionMask } from "@rlm-plan/core/session";
-import { guardedStream } from "./guardedOutput";
+import { isAbsolute, join, relative } from "node:path";
+import { guardedStream, shownFile } from "./guardedOutput";
 import { readOptions } from "./options";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
@@ -32,8 +35,11 @@ export const RUNS_HELP = `rlm-plan runs: the run journal (every rlm-plan run is 
 
 ${RUNS_USAGE}
 
-The journal is .rlm-plan/runs.sqlite in this folder or above it, or beside the nearest host
-profile; --journal DIR names another.
+The journal is found as the host profile is: .rlm-plan/runs.sqlite in the folder of the --plan
+file or above it, else in this folder or above it, or beside the nearest host profile; --journal
+DIR names another (the journal's folder, or a workspace folder holding .rlm-plan/). With none of
+these, the one journal in the folders below this one (three levels down at most) is read. Each
+command first says which journal it read.
 
   list      runs, newest first: id, status, start, time, plan, error, and where it came from
             (a test case's run: test FILE#CASE)
@@ -124,23 +130,28 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
     io.stderr.write(`rlm-plan: ${filter}\n`);
     return 2;
   }
-  const dir = options.values.get("--journal") ?? findJournalDir(process.cwd());
-  if (dir === undefined) {
+  const dir = journalFor(options.values);
+  if (typeof dir !== "string") {
+    const below = dir.map((found) => shownFile(shownPath(found))).join(", ");
     io.stderr.write(
-      "rlm-plan: no run journal here: no .rlm-plan/ in this folder or above and no host profile; pass --journal DIR\n",
+      dir.length === 0
+        ? "rlm-plan: no run journal here: no .rlm-plan/ in this folder, above it or below it, and no host profile; pass --journal DIR\n"
+        : `rlm-plan: no run journal here, and ${dir.length} below: ${below}; pass --journal DIR\n`,
     );
     return 2;
   }
+  // Which journal this is, whatever follows: the runs of another workspace are never taken for these.
+  io.stderr.write(`rlm-plan: journal ${shownFile(shownPath(join(dir, JOURNAL_FILE)))}\n`);
   let store: JournalStore;
   try {
     const existing = JournalStore.openExisting(dir);
     if (!existing) {
       if (sub === "list") {
         if (options.flags.has("--json")) io.stdout.write("[]\n");
-        else io.stderr.write(`rlm-plan: no runs recorded in ${dir} yet\n`);
+        else io.stderr.write(`rlm-plan: no runs recorded in ${shownFile(shownPath(dir))} yet\n`);
         return 0;
       }
-      io.stderr.write(`rlm-plan: no run journal in ${dir}\n`);
+      io.stderr.write(`rlm-plan: no run journal in ${shownFile(shownPath(dir))}\n`);
       return 1;
     }
     store = existing;
@@ -157,7 +168,7 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
       case "export": {
         const run = runDetail(store, id);
         if (!run) {
-          io.stderr.write(`rlm-plan: there is no run ${id} in ${store.file}\n`);
+          io.stderr.write(`rlm-plan: there is no run ${id} in ${shownFile(shownPath(store.file))}\n`);
           return 1;
         }
         if (sub === "export" || options.flags.has("--json")) io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
@@ -175,6 +186,18 @@ export function runsCommand(argv: readonly string[], unguarded: RunsIo): number 
   } finally {
     store.close();
   }
+}
+
+/** The journal `runs` reads: the one --journal names, else the one found from here (or the --plan file). */
+function journalFor(values: ReadonlyMap<string, string>): string | string[] {
+  const named = values.get("--journal");
+  return named !== undefined ? namedJournalDir(named) : journalFrom(process.cwd(), values.get("--plan"));
+}
+
+/** A path relative to the current folder (whole only where there is no relative one: another drive). */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === "" ? "." : isAbsolute(rel) ? path : rel;
 }
 
 /** list's filter from its options, or a message. */

@@ -8,3 +8,4 @@ export * from "./queries";
 export * from "./replay";
 export * from "./replayRun";
 export * from "./runId";
+export { JOURNAL_FILE } from "./schema";
