@@ -17,6 +17,7 @@ import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../
 import type { SecretMask } from "../run/secrets";
 import { canonicalRequest, digestOf, holdsHandle, requestIdentity } from "./canonical";
 import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
+import { processIdentity } from "./liveness";
 import { ReplayBook, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import { sqlite } from "./sqlite";
@@ -87,7 +88,14 @@ export class RunRecorder implements RunObserver, BatchWriter {
     this.details = { options: mask.maskValue(meta.options) };
     this.statusBefore = resumed?.run.status ?? "running";
     if (resumed) {
-      this.run = { ...resumed.run, status: "running", ended_at: null, pid: process.pid, machine: hostname() };
+      this.run = {
+        ...resumed.run,
+        status: "running",
+        ended_at: null,
+        pid: process.pid,
+        machine: hostname(),
+        process: processIdentity(),
+      };
       this.run.segments += 1;
       this.segment = this.run.segments;
       // One by one, not spread: a resumed run may hold more events than the call stack takes arguments.
@@ -120,6 +128,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
         mocked: 0,
         details: "{}",
         label: meta.label === undefined ? null : mask.mask(meta.label),
+        process: processIdentity(),
       };
     }
     this.flush();

@@ -26,6 +26,8 @@ export interface RunRow {
   details: string;
   /** What the run was within its origin (a test run's "FILE#CASE"), or null. */
   label: string | null;
+  /** The writing process's identity ("BOOT_ID:START_TICKS", liveness.ts), or null where it cannot be read. */
+  process: string | null;
 }
 
 export interface EventRow {
@@ -69,7 +71,7 @@ export interface CallRow {
 }
 
 export const RUN_COLUMNS =
-  "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details, label";
+  "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details, label, process";
 export const EVENT_COLUMNS = "run_id, seq, segment, type, elapsed_ms, replayed, body";
 export const CALL_COLUMNS =
   "run_id, seq, segment, kind, name, model, path, occurrence, request_key, request, status, reply, error, replayable, elapsed_ms, duration_ms";
