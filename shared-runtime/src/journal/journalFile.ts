@@ -14,7 +14,7 @@
 // synchronous=FULL (on disk when the promise resolves). WAL lets other processes read meanwhile
 // and queues their writers on the file's lock.
 
-import { existsSync, renameSync } from "node:fs";
+import { existsSync, renameSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "./schema";
 import { isDamage, sqlite, type Database } from "./sqlite";
@@ -37,6 +37,33 @@ export interface BatchWriter {
 
 const open = new Map<string, JournalFile>();
 
+/** How long a released connection stays open for the next user. */
+const IDLE_MS = 2_000;
+
+let closing = false;
+/** Every connection is closed as the process exits (the last close folds the log into the file). */
+function closeAtExit(): void {
+  if (closing) return;
+  closing = true;
+  process.once("exit", () => {
+    for (const file of [...open.values()]) file.closeNow();
+  });
+}
+
+/** The file's and its log's inode, size and modification time: what another connection's or a stray write changes. */
+export function fileState(path: string): string | undefined {
+  const state = (file: string) => {
+    try {
+      const s = statSync(file);
+      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return "-";
+    }
+  };
+  const main = state(path);
+  return main === "-" ? undefined : `${main} ${state(`${path}-wal`)}`;
+}
+
 export class JournalFile {
   /** What opening did that a user should know: handed to the first store that opens the file. */
   notices: string[] = [];
@@ -44,20 +71,35 @@ export class JournalFile {
   generation = 1;
   private database: Database;
   private refs = 0;
+  private idle: NodeJS.Timeout | undefined;
+  /** The file's state after this connection's last commit (fileState): another writer or a stray write changes it. */
+  lastSeen: string | undefined;
   private readonly pending = new Set<BatchWriter>();
   private batch: Promise<void> | undefined;
 
   private constructor(readonly path: string) {
     this.database = this.openChecked();
+    this.lastSeen = fileState(path);
   }
 
-  /** The process's connection to `path`, opened (and checked) on first use. */
+  /**
+   * The process's connection to `path`, opened (and checked) on first use. One released a moment
+   * ago is used again when the file is as it left it (`rlm-plan test --jobs 1` opens the journal
+   * once per case): checking and closing it each time (a checkpoint, an fsync) cost more than the runs.
+   */
   static acquire(path: string): JournalFile {
     let file = open.get(path);
+    if (file && file.refs === 0 && !file.unchanged()) {
+      file.closeNow();
+      file = undefined;
+    }
     if (!file) {
       file = new JournalFile(path);
       open.set(path, file);
+      closeAtExit();
     }
+    clearTimeout(file.idle);
+    file.idle = undefined;
     file.refs++;
     return file;
   }
@@ -66,9 +108,23 @@ export class JournalFile {
     return this.database;
   }
 
+  /** One user less; the last one's leaves the connection open a moment for the next (never past the process). */
   release(): void {
     if (--this.refs > 0) return;
-    open.delete(this.path);
+    this.commitNow();
+    this.lastSeen = fileState(this.path);
+    this.idle = setTimeout(() => this.closeNow(), IDLE_MS);
+    this.idle.unref();
+  }
+
+  /** Whether the file at the path is the one this connection last wrote (same inode, size and time). */
+  unchanged(): boolean {
+    return this.lastSeen !== undefined && this.lastSeen === fileState(this.path);
+  }
+
+  closeNow(): void {
+    clearTimeout(this.idle);
+    if (open.get(this.path) === this) open.delete(this.path);
     this.commitNow();
     closeQuietly(this.database);
   }
@@ -95,6 +151,21 @@ export class JournalFile {
       }),
     );
     return this.batch;
+  }
+
+  /**
+   * Runs `work` in a transaction committed with synchronous=NORMAL: in the write-ahead log,
+   * written but not yet synced; the next synchronous=FULL commit syncs the log, this one's with it.
+   */
+  writeUnsynced(work: (db: Database) => void): void {
+    const db = this.database;
+    db.pragma("synchronous = NORMAL");
+    try {
+      db.transaction(() => work(db))();
+    } finally {
+      db.pragma("synchronous = FULL");
+    }
+    this.lastSeen = fileState(this.path);
   }
 
   /** Commits what is pending at once, in one transaction. */
@@ -129,12 +200,14 @@ export class JournalFile {
       }
       this.pending.clear();
     }
+    this.lastSeen = fileState(this.path);
     for (const writer of writers) writer.settled(true);
   }
 
   private replace(): void {
     closeQuietly(this.database);
     this.database = this.openChecked();
+    this.lastSeen = fileState(this.path);
     this.generation++;
   }
 

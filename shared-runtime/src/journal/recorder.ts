@@ -19,8 +19,17 @@ import { canonicalRequest, digestOf, holdsHandle, requestIdentity } from "./cano
 import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
 import { processIdentity } from "./liveness";
 import { ReplayBook, type ResumePoint } from "./replay";
-import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
-import { sqlite } from "./sqlite";
+import {
+  INSERT_CALL,
+  INSERT_EVENT,
+  insertSql,
+  REPLACE_RUN,
+  RUN_COLUMNS,
+  statement,
+  type CallRow,
+  type EventRow,
+  type RunRow,
+} from "./rows";
 import type { BatchWriter } from "./journalFile";
 import type { Database } from "./sqlite";
 import { isJournalDamage, type JournalStore } from "./store";
@@ -69,7 +78,6 @@ export class RunRecorder implements RunObserver, BatchWriter {
   private readonly replaying = new Map<string, boolean>();
   private readonly said = new Set<string>();
   private details: JsonObject;
-  private closed = false;
   private readonly statusBefore: RunRow["status"];
 
   private constructor(
@@ -155,9 +163,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
   started(start: RunStart): void {
     this.details = { ...this.details, estimate: countsJson(start.estimate), budget: countsJson(start.budget) };
     this.run.mocked = start.mocked ? 1 : 0;
+    // Written with the run's first step (nothing outside the process has happened yet).
     this.runDirty = true;
-    // The run row (with its estimate) is on disk before the first call.
-    this.durable = this.store.commitSoon(this);
   }
 
   event(event: RunEvent): void {
@@ -265,14 +272,17 @@ export class RunRecorder implements RunObserver, BatchWriter {
     return performance.now() - this.begun + this.elapsedBeforeMs;
   }
 
-  /** Writes what is pending in a transaction of its own (the run's first row, whose id callers read at once). */
+  /**
+   * Writes the run's first row at once (callers read its id), without waiting for the disk: the
+   * next batch's commit, which the run's first call waits for, puts it there with the others'.
+   */
   private flush(): void {
-    if (this.closed) return;
     try {
-      const db = this.store.db;
       const generation = this.store.generation;
-      db.transaction(() => this.writeRows(db, generation))();
+      this.store.writeUnsynced((db) => this.writeRows(db, generation));
       this.settled(true);
+      this.runDirty = true;
+      this.durable = this.store.commitSoon(this);
     } catch (error) {
       if (isJournalDamage(error)) this.rescue(this.store.recover(error));
       else this.settled(false, error);
@@ -291,13 +301,13 @@ export class RunRecorder implements RunObserver, BatchWriter {
         this.texts.set(this.run.host_digest, this.meta.mask.mask(this.meta.hostProfile.text));
     }
     for (const [digest, text] of this.texts)
-      db.prepare("INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
+      statement(db, "INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
     if (this.run.id === 0 || all) this.insertRun(db, all);
-    else if (this.runDirty) db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
-    const insertEvent = db.prepare(insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE"));
+    else if (this.runDirty) statement(db, REPLACE_RUN).run(this.run);
+    const insertEvent = statement(db, INSERT_EVENT);
     for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
       insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
-    const insertCall = db.prepare(insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE"));
+    const insertCall = statement(db, INSERT_CALL);
     for (const row of all ? this.calls : this.callsDirty) insertCall.run({ ...row, run_id: this.run.id });
     this.writing = generation;
   }
@@ -328,7 +338,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     if (rewrite && this.run.id !== 0) {
       const holder = db.prepare("SELECT uid FROM runs WHERE id = ?").get(this.run.id) as { uid: string } | undefined;
       if (!holder || holder.uid === this.run.uid) {
-        db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
+        statement(db, REPLACE_RUN).run(this.run);
         return;
       }
       db.prepare("DELETE FROM runs WHERE uid = ?").run(this.run.uid);
@@ -359,25 +369,16 @@ export class RunRecorder implements RunObserver, BatchWriter {
    * written again, whole.
    */
   private verify(): void {
-    if (this.closed) return;
-    let found: { uid: string; n: number } | undefined;
+    // The file as our last commit left it: nothing behind SQLite's back, no second connection needed.
+    if (this.store.unchanged()) return;
+    let found: { uid: string; events: number } | undefined;
     try {
-      const Sqlite = sqlite();
-      const check = new Sqlite(this.store.file, { readonly: true, fileMustExist: true });
-      try {
-        const row = check.prepare("SELECT uid FROM runs WHERE id = ?").get(this.run.id) as { uid: string } | undefined;
-        const events = check.prepare("SELECT count(*) AS n FROM events WHERE run_id = ?").get(this.run.id) as {
-          n: number;
-        };
-        found = row ? { uid: row.uid, n: events.n } : undefined;
-      } finally {
-        check.close();
-      }
+      found = this.store.readBack(this.run.id);
     } catch (error) {
       if (isJournalDamage(error)) return this.rescue(this.store.recover(error));
       return this.notice("verify", `the run journal could not be read back: ${safeErrorText(error)}`);
     }
-    if (found?.uid === this.run.uid && found.n === this.events.length) return;
+    if (found?.uid === this.run.uid && found.events === this.events.length) return;
     this.store.reopen();
     this.rescue(`the run journal ${this.store.file} no longer held this run (another process moved it aside?)`);
   }

@@ -1,5 +1,7 @@
 // The journal's rows as the recorder writes them and the queries read them back.
 
+import type { Database, Statement } from "./sqlite";
+
 /** A run's status: `running` until it ends; a `running` run whose process is gone is shown as `interrupted`. */
 export type RunStatus = "running" | "ok" | "failed" | "cancelled";
 
@@ -80,4 +82,20 @@ export const CALL_COLUMNS =
 export function insertSql(table: string, columns: string, verb = "INSERT"): string {
   const names = columns.split(",").map((c) => c.trim());
   return `${verb} INTO ${table} (${names.join(", ")}) VALUES (${names.map((n) => `@${n}`).join(", ")})`;
+}
+
+export const REPLACE_RUN = insertSql("runs", RUN_COLUMNS, "REPLACE");
+export const INSERT_EVENT = insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE");
+export const INSERT_CALL = insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE");
+
+/** Each connection's statements, prepared once: every step of every run writes with the same few. */
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+
+/** `sql` prepared on `db`, the first time only. */
+export function statement(db: Database, sql: string): Statement {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = new Map()));
+  let found = statements.get(sql);
+  if (!found) statements.set(sql, (found = db.prepare(sql)));
+  return found;
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { JournalError, JournalFile, messageOf, type BatchWriter } from "./journalFile";
 import { JOURNAL_FILE } from "./schema";
-import { isDamage, sqliteCode, type Database } from "./sqlite";
+import { isDamage, sqlite, sqliteCode, type Database } from "./sqlite";
 
 export { JournalError } from "./journalFile";
 
@@ -70,6 +70,23 @@ export class JournalStore {
     }
   }
 
+  /** Whether the file is as this process's last commit left it (nobody else wrote it, nothing moved it). */
+  unchanged(): boolean {
+    return this.shared.unchanged();
+  }
+
+  /** Run `id` as a second connection reads it in the file now at the path: its uid and how many events it has. */
+  readBack(id: number): { uid: string; events: number } | undefined {
+    const check = new (sqlite())(this.file, { readonly: true, fileMustExist: true });
+    try {
+      const row = check.prepare("SELECT uid FROM runs WHERE id = ?").get(id) as { uid: string } | undefined;
+      const events = check.prepare("SELECT count(*) AS n FROM events WHERE run_id = ?").get(id) as { n: number };
+      return row ? { uid: row.uid, events: events.n } : undefined;
+    } finally {
+      check.close();
+    }
+  }
+
   /** After a damage error: moves the file aside and starts a fresh one. Returns the notice. */
   recover(error: unknown): string {
     return this.shared.recover(error);
@@ -78,6 +95,11 @@ export class JournalStore {
   /** Reopens the file now at the journal's path (it was moved aside by another process). */
   reopen(): void {
     this.shared.reopen();
+  }
+
+  /** Runs `work` in a transaction committed without waiting for the disk (the next commitSoon's does). */
+  writeUnsynced(work: (db: Database) => void): void {
+    this.shared.writeUnsynced(work);
   }
 
   /** Commits `writer`'s rows together with those of the other runs writing now (group commit). */
