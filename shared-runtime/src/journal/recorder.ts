@@ -274,7 +274,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
 
   /**
    * Writes the run's first row at once (callers read its id), without waiting for the disk: the
-   * next batch's commit, which the run's first call waits for, puts it there with the others'.
+   * first step's commit puts it there. A crash before that loses a run that completed no step,
+   * which a resume would run from its start anyway.
    */
   private flush(): void {
     try {
@@ -282,7 +283,6 @@ export class RunRecorder implements RunObserver, BatchWriter {
       this.store.writeUnsynced((db) => this.writeRows(db, generation));
       this.settled(true);
       this.runDirty = true;
-      this.durable = this.store.commitSoon(this);
     } catch (error) {
       if (isJournalDamage(error)) this.rescue(this.store.recover(error));
       else this.settled(false, error);
