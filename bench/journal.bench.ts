@@ -13,7 +13,7 @@
 //    baseline) on the same cases.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { hostPolicy, profileHost } from "@rlm-plan/core/host/createHost";
@@ -26,6 +26,7 @@ import type { RunHost } from "@rlm-plan/core/run/host";
 import { SecretMask } from "@rlm-plan/core/run/secrets";
 import { startRun, type HostFactory } from "@rlm-plan/core/run/startRun";
 import { awaitedCalls, calls, measure } from "./measure";
+import { mockedCases } from "./mockedCases";
 
 const ROOT = join(__dirname, "..", "..");
 const ECHO = join(ROOT, "test", "fixtures", "tools", "echo.js");
@@ -135,44 +136,6 @@ async function listing(): Promise<void> {
 
 const CASES = 400;
 
-/** A workspace of CASES mocked cases: a tool call and a model call each, the mocks answering after `delayMs`. */
-function casesWorkspace(delayMs: number): string {
-  const ws = mkdtempSync(join(tmpdir(), "rlm-plan-journal-cases-"));
-  writeFileSync(
-    join(ws, "rlmplan.host.json"),
-    JSON.stringify({
-      capabilities: ["tool(fetch)", "model(llm)"],
-      budget: { time_limit: 60 },
-      tools: { fetch: { type: "command", command: ["node", "fetch.js"] } },
-      providers: { llm: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "BENCH_KEY" } },
-    }),
-  );
-  writeFileSync(
-    join(ws, "plan.rlmplan.json"),
-    JSON.stringify({
-      steps: [
-        { op: "tool", name: "fetch", args: { id: { ref: "input", name: "id" } }, bind: "page" },
-        { op: "model", provider: "llm", prompt: "Label the page", bind: "label" },
-        { op: "final", value: { page: { ref: "var", name: "page" }, label: { ref: "var", name: "label" } } },
-      ],
-    }),
-  );
-  const delay = delayMs > 0 ? { delayMs } : {};
-  writeFileSync(
-    join(ws, "plan.rlmplan.test.json"),
-    JSON.stringify({
-      plan: "plan.rlmplan.json",
-      mocks: {
-        tools: { fetch: [{ value: { title: "T" }, repeat: true, ...delay }] },
-        providers: { llm: [{ value: "news", repeat: true, ...delay }] },
-      },
-      dataset: { file: "rows.jsonl", expect: { value: { contains: { label: "news" } } } },
-    }),
-  );
-  writeFileSync(join(ws, "rows.jsonl"), Array.from({ length: CASES }, (_, i) => JSON.stringify({ id: i })).join("\n"));
-  return ws;
-}
-
 /** `rlm-plan test --jobs N` on the workspace, a fresh journal each time (or none): wall ms. */
 function cliCases(ws: string, jobs: number, journal: boolean): number {
   rmSync(join(ws, ".rlm-plan"), { recursive: true, force: true });
@@ -192,7 +155,7 @@ function cliCases(ws: string, jobs: number, journal: boolean): number {
 async function concurrentCases(): Promise<void> {
   console.log(`3. ${CASES} mocked cases through rlm-plan test (${process.env.RLM_PLAN_BENCH_CLI ?? "this build"})`);
   for (const delayMs of [0, 25]) {
-    const ws = casesWorkspace(delayMs);
+    const ws = mockedCases(CASES, delayMs).dir;
     try {
       cliCases(ws, 8, true); // warm the disk cache and the compiled code
       // Interleaved, three rounds: the median of each.

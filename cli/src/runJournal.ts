@@ -134,6 +134,19 @@ export function startRecording(
   return { ...recording, where: `run ${recording.recorder.runId} in ${shown(recording.store.dir)}`, journalOption };
 }
 
+/** What the run's last lines say of its journal entry (RunArgs' recorded fields). */
+export function recordedArgs(recording: Recording): {
+  recordedAs: number;
+  recordedWhere: string;
+  recordedJournal: string;
+} {
+  return {
+    recordedAs: recording.recorder.runId,
+    recordedWhere: recording.where,
+    recordedJournal: recording.journalOption,
+  };
+}
+
 /** What a resume needs to run the same way again: inputs, mocks and parallel mode as given. */
 function recordedOptions(args: JournalArgs): JsonObject {
   const inputs: JsonObject = {};
