@@ -3,8 +3,9 @@
 // page, garbage in the header's page count, the file cut short, random bytes over an index page);
 // after each, `rlm-plan run` says once that the file was moved aside (the bytes kept there as they
 // were), records its run as run 1 in a fresh journal, and `runs list` lists it. The same with
-// `runs list` as the first command. On each SQLite the journal can use: better-sqlite3, and
-// node:sqlite where this Node has it (RLM_PLAN_SQLITE=node; from Node 22.13).
+// `runs list` as the first command, and when the last close had found the file sound. On each
+// SQLite the journal can use: better-sqlite3, and node:sqlite where this Node has it
+// (RLM_PLAN_SQLITE=node; from Node 22.13).
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -163,6 +164,22 @@ for (const backend of BACKENDS) {
         );
       });
     }
+
+    test("a journal its last run closed sound, damaged since: checked again on open, moved aside", () => {
+      rmSync(JOURNAL, { recursive: true, force: true });
+      for (let i = 0; i < 2; i++) assert.equal(cli(backend.env, "run", "p.rlmplan.json").code, 0);
+      // The last close noted the file's state (the next open need not read every page)...
+      assert.equal(existsSync(`${FILE}.checked`), true);
+      const pages = readFileSync(FILE).length / PAGE;
+      assert.ok(pages >= 8, `${pages} pages`);
+      // ...and a write since, by anything but the journal, is a file to check again.
+      overwrite(Math.floor(pages / 2) * PAGE, Buffer.alloc(PAGE));
+      const damaged = readFileSync(FILE);
+      const ran = cli(backend.env, "run", "p.rlmplan.json");
+      assert.equal(ran.code, 0, ran.stderr);
+      movedAside(ran.stderr, damaged);
+      assert.match(ran.stderr, /\nrlm-plan: recorded as run 1 in \.rlm-plan \(rlm-plan runs show 1\)\n$/);
+    });
 
     test("zeros over a page: runs list, the first to open it, warns and lists the fresh journal", () => {
       const damaged = freshDamaged(DAMAGE[0]!.damage);

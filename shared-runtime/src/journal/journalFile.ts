@@ -14,7 +14,7 @@
 // synchronous=FULL (on disk when the promise resolves). WAL lets other processes read meanwhile
 // and queues their writers on the file's lock.
 
-import { existsSync, renameSync, statSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "./schema";
 import { isDamage, sqlite, type Database } from "./sqlite";
@@ -126,7 +126,10 @@ export class JournalFile {
     clearTimeout(this.idle);
     if (open.get(this.path) === this) open.delete(this.path);
     this.commitNow();
+    // Only our own writes since our last commit (the open's check holds): the closed file is sound.
+    const clean = this.unchanged();
     closeQuietly(this.database);
+    if (clean) markChecked(this.path);
   }
 
   /** After a damage error: moves the file aside and starts a fresh one. Returns the notice. */
@@ -218,7 +221,8 @@ export class JournalFile {
       let db: Database | undefined;
       try {
         db = new Sqlite(this.path, { timeout: BUSY_TIMEOUT_MS });
-        const refusal = prepare(db);
+        // A file as this program left it at its last close was checked then: not read whole again.
+        const refusal = prepare(db, readChecked(this.path) === fileState(this.path));
         if (refusal === undefined) return db;
         closeQuietly(db);
         db = undefined;
@@ -256,7 +260,7 @@ export class JournalFile {
 }
 
 /** Checks the format and soundness and sets the connection up; a reason to move the file aside, or undefined. */
-function prepare(db: Database): { suffix: string; why: string } | undefined {
+function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: string } | undefined {
   const format = db.pragma("user_version", { simple: true }) as number;
   const application = db.pragma("application_id", { simple: true }) as number;
   const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
@@ -269,9 +273,10 @@ function prepare(db: Database): { suffix: string; why: string } | undefined {
       why: `it was written by a newer rlm-plan (journal format ${format}; this rlm-plan reads format ${JOURNAL_FORMAT})`,
     };
   }
-  if (tables.n > 0) {
+  if (tables.n > 0 && !checkedBefore) {
     // Every page's structure, once per process: a damaged page that no write happens to touch
-    // would otherwise take new runs and lose them (and every listing) later.
+    // would otherwise take new runs and lose them (and every listing) later. About 0.1 s per
+    // 1,000 runs of 30 steps, so skipped when the file is as this program last closed it.
     const problems = db.prepare("PRAGMA quick_check(3)").raw().all() as [string][];
     const first = problems[0]?.[0];
     if (first !== "ok") return { suffix: "damaged", why: `it is damaged (${firstProblem(first)})` };
@@ -302,6 +307,28 @@ function addMissingColumns(db: Database): void {
     // Another process may have added them between our read and our write lock.
     for (const column of ADDED_RUN_COLUMNS) if (!has(column.name)) db.exec(`ALTER TABLE runs ADD COLUMN ${column.sql}`);
   }).immediate();
+}
+
+/**
+ * The file's state (fileState) as this program last closed it, sound, kept beside it in
+ * `runs.sqlite.checked`: a later open finding the file in that state (no write since, by anyone,
+ * SQLite or not) need not read every page again. Any other state is checked.
+ */
+function readChecked(path: string): string | undefined {
+  try {
+    return readFileSync(`${path}.checked`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function markChecked(path: string): void {
+  const state = fileState(path);
+  try {
+    if (state !== undefined) writeFileSync(`${path}.checked`, state);
+  } catch {
+    // not kept: the next open checks the file whole
+  }
 }
 
 /** quick_check's first finding on one line ("Tree 4 page 20: btreeInitPage() returns error code 11"). */
