@@ -5,7 +5,14 @@
 //    floor, one fsync'd transaction per step, shows there whole).
 // 2. Listing: `listRuns` over a journal of 10,000 runs against JSON.parse of the same summaries'
 //    JSON text (what a JSON-lines index would cost). Target: under 100 ms.
+// 3. Concurrent cases (`node bench/out/journal.bench.js cases`): `rlm-plan test` (the CLI as a
+//    process) on 400 mocked cases (a tool call and a model call each), --jobs 8 against --jobs 1,
+//    the journal on (a fresh one each time) and off, with mocks answering at once (the case is CPU
+//    and journal) and after 25 ms (as a tool or model would). Target: --jobs 8 at least 4x --jobs 1
+//    with the journal on. RLM_PLAN_BENCH_CLI=path/to/cli/out/main.js measures another build (a
+//    baseline) on the same cases.
 
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +26,7 @@ import type { RunHost } from "@rlm-plan/core/run/host";
 import { SecretMask } from "@rlm-plan/core/run/secrets";
 import { startRun, type HostFactory } from "@rlm-plan/core/run/startRun";
 import { awaitedCalls, calls, measure } from "./measure";
+import { mockedCases } from "./mockedCases";
 
 const ROOT = join(__dirname, "..", "..");
 const ECHO = join(ROOT, "test", "fixtures", "tools", "echo.js");
@@ -126,6 +134,51 @@ async function listing(): Promise<void> {
   );
 }
 
+const CASES = 400;
+
+/** `rlm-plan test --jobs N` on the workspace, a fresh journal each time (or none): wall ms. */
+function cliCases(ws: string, jobs: number, journal: boolean): number {
+  rmSync(join(ws, ".rlm-plan"), { recursive: true, force: true });
+  const cli = process.env.RLM_PLAN_BENCH_CLI ?? join(ROOT, "cli", "out", "main.js");
+  const begun = performance.now();
+  const run = spawnSync(
+    process.execPath,
+    [cli, "test", "--jobs", String(jobs), "--json", ...(journal ? [] : ["--no-journal"])],
+    { cwd: ws, encoding: "utf8" },
+  );
+  const ms = performance.now() - begun;
+  const passed = (JSON.parse(run.stdout) as { summary: { passed: number } }).summary.passed;
+  if (passed !== CASES) throw new Error(`${passed} of ${CASES} cases passed: ${run.stderr}`);
+  return ms;
+}
+
+async function concurrentCases(): Promise<void> {
+  console.log(`3. ${CASES} mocked cases through rlm-plan test (${process.env.RLM_PLAN_BENCH_CLI ?? "this build"})`);
+  for (const delayMs of [0, 25]) {
+    const ws = mockedCases(CASES, delayMs).dir;
+    try {
+      cliCases(ws, 8, true); // warm the disk cache and the compiled code
+      // Interleaved, three rounds: the median of each.
+      const rounds: Record<string, number[]> = { on1: [], on8: [], off1: [], off8: [] };
+      for (let round = 0; round < 3; round++)
+        for (const [key, jobs, journal] of [
+          ["on1", 1, true],
+          ["on8", 8, true],
+          ["off1", 1, false],
+          ["off8", 8, false],
+        ] as const)
+          rounds[key]?.push(cliCases(ws, jobs, journal));
+      const median = (key: string) => (rounds[key] ?? []).sort((a, b) => a - b)[1] as number;
+      const [on1, on8, off1, off8] = [median("on1"), median("on8"), median("off1"), median("off8")];
+      console.log(
+        `   mocks ${delayMs === 0 ? "answering at once" : `after ${delayMs} ms`}: journal on: --jobs 1 ${(on1 / 1000).toFixed(2)} s, --jobs 8 ${(on8 / 1000).toFixed(2)} s: ${(on1 / on8).toFixed(2)}x; journal off: --jobs 1 ${(off1 / 1000).toFixed(2)} s, --jobs 8 ${(off8 / 1000).toFixed(2)} s: ${(off1 / off8).toFixed(2)}x; the journal per case: ${((on1 - off1) / CASES).toFixed(1)} ms at --jobs 1, ${((on8 - off8) / CASES).toFixed(1)} ms at --jobs 8`,
+      );
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  }
+}
+
 function pct(spread: number): string {
   return `${(spread * 100).toFixed(0)}%`;
 }
@@ -134,9 +187,11 @@ async function main(): Promise<void> {
   console.log(
     `node ${process.version}, ${cpus()[0]?.model ?? "cpu"} x${cpus().length}, load ${loadavg()[0]?.toFixed(1)}`,
   );
-  // `node bench/out/journal.bench.js listing` measures the listing alone.
-  if (process.argv[2] !== "listing") await recording();
-  await listing();
+  // `node bench/out/journal.bench.js listing` (or `recording`, `cases`) measures that part alone.
+  const part = process.argv[2];
+  if (part === undefined || part === "recording") await recording();
+  if (part === undefined || part === "listing") await listing();
+  if (part === undefined || part === "cases") await concurrentCases();
 }
 
 main()

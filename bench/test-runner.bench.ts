@@ -6,52 +6,16 @@
 // CLI (`rlm-plan test --jobs 8`) on the delayed dataset, for what a user waits. Nothing asserts.
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import * as os from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { loadTestFile, type TestCase } from "@rlm-plan/core/testing/testFile";
+import { mockedCases } from "./mockedCases";
 import { runCases } from "@rlm-plan/core/testing/testRun";
 
 const CASES = 1000;
 const DELAY_MS = 25;
 const CLI = resolve(__dirname, "..", "..", "cli", "out", "main.js");
-
-function workspace(delayMs: number): { dir: string; file: string } {
-  const dir = mkdtempSync(join(os.tmpdir(), "rlm-plan-bench-test-"));
-  writeFileSync(
-    join(dir, "rlmplan.host.json"),
-    JSON.stringify({
-      capabilities: ["tool(fetch)", "model(llm)"],
-      budget: { time_limit: 60 },
-      tools: { fetch: { type: "command", command: ["node", "fetch.js"] } },
-      providers: { llm: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m", apiKeyEnv: "BENCH_KEY" } },
-    }),
-  );
-  writeFileSync(
-    join(dir, "plan.rlmplan.json"),
-    JSON.stringify({
-      steps: [
-        { op: "tool", name: "fetch", args: { id: { ref: "input", name: "id" } }, bind: "page" },
-        { op: "model", provider: "llm", prompt: "Label the page", bind: "label" },
-        { op: "final", value: { page: { ref: "var", name: "page" }, label: { ref: "var", name: "label" } } },
-      ],
-    }),
-  );
-  const delay = delayMs > 0 ? { delayMs } : {};
-  writeFileSync(
-    join(dir, "plan.rlmplan.test.json"),
-    JSON.stringify({
-      plan: "plan.rlmplan.json",
-      mocks: {
-        tools: { fetch: [{ value: { title: "T" }, repeat: true, ...delay }] },
-        providers: { llm: [{ value: "news", repeat: true, ...delay }] },
-      },
-      dataset: { file: "rows.jsonl", expect: { value: { contains: { label: "news" } } } },
-    }),
-  );
-  writeFileSync(join(dir, "rows.jsonl"), Array.from({ length: CASES }, (_, i) => JSON.stringify({ id: i })).join("\n"));
-  return { dir, file: join(dir, "plan.rlmplan.test.json") };
-}
 
 function load(file: string): readonly TestCase[] {
   const loaded = loadTestFile(file);
@@ -68,7 +32,7 @@ async function timedRun(cases: readonly TestCase[], jobs: number): Promise<numbe
 }
 
 async function compare(label: string, delayMs: number): Promise<void> {
-  const { dir, file } = workspace(delayMs);
+  const { dir, file } = mockedCases(CASES, delayMs);
   try {
     const cases = load(file);
     await runCases(cases.slice(0, 50), { jobs: 8 }); // warm up
@@ -86,7 +50,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}`);
   await compare(`mocks answering after ${DELAY_MS} ms (2 calls a case)`, DELAY_MS);
   await compare("mocks answering at once (CPU only)", 0);
-  const { dir } = workspace(DELAY_MS);
+  const { dir } = mockedCases(CASES, DELAY_MS);
   try {
     for (const jobs of [1, 8]) {
       const begun = performance.now();

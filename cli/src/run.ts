@@ -19,7 +19,7 @@ import { lineText, shownFile } from "./guardedOutput";
 import { openSink } from "./sink";
 import { styleFor, usageErrorText } from "./output";
 import { Cancellation } from "./signals";
-import { resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
+import { recordedArgs, resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import {
   cancelled,
@@ -203,7 +203,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done;
-  if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
+  if (recording) args = { ...args, ...recordedArgs(recording) };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
   if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
@@ -264,7 +264,7 @@ async function runQueued(
     io.stderr.write(`rlm-plan: ${lineText(result.message)}\n`);
     return 1;
   }
-  if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
+  if (recording) args = { ...args, ...recordedArgs(recording) };
   if (result.worker !== "")
     say(`ran on worker ${result.worker}${result.attempt > 1 ? ` (attempt ${result.attempt})` : ""}`);
   report(result.report, args, io, style);

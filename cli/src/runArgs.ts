@@ -1,6 +1,7 @@
 // The arguments of `rlm-plan run`: read, checked against each other (--resume, --queue, --events),
 // and turned into the RunArgs the command runs with, or the one-line usage error it prints.
 
+import { parseRunId, runIdRefusal } from "@rlm-plan/core/journal";
 import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
 import { readOptions, type OptionSpec } from "./options";
@@ -10,6 +11,8 @@ export interface RunArgs {
   /** The journal's id of the run and where it is, once recorded. */
   readonly recordedAs?: number;
   readonly recordedWhere?: string;
+  /** " --journal DIR" when `runs` and `--resume` from this folder would not find that journal themselves. */
+  readonly recordedJournal?: string;
   /** The host profile in force, as shown (set once it is found). */
   readonly hostProfile?: string;
   readonly host: string | undefined;
@@ -65,9 +68,8 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
   if (otlp !== undefined && !/^https?:\/\/[^/]/.test(otlp))
     return "--otlp needs an http(s) URL of an OTLP/HTTP traces endpoint";
   const resumeText = options.values.get("--resume");
-  const resume = resumeText === undefined ? undefined : Number(resumeText);
-  if (resume !== undefined && !(Number.isSafeInteger(resume) && resume > 0))
-    return "--resume needs a RUN number (rlm-plan runs list)";
+  const resume = resumeText === undefined ? undefined : parseRunId(resumeText);
+  if (resumeText !== undefined && resume === undefined) return runIdRefusal("--resume", resumeText);
   if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
   const queueText = options.values.get("--queue");
   const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);

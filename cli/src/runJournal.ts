@@ -5,9 +5,10 @@
 import { relative, resolve } from "node:path";
 import type { JsonObject } from "@rlm-plan/core/json";
 import {
-  findJournalDir,
   JournalError,
+  journalFrom,
   JournalStore,
+  namedJournalDir,
   resumePoint,
   type ResumePoint,
   ResumeRefusal,
@@ -51,10 +52,13 @@ export interface Resuming {
  */
 export function resumeArgs<A extends JournalArgs>(args: A, stderr: Writer): { args: A; resuming: Resuming } | number {
   const id = args.resume as number;
-  const dir = args.journal ?? findJournalDir(process.cwd());
-  if (dir === undefined) {
+  const dir =
+    args.journal !== undefined ? namedJournalDir(args.journal) : journalFrom(process.cwd(), args.plan || undefined);
+  if (typeof dir !== "string") {
     stderr.write(
-      "rlm-plan: --resume: no run journal here (.rlm-plan/ in this folder or above, or beside a host profile); pass --journal DIR\n",
+      dir.length === 0
+        ? "rlm-plan: --resume: no run journal here (.rlm-plan/ in this folder, above it or below it, or beside a host profile); pass --journal DIR\n"
+        : `rlm-plan: --resume: no run journal here, and ${dir.length} below: ${dir.map(shown).join(", ")}; pass --journal DIR\n`,
     );
     return 2;
   }
@@ -91,6 +95,8 @@ export function resumeArgs<A extends JournalArgs>(args: A, stderr: Writer): { ar
 export interface Recording extends SessionRecording {
   /** "run 12 in .rlm-plan": for the last line. */
   readonly where: string;
+  /** " --journal DIR" for the commands the last line names, when they would not find this journal from here. */
+  readonly journalOption: string;
 }
 
 /**
@@ -119,7 +125,26 @@ export function startRecording(
   }
   const { recording } = started;
   if (!recording) return undefined;
-  return { ...recording, where: `run ${recording.recorder.runId} in ${shown(recording.store.dir)}` };
+  // What `runs show N` and `run --resume N` typed here would read.
+  const found = journalFrom(process.cwd());
+  const journalOption =
+    typeof found === "string" && resolve(found) === recording.store.dir
+      ? ""
+      : ` --journal ${shellWord(shown(recording.store.dir))}`;
+  return { ...recording, where: `run ${recording.recorder.runId} in ${shown(recording.store.dir)}`, journalOption };
+}
+
+/** What the run's last lines say of its journal entry (RunArgs' recorded fields). */
+export function recordedArgs(recording: Recording): {
+  recordedAs: number;
+  recordedWhere: string;
+  recordedJournal: string;
+} {
+  return {
+    recordedAs: recording.recorder.runId,
+    recordedWhere: recording.where,
+    recordedJournal: recording.journalOption,
+  };
 }
 
 /** What a resume needs to run the same way again: inputs, mocks and parallel mode as given. */
@@ -140,6 +165,11 @@ function resolvePath(file: string): string {
 function shown(dir: string): string {
   const rel = relative(process.cwd(), dir);
   return rel !== "" && !rel.startsWith("..") ? rel : dir;
+}
+
+/** A path as a shell reads it back whole: quoted when it holds anything but plain path characters. */
+function shellWord(path: string): string {
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }
 
 function messageOf(error: unknown): string {

@@ -36,7 +36,7 @@ export function cancelled(args: RunArgs, io: RunStreams, cancel: Cancellation, r
   io.stderr.write("rlm-plan: the run was cancelled\n");
   if (args.recordedWhere && !args.json)
     io.stderr.write(
-      `rlm-plan: recorded as ${args.recordedWhere}; continue it with rlm-plan run --resume ${args.recordedAs}\n`,
+      `rlm-plan: recorded as ${args.recordedWhere}; continue it with rlm-plan run --resume ${args.recordedAs}${args.recordedJournal ?? ""}\n`,
     );
   return cancel.status;
 }
@@ -195,7 +195,9 @@ function recordedField(args: RunArgs): { run?: number } {
 
 function recordedLine(args: RunArgs, io: RunStreams): void {
   if (args.recordedWhere)
-    io.stderr.write(`rlm-plan: recorded as ${args.recordedWhere} (rlm-plan runs show ${args.recordedAs})\n`);
+    io.stderr.write(
+      `rlm-plan: recorded as ${args.recordedWhere} (rlm-plan runs show ${args.recordedAs}${args.recordedJournal ?? ""})\n`,
+    );
 }
 
 /** "4 steps, 1 tool call, 1 context op, 0 model calls, 31 output bytes". */

@@ -4,17 +4,23 @@
 // workspace's (.rlm-plan/ in this folder or above, or beside the host profile) or --journal DIR.
 
 import {
-  findJournalDir,
+  JOURNAL_FILE,
   JournalError,
+  journalFrom,
   JournalStore,
   listRuns,
+  namedJournalDir,
+  parseRunId,
   pruneRuns,
+  runIdRefusal,
   runDetail,
   type RunDetail,
   type RunFilter,
   type RunOrigin,
   type ShownStatus,
 } from "@rlm-plan/core/journal";
+import { shownPath } from "@rlm-plan/core/text";
+import { join } from "node:path";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink, type OutputSink } from "./sink";
 import { usageErrorText } from "./output";
@@ -31,8 +37,11 @@ export const RUNS_HELP = `rlm-plan runs: the run journal (every rlm-plan run is 
 
 ${RUNS_USAGE}
 
-The journal is .rlm-plan/runs.sqlite in this folder or above it, or beside the nearest host
-profile; --journal DIR names another.
+The journal is found as the host profile is: .rlm-plan/runs.sqlite in the folder of the --plan
+file or above it, else in this folder or above it, or beside the nearest host profile; --journal
+DIR names another (the journal's folder, or a workspace folder holding .rlm-plan/). With none of
+these, the one journal in the folders below this one (three levels down at most) is read. Each
+command first says which journal it read.
 
   list      runs, newest first: id, status, start, time, plan, error, and where it came from
             (a test case's run: test FILE#CASE)
@@ -118,32 +127,40 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
   const wantsRun = sub === "show" || sub === "export";
   if (wantsRun && options.positionals.length !== 1) return usage(`runs ${sub} needs one RUN number`);
   if (!wantsRun && options.positionals.length > 0) return usage(`runs ${sub} takes no ${options.positionals[0]}`);
-  const id = wantsRun ? Number(options.positionals[0]) : 0;
-  if (wantsRun && !(Number.isSafeInteger(id) && id > 0))
-    return usage(`RUN is a run number, not ${options.positionals[0]}`);
+  const idText = options.positionals[0] ?? "";
+  const id = wantsRun ? parseRunId(idText) : 0;
+  if (id === undefined) {
+    io.stderr.write(`rlm-plan: ${runIdRefusal(`runs ${sub}`, idText)}\n`);
+    return 2;
+  }
 
   const filter = sub === "list" ? listFilter(options.values) : {};
   if (typeof filter === "string") {
     io.stderr.write(`rlm-plan: ${filter}\n`);
     return 2;
   }
-  const dir = options.values.get("--journal") ?? findJournalDir(process.cwd());
-  if (dir === undefined) {
+  const dir = journalFor(options.values);
+  if (typeof dir !== "string") {
+    const below = dir.map((found) => shownFile(shownPath(found))).join(", ");
     io.stderr.write(
-      "rlm-plan: no run journal here: no .rlm-plan/ in this folder or above and no host profile; pass --journal DIR\n",
+      dir.length === 0
+        ? "rlm-plan: no run journal here: no .rlm-plan/ in this folder, above it or below it, and no host profile; pass --journal DIR\n"
+        : `rlm-plan: no run journal here, and ${dir.length} below: ${below}; pass --journal DIR\n`,
     );
     return 2;
   }
+  // Which journal this is, whatever follows: the runs of another workspace are never taken for these.
+  io.stderr.write(`rlm-plan: journal ${shownFile(shownPath(join(dir, JOURNAL_FILE)))}\n`);
   let store: JournalStore;
   try {
     const existing = JournalStore.openExisting(dir);
     if (!existing) {
       if (sub === "list") {
         if (options.flags.has("--json")) io.stdout.write("[]\n");
-        else io.stderr.write(`rlm-plan: no runs recorded in ${dir} yet\n`);
+        else io.stderr.write(`rlm-plan: no runs recorded in ${shownFile(shownPath(dir))} yet\n`);
         return 0;
       }
-      io.stderr.write(`rlm-plan: no run journal in ${dir}\n`);
+      io.stderr.write(`rlm-plan: no run journal in ${shownFile(shownPath(dir))}\n`);
       return 1;
     }
     store = existing;
@@ -160,7 +177,7 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
       case "export": {
         const run = runDetail(store, id);
         if (!run) {
-          io.stderr.write(`rlm-plan: there is no run ${id} in ${store.file}\n`);
+          io.stderr.write(`rlm-plan: there is no run ${id} in ${shownFile(shownPath(store.file))}\n`);
           return 1;
         }
         if (sub === "export" || options.flags.has("--json")) io.stdout.json(`${JSON.stringify(run, null, 2)}\n`);
@@ -178,6 +195,12 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
   } finally {
     store.close();
   }
+}
+
+/** The journal `runs` reads: the one --journal names, else the one found from here (or the --plan file). */
+function journalFor(values: ReadonlyMap<string, string>): string | string[] {
+  const named = values.get("--journal");
+  return named !== undefined ? namedJournalDir(named) : journalFrom(process.cwd(), values.get("--plan"));
 }
 
 /** list's filter from its options, or a message. */

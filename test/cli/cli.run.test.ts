@@ -577,7 +577,8 @@ describe("rlm-plan run: secrets and cancellation", { concurrency: true }, () => 
       "  1  checkpoint        ok N ms",
       "rlm-plan: cancelling...",
       "rlm-plan: the run was cancelled",
-      `rlm-plan: recorded as run 1 in ${join(folder, ".rlm-plan")}; continue it with rlm-plan run --resume 1`,
+      // Run from the repository's root, which would not find this journal: the command names it.
+      `rlm-plan: recorded as run 1 in ${join(folder, ".rlm-plan")}; continue it with rlm-plan run --resume 1 --journal ${join(folder, ".rlm-plan")}`,
     ]);
     assert.notEqual(processState(pids.child), "running", "the tool is still running");
     assert.notEqual(processState(pids.grandchild), "running", "the tool's child is still running");

@@ -121,10 +121,13 @@ describe("rlm-plan runs", () => {
 
     const missing = ws.cli("runs", "show", "99");
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /^rlm-plan: there is no run 99 in .*runs\.sqlite\n$/);
+    assert.equal(
+      missing.stderr,
+      "rlm-plan: journal .rlm-plan/runs.sqlite\nrlm-plan: there is no run 99 in .rlm-plan/runs.sqlite\n",
+    );
 
     const pruned = ws.cli("runs", "prune", "--keep", "1");
-    assert.equal(pruned.stderr, "rlm-plan: pruned 1 run\n");
+    assert.equal(pruned.stderr, "rlm-plan: journal .rlm-plan/runs.sqlite\nrlm-plan: pruned 1 run\n");
     assert.deepEqual(
       (JSON.parse(ws.cli("runs", "list", "--json").stdout) as { id: number }[]).map((r) => r.id),
       [2],
@@ -141,7 +144,7 @@ describe("rlm-plan runs", () => {
     assert.equal(existsSync(join(other.dir, ".rlm-plan")), false);
     assert.equal(
       other.cli("runs", "list").stderr,
-      `rlm-plan: no runs recorded in ${join(other.dir, ".rlm-plan")} yet\n`,
+      "rlm-plan: journal .rlm-plan/runs.sqlite\nrlm-plan: no runs recorded in .rlm-plan yet\n",
     );
     const bad = other.cli("runs", "list", "--status", "weird");
     assert.equal(bad.code, 2);

@@ -27,8 +27,9 @@ const MCP_HOST = "rlm-plan: host profile examples/mcp/rlmplan.host.json";
 const STATIC_TEXT =
   "static check, no program started; left to --preflight: MCP tool lists and argument schemas, programs, provider keys, input files";
 const STATIC = `rlm-plan: ${STATIC_TEXT}`;
+// Two journals below by then (the README's runs of examples/workspace and examples/mcp): `runs` names both.
 const NO_JOURNAL =
-  "rlm-plan: no run journal here: no .rlm-plan/ in this folder or above and no host profile; pass --journal DIR";
+  "rlm-plan: no run journal here, and 2 below: examples/mcp/.rlm-plan, examples/workspace/.rlm-plan; pass --journal DIR";
 const EXPECTED: Readonly<Record<string, Expected>> = {
   "npx rlm-plan run examples/workspace/plans/retry-flaky.rlmplan.json": { code: 0, first: HOST },
   "npx rlm-plan run examples/workspace/plans/parallel.rlmplan.json --json": { code: 0 },
@@ -69,8 +70,8 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     code: 0,
     first: `::notice title=rlm-plan::${STATIC_TEXT}`,
   },
-  // The run journal of this folder (the docs' runs above were recorded beside each example's
-  // host profile, not here): a user runs these in a workspace; here they say where to look.
+  // No run journal in this folder or above (the docs' runs above were recorded beside each
+  // example's host profile, below): a user runs these in a workspace; here they say where to look.
   "npx rlm-plan runs list": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs list --status failed --since 7d --json": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs list --case refund": { code: 2, first: NO_JOURNAL },

@@ -5,7 +5,7 @@
 // plan and a finished run are refused with a clear message.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -159,6 +159,43 @@ describe("rlm-plan run --resume", () => {
         [2, "tool", "ok"],
       ],
     );
+  });
+
+  test("accepted at once after SIGKILL, before the killed process is even collected (issue 34 item 7)", async () => {
+    const ws = workspace("resume-at-once");
+    writeFileSync(join(ws.dir, "block"), "");
+    const { child, output } = cli(ws, "run", "--json", "plan.rlmplan.json");
+    for (let i = 0; i < 600 && !ws.marks().includes("four"); i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGKILL");
+    rmSync(join(ws.dir, "block"));
+    // Synchronous children from here: this process's event loop does not run, so the killed run
+    // is not collected (a zombie, which `kill(pid, 0)` still finds) while they ask about it.
+    const listed = ws.cli("runs", "list", "--json");
+    assert.deepEqual(
+      (JSON.parse(listed.stdout) as { id: number; status: string }[]).map((r) => [r.id, r.status]),
+      [[1, "interrupted"]],
+    );
+    const resumed = spawnSync(process.execPath, [CLI, "run", "--json", "--resume", "1"], {
+      cwd: ws.dir,
+      env: ENV,
+      encoding: "utf8",
+    });
+    assert.doesNotMatch(resumed.stderr, /still running/);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const value = result(resumed.stdout)["value"] as Record<string, unknown>;
+    assert.deepEqual(
+      [value["a"], value["c"], value["d"]],
+      [
+        { label: "one", n: 3 },
+        { label: "three", n: 5 },
+        { label: "four", n: 4 },
+      ],
+    );
+    assert.deepEqual(
+      ws.marks().filter((m) => m !== "four"),
+      ["one", "three"],
+    );
+    assert.equal((await output).code, null);
   });
 
   test("a changed plan, a finished run and an unknown run are refused, saying why", async () => {

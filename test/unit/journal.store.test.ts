@@ -154,7 +154,7 @@ describe("journal: a store it cannot use is moved aside, never deleted", () => {
     const dir = tempDir();
     const file = join(dir, "runs.sqlite");
     const old = new (sqlite())(file);
-    old.exec(SCHEMA.replace(",\n  label TEXT\n", "\n"));
+    old.exec(SCHEMA.replace(",\n  label TEXT,\n  process TEXT\n", "\n"));
     old.pragma(`application_id = ${APPLICATION_ID}`);
     old.pragma(`user_version = ${JOURNAL_FORMAT}`);
     old

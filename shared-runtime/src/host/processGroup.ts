@@ -183,7 +183,15 @@ function signalReaches(target: number): boolean {
   }
 }
 
-function procStat(pid: number): { state: string; pgrp: number } | undefined {
+/**
+ * When the process started, in clock ticks since boot (`/proc/PID/stat`'s starttime): with the
+ * pid, it names one process even after the pid is reused. Undefined without /proc or the process.
+ */
+export function processStartTicks(pid: number): string | undefined {
+  return HAS_PROC ? procStat(pid)?.start : undefined;
+}
+
+function procStat(pid: number): { state: string; pgrp: number; start: string } | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -192,5 +200,5 @@ function procStat(pid: number): { state: string; pgrp: number } | undefined {
   }
   // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
+  return { state: fields[0] ?? "", pgrp: Number(fields[2]), start: fields[19] ?? "" };
 }

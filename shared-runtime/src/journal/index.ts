@@ -7,3 +7,5 @@ export * from "./recorder";
 export * from "./queries";
 export * from "./replay";
 export * from "./replayRun";
+export * from "./runId";
+export { JOURNAL_FILE } from "./schema";

@@ -1,18 +1,35 @@
 // Whether the process that wrote a `running` run is still alive: a run whose process is gone did
-// not finish (it is shown as interrupted and may be resumed). Only a process on this machine can be
-// asked; a run from another machine is taken as alive.
+// not finish (it is shown as interrupted and may be resumed at once). A process killed a moment
+// ago may still be a zombie (its parent has not collected it: `kill(pid, 0)` still succeeds), and
+// its pid may since belong to another process (pids are reused; in a container they start again
+// from 1): the run records its process's identity (the boot's id and the process's start time)
+// and a pid whose identity is not the recorded one is not the run's. Only a process on this
+// machine can be asked; a run from another machine is taken as alive.
 
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { processStartTicks, processState } from "../host/processGroup";
 
-export function processAlive(pid: number | null, machine: string | null): boolean {
+let bootId: string | undefined;
+
+/** The process `pid` as a run records it ("BOOT_ID:START_TICKS"), or null where /proc cannot say. */
+export function processIdentity(pid: number = process.pid): string | null {
+  const start = processStartTicks(pid);
+  if (start === undefined || start === "") return null;
+  try {
+    bootId ??= readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  } catch {
+    bootId = "";
+  }
+  return `${bootId}:${start}`;
+}
+
+/** Whether the run's process (`pid` on `machine`, with its recorded `identity`) is still running. */
+export function processAlive(pid: number | null, machine: string | null, identity: string | null = null): boolean {
   if (pid === null) return false;
   if (machine !== null && machine !== hostname()) return true;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  if (processState(pid) !== "running") return false;
+  if (identity === null) return true;
+  const now = processIdentity(pid);
+  return now === null || now === identity;
 }

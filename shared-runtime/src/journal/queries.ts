@@ -51,7 +51,7 @@ export interface RunFilter {
  * twice as long (bench/README.md).
  */
 const LIST_SQL = `SELECT id, uid, origin, plan_name, plan_file, status, stage, error_kind, ${iso("started_at")},
-  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label FROM runs`;
+  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label, process FROM runs`;
 
 type ListedRow = [
   id: number,
@@ -70,6 +70,7 @@ type ListedRow = [
   pid: number | null,
   machine: string | null,
   label: string | null,
+  process: string | null,
 ];
 
 function iso(column: string): string {
@@ -111,7 +112,7 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
   const rows = store.db.prepare(sql).raw().all(params) as ListedRow[];
   const out: RunSummary[] = [];
   for (const row of rows) {
-    const status = row[5] === "running" && !processAlive(row[13], row[14]) ? "interrupted" : row[5];
+    const status = row[5] === "running" && !processAlive(row[13], row[14], row[16]) ? "interrupted" : row[5];
     if (filter.status !== undefined && status !== filter.status) continue;
     out.push({
       id: row[0],
@@ -257,7 +258,7 @@ export function pruneRuns(store: JournalStore, rule: PruneRule): number[] {
 
 function summaryOf(row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest" | "details">): RunSummary {
   const status: ShownStatus =
-    row.status === "running" && !processAlive(row.pid, row.machine) ? "interrupted" : row.status;
+    row.status === "running" && !processAlive(row.pid, row.machine, row.process) ? "interrupted" : row.status;
   return {
     id: row.id,
     uid: row.uid,

@@ -1,9 +1,11 @@
 // Records one run into the journal as it happens: a RunObserver (run/observer.ts) that startRun
 // feeds the event stream, every model and tool call, and the report. Rows are kept in memory and
-// written in one transaction when a step ends, before the next one starts (WAL, synchronous=FULL:
-// a crash loses at most the step in flight). The journal never stops a run: a write that fails is
-// tried again at the next step, and a journal found damaged (or replaced by another process) is
-// moved aside and this run written whole into a fresh one, so nothing of it is lost.
+// committed when a step ends, together with the steps other runs of this process ended meanwhile
+// (group commit, journalFile.ts; WAL, synchronous=FULL). The run's next model or tool call, and
+// its report, wait until that commit is on disk: a crash loses at most the steps since the last
+// call, and those made no call, so a resume runs no recorded call again. The journal never stops
+// a run: a write that fails is tried again at the next step, and a journal found damaged (or
+// replaced by another process) is moved aside and this run written whole into a fresh one.
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
@@ -13,11 +15,23 @@ import type { RunEvent } from "../run/events";
 import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
-import { jsonByteLength } from "../run/outputMeasure";
-import { callIdentity, digestOf, holdsHandle, RECORDED_TEXT_LIMIT } from "./canonical";
+import { callIdentity, digestOf, holdsHandle } from "./canonical";
+import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
+import { processIdentity } from "./liveness";
 import { ReplayBook, type ResumePoint } from "./replay";
-import { CALL_COLUMNS, EVENT_COLUMNS, insertSql, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
-import { sqlite } from "./sqlite";
+import {
+  INSERT_CALL,
+  INSERT_EVENT,
+  insertSql,
+  REPLACE_RUN,
+  RUN_COLUMNS,
+  statement,
+  type CallRow,
+  type EventRow,
+  type RunRow,
+} from "./rows";
+import type { BatchWriter } from "./journalFile";
+import type { Database } from "./sqlite";
 import { isJournalDamage, type JournalStore } from "./store";
 
 /** Who started the run. */
@@ -39,7 +53,7 @@ export interface RecordingMeta {
 
 const TERMINAL = new Set(["step_finished", "step_failed", "attempt_failed"]);
 
-export class RunRecorder implements RunObserver {
+export class RunRecorder implements RunObserver, BatchWriter {
   readonly elapsedBeforeMs: number;
   private readonly run: RunRow;
   private readonly texts = new Map<string, string>();
@@ -49,6 +63,14 @@ export class RunRecorder implements RunObserver {
   private eventsWritten = 0;
   private readonly callsDirty = new Set<CallRow>();
   private runDirty = true;
+  /** The file generation (store.generation) this run's rows are in; 0 before its first commit. */
+  private generation = 0;
+  /** The generation the rows being written go into (set by writeRows, kept by settled). */
+  private writing = 0;
+  /** The run's id before the write in flight (restored if it rolls back). */
+  private idBefore = 0;
+  /** Resolves when the rows of the steps ended so far are on disk. */
+  private durable: Promise<void> = Promise.resolve();
   private readonly segment: number;
   private readonly begun = performance.now();
   private readonly callCounts = new Map<string, number>();
@@ -56,7 +78,6 @@ export class RunRecorder implements RunObserver {
   private readonly replaying = new Map<string, boolean>();
   private readonly said = new Set<string>();
   private details: JsonObject;
-  private closed = false;
   private readonly statusBefore: RunRow["status"];
 
   private constructor(
@@ -75,7 +96,14 @@ export class RunRecorder implements RunObserver {
     this.details = { options: mask.maskValue(meta.options) };
     this.statusBefore = resumed?.run.status ?? "running";
     if (resumed) {
-      this.run = { ...resumed.run, status: "running", ended_at: null, pid: process.pid, machine: hostname() };
+      this.run = {
+        ...resumed.run,
+        status: "running",
+        ended_at: null,
+        pid: process.pid,
+        machine: hostname(),
+        process: processIdentity(),
+      };
       this.run.segments += 1;
       this.segment = this.run.segments;
       // One by one, not spread: a resumed run may hold more events than the call stack takes arguments.
@@ -108,6 +136,7 @@ export class RunRecorder implements RunObserver {
         mocked: 0,
         details: "{}",
         label: meta.label === undefined ? null : mask.mask(meta.label),
+        process: processIdentity(),
       };
     }
     this.flush();
@@ -134,6 +163,7 @@ export class RunRecorder implements RunObserver {
   started(start: RunStart): void {
     this.details = { ...this.details, estimate: countsJson(start.estimate), budget: countsJson(start.budget) };
     this.run.mocked = start.mocked ? 1 : 0;
+    // Written with the run's first step (nothing outside the process has happened yet).
     this.runDirty = true;
   }
 
@@ -157,8 +187,8 @@ export class RunRecorder implements RunObserver {
       replayed: replayed ? 1 : 0,
       body: this.meta.mask.mask(JSON.stringify(event)),
     });
-    // A step that ended is on disk before the next one starts; a replayed one was already.
-    if (TERMINAL.has(event.type) && !replayed) this.flush();
+    // A step that ended is on disk before the run's next call; a replayed one was already.
+    if (TERMINAL.has(event.type) && !replayed) this.durable = this.store.commitSoon(this);
   }
 
   readonly call: CallInterceptor = async (call, proceed) => {
@@ -168,6 +198,7 @@ export class RunRecorder implements RunObserver {
     const identity = callIdentity(call, this.meta.mask);
     const recorded = identity.whole ? this.book?.take(path, occurrence, identity.key) : undefined;
     if (recorded) return recorded();
+    await this.durable;
     const begun = performance.now();
     const row: CallRow = {
       run_id: this.run.id,
@@ -211,7 +242,7 @@ export class RunRecorder implements RunObserver {
     }
   };
 
-  finished(report: ObservedReport): void {
+  async finished(report: ObservedReport): Promise<void> {
     const run = this.run;
     // A resume that never got to execute (a key unset, a program gone) leaves the run resumable.
     if (this.book && report.stage !== "execute") run.status = this.statusBefore;
@@ -232,7 +263,7 @@ export class RunRecorder implements RunObserver {
       ...(report.ok ? { value: mask.maskValue(report.value ?? null) } : { error: mask.maskValue(report.error ?? {}) }),
     };
     this.runDirty = true;
-    this.flush();
+    await this.store.commitSoon(this);
     this.verify();
   }
 
@@ -241,46 +272,73 @@ export class RunRecorder implements RunObserver {
     return performance.now() - this.begun + this.elapsedBeforeMs;
   }
 
-  /** Writes what is pending in one transaction (committed to disk before it returns). */
+  /**
+   * Writes the run's first row at once (callers read its id), without waiting for the disk: the
+   * first step's commit puts it there. A crash before that loses a run that completed no step,
+   * which a resume would run from its start anyway.
+   */
   private flush(): void {
-    if (this.closed) return;
     try {
-      this.write(false);
+      const generation = this.store.generation;
+      this.store.writeUnsynced((db) => this.writeRows(db, generation));
+      this.settled(true);
+      this.runDirty = true;
     } catch (error) {
       if (isJournalDamage(error)) this.rescue(this.store.recover(error));
-      else
-        this.notice("write", `the run journal could not record this step (it will try again): ${safeErrorText(error)}`);
+      else this.settled(false, error);
     }
   }
 
-  private write(all: boolean): void {
-    const db = this.store.db;
+  /** BatchWriter: this run's pending rows; all of them when the file is not the one they went into. */
+  writeRows(db: Database, generation: number): void {
+    const all = this.generation !== 0 && this.generation !== generation;
+    this.idBefore = this.run.id;
     this.run.details = exactJsonText(this.details);
-    db.transaction(() => {
-      for (const [digest, text] of this.texts)
-        db.prepare("INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
-      if (this.run.id === 0 || all) this.insertRun(all);
-      else if (this.runDirty) db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
-      const insertEvent = db.prepare(insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE"));
-      for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
-        insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
-      const insertCall = db.prepare(insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE"));
-      for (const row of all ? this.calls : this.callsDirty) insertCall.run({ ...row, run_id: this.run.id });
-    })();
+    if (all) {
+      // The fresh file has none of this run's texts either.
+      this.texts.set(this.run.plan_digest, this.meta.mask.mask(this.meta.plan.text));
+      if (this.meta.hostProfile && this.run.host_digest)
+        this.texts.set(this.run.host_digest, this.meta.mask.mask(this.meta.hostProfile.text));
+    }
+    for (const [digest, text] of this.texts)
+      statement(db, "INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
+    if (this.run.id === 0 || all) this.insertRun(db, all);
+    else if (this.runDirty) statement(db, REPLACE_RUN).run(this.run);
+    const insertEvent = statement(db, INSERT_EVENT);
+    for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
+      insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
+    const insertCall = statement(db, INSERT_CALL);
+    for (const row of all ? this.calls : this.callsDirty) insertCall.run({ ...row, run_id: this.run.id });
+    this.writing = generation;
+  }
+
+  /** BatchWriter: what was written is on disk (or, without damage, not: it is tried again at the next step). */
+  settled(committed: boolean, error?: unknown): void {
+    if (!committed) {
+      // A run row inserted in the rolled-back transaction has no id: another run may get that one.
+      this.run.id = this.idBefore;
+      this.notice("write", `the run journal could not record this step (it will try again): ${safeErrorText(error)}`);
+      return;
+    }
     this.texts.clear();
     this.eventsWritten = this.events.length;
     this.callsDirty.clear();
     this.runDirty = false;
+    this.generation = this.writing;
+  }
+
+  /** BatchWriter: the batch this run was in found the journal damaged and moved it aside. */
+  damaged(notice: string): void {
+    this.notice("recovered", notice);
   }
 
   /** Inserts the run row: a new id the first time; when rewriting, its own id unless another run has it. */
-  private insertRun(rewrite: boolean): void {
-    const db = this.store.db;
+  private insertRun(db: Database, rewrite: boolean): void {
     const { id: _id, ...row } = this.run;
     if (rewrite && this.run.id !== 0) {
       const holder = db.prepare("SELECT uid FROM runs WHERE id = ?").get(this.run.id) as { uid: string } | undefined;
       if (!holder || holder.uid === this.run.uid) {
-        db.prepare(insertSql("runs", RUN_COLUMNS, "REPLACE")).run(this.run);
+        statement(db, REPLACE_RUN).run(this.run);
         return;
       }
       db.prepare("DELETE FROM runs WHERE uid = ?").run(this.run.uid);
@@ -296,10 +354,10 @@ export class RunRecorder implements RunObserver {
   private rescue(notice: string): void {
     this.notice("recovered", notice);
     try {
-      this.texts.set(this.run.plan_digest, this.meta.mask.mask(this.meta.plan.text));
-      if (this.meta.hostProfile && this.run.host_digest)
-        this.texts.set(this.run.host_digest, this.meta.mask.mask(this.meta.hostProfile.text));
-      this.write(true);
+      const db = this.store.db;
+      const generation = this.store.generation;
+      db.transaction(() => this.writeRows(db, generation))();
+      this.settled(true);
     } catch (error) {
       this.notice("write", `the run journal could not record this run: ${safeErrorText(error)}`);
     }
@@ -311,25 +369,16 @@ export class RunRecorder implements RunObserver {
    * written again, whole.
    */
   private verify(): void {
-    if (this.closed) return;
-    let found: { uid: string; n: number } | undefined;
+    // The file as our last commit left it: nothing behind SQLite's back, no second connection needed.
+    if (this.store.unchanged()) return;
+    let found: { uid: string; events: number } | undefined;
     try {
-      const Sqlite = sqlite();
-      const check = new Sqlite(this.store.file, { readonly: true, fileMustExist: true });
-      try {
-        const row = check.prepare("SELECT uid FROM runs WHERE id = ?").get(this.run.id) as { uid: string } | undefined;
-        const events = check.prepare("SELECT count(*) AS n FROM events WHERE run_id = ?").get(this.run.id) as {
-          n: number;
-        };
-        found = row ? { uid: row.uid, n: events.n } : undefined;
-      } finally {
-        check.close();
-      }
+      found = this.store.readBack(this.run.id);
     } catch (error) {
       if (isJournalDamage(error)) return this.rescue(this.store.recover(error));
       return this.notice("verify", `the run journal could not be read back: ${safeErrorText(error)}`);
     }
-    if (found?.uid === this.run.uid && found.n === this.events.length) return;
+    if (found?.uid === this.run.uid && found.events === this.events.length) return;
     this.store.reopen();
     this.rescue(`the run journal ${this.store.file} no longer held this run (another process moved it aside?)`);
   }
@@ -343,37 +392,4 @@ export class RunRecorder implements RunObserver {
       // a listener's failure is its own
     }
   }
-}
-
-/** A reply too big to record: its size in bytes; null for one JSON cannot hold. */
-function omittedReply(reply: unknown): string | null {
-  const bytes = jsonByteLength(reply);
-  return bytes === undefined || bytes <= RECORDED_TEXT_LIMIT ? null : JSON.stringify({ omitted_bytes: bytes });
-}
-
-/** The reply's JSON text; over RECORDED_TEXT_LIMIT its size alone (and not replayable: undefined). */
-function replyText(reply: unknown): string | undefined {
-  try {
-    if ((jsonByteLength(reply) ?? 0) > RECORDED_TEXT_LIMIT) return undefined;
-    return JSON.stringify(reply);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A budget or estimate as plain JSON (counts beyond 2^53 stay exact through exactJsonText). */
-function countsJson(value: object): JsonObject {
-  return { ...(value as JsonObject) };
-}
-
-/** What the run used of each budget counter. */
-function spent(budget: ObservedReport["budget"] & object, remaining: JsonObject): JsonObject {
-  const used = (limit: number, left: unknown) => (typeof left === "number" ? limit - left : null);
-  return {
-    steps: used(budget.max_steps, remaining["steps"]),
-    model_calls: used(budget.max_model_calls, remaining["model_calls"]),
-    tool_calls: used(budget.max_tool_calls, remaining["tool_calls"]),
-    context_ops: used(budget.max_context_ops, remaining["context_ops"]),
-    output_bytes: used(budget.max_output_bytes, remaining["output_bytes"]),
-  };
 }

@@ -36,7 +36,7 @@ export function resumePoint(store: JournalStore, id: number): ResumePoint {
     throw new ResumeRefusal(
       `run ${id} finished (${run.status}${run.error_kind ? `: ${run.error_kind}` : ""}); only a run that did not finish (interrupted or cancelled) can be resumed`,
     );
-  if (run.status === "running" && processAlive(run.pid, run.machine))
+  if (run.status === "running" && processAlive(run.pid, run.machine, run.process))
     throw new ResumeRefusal(`run ${id} is still running (process ${run.pid}); stop it first or wait for it`);
   const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(id) as EventRow[];
   const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE run_id = ? ORDER BY seq`).all(id) as CallRow[];

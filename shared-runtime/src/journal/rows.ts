@@ -1,5 +1,7 @@
 // The journal's rows as the recorder writes them and the queries read them back.
 
+import type { Database, Statement } from "./sqlite";
+
 /** A run's status: `running` until it ends; a `running` run whose process is gone is shown as `interrupted`. */
 export type RunStatus = "running" | "ok" | "failed" | "cancelled";
 
@@ -26,6 +28,8 @@ export interface RunRow {
   details: string;
   /** What the run was within its origin (a test run's "FILE#CASE"), or null. */
   label: string | null;
+  /** The writing process's identity ("BOOT_ID:START_TICKS", liveness.ts), or null where it cannot be read. */
+  process: string | null;
 }
 
 export interface EventRow {
@@ -69,7 +73,7 @@ export interface CallRow {
 }
 
 export const RUN_COLUMNS =
-  "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details, label";
+  "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details, label, process";
 export const EVENT_COLUMNS = "run_id, seq, segment, type, elapsed_ms, replayed, body";
 export const CALL_COLUMNS =
   "run_id, seq, segment, kind, name, model, path, occurrence, request_key, request, status, reply, error, replayable, elapsed_ms, duration_ms";
@@ -78,4 +82,20 @@ export const CALL_COLUMNS =
 export function insertSql(table: string, columns: string, verb = "INSERT"): string {
   const names = columns.split(",").map((c) => c.trim());
   return `${verb} INTO ${table} (${names.join(", ")}) VALUES (${names.map((n) => `@${n}`).join(", ")})`;
+}
+
+export const REPLACE_RUN = insertSql("runs", RUN_COLUMNS, "REPLACE");
+export const INSERT_EVENT = insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE");
+export const INSERT_CALL = insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE");
+
+/** Each connection's statements, prepared once: every step of every run writes with the same few. */
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+
+/** `sql` prepared on `db`, the first time only. */
+export function statement(db: Database, sql: string): Statement {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = new Map()));
+  let found = statements.get(sql);
+  if (!found) statements.set(sql, (found = db.prepare(sql)));
+  return found;
 }

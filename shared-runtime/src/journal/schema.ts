@@ -18,6 +18,8 @@ export const JOURNAL_FILE = "runs.sqlite";
 export const ADDED_RUN_COLUMNS: readonly { readonly name: string; readonly sql: string }[] = [
   // What the run was within its origin: a test run's test file and case ("greet.rlmplan.test.json#hi").
   { name: "label", sql: "label TEXT" },
+  // The writing process's identity (liveness.ts): its pid reused by another process is not it.
+  { name: "process", sql: "process TEXT" },
 ];
 
 export const SCHEMA = `
@@ -41,7 +43,8 @@ CREATE TABLE runs (
   machine TEXT,
   mocked INTEGER NOT NULL DEFAULT 0,
   details TEXT NOT NULL,
-  label TEXT
+  label TEXT,
+  process TEXT
 );
 CREATE INDEX runs_by_start ON runs (started_at);
 CREATE INDEX runs_by_plan ON runs (plan_name);

@@ -1,36 +1,31 @@
-// The run journal's file: `.rlm-plan/runs.sqlite` under the workspace, opened with better-sqlite3
-// in WAL mode with synchronous=FULL (a committed batch is on disk before the call returns, and
-// several processes write at once, each waiting its turn on the write lock). A file that is not
-// a journal, is damaged, or was written by a newer format is never deleted or changed: it is
-// renamed aside, a fresh journal is started, and the store says so in `notices`.
+// The run journal's file: `.rlm-plan/runs.sqlite` under the workspace, in WAL mode with
+// synchronous=FULL (a committed batch is on disk before the call returns, and several processes
+// write at once, each waiting its turn on the write lock). A store is one user's handle on the
+// process's one connection to the file (journalFile.ts: the soundness check on open, moving an
+// unusable file aside, group commit); closing the last handle closes the connection.
 
-import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
-import { ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FILE, JOURNAL_FORMAT, SCHEMA } from "./schema";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { JournalError, JournalFile, messageOf, type BatchWriter } from "./journalFile";
+import { JOURNAL_FILE } from "./schema";
 import { isDamage, sqlite, sqliteCode, type Database } from "./sqlite";
+
+export { JournalError } from "./journalFile";
 
 /** The journal folder's name under a workspace. */
 export const JOURNAL_DIR = ".rlm-plan";
 
-/** How long a writer waits for another process's transaction before it gives up. */
-const BUSY_TIMEOUT_MS = 10_000;
-
-/** The journal could not be opened at all (a folder that cannot be created, no SQLite). */
-export class JournalError extends Error {}
-
 export class JournalStore {
   readonly file: string;
-  /** What opening did that a user should know: a damaged or newer journal moved aside. */
-  readonly notices: string[] = [];
-  private database: Database;
+  /** What opening did that a user should know: a damaged or newer journal moved aside (told to the first opener). */
+  readonly notices: string[];
+  private readonly shared: JournalFile;
   private closed = false;
 
-  private constructor(
-    readonly dir: string,
-    private readonly readonly: boolean,
-  ) {
+  private constructor(readonly dir: string) {
     this.file = join(dir, JOURNAL_FILE);
-    this.database = this.openChecked();
+    this.shared = JournalFile.acquire(this.file);
+    this.notices = this.shared.notices.splice(0);
   }
 
   /** Opens (creating folder and file as needed) the journal in `dir`. Throws JournalError. */
@@ -45,19 +40,24 @@ export class JournalStore {
     } catch (error) {
       throw new JournalError(`the run journal's folder ${folder} could not be created: ${messageOf(error)}`);
     }
-    return new JournalStore(folder, false);
+    return new JournalStore(folder);
   }
 
-  /** Opens an existing journal for reading only, or undefined when `dir` holds none. */
+  /** Opens an existing journal, or undefined when `dir` holds none. */
   static openExisting(dir: string): JournalStore | undefined {
     const folder = resolve(dir);
     if (!existsSync(join(folder, JOURNAL_FILE))) return undefined;
-    return new JournalStore(folder, false);
+    return new JournalStore(folder);
   }
 
   get db(): Database {
     if (this.closed) throw new JournalError("the run journal is closed");
-    return this.database;
+    return this.shared.db;
+  }
+
+  /** Which file at the path this process writes: bumped when one is moved aside and a fresh one started. */
+  get generation(): number {
+    return this.shared.generation;
   }
 
   /** The device and inode of the file now at the journal's path (another process may have moved it aside). */
@@ -70,127 +70,48 @@ export class JournalStore {
     }
   }
 
-  /**
-   * After a damage error: moves the file aside (if it is still the one this store opened) and
-   * starts a fresh one. Returns the notice.
-   */
-  recover(error: unknown): string {
-    const notice = this.moveAside("damaged", `it is damaged (${messageOf(error)})`);
+  /** Whether the file is as this process's last commit left it (nobody else wrote it, nothing moved it). */
+  unchanged(): boolean {
+    return this.shared.unchanged();
+  }
+
+  /** Run `id` as a second connection reads it in the file now at the path: its uid and how many events it has. */
+  readBack(id: number): { uid: string; events: number } | undefined {
+    const check = new (sqlite())(this.file, { readonly: true, fileMustExist: true });
     try {
-      this.database.close();
-    } catch {
-      // the damaged connection may refuse to close cleanly; the file is aside already
+      const row = check.prepare("SELECT uid FROM runs WHERE id = ?").get(id) as { uid: string } | undefined;
+      const events = check.prepare("SELECT count(*) AS n FROM events WHERE run_id = ?").get(id) as { n: number };
+      return row ? { uid: row.uid, events: events.n } : undefined;
+    } finally {
+      check.close();
     }
-    this.database = this.openChecked();
-    return notice;
+  }
+
+  /** After a damage error: moves the file aside and starts a fresh one. Returns the notice. */
+  recover(error: unknown): string {
+    return this.shared.recover(error);
   }
 
   /** Reopens the file now at the journal's path (it was moved aside by another process). */
   reopen(): void {
-    try {
-      this.database.close();
-    } catch {
-      // as in recover
-    }
-    this.database = this.openChecked();
+    this.shared.reopen();
+  }
+
+  /** Runs `work` in a transaction committed without waiting for the disk (the next commitSoon's does). */
+  writeUnsynced(work: (db: Database) => void): void {
+    this.shared.writeUnsynced(work);
+  }
+
+  /** Commits `writer`'s rows together with those of the other runs writing now (group commit). */
+  commitSoon(writer: BatchWriter): Promise<void> {
+    return this.shared.commitSoon(writer);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    try {
-      this.database.close();
-    } catch {
-      // closing twice or after damage: nothing left to do
-    }
+    this.shared.release();
   }
-
-  /** Opens the file, moving aside what cannot be used, until a usable journal is open. */
-  private openChecked(): Database {
-    const Sqlite = sqlite();
-    for (let tries = 0; ; tries++) {
-      let db: Database | undefined;
-      try {
-        db = new Sqlite(this.file, { timeout: BUSY_TIMEOUT_MS });
-        const refusal = this.prepare(db);
-        if (refusal === undefined) return db;
-        db.close();
-        db = undefined;
-        this.notices.push(this.moveAside(refusal.suffix, refusal.why));
-      } catch (error) {
-        try {
-          db?.close();
-        } catch {
-          // already unusable
-        }
-        if (!isDamage(error) || tries > 2) {
-          throw new JournalError(`the run journal ${this.file} could not be opened: ${messageOf(error)}`);
-        }
-        this.notices.push(this.moveAside("damaged", `it is damaged (${messageOf(error)})`));
-      }
-    }
-  }
-
-  /** Checks the format and sets the store up; a reason to move the file aside, or undefined. */
-  private prepare(db: Database): { suffix: string; why: string } | undefined {
-    const format = db.pragma("user_version", { simple: true }) as number;
-    const application = db.pragma("application_id", { simple: true }) as number;
-    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
-    if (application !== APPLICATION_ID && (application !== 0 || tables.n > 0)) {
-      return { suffix: "foreign", why: "it is not an rlm-plan run journal" };
-    }
-    if (format > JOURNAL_FORMAT) {
-      return {
-        suffix: "newer",
-        why: `it was written by a newer rlm-plan (journal format ${format}; this rlm-plan reads format ${JOURNAL_FORMAT})`,
-      };
-    }
-    // WAL before anything is written: readers never wait for writers, writers queue on one lock.
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    if (format === 0 && !this.readonly) {
-      db.transaction(() => {
-        // Another process may have created it between our read and our write lock.
-        if ((db.pragma("user_version", { simple: true }) as number) !== 0) return;
-        db.pragma("auto_vacuum = INCREMENTAL");
-        db.exec(SCHEMA);
-        db.pragma(`application_id = ${APPLICATION_ID}`);
-        db.pragma(`user_version = ${JOURNAL_FORMAT}`);
-      }).immediate();
-    } else if (format === JOURNAL_FORMAT && !this.readonly) addMissingColumns(db);
-    return undefined;
-  }
-
-  /** Renames the journal (and its -wal and -shm files) aside; nothing is deleted. */
-  private moveAside(suffix: string, why: string): string {
-    const stamp = new Date()
-      .toISOString()
-      .replace(/[-:]/g, "")
-      .replace(/\.\d+Z$/, "Z");
-    const aside = `${this.file}.${suffix}-${stamp}`;
-    for (const part of ["", "-wal", "-shm"]) {
-      const from = `${this.file}${part}`;
-      if (!existsSync(from)) continue;
-      try {
-        renameSync(from, `${aside}${part}`);
-      } catch (error) {
-        throw new JournalError(`the run journal ${from} could not be moved aside: ${messageOf(error)}`);
-      }
-    }
-    return `the run journal ${this.file} was not used: ${why}; it was moved to ${basename(aside)} (nothing deleted) and a new journal was started`;
-  }
-}
-
-/** A store written before a nullable column was added gets it (format unchanged: older readers name their columns). */
-function addMissingColumns(db: Database): void {
-  const has = (name: string) =>
-    (db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = ?").get(name) as { n: number }).n > 0;
-  if (ADDED_RUN_COLUMNS.every((column) => has(column.name))) return;
-  db.transaction(() => {
-    // Another process may have added them between our read and our write lock.
-    for (const column of ADDED_RUN_COLUMNS) if (!has(column.name)) db.exec(`ALTER TABLE runs ADD COLUMN ${column.sql}`);
-  }).immediate();
 }
 
 export function isJournalDamage(error: unknown): boolean {
@@ -199,8 +120,4 @@ export function isJournalDamage(error: unknown): boolean {
 
 export function journalErrorCode(error: unknown): string | undefined {
   return sqliteCode(error);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,7 @@
 
 import { resolve } from "node:path";
 import type { JsonObject } from "../json";
-import { journalDirOf, profileJournalDir } from "../journal/location";
+import { journalDirOf, namedJournalDir, profileJournalDir } from "../journal/location";
 import { RunRecorder, type RunOrigin } from "../journal/recorder";
 import { checkSameInputs, ResumeRefusal, type ResumePoint } from "../journal/replay";
 import { JournalStore } from "../journal/store";
@@ -52,7 +52,7 @@ export function sessionJournalDir(
   session: Pick<RecordedSession, "hostProfile" | "profile">,
   dir?: string,
 ): string | undefined {
-  if (dir !== undefined) return resolve(dir);
+  if (dir !== undefined) return namedJournalDir(dir);
   if (session.profile) return profileJournalDir(session.profile);
   return session.hostProfile === undefined ? undefined : journalDirOf(session.hostProfile);
 }
