@@ -16,10 +16,11 @@ import { mocksJson } from "./queue/planJob";
 import type { QueueAddress } from "./queue/queueUrl";
 import type { runOnQueue } from "./queue/runOnQueue";
 import type { SecretMask } from "@rlm-plan/core/secrets";
+import type { RunReport } from "@rlm-plan/core/run";
 import { guardedStream, lineText, shownFile } from "./guardedOutput";
-import { styleFor } from "./output";
+import { styleFor, type Style } from "./output";
 import { Cancellation } from "./signals";
-import { resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
+import { resumeArgs, runObservers, startRecording, type Recording, type Resuming } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import {
   cancelled,
@@ -195,16 +196,35 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = startedPrinter(args.json, io, style, mocks !== undefined);
+  const watchers = runObservers(args, profile, recording, io.mask, env, io.stderr);
   const handle = session.run({
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer.onTransition,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
-    observers: [printer.observer, ...runObservers(args, profile, recording, io.mask, env, io.stderr)],
+    observers: [printer.observer, ...watchers.observers],
     recording,
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done;
+  try {
+    return ended(args, result, recording, io, style, cancel);
+  } finally {
+    // The result is out; the trace gets what is left of its deadline, or nothing after Ctrl-C.
+    await watchers.settled(cancel.signal);
+  }
+}
+
+/** The run's end as printed, and its exit status. */
+function ended(
+  given: RunArgs,
+  result: RunReport,
+  recording: Recording | undefined,
+  io: GuardedIo,
+  style: Style,
+  cancel: Cancellation,
+): number {
+  let args = given;
   if (recording) args = { ...args, recordedAs: recording.recorder.runId, recordedWhere: recording.where };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
