@@ -23,8 +23,8 @@ const ws = cliWorkspace("worker-wedge");
 ws.write("rlmplan.host.json", JSON.stringify({ capabilities: [], journal: { enabled: false } }));
 ws.write("one.rlmplan.json", JSON.stringify({ steps: [{ op: "final", value: 1 }] }));
 ws.write(
-  "tests/one.rlmplan-test.json",
-  JSON.stringify({ plan: "../one.rlmplan.json", cases: [{ name: "one", expect: { value: 1 } }] }),
+  "tests/one.rlmplan.test.json",
+  JSON.stringify({ plan: "../one.rlmplan.json", cases: [{ name: "one", expect: { value: { equals: 1 } } }] }),
 );
 
 /** Polls `read` every 50 ms until it gives something. */
@@ -87,5 +87,46 @@ describe("a job whose stored data is not JSON", { skip }, () => {
       return now?.finishedOn !== undefined ? now : undefined;
     });
     assert.equal((done.returnvalue as { report: { outcome: { value: unknown } } }).report.outcome.value, 7);
+  });
+});
+
+describe("a Redis port that accepts and never answers", { skip, concurrency: true }, () => {
+  let silent: Server;
+  let port = 0;
+  const sockets: Socket[] = [];
+  before(async () => {
+    silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("data", () => undefined).on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    port = (silent.address() as AddressInfo).port;
+  });
+  after(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  const said = (where: string) =>
+    `cannot ${where} redis://127.0.0.1:${port}/q: no answer within 5 s: something accepts connections at 127.0.0.1:${port} but does not answer as Redis`;
+
+  // Before the fix each of these waited forever; the test's own timeout is the bound.
+  test("worker: exit 2 with a clear error", { timeout: 30_000 }, async () => {
+    const run = await runCliAsync(ws.dir, ["worker", "--queue", `redis://127.0.0.1:${port}/q`]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stderr, `rlm-plan worker: ${said("reach Redis at")}\n`);
+    assert.ok(sockets.length > 0, "it did connect");
+  });
+
+  test("run --queue: exit 2 with a clear error", { timeout: 30_000 }, async () => {
+    const run = await runCliAsync(ws.dir, ["run", "one.rlmplan.json", "--queue", `redis://127.0.0.1:${port}/q`]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stderr.split("\n").at(-2), `rlm-plan: ${said("use the queue")}`);
+  });
+
+  test("test --queue: exit 2 with a clear error", { timeout: 30_000 }, async () => {
+    const run = await runCliAsync(ws.dir, ["test", "tests", "--queue", `redis://127.0.0.1:${port}/q`]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stderr.split("\n").at(-2), `rlm-plan: ${said("use the queue")}`);
   });
 });

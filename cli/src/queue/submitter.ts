@@ -6,7 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { Job, JobsOptions, Queue, QueueEvents } from "bullmq";
-import { bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
+import { answeredWithin, bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
 import type { JobProgress, PlanJob, PlanJobResult } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
 
@@ -41,12 +41,17 @@ export class QueueSubmitter {
     // Asked once first: a wrong address or password is said at once, not retried forever.
     (await connectClient(address)).disconnect();
     const { Queue, QueueEvents } = bullmq();
-    const connection = connectionOf(address, "bullmq");
-    const queue = new Queue(address.queue, { connection, prefix: KEY_PREFIX });
-    const events = new QueueEvents(address.queue, { connection, prefix: KEY_PREFIX });
+    const queue = new Queue(address.queue, { connection: connectionOf(address, "commands"), prefix: KEY_PREFIX });
+    const events = new QueueEvents(address.queue, {
+      connection: connectionOf(address, "blocking"),
+      prefix: KEY_PREFIX,
+    });
     queue.on("error", () => undefined);
     events.on("error", () => undefined);
-    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    await answeredWithin(address, Promise.all([queue.waitUntilReady(), events.waitUntilReady()]), () => {
+      void queue.disconnect();
+      void events.disconnect();
+    });
     return new QueueSubmitter(queue, events);
   }
 

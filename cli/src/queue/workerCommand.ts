@@ -158,7 +158,7 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
     }
   };
   const worker: Worker = new Worker(args.address.queue, processor, {
-    connection: connectionOf(args.address, "bullmq"),
+    connection: connectionOf(args.address, "blocking"),
     prefix: KEY_PREFIX,
     concurrency: args.concurrency,
     lockDuration: args.lockMs,
