@@ -130,3 +130,66 @@ describe("a Redis port that accepts and never answers", { skip, concurrency: tru
     assert.equal(run.stderr.split("\n").at(-2), `rlm-plan: ${said("use the queue")}`);
   });
 });
+
+describe("Redis that goes away under a worker or a submitter", { skip, concurrency: true }, () => {
+  test("SIGTERM with Redis frozen: the worker stops without it, says so, exit 1", { timeout: 30_000 }, async () => {
+    const redis = await startRedis();
+    try {
+      const worker = await startWorker(ws.dir, "frozen-w", ["--queue", redis.url("frozen")]);
+      redis.freeze();
+      worker.child.kill("SIGTERM");
+      assert.equal(await worker.exited, 1, worker.log());
+      assert.match(
+        worker.log(),
+        /\nrlm-plan worker: Redis at redis:\/\/127\.0\.0\.1:\d+\/frozen did not answer within 5 s: stopped without it \(a job whose end it did not store goes to another worker after --lock-ms\)\nrlm-plan worker: stopped\n$/,
+      );
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  test("SIGTERM with Redis gone (killed): the worker exits", { timeout: 30_000 }, async () => {
+    const redis = await startRedis();
+    const worker = await startWorker(ws.dir, "gone-w", ["--queue", redis.url("gone")]);
+    await redis.stop();
+    worker.child.kill("SIGTERM");
+    const code = await worker.exited;
+    assert.ok(code === 0 || code === 1, `exit ${code}: ${worker.log()}`);
+    assert.match(worker.log(), /\nrlm-plan worker: stopped\n$/);
+  });
+
+  test(
+    "run --queue whose job vanished (Redis restarted empty) fails within 10 s, naming the job",
+    { timeout: 30_000 },
+    async () => {
+      const redis = await startRedis();
+      const { Queue } = await import("bullmq");
+      const queue = new Queue("vanish", { connection: { host: "127.0.0.1", port: redis.port }, prefix: "rlm-plan" });
+      queue.on("error", () => undefined);
+      try {
+        const child = spawn(process.execPath, [CLI, "run", "one.rlmplan.json", "--queue", redis.url("vanish")], {
+          cwd: ws.dir,
+          env: { ...process.env, NO_COLOR: "1" },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        const output: Promise<ChildOutput> = childOutput(child);
+        // No worker listens: the job waits in Redis until Redis loses it.
+        await until(async () => ((await queue.getWaitingCount()) === 1 ? true : undefined));
+        const [job] = await queue.getWaiting();
+        await redis.restartEmpty();
+        const restarted = performance.now();
+        const run = await output;
+        const noticedMs = performance.now() - restarted;
+        assert.equal(run.code, 1, run.stderr);
+        assert.equal(
+          run.stderr.split("\n").at(-2),
+          `rlm-plan: job ${job?.id} vanished from the queue: Redis no longer has it (restarted empty, or flushed), so no worker will end it`,
+        );
+        assert.ok(noticedMs < 10_000, `noticed after ${Math.round(noticedMs)} ms`);
+      } finally {
+        await queue.close();
+        await redis.stop();
+      }
+    },
+  );
+});

@@ -15,6 +15,10 @@ export interface RedisServer {
   readonly port: number;
   /** redis://127.0.0.1:PORT/QUEUE */
   url(queue: string): string;
+  /** Freezes it (SIGSTOP): it still accepts connections (the kernel does) and never answers. */
+  freeze(): void;
+  /** Kills it and starts an empty one on the same port (a restart that lost everything). */
+  restartEmpty(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,6 +33,33 @@ export function redisMissing(): string | undefined {
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "rlm-plan-redis-"));
+  let child = await spawnRedis(port, dir);
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    }
+  };
+  return {
+    port,
+    url: (queue) => `redis://127.0.0.1:${port}/${queue}`,
+    freeze: () => void child.kill("SIGSTOP"),
+    restartEmpty: async () => {
+      await kill();
+      child = await spawnRedis(port, dir);
+    },
+    stop: async () => {
+      process.off("exit", killOnExit);
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function spawnRedis(port: number, dir: string): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
     REDIS_SERVER,
     ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"],
@@ -44,21 +75,7 @@ export async function startRedis(): Promise<RedisServer> {
     child.stderr?.on("data", onData);
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
   });
-  const killOnExit = () => child.kill("SIGKILL");
-  process.once("exit", killOnExit);
-  return {
-    port,
-    url: (queue) => `redis://127.0.0.1:${port}/${queue}`,
-    stop: async () => {
-      process.off("exit", killOnExit);
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGKILL");
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return child;
 }
 
 function freePort(): Promise<number> {

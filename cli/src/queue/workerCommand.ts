@@ -15,7 +15,7 @@ import { addSessionSecrets, openPlanSessionSync, sessionMask } from "@rlm-plan/c
 import { guardedStream, lineText } from "../guardedOutput";
 import { displayPath } from "../output";
 import { readOptions } from "../options";
-import { connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
+import { answeredWithin, connectClient, connectionOf, KEY_PREFIX, REDIS_TIMEOUT_MS } from "./bullmq";
 import { planWorkerClass } from "./planWorker";
 import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queueUrl";
 import { runPlanJob, type WorkerContext } from "./workerJob";
@@ -48,9 +48,11 @@ options:
   -h, --help              show this help
 
 SIGTERM or SIGINT: take no new job, finish the jobs in flight, exit 0. A second signal cancels
-them and hands them back to the queue (another worker runs them again).
+them and hands them back to the queue (another worker runs them again). Redis then has 5 s to
+take their ends; if it does not answer, the worker stops without it (exit 1).
 
-exit status: 0 stopped by a signal after its jobs, 2 usage error, bad host profile or Redis unreachable`;
+exit status: 0 stopped by a signal after its jobs, 1 stopped by a signal with Redis not answering,
+             2 usage error, bad host profile or Redis unreachable`;
 
 interface WorkerArgs {
   readonly address: QueueAddress;
@@ -135,12 +137,17 @@ export async function workerCommand(argv: readonly string[], unguarded: WorkerIo
     redis.disconnect();
     journal?.close();
     stderr.end();
+    // A stopped worker leaves no process behind: what BullMQ and ioredis may still hold (timers
+    // reconnecting to a Redis that is gone) does not keep it alive past this second. Unref'd, so
+    // a worker whose connections all closed exits at once, by itself.
+    setTimeout(() => process.exit(), 1000).unref();
   }
 }
 
 async function serve(args: WorkerArgs, context: WorkerContext, say: (line: string) => void): Promise<number> {
   const Worker = planWorkerClass();
   const running = new Map<string, AbortController>();
+  let onIdle: (() => void) | undefined;
   const counts = { done: 0, failed: 0, refused: 0 };
   let stopping = 0;
   const processor = async (job: Job): Promise<PlanJobResult> => {
@@ -155,6 +162,7 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
       return result;
     } finally {
       running.delete(id);
+      if (running.size === 0) onIdle?.();
     }
   };
   const worker: Worker = new Worker(args.address.queue, processor, {
@@ -202,10 +210,15 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
       stopping++;
       if (stopping === 1) {
         say(`${signal}: taking no new job; finishing the ${running.size} in flight (a second signal hands them back)`);
-        void worker.close().then(() => {
+        const idle = new Promise<void>((done) => (running.size === 0 ? done() : (onIdle = done)));
+        void closeWithin(worker, idle).then((closed) => {
           health();
+          if (!closed)
+            say(
+              `Redis at ${args.address.shown} did not answer within ${REDIS_TIMEOUT_MS / 1000} s: stopped without it (a job whose end it did not store goes to another worker after --lock-ms)`,
+            );
           say("stopped");
-          resolve(0);
+          resolve(closed ? 0 : 1);
         });
         return;
       }
@@ -221,13 +234,34 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
   process.on("unhandledRejection", stray);
 
   void worker.run().catch((error: unknown) => stray(error));
-  await worker.waitUntilReady();
+  try {
+    await answeredWithin(args.address, worker.waitUntilReady(), () => void worker.disconnect());
+  } catch (error) {
+    say(`cannot reach Redis at ${args.address.shown}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
   say(
     `ready: queue ${args.address.shown}, host profile ${displayPath(context.profileFile)}, concurrency ${args.concurrency}, worker ${args.name}, journal ${context.journal ? displayPath(context.journal.dir) : "off"}`,
   );
   const code = await stopped;
   if (timer) clearInterval(timer);
   return code;
+}
+
+/**
+ * Closes the worker: its jobs in flight end first (their runs need no Redis), then Redis has
+ * REDIS_TIMEOUT_MS to take their ends and let go. Without an answer the worker's connections are
+ * dropped and it stops anyway: SIGTERM is honoured whatever Redis does. True when Redis answered.
+ */
+async function closeWithin(worker: Worker, idle: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = idle.then(
+    () => new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), REDIS_TIMEOUT_MS))),
+  );
+  const closed = await Promise.race([worker.close().then(() => true as const), silent]);
+  clearTimeout(timer);
+  if (!closed) void worker.disconnect().catch(() => undefined);
+  return closed;
 }
 
 function parseWorkerArgs(argv: readonly string[]): WorkerArgs | "help" | string {
