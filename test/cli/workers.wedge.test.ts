@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
@@ -192,4 +193,73 @@ describe("Redis that goes away under a worker or a submitter", { skip, concurren
       }
     },
   );
+});
+
+describe("the Redis password from RLM_PLAN_REDIS_PASSWORD or --redis-password-file", { skip }, () => {
+  const PASSWORD = "wedge-redis-pass-7f3c9a";
+  let redis: RedisServer;
+  let worker: WorkerProcess;
+  before(async () => {
+    redis = await startRedis({ requirepass: PASSWORD });
+    worker = await startWorker(ws.dir, "env-w", ["--queue", redis.url("secret")], {
+      RLM_PLAN_REDIS_PASSWORD: PASSWORD,
+    });
+  });
+  after(async () => {
+    if (worker) await stopWorker(worker);
+    await redis?.stop();
+  });
+  /** The CLI with `args` and the password's file (its first line; a newline after it). */
+  const withPasswordFile = (...args: string[]) =>
+    runCliAsync(ws.dir, [...args, "--redis-password-file", ws.write("redis-password.txt", `${PASSWORD}\n`)]);
+
+  test("a worker from the environment, run --queue from a file: the job runs, the password is never printed", async () => {
+    const run = await withPasswordFile("run", "one.rlmplan.json", "--queue", redis.url("secret"));
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "1\n");
+    assert.match(run.stderr, /\nrlm-plan: worker env-w runs the job\n/);
+    assert.ok(!`${run.stdout}${run.stderr}${worker.log()}`.includes(PASSWORD));
+  });
+
+  test("a wrong password from the environment: Redis's refusal, exit 2, nothing of it printed", async () => {
+    const run = await runCliAsync(ws.dir, ["worker", "--queue", redis.url("secret")], {
+      RLM_PLAN_REDIS_PASSWORD: "not-the-password-0042",
+    });
+    assert.equal(run.code, 2);
+    assert.equal(
+      run.stderr,
+      `rlm-plan worker: cannot reach Redis at ${redis.url("secret")}: WRONGPASS invalid username-password pair or user is disabled.\n`,
+    );
+    assert.ok(!run.stderr.includes("not-the-password-0042"));
+  });
+
+  test("a password in the URL and in a file: refused, said without either", async () => {
+    const run = await withPasswordFile(
+      "test",
+      "tests",
+      "--queue",
+      `redis://:${PASSWORD}@127.0.0.1:${redis.port}/secret`,
+    );
+    assert.equal(run.code, 2);
+    assert.equal(
+      run.stderr.split("\n").at(-2),
+      `rlm-plan: redis://:***@127.0.0.1:${redis.port}/secret holds a password and --redis-password-file gives another: give it once`,
+    );
+    assert.ok(!run.stderr.includes(PASSWORD));
+  });
+
+  test("the URL form still works, and ps shows *** for it", async () => {
+    const inUrl = await startWorker(ws.dir, "url-w", [
+      "--queue",
+      `redis://:${PASSWORD}@127.0.0.1:${redis.port}/secret`,
+    ]);
+    try {
+      const commandLine = readFileSync(`/proc/${inUrl.child.pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      assert.ok(!commandLine.includes(PASSWORD), commandLine);
+      assert.match(commandLine, new RegExp(`--queue redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}/secret`));
+      assert.ok(!inUrl.log().includes(PASSWORD));
+    } finally {
+      await stopWorker(inUrl);
+    }
+  });
 });

@@ -30,10 +30,12 @@ export function redisMissing(): string | undefined {
   return `skipped: ${message}`;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** `requirepass`: the password Redis asks of every client. */
+export async function startRedis(options: { requirepass?: string } = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "rlm-plan-redis-"));
-  let child = await spawnRedis(port, dir);
+  const extra = options.requirepass !== undefined ? ["--requirepass", options.requirepass] : [];
+  let child = await spawnRedis(port, dir, extra);
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
   const kill = async () => {
@@ -49,7 +51,7 @@ export async function startRedis(): Promise<RedisServer> {
     freeze: () => void child.kill("SIGSTOP"),
     restartEmpty: async () => {
       await kill();
-      child = await spawnRedis(port, dir);
+      child = await spawnRedis(port, dir, extra);
     },
     stop: async () => {
       process.off("exit", killOnExit);
@@ -59,10 +61,10 @@ export async function startRedis(): Promise<RedisServer> {
   };
 }
 
-async function spawnRedis(port: number, dir: string): Promise<ChildProcess> {
+async function spawnRedis(port: number, dir: string, extra: readonly string[]): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
     REDIS_SERVER,
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", ...extra],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";

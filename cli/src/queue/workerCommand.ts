@@ -17,12 +17,19 @@ import { displayPath } from "../output";
 import { readOptions } from "../options";
 import { answeredWithin, connectClient, connectionOf, KEY_PREFIX, REDIS_TIMEOUT_MS } from "./bullmq";
 import { planWorkerClass } from "./planWorker";
-import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queueUrl";
+import {
+  parseQueueUrl,
+  PASSWORD_FILE_OPTION,
+  QUEUE_URL_FORM,
+  REDIS_PASSWORD_ENV,
+  type QueueAddress,
+  withPassword,
+} from "./queueUrl";
 import { runPlanJob, type WorkerContext } from "./workerJob";
 import type { PlanJobResult } from "./planJob";
 
 export const WORKER_USAGE =
-  "usage: rlm-plan worker --queue redis://HOST:PORT/QUEUE [--host FILE] [--concurrency N] [--name NAME]\n                       [--journal DIR | --no-journal] [--lock-ms N] [--health-interval SECONDS]";
+  "usage: rlm-plan worker --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--host FILE] [--concurrency N]\n                       [--name NAME] [--journal DIR | --no-journal] [--lock-ms N] [--health-interval SECONDS]";
 
 export const WORKER_HELP = `rlm-plan worker: run plan jobs from a queue (BullMQ on Redis), under this machine's host profile
 
@@ -35,6 +42,9 @@ worker's host profile, never the job's.
 
 options:
   --queue URL             ${QUEUE_URL_FORM}; a password in it is shown as ***
+  --redis-password-file FILE
+                          the Redis password: the file's first line (or set ${REDIS_PASSWORD_ENV};
+                          either keeps it out of ps, which shows a URL's password)
   --host FILE             the host profile (default: the nearest ${"rlmplan.host.json"} in this folder or above)
   --concurrency N         run N jobs at a time (default 1)
   --name NAME             how this worker is named in results and logs (default HOST:PID)
@@ -56,6 +66,8 @@ exit status: 0 stopped by a signal after its jobs, 1 stopped by a signal with Re
 
 interface WorkerArgs {
   readonly address: QueueAddress;
+  /** --redis-password-file FILE. */
+  readonly passwordFile?: string;
   readonly host?: string;
   readonly concurrency: number;
   readonly name: string;
@@ -77,15 +89,21 @@ export async function workerCommand(argv: readonly string[], unguarded: WorkerIo
   const mask = sessionMask({ env });
   const stderr = guardedStream(unguarded.stderr, mask);
   const say = (line: string) => void stderr.write(`rlm-plan worker: ${lineText(line)}\n`);
-  const args = parseWorkerArgs(argv);
-  if (args === "help") {
+  const parsed = parseWorkerArgs(argv);
+  if (parsed === "help") {
     unguarded.stdout.write(`${WORKER_HELP}\n`);
     return 0;
   }
-  if (typeof args === "string") {
-    stderr.write(`rlm-plan: ${args}\n${WORKER_USAGE}\n`);
+  if (typeof parsed === "string") {
+    stderr.write(`rlm-plan: ${parsed}\n${WORKER_USAGE}\n`);
     return 2;
   }
+  const address = withPassword(parsed.address, parsed.passwordFile, env);
+  if (typeof address === "string") {
+    stderr.write(`rlm-plan: ${address}\n`);
+    return 2;
+  }
+  const args: WorkerArgs = { ...parsed, address };
   if (args.address.password !== undefined) addSessionSecrets(mask, { env, clientValues: [args.address.password] });
   const opened = openPlanSessionSync({ ...(args.host !== undefined ? { hostProfile: args.host } : {}), env, mask });
   if (!opened.ok) {
@@ -274,9 +292,19 @@ function parseWorkerArgs(argv: readonly string[]): WorkerArgs | "help" | string 
       "--journal": "a DIR",
       "--lock-ms": "milliseconds",
       "--health-interval": "seconds",
+      [PASSWORD_FILE_OPTION]: "a FILE",
     },
     flags: ["--no-journal", "--help", "-h"],
-    nonEmpty: ["--queue", "--host", "--concurrency", "--name", "--journal", "--lock-ms", "--health-interval"],
+    nonEmpty: [
+      "--queue",
+      "--host",
+      "--concurrency",
+      "--name",
+      "--journal",
+      "--lock-ms",
+      "--health-interval",
+      PASSWORD_FILE_OPTION,
+    ],
   });
   if (typeof options === "string") return options;
   if (options.flags.has("--help") || options.flags.has("-h")) return "help";
@@ -301,8 +329,10 @@ function parseWorkerArgs(argv: readonly string[]): WorkerArgs | "help" | string 
   const noJournal = options.flags.has("--no-journal");
   if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
   const host = options.values.get("--host");
+  const passwordFile = options.values.get(PASSWORD_FILE_OPTION);
   return {
     address,
+    ...(passwordFile !== undefined ? { passwordFile } : {}),
     concurrency: concurrency as number,
     lockMs: lockMs as number,
     healthSeconds: healthSeconds as number,
