@@ -159,6 +159,18 @@ describe("Redis that goes away under a worker or a submitter", { skip, concurren
     assert.match(worker.log(), /\nrlm-plan worker: stopped\n$/);
   });
 
+  test("SIGTERM to a worker whose stderr reader is gone: it exits all the same", { timeout: 30_000 }, async () => {
+    const redis = await startRedis();
+    try {
+      const worker = await startWorker(ws.dir, "mute-w", ["--queue", redis.url("mute")]);
+      worker.child.stderr.destroy(); // `rlm-plan worker ... 2>&1 | head -3`, once head has gone
+      worker.child.kill("SIGTERM");
+      assert.equal(await worker.exited, 0);
+    } finally {
+      await redis.stop();
+    }
+  });
+
   test(
     "run --queue whose job vanished (Redis restarted empty) fails within 10 s, naming the job",
     { timeout: 30_000 },

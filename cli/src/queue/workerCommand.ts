@@ -86,6 +86,10 @@ export interface WorkerIo {
 /** Runs `rlm-plan worker` until a signal stops it. Never throws; resolves to the exit status. */
 export async function workerCommand(argv: readonly string[], unguarded: WorkerIo): Promise<number> {
   const env = unguarded.env ?? process.env;
+  // A stderr whose reader has gone (`worker ... 2>&1 | head`) fails every write with EPIPE: left
+  // unhandled, each became an uncaught error the worker reported on stderr again, a busy loop
+  // that never saw SIGTERM. The worker goes on unheard and still stops on a signal.
+  (unguarded.stderr as Partial<NodeJS.EventEmitter>).on?.("error", () => undefined);
   const mask = sessionMask({ env });
   const stderr = guardedStream(unguarded.stderr, mask);
   const say = (line: string) => void stderr.write(`rlm-plan worker: ${lineText(line)}\n`);
