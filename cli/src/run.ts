@@ -12,14 +12,15 @@ import {
   type PlanSession,
 } from "@rlm-plan/core/session";
 import { mocksJson } from "./queue/planJob";
-import type { QueueAddress } from "./queue/queueUrl";
+import { withPassword, type QueueAddress } from "./queue/queueUrl";
 import type { runOnQueue } from "./queue/runOnQueue";
 import type { SecretMask } from "@rlm-plan/core/secrets";
+import type { RunReport } from "@rlm-plan/core/run";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink } from "./sink";
-import { styleFor, usageErrorText } from "./output";
+import { styleFor, usageErrorText, type Style } from "./output";
 import { Cancellation } from "./signals";
-import { recordedArgs, resumeArgs, runObservers, startRecording, type Resuming } from "./runJournal";
+import { recordedArgs, resumeArgs, runObservers, startRecording, type Recording, type Resuming } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import {
   cancelled,
@@ -42,7 +43,7 @@ export interface RunIo extends RunStreams {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--mocks FILE] [--parallel MODE] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -70,6 +71,9 @@ options:
   --queue URL         run the plan as a job on a queue (redis://HOST:PORT/QUEUE): a worker
                       (rlm-plan worker) runs it under ITS host profile; the output is the same,
                       and the run is recorded in this workspace's journal when it ends
+  --redis-password-file FILE
+                      with --queue: the Redis password, the file's first line (or set
+                      RLM_PLAN_REDIS_PASSWORD); unlike a password in the URL, not seen in ps
   --resume RUN        continue run RUN of the journal, which did not finish: its completed steps'
                       model and tool calls are answered from the journal, the rest runs; the plan
                       and host profile must be unchanged (see rlm-plan runs)
@@ -168,7 +172,14 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     }
   }
   const session = opened.session;
-  if (args.queue) return runQueued(args, args.queue, session, io, cancel);
+  if (args.queue) {
+    const address = withPassword(args.queue, args.queuePasswordFile, env);
+    if (typeof address === "string") {
+      io.stderr.write(`rlm-plan: ${address}\n`);
+      return 2;
+    }
+    return runQueued(args, address, session, io, cancel);
+  }
   const text = session.text ?? "";
   const profileFile = session.hostProfile ?? "";
   // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
@@ -193,16 +204,35 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = startedPrinter(args.json, io, style, mocks !== undefined);
+  const watchers = runObservers(args, profile, recording, io.mask, env, io.stderr);
   const handle = session.run({
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
     onTransition: printer.onTransition,
     onEvent: eventPrinter(text, args, io, mocks !== undefined),
-    observers: [printer.observer, ...runObservers(args, profile, recording, io.mask, env, io.stderr)],
+    observers: [printer.observer, ...watchers.observers],
     recording,
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done;
+  try {
+    return ended(args, result, recording, io, style, cancel);
+  } finally {
+    // The result is out; the trace gets what is left of its deadline, or nothing after Ctrl-C.
+    await watchers.settled(cancel.signal);
+  }
+}
+
+/** The run's end as printed, and its exit status. */
+function ended(
+  given: RunArgs,
+  result: RunReport,
+  recording: Recording | undefined,
+  io: GuardedIo,
+  style: Style,
+  cancel: Cancellation,
+): number {
+  let args = given;
   if (recording) args = { ...args, ...recordedArgs(recording) };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;

@@ -3,7 +3,7 @@
 
 import { parseRunId, runIdRefusal } from "@rlm-plan/core/journal";
 import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run";
-import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
+import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
 import { readOptions, type OptionSpec } from "./options";
 
 export interface RunArgs {
@@ -26,6 +26,8 @@ export interface RunArgs {
   readonly resume: number | undefined;
   readonly otlp: string | undefined;
   readonly queue?: QueueAddress;
+  /** --redis-password-file FILE (with --queue). */
+  readonly queuePasswordFile?: string;
 }
 
 const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
@@ -39,9 +41,10 @@ const RUN_OPTIONS: OptionSpec = {
     "--resume": "a RUN number (rlm-plan runs list)",
     "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
     "--queue": QUEUE_URL_FORM,
+    [PASSWORD_FILE_OPTION]: "a FILE",
   },
   flags: ["--json", "--events", "--no-journal", "--help", "-h"],
-  nonEmpty: ["--host", "--mocks", "--journal", "--otlp", "--queue"],
+  nonEmpty: ["--host", "--mocks", "--journal", "--otlp", "--queue", PASSWORD_FILE_OPTION],
 };
 
 export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
@@ -74,6 +77,8 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
   const queueText = options.values.get("--queue");
   const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);
   if (typeof queue === "string") return queue;
+  const queuePasswordFile = options.values.get(PASSWORD_FILE_OPTION);
+  if (queuePasswordFile !== undefined && !queue) return `${PASSWORD_FILE_OPTION} is the password of --queue's Redis`;
   if (queue) {
     const local = [
       ["--resume", resumeText],
@@ -101,6 +106,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
   if (events && !json) return "--events needs --json";
   return {
     ...(queue ? { queue } : {}),
+    ...(queuePasswordFile !== undefined ? { queuePasswordFile } : {}),
     plan: positionals[0] as string,
     host,
     inputs,

@@ -176,7 +176,17 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** What watches the run: the journal's recorder, and a trace exporter with --otlp. */
+/** What watches a run from outside, and what is left of it once the result is printed. */
+export interface RunWatchers {
+  readonly observers: RunObserver[];
+  /**
+   * The trace's flush, bounded by its deadline and ended at once when `signal` aborts (Ctrl-C):
+   * awaited after the result, so telemetry never holds it.
+   */
+  settled(signal: AbortSignal): Promise<void>;
+}
+
+/** What watches the run: a trace exporter with --otlp or the profile's telemetry.otlp. */
 export function runObservers(
   args: JournalArgs,
   profile: Pick<HostProfile, "telemetry">,
@@ -184,22 +194,19 @@ export function runObservers(
   mask: SecretMask,
   env: NodeJS.ProcessEnv,
   stderr: Writer,
-): RunObserver[] {
-  const observers: RunObserver[] = [];
+): RunWatchers {
   const url = args.otlp ?? profile.telemetry?.otlp;
-  if (url === undefined) return observers;
+  if (url === undefined) return { observers: [], settled: () => Promise.resolve() };
   // OpenTelemetry (a tenth of the bundle, with http and zlib) only for a run that exports a trace.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { RunTrace: Trace } = require("@rlm-plan/core/telemetry") as { RunTrace: typeof RunTrace };
-  observers.push(
-    new Trace({
-      url,
-      planName: basename(args.plan),
-      mask,
-      env,
-      ...(recording ? { runId: recording.recorder.runId } : {}),
-      onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
-    }),
-  );
-  return observers;
+  const trace = new Trace({
+    url,
+    planName: basename(args.plan),
+    mask,
+    env,
+    ...(recording ? { runId: recording.recorder.runId } : {}),
+    onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
+  });
+  return { observers: [trace], settled: (signal) => trace.settled(signal) };
 }

@@ -15,6 +15,10 @@ export interface RedisServer {
   readonly port: number;
   /** redis://127.0.0.1:PORT/QUEUE */
   url(queue: string): string;
+  /** Freezes it (SIGSTOP): it still accepts connections (the kernel does) and never answers. */
+  freeze(): void;
+  /** Kills it and starts an empty one on the same port (a restart that lost everything). */
+  restartEmpty(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,12 +30,41 @@ export function redisMissing(): string | undefined {
   return `skipped: ${message}`;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** `requirepass`: the password Redis asks of every client. */
+export async function startRedis(options: { requirepass?: string } = {}): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "rlm-plan-redis-"));
+  const extra = options.requirepass !== undefined ? ["--requirepass", options.requirepass] : [];
+  let child = await spawnRedis(port, dir, extra);
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    }
+  };
+  return {
+    port,
+    url: (queue) => `redis://127.0.0.1:${port}/${queue}`,
+    freeze: () => void child.kill("SIGSTOP"),
+    restartEmpty: async () => {
+      await kill();
+      child = await spawnRedis(port, dir, extra);
+    },
+    stop: async () => {
+      process.off("exit", killOnExit);
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function spawnRedis(port: number, dir: string, extra: readonly string[]): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
     REDIS_SERVER,
-    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"],
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", ...extra],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -44,21 +77,7 @@ export async function startRedis(): Promise<RedisServer> {
     child.stderr?.on("data", onData);
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
   });
-  const killOnExit = () => child.kill("SIGKILL");
-  process.once("exit", killOnExit);
-  return {
-    port,
-    url: (queue) => `redis://127.0.0.1:${port}/${queue}`,
-    stop: async () => {
-      process.off("exit", killOnExit);
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGKILL");
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return child;
 }
 
 function freePort(): Promise<number> {

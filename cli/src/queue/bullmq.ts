@@ -24,19 +24,27 @@ export function ioredis(): IoRedis {
 }
 
 /**
- * The connection options of an address. BullMQ's blocking connections need
- * `maxRetriesPerRequest: null` (requests wait for Redis to come back); a plain client (the
- * ceiling's counter, the first ping) fails after a few tries, so a wrong address is said at once.
+ * How long Redis has to accept a connection, and to answer any command that does not block: a
+ * port where something accepts and never answers is said within this, never waited on.
  */
-export function connectionOf(address: QueueAddress, role: "bullmq" | "client"): ConnectionOptions {
+export const REDIS_TIMEOUT_MS = 5000;
+
+/**
+ * The connection options of an address. BullMQ's blocking connections (a Worker's, QueueEvents')
+ * need `maxRetriesPerRequest: null` and no command timeout (their commands wait on purpose);
+ * every other client (a Queue, the ceiling's counter, the first ping) fails a command Redis does
+ * not answer within REDIS_TIMEOUT_MS, and a wrong address is said at once.
+ */
+export function connectionOf(address: QueueAddress, role: "blocking" | "commands"): ConnectionOptions {
   return {
     host: address.host,
     port: address.port,
     ...(address.username !== undefined ? { username: address.username } : {}),
     ...(address.password !== undefined ? { password: address.password } : {}),
     ...(address.tls ? { tls: {} } : {}),
-    maxRetriesPerRequest: role === "bullmq" ? null : 3,
-    connectTimeout: 5000,
+    maxRetriesPerRequest: role === "blocking" ? null : 3,
+    ...(role === "commands" ? { commandTimeout: REDIS_TIMEOUT_MS } : {}),
+    connectTimeout: REDIS_TIMEOUT_MS,
     // Never a stack of ioredis's reconnection logs: the command says what happened itself.
     lazyConnect: false,
   };
@@ -45,14 +53,42 @@ export function connectionOf(address: QueueAddress, role: "bullmq" | "client"): 
 /** The Redis key prefix every queue of rlm-plan lives under (BullMQ's own default is "bull"). */
 export const KEY_PREFIX = "rlm-plan";
 
+/** Thrown when Redis (or what listens at its address) does not answer in time. */
+export class RedisSilent extends Error {}
+
+/**
+ * `ready` (a connection's first answer), or a RedisSilent error once REDIS_TIMEOUT_MS has passed:
+ * something that accepts connections and never answers is said, never waited on. `giveUp` runs
+ * then (it drops the connections).
+ */
+export async function answeredWithin<T>(address: QueueAddress, ready: Promise<T>, giveUp: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      giveUp();
+      reject(
+        new RedisSilent(
+          `no answer within ${REDIS_TIMEOUT_MS / 1000} s: something accepts connections at ${address.host}:${address.port} but does not answer as Redis`,
+        ),
+      );
+    }, REDIS_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([ready, silent]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Connects a plain client and asks Redis once, without retrying: a wrong address or password
- * is said at once (Redis's own words, which never hold the password). The caller owns the client.
+ * is said at once (Redis's own words, which never hold the password), a silent one within
+ * REDIS_TIMEOUT_MS. The caller owns the client.
  */
 export async function connectClient(address: QueueAddress): Promise<import("ioredis").Redis> {
   const { Redis } = ioredis();
   const client = new Redis({
-    ...(connectionOf(address, "client") as object),
+    ...(connectionOf(address, "commands") as object),
     lazyConnect: true,
     retryStrategy: () => null,
   });
@@ -60,11 +96,14 @@ export async function connectClient(address: QueueAddress): Promise<import("iore
   let first: Error | undefined;
   client.on("error", (error: Error) => void (first ??= error));
   try {
-    await client.connect();
-    await client.ping();
+    await answeredWithin(
+      address,
+      client.connect().then(() => client.ping()),
+      () => client.disconnect(),
+    );
   } catch (error) {
     client.disconnect();
-    throw first ?? error;
+    throw error instanceof RedisSilent ? error : (first ?? error);
   }
   // Once it answered, a dropped connection is tried again (a worker lives long).
   client.options.retryStrategy = (times: number) => Math.min(times * 200, 2000);

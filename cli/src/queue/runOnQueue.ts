@@ -9,7 +9,7 @@ import type { JsonObject } from "@rlm-plan/core/json";
 import type { RunRecorder } from "@rlm-plan/core/journal";
 import { JOB_VERSION, type RemoteRunReport } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
-import { QueueSubmitter, type JobEnd } from "./submitter";
+import { failedJobText, QueueSubmitter, type JobEnd } from "./submitter";
 import { REFUSED_PREFIX } from "./workerJob";
 
 export interface QueueRunOptions {
@@ -84,10 +84,7 @@ export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResu
       record(options.recorder, [], report);
       return { kind: "report", report: report as RunReport, worker: "", attempt: ended.attempts };
     }
-    return {
-      kind: "failed",
-      message: `the job failed after ${ended.attempts} attempt${ended.attempts === 1 ? "" : "s"}: ${ended.reason}`,
-    };
+    return { kind: "failed", message: failedJobText(ended) };
   }
   const result = ended.result;
   if (result.kind !== "run") return { kind: "failed", message: "the worker answered with another kind of result" };

@@ -6,13 +6,13 @@
 
 import { randomUUID } from "node:crypto";
 import type { Job, JobsOptions, Queue, QueueEvents } from "bullmq";
-import { bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
+import { answeredWithin, bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
 import type { JobProgress, PlanJob, PlanJobResult } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
 
 export type JobEnd =
   | { readonly ok: true; readonly result: PlanJobResult }
-  | { readonly ok: false; readonly reason: string; readonly attempts: number };
+  | { readonly ok: false; readonly reason: string; readonly attempts: number; readonly vanished?: true };
 
 export interface SubmissionListener {
   progress?(index: number, progress: JobProgress): void;
@@ -30,6 +30,7 @@ export class QueueSubmitter {
   private listener: SubmissionListener | undefined;
   private timer: NodeJS.Timeout | undefined;
   private allEnded: (() => void) | undefined;
+  private reconciling = false;
 
   private constructor(
     private readonly queue: Queue,
@@ -41,12 +42,17 @@ export class QueueSubmitter {
     // Asked once first: a wrong address or password is said at once, not retried forever.
     (await connectClient(address)).disconnect();
     const { Queue, QueueEvents } = bullmq();
-    const connection = connectionOf(address, "bullmq");
-    const queue = new Queue(address.queue, { connection, prefix: KEY_PREFIX });
-    const events = new QueueEvents(address.queue, { connection, prefix: KEY_PREFIX });
+    const queue = new Queue(address.queue, { connection: connectionOf(address, "commands"), prefix: KEY_PREFIX });
+    const events = new QueueEvents(address.queue, {
+      connection: connectionOf(address, "blocking"),
+      prefix: KEY_PREFIX,
+    });
     queue.on("error", () => undefined);
     events.on("error", () => undefined);
-    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    await answeredWithin(address, Promise.all([queue.waitUntilReady(), events.waitUntilReady()]), () => {
+      void queue.disconnect();
+      void events.disconnect();
+    });
     return new QueueSubmitter(queue, events);
   }
 
@@ -119,22 +125,44 @@ export class QueueSubmitter {
     if (this.open.size === 0) this.allEnded?.();
   }
 
-  /** Jobs whose end the event stream did not bring (a reconnect, a trimmed stream) are read. */
+  /**
+   * Jobs whose end the event stream did not bring (a reconnect, a trimmed stream) are read; a job
+   * Redis no longer has (restarted empty, flushed) ends as vanished: no worker will ever end it.
+   * Every read has the Queue's command timeout, so a silent Redis never stalls this.
+   */
   private async reconcile(): Promise<void> {
-    for (const id of [...this.open.keys()]) {
-      const job = await this.queue.getJob(id).catch(() => undefined);
-      if (!job) continue;
-      if (
-        job.finishedOn !== undefined &&
-        job.returnvalue !== null &&
-        job.returnvalue !== undefined &&
-        !job.failedReason
-      )
-        this.settle(id, { ok: true, result: parsed(job.returnvalue) as PlanJobResult });
-      else if (job.finishedOn !== undefined && job.failedReason && (await job.isFailed().catch(() => false)))
-        this.settle(id, failure(job, job.failedReason));
+    if (this.reconciling) return;
+    this.reconciling = true;
+    try {
+      for (const id of [...this.open.keys()]) await this.reconcileJob(id);
+    } finally {
+      this.reconciling = false;
     }
   }
+
+  private async reconcileJob(id: string): Promise<void> {
+    const job = await this.queue.getJob(id).catch(() => "unknown" as const);
+    if (job === "unknown") return;
+    if (!job) {
+      this.settle(id, {
+        ok: false,
+        reason: `job ${id} vanished from the queue: Redis no longer has it (restarted empty, or flushed), so no worker will end it`,
+        attempts: 0,
+        vanished: true,
+      });
+      return;
+    }
+    if (job.finishedOn !== undefined && job.returnvalue !== null && job.returnvalue !== undefined && !job.failedReason)
+      this.settle(id, { ok: true, result: parsed(job.returnvalue) as PlanJobResult });
+    else if (job.finishedOn !== undefined && job.failedReason && (await job.isFailed().catch(() => false)))
+      this.settle(id, failure(job, job.failedReason));
+  }
+}
+
+/** A failed job's end in words: how often it was tried and why, or that it vanished. */
+export function failedJobText(end: JobEnd & { ok: false }): string {
+  if (end.vanished) return end.reason;
+  return `the job failed on the queue after ${end.attempts} attempt${end.attempts === 1 ? "" : "s"}: ${end.reason}`;
 }
 
 function failure(job: Job | undefined, reason: string): JobEnd {

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { CaseResult, TestCase } from "@rlm-plan/core/testing";
 import { JOB_VERSION, mocksJson, type CeilingCounter, type PlanJob } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
-import { QueueSubmitter } from "./submitter";
+import { failedJobText, QueueSubmitter } from "./submitter";
 
 export interface QueueTestOptions {
   readonly address: QueueAddress;
@@ -75,7 +75,7 @@ export async function runCasesOnQueue(
                       assertion: "ok",
                       message: end.ok
                         ? "the worker answered a test case with another kind of result"
-                        : `the job failed on the queue after ${end.attempts} attempt${end.attempts === 1 ? "" : "s"}: ${end.reason}`,
+                        : failedJobText(end),
                     },
                   ],
                   duration_ms: Math.round(performance.now() - (started[index] ?? 0)),

@@ -5,9 +5,8 @@
 // retried) and the worker goes on; SIGTERM or SIGINT stop taking jobs and finish the ones in
 // flight; a second signal cancels them and hands them back to the queue for another worker.
 
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { MAX_HOST_PROFILE_BYTES } from "@rlm-plan/core/text";
+import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { journalDirOf, JournalStore } from "@rlm-plan/core/journal";
@@ -16,13 +15,21 @@ import { lineText } from "../guardedOutput";
 import { openSink, type OutputSink } from "../sink";
 import { displayPath, usageErrorText } from "../output";
 import { readOptions } from "../options";
-import { bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
-import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "./queueUrl";
+import { answeredWithin, connectClient, connectionOf, KEY_PREFIX, REDIS_TIMEOUT_MS } from "./bullmq";
+import { planWorkerClass } from "./planWorker";
+import {
+  parseQueueUrl,
+  PASSWORD_FILE_OPTION,
+  QUEUE_URL_FORM,
+  REDIS_PASSWORD_ENV,
+  type QueueAddress,
+  withPassword,
+} from "./queueUrl";
 import { runPlanJob, type WorkerContext } from "./workerJob";
 import type { PlanJobResult } from "./planJob";
 
 export const WORKER_USAGE =
-  "usage: rlm-plan worker --queue redis://HOST:PORT/QUEUE [--host FILE] [--concurrency N] [--name NAME]\n                       [--journal DIR | --no-journal] [--lock-ms N] [--health-interval SECONDS]";
+  "usage: rlm-plan worker --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--host FILE] [--concurrency N]\n                       [--name NAME] [--journal DIR | --no-journal] [--lock-ms N] [--health-interval SECONDS]";
 
 export const WORKER_HELP = `rlm-plan worker: run plan jobs from a queue (BullMQ on Redis), under this machine's host profile
 
@@ -35,6 +42,9 @@ worker's host profile, never the job's.
 
 options:
   --queue URL             ${QUEUE_URL_FORM}; a password in it is shown as ***
+  --redis-password-file FILE
+                          the Redis password: the file's first line (or set ${REDIS_PASSWORD_ENV};
+                          either keeps it out of ps, which shows a URL's password)
   --host FILE             the host profile (default: the nearest ${"rlmplan.host.json"} in this folder or above)
   --concurrency N         run N jobs at a time (default 1)
   --name NAME             how this worker is named in results and logs (default HOST:PID)
@@ -48,12 +58,16 @@ options:
   -h, --help              show this help
 
 SIGTERM or SIGINT: take no new job, finish the jobs in flight, exit 0. A second signal cancels
-them and hands them back to the queue (another worker runs them again).
+them and hands them back to the queue (another worker runs them again). Redis then has 5 s to
+take their ends; if it does not answer, the worker stops without it (exit 1).
 
-exit status: 0 stopped by a signal after its jobs, 2 usage error, bad host profile or Redis unreachable`;
+exit status: 0 stopped by a signal after its jobs, 1 stopped by a signal with Redis not answering,
+             2 usage error, bad host profile or Redis unreachable`;
 
 interface WorkerArgs {
   readonly address: QueueAddress;
+  /** --redis-password-file FILE. */
+  readonly passwordFile?: string;
   readonly host?: string;
   readonly concurrency: number;
   readonly name: string;
@@ -72,26 +86,40 @@ export interface WorkerIo {
 /** Runs `rlm-plan worker` until a signal stops it. Never throws; resolves to the exit status. */
 export async function workerCommand(argv: readonly string[], unguarded: WorkerIo): Promise<number> {
   const env = unguarded.env ?? process.env;
+  // A stderr whose reader has gone (`worker ... 2>&1 | head`) fails every write with EPIPE: left
+  // unhandled, each became an uncaught error the worker reported on stderr again, a busy loop
+  // that never saw SIGTERM. The worker goes on unheard and still stops on a signal.
+  (unguarded.stderr as Partial<NodeJS.EventEmitter>).on?.("error", () => undefined);
   const sink = openSink(unguarded, { env });
   try {
     return await startWorker(argv, env, sink);
   } finally {
     sink.end();
+    // A stopped worker leaves no process behind: what BullMQ and ioredis may still hold (timers
+    // reconnecting to a Redis that is gone) does not keep it alive past this second. Unref'd, so
+    // a worker whose connections all closed exits at once, by itself.
+    setTimeout(() => process.exit(), 1000).unref();
   }
 }
 
 async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink: OutputSink): Promise<number> {
   const { stderr, mask } = sink;
   const say = (line: string) => void stderr.write(`rlm-plan worker: ${lineText(line)}\n`);
-  const args = parseWorkerArgs(argv);
-  if (args === "help") {
+  const parsed = parseWorkerArgs(argv);
+  if (parsed === "help") {
     sink.stdout.write(`${WORKER_HELP}\n`);
     return 0;
   }
-  if (typeof args === "string") {
-    stderr.write(usageErrorText(args, "worker"));
+  if (typeof parsed === "string") {
+    stderr.write(usageErrorText(parsed, "worker"));
     return 2;
   }
+  const address = withPassword(parsed.address, parsed.passwordFile, env);
+  if (typeof address === "string") {
+    stderr.write(usageErrorText(address, "worker"));
+    return 2;
+  }
+  const args: WorkerArgs = { ...parsed, address };
   if (args.address.password !== undefined) addSessionSecrets(mask, { env, clientValues: [args.address.password] });
   const opened = openPlanSessionSync({ ...(args.host !== undefined ? { hostProfile: args.host } : {}), env, mask });
   if (!opened.ok) {
@@ -128,7 +156,8 @@ async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink
   const context: WorkerContext = {
     profileFile,
     profile,
-    profileText: readFileSync(profileFile, "utf8").slice(0, MAX_HOST_PROFILE_BYTES),
+    // The session read this profile within the same bound: the bounded reader, as everywhere.
+    profileText: readTextFileSync(profileFile, MAX_HOST_PROFILE_BYTES),
     name: args.name,
     queue: args.address.queue,
     env,
@@ -146,8 +175,9 @@ async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink
 }
 
 async function serve(args: WorkerArgs, context: WorkerContext, say: (line: string) => void): Promise<number> {
-  const { Worker } = bullmq();
+  const Worker = planWorkerClass();
   const running = new Map<string, AbortController>();
+  let onIdle: (() => void) | undefined;
   const counts = { done: 0, failed: 0, refused: 0 };
   let stopping = 0;
   const processor = async (job: Job): Promise<PlanJobResult> => {
@@ -162,10 +192,11 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
       return result;
     } finally {
       running.delete(id);
+      if (running.size === 0) onIdle?.();
     }
   };
   const worker: Worker = new Worker(args.address.queue, processor, {
-    connection: connectionOf(args.address, "bullmq"),
+    connection: connectionOf(args.address, "blocking"),
     prefix: KEY_PREFIX,
     concurrency: args.concurrency,
     lockDuration: args.lockMs,
@@ -209,10 +240,15 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
       stopping++;
       if (stopping === 1) {
         say(`${signal}: taking no new job; finishing the ${running.size} in flight (a second signal hands them back)`);
-        void worker.close().then(() => {
+        const idle = new Promise<void>((done) => (running.size === 0 ? done() : (onIdle = done)));
+        void closeWithin(worker, idle).then((closed) => {
           health();
+          if (!closed)
+            say(
+              `Redis at ${args.address.shown} did not answer within ${REDIS_TIMEOUT_MS / 1000} s: stopped without it (a job whose end it did not store goes to another worker after --lock-ms)`,
+            );
           say("stopped");
-          resolve(0);
+          resolve(closed ? 0 : 1);
         });
         return;
       }
@@ -228,13 +264,34 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
   process.on("unhandledRejection", stray);
 
   void worker.run().catch((error: unknown) => stray(error));
-  await worker.waitUntilReady();
+  try {
+    await answeredWithin(args.address, worker.waitUntilReady(), () => void worker.disconnect());
+  } catch (error) {
+    say(`cannot reach Redis at ${args.address.shown}: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
   say(
     `ready: queue ${args.address.shown}, host profile ${displayPath(context.profileFile)}, concurrency ${args.concurrency}, worker ${args.name}, journal ${context.journal ? displayPath(context.journal.dir) : "off"}`,
   );
   const code = await stopped;
   if (timer) clearInterval(timer);
   return code;
+}
+
+/**
+ * Closes the worker: its jobs in flight end first (their runs need no Redis), then Redis has
+ * REDIS_TIMEOUT_MS to take their ends and let go. Without an answer the worker's connections are
+ * dropped and it stops anyway: SIGTERM is honoured whatever Redis does. True when Redis answered.
+ */
+async function closeWithin(worker: Worker, idle: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = idle.then(
+    () => new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), REDIS_TIMEOUT_MS))),
+  );
+  const closed = await Promise.race([worker.close().then(() => true as const), silent]);
+  clearTimeout(timer);
+  if (!closed) void worker.disconnect().catch(() => undefined);
+  return closed;
 }
 
 function parseWorkerArgs(argv: readonly string[]): WorkerArgs | "help" | string {
@@ -247,9 +304,19 @@ function parseWorkerArgs(argv: readonly string[]): WorkerArgs | "help" | string 
       "--journal": "a DIR",
       "--lock-ms": "milliseconds",
       "--health-interval": "seconds",
+      [PASSWORD_FILE_OPTION]: "a FILE",
     },
     flags: ["--no-journal", "--help", "-h"],
-    nonEmpty: ["--queue", "--host", "--concurrency", "--name", "--journal", "--lock-ms", "--health-interval"],
+    nonEmpty: [
+      "--queue",
+      "--host",
+      "--concurrency",
+      "--name",
+      "--journal",
+      "--lock-ms",
+      "--health-interval",
+      PASSWORD_FILE_OPTION,
+    ],
   });
   if (typeof options === "string") return options;
   if (options.flags.has("--help") || options.flags.has("-h")) return "help";
@@ -274,8 +341,10 @@ function parseWorkerArgs(argv: readonly string[]): WorkerArgs | "help" | string 
   const noJournal = options.flags.has("--no-journal");
   if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
   const host = options.values.get("--host");
+  const passwordFile = options.values.get(PASSWORD_FILE_OPTION);
   return {
     address,
+    ...(passwordFile !== undefined ? { passwordFile } : {}),
     concurrency: concurrency as number,
     lockMs: lockMs as number,
     healthSeconds: healthSeconds as number,

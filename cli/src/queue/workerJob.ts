@@ -24,6 +24,7 @@ import { openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { judgeRun, stepWatcher } from "@rlm-plan/core/testing";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
+import { UnparseableJobData } from "./planWorker";
 import {
   JOB_VERSION,
   MAX_RETURNED_EVENTS,
@@ -58,6 +59,8 @@ export const REFUSED_PREFIX = "rlm-plan: the plan was refused on the worker: ";
 
 export async function runPlanJob(job: Job, context: WorkerContext, signal: AbortSignal): Promise<PlanJobResult> {
   const { UnrecoverableError } = bullmq();
+  if (job.data instanceof UnparseableJobData)
+    throw new UnrecoverableError(`malformed job: job ${job.id ?? "?"}'s stored data is not JSON (${job.data.reason})`);
   const read = readPlanJob(job.data);
   if (!read.ok) throw new UnrecoverableError(`malformed job: ${read.message}`);
   const planJob = read.job;

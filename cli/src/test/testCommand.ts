@@ -19,6 +19,7 @@ import {
   type TestCase,
 } from "@rlm-plan/core/testing";
 import { runCasesOnQueue } from "../queue/testOnQueue";
+import { withPassword } from "../queue/queueUrl";
 import type { HostProfileError } from "@rlm-plan/core/host";
 import { lineText, shownFile } from "../guardedOutput";
 import { openSink } from "../sink";
@@ -153,7 +154,11 @@ async function runTests(
   const onResult = args.format === "text" ? (result: CaseResult) => printProgress(result, io) : undefined;
   let results: CaseResult[];
   if (args.queue) {
-    const address = args.queue;
+    const address = withPassword(args.queue, args.queuePasswordFile, env);
+    if (typeof address === "string") {
+      io.stderr.write(`rlm-plan: ${address}\n`);
+      return 2;
+    }
     const taped = cases.find((c) => c.cassette !== undefined);
     if (taped) {
       io.stderr.write(

@@ -4,7 +4,7 @@ import type { Count } from "@rlm-plan/core/plan";
 import type { CassetteMode, WorstCase } from "@rlm-plan/core/testing";
 import { readOptions } from "../options";
 import { CEILING_COUNTERS, type CeilingCounter } from "../queue/planJob";
-import { parseQueueUrl, QUEUE_URL_FORM, type QueueAddress } from "../queue/queueUrl";
+import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "../queue/queueUrl";
 
 export type TestFormat = "text" | "json" | "junit" | "github";
 export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "github"];
@@ -13,7 +13,7 @@ export const TEST_USAGE = `usage: rlm-plan test [PATH...] [--list] [--max-cost L
                      [--allow-empty]
                      [--record | --replay] [--journal DIR | --no-journal]
                      [--format text|json|junit|github] [--json]
-                     [--queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]]
+                     [--queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--ceiling LIMITS]]
        rlm-plan test merge REPORT.json... [--format text|json|junit|github] [--json]`;
 
 export const TEST_HELP = `rlm-plan test: run the cases of plan test files (*.rlmplan.test.json)
@@ -49,6 +49,9 @@ options:
                       derived from the journal)
   --queue URL         run every case as a job on a queue (rlm-plan worker --queue URL runs them,
                       each under its own host profile); one report, as with --jobs
+  --redis-password-file FILE
+                      with --queue: the Redis password, the file's first line (or set
+                      RLM_PLAN_REDIS_PASSWORD); unlike a password in the URL, not seen in ps
   --ceiling LIMITS    with --queue: at most N model calls (or model_calls=N,tool_calls=M) for
                       the whole test run across every worker: a counter in Redis; a call over it
                       is not made and fails its case
@@ -75,6 +78,8 @@ export interface TestArgs {
   readonly format: TestFormat;
   /** --queue URL, as parsed. */
   readonly queue?: QueueAddress;
+  /** --redis-password-file FILE (with --queue). */
+  readonly queuePasswordFile?: string;
   readonly ceiling?: Partial<Record<CeilingCounter, number>>;
   /** --journal DIR, or false for --no-journal. */
   readonly journal?: string | false;
@@ -100,9 +105,19 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
       "--queue": QUEUE_URL_FORM,
       "--ceiling": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
       "--journal": "a DIR",
+      [PASSWORD_FILE_OPTION]: "a FILE",
     },
     flags: ["--list", "--allow-empty", "--json", "--record", "--replay", "--no-journal", "--help", "-h"],
-    nonEmpty: ["--jobs", "--format", "--shard", "--max-cost", "--queue", "--ceiling", "--journal"],
+    nonEmpty: [
+      "--jobs",
+      "--format",
+      "--shard",
+      "--max-cost",
+      "--queue",
+      "--ceiling",
+      "--journal",
+      PASSWORD_FILE_OPTION,
+    ],
   });
   if (typeof options === "string") return options;
   if (options.flags.has("--help") || options.flags.has("-h")) return "help";
@@ -134,6 +149,8 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   const queueText = options.values.get("--queue");
   const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);
   if (typeof queue === "string") return queue;
+  const queuePasswordFile = options.values.get(PASSWORD_FILE_OPTION);
+  if (queuePasswordFile !== undefined && !queue) return `${PASSWORD_FILE_OPTION} is the password of --queue's Redis`;
   if (queue && (record || replay))
     return "--record and --replay run cassettes on this machine; they cannot be given with --queue";
   const journalDir = options.values.get("--journal");
@@ -156,6 +173,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   }
   return {
     ...(queue ? { queue } : {}),
+    ...(queuePasswordFile !== undefined ? { queuePasswordFile } : {}),
     ...(ceiling ? { ceiling } : {}),
     kind: "run",
     paths: options.positionals,

@@ -5,17 +5,21 @@
 // budget, the worst-case estimate and what was spent are attributes of the run's span. Message
 // content (prompts, replies, tool arguments and results) is left out unless the conventions' own
 // switch, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, asks for it, and is masked then.
-// A RunObserver (run/observer.ts): it sees the run's one event stream and its host calls.
+// A RunObserver (run/observer.ts): it sees the run's one event stream and its host calls. It never
+// holds the run: `finished` starts the flush and returns; the flush is bounded (boundedExport.ts)
+// and whoever prints the result awaits `settled` after it.
 
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import type { RunEvent } from "../run/events";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../run/secrets";
 import { canonicalTextWithin } from "../journal/canonical";
 import { jsonByteLength } from "../run/outputMeasure";
+import { BoundedExport, TRACE_FLUSH_DEADLINE_MS } from "./boundedExport";
+
+export { TRACE_FLUSH_DEADLINE_MS } from "./boundedExport";
 
 /** The conventions' switch for message content. */
 export const CAPTURE_CONTENT_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
@@ -29,8 +33,10 @@ export interface RunTraceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** The journal's run id, when the run is recorded: the trace and the journal name the same run. */
   readonly runId?: number;
-  /** An export that failed (the run is not changed by it). */
+  /** A trace that could not be exported, said once (the run is not changed by it). */
   readonly onNotice?: (message: string) => void;
+  /** How long the trace may still be sent after the run ends; default TRACE_FLUSH_DEADLINE_MS. */
+  readonly flushDeadlineMs?: number;
 }
 
 export class RunTrace implements RunObserver {
@@ -38,12 +44,17 @@ export class RunTrace implements RunObserver {
   private readonly root: Span;
   private readonly open = new Map<string, Span>();
   private readonly capture: boolean;
+  private readonly export: BoundedExport;
+  /** Ends the wait for the flush at once (the caller's Ctrl-C). */
+  private readonly interrupt = new AbortController();
+  private flushed: Promise<void> | undefined;
 
   constructor(private readonly options: RunTraceOptions) {
     this.capture = /^true$/i.test((options.env ?? process.env)[CAPTURE_CONTENT_ENV] ?? "");
+    this.export = new BoundedExport(options.url, options.flushDeadlineMs ?? TRACE_FLUSH_DEADLINE_MS);
     this.provider = new BasicTracerProvider({
       resource: resourceFromAttributes({ "service.name": "rlm-plan" }),
-      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))],
+      spanProcessors: [this.export.processor],
     });
     const tracer = this.provider.getTracer("rlm-plan");
     this.root = tracer.startSpan(`invoke_workflow ${options.planName}`, {
@@ -117,7 +128,7 @@ export class RunTrace implements RunObserver {
     return reply;
   };
 
-  async finished(report: ObservedReport): Promise<void> {
+  finished(report: ObservedReport): void {
     for (const span of this.open.values()) span.end();
     this.open.clear();
     const attrs: Record<string, string | number | boolean> = {
@@ -144,14 +155,25 @@ export class RunTrace implements RunObserver {
       this.root.setStatus({ code: SpanStatusCode.ERROR, message: kind });
     }
     this.root.end();
-    try {
-      await this.provider.forceFlush();
-      await this.provider.shutdown();
-    } catch (error) {
-      this.options.onNotice?.(
-        `the run's trace could not be exported to ${this.options.url}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+    // Not awaited: the run's report (and its value) comes first; `settled` bounds the rest.
+    this.export.flush(() => this.provider.shutdown());
+    this.flushed = this.export.settle(this.interrupt.signal).then((end) => {
+      if (!end.sent)
+        this.options.onNotice?.(`warning: the run's trace was not exported to ${this.options.url}: ${end.reason}`);
+    });
+  }
+
+  /**
+   * Resolves once the trace is sent, or given up (its deadline passed, or `signal` aborted: then
+   * at once), having said why once through onNotice. Await it after printing the result.
+   */
+  settled(signal?: AbortSignal): Promise<void> {
+    const flushed = this.flushed ?? Promise.resolve();
+    if (!signal) return flushed;
+    const interrupt = () => this.interrupt.abort();
+    if (signal.aborted) interrupt();
+    else signal.addEventListener("abort", interrupt, { once: true });
+    return flushed.finally(() => signal.removeEventListener("abort", interrupt));
   }
 
   /** The span of the nearest enclosing step still open, or the run's. */
