@@ -1560,6 +1560,71 @@ export const scenarios = [
     },
   },
   {
+    name: '(q) "Debug Recorded Run" on a CLI run: Run and Debug opens, paused on entry; Plan Runs gains no row (a replay is not a run), during it and after Stop',
+    timeout: 240000,
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      await bench.openFile(NEEDLE);
+      await bench.focusEditor();
+      const { pane, rows } = await session.planRuns(bench);
+      const { stderr } = await execFileP(process.execPath, [path.join(REPO, "cli/bin/rlm-plan.js"), "run", NEEDLE], {
+        cwd: session.trustedFolder,
+        timeout: 120000,
+      });
+      const id = /^rlm-plan: recorded as run (\d+) in \.rlm-plan /m.exec(stderr)?.[1];
+      assert.ok(id, `the CLI says where it recorded the run:\n${stderr}`);
+      const cliRow = new RegExp(`^needle-count\\.rlmplan\\.json \\| #${id} · succeeded · cli · `);
+      const before = await bench.until("the CLI's run in Plan Runs", async () => {
+        const all = await rows();
+        return all.some((text) => cliRow.test(text)) ? all : false;
+      });
+      // Its context menu, as a user opens it: right-click the row.
+      await pane
+        .locator(".monaco-list-row", { hasText: `#${id} · succeeded · cli` })
+        .first()
+        .click({ button: "right" });
+      await page
+        .locator(".context-view .action-label", { hasText: /^Debug Recorded Run$/ })
+        .first()
+        .click();
+      // Run and Debug is in front (VS Code 1.139 left the Explorer there), the replay paused on entry.
+      await bench.until("the Run and Debug view in the side bar", async () =>
+        /run and debug/i.test(
+          norm(
+            await page
+              .locator(".part.sidebar .composite.title")
+              .innerText()
+              .catch(() => ""),
+          ),
+        )
+          ? true
+          : false,
+      );
+      const callStack = page.locator(".debug-call-stack .monaco-list-row");
+      await bench.until("the replay paused on entry in the call stack", async () =>
+        norm(
+          await callStack
+            .first()
+            .innerText()
+            .catch(() => ""),
+        ).includes("needle-count.rlmplan.json")
+          ? true
+          : false,
+      );
+      await bench.screenshot("q-replay-run-and-debug");
+      // Plan Runs again: the same rows as before the replay (no "#N · running" beside the CLI's).
+      const during = await session.planRuns(bench);
+      assert.deepEqual(await during.rows(), before, "Plan Runs while the replay is paused");
+      await bench.runCommand("Debug: Stop");
+      await page.locator(".debug-toolbar").waitFor({ state: "hidden", timeout: 30000 });
+      const after = await session.planRuns(bench);
+      // A row the replay added would turn "cancelled" here; the settle time of the journal's watcher passes first.
+      await page.waitForTimeout(1000);
+      assert.deepEqual(await after.rows(), before, "Plan Runs after the replay stopped");
+    },
+  },
+  {
     name: "(p) a plan over rlmPlan.largePlanSize: no whole-document tokens, so VS Code asks by range and colours what is on screen",
     async run(session, assert) {
       const bench = await session.trusted();
