@@ -1,8 +1,10 @@
 // The end-to-end test: the packaged extension in a real VS Code, driven through Debian's
-// Chromium, one subtest per scenario (see run.mjs). It runs in code-server 4.96.4 (VS Code 1.96,
-// the oldest the extension supports); e2e.newest.test.mjs runs the same scenarios in the newest
-// (E2E_VSCODE=newest). It runs whenever Chromium and code-server are installed (bash
-// scripts/install-e2e.sh) and says plainly when it skips.
+// Chromium, one subtest per scenario (see run.mjs). It runs in the newest VS Code that installs
+// here, code-server 4.139.1 (VS Code 1.139) on Node 24 from the npm registry: what users run, and
+// what `npm test` and CI run. e2e.oldest.test.mjs runs the same scenarios in code-server 4.96.4
+// (VS Code 1.96, the oldest engines.vscode allows; E2E_VSCODE=oldest), an optional tier. It runs
+// whenever Chromium and code-server are installed (bash scripts/install-e2e.sh) and says plainly
+// when it skips.
 // It builds rlm-plan.vsix with `npm run package` when the file is missing or stale.
 //
 //   node --test --test-reporter=spec test/e2e/e2e.test.mjs
