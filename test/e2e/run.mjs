@@ -519,6 +519,10 @@ async function webviewTimings(page, since) {
           loaded: at(nav?.loadEventEnd),
           // The frame's first paint of text or SVG: for the graph's page, its status line and nodes.
           painted: at(globalThis.performance.getEntriesByName("first-contentful-paint")[0]?.startTime),
+          // What the page fetched after it started (the graph's layout engine, when a layout needs it).
+          fetched: globalThis.performance
+            .getEntriesByType("resource")
+            .map((r) => ({ name: r.name.split("/").pop(), start: at(r.startTime), end: at(r.responseEnd) })),
         };
       })
       .catch(() => undefined);
@@ -528,7 +532,8 @@ async function webviewTimings(page, since) {
     parts.push(
       `${kind === "index" ? "host frame (index.html)" : "page frame (fake.html)"}: opened ${from(t.opened)}, ` +
         `service worker started ${from(t.workerStart)}, request ${from(t.requestStart)}, response ${from(t.responseEnd)}, ` +
-        `parsed ${from(t.parsed)}, loaded ${from(t.loaded)}, first contentful paint ${from(t.painted)}`,
+        `parsed ${from(t.parsed)}, loaded ${from(t.loaded)}, first contentful paint ${from(t.painted)}` +
+        t.fetched.map((r) => `, fetched ${r.name} ${from(r.start)} to ${from(r.end)}`).join(""),
     );
     if (kind === "index") hostOpened = t.opened;
   }
@@ -997,6 +1002,8 @@ export const scenarios = [
       log(
         `e2e: the window's first graph (5 steps): on screen ${ms} ms after Enter; its frames from Enter: ${frames.text}`,
       );
+      for (const line of session.trustedServer.outputLog(UI.serverChannel).match(/Plan graph of .*/g) ?? [])
+        log(`e2e: the extension said: ${line}`);
       const floor = await markdownFloor(session);
       log(
         `e2e: the first graph / VS Code's floor (the Markdown preview, a fresh window's first webview, from Ctrl+K V ` +
