@@ -232,19 +232,13 @@ export class Session {
     for (const file of fs.readdirSync(SCREENSHOTS)) if (file.endsWith(".png")) fs.rmSync(path.join(SCREENSHOTS, file));
   }
 
-  /**
-   * The window on the trusted workspace, opened on first use, in front: after (g) the untrusted
-   * window's page is, and Chromium does not render a page behind another, so a webview opened
-   * there never got its page frame (in VS Code 1.139 (i)'s graph waited 120 s, until the failure's
-   * screenshot drew the page).
-   */
+  /** The window on the trusted workspace, opened on first use. */
   async trusted() {
     if (!this.trustedWindow) {
       const bench = await Workbench.open(this.browser, this.trustedServer, this.trustedFolder);
       await bench.waitForExplorer("rlmplan.host.json");
       this.trustedWindow = bench;
     }
-    await this.trustedWindow.page.bringToFront();
     return this.trustedWindow;
   }
 
