@@ -16,10 +16,11 @@
 //
 //   node scripts/bundle.mjs          # for the .vsix
 //   node scripts/bundle.mjs --dev    # not minified, with source contents in the maps (F5)
+//   node scripts/bundle.mjs --out DIR   # into DIR instead of dist/ (the .vsix test packs a copy)
 
 import { build } from "esbuild";
 import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -90,21 +91,25 @@ export function bundleOptions(entry, { dev = false } = {}) {
 
 async function main() {
   const dev = process.argv.includes("--dev");
+  const outAt = process.argv.indexOf("--out");
+  const dist = outAt > 0 ? resolve(process.argv[outAt + 1] ?? "") : join(root, "dist");
   for (const entry of entries) {
     if (!existsSync(join(root, entry.in))) {
       console.error(`bundle: ${entry.in} is missing; run \`npm run build\` first`);
       process.exit(1);
     }
   }
-  rmSync(join(root, "dist"), { recursive: true, force: true });
+  rmSync(dist, { recursive: true, force: true });
   for (const entry of entries) {
-    const result = await build(bundleOptions(entry, { dev }));
-    writeFileSync(join(root, entry.out.replace(/\.js$/, ".meta.json")), JSON.stringify(result.metafile));
-    const bytes = result.metafile.outputs[entry.out]?.bytes ?? 0;
-    const map = result.metafile.outputs[`${entry.out}.map`]?.bytes ?? 0;
+    const outfile = join(dist, basename(entry.out));
+    const result = await build({ ...bundleOptions(entry, { dev }), outfile });
+    writeFileSync(outfile.replace(/\.js$/, ".meta.json"), JSON.stringify(result.metafile));
+    const output = (suffix) =>
+      Object.entries(result.metafile.outputs).find(([name]) => name.endsWith(basename(entry.out) + suffix))?.[1];
+    const [bytes, map] = [output("")?.bytes ?? 0, output(".map")?.bytes ?? 0];
     console.log(`bundle: ${entry.out} ${(bytes / 1024).toFixed(0)} KiB (map ${(map / 1024).toFixed(0)} KiB)`);
   }
-  copyJournalAddon();
+  copyJournalAddon(dist);
 }
 
 /**
@@ -113,7 +118,7 @@ async function main() {
  * this machine's Node (VS Code's own runtime may refuse it: the server then runs unrecorded and
  * says why), and the two small packages it loads the addon with.
  */
-function copyJournalAddon() {
+function copyJournalAddon(dist) {
   const files = {
     "better-sqlite3": ["package.json", "LICENSE", "lib", "build/Release/better_sqlite3.node"],
     bindings: ["package.json", "LICENSE.md", "bindings.js"],
@@ -121,7 +126,7 @@ function copyJournalAddon() {
   };
   for (const [name, parts] of Object.entries(files))
     for (const part of parts)
-      cpSync(join(root, "node_modules", name, part), join(root, "dist/node_modules", name, part), { recursive: true });
+      cpSync(join(root, "node_modules", name, part), join(dist, "node_modules", name, part), { recursive: true });
   console.log("bundle: dist/node_modules/better-sqlite3 (the run journal's SQLite)");
 }
 

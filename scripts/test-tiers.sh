@@ -4,8 +4,8 @@
 # that fails a test starting a process or opening a socket (test/support/inProcessOnly.ts); the
 # process tiers (CLI, integration, protocol, debug adapter, Neovim), two files at a time; then the
 # end-to-end suite alone (it drives one code-server and one Chromium and must not share the
-# machine with other test files). Build first (`npm run build`; `npm test` does). CI runs the
-# Node 22 tier after it (scripts/test-node22.sh).
+# machine with other test files; it runs in the newest VS Code, code-server 4.139.1). Build first
+# (`npm run build`; `npm test` does). CI runs the Node 22 and 24 tiers after it (scripts/test-node.sh).
 #
 #   bash scripts/test-tiers.sh                  every tier
 #   bash scripts/test-tiers.sh in-process e2e   the named parts only (in-process, process, e2e)

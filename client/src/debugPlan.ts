@@ -45,6 +45,9 @@ export function registerDebugging(deps: Dependencies): vscode.Disposable {
       if (event.session.type !== DEBUG_TYPE) return;
       // The adapter masks with its session's mask; the client's own (its secret storage's keys) again.
       const body = CLIENT_SECRETS.maskValue(event.body) as Record<string, unknown>;
+      // A replay (Debug Recorded Run) steps through a run already in Plan Runs, executing
+      // nothing: it is not a run of its own, so it gets no row and no block in the output.
+      if (event.session.configuration.replay) return;
       switch (event.event) {
         case "rlmPlan.started": {
           const plan = vscode.Uri.file(String(body.plan)).toString();

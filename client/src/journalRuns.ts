@@ -171,7 +171,7 @@ async function debugRecordedRun(target: unknown): Promise<boolean> {
     return false;
   }
   const plan = vscode.Uri.parse(record.plan);
-  return vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(plan), {
+  const started = await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(plan), {
     type: "rlm-plan",
     request: "launch",
     name: `Recorded run ${ref.id}`,
@@ -179,6 +179,10 @@ async function debugRecordedRun(target: unknown): Promise<boolean> {
     replay: { journal: ref.dir, run: ref.id },
     stopOnEntry: true,
   });
+  // The command is run from the Explorer's Plan Runs; VS Code 1.139 opens Run and Debug only when
+  // a breakpoint stops (1.96 did on start), so the replay, paused on entry, would look like nothing.
+  if (started) await vscode.commands.executeCommand("workbench.view.debug");
+  return started;
 }
 
 async function resumeRun(deps: RunDependencies, target: unknown): Promise<RunRecord | undefined> {

@@ -7,6 +7,13 @@ import * as vscode from "vscode";
 import type { LoggedTransition, RunLog, RunRecord } from "./runLog";
 import { displayPath, ms } from "./runOutput";
 import { formatStepPath } from "./stepLocation";
+import {
+  resolvedRunTooltip,
+  runTooltipParts,
+  tooltipNeedsRecord,
+  type TooltipPart,
+  type TooltipWords,
+} from "./runTooltip";
 
 export const RUNS_VIEW_ID = "rlmPlan.runs";
 export const REVEAL_STEP_COMMAND = "rlmPlan.revealStep";
@@ -49,6 +56,13 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   getParent(node: RunsNode): RunsNode | undefined {
     return node.kind === "run" ? undefined : this.runNode(node.record);
+  }
+
+  /** On hover, a journal run's tooltip: the run is read whole first (its host profile is in the journal). */
+  async resolveTreeItem(item: vscode.TreeItem, node: RunsNode): Promise<vscode.TreeItem> {
+    if (node.kind === "run" && item.tooltip === undefined)
+      item.tooltip = tooltipMarkdown(await resolvedRunTooltip(node.record, (r) => this.log.complete(r), WORDS));
+    return item;
   }
 
   getTreeItem(node: RunsNode): vscode.TreeItem {
@@ -103,16 +117,20 @@ function runItem(record: RunRecord): vscode.TreeItem {
   item.iconPath = STATUS_ICONS[record.status];
   // ".journal": recorded in the run journal, so an interrupted run can be resumed.
   item.contextValue = `rlmPlanRun.${record.status}${record.journal ? ".journal" : ""}`;
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendMarkdown(`**Run ${record.number}** of \`${plan}\`: ${record.status}\n\n`);
-  tooltip.appendMarkdown(`Started ${new Date(record.startedAt).toLocaleString()}${took}\n\n`);
-  tooltip.appendMarkdown(`Host profile: \`${record.hostProfile ? displayPath(record.hostProfile) : "none"}\`\n\n`);
-  if (record.journal)
-    tooltip.appendMarkdown(`Run ${record.journal.id} in the run journal \`${record.journal.dir}\`\n\n`);
-  if (record.error)
-    tooltip.appendMarkdown(`Error (${record.error.phase}/${record.error.kind}): `).appendText(record.error.message);
-  item.tooltip = tooltip;
+  // A run listed from the journal gets its tooltip on hover, once read (resolveTreeItem).
+  if (!tooltipNeedsRecord(record)) item.tooltip = tooltipMarkdown(runTooltipParts(record, WORDS));
   return item;
+}
+
+const WORDS: TooltipWords = { show: displayPath, ms };
+
+function tooltipMarkdown(parts: readonly TooltipPart[]): vscode.MarkdownString {
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  for (const part of parts) {
+    if ("markdown" in part) tooltip.appendMarkdown(part.markdown);
+    else tooltip.appendText(part.text);
+  }
+  return tooltip;
 }
 
 function transitionItem(record: RunRecord, t: LoggedTransition): vscode.TreeItem {

@@ -1,8 +1,10 @@
 // The end-to-end test: the packaged extension in a real VS Code, driven through Debian's
-// Chromium, one subtest per scenario (see run.mjs). It runs in code-server 4.96.4 (VS Code 1.96,
-// the oldest the extension supports); e2e.newest.test.mjs runs the same scenarios in the newest
-// (E2E_VSCODE=newest). It runs whenever Chromium and code-server are installed (bash
-// scripts/install-e2e.sh) and says plainly when it skips.
+// Chromium, one subtest per scenario (see run.mjs). It runs in the newest VS Code that installs
+// here, code-server 4.139.1 (VS Code 1.139) on Node 24 from the npm registry: what users run, and
+// what `npm test` and CI run. e2e.oldest.test.mjs runs the same scenarios in code-server 4.96.4
+// (VS Code 1.96, the oldest engines.vscode allows; E2E_VSCODE=oldest), an optional tier. It runs
+// whenever Chromium and code-server are installed (bash scripts/install-e2e.sh) and says plainly
+// when it skips.
 // It builds rlm-plan.vsix with `npm run package` when the file is missing or stale.
 //
 //   node --test --test-reporter=spec test/e2e/e2e.test.mjs
@@ -17,6 +19,9 @@ import { test } from "node:test";
 import { VARIANT } from "./harness.mjs";
 import { Session, checkManifest, ensureVsix, missingPrerequisite, scenarios } from "./run.mjs";
 
+/** The scenarios' letters, by session (every scenario is in one; a new one goes in the second). */
+const SESSIONS = ["abcdefgh", "ijklmnopqrstuvwxyz"];
+
 test(
   `e2e: the extension in a real VS Code (code-server ${VARIANT.version} + Chromium)`,
   { timeout: Number(process.env.E2E_TOTAL_TIMEOUT ?? 900000 * VARIANT.slower) },
@@ -29,22 +34,32 @@ test(
     }
     checkManifest();
     await ensureVsix();
-    const session = await Session.start();
-    try {
-      // E2E_ONLY=dh runs scenarios (d) and (h) only, for working on them.
-      const only = process.env.E2E_ONLY;
-      for (const scenario of scenarios.filter((s) => !only || only.includes(/^\((\w)\)/.exec(s.name)?.[1] ?? ""))) {
-        await t.test(scenario.name, { timeout: (scenario.timeout ?? 120000) * VARIANT.slower }, async () => {
-          try {
-            await scenario.run(session, assert);
-          } catch (error) {
-            await session.failureShot(scenario.name);
-            throw error;
-          }
-        });
+    // E2E_ONLY=dh runs scenarios (d) and (h) only, for working on them.
+    const only = process.env.E2E_ONLY;
+    const letter = (scenario) => /^\((\w)\)/.exec(scenario.name)?.[1] ?? "";
+    // Two sessions, one after the other (a code-server and a browser each): in VS Code 1.139 the
+    // window's first webview, (i)'s graph, got no page frame within 120 s after (a)-(h) had run in
+    // the same window, in three full runs out of three (the view created at once, loaded again by
+    // the panel, nothing in either console), while (g)+(i) and (h)+(i) alone passed; (j) already
+    // opens a window of its own for the same reason. The cause is not found (bench/README.md).
+    for (const group of SESSIONS) {
+      const chosen = scenarios.filter((s) => group.includes(letter(s)) && (!only || only.includes(letter(s))));
+      if (chosen.length === 0) continue;
+      const session = await Session.start();
+      try {
+        for (const scenario of chosen) {
+          await t.test(scenario.name, { timeout: (scenario.timeout ?? 120000) * VARIANT.slower }, async () => {
+            try {
+              await scenario.run(session, assert);
+            } catch (error) {
+              await session.failureShot(scenario.name);
+              throw error;
+            }
+          });
+        }
+      } finally {
+        await session.close();
       }
-    } finally {
-      await session.close();
     }
   },
 );

@@ -2,7 +2,7 @@
 // better-sqlite3 for: named `@` parameters, raw rows, simple pragmas, transactions (nested ones
 // as savepoints, rolled back on a throw, the depth kept after a failure) and SQLite's code names
 // on errors. node:sqlite exists from Node 22.13: on Node 20 the file says so and skips; the Node 22
-// tier (scripts/test-node22.sh) runs it.
+// tier (scripts/test-node.sh) runs it.
 
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
