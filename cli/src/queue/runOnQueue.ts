@@ -81,20 +81,25 @@ export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResu
   if (!ended.ok) {
     if (ended.reason.startsWith(REFUSED_PREFIX)) {
       const report = JSON.parse(ended.reason.slice(REFUSED_PREFIX.length)) as RemoteRunReport;
-      record(options.recorder, [], report);
+      await record(options.recorder, [], report);
       return { kind: "report", report: report as RunReport, worker: "", attempt: ended.attempts };
     }
     return { kind: "failed", message: failedJobText(ended) };
   }
   const result = ended.result;
   if (result.kind !== "run") return { kind: "failed", message: "the worker answered with another kind of result" };
-  record(options.recorder, result.events, result.report);
+  await record(options.recorder, result.events, result.report);
   return { kind: "report", report: result.report as RunReport, worker: result.worker, attempt: result.attempt };
 }
 
 /** The run's events and end into the submitting workspace's journal. */
-function record(recorder: RunRecorder | undefined, events: readonly RunEvent[], report: RemoteRunReport): void {
+async function record(
+  recorder: RunRecorder | undefined,
+  events: readonly RunEvent[],
+  report: RemoteRunReport,
+): Promise<void> {
   if (!recorder) return;
   for (const event of events) recorder.event(event);
-  recorder.finished(observedReport(report as RunReport));
+  // On disk before the submitter says "recorded as run N" (the journal's group commit).
+  await recorder.finished(observedReport(report as RunReport));
 }
