@@ -27,7 +27,7 @@ export class DebugRuns {
   constructor(
     private readonly log: RunSessionLog & Pick<RunLog, "begin">,
     private readonly output: RunOutput,
-    /** A plan file's path as the URI the run log names plans by. */
+    /** A file's path (the plan's, the mocks') as the URI the run log names it by. */
     private readonly planUri: (path: string) => string,
   ) {}
 
@@ -35,7 +35,8 @@ export class DebugRuns {
   receive(sessionId: string, event: DebugCustomEvent): void {
     const started = debugEventBody(event, DebugRunStartedEvent.type);
     if (started) {
-      const record = this.log.begin(this.planUri(started.plan), started.hostProfile, `debug:${sessionId}`);
+      const mocks = started.mocks === undefined ? undefined : this.planUri(started.mocks);
+      const record = this.log.begin(this.planUri(started.plan), started.hostProfile, `debug:${sessionId}`, mocks);
       this.sessions.set(sessionId, new RunSession(`debug:${sessionId}`, record, this.log, this.output));
       this.output.started(record);
       return;

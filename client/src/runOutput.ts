@@ -35,7 +35,8 @@ export class RunOutput implements vscode.Disposable {
   started(run: RunRecord): void {
     this.channel.appendLine("");
     this.channel.appendLine(`Run ${run.number} started: ${this.places.show(run.plan)} at ${clock(run.startedAt)}`);
-    if (run.mocks) this.channel.appendLine(`  mocked: tools and providers in ${this.places.show(run.mocks)} answer from it`);
+    if (run.mocks)
+      this.channel.appendLine(`  mocked: tools and providers in ${this.places.show(run.mocks)} answer from it`);
     this.channel.appendLine(`  host profile: ${run.hostProfile ? this.places.show(run.hostProfile) : "(none)"}`);
   }
 
@@ -72,7 +73,9 @@ export class RunOutput implements vscode.Disposable {
       default: {
         const error = run.error;
         const what = error ? ` (${error.phase}/${error.kind})` : "";
-        this.channel.appendLine(`Run ${run.number} failed${mockedText(run)}${took}${what}${this.stepText(run.failedStep)}:`);
+        this.channel.appendLine(
+          `Run ${run.number} failed${mockedText(run)}${took}${what}${this.stepText(run.failedStep)}:`,
+        );
         if (error) this.channel.appendLine(`  ${error.message}`);
         this.channel.appendLine(`Error: ${pretty(error ?? null)}`);
       }
@@ -109,7 +112,6 @@ export class RunOutput implements vscode.Disposable {
     this.channel.dispose();
   }
 }
-
 
 export function ms(value: number): string {
   return value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`;

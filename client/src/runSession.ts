@@ -17,8 +17,7 @@ export type RunEnd = Pick<RunFinishedParams, "result" | "elapsedMs">;
 export type RunSessionLog = Pick<RunLog, "addEvent" | "addTransition" | "finish">;
 
 export type SessionInput =
-  | { readonly kind: "event"; readonly event: RunEvent }
-  | { readonly kind: "finished"; readonly params: RunEnd };
+  { readonly kind: "event"; readonly event: RunEvent } | { readonly kind: "finished"; readonly params: RunEnd };
 
 export class RunSession {
   /** Steps started and neither finished nor failed, by step id, in the order they started. */

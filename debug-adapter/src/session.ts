@@ -177,7 +177,11 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
   async run(prepared: Prepared, countPausedTime: boolean, replies?: RecordedReplies): Promise<void> {
     const dry = prepared.mocks ? ` (mocked: ${prepared.mocks})` : "";
     this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}${dry}\n`);
-    reportStarted(this, { plan: this.program, hostProfile: this.hostProfile });
+    reportStarted(this, {
+      plan: this.program,
+      hostProfile: this.hostProfile,
+      ...(prepared.mocks ? { mocks: resolvePath(prepared.mocks) } : {}),
+    });
     this.startedAt = performance.now();
     // Recorded in the workspace's run journal as every run is (the session's one way); a replay
     // of a recorded run is not a run of its own.
@@ -190,7 +194,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
         });
     const recording = started.ok ? started.recording : undefined;
     this.recorded = recording ? { dir: recording.store.dir, id: recording.recorder.runId } : undefined;
-    if (recording) reportJournal(this, { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid });
+    if (recording)
+      reportJournal(this, { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid });
     // The one run pipeline: check, build what the plan names, preflight, execute.
     const report = await prepared.session.run({
       recording,

@@ -570,6 +570,8 @@ export namespace DebugRunStartedEvent {
     readonly plan: string;
     /** The host profile file the run uses. */
     readonly hostProfile: string;
+    /** A dry run's mocks file (its path): its tools and providers answer from it. */
+    readonly mocks?: string;
   }
   export const type = new DebugEventType<Body>(event);
 }

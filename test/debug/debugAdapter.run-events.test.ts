@@ -57,7 +57,11 @@ test("a debug run forwards the run's whole event stream: the retry's failed atte
   const custom = await debugRun();
   assert.deepEqual(
     custom.map((e) => e.event),
-    [DebugRunStartedEvent.event, ...Array<string>(custom.length - 2).fill(DebugRunEvent.event), DebugRunResultEvent.event],
+    [
+      DebugRunStartedEvent.event,
+      ...Array<string>(custom.length - 2).fill(DebugRunEvent.event),
+      DebugRunResultEvent.event,
+    ],
   );
   const events = custom.flatMap((e) => {
     const body = debugEventBody(e, DebugRunEvent.type);

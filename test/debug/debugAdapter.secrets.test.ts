@@ -63,8 +63,7 @@ test("a debug run whose provider echoes the key leaves it in no event, variable,
   const dc = debugClient(dir);
   const seen: unknown[] = [];
   const custom = [DebugRunStartedEvent, DebugRunJournalEvent, DebugRunEvent, DebugRunResultEvent].map((e) => e.event);
-  for (const event of ["output", "stopped", ...custom])
-    dc.on(event, (body: unknown) => seen.push(body));
+  for (const event of ["output", "stopped", ...custom]) dc.on(event, (body: unknown) => seen.push(body));
   const result = dc.waitForEvent(DebugRunResultEvent.event);
   const terminated = dc.waitForEvent("terminated");
   await dc.start();

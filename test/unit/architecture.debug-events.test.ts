@@ -23,7 +23,9 @@ function sourceFiles(dir: string): string[] {
 
 /** The debug events the protocol module names: each `Debug*` namespace's `event`. */
 function protocolDebugEvents(text: string): string[] {
-  return [...text.matchAll(/export namespace Debug\w+ \{\s*export const event = "([^"]+)";/g)].map((m) => m[1] as string);
+  return [...text.matchAll(/export namespace Debug\w+ \{\s*export const event = "([^"]+)";/g)].map(
+    (m) => m[1] as string,
+  );
 }
 
 /**
@@ -55,10 +57,9 @@ test("the protocol module names the adapter's four custom events", () => {
 });
 
 test("the scan fails on a planted literal event name, and not on the client's commands", () => {
-  assert.deepEqual(
-    literalEvents("debug-adapter/src/x.ts", 's.sendEvent(new Event("rlmPlan.progress", {}));', EVENTS),
-    ["debug-adapter/src/x.ts: rlmPlan.progress"],
-  );
+  assert.deepEqual(literalEvents("debug-adapter/src/x.ts", 's.sendEvent(new Event("rlmPlan.progress", {}));', EVENTS), [
+    "debug-adapter/src/x.ts: rlmPlan.progress",
+  ]);
   assert.deepEqual(
     literalEvents(
       "client/src/x.ts",
@@ -72,4 +73,13 @@ test("the scan fails on a planted literal event name, and not on the client's co
 
 test("no literal debug event name outside the protocol module, in the adapter or the client", () => {
   assert.deepEqual(offenders(EVENTS), []);
+});
+
+test("the debug adapter imports of the language server only its wire contract", () => {
+  const offenders = sourceFiles(join(root, "debug-adapter", "src")).flatMap((path) =>
+    [...readFileSync(path, "utf8").matchAll(/from\s+["'](@rlm-plan\/language-server[^"']*)["']/g)]
+      .filter((m) => m[1] !== "@rlm-plan/language-server/protocol")
+      .map((m) => `${relative(root, path)}: ${m[1] as string}`),
+  );
+  assert.deepEqual(offenders, []);
 });
