@@ -1,13 +1,13 @@
 // Debugging plans in VS Code: the `rlm-plan` debugger's configurations (F5 on an open plan works
 // without a launch.json), the adapter started as its own Node process (dist/debugAdapter.js, so
 // a run can never take the extension host down), provider keys from secret storage handed to
-// that process's environment only, "RLM Plan: Debug Plan", and a debug run's transitions and
-// result in the run output channel and the Plan Runs view.
+// that process's environment only, "RLM Plan: Debug Plan", and a debug run's events and result
+// in the run output channel and the Plan Runs view (debugRuns.ts).
 
 import * as vscode from "vscode";
-import type { JsonValue, PlanError, Transition } from "@rlm-plan/core";
+import { DebugRuns } from "./debugRuns";
 import { CLIENT_SECRETS } from "./languageClient";
-import type { RunLog, RunRecord } from "./runLog";
+import type { RunLog } from "./runLog";
 import type { RunOutput } from "./runOutput";
 import type { ProviderKeys } from "./secrets";
 
@@ -24,65 +24,21 @@ interface Dependencies {
 }
 
 export function registerDebugging(deps: Dependencies): vscode.Disposable {
-  const records = new Map<string, RunRecord>();
+  const runs = new DebugRuns(deps.log, deps.output, (path) => vscode.Uri.file(path).toString());
   return vscode.Disposable.from(
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new PlanConfigurations()),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new AdapterFactory(deps)),
     vscode.commands.registerCommand(DEBUG_PLAN_COMMAND, (target?: unknown) => debugPlan(target)),
     // A session that ends without reporting its result (the adapter was stopped first) still
     // ends its record, so the Plan Runs view never shows it running forever.
-    vscode.debug.onDidTerminateDebugSession((session) => {
-      const record = records.get(session.id);
-      if (!record) return;
-      records.delete(session.id);
-      deps.log.finish(record, {
-        status: "cancelled",
-        error: { phase: "execute", kind: "cancelled", message: "the debug session was stopped" },
-      });
-      deps.output.finished(record);
-    }),
+    vscode.debug.onDidTerminateDebugSession((session) => runs.terminated(session.id)),
     vscode.debug.onDidReceiveDebugSessionCustomEvent((event) => {
       if (event.session.type !== DEBUG_TYPE) return;
-      // The adapter masks with its session's mask; the client's own (its secret storage's keys) again.
-      const body = CLIENT_SECRETS.maskValue(event.body) as Record<string, unknown>;
       // A replay (Debug Recorded Run) steps through a run already in Plan Runs, executing
       // nothing: it is not a run of its own, so it gets no row and no block in the output.
       if (event.session.configuration.replay) return;
-      switch (event.event) {
-        case "rlmPlan.started": {
-          const plan = vscode.Uri.file(String(body.plan)).toString();
-          const record = deps.log.begin(
-            plan,
-            typeof body.hostProfile === "string" ? body.hostProfile : null,
-            `debug:${event.session.id}`,
-          );
-          records.set(event.session.id, record);
-          deps.output.started(record);
-          break;
-        }
-        case "rlmPlan.transition": {
-          const record = records.get(event.session.id);
-          if (!record) return;
-          deps.log.addTransition(record, body as unknown as Transition);
-          deps.output.transition(record, body as unknown as Transition);
-          break;
-        }
-        case "rlmPlan.result": {
-          const record = records.get(event.session.id);
-          if (!record) return;
-          records.delete(event.session.id);
-          const error = body.error as PlanError | undefined;
-          deps.log.finish(record, {
-            status: body.ok ? "succeeded" : error?.kind === "cancelled" ? "cancelled" : "failed",
-            durationMs: Number(body.elapsed_ms),
-            checkpoints: [...(body.checkpoints as string[])],
-            budgetRemaining: { ...(body.budget_remaining as Record<string, number>) },
-            ...(body.ok ? { value: body.value as JsonValue } : error ? { error } : {}),
-          });
-          deps.output.finished(record);
-          break;
-        }
-      }
+      // The adapter masks with its session's mask; the client's own (its secret storage's keys) again.
+      runs.receive(event.session.id, { event: event.event, body: CLIENT_SECRETS.maskValue(event.body) });
     }),
   );
 }

@@ -12,7 +12,7 @@ import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
 import { JournalRuns, registerJournalCommands } from "./journalRuns";
 import { historyLimit, RunLog } from "./runLog";
-import { RunOutput } from "./runOutput";
+import { createRunOutput } from "./workspacePaths";
 import {
   OPEN_RUN_AS_JSON_COMMAND,
   REVEAL_STEP_COMMAND,
@@ -55,7 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     },
     (error: unknown) => error ?? new Error("the language server did not start"),
   );
-  const output = new RunOutput();
+  const output = createRunOutput();
   const log = new RunLog(context.storageUri ?? context.globalStorageUri, historyLimit());
   await log.load();
   const runs = new ActiveRuns(client, log, output);

@@ -10,7 +10,7 @@ import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclien
 import type { RunEvent } from "@rlm-plan/core";
 import { reportEnd, showProgress, UNTRUSTED_MESSAGE, type RunDependencies } from "./runCommand";
 import { withoutRanges, type LoggedTransition, type RunLog, type RunRecord, type RunStatus } from "./runLog";
-import { displayPath } from "./runOutput";
+import { displayPath } from "./workspacePaths";
 import {
   JournalRunRequest,
   JournalRunsRequest,

@@ -6,9 +6,11 @@
 
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, type LanguageClient } from "vscode-languageclient/node";
-import type { ActiveRuns, RunSession } from "./activeRuns";
+import type { ActiveRuns } from "./activeRuns";
+import type { RunSession } from "./runSession";
 import type { RunLog, RunRecord, StepRef } from "./runLog";
-import { displayPath, ms, type RunOutput } from "./runOutput";
+import { ms, type RunOutput } from "./runOutput";
+import { displayPath } from "./workspacePaths";
 import {
   CancelRunCommand,
   HostProfileRequest,

@@ -48,8 +48,8 @@ export interface RunRecord {
   droppedTransitions?: number;
   /**
    * The runtime's events in the order the server sent them, without their source ranges (a
-   * step is named by its path; ranges go stale as the plan is edited). Absent for debug runs
-   * and runs logged before events were kept.
+   * step is named by its path; ranges go stale as the plan is edited); a debug run's too, as the
+   * adapter forwarded them. Absent for runs logged before events were kept.
    */
   events?: RunEvent[];
   /** Events past MAX_EVENTS_KEPT that were counted but not kept. */

@@ -1,17 +1,32 @@
 // The "RLM Plan Runs" output channel: one block per run, a line per transition as it happens
 // (sequence, operation, binding, status, time since the start, the step's own time) and per
 // failed retry attempt (where, its kind and its masked reason), then the final value as pretty
-// JSON, or the structured error with the step it failed in.
+// JSON, or the structured error with the step it failed in. It writes lines only: the channel
+// and how a place is named come from outside (workspacePaths.ts in the extension), so the lines a
+// run's events give can be checked without VS Code.
 
-import * as vscode from "vscode";
+import type * as vscode from "vscode";
 import type { AttemptFailedEvent } from "@rlm-plan/core";
 import type { LoggedTransition, RunRecord, StepRef } from "./runLog";
-import { formatStepPath } from "./stepLocation";
 
 export const RUN_OUTPUT_CHANNEL = "RLM Plan Runs";
 
+/** How the output names a file and a step's place in it, for people. */
+export interface RunPlaces {
+  /** A plan's or profile's path (or URI) relative to its workspace folder. */
+  show(uriOrPath: string): string;
+  /**
+   * Where a step is: `plans/x.rlmplan.json:12:11` while the plan is open and the offset is known,
+   * else its JSON path (`steps[1].plan.steps[0]`).
+   */
+  step(plan: string, path: readonly (string | number)[], offset: number | undefined): string;
+}
+
 export class RunOutput implements vscode.Disposable {
-  readonly channel = vscode.window.createOutputChannel(RUN_OUTPUT_CHANNEL);
+  constructor(
+    readonly channel: Pick<vscode.OutputChannel, "appendLine" | "show" | "dispose">,
+    private readonly places: RunPlaces,
+  ) {}
 
   show(preserveFocus = true): void {
     this.channel.show(preserveFocus);
@@ -19,9 +34,10 @@ export class RunOutput implements vscode.Disposable {
 
   started(run: RunRecord): void {
     this.channel.appendLine("");
-    this.channel.appendLine(`Run ${run.number} started: ${displayPath(run.plan)} at ${clock(run.startedAt)}`);
-    if (run.mocks) this.channel.appendLine(`  mocked: tools and providers in ${displayPath(run.mocks)} answer from it`);
-    this.channel.appendLine(`  host profile: ${run.hostProfile ? displayPath(run.hostProfile) : "(none)"}`);
+    this.channel.appendLine(`Run ${run.number} started: ${this.places.show(run.plan)} at ${clock(run.startedAt)}`);
+    if (run.mocks)
+      this.channel.appendLine(`  mocked: tools and providers in ${this.places.show(run.mocks)} answer from it`);
+    this.channel.appendLine(`  host profile: ${run.hostProfile ? this.places.show(run.hostProfile) : "(none)"}`);
   }
 
   transition(run: RunRecord, t: LoggedTransition): void {
@@ -35,7 +51,7 @@ export class RunOutput implements vscode.Disposable {
   /** `  retry attempt 1/3 failed at plans/x.rlmplan.json:12:11 [execute/tool_error]: <reason>; retrying` */
   attemptFailed(run: RunRecord, event: AttemptFailedEvent): void {
     const { error } = event;
-    const where = error.path ? ` at ${stepPlace(run.plan, error.path, error.range?.offset)}` : "";
+    const where = error.path ? ` at ${this.places.step(run.plan, error.path, error.range?.offset)}` : "";
     const next = event.retrying ? "retrying" : "no attempts left";
     const reason = error.message.replace(/\s*\n\s*/g, " ");
     this.channel.appendLine(
@@ -57,7 +73,9 @@ export class RunOutput implements vscode.Disposable {
       default: {
         const error = run.error;
         const what = error ? ` (${error.phase}/${error.kind})` : "";
-        this.channel.appendLine(`Run ${run.number} failed${mockedText(run)}${took}${what}${stepText(run.failedStep)}:`);
+        this.channel.appendLine(
+          `Run ${run.number} failed${mockedText(run)}${took}${what}${this.stepText(run.failedStep)}:`,
+        );
         if (error) this.channel.appendLine(`  ${error.message}`);
         this.channel.appendLine(`Error: ${pretty(error ?? null)}`);
       }
@@ -71,10 +89,18 @@ export class RunOutput implements vscode.Disposable {
     }
   }
 
+  private stepText(step: StepRef | undefined): string {
+    if (!step) return "";
+    const bind = step.bind === null ? "" : ` → ${step.bind}`;
+    // Its JSON path: the failed step is named as the run's error names it, with no offset.
+    const where = step.path ? ` at ${this.places.step("", step.path, undefined)}` : "";
+    return ` at step ${step.operation}${bind}${where}`;
+  }
+
   /** The server would not start the run (no host profile, a broken profile, ...). */
   refused(plan: string, message: string): void {
     this.channel.appendLine("");
-    this.channel.appendLine(`Run not started: ${displayPath(plan)}`);
+    this.channel.appendLine(`Run not started: ${this.places.show(plan)}`);
     this.channel.appendLine(`  ${message}`);
   }
 
@@ -85,30 +111,6 @@ export class RunOutput implements vscode.Disposable {
   dispose(): void {
     this.channel.dispose();
   }
-}
-
-function stepText(step: StepRef | undefined): string {
-  if (!step) return "";
-  const bind = step.bind === null ? "" : ` → ${step.bind}`;
-  const where = step.path ? ` at ${formatStepPath(step.path)}` : "";
-  return ` at step ${step.operation}${bind}${where}`;
-}
-
-/**
- * Where a step is: `plans/x.rlmplan.json:12:11` while the plan is open in the editor (the
- * offset is the runtime's, in the text that ran), else its JSON path.
- */
-function stepPlace(plan: string, path: readonly (string | number)[], offset: number | undefined): string {
-  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === plan);
-  if (!document || offset === undefined) return formatStepPath(path);
-  const { line, character } = document.positionAt(offset);
-  return `${displayPath(plan)}:${line + 1}:${character + 1}`;
-}
-
-/** A plan's or profile's path relative to its workspace folder, for people. */
-export function displayPath(uriOrPath: string): string {
-  const uri = uriOrPath.includes("://") ? vscode.Uri.parse(uriOrPath) : vscode.Uri.file(uriOrPath);
-  return vscode.workspace.asRelativePath(uri, false);
 }
 
 export function ms(value: number): string {

@@ -5,7 +5,8 @@
 
 import * as vscode from "vscode";
 import type { LoggedTransition, RunLog, RunRecord } from "./runLog";
-import { displayPath, ms } from "./runOutput";
+import { ms } from "./runOutput";
+import { displayPath } from "./workspacePaths";
 import { formatStepPath } from "./stepLocation";
 import {
   resolvedRunTooltip,

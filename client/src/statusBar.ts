@@ -7,7 +7,7 @@
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { PLAN_LANGUAGE_ID } from "./languageClient";
-import { displayPath } from "./runOutput";
+import { displayPath } from "./workspacePaths";
 import { WorstCaseRequest } from "@rlm-plan/language-server/protocol";
 
 const REFRESH_DELAY_MS = 150;

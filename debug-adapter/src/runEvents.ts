@@ -1,16 +1,40 @@
-// What the run tells the client as it goes: each transition on the console and as an
-// `rlmPlan.transition` event, and at the end its value or error, an `rlmPlan.result` event (what
-// `rlm-plan run --json` reports) and the exited and terminated events.
+// What the run tells the client as it goes, in the custom events of the wire contract
+// (server/src/protocol.ts, shared with the client): the run's start and journal entry, every
+// event of the run's stream (a transition also as a console line), and at the end its value or
+// error (what `rlm-plan run --json` reports) with the exited and terminated events.
 
 import { Event, ExitedEvent, TerminatedEvent } from "@vscode/debugadapter";
-import type { RunOutcome, Transition } from "@rlm-plan/core";
+import type { RunEvent, RunOutcome } from "@rlm-plan/core";
+import {
+  DebugRunEvent,
+  DebugRunJournalEvent,
+  DebugRunResultEvent,
+  DebugRunStartedEvent,
+  type DebugEventType,
+} from "@rlm-plan/language-server/protocol";
 import type { SessionState } from "./sessionState";
 
-export function reportTransition(s: SessionState, t: Transition): void {
-  const bind = t.bind === null ? "" : ` -> ${t.bind}`;
-  s.output("console", `${String(t.sequence).padStart(3)}  ${t.operation}${bind}  ${t.status}  ${t.duration_ms} ms\n`);
-  // For the extension's Plan Runs view; counters only, like every transition.
-  s.sendEvent(new Event("rlmPlan.transition", t));
+/** Sends a custom event of the wire contract; its body is checked against the event's type. */
+function sendCustom<Body>(s: SessionState, type: DebugEventType<Body>, body: Body): void {
+  s.sendEvent(new Event(type.event, body));
+}
+
+export function reportStarted(s: SessionState, body: DebugRunStartedEvent.Body): void {
+  sendCustom(s, DebugRunStartedEvent.type, body);
+}
+
+export function reportJournal(s: SessionState, body: DebugRunJournalEvent.Body): void {
+  sendCustom(s, DebugRunJournalEvent.type, body);
+}
+
+/** One event of the run's stream, forwarded whole (the editor's log of a debug run is a normal run's). */
+export function reportRunEvent(s: SessionState, event: RunEvent): void {
+  if (event.type === "transition") {
+    const t = event.transition;
+    const bind = t.bind === null ? "" : ` -> ${t.bind}`;
+    s.output("console", `${String(t.sequence).padStart(3)}  ${t.operation}${bind}  ${t.status}  ${t.duration_ms} ms\n`);
+  }
+  sendCustom(s, DebugRunEvent.type, { event });
 }
 
 /** The run's end, said once (a restart's cancelled run and the adapter's own failure end quietly or once). */
@@ -25,16 +49,13 @@ export function finishRun(s: SessionState, outcome: RunOutcome, mocked = false):
     s.output("stderr", `rlm-plan: run failed: ${e.message} [${e.phase}/${e.kind}]\n`);
   }
   // For the extension's run log and Plan Runs view: what `rlm-plan run --json` reports.
-  s.sendEvent(
-    new Event("rlmPlan.result", {
-      ok: outcome.ok,
-      ...(mocked ? { mocked: true } : {}),
-      ...(outcome.ok ? { value: outcome.value } : { error: outcome.error }),
-      checkpoints: outcome.checkpoints,
-      budget_remaining: outcome.budget_remaining,
-      elapsed_ms: Math.round(performance.now() - s.startedAt),
-    }),
-  );
+  sendCustom(s, DebugRunResultEvent.type, {
+    ...(outcome.ok ? { ok: true, value: outcome.value } : { ok: false, error: outcome.error }),
+    ...(mocked ? { mocked: true } : {}),
+    checkpoints: outcome.checkpoints,
+    budget_remaining: outcome.budget_remaining,
+    elapsed_ms: Math.round(performance.now() - s.startedAt),
+  });
   s.sendEvent(new ExitedEvent(outcome.ok ? 0 : 1));
   s.sendEvent(new TerminatedEvent());
 }

@@ -15,7 +15,6 @@ import {
   LoggingDebugSession,
   OutputEvent,
   TerminatedEvent,
-  Event,
 } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { resolve as resolvePath } from "node:path";
@@ -33,7 +32,7 @@ import { Breakpoints } from "./breakpoints";
 import * as inspection from "./inspection";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { restartFrame } from "./restart";
-import { finishRun, reportTransition } from "./runEvents";
+import { finishRun, reportJournal, reportRunEvent, reportStarted } from "./runEvents";
 import { errorText, failedOutcome, type Held, type SessionState } from "./sessionState";
 import type { Stepping } from "./stepping";
 import * as stops from "./stops";
@@ -178,7 +177,11 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
   async run(prepared: Prepared, countPausedTime: boolean, replies?: RecordedReplies): Promise<void> {
     const dry = prepared.mocks ? ` (mocked: ${prepared.mocks})` : "";
     this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}${dry}\n`);
-    this.sendEvent(new Event("rlmPlan.started", { plan: this.program, hostProfile: this.hostProfile }));
+    reportStarted(this, {
+      plan: this.program,
+      hostProfile: this.hostProfile,
+      ...(prepared.mocks ? { mocks: resolvePath(prepared.mocks) } : {}),
+    });
     this.startedAt = performance.now();
     // Recorded in the workspace's run journal as every run is (the session's one way); a replay
     // of a recorded run is not a run of its own.
@@ -192,13 +195,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     const recording = started.ok ? started.recording : undefined;
     this.recorded = recording ? { dir: recording.store.dir, id: recording.recorder.runId } : undefined;
     if (recording)
-      this.sendEvent(
-        new Event("rlmPlan.journal", {
-          dir: recording.store.dir,
-          id: recording.recorder.runId,
-          uid: recording.recorder.uid,
-        }),
-      );
+      reportJournal(this, { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid });
     // The one run pipeline: check, build what the plan names, preflight, execute.
     const report = await prepared.session.run({
       recording,
@@ -209,7 +206,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
       // Stepping follows one branch after another: the call stack is one thread, and a branch
       // that pauses must not let its siblings spend the budget behind the user's back.
       parallel: "sequential",
-      onTransition: (t) => reportTransition(this, t),
+      // The run's whole event stream, as a language server's run sends it (transitions among it).
+      onEvent: (event) => reportRunEvent(this, event),
       ...(this.noDebug
         ? {}
         : {

@@ -541,3 +541,75 @@ export namespace RunTestCaseClientCommand {
 export namespace DebugTestCaseClientCommand {
   export const command = "rlmPlan.debugTestCase";
 }
+
+/**
+ * A custom event of the debug adapter (DAP `event` with its `body`), typed: the adapter sends
+ * `type.event` with a `Body`, the client reads the body through the same type (`debugEventBody`).
+ * The debug adapter and the client both import these, so no event name is written twice.
+ */
+export class DebugEventType<Body> {
+  /** Never set: it carries the body's type from the sender to the reader. */
+  declare readonly body?: Body;
+  constructor(readonly event: string) {}
+}
+
+/** The body of a custom event of `type`, or undefined when the event is another one. */
+export function debugEventBody<Body>(
+  event: { readonly event: string; readonly body?: unknown },
+  type: DebugEventType<Body>,
+): Body | undefined {
+  // The one place a debug event's body is read as its type: the adapter sent it as `Body`.
+  return event.event === type.event ? (event.body as Body) : undefined;
+}
+
+/** Debug adapter → client: a debug run started (not sent for a replay's run). */
+export namespace DebugRunStartedEvent {
+  export const event = "rlmPlan.started";
+  export interface Body {
+    /** The plan file's path. */
+    readonly plan: string;
+    /** The host profile file the run uses. */
+    readonly hostProfile: string;
+    /** A dry run's mocks file (its path): its tools and providers answer from it. */
+    readonly mocks?: string;
+  }
+  export const type = new DebugEventType<Body>(event);
+}
+
+/** Debug adapter → client: the debug run's entry in the workspace's run journal, when recorded. */
+export namespace DebugRunJournalEvent {
+  export const event = "rlmPlan.journal";
+  export type Body = JournalRunRef;
+  export const type = new DebugEventType<Body>(event);
+}
+
+/**
+ * Debug adapter → client: one event of the run's stream, as the runtime emitted it and in its
+ * order (step_started, transition, step_finished, step_failed, attempt_failed): what
+ * RunEventNotification carries for a run the language server runs, so a debug run's log is a
+ * normal run's. Masked by the adapter's session.
+ */
+export namespace DebugRunEvent {
+  export const event = "rlmPlan.runEvent";
+  export interface Body {
+    readonly event: RunEvent;
+  }
+  export const type = new DebugEventType<Body>(event);
+}
+
+/**
+ * Debug adapter → client: the debug run ended, with what `rlm-plan run --json` reports: its value
+ * or structured error, checkpoints, the budget left and its time (a cancelled run too).
+ */
+export namespace DebugRunResultEvent {
+  export const event = "rlmPlan.result";
+  export type Body = {
+    /** Present (true) when the run's tools and providers answered from mocks. */
+    readonly mocked?: true;
+    readonly checkpoints: readonly string[];
+    readonly budget_remaining: Readonly<Record<string, number>>;
+    /** Milliseconds from the start of the run to its end, the debugger's pauses included. */
+    readonly elapsed_ms: number;
+  } & ({ readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly error: PlanError });
+  export const type = new DebugEventType<Body>(event);
+}

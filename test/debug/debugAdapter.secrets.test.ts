@@ -2,7 +2,8 @@
 // answers with the very key it was called with, the key the launch passed in `env` (as the
 // extension passes keys from its secret storage, under a name that says nothing). Paused after
 // the model step, the Variables view and the console's evaluate show the reply; the run's output
-// events, transitions and result (what the extension's run history stores) follow. The key, in
+// events, run events (transitions among them) and result (what the extension's run history
+// stores) follow. The key, in
 // any case, appears in none of them: the session's mask covers every event and response.
 
 import assert from "node:assert/strict";
@@ -11,6 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import {
+  DebugRunEvent,
+  DebugRunJournalEvent,
+  DebugRunResultEvent,
+  DebugRunStartedEvent,
+} from "@rlm-plan/language-server/protocol";
 import { startChatServer, type ChatServer } from "../support/chatServer";
 import { debugClient } from "../support/debugClient";
 
@@ -55,9 +62,9 @@ test("a debug run whose provider echoes the key leaves it in no event, variable,
 
   const dc = debugClient(dir);
   const seen: unknown[] = [];
-  for (const event of ["output", "stopped", "rlmPlan.transition", "rlmPlan.result", "rlmPlan.started"])
-    dc.on(event, (body: unknown) => seen.push(body));
-  const result = dc.waitForEvent("rlmPlan.result");
+  const custom = [DebugRunStartedEvent, DebugRunJournalEvent, DebugRunEvent, DebugRunResultEvent].map((e) => e.event);
+  for (const event of ["output", "stopped", ...custom]) dc.on(event, (body: unknown) => seen.push(body));
+  const result = dc.waitForEvent(DebugRunResultEvent.event);
   const terminated = dc.waitForEvent("terminated");
   await dc.start();
   try {

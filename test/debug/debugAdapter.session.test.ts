@@ -13,6 +13,7 @@ import { after, afterEach, beforeEach, describe, test } from "node:test";
 import type { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { processState } from "@rlm-plan/core/host/processGroup";
+import { DebugRunResultEvent } from "@rlm-plan/language-server/protocol";
 import { debugClient } from "../support/debugClient";
 
 // Compiled to test/out/debug: the repository root is three levels up.
@@ -510,7 +511,7 @@ describe("a dry run with mocks", () => {
   const triage = join(ROOT, "examples", "workspace", "mocks", "triage.rlmplan.json");
 
   test("the mocks file answers the plan's tool and provider; the result says mocked", async () => {
-    const result = dc.waitForEvent("rlmPlan.result");
+    const result = dc.waitForEvent(DebugRunResultEvent.event);
     await start({ program: triage, mocks: join(ROOT, "examples", "workspace", "mocks", "triage.mocks.json") });
     const body = (await result).body as { ok: boolean; mocked?: boolean; value?: unknown };
     await terminated;
@@ -519,7 +520,7 @@ describe("a dry run with mocks", () => {
   });
 
   test("without mocks the same plan stops in preflight: the provider's key is not set", async () => {
-    const result = dc.waitForEvent("rlmPlan.result");
+    const result = dc.waitForEvent(DebugRunResultEvent.event);
     await start({ program: triage });
     const body = (await result).body as { ok: boolean; error?: { phase: string; kind: string } };
     await terminated;
@@ -532,7 +533,7 @@ describe("a test file's case", () => {
   const triage = join(ROOT, "examples", "workspace", "mocks", "triage.rlmplan.json");
 
   test("with its mocks: stops at a breakpoint of its plan, then ends with the case's value", async () => {
-    const result = dc.waitForEvent("rlmPlan.result");
+    const result = dc.waitForEvent(DebugRunResultEvent.event);
     const answered = await start({
       program: triage,
       breakpoints: [{ line: 25 }],
@@ -550,7 +551,7 @@ describe("a test file's case", () => {
   });
 
   test("with its cassette: the tool and the model answer from the recording (no server, no key)", async () => {
-    const result = dc.waitForEvent("rlmPlan.result");
+    const result = dc.waitForEvent(DebugRunResultEvent.event);
     await start({
       program: join(ROOT, "examples", "workspace", "plans", "word-summary.rlmplan.json"),
       testCase: { file: join(tests, "word-summary.rlmplan.test.json"), name: "a short question" },

@@ -32,6 +32,12 @@ function serverCommands(): string[] {
   return names;
 }
 
+/** The debug adapter's custom events, as the protocol module names them. */
+function debugEvents(): string[] {
+  const text = readFileSync(join(ROOT, "server", "src", "protocol.ts"), "utf8");
+  return [...text.matchAll(/export const event = "([^"]+)"/g)].map((match) => match[1]!);
+}
+
 function mentions(pattern: RegExp): { doc: string; name: string }[] {
   return DOCS.flatMap((doc) =>
     [...readFileSync(join(ROOT, doc), "utf8").matchAll(pattern)].map((match) => ({ doc, name: match[1]! })),
@@ -81,11 +87,12 @@ describe("names in the docs", () => {
     );
   });
 
-  test("every rlmPlan.* name is a command, a setting or a server command", () => {
+  test("every rlmPlan.* name is a command, a setting, a server command or a debug event", () => {
     const known = new Set([
       ...manifest.contributes.commands.map((command) => command.command),
       ...Object.keys(manifest.contributes.configuration.properties),
       ...serverCommands(),
+      ...debugEvents(),
     ]);
     const mentioned = mentions(/`(rlmPlan\.[A-Za-z.]*[A-Za-z])`/g);
     assert.ok(mentioned.length > 10, `too few names found (${mentioned.length}): is the pattern wrong?`);
