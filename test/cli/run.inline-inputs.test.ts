@@ -1,15 +1,18 @@
 // `rlm-plan run --input-text / --input-json / --inputs`: input values on the command line beside
 // --input NAME=PATH (still a file). A real CLI process each time: the values reach the plan as
 // the core's rule makes them (a text a context, a value as given), every refusal is one exact
-// line and exit 2, a resumed run gets the same values, and a value equal to a key is masked.
+// line and exit 2, a resumed run gets the same values, a value equal to a key is masked, and
+// `run --queue` sends the values in its job to a real worker (a real redis-server).
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { childOutput } from "../support/childOutput";
 import { CLI, cliWorkspace, type CliWorkspace } from "../support/cliWorkspace";
+import { redisMissing, startRedis, type RedisServer } from "../support/redisServer";
+import { startWorker, stopWorker, type WorkerProcess } from "../support/workerProcess";
 
 // Echoes its arguments; first marks that it started and waits while the file "block" exists.
 const HOLD_TOOL = `
@@ -249,6 +252,53 @@ describe("rlm-plan run --resume with input values", () => {
     assert.equal(
       refused.stderr,
       "rlm-plan: --resume runs with the options the run was recorded with; input values cannot be given\nsee rlm-plan run --help\n",
+    );
+  });
+});
+
+describe("rlm-plan run --queue with input values", { skip: redisMissing() }, () => {
+  const ws = workspace("inline-inputs-queue");
+  let redis: RedisServer;
+  let worker: WorkerProcess;
+  before(async () => {
+    redis = await startRedis();
+    worker = await startWorker(ws.dir, "solo", ["--queue", redis.url("inputs")]);
+  });
+  after(async () => {
+    if (worker) await stopWorker(worker);
+    await redis?.stop();
+  });
+
+  test("the values travel in the job; --input (a local file) is refused with what to use", async () => {
+    const queued = await cli(
+      ws,
+      "run",
+      "plan.rlmplan.json",
+      "--json",
+      "--queue",
+      redis.url("inputs"),
+      "--input-text",
+      "haystack=no\nneedle",
+      "--input-json",
+      "limit=4",
+      "--input-text",
+      "note=queued",
+    ).output;
+    assert.equal(queued.code, 0, queued.stderr);
+    assert.deepEqual(value(queued.stdout), { hits: [{ index: 1, value: "needle" }], limit: 4, note: "queued" });
+    const file = await cli(
+      ws,
+      "run",
+      "plan.rlmplan.json",
+      "--queue",
+      redis.url("inputs"),
+      "--input",
+      "haystack=hay.txt",
+    ).output;
+    assert.equal(file.code, 2);
+    assert.equal(
+      file.stderr,
+      "rlm-plan: --input cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry (give values with --input-text, --input-json or --inputs: they travel in the job)\nsee rlm-plan run --help\n",
     );
   });
 });
