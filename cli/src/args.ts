@@ -43,7 +43,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
                       [--format text|json|sarif|github] [--model-text] [--watch] [--preflight]
        rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
-       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]
+       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]
        rlm-plan run --resume RUN
        rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE
        rlm-plan runs list|show|export|prune

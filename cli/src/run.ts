@@ -11,6 +11,8 @@ import {
   planCalls,
   type PlanSession,
 } from "@rlm-plan/core/session";
+import { givenInputProblem } from "@rlm-plan/core/host";
+import type { JsonValue } from "@rlm-plan/core/json";
 import { mocksJson } from "./queue/planJob";
 import { withPassword, type QueueAddress } from "./queue/queueUrl";
 import type { runOnQueue } from "./queue/runOnQueue";
@@ -43,7 +45,7 @@ export interface RunIo extends RunStreams {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--mocks FILE] [--parallel MODE] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -54,7 +56,15 @@ It grants capabilities and a budget, and provides the inputs, tools and model pr
 
 options:
   --host FILE         use this host profile instead
-  --input NAME=PATH   use the text file PATH as input NAME (repeatable)
+  --input NAME=PATH   use the text file PATH as input NAME (repeatable); always a path, as before
+  --input-text NAME=VALUE
+                      use VALUE itself as input NAME, a text (repeatable): a separate option,
+                      so a value is never mistaken for a path nor a path for a value
+  --input-json NAME=JSON
+                      use the JSON value as input NAME (repeatable), checked against the
+                      profile's declaration: a text takes a string, a value its "schema"
+  --inputs FILE.json  input values from a JSON object of name -> value (options above win);
+                      a --resume runs with the same values
   --mocks FILE        a dry run: the tools and providers FILE names answer from it
                       (no program, key or network needed for them; see schemas/mocks.schema.json)
   --parallel MODE     concurrent (default, or the profile's "parallel") or sequential branches
@@ -146,6 +156,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     ...(args.host !== undefined ? { hostProfile: args.host } : {}),
     env,
     inputFiles: args.inputs,
+    ...(Object.keys(args.inputValues).length > 0 ? { inputValues: args.inputValues } : {}),
     ...(args.mocks !== undefined ? { mocks: { file: args.mocks } } : {}),
     mask: io.mask,
     // A queued run is run under the worker's profile: a local one only places the journal.
@@ -201,6 +212,15 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   // A run always has a profile (no_host_profile ended it above).
   const profile = session.profile;
   if (!profile) return 2;
+  // Values are checked here, against this profile; a queued run's are the worker's profile's to judge.
+  const planInputs = Object.keys(args.inputValues).length > 0 ? planCalls(text)?.inputs : undefined;
+  for (const name of Object.keys(args.inputValues)) {
+    const problem = givenInputProblem(profile, name, args.inputValues[name] as JsonValue, planInputs);
+    if (problem === undefined) continue;
+    const origin = args.inputOrigins?.get(name) ?? `the input values run ${args.resume ?? ""} was recorded with`;
+    io.stderr.write(`rlm-plan: ${lineText(`${origin}: ${problem}`)}\n`);
+    return 2;
+  }
   const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
   const printer = startedPrinter(args.json, io, style, mocks !== undefined);
@@ -271,6 +291,7 @@ async function runQueued(
       address,
       plan: { name: display(session.file ?? args.plan), text },
       ...(session.mocks ? { mocks: mocksJson(session.mocks) } : {}),
+      ...(Object.keys(args.inputValues).length > 0 ? { inputs: args.inputValues } : {}),
       ...(args.parallel ? { parallel: args.parallel } : {}),
       signal: cancel.signal,
       onTransition: lazyPrinter(text, args.json, io, style, mocked),

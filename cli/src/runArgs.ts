@@ -5,6 +5,8 @@ import { parseRunId, runIdRefusal } from "@rlm-plan/core/journal";
 import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run";
 import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
 import { readOptions, type OptionSpec } from "./options";
+import { INPUT_JSON_FORM, INPUT_TEXT_FORM, readInlineInputs } from "./runInputs";
+import type { JsonObject } from "@rlm-plan/core/json";
 
 export interface RunArgs {
   readonly plan: string;
@@ -16,7 +18,12 @@ export interface RunArgs {
   /** The host profile in force, as shown (set once it is found). */
   readonly hostProfile?: string;
   readonly host: string | undefined;
+  /** --input NAME=PATH: text files. */
   readonly inputs: Record<string, string>;
+  /** --input-text, --input-json and --inputs FILE: values, checked by the core's rule once the profile is known. */
+  readonly inputValues: JsonObject;
+  /** Which option gave each value ("--input-json limit"), for the messages that locate a refused one. */
+  readonly inputOrigins?: ReadonlyMap<string, string>;
   readonly mocks: string | undefined;
   readonly parallel: ParallelMode | undefined;
   readonly json: boolean;
@@ -37,6 +44,9 @@ const RUN_OPTIONS: OptionSpec = {
     "--mocks": "a FILE",
     "--parallel": PARALLEL_MODES.join(" or "),
     "--input": INPUT_FORM,
+    "--input-text": INPUT_TEXT_FORM,
+    "--input-json": INPUT_JSON_FORM,
+    "--inputs": "a FILE.json holding an object of input name -> value",
     "--journal": "a DIR",
     "--resume": "a RUN number (rlm-plan runs list)",
     "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
@@ -44,7 +54,7 @@ const RUN_OPTIONS: OptionSpec = {
     [PASSWORD_FILE_OPTION]: "a FILE",
   },
   flags: ["--json", "--events", "--no-journal", "--help", "-h"],
-  nonEmpty: ["--host", "--mocks", "--journal", "--otlp", "--queue", PASSWORD_FILE_OPTION],
+  nonEmpty: ["--inputs", "--host", "--mocks", "--journal", "--otlp", "--queue", PASSWORD_FILE_OPTION],
 };
 
 export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
@@ -61,6 +71,15 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     if (split <= 0 || split === spec.length - 1) return `--input needs ${INPUT_FORM}`;
     inputs[spec.slice(0, split)] = spec.slice(split + 1);
   }
+  const inline = readInlineInputs(
+    options.repeated.get("--input-text") ?? [],
+    options.repeated.get("--input-json") ?? [],
+    options.values.get("--inputs"),
+    inputs,
+  );
+  if (typeof inline === "string") return inline;
+  const inputValues = inline.values;
+  const givenValues = Object.keys(inputValues).length > 0;
   const host = options.values.get("--host");
   const mocks = options.values.get("--mocks");
   const json = options.flags.has("--json");
@@ -85,8 +104,9 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
       ["--otlp", otlp],
       ["--input", Object.keys(inputs).length > 0 ? "" : undefined],
     ].find(([, v]) => v !== undefined);
+    // A path here names nothing on the worker's machine; values travel in the job.
     if (local)
-      return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry`;
+      return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry${local[0] === "--input" ? " (give values with --input-text, --input-json or --inputs: they travel in the job)" : ""}`;
   }
   if (resume !== undefined) {
     const given = [
@@ -94,12 +114,13 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
       ["--mocks", mocks],
       ["--parallel", parallelText],
     ].find(([, v]) => v !== undefined);
-    if (given || Object.keys(inputs).length > 0)
-      return `--resume runs with the options the run was recorded with; ${given ? given[0] : "--input"} cannot be given`;
+    const inputOption = Object.keys(inputs).length > 0 ? "--input" : givenValues ? "input values" : undefined;
+    if (given || inputOption !== undefined)
+      return `--resume runs with the options the run was recorded with; ${given ? given[0] : inputOption} cannot be given`;
     if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
     if (positionals.length > 1) return "run takes one PLAN file";
     const plan = positionals[0] ?? "";
-    return { plan, host, inputs, mocks, parallel, json, events, journal, noJournal, resume, otlp };
+    return { plan, host, inputs, inputValues, mocks, parallel, json, events, journal, noJournal, resume, otlp };
   }
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
@@ -110,6 +131,8 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     plan: positionals[0] as string,
     host,
     inputs,
+    inputValues,
+    inputOrigins: inline.origins,
     mocks,
     parallel,
     json,

@@ -3,7 +3,7 @@
 // `--resume RUN` takes the plan, host profile and options the run was recorded with.
 
 import { relative, resolve } from "node:path";
-import type { JsonObject } from "@rlm-plan/core/json";
+import { isJsonObject, newJsonObject, type JsonObject } from "@rlm-plan/core/json";
 import {
   JournalError,
   journalFrom,
@@ -24,6 +24,8 @@ export interface JournalArgs {
   readonly plan: string;
   readonly host: string | undefined;
   readonly inputs: Record<string, string>;
+  /** Inline input values (--input-text, --input-json, --inputs). */
+  readonly inputValues: JsonObject;
   readonly mocks: string | undefined;
   readonly parallel: ParallelMode | undefined;
   /** --journal DIR. */
@@ -73,12 +75,14 @@ export function resumeArgs<A extends JournalArgs>(args: A, stderr: Writer): { ar
     if (args.plan !== "" && relative(args.plan, plan) !== "")
       throw new ResumeRefusal(`run ${id} ran the plan ${plan}, not ${args.plan}`);
     const inputs = (options["inputs"] ?? {}) as Record<string, string>;
+    const values = options["input_values"];
     return {
       args: {
         ...args,
         plan,
         host: point.run.host_file ?? undefined,
         inputs: Object.assign(Object.create(null) as Record<string, string>, inputs),
+        inputValues: Object.assign(newJsonObject(), isJsonObject(values) ? values : {}),
         mocks: typeof options["mocks"] === "string" ? options["mocks"] : undefined,
         parallel: (options["parallel"] as ParallelMode | undefined) ?? undefined,
       },
@@ -147,12 +151,16 @@ export function recordedArgs(recording: Recording): {
   };
 }
 
-/** What a resume needs to run the same way again: inputs, mocks and parallel mode as given. */
+/**
+ * What a resume needs to run the same way again: inputs, mocks and parallel mode as given. Files
+ * under `inputs` (paths), values under `input_values`, the key a test case's run uses too.
+ */
 function recordedOptions(args: JournalArgs): JsonObject {
   const inputs: JsonObject = {};
   for (const [name, file] of Object.entries(args.inputs)) inputs[name] = resolvePath(file);
   return {
     ...(Object.keys(inputs).length > 0 ? { inputs } : {}),
+    ...(Object.keys(args.inputValues).length > 0 ? { input_values: args.inputValues } : {}),
     ...(args.mocks !== undefined ? { mocks: resolvePath(args.mocks) } : {}),
     ...(args.parallel !== undefined ? { parallel: args.parallel } : {}),
   };

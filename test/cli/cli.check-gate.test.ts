@@ -283,13 +283,13 @@ test("check --preflight reports every problem the preflight finds, located, once
   assert.deepEqual(shown.trimEnd().split("\n"), [
     `${file}:2:27: error: tool "shout" cannot run: its program "./no-such-program" does not exist (relative paths are relative to the tool's folder); fix its "command" in HOST [tool_unavailable]`,
     // Once, an error: not also the static check's warning at the same place.
-    `${file}:2:77: error: the plan reads input "who", which the host profile does not declare under "inputs" and the run does not supply (--input who=PATH) [undeclared_input]`,
+    `${file}:2:77: error: the plan reads input "who", which the host profile does not declare under "inputs" and the run does not supply (--input who=PATH, or a value: --input-text who=VALUE) [undeclared_input]`,
     `${file}:3:27: error: MCP server "gone" could not be started: command "./no-such-server" was not found [tool_unavailable]`,
     `${file}:4:32: error: provider "llm" needs its key in the environment variable RLM_PLAN_GATE_NO_KEY, which is not set [provider_key_missing]`,
     `${file}:5:58: error: cannot read "missing.txt" for input "doc": no such file (ENOENT) (declared at HOST:1:315) [input_unavailable]`,
     // A second read of "who": the static check's warning (the preflight names each input at its first read).
     `${file}:6:56: warning: the plan reads input "who", which the host profile does not declare under "inputs" [undeclared_input]`,
-    `${file}:6:91: error: the plan reads input "whom", which the host profile does not declare under "inputs" and the run does not supply (--input whom=PATH) [undeclared_input]`,
+    `${file}:6:91: error: the plan reads input "whom", which the host profile does not declare under "inputs" and the run does not supply (--input whom=PATH, or a value: --input-text whom=VALUE) [undeclared_input]`,
     `${file}: 6 errors, 1 warning`,
   ]);
   const ran = cli("run", file, "--no-journal");

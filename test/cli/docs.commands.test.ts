@@ -50,6 +50,11 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json": { code: 1, first: HOST },
   "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json --mocks examples/workspace/mocks/triage.mocks.json --json":
     { code: 0 },
+  // word-summary with its question inline, then from a file of values; the model mocked.
+  "npx rlm-plan run examples/workspace/plans/word-summary.rlmplan.json --input-text question='In one word: what is frozen water?' --mocks examples/workspace/mocks/word-summary.mocks.json":
+    { code: 0, first: HOST },
+  "npx rlm-plan run examples/workspace/plans/word-summary.rlmplan.json --inputs examples/workspace/data/question.inputs.json --mocks examples/workspace/mocks/word-summary.mocks.json --json":
+    { code: 0 },
   // The MCP server is @modelcontextprotocol/server-everything from node_modules (no network).
   "npx rlm-plan run examples/mcp/plans/echo-and-sum.rlmplan.json": { code: 0, first: MCP_HOST },
   // Plain check starts no program: the MCP tools' schemas are left to --preflight (it says so).

@@ -16,6 +16,8 @@ export interface QueueRunOptions {
   readonly address: QueueAddress;
   readonly plan: { readonly name: string; readonly text: string };
   readonly mocks?: JsonObject;
+  /** Input values the job carries (--input-text, --input-json, --inputs). */
+  readonly inputs?: JsonObject;
   readonly parallel?: ParallelMode;
   readonly signal: AbortSignal;
   readonly onTransition: (transition: Transition) => void;
@@ -46,6 +48,7 @@ export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResu
           v: JOB_VERSION,
           kind: "run",
           plan: options.plan,
+          ...(options.inputs ? { inputs: options.inputs } : {}),
           ...(options.mocks ? { mocks: options.mocks } : {}),
           ...(options.parallel ? { parallel: options.parallel } : {}),
         },

@@ -81,7 +81,7 @@ export function hostPreflight(profile: HostProfile, needs: PlanNeeds, options: H
         phase: "preflight",
         kind: "undeclared_input",
         input: name,
-        message: `the plan reads input ${JSON.stringify(name)}, which the host profile does not declare under "inputs" and the run does not supply (--input ${name}=PATH)`,
+        message: `the plan reads input ${JSON.stringify(name)}, which the host profile does not declare under "inputs" and the run does not supply (--input ${name}=PATH, or a value: --input-text ${name}=VALUE)`,
         path: [...path],
       });
       continue;

@@ -13,6 +13,7 @@ export { KILL_GRACE_MS, killAllGroupsNow, ProcessTracker } from "./processGroup"
 export { discoverMcpTools, type McpDiscovery } from "./mcp/discovery";
 
 export { loadInput, textFileInput, type InputResult } from "./inputs";
+export { givenInputProblem } from "./inputValues";
 export * from "./createHost";
 export * from "./mocks";
 export { hostPreflight, mcpPreflight, type HostPreflightOptions } from "./hostPreflight";

@@ -5,7 +5,7 @@
 // language server ask this module, and only this one.
 
 import { parsePlan } from "../plan/parse";
-import { planNeeds } from "../plan/needs";
+import { planNeeds, type PlanUses } from "../plan/needs";
 import { nearestName } from "../text/nearestName";
 import { mcpRoute } from "./mcp/spec";
 import type { Mocks } from "./mocks";
@@ -59,8 +59,8 @@ export function mockNameWarnings(mocks: Mocks, targets: MockTargets): HostProfil
   return warnings;
 }
 
-/** What a plan file's text calls (tools, providers), or undefined when no plan can be read from it. */
-export function planCalls(text: string): MockTargets["plan"] {
+/** What a plan file's text calls (tools, providers) and reads (inputs), or undefined when no plan can be read from it. */
+export function planCalls(text: string): PlanUses | undefined {
   const { plan } = parsePlan({ kind: "document", text }, { collectAll: true });
   return plan ? planNeeds(plan) : undefined;
 }
