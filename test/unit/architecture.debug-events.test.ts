@@ -5,21 +5,13 @@
 // can drift (an event renamed on one side only reaches nobody), so the scan fails on it.
 
 import { strict as assert } from "node:assert";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
+import { sourceFiles } from "../support/importGraph";
 
 const root = join(__dirname, "..", "..", "..");
 const PROTOCOL = join(root, "server", "src", "protocol.ts");
-
-function sourceFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "out" || name === "node_modules" ? [] : sourceFiles(path);
-    return name.endsWith(".ts") && !name.endsWith(".d.ts") ? [path] : [];
-  });
-}
 
 /** The debug events the protocol module names: each `Debug*` namespace's `event`. */
 function protocolDebugEvents(text: string): string[] {
