@@ -51,4 +51,16 @@ describe("host profile: hover and completion from the schema", () => {
     const items = await complete('{ "tools": { "n": { "type": "builtin", "builtin": | } } }');
     assert.ok(labels(items).includes('"count_items"'), JSON.stringify(labels(items)));
   });
+
+  it("a profile nested 5,000 deep (a paste, a half-typed edit) gets no hover and no keys, and nothing throws", async () => {
+    // The JSON service's parser recurses per level: past the core's depth limit it is not asked.
+    const deep = `{ "budget": ${"[".repeat(5000)}|${"]".repeat(5000)} }`;
+    assert.equal(await hoverText(deep), null);
+    assert.deepEqual(await complete(deep), []);
+    // Within the limit it still answers.
+    assert.match(
+      (await hoverText(`{ "budget": { "max_tool_ca|lls": ${"[".repeat(50)}${"]".repeat(50)} } }`)) ?? "",
+      /^Trusted tool calls/,
+    );
+  });
 });

@@ -3,7 +3,8 @@
 // descriptions, defaults and enums, so what an editor shows is what `run` enforces.
 
 import { HOST_PROFILE_SCHEMA } from "@rlm-plan/core";
-import { getLanguageService, type LanguageService } from "vscode-json-languageservice";
+import { countKeyTokens, MAX_JSON_DEPTH } from "@rlm-plan/core/text";
+import { getLanguageService, type JSONDocument, type LanguageService } from "vscode-json-languageservice";
 import {
   MarkupKind,
   type CompletionItem,
@@ -35,10 +36,21 @@ function schemaService(): LanguageService {
   return service;
 }
 
+/**
+ * The service's parse of a profile, or undefined past the nesting any profile has: its parser
+ * recurses per level, and a few thousand open brackets (a paste, a half-typed edit) overflow the
+ * stack inside it. The core's allocation-free scan decides, with the limit plans have.
+ */
+function parsedProfile(json: LanguageService, document: TextDocument): JSONDocument | undefined {
+  return countKeyTokens(document.getText()).maxDepth > MAX_JSON_DEPTH ? undefined : json.parseJSONDocument(document);
+}
+
 /** What a key means (its description, default and allowed values), or a value's meaning. */
 export async function hostProfileHover(document: TextDocument, position: Position): Promise<Hover | null> {
   const json = schemaService();
-  const found = await json.doHover(document, position, json.parseJSONDocument(document));
+  const parsed = parsedProfile(json, document);
+  if (!parsed) return null;
+  const found = await json.doHover(document, position, parsed);
   if (!found) return null;
   // The service answers with marked strings; every hover of this server is one markdown block.
   const parts = (Array.isArray(found.contents) ? found.contents : [found.contents]) as (
@@ -54,7 +66,9 @@ export async function hostProfileHover(document: TextDocument, position: Positio
 /** Keys the object at the cursor allows (with snippets for their values) and enum values. */
 export async function hostProfileKeyCompletion(document: TextDocument, position: Position): Promise<CompletionItem[]> {
   const json = schemaService();
-  const list = await json.doComplete(document, position, json.parseJSONDocument(document));
+  const parsed = parsedProfile(json, document);
+  if (!parsed) return [];
+  const list = await json.doComplete(document, position, parsed);
   return list?.items ?? [];
 }
 
