@@ -120,12 +120,29 @@ describe("a context operation over a big inline value ends at time_limit", () =>
     "the issue's case: retry of partition (size 1) over a 1 MB inline text, time_limit 3",
     { skip: process.env["RLM_PLAN_HOSTILE"] !== "1" && "set RLM_PLAN_HOSTILE=1" },
     () => {
+      const began = performance.now();
       const run = runWith(3, { doc: text("x".repeat(1_000_000)) }, [partition("doc"), final("r")]);
-      assert.deepEqual(failure(run), [
-        "time_limit_exceeded",
-        "the run exceeded its time limit of 3 s",
-        ["steps", 0, "plan", "steps", 0],
-      ]);
+      const seconds = (performance.now() - began) / 1000;
+      // A generous bound on the whole process (start-up included), hostile tier only: before, the
+      // same command ran 11-14 s here; the run's own end is at 3 s (bench/README.md has figures).
+      assert.ok(seconds < 6, `the process ran ${seconds.toFixed(1)} s`);
+      // Which limit ends it depends on the machine: under load the clock (within the partition's
+      // loop), on a quiet one the million parts are measured in under 3 s and the output budget
+      // refuses them. Either way it ends by itself, at the step, with one of these two exact errors
+      // (before: neither, 14 s and 379 MB, the partition's loop never letting the timer fire).
+      const at = ["steps", 0, "plan", "steps", 0];
+      const parts = 54_777_781; // the million parts' JSON text, measured and not built
+      assert.ok(
+        [
+          JSON.stringify(["time_limit_exceeded", "the run exceeded its time limit of 3 s", at]),
+          JSON.stringify([
+            "budget_exhausted",
+            `a value of ${parts} bytes does not fit the 65536 output bytes left`,
+            at,
+          ]),
+        ].includes(JSON.stringify(failure(run))),
+        JSON.stringify(failure(run)),
+      );
     },
   );
 });
