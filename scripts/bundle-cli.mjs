@@ -40,7 +40,7 @@ const ajvModules = { ajv: "draft7", "ajv/dist/2019": "draft2019", "ajv/dist/2020
 /**
  * The files beside the bundle that it requires at run time instead of inlining them: what only
  * some commands need stays out of the file every start reads, decodes and compiles (a third of
- * it: bench/README.md, "The CLI's start").
+ * it: bench/history/2026-12-05.md, "The CLI's start").
  */
 const beside = {
   name: "beside",

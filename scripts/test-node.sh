@@ -45,7 +45,7 @@ files=(test/out/cli/cli.*.test.js test/out/cli/signals.cli.test.js test/out/cli/
 # Node 24 runs the CLI's files and the journal's (below); the protocol and debug adapter files on
 # it only with TIER_FULL=1: CI's end-to-end run already runs the server and the adapter on Node 24
 # (code-server 4.139's extension host), and the whole tier again (243 s at load 14-18) would take
-# CI past 25 minutes (bench/README.md, CI's time).
+# CI past 25 minutes (bench/history/2026-12-05.md, CI's time).
 if [ "$MAJOR" = 22 ] || [ "${TIER_FULL:-}" = 1 ]; then
   files+=(test/out/protocol/*.test.js test/out/debug/*.test.js)
 fi
