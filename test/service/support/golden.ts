@@ -84,41 +84,46 @@ export function expectGolden(actual: string, folder: string, file: string): void
 }
 
 /**
- * One test per fixture of test/service/golden/`folder`/ (or of `options.inputs`, a folder whose
- * fixtures several features share), in name order. `produce` returns the test's outputs by golden
- * suffix (`{".expected.rlmplan.json": text}`); each must equal its golden file in `folder`, and
- * every golden file of the fixture must be produced (a stale one fails too).
+ * One test per fixture of test/service/golden/`folder`/ (or of `options.inputs`, folders whose
+ * fixtures several features share, such as plans/, and the feature's own), in name order within
+ * each folder. `produce` returns the test's outputs by golden suffix
+ * (`{".expected.rlmplan.json": text}`); each must equal its golden file in `folder`, and every
+ * golden file of the fixture must be produced (a stale one fails too).
  */
 export function goldenTests(
   folder: string,
   produce: (fixture: GoldenFixture) => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>,
-  options: { readonly inputs?: string } = {},
+  options: { readonly inputs?: string | readonly string[] } = {},
 ): void {
-  const inputFolder = options.inputs ?? folder;
+  const inputFolders = typeof options.inputs === "string" ? [options.inputs] : (options.inputs ?? [folder]);
   const output = join(GOLDEN_ROOT, folder);
   const files = existsSync(output) ? readdirSync(output).sort() : [];
-  const inputs = readdirSync(join(GOLDEN_ROOT, inputFolder))
-    .filter((file) => file.includes(".input."))
-    .sort();
-  for (const input of inputs) {
-    const name = input.slice(0, input.indexOf(".input."));
+  const inputs = inputFolders.flatMap((inputFolder) =>
+    readdirSync(join(GOLDEN_ROOT, inputFolder))
+      .filter((file) => file.includes(".input."))
+      .sort()
+      .map((file) => ({ inputFolder, file, name: file.slice(0, file.indexOf(".input.")) })),
+  );
+  for (const { inputFolder, file, name } of inputs) {
     it(name, async () => {
-      const outputs = await produce(goldenFixture(inputFolder, input));
+      const outputs = await produce(goldenFixture(inputFolder, file));
       for (const [suffix, actual] of Object.entries(outputs)) expectGolden(actual, folder, `${name}${suffix}`);
       const produced = new Set(Object.keys(outputs).map((suffix) => `${name}${suffix}`));
-      const stale = files.filter((file) => file.startsWith(`${name}.expected.`) && !produced.has(file));
+      const stale = files.filter((each) => each.startsWith(`${name}.expected.`) && !produced.has(each));
       assert.deepEqual(stale, [], `golden files ${name}'s test no longer produces: delete them`);
     });
   }
-  it("every golden file has its fixture", () => {
-    const names = new Set(inputs.map((input) => input.slice(0, input.indexOf(".input."))));
+  it("every golden file has its fixture, and no two fixtures share a name", () => {
+    const names = inputs.map((input) => input.name);
+    const twice = names.filter((name, i) => names.indexOf(name) !== i);
+    assert.deepEqual(twice, [], `fixtures of ${inputFolders.join(" and ")} with the same name: rename one`);
     const orphans = files.filter(
-      (file) => file.includes(".expected.") && !names.has(file.slice(0, file.indexOf(".expected."))),
+      (file) => file.includes(".expected.") && !names.includes(file.slice(0, file.indexOf(".expected."))),
     );
     assert.deepEqual(
       orphans,
       [],
-      `golden files without a <name>.input.* fixture in ${inputFolder}/: add the fixture or delete them`,
+      `golden files without a <name>.input.* fixture in ${inputFolders.join(" or ")}/: add the fixture or delete them`,
     );
   });
 }
