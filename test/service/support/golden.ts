@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
-import type { Position } from "vscode-languageserver-protocol";
+import type { Position, Range } from "vscode-languageserver-protocol";
 import { fixture } from "../../protocol/support/lspClient";
 
 /** The source folder (tests run from test/out/service/support). */
@@ -62,6 +62,31 @@ export function directive(fixture: GoldenFixture, key: string): string {
   const value = fixture.directives[key];
   assert.ok(value !== undefined, `${fixture.name}: add a "//! ${key}: ..." line at the top of its fixture`);
   return value;
+}
+
+/**
+ * The directive `key` of a fixture read as a range written `L:C-L:C` (1-based, as the goldens
+ * print ranges); undefined when the fixture has none, a failure naming the fixture when it is
+ * written otherwise.
+ */
+export function rangeDirective(fixture: GoldenFixture, key: string): Range | undefined {
+  const written = fixture.directives[key];
+  if (written === undefined) return undefined;
+  const match = /^(\d+):(\d+)-(\d+):(\d+)$/.exec(written);
+  assert.ok(match, `${fixture.name}: write "//! ${key}:" as L:C-L:C, 1-based, not ${JSON.stringify(written)}`);
+  const [line1, col1, line2, col2] = match.slice(1).map((n) => Number(n) - 1) as [number, number, number, number];
+  return { start: { line: line1, character: col1 }, end: { line: line2, character: col2 } };
+}
+
+/** The directive `key` of a fixture read as JSON; undefined when absent, a failure naming the fixture when not JSON. */
+export function jsonDirective(fixture: GoldenFixture, key: string): unknown {
+  const written = fixture.directives[key];
+  if (written === undefined) return undefined;
+  try {
+    return JSON.parse(written) as unknown;
+  } catch {
+    assert.fail(`${fixture.name}: "//! ${key}:" must be JSON, not ${JSON.stringify(written)}`);
+  }
 }
 
 /**
