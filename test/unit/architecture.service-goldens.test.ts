@@ -44,11 +44,8 @@ const DIRECT: Readonly<Record<string, string>> = {
   "completion.scope.test.ts": "a bound: of 250 names in scope, the nearest 200 that match, as typed, marked incomplete",
   "completion.location.test.ts":
     "a property at every offset of many texts: the cursor found from the tree is jsonc-parser's",
-  "diagnostics.hostBudget.test.ts":
-    "the published schema's bounds against the runtime's budget rule, over every budget field",
   "formatting.hostile.test.ts":
     "generated documents of megabytes, refused or formatted as jsonc-parser would: a bound, not a text",
-  "semanticTokens.plan.test.ts": "deltas against a previous result: state across calls of the token cache",
   "treeEdit.edits.test.ts": "after each of many edits, the carried tree equals a full parse node for node: a property",
   "workspaceSymbols.plans.test.ts":
     "files changed on disk between searches, and a size-limit log written once per version",
