@@ -1,6 +1,6 @@
 // Host-dependent diagnostics over the protocol: every open plan is checked again when its host
 // profile changes in the editor or on disk, and the rlmPlan.hostProfile setting names the profile.
-// What each diagnostic says is test/service/diagnostics.host.test.ts.
+// What each diagnostic says is the goldens of test/service/golden/diagnostics/ (host-*).
 
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";

@@ -1,6 +1,6 @@
 // Plan diagnostics over the protocol: the server publishes them as the text changes (quick edits
 // checked once, at the last version), clears them when the plan closes, and treats json documents
-// named *.rlmplan as plans. What each diagnostic says is test/service/diagnostics.plan.test.ts.
+// named *.rlmplan as plans. What each diagnostic says is the goldens of test/service/golden/diagnostics/.
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";

@@ -2,8 +2,8 @@
 // (test/service/golden/host-profile-language/): the profile's diagnostics (the runtime loader's
 // located errors, or MCP servers that did not list their tools: `//! unlisted: SERVER: MESSAGE`
 // stands for the listing's failure, no server is started), then the hover and the completion
-// items at the cursor (the open plans using the valid scenario's capabilities), as the client
-// receives them.
+// items at the cursor (the open plans using the valid scenario's capabilities, or those of the
+// folder's plan `//! open-plan: FILE` names), as the client receives them.
 
 import { describe } from "node:test";
 import { parseHostProfile } from "@rlm-plan/core/host/profile";
@@ -13,7 +13,7 @@ import { hostProfileCompletions, hostProfileHover } from "@rlm-plan/language-ser
 import { CompletionItemKind, DiagnosticSeverity, InsertTextFormat } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzed, HOST_FILE, HOST_URI } from "./support/analyzed";
-import { goldenFixture, goldenTests } from "./support/golden";
+import { goldenFile, goldenFixture, goldenTests } from "./support/golden";
 import { enumNames, readable } from "./support/readable";
 import { FIXTURE_FOLDERS } from "./support/scenarios";
 
@@ -25,8 +25,10 @@ const enums = {
 };
 
 describe("host profiles: diagnostics, hover and completion (golden files)", () => {
-  const used = capabilitiesUsedBy(analyzed(goldenFixture("plans", "valid.input.rlmplan.json").text).plan);
+  const valid = capabilitiesUsedBy(analyzed(goldenFixture("plans", "valid.input.rlmplan.json").text).plan);
   goldenTests(FOLDER, async (fixture) => {
+    const openPlan = fixture.directives["open-plan"];
+    const used = openPlan === undefined ? valid : capabilitiesUsedBy(analyzed(goldenFile(FOLDER, openPlan)).plan);
     if (!fixture.position) throw new Error(`${fixture.name}: mark the cursor with |`);
     const document = TextDocument.create(HOST_URI, "json", 1, fixture.text);
     const options = { text: fixture.text, uri: HOST_URI, folders: FIXTURE_FOLDERS, enums };

@@ -1,12 +1,13 @@
 // Semantic tokens, in process: the legend, the exact tokens of a small plan (decoded from the
-// relative encoding lsp/semanticTokensCache.ts answers with), a range, a delta after an edit, and
-// a tool that is a built-in under one host profile and not under another. The refresh a host
+// relative encoding lsp/semanticTokensCache.ts answers with), a range, a delta after an edit.
+// (A tool that is a built-in under one host profile and not under another is semantic-tokens/'s
+// tool-builtin and tool-command goldens.) The refresh a host
 // profile change sends is checked over the protocol (test/protocol/semanticTokens.refresh.test.ts).
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { SemanticTokensCache } from "@rlm-plan/language-server/lsp/semanticTokensCache";
-import { decodedTokens, SEMANTIC_TOKENS_LEGEND } from "@rlm-plan/language-server/service/semanticTokens";
+import { SEMANTIC_TOKENS_LEGEND } from "@rlm-plan/language-server/service/semanticTokens";
 import type { SemanticTokensLegend } from "vscode-languageserver-protocol";
 import { decode, type Row } from "../support/semanticTokenRows";
 import { hostProfile } from "../protocol/support/lspClient";
@@ -105,25 +106,5 @@ describe("semantic tokens", () => {
     const answer = cache.delta(analyzed(PLAN, options).plan, "42");
     assert.ok(!("edits" in answer), "a full answer");
     assert.deepEqual(decode(answer.data, legend, PLAN), EXPECTED);
-  });
-
-  it("a tool is a default library function when the host runs it as a built-in", () => {
-    const plan = `{"steps": [{"op": "tool", "name": "count", "args": [1], "bind": "n"}, {"op": "final", "value": 1}]}`;
-    const hostWith = (tools: Record<string, unknown>) => hostProfile({ capabilities: ["tool(count)"], tools });
-    const toolToken = (host: string) => decodedTokens(analyzed(plan, { host }).plan)[1];
-    assert.deepEqual(toolToken(hostWith({ count: { type: "command", command: ["wc"] } })), {
-      line: 0,
-      character: 34,
-      length: 7,
-      type: "function",
-      modifiers: [],
-    });
-    assert.deepEqual(toolToken(hostWith({ count: { type: "builtin", builtin: "count_items" } })), {
-      line: 0,
-      character: 34,
-      length: 7,
-      type: "function",
-      modifiers: ["defaultLibrary"],
-    });
   });
 });

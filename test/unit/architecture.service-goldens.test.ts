@@ -1,8 +1,10 @@
 // Holds "the service tier tests every feature that returns structured results against golden
 // files": every module of server/src/service/ is imported by a golden test of test/service/ (one
 // that calls goldenTests, scenarioGoldens or cursorGoldens), or is listed below with the reason
-// it has no answer of its own; and every folder of test/service/golden/ is named by a test, so
-// no folder of goldens is left that nothing compares. Shown failing on planted trees first.
+// it has no answer of its own; every folder of test/service/golden/ is named by a test, so no
+// folder of goldens is left that nothing compares; and a test of test/service/ that calls a
+// feature function in tests of its own (not through the golden harness) is listed below with
+// why a golden could not say as much. Shown failing on planted trees first.
 
 import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -29,6 +31,24 @@ const EXEMPT: Readonly<Record<string, string>> = {
   treeEdit: "a tree carried across an edit, compared with a fresh parse in treeEdit.edits.test.ts",
   "quickFixes/":
     "one quick fix a module, reached through codeActions: code-actions/ applies them, code-actions-offered/ lists them",
+};
+
+/**
+ * Service tests that call feature functions in tests of their own, each with why a golden file
+ * would say less (a property over many inputs, a bound, state across calls). A new one fails the
+ * check: write fixtures and goldens instead (CONTRIBUTING.md, "Golden files").
+ */
+const DIRECT: Readonly<Record<string, string>> = {
+  "codeActions.requests.test.ts":
+    "the request an action's command sends the client, a stale diagnostic, kind filters: calls, not one answer",
+  "completion.scope.test.ts": "a bound: of 250 names in scope, the nearest 200 that match, as typed, marked incomplete",
+  "completion.location.test.ts":
+    "a property at every offset of many texts: the cursor found from the tree is jsonc-parser's",
+  "formatting.hostile.test.ts":
+    "generated documents of megabytes, refused or formatted as jsonc-parser would: a bound, not a text",
+  "treeEdit.edits.test.ts": "after each of many edits, the carried tree equals a full parse node for node: a property",
+  "workspaceSymbols.plans.test.ts":
+    "files changed on disk between searches, and a size-limit log written once per version",
 };
 
 const GOLDEN_CALL = /\b(?:goldenTests|scenarioGoldens|cursorGoldens)\(/;
@@ -102,6 +122,33 @@ function unnamedFolders(folders: readonly string[], tests: Readonly<Record<strin
   return folders.filter((folder) => !all.includes(`"${folder}"`));
 }
 
+const OWN_TEST = /^\s*(?:it|test)\(/m;
+
+/** Whether a test file calls a feature function of service/ (not a constant or a type). */
+function callsFeature(text: string): boolean {
+  return [...text.matchAll(SERVICE_IMPORT)].some((match) => importsAnswer(match[1] !== undefined, match[2] as string));
+}
+
+/** Test files that call feature functions in tests of their own and are not listed, and stale entries. */
+function directCallProblems(
+  tests: Readonly<Record<string, string>>,
+  direct: Readonly<Record<string, string>>,
+): string[] {
+  const found: string[] = [];
+  const isDirect = (file: string) => {
+    const text = tests[file];
+    return text !== undefined && callsFeature(text) && OWN_TEST.test(text);
+  };
+  for (const file of Object.keys(tests).filter(isDirect))
+    if (direct[file] === undefined)
+      found.push(
+        `${file} calls feature functions in tests of its own: turn its cases into fixtures and golden files (CONTRIBUTING.md), or list it in DIRECT with why a golden says less`,
+      );
+  for (const file of Object.keys(direct))
+    if (!isDirect(file)) found.push(`${file} is listed as a direct-call test but is not one (or is gone): take it off`);
+  return found;
+}
+
 test("the check finds a feature module without a golden test, a stale exemption, an unnamed golden folder", () => {
   const tests = {
     "hover.golden.test.ts": `import { hover } from "@rlm-plan/language-server/service/hover";\ngoldenTests("hover", f);`,
@@ -127,4 +174,27 @@ test("every service module that answers has a golden test; every golden folder i
   const folders = readdirSync(GOLDEN).filter((name) => statSync(join(GOLDEN, name)).isDirectory());
   assert.ok(folders.length >= 20, `golden folders under ${relative(root, GOLDEN)}: ${folders.join(", ")}`);
   assert.deepEqual(unnamedFolders(folders, tests), []);
+});
+
+test("the check finds a new direct-call service test, and a listed one that is gone or now golden", () => {
+  const feature = `import { hover } from "@rlm-plan/language-server/service/hover";\n`;
+  const tests = {
+    "hover.golden.test.ts": `${feature}goldenTests("hover", f);`,
+    "hover.names.test.ts": `${feature}it("x", () => hover());`,
+    "costs.bignum.test.ts": `${feature}it("x", () => hover());`,
+    "hover.limits.test.ts": `import { MAX_DEPTH } from "@rlm-plan/language-server/service/planTree";\nit("x", f);`,
+  };
+  const direct = { "costs.bignum.test.ts": "a bound", "hover.golden.test.ts": "stale", "gone.test.ts": "deleted" };
+  assert.deepEqual(directCallProblems(tests, direct), [
+    "hover.names.test.ts calls feature functions in tests of its own: turn its cases into fixtures and golden files (CONTRIBUTING.md), or list it in DIRECT with why a golden says less",
+    "hover.golden.test.ts is listed as a direct-call test but is not one (or is gone): take it off",
+    "gone.test.ts is listed as a direct-call test but is not one (or is gone): take it off",
+  ]);
+});
+
+test("every service test that calls feature functions itself is listed with its reason", () => {
+  const tests: Record<string, string> = {};
+  for (const name of readdirSync(TESTS).sort())
+    if (name.endsWith(".test.ts")) tests[name] = readFileSync(join(TESTS, name), "utf8");
+  assert.deepEqual(directCallProblems(tests, DIRECT), []);
 });

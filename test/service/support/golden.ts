@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
-import type { Position } from "vscode-languageserver-protocol";
+import type { Position, Range } from "vscode-languageserver-protocol";
 import { fixture } from "../../protocol/support/lspClient";
 
 /** The source folder (tests run from test/out/service/support). */
@@ -65,6 +65,31 @@ export function directive(fixture: GoldenFixture, key: string): string {
 }
 
 /**
+ * The directive `key` of a fixture read as a range written `L:C-L:C` (1-based, as the goldens
+ * print ranges); undefined when the fixture has none, a failure naming the fixture when it is
+ * written otherwise.
+ */
+export function rangeDirective(fixture: GoldenFixture, key: string): Range | undefined {
+  const written = fixture.directives[key];
+  if (written === undefined) return undefined;
+  const match = /^(\d+):(\d+)-(\d+):(\d+)$/.exec(written);
+  assert.ok(match, `${fixture.name}: write "//! ${key}:" as L:C-L:C, 1-based, not ${JSON.stringify(written)}`);
+  const [line1, col1, line2, col2] = match.slice(1).map((n) => Number(n) - 1) as [number, number, number, number];
+  return { start: { line: line1, character: col1 }, end: { line: line2, character: col2 } };
+}
+
+/** The directive `key` of a fixture read as JSON; undefined when absent, a failure naming the fixture when not JSON. */
+export function jsonDirective(fixture: GoldenFixture, key: string): unknown {
+  const written = fixture.directives[key];
+  if (written === undefined) return undefined;
+  try {
+    return JSON.parse(written) as unknown;
+  } catch {
+    assert.fail(`${fixture.name}: "//! ${key}:" must be JSON, not ${JSON.stringify(written)}`);
+  }
+}
+
+/**
  * Asserts `actual` equals the golden file `folder/file`; with UPDATE_GOLDEN=1 writes it instead.
  * A missing golden file fails with how to create it.
  */
@@ -84,41 +109,46 @@ export function expectGolden(actual: string, folder: string, file: string): void
 }
 
 /**
- * One test per fixture of test/service/golden/`folder`/ (or of `options.inputs`, a folder whose
- * fixtures several features share), in name order. `produce` returns the test's outputs by golden
- * suffix (`{".expected.rlmplan.json": text}`); each must equal its golden file in `folder`, and
- * every golden file of the fixture must be produced (a stale one fails too).
+ * One test per fixture of test/service/golden/`folder`/ (or of `options.inputs`, folders whose
+ * fixtures several features share, such as plans/, and the feature's own), in name order within
+ * each folder. `produce` returns the test's outputs by golden suffix
+ * (`{".expected.rlmplan.json": text}`); each must equal its golden file in `folder`, and every
+ * golden file of the fixture must be produced (a stale one fails too).
  */
 export function goldenTests(
   folder: string,
   produce: (fixture: GoldenFixture) => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>,
-  options: { readonly inputs?: string } = {},
+  options: { readonly inputs?: string | readonly string[] } = {},
 ): void {
-  const inputFolder = options.inputs ?? folder;
+  const inputFolders = typeof options.inputs === "string" ? [options.inputs] : (options.inputs ?? [folder]);
   const output = join(GOLDEN_ROOT, folder);
   const files = existsSync(output) ? readdirSync(output).sort() : [];
-  const inputs = readdirSync(join(GOLDEN_ROOT, inputFolder))
-    .filter((file) => file.includes(".input."))
-    .sort();
-  for (const input of inputs) {
-    const name = input.slice(0, input.indexOf(".input."));
+  const inputs = inputFolders.flatMap((inputFolder) =>
+    readdirSync(join(GOLDEN_ROOT, inputFolder))
+      .filter((file) => file.includes(".input."))
+      .sort()
+      .map((file) => ({ inputFolder, file, name: file.slice(0, file.indexOf(".input.")) })),
+  );
+  for (const { inputFolder, file, name } of inputs) {
     it(name, async () => {
-      const outputs = await produce(goldenFixture(inputFolder, input));
+      const outputs = await produce(goldenFixture(inputFolder, file));
       for (const [suffix, actual] of Object.entries(outputs)) expectGolden(actual, folder, `${name}${suffix}`);
       const produced = new Set(Object.keys(outputs).map((suffix) => `${name}${suffix}`));
-      const stale = files.filter((file) => file.startsWith(`${name}.expected.`) && !produced.has(file));
+      const stale = files.filter((each) => each.startsWith(`${name}.expected.`) && !produced.has(each));
       assert.deepEqual(stale, [], `golden files ${name}'s test no longer produces: delete them`);
     });
   }
-  it("every golden file has its fixture", () => {
-    const names = new Set(inputs.map((input) => input.slice(0, input.indexOf(".input."))));
+  it("every golden file has its fixture, and no two fixtures share a name", () => {
+    const names = inputs.map((input) => input.name);
+    const twice = names.filter((name, i) => names.indexOf(name) !== i);
+    assert.deepEqual(twice, [], `fixtures of ${inputFolders.join(" and ")} with the same name: rename one`);
     const orphans = files.filter(
-      (file) => file.includes(".expected.") && !names.has(file.slice(0, file.indexOf(".expected."))),
+      (file) => file.includes(".expected.") && !names.includes(file.slice(0, file.indexOf(".expected."))),
     );
     assert.deepEqual(
       orphans,
       [],
-      `golden files without a <name>.input.* fixture in ${inputFolder}/: add the fixture or delete them`,
+      `golden files without a <name>.input.* fixture in ${inputFolders.join(" or ")}/: add the fixture or delete them`,
     );
   });
 }

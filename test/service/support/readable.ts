@@ -50,17 +50,19 @@ export function span(range: Range, text?: string): string {
 
 /** The text a range covers, on one line (newlines as ⏎), long ones cut in the middle. */
 export function excerpt(text: string, range: Range): string {
-  const covered = text.slice(offsetOf(text, range.start), offsetOf(text, range.end)).replace(/\r?\n/g, "⏎");
+  const covered = text.slice(offsetOf(text, range.start), offsetOf(text, range.end)).replace(/\r\n|\r|\n/g, "⏎");
   const short = covered.length <= EXCERPT ? covered : `${covered.slice(0, 24)}…${covered.slice(-12)}`;
   return `⟨${short}⟩`;
 }
 
+/** The offset of a position, counting lines as LSP does: a line ends at "\r\n", "\r" or "\n". */
 export function offsetOf(text: string, position: Position): number {
+  const breaks = /\r\n|\r|\n/g;
   let offset = 0;
   for (let line = 0; line < position.line; line++) {
-    const next = text.indexOf("\n", offset);
-    if (next < 0) return text.length;
-    offset = next + 1;
+    const found = breaks.exec(text);
+    if (!found) return text.length;
+    offset = found.index + found[0].length;
   }
   return Math.min(offset + position.character, text.length);
 }

@@ -1,11 +1,13 @@
 // The plan scenarios the document-wide features share (test/service/golden/plans/: a valid plan,
 // one half typed, nested sub-plans, parallel branches, a host profile that restricts
-// capabilities, unicode, problems, no host profile): each fixture analysed under the host profile
+// capabilities, unicode, problems, no host profile, issue 8's nested broken step), and a feature's
+// own fixtures beside its goldens: each fixture analysed under the host profile
 // its `//! host:` line names (`none`, or a file of plans/; rlmplan.host.json by default; cursor
 // fixtures of other folders take their profiles from plans/ too), and one
 // golden file `<feature>/<scenario>.expected.txt` per scenario, written by `produce`.
 
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe } from "node:test";
 import type { AnalyzedPlan } from "@rlm-plan/language-server/service/analyzedPlan";
 import { analyzed, HOST_FILE, HOST_URI } from "./analyzed";
@@ -50,11 +52,15 @@ export function scenarioOf(fixture: GoldenFixture): Scenario {
   };
 }
 
-/** One golden test per plan scenario: `<feature>/<scenario>.expected.txt` is what `produce` prints. */
+/**
+ * One golden test per plan scenario, and per fixture of the feature's own folder (the cases only
+ * this feature needs): `<feature>/<name>.expected.txt` is what `produce` prints.
+ */
 export function scenarioGoldens(feature: string, produce: (scenario: Scenario) => string | Promise<string>): void {
-  describe(`${feature} (golden files over the plan scenarios)`, () => {
+  const own = existsSync(join(GOLDEN_ROOT, feature)) ? [feature] : [];
+  describe(`${feature} (golden files over the plan scenarios and its own fixtures)`, () => {
     goldenTests(feature, async (fixture) => ({ ".expected.txt": await produce(scenarioOf(fixture)) }), {
-      inputs: SCENARIOS,
+      inputs: [SCENARIOS, ...own],
     });
   });
 }
