@@ -25,7 +25,7 @@ interface CpuProfile {
   readonly endTime: number;
 }
 
-export interface FunctionTime {
+interface FunctionTime {
   /** `name (file:line)`, the file relative to the repository when it is inside it. */
   readonly where: string;
   readonly selfMs: number;

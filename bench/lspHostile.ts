@@ -17,7 +17,7 @@ export interface HostileRow {
   readonly requests: readonly (readonly [string, number])[];
 }
 
-export const HOSTILE_TARGET_MS = 2000;
+const HOSTILE_TARGET_MS = 2000;
 
 function documents(): [string, string][] {
   const duplicates = `{"steps":[{"op":"final","value":{${Array.from({ length: 200_000 }, () => '"a":1').join(",")}}}]}`;

@@ -21,7 +21,11 @@ const MIN_SAMPLE_MS = 10;
 const MIN_TOTAL_MS = 200;
 const MIN_SAMPLES = 7;
 
-/** Results land here so the engine cannot drop a call whose value nobody reads. */
+/**
+ * Results land here so the engine cannot drop a call whose value nobody reads. Exported so that
+ * the value stays observable from outside the module.
+ * @public
+ */
 export let sink: unknown;
 
 export function calls(call: () => unknown): Subject {

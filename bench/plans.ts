@@ -1,9 +1,9 @@
 // Generated plans for the benchmark: a flat chain of trivial tool steps, the same number of
 // steps spread over nested parallel/rlm/retry sub-plans, and hostile, absurdly deep texts.
 
-export type ExprJson = string | { readonly ref: "var"; readonly name: string };
+type ExprJson = string | { readonly ref: "var"; readonly name: string };
 
-export type StepJson =
+type StepJson =
   | { readonly op: "tool"; readonly name: "echo"; readonly args: ExprJson; readonly bind: string }
   | { readonly op: "rlm"; readonly plan: PlanJson; readonly bind: string }
   | { readonly op: "parallel"; readonly plans: readonly PlanJson[]; readonly bind: string }

@@ -70,7 +70,7 @@ const STATIC_ABSENT = {
     "./propose",
     "./signals",
     "./graph",
-    "./test/testCommand",
+    "./planTests/testCommand",
     "./queue/workerCommand",
   ],
   "shared-runtime/out/session/planSession.js": [

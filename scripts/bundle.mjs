@@ -17,6 +17,7 @@
 //   node scripts/bundle.mjs          # for the .vsix
 //   node scripts/bundle.mjs --dev    # not minified, with source contents in the maps (F5)
 //   node scripts/bundle.mjs --out DIR   # into DIR instead of dist/ (the .vsix test packs a copy)
+//   node scripts/bundle.mjs --sqlite-addon   # with better-sqlite3 in dist/node_modules (npm run package:node20)
 
 import { build } from "esbuild";
 import { cpSync, existsSync, rmSync, writeFileSync } from "node:fs";
@@ -109,16 +110,18 @@ async function main() {
     const [bytes, map] = [output("")?.bytes ?? 0, output(".map")?.bytes ?? 0];
     console.log(`bundle: ${entry.out} ${(bytes / 1024).toFixed(0)} KiB (map ${(map / 1024).toFixed(0)} KiB)`);
   }
-  copyJournalAddon(dist);
+  if (process.argv.includes("--sqlite-addon")) copyJournalAddon(dist);
 }
 
 /**
- * The run journal's SQLite (better-sqlite3, a native addon the bundles keep external) beside the
- * bundles, in dist/node_modules where their `require` finds it: its JavaScript, the addon built for
- * this machine's Node (VS Code's own runtime may refuse it: the server then runs unrecorded and
- * says why), and the two small packages it loads the addon with.
+ * The run journal's SQLite for an extension host on Node 20, which has no node:sqlite (journal/sqlite.ts,
+ * sqliteBackend; docs/journal.md, "Which SQLite"): better-sqlite3, a native addon the bundles keep
+ * external, beside them in dist/node_modules where their `require` finds it: its JavaScript, the
+ * addon built for this machine's Node (so for that Node's ABI, OS and architecture only), and the
+ * two small packages it loads the addon with. Only `--sqlite-addon` copies it: the .vsix of
+ * `npm run package` carries none (1.06 MiB of its 2.54), since the hosts it is for run node:sqlite.
  */
-function copyJournalAddon(dist) {
+export function copyJournalAddon(dist) {
   const files = {
     "better-sqlite3": ["package.json", "LICENSE", "lib", "build/Release/better_sqlite3.node"],
     bindings: ["package.json", "LICENSE.md", "bindings.js"],

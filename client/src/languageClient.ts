@@ -16,8 +16,8 @@ import { HeldOpens } from "./heldOpens";
 
 export const PLAN_LANGUAGE_ID = "rlm-plan";
 /** The client's id: VS Code reads `rlmPlan.trace.server` because of it. */
-export const CLIENT_ID = "rlmPlan";
-export const CLIENT_NAME = "RLM Plan Language Server";
+const CLIENT_ID = "rlmPlan";
+const CLIENT_NAME = "RLM Plan Language Server";
 
 /**
  * The secrets the client knows (keys from its secret storage, added when a run reads them, and

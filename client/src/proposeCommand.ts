@@ -12,7 +12,7 @@ import type { ProviderKeys } from "./secrets";
 import { HELD_OPENS } from "./languageClient";
 import { HostProvidersRequest, ProposePlanCommand } from "@rlm-plan/language-server/protocol";
 
-export const PROPOSE_PLAN_COMMAND = "rlmPlan.proposePlan";
+const PROPOSE_PLAN_COMMAND = "rlmPlan.proposePlan";
 
 export function registerProposeCommand(client: LanguageClient, keys: ProviderKeys): vscode.Disposable {
   return vscode.commands.registerCommand(PROPOSE_PLAN_COMMAND, async (goalArgument?: unknown) => {

@@ -20,7 +20,7 @@ import {
 import type { ProviderKeys } from "./secrets";
 import { revealStep } from "./stepLocation";
 
-export const COMMANDS = {
+const COMMANDS = {
   run: RunPlanClientCommand.command,
   runWithMocks: "rlmPlan.runWithMocks",
   cancel: "rlmPlan.cancel",
@@ -85,7 +85,7 @@ async function pickMocks(): Promise<string | undefined> {
 }
 
 /** Runs a plan: the argument (a URI, a URI string from the code lens) or the active editor's plan. */
-export async function runPlan(deps: RunDependencies, target: unknown, mocks?: string): Promise<RunRecord | undefined> {
+async function runPlan(deps: RunDependencies, target: unknown, mocks?: string): Promise<RunRecord | undefined> {
   const uri = planOf(target);
   if (!uri) {
     void vscode.window.showErrorMessage(

@@ -15,7 +15,7 @@ import { HOST_PROFILE_FILENAME } from "@rlm-plan/core/editor";
 import { CLIENT_SECRETS } from "./languageClient";
 import { HostProvidersRequest } from "@rlm-plan/language-server/protocol";
 
-export const SET_PROVIDER_KEY_COMMAND = "rlmPlan.setProviderApiKey";
+const SET_PROVIDER_KEY_COMMAND = "rlmPlan.setProviderApiKey";
 const SECRET_PREFIX = "rlmPlan.apiKey.";
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

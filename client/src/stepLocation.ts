@@ -15,7 +15,7 @@ export function formatStepPath(path: StepPath): string {
 }
 
 /** The range of the node at `path` in `document`, or undefined when the text no longer has it. */
-export function stepRange(document: vscode.TextDocument, path: StepPath): vscode.Range | undefined {
+function stepRange(document: vscode.TextDocument, path: StepPath): vscode.Range | undefined {
   const root = parseTree(document.getText(), [], { allowTrailingComma: true, disallowComments: false });
   const node = root && findNodeAtLocation(root, [...path]);
   if (!node) return undefined;

@@ -30,7 +30,7 @@ export type BreakpointHit =
   { readonly stop: true; readonly ids: readonly number[] } | { readonly stop: false; readonly conditionError?: string };
 
 /** The steps of a plan file by line, or why there are none. */
-export function planFileSteps(file: string): { steps: StepLine[] } | { error: string } {
+function planFileSteps(file: string): { steps: StepLine[] } | { error: string } {
   let text: string;
   try {
     text = readTextFileSync(file, MAX_PLAN_BYTES);

@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const ADAPTER_NAME = "rlm-plan-debug-adapter";
+const ADAPTER_NAME = "rlm-plan-debug-adapter";
 
-export const ADAPTER_HELP = `usage: ${ADAPTER_NAME} [--help | --version]
+const ADAPTER_HELP = `usage: ${ADAPTER_NAME} [--help | --version]
 
 The debug adapter of typed LLM plans (debug type "rlm-plan"): speaks the Debug Adapter Protocol
 over stdin and stdout, for any DAP client (VS Code, nvim-dap, ...). Breakpoints on steps,

@@ -86,7 +86,7 @@ function frozen(pause: StepPause): StepPause {
  * exactly as a run does. A variable the snapshot does not hold was bound later in the run (or
  * never): that is said, never answered with the later value the live scope holds.
  */
-export function evaluateAt(pause: StepPause, bindings: ReadonlyMap<string, JsonValue>, expr: Expr): Evaluation {
+function evaluateAt(pause: StepPause, bindings: ReadonlyMap<string, JsonValue>, expr: Expr): Evaluation {
   let unbound: string | undefined;
   const fixed = (e: Expr): Expr => {
     switch (e.kind) {

@@ -50,7 +50,13 @@ export const CODE_SERVER_DIR = path.join(E2E_DIR, VARIANT.folder);
 /** code-server's entry, run by the variant's Node (its extension host runs on that Node too). */
 export const CODE_SERVER = path.join(CODE_SERVER_DIR, "node_modules/code-server/out/node/entry.js");
 export const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
-export const VSIX = process.env.E2E_VSIX ?? path.join(REPO, "rlm-plan.vsix");
+/**
+ * The package under test: code-server 4.96 runs its extension host on Node 20, which has no
+ * node:sqlite, so it gets `npm run package:node20`'s, which carries the journal's SQLite addon.
+ */
+export const PACKAGE_SCRIPT = VARIANT_NAME === "oldest" ? "package:node20" : "package";
+export const VSIX =
+  process.env.E2E_VSIX ?? path.join(REPO, VARIANT_NAME === "oldest" ? "rlm-plan-node20.vsix" : "rlm-plan.vsix");
 export const SCREENSHOTS =
   process.env.E2E_SCREENSHOTS ??
   path.join(REPO, "test/e2e/screenshots", ...(VARIANT_NAME === "newest" ? [] : [VARIANT_NAME]));

@@ -22,6 +22,7 @@ import {
   REPO,
   SCREENSHOTS,
   TIMEOUT,
+  PACKAGE_SCRIPT,
   VSIX,
   Workbench,
   copyWorkspace,
@@ -102,18 +103,18 @@ function sourcesNewerThan(file) {
   return roots.some((root) => newer(path.join(REPO, root)));
 }
 
-/** Builds rlm-plan.vsix with `npm run package` when it is missing or older than its sources. */
+/** Builds the package with `npm run package` (package:node20 for the oldest) when it is missing or older than its sources. */
 export async function ensureVsix() {
   if (process.env.E2E_VSIX) return VSIX;
   if (fs.existsSync(VSIX) && !sourcesNewerThan(VSIX)) return VSIX;
   const started = Date.now();
-  log(`building ${path.basename(VSIX)} (npm run package)`);
+  log(`building ${path.basename(VSIX)} (npm run ${PACKAGE_SCRIPT})`);
   try {
-    await execFileP("npm", ["run", "-s", "package"], { cwd: REPO, timeout: 240000, maxBuffer: 16 << 20 });
+    await execFileP("npm", ["run", "-s", PACKAGE_SCRIPT], { cwd: REPO, timeout: 240000, maxBuffer: 16 << 20 });
   } catch (error) {
-    throw new Error(`npm run package failed:\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`);
+    throw new Error(`npm run ${PACKAGE_SCRIPT} failed:\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`);
   }
-  if (!fs.existsSync(VSIX)) throw new Error(`npm run package did not write ${VSIX}`);
+  if (!fs.existsSync(VSIX)) throw new Error(`npm run ${PACKAGE_SCRIPT} did not write ${VSIX}`);
   log(`built ${path.basename(VSIX)} in ${Date.now() - started} ms (${fs.statSync(VSIX).size} bytes)`);
   return VSIX;
 }

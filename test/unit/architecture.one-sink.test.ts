@@ -49,7 +49,7 @@ test("the scan reads the CLI's commands, recursively", () => {
   for (const expected of [
     "cli/src/main.ts",
     "cli/src/runs.ts",
-    "cli/src/test/printReport.ts",
+    "cli/src/planTests/printReport.ts",
     "cli/src/queue/workerCommand.ts",
   ])
     assert.ok(files.includes(expected), expected);

@@ -9,10 +9,10 @@ import { GraphPanel, type GraphDependencies } from "./graphPanel";
 
 export type { GraphDependencies } from "./graphPanel";
 
-export const SHOW_GRAPH_COMMAND = "rlmPlan.showGraph";
-export const SHOW_RUN_GRAPH_COMMAND = "rlmPlan.showRunGraph";
-export const EXPORT_GRAPH_COMMAND = "rlmPlan.exportGraphSvg";
-export const COPY_GRAPH_COMMAND = "rlmPlan.copyGraphImage";
+const SHOW_GRAPH_COMMAND = "rlmPlan.showGraph";
+const SHOW_RUN_GRAPH_COMMAND = "rlmPlan.showRunGraph";
+const EXPORT_GRAPH_COMMAND = "rlmPlan.exportGraphSvg";
+const COPY_GRAPH_COMMAND = "rlmPlan.copyGraphImage";
 
 export class GraphPanels implements vscode.Disposable {
   private readonly panels = new Map<string, GraphPanel>();
@@ -111,7 +111,7 @@ function uriOf(target: unknown): vscode.Uri | undefined {
 }
 
 /** A plan's latest run in the log, if any. */
-export function latestRun(log: RunLog, plan: string): RunRecord | undefined {
+function latestRun(log: RunLog, plan: string): RunRecord | undefined {
   return log
     .all()
     .filter((record) => record.plan === plan)

@@ -15,7 +15,7 @@ import {
   type TestCaseRunResult,
 } from "@rlm-plan/language-server/protocol";
 
-export const TEST_CONTROLLER_ID = "rlmPlan.tests";
+const TEST_CONTROLLER_ID = "rlmPlan.tests";
 const TEST_FILES = "**/*.rlmplan.test.json";
 const EXCLUDED = "**/{node_modules,out,dist,.git}/**";
 

@@ -1,6 +1,6 @@
-// The journal's SQLite over Node's built-in `node:sqlite` (Node 22.13 and later), for a process
-// where the better-sqlite3 addon cannot load: VS Code's extension host runs the Node its
-// Electron (or code-server) ships, not the Node 20 the packaged addon was built for. It offers
+// The journal's SQLite over Node's built-in `node:sqlite`, what every Node from 22.13 uses (the
+// rule: sqlite.ts, sqliteBackend), the editor's extension host included, so the .vsix ships no
+// native addon. It offers
 // the part of better-sqlite3's API the journal uses, with the same semantics (named `@`
 // parameters, `raw()` rows, `pragma(..., { simple })`, transactions with `.immediate()`, errors
 // carrying SQLite's code name), so the store, the recorder and the queries run unchanged.

@@ -1,13 +1,15 @@
-// Loads better-sqlite3 (a native addon) the first time a journal is opened, never at start-up:
-// the language server and the debug adapter bundles keep it outside (scripts/bundle.mjs). Where
-// it cannot load (another Node ABI: VS Code's extension host runs its own Node; a missing build)
-// the journal uses Node's built-in node:sqlite through the same API (nodeSqlite.ts); where
-// neither exists (Node 20 without the addon) the process runs unrecorded, with a message.
-// RLM_PLAN_SQLITE=node picks node:sqlite (the Node 22 test tier runs the journal's tests so).
-// The addon is loaded from its known place (build/Release of the package `require` resolves) and
-// handed to better-sqlite3, whose own lookup (the `bindings` package) tries a dozen paths, and the
-// CLI's bundle holds better-sqlite3's JavaScript (scripts/bundle-cli.mjs): fourteen modules loaded
-// one by one were a sixth of a bare Node start (bench/README.md, "The CLI's start").
+// The run journal's SQLite, loaded the first time a journal is opened, never at start-up. Which
+// one is one rule, sqliteBackend(): Node's built-in node:sqlite from Node 22.13 (the first release
+// where it needs no flag), the better-sqlite3 addon before that (Node 20, where node:sqlite does not
+// exist). If the chosen one cannot load (a Node built without node:sqlite; an addon built for
+// another Node, or not installed) the other is tried; where neither loads the process runs
+// unrecorded, with a message. RLM_PLAN_SQLITE=node or =addon takes one and only that one (the
+// tests of each backend on any Node). docs/journal.md, "Which SQLite", says the same for users.
+// better-sqlite3 is a native addon: the language server and debug adapter bundles keep it outside
+// (scripts/bundle.mjs). It is loaded from its known place (build/Release of the package `require`
+// resolves) and handed to better-sqlite3, whose own lookup (the `bindings` package) tries a dozen
+// paths, and the CLI's bundle holds better-sqlite3's JavaScript (scripts/bundle-cli.mjs): fourteen
+// modules loaded one by one were a sixth of a bare Node start (bench/README.md, "The CLI's start").
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -18,25 +20,62 @@ export type Database = BetterSqlite3.Database;
 export type Statement = BetterSqlite3.Statement;
 type Constructor = typeof BetterSqlite3;
 
-let loaded: Constructor | undefined;
+/** The two SQLite libraries the journal runs on, with one file format. */
+export type SqliteBackend = "node:sqlite" | "better-sqlite3";
 
-/** The Database constructor (better-sqlite3's, or node:sqlite's behind the same API); throws an Error saying why neither loads. */
+/** The first Node release whose node:sqlite loads without --experimental-sqlite. */
+const NODE_SQLITE_SINCE: readonly [number, number] = [22, 13];
+
+/**
+ * The journal's SQLite on a Node (the rule): node:sqlite from Node 22.13, better-sqlite3 before.
+ * `override` is RLM_PLAN_SQLITE's value: "node" or "addon" picks that one; anything else is a
+ * mistake said as such, not ignored.
+ */
+export function sqliteBackend(
+  nodeVersion: string = process.versions.node,
+  override: string | undefined = process.env.RLM_PLAN_SQLITE,
+): SqliteBackend {
+  if (override === "node") return "node:sqlite";
+  if (override === "addon") return "better-sqlite3";
+  if (override !== undefined && override !== "")
+    throw new Error(`RLM_PLAN_SQLITE is "node" or "addon" (or unset), not ${JSON.stringify(override)}`);
+  const [major = 0, minor = 0] = nodeVersion.split(".").map(Number);
+  const [sinceMajor, sinceMinor] = NODE_SQLITE_SINCE;
+  return major > sinceMajor || (major === sinceMajor && minor >= sinceMinor) ? "node:sqlite" : "better-sqlite3";
+}
+
+const LOADERS: Readonly<Record<SqliteBackend, () => Constructor>> = {
+  "node:sqlite": nodeSqlite,
+  "better-sqlite3": betterSqlite3,
+};
+
+let loaded: { readonly backend: SqliteBackend; readonly Database: Constructor } | undefined;
+
+/** The Database constructor (better-sqlite3's, or node:sqlite's behind the same API); throws an Error saying why none loads. */
 export function sqlite(): Constructor {
-  if (loaded) return loaded;
-  if (process.env.RLM_PLAN_SQLITE === "node") return (loaded = nodeSqlite());
-  try {
-    loaded = betterSqlite3();
-  } catch (error) {
-    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  if (loaded) return loaded.Database;
+  const chosen = sqliteBackend();
+  const forced = Boolean(process.env.RLM_PLAN_SQLITE);
+  const order: SqliteBackend[] = forced
+    ? [chosen]
+    : [chosen, chosen === "node:sqlite" ? "better-sqlite3" : "node:sqlite"];
+  const failures: string[] = [];
+  for (const backend of order) {
     try {
-      loaded = nodeSqlite();
-    } catch {
-      throw new Error(
-        `the run journal needs the better-sqlite3 package or Node's node:sqlite (Node 22.13 or later), and neither loaded here (${why})`,
-      );
+      loaded = { backend, Database: LOADERS[backend]() };
+      return loaded.Database;
+    } catch (error) {
+      failures.push(`${backend}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
     }
   }
-  return loaded;
+  throw new Error(
+    `the run journal needs Node's node:sqlite (Node 22.13 or later) or the better-sqlite3 package (Node 20), and none loaded here (${failures.join("; ")})`,
+  );
+}
+
+/** The SQLite the journal opened its databases with in this process, once one was opened. */
+export function sqliteInUse(): SqliteBackend | undefined {
+  return loaded?.backend;
 }
 
 /**

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { JournalError, JournalFile, messageOf, type BatchWriter } from "./journalFile";
 import { JOURNAL_FILE } from "./schema";
-import { isDamage, sqlite, sqliteCode, type Database } from "./sqlite";
+import { isDamage, sqlite, type Database } from "./sqlite";
 
 export { JournalError } from "./journalFile";
 
@@ -116,8 +116,4 @@ export class JournalStore {
 
 export function isJournalDamage(error: unknown): boolean {
   return isDamage(error);
-}
-
-export function journalErrorCode(error: unknown): string | undefined {
-  return sqliteCode(error);
 }

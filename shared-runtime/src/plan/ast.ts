@@ -115,14 +115,6 @@ export const OPERATIONS = [
 ] as const satisfies readonly Operation[];
 /** The reference's sugar for a `spawn_agent` tool call; normalized to a tool step. */
 export const SPAWN_AGENT = "spawn_agent";
-export const EXPRESSION_FORMS = [
-  "literal",
-  "input",
-  "var",
-  "field",
-  "list",
-  "object",
-] as const satisfies readonly Expr["kind"][];
 
 export interface Plan {
   readonly steps: readonly Step[];

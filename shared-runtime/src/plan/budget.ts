@@ -44,17 +44,6 @@ export const BUDGET_FIELDS: readonly BudgetField[] = [
 
 const POSITIVE: ReadonlySet<BudgetField> = new Set(["max_steps", "max_depth", "max_parallel", "max_output_bytes"]);
 
-export const BUDGET_FIELD_HELP: Readonly<Record<BudgetField, string>> = {
-  max_steps: "steps executed, counting nested plans, branches and every retry attempt",
-  max_depth: "plan nesting depth; the root plan is depth 1",
-  max_parallel: "branches of the widest parallel step",
-  max_model_calls: "model calls",
-  max_tool_calls: "trusted tool calls",
-  max_context_ops: "context operations",
-  max_output_bytes: "bytes of every bound value and the final value, as UTF-8 JSON text",
-  time_limit: "wall time of the whole run, in seconds",
-};
-
 /** Whether a worst-case figure is over its budget field; exact for counts beyond 2^53. */
 export function exceedsBudget(used: Count, limit: number): boolean {
   // A comparison of a bigint with a number is exact in JavaScript.

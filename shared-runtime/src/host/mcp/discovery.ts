@@ -18,8 +18,6 @@ export interface McpDiscovery {
   readonly failures: ReadonlyMap<string, string>;
 }
 
-export const NO_DISCOVERY: McpDiscovery = { tools: new Map(), failures: new Map() };
-
 /** Lists the tools of every MCP server of the profile, in parallel; never rejects. */
 export async function discoverMcpTools(
   profile: HostProfile,

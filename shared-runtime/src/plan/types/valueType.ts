@@ -135,16 +135,6 @@ function arrayOfSchema(schema: JsonObject, root: unknown, depth: number): ValueT
   return closedTuple ? { kind: "array", items: unionOf(tuple), tuple } : { kind: "array", items };
 }
 
-/** The JSON Schema `type` names a type may have at run time; undefined when any. */
-export function jsonKinds(type: ValueType): Set<string> | undefined {
-  const kinds = new Set<string>();
-  for (const member of membersOf(type)) {
-    if (member.kind === "unknown") return undefined;
-    kinds.add(member.kind === "handle" ? "handle" : member.kind);
-  }
-  return kinds;
-}
-
 /** The type in at most `width` characters where it can be: nested objects folded to `{…}` first. */
 export function compactType(type: ValueType, width = 80): string {
   let text = printType(type);

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 
 /** What serverMemoryHook.ts writes on stderr, before the JSON of process.memoryUsage(). */
-export const MEMORY_LINE_PREFIX = "rlm-plan-bench-memory ";
+const MEMORY_LINE_PREFIX = "rlm-plan-bench-memory ";
 
 /** process.memoryUsage() of the server after a full garbage collection, in bytes. */
 export interface HeapUsage {
