@@ -97,22 +97,22 @@ export async function runPlanJob(job: Job, context: WorkerContext, signal: Abort
   const events: RunEvent[] = [];
   let progress: Promise<unknown> = Promise.resolve();
   const steps = stepWatcher();
-  const onEvent = (event: RunEvent) => {
-    steps.onEvent(event);
-    if (planJob.kind !== "run") return;
-    if (events.length < MAX_RETURNED_EVENTS) events.push(event);
-    const message: JobProgress = { attempt, worker: context.name, event };
-    // In order, and never failing the run: a lost progress message loses a line of output only.
-    progress = progress.then(() =>
-      job.updateProgress(context.mask.maskValue(message as unknown as JsonObject)).catch(() => undefined),
-    );
+  const sent: RunObserver = {
+    event: (event) => {
+      if (planJob.kind !== "run") return;
+      if (events.length < MAX_RETURNED_EVENTS) events.push(event);
+      const message: JobProgress = { attempt, worker: context.name, event };
+      // In order, and never failing the run: a lost progress message loses a line of output only.
+      progress = progress.then(() =>
+        job.updateProgress(context.mask.maskValue(message as unknown as JsonObject)).catch(() => undefined),
+      );
+    },
   };
   const started = performance.now();
   const handle = session.run({
     signal,
     ...(planJob.parallel ? { parallel: planJob.parallel } : {}),
-    onEvent,
-    observers,
+    observers: [...observers, steps.observer, sent],
   });
   const report = await handle.done;
   await progress;
