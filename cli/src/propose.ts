@@ -150,7 +150,6 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
       json: args.json,
       mocked: false,
       style: report.style,
-      jsonOut: () => undefined,
       textOut: (line) => io.stdout(line),
     },
   );

@@ -1,5 +1,5 @@
 // The CLI's one printer of run events, for every command that shows a run: `run` (local or on a
-// queue), `propose --run` and `runs show`. A step's transition is a line in columns sized from
+// queue), `propose --run`, `runs show` and a worker's log of its jobs. A step's transition is a line in columns sized from
 // the plan's own steps, a failed retry attempt (which leaves no transition) a line naming where it
 // failed and why; in JSON, transitions and (with --events) every event are JSON lines, and the
 // failed attempts also go into the result (`failed_attempts`). Nothing else in the CLI formats an
@@ -82,9 +82,9 @@ export interface PrintOptions {
   readonly events?: boolean;
   readonly mocked: boolean;
   readonly style: Style;
-  /** Where JSON lines go (stdout for `run`). */
-  readonly jsonOut: (line: string) => void;
-  /** Where text lines go (stderr for `run`, stdout for `propose`'s report). */
+  /** Where JSON lines go (stdout for `run`); a printer of text needs none. */
+  readonly jsonOut?: (line: string) => void;
+  /** Where text lines go (stderr for `run`, stdout for `propose`'s report, a worker's log). */
   readonly textOut: (line: string) => void;
 }
 
@@ -106,8 +106,8 @@ export function runEventPrinter(plan: PrintedPlan, options: PrintOptions): RunEv
       return;
     }
     if (event.type === "transition")
-      options.jsonOut(`${JSON.stringify({ type: "transition", ...mark, ...event.transition })}\n`);
-    if (options.events) options.jsonOut(`${JSON.stringify({ type: "event", ...mark, event })}\n`);
+      options.jsonOut?.(`${JSON.stringify({ type: "transition", ...mark, ...event.transition })}\n`);
+    if (options.events) options.jsonOut?.(`${JSON.stringify({ type: "event", ...mark, event })}\n`);
   };
   return {
     observer: { started: (start) => lines.sizeFrom(start.validated.plan), event: print },

@@ -1,7 +1,7 @@
 // One printer of run events (cli/src/runEventPrinter.ts): a retry plan whose first attempt fails
-// prints the same lines from `run`, `runs show` and `propose --run`, failed attempt included, and
-// `run --json` / `propose --run --json` carry the failed attempt in their result
-// (`failed_attempts`) without --events.
+// prints the same lines from `run`, `runs show`, `propose --run`, `run --queue` and the worker's
+// log of the job, failed attempt included, and `run --json` / `propose --run --json` carry the
+// failed attempt in their result (`failed_attempts`) without --events.
 
 import { strict as assert } from "node:assert";
 import { rmSync } from "node:fs";
@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { startChatServer } from "../support/chatServer";
 import { cliWorkspace, runCliAsync } from "../support/cliWorkspace";
+import { redisMissing, startRedis } from "../support/redisServer";
+import { startWorker, stopWorker } from "../support/workerProcess";
 
 const ws = cliWorkspace("failed-attempts");
 const COUNTER = join(ws.dir, "calls.txt");
@@ -140,6 +142,30 @@ test("propose --run prints the run's steps as run does; --json carries the faile
     await chat.close();
   }
 });
+
+test(
+  "run --queue prints the lines run prints, and so does the worker's log of the job",
+  { skip: redisMissing() },
+  async () => {
+    const redis = await startRedis();
+    const worker = await startWorker(ws.dir, "w1", ["--queue", redis.url("events")]);
+    try {
+      const run = await cli(["run", "plan.rlmplan.json", "--queue", redis.url("events"), "--no-journal"]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(stepLines(run.stderr), RUN_LINES);
+      // The job's id is the submitter's (a uuid): its lines are those of the one job.
+      await worker.waitFor(/: done \(ok\)/);
+      const logged = worker
+        .log()
+        .split("\n")
+        .flatMap((line) => /^rlm-plan worker: job [^ ]+: (.*)$/.exec(line)?.slice(1) ?? []);
+      assert.deepEqual(stepLines(logged.join("\n")), RUN_LINES);
+    } finally {
+      await stopWorker(worker);
+      await redis.stop();
+    }
+  },
+);
 
 /** The failed attempt's event, its timings aside. */
 const FAILED_ATTEMPT = {

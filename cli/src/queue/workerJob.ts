@@ -24,6 +24,8 @@ import { openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { judgeRun, stepWatcher } from "@rlm-plan/core/testing";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
+import { styleFor } from "../output";
+import { runEventPrinter } from "../runEventPrinter";
 import { UnparseableJobData } from "./planWorker";
 import {
   JOB_VERSION,
@@ -108,11 +110,21 @@ export async function runPlanJob(job: Job, context: WorkerContext, signal: Abort
       );
     },
   };
+  // The worker's log shows each job's steps as `run` prints them, failed retry attempts included.
+  const logged = runEventPrinter(
+    { file: planJob.plan.name, text: planJob.plan.text },
+    {
+      json: false,
+      mocked: session.mocks !== undefined,
+      style: styleFor({ isTTY: false }, {}),
+      textOut: (line) => context.say(`job ${job.id ?? "?"}: ${line.trimEnd()}`),
+    },
+  );
   const started = performance.now();
   const handle = session.run({
     signal,
     ...(planJob.parallel ? { parallel: planJob.parallel } : {}),
-    observers: [...observers, steps.observer, sent],
+    observers: [...observers, steps.observer, sent, logged.observer],
   });
   const report = await handle.done;
   await progress;
