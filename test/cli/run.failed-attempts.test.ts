@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { startChatServer } from "../support/chatServer";
-import { cliWorkspace, runCliAsync } from "../support/cliWorkspace";
+import { cliWorkspace, jsonLines, runCliAsync } from "../support/cliWorkspace";
 import { redisMissing, startRedis } from "../support/redisServer";
 import { startWorker, stopWorker } from "../support/workerProcess";
 
@@ -101,10 +101,7 @@ test("run prints the failed attempt among the transitions; runs show prints the 
 test("run --json without --events: the failed attempt is in the result's failed_attempts", async () => {
   const run = await cli(["run", "plan.rlmplan.json", "--json"]);
   assert.equal(run.code, 0, run.stderr);
-  const lines = run.stdout
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = jsonLines(run.stdout);
   assert.deepEqual(
     lines.map((line) => line["operation"] ?? line["type"]),
     ["tool(flaky)", "final", "retry", "final", "result"],
@@ -113,11 +110,9 @@ test("run --json without --events: the failed attempt is in the result's failed_
   assert.deepEqual(result.failed_attempts.map(timeless), [FAILED_ATTEMPT]);
   // The same event --events streams.
   const streamed = await cli(["run", "plan.rlmplan.json", "--json", "--events"]);
-  const events = streamed.stdout
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { type: string; event?: Record<string, unknown> })
-    .flatMap((line) => (line.event?.["type"] === "attempt_failed" ? [timeless(line.event)] : []));
+  const events = jsonLines<{ type: string; event?: Record<string, unknown> }>(streamed.stdout).flatMap((line) =>
+    line.event?.["type"] === "attempt_failed" ? [timeless(line.event)] : [],
+  );
   assert.deepEqual(events, [FAILED_ATTEMPT]);
 });
 

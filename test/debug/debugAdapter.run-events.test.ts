@@ -16,7 +16,7 @@ import {
   DebugRunStartedEvent,
   debugEventBody,
 } from "@rlm-plan/language-server/protocol";
-import { runCliAsync } from "../support/cliWorkspace";
+import { jsonLines, runCliAsync } from "../support/cliWorkspace";
 import { debugClient } from "../support/debugClient";
 
 // Compiled to test/out/debug: the repository root is three levels up.
@@ -125,10 +125,8 @@ test("a debug run forwards the run's whole event stream: the retry's failed atte
   // And as the CLI's `run --json --events` streams it (its event lines, in order).
   const cli = await runCliAsync(MOCKS_DIR, ["run", PLAN, "--mocks", MOCKS, "--json", "--events", "--no-journal"]);
   assert.equal(cli.code, 0, cli.stderr);
-  const streamed = cli.stdout
-    .trimEnd()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { type: string; event?: RunEvent })
-    .flatMap((line) => (line.type === "event" && line.event ? [line.event] : []));
+  const streamed = jsonLines<{ type: string; event?: RunEvent }>(cli.stdout).flatMap((line) =>
+    line.type === "event" && line.event ? [line.event] : [],
+  );
   assert.deepEqual(events.map(timeless), streamed.map(timeless));
 });
