@@ -5,13 +5,14 @@
 
 import { type Budget, type CostRow, costRows, type Estimate, quoted } from "@rlm-plan/core/plan";
 import type { Proposal } from "@rlm-plan/core";
-import type { RunOutcome, Transition } from "@rlm-plan/core/run";
+import type { AttemptFailedEvent, RunOutcome } from "@rlm-plan/core/run";
 import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink } from "./sink";
 import type { SecretMask } from "@rlm-plan/core/secrets";
 import { displayPath, estimateLines, jsonText, styleFor, usageErrorText } from "./output";
 import { readOptions, type OptionSpec } from "./options";
+import { failedAttemptsField, runEventPrinter } from "./runEventPrinter";
 
 export interface ProposeIo {
   readonly stdout: (text: string) => void;
@@ -142,18 +143,27 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
     options: { proposed: { provider: args.provider } },
     onNotice: (message) => io.stderr(`rlm-plan propose: ${message}\n`),
   });
+  // Its steps print as `run` prints them (in the report, on stdout); --json gathers the failed attempts.
+  const printer = runEventPrinter(
+    { file: "proposed plan", text: proposal.planText },
+    {
+      json: args.json,
+      mocked: false,
+      style: report.style,
+      textOut: (line) => io.stdout(line),
+    },
+  );
   const { outcome } = await proposed.run({
     signal,
-    onTransition: (transition) => report.transition(transition),
+    observers: [printer.observer],
     ...(started.ok ? { recording: started.recording } : {}),
   }).done;
-  return report.finish(outcome);
+  return report.finish(outcome, printer.failedAttempts);
 }
 
 /** Prints as things happen in text mode; gathers one object for --json. */
 class Report {
-  private readonly style = styleFor({ isTTY: false }, {});
-  private readonly transitions: Transition[] = [];
+  readonly style = styleFor({ isTTY: false }, {});
 
   constructor(
     private readonly args: ProposeArgs,
@@ -180,14 +190,7 @@ class Report {
     if (proposal.ok && args.run) out("run:\n");
   }
 
-  transition(transition: Transition): void {
-    this.transitions.push(transition);
-    if (this.args.json) return;
-    const bind = transition.bind === null ? "" : ` -> ${transition.bind}`;
-    this.io.stdout(`  ${transition.sequence} ${transition.operation}${bind} (${transition.duration_ms} ms)\n`);
-  }
-
-  finish(outcome: RunOutcome | undefined): number {
+  finish(outcome: RunOutcome | undefined, failedAttempts: readonly AttemptFailedEvent[] = []): number {
     const proposal = this.proposal;
     const code = !proposal.ok || (outcome !== undefined && !outcome.ok) ? 1 : 0;
     if (this.args.json) {
@@ -202,7 +205,7 @@ class Report {
           estimate: table?.estimate ?? null,
           budget: table?.budget ?? null,
           exceeded: table ? table.rows.filter((row) => row.over).map((row) => row.label) : [],
-          ...(outcome ? { run: runJson(outcome) } : {}),
+          ...(outcome ? { run: { ...runJson(outcome), ...failedAttemptsField(failedAttempts) } } : {}),
           host_profile: this.args.hostProfile,
         }),
       );

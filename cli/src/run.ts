@@ -24,16 +24,8 @@ import { styleFor, usageErrorText, type Style } from "./output";
 import { Cancellation } from "./signals";
 import { recordedArgs, resumeArgs, runObservers, startRecording, type Recording, type Resuming } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
-import {
-  cancelled,
-  display,
-  eventPrinter,
-  hostErrors,
-  lazyPrinter,
-  report,
-  startedPrinter,
-  type RunStreams,
-} from "./runOutput";
+import { cancelled, display, hostErrors, report, type RunStreams } from "./runOutput";
+import { runEventPrinter, type RunEventPrinter } from "./runEventPrinter";
 
 export interface RunIo extends RunStreams {
   /** Cancels the run like Ctrl-C does (for hosts that embed the command). */
@@ -69,6 +61,7 @@ options:
                       (no program, key or network needed for them; see schemas/mocks.schema.json)
   --parallel MODE     concurrent (default, or the profile's "parallel") or sequential branches
   --json              one JSON line per transition on stdout, then a {"type":"result"} line
+                      (its "failed_attempts": each failed retry attempt's event, when any)
   --events            with --json, also every step event: {"type":"event","event":{...}} lines
                       (step_started, transition, step_finished, step_failed, attempt_failed;
                       each names its step by JSON path and source range; a failure's
@@ -223,20 +216,18 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   }
   const recording = startRecording(args, session, io.stderr, resuming);
   if (typeof recording === "number") return recording;
-  const printer = startedPrinter(args.json, io, style, mocks !== undefined);
+  const printer = printerOf(args, text, io, style, mocks !== undefined);
   const watchers = runObservers(args, profile, recording, io.mask, env, io.stderr);
   const handle = session.run({
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
-    onTransition: printer.onTransition,
-    onEvent: eventPrinter(text, args, io, mocks !== undefined),
     observers: [printer.observer, ...watchers.observers],
     recording,
   });
   cancel.onKill(() => handle.kill());
   const result = await handle.done;
   try {
-    return ended(args, result, recording, io, style, cancel);
+    return ended(args, result, recording, io, style, cancel, printer);
   } finally {
     // The result is out; the trace gets what is left of its deadline, or nothing after Ctrl-C.
     await watchers.settled(cancel.signal);
@@ -251,14 +242,15 @@ function ended(
   io: GuardedIo,
   style: Style,
   cancel: Cancellation,
+  printer: RunEventPrinter,
 ): number {
   let args = given;
   if (recording) args = { ...args, ...recordedArgs(recording) };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
   if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
-    return cancelled(args, io, cancel, result);
-  report(result, args, io, style);
+    return cancelled(args, io, cancel, result, printer.failedAttempts);
+  report(result, args, io, style, printer.failedAttempts);
   return outcome.ok ? 0 : 1;
 }
 
@@ -281,7 +273,7 @@ async function runQueued(
   say(`sending the plan to ${address.shown}: a worker runs it under its host profile`);
   const recording = session.profile ? startRecording(args, session, io.stderr, undefined) : undefined;
   if (typeof recording === "number") return recording;
-  const mocked = session.mocks !== undefined;
+  const printer = printerOf(args, text, io, style, session.mocks !== undefined);
   let result;
   try {
     // The queue's modules (BullMQ's submitter, node:crypto) only for `run --queue`.
@@ -294,8 +286,7 @@ async function runQueued(
       ...(Object.keys(args.inputValues).length > 0 ? { inputs: args.inputValues } : {}),
       ...(args.parallel ? { parallel: args.parallel } : {}),
       signal: cancel.signal,
-      onTransition: lazyPrinter(text, args.json, io, style, mocked),
-      onEvent: eventPrinter(text, args, io, mocked),
+      observer: printer.observer,
       say,
       ...(recording ? { recorder: recording.recorder } : {}),
     });
@@ -318,6 +309,21 @@ async function runQueued(
   if (recording) args = { ...args, ...recordedArgs(recording) };
   if (result.worker !== "")
     say(`ran on worker ${result.worker}${result.attempt > 1 ? ` (attempt ${result.attempt})` : ""}`);
-  report(result.report, args, io, style);
+  report(result.report, args, io, style, printer.failedAttempts);
   return result.report.outcome.ok ? 0 : 1;
+}
+
+/** The run's printer: transitions and failed attempts as `run` shows them (JSON lines on stdout with --json). */
+function printerOf(args: RunArgs, text: string, io: RunStreams, style: Style, mocked: boolean): RunEventPrinter {
+  return runEventPrinter(
+    { file: args.plan, text },
+    {
+      json: args.json,
+      events: args.events,
+      mocked,
+      style,
+      jsonOut: (line) => void io.stdout.write(line),
+      textOut: (line) => void io.stderr.write(line),
+    },
+  );
 }

@@ -1,19 +1,12 @@
-// What `rlm-plan run` prints: transitions in columns sized from the plan's steps (or JSON lines),
-// failed retry attempts and --events, the result, a cancellation, host-profile errors.
+// What `rlm-plan run` prints at the end: the result (with the failed retry attempts the run's
+// printer saw, runEventPrinter.ts), a cancellation, host-profile errors.
 
 import type { HostProfileError } from "@rlm-plan/core/host";
-import { type Budget, parsePlan, type Plan, planSteps } from "@rlm-plan/core/plan";
-import {
-  operationName,
-  type RunEvent,
-  type RunObserver,
-  type RunOutcome,
-  type RunReport,
-  type Transition,
-} from "@rlm-plan/core/run";
-import { lineColumn } from "@rlm-plan/core/analysis";
+import type { Budget } from "@rlm-plan/core/plan";
+import type { AttemptFailedEvent, RunOutcome, RunReport } from "@rlm-plan/core/run";
 import { lineText, shownFile } from "./guardedOutput";
 import { displayPath, type Style } from "./output";
+import { failedAttemptsField } from "./runEventPrinter";
 import type { Cancellation } from "./signals";
 import type { RunArgs } from "./runArgs";
 
@@ -23,14 +16,20 @@ export interface RunStreams {
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
 }
 
-export function cancelled(args: RunArgs, io: RunStreams, cancel: Cancellation, result: RunReport): number {
+export function cancelled(
+  args: RunArgs,
+  io: RunStreams,
+  cancel: Cancellation,
+  result: RunReport,
+  failedAttempts: readonly AttemptFailedEvent[],
+): number {
   const { outcome } = result;
   if (args.json) {
     const error = outcome.ok
       ? { phase: "execute", kind: "cancelled", message: "the run was cancelled" }
       : outcome.error;
     io.stdout.write(
-      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, host_profile: args.hostProfile, ...recordedField(args) })}\n`,
+      `${JSON.stringify({ type: "result", ok: false, ...mockedField(result), error, checkpoints: outcome.checkpoints, budget_remaining: outcome.budget_remaining, ...failedAttemptsField(failedAttempts), host_profile: args.hostProfile, ...recordedField(args) })}\n`,
     );
   }
   io.stderr.write("rlm-plan: the run was cancelled\n");
@@ -41,107 +40,18 @@ export function cancelled(args: RunArgs, io: RunStreams, cancel: Cancellation, r
   return cancel.status;
 }
 
-/** The transition printer of a local run, sized from the plan the run validated (its `started`). */
-export function startedPrinter(
-  json: boolean,
-  io: RunStreams,
-  style: Style,
-  mocked: boolean,
-): { readonly observer: RunObserver; readonly onTransition: (t: Transition) => void } {
-  let plan: Plan | undefined;
-  let printer: ((t: Transition) => void) | undefined;
-  return {
-    observer: { started: (start) => void (plan = start.validated.plan) },
-    onTransition: (t) => {
-      printer ??= transitionPrinter(plan, json, io, style, mocked);
-      printer(t);
-    },
-  };
-}
-
-/**
- * The transition printer of a queued run, built when the first transition arrives (the plan is
- * valid by then): the worker validated it, so the plan is read here from the text sent.
- */
-export function lazyPrinter(
-  text: string,
-  json: boolean,
-  io: RunStreams,
-  style: Style,
-  mocked: boolean,
-): (t: Transition) => void {
-  let printer: ((t: Transition) => void) | undefined;
-  return (t) => {
-    if (!printer) {
-      const plan = parsePlan({ kind: "document", text }).plan;
-      printer = transitionPrinter(plan, json, io, style, mocked);
-    }
-    printer(t);
-  };
-}
-
-/** Prints each transition as it happens, in columns sized from the plan's own steps. */
-function transitionPrinter(
-  plan: Plan | undefined,
-  json: boolean,
-  io: RunStreams,
-  style: Style,
-  mocked: boolean,
-): (t: Transition) => void {
-  const mark = mocked ? { mocked: true } : {};
-  if (json) return (t) => void io.stdout.write(`${JSON.stringify({ type: "transition", ...mark, ...t })}\n`);
-  let operationWidth = "final".length;
-  let bindWidth = 0;
-  let steps = 0;
-  for (const { step } of plan ? planSteps(plan) : []) {
-    steps++;
-    operationWidth = Math.max(operationWidth, operationName(step).length);
-    if ("bind" in step) bindWidth = Math.max(bindWidth, step.bind.length + 3);
-  }
-  const sequenceWidth = Math.max(3, String(steps).length);
-  return (t) => {
-    // A tool's or a binding's name is the plan's: escaped into the step's one line.
-    const bind = t.bind === null ? "" : `-> ${lineText(t.bind)}`;
-    const line = `${String(t.sequence).padStart(sequenceWidth)}  ${lineText(t.operation).padEnd(operationWidth)}  ${bind.padEnd(bindWidth)}  ${style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms`;
-    io.stderr.write(`${line.trimEnd()}\n`);
-  };
-}
-
-/**
- * Events beyond transitions: with --json --events every one as a JSON line; in text, a failed
- * retry attempt (which leaves no transition) as a line naming where it failed and why.
- */
-export function eventPrinter(text: string, args: RunArgs, io: RunStreams, mocked: boolean): (event: RunEvent) => void {
-  if (args.json) {
-    const mark = mocked ? { mocked: true } : {};
-    return args.events
-      ? (event) => void io.stdout.write(`${JSON.stringify({ type: "event", ...mark, event })}\n`)
-      : () => undefined;
-  }
-  return (event) => {
-    if (event.type !== "attempt_failed") return;
-    const range = event.error.range;
-    const where = range ? ` at ${shownFile(args.plan)}:${position(text, range.offset)}` : "";
-    const next = event.retrying ? "retrying" : "no attempts left";
-    // One line: a reason quoting a tool's multi-line output is escaped as every message is.
-    const reason = lineText(event.error.message);
-    io.stderr.write(
-      `     retry attempt ${event.attempt}/${event.attempts} failed${where} [${event.error.phase}/${event.error.kind}]: ${reason}; ${next}\n`,
-    );
-  };
-}
-
-function position(text: string, offset: number): string {
-  const { line, character } = lineColumn(text, offset);
-  return `${line + 1}:${character + 1}`;
-}
-
 /** `"mocked": true` in every JSON output of a mocked run (absent otherwise). */
 function mockedField(result: RunReport): { mocked?: true } {
   return result.mocked ? { mocked: true } : {};
 }
 
-export function report(result: RunReport, args: RunArgs, io: RunStreams, style: Style): void {
+export function report(
+  result: RunReport,
+  args: RunArgs,
+  io: RunStreams,
+  style: Style,
+  failedAttempts: readonly AttemptFailedEvent[],
+): void {
   const { outcome, location: where, budget } = result;
   const { checkpoints, budget_remaining } = outcome;
   const mocked = result.mocked ? ` ${style.yellow("(mocked)")}` : "";
@@ -154,6 +64,7 @@ export function report(result: RunReport, args: RunArgs, io: RunStreams, style: 
           value: outcome.value,
           checkpoints,
           budget_remaining,
+          ...failedAttemptsField(failedAttempts),
           host_profile: args.hostProfile,
           ...recordedField(args),
         }
@@ -164,6 +75,7 @@ export function report(result: RunReport, args: RunArgs, io: RunStreams, style: 
           ...(where ? { location: { file: args.plan, line: where.line, column: where.column } } : {}),
           checkpoints,
           budget_remaining,
+          ...failedAttemptsField(failedAttempts),
           host_profile: args.hostProfile,
           ...recordedField(args),
         };

@@ -19,11 +19,13 @@ import {
   type RunOrigin,
   type ShownStatus,
 } from "@rlm-plan/core/journal";
+import type { RunEvent } from "@rlm-plan/core/run";
 import { shownPath } from "@rlm-plan/core/text";
 import { join } from "node:path";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink, type OutputSink } from "./sink";
-import { usageErrorText } from "./output";
+import { displayPath, styleFor, usageErrorText } from "./output";
+import { RunEventLines } from "./runEventPrinter";
 import { readOptions } from "./options";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
@@ -300,16 +302,16 @@ export function showText(run: RunDetail): string {
   out.push(`started       ${run.startedAt}${run.elapsedMs !== null ? `, ran ${run.elapsedMs} ms` : ""}`);
   if (run.segments > 1) out.push(`resumed       ${run.segments - 1} time${run.segments > 2 ? "s" : ""}`);
   const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
-  const transitions = run.events.filter((e) => e.segment === last && e.event["type"] === "transition");
+  // The last segment's steps as `run` printed them (failed retry attempts included), by the one printer.
+  const file = displayPath(run.planFile ?? run.plan);
+  const lines = new RunEventLines({ file, text: run.planText ?? "" }, styleFor({ isTTY: false }, {}));
   out.push("", "transitions:");
-  if (transitions.length === 0) out.push("  (none)");
-  for (const t of transitions) {
-    const tr = t.event["transition"] as Record<string, unknown>;
-    const bind = tr["bind"] === null ? "" : `-> ${lineText(String(tr["bind"]))}`;
-    out.push(
-      `  ${String(tr["sequence"]).padStart(3)}  ${lineText(String(tr["operation"])).padEnd(20)} ${bind.padEnd(14)} ${String(tr["status"])} ${String(tr["duration_ms"]).padStart(5)} ms${t.replayed ? "  (replayed)" : ""}`,
-    );
-  }
+  const shown = run.events.flatMap((e) => {
+    if (e.segment !== last) return [];
+    const line = lines.line(e.event as unknown as RunEvent);
+    return line === undefined ? [] : [`${line}${e.replayed ? "  (replayed)" : ""}`];
+  });
+  out.push(...(shown.length > 0 ? shown : ["  (none)"]));
   out.push("");
   if ("value" in d) out.push(`value: ${JSON.stringify(d["value"], null, 2)}`);
   if ("error" in d) {

@@ -22,6 +22,7 @@ import {
   stepKey,
   type BuiltHost,
   type PlanError,
+  type RunObserver,
   type RunOutcome,
   type StepLine,
   type StepPause,
@@ -197,17 +198,19 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     if (recording)
       reportJournal(this, { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid });
     // The one run pipeline: check, build what the plan names, preflight, execute.
+    // The run's whole event stream goes to the client, as a language server's run sends it
+    // (transitions among it); a replay's or a recorded run's replies stand in for the host.
+    const forwarded: RunObserver = { event: (event) => reportRunEvent(this, event) };
+    const standIn = prepared.replay ? [prepared.replay.observer] : replies ? [replies] : [];
     const report = await prepared.session.run({
       recording,
-      ...(prepared.replay ? { observers: [prepared.replay.observer] } : replies ? { observers: [replies] } : {}),
+      observers: [...standIn, forwarded],
       onHostBuilt: (built) => (this.created = built),
       signal: this.cancel.signal,
       countPausedTime,
       // Stepping follows one branch after another: the call stack is one thread, and a branch
       // that pauses must not let its siblings spend the budget behind the user's back.
       parallel: "sequential",
-      // The run's whole event stream, as a language server's run sends it (transitions among it).
-      onEvent: (event) => reportRunEvent(this, event),
       ...(this.noDebug
         ? {}
         : {

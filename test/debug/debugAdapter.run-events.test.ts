@@ -3,7 +3,7 @@
 // debug run is a normal run's. The example triage plan with its mocks retries a fetch that fails
 // once: the failed attempt arrives with its exact body, in the stream's order, and the stream is
 // the one the core's session gives the same plan run in process (what a language server's run
-// sends as rlmPlan/runEvent).
+// sends as rlmPlan/runEvent) and the CLI's `run --json --events` prints.
 
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
@@ -16,6 +16,7 @@ import {
   DebugRunStartedEvent,
   debugEventBody,
 } from "@rlm-plan/language-server/protocol";
+import { jsonLines, runCliAsync } from "../support/cliWorkspace";
 import { debugClient } from "../support/debugClient";
 
 // Compiled to test/out/debug: the repository root is three levels up.
@@ -119,6 +120,13 @@ test("a debug run forwards the run's whole event stream: the retry's failed atte
   const opened = await openPlanSession({ file: PLAN, cwd: MOCKS_DIR, mocks: { file: MOCKS }, allInputs: true });
   assert.ok(opened.ok);
   const normal: RunEvent[] = [];
-  await opened.session.run({ onEvent: (event) => normal.push(event) }).done;
+  await opened.session.run({ observers: [{ event: (event) => normal.push(event) }] }).done;
   assert.deepEqual(events.map(timeless), normal.map(timeless));
+  // And as the CLI's `run --json --events` streams it (its event lines, in order).
+  const cli = await runCliAsync(MOCKS_DIR, ["run", PLAN, "--mocks", MOCKS, "--json", "--events", "--no-journal"]);
+  assert.equal(cli.code, 0, cli.stderr);
+  const streamed = jsonLines<{ type: string; event?: RunEvent }>(cli.stdout).flatMap((line) =>
+    line.type === "event" && line.event ? [line.event] : [],
+  );
+  assert.deepEqual(events.map(timeless), streamed.map(timeless));
 });

@@ -94,8 +94,7 @@ test("no key, prompt or completion sentinel escapes through errors, transitions 
     const observed: string[] = [];
     const run = (runHost = host) =>
       runPlan({ kind: "value", value: plan }, policy, runHost, {
-        onTransition: (t) => observed.push(JSON.stringify(t)),
-        onStepStart: (s) => observed.push(JSON.stringify(s)),
+        observers: [{ event: (e) => observed.push(JSON.stringify(e)) }],
       });
 
     // Success: the completion is the plan's value, and only there.

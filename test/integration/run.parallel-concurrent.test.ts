@@ -131,7 +131,13 @@ describe("parallel: concurrent branches", () => {
   test("events name each branch's step by its path", async () => {
     const gate = new Gate();
     const events: RunEvent[] = [];
-    const run = start(parallelPlan([0, 1]), { tools: new Map([["t", gate.tool]]) }, { onEvent: (e) => events.push(e) });
+    const run = start(
+      parallelPlan([0, 1]),
+      { tools: new Map([["t", gate.tool]]) },
+      {
+        observers: [{ event: (e) => events.push(e) }],
+      },
+    );
     await gate.startedCount(2);
     await gate.release(1);
     await gate.release(0);
@@ -168,7 +174,7 @@ describe("parallel: concurrent branches", () => {
     const run = start(
       parallelPlan([0, 1, 2, 3]),
       { tools: new Map([["t", gate.tool]]) },
-      { budget: { max_tool_calls: 3 }, onEvent: (e) => events.push(e) },
+      { budget: { max_tool_calls: 3 }, observers: [{ event: (e) => events.push(e) }] },
     );
     const { outcome } = await run.done;
     assert.deepEqual(gate.started, [0, 1, 2], "three calls were made; the fourth never reached the tool");

@@ -106,7 +106,7 @@ it("the notifications carry the runtime's events in order, each failure with its
     policy: { capabilities: [...parsed.profile.capabilities] },
     host: profileHost(parsed.profile, { env }),
     mask: new SecretMask([sentinel.key]),
-    onEvent: (event) => local.push(event),
+    observers: [{ event: (event) => local.push(event) }],
   }).done;
   assert.deepEqual(forwarded.map(timeless), local.map(timeless));
 

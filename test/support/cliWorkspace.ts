@@ -28,6 +28,14 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/** What `--json` printed one object a line (`run --json`'s transitions, events and result), each parsed. */
+export function jsonLines<T = Record<string, unknown>>(stdout: string): T[] {
+  return stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as T);
+}
+
 /** Runs the CLI with `args` from the folder `cwd` and waits for it to exit. */
 export function runCli(cwd: string, args: readonly string[]): CliRun {
   const result = spawnSync(process.execPath, [CLI, ...args], {

@@ -32,7 +32,7 @@ async function record(): Promise<RunRecord> {
     source: { kind: "value", value: PLAN as never },
     policy: { capabilities: ["tool(echo)"] },
     host,
-    onEvent: (event) => events.push(event),
+    observers: [{ event: (event) => events.push(event) }],
   }).done;
   return {
     id: "r7",

@@ -38,7 +38,7 @@ async function eventsOf(
       ],
     },
     host,
-    onEvent: (event) => events.push(event),
+    observers: [{ event: (event) => events.push(event) }],
     ...(options.mask ? { mask: options.mask } : {}),
     ...(options.parallel ? { parallel: options.parallel } : {}),
   }).done;

@@ -353,7 +353,7 @@ describe("startRun: failures name the failing step; events carry step identity",
       source: { kind: "document", text },
       policy: { capabilities: ["retry", "tool(flaky)", "tool(broken)"] },
       host: host(),
-      onEvent: (e) => events.push(e),
+      observers: [{ event: (e) => events.push(e) }],
     }).done;
     const { outcome, location } = report;
     assert.ok(!outcome.ok);

@@ -4,7 +4,7 @@
 // plan the worker refuses at its check comes back as that refusal (never retried); a job a
 // worker died on is run again by another one, and the attempt is said.
 
-import { observedReport, type ParallelMode, type RunEvent, type RunReport, type Transition } from "@rlm-plan/core/run";
+import { observedReport, type ParallelMode, type RunEvent, type RunObserver, type RunReport } from "@rlm-plan/core/run";
 import type { JsonObject } from "@rlm-plan/core/json";
 import type { RunRecorder } from "@rlm-plan/core/journal";
 import { JOB_VERSION, type RemoteRunReport } from "./planJob";
@@ -20,8 +20,8 @@ export interface QueueRunOptions {
   readonly inputs?: JsonObject;
   readonly parallel?: ParallelMode;
   readonly signal: AbortSignal;
-  readonly onTransition: (transition: Transition) => void;
-  readonly onEvent: (event: RunEvent) => void;
+  /** Hears the run's events as the worker sends them, as a local run's observers do. */
+  readonly observer: RunObserver;
   /** A note for the user (which worker took the job, a new attempt). */
   readonly say: (line: string) => void;
   /** The submitting workspace's journal entry, written when the report comes back. */
@@ -64,8 +64,7 @@ export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResu
           const event = progress.event;
           // Only the attempt in force prints: a dead worker's late words are not this run's.
           if (progress.attempt < attempt) return;
-          if (event.type === "transition") options.onTransition(event.transition);
-          options.onEvent(event);
+          options.observer.event?.(event);
         },
         end: (_index, ended) => {
           end = ended;

@@ -24,6 +24,8 @@ import { openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { judgeRun, stepWatcher } from "@rlm-plan/core/testing";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
+import { styleFor } from "../output";
+import { runEventPrinter } from "../runEventPrinter";
 import { UnparseableJobData } from "./planWorker";
 import {
   JOB_VERSION,
@@ -97,22 +99,32 @@ export async function runPlanJob(job: Job, context: WorkerContext, signal: Abort
   const events: RunEvent[] = [];
   let progress: Promise<unknown> = Promise.resolve();
   const steps = stepWatcher();
-  const onEvent = (event: RunEvent) => {
-    steps.onEvent(event);
-    if (planJob.kind !== "run") return;
-    if (events.length < MAX_RETURNED_EVENTS) events.push(event);
-    const message: JobProgress = { attempt, worker: context.name, event };
-    // In order, and never failing the run: a lost progress message loses a line of output only.
-    progress = progress.then(() =>
-      job.updateProgress(context.mask.maskValue(message as unknown as JsonObject)).catch(() => undefined),
-    );
+  const sent: RunObserver = {
+    event: (event) => {
+      if (planJob.kind !== "run") return;
+      if (events.length < MAX_RETURNED_EVENTS) events.push(event);
+      const message: JobProgress = { attempt, worker: context.name, event };
+      // In order, and never failing the run: a lost progress message loses a line of output only.
+      progress = progress.then(() =>
+        job.updateProgress(context.mask.maskValue(message as unknown as JsonObject)).catch(() => undefined),
+      );
+    },
   };
+  // The worker's log shows each job's steps as `run` prints them, failed retry attempts included.
+  const logged = runEventPrinter(
+    { file: planJob.plan.name, text: planJob.plan.text },
+    {
+      json: false,
+      mocked: session.mocks !== undefined,
+      style: styleFor({ isTTY: false }, {}),
+      textOut: (line) => context.say(`job ${job.id ?? "?"}: ${line.trimEnd()}`),
+    },
+  );
   const started = performance.now();
   const handle = session.run({
     signal,
     ...(planJob.parallel ? { parallel: planJob.parallel } : {}),
-    onEvent,
-    observers,
+    observers: [...observers, steps.observer, sent, logged.observer],
   });
   const report = await handle.done;
   await progress;

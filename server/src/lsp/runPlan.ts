@@ -287,10 +287,14 @@ function execute(
     recording,
     ...(parallel ? { parallel } : {}),
     // Every event as the runtime emitted it (a transition's entry kept to its defined fields).
-    onEvent: (event) => {
-      if (event.type === "transition") transitionCount++;
-      server.event({ ...identity, ...(mocked ? { mocked } : {}), event: wireEvent(event) });
-    },
+    observers: [
+      {
+        event: (event) => {
+          if (event.type === "transition") transitionCount++;
+          server.event({ ...identity, ...(mocked ? { mocked } : {}), event: wireEvent(event) });
+        },
+      },
+    ],
   });
   const finish = (result: RunResult): void => {
     server.finished({

@@ -301,7 +301,7 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
   private async step(step: Step, frame: Frame): Promise<StepResult> {
     const begun = this.clock();
     const identity = this.identity(step, frame);
-    this.report.stepStarted(identity, this.elapsed(), frame.depth);
+    this.report.stepStarted(identity, this.elapsed());
     try {
       this.meter.spendStep(step);
       await this.lazyInputs.openFor(step, (opening) => this.guard(opening, frame));

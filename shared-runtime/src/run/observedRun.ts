@@ -1,15 +1,14 @@
-// How a run's observers (the journal, the trace exporter) hear it: joined to the run's own event
-// listener and call wrapper, told how it ended; an observer's failure never changes the run.
+// How a run's observers (a front end's printer, the journal, the trace exporter) stand around it:
+// their call wrappers joined to the run's own, told how it ended; an observer's failure never
+// changes the run. Their events come from the interpreter's reporter (runEvents.ts).
 
 import type { JsonObject } from "../json";
 import { chainInterceptors, type ObservedReport, type RunObserver } from "./observer";
 import type { RunReport, StartRunOptions } from "./runContract";
 
-/** The options with every observer's event listener and call wrapper joined to the run's own. */
+/** The options with every observer's call wrapper joined to the run's own. */
 export function observed(options: StartRunOptions, observers: readonly RunObserver[]): StartRunOptions {
   if (observers.length === 0) return options;
-  const listeners = observers.flatMap((o) => (o.event ? [o.event.bind(o)] : []));
-  const own = options.onEvent;
   const calls = chainInterceptors([
     ...observers.flatMap((o) => (o.call ? [o.call] : [])),
     ...(options.calls ? [options.calls] : []),
@@ -17,10 +16,6 @@ export function observed(options: StartRunOptions, observers: readonly RunObserv
   const before = Math.max(options.elapsedBeforeMs ?? 0, ...observers.map((o) => o.elapsedBeforeMs ?? 0));
   return {
     ...options,
-    onEvent: (event) => {
-      for (const listener of listeners) quietly(() => listener(event));
-      own?.(event);
-    },
     ...(calls ? { calls } : {}),
     ...(before > 0 ? { elapsedBeforeMs: before } : {}),
   };
@@ -52,12 +47,4 @@ export function observedReport(report: RunReport): ObservedReport {
     transitions: outcome.transitions.length,
     mocked: report.mocked,
   };
-}
-
-export function quietly(call: () => void): void {
-  try {
-    call();
-  } catch {
-    // an observer's failure never changes the run
-  }
 }

@@ -1,8 +1,8 @@
-// What watches a run from outside the interpreter and may stand in for its host calls: the run
-// journal and the trace exporter. startRun hands every observer the one event stream, every model
-// and tool call (as a wrapper around the call, so a recorder can answer it from what it recorded),
-// and the report at the end. Observers never change what a step does; a listener's exception is
-// ignored like onEvent's.
+// What watches a run from outside the interpreter, the only way to listen to one: a front end's
+// printer, the run journal, the trace exporter. startRun hands every observer the one event stream,
+// every model and tool call (as a wrapper around the call, so a recorder can answer it from what
+// it recorded), and the report at the end. Observers never change what a step does; an observer's
+// exception is ignored.
 
 import type { JsonObject, JsonValue } from "../json";
 import type { Budget } from "../plan/budget";
@@ -89,4 +89,13 @@ export function chainInterceptors(interceptors: readonly CallInterceptor[]): Cal
     (inner, outer) => (call, proceed) => outer(call, () => inner(call, proceed)),
     (_call, proceed) => proceed(),
   );
+}
+
+/** Calls one observer's method: its failure is its own and never changes the run. */
+export function quietly(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // an observer's failure never changes the run
+  }
 }

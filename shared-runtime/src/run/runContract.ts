@@ -14,7 +14,6 @@ import type { ParallelMode } from "./events";
 import type { RunHost } from "./host";
 import type { ExecuteOptions } from "./interpreter";
 import type { PolicyOptions } from "./pipeline";
-import type { RunObserver } from "./observer";
 import type { RunOutcome } from "./transitions";
 
 export type { PlanNeeds } from "../plan/needs";
@@ -67,8 +66,6 @@ export interface StartRunOptions extends ExecuteOptions {
   readonly policy: PolicyOptions;
   /** A ready host, or a factory that builds what the plan needs. */
   readonly host: RunHost | HostFactory;
-  /** What watches the run: the run journal, the trace exporter (see observer.ts). */
-  readonly observers?: readonly RunObserver[];
 }
 
 /** Where a run stopped: the plan was invalid, the host could not be built, preflight, or it ran. */

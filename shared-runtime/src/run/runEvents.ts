@@ -1,19 +1,22 @@
 // What a running plan reports: its transitions (the reference's record of finished steps) and its
-// event stream, with error messages masked and cut; a listener's failure never changes the run.
+// one event stream, told to the run's observers in order, with error messages masked and cut; an
+// observer's failure never changes the run. A transition goes out once, as the "transition" event.
 
 import type { JsonPath } from "../json";
 import type { SourceRange } from "../text/planDocument";
 import type { PlanError } from "./errors";
 import { MAX_EVENT_MESSAGE_CHARS, type EventError, type RunEvent, type StepIdentity } from "./events";
-import type { BudgetRemaining, StepStarted, Transition } from "./transitions";
+import { quietly, type RunObserver } from "./observer";
+import type { BudgetRemaining, Transition } from "./transitions";
 
-/** The listeners of a run and what shapes what they are told. */
+/** Who hears a run and what shapes what they are told. */
 export interface ReportOptions {
-  /** Called as each step completes, in sequence order. Exceptions thrown here are ignored. */
-  readonly onTransition?: (transition: Transition) => void;
-  readonly onStepStart?: (event: StepStarted) => void;
-  /** The rich event stream (step identity, attempts, failures). Exceptions thrown here are ignored. */
-  readonly onEvent?: (event: RunEvent) => void;
+  /**
+   * What watches the run (a front end's printer, the run journal, the trace exporter; see
+   * observer.ts): the only listeners a run has. Each hears every event once, in order; an
+   * observer's exception is ignored.
+   */
+  readonly observers?: readonly RunObserver[];
   /**
    * The run's secret mask: an event's error message passes through it before any listener sees
    * it (a tool's error may quote its output). Output boundaries mask again whatever they print.
@@ -25,8 +28,11 @@ export interface ReportOptions {
 
 export class RunReporter {
   readonly transitions: Transition[] = [];
+  private readonly listeners: ((event: RunEvent) => void)[];
 
-  constructor(private readonly options: ReportOptions) {}
+  constructor(private readonly options: ReportOptions) {
+    this.listeners = (options.observers ?? []).flatMap((o) => (o.event ? [o.event.bind(o)] : []));
+  }
 
   /** A step finished: its transition, then its events. Times are in run time, relative to the start. */
   finished(identity: StepIdentity, elapsedMs: number, durationMs: number, remaining: BudgetRemaining): void {
@@ -40,7 +46,6 @@ export class RunReporter {
       remaining,
     };
     this.transitions.push(transition);
-    this.notify(() => this.options.onTransition?.(transition));
     this.emit({ type: "transition", ...identity, elapsed_ms: transition.elapsed_ms, transition });
     this.emit({
       type: "step_finished",
@@ -51,10 +56,8 @@ export class RunReporter {
     });
   }
 
-  stepStarted(identity: StepIdentity, elapsedMs: number, depth: number): void {
-    const { operation, bind, path } = identity;
+  stepStarted(identity: StepIdentity, elapsedMs: number): void {
     this.emit({ type: "step_started", ...identity, elapsed_ms: elapsedMs });
-    this.notify(() => this.options.onStepStart?.({ operation, bind, path, depth }));
   }
 
   /** What an event says about an error: its message masked and cut (it may quote a tool's output). */
@@ -68,17 +71,7 @@ export class RunReporter {
   }
 
   emit(event: RunEvent): void {
-    const listener = this.options.onEvent;
-    if (listener) this.notify(() => listener(event));
-  }
-
-  /** Listener failures are the listener's problem; they never change the run. */
-  private notify(call: () => void): void {
-    try {
-      call();
-    } catch {
-      // ignored on purpose
-    }
+    for (const listener of this.listeners) quietly(() => listener(event));
   }
 }
 

@@ -47,11 +47,3 @@ export interface RunFailed extends OutcomeBase {
 }
 
 export type RunOutcome = RunSucceeded | RunFailed;
-
-/** A step about to run: for progress displays. Carries no values. */
-export interface StepStarted {
-  readonly operation: string;
-  readonly bind: string | null;
-  readonly path: readonly (string | number)[];
-  readonly depth: number;
-}

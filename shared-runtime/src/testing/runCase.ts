@@ -13,6 +13,7 @@ import { profileJournalDir } from "../journal/location";
 import type { Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
 import type { RunEvent } from "../run/events";
+import type { RunObserver } from "../run/observer";
 import type { HostFactory, RunReport, RunStage } from "../run/startRun";
 import type { SecretMask } from "../run/secrets";
 import type { Estimate } from "../plan/estimate";
@@ -136,7 +137,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
 
   const steps = stepWatcher();
   const report = await session.run({
-    onEvent: steps.onEvent,
+    observers: [steps.observer],
     ...(recording ? { recording } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   }).done;
@@ -163,9 +164,9 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   };
 }
 
-/** Which steps a run started and completed (JSON pointers), from its event stream. */
+/** Which steps a run started and completed (JSON pointers): an observer of its event stream. */
 export interface StepWatch {
-  readonly onEvent: (event: RunEvent) => void;
+  readonly observer: RunObserver;
   readonly completed: readonly string[];
   readonly started: ReadonlySet<string>;
 }
@@ -176,9 +177,11 @@ export function stepWatcher(): StepWatch {
   return {
     completed,
     started,
-    onEvent: (event) => {
-      if (event.type === "step_started") started.add(pointerOf(event.path));
-      else if (event.type === "step_finished") completed.push(pointerOf(event.path));
+    observer: {
+      event: (event: RunEvent) => {
+        if (event.type === "step_started") started.add(pointerOf(event.path));
+        else if (event.type === "step_finished") completed.push(pointerOf(event.path));
+      },
     },
   };
 }
