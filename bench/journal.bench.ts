@@ -23,7 +23,7 @@ import { listRuns } from "@rlm-plan/core/journal/queries";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
 import { JournalStore } from "@rlm-plan/core/journal/store";
 import type { RunHost } from "@rlm-plan/core/run/host";
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { startRun, type HostFactory } from "@rlm-plan/core/run/startRun";
 import { awaitedCalls, calls, measure } from "./measure";
 import { mockedCases } from "./mockedCases";

@@ -17,8 +17,8 @@ import { unknownKeyProblems } from "./plan/unknownKeys";
 import { validatePlan } from "./plan/validate";
 import type { PlanTypes, TypeHost } from "./plan/types/planTypes";
 import { typeProblems } from "./plan/types/typeProblems";
-import { modelOptionProblems } from "./providers/modelOptions";
-import { unregisteredNames } from "./run/preflight";
+import { modelOptionProblems } from "./plan/modelOptions";
+import { unregisteredNames } from "./plan/unregisteredNames";
 import { lineColumn } from "./text/lineColumn";
 
 export { lineColumn } from "./text/lineColumn";

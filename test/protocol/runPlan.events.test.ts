@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { profileHost } from "@rlm-plan/core/host/createHost";
 import { parseHostProfile } from "@rlm-plan/core/host/profile";
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { startRun, type RunEvent } from "@rlm-plan/core";
 import { hostProfile, ServerSession } from "@rlm-plan/lsp-harness";
 import { assertNoKey, newSentinel } from "../support/hostileProviders";

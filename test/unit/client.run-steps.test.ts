@@ -7,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 import { startRun, type RunEvent, type RunHost, type ToolHandler } from "@rlm-plan/core";
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import {
   failedAttempts,
   MAX_FAILURES_LISTED,

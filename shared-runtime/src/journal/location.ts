@@ -3,7 +3,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { hostProfileIn } from "../session/hostProfiles";
+import { hostProfileIn } from "../host/profile";
 import { JOURNAL_FILE } from "./schema";
 import { JOURNAL_DIR } from "./store";
 

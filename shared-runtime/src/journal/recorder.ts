@@ -14,7 +14,7 @@ import { exactJsonText, type JsonObject } from "../json";
 import type { RunEvent } from "../run/events";
 import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import { callIdentity, digestOf, holdsHandle } from "./canonical";
 import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
 import { processIdentity } from "./liveness";

@@ -7,7 +7,7 @@
 
 import type { JsonObject, JsonValue } from "../json";
 import type { CallInterceptor, RunObserver } from "../run/observer";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import { callIdentity } from "./canonical";
 import { ReplayBook, ResumeRefusal, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";

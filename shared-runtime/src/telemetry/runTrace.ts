@@ -14,7 +14,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import type { RunEvent } from "../run/events";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import { canonicalTextWithin } from "../journal/canonical";
 import { jsonByteLength } from "../run/outputMeasure";
 import { BoundedExport, TRACE_FLUSH_DEADLINE_MS } from "./boundedExport";

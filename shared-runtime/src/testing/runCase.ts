@@ -14,7 +14,7 @@ import type { Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
 import type { RunEvent } from "../run/events";
 import type { HostFactory, RunReport, RunStage } from "../run/startRun";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import type { Estimate } from "../plan/estimate";
 import { openPlanSessionSync } from "../session/openSession";
 import type { SessionRecording } from "../session/runRecording";

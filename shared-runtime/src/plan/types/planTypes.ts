@@ -5,8 +5,8 @@
 // message can say "`reply` is the reply of the model call at 7:5".
 
 import { hasOwn, type JsonObject, type JsonPath, type JsonValue } from "../../json";
-import { contextResultSchema } from "../../context/resultShapes";
-import { MODEL_REPLY_SCHEMA } from "../../run/modelReply";
+import { contextResultSchema } from "../shapes/contextResults";
+import { MODEL_REPLY_SCHEMA } from "../shapes/modelReply";
 import type { Expr, Plan, Step } from "../ast";
 import type { ModelBinding } from "../scopeWalk";
 import { quoted } from "../problems";
