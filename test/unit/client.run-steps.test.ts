@@ -6,7 +6,9 @@
 
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { startRun, type RunEvent, type RunHost, type ToolHandler } from "@rlm-plan/core";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import { type RunEvent } from "@rlm-plan/core";
+import { type RunHost, type ToolHandler } from "@rlm-plan/core/run/host";
 import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import {
   failedAttempts,

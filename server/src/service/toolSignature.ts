@@ -2,7 +2,8 @@
 // the MCP server that listed it) and its argument keys. The runtime owns the schemas and the key
 // list (plan/toolArguments.ts); this module only renders them.
 
-import { argumentKeys, type JsonPath } from "@rlm-plan/core";
+import { argumentKeys } from "@rlm-plan/core/plan";
+import { type JsonPath } from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
