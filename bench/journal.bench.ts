@@ -21,7 +21,7 @@ import { parseHostProfile } from "@rlm-plan/core/host/profile";
 import type { JsonValue } from "@rlm-plan/core/json";
 import { listRuns } from "@rlm-plan/core/journal/queries";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { JournalStore } from "@rlm-plan/core/journal/journalStore";
 import type { RunHost } from "@rlm-plan/core/run/host";
 import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { startRun, type HostFactory } from "@rlm-plan/core/run/startRun";

@@ -17,7 +17,7 @@ export {
 
 // The analysis: what editors and `check` ask of a plan's text.
 export { analyzePlanText, type AnalysisPolicy, type LocatedProblem, type PlanAnalysis } from "./analysis";
-export type { PlanModel } from "./plan/model";
+export type { PlanModel } from "./plan/semanticModel";
 
 // The graph, as the server sends it and the client draws it.
 export { buildPlanGraph, graphToWire, type WireGraph, type WirePlanNode, type WireStepNode } from "./graph";

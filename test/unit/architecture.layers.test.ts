@@ -31,7 +31,7 @@ const LAYERS: readonly { readonly name: string; readonly members: readonly strin
   { name: "session", members: ["session/"] },
   { name: "testing", members: ["testing/"] },
   // The doors front ends use: the root façade and the subpath entries of package.json.
-  { name: "entries", members: ["index.ts", "editorLeaves.ts", "secrets.ts", "entries/"] },
+  { name: "entries", members: ["index.ts", "editorLeaves.ts", "entries/"] },
 ];
 
 /** The layer index of a module (a path under shared-runtime/src/), or undefined when unplaced. */

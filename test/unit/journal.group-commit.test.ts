@@ -12,7 +12,7 @@ import { after, test } from "node:test";
 import type { JsonValue } from "@rlm-plan/core/json";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
 import { sqlite } from "@rlm-plan/core/journal/sqlite";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { JournalStore } from "@rlm-plan/core/journal/journalStore";
 import type { RunHost } from "@rlm-plan/core/run/host";
 import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { startRun } from "@rlm-plan/core/run/startRun";

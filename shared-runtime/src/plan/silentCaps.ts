@@ -10,7 +10,7 @@
 import type { JsonPath } from "../json";
 import type { BuiltinToolName } from "./builtinToolNames";
 import { builtinOf, DEFAULT_DATA_LIMITS, type DataLimits } from "./dataLimits";
-import type { ModelBinding, PlanModel } from "./model";
+import type { ModelBinding, PlanModel } from "./semanticModel";
 import { quoted, type PlanProblem } from "./problems";
 import { samePath } from "./stepChain";
 

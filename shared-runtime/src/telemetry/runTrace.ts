@@ -15,7 +15,7 @@ import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import type { RunEvent } from "../run/events";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
-import { canonicalTextWithin } from "../journal/canonical";
+import { canonicalTextWithin } from "../journal/requestKey";
 import { jsonByteLength } from "../run/outputMeasure";
 import { BoundedExport, TRACE_FLUSH_DEADLINE_MS } from "./boundedExport";
 

@@ -46,7 +46,7 @@ export interface ExprRoot {
 const MODEL_REPLY = typeOfSchema(MODEL_REPLY_SCHEMA);
 
 /**
- * What the type rules ask of the semantic model (plan/model.ts's PlanModel answers it): where a
+ * What the type rules ask of the semantic model (plan/semanticModel.ts's PlanModel answers it): where a
  * name at a path is bound, and what a reference points at. Stated here so the model can own its
  * PlanTypes without the two modules importing each other.
  */
