@@ -22,7 +22,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import { buildPlanGraph } from "@rlm-plan/core/graph/model";
+import { buildPlanGraph } from "@rlm-plan/core/graph/graphModel";
 import { graphToWire } from "@rlm-plan/core/graph/wire";
 import { graphPageHtml } from "rlm-plan-client/graph/graphPage";
 import { planText, type PlanShape } from "./plans";

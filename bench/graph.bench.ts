@@ -7,7 +7,7 @@
 
 import { cpus } from "node:os";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import { buildPlanGraph } from "@rlm-plan/core/graph/model";
+import { buildPlanGraph } from "@rlm-plan/core/graph/graphModel";
 import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
 import { renderSvg } from "@rlm-plan/core/graph/svg";
 import { awaitedCalls, calls, measure } from "./measure";

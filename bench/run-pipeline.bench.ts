@@ -10,7 +10,8 @@
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import { join } from "node:path";
-import { startRun, type RunHost } from "@rlm-plan/core";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import { type RunHost } from "@rlm-plan/core/run/host";
 import { createRunHost, parseHostProfile, profileHost } from "@rlm-plan/core/host";
 import { createOpenAIChatProvider } from "@rlm-plan/core/providers/openaiChat";
 import { certainTypeErrors } from "@rlm-plan/core/plan/types/certainTypeErrors";

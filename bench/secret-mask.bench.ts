@@ -1,11 +1,11 @@
-// The secret mask (shared-runtime/src/run/secrets.ts) on ordinary and hostile text of growing size,
+// The secret mask (shared-runtime/src/mask/secretMask.ts) on ordinary and hostile text of growing size,
 // against a baseline timed in the same process: a case-insensitive regular expression search for
 // the key itself (what a plain literal mask costs). Growth near ×4 per ×4 of text means linear
 // time; the hostile texts (runs of escapes, backslashes, entities, colour codes, key fragments)
 // are the ones a backtracking matcher would choke on. Nothing asserts on time.
 //   npx tsc -b && node bench/out/secret-mask.bench.js
 
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { calls, measure } from "./measure";
 
 const KEY = "sk-SENTINEL-abc123XYZ789qq";

@@ -2,18 +2,13 @@
 // this same process: the ratios are the figures that matter. Nothing here asserts on time.
 
 import * as os from "node:os";
-import {
-  analyzePlanText,
-  estimatePlan,
-  executePlan,
-  parsePlan,
-  validatePlan,
-  type JsonValue,
-  type Plan,
-  type RunHost,
-  type ToolHandler,
-  type ValidatedPlan,
-} from "@rlm-plan/core";
+import { analyzePlanText, type JsonValue } from "@rlm-plan/core";
+import { estimatePlan } from "@rlm-plan/core/plan/estimate";
+import { executePlan } from "@rlm-plan/core/run/interpreter";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
+import { validatePlan, type ValidatedPlan } from "@rlm-plan/core/plan/validate";
+import { type Plan } from "@rlm-plan/core/plan/ast";
+import { type RunHost, type ToolHandler } from "@rlm-plan/core/run/host";
 import { awaitedCalls, calls, measure, now, table, type Subject, type Timing } from "./measure";
 import {
   CAPABILITIES,

@@ -4,7 +4,7 @@
 // 1 the proposal failed (provider error, invalid plan, failed run), 2 usage or host errors.
 
 import { type Budget, type CostRow, costRows, type Estimate, quoted } from "@rlm-plan/core/plan";
-import type { Proposal } from "@rlm-plan/core";
+import type { Proposal } from "@rlm-plan/core/session";
 import type { AttemptFailedEvent, RunOutcome } from "@rlm-plan/core/run";
 import { HOST_PROFILE_FILENAME, openPlanSession, type PlanSession } from "@rlm-plan/core/session";
 import { lineText, shownFile } from "./guardedOutput";

@@ -4,6 +4,7 @@
 
 import { MAX_PLAN_BYTES, readTextFileSync, type SourceRange } from "@rlm-plan/core/text";
 import {
+  analyzeModelReply,
   analyzePlanText,
   lineColumn,
   type AnalysisPolicy,
@@ -13,7 +14,6 @@ import {
 import type { HostProfileError } from "@rlm-plan/core/host";
 import { mockNameWarnings, parseMocks, readHostProfile } from "@rlm-plan/core/session";
 import type { PreflightProblem, PreflightReport } from "@rlm-plan/core/run";
-import { analyzeModelReply } from "@rlm-plan/core/replyAnalysis";
 import { resolve } from "node:path";
 
 export type Severity = "error" | "warning";

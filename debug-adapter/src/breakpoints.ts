@@ -7,14 +7,14 @@ import {
   conditionHolds,
   nearestStep,
   parseCondition,
-  parsePlan,
-  readErrorText,
   stepKey,
   stepLines,
   type ParsedCondition,
   type StepLine,
-  type StepPause,
-} from "@rlm-plan/core";
+} from "@rlm-plan/core/debug";
+import { parsePlan } from "@rlm-plan/core/plan";
+import { readErrorText } from "@rlm-plan/core/host";
+import { type StepPause } from "@rlm-plan/core/run";
 import { MAX_PLAN_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import { hitConditionTest } from "./stepping";
 

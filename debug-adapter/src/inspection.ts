@@ -4,7 +4,8 @@
 import { Source, Thread } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { basename } from "node:path";
-import { operationName, parseDebugExpression, stepKey, type RunFrame, type StepLine } from "@rlm-plan/core";
+import { operationName, type RunFrame } from "@rlm-plan/core/run";
+import { parseDebugExpression, stepKey, type StepLine } from "@rlm-plan/core/debug";
 import { THREAD_ID, type SessionState } from "./sessionState";
 import { preview } from "./variables";
 

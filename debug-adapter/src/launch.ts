@@ -6,7 +6,8 @@
 // The three kinds of launch: a plan file (here), a recorded run (launchReplay.ts) and a test
 // file's case (launchTestCase.ts, which names the plan file and the case's host).
 
-import { type HostFactory, stepLines } from "@rlm-plan/core";
+import { type HostFactory } from "@rlm-plan/core/run";
+import { stepLines } from "@rlm-plan/core/debug";
 import type { SecretMask } from "@rlm-plan/core/secrets";
 import { HOST_PROFILE_FILENAME, openPlanSession } from "@rlm-plan/core/session";
 import type { LaunchArguments, Prepared } from "./launchArguments";

@@ -2,7 +2,7 @@
 // prepared launch hands the session: the shapes the three kinds of launch share.
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import type { StepLine } from "@rlm-plan/core";
+import type { StepLine } from "@rlm-plan/core/debug";
 import type { RecordedReplies } from "@rlm-plan/core/journal";
 import type { PlanSession } from "@rlm-plan/core/session";
 

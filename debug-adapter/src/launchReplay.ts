@@ -1,7 +1,7 @@
 // The launch of a recorded run ("Debug Recorded Run"): its plan, host profile and inputs as
 // recorded, every tool and provider mocked, every call answered from the run journal.
 
-import { stepLines } from "@rlm-plan/core";
+import { stepLines } from "@rlm-plan/core/debug";
 import {
   checkSameInputs,
   JournalStore,

@@ -1,7 +1,7 @@
 // The launch of a test file's case: its plan as the program, its host profile, and the case's host
 // (its mocks or cassette, as `rlm-plan test` runs it).
 
-import type { HostFactory } from "@rlm-plan/core";
+import type { HostFactory } from "@rlm-plan/core/run";
 import { casesOf, loadTestFile, testCaseHost } from "@rlm-plan/core/testing";
 import { resolve } from "node:path";
 import type { LaunchArguments } from "./launchArguments";

@@ -3,7 +3,7 @@
 // again), and it stops before that step; the step and what follows run for real.
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { stepKey } from "@rlm-plan/core";
+import { stepKey } from "@rlm-plan/core/debug";
 import { callsBefore, JournalStore, RecordedReplies, recordedRun } from "@rlm-plan/core/journal";
 import { frameStep, stepName } from "./inspection";
 import { errorText, failedOutcome, type SessionState } from "./sessionState";

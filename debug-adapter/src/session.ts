@@ -18,15 +18,9 @@ import {
 } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { resolve as resolvePath } from "node:path";
-import {
-  stepKey,
-  type BuiltHost,
-  type PlanError,
-  type RunObserver,
-  type RunOutcome,
-  type StepLine,
-  type StepPause,
-} from "@rlm-plan/core";
+import { stepKey, type StepLine } from "@rlm-plan/core/debug";
+import { type BuiltHost, type RunObserver, type StepPause } from "@rlm-plan/core/run";
+import { type PlanError, type RunOutcome } from "@rlm-plan/core";
 import { sessionMask } from "@rlm-plan/core/session";
 import type { RecordedReplies } from "@rlm-plan/core/journal";
 import { Breakpoints } from "./breakpoints";

@@ -3,7 +3,9 @@
 // the session class (which imports them).
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import type { PlanError, RunOutcome, StepLine, StepPause } from "@rlm-plan/core";
+import type { PlanError, RunOutcome } from "@rlm-plan/core";
+import type { StepLine } from "@rlm-plan/core/debug";
+import type { StepPause } from "@rlm-plan/core/run";
 import type { RecordedReplies } from "@rlm-plan/core/journal";
 import type { sessionMask } from "@rlm-plan/core/session";
 import type { Breakpoints } from "./breakpoints";

@@ -4,7 +4,9 @@
 
 import { StoppedEvent } from "@vscode/debugadapter";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { stepKey, type PlanError, type StepPause } from "@rlm-plan/core";
+import { stepKey } from "@rlm-plan/core/debug";
+import { type PlanError } from "@rlm-plan/core";
+import { type StepPause } from "@rlm-plan/core/run";
 import { stepName } from "./inspection";
 import { THREAD_ID, type SessionState } from "./sessionState";
 import { steppingStops, stopReason, type StepMode } from "./stepping";

@@ -4,7 +4,8 @@
 // without running anything, then on past the newest step, where the replay goes on.
 
 import type { JsonValue } from "@rlm-plan/core/json";
-import type { Evaluation, Expr, StepPause } from "@rlm-plan/core";
+import type { Evaluation, StepPause } from "@rlm-plan/core/run";
+import type { Expr } from "@rlm-plan/core/plan";
 
 export class TimeTravel {
   private readonly snapshots: StepPause[] = [];

@@ -4,15 +4,8 @@
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { Handles } from "@vscode/debugadapter";
-import {
-  ContextHandle,
-  operationName,
-  type BudgetRemaining,
-  type ContextRunner,
-  type JsonValue,
-  type PlanError,
-  type StepPause,
-} from "@rlm-plan/core";
+import { ContextHandle, operationName, type ContextRunner, type StepPause } from "@rlm-plan/core/run";
+import { type BudgetRemaining, type JsonValue, type PlanError } from "@rlm-plan/core";
 
 type Children = () => Promise<DebugProtocol.Variable[]>;
 

@@ -18,12 +18,13 @@ import {
   SELECTOR_CONSTANTS,
   SELECTOR_FIELDS,
   SELECTOR_TYPES,
-  SPAWN_AGENT,
   STEP_FIELDS,
   STRATEGY_FIELDS,
-  orList,
-  type FieldKind,
   type FieldTable,
+} from "@rlm-plan/core";
+import { SPAWN_AGENT, type FieldKind } from "@rlm-plan/core/plan/ast";
+import { orList } from "@rlm-plan/core/plan/problems";
+import {
   type FormDocs,
   ACTION_DOCS,
   PLAN_DOCS,
@@ -31,9 +32,8 @@ import {
   SELECTOR_DOCS,
   STEP_DOCS,
   STRATEGY_DOCS,
-  BARE_CAPABILITIES,
-  formatCapability,
-} from "@rlm-plan/core";
+} from "@rlm-plan/core/plan/vocabularyHelp";
+import { BARE_CAPABILITIES, formatCapability } from "@rlm-plan/core/plan/capabilities";
 
 type Schema = Record<string, unknown>;
 

@@ -7,15 +7,15 @@ import {
   ACTION_HELP,
   CONTEXT_ACTIONS,
   DISCRIMINATORS,
-  formSnippet,
   OPERATION_HELP,
   OPERATIONS,
-  PLAN_DOCS,
   REFERENCE_FIELDS,
   REFERENCE_HELP,
   REFERENCE_KINDS,
   STEP_FIELDS,
 } from "@rlm-plan/core";
+import { formSnippet } from "@rlm-plan/core/plan/snippets";
+import { PLAN_DOCS } from "@rlm-plan/core/plan/vocabularyHelp";
 
 interface Snippet {
   readonly scope: string;

@@ -6,5 +6,5 @@
 export { HOST_PROFILE_FILENAME } from "./host/filename";
 export { pathId, ROOT_PLAN_ID } from "./graph/ids";
 export { GRAPH_STYLE } from "./graph/style";
-export { maskedMethods, type SecretMask } from "./run/secrets";
-export { sessionMask } from "./session/secretMask";
+export { maskedMethods, type SecretMask } from "./mask/secretMask";
+export { sessionMask } from "./session/sessionMask";

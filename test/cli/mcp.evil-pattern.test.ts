@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { compileInputSchema } from "@rlm-plan/core/plan/toolArguments";
+import { compileInputSchema } from "@rlm-plan/core/plan/toolArgumentChecks";
 import { linearRegExp } from "@rlm-plan/core/text/linearRegExp";
 import { childOutput } from "../support/childOutput";
 import { CLI, ROOT } from "../support/cliWorkspace";

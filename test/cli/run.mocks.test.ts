@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { runPlan } from "@rlm-plan/core";
+import { runPlan } from "@rlm-plan/core/run/startRun";
 import { contains, mockProvider, mockTool, parseMocks } from "@rlm-plan/core/host";
 import { CLI, ROOT } from "../support/cliWorkspace";
 

@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import { listRuns, runDetail } from "@rlm-plan/core/journal/queries";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { JournalStore } from "@rlm-plan/core/journal/journalStore";
 import { cassetteEntries } from "@rlm-plan/core/testing/cassetteRecording";
 import type { ChildOutput } from "../support/childOutput";
 import { startChatServer } from "../support/chatServer";

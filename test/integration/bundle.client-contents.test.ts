@@ -37,10 +37,10 @@ test("of the runtime, the extension bundle holds only dependency-free leaf modul
     "shared-runtime/out/graph/ids.js",
     "shared-runtime/out/graph/style.js",
     "shared-runtime/out/host/filename.js",
-    "shared-runtime/out/run/secretMatcher.js",
-    "shared-runtime/out/run/secretText.js",
-    "shared-runtime/out/run/secrets.js",
-    "shared-runtime/out/session/secretMask.js",
+    "shared-runtime/out/mask/secretMask.js",
+    "shared-runtime/out/mask/secretMatcher.js",
+    "shared-runtime/out/mask/secretText.js",
+    "shared-runtime/out/session/sessionMask.js",
   ]);
 });
 

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { findWorkspaceFiles } from "@rlm-plan/core";
+import { findWorkspaceFiles } from "@rlm-plan/core/workspaceFiles";
 import { CLI_BIN, ROOT } from "../support/cliWorkspace";
 
 const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";

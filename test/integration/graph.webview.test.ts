@@ -19,7 +19,7 @@ import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
 import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
-import { buildPlanGraph } from "@rlm-plan/core/graph/model";
+import { buildPlanGraph } from "@rlm-plan/core/graph/graphModel";
 import { graphToWire } from "@rlm-plan/core/graph/wire";
 import { graphPageHtml } from "rlm-plan-client/graph/graphPage";
 import type { FromWebview, ToWebview } from "rlm-plan-client/graph/messages";

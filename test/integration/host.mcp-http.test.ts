@@ -9,7 +9,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createRunHost, parseHostProfile } from "@rlm-plan/core/host";
-import { runPlan, type JsonValue } from "@rlm-plan/core";
+import { runPlan } from "@rlm-plan/core/run/startRun";
+import { type JsonValue } from "@rlm-plan/core";
 
 let http: HttpServer;
 let url = "";

@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { createRunHost, parseHostProfile, type CreatedHost } from "@rlm-plan/core/host";
 import { processState } from "@rlm-plan/core/host/processGroup";
-import { runPlan, type JsonValue, type RunOutcome } from "@rlm-plan/core";
+import { runPlan } from "@rlm-plan/core/run/startRun";
+import { type JsonValue, type RunOutcome } from "@rlm-plan/core";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");

@@ -9,14 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import {
-  startRun,
-  type JsonValue,
-  type RunEvent,
-  type RunHost,
-  type StartRunOptions,
-  type ToolHandler,
-} from "@rlm-plan/core";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import { type JsonValue, type RunEvent } from "@rlm-plan/core";
+import { type RunHost, type ToolHandler } from "@rlm-plan/core/run/host";
+import { type StartRunOptions } from "@rlm-plan/core/run/runContract";
 import { createCommandTool, ProcessTracker } from "@rlm-plan/core/host";
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { createOpenAIChatProvider } from "@rlm-plan/core/providers/openaiChat";

@@ -8,7 +8,8 @@ import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { createCommandTool, ProcessTracker, type CommandToolSpec } from "@rlm-plan/core/host";
 import { processState } from "@rlm-plan/core/host/processGroup";
-import type { JsonValue, ToolContext } from "@rlm-plan/core";
+import type { JsonValue } from "@rlm-plan/core";
+import type { ToolContext } from "@rlm-plan/core/run/host";
 
 // Compiled to test/out/unit: the repository root is three levels up.
 const ROOT = resolve(__dirname, "..", "..", "..");

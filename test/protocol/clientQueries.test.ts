@@ -10,7 +10,7 @@ import type {
   HostProvidersRequest,
   WorstCaseRequest,
 } from "@rlm-plan/language-server/protocol";
-import { parseHostProfile } from "@rlm-plan/core";
+import { parseHostProfile } from "@rlm-plan/core/host/profile";
 import { hostProfile, TempWorkspace } from "@rlm-plan/lsp-harness";
 import { useServer } from "@rlm-plan/lsp-harness/suite";
 import { HOST, PLAN } from "../support/sampleWorkspace";

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseJsoncDocument } from "@rlm-plan/core";
+import { parseJsoncDocument } from "@rlm-plan/core/text/planDocument";
 import { completion } from "@rlm-plan/language-server/service/completion";
 import { cursorLocation } from "@rlm-plan/language-server/service/cursorLocation";
 import { getLocation } from "jsonc-parser";

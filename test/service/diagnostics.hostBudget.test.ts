@@ -5,7 +5,9 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { BUDGET_FIELDS, HOST_PROFILE_SCHEMA, resolveBudget } from "@rlm-plan/core";
+import { BUDGET_FIELDS } from "@rlm-plan/core";
+import { HOST_PROFILE_SCHEMA } from "@rlm-plan/core/host/profile";
+import { resolveBudget } from "@rlm-plan/core/plan/budget";
 import { getLanguageService } from "vscode-json-languageservice";
 import { TextDocument } from "vscode-languageserver-textdocument";
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import { modelOptionProblem } from "@rlm-plan/core/providers/modelOptions";
+import { modelOptionProblem } from "@rlm-plan/core/plan/modelOptions";
 import { requestBody } from "@rlm-plan/core/providers/chatRequest";
 
 const PLAN = (options: string) =>

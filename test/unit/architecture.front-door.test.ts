@@ -4,16 +4,42 @@
 // the core (`.`) and a few narrower doors a front end loads alone (the session, the host, text
 // readers, the mask, the journal, testing, the plan layer, the run pipeline's types, the graph's
 // renderers and layout, the client's leaves). The `*` subpaths stay for the core's own tests (the in-process tier); a consumer that
-// imports one has gone below the door. The scan runs on the real import graph and is shown a
-// planted offender first, so it can fail.
+// imports one has gone below the door. The root entry is a façade of at most 60 names (the
+// session, the analysis, the graph, the types on the wire, the vocabulary), each listed by name:
+// an `export *` there would let it widen unseen. The scans run on the real sources and are shown
+// planted offenders first, so they can fail.
 
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import ts from "typescript";
 import { packageFolders, repositoryRoot, slashed, sourceFiles, specifiersOf } from "../support/importGraph";
 
 const CORE = "@rlm-plan/core";
+const ROOT_LIMIT = 60;
+
+/** The names a module's text exports, and its `export *` statements (which hide how many). */
+function exportedNames(text: string): { readonly names: string[]; readonly stars: string[] } {
+  const source = ts.createSourceFile("index.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const names: string[] = [];
+  const stars: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      if (clause === undefined) stars.push(statement.getText(source));
+      else if (ts.isNamespaceExport(clause)) names.push(clause.name.text);
+      else names.push(...clause.elements.map((element) => element.name.text));
+      continue;
+    }
+    const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) : undefined;
+    if (!modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (ts.isVariableStatement(statement))
+      names.push(...statement.declarationList.declarations.map((declaration) => declaration.name.getText(source)));
+    else if ("name" in statement && statement.name !== undefined) names.push((statement.name as ts.Identifier).text);
+  }
+  return { names, stars };
+}
 
 /** The named entry points: `@rlm-plan/core`, `@rlm-plan/core/session`, ... */
 function frontDoor(): Set<string> {
@@ -92,4 +118,32 @@ test("no consumer imports the core below its front door", () => {
     ),
   );
   assert.deepEqual(offenders, []);
+});
+
+test("the name counter sees every form of export, and export * apart", () => {
+  const planted = [
+    'export { openPlanSession, type PlanSession as Session } from "./session";',
+    'export type { RunEvent } from "./run/events";',
+    'export * from "./plan/ast";',
+    'export * as graph from "./graph";',
+    "export const LIMIT = 1, OTHER = 2;",
+    "export function analyze(): void {}",
+    "export interface Shape {}",
+    "const hidden = 3;",
+  ].join("\n");
+  assert.deepEqual(exportedNames(planted), {
+    names: ["openPlanSession", "Session", "RunEvent", "graph", "LIMIT", "OTHER", "analyze", "Shape"],
+    stars: ['export * from "./plan/ast";'],
+  });
+});
+
+test(`the root entry is a façade of at most ${ROOT_LIMIT} names, each listed by name`, () => {
+  const { names, stars } = exportedNames(
+    readFileSync(join(repositoryRoot, "shared-runtime", "src", "index.ts"), "utf8"),
+  );
+  assert.deepEqual(stars, []);
+  assert.equal(new Set(names).size, names.length, "a name exported twice");
+  assert.ok(names.length <= ROOT_LIMIT, `${names.length} names: move some to a subsystem's entry`);
+  for (const name of ["openPlanSession", "analyzePlanText", "buildPlanGraph", "RunEvent", "PlanError", "STEP_FIELDS"])
+    assert.ok(names.includes(name), name);
 });

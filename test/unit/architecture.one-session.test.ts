@@ -39,8 +39,7 @@ const ALLOWED = [
   "shared-runtime/src/host/createHost.ts",
   "shared-runtime/src/host/hostPolicy.ts",
   "shared-runtime/src/host/mcp/discovery.ts",
-  "shared-runtime/src/plan/dataLimits.ts",
-  "shared-runtime/src/run/secrets.ts",
+  "shared-runtime/src/mask/secretMask.ts",
 ];
 
 function packages(): string[] {

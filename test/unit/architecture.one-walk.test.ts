@@ -103,7 +103,7 @@ test("the scan reads every package, recursively, and leaves the plan layer out",
     "client/webview/src/graphView.ts",
     "shared-runtime/src/debug/stepLines.ts",
     "shared-runtime/src/run/startRun.ts",
-    "shared-runtime/src/graph/model.ts",
+    "shared-runtime/src/graph/graphModel.ts",
   ])
     assert.ok(files.includes(expected), expected);
   assert.ok(!files.some((file) => file.startsWith(OWNER)));

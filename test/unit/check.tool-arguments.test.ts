@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import type { ToolKnowledge, ToolSignature } from "@rlm-plan/core/plan/toolArguments";
-import { argumentKeys } from "@rlm-plan/core/plan/toolArguments";
+import type { ToolKnowledge, ToolSignature } from "@rlm-plan/core/plan/toolArgumentChecks";
+import { argumentKeys } from "@rlm-plan/core/plan/toolArgumentChecks";
 
 const ECHO: ToolSignature = {
   description: "Echoes back the input string",

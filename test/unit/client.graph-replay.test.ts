@@ -6,7 +6,9 @@
 
 import { strict as assert } from "node:assert";
 import { afterEach, beforeEach, mock, test } from "node:test";
-import { startRun, type JsonValue, type RunEvent, type RunHost, type ToolHandler } from "@rlm-plan/core";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import { type JsonValue, type RunEvent } from "@rlm-plan/core";
+import { type RunHost, type ToolHandler } from "@rlm-plan/core/run/host";
 import type { ToWebview } from "rlm-plan-client/graph/messages";
 import { RunReplay, replayInterval } from "rlm-plan-client/graph/runReplay";
 import { runSummary } from "rlm-plan-client/graph/runSteps";

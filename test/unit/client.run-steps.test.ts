@@ -6,8 +6,10 @@
 
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { startRun, type RunEvent, type RunHost, type ToolHandler } from "@rlm-plan/core";
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import { type RunEvent } from "@rlm-plan/core";
+import { type RunHost, type ToolHandler } from "@rlm-plan/core/run/host";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import {
   failedAttempts,
   MAX_FAILURES_LISTED,

@@ -4,15 +4,9 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import {
-  conditionHolds,
-  nearestStep,
-  parseCondition,
-  parseDebugExpression,
-  parsePlan,
-  stepLines,
-  type StepLine,
-} from "@rlm-plan/core";
+import { conditionHolds, parseCondition, parseDebugExpression } from "@rlm-plan/core/debug/expression";
+import { nearestStep, stepLines, type StepLine } from "@rlm-plan/core/debug/stepLines";
+import { parsePlan } from "@rlm-plan/core/plan/parse";
 import { hitConditionTest, steppingStops } from "@rlm-plan/debug-adapter/stepping";
 
 const PLAN = `// a comment

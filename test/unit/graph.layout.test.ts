@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import { buildPlanGraph } from "@rlm-plan/core/graph/model";
+import { buildPlanGraph } from "@rlm-plan/core/graph/graphModel";
 import { COLUMN_LAYOUT_STEPS, layoutPlanGraph, type Box } from "@rlm-plan/core/graph/layout";
 
 const inside = (inner: Box, outer: Box) =>

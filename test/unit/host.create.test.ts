@@ -14,7 +14,7 @@ import {
   type HostProfile,
   type HostProfileError,
 } from "@rlm-plan/core/host";
-import { runPlan } from "@rlm-plan/core";
+import { runPlan } from "@rlm-plan/core/run/startRun";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-host-create-"));

@@ -12,9 +12,9 @@ import { after, test } from "node:test";
 import type { JsonValue } from "@rlm-plan/core/json";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
 import { sqlite } from "@rlm-plan/core/journal/sqlite";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { JournalStore } from "@rlm-plan/core/journal/journalStore";
 import type { RunHost } from "@rlm-plan/core/run/host";
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { startRun } from "@rlm-plan/core/run/startRun";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-group-commit-"));

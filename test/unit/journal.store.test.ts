@@ -13,9 +13,9 @@ import { listRuns, runDetail } from "@rlm-plan/core/journal/queries";
 import { sqlite } from "@rlm-plan/core/journal/sqlite";
 import { RunRecorder } from "@rlm-plan/core/journal/recorder";
 import { APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "@rlm-plan/core/journal/schema";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { JournalStore } from "@rlm-plan/core/journal/journalStore";
 import type { RunHost } from "@rlm-plan/core/run/host";
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { startRun } from "@rlm-plan/core/run/startRun";
 
 const SECRET = "sk-journal-SENTINEL-7f3a9c";

@@ -1,4 +1,4 @@
-// The semantic model (shared-runtime/src/plan/model.ts) that the editor, the CLI and the client
+// The semantic model (shared-runtime/src/plan/semanticModel.ts) that the editor, the CLI and the client
 // read: bindings and references by path, scopes, per-step costs and the rows against a budget.
 
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
 import { DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
 import type { Estimate } from "@rlm-plan/core/plan/estimate";
-import type { PlanModel } from "@rlm-plan/core/plan/model";
+import type { PlanModel } from "@rlm-plan/core/plan/semanticModel";
 
 const V = (name: string) => ({ ref: "var", name });
 const PLAN = {

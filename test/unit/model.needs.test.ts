@@ -6,7 +6,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { analyzePlanText, planSteps, type Plan, type PlanModel } from "@rlm-plan/core";
+import { analyzePlanText, type PlanModel } from "@rlm-plan/core";
+import { planSteps } from "@rlm-plan/core/plan/walk";
+import { type Plan } from "@rlm-plan/core/plan/ast";
 
 const I = (name: string) => ({ ref: "input", name });
 

@@ -1,4 +1,4 @@
-// The semantic model's lookups by scope (shared-runtime/src/plan/model.ts): a step's binding found
+// The semantic model's lookups by scope (shared-runtime/src/plan/semanticModel.ts): a step's binding found
 // in its plan's scope, and a reference's binding by the scope rule at its place, give what the
 // validator's walk recorded, on a plan with every case the scope rule has (shadowing across
 // levels, a name bound twice in one plan, parallel branches binding the same names, a half-typed
@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import type { PlanModel } from "@rlm-plan/core/plan/model";
+import type { PlanModel } from "@rlm-plan/core/plan/semanticModel";
 
 const V = (name: string) => ({ ref: "var", name });
 const tool = (bind: string, args: unknown = 1) => ({ op: "tool", name: "t", args, bind });

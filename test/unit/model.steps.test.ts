@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import type { PlanModel } from "@rlm-plan/core/plan/model";
+import type { PlanModel } from "@rlm-plan/core/plan/semanticModel";
 
 const V = (name: string) => ({ ref: "var", name });
 

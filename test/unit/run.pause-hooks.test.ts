@@ -5,7 +5,11 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { runPlan, type JsonValue, type PlanSource, type RunFrame, type RunHost, type StepPause } from "@rlm-plan/core";
+import { runPlan } from "@rlm-plan/core/run/startRun";
+import { type JsonValue } from "@rlm-plan/core";
+import { type PlanSource } from "@rlm-plan/core/plan/parse";
+import { type RunFrame, type StepPause } from "@rlm-plan/core/run/pause";
+import { type RunHost } from "@rlm-plan/core/run/host";
 
 const GRANTED = { capabilities: ["tool(echo)", "tool(flaky)", "rlm", "parallel", "retry", "checkpoint"] };
 

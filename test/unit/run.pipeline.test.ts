@@ -8,14 +8,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import {
-  parsePlanDocument,
-  startRun,
-  type PlanNeeds,
-  type RunEvent,
-  type RunHost,
-  type ToolHandler,
-} from "@rlm-plan/core";
+import { parsePlanDocument } from "@rlm-plan/core/text/planDocument";
+import { startRun } from "@rlm-plan/core/run/startRun";
+import { type PlanNeeds } from "@rlm-plan/core/plan/needs";
+import { type RunEvent } from "@rlm-plan/core";
+import { type RunHost, type ToolHandler } from "@rlm-plan/core/run/host";
 import { parseHostProfile, profileHost, type HostProfile } from "@rlm-plan/core/host";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-pipeline-"));

@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SecretMask } from "@rlm-plan/core/run/secrets";
+import { SecretMask } from "@rlm-plan/core/mask/secretMask";
 import { keyForms, SENTINEL_KEY } from "../support/keyForms";
 
 const mask = new SecretMask([SENTINEL_KEY]);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { terminalText } from "rlm-plan/guardedOutput";
-import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/run/secrets";
+import { environmentSecrets, maskedMethods, SecretMask } from "@rlm-plan/core/mask/secretMask";
 
 const KEY = "sk-AbC123-xyz";
 

@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import Ajv from "ajv";
-import { contextResultSchema } from "@rlm-plan/core/context/resultShapes";
+import { contextResultSchema } from "@rlm-plan/core/plan/shapes/contextResults";
 import { ContextStore } from "@rlm-plan/core/context/store";
 import type { ContextAction } from "@rlm-plan/core/plan/ast";
 import { chatValue } from "@rlm-plan/core/providers/chatResponse";
-import { MODEL_REPLY_SCHEMA } from "@rlm-plan/core/run/modelReply";
+import { MODEL_REPLY_SCHEMA } from "@rlm-plan/core/plan/shapes/modelReply";
 
 const ajv = new Ajv({ strict: false });
 

@@ -10,7 +10,7 @@ import { analyzePlanText } from "@rlm-plan/core/analysis";
 import { hostToolKnowledge, type McpDiscovery } from "@rlm-plan/core/host/mcp/discovery";
 import { parseHostProfile } from "@rlm-plan/core/host/profile";
 import { hostTypes } from "@rlm-plan/core/host/typeHost";
-import type { ToolSignature } from "@rlm-plan/core/plan/toolArguments";
+import type { ToolSignature } from "@rlm-plan/core/plan/toolArgumentChecks";
 
 const TYPE_KINDS = new Set(["unknown_field", "field_of_non_object", "invalid_result", "invalid_tool_arguments"]);
 

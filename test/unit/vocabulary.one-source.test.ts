@@ -10,18 +10,15 @@ import { join } from "node:path";
 import { test } from "node:test";
 import {
   ACTION_DOCS,
-  analyzeCapability,
-  CONTEXT_ACTIONS,
-  FIXED_CAPABILITIES,
-  OPERATION_HELP,
-  OPERATIONS,
   PLAN_DOCS,
   REFERENCE_DOCS,
   SELECTOR_DOCS,
   STEP_DOCS,
   STRATEGY_DOCS,
   type FormDocs,
-} from "@rlm-plan/core";
+} from "@rlm-plan/core/plan/vocabularyHelp";
+import { analyzeCapability } from "@rlm-plan/core/plan/capabilities";
+import { CONTEXT_ACTIONS, FIXED_CAPABILITIES, OPERATION_HELP, OPERATIONS } from "@rlm-plan/core";
 import { packageFolders, repositoryRoot, slashed, sourceFiles } from "../support/importGraph";
 
 const SOURCE = "shared-runtime/src/plan/vocabularyHelp.ts";

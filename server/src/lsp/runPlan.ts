@@ -9,7 +9,8 @@
 // The run is assembled by the core's plan session (the editor's text and profile, the client's
 // keys, the mocks, the mask).
 
-import type { ParallelMode, PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
+import type { ParallelMode } from "@rlm-plan/core/run";
+import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
 import {
   openPlanSessionSync,
   type PlanSession,

@@ -4,7 +4,7 @@
 // lenses for test files are answered by the features that answer them for plans (features.ts),
 // from the view kept here.
 
-import { isTestFile } from "@rlm-plan/core";
+import { isTestFile } from "@rlm-plan/core/workspaceFiles";
 import { openPlanSessionSync } from "@rlm-plan/core/session";
 import {
   casesOf,

@@ -21,7 +21,7 @@ import { analyzePlan, type AnalyzedPlan } from "../service/analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
 import { forgetTree, retireTree } from "../service/recentTrees";
-import { isTestFile, workspaceFileKind } from "@rlm-plan/core";
+import { isTestFile, workspaceFileKind } from "@rlm-plan/core/workspaceFiles";
 import type { CheckedHostProfile, CheckedMocksFile, RefusedPlan } from "./checkedDocuments";
 import { DEFAULT_SETTINGS, isRecord, readSettings, type Settings } from "./settings";
 

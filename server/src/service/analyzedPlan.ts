@@ -2,14 +2,9 @@
 // validator, estimator, and preflight's check of tool and provider names) under the host
 // profile's capabilities, budget and registries. Pure: no connection here.
 
-import {
-  analyzePlanText,
-  parsePlanDocument,
-  type JsonPath,
-  type LocatedProblem,
-  type PlanAnalysis,
-  type Step,
-} from "@rlm-plan/core";
+import { analyzePlanText, type JsonPath, type LocatedProblem, type PlanAnalysis } from "@rlm-plan/core";
+import { parsePlanDocument } from "@rlm-plan/core/text";
+import { type Step } from "@rlm-plan/core/plan";
 import type { Node } from "jsonc-parser";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { HostStatus, HostView } from "./hostView";

@@ -8,22 +8,14 @@
 import {
   ACTION_FIELDS,
   ACTION_HELP,
-  compactType,
   CONTEXT_ACTIONS,
   DISCRIMINATORS,
-  expressionFields,
   type FieldTable,
   FIXED_CAPABILITIES,
-  formatCapability,
-  formSnippet,
-  grantsCapability,
   type JsonPath,
-  knownFields,
   MAP_TRANSFORMS,
-  type ModelBinding,
   OPERATION_HELP,
   OPERATIONS,
-  parseJsoncDocument,
   PARTITION_STRATEGIES,
   REDUCERS,
   REFERENCE_FIELDS,
@@ -35,6 +27,16 @@ import {
   STEP_FIELDS,
   STRATEGY_FIELDS,
 } from "@rlm-plan/core";
+import {
+  compactType,
+  expressionFields,
+  formatCapability,
+  formSnippet,
+  grantsCapability,
+  knownFields,
+  type ModelBinding,
+} from "@rlm-plan/core/plan";
+import { parseJsoncDocument } from "@rlm-plan/core/text";
 import { findNodeAtLocation, getLocation, getNodeValue, type Node } from "jsonc-parser";
 import {
   CompletionItemKind,

@@ -7,7 +7,8 @@
 // text before the cursor only when that text has no syntax error: otherwise (or without a
 // tree) getLocation itself answers, which is what keeps half-typed text completing.
 
-import type { JsonPath, JsonTextError } from "@rlm-plan/core";
+import type { JsonPath } from "@rlm-plan/core";
+import type { JsonTextError } from "@rlm-plan/core/text";
 import { createScanner, getLocation, SyntaxKind, type Node } from "jsonc-parser";
 
 /** The key or literal token getLocation last passed (its `previousNode`). */

@@ -4,7 +4,8 @@
 
 import { HOST_PROFILE_FILENAME, pointer, type HostProfileResult } from "@rlm-plan/core/host";
 import { pathToFileURL } from "node:url";
-import { ESTIMATE_LIMITS, type JsonPath, type LocatedProblem, type SourceRange } from "@rlm-plan/core";
+import { ESTIMATE_LIMITS } from "@rlm-plan/core/plan";
+import { type JsonPath, type LocatedProblem, type SourceRange } from "@rlm-plan/core";
 import { createScanner, SyntaxKind } from "jsonc-parser";
 import { DiagnosticSeverity, type Diagnostic, type Range } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";

@@ -2,7 +2,7 @@
 // schema the runtime validates profiles with: vscode-json-languageservice reads its titles,
 // descriptions, defaults and enums, so what an editor shows is what `run` enforces.
 
-import { HOST_PROFILE_SCHEMA } from "@rlm-plan/core";
+import { HOST_PROFILE_SCHEMA } from "@rlm-plan/core/host";
 import { countKeyTokens, MAX_JSON_DEPTH } from "@rlm-plan/core/text";
 import { getLanguageService, type JSONDocument, type LanguageService } from "vscode-json-languageservice";
 import {

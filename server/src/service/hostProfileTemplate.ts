@@ -6,7 +6,8 @@
 // arithmetic here, and none in the client, which only writes the text this answers.
 
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import { BUDGET_FIELDS, countNumber, DEFAULT_BUDGET } from "@rlm-plan/core";
+import { BUDGET_FIELDS, DEFAULT_BUDGET } from "@rlm-plan/core";
+import { countNumber } from "@rlm-plan/core/plan";
 import { isBuiltinToolName } from "@rlm-plan/core/host";
 import type { HostProfileTemplateRequest } from "../protocol";
 

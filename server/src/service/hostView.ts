@@ -3,7 +3,8 @@
 // and providers. Built from the runtime's host profile; never holds a key or a secret's value.
 
 import { basename } from "node:path";
-import type { AnalysisPolicy, DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core";
+import type { AnalysisPolicy } from "@rlm-plan/core";
+import type { DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core/plan";
 import { analysisPolicy } from "@rlm-plan/core/session";
 import {
   type HostProfile,

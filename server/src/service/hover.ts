@@ -2,22 +2,18 @@
 // against the budget, the capability it needs and whether the host grants it); where a variable
 // is bound and the type of what it holds (the semantic model's types), a field reference's type; what the host registered for an input, tool or provider; the whole plan's worst case.
 
+import { type Budget, type Count, DEFAULT_BUDGET, type Estimate, OPERATION_HELP } from "@rlm-plan/core";
 import {
-  type Budget,
   compactType,
   type CostRow,
-  type Count,
-  DEFAULT_BUDGET,
-  type Estimate,
   ESTIMATE_LIMITS,
   formatCapability,
   grantsCapability,
-  OPERATION_HELP,
   requiredCapability,
   type RetryCost,
   type Step,
   type ValueType,
-} from "@rlm-plan/core";
+} from "@rlm-plan/core/plan";
 import { getNodeValue, type Node } from "jsonc-parser";
 import type { JsonPath } from "@rlm-plan/core/json";
 import { MarkupKind, type Hover, type Position } from "vscode-languageserver-protocol";

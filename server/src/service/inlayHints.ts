@@ -2,7 +2,8 @@
 // case of its plan times the attempts ("×3 = 12 steps"), and after a parallel step's `plans` its
 // width. The figures are the runtime estimator's; steps that did not normalize get no hint.
 
-import type { Count, PlanModel, Step } from "@rlm-plan/core";
+import type { Count, PlanModel } from "@rlm-plan/core";
+import type { Step } from "@rlm-plan/core/plan";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { modelOf } from "./planNames";

@@ -7,8 +7,6 @@ import {
   ACTION_FIELDS,
   CONTEXT_ACTIONS,
   DISCRIMINATORS,
-  fieldValueSnippet,
-  formChoiceSnippet,
   OPERATIONS,
   PARTITION_STRATEGIES,
   PLAN_FIELDS,
@@ -21,6 +19,7 @@ import {
   type FieldTable,
   type JsonPath,
 } from "@rlm-plan/core";
+import { fieldValueSnippet, formChoiceSnippet } from "@rlm-plan/core/plan";
 import type { Node } from "jsonc-parser";
 import { CompletionItemKind, InsertTextFormat, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";

@@ -2,7 +2,8 @@
 // (`analysis.model`) resolves them: this module only maps between the model's JSON paths and
 // the source tree's name tokens. Scopes and resolution are the model's, never restated here.
 
-import type { ModelBinding, ModelReference, PlanModel } from "@rlm-plan/core";
+import type { ModelBinding, ModelReference } from "@rlm-plan/core/plan";
+import type { PlanModel } from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { isStepPath, nodeAt, propertyValue, type NodeAtOffset } from "./planTree";

@@ -4,7 +4,8 @@
 // bindingIndex.ts's).
 
 import { findNodeAtLocation, findNodeAtOffset, getNodePath, type Node } from "jsonc-parser";
-import { stepPositions, type JsonPath } from "@rlm-plan/core";
+import { stepPositions } from "@rlm-plan/core/plan";
+import { type JsonPath } from "@rlm-plan/core";
 
 /** True when `path` is a plan: the root, a step's `plan`, or one of a `parallel` step's `plans`. */
 export function isPlanPath(path: JsonPath): boolean {

@@ -10,13 +10,11 @@ import {
   parsePlanDocument,
   rangesByScan,
   type RangeRequest,
-  type JsonPath,
   type JsonTextError,
-  type JsonValue,
   type PlanDocument,
   type ProblemTarget,
-  type SourceRange,
-} from "@rlm-plan/core";
+} from "@rlm-plan/core/text";
+import { type JsonPath, type JsonValue, type SourceRange } from "@rlm-plan/core";
 import { findNodeAtLocation, type Node } from "jsonc-parser";
 import { editedTree } from "./treeEdit";
 

@@ -5,7 +5,7 @@
 // that names nothing today; and while the file has JSON syntax errors (references could hide
 // in the text the parser skipped).
 
-import { bindingNameProblem, type ModelBinding } from "@rlm-plan/core";
+import { bindingNameProblem, type ModelBinding } from "@rlm-plan/core/plan";
 import type { Node } from "jsonc-parser";
 import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";

@@ -3,7 +3,7 @@
 // field keys) as LSP token types and modifiers, at the ranges the runtime's document gives.
 // Standard types only, so every theme already colours them (legend in server/README.md).
 
-import { builtinOf, DEFAULT_DATA_LIMITS, planTokens, type PlanToken, type StepSpan } from "@rlm-plan/core";
+import { builtinOf, DEFAULT_DATA_LIMITS, planTokens, type PlanToken, type StepSpan } from "@rlm-plan/core/plan";
 import type { Node } from "jsonc-parser";
 import type { Range, SemanticTokensLegend } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";

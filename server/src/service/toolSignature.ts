@@ -1,8 +1,9 @@
 // What hover and completion show of a tool's signature: its input schema (from the profile or
 // the MCP server that listed it) and its argument keys. The runtime owns the schemas and the key
-// list (plan/toolArguments.ts); this module only renders them.
+// list (plan/toolArgumentChecks.ts); this module only renders them.
 
-import { argumentKeys, type JsonPath } from "@rlm-plan/core";
+import { argumentKeys } from "@rlm-plan/core/plan";
+import { type JsonPath } from "@rlm-plan/core";
 import type { Node } from "jsonc-parser";
 import { CompletionItemKind, type CompletionItem, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";

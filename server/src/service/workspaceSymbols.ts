@@ -7,7 +7,8 @@
 import { statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { findWorkspaceFiles, parseJsoncDocument, workspaceFileKind } from "@rlm-plan/core";
+import { findWorkspaceFiles, workspaceFileKind } from "@rlm-plan/core/workspaceFiles";
+import { parseJsoncDocument } from "@rlm-plan/core/text";
 import { readTextFileSync } from "@rlm-plan/core/text";
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";

@@ -1,12 +1,10 @@
 // The bounds every context operation works within: how many results and how many bytes it may
 // return. They keep a context's text out of prompts except for what a plan explicitly asks for.
 
+import { DEFAULT_CONTEXT_LIMITS, type ContextLimits } from "../plan/dataLimits";
 import { isPlainObject } from "../plan/normalize";
 
-export interface ContextLimits {
-  readonly maxResults: number;
-  readonly maxBytes: number;
-}
+export { DEFAULT_CONTEXT_LIMITS, type ContextLimits };
 
 /**
  * What a host gives for its context operations. A field left out (undefined) takes the
@@ -18,9 +16,6 @@ export interface ContextLimitOptions {
   readonly maxBytes?: unknown;
   readonly timeLimit?: unknown;
 }
-
-/** The reference's defaults (max_results 32, max_bytes 16384). */
-export const DEFAULT_CONTEXT_LIMITS: ContextLimits = Object.freeze({ maxResults: 32, maxBytes: 16384 });
 
 /** The reference's default time limit of one context operation, in seconds. */
 export const DEFAULT_CONTEXT_TIME_LIMIT = 0.25;

@@ -3,7 +3,7 @@
 import type { JsonValue } from "../json";
 import type { TextMeasures, TextReader, TextSource } from "./sources/textSource";
 
-export type ContextKind = "text" | "terms";
+export type { ContextKind } from "../plan/shapes/contextResults";
 
 export interface TermsPayload {
   readonly kind: "terms";

@@ -15,7 +15,7 @@ import { peekWork, sliceWork } from "./operations/projection";
 import { termBytes } from "./prolog/prologTerm";
 import { searchWork } from "./operations/search";
 import { ContextHandle, CREATE_HANDLE } from "./contextHandle";
-import { contextMetadata } from "./resultShapes";
+import { contextMetadata } from "../plan/shapes/contextResults";
 import { memoryTextSource } from "./sources/memoryTextSource";
 import { WorkPace } from "./workPace";
 

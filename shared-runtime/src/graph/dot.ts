@@ -3,7 +3,7 @@
 // labelled with the variable. Graphviz lays it out; `dot -Tsvg` draws it.
 
 import { planCaption, stepLines, stepSummary } from "./labels";
-import type { GraphStepNode, PlanGraph } from "./model";
+import type { GraphStepNode, PlanGraph } from "./graphModel";
 import { walkNesting } from "./nesting";
 
 export function renderDot(graph: PlanGraph): string {

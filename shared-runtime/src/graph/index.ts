@@ -15,7 +15,7 @@ export {
   type GraphProblem,
   type GraphStepNode,
   type PlanGraph,
-} from "./model";
+} from "./graphModel";
 export {
   graphFromWire,
   graphToWire,

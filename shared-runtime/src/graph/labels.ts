@@ -3,7 +3,7 @@
 
 import type { Budget } from "../plan/budget";
 import { ESTIMATE_LIMITS, type Estimate } from "../plan/estimate";
-import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./model";
+import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
 
 /** Text metrics the layout and the drawings assume: a 12px sans-serif font (the title line bold). */
 export const METRICS = { fontSize: 12, lineHeight: 16, padding: 8, captionHeight: 22 } as const;

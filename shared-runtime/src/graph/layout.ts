@@ -5,7 +5,7 @@
 
 import type { ElkExtendedEdge, ElkNode } from "elkjs/lib/elk-api";
 import { METRICS, planCaption, stepLines, textWidth } from "./labels";
-import type { GraphNode, PlanGraph } from "./model";
+import type { GraphNode, PlanGraph } from "./graphModel";
 
 export interface Box {
   readonly x: number;

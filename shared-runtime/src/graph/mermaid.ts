@@ -5,7 +5,7 @@
 // fails on edges to nested subgraphs ("Cannot set properties of undefined (setting 'rank')").
 
 import { planCaption, stepLines } from "./labels";
-import type { PlanGraph } from "./model";
+import type { PlanGraph } from "./graphModel";
 import { walkNesting } from "./nesting";
 
 export function renderMermaid(graph: PlanGraph): string {

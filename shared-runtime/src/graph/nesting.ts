@@ -2,7 +2,7 @@
 // root plan's steps at the top level, each node with a short id (`n3`) that is safe in any
 // syntax, and each level indented by two spaces.
 
-import type { GraphNode, GraphPlanNode, GraphStepNode, PlanGraph } from "./model";
+import type { GraphNode, GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
 
 export interface NestingVisitor {
   /** A nested plan: write its opening, call `body()` for what it holds, write its closing. */

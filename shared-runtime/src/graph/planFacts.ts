@@ -6,7 +6,7 @@
 import type { JsonPath } from "../json";
 import type { Plan } from "../plan/ast";
 import type { Estimate } from "../plan/estimate";
-import type { PlanModel } from "../plan/model";
+import type { PlanModel } from "../plan/semanticModel";
 import { stepPositions } from "../plan/stepChain";
 
 /** A variable read by a step, resolved to the step that binds it. */

@@ -8,7 +8,7 @@
 
 import type { Box, GraphLayout, Point } from "./layout";
 import { METRICS, planCaption, stepLines, stepSummary } from "./labels";
-import type { GraphEdge, PlanGraph } from "./model";
+import type { GraphEdge, PlanGraph } from "./graphModel";
 import { GRAPH_STYLE } from "./style";
 import { xmlAttribute, xmlText } from "../text/xmlText";
 

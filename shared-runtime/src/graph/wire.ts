@@ -3,7 +3,7 @@
 // decimal string and `graphFromWire` restores it. Every count below that stays a plain number.
 
 import type { Count, Estimate } from "../plan/estimate";
-import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./model";
+import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
 
 /** A count on the wire: a number, or the decimal digits of one beyond 2^53. */
 export type WireCount = number | string;

@@ -3,10 +3,11 @@
 // file system, the network or the clock, and fail with a message that says what they expect.
 
 import { isJsonObject, type JsonValue } from "../json";
+import { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName } from "../plan/builtinToolNames";
 import type { ToolHandler } from "../run/host";
 import { WorkClock } from "./workClock";
 
-export type BuiltinToolName = "count_items" | "sum" | "join" | "unique" | "sort" | "pick" | "length";
+export { BUILTIN_TOOL_NAMES, isBuiltinToolName, type BuiltinToolName };
 
 export interface BuiltinToolInfo {
   readonly name: BuiltinToolName;
@@ -71,12 +72,6 @@ export const BUILTIN_TOOLS: Readonly<Record<BuiltinToolName, BuiltinToolInfo>> =
     example: { args: "héllo", result: 5 },
   },
 });
-
-export const BUILTIN_TOOL_NAMES = Object.keys(BUILTIN_TOOLS) as readonly BuiltinToolName[];
-
-export function isBuiltinToolName(name: string): name is BuiltinToolName {
-  return Object.prototype.hasOwnProperty.call(BUILTIN_TOOLS, name);
-}
 
 /** The handler of a built-in tool. Handlers throw an Error with a safe message on bad arguments. */
 export function builtinTool(name: BuiltinToolName): ToolHandler {

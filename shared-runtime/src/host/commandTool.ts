@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, resolve } from "node:path";
 import type { JsonValue } from "../json";
 import type { ToolContext, ToolHandler } from "../run/host";
-import { hugeArgumentsReason } from "../run/toolArguments";
+import { hugeArgumentsReason } from "../run/toolArgumentLimit";
 import { parseJsonText } from "../text/jsonText";
 import { shownPath } from "../text/shownPath";
 import type { ProcessTracker } from "./processGroup";

@@ -9,7 +9,7 @@
 import type { JsonPath } from "../json";
 import type { Plan, Step } from "../plan/ast";
 import { planSteps } from "../plan/walk";
-import { literalArgumentProblems, type ToolSignature } from "../plan/toolArguments";
+import { literalArgumentProblems, type ToolSignature } from "../plan/toolArgumentChecks";
 import type { PlanError } from "../run/errors";
 import type { HostPreflight, PlanNeeds } from "../run/startRun";
 import { shownPath } from "../text/shownPath";

@@ -14,6 +14,7 @@ export { discoverMcpTools, type McpDiscovery } from "./mcp/discovery";
 
 export { loadInput, textFileInput, type InputResult } from "./inputs";
 export { givenInputProblem } from "./inputValues";
+export { readErrorText } from "./checkedJsonFile";
 export * from "./createHost";
 export * from "./mocks";
 export { hostPreflight, mcpPreflight, type HostPreflightOptions } from "./hostPreflight";

@@ -102,6 +102,11 @@ export function findHostProfile(planFile: string): string | undefined {
   }
 }
 
+/** The host profile that applies in a folder (a plan not written yet, a journal's workspace). */
+export function hostProfileIn(folder: string): string | undefined {
+  return findHostProfile(join(folder, HOST_PROFILE_FILENAME));
+}
+
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();

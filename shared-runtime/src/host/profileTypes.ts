@@ -5,7 +5,10 @@ import type { JsonObject, JsonPath, JsonValue } from "../json";
 import type { ProblemTarget } from "../plan/problems";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import type { ParallelMode } from "../run/events";
+import type { HostProfileError, SourceLocation } from "../run/runContract";
 import type { McpServerSpec } from "./mcp/spec";
+
+export type { HostProfileError, SourceLocation };
 
 export type InputSpec =
   | { readonly type: "text-file"; readonly path: string; readonly description?: string }
@@ -69,22 +72,6 @@ export type ProviderSpec = OpenAIChatSpec;
 export interface ContextOptions {
   readonly max_results?: number;
   readonly max_bytes?: number;
-}
-
-/** Where a node of the profile is: 1-based line and column, plus the range for editors. */
-export interface SourceLocation {
-  readonly line: number;
-  readonly column: number;
-  readonly offset: number;
-  readonly length: number;
-}
-
-export interface HostProfileError extends SourceLocation {
-  /** The file the problem is in: the profile, or a data file an input reads. */
-  readonly file: string;
-  /** JSON Pointer of the offending node in the profile, e.g. /tools/flaky_fetch/timeoutMs ("" for the whole file). */
-  readonly jsonPath: string;
-  readonly message: string;
 }
 
 export interface HostProfile {

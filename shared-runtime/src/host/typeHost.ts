@@ -3,7 +3,7 @@
 // providers answer with the runtime's model reply, the tools' result schemas and the plan's
 // result schema. check, the editor and the debugger build it here, from the same profile.
 
-import type { ToolKnowledge } from "../plan/toolArguments";
+import type { ToolKnowledge } from "../plan/toolArgumentChecks";
 import type { TypeHost } from "../plan/types/planTypes";
 import { typeOfSchema, typeOfValue, type ValueType } from "../plan/types/valueType";
 import type { HostProfile, InputSpec } from "./profile";

@@ -2,7 +2,7 @@
 // recorder a run writes through, the queries `rlm-plan runs` asks and the replay of a resumed run.
 
 export * from "./location";
-export * from "./store";
+export * from "./journalStore";
 export * from "./recorder";
 export * from "./queries";
 export * from "./replay";

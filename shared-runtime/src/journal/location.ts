@@ -3,9 +3,9 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { hostProfileIn } from "../session/hostProfiles";
+import { hostProfileIn } from "../host/profile";
 import { JOURNAL_FILE } from "./schema";
-import { JOURNAL_DIR } from "./store";
+import { JOURNAL_DIR } from "./journalStore";
 
 /** The journal folder of runs under the host profile `profileFile`. */
 export function journalDirOf(profileFile: string): string {

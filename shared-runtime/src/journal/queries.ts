@@ -5,7 +5,7 @@ import { basename } from "node:path";
 import type { JsonObject, JsonValue } from "../json";
 import { processAlive } from "./liveness";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
-import type { JournalStore } from "./store";
+import type { JournalStore } from "./journalStore";
 
 /** As listed: `interrupted` is a `running` run whose process is gone. */
 export type ShownStatus = "running" | "interrupted" | "ok" | "failed" | "cancelled";

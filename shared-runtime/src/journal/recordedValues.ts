@@ -4,7 +4,7 @@
 import type { JsonObject } from "../json";
 import type { ObservedReport } from "../run/observer";
 import { jsonByteLength } from "../run/outputMeasure";
-import { RECORDED_TEXT_LIMIT } from "./canonical";
+import { RECORDED_TEXT_LIMIT } from "./requestKey";
 
 /** A reply too big to record: its size in bytes; null for one JSON cannot hold. */
 export function omittedReply(reply: unknown): string | null {

@@ -14,8 +14,8 @@ import { exactJsonText, type JsonObject } from "../json";
 import type { RunEvent } from "../run/events";
 import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
-import type { SecretMask } from "../run/secrets";
-import { callIdentity, digestOf, holdsHandle } from "./canonical";
+import type { SecretMask } from "../mask/secretMask";
+import { callIdentity, digestOf, holdsHandle } from "./requestKey";
 import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
 import { processIdentity } from "./liveness";
 import { ReplayBook, type ResumePoint } from "./replay";
@@ -32,7 +32,7 @@ import {
 } from "./rows";
 import type { BatchWriter } from "./journalFile";
 import type { Database } from "./sqlite";
-import { isJournalDamage, type JournalStore } from "./store";
+import { isJournalDamage, type JournalStore } from "./journalStore";
 
 /** Who started the run. */
 export type RunOrigin = "cli" | "editor" | "debugger" | "test" | "worker";

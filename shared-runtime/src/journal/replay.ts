@@ -5,10 +5,10 @@
 // called before, and the request's key (canonical.ts): the same calls in the same places get the
 // same answers, and a request that differs (an input file changed since) is made for real.
 
-import { digestOf } from "./canonical";
+import { digestOf } from "./requestKey";
 import { processAlive } from "./liveness";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
-import type { JournalStore } from "./store";
+import type { JournalStore } from "./journalStore";
 
 export interface ResumePoint {
   readonly run: RunRow;

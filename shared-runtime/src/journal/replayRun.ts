@@ -7,11 +7,11 @@
 
 import type { JsonObject, JsonValue } from "../json";
 import type { CallInterceptor, RunObserver } from "../run/observer";
-import type { SecretMask } from "../run/secrets";
-import { callIdentity } from "./canonical";
+import type { SecretMask } from "../mask/secretMask";
+import { callIdentity } from "./requestKey";
 import { ReplayBook, ResumeRefusal, type ResumePoint } from "./replay";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
-import type { JournalStore } from "./store";
+import type { JournalStore } from "./journalStore";
 
 /** A recorded run, whatever its status, as replay needs it. */
 export function recordedRun(store: JournalStore, id: number): ResumePoint {

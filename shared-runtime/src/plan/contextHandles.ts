@@ -7,7 +7,7 @@
 // unchanged (the reference validates such plans and fails them at the step).
 
 import type { Expr } from "./ast";
-import type { ModelReference, PlanModel } from "./model";
+import type { ModelReference, PlanModel } from "./semanticModel";
 import { quoted, type PlanProblem } from "./problems";
 import { samePath } from "./stepChain";
 

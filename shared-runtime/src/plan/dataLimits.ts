@@ -1,11 +1,18 @@
 // What the static analysis needs to know of a host's data limits and built-in tools: the
 // max_results a context search, partition or map stops at (and where that number comes from,
-// for messages), and which tool names run which built-in. Built from a host profile, or the
-// runtime's defaults when there is none.
+// for messages), and which tool names run which built-in. Built from a host profile
+// (host/hostPolicy.ts), or the runtime's defaults when there is none; the defaults live here, in
+// the plan layer, so that context/ and host/ read the same numbers from below.
 
-import { DEFAULT_CONTEXT_LIMITS } from "../context/limits";
-import { isBuiltinToolName, type BuiltinToolName } from "../host/builtinTools";
-import type { HostProfile } from "../host/profile";
+import { isBuiltinToolName, type BuiltinToolName } from "./builtinToolNames";
+
+export interface ContextLimits {
+  readonly maxResults: number;
+  readonly maxBytes: number;
+}
+
+/** The reference's defaults (max_results 32, max_bytes 16384). */
+export const DEFAULT_CONTEXT_LIMITS: ContextLimits = Object.freeze({ maxResults: 32, maxBytes: 16384 });
 
 export interface DataLimits {
   /** The most items a context search, partition or map returns. */
@@ -22,21 +29,6 @@ export const DEFAULT_DATA_LIMITS: DataLimits = Object.freeze({
   maxResultsSource: "the runtime's default; no host profile sets context.max_results",
   builtins: undefined,
 });
-
-export function dataLimitsOf(profile: HostProfile, fileName: string): DataLimits {
-  const builtins = new Map<string, BuiltinToolName>();
-  for (const [name, spec] of profile.tools)
-    if (spec.type === "builtin" && isBuiltinToolName(spec.builtin)) builtins.set(name, spec.builtin);
-  const set = profile.context?.max_results;
-  return {
-    maxResults: set ?? DEFAULT_CONTEXT_LIMITS.maxResults,
-    maxResultsSource:
-      set !== undefined
-        ? `context.max_results in ${fileName}`
-        : `the runtime's default; ${fileName} sets no context.max_results`,
-    builtins,
-  };
-}
 
 /** The built-in a tool step named `name` runs, if any. */
 export function builtinOf(name: string, limits: DataLimits): BuiltinToolName | undefined {

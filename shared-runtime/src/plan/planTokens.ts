@@ -7,7 +7,7 @@
 import type { JsonPath } from "../json";
 import { OPERATIONS, SPAWN_AGENT, type Expr, type Plan, type Step } from "./ast";
 import { childPlans, expressionNodes, stepExpressions } from "./walk";
-import type { PlanModel } from "./model";
+import type { PlanModel } from "./semanticModel";
 
 export type PlanTokenKind =
   "operation" | "binding" | "variable" | "input" | "tool" | "provider" | "contextAction" | "fieldKey";

@@ -3,12 +3,13 @@
 // the plan it is (a JSON path that editors turn into a source range).
 
 import type { JsonPath, JsonValue } from "../json";
+import type { ProblemTarget } from "../text/pathRanges";
 import type { Count } from "./count";
 
 export type Phase = "parse" | "normalize" | "validate" | "preflight" | "execute";
 
-/** Which token of the node at `path` the problem is about. */
-export type ProblemTarget = "value" | "key";
+/** Which token of the node at `path` the problem is about (text/ locates it). */
+export type { ProblemTarget };
 
 export interface RelatedLocation {
   readonly path: JsonPath;

@@ -8,9 +8,9 @@
 // step's handle must be an input), which the run reports, so it is no silent cap either.
 
 import type { JsonPath } from "../json";
-import type { BuiltinToolName } from "../host/builtinTools";
+import type { BuiltinToolName } from "./builtinToolNames";
 import { builtinOf, DEFAULT_DATA_LIMITS, type DataLimits } from "./dataLimits";
-import type { ModelBinding, PlanModel } from "./model";
+import type { ModelBinding, PlanModel } from "./semanticModel";
 import { quoted, type PlanProblem } from "./problems";
 import { samePath } from "./stepChain";
 

@@ -19,7 +19,7 @@ import { resolveBudget, type Budget } from "./budget";
 import { capabilityTexts, grantedKeys, requiredCapability } from "./capabilities";
 import { costRows } from "./costRows";
 import { estimateEachStep, estimatePlan, type Estimate, type PlanEstimates } from "./estimate";
-import { PlanModel } from "./model";
+import { PlanModel } from "./semanticModel";
 import { bindingNameProblem } from "./names";
 import { ScopeWalk, type ModelBinding } from "./scopeWalk";
 import { describe, lostSteps } from "./normalize";

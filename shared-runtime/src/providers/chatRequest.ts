@@ -4,7 +4,7 @@
 
 import type { JsonValue } from "../json";
 import type { ModelRequest } from "../run/host";
-import { modelOptionProblem } from "./modelOptions";
+import { modelOptionProblem } from "../plan/modelOptions";
 
 export interface Endpoint {
   /** `${baseUrl}/chat/completions`, the base URL's query kept. */

@@ -3,7 +3,7 @@
 // into a message: only the HTTP status and the provider's error type/code when they are
 // lowercase identifiers or numbers that do not occur in what was sent.
 
-import { modelReply, type ModelReply } from "../run/modelReply";
+import { modelReply, type ModelReply } from "../plan/shapes/modelReply";
 
 /** Answers larger than this are refused: a plan's values are bounded anyway. */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;

@@ -17,7 +17,7 @@ import {
 } from "../plan/ast";
 import { BUDGET_FIELDS, type Budget } from "../plan/budget";
 import { grantsCapability } from "../plan/capabilities";
-import { ALLOWED_OPTIONS } from "./modelOptions";
+import { ALLOWED_OPTIONS } from "../plan/modelOptions";
 
 export interface PromptEntry {
   readonly name: string;

@@ -8,7 +8,6 @@ import type { Budget } from "../plan/budget";
 import { planNeeds } from "../plan/needs";
 import type { PlanSource } from "../plan/parse";
 import type { ValidatedPlan } from "../plan/validate";
-import type { HostProfileError } from "../host/profile";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { safeErrorText, type PlanError } from "./errors";
 import type { ExecuteOptions } from "./interpreter";
@@ -19,6 +18,7 @@ import { preflightPlan } from "./preflight";
 import type {
   BuiltHost,
   FileLocation,
+  HostProfileError,
   HostSetup,
   McpListing,
   PreflightProblem,

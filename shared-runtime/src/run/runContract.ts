@@ -8,7 +8,6 @@ import type { PlanSource } from "../plan/parse";
 import type { PlanNeeds } from "../plan/needs";
 import type { ToolSignature } from "../plan/toolKnowledge";
 import type { ValidatedPlan } from "../plan/validate";
-import type { HostProfileError } from "../host/profile";
 import type { PlanError } from "./errors";
 import type { ParallelMode } from "./events";
 import type { RunHost } from "./host";
@@ -17,6 +16,26 @@ import type { PolicyOptions } from "./pipeline";
 import type { RunOutcome } from "./transitions";
 
 export type { PlanNeeds } from "../plan/needs";
+
+/** Where a node of the profile is: 1-based line and column, plus the range for editors. */
+export interface SourceLocation {
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/**
+ * A located problem of a host's configuration. Declared with the run's contract (a host factory
+ * fails with these) so that the run needs no host profile; host/profile.ts re-exports it.
+ */
+export interface HostProfileError extends SourceLocation {
+  /** The file the problem is in: the profile, or a data file an input reads. */
+  readonly file: string;
+  /** JSON Pointer of the offending node in the profile, e.g. /tools/flaky_fetch/timeoutMs ("" for the whole file). */
+  readonly jsonPath: string;
+  readonly message: string;
+}
 
 /** What a host's own preflight found: refusals, and the MCP servers it started to list their tools. */
 export interface HostPreflight {

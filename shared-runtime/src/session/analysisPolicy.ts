@@ -6,11 +6,10 @@
 
 import { basename } from "node:path";
 import type { AnalysisPolicy } from "../analysis";
-import { hostPolicy } from "../host/hostPolicy";
+import { dataLimitsOf, hostPolicy } from "../host/hostPolicy";
 import { hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
 import { contextInputNames, type HostProfile } from "../host/profile";
 import { hostTypes } from "../host/typeHost";
-import { dataLimitsOf } from "../plan/dataLimits";
 import type { PolicyOptions } from "../run/pipeline";
 
 /** Capabilities or a budget given for one check (the CLI's --capabilities and --budget), overriding the profile's. */

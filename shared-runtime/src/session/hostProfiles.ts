@@ -2,25 +2,20 @@
 // plan (or the one named), read bounded and validated (from an editor's text when it has one).
 // The only place outside host/profile.ts that reads a profile.
 
-import { join } from "node:path";
 import {
   findHostProfile,
   HOST_PROFILE_FILENAME,
+  hostProfileIn,
   loadHostProfile,
   parseHostProfile,
   type HostProfileResult,
 } from "../host/profile";
 
-export { HOST_PROFILE_FILENAME };
+export { HOST_PROFILE_FILENAME, hostProfileIn };
 
 /** The host profile of a plan file: the nearest one in its folder or above. */
 export function hostProfileOf(planFile: string): string | undefined {
   return findHostProfile(planFile);
-}
-
-/** The host profile that applies in a folder (a plan that is not written yet: a proposal). */
-export function hostProfileIn(folder: string): string | undefined {
-  return findHostProfile(join(folder, HOST_PROFILE_FILENAME));
 }
 
 /** A profile read from disk (bounded), or from the text an editor holds for it. */

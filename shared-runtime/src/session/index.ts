@@ -6,7 +6,9 @@ export * from "./openSession";
 export * from "./sessionOptions";
 export * from "./analysisPolicy";
 export * from "./hostProfiles";
-export * from "./secretMask";
+export * from "./sessionMask";
+// What session.propose() returns.
+export type { Proposal, ProposalProblem } from "../providers/proposal";
 // Types only: the journal (node:crypto, SQLite) is required when a session records (planSession.ts).
 export type { RecordedSession, RecordingStart, RecordRequest, SessionRecording } from "./runRecording";
 // A dry run's mocks as the session reads them, and the warnings for mocked names a plan never calls.

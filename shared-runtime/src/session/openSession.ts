@@ -4,11 +4,11 @@
 import { resolve } from "node:path";
 import { parseMocks, type Mocks } from "../host/mocks";
 import { readErrorText, type HostProfile } from "../host/profile";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import { MAX_MOCKS_BYTES, MAX_PLAN_BYTES, readTextFile, readTextFileSync } from "../text/boundedFile";
 import { HOST_PROFILE_FILENAME, hostProfileIn, hostProfileOf, readHostProfile } from "./hostProfiles";
 import { PlanSession } from "./planSession";
-import { addSessionSecrets, sessionMask } from "./secretMask";
+import { addSessionSecrets, sessionMask } from "./sessionMask";
 import type { PlanSessionOptions, SessionFailure } from "./sessionOptions";
 
 export type OpenedSession =

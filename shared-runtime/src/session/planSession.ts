@@ -12,7 +12,7 @@ import type { HostProfile } from "../host/profile";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { ProposeResult } from "../providers/proposePlan";
 import type { PolicyOptions } from "../run/pipeline";
-import { environmentSecrets, type SecretMask } from "../run/secrets";
+import { environmentSecrets, type SecretMask } from "../mask/secretMask";
 import type { BuiltHost, HostFactory, PreflightReport, RunHandle, RunReport, StartRunOptions } from "../run/startRun";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { analysisPolicy, runPolicy } from "./analysisPolicy";

@@ -9,9 +9,9 @@ import type { JsonObject } from "../json";
 import { journalDirOf, namedJournalDir, profileJournalDir } from "../journal/location";
 import { RunRecorder, type RunOrigin } from "../journal/recorder";
 import { checkSameInputs, ResumeRefusal, type ResumePoint } from "../journal/replay";
-import { JournalStore } from "../journal/store";
+import { JournalStore } from "../journal/journalStore";
 import type { HostProfile } from "../host/profile";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 
 export interface RecordRequest {

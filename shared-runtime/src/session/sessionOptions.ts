@@ -5,7 +5,7 @@ import type { McpDiscovery } from "../host/mcp/discovery";
 import type { HostProfileError, HostProfileResult } from "../host/profile";
 import type { JsonValue } from "../json";
 import type { HostFactory } from "../run/startRun";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import type { PlanDocument } from "../text/planDocument";
 import type { PolicyOverrides } from "./analysisPolicy";
 

@@ -14,8 +14,8 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import type { RunEvent } from "../run/events";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
-import type { SecretMask } from "../run/secrets";
-import { canonicalTextWithin } from "../journal/canonical";
+import type { SecretMask } from "../mask/secretMask";
+import { canonicalTextWithin } from "../journal/requestKey";
 import { jsonByteLength } from "../run/outputMeasure";
 import { BoundedExport, TRACE_FLUSH_DEADLINE_MS } from "./boundedExport";
 

@@ -8,7 +8,7 @@ import type { Budget } from "../plan/budget";
 import { countNumber } from "../plan/count";
 import type { Estimate } from "../plan/estimate";
 import type { BudgetRemaining, RunOutcome } from "../run/transitions";
-import { canonicalText } from "./canonical";
+import { canonicalText } from "./requestDiff";
 import { schemaValidator } from "./valueSchemas";
 import type { Expectations } from "./testFile";
 

@@ -9,7 +9,7 @@ import type { ModelProvider, ToolHandler } from "../run/host";
 import type { HostFactory } from "../run/startRun";
 import { readErrorText, type HostProfileError } from "../host/profile";
 import { schemaFileReader } from "./schemaFile";
-import { canonicalText, firstDifference } from "./canonical";
+import { canonicalText, firstDifference } from "./requestDiff";
 import { withoutLive } from "./offlineHost";
 import { FileRefusedError, MAX_CASSETTE_BYTES, readTextFileSync } from "../text/boundedFile";
 

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { shownPath } from "../text/shownPath";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import { cassetteText, loadCassette, type CassetteEntry, type CassetteResult } from "./cassette";
 import { RecordedRuns } from "./cassetteRecording";
 

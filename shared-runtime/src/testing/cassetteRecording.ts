@@ -5,7 +5,7 @@
 
 import { isJsonObject, type JsonValue } from "../json";
 import { runDetail, type RecordedCall } from "../journal/queries";
-import { JournalStore } from "../journal/store";
+import { JournalStore } from "../journal/journalStore";
 import type { CassetteEntry, CassetteRequest } from "./cassette";
 
 /** The journal runs of one test run's cases, per journal folder: for the line that says where they are. */
@@ -46,7 +46,7 @@ export function cassetteEntries(calls: readonly RecordedCall[], caseKey: string)
   return entries;
 }
 
-/** The journal's canonical request (journal/canonical.ts) in the cassette's format. */
+/** The journal's canonical request (journal/requestKey.ts) in the cassette's format. */
 function cassetteRequest(request: JsonValue): CassetteRequest | undefined {
   if (!isJsonObject(request)) return undefined;
   if (request["kind"] === "tool" && typeof request["tool"] === "string")

@@ -15,7 +15,7 @@ import type { HostProfile } from "../host/profile";
 import type { RunEvent } from "../run/events";
 import type { RunObserver } from "../run/observer";
 import type { HostFactory, RunReport, RunStage } from "../run/startRun";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import type { Estimate } from "../plan/estimate";
 import { openPlanSessionSync } from "../session/openSession";
 import type { SessionRecording } from "../session/runRecording";

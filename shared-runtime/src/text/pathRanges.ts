@@ -5,8 +5,10 @@
 
 import { visit } from "jsonc-parser";
 import type { JsonPath } from "../json";
-import type { ProblemTarget } from "../plan/problems";
 import { NOT_STRICT, scanStrictJson } from "./strictJsonScan";
+
+/** Which token of the node at a path a range is about (and a problem: plan/problems.ts). */
+export type ProblemTarget = "value" | "key";
 
 export interface SourceRange {
   readonly offset: number;

@@ -13,9 +13,8 @@ import {
   type ParseError,
 } from "jsonc-parser";
 import { newJsonObject, setOwn, type JsonPath, type JsonValue } from "../json";
-import type { ProblemTarget } from "../plan/problems";
 import { countKeyTokens, describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
-import { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
+import { rangesByScan, type ProblemTarget, type RangeRequest, type SourceRange } from "./pathRanges";
 
 export { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
 

@@ -6,7 +6,7 @@
 // for it" is what a name nobody computed yet most often means. Its provider is one the plan
 // already calls, else the host's first; never preferred: the name may be a typo instead.
 
-import { bindingNameProblem } from "@rlm-plan/core";
+import { bindingNameProblem } from "@rlm-plan/core/plan";
 import { CodeActionKind, type CodeAction } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "../analyzedPlan";
 import type { FixContext } from "./fixKit";

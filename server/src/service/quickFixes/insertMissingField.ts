@@ -3,7 +3,7 @@
 // example number, an empty name, `null` for an expression): the object is whole, the value to
 // fill in is plain to see.
 
-import { fieldValueSnippet } from "@rlm-plan/core";
+import { fieldValueSnippet } from "@rlm-plan/core/plan";
 import type { CodeAction } from "vscode-languageserver-protocol";
 import { keySetAt } from "../keyCompletion";
 import { nodeAt } from "../planTree";

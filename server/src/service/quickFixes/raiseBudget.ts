@@ -2,7 +2,7 @@
 // profile. A host's decision, so an offer, never preferred; the other way out, cutting steps, is
 // the hover's.
 
-import { ESTIMATE_LIMITS } from "@rlm-plan/core";
+import { ESTIMATE_LIMITS } from "@rlm-plan/core/plan";
 import { modify } from "jsonc-parser";
 import { basename } from "node:path";
 import type { CodeAction } from "vscode-languageserver-protocol";

@@ -2,7 +2,7 @@
 // reference kind; a variable; a registered tool or provider) becomes the nearest valid one.
 
 import type { LocatedProblem } from "@rlm-plan/core";
-import { nearestMatch } from "@rlm-plan/core";
+import { nearestMatch } from "@rlm-plan/core/text";
 import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "../analyzedPlan";
 import { lspRange } from "../diagnostics";

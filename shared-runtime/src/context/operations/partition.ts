@@ -7,7 +7,7 @@ import { describeStrategy, requirePositiveInteger, unsupportedPartition } from "
 import { AsyncItemCursor } from "../sources/itemCursor";
 import { copyJson } from "../jsonCopy";
 import type { ContextLimits } from "../limits";
-import { partitionPart } from "../resultShapes";
+import { partitionPart } from "../../plan/shapes/contextResults";
 import type { OpenPayload, Work } from "../payload";
 import { termBytes } from "../prolog/prologTerm";
 import { boundedChars, type TextLine, type TextReader } from "../sources/textSource";

@@ -5,7 +5,7 @@ import { utf8Length, type JsonValue } from "../../json";
 import { truncateToBytes } from "../sources/byteBudget";
 import { ItemCursor } from "../sources/itemCursor";
 import type { ContextLimits } from "../limits";
-import { searchMatch } from "../resultShapes";
+import { searchMatch } from "../../plan/shapes/contextResults";
 import type { OpenPayload, Work } from "../payload";
 import { itemText } from "../prolog/prologTerm";
 import type { TextReader } from "../sources/textSource";

@@ -4,7 +4,7 @@
 // reason, shown on the plan's calls of its tools; those calls are then trusted by name, as
 // preflight trusts them.
 
-import type { ToolKnowledge, ToolSignature } from "../../plan/toolArguments";
+import type { ToolKnowledge, ToolSignature } from "../../plan/toolArgumentChecks";
 import { isJsonObject, type JsonObject } from "../../json";
 import type { HostProfile } from "../profile";
 import { ProcessTracker } from "../processGroup";

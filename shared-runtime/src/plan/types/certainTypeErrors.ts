@@ -1,11 +1,11 @@
 // The type problems a run refuses before its first step: tool arguments a tool's input schema
 // certainly refuses (literal or computed, the type known) and model prompts that are certainly
-// not text. The same rules `check` and the editor report (toolArguments.ts, typeProblems.ts),
+// not text. The same rules `check` and the editor report (toolArgumentChecks.ts, typeProblems.ts),
 // asked of a plan a run is about to execute; an unknown type is never judged.
 
 import type { Plan } from "../ast";
 import type { PlanProblem } from "../problems";
-import { toolArgumentProblems, type ToolKnowledge } from "../toolArguments";
+import { toolArgumentProblems, type ToolKnowledge } from "../toolArgumentChecks";
 import { validatePlan } from "../validate";
 import type { TypeHost } from "./planTypes";
 import { promptProblems } from "./typeProblems";

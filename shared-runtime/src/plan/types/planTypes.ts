@@ -5,8 +5,8 @@
 // message can say "`reply` is the reply of the model call at 7:5".
 
 import { hasOwn, type JsonObject, type JsonPath, type JsonValue } from "../../json";
-import { contextResultSchema } from "../../context/resultShapes";
-import { MODEL_REPLY_SCHEMA } from "../../run/modelReply";
+import { contextResultSchema } from "../shapes/contextResults";
+import { MODEL_REPLY_SCHEMA } from "../shapes/modelReply";
 import type { Expr, Plan, Step } from "../ast";
 import type { ModelBinding } from "../scopeWalk";
 import { quoted } from "../problems";
@@ -46,7 +46,7 @@ export interface ExprRoot {
 const MODEL_REPLY = typeOfSchema(MODEL_REPLY_SCHEMA);
 
 /**
- * What the type rules ask of the semantic model (plan/model.ts's PlanModel answers it): where a
+ * What the type rules ask of the semantic model (plan/semanticModel.ts's PlanModel answers it): where a
  * name at a path is bound, and what a reference points at. Stated here so the model can own its
  * PlanTypes without the two modules importing each other.
  */

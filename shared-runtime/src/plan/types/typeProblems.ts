@@ -7,10 +7,10 @@
 
 import type { JsonPath } from "../../json";
 import type { Expr } from "../ast";
-import type { PlanModel } from "../model";
+import type { PlanModel } from "../semanticModel";
 import type { PlanProblem } from "../problems";
 import { nearestName } from "../../text/nearestName";
-import { RESULT_WORDS, valueSchemaProblems } from "../toolArguments";
+import { RESULT_WORDS, valueSchemaProblems } from "../toolArgumentChecks";
 import { typeViolation } from "../schemaTypeViolation";
 import { forEachExpressionNode, ownExpression } from "../walk";
 import { fieldOf, type PlanTypes, type TypeOrigin } from "./planTypes";

@@ -2,5 +2,5 @@
 // of filling it. Every front end masks its output through these; none builds a mask of its own
 // (the plan session does).
 
-export * from "./run/secrets";
-export * from "./session/secretMask";
+export * from "../mask/secretMask";
+export * from "../session/sessionMask";

@@ -1,10 +1,10 @@
 // The secret mask a session's outputs pass through: the key variable of every provider of its
 // host profile, every environment variable whose name says it holds a secret, and every value a
 // client passed for the session (keys from an editor's secret storage), whatever its name.
-// A leaf (run/secrets.ts only): the extension bundles it.
+// A leaf (mask/secretMask.ts only): the extension bundles it.
 
 import type { HostProfile } from "../host/profile";
-import { environmentSecrets, SecretMask } from "../run/secrets";
+import { environmentSecrets, SecretMask } from "../mask/secretMask";
 
 export interface MaskSources {
   /** The environment providers read keys from. */

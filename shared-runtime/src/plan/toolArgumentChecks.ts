@@ -9,7 +9,7 @@
 import { type JsonObject, type JsonPath, type JsonValue, pointerPath } from "../json";
 import type { Expr, Step } from "./ast";
 import { compileInputSchema } from "./inputSchemas";
-import type { PlanModel } from "./model";
+import type { PlanModel } from "./semanticModel";
 import { quoted, type PlanProblem } from "./problems";
 import { ARGUMENT_WORDS, errorText, placeText, type PlaceWords } from "./schemaProblemText";
 import { schemaAt, typeViolation } from "./schemaTypeViolation";

@@ -1,8 +1,8 @@
 // The value a model step binds, declared once: the builder a provider makes its reply with
 // (providers/chatResponse.ts) and its JSON Schema, which the plan's type rules read
-// (plan/types/). A plan reads `text` for the answer.
+// (plan/types/); a leaf of the plan layer, so the type rules need no run. A plan reads `text` for the answer.
 
-import type { JsonObject, JsonValue } from "../json";
+import type { JsonObject, JsonValue } from "../../json";
 
 export interface ModelReply {
   readonly text: string;

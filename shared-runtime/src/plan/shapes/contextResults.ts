@@ -2,9 +2,11 @@
 // result objects with, and the JSON Schema of every result, which the plan's type rules read
 // (plan/types/). A test runs each action and validates its value against the schema here.
 
-import type { JsonObject, JsonValue } from "../json";
-import type { ContextAction } from "../plan/ast";
-import type { ContextKind } from "./payload";
+import type { JsonObject, JsonValue } from "../../json";
+import type { ContextAction } from "../ast";
+
+/** What a registered context holds: a text, or a list of terms. */
+export type ContextKind = "text" | "terms";
 
 /** One search match: the 0-based line (or item) index and its text, cut to the byte budget. */
 export function searchMatch(index: number, value: string): JsonValue {

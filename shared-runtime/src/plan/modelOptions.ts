@@ -2,9 +2,9 @@
 // provider applies it when the step runs, editors and `rlm-plan check` before anything runs.
 
 import { hasOwn, type JsonObject, type JsonValue } from "../json";
-import type { Plan, Step } from "../plan/ast";
-import { planSteps } from "../plan/walk";
-import { quoted, type PlanProblem } from "../plan/problems";
+import type { Plan, Step } from "./ast";
+import { planSteps } from "./walk";
+import { quoted, type PlanProblem } from "./problems";
 import { nearestName } from "../text/nearestName";
 
 /**

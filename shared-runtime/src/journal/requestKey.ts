@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { JsonValue } from "../json";
 import { jsonByteLength } from "../run/outputMeasure";
 import type { HostCall } from "../run/observer";
-import type { SecretMask } from "../run/secrets";
+import type { SecretMask } from "../mask/secretMask";
 import { ContextHandle } from "../context/contextHandle";
 
 /** What identifies a request: model calls by provider, model, messages and options; tools by name and arguments. */

@@ -8,7 +8,6 @@
 // tail that could begin a key until the next write says whether it does.
 // This sits on top of the provider's own error filtering, which never puts the key in an error.
 
-import type { HostProfile } from "../host/profile";
 import { SecretMatcher } from "./secretMatcher";
 
 export const MASK = "***";
@@ -132,11 +131,16 @@ function replaced(text: string, ranges: readonly (readonly [number, number])[]):
   return out + text.slice(at);
 }
 
+/** What the mask reads of a host profile (written out, so the mask needs no host): its providers' key variables. */
+export interface ProviderKeys {
+  readonly providers: ReadonlyMap<string, { readonly apiKeyEnv?: string }>;
+}
+
 /**
  * The secrets a run knows from its environment: the key variable of every provider the host
  * profile declares, and any variable whose name says it holds a key, token or password.
  */
-export function environmentSecrets(env: NodeJS.ProcessEnv, profile?: Pick<HostProfile, "providers">): string[] {
+export function environmentSecrets(env: NodeJS.ProcessEnv, profile?: ProviderKeys): string[] {
   const names = new Set<string>();
   for (const spec of profile?.providers.values() ?? []) if (spec.apiKeyEnv !== undefined) names.add(spec.apiKeyEnv);
   for (const name of Object.keys(env)) if (SECRET_NAME.test(name)) names.add(name);

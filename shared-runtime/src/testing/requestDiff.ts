@@ -3,7 +3,7 @@
 // requests one way.
 
 import { isJsonObject, type JsonValue } from "../json";
-import { canonicalText } from "../journal/canonical";
+import { canonicalText } from "../journal/requestKey";
 
 export { canonicalText };
 

@@ -1,0 +1,5 @@
+// The static analysis, as one entry (`@rlm-plan/core/analysis`): of a plan's text (analysis.ts)
+// and of a model's reply that should hold a plan (replyAnalysis.ts, for `rlm-plan report`).
+
+export * from "../analysis";
+export * from "../replyAnalysis";
