@@ -14,13 +14,15 @@ import { parseJsoncTree } from "@rlm-plan/core/text/jsoncTree";
 const REPO = resolve(__dirname, "..", "..", "..");
 const OPTIONS: ParseOptions = { allowTrailingComma: true, disallowComments: false };
 
-/** A chain of tool steps, one a line, each reading the one before. */
+/** A chain of tool steps, each reading the one before, pretty-printed. */
 function planText(steps: number): string {
-  const lines = ['{"steps": [', '  {"op": "tool", "name": "echo", "args": "seed", "bind": "x1"},'];
-  for (let i = 2; i < steps; i++)
-    lines.push(`  {"op": "tool", "name": "echo", "args": {"ref": "var", "name": "x${i - 1}"}, "bind": "x${i}"},`);
-  lines.push(`  {"op": "final", "value": {"ref": "var", "name": "x${steps - 1}"}}`, "]}", "");
-  return lines.join("\n");
+  const chain = Array.from({ length: steps - 1 }, (_, i) => ({
+    op: "tool",
+    name: "echo",
+    args: i === 0 ? "seed" : { ref: "var", name: `x${i}` },
+    bind: `x${i + 1}`,
+  }));
+  return JSON.stringify({ steps: [...chain, { op: "final", value: { ref: "var", name: `x${steps - 1}` } }] }, null, 2);
 }
 
 function assertSameAsParseTree(text: string, options: ParseOptions = OPTIONS): void {

@@ -1,7 +1,7 @@
 // jsonc-parser's source tree, node for node, built to be kept: an open plan's tree lives as long
 // as the editor works on it. parseTree pushes each node's children into a fresh `[]`, which V8
 // grows to 17 slots at the first push, so a property's two children took 152 bytes of list:
-// at 60,000 steps those spare slots were 62 of the tree's 183 MB (heap snapshot of the server,
+// at 60,000 steps those spare slots were 62 of the tree's 183 MiB (live heap, in process;
 // issue 34 item 11). Here every open container's children wait in one shared list and are
 // copied out at their exact length when it closes, and equal property names share one string.
 
