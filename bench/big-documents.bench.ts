@@ -13,6 +13,10 @@
 //   node bench/out/big-documents.bench.js --only 21        the documents whose name has "21"
 //   node bench/out/big-documents.bench.js --cpu-prof       each server under --cpu-prof, then its top functions
 //   RLM_PLAN_BENCH_SERVER=/path/to/main.js ...             another build (a "before")
+//   node bench/out/big-documents.bench.js --edits [--before /path/to/main.js] [--rounds N]
+//       memory of a big plan (issue 34 item 11): a 6.0 MB plan of 60,000 steps open, five edits each
+//       followed by its diagnostics and two outlines; resident memory after each edit, the peak, and
+//       the live heap after a full collection; with --before, that build in turn in the same run
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
@@ -27,6 +31,7 @@ import {
   type Position,
 } from "vscode-languageserver-protocol";
 import { LspClient, SERVER_MAIN } from "@rlm-plan/lsp-harness";
+import { editsMemory } from "./bigPlanMemory";
 import { summarizeCpuProfile } from "./cpuProfile";
 
 const REPO = resolve(__dirname, "..", "..");
@@ -279,6 +284,7 @@ async function main(): Promise<void> {
     }),
   );
   try {
+    if (process.argv.includes("--edits")) return await editsMemory(SERVER, root, process.argv);
     for (const make of documents) {
       const document = make();
       if (only !== undefined && !document.name.includes(only)) continue;

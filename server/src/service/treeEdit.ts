@@ -6,7 +6,8 @@
 // Only error-free texts take this path: where either text has a syntax error the parser's
 // recovery can reach past the change, and the caller parses the whole text.
 
-import { parseTree, type Node, type ParseError } from "jsonc-parser";
+import { parseJsoncTree } from "@rlm-plan/core/text";
+import type { Node, ParseError } from "jsonc-parser";
 
 const OPTIONS = { allowTrailingComma: true, disallowComments: false } as const;
 
@@ -111,7 +112,7 @@ function respliced(
   if (end - from > newText.length / 2 && newText.length > LARGE_TEXT) return "full";
   const [open, close] = container.type === "array" ? ["[", "]"] : ["{", "}"];
   const errors: ParseError[] = [];
-  const parsed = parseTree(`${open}${newText.slice(from, end + change.delta)}${close}`, errors, OPTIONS);
+  const parsed = parseJsoncTree(`${open}${newText.slice(from, end + change.delta)}${close}`, errors, OPTIONS);
   if (!parsed || errors.length > 0 || parsed.type !== container.type) return undefined;
   const inserted = parsed.children ?? [];
   const lo = first >= 0 ? first : 0;

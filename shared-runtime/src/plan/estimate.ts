@@ -43,7 +43,27 @@ export interface PlanEstimates {
   stepEstimate(plan: Plan, index: number, depth: number): StepEstimate | undefined;
 }
 
-const ZERO: Estimate = { steps: 0, depth: 1, parallel_width: 0, model_calls: 0, tool_calls: 0, context_ops: 0 };
+const ZERO: Estimate = zeroAt(1);
+
+/**
+ * Every estimate is made by one literal of this shape, never by a spread: an object spread gives
+ * objects of other hidden classes, and `addEstimates` fed by several of them ran the nested
+ * 10,000-step plan's estimate in 5.6 ms instead of 0.3 (issue 34 item 11).
+ */
+function estimateOf(
+  steps: Count,
+  depth: number,
+  parallel_width: number,
+  model_calls: Count,
+  tool_calls: Count,
+  context_ops: Count,
+): Estimate {
+  return { steps, depth, parallel_width, model_calls, tool_calls, context_ops };
+}
+
+function zeroAt(depth: number): Estimate {
+  return estimateOf(0, depth, 0, 0, 0, 0);
+}
 
 export function estimatePlan(plan: Plan): Estimate {
   return estimateAt(plan, 1, undefined);
@@ -86,7 +106,7 @@ class OnDemandEstimates implements PlanEstimates {
     let total = this.totals.get(plan);
     if (!total) {
       const running = this.runningTotals(plan, depth, plan.steps.length - 1);
-      total = running[plan.steps.length - 1] ?? { ...ZERO, depth };
+      total = running[plan.steps.length - 1] ?? zeroAt(depth);
       this.totals.set(plan, total);
     }
     return total;
@@ -105,7 +125,7 @@ class OnDemandEstimates implements PlanEstimates {
       running = [];
       this.running.set(plan, running);
     }
-    let total = running[running.length - 1] ?? { ...ZERO, depth };
+    let total = running[running.length - 1] ?? zeroAt(depth);
     for (let i = running.length; i <= through; i++) {
       total = addEstimates(total, estimateStep(plan.steps[i] as Step, depth, this.childTotal));
       running.push(total);
@@ -117,7 +137,7 @@ class OnDemandEstimates implements PlanEstimates {
 function estimateAt(plan: Plan, depth: number, record: Map<Step, StepEstimate> | undefined): Estimate {
   if (!record) return totalAt(plan, depth);
   const child = (sub: Plan, subDepth: number): Estimate => estimateAt(sub, subDepth, record);
-  let total: Estimate = { ...ZERO, depth };
+  let total: Estimate = zeroAt(depth);
   for (const step of plan.steps) {
     const subtree = estimateStep(step, depth, child);
     total = addEstimates(total, subtree);
@@ -132,7 +152,7 @@ function estimateAt(plan: Plan, depth: number, record: Map<Step, StepEstimate> |
  * each keystroke). Sums are exact and order-free, so the total is estimateAt's.
  */
 function totalAt(plan: Plan, depth: number): Estimate {
-  let total: Estimate = { ...ZERO, depth };
+  let total: Estimate = zeroAt(depth);
   const counts = { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0 };
   // Indexed: a loop that runs once per analysis stays in the interpreter, where `for...of`
   // makes an iterator result a step.
@@ -147,7 +167,7 @@ function totalAt(plan: Plan, depth: number): Estimate {
     if (counter) counts[counter]++;
   }
   if (counts.steps === 0) return total;
-  const own = { ...counts, depth, parallel_width: 0 };
+  const own = estimateOf(counts.steps, depth, 0, counts.model_calls, counts.tool_calls, counts.context_ops);
   return addEstimates(total, own);
 }
 
@@ -160,7 +180,7 @@ function estimateStep(step: Step, depth: number, childTotal: (plan: Plan, depth:
     case "parallel": {
       let branches: Estimate = ZERO;
       for (const branch of step.plans) branches = addEstimates(branches, childTotal(branch, depth + 1));
-      return addEstimates({ ...leaf(depth + 1), parallel_width: step.plans.length }, branches);
+      return addEstimates(estimateOf(1, depth + 1, step.plans.length, 0, 0, 0), branches);
     }
     case "retry":
       return addEstimates(leaf(depth + 1), scaleEstimate(childTotal(step.plan, depth + 1), step.attempts));
@@ -183,32 +203,38 @@ function isLeaf(step: Step): step is LeafStep {
 }
 
 function leaf(depth: number, counter?: EstimateCounter): Estimate {
-  const estimate: { -readonly [K in keyof Estimate]: Estimate[K] } = { ...ZERO, steps: 1, depth };
-  if (counter) estimate[counter] = 1;
-  return estimate;
+  return estimateOf(
+    1,
+    depth,
+    0,
+    counter === "model_calls" ? 1 : 0,
+    counter === "tool_calls" ? 1 : 0,
+    counter === "context_ops" ? 1 : 0,
+  );
 }
 
 /** Exact sums (see count.ts). */
 export function addEstimates(a: Estimate, b: Estimate): Estimate {
-  return {
-    steps: addCounts(a.steps, b.steps),
-    depth: Math.max(a.depth, b.depth),
-    parallel_width: Math.max(a.parallel_width, b.parallel_width),
-    model_calls: addCounts(a.model_calls, b.model_calls),
-    tool_calls: addCounts(a.tool_calls, b.tool_calls),
-    context_ops: addCounts(a.context_ops, b.context_ops),
-  };
+  return estimateOf(
+    addCounts(a.steps, b.steps),
+    Math.max(a.depth, b.depth),
+    Math.max(a.parallel_width, b.parallel_width),
+    addCounts(a.model_calls, b.model_calls),
+    addCounts(a.tool_calls, b.tool_calls),
+    addCounts(a.context_ops, b.context_ops),
+  );
 }
 
 /** Exact products. Depth and width are not multiplied: attempts run one after another at the same depth. */
 export function scaleEstimate(a: Estimate, factor: Count): Estimate {
-  return {
-    ...a,
-    steps: multiplyCounts(a.steps, factor),
-    model_calls: multiplyCounts(a.model_calls, factor),
-    tool_calls: multiplyCounts(a.tool_calls, factor),
-    context_ops: multiplyCounts(a.context_ops, factor),
-  };
+  return estimateOf(
+    multiplyCounts(a.steps, factor),
+    a.depth,
+    a.parallel_width,
+    multiplyCounts(a.model_calls, factor),
+    multiplyCounts(a.tool_calls, factor),
+    multiplyCounts(a.context_ops, factor),
+  );
 }
 
 /** Each estimate figure beside the budget field that limits it, in the reference's check order. */

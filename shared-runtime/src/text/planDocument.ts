@@ -6,7 +6,6 @@ import {
   createScanner,
   findNodeAtLocation,
   getNodePath,
-  parseTree,
   stripComments,
   SyntaxKind,
   type Node,
@@ -14,9 +13,11 @@ import {
 } from "jsonc-parser";
 import { newJsonObject, setOwn, type JsonPath, type JsonValue } from "../json";
 import { countKeyTokens, describeParseError, MAX_JSON_DEPTH, parseJsonText, type JsonTextError } from "./jsonText";
+import { parseJsoncTree } from "./jsoncTree";
 import { rangesByScan, type ProblemTarget, type RangeRequest, type SourceRange } from "./pathRanges";
 
 export { rangesByScan, type RangeRequest, type SourceRange } from "./pathRanges";
+export { parseJsoncTree } from "./jsoncTree";
 
 export interface PlanDocument {
   readonly text: string;
@@ -71,7 +72,7 @@ export function parseJsoncDocument(text: string): PlanDocument {
   const parseErrors: ParseError[] = [];
   let root: Node | undefined;
   try {
-    root = parseTree(text, parseErrors, {
+    root = parseJsoncTree(text, parseErrors, {
       allowTrailingComma: true,
       disallowComments: false,
       allowEmptyContent: false,
@@ -143,7 +144,9 @@ class LazyTreeDocument implements PlanDocument {
   tree(): Node | undefined {
     if (this.root === null) {
       const tooDeep = this.syntaxErrors.some((e) => e.code === "too_deep");
-      this.root = tooDeep ? undefined : parseTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
+      this.root = tooDeep
+        ? undefined
+        : parseJsoncTree(this.text, [], { allowTrailingComma: true, disallowComments: false });
     }
     return this.root;
   }
