@@ -7,6 +7,9 @@ import type { OpenAIChatSpec } from "../providers/openaiChat";
 import type { ParallelMode } from "../run/events";
 import type { McpServerSpec } from "./mcp/spec";
 
+/** Whether tool processes run in the operating-system sandbox (host/sandbox/, docs/security.md). */
+export type SandboxMode = "preferred" | "required" | "off";
+
 export type InputSpec =
   | { readonly type: "text-file"; readonly path: string; readonly description?: string }
   | { readonly type: "text"; readonly text: string; readonly description?: string }
@@ -51,6 +54,10 @@ export interface CommandToolSpec {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly inheritEnv?: readonly string[];
+  /** Paths the program may write in the sandbox (relative to the profile's folder, in the workspace). */
+  readonly writes?: readonly string[];
+  /** Whether the program may use the network in the sandbox (default false). */
+  readonly network?: boolean;
   readonly timeoutMs?: number;
   readonly maxStdoutBytes?: number;
   readonly maxStderrBytes?: number;
@@ -103,6 +110,8 @@ export interface HostProfile {
   readonly journal?: { readonly dir?: string; readonly enabled?: boolean };
   /** Where runs are exported as OpenTelemetry traces. */
   readonly telemetry?: { readonly otlp?: string };
+  /** Whether tool processes run in the sandbox (host/sandbox/); undefined means "preferred". */
+  readonly sandbox?: SandboxMode;
   readonly inputs: ReadonlyMap<string, InputSpec>;
   readonly tools: ReadonlyMap<string, ToolSpec>;
   readonly providers: ReadonlyMap<string, ProviderSpec>;
