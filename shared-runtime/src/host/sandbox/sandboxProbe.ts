@@ -25,11 +25,16 @@ export function resetSandboxAvailability(): void {
 function probe(): SandboxAvailability {
   if (process.platform !== "linux")
     return { available: false, reason: `bubblewrap runs only on Linux (this is ${process.platform})` };
-  const bwrap = findBwrap(process.env.PATH ?? "");
+  // RLM_PLAN_BWRAP names the program where it is not on PATH (and lets a test take it away).
+  const named = process.env.RLM_PLAN_BWRAP;
+  const bwrap = named !== undefined && named !== "" ? executable(named) : findBwrap(process.env.PATH ?? "");
   if (bwrap === undefined)
     return {
       available: false,
-      reason: "bubblewrap (bwrap) is not installed (Debian and Ubuntu: apt install bubblewrap)",
+      reason:
+        named !== undefined && named !== ""
+          ? `RLM_PLAN_BWRAP names ${JSON.stringify(named)}, which is not an executable file`
+          : "bubblewrap (bwrap) is not installed (Debian and Ubuntu: apt install bubblewrap)",
     };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spawnSync } = require("node:child_process") as typeof import("node:child_process");
@@ -65,14 +70,17 @@ function probe(): SandboxAvailability {
 
 function findBwrap(path: string): string | undefined {
   for (const dir of [...path.split(delimiter), "/usr/bin", "/bin"]) {
-    if (dir === "") continue;
-    const candidate = join(dir, "bwrap");
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
+    const found = dir === "" ? undefined : executable(join(dir, "bwrap"));
+    if (found !== undefined) return found;
   }
   return undefined;
+}
+
+function executable(file: string): string | undefined {
+  try {
+    accessSync(file, constants.X_OK);
+    return file;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,7 +4,10 @@
 // bubblewrap's command line at each start.
 
 import { existsSync } from "node:fs";
+import { shownPath } from "../../text/shownPath";
 import { workspacePath, workspaceRootOf } from "../workspaceBoundary";
+import { mcpTransportOf } from "../mcp/spec";
+import { sandboxAvailability } from "./sandboxProbe";
 import type { HostProfile, SandboxMode } from "../profileTypes";
 
 /** What of a host profile decides its tools' sandboxes (the profile itself, or its like in a test). */
@@ -50,6 +53,49 @@ export function toolSandbox(profile: SandboxHost, declared: SandboxDeclaration):
 /** Why a declared `writes` path cannot be bound now (it must exist when the tool starts), if so. */
 export function missingWrites(sandbox: ToolSandbox): string[] {
   return sandbox.writes.filter((path) => !existsSync(path));
+}
+
+/**
+ * Why a tool declared in `profile` cannot start in its sandbox, checked before a run's first side
+ * effect: the profile requires a sandbox this machine cannot make, or a `writes` path is missing
+ * (bubblewrap binds only what exists). Undefined where it can start.
+ */
+export function sandboxProblem(
+  profile: SandboxHost,
+  declared: SandboxDeclaration,
+): { readonly problem: string; readonly fix: string } | undefined {
+  const sandbox = toolSandbox(profile, declared);
+  if (sandbox === undefined) return undefined;
+  const availability = sandboxAvailability();
+  if (!availability.available)
+    return sandbox.mode === "required"
+      ? {
+          problem: `the host profile requires the sandbox ("sandbox": "required") and ${availability.reason}`,
+          fix: `install bubblewrap, or set "sandbox" to "preferred"`,
+        }
+      : undefined;
+  const missing = missingWrites(sandbox)[0];
+  return missing === undefined
+    ? undefined
+    : {
+        problem: `the path ${JSON.stringify(shownPath(missing))} it declares in "writes" does not exist (in the sandbox a tool writes only paths that exist when it starts)`,
+        fix: `create it, or fix its "writes"`,
+      };
+}
+
+/**
+ * What a run says once where tools run without the sandbox the profile prefers (bubblewrap or
+ * user namespaces missing); undefined where they get it, or the profile turns it off.
+ */
+export function sandboxNotice(profile: SandboxHost & Pick<HostProfile, "tools" | "mcpServers">): string | undefined {
+  if (sandboxModeOf(profile) !== "preferred") return undefined;
+  const starts =
+    [...profile.tools.values()].some((spec) => spec.type === "command") ||
+    [...profile.mcpServers.values()].some((spec) => mcpTransportOf(spec) === "stdio");
+  const availability = sandboxAvailability();
+  return starts && !availability.available
+    ? `tools run without a sandbox: ${availability.reason} (set "sandbox": "required" in the host profile to refuse instead)`
+    : undefined;
 }
 
 /** One line for hover and preflight: what the sandbox lets the tool do. */
