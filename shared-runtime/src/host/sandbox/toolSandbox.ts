@@ -98,13 +98,17 @@ export function sandboxNotice(profile: SandboxHost & Pick<HostProfile, "tools" |
     : undefined;
 }
 
-/** One line for hover and preflight: what the sandbox lets the tool do. */
-export function describeSandbox(sandbox: ToolSandbox | undefined): string {
-  if (sandbox === undefined) return 'no sandbox (the host profile sets "sandbox": "off")';
-  const writes =
-    sandbox.writes.length === 0
-      ? "writes nothing"
-      : `writes only ${sandbox.writes.length} declared path${sandbox.writes.length === 1 ? "" : "s"}`;
-  const network = sandbox.network ? "network allowed" : "no network";
-  return `sandboxed (${sandbox.mode}): workspace read-only, ${writes}, ${network}, private /tmp, no home folder`;
+/**
+ * What the profile lets a tool do in its sandbox, for hover: read from the profile alone (no
+ * program is started to ask whether this machine can make the sandbox).
+ */
+export function describeSandbox(profile: Pick<HostProfile, "sandbox">, declared: SandboxDeclaration): string {
+  const mode = sandboxModeOf(profile);
+  if (mode === "off") return 'no sandbox: the host profile sets "sandbox": "off"';
+  const writes = declared.writes ?? [];
+  const writable =
+    writes.length === 0 ? "writes nothing" : `writes only ${writes.map((path) => JSON.stringify(path)).join(", ")}`;
+  const network = declared.network === true ? "uses the network" : "no network";
+  const where = mode === "required" ? "required" : "where bubblewrap runs";
+  return `sandboxed (${where}): workspace read-only, ${writable}, ${network}, a private /tmp, no home folder`;
 }
