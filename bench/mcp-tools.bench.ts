@@ -40,10 +40,15 @@ async function main(): Promise<void> {
   const signal = new AbortController().signal;
   const tracker = new ProcessTracker();
 
-  const command = createCommandTool({ type: "command", command: [process.execPath, ECHO] }, ROOT, { tracker });
+  // Bare processes: this benchmark measures the supervisor and MCP's framing (the sandbox has its own).
+  const host = { file: join(ROOT, "rlmplan.host.json"), dir: ROOT, sandbox: "off" as const };
+  const command = createCommandTool({ type: "command", command: [process.execPath, ECHO] }, host, { tracker });
   const commandTimes = await timed(calls, async () => command({ text: "hi" }, { signal, tool: "echo" }));
 
-  const connection = new McpConnection("fault", { command: process.execPath, args: [FAULT] }, ROOT, { tracker });
+  const connection = new McpConnection("fault", { command: process.execPath, args: [FAULT] }, ROOT, {
+    tracker,
+    sandbox: host,
+  });
   const startedAt = process.hrtime.bigint();
   await connection.tools();
   const startMs = Number(process.hrtime.bigint() - startedAt) / 1e6;

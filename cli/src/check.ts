@@ -41,6 +41,8 @@ export interface CheckNotes {
   readonly left: readonly string[];
   /** Per plan file: the MCP servers its preflight started and stopped (--preflight). */
   readonly started: ReadonlyMap<string, readonly string[]>;
+  /** Per plan file: that its tools would run without the sandbox the profile prefers (--preflight). */
+  readonly unsandboxed?: ReadonlyMap<string, string>;
 }
 
 /** A plan's session (or why there is none), opened once per check. */
@@ -148,6 +150,7 @@ function* checkSteps(
   let warnedNoHost = false;
   let hosted = false;
   const started = new Map<string, readonly string[]>();
+  const unsandboxed = new Map<string, string>();
   let done = 0;
   for (const target of expansion.targets) {
     if (done > 0) yield { done, of: expansion.targets.length };
@@ -203,6 +206,8 @@ function* checkSteps(
     }
     if (preflight) {
       started.set(target.file, preflight.mcpServers);
+      const notice = session.sandboxNotice();
+      if (notice !== undefined) unsandboxed.set(target.file, notice);
       const refusal = preflight.refusal;
       if (refusal?.stage === "host" && refusal.hostErrors) {
         io.err(hostErrorLines(refusal.hostErrors));
@@ -214,7 +219,11 @@ function* checkSteps(
     }
     checked.push(report);
   }
-  const notes: CheckNotes = { left: preflights === undefined && hosted ? PREFLIGHT_ONLY_CHECKS : [], started };
+  const notes: CheckNotes = {
+    left: preflights === undefined && hosted ? PREFLIGHT_ONLY_CHECKS : [],
+    started,
+    unsandboxed,
+  };
   print(command, io, checked, version, notes);
   const failed =
     hostErrors ||
@@ -287,6 +296,7 @@ function noteLines(notes: CheckNotes): string[] {
         : `preflight of ${file}: started MCP server${servers.length === 1 ? "" : "s"} ${servers.map((s) => JSON.stringify(s)).join(", ")} to list tools, then stopped`,
     );
   }
+  for (const [file, notice] of notes.unsandboxed ?? []) lines.push(`preflight of ${file}: ${notice}`);
   return lines;
 }
 

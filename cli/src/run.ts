@@ -189,6 +189,9 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
   args = { ...args, hostProfile: display(profileFile) };
   if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
+  // Said once per run, in JSON runs too (stderr): tools the profile would sandbox run bare here.
+  const unsandboxed = session.sandboxNotice();
+  if (unsandboxed !== undefined) io.stderr.write(`rlm-plan: note: ${unsandboxed}\n`);
   const mocks = session.mocks;
   if (mocks && session.profile) {
     // A mock that names nothing the plan calls is never used: said before the run, located.

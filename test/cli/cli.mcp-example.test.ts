@@ -116,6 +116,8 @@ test("Ctrl-C during an MCP call: exit 130, and the server and what it started ar
     join(work, "rlmplan.host.json"),
     JSON.stringify({
       capabilities: ["tool(fault.hang)"],
+      // Outside the sandbox: the test follows the server by the host pid it writes.
+      sandbox: "off",
       mcpServers: { fault: { command: process.execPath, args: [FAULT], env: { FAULT_PIDS: pids } } },
     }),
   );

@@ -409,7 +409,7 @@ describe("rlm-plan run: failures and exit statuses", { concurrency: true }, () =
     const file = join(folder, "rlmplan.host.json");
     assert.equal(
       run.stderr,
-      `${file}:4:49: unknown key "timeout" in tool "t": did you mean "timeoutMs"? (the keys are type, command, cwd, env, inheritEnv, timeoutMs, maxStdoutBytes, maxStderrBytes, inputSchema, returns, description)\n` +
+      `${file}:4:49: unknown key "timeout" in tool "t": did you mean "timeoutMs"? (the keys are type, command, cwd, env, inheritEnv, writes, network, timeoutMs, maxStdoutBytes, maxStderrBytes, inputSchema, returns, description)\n` +
         `${file}:6:51: "path" of input "h" must be text, got the number 3\n`,
     );
   });

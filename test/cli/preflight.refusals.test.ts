@@ -22,6 +22,7 @@ const HOST = {
     "tool(marker)",
     "tool(nope)",
     "tool(no_program)",
+    "tool(writer)",
     "tool(fault.ok)",
     "tool(fault.divide)",
     "tool(fault.structured)",
@@ -31,7 +32,9 @@ const HOST = {
   ],
   budget: { max_tool_calls: 2 },
   tools: {
-    marker: { type: "command", command: ["sh", "-c", "cat > /dev/null; touch marker.txt; echo 1"] },
+    // It writes its marker into the workspace: in the sandbox, a path it declares.
+    marker: { type: "command", command: ["sh", "-c", "cat > /dev/null; touch marker.txt; echo 1"], writes: ["."] },
+    writer: { type: "command", command: ["sh", "-c", "cat > /dev/null; echo 1"], writes: ["no-such-folder"] },
     no_program: { type: "command", command: ["./no-such-program"] },
     uncapped: { type: "builtin", builtin: "count_items" },
   },
@@ -49,8 +52,18 @@ const tool = (name: string, args = "{}") => `{"op": "tool", "name": "${name}", "
 const reads = (input: string) =>
   `{"op": "context", "handle": {"ref": "input", "name": "${input}"}, "action": {"type": "reduce", "reducer": "count"}, "bind": "n"}`;
 
-/** Refusal -> the plan text that gets it, and the kind both commands must name. */
-const CASES: readonly { readonly name: string; readonly text: string; readonly kind: string }[] = [
+/**
+ * Refusal -> the plan text that gets it, and the kind both commands must name; some under a
+ * profile changed by `host`, with `env` over the commands' environment.
+ */
+const CASES: readonly {
+  readonly name: string;
+  readonly text: string;
+  readonly kind: string;
+  readonly host?: Record<string, unknown>;
+  readonly env?: Record<string, string>;
+  readonly message?: string;
+}[] = [
   { name: "parse", text: `{"steps": [${MARKER}, {"op" "final"}]}`, kind: "invalid_plan" },
   { name: "normalize", text: plan('{"op": "contxt", "bind": "x"}'), kind: "invalid_plan" },
   { name: "validate", text: plan('{"op": "final", "value": {"ref": "var", "name": "nothing"}}'), kind: "invalid_plan" },
@@ -72,6 +85,23 @@ const CASES: readonly { readonly name: string; readonly text: string; readonly k
   { name: "MCP argument schema", text: plan(tool("fault.structured", '{"n": "x"}')), kind: "invalid_tool_arguments" },
   { name: "undeclared input", text: plan(reads("ghost")), kind: "undeclared_input" },
   { name: "missing input file", text: plan(reads("gone")), kind: "input_unavailable" },
+  {
+    // The marker is refused first: no tool of the profile can start.
+    name: "a sandbox required where none can be made",
+    text: plan(tool("writer")),
+    kind: "tool_unavailable",
+    host: { sandbox: "required" },
+    env: { RLM_PLAN_BWRAP: "/nonexistent/bwrap" },
+    message:
+      'tool "marker" cannot run: the host profile requires the sandbox ("sandbox": "required") and RLM_PLAN_BWRAP names "/nonexistent/bwrap", which is not an executable file; install bubblewrap, or set "sandbox" to "preferred" in ',
+  },
+  {
+    name: "a declared writes path that is missing",
+    text: plan(tool("writer")),
+    kind: "tool_unavailable",
+    message:
+      'tool "writer" cannot run: the path "no-such-folder" it declares in "writes" does not exist (in the sandbox a tool writes only paths that exist when it starts); create it, or fix its "writes" in ',
+  },
 ];
 
 interface Ran {
@@ -80,8 +110,8 @@ interface Ran {
   readonly stderr: string;
 }
 
-function rlmPlan(cwd: string, ...args: string[]): Promise<Ran> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+function rlmPlan(cwd: string, extraEnv: Record<string, string>, ...args: string[]): Promise<Ran> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", ...extraEnv };
   delete env.RLM_PLAN_TABLE_UNSET_KEY;
   return new Promise((done) => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd, env });
@@ -94,17 +124,17 @@ function rlmPlan(cwd: string, ...args: string[]): Promise<Ran> {
 }
 
 let count = 0;
-function workspace(text: string): string {
+function workspace(text: string, host: Record<string, unknown> = {}): string {
   const folder = join(dir, `w${++count}`);
   mkdirSync(folder);
-  writeFileSync(join(folder, "rlmplan.host.json"), JSON.stringify(HOST, null, 2));
+  writeFileSync(join(folder, "rlmplan.host.json"), JSON.stringify({ ...HOST, ...host }, null, 2));
   writeFileSync(join(folder, "p.rlmplan.json"), text);
   return folder;
 }
 
 interface RunResult {
   readonly ok: boolean;
-  readonly error?: { readonly phase: string; readonly kind: string };
+  readonly error?: { readonly phase: string; readonly kind: string; readonly message: string };
   readonly location?: { readonly line: number; readonly column: number };
 }
 
@@ -113,18 +143,19 @@ interface CheckJson {
 }
 
 describe("run refuses before its first step iff check --preflight exits 1: same kind, same place", () => {
-  for (const { name, text, kind } of CASES) {
+  for (const { name, text, kind, host, env = {}, message } of CASES) {
     test(name, async () => {
-      const folder = workspace(text);
-      const ran = await rlmPlan(folder, "run", "--json", "p.rlmplan.json");
+      const folder = workspace(text, host);
+      const ran = await rlmPlan(folder, env, "run", "--json", "p.rlmplan.json");
       assert.equal(existsSync(join(folder, "marker.txt")), false, "the marker tool ran before the refusal");
       assert.equal(ran.code, 1, ran.stderr);
       const result = JSON.parse(ran.stdout.trim().split("\n").pop() ?? "") as RunResult;
       assert.equal(result.ok, false);
       assert.equal(result.error?.kind, kind);
+      if (message !== undefined) assert.equal(result.error?.message, `${message}${join(folder, "rlmplan.host.json")}`);
       assert.ok(result.location, `run names no place for ${kind}: ${ran.stdout}`);
 
-      const checked = await rlmPlan(folder, "check", "--preflight", "--format", "json", "p.rlmplan.json");
+      const checked = await rlmPlan(folder, env, "check", "--preflight", "--format", "json", "p.rlmplan.json");
       assert.equal(checked.code, 1, checked.stderr);
       assert.equal(existsSync(join(folder, "marker.txt")), false, "check --preflight ran a step");
       const problems = (JSON.parse(checked.stdout) as CheckJson).files[0]?.problems ?? [];
@@ -141,14 +172,14 @@ describe("run refuses before its first step iff check --preflight exits 1: same 
 
   test("a plan nothing refuses: run runs its marker, check --preflight exits 0 and says it started the MCP server", async () => {
     const folder = workspace(plan(tool("fault.ok", '{"text": "hi"}')));
-    const checked = await rlmPlan(folder, "check", "--preflight", "p.rlmplan.json");
+    const checked = await rlmPlan(folder, {}, "check", "--preflight", "p.rlmplan.json");
     assert.equal(checked.code, 0, checked.stderr);
     assert.equal(existsSync(join(folder, "marker.txt")), false, "check --preflight ran a step");
     assert.equal(
       checked.stderr,
       'rlm-plan: preflight of p.rlmplan.json: started MCP server "fault" to list tools, then stopped\n',
     );
-    const ran = await rlmPlan(folder, "run", "p.rlmplan.json");
+    const ran = await rlmPlan(folder, {}, "run", "p.rlmplan.json");
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal(existsSync(join(folder, "marker.txt")), true, "the marker tool did not run");
   });

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { createRunHost, parseHostProfile, type CreatedHost } from "@rlm-plan/core/host";
+import { createRunHost, parseHostProfile, sandboxAvailability, type CreatedHost } from "@rlm-plan/core/host";
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { runPlan } from "@rlm-plan/core/run/startRun";
 import { type JsonValue, type RunOutcome } from "@rlm-plan/core";
@@ -17,15 +17,25 @@ const ROOT = resolve(__dirname, "..", "..", "..");
 const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const FAULT = join(ROOT, "test", "fixtures", "mcp", "fault-server.js");
 const SUPERVISOR = join(ROOT, "shared-runtime", "out", "host", "supervisor.js");
+const probed = sandboxAvailability();
+const BWRAP = probed.available ? probed.bwrap : "\0";
 const NODE = process.execPath;
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-mcp-runs-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 let count = 0;
-async function hostWith(servers: Record<string, unknown>, capabilities: string[]): Promise<CreatedHost> {
+/**
+ * A host for `servers`. In the sandbox where it can be made, by default; "off" for the tests that
+ * follow a server by the pid it writes (in the sandbox that is its own namespace's).
+ */
+async function hostWith(
+  servers: Record<string, unknown>,
+  capabilities: string[],
+  sandbox?: "off",
+): Promise<CreatedHost> {
   const file = join(dir, `p${++count}.json`);
-  const text = JSON.stringify({ capabilities, mcpServers: servers });
+  const text = JSON.stringify({ capabilities, mcpServers: servers, ...(sandbox ? { sandbox } : {}) });
   const parsed = parseHostProfile(text, file);
   assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.errors));
   return createRunHost(parsed.profile);
@@ -46,7 +56,8 @@ async function run(created: CreatedHost, steps: unknown[], signal?: AbortSignal)
 }
 
 function faultServer(env: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
-  return { command: NODE, args: [FAULT], env, ...extra };
+  // It logs what it hears into the test's folder: a path it declares it writes.
+  return { command: NODE, args: [FAULT], env, writes: ["."], ...extra };
 }
 
 async function waitFor(file: string): Promise<string> {
@@ -112,10 +123,11 @@ describe("MCP tools in runs: the reference server over stdio", () => {
       assert.deepEqual(outcome.ok && outcome.value, ["Echo: hi", "The sum of 2 and 40 is 42."]);
       // One server for both calls, under its supervisor (host/supervisor.ts names the server too).
       const running = processesRunning(EVERYTHING).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8"));
-      assert.deepEqual(running.map((command) => (command.includes(SUPERVISOR) ? "supervisor" : "server")).sort(), [
-        "server",
-        "supervisor",
-      ]);
+      // In the sandbox, bubblewrap (and its init in the server's PID namespace) stand between them.
+      const kind = (command: string) =>
+        command.includes(SUPERVISOR) ? "supervisor" : command.startsWith(BWRAP) ? "sandbox" : "server";
+      const sandboxed = sandboxAvailability().available ? ["sandbox", "sandbox"] : [];
+      assert.deepEqual(running.map(kind).sort(), [...sandboxed, "server", "supervisor"]);
     } finally {
       await created.close();
     }
@@ -217,7 +229,7 @@ describe("MCP tools in runs: faults, from a scripted server", () => {
 
   test("garbage on stdout ends the connection with a clear reason instead of a hang", async () => {
     const pids = join(dir, "garbage.pid");
-    const created = await hostWith({ fault: faultServer({ FAULT_PIDS: pids }) }, caps);
+    const created = await hostWith({ fault: faultServer({ FAULT_PIDS: pids }) }, caps, "off");
     try {
       const outcome = await run(created, [toolStep("fault.garbage", {}), final()]);
       assert.equal(
@@ -248,7 +260,7 @@ describe("MCP tools in runs: faults, from a scripted server", () => {
   test("cancelling the run cancels the call, and closing the host kills the server and what it started", async () => {
     const log = join(dir, "cancel.log");
     const pids = join(dir, "cancel.pid");
-    const created = await hostWith({ fault: faultServer({ FAULT_LOG: log, FAULT_PIDS: pids }) }, caps);
+    const created = await hostWith({ fault: faultServer({ FAULT_LOG: log, FAULT_PIDS: pids }) }, caps, "off");
     const controller = new AbortController();
     let helper = 0;
     try {
@@ -307,6 +319,7 @@ describe("MCP tools in runs: faults, from a scripted server", () => {
     const created = await hostWith(
       { fault: faultServer({ FAULT_SILENT: "1", FAULT_PIDS: pids }, { startupTimeoutMs: 3000 }) },
       caps,
+      "off",
     );
     try {
       const outcome = await run(created, [toolStep("fault.ok", {}), final()]);

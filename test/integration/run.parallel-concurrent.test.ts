@@ -197,7 +197,9 @@ describe("parallel: concurrent branches", () => {
   test("a failing branch kills a sibling's tool process tree before the step fails", async () => {
     const tracker = new ProcessTracker();
     const pidFile = join(dir, "tree.pid");
-    const tree = createCommandTool({ type: "command", command: [process.execPath, join(TOOLS, "tree.js")] }, dir, {
+    // Outside the sandbox: the test follows the tree by the host pids it writes.
+    const host = { file: join(dir, "rlmplan.host.json"), dir, sandbox: "off" as const };
+    const tree = createCommandTool({ type: "command", command: [process.execPath, join(TOOLS, "tree.js")] }, host, {
       tracker,
     });
     // Fails once the sibling's process tree is up (it writes its pids), so the order is scripted.

@@ -27,12 +27,20 @@ function context(signal: AbortSignal = new AbortController().signal): ToolContex
   return { signal, tool: "t" };
 }
 
+/**
+ * The tools' profile: in the sandbox where it can be made, by default; "off" for the tests that
+ * follow a tool's process tree by the pids it writes (in the sandbox those are its own namespace's).
+ */
+function sandboxHost(sandbox?: "off") {
+  return { file: join(dir, "rlmplan.host.json"), dir, ...(sandbox ? { sandbox } : {}) };
+}
+
 async function call(
   toolSpec: CommandToolSpec,
   args: JsonValue,
-  options: { signal?: AbortSignal; hostEnv?: NodeJS.ProcessEnv } = {},
+  options: { signal?: AbortSignal; hostEnv?: NodeJS.ProcessEnv; sandbox?: "off" } = {},
 ) {
-  const tool = createCommandTool(toolSpec, dir, { hostEnv: options.hostEnv ?? process.env });
+  const tool = createCommandTool(toolSpec, sandboxHost(options.sandbox), { hostEnv: options.hostEnv ?? process.env });
   return tool(args, context(options.signal));
 }
 
@@ -189,7 +197,7 @@ describe("command tools: no process outlives a call", () => {
     const started = Date.now();
     // Long enough for tree.js to start and write its pid file on a loaded machine (at 800 ms,
     // with the process tiers two files at a time on two busy cores, it was killed before that).
-    const message = await failure(call(spec("tree.js", { timeoutMs: 3000 }), { pidFile }));
+    const message = await failure(call(spec("tree.js", { timeoutMs: 3000 }), { pidFile }, { sandbox: "off" }));
     const elapsed = Date.now() - started;
     assert.equal(message, "timed out after 3000 ms");
     assert.ok(elapsed < 3000 + 1000, `the call took ${elapsed} ms`);
@@ -201,7 +209,11 @@ describe("command tools: no process outlives a call", () => {
   test("cancellation kills the tree within a second", async () => {
     const pidFile = join(dir, "cancel.json");
     const controller = new AbortController();
-    const pending = call(spec("tree.js", { timeoutMs: 20_000 }), { pidFile }, { signal: controller.signal });
+    const pending = call(
+      spec("tree.js", { timeoutMs: 20_000 }),
+      { pidFile },
+      { signal: controller.signal, sandbox: "off" },
+    );
     const pids = await pidsOf(pidFile);
     assert.equal(processState(pids.grandchild), "running");
     const cancelled = Date.now();
@@ -218,7 +230,7 @@ describe("command tools: no process outlives a call", () => {
     const pending = call(
       spec("tree.js", { timeoutMs: 20_000 }),
       { pidFile, stubborn: true },
-      { signal: controller.signal },
+      { signal: controller.signal, sandbox: "off" },
     );
     const pids = await pidsOf(pidFile);
     const cancelled = Date.now();
@@ -232,7 +244,7 @@ describe("command tools: no process outlives a call", () => {
 
   test("a helper left behind by a tool that exited is killed, and the call does not wait for it", async () => {
     const started = Date.now();
-    const result = (await call(spec("helper-left-behind.js"), {})) as { helper: number };
+    const result = (await call(spec("helper-left-behind.js"), {}, { sandbox: "off" })) as { helper: number };
     assert.ok(Date.now() - started < 5000);
     await assertGoneSoon(result.helper, "the helper");
   });
@@ -249,7 +261,7 @@ describe("command tools: no process outlives a call", () => {
   test("closing the tracker kills what is still running", async () => {
     const tracker = new ProcessTracker();
     const pidFile = join(dir, "tracker.json");
-    const tool = createCommandTool(spec("tree.js", { timeoutMs: 20_000 }), dir, { tracker });
+    const tool = createCommandTool(spec("tree.js", { timeoutMs: 20_000 }), sandboxHost("off"), { tracker });
     const controller = new AbortController();
     const pending = Promise.resolve(tool({ pidFile }, context(controller.signal))).catch((e: Error) => e.message);
     const pids = await pidsOf(pidFile);

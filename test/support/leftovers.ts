@@ -22,6 +22,9 @@ export function escapeeProfile(pidFile: string, extra: Record<string, unknown> =
   return {
     capabilities: ["tool(slow)", ...((extra.capabilities as string[] | undefined) ?? [])],
     inputs: { args: { type: "value", value: { pidFile } } },
+    // Outside the sandbox: the tests follow the tool's tree by the host pids it writes beside the
+    // workspace (the sandbox's own guarantees: test/cli/sandbox.escapes.test.ts).
+    sandbox: "off",
     tools: { slow: { type: "command", command: [process.execPath, ESCAPEE], timeoutMs: 60000 } },
     ...Object.fromEntries(Object.entries(extra).filter(([key]) => key !== "capabilities")),
   };

@@ -31,6 +31,10 @@ export function mcpEscapeeWorkspace(folder: string, pidFile: string, mode: Escap
     capabilities: ["tool(esc.wait)"],
     // A loaded machine can take seconds to start the server: the run's default 10 s is too short.
     budget: { time_limit: 300 },
+    // Outside the sandbox: these tests follow the supervisor's own guarantees (process group,
+    // cgroup) by the host pids the server writes beside the workspace; the sandbox's are in
+    // test/cli/sandbox.escapes.test.ts.
+    sandbox: "off",
     mcpServers: { esc: { command: process.execPath, args: [MCP_ESCAPEE, pidFile, mode], timeoutMs: 60_000 } },
   };
   writeFileSync(join(folder, "rlmplan.host.json"), JSON.stringify(profile));

@@ -108,6 +108,16 @@ const CASES: Record<string, { reader: Reader; pointer: string; documents: object
     pointer: "/mcpServers/s/cwd",
     documents: [profile({ mcpServers: { s: { command: "node", cwd: OUT.dir } } })],
   },
+  "host-profile /tools/*/writes": {
+    reader: "profile",
+    pointer: "/tools/t/writes/0",
+    documents: [profile({ tools: { t: { type: "command", command: ["node"], writes: [OUT.dir] } } })],
+  },
+  "host-profile /mcpServers/*/writes": {
+    reader: "profile",
+    pointer: "/mcpServers/s/writes/0",
+    documents: [profile({ mcpServers: { s: { command: "node", writes: [OUT.dir] } } })],
+  },
   "plan-test /plan": { reader: "test", pointer: "/plan", documents: [suite({ plan: OUT.plan })] },
   "plan-test /host": { reader: "test", pointer: "/host", documents: [suite({ host: OUT.profile })] },
   "plan-test /mocks": { reader: "test", pointer: "/mocks", documents: [suite({ mocks: OUT.mocks })] },

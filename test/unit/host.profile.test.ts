@@ -108,7 +108,7 @@ describe("host profile: each mistake, located", () => {
           "/tools/t/timeout",
           4,
           49,
-          'unknown key "timeout" in tool "t": did you mean "timeoutMs"? (the keys are type, command, cwd, env, inheritEnv, timeoutMs, maxStdoutBytes, maxStderrBytes, inputSchema, returns, description)',
+          'unknown key "timeout" in tool "t": did you mean "timeoutMs"? (the keys are type, command, cwd, env, inheritEnv, writes, network, timeoutMs, maxStdoutBytes, maxStderrBytes, inputSchema, returns, description)',
         ],
       ],
     );
@@ -120,7 +120,7 @@ describe("host profile: each mistake, located", () => {
         "/toolz",
         1,
         23,
-        'unknown key "toolz" in the host profile: did you mean "tools"? (the keys are $schema, description, capabilities, budget, parallel, context, inputs, tools, mcpServers, journal, telemetry, providers, result)',
+        'unknown key "toolz" in the host profile: did you mean "tools"? (the keys are $schema, description, capabilities, budget, parallel, context, inputs, tools, mcpServers, journal, telemetry, sandbox, providers, result)',
       ],
     ]);
   });

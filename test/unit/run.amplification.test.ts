@@ -45,7 +45,9 @@ test("a final value of 20,000 references to 30 KB is refused by the output budge
 test("a command tool is not started with 600 MB of arguments", async () => {
   const pidFile = join(mkdtempSync(join(tmpdir(), "rlm-plan-amplification-")), "started");
   const started = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, "")`;
-  const tool = createCommandTool({ type: "command", command: [process.execPath, "-e", started] }, process.cwd());
+  // Outside the sandbox: the tool marks its start in a temporary folder of this test.
+  const profile = { file: join(process.cwd(), "rlmplan.host.json"), dir: process.cwd(), sandbox: "off" as const };
+  const tool = createCommandTool({ type: "command", command: [process.execPath, "-e", started] }, profile);
   const tools = new Map([["count_items", tool]]);
   const plan = {
     steps: [

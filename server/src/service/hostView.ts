@@ -7,6 +7,7 @@ import type { AnalysisPolicy } from "@rlm-plan/core";
 import type { DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core/plan";
 import { analysisPolicy } from "@rlm-plan/core/session";
 import {
+  describeSandbox,
   type HostProfile,
   type HostProfileResult,
   type InputSpec,
@@ -20,6 +21,8 @@ export interface HostEntry {
   readonly description?: string;
   /** What the host registered, as Markdown: "built-in tool `count_items`", "command `python3`". */
   readonly summary: string;
+  /** For a command tool: what its sandbox lets it do (the core's description, from the profile alone). */
+  readonly sandbox?: string;
 }
 
 export interface HostView {
@@ -77,6 +80,8 @@ export function hostStatusOf(file: string, result: HostProfileResult, listing: M
 
 export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView {
   const tools = new Map(entries(profile.tools, toolSummary));
+  for (const [name, spec] of profile.tools)
+    if (spec.type === "command") tools.set(name, { ...tools.get(name)!, sandbox: describeSandbox(profile, spec) });
   for (const [name, signature] of listing?.tools ?? []) {
     tools.set(name, {
       summary: `MCP tool of ${signature.source ?? "an MCP server"}`,

@@ -242,6 +242,7 @@ function registryHover(plan: AnalyzedPlan, kind: RegistryKind, name: string): st
   const lines = [title, entry.summary];
   if (entry.description) lines.push(entry.description);
   if (kind === "tool") lines.push(...toolSchemaParagraphs(host, name));
+  if (entry.sandbox !== undefined) lines.push(`**Sandbox:** ${entry.sandbox}.`);
   lines.push(`Defined in ${code(host.fileName)}.`);
   return lines.join("\n\n");
 }

@@ -11,7 +11,8 @@ import { hugeArgumentsReason } from "../run/toolArgumentLimit";
 import { parseJsonText } from "../text/jsonText";
 import { shownPath } from "../text/shownPath";
 import type { ProcessTracker } from "./processGroup";
-import { spawnSupervised, type SupervisedProcess } from "./supervisedSpawn";
+import { toolSandbox, type SandboxHost, type ToolSandbox } from "./sandbox/toolSandbox";
+import { SandboxRefusal, spawnSupervised, type SupervisedProcess } from "./supervisedSpawn";
 import type { CommandToolSpec } from "./profile";
 
 export const COMMAND_TOOL_DEFAULTS = Object.freeze({
@@ -27,14 +28,18 @@ export interface CommandToolOptions {
   readonly tracker?: ProcessTracker;
 }
 
-/** A handler that runs `spec.command` once per call. Paths are relative to `profileDir`. */
+/**
+ * A handler that runs `spec.command` once per call, in the sandbox `profile` gives it. Paths are
+ * relative to the profile's folder.
+ */
 export function createCommandTool(
   spec: CommandToolSpec,
-  profileDir: string,
+  profile: SandboxHost,
   options: CommandToolOptions = {},
 ): ToolHandler {
   const hostEnv = options.hostEnv ?? process.env;
-  const cwd = resolve(profileDir, spec.cwd ?? ".");
+  const cwd = resolve(profile.dir, spec.cwd ?? ".");
+  const sandbox = toolSandbox(profile, spec);
   const env = toolEnv(spec, hostEnv);
   const limits = {
     timeoutMs: spec.timeoutMs ?? COMMAND_TOOL_DEFAULTS.timeoutMs,
@@ -51,6 +56,7 @@ export function createCommandTool(
       context,
       limits,
       tracker: options.tracker,
+      sandbox,
     });
   };
 }
@@ -137,10 +143,11 @@ interface RunRequest {
   readonly context: ToolContext;
   readonly limits: { readonly timeoutMs: number; readonly maxStdoutBytes: number; readonly maxStderrBytes: number };
   readonly tracker: ProcessTracker | undefined;
+  readonly sandbox: ToolSandbox | undefined;
 }
 
 function runProgram(program: string, argv: readonly string[], request: RunRequest): Promise<JsonValue> {
-  const { shown, cwd, env, args, context, limits, tracker } = request;
+  const { shown, cwd, env, args, context, limits, tracker, sandbox } = request;
   if (context.signal.aborted) return Promise.reject(new Error("was cancelled before it started"));
   if (!isFolder(cwd))
     return Promise.reject(new Error(`its working folder ${JSON.stringify(shownPath(cwd))} does not exist`));
@@ -150,7 +157,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
   return new Promise<JsonValue>((resolvePromise, rejectPromise) => {
     let supervised: SupervisedProcess;
     try {
-      supervised = spawnSupervised({ program, argv, cwd, env });
+      supervised = spawnSupervised({ program, argv, cwd, env, sandbox });
     } catch (error) {
       rejectPromise(new Error(spawnErrorText(shown, error)));
       return;
@@ -263,6 +270,7 @@ export function shownCommand(written: string): string {
 }
 
 export function spawnErrorText(shown: string, error: unknown): string {
+  if (error instanceof SandboxRefusal) return `command ${shown} was not started: ${error.message}`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "ENOENT") return `command ${shown} was not found`;
   if (code === "EACCES") return `command ${shown} is not executable (EACCES)`;

@@ -105,7 +105,7 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
       );
       continue;
     }
-    tools.set(name, createCommandTool(spec, profile.dir, { hostEnv: env, tracker }));
+    tools.set(name, createCommandTool(spec, profile, { hostEnv: env, tracker }));
   }
 
   const providers = new Map<string, ModelProvider>();
@@ -168,7 +168,7 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
 
   if (errors.length > 0) throw new HostSetupError(errors);
   // MCP servers start on the first call of one of their tools, once per host (one run).
-  const mcp = new McpServers(profile.mcpServers, profile.dir, { hostEnv: env, tracker });
+  const mcp = new McpServers(profile.mcpServers, profile.dir, { hostEnv: env, tracker, sandbox: profile });
   const host: RunHost = {
     tools: new HostToolRegistry(tools, mcp),
     providers,

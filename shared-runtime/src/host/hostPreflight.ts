@@ -15,7 +15,8 @@ import type { HostPreflight, PlanNeeds } from "../run/startRun";
 import { shownPath } from "../text/shownPath";
 import { programProblem } from "./commandTool";
 import type { McpServers } from "./mcp/servers";
-import { mcpPlanName, mcpRoute } from "./mcp/spec";
+import { mcpPlanName, mcpRoute, mcpTransportOf } from "./mcp/spec";
+import { sandboxProblem } from "./sandbox/toolSandbox";
 import type { Mocks } from "./mocks";
 import type { HostProfile, HostProfileError } from "./profile";
 import { isJsonObject, type JsonObject } from "../json";
@@ -43,17 +44,28 @@ export function hostPreflight(profile: HostProfile, needs: PlanNeeds, options: H
     return path ? { path: [...path] } : {};
   };
   for (const name of needs.tools) {
+    if (mocks?.tools.has(name)) continue;
     const spec = profile.tools.get(name);
-    if (!spec || spec.type !== "command" || mocks?.tools.has(name)) continue;
-    const problem = programProblem(spec, profile.dir, env);
-    if (problem !== undefined)
+    const route = spec === undefined ? mcpRoute(name, profile.mcpServers) : undefined;
+    const server = route === undefined ? undefined : profile.mcpServers.get(route.server);
+    const refuse = (problem: string, fix: string) =>
       problems.push({
         phase: "preflight",
         kind: "tool_unavailable",
         tool: name,
-        message: `tool ${JSON.stringify(name)} cannot run: ${problem}; fix its "command" in ${profile.file}`,
+        message: `tool ${JSON.stringify(name)} cannot run: ${problem}; ${fix} in ${profile.file}`,
         ...at(needs.paths?.tools, name),
       });
+    if (spec?.type === "command") {
+      const problem = programProblem(spec, profile.dir, env);
+      if (problem !== undefined) refuse(problem, `fix its "command"`);
+    }
+    // Before the first side effect: a sandbox the profile requires and this machine cannot make,
+    // or a declared `writes` path that is missing (bubblewrap binds only what exists).
+    const declared =
+      spec?.type === "command" ? spec : server && mcpTransportOf(server) === "stdio" ? server : undefined;
+    const sandboxed = declared && sandboxProblem(profile, declared);
+    if (sandboxed) refuse(sandboxed.problem, sandboxed.fix);
   }
   for (const name of needs.providers) {
     const spec = profile.providers.get(name);

@@ -25,6 +25,7 @@ import type {
   InputSpec,
   Locator,
   ProviderSpec,
+  SandboxMode,
   ToolSpec,
 } from "./profileTypes";
 import { failed, parseSchemaFile, readErrorText } from "./checkedJsonFile";
@@ -131,6 +132,7 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     parallel: hasOwn(value, "parallel") ? (value.parallel as ParallelMode) : undefined,
     ...(hasOwn(value, "journal") ? { journal: value.journal as { dir?: string; enabled?: boolean } } : {}),
     ...(hasOwn(value, "telemetry") ? { telemetry: value.telemetry as { otlp?: string } } : {}),
+    ...(hasOwn(value, "sandbox") ? { sandbox: value.sandbox as SandboxMode } : {}),
     inputs: entries<InputSpec>("inputs"),
     tools: entries<ToolSpec>("tools"),
     providers: entries<ProviderSpec>("providers"),

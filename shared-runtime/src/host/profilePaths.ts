@@ -1,5 +1,5 @@
 // The paths a host profile names (file inputs, the journal's folder, the working folders of
-// command tools and MCP servers), held to the workspace boundary when the profile is read: every
+// command tools and MCP servers, the paths they may write in the sandbox), held to the workspace boundary when the profile is read: every
 // front end reads a profile through here, so none can open one of those paths outside the
 // workspace, and an editor shows the refusal on the string itself.
 
@@ -28,6 +28,10 @@ export function profilePathErrors(
   if (hasOwn(journal, "dir")) check(["journal", "dir"], journal.dir);
   for (const key of ["tools", "mcpServers"])
     for (const [name, spec] of Object.entries(section(key)))
-      if (isJsonObject(spec) && hasOwn(spec, "cwd")) check([key, name, "cwd"], spec.cwd);
+      if (isJsonObject(spec)) {
+        if (hasOwn(spec, "cwd")) check([key, name, "cwd"], spec.cwd);
+        // What a tool may write in the sandbox: only inside the workspace, never its .git.
+        if (Array.isArray(spec.writes)) spec.writes.forEach((path, i) => check([key, name, "writes", i], path));
+      }
   return errors;
 }

@@ -10,6 +10,9 @@ import type { McpServerSpec } from "./mcp/spec";
 
 export type { HostProfileError, SourceLocation };
 
+/** Whether tool processes run in the operating-system sandbox (host/sandbox/, docs/security.md). */
+export type SandboxMode = "preferred" | "required" | "off";
+
 export type InputSpec =
   | { readonly type: "text-file"; readonly path: string; readonly description?: string }
   | { readonly type: "text"; readonly text: string; readonly description?: string }
@@ -54,6 +57,10 @@ export interface CommandToolSpec {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly inheritEnv?: readonly string[];
+  /** Paths the program may write in the sandbox (relative to the profile's folder, in the workspace). */
+  readonly writes?: readonly string[];
+  /** Whether the program may use the network in the sandbox (default false). */
+  readonly network?: boolean;
   readonly timeoutMs?: number;
   readonly maxStdoutBytes?: number;
   readonly maxStderrBytes?: number;
@@ -90,6 +97,8 @@ export interface HostProfile {
   readonly journal?: { readonly dir?: string; readonly enabled?: boolean };
   /** Where runs are exported as OpenTelemetry traces. */
   readonly telemetry?: { readonly otlp?: string };
+  /** Whether tool processes run in the sandbox (host/sandbox/); undefined means "preferred". */
+  readonly sandbox?: SandboxMode;
   readonly inputs: ReadonlyMap<string, InputSpec>;
   readonly tools: ReadonlyMap<string, ToolSpec>;
   readonly providers: ReadonlyMap<string, ProviderSpec>;

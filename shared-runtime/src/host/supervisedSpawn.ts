@@ -1,12 +1,19 @@
 // How every program the runtime starts on a profile's behalf runs (command tools and MCP servers
 // alike): under the supervisor (host/supervisor.ts), the leader of a new process group, in a
 // cgroup of its own where one can be made (host/toolCgroup.ts), with fd 3 the pipe whose end
-// tells the supervisor this process is gone. The caller gets the child (its stdin, stdout and
-// stderr are the program's), the group to kill, and why the program could not start, if so.
+// tells the supervisor this process is gone; and, unless the host profile turns it off, inside
+// the operating-system sandbox (host/sandbox/): bubblewrap between the supervisor and the
+// program, with a process limit. The caller gets the child (its stdin, stdout and stderr are the
+// program's), the group to kill, and why the program could not start, if so.
 
 import type { ChildProcess } from "node:child_process";
-import { join } from "node:path";
+import { accessSync, constants, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { ProcessGroup } from "./processGroup";
+import { bubblewrapArguments } from "./sandbox/bubblewrapArguments";
+import { SANDBOX_MAX_PROCESSES } from "./sandbox/pidsLimit";
+import { sandboxAvailability } from "./sandbox/sandboxProbe";
+import type { ToolSandbox } from "./sandbox/toolSandbox";
 import { createToolCgroup, removeCgroup } from "./toolCgroup";
 
 /** The compiled supervisor, beside this file (out/host/) or beside the bundle (dist/). */
@@ -19,6 +26,13 @@ export interface SupervisedLaunch {
   readonly cwd: string;
   /** The program's whole environment. */
   readonly env: Record<string, string>;
+  /** The sandbox the profile gives the program; undefined when the profile turns it off. */
+  readonly sandbox: ToolSandbox | undefined;
+}
+
+/** A program that may not start: the profile requires the sandbox and none can be made here. */
+export class SandboxRefusal extends Error {
+  readonly code = "ESANDBOX";
 }
 
 export interface SupervisedProcess {
@@ -32,9 +46,13 @@ export interface SupervisedProcess {
   readonly supervisorGone: Promise<void>;
 }
 
-/** Starts `launch` supervised; throws what `spawn` throws (the cgroup is removed first). */
+/**
+ * Starts `launch` supervised; throws what `spawn` throws (the cgroup is removed first), or a
+ * SandboxRefusal when the profile requires a sandbox this machine cannot make.
+ */
 export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
-  const { program, argv, cwd, env } = launch;
+  const { program, argv, pidsMax } = sandboxed(launch);
+  const { cwd, env } = launch;
   const cgroup = createToolCgroup();
   // Under Electron (VS Code's server) the supervisor runs as Node; it drops these two variables
   // again, so the program gets exactly the environment its profile gives.
@@ -42,7 +60,7 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   const supervisorEnv = electron ? { ...env, ELECTRON_RUN_AS_NODE: "1", RLM_PLAN_SUPERVISOR_ELECTRON: "1" } : env;
   let child: ChildProcess;
   try {
-    child = childProcess().spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", program, ...argv], {
+    child = childProcess().spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", String(pidsMax), program, ...argv], {
       shell: false,
       cwd,
       env: supervisorEnv,
@@ -67,6 +85,39 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   });
   return { child, group, startError: () => startError, supervisorGone };
 }
+
+/** The program the supervisor starts: bubblewrap around the tool where there is a sandbox. */
+function sandboxed(launch: SupervisedLaunch): { program: string; argv: readonly string[]; pidsMax: number } {
+  const bare = { program: launch.program, argv: launch.argv, pidsMax: 0 };
+  if (launch.sandbox === undefined) return bare;
+  const availability = sandboxAvailability();
+  if (!availability.available) {
+    if (launch.sandbox.mode === "required")
+      throw new SandboxRefusal(
+        `the host profile requires the sandbox ("sandbox": "required") and ${availability.reason}`,
+      );
+    return bare;
+  }
+  // A program that does not exist fails here as `spawn` would have failed (ENOENT, EACCES): in
+  // the sandbox it would be bubblewrap's exit status 1, and the message would lose the command.
+  const file = resolve(launch.cwd, launch.program);
+  try {
+    accessSync(file, constants.X_OK);
+  } catch (error) {
+    throw Object.assign(new Error(`spawn ${launch.program}`), { code: (error as NodeJS.ErrnoException).code });
+  }
+  const options = bubblewrapArguments(launch.sandbox, { program: file, cwd: launch.cwd });
+  // bubblewrap sets PWD; the program gets exactly the environment its profile gives.
+  const unsetPwd = ENV_PROGRAM === undefined ? [] : [ENV_PROGRAM, "-u", "PWD"];
+  return {
+    program: availability.bwrap,
+    argv: [...options, ...unsetPwd, file, ...launch.argv],
+    pidsMax: SANDBOX_MAX_PROCESSES,
+  };
+}
+
+/** coreutils' env, present on every system bubblewrap runs on. */
+const ENV_PROGRAM = ["/usr/bin/env", "/bin/env"].find((path) => existsSync(path));
 
 /**
  * node:child_process (with net and dgram) on the first program: a run whose tools are built in

@@ -1,20 +1,38 @@
-// The small supervisor every command tool runs under (`node supervisor.js CGROUP PROGRAM ARGS...`).
+// The small supervisor every command tool runs under (`node supervisor.js CGROUP PIDS PROGRAM ARGS...`).
 // It leads the tool's process group, joins the tool's cgroup (when there is one) so everything
 // the tool starts is in it, and runs the tool with its own stdin, stdout and stderr. File
 // descriptor 3 is a pipe to the runtime: when it closes, the runtime is gone (even by SIGKILL),
 // and the supervisor kills the cgroup and the process group. It also reports a failed start on
-// that pipe, and exits as the tool did, so the runtime sees the tool's status.
+// that pipe, and exits as the tool did, so the runtime sees the tool's status. PIDS, when not 0,
+// is the process limit of a sandboxed tool (host/sandbox/pidsLimit.ts), set before it starts.
 
 import { spawn } from "node:child_process";
 import { Socket } from "node:net";
+import { constants as osConstants } from "node:os";
 import { dirname } from "node:path";
+import { createPidsCgroupV1, joinPidsCgroupV1, limitCgroupV2, removePidsCgroupV1 } from "./sandbox/pidsLimit";
 import { joinCgroup, killCgroup } from "./toolCgroup";
 
 /** How long the group has, after SIGTERM, before the supervisor kills the cgroup itself. */
 const TERM_GRACE_MS = 400;
 
-const [cgroup, program, ...argv] = process.argv.slice(2);
+const [cgroup, pidsArgument, program, ...argv] = process.argv.slice(2);
 const inCgroup = cgroup !== undefined && cgroup !== "-" && joinCgroup(cgroup, process.pid);
+const pidsMax = Number(pidsArgument ?? "0");
+// The limit in the tool's own cgroup where the pids controller is on there, else in a cgroup v1
+// pids folder of our own (left and removed again as we exit).
+const pidsFolder =
+  pidsMax > 0 && !(inCgroup && cgroup !== undefined && limitCgroupV2(cgroup, pidsMax))
+    ? createPidsCgroupV1(pidsMax)
+    : undefined;
+if (pidsFolder !== undefined && !joinPidsCgroupV1(pidsFolder, process.pid)) removePidsCgroupV1(pidsFolder, process.pid);
+
+/** Empties and removes our pids folder (the tool is gone or being killed). */
+function releasePids(): void {
+  if (pidsFolder === undefined) return;
+  joinPidsCgroupV1(dirname(pidsFolder), process.pid);
+  killCgroup(pidsFolder);
+}
 const runtime = new Socket({ fd: 3, readable: true, writable: true });
 
 /** Kills everything the tool started, this process last. */
@@ -24,6 +42,7 @@ function killAll(): never {
     joinCgroup(dirname(cgroup), process.pid);
     killCgroup(cgroup);
   }
+  releasePids();
   try {
     process.kill(-process.pid, "SIGKILL");
   } catch {
@@ -53,13 +72,15 @@ const child = spawn(program, argv, { stdio: "inherit", shell: false, env });
 child.on("error", (error: NodeJS.ErrnoException) => {
   runtime.write(`${JSON.stringify({ spawnError: error.code ?? "EIO" })}\n`, () => process.exit(127));
 });
-child.on("exit", (code, signal) => {
+child.on("exit", (exitCode, exitSignal) => {
+  const { code, signal } = toolStatus(exitCode, exitSignal);
   // The tool is done: whatever it left in its cgroup goes now (helpers in the process group are
   // the runtime's to kill, it does so as soon as it sees this exit).
   if (inCgroup && cgroup !== undefined) {
     joinCgroup(dirname(cgroup), process.pid);
     killCgroup(cgroup);
   }
+  releasePids();
   runtime.removeAllListeners();
   runtime.destroy();
   if (signal !== null) {
@@ -68,6 +89,19 @@ child.on("exit", (code, signal) => {
   }
   process.exit(code ?? 1);
 });
+
+/**
+ * The tool's own status. In the sandbox the program is bubblewrap, whose init exits 128 + N when
+ * the tool was killed by signal N: that is reported as the signal, as without the sandbox.
+ */
+function toolStatus(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): { code: number | null; signal: NodeJS.Signals | null } {
+  if (pidsMax <= 0 || code === null || code <= 128) return { code, signal };
+  const name = Object.entries(osConstants.signals).find(([, number]) => number === code - 128)?.[0];
+  return name === undefined ? { code, signal } : { code: null, signal: name as NodeJS.Signals };
+}
 
 // The group got the signal too: give the tool its grace period, then end everything.
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"] as const) {

@@ -9,6 +9,7 @@ import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../anal
 import type { profileHost } from "../host/createHost";
 import type { Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
+import { sandboxNotice } from "../host/sandbox/toolSandbox";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { ProposeResult } from "../providers/proposePlan";
 import type { PolicyOptions } from "../run/pipeline";
@@ -164,6 +165,14 @@ export class PlanSession {
   /** The secrets this session knows (the client's values, the environment's keys): for a front end's wider mask. */
   secretValues(): string[] {
     return [...Object.values(this.options.clientEnv ?? {}), ...environmentSecrets(this.env(), this.profile)];
+  }
+
+  /**
+   * What a run and `check --preflight` say once when the profile's tools will run without the
+   * sandbox it prefers (host/sandbox/); undefined when they get it, or need none.
+   */
+  sandboxNotice(): string | undefined {
+    return this.profile ? sandboxNotice(this.profile) : undefined;
   }
 
   /** How a provider of the profile is shown ("openai-chat MODEL at ORIGIN"), never its key. */

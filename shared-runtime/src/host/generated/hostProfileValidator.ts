@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer","minimum":1},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer","minimum":1},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer","minimum":1},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer","minimum":0},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer","minimum":0},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer","minimum":0},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer","minimum":1},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number","exclusiveMinimum":0}}},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"journal":{"description":"The run journal (rlm-plan runs): where runs under this profile are recorded, or not at all.","type":"object","additionalProperties":false,"properties":{"dir":{"description":"The journal's folder, relative to this file; default .rlm-plan.","type":"string","minLength":1},"enabled":{"description":"false: runs under this profile are not recorded (as rlm-plan run --no-journal). Default true.","type":"boolean"}}},"telemetry":{"description":"Where runs are exported as OpenTelemetry traces.","type":"object","additionalProperties":false,"properties":{"otlp":{"description":"An OTLP/HTTP traces endpoint (http://127.0.0.1:4318/v1/traces): each run is exported there (as rlm-plan run --otlp URL). Message content only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked.","type":"string","pattern":"^https?://"}}},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}},"result":{"description":"A JSON Schema the final value of the plans run under this host must meet: check and the editor report a final value that cannot meet it.","type":"object"}},"definitions":{"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer","minimum":1},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer","minimum":1},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer","minimum":1},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer","minimum":0},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer","minimum":0},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer","minimum":0},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer","minimum":1},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number","exclusiveMinimum":0}}},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"journal":{"description":"The run journal (rlm-plan runs): where runs under this profile are recorded, or not at all.","type":"object","additionalProperties":false,"properties":{"dir":{"description":"The journal's folder, relative to this file; default .rlm-plan.","type":"string","minLength":1},"enabled":{"description":"false: runs under this profile are not recorded (as rlm-plan run --no-journal). Default true.","type":"boolean"}}},"telemetry":{"description":"Where runs are exported as OpenTelemetry traces.","type":"object","additionalProperties":false,"properties":{"otlp":{"description":"An OTLP/HTTP traces endpoint (http://127.0.0.1:4318/v1/traces): each run is exported there (as rlm-plan run --otlp URL). Message content only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked.","type":"string","pattern":"^https?://"}}},"sandbox":{"description":"Whether command tools and MCP servers started over stdio run in an operating-system sandbox (bubblewrap): the system and the workspace read-only except the paths a tool declares in \"writes\", a private /tmp, no home folder, no network unless the tool declares \"network\": true, its own process namespace and a process limit. \"preferred\" (the default) sandboxes where bubblewrap and user namespaces work and says once per run where they do not; \"required\" refuses to start a tool that cannot be sandboxed; \"off\" runs tools as the user's own processes. See docs/security.md, \"Pinning and sandboxing\".","enum":["preferred","required","off"],"default":"preferred"},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}},"result":{"description":"A JSON Schema the final value of the plans run under this host must meet: check and the editor report a final value that cannot meet it.","type":"object"}},"definitions":{"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = require("ajv/dist/runtime/ucs2length").default;
 const schema12 = {"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
@@ -514,7 +514,7 @@ validate11.errors = vErrors;
 return errors === 0;
 }
 
-const schema18 = {"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
+const schema18 = {"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
 const pattern0 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -850,10 +850,15 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.timeoutMs !== undefined){
-let data13 = data.timeoutMs;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err25 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.timeoutMs.type,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data13};
+if(data.writes !== undefined){
+let data13 = data.writes;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i3=0; i3<len2; i3++){
+let data14 = data13[i3];
+if(typeof data14 === "string"){
+if(func3(data14) < 1){
+const err25 = {instancePath:instancePath+"/writes/" + i3,schemaPath:"#/oneOf/1/properties/writes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema18.oneOf[1].properties.writes.items,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -862,9 +867,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 > 2147483647 || isNaN(data13)){
-const err26 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data13};
+}
+else {
+const err26 = {instancePath:instancePath+"/writes/" + i3,schemaPath:"#/oneOf/1/properties/writes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema18.oneOf[1].properties.writes.items.type,parentSchema:schema18.oneOf[1].properties.writes.items,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -873,8 +878,19 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data13 < 1 || isNaN(data13)){
-const err27 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data13};
+}
+let i4 = data13.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data13[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err27 = {instancePath:instancePath+"/writes",schemaPath:"#/oneOf/1/properties/writes/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema18.oneOf[1].properties.writes,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -882,13 +898,14 @@ else {
 vErrors.push(err27);
 }
 errors++;
+break;
+}
+indices1[item1] = i4;
 }
 }
 }
-if(data.maxStdoutBytes !== undefined){
-let data14 = data.maxStdoutBytes;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err28 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStdoutBytes.type,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data14};
+else {
+const err28 = {instancePath:instancePath+"/writes",schemaPath:"#/oneOf/1/properties/writes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema18.oneOf[1].properties.writes.type,parentSchema:schema18.oneOf[1].properties.writes,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -897,9 +914,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 1 || isNaN(data14)){
-const err29 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data14};
+}
+if(data.network !== undefined){
+let data15 = data.network;
+if(typeof data15 !== "boolean"){
+const err29 = {instancePath:instancePath+"/network",schemaPath:"#/oneOf/1/properties/network/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema18.oneOf[1].properties.network.type,parentSchema:schema18.oneOf[1].properties.network,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -909,11 +928,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-if(data.maxStderrBytes !== undefined){
-let data15 = data.maxStderrBytes;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err30 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStderrBytes.type,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data15};
+if(data.timeoutMs !== undefined){
+let data16 = data.timeoutMs;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err30 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.timeoutMs.type,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data16};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -922,9 +940,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err31 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data15};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 2147483647 || isNaN(data16)){
+const err31 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -933,12 +951,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data.inputSchema !== undefined){
-let data16 = data.inputSchema;
-if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err32 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/oneOf/1/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.inputSchema.type,parentSchema:schema18.oneOf[1].properties.inputSchema,data:data16};
+if(data16 < 1 || isNaN(data16)){
+const err32 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/oneOf/1/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.timeoutMs,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -948,10 +962,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data17 = data.returns;
-if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
-const err33 = {instancePath:instancePath+"/returns",schemaPath:"#/oneOf/1/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.returns.type,parentSchema:schema18.oneOf[1].properties.returns,data:data17};
+}
+if(data.maxStdoutBytes !== undefined){
+let data17 = data.maxStdoutBytes;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err33 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStdoutBytes.type,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -960,11 +975,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data18 = data.description;
-if(typeof data18 !== "string"){
-const err34 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data18};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 1 || isNaN(data17)){
+const err34 = {instancePath:instancePath+"/maxStdoutBytes",schemaPath:"#/oneOf/1/properties/maxStdoutBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStdoutBytes,data:data17};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -975,8 +988,10 @@ errors++;
 }
 }
 }
-else {
-const err35 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].type,parentSchema:schema18.oneOf[1],data};
+if(data.maxStderrBytes !== undefined){
+let data18 = data.maxStderrBytes;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err35 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema18.oneOf[1].properties.maxStderrBytes.type,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -985,9 +1000,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-else {
-const err36 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema18.discriminator,parentSchema:schema18,data};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 1 || isNaN(data18)){
+const err36 = {instancePath:instancePath+"/maxStderrBytes",schemaPath:"#/oneOf/1/properties/maxStderrBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema18.oneOf[1].properties.maxStderrBytes,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -997,8 +1012,11 @@ vErrors.push(err36);
 errors++;
 }
 }
-else {
-const err37 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema18.discriminator,parentSchema:schema18,data};
+}
+if(data.inputSchema !== undefined){
+let data19 = data.inputSchema;
+if(!(data19 && typeof data19 == "object" && !Array.isArray(data19))){
+const err37 = {instancePath:instancePath+"/inputSchema",schemaPath:"#/oneOf/1/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.inputSchema.type,parentSchema:schema18.oneOf[1].properties.inputSchema,data:data19};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1008,8 +1026,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.type,parentSchema:schema18,data};
+if(data.returns !== undefined){
+let data20 = data.returns;
+if(!(data20 && typeof data20 == "object" && !Array.isArray(data20))){
+const err38 = {instancePath:instancePath+"/returns",schemaPath:"#/oneOf/1/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].properties.returns.type,parentSchema:schema18.oneOf[1].properties.returns,data:data20};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1018,11 +1038,69 @@ vErrors.push(err38);
 }
 errors++;
 }
+}
+if(data.description !== undefined){
+let data21 = data.description;
+if(typeof data21 !== "string"){
+const err39 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data21};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.oneOf[1].type,parentSchema:schema18.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema18.discriminator,parentSchema:schema18,data};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema18.discriminator,parentSchema:schema18,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema18.type,parentSchema:schema18,data};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
 validate13.errors = vErrors;
 return errors === 0;
 }
 
-const schema21 = {"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}};
+const schema21 = {"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}};
 const pattern3 = new RegExp("^https?://", "u");
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1226,11 +1304,15 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.url !== undefined){
-let data9 = data.url;
-if(typeof data9 === "string"){
-if(!pattern3.test(data9)){
-const err14 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema21.properties.url,data:data9};
+if(data.writes !== undefined){
+let data9 = data.writes;
+if(Array.isArray(data9)){
+const len2 = data9.length;
+for(let i3=0; i3<len2; i3++){
+let data10 = data9[i3];
+if(typeof data10 === "string"){
+if(func3(data10) < 1){
+const err14 = {instancePath:instancePath+"/writes/" + i3,schemaPath:"#/properties/writes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema21.properties.writes.items,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1241,7 +1323,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.url.type,parentSchema:schema21.properties.url,data:data9};
+const err15 = {instancePath:instancePath+"/writes/" + i3,schemaPath:"#/properties/writes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.writes.items.type,parentSchema:schema21.properties.writes.items,data:data10};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1251,10 +1333,18 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.timeoutMs !== undefined){
-let data10 = data.timeoutMs;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err16 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema21.properties.timeoutMs.type,parentSchema:schema21.properties.timeoutMs,data:data10};
+let i4 = data9.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data9[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err16 = {instancePath:instancePath+"/writes",schemaPath:"#/properties/writes/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema21.properties.writes,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1262,10 +1352,14 @@ else {
 vErrors.push(err16);
 }
 errors++;
+break;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 2147483647 || isNaN(data10)){
-const err17 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema21.properties.timeoutMs,data:data10};
+indices1[item1] = i4;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/writes",schemaPath:"#/properties/writes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema21.properties.writes.type,parentSchema:schema21.properties.writes,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1274,8 +1368,11 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data10 < 1 || isNaN(data10)){
-const err18 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema21.properties.timeoutMs,data:data10};
+}
+if(data.network !== undefined){
+let data11 = data.network;
+if(typeof data11 !== "boolean"){
+const err18 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema21.properties.network.type,parentSchema:schema21.properties.network,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1285,11 +1382,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-if(data.startupTimeoutMs !== undefined){
-let data11 = data.startupTimeoutMs;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err19 = {instancePath:instancePath+"/startupTimeoutMs",schemaPath:"#/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema21.properties.startupTimeoutMs.type,parentSchema:schema21.properties.startupTimeoutMs,data:data11};
+if(data.url !== undefined){
+let data12 = data.url;
+if(typeof data12 === "string"){
+if(!pattern3.test(data12)){
+const err19 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema21.properties.url,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1298,9 +1395,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 2147483647 || isNaN(data11)){
-const err20 = {instancePath:instancePath+"/startupTimeoutMs",schemaPath:"#/properties/startupTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema21.properties.startupTimeoutMs,data:data11};
+}
+else {
+const err20 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.url.type,parentSchema:schema21.properties.url,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1309,8 +1406,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data11 < 1 || isNaN(data11)){
-const err21 = {instancePath:instancePath+"/startupTimeoutMs",schemaPath:"#/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema21.properties.startupTimeoutMs,data:data11};
+}
+if(data.timeoutMs !== undefined){
+let data13 = data.timeoutMs;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err21 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema21.properties.timeoutMs.type,parentSchema:schema21.properties.timeoutMs,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1319,12 +1419,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
-if(data.maxMessageBytes !== undefined){
-let data12 = data.maxMessageBytes;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err22 = {instancePath:instancePath+"/maxMessageBytes",schemaPath:"#/properties/maxMessageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema21.properties.maxMessageBytes.type,parentSchema:schema21.properties.maxMessageBytes,data:data12};
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 2147483647 || isNaN(data13)){
+const err22 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema21.properties.timeoutMs,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1333,9 +1430,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 268435456 || isNaN(data12)){
-const err23 = {instancePath:instancePath+"/maxMessageBytes",schemaPath:"#/properties/maxMessageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 268435456},message:"must be <= 268435456",schema:268435456,parentSchema:schema21.properties.maxMessageBytes,data:data12};
+if(data13 < 1 || isNaN(data13)){
+const err23 = {instancePath:instancePath+"/timeoutMs",schemaPath:"#/properties/timeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema21.properties.timeoutMs,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1344,8 +1440,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data12 < 1 || isNaN(data12)){
-const err24 = {instancePath:instancePath+"/maxMessageBytes",schemaPath:"#/properties/maxMessageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema21.properties.maxMessageBytes,data:data12};
+}
+}
+if(data.startupTimeoutMs !== undefined){
+let data14 = data.startupTimeoutMs;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err24 = {instancePath:instancePath+"/startupTimeoutMs",schemaPath:"#/properties/startupTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema21.properties.startupTimeoutMs.type,parentSchema:schema21.properties.startupTimeoutMs,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1354,16 +1454,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-if(data.tools !== undefined){
-let data13 = data.tools;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key2 in data13){
-const _errs30 = errors;
-if(typeof key2 === "string"){
-if(func3(key2) < 1){
-const err25 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema21.properties.tools.propertyNames,data:key2,propertyName:key2};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 2147483647 || isNaN(data14)){
+const err25 = {instancePath:instancePath+"/startupTimeoutMs",schemaPath:"#/properties/startupTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema21.properties.startupTimeoutMs,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1372,10 +1465,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-var valid7 = _errs30 === errors;
-if(!valid7){
-const err26 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema21.properties.tools.propertyNames,parentSchema:schema21.properties.tools,data:data13};
+if(data14 < 1 || isNaN(data14)){
+const err26 = {instancePath:instancePath+"/startupTimeoutMs",schemaPath:"#/properties/startupTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema21.properties.startupTimeoutMs,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1385,11 +1476,11 @@ vErrors.push(err26);
 errors++;
 }
 }
-for(const key3 in data13){
-let data14 = data13[key3];
-if(typeof data14 === "string"){
-if(func3(data14) < 1){
-const err27 = {instancePath:instancePath+"/tools/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema21.properties.tools.additionalProperties,data:data14};
+}
+if(data.maxMessageBytes !== undefined){
+let data15 = data.maxMessageBytes;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err27 = {instancePath:instancePath+"/maxMessageBytes",schemaPath:"#/properties/maxMessageBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema21.properties.maxMessageBytes.type,parentSchema:schema21.properties.maxMessageBytes,data:data15};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1398,9 +1489,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/tools/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.tools.additionalProperties.type,parentSchema:schema21.properties.tools.additionalProperties,data:data14};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 268435456 || isNaN(data15)){
+const err28 = {instancePath:instancePath+"/maxMessageBytes",schemaPath:"#/properties/maxMessageBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 268435456},message:"must be <= 268435456",schema:268435456,parentSchema:schema21.properties.maxMessageBytes,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1409,10 +1500,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.properties.tools.type,parentSchema:schema21.properties.tools,data:data13};
+if(data15 < 1 || isNaN(data15)){
+const err29 = {instancePath:instancePath+"/maxMessageBytes",schemaPath:"#/properties/maxMessageBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema21.properties.maxMessageBytes,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1422,10 +1511,15 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data15 = data.description;
-if(typeof data15 !== "string"){
-const err30 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data15};
+}
+if(data.tools !== undefined){
+let data16 = data.tools;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key2 in data16){
+const _errs36 = errors;
+if(typeof key2 === "string"){
+if(func3(key2) < 1){
+const err30 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema21.properties.tools.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1435,14 +1529,76 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.type,parentSchema:schema21,data};
+var valid10 = _errs36 === errors;
+if(!valid10){
+const err31 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema21.properties.tools.propertyNames,parentSchema:schema21.properties.tools,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+}
+for(const key3 in data16){
+let data17 = data16[key3];
+if(typeof data17 === "string"){
+if(func3(data17) < 1){
+const err32 = {instancePath:instancePath+"/tools/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema21.properties.tools.additionalProperties,data:data17};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/tools/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.properties.tools.additionalProperties.type,parentSchema:schema21.properties.tools.additionalProperties,data:data17};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.properties.tools.type,parentSchema:schema21.properties.tools,data:data16};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data18 = data.description;
+if(typeof data18 !== "string"){
+const err35 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data18};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema21.type,parentSchema:schema21,data};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }
@@ -2429,14 +2585,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.providers !== undefined){
-let data28 = data.providers;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key11 in data28){
-const _errs66 = errors;
-if(typeof key11 === "string"){
-if(func3(key11) < 1){
-const err52 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.providers.propertyNames,data:key11,propertyName:key11};
+if(data.sandbox !== undefined){
+let data28 = data.sandbox;
+if(!(((data28 === "preferred") || (data28 === "required")) || (data28 === "off"))){
+const err52 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/enum",keyword:"enum",params:{allowedValues: schema11.properties.sandbox.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.sandbox.enum,parentSchema:schema11.properties.sandbox,data:data28};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2446,9 +2598,14 @@ vErrors.push(err52);
 errors++;
 }
 }
-var valid14 = _errs66 === errors;
-if(!valid14){
-const err53 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.providers.propertyNames,parentSchema:schema11.properties.providers,data:data28};
+if(data.providers !== undefined){
+let data29 = data.providers;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key11 in data29){
+const _errs67 = errors;
+if(typeof key11 === "string"){
+if(func3(key11) < 1){
+const err53 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.providers.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2458,15 +2615,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-for(const key12 in data28){
-if(!(validate17(data28[key12], {instancePath:instancePath+"/providers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data28,parentDataProperty:key12,rootData}))){
-vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.providers.type,parentSchema:schema11.properties.providers,data:data28};
+var valid14 = _errs67 === errors;
+if(!valid14){
+const err54 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.providers.propertyNames,parentSchema:schema11.properties.providers,data:data29};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2476,10 +2627,15 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data30 = data.result;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
-const err55 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.result.type,parentSchema:schema11.properties.result,data:data30};
+for(const key12 in data29){
+if(!(validate17(data29[key12], {instancePath:instancePath+"/providers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data29,parentDataProperty:key12,rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.providers.type,parentSchema:schema11.properties.providers,data:data29};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2489,14 +2645,27 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-else {
-const err56 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.result !== undefined){
+let data31 = data.result;
+if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
+const err56 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.result.type,parentSchema:schema11.properties.result,data:data31};
 if(vErrors === null){
 vErrors = [err56];
 }
 else {
 vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
 }
 errors++;
 }

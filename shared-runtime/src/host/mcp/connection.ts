@@ -17,12 +17,15 @@ import { MCP_DEFAULTS, mcpTransportOf, type McpServerSpec } from "./spec";
 import { mcpSdk } from "./lazySdk";
 import { mcpOutputValidator } from "./outputSchemas";
 import { GroupStdioTransport, tooBigText } from "./stdioTransport";
+import { toolSandbox, type SandboxHost } from "../sandbox/toolSandbox";
 
 export interface McpConnectionOptions {
   /** Where inheritEnv names are copied from, and PATH for finding the program; default process.env. */
   readonly hostEnv?: NodeJS.ProcessEnv;
   /** Records the server's process group so a host can kill it when it closes. */
   readonly tracker?: ProcessTracker;
+  /** The profile whose `sandbox` setting, with the server's own declarations, confines a stdio server. */
+  readonly sandbox: SandboxHost;
 }
 
 export interface McpCallOptions {
@@ -41,7 +44,7 @@ export class McpConnection {
     readonly server: string,
     private readonly spec: McpServerSpec,
     private readonly profileDir: string,
-    private readonly options: McpConnectionOptions = {},
+    private readonly options: McpConnectionOptions,
   ) {}
 
   get timeoutMs(): number {
@@ -152,6 +155,7 @@ export class McpConnection {
       cwd,
       env,
       maxMessageBytes: this.spec.maxMessageBytes ?? MCP_DEFAULTS.maxMessageBytes,
+      sandbox: toolSandbox(this.options.sandbox, this.spec),
       ...(this.options.tracker ? { tracker: this.options.tracker } : {}),
     });
   }

@@ -32,7 +32,7 @@ export async function discoverMcpTools(
   const { McpConnection: Connection } = require("./connection") as { McpConnection: typeof McpConnection };
   await Promise.all(
     [...profile.mcpServers].map(async ([server, spec]) => {
-      const connection = new Connection(server, spec, profile.dir, { ...options, tracker });
+      const connection = new Connection(server, spec, profile.dir, { ...options, tracker, sandbox: profile });
       try {
         for (const tool of await connection.tools()) {
           const name = mcpPlanName(server, tool.name, spec);

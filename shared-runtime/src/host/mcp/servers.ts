@@ -6,12 +6,15 @@
 import type { JsonValue } from "../../json";
 import type { ToolContext, ToolHandler } from "../../run/host";
 import type { ProcessTracker } from "../processGroup";
+import type { SandboxHost } from "../sandbox/toolSandbox";
 import { McpConnection } from "./connection";
 import { mcpRoute, type McpServerSpec } from "./spec";
 
 export interface McpServersOptions {
   readonly hostEnv?: NodeJS.ProcessEnv;
   readonly tracker?: ProcessTracker;
+  /** The profile whose `sandbox` setting confines the stdio servers. */
+  readonly sandbox: SandboxHost;
 }
 
 export class McpServers {
@@ -20,7 +23,7 @@ export class McpServers {
   constructor(
     private readonly specs: ReadonlyMap<string, McpServerSpec>,
     private readonly profileDir: string,
-    private readonly options: McpServersOptions = {},
+    private readonly options: McpServersOptions,
   ) {}
 
   /** The handler of a plan tool name some server offers, or undefined. */

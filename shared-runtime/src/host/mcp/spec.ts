@@ -10,6 +10,10 @@ export interface McpServerSpec {
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly inheritEnv?: readonly string[];
+  /** Paths a stdio server may write in the sandbox (relative to the profile's folder, in the workspace). */
+  readonly writes?: readonly string[];
+  /** Whether a stdio server may use the network in the sandbox (default false). */
+  readonly network?: boolean;
   readonly url?: string;
   readonly timeoutMs?: number;
   readonly startupTimeoutMs?: number;

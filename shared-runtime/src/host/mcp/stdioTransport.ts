@@ -12,6 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lastLine, shownCommand, spawnErrorText } from "../commandTool";
 import type { ProcessGroup, ProcessTracker } from "../processGroup";
+import type { ToolSandbox } from "../sandbox/toolSandbox";
 import { spawnSupervised, type SupervisedProcess } from "../supervisedSpawn";
 import { mcpSdk } from "./lazySdk";
 import { LineFramer } from "./lineFramer";
@@ -27,6 +28,8 @@ export interface StdioServerLaunch {
   /** The most bytes one message from the server may hold. */
   readonly maxMessageBytes: number;
   readonly tracker?: ProcessTracker;
+  /** The server's sandbox; undefined when the profile turns it off. */
+  readonly sandbox: ToolSandbox | undefined;
 }
 
 const STDERR_TAIL_BYTES = 8 * 1024;
@@ -61,11 +64,11 @@ export class GroupStdioTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const { program, command, args, cwd, env } = this.launch;
+      const { program, command, args, cwd, env, sandbox } = this.launch;
       const shown = shownCommand(command);
       let supervised: SupervisedProcess;
       try {
-        supervised = spawnSupervised({ program, argv: args, cwd, env });
+        supervised = spawnSupervised({ program, argv: args, cwd, env, sandbox });
       } catch (error) {
         reject(new Error(spawnErrorText(shown, error)));
         return;

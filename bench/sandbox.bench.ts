@@ -1,0 +1,70 @@
+// The sandbox's cost per tool call (issue 37: at most 1.3x a bare spawn). One command tool call
+// (test/fixtures/tools/echo.js: JSON in, JSON out) three ways, samples interleaved in this
+// process: a bare `child_process.spawn` of the same program with the same stdin (the baseline),
+// the command tool with `"sandbox": "off"` (the supervisor, its process group and cgroup), and with
+// the sandbox (bubblewrap, namespaces, the pids limit). Prints the median call and the ratios. A
+// measurement, not a test.
+//
+//   node bench/out/sandbox.bench.js
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createCommandTool, ProcessTracker, sandboxAvailability } from "@rlm-plan/core/host";
+import { awaitedCalls, measure, table } from "./measure";
+
+const ROOT = resolve(__dirname, "..", "..");
+const ECHO = join(ROOT, "test", "fixtures", "tools", "echo.js");
+
+function bareCall(): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [ECHO], { stdio: ["pipe", "pipe", "ignore"], env: {} });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("error", fail);
+    child.on("close", () => done(out));
+    child.stdin.end(JSON.stringify({ text: "hi" }));
+  });
+}
+
+async function main(): Promise<void> {
+  const available = sandboxAvailability();
+  if (!available.available) {
+    process.stdout.write(`no sandbox here: ${available.reason}\n`);
+    return;
+  }
+  // A workspace of its own (the sandbox mounts it read-only), outside the repository.
+  const dir = mkdtempSync(join(tmpdir(), "rlm-plan-sandbox-bench-"));
+  const tracker = new ProcessTracker();
+  const signal = new AbortController().signal;
+  const spec = { type: "command" as const, command: [process.execPath, ECHO] };
+  const profile = (sandbox: "off" | "required") => ({ file: join(dir, "rlmplan.host.json"), dir, sandbox });
+  const off = createCommandTool(spec, profile("off"), { tracker });
+  const sandboxed = createCommandTool(spec, profile("required"), { tracker });
+  const call = (tool: typeof off) => () => Promise.resolve(tool({ text: "hi" }, { signal, tool: "echo" }));
+  const [bare, supervised, inSandbox] = await measure(
+    awaitedCalls(bareCall),
+    awaitedCalls(call(off)),
+    awaitedCalls(call(sandboxed)),
+  );
+  await tracker.closeAll();
+  rmSync(dir, { recursive: true, force: true });
+  const row = (name: string, timing: typeof bare) => [
+    name,
+    `${timing.ms.toFixed(1)} ms`,
+    `±${(timing.spread * 100).toFixed(0)}%`,
+    `${(timing.ms / bare.ms).toFixed(2)}x`,
+  ];
+  table(
+    ["one echo.js call", "median", "spread", "vs bare spawn"],
+    [
+      row("bare child_process.spawn", bare),
+      row('command tool, "sandbox": "off"', supervised),
+      row("command tool, sandboxed", inSandbox),
+    ],
+  );
+  process.stdout.write(`sandbox vs supervised: ${(inSandbox.ms / supervised.ms).toFixed(2)}x\n`);
+}
+
+void main();

@@ -1,0 +1,81 @@
+// The profile's `sandbox` setting as a user meets it through the CLI: "preferred" where no sandbox
+// can be made runs and says so once (run) and in `check --preflight`; "off" says nothing; a
+// `writes` path outside the workspace is an error of the profile, located at its string.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CLI, cliWorkspace } from "../support/cliWorkspace";
+
+const ws = cliWorkspace("sandbox-modes");
+const NONE = { RLM_PLAN_BWRAP: "/nonexistent/bwrap" };
+const NOTE =
+  'tools run without a sandbox: RLM_PLAN_BWRAP names "/nonexistent/bwrap", which is not an executable file (set "sandbox": "required" in the host profile to refuse instead)';
+
+function workspace(name: string, profile: Record<string, unknown>): string {
+  const folder = join(ws.dir, name);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    join(folder, "rlmplan.host.json"),
+    JSON.stringify({
+      capabilities: ["tool(echo)"],
+      tools: { echo: { type: "command", command: ["sh", "-c", "cat > /dev/null; echo 7"] } },
+      ...profile,
+    }),
+  );
+  writeFileSync(
+    join(folder, "p.rlmplan.json"),
+    '{"steps": [{"op": "tool", "name": "echo", "args": {}, "bind": "r"}, {"op": "final", "value": {"ref": "var", "name": "r"}}]}\n',
+  );
+  return folder;
+}
+
+function cli(cwd: string, env: Record<string, string>, ...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", ...env },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('"preferred" where no sandbox can be made: the run goes on and says so once', () => {
+  const folder = workspace("preferred", {});
+  const ran = cli(folder, NONE, "run", "p.rlmplan.json", "--no-journal");
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.equal(ran.stdout, "7\n");
+  const notes = ran.stderr.split("\n").filter((line) => line.startsWith("rlm-plan: note: "));
+  assert.deepEqual(notes, [`rlm-plan: note: ${NOTE}`]);
+  const checked = cli(folder, NONE, "check", "--preflight", "p.rlmplan.json");
+  assert.equal(checked.code, 0, checked.stderr);
+  assert.equal(
+    checked.stderr,
+    `rlm-plan: preflight of p.rlmplan.json: no MCP server to start\nrlm-plan: preflight of p.rlmplan.json: ${NOTE}\n`,
+  );
+});
+
+test('"off": no sandbox and nothing said about one', () => {
+  const folder = workspace("off", { sandbox: "off" });
+  const ran = cli(folder, NONE, "run", "p.rlmplan.json", "--no-journal");
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.doesNotMatch(ran.stderr, /sandbox/);
+});
+
+test("a writes path outside the workspace is an error of the profile, at its string", () => {
+  const folder = workspace("outside", {
+    tools: { echo: { type: "command", command: ["sh", "-c", "echo 7"], writes: ["out", "../elsewhere"] } },
+  });
+  mkdirSync(join(folder, "out"));
+  const checked = cli(folder, {}, "check", "p.rlmplan.json");
+  assert.equal(checked.code, 1);
+  const located = checked.stdout
+    .split("\n")
+    .concat(checked.stderr.split("\n"))
+    .find((line) => line.includes("../elsewhere"));
+  assert.match(
+    located ?? "",
+    /^rlmplan\.host\.json:1:\d+: error: "\.\.\/elsewhere" is outside the workspace \(.+\): a path in a workspace file must stay in the folder of the host profile or of the repository; allow an outside folder with --allow-path DIR/,
+  );
+});
