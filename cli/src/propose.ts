@@ -135,19 +135,23 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
   const report = new Report(args, reply, proposal, io);
   if (!proposal.ok || !args.run) return report.finish(undefined);
   // The one run pipeline, from the proposed plan's text, in a session under the same host profile.
-  // Recorded in the run journal as `run` records (session/runRecording.ts); never refused (no resume).
+  // Recorded and traced by the session as every run is (the profile's journal and telemetry.otlp).
   const proposed = session.withText(proposal.planText);
-  const started = proposed.record({
-    origin: "cli",
-    options: { proposed: { provider: args.provider } },
-    onNotice: (message) => io.stderr(`rlm-plan propose: ${message}\n`),
-  });
-  const { outcome } = await proposed.run({
+  const run = proposed.run({
+    life: {
+      origin: "cli",
+      given: { proposed: { provider: args.provider } },
+      onNotice: (message) => io.stderr(`rlm-plan propose: ${message}\n`),
+    },
     signal,
     onTransition: (transition) => report.transition(transition),
-    ...(started.ok ? { recording: started.recording } : {}),
-  }).done;
-  return report.finish(outcome);
+  });
+  const { outcome } = await run.done;
+  try {
+    return report.finish(outcome);
+  } finally {
+    await run.settled(signal);
+  }
 }
 
 /** Prints as things happen in text mode; gathers one object for --json. */

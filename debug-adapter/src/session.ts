@@ -26,7 +26,7 @@ import {
   type StepLine,
   type StepPause,
 } from "@rlm-plan/core";
-import { sessionMask } from "@rlm-plan/core/session";
+import { sessionMask, type SessionRunOptions } from "@rlm-plan/core/session";
 import type { RecordedReplies } from "@rlm-plan/core/journal";
 import { Breakpoints } from "./breakpoints";
 import * as inspection from "./inspection";
@@ -183,23 +183,15 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
       ...(prepared.mocks ? { mocks: resolvePath(prepared.mocks) } : {}),
     });
     this.startedAt = performance.now();
-    // Recorded in the workspace's run journal as every run is (the session's one way); a replay
-    // of a recorded run is not a run of its own.
-    const started = prepared.replay
-      ? { ok: false as const }
-      : prepared.session.record({
-          origin: "debugger",
-          ...(prepared.mocks ? { options: { mocks: resolvePath(prepared.mocks) } } : {}),
-          onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
-        });
-    const recording = started.ok ? started.recording : undefined;
-    this.recorded = recording ? { dir: recording.store.dir, id: recording.recorder.runId } : undefined;
-    if (recording)
-      reportJournal(this, { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid });
-    // The one run pipeline: check, build what the plan names, preflight, execute.
-    const report = await prepared.session.run({
-      recording,
-      ...(prepared.replay ? { observers: [prepared.replay.observer] } : replies ? { observers: [replies] } : {}),
+    // The session records the run in the workspace's journal and traces it, as every run is; a
+    // replay of a recorded run is not a run of its own (the session's `replay` records nothing).
+    const options: SessionRunOptions = {
+      life: {
+        origin: "debugger",
+        ...(prepared.mocks ? { given: { mocks: resolvePath(prepared.mocks) } } : {}),
+        onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
+      },
+      ...(replies ? { observers: [replies] } : {}),
       onHostBuilt: (built) => (this.created = built),
       signal: this.cancel.signal,
       countPausedTime,
@@ -214,7 +206,20 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
             beforeStep: (pause: StepPause) => stops.beforeStep(this, pause),
             onStepFailed: (pause: StepPause, error: PlanError) => stops.onStepFailed(this, pause, error),
           }),
-    }).done;
+    };
+    const started = prepared.replay
+      ? prepared.session.replay(prepared.replay.recorded, options)
+      : { ok: true as const, run: prepared.session.run(options) };
+    if (!started.ok) {
+      this.finish(
+        failedOutcome("runtime_error", `run ${prepared.replay?.run ?? ""} cannot be replayed: ${started.refusal}`),
+      );
+      return;
+    }
+    const { run } = started;
+    this.recorded = run.recorded ? { dir: run.recorded.dir, id: run.recorded.id } : undefined;
+    if (run.recorded) reportJournal(this, { ...run.recorded });
+    const report = await run.done;
     // A run cancelled to restart from a step ends quietly: the restarted run goes on.
     if (this.restartAt === undefined) this.finish(report.outcome, report.mocked);
   }

@@ -119,6 +119,7 @@ test("a debug run forwards the run's whole event stream: the retry's failed atte
   const opened = await openPlanSession({ file: PLAN, cwd: MOCKS_DIR, mocks: { file: MOCKS }, allInputs: true });
   assert.ok(opened.ok);
   const normal: RunEvent[] = [];
-  await opened.session.run({ onEvent: (event) => normal.push(event) }).done;
+  await opened.session.run({ life: { origin: "debugger", journal: false }, onEvent: (event) => normal.push(event) })
+    .done;
   assert.deepEqual(events.map(timeless), normal.map(timeless));
 });
