@@ -26,11 +26,11 @@ export const TRACED_PLAN = `{
 export const TRACED_MOCKS = { providers: { m: [{ value: `the key is ${TRACED_KEY}`, repeat: true }] } };
 
 /** The host profile: telemetry to `url`; nothing asks the front end to trace or record. */
-export function tracedProfile(url: string): Record<string, unknown> {
+export function tracedProfile(url: string, baseUrl = "http://127.0.0.1:9/v1"): Record<string, unknown> {
   return {
     capabilities: ["model(m)"],
     providers: {
-      m: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "life-model", apiKeyEnv: TRACED_KEY_ENV },
+      m: { type: "openai-chat", baseUrl, model: "life-model", apiKeyEnv: TRACED_KEY_ENV },
     },
     telemetry: { otlp: url },
   };
@@ -41,7 +41,12 @@ export function tracedProfile(url: string): Record<string, unknown> {
  * journal's run `runId`, the chat span under it with the reply captured and masked, and the key
  * nowhere in any body.
  */
-export async function assertTraced(receiver: OtlpReceiver, planName: string, runId: number): Promise<void> {
+export async function assertTraced(
+  receiver: OtlpReceiver,
+  planName: string,
+  runId: number,
+  output = '"the key is ***"',
+): Promise<void> {
   const root = `invoke_workflow ${planName}`;
   const spans = await receiver.spansWith(root);
   const mine = spans.filter((s) => s.traceId === spans.find((r) => r.name === root)?.traceId);
@@ -50,7 +55,7 @@ export async function assertTraced(receiver: OtlpReceiver, planName: string, run
   const chat = mine.find((s) => s.name === "chat life-model");
   assert.equal(chat?.parentSpanId, workflow?.spanId);
   assert.equal(spanAttribute(workflow, "rlm_plan.run.id"), runId);
-  assert.equal(spanAttribute(chat, "gen_ai.output.messages"), '"the key is ***"');
+  assert.equal(spanAttribute(chat, "gen_ai.output.messages"), output);
   const all = receiver.bodies.join("\n");
   assert.equal(all.includes(TRACED_KEY), false, "the key reached the receiver");
 }
