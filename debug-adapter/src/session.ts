@@ -27,13 +27,12 @@ import {
   type StepPause,
 } from "@rlm-plan/core";
 import { sessionMask, type SessionRunOptions } from "@rlm-plan/core/session";
-import type { RecordedReplies } from "@rlm-plan/core/journal";
 import { Breakpoints } from "./breakpoints";
 import * as inspection from "./inspection";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
-import { restartFrame } from "./restart";
+import { restartFrame, sessionRunOf } from "./restart";
 import { finishRun, reportJournal, reportRunEvent, reportStarted } from "./runEvents";
-import { errorText, failedOutcome, type Held, type SessionState } from "./sessionState";
+import { errorText, failedOutcome, type Held, type RestartFrom, type SessionState } from "./sessionState";
 import type { Stepping } from "./stepping";
 import * as stops from "./stops";
 import { TimeTravel } from "./timeTravel";
@@ -174,7 +173,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     );
   }
 
-  async run(prepared: Prepared, countPausedTime: boolean, replies?: RecordedReplies): Promise<void> {
+  async run(prepared: Prepared, countPausedTime: boolean, restart?: RestartFrom): Promise<void> {
     const dry = prepared.mocks ? ` (mocked: ${prepared.mocks})` : "";
     this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}${dry}\n`);
     reportStarted(this, {
@@ -191,7 +190,6 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
         ...(prepared.mocks ? { given: { mocks: resolvePath(prepared.mocks) } } : {}),
         onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
       },
-      ...(replies ? { observers: [replies] } : {}),
       onHostBuilt: (built) => (this.created = built),
       signal: this.cancel.signal,
       countPausedTime,
@@ -207,9 +205,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
             onStepFailed: (pause: StepPause, error: PlanError) => stops.onStepFailed(this, pause, error),
           }),
     };
-    const started = prepared.replay
-      ? prepared.session.replay(prepared.replay.recorded, options)
-      : { ok: true as const, run: prepared.session.run(options) };
+    const started = sessionRunOf(prepared, options, restart);
     if (!started.ok) {
       this.finish(
         failedOutcome("runtime_error", `run ${prepared.replay?.run ?? ""} cannot be replayed: ${started.refusal}`),

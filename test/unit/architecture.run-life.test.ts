@@ -1,6 +1,7 @@
 // Holds "the session owns a run's life" (issue 35 item 1; ARCHITECTURE.md): a front end (cli/,
 // server/, debug-adapter/, client/) never reads a recorded run's details itself, never starts or
-// continues a journal entry (RunRecorder.begin/resume), and writes no SQL; the core's session
+// continues a journal entry (RunRecorder.begin/resume), never resumes or replays from the journal
+// itself (a resume point, recorded replies), and writes no SQL; the core's session
 // (`resume`, `replay`, recordedRun.ts) and journal/ do. The scanner is shown a planted offender of
 // each kind first, so it can fail.
 
@@ -16,6 +17,10 @@ const FRONT_ENDS = ["cli/src", "server/src", "debug-adapter/src", "client/src"];
 const ACTS: readonly { readonly act: string; readonly pattern: RegExp }[] = [
   { act: "parses a recorded run's details", pattern: /JSON\.parse\([^;]*?\.details\b/ },
   { act: "starts or continues a journal entry", pattern: /\bRunRecorder\s*\.\s*(?:begin|resume)\s*\(/ },
+  {
+    act: "resumes or replays from the journal itself",
+    pattern: /\b(?:resumePoint|recordedRun|checkSameInputs|replayMocks|callsBefore)\s*\(|\bnew\s+RecordedReplies\s*\(/,
+  },
   {
     act: "writes SQL",
     pattern:
@@ -39,6 +44,9 @@ test("the scanner finds each act, and not in comments", () => {
   ]);
   assert.deepEqual(offences("x.ts", "const r = RunRecorder.resume(store, point, meta);"), [
     "x.ts starts or continues a journal entry",
+  ]);
+  assert.deepEqual(offences("x.ts", "const r = new RecordedReplies(callsBefore(recordedRun(store, 3), at), mask);"), [
+    "x.ts resumes or replays from the journal itself",
   ]);
   assert.deepEqual(offences("x.ts", 'store.db.prepare("SELECT id FROM runs WHERE origin = ?").get(o);'), [
     "x.ts writes SQL",

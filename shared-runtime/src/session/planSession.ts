@@ -200,6 +200,17 @@ export class PlanSession {
     return { ok: true, run };
   }
 
+  /**
+   * Runs the plan again from the step at `step` (the debugger's Restart Frame): the steps before
+   * it answered from the recorded run's entry (nothing of them runs again), that step and what
+   * follows for real. A run of its own, recorded and traced as every run is.
+   */
+  rerunFrom(recorded: RecordedRun, step: readonly (string | number)[], options: SessionRunOptions): SessionRun {
+    const journal = replayModules();
+    const replies = new journal.RecordedReplies(journal.callsBefore(recorded.point, step), this.mask, false);
+    return this.run({ ...options, observers: [...(options.observers ?? []), replies] });
+  }
+
   /** Why a recorded run is not this session's plan under this host profile, or undefined when it is. */
   changedSince(recorded: RecordedRun): string | undefined {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
