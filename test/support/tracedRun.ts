@@ -38,13 +38,13 @@ export function tracedProfile(url: string, baseUrl = "http://127.0.0.1:9/v1"): R
 
 /**
  * The run's trace as the receiver got it: the workflow span named after the plan and naming the
- * journal's run `runId`, the chat span under it with the reply captured and masked, and the key
+ * journal's run `runId` (none for an unrecorded run), the chat span under it with the reply captured and masked, and the key
  * nowhere in any body.
  */
 export async function assertTraced(
   receiver: OtlpReceiver,
   planName: string,
-  runId: number,
+  runId: number | undefined,
   output = '"the key is ***"',
 ): Promise<void> {
   const root = `invoke_workflow ${planName}`;
