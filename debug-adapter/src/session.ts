@@ -218,6 +218,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     const report = await run.done;
     // A run cancelled to restart from a step ends quietly: the restarted run goes on.
     if (this.restartAt === undefined) this.finish(report.outcome, report.mocked);
+    // The result is out; the trace is sent (bounded; at once given up when the run is cancelled).
+    await run.settled(this.cancel.signal);
   }
 
   protected override restartFrameRequest(
