@@ -54,7 +54,7 @@ export type SessionRunOptions = Omit<StartRunOptions, "source" | "policy" | "hos
 /** A run with its journal entry and trace attached, not yet started. */
 export interface PreparedRun {
   readonly recorded: SessionRun["recorded"];
-  start(options: SessionRunOptions): SessionRun;
+  start(options: Omit<SessionRunOptions, "life">): SessionRun;
 }
 
 /** A plan under a host: check, preflight, run and propose, every output through one mask. */
@@ -238,7 +238,7 @@ export class PlanSession {
     return { recorded: life.recorded, start: (options) => this.started(options, life) };
   }
 
-  private started(options: SessionRunOptions, life: AttachedLife): SessionRun {
+  private started(options: Omit<SessionRunOptions, "life"> & { life?: RunLife }, life: AttachedLife): SessionRun {
     const { onHostBuilt, life: _life, ...execute } = options;
     const factory = this.hostFactory();
     const host: HostFactory = onHostBuilt

@@ -136,7 +136,6 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
 
   const steps = stepWatcher();
   const run = prepared.start({
-    life: { origin: "test" },
     onEvent: steps.onEvent,
     ...(options.signal ? { signal: options.signal } : {}),
   });
