@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { runCli, runCliAsync } from "../support/cliWorkspace";
+import { cliWorkspace, runCli, runCliAsync } from "../support/cliWorkspace";
 import { redisMissing, startRedis, type RedisServer } from "../support/redisServer";
 import { assertTraced, TRACED_ENV, TRACED_KEY, tracedWorkspace } from "../support/tracedRun";
 import { startWorker, stopWorker, type WorkerProcess } from "../support/workerProcess";
@@ -48,4 +48,19 @@ describe("a worker's job: journal, trace and mask attached by the session", { sk
     );
     assert.equal((queued.stdout + queued.stderr + worker.log()).includes(TRACED_KEY), false);
   });
+});
+
+test("run --queue takes no --journal or --no-journal: the worker's journal is the record", () => {
+  const ws = cliWorkspace("queue-journal");
+  ws.write("p.rlmplan.json", JSON.stringify({ steps: [{ op: "final", value: 1 }] }));
+  for (const option of [["--journal", "elsewhere"], ["--no-journal"]]) {
+    const run = runCli(ws.dir, ["run", "p.rlmplan.json", "--queue", "redis://127.0.0.1:9/q", ...option]);
+    assert.deepEqual(
+      [run.code, run.stderr],
+      [
+        2,
+        `rlm-plan: ${option[0]} cannot be given with --queue: the worker records the run in its own journal (rlm-plan worker --journal DIR or --no-journal), and the last line names it\nsee rlm-plan run --help\n`,
+      ],
+    );
+  }
 });
