@@ -24,7 +24,7 @@ export const cliEntries = [
   { in: "shared-runtime/out/host/mcp/sdk.js", out: "cli/dist/mcp-sdk.js" },
   // The graph layout engine, 1.5 MiB: only `rlm-plan graph` (SVG) loads it.
   { in: "node_modules/elkjs/lib/elk.bundled.js", out: "cli/dist/elk.js" },
-  // The OpenTelemetry exporter, only with `--otlp`.
+  // The OpenTelemetry exporter, only for a run that exports a trace (--otlp, the profile's telemetry.otlp).
   { in: "shared-runtime/out/telemetry/runTrace.js", out: "cli/dist/otel.js" },
   // Linear-time regular expressions, only for an input schema's patterns.
   { in: "node_modules/re2js/build/index.cjs", out: "cli/dist/re2js.js" },
@@ -49,6 +49,10 @@ const beside = {
       args.importer.endsWith("elk.bundled.js") ? undefined : { path: "./elk.js", external: true },
     );
     b.onResolve({ filter: /^@rlm-plan\/core\/telemetry(\/runTrace)?$/ }, () => ({ path: "./otel.js", external: true }));
+    // The session's own lazy require of the trace (session/runLife.ts).
+    b.onResolve({ filter: /^\.\.\/telemetry\/runTrace$/ }, (args) =>
+      /shared-runtime[\\/]out[\\/]session$/.test(args.resolveDir) ? { path: "./otel.js", external: true } : undefined,
+    );
     b.onResolve({ filter: /^re2js$/ }, () => ({ path: "./re2js.js", external: true }));
     b.onResolve({ filter: /^ajv(\/dist\/20(19|20))?$/ }, (args) => ({
       path: `./${args.path.replace(/^ajv\/dist\//, "ajv-")}.js`,
@@ -73,9 +77,12 @@ const STATIC_ABSENT = {
     "./planTests/testCommand",
     "./queue/workerCommand",
   ],
+  "shared-runtime/out/session/index.js": ["./recordedRun"],
   "shared-runtime/out/session/planSession.js": [
     "../run/startRun",
-    "./runRecording",
+    "./runLife",
+    "../journal/replayRun",
+    "../journal/replay",
     "../providers/proposePlan",
     "../host/createHost",
   ],
@@ -120,7 +127,8 @@ async function main() {
     // journal/sqlite.ts finds the installed better-sqlite3 with require.resolve on purpose (its
     // addon and version), which esbuild leaves to run time and warns of, since it bundles the package.
     const logOverride = { ...options.logOverride, "require-resolve-not-external": "silent" };
-    const plugins = [...options.plugins, ...own, ...(entry.absent ? [absent] : [])];
+    // The beside files first: the CLI names its OpenTelemetry file otel.js.
+    const plugins = [...own, ...options.plugins, ...(entry.absent ? [absent] : [])];
     await build({ ...options, external, logOverride, metafile: false, plugins });
   }
   const drafts = Object.entries(ajvModules).map(([name, key]) => `${key}: require(${JSON.stringify(name)})`);

@@ -3,8 +3,9 @@
 // language server with the whole runtime (ajv and the host-profile schema inlined) into
 // dist/server.js, the debug adapter (run as its own Node process) into dist/debugAdapter.js, and
 // the plan graph's webview script (for the browser) into dist/graphView.js with its layout engine
-// beside it (dist/graphLayout.js, loaded when needed), and the MCP SDK
-// (loaded on first use) into dist/mcp-sdk.js.
+// beside it (dist/graphLayout.js, loaded when needed), the MCP SDK
+// (loaded on first use) into dist/mcp-sdk.js, and OpenTelemetry (loaded only for a run that
+// exports a trace) into dist/telemetry.js.
 // All but the webview script are CommonJS for Node; `vscode` is provided by VS Code at run time.
 // Run after `npm run build` (it bundles the compiled JavaScript).
 //
@@ -29,6 +30,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // The plan graph's webview script runs in the browser: elkjs (the layout engine) is bundled
 // there, never into the extension host.
 const MCP_SDK_MODULE = "shared-runtime/out/host/mcp/sdk.js";
+const TELEMETRY_MODULE = "shared-runtime/out/telemetry/runTrace.js";
 
 export const entries = [
   { in: "client/out/extension.js", out: "dist/extension.js" },
@@ -46,6 +48,9 @@ export const entries = [
   { in: "node_modules/elkjs/lib/elk.bundled.js", out: "dist/graphLayout.js", browser: true, global: "ELK" },
   // The MCP SDK (with zod, most of its weight) in a file of its own, required on first use.
   { in: MCP_SDK_MODULE, out: "dist/mcp-sdk.js" },
+  // The run trace with its four OpenTelemetry packages, required by the session only when a
+  // profile (or the user) asks for telemetry.
+  { in: TELEMETRY_MODULE, out: "dist/telemetry.js" },
 ];
 
 /**
@@ -59,6 +64,22 @@ const lazyMcpSdk = {
     build.onResolve({ filter: /^\.\/sdk$/ }, (args) =>
       /shared-runtime[\\/]out[\\/]host[\\/]mcp$/.test(args.resolveDir)
         ? { path: "./mcp-sdk.js", external: true }
+        : undefined,
+    );
+  },
+};
+
+/**
+ * The session requires the run trace (and with it OpenTelemetry) only for a run that exports one
+ * (session/runLife.ts); in the bundles that require becomes one of dist/telemetry.js, so the
+ * server and the adapter neither parse nor ship OpenTelemetry twice.
+ */
+const lazyTelemetry = {
+  name: "lazy-telemetry",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/telemetry\/runTrace$/ }, (args) =>
+      /shared-runtime[\\/]out[\\/]session$/.test(args.resolveDir)
+        ? { path: "./telemetry.js", external: true }
         : undefined,
     );
   },
@@ -86,7 +107,8 @@ export function bundleOptions(entry, { dev = false } = {}) {
     keepNames: true,
     logLevel: "warning",
     metafile: true,
-    plugins: entry.browser || entry.in === MCP_SDK_MODULE ? [] : [lazyMcpSdk],
+    plugins:
+      entry.browser || entry.in === MCP_SDK_MODULE || entry.in === TELEMETRY_MODULE ? [] : [lazyMcpSdk, lazyTelemetry],
   };
 }
 

@@ -136,13 +136,8 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
   const report = new Report(args, reply, proposal, io);
   if (!proposal.ok || !args.run) return report.finish(undefined);
   // The one run pipeline, from the proposed plan's text, in a session under the same host profile.
-  // Recorded in the run journal as `run` records (session/runRecording.ts); never refused (no resume).
+  // Recorded and traced by the session as every run is (the profile's journal and telemetry.otlp).
   const proposed = session.withText(proposal.planText);
-  const started = proposed.record({
-    origin: "cli",
-    options: { proposed: { provider: args.provider } },
-    onNotice: (message) => io.stderr(`rlm-plan propose: ${message}\n`),
-  });
   // Its steps print as `run` prints them (in the report, on stdout); --json gathers the failed attempts.
   const printer = runEventPrinter(
     { file: "proposed plan", text: proposal.planText },
@@ -153,12 +148,21 @@ async function propose(args: ProposeArgs, session: PlanSession, io: ProposeIo): 
       textOut: (line) => io.stdout(line),
     },
   );
-  const { outcome } = await proposed.run({
+  const run = proposed.run({
+    life: {
+      origin: "cli",
+      given: { proposed: { provider: args.provider } },
+      onNotice: (message) => io.stderr(`rlm-plan propose: ${message}\n`),
+    },
     signal,
     observers: [printer.observer],
-    ...(started.ok ? { recording: started.recording } : {}),
-  }).done;
-  return report.finish(outcome, printer.failedAttempts);
+  });
+  const { outcome } = await run.done;
+  try {
+    return report.finish(outcome, printer.failedAttempts);
+  } finally {
+    await run.settled(signal);
+  }
 }
 
 /** Prints as things happen in text mode; gathers one object for --json. */

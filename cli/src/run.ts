@@ -10,6 +10,9 @@ import {
   openPlanSession,
   planCalls,
   type PlanSession,
+  type RecordedRef,
+  type RecordedRun,
+  type SessionRunOptions,
 } from "@rlm-plan/core/session";
 import { givenInputProblem } from "@rlm-plan/core/host";
 import type { JsonValue } from "@rlm-plan/core/json";
@@ -22,7 +25,7 @@ import { lineText, shownFile } from "./guardedOutput";
 import { openSink } from "./sink";
 import { styleFor, usageErrorText, type Style } from "./output";
 import { Cancellation } from "./signals";
-import { recordedArgs, resumeArgs, runObservers, startRecording, type Recording, type Resuming } from "./runJournal";
+import { recordedArgs, resumeArgs, runLife } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import { cancelled, display, hostErrors, report, type RunStreams } from "./runOutput";
 import { runEventPrinter, type RunEventPrinter } from "./runEventPrinter";
@@ -73,7 +76,7 @@ options:
                       OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked)
   --queue URL         run the plan as a job on a queue (redis://HOST:PORT/QUEUE): a worker
                       (rlm-plan worker) runs it under ITS host profile; the output is the same,
-                      and the run is recorded in this workspace's journal when it ends
+                      and the run is recorded in the worker's journal, which the last line names
   --redis-password-file FILE
                       with --queue: the Redis password, the file's first line (or set
                       RLM_PLAN_REDIS_PASSWORD); unlike a password in the URL, not seen in ps
@@ -135,7 +138,7 @@ interface GuardedIo extends RunIo {
 
 async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
   let args = given;
-  let resuming: Resuming | undefined;
+  let resuming: RecordedRun | undefined;
   if (args.resume !== undefined) {
     const resumed = resumeArgs(args, io.stderr);
     if (typeof resumed === "number") return resumed;
@@ -217,23 +220,32 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     io.stderr.write(`rlm-plan: ${lineText(`${origin}: ${problem}`)}\n`);
     return 2;
   }
-  const recording = startRecording(args, session, io.stderr, resuming);
-  if (typeof recording === "number") return recording;
   const printer = printerOf(args, text, io, style, mocks !== undefined);
-  const watchers = runObservers(args, profile, recording, io.mask, env, io.stderr);
-  const handle = session.run({
+  // The session records and traces the run (the profile's journal and telemetry.otlp, or what the
+  // user gave: --journal DIR, --no-journal, --otlp URL).
+  const options: SessionRunOptions = {
+    life: runLife(args, io.stderr),
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
-    observers: [printer.observer, ...watchers.observers],
-    recording,
-  });
-  cancel.onKill(() => handle.kill());
-  const result = await handle.done;
+    observers: [printer.observer],
+  };
+  let handle;
+  if (resuming) {
+    const resumed = session.resume(resuming, options);
+    if (!resumed.ok) {
+      io.stderr.write(`rlm-plan: cannot resume: ${resumed.refusal}\n`);
+      return 1;
+    }
+    handle = resumed.run;
+  } else handle = session.run(options);
+  const run = handle;
+  cancel.onKill(() => run.kill());
+  const result = await run.done;
   try {
-    return ended(args, result, recording, io, style, cancel, printer);
+    return ended(args, result, run.recorded, io, style, cancel, printer);
   } finally {
     // The result is out; the trace gets what is left of its deadline, or nothing after Ctrl-C.
-    await watchers.settled(cancel.signal);
+    await run.settled(cancel.signal);
   }
 }
 
@@ -241,14 +253,14 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
 function ended(
   given: RunArgs,
   result: RunReport,
-  recording: Recording | undefined,
+  recorded: RecordedRef | undefined,
   io: GuardedIo,
   style: Style,
   cancel: Cancellation,
   printer: RunEventPrinter,
 ): number {
   let args = given;
-  if (recording) args = { ...args, ...recordedArgs(recording) };
+  if (recorded) args = { ...args, ...recordedArgs(recorded) };
   if (result.stage === "host" && result.hostErrors) return hostErrors(result.hostErrors, args, io);
   const { outcome } = result;
   if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
@@ -274,8 +286,6 @@ async function runQueued(
   const style = styleFor(io.stderr, env);
   const say = (line: string) => void (args.json ? undefined : io.stderr.write(`rlm-plan: ${lineText(line)}\n`));
   say(`sending the plan to ${address.shown}: a worker runs it under its host profile`);
-  const recording = session.profile ? startRecording(args, session, io.stderr, undefined) : undefined;
-  if (typeof recording === "number") return recording;
   const printer = printerOf(args, text, io, style, session.mocks !== undefined);
   let result;
   try {
@@ -291,15 +301,12 @@ async function runQueued(
       signal: cancel.signal,
       observer: printer.observer,
       say,
-      ...(recording ? { recorder: recording.recorder } : {}),
     });
   } catch (error) {
     io.stderr.write(
       `rlm-plan: cannot use the queue ${address.shown}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return 2;
-  } finally {
-    recording?.store.close();
   }
   if (result.kind === "cancelled") {
     io.stderr.write("rlm-plan: the run was cancelled; a job no worker had taken is withdrawn\n");
@@ -309,7 +316,8 @@ async function runQueued(
     io.stderr.write(`rlm-plan: ${lineText(result.message)}\n`);
     return 1;
   }
-  if (recording) args = { ...args, ...recordedArgs(recording) };
+  // The worker's journal entry is the run's record: said here, never written twice.
+  if (result.recorded) args = { ...args, ...recordedArgs(result.recorded) };
   if (result.worker !== "")
     say(`ran on worker ${result.worker}${result.attempt > 1 ? ` (attempt ${result.attempt})` : ""}`);
   report(result.report, args, io, style, printer.failedAttempts);

@@ -104,6 +104,10 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
       ["--otlp", otlp],
       ["--input", Object.keys(inputs).length > 0 ? "" : undefined],
     ].find(([, v]) => v !== undefined);
+    // The worker's journal entry is the run's one record: nothing is recorded here.
+    const journalOption = journal !== undefined ? "--journal" : noJournal ? "--no-journal" : undefined;
+    if (journalOption)
+      return `${journalOption} cannot be given with --queue: the worker records the run in its own journal (rlm-plan worker --journal DIR or --no-journal), and the last line names it`;
     // A path here names nothing on the worker's machine; values travel in the job.
     if (local)
       return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry${local[0] === "--input" ? " (give values with --input-text, --input-json or --inputs: they travel in the job)" : ""}`;

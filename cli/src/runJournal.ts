@@ -1,24 +1,12 @@
-// `rlm-plan run`'s side of the run journal: every run is recorded in the workspace's journal
-// (`.rlm-plan/` beside the host profile; --journal DIR elsewhere, --no-journal not at all), and
-// `--resume RUN` takes the plan, host profile and options the run was recorded with.
+// `rlm-plan run`'s side of a run's life, which the session owns: who starts the run and what the
+// user opted out of (--no-journal, --journal DIR, --otlp URL), the options recorded for a resume,
+// and `--resume RUN`'s recorded run (found and read by the core) as arguments.
 
 import { relative, resolve } from "node:path";
-import { isJsonObject, newJsonObject, type JsonObject } from "@rlm-plan/core/json";
-import {
-  JournalError,
-  journalFrom,
-  JournalStore,
-  namedJournalDir,
-  resumePoint,
-  type ResumePoint,
-  ResumeRefusal,
-} from "@rlm-plan/core/journal";
-import type { ParallelMode, RunObserver } from "@rlm-plan/core/run";
-import type { SecretMask } from "@rlm-plan/core/secrets";
-import type { PlanSession, SessionRecording } from "@rlm-plan/core/session";
-import type { HostProfile } from "@rlm-plan/core/host";
-import type { RunTrace } from "@rlm-plan/core/telemetry";
-import { basename } from "node:path";
+import { newJsonObject, type JsonObject } from "@rlm-plan/core/json";
+import { journalFrom, namedJournalDir } from "@rlm-plan/core/journal";
+import type { ParallelMode } from "@rlm-plan/core/run";
+import { openRecordedRun, type RecordedRef, type RecordedRun, type RunLife } from "@rlm-plan/core/session";
 
 export interface JournalArgs {
   readonly plan: string;
@@ -42,17 +30,14 @@ interface Writer {
   write(text: string): unknown;
 }
 
-/** A resume's journal and point, read before the plan (the plan's path comes from it). */
-export interface Resuming {
-  readonly store: JournalStore;
-  readonly point: ResumePoint;
-}
-
 /**
- * For --resume: the run's recorded plan, host profile and options as arguments, or an exit status
- * after saying why not.
+ * For --resume: the run's recorded plan, host profile and options as arguments, with the recorded
+ * run (its journal open) for the session to resume; or an exit status after saying why not.
  */
-export function resumeArgs<A extends JournalArgs>(args: A, stderr: Writer): { args: A; resuming: Resuming } | number {
+export function resumeArgs<A extends JournalArgs>(
+  args: A,
+  stderr: Writer,
+): { args: A; resuming: RecordedRun } | number {
   const id = args.resume as number;
   const dir =
     args.journal !== undefined ? namedJournalDir(args.journal) : journalFrom(process.cwd(), args.plan || undefined);
@@ -64,90 +49,64 @@ export function resumeArgs<A extends JournalArgs>(args: A, stderr: Writer): { ar
     );
     return 2;
   }
-  let store: JournalStore | undefined;
-  try {
-    store = JournalStore.open(dir);
-    for (const notice of store.notices) stderr.write(`rlm-plan: ${notice}\n`);
-    const point = resumePoint(store, id);
-    const options = (JSON.parse(point.run.details) as { options?: JsonObject }).options ?? {};
-    const plan = point.run.plan_file;
-    if (plan === null) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
-    if (args.plan !== "" && relative(args.plan, plan) !== "")
-      throw new ResumeRefusal(`run ${id} ran the plan ${plan}, not ${args.plan}`);
-    const inputs = (options["inputs"] ?? {}) as Record<string, string>;
-    const values = options["input_values"];
-    return {
-      args: {
-        ...args,
-        plan,
-        host: point.run.host_file ?? undefined,
-        inputs: Object.assign(Object.create(null) as Record<string, string>, inputs),
-        inputValues: Object.assign(newJsonObject(), isJsonObject(values) ? values : {}),
-        mocks: typeof options["mocks"] === "string" ? options["mocks"] : undefined,
-        parallel: (options["parallel"] as ParallelMode | undefined) ?? undefined,
-      },
-      resuming: { store, point },
-    };
-  } catch (error) {
-    store?.close();
-    const known = error instanceof ResumeRefusal || error instanceof JournalError;
-    stderr.write(`rlm-plan: ${known ? "cannot resume: " : ""}${messageOf(error)}\n`);
-    return known ? 1 : 2;
-  }
-}
-
-export interface Recording extends SessionRecording {
-  /** "run 12 in .rlm-plan": for the last line. */
-  readonly where: string;
-  /** " --journal DIR" for the commands the last line names, when they would not find this journal from here. */
-  readonly journalOption: string;
-}
-
-/**
- * Starts recording through the session (the one recording path, session/runRecording.ts), or
- * continues a resumed run's entry. A journal that cannot be opened never stops the run: it is
- * said, and the run goes on unrecorded. A refused resume is an exit status.
- */
-export function startRecording(
-  args: JournalArgs,
-  session: PlanSession,
-  stderr: Writer,
-  resuming: Resuming | undefined,
-): Recording | undefined | number {
-  if (args.noJournal) return undefined;
-  const say = (message: string) => void stderr.write(`rlm-plan: ${message}\n`);
-  const started = session.record({
-    origin: "cli",
-    ...(args.journal !== undefined ? { dir: args.journal } : {}),
-    options: recordedOptions(args),
-    ...(resuming ? { resume: resuming } : {}),
-    onNotice: say,
-  });
-  if (!started.ok) {
-    say(`cannot resume: ${started.refusal}`);
+  const found = openRecordedRun(dir, id, "resume", (notice) => void stderr.write(`rlm-plan: ${notice}\n`));
+  const plan = found.ok ? (found.run.planFile as string) : "";
+  if (found.ok && args.plan !== "" && relative(args.plan, plan) !== "") {
+    found.run.store?.close();
+    stderr.write(`rlm-plan: cannot resume: run ${id} ran the plan ${plan}, not ${args.plan}\n`);
     return 1;
   }
-  const { recording } = started;
-  if (!recording) return undefined;
-  // What `runs show N` and `run --resume N` typed here would read.
-  const found = journalFrom(process.cwd());
-  const journalOption =
-    typeof found === "string" && resolve(found) === recording.store.dir
-      ? ""
-      : ` --journal ${shellWord(shown(recording.store.dir))}`;
-  return { ...recording, where: `run ${recording.recorder.runId} in ${shown(recording.store.dir)}`, journalOption };
+  if (!found.ok) {
+    stderr.write(`rlm-plan: ${found.kind === "refused" ? "cannot resume: " : ""}${found.message}\n`);
+    return found.kind === "refused" ? 1 : 2;
+  }
+  const { run } = found;
+  const { options } = run;
+  return {
+    args: {
+      ...args,
+      plan,
+      host: run.hostFile,
+      inputs: Object.assign(Object.create(null) as Record<string, string>, options.inputs ?? {}),
+      inputValues: Object.assign(newJsonObject(), options.inputValues ?? {}),
+      mocks: options.mocks,
+      parallel: options.parallel,
+    },
+    resuming: run,
+  };
+}
+
+/** Who starts the run and what the user asked of its journal and trace: the session attaches them. */
+export function runLife(args: JournalArgs, stderr: Writer): RunLife {
+  return {
+    origin: "cli",
+    given: recordedOptions(args),
+    ...(args.noJournal
+      ? { journal: false as const }
+      : args.journal !== undefined
+        ? { journal: { dir: args.journal } }
+        : {}),
+    ...(args.otlp !== undefined ? { otlp: args.otlp } : {}),
+    onNotice: (message) => void stderr.write(`rlm-plan: ${message}\n`),
+  };
 }
 
 /** What the run's last lines say of its journal entry (RunArgs' recorded fields). */
-export function recordedArgs(recording: Recording): {
+export function recordedArgs(recorded: Pick<RecordedRef, "dir" | "id">): {
   recordedAs: number;
   recordedWhere: string;
   recordedJournal: string;
 } {
+  // What `runs show N` and `run --resume N` typed here would read.
+  const found = journalFrom(process.cwd());
+  const journalOption =
+    typeof found === "string" && resolve(found) === resolve(recorded.dir)
+      ? ""
+      : ` --journal ${shellWord(shown(recorded.dir))}`;
   return {
-    recordedAs: recording.recorder.runId,
-    recordedWhere: recording.where,
-    recordedJournal: recording.journalOption,
+    recordedAs: recorded.id,
+    recordedWhere: `run ${recorded.id} in ${shown(recorded.dir)}`,
+    recordedJournal: journalOption,
   };
 }
 
@@ -157,17 +116,13 @@ export function recordedArgs(recording: Recording): {
  */
 function recordedOptions(args: JournalArgs): JsonObject {
   const inputs: JsonObject = {};
-  for (const [name, file] of Object.entries(args.inputs)) inputs[name] = resolvePath(file);
+  for (const [name, file] of Object.entries(args.inputs)) inputs[name] = resolve(file);
   return {
     ...(Object.keys(inputs).length > 0 ? { inputs } : {}),
     ...(Object.keys(args.inputValues).length > 0 ? { input_values: args.inputValues } : {}),
-    ...(args.mocks !== undefined ? { mocks: resolvePath(args.mocks) } : {}),
+    ...(args.mocks !== undefined ? { mocks: resolve(args.mocks) } : {}),
     ...(args.parallel !== undefined ? { parallel: args.parallel } : {}),
   };
-}
-
-function resolvePath(file: string): string {
-  return resolve(file);
 }
 
 function shown(dir: string): string {
@@ -178,43 +133,4 @@ function shown(dir: string): string {
 /** A path as a shell reads it back whole: quoted when it holds anything but plain path characters. */
 function shellWord(path: string): string {
   return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** What watches a run from outside, and what is left of it once the result is printed. */
-export interface RunWatchers {
-  readonly observers: RunObserver[];
-  /**
-   * The trace's flush, bounded by its deadline and ended at once when `signal` aborts (Ctrl-C):
-   * awaited after the result, so telemetry never holds it.
-   */
-  settled(signal: AbortSignal): Promise<void>;
-}
-
-/** What watches the run: a trace exporter with --otlp or the profile's telemetry.otlp. */
-export function runObservers(
-  args: JournalArgs,
-  profile: Pick<HostProfile, "telemetry">,
-  recording: Recording | undefined,
-  mask: SecretMask,
-  env: NodeJS.ProcessEnv,
-  stderr: Writer,
-): RunWatchers {
-  const url = args.otlp ?? profile.telemetry?.otlp;
-  if (url === undefined) return { observers: [], settled: () => Promise.resolve() };
-  // OpenTelemetry (a tenth of the bundle, with http and zlib) only for a run that exports a trace.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { RunTrace: Trace } = require("@rlm-plan/core/telemetry") as { RunTrace: typeof RunTrace };
-  const trace = new Trace({
-    url,
-    planName: basename(args.plan),
-    mask,
-    env,
-    ...(recording ? { runId: recording.recorder.runId } : {}),
-    onNotice: (message) => void stderr.write(`rlm-plan: ${mask.mask(message)}\n`),
-  });
-  return { observers: [trace], settled: (signal) => trace.settled(signal) };
 }

@@ -3,8 +3,7 @@
 
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { StepLine } from "@rlm-plan/core/debug";
-import type { RecordedReplies } from "@rlm-plan/core/journal";
-import type { PlanSession } from "@rlm-plan/core/session";
+import type { PlanSession, RecordedRun } from "@rlm-plan/core/session";
 
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   /** The plan file to debug. */
@@ -47,6 +46,6 @@ export interface Prepared {
   readonly steps: readonly StepLine[];
   /** The mocks file, as named, when the run is a dry run. */
   readonly mocks?: string;
-  /** A recorded run replayed: its calls answered from the journal, nothing executed. */
-  readonly replay?: { readonly run: number; readonly observer: RecordedReplies };
+  /** A recorded run replayed (the session's `replay`): its calls answered from the journal, nothing executed. */
+  readonly replay?: { readonly run: number; readonly recorded: RecordedRun };
 }

@@ -21,14 +21,13 @@ import { resolve as resolvePath } from "node:path";
 import { stepKey, type StepLine } from "@rlm-plan/core/debug";
 import { type BuiltHost, type RunObserver, type StepPause } from "@rlm-plan/core/run";
 import { type PlanError, type RunOutcome } from "@rlm-plan/core";
-import { sessionMask } from "@rlm-plan/core/session";
-import type { RecordedReplies } from "@rlm-plan/core/journal";
+import { sessionMask, type SessionRunOptions } from "@rlm-plan/core/session";
 import { Breakpoints } from "./breakpoints";
 import * as inspection from "./inspection";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
-import { restartFrame } from "./restart";
+import { restartFrame, sessionRunOf } from "./restart";
 import { finishRun, reportJournal, reportRunEvent, reportStarted } from "./runEvents";
-import { errorText, failedOutcome, type Held, type SessionState } from "./sessionState";
+import { errorText, failedOutcome, type Held, type RestartFrom, type SessionState } from "./sessionState";
 import type { Stepping } from "./stepping";
 import * as stops from "./stops";
 import { TimeTravel } from "./timeTravel";
@@ -169,7 +168,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     );
   }
 
-  async run(prepared: Prepared, countPausedTime: boolean, replies?: RecordedReplies): Promise<void> {
+  async run(prepared: Prepared, countPausedTime: boolean, restart?: RestartFrom): Promise<void> {
     const dry = prepared.mocks ? ` (mocked: ${prepared.mocks})` : "";
     this.output("console", `rlm-plan: debugging ${this.program} with ${this.hostProfile}${dry}\n`);
     reportStarted(this, {
@@ -178,27 +177,18 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
       ...(prepared.mocks ? { mocks: resolvePath(prepared.mocks) } : {}),
     });
     this.startedAt = performance.now();
-    // Recorded in the workspace's run journal as every run is (the session's one way); a replay
-    // of a recorded run is not a run of its own.
-    const started = prepared.replay
-      ? { ok: false as const }
-      : prepared.session.record({
-          origin: "debugger",
-          ...(prepared.mocks ? { options: { mocks: resolvePath(prepared.mocks) } } : {}),
-          onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
-        });
-    const recording = started.ok ? started.recording : undefined;
-    this.recorded = recording ? { dir: recording.store.dir, id: recording.recorder.runId } : undefined;
-    if (recording)
-      reportJournal(this, { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid });
-    // The one run pipeline: check, build what the plan names, preflight, execute.
+    // The session records the run in the workspace's journal and traces it, as every run is; a
+    // replay of a recorded run is not a run of its own (the session's `replay` records nothing).
     // The run's whole event stream goes to the client, as a language server's run sends it
-    // (transitions among it); a replay's or a recorded run's replies stand in for the host.
+    // (transitions among it).
     const forwarded: RunObserver = { event: (event) => reportRunEvent(this, event) };
-    const standIn = prepared.replay ? [prepared.replay.observer] : replies ? [replies] : [];
-    const report = await prepared.session.run({
-      recording,
-      observers: [...standIn, forwarded],
+    const options: SessionRunOptions = {
+      life: {
+        origin: "debugger",
+        ...(prepared.mocks ? { given: { mocks: resolvePath(prepared.mocks) } } : {}),
+        onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
+      },
+      observers: [forwarded],
       onHostBuilt: (built) => (this.created = built),
       signal: this.cancel.signal,
       countPausedTime,
@@ -211,9 +201,22 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
             beforeStep: (pause: StepPause) => stops.beforeStep(this, pause),
             onStepFailed: (pause: StepPause, error: PlanError) => stops.onStepFailed(this, pause, error),
           }),
-    }).done;
+    };
+    const started = sessionRunOf(prepared, options, restart);
+    if (!started.ok) {
+      this.finish(
+        failedOutcome("runtime_error", `run ${prepared.replay?.run ?? ""} cannot be replayed: ${started.refusal}`),
+      );
+      return;
+    }
+    const { run } = started;
+    this.recorded = run.recorded ? { dir: run.recorded.dir, id: run.recorded.id } : undefined;
+    if (run.recorded) reportJournal(this, { ...run.recorded });
+    const report = await run.done;
     // A run cancelled to restart from a step ends quietly: the restarted run goes on.
     if (this.restartAt === undefined) this.finish(report.outcome, report.mocked);
+    // The result is out; the trace is sent (bounded; at once given up when the run is cancelled).
+    await run.settled(this.cancel.signal);
   }
 
   protected override restartFrameRequest(

@@ -6,7 +6,13 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { PlanError, RunOutcome } from "@rlm-plan/core";
 import type { StepLine } from "@rlm-plan/core/debug";
 import type { StepPause } from "@rlm-plan/core/run";
-import type { RecordedReplies } from "@rlm-plan/core/journal";
+import type { RecordedRun } from "@rlm-plan/core/session";
+
+/** A restart from the step at `at`: the steps before it answered from the run `recorded`. */
+export interface RestartFrom {
+  readonly recorded: RecordedRun;
+  readonly at: readonly (string | number)[];
+}
 import type { sessionMask } from "@rlm-plan/core/session";
 import type { Breakpoints } from "./breakpoints";
 import type { Prepared } from "./launch";
@@ -53,8 +59,8 @@ export interface SessionState {
   /** An error response the client does not pop up. */
   fail(response: DebugProtocol.Response, message: string): void;
   output(category: "console" | "stdout" | "stderr", text: string): void;
-  /** The run, from the prepared launch (replies answer the calls a restart passes again). */
-  run(prepared: Prepared, countPausedTime: boolean, replies?: RecordedReplies): Promise<void>;
+  /** The run, from the prepared launch (a restart: again from a step, the steps before it answered from the journal). */
+  run(prepared: Prepared, countPausedTime: boolean, restart?: RestartFrom): Promise<void>;
   stopRun(): Promise<void>;
   finish(outcome: RunOutcome, mocked?: boolean): void;
   /** The pause the views show: an earlier step of a recorded run, or where the run is held. */

@@ -1,5 +1,6 @@
 // `rlm-plan run --otlp URL`: each run exported as an OpenTelemetry trace over OTLP/HTTP to a real
-// receiver on 127.0.0.1 (a node http server decoding the exporter's JSON payload). The span names,
+// receiver on 127.0.0.1 (test/support/otlpReceiver.ts: a node http server decoding the exporter's
+// JSON payload). The span names,
 // parents, kinds and attributes follow the GenAI conventions (invoke_workflow, invoke_agent, chat,
 // execute_tool, context operations internal); no prompt or key is in the payload by default, and
 // with the conventions' switch on the prompt is there, the key still masked.
@@ -8,47 +9,29 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { startChatServer, type ChatServer } from "../support/chatServer";
 import { childOutput } from "../support/childOutput";
 import { CLI, cliWorkspace } from "../support/cliWorkspace";
+import { spanAttribute as attr, startOtlpReceiver, type OtlpReceiver, type OtlpSpan } from "../support/otlpReceiver";
 
 const KEY = "otlp-sentinel-key-8d2f61c0";
 const PROMPT = "a prompt that must not leave unless asked";
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: { key: string; value: Record<string, unknown> }[];
-  status?: { code?: number };
-}
-
 let chat: ChatServer;
-let receiver: Server;
+let receiver: OtlpReceiver;
 let url = "";
-const bodies: string[] = [];
+let bodies: string[] = [];
 before(async () => {
   chat = await startChatServer([], { kind: "ok", text: '"fine"' });
-  receiver = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8").on("data", (c: string) => (body += c));
-    req.on("end", () => {
-      bodies.push(body);
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v1/traces`;
+  receiver = await startOtlpReceiver();
+  url = receiver.url;
+  bodies = receiver.bodies;
   writeWorkspace();
 });
 after(async () => {
   await chat.close();
-  await new Promise((resolve) => receiver.close(resolve));
+  await receiver.close();
 });
 
 const ws = cliWorkspace("otlp");
@@ -99,17 +82,7 @@ async function tracedRun(env: NodeJS.ProcessEnv): Promise<OtlpSpan[]> {
   });
   const run = await childOutput(child);
   assert.equal(run.code, 0, run.stderr);
-  const spans: OtlpSpan[] = [];
-  for (const body of bodies) {
-    const decoded = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-    for (const r of decoded.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
-  }
-  return spans;
-}
-
-function attr(span: OtlpSpan | undefined, key: string): unknown {
-  const value = span?.attributes.find((a) => a.key === key)?.value;
-  return value === undefined ? undefined : Object.values(value)[0];
+  return receiver.spans();
 }
 
 describe("rlm-plan run --otlp", () => {
@@ -171,11 +144,7 @@ describe("rlm-plan run --otlp", () => {
       }),
     );
     assert.equal(run.code, 0, run.stderr);
-    const names = bodies.flatMap((b) =>
-      (JSON.parse(b) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans.flatMap((r) =>
-        r.scopeSpans.flatMap((sc) => sc.spans.map((sp) => sp.name)),
-      ),
-    );
+    const names = receiver.spans().map((sp) => sp.name);
     assert.deepEqual(names.sort(), ["final", "invoke_workflow p.rlmplan.json"]);
     assert.equal(existsSync(join(other.dir, ".rlm-plan")), false);
   });

@@ -2,9 +2,9 @@
 // a real `rlm-plan worker`, jobs put on the queue raw with BullMQ. A malformed or hostile payload
 // (not an object, a capability field, nesting 1,500 deep, an old format, bad mocks) is failed at
 // once with a message, never retried, and the worker goes on; a plan that asks for a tool the
-// worker's profile does not grant is refused at its check, once. `run --queue` prints what a
-// local run prints and records the run in the submitting workspace's journal. A Redis password
-// is never printed.
+// worker's profile does not grant is refused at its check, once, the refusal a typed value of
+// the job's result. `run --queue` prints what a local run prints and names the worker's journal
+// entry, the run's one record (nothing is written twice). A Redis password is never printed.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -103,18 +103,6 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
       /^malformed job: unknown field "__proto__"/,
     ],
     ["mocks that are not mocks", { v: 1, kind: "run", plan, mocks: { tools: 7 } }, /^malformed job: the job's mocks: /],
-    [
-      "a tool the worker's profile does not grant",
-      {
-        v: 1,
-        kind: "run",
-        plan: {
-          name: "x.rlmplan.json",
-          text: '{"steps":[{"op":"tool","name":"shell","args":{},"bind":"a"},{"op":"final","value":1}]}',
-        },
-      },
-      /^rlm-plan: the plan was refused on the worker: \{"outcome":\{"ok":false,"error":\{"phase":"validate"/,
-    ],
   ];
   for (const [what, data, reason] of cases)
     test(`refused at once, never retried: ${what}`, async () => {
@@ -123,6 +111,29 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
       assert.equal(end.attemptsMade, 1);
       assert.equal(worker.child.exitCode, null, worker.log());
     });
+
+  test("a tool the worker's profile does not grant: refused at its check once, as a typed value of the result", async () => {
+    const end = await ending({
+      v: 1,
+      kind: "run",
+      plan: {
+        name: "x.rlmplan.json",
+        text: '{"steps":[{"op":"tool","name":"shell","args":{},"bind":"a"},{"op":"final","value":1}]}',
+      },
+    });
+    assert.equal(end.failedReason, undefined);
+    assert.equal(end.attemptsMade, 1);
+    const result = (typeof end.returnvalue === "string" ? JSON.parse(end.returnvalue) : end.returnvalue) as {
+      kind: string;
+      worker: string;
+      report: { stage: string; outcome: { ok: boolean; error: { phase: string; kind: string } } };
+    };
+    assert.deepEqual(
+      [result.kind, result.worker, result.report.stage, result.report.outcome.ok, result.report.outcome.error.phase],
+      ["refused", "solo", "check", false, "validate"],
+    );
+    await worker.waitFor(/job \S+: refused: the plan failed its check on this worker \(validate\//);
+  });
 
   test("the worker still runs jobs after them: run --queue prints what a local run prints, and is recorded here", async () => {
     const local = runCli(ws.dir, ["run", "ask.rlmplan.json", "--mocks", "ask.mocks.json", "--no-journal"]);
@@ -152,7 +163,11 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
     const shown = runCli(ws.dir, ["runs", "show", recorded, "--json"]);
     assert.equal(shown.code, 0, shown.stderr);
     const run = JSON.parse(shown.stdout) as { status: string; origin: string; events: { event: { type: string } }[] };
-    assert.deepEqual([run.status, run.origin], ["ok", "cli"]);
+    // The worker's entry (its journal is this workspace's): one record, not a second one here.
+    assert.deepEqual([run.status, run.origin], ["ok", "worker"]);
+    const listed = runCli(ws.dir, ["runs", "list", "--json"]);
+    const runs = JSON.parse(listed.stdout) as { origin: string }[];
+    assert.equal(runs.filter((r) => r.origin === "cli").length, 0, listed.stdout);
     assert.deepEqual(
       run.events.map((e) => e.event.type),
       ["step_started", "transition", "step_finished", "step_started", "transition", "step_finished"],

@@ -120,7 +120,10 @@ test("a debug run forwards the run's whole event stream: the retry's failed atte
   const opened = await openPlanSession({ file: PLAN, cwd: MOCKS_DIR, mocks: { file: MOCKS }, allInputs: true });
   assert.ok(opened.ok);
   const normal: RunEvent[] = [];
-  await opened.session.run({ observers: [{ event: (event) => normal.push(event) }] }).done;
+  await opened.session.run({
+    life: { origin: "debugger", journal: false },
+    observers: [{ event: (event) => normal.push(event) }],
+  }).done;
   assert.deepEqual(events.map(timeless), normal.map(timeless));
   // And as the CLI's `run --json --events` streams it (its event lines, in order).
   const cli = await runCliAsync(MOCKS_DIR, ["run", PLAN, "--mocks", MOCKS, "--json", "--events", "--no-journal"]);

@@ -49,6 +49,7 @@ const FILES = [
   "extension/dist/server.js",
   "extension/dist/serverStart.js",
   "extension/dist/supervisor.js",
+  "extension/dist/telemetry.js",
   "extension/images/icon.png",
   "extension/language-configuration.json",
   "extension/package.json",

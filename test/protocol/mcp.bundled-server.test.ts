@@ -9,8 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { build, type Metafile } from "esbuild";
-import { bundleScript, REPOSITORY_ROOT } from "../support/bundleScript";
+import { bundleInto, REPOSITORY_ROOT } from "../support/bundleScript";
 import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
 
 const EVERYTHING = join(
@@ -23,18 +22,12 @@ const EVERYTHING = join(
 );
 
 const dist = mkdtempSync(join(tmpdir(), "rlm-plan-bundle-"));
-const inputs = new Map<string, string[]>();
+let inputs = new Map<string, string[]>();
 let client: LspClient | undefined;
 let workspace: TempWorkspace | undefined;
 
 before(async () => {
-  const script = await bundleScript();
-  for (const out of ["dist/server.js", "dist/mcp-sdk.js", "dist/supervisor.js"]) {
-    const outfile = join(dist, out.slice("dist/".length));
-    const result = await build({ ...script.bundleOptions(script.entry(out)), outfile, logLevel: "silent" });
-    const metafile = result.metafile as Metafile;
-    inputs.set(out, Object.keys(Object.values(metafile.outputs).find((o) => o.entryPoint)?.inputs ?? {}));
-  }
+  inputs = await bundleInto(dist, ["dist/server.js", "dist/mcp-sdk.js", "dist/supervisor.js"]);
 });
 
 after(async () => {

@@ -29,3 +29,20 @@ export async function bundleScript(): Promise<BundleScript & { entry(out: string
     },
   };
 }
+
+/**
+ * Builds the bundles `outs` ("dist/server.js", ...) into `dir` as scripts/bundle.mjs builds them;
+ * resolves to each bundle's inputs (paths from the repository's root), from esbuild's metafile.
+ */
+export async function bundleInto(dir: string, outs: readonly string[]): Promise<Map<string, string[]>> {
+  const { build } = await import("esbuild");
+  const script = await bundleScript();
+  const inputs = new Map<string, string[]>();
+  for (const out of outs) {
+    const outfile = join(dir, out.slice("dist/".length));
+    const result = await build({ ...script.bundleOptions(script.entry(out)), outfile, logLevel: "silent" });
+    const outputs = Object.values(result.metafile?.outputs ?? {});
+    inputs.set(out, Object.keys(outputs.find((o) => o.entryPoint)?.inputs ?? {}));
+  }
+  return inputs;
+}

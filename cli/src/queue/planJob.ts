@@ -9,6 +9,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "@rlm-plan/core/js
 import type { Mocks } from "@rlm-plan/core/session";
 import { PARALLEL_MODES, type ParallelMode, type RunEvent, type RunOutcome, type RunStage } from "@rlm-plan/core/run";
 import type { Budget } from "@rlm-plan/core/plan";
+import type { RecordedRef } from "@rlm-plan/core/session";
 import type { CaseResult, Expectations } from "@rlm-plan/core/testing";
 import { MAX_JSON_DEPTH, MAX_MOCKS_BYTES, MAX_PLAN_BYTES } from "@rlm-plan/core/text";
 
@@ -53,13 +54,22 @@ interface JobResultBase {
   readonly attempt: number;
   /** The worker's journal entry this attempt continued, when it resumed one. */
   readonly resumed?: number;
+  /** The worker's journal entry of the run (the run's one record), when it records. */
+  readonly recorded?: JobRecord;
 }
+
+/** Where a worker recorded a job's run: its journal's folder (on the worker's machine) and run number. */
+export type JobRecord = Pick<RecordedRef, "dir" | "id">;
 
 export interface RunJobResult extends JobResultBase {
   readonly kind: "run";
   readonly report: RemoteRunReport;
-  /** The run's event stream (for the submitter's journal), at most MAX_RETURNED_EVENTS. */
-  readonly events: readonly RunEvent[];
+}
+
+/** A run job whose plan failed its check on the worker: its report, a value (the job is not retried). */
+export interface RefusedJobResult extends JobResultBase {
+  readonly kind: "refused";
+  readonly report: RemoteRunReport;
 }
 
 export interface CaseJobResult extends JobResultBase {
@@ -68,7 +78,7 @@ export interface CaseJobResult extends JobResultBase {
   readonly duration_ms: number;
 }
 
-export type PlanJobResult = RunJobResult | CaseJobResult;
+export type PlanJobResult = RunJobResult | RefusedJobResult | CaseJobResult;
 
 /** A progress message: one event of a run job's attempt, as it happens. */
 export interface JobProgress {
@@ -77,7 +87,6 @@ export interface JobProgress {
   readonly event: RunEvent;
 }
 
-export const MAX_RETURNED_EVENTS = 10_000;
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 const MAX_NAME = 1000;
 const CEILING_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,16 +1,15 @@
 // `rlm-plan run PLAN --queue URL`: the plan sent as one job, run by whichever worker takes it
 // under that worker's host profile; its events come back as they happen (printed as a local run
-// prints them) and its report at the end, then go into the submitting workspace's journal. A
-// plan the worker refuses at its check comes back as that refusal (never retried); a job a
-// worker died on is run again by another one, and the attempt is said.
+// prints them) and its report at the end. The worker's journal entry is the run's one record:
+// the result names it, and nothing is written here. A plan the worker refuses at its check comes
+// back as that refusal, a value of the job's result (never retried); a job a worker died on is
+// run again by another one, and the attempt is said.
 
-import { observedReport, type ParallelMode, type RunEvent, type RunObserver, type RunReport } from "@rlm-plan/core/run";
+import type { ParallelMode, RunObserver, RunReport } from "@rlm-plan/core/run";
 import type { JsonObject } from "@rlm-plan/core/json";
-import type { RunRecorder } from "@rlm-plan/core/journal";
-import { JOB_VERSION, type RemoteRunReport } from "./planJob";
+import { JOB_VERSION, type JobRecord } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
 import { failedJobText, QueueSubmitter, type JobEnd } from "./submitter";
-import { REFUSED_PREFIX } from "./workerJob";
 
 export interface QueueRunOptions {
   readonly address: QueueAddress;
@@ -24,12 +23,17 @@ export interface QueueRunOptions {
   readonly observer: RunObserver;
   /** A note for the user (which worker took the job, a new attempt). */
   readonly say: (line: string) => void;
-  /** The submitting workspace's journal entry, written when the report comes back. */
-  readonly recorder?: RunRecorder;
 }
 
 export type QueueRunResult =
-  | { readonly kind: "report"; readonly report: RunReport; readonly worker: string; readonly attempt: number }
+  | {
+      readonly kind: "report";
+      readonly report: RunReport;
+      readonly worker: string;
+      readonly attempt: number;
+      /** The worker's journal entry of the run. */
+      readonly recorded?: JobRecord;
+    }
   | { readonly kind: "failed"; readonly message: string }
   | { readonly kind: "cancelled" };
 
@@ -80,28 +84,17 @@ export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResu
     await submitter.close();
   }
   const ended = end as JobEnd;
-  if (!ended.ok) {
-    if (ended.reason.startsWith(REFUSED_PREFIX)) {
-      const report = JSON.parse(ended.reason.slice(REFUSED_PREFIX.length)) as RemoteRunReport;
-      await record(options.recorder, [], report);
-      return { kind: "report", report: report as RunReport, worker: "", attempt: ended.attempts };
-    }
-    return { kind: "failed", message: failedJobText(ended) };
-  }
+  if (!ended.ok) return { kind: "failed", message: failedJobText(ended) };
   const result = ended.result;
+  // Refused at the worker's check: the report of that refusal, never retried.
+  if (result.kind === "refused")
+    return { kind: "report", report: result.report as RunReport, worker: "", attempt: result.attempt };
   if (result.kind !== "run") return { kind: "failed", message: "the worker answered with another kind of result" };
-  await record(options.recorder, result.events, result.report);
-  return { kind: "report", report: result.report as RunReport, worker: result.worker, attempt: result.attempt };
-}
-
-/** The run's events and end into the submitting workspace's journal. */
-async function record(
-  recorder: RunRecorder | undefined,
-  events: readonly RunEvent[],
-  report: RemoteRunReport,
-): Promise<void> {
-  if (!recorder) return;
-  for (const event of events) recorder.event(event);
-  // On disk before the submitter says "recorded as run N" (the journal's group commit).
-  await recorder.finished(observedReport(report as RunReport));
+  return {
+    kind: "report",
+    report: result.report as RunReport,
+    worker: result.worker,
+    attempt: result.attempt,
+    ...(result.recorded ? { recorded: result.recorded } : {}),
+  };
 }

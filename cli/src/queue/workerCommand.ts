@@ -6,7 +6,6 @@
 // flight; a second signal cancels them and hands them back to the queue for another worker.
 
 import { hostname } from "node:os";
-import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "@rlm-plan/core/text";
 import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { journalDirOf, JournalStore } from "@rlm-plan/core/journal";
@@ -135,11 +134,15 @@ async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink
   }
   const profileFile = opened.session.hostProfile as string;
   const profile = opened.session.profile;
-  let journal: JournalStore | undefined;
+  // Each job's session records its run; the journal is opened once here so that a journal that
+  // cannot be used is said once, and the jobs then run unrecorded.
+  let journal: WorkerContext["journal"] = false;
   if (!args.noJournal && (profile?.journal?.enabled !== false || args.journal !== undefined)) {
     try {
-      journal = JournalStore.open(args.journal ?? journalDirOf(profileFile));
-      for (const notice of journal.notices) say(notice);
+      const store = JournalStore.open(args.journal ?? journalDirOf(profileFile));
+      for (const notice of store.notices) say(notice);
+      journal = { dir: store.dir };
+      store.close();
     } catch (error) {
       say(`jobs are not recorded: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -149,15 +152,12 @@ async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink
     redis = await connectClient(args.address);
   } catch (error) {
     say(`cannot reach Redis at ${args.address.shown}: ${error instanceof Error ? error.message : String(error)}`);
-    journal?.close();
     return 2;
   }
   if (!profile) return 2;
   const context: WorkerContext = {
     profileFile,
     profile,
-    // The session read this profile within the same bound: the bounded reader, as everywhere.
-    profileText: readTextFileSync(profileFile, MAX_HOST_PROFILE_BYTES),
     name: args.name,
     queue: args.address.queue,
     env,
@@ -170,7 +170,6 @@ async function startWorker(argv: readonly string[], env: NodeJS.ProcessEnv, sink
     return await serve(args, context, say);
   } finally {
     redis.disconnect();
-    journal?.close();
   }
 }
 
@@ -206,6 +205,14 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
     autorun: false,
   });
   worker.on("completed", (job: Job, result: PlanJobResult) => {
+    if (result.kind === "refused") {
+      counts.refused++;
+      const { error } = result.report.outcome as { error?: { phase: string; kind: string; message: string } };
+      say(
+        `job ${job.id ?? "?"}: refused: the plan failed its check on this worker${error ? ` (${error.phase}/${error.kind}: ${error.message})` : ""}`,
+      );
+      return;
+    }
     counts.done++;
     const verdict =
       result.kind === "case"

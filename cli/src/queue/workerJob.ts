@@ -1,26 +1,25 @@
 // One job on a worker: the plan session opened with the job's plan text under the WORKER's host
 // profile (capabilities, budget, tools, providers are the profile's; the job only gives inputs
-// and mocks), the run through the one pipeline (session.run), its events sent to the submitter
-// as they happen, recorded in the worker's journal, and the result sent back masked. A retried
-// job (its worker died) continues the journal entry of its earlier attempt when that journal is
-// shared with this worker: completed steps' calls are answered from it, not made again.
+// and mocks), the run through the session like every front end's (recorded in the worker's
+// journal and traced as its profile says), its events sent to the submitter as they happen, and
+// the result sent back masked, naming the journal entry. A retried job (its worker died)
+// continues the journal entry of its earlier attempt when that journal is shared with this
+// worker (the session's resume): completed steps' calls are answered from it, not made again.
 
 import type { Job } from "bullmq";
 import type { Redis } from "ioredis";
-import {
-  checkSameInputs,
-  type JournalStore,
-  resumePoint,
-  type ResumePoint,
-  ResumeRefusal,
-  RunRecorder,
-} from "@rlm-plan/core/journal";
 import type { JsonObject } from "@rlm-plan/core/json";
 import type { HostProfile } from "@rlm-plan/core/host";
 import { estimatePlan, parsePlan } from "@rlm-plan/core/plan";
-import type { RunEvent, RunObserver, RunReport } from "@rlm-plan/core/run";
+import type { RunObserver, RunReport } from "@rlm-plan/core/run";
 import type { SecretMask } from "@rlm-plan/core/secrets";
-import { openPlanSession, type PlanSession } from "@rlm-plan/core/session";
+import {
+  openPlanSession,
+  unfinishedJobRun,
+  type PlanSession,
+  type RunLife,
+  type SessionRun,
+} from "@rlm-plan/core/session";
 import { judgeRun, stepWatcher } from "@rlm-plan/core/testing";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
@@ -29,7 +28,6 @@ import { runEventPrinter } from "../runEventPrinter";
 import { UnparseableJobData } from "./planWorker";
 import {
   JOB_VERSION,
-  MAX_RETURNED_EVENTS,
   readPlanJob,
   type JobProgress,
   type PlanJob,
@@ -43,21 +41,16 @@ export interface WorkerContext {
   readonly profileFile: string;
   /** It, read once when the worker started (a changed profile takes a restart). */
   readonly profile: HostProfile;
-  /** Its text, for the journal's record (read once too). */
-  readonly profileText: string;
   readonly name: string;
   readonly queue: string;
   readonly env: NodeJS.ProcessEnv;
   readonly mask: SecretMask;
   /** For fleet ceilings' counters. */
   readonly redis: Redis;
-  /** The worker's journal, unless --no-journal. */
-  readonly journal: JournalStore | undefined;
+  /** The worker's journal folder (--journal DIR or the profile's), or false (--no-journal, or the profile's off). */
+  readonly journal: false | { readonly dir: string };
   readonly say: (line: string) => void;
 }
-
-/** A run job's plan failed its check on the worker: the job fails at once (never retried), with the report. */
-export const REFUSED_PREFIX = "rlm-plan: the plan was refused on the worker: ";
 
 export async function runPlanJob(job: Job, context: WorkerContext, signal: AbortSignal): Promise<PlanJobResult> {
   const { UnrecoverableError } = bullmq();
@@ -88,21 +81,21 @@ export async function runPlanJob(job: Job, context: WorkerContext, signal: Abort
     );
   }
   const session = opened.session;
-  const refusal = session.staticRefusal();
-  if (refusal && planJob.kind === "run")
-    throw new UnrecoverableError(`${REFUSED_PREFIX}${JSON.stringify(remoteReport(refusal))}`);
-
   const base = { v: JOB_VERSION, worker: context.name, attempt } as const;
-  const recording = startJobRecording(job, planJob, session, context);
-  const observers: RunObserver[] = recording ? [recording.recorder] : [];
+  const refusal = session.staticRefusal();
+  // Refused at its check: a value of the job's result (the job completes, so it is never retried).
+  if (refusal && planJob.kind === "run") {
+    const result: PlanJobResult = { ...base, kind: "refused", report: remoteReport(refusal) };
+    return context.mask.maskValue(result as unknown as JsonObject) as unknown as PlanJobResult;
+  }
+
+  const observers: RunObserver[] = [];
   if (planJob.ceiling) observers.push(ceilingObserver(context.redis, context.queue, planJob.ceiling, session.mocks));
-  const events: RunEvent[] = [];
   let progress: Promise<unknown> = Promise.resolve();
   const steps = stepWatcher();
   const sent: RunObserver = {
     event: (event) => {
       if (planJob.kind !== "run") return;
-      if (events.length < MAX_RETURNED_EVENTS) events.push(event);
       const message: JobProgress = { attempt, worker: context.name, event };
       // In order, and never failing the run: a lost progress message loses a line of output only.
       progress = progress.then(() =>
@@ -121,23 +114,26 @@ export async function runPlanJob(job: Job, context: WorkerContext, signal: Abort
     },
   );
   const started = performance.now();
-  const handle = session.run({
+  const { run, resumed } = startJobRun(job, planJob, session, context, {
     signal,
     ...(planJob.parallel ? { parallel: planJob.parallel } : {}),
     observers: [...observers, steps.observer, sent, logged.observer],
   });
-  const report = await handle.done;
+  const report = await run.done;
   await progress;
-  const resumed = recording?.resumed ? { resumed: recording.recorder.runId } : {};
+  await run.settled(signal);
+  const recorded = run.recorded ? { recorded: { dir: run.recorded.dir, id: run.recorded.id } } : {};
+  const continued = resumed && run.recorded ? { resumed: run.recorded.id } : {};
   if (planJob.kind === "run") {
-    const result: PlanJobResult = { ...base, ...resumed, kind: "run", report: remoteReport(report), events };
+    const result: PlanJobResult = { ...base, ...continued, ...recorded, kind: "run", report: remoteReport(report) };
     return context.mask.maskValue(result as unknown as JsonObject) as unknown as PlanJobResult;
   }
   const plan = parsePlan({ kind: "document", text: planJob.plan.text }).plan;
   const judged = judgeRun(planJob.expect ?? {}, plan ? estimatePlan(plan) : undefined, report, steps);
   const result: PlanJobResult = {
     ...base,
-    ...resumed,
+    ...continued,
+    ...recorded,
     kind: "case",
     verdict: { ...judged, answered: session.mocks ? "mocks" : "live" },
     duration_ms: Math.round(performance.now() - started),
@@ -157,57 +153,36 @@ function remoteReport(report: RunReport): RemoteRunReport {
 }
 
 /**
- * The job's entry in the worker's journal: a retried job continues its earlier attempt's entry
- * when this worker can see it (a journal shared by the workers) and its plan and host profile
- * are the same; otherwise it runs anew. A journal that fails never stops the job.
+ * The job's run through the session: a retried job continues its earlier attempt's journal entry
+ * when this worker can see it (a journal shared by the workers) and its plan and host profile are
+ * the same; otherwise it runs anew. A journal that fails never stops the job.
  */
-function startJobRecording(
+function startJobRun(
   job: Job,
   planJob: PlanJob,
   session: PlanSession,
   context: WorkerContext,
-): { recorder: RunRecorder; resumed: boolean } | undefined {
-  const store = context.journal;
-  if (!store) return undefined;
+  options: Omit<Parameters<PlanSession["run"]>[0], "life">,
+): { run: SessionRun; resumed: boolean } {
   const jobKey = `${context.queue}/${job.id ?? ""}`;
-  try {
-    const meta = {
-      origin: "worker" as const,
-      plan: { file: planJob.plan.name, text: planJob.plan.text },
-      hostProfile: { file: context.profileFile, text: context.profileText },
-      options: { job: jobKey, attempt: Math.max(1, job.attemptsStarted), worker: context.name } as JsonObject,
-      mask: session.mask,
-      onNotice: (message: string) => context.say(`job ${job.id ?? "?"}: ${message}`),
-    };
-    const point = job.attemptsStarted > 1 ? earlierAttempt(store, jobKey, planJob, meta.hostProfile) : undefined;
-    if (point) return { recorder: RunRecorder.resume(store, point, meta), resumed: true };
-    return { recorder: RunRecorder.begin(store, meta), resumed: false };
-  } catch (error) {
-    context.say(
-      `job ${job.id ?? "?"}: this run is not recorded: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return undefined;
+  const say = (message: string) => context.say(`job ${job.id ?? "?"}: ${message}`);
+  const life: RunLife = {
+    origin: "worker",
+    planName: planJob.plan.name,
+    journal: context.journal,
+    given: { job: jobKey, attempt: Math.max(1, job.attemptsStarted), worker: context.name },
+    onNotice: say,
+  };
+  if (context.journal && job.attemptsStarted > 1) {
+    try {
+      const earlier = unfinishedJobRun(context.journal.dir, jobKey);
+      if (earlier) {
+        const resumed = session.resume(earlier, { ...options, life });
+        if (resumed.ok) return { run: resumed.run, resumed: true };
+      }
+    } catch (error) {
+      say(`its earlier attempt cannot be continued: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
-}
-
-function earlierAttempt(
-  store: JournalStore,
-  jobKey: string,
-  planJob: PlanJob,
-  hostProfile: { file: string; text: string },
-): ResumePoint | undefined {
-  const row = store.db
-    .prepare(
-      "SELECT id FROM runs WHERE origin = 'worker' AND status <> 'ok' AND status <> 'failed' AND json_extract(details, '$.options.job') = ? ORDER BY id DESC LIMIT 1",
-    )
-    .get(jobKey) as { id: number } | undefined;
-  if (!row) return undefined;
-  try {
-    const point = resumePoint(store, row.id);
-    checkSameInputs(point, planJob.plan.text, hostProfile);
-    return point;
-  } catch (error) {
-    if (error instanceof ResumeRefusal) return undefined;
-    throw error;
-  }
+  return { run: session.run({ ...options, life }), resumed: false };
 }

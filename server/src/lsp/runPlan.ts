@@ -7,20 +7,21 @@
 // ends with kind "cancelled". Events carry counters, paths and, for failures, the error's
 // message with the run's secrets masked: never a prompt, model text, tool argument or header.
 // The run is assembled by the core's plan session (the editor's text and profile, the client's
-// keys, the mocks, the mask).
+// keys, the mocks, the mask), which records it and traces it as the profile says.
 
-import type { ParallelMode } from "@rlm-plan/core/run";
+import type { RunObserver } from "@rlm-plan/core/run";
 import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
 import {
   openPlanSessionSync,
   type PlanSession,
+  type RunLife,
   type SessionFailure,
-  type SessionRecording,
+  type SessionRun,
 } from "@rlm-plan/core/session";
+import { openRecordedRun, recordedSessionOptions, type RecordedRun } from "@rlm-plan/core/session";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { JournalStore, resumePoint, type ResumePoint, ResumeRefusal } from "@rlm-plan/core/journal";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
@@ -98,16 +99,13 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       const session = opened.session;
       server.sessionStarted?.(session);
       const masked = maskedRunnerHost(server, session.mask);
-      // Recorded in the workspace's run journal as the CLI records (the session's one way).
-      const started = session.record({
+      // The session records the run in the workspace's journal and traces it, as every run is.
+      const life: RunLife = {
         origin: "editor",
-        options: mocks === undefined ? {} : { mocks: "file" in mocks ? mocks.file : "(given by the editor)" },
+        given: mocks === undefined ? {} : { mocks: "file" in mocks ? mocks.file : "(given by the editor)" },
         onNotice: (message) => server.notice?.(message),
-      });
-      const recording = started.ok ? started.recording : undefined;
-      if (recording)
-        identity.journal = { dir: recording.store.dir, id: recording.recorder.runId, uid: recording.recorder.uid };
-      const handle = execute(masked, identity, session, recording);
+      };
+      const handle = execute(masked, identity, session, (options) => session.run({ ...options, life }));
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;
@@ -120,21 +118,24 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
         return invalid(`${ResumeRunCommand.command} needs the run: [{"dir": "/…/.rlm-plan", "id": 12}]`);
       const resumed = openResumed(dir, id, runEnvironment(args));
       if ("message" in resumed) return failed(resumed.message);
-      const { session, resume, planFile, parallel } = resumed;
+      const { session, recorded } = resumed;
       server.sessionStarted?.(session);
-      const started = session.record({ origin: "editor", resume, onNotice: (message) => server.notice?.(message) });
-      if (!started.ok) {
-        resume.store.close();
-        return failed(`Run ${id} cannot be resumed: ${started.refusal}`);
-      }
       const runId = `run-${++counter}`;
-      const recording = started.recording;
-      const identity: RunIdentity = {
-        uri: pathToFileURL(planFile).href,
+      const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = {
+        uri: pathToFileURL(recorded.planFile as string).href,
         runId,
-        ...(recording ? { journal: { dir: recording.store.dir, id, uid: recording.recorder.uid } } : {}),
       };
-      const handle = execute(maskedRunnerHost(server, session.mask), identity, session, recording, parallel);
+      let refusal: string | undefined;
+      const handle = execute(maskedRunnerHost(server, session.mask), identity, session, (options) => {
+        const started = session.resume(recorded, {
+          ...options,
+          life: { origin: "editor", onNotice: (message) => server.notice?.(message) },
+        });
+        if (started.ok) return started.run;
+        refusal = started.refusal;
+        return undefined;
+      });
+      if (refusal !== undefined) return failed(`Run ${id} cannot be resumed: ${refusal}`);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;
@@ -212,52 +213,24 @@ function failureText(failure: SessionFailure): string {
 }
 
 /**
- * The session of a recorded run to resume: its plan file (from disk: the recorded text is what a
- * resume must run), its host profile, inputs and mocks as recorded; or why not.
+ * The session of a recorded run to resume (found and read by the core): its plan file (from disk:
+ * the recorded text is what a resume must run), its host profile, inputs and mocks as recorded;
+ * or why not.
  */
 function openResumed(
   dir: string,
   id: number,
   env: Record<string, string>,
-):
-  | {
-      session: PlanSession;
-      resume: { store: JournalStore; point: ResumePoint };
-      planFile: string;
-      parallel?: ParallelMode;
-    }
-  | { message: string } {
-  let store: JournalStore | undefined;
-  try {
-    store = JournalStore.open(dir);
-    const point = resumePoint(store, id);
-    const planFile = point.run.plan_file;
-    if (planFile === null) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
-    const options = (JSON.parse(point.run.details) as { options?: Record<string, unknown> }).options ?? {};
-    const inputs = options["inputs"];
-    const mocks = options["mocks"];
-    const parallel = options["parallel"];
-    if (typeof mocks === "string" && !mocks.startsWith("/"))
-      throw new ResumeRefusal(`its mocks were given by the editor, not a file, and were not recorded`);
-    const opened = openPlanSessionSync({
-      file: planFile,
-      ...(point.run.host_file !== null ? { hostProfile: point.run.host_file } : {}),
-      clientEnv: env,
-      ...(typeof inputs === "object" && inputs !== null ? { inputFiles: inputs as Record<string, string> } : {}),
-      ...(typeof mocks === "string" && mocks.startsWith("/") ? { mocks: { file: mocks } } : {}),
-    });
-    if (!opened.ok) throw new ResumeRefusal(opened.mask.mask(failureText(opened.failure)));
-    return {
-      session: opened.session,
-      resume: { store, point },
-      planFile,
-      ...(parallel === "sequential" || parallel === "concurrent" ? { parallel } : {}),
-    };
-  } catch (error) {
-    store?.close();
-    const message = error instanceof Error ? error.message : String(error);
-    return { message: `Run ${id} cannot be resumed: ${message}` };
+): { session: PlanSession; recorded: RecordedRun } | { message: string } {
+  const found = openRecordedRun(dir, id, "resume");
+  if (!found.ok) return { message: `Run ${id} cannot be resumed: ${found.message}` };
+  const recorded = found.run;
+  const opened = openPlanSessionSync({ ...recordedSessionOptions(recorded), clientEnv: env });
+  if (!opened.ok) {
+    recorded.store?.close();
+    return { message: `Run ${id} cannot be resumed: ${opened.mask.mask(failureText(opened.failure))}` };
   }
+  return { session: opened.session, recorded };
 }
 
 /** A file URI's path; undefined for an untitled document or another scheme. */
@@ -274,19 +247,21 @@ function resolvePath(hostFile: string, path: string): string {
   return pathResolve(dirname(hostFile), path);
 }
 
+/**
+ * Starts the run (`start`: the session's run or resume, given the listener) and tells the client
+ * its events and its end; the identity gains the run's journal entry before the command answers.
+ * Undefined when the session refused to start it (a resume of a changed plan).
+ */
 function execute(
   server: PlanRunnerHost,
-  identity: RunIdentity,
+  identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] },
   session: PlanSession,
-  recording: SessionRecording | undefined,
-  parallel?: ParallelMode,
+  start: (options: { observers: readonly RunObserver[] }) => SessionRun | undefined,
 ): ServerRun {
   const started = performance.now();
   let transitionCount = 0;
   const mocked = session.mocks !== undefined;
-  const handle = session.run({
-    recording,
-    ...(parallel ? { parallel } : {}),
+  const handle = start({
     // Every event as the runtime emitted it (a transition's entry kept to its defined fields).
     observers: [
       {
@@ -297,6 +272,8 @@ function execute(
       },
     ],
   });
+  if (!handle) return { cancel: () => undefined, kill: () => undefined, done: Promise.resolve() };
+  if (handle.recorded) identity.journal = { ...handle.recorded };
   const finish = (result: RunResult): void => {
     server.finished({
       ...identity,

@@ -11,9 +11,24 @@ export * from "./sessionMask";
 export type { Proposal, ProposalProblem } from "../providers/proposal";
 // Types only: the journal (node:crypto, SQLite) is required when a session records (planSession.ts).
 export type { RecordedSession, RecordingStart, RecordRequest, SessionRecording } from "./runRecording";
+export type { RecordedRef, RunLife, SessionRun } from "./runLife";
+export type { RecordedOptions, RecordedRun, RecordedRunLookup } from "./recordedRun";
 // A dry run's mocks as the session reads them, and the warnings for mocked names a plan never calls.
 export { MOCKS_FILE_SUFFIX, parseMocks, type Mocks } from "../host/mocks";
 export { mockNameWarnings, planCalls } from "../host/mockNames";
 // The folders the user allows outside the workspace: every session's profile and test files are
 // read under the boundary, so a front end sets them here (the static CLI bundle has no host door).
 export { allowOutsidePaths } from "../host/workspaceBoundary";
+
+// A recorded run to resume or replay (recordedRun.ts): the journal (node:crypto, SQLite) is
+// required on the first call, so that a check loads none of it.
+type RecordedRuns = typeof import("./recordedRun");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const recordedRuns = (): RecordedRuns => require("./recordedRun") as RecordedRuns;
+/** Run `id` of the journal in `dir`, to resume or to replay, or why not (recordedRun.ts). */
+export const openRecordedRun: RecordedRuns["openRecordedRun"] = (...args) => recordedRuns().openRecordedRun(...args);
+/** The latest unfinished run of a worker's job, held open to resume (recordedRun.ts). */
+export const unfinishedJobRun: RecordedRuns["unfinishedJobRun"] = (...args) => recordedRuns().unfinishedJobRun(...args);
+/** What a session that runs a recorded run again is opened with (recordedRun.ts). */
+export const recordedSessionOptions: RecordedRuns["recordedSessionOptions"] = (...args) =>
+  recordedRuns().recordedSessionOptions(...args);

@@ -1,23 +1,27 @@
 // One plan session: what every front end (the CLI's commands, the language server's runs and
 // proposals, the debug adapter) starts from, once opened (openSession.ts: the plan read, the host
 // profile loaded, the mocks and the secret mask): it holds the analysis policy and hands out
-// `analysis` (check), `preflight`, `run` and `propose`. Nothing else assembles these. The session
-// owns the mask: front ends pass what they show through `mask`.
+// `analysis` (check), `preflight`, `run` (and `resume`, `replay`) and `propose`. Nothing else
+// assembles these. The session owns the mask: front ends pass what they show through `mask`. It
+// owns a run's life too: every run it starts is recorded and traced as the profile and the user
+// say (runLife.ts), whichever front end starts it.
 
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
 import type { profileHost } from "../host/createHost";
-import type { Mocks } from "../host/mocks";
+import { parseMocks, type Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
 import { sandboxNotice } from "../host/sandbox/toolSandbox";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { ProposeResult } from "../providers/proposePlan";
 import type { PolicyOptions } from "../run/pipeline";
 import { environmentSecrets, type SecretMask } from "../mask/secretMask";
-import type { BuiltHost, HostFactory, PreflightReport, RunHandle, RunReport, StartRunOptions } from "../run/startRun";
+import type { BuiltHost, HostFactory, PreflightReport, RunReport, StartRunOptions } from "../run/startRun";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
+import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy } from "./analysisPolicy";
-import type { RecordingStart, RecordRequest, SessionRecording } from "./runRecording";
+import type { RecordedRun } from "./recordedRun";
+import type { AttachedLife, RunLife, SessionRun } from "./runLife";
 import type { PlanSessionOptions } from "./sessionOptions";
 
 // What only a run, a preflight or a proposal needs is required on first use: a static check (the
@@ -25,7 +29,8 @@ import type { PlanSessionOptions } from "./sessionOptions";
 // provider prompt (ARCHITECTURE.md, "Start-up").
 /* eslint-disable @typescript-eslint/no-require-imports */
 const runModules = () => require("../run/startRun") as typeof import("../run/startRun");
-const recordingModules = () => require("./runRecording") as typeof import("./runRecording");
+const lifeModules = () => require("./runLife") as typeof import("./runLife");
+const replayModules = () => require("../journal/replayRun") as typeof import("../journal/replayRun");
 const proposeModules = () => require("../providers/proposePlan") as typeof import("../providers/proposePlan");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -36,6 +41,22 @@ export const PREFLIGHT_ONLY_CHECKS: readonly string[] = Object.freeze([
   "provider keys",
   "input files",
 ]);
+
+const UNWATCHED: AttachedLife = { observers: [], recorded: undefined, store: undefined, trace: undefined };
+
+/** What a session's run is given: the run pipeline's options, and who starts it (`life`). */
+export type SessionRunOptions = Omit<StartRunOptions, "source" | "policy" | "host"> & {
+  /** Who starts the run, and what the user opted out of: the session attaches the journal and the trace. */
+  readonly life: RunLife;
+  /** Sees the host the run built (a debugger's contexts). */
+  readonly onHostBuilt?: (built: BuiltHost) => void;
+};
+
+/** A run with its journal entry and trace attached, not yet started. */
+export interface PreparedRun {
+  readonly recorded: SessionRun["recorded"];
+  start(options: Omit<SessionRunOptions, "life">): SessionRun;
+}
 
 /** A plan under a host: check, preflight, run and propose, every output through one mask. */
 export class PlanSession {
@@ -110,24 +131,116 @@ export class PlanSession {
   }
 
   /**
-   * Starts the run's entry in the run journal (runRecording.ts), or continues a resumed run's;
-   * hand the recording to `run`. Every front end records this way.
+   * Runs the plan through the one run pipeline (startRun), recorded and traced as the profile and
+   * `life` say (runLife.ts); `onHostBuilt` sees the host it built (a debugger's contexts).
    */
-  record(request: RecordRequest): RecordingStart {
-    return recordingModules().startSessionRecording(this, request);
+  run(options: SessionRunOptions): SessionRun {
+    return this.prepareRun(options.life).start(options);
   }
 
   /**
-   * Runs the plan through the one run pipeline (startRun); `onHostBuilt` sees the host it built (a
-   * debugger's contexts); `recording` (from `record`) records it, its journal closed when it ends.
+   * A run with its journal entry and trace attached but not started: for a caller that needs to
+   * know, before the run, where it is recorded (a test case whose cassette is derived from it).
    */
-  run(
-    options: Omit<StartRunOptions, "source" | "policy" | "host"> & {
-      readonly onHostBuilt?: (built: BuiltHost) => void;
-      readonly recording?: SessionRecording | undefined;
-    } = {},
-  ): RunHandle {
-    const { onHostBuilt, recording, ...execute } = options;
+  prepareRun(life: RunLife): PreparedRun {
+    // Only a resume can be refused: a new run's journal that cannot be opened is said, not fatal.
+    const attached = lifeModules().attachLife(this, life);
+    return this.prepared(attached.ok ? attached.life : UNWATCHED);
+  }
+
+  /**
+   * Continues a recorded run that did not finish (recordedRun.ts' `openRecordedRun`): its
+   * completed steps' calls answered from the journal, the rest run, into the same entry. Refused
+   * when this session's plan or host profile is not the recorded one.
+   */
+  resume(
+    recorded: RecordedRun,
+    options: SessionRunOptions,
+  ): { readonly ok: true; readonly run: SessionRun } | { readonly ok: false; readonly refusal: string } {
+    const store = recorded.store;
+    if (!store) return { ok: false, refusal: `run ${recorded.id}'s journal is not open to continue it` };
+    const attached = lifeModules().attachLife(this, options.life, { store, point: recorded.point });
+    if (!attached.ok) {
+      store.close();
+      return attached;
+    }
+    const parallel = options.parallel ?? recorded.options.parallel;
+    return { ok: true, run: this.prepared(attached.life).start({ ...options, ...(parallel ? { parallel } : {}) }) };
+  }
+
+  /**
+   * Replays a recorded run (`openRecordedRun(..., "replay")`) executing nothing: every tool and
+   * provider mocked, every call answered from the journal. Not recorded as a run of its own.
+   * Refused when this session's plan or host profile is not the recorded one.
+   */
+  replay(
+    recorded: RecordedRun,
+    options: SessionRunOptions,
+  ): { readonly ok: true; readonly run: SessionRun } | { readonly ok: false; readonly refusal: string } {
+    const journal = replayModules();
+    const refusal = this.changedSince(recorded);
+    if (refusal !== undefined) return { ok: false, refusal };
+    const profile = this.requireProfile();
+    const mocks = parseMocks(JSON.stringify(journal.replayMocks(recorded.point, profile)), `run ${recorded.id}`);
+    if (!mocks.ok) return { ok: false, refusal: mocks.errors[0]?.message ?? "its calls cannot be replayed" };
+    const { mocks: _mocks, ...rest } = this.options;
+    const replaying = new PlanSession(
+      rest,
+      this.file,
+      this.text,
+      this.hostProfile,
+      this.profile,
+      this.mask,
+      mocks.mocks,
+    );
+    const attached = lifeModules().attachLife(replaying, { ...options.life, journal: false });
+    const replies = new journal.RecordedReplies(recorded.point, this.mask);
+    const run = replaying
+      .prepared(attached.ok ? attached.life : UNWATCHED)
+      .start({ ...options, observers: [...(options.observers ?? []), replies] });
+    return { ok: true, run };
+  }
+
+  /**
+   * Runs the plan again from the step at `step` (the debugger's Restart Frame): the steps before
+   * it answered from the recorded run's entry (nothing of them runs again), that step and what
+   * follows for real. A run of its own, recorded and traced as every run is.
+   */
+  rerunFrom(recorded: RecordedRun, step: readonly (string | number)[], options: SessionRunOptions): SessionRun {
+    const journal = replayModules();
+    const replies = new journal.RecordedReplies(journal.callsBefore(recorded.point, step), this.mask, false);
+    return this.run({ ...options, observers: [...(options.observers ?? []), replies] });
+  }
+
+  /** Why a recorded run is not this session's plan under this host profile, or undefined when it is. */
+  changedSince(recorded: RecordedRun): string | undefined {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { checkSameInputs, ResumeRefusal } = require("../journal/replay") as typeof import("../journal/replay");
+    try {
+      const hostText =
+        this.hostProfile === undefined ? undefined : readTextFileSync(this.hostProfile, MAX_HOST_PROFILE_BYTES);
+      checkSameInputs(
+        recorded.point,
+        this.text ?? "",
+        this.hostProfile !== undefined && hostText !== undefined
+          ? { file: this.hostProfile, text: hostText }
+          : undefined,
+      );
+      return undefined;
+    } catch (error) {
+      if (error instanceof ResumeRefusal) return this.mask.mask(error.message);
+      return this.mask.mask(
+        `the host profile cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+
+  private prepared(life: AttachedLife): PreparedRun {
+    return { recorded: life.recorded, start: (options) => this.started(options, life) };
+  }
+
+  private started(options: Omit<SessionRunOptions, "life"> & { life?: RunLife }, life: AttachedLife): SessionRun {
+    const { onHostBuilt, life: _life, ...execute } = options;
     const factory = this.hostFactory();
     const host: HostFactory = onHostBuilt
       ? async (needs) => {
@@ -140,13 +253,18 @@ export class PlanSession {
       // The session's mask: an event's error message passes through it before any listener.
       mask: this.mask,
       ...execute,
-      ...(recording ? { observers: [recording.recorder, ...(execute.observers ?? [])] } : {}),
+      observers: [...life.observers, ...(execute.observers ?? [])],
       source: { kind: "document", text: this.requireText(), document: this.document },
       policy: this.runPolicy,
       host,
     });
-    if (!recording) return handle;
-    return { ...handle, done: handle.done.finally(() => recording.store.close()) };
+    const store = life.store;
+    return {
+      ...handle,
+      done: store ? handle.done.finally(() => store.close()) : handle.done,
+      recorded: life.recorded,
+      settled: (signal) => life.trace?.settled(signal) ?? Promise.resolve(),
+    };
   }
 
   /** Asks one of the profile's providers for a plan for `goal`, checked against this host. */

@@ -1,5 +1,6 @@
-// A session's run in the run journal: the one way every front end (the CLI's `run` and
-// `propose --run`, the language server's runs, the debug adapter) records a run. The journal is
+// A session's run in the run journal: the one way a run is recorded, attached by the session
+// (runLife.ts) to every front end's runs (the CLI's `run` and `propose --run`, the language
+// server's, the debug adapter's, `rlm-plan test`'s cases, workers' jobs). The journal is
 // the host profile's (`journal.dir`, default `.rlm-plan/` beside it) or a folder the user names;
 // a profile that says `"journal": {"enabled": false}` records nothing. A journal that cannot be
 // opened never stops the run: it is said through `onNotice` and the run goes on unrecorded.
@@ -22,6 +23,8 @@ export interface RecordRequest {
   readonly dir?: string;
   /** The run's options as the front end names them (inputs, mocks, parallel), for history and resume. */
   readonly options?: JsonObject;
+  /** The plan's name, for a session without a plan file (a queued job's). */
+  readonly planName?: string;
   /** Continue this run's entry instead of starting one (its journal already open). */
   readonly resume?: { readonly store: JournalStore; readonly point: ResumePoint };
   /** A journal problem that did not stop the run, masked. */
@@ -77,7 +80,14 @@ export function startSessionRecording(session: RecordedSession, request: RecordR
     const meta = {
       origin: request.origin,
       ...(request.label !== undefined ? { label: request.label } : {}),
-      plan: { ...(session.file !== undefined ? { file: resolve(session.file) } : {}), text: planText },
+      plan: {
+        ...(session.file !== undefined
+          ? { file: resolve(session.file) }
+          : request.planName !== undefined
+            ? { file: request.planName }
+            : {}),
+        text: planText,
+      },
       ...(hostProfile !== undefined && hostText !== undefined
         ? { hostProfile: { file: resolve(hostProfile), text: hostText } }
         : {}),

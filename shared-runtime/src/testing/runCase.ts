@@ -1,9 +1,10 @@
 // One case of a test file, run as a run of a plan session (the one way into a run, as the CLI's
 // `run`, the editor, the debugger and workers take) under the suite's host profile: the case's
 // inputs replace the profile's of the same name, its mocks answer the tools and providers they
-// name, and its cassette (when replaying or recording) is a layer over the host. Every case is
-// recorded in the workspace's run journal (origin `test`, labelled with its test file and case)
-// unless the run asks for none; a recorded cassette is derived from that record. The report is
+// name, and its cassette (when replaying or recording) is a layer over the host. The session
+// records every case in the workspace's run journal (origin `test`, labelled with its test file
+// and case) unless the run asks for none, and traces it when the profile says so; a recorded
+// cassette is derived from that record. The report is
 // the assertions' failures and what the run spent.
 
 import { dirname, relative, resolve, sep } from "node:path";
@@ -18,7 +19,6 @@ import type { HostFactory, RunReport, RunStage } from "../run/startRun";
 import type { SecretMask } from "../mask/secretMask";
 import type { Estimate } from "../plan/estimate";
 import { openPlanSessionSync } from "../session/openSession";
-import type { SessionRecording } from "../session/runRecording";
 import { checkExpectations, pointerOf, spentOf, type AssertionFailure, type Spent } from "./assertions";
 import { CassetteReplay, loadCassette, replayingHost, type ModelNames } from "./cassette";
 import { cassetteEntriesOf } from "./cassetteRecording";
@@ -112,37 +112,39 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   });
   if (!opened.ok) return notRun(opened.mask.mask(sessionFailureText(opened.failure)));
   const { session } = opened;
-  let recording: SessionRecording | undefined;
-  if (options.journal !== false) {
-    let unrecorded: string | undefined;
-    const started = session.record({
-      origin: "test",
-      label: caseLabel(testCase),
-      // Recording a cassette needs the journal even where the profile turns recording off.
-      ...(options.journal?.dir !== undefined
-        ? { dir: options.journal.dir }
+  let unrecorded: string | undefined;
+  // The session attaches the journal and the trace (the profile's telemetry.otlp) itself.
+  const prepared = session.prepareRun({
+    origin: "test",
+    label: caseLabel(testCase),
+    // Recording a cassette needs the journal even where the profile turns recording off.
+    ...(options.journal === false
+      ? { journal: false as const }
+      : options.journal?.dir !== undefined
+        ? { journal: { dir: options.journal.dir } }
         : answered === "recorded"
-          ? { dir: profileJournalDir(suite.profile) }
+          ? { journal: { dir: profileJournalDir(suite.profile) } }
           : {}),
-      options: caseOptions(testCase, mode),
-      onNotice: (message) => {
-        unrecorded = message;
-        options.onNotice?.(message);
-      },
-    });
-    recording = started.ok ? started.recording : undefined;
-    if (!recording && answered === "recorded")
-      return notRun(`--record writes the run journal, which could not be opened: ${unrecorded ?? "it is off"}`);
-  }
+    given: caseOptions(testCase, mode),
+    onNotice: (message) => {
+      unrecorded = message;
+      options.onNotice?.(message);
+    },
+  });
+  const recorded = prepared.recorded;
+  if (!recorded && answered === "recorded")
+    return notRun(`--record writes the run journal, which could not be opened: ${unrecorded ?? "it is off"}`);
 
   const steps = stepWatcher();
-  const report = await session.run({
+  const run = prepared.start({
     observers: [steps.observer],
-    ...(recording ? { recording } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-  }).done;
-  if (recording) {
-    const journal = { dir: recording.store.dir, runId: recording.recorder.runId };
+  });
+  const report = await run.done;
+  // The trace is sent (or given up, within its deadline) before the case's result is told.
+  await run.settled(options.signal);
+  if (recorded) {
+    const journal = { dir: recorded.dir, runId: recorded.id };
     // The cassette is what the journal recorded of this run.
     if (answered === "recorded" && testCase.cassette !== undefined) {
       options.cassettes?.add(testCase.cassette, cassetteEntriesOf(journal, cassetteCaseKey(testCase)));

@@ -1,0 +1,112 @@
+// A recorded run to continue (`run --resume`, the editor's Resume, a worker's retried job) or to
+// replay (the debugger's "Debug Recorded Run"): found in its journal, its recorded options read
+// once (journal/runLookup.ts), and what a session must be opened with to run it again. The
+// session's `resume` and `replay` (planSession.ts) are the only way to run one.
+
+import { isAbsolute } from "node:path";
+import { JournalError, JournalStore } from "../journal/journalStore";
+import { ResumeRefusal, resumePoint, type ResumePoint } from "../journal/replay";
+import { recordedRun as recordedPoint } from "../journal/replayRun";
+import { latestUnfinishedJobRun, recordedOptionsOf, type RecordedOptions } from "../journal/runLookup";
+import type { PlanSessionOptions } from "./sessionOptions";
+
+export type { RecordedOptions } from "../journal/runLookup";
+
+/** A recorded run as the journal holds it, with its options typed. */
+export interface RecordedRun {
+  readonly id: number;
+  /** The plan file it ran (a queued job's: the plan's name). */
+  readonly planFile: string | undefined;
+  readonly hostFile: string | undefined;
+  readonly options: RecordedOptions;
+  readonly point: ResumePoint;
+  /** The journal, held open for a resume until its run ends; closed at once for a replay. */
+  readonly store: JournalStore | undefined;
+}
+
+export type RecordedRunLookup =
+  | { readonly ok: true; readonly run: RecordedRun }
+  /** `refused`: the run cannot be resumed or replayed (said why); `error`: something else went wrong. */
+  | { readonly ok: false; readonly kind: "refused" | "error"; readonly message: string };
+
+/**
+ * Run `id` of the journal in `dir`, to resume (a run that did not finish; the journal is created
+ * when missing and stays open) or to replay (any run of an existing journal). Its plan must have
+ * come from a file; a resume's mocks must have been a file. Journal notices go to `onNotice`.
+ */
+export function openRecordedRun(
+  dir: string,
+  id: number,
+  purpose: "resume" | "replay",
+  onNotice?: (message: string) => void,
+): RecordedRunLookup {
+  let store: JournalStore | undefined;
+  try {
+    store = purpose === "resume" ? JournalStore.open(dir) : JournalStore.openExisting(dir);
+    if (!store) return { ok: false, kind: "refused", message: `there is no run journal in ${dir}` };
+    for (const notice of store.notices) onNotice?.(notice);
+    const point = purpose === "resume" ? resumePoint(store, id) : recordedPoint(store, id);
+    const run = recordedRunOf(point, purpose === "resume" ? store : undefined);
+    if (run.planFile === undefined) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
+    const mocks = run.options.mocks;
+    if (purpose === "resume" && mocks !== undefined && !isAbsolute(mocks))
+      throw new ResumeRefusal(`its mocks were given by the editor, not a file, and were not recorded`);
+    if (purpose === "replay") store.close();
+    return { ok: true, run };
+  } catch (error) {
+    store?.close();
+    const known = error instanceof ResumeRefusal || error instanceof JournalError;
+    return {
+      ok: false,
+      kind: known ? "refused" : "error",
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+/**
+ * The latest unfinished run of a worker's job ("QUEUE/ID") in the journal in `dir`, held open to
+ * resume; undefined when there is none or it cannot be resumed (the job then runs anew).
+ */
+export function unfinishedJobRun(dir: string, job: string): RecordedRun | undefined {
+  let store: JournalStore | undefined;
+  try {
+    store = JournalStore.open(dir);
+    const id = latestUnfinishedJobRun(store, job);
+    if (id === undefined) {
+      store.close();
+      return undefined;
+    }
+    return recordedRunOf(resumePoint(store, id), store);
+  } catch (error) {
+    store?.close();
+    if (error instanceof ResumeRefusal) return undefined;
+    throw error;
+  }
+}
+
+/** What a session that runs the recorded run again is opened with: its plan, host profile, inputs and mocks. */
+export function recordedSessionOptions(
+  run: RecordedRun,
+): Pick<PlanSessionOptions, "file" | "hostProfile" | "inputFiles" | "inputValues" | "mocks"> {
+  const { options } = run;
+  return {
+    ...(run.planFile !== undefined ? { file: run.planFile } : {}),
+    ...(run.hostFile !== undefined ? { hostProfile: run.hostFile } : {}),
+    ...(options.inputs ? { inputFiles: options.inputs } : {}),
+    ...(options.inputValues && Object.keys(options.inputValues).length > 0 ? { inputValues: options.inputValues } : {}),
+    ...(options.mocks !== undefined && isAbsolute(options.mocks) ? { mocks: { file: options.mocks } } : {}),
+  };
+}
+
+function recordedRunOf(point: ResumePoint, store: JournalStore | undefined): RecordedRun {
+  const { run } = point;
+  return {
+    id: run.id,
+    planFile: run.plan_file ?? undefined,
+    hostFile: run.host_file ?? undefined,
+    options: recordedOptionsOf(run),
+    point,
+    store,
+  };
+}
