@@ -45,7 +45,11 @@ function workspace(name: string, leak = false): string {
   const script = leak ? `touch marker; echo "cannot start: ${SENTINEL}" >&2; exit 3` : "touch marker; exit 3";
   writeFileSync(
     join(folder, "rlmplan.host.json"),
-    JSON.stringify({ capabilities: ["tool(x.y)"], mcpServers: { x: { command: "sh", args: ["-c", script] } } }),
+    JSON.stringify({
+      capabilities: ["tool(x.y)"],
+      // It writes its marker into the workspace: in the sandbox, a path it declares.
+      mcpServers: { x: { command: "sh", args: ["-c", script], writes: ["."] } },
+    }),
   );
   writeFileSync(
     join(folder, "p.rlmplan.json"),

@@ -27,7 +27,8 @@ test("check --preflight starts the plan's MCP server once, and types its call by
     "rlmplan.host.json",
     JSON.stringify({
       capabilities: ["tool(counted.lookup)"],
-      mcpServers: { counted: { command: process.execPath, args: [SERVER, marker] } },
+      // It logs each start into the workspace: in the sandbox, a path it declares.
+      mcpServers: { counted: { command: process.execPath, args: [SERVER, marker], writes: ["."] } },
     }),
   );
   ws.write("good.rlmplan.json", plan("hits"));

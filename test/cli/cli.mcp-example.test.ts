@@ -188,7 +188,7 @@ test("a computed argument an MCP tool's listed schema certainly refuses: plain c
     join(work, "rlmplan.host.json"),
     JSON.stringify({
       capabilities: ["tool(mark)", "tool(everything.get-sum)", "context(search)"],
-      tools: { mark: { type: "command", command: [process.execPath, "mark.js"] } },
+      tools: { mark: { type: "command", command: [process.execPath, "mark.js"], writes: ["."] } },
       inputs: { doc: { type: "text", text: "1\n2\n" } },
       mcpServers: {
         everything: {

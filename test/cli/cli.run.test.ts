@@ -42,10 +42,13 @@ function withHost(given: { code: number | null; stdout: string; stderr: string }
 }
 
 /** Runs the command in a child process; tests run side by side, so this never blocks. */
+let flakyKeys = 0;
 function rlmPlanRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  // Each run its own flaky_fetch state (examples/workspace/state/): runs of it in parallel apart.
+  const flaky = { FLAKY_KEY: `cli-run-${process.pid}-${++flakyKeys}` };
   const child = spawn(process.execPath, ["-e", SCRIPT, ...args], {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: "1", ...env },
+    env: { ...process.env, NO_COLOR: "1", ...flaky, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   return childOutput(child).then(withHost);
@@ -535,6 +538,8 @@ describe("rlm-plan run: secrets and cancellation", { concurrency: true }, () => 
       {
         capabilities: ["tool(slow)", "checkpoint"],
         inputs: { args: { type: "value", value: { pidFile } } },
+        // Outside the sandbox: the test follows the tool's tree by the host pids it writes.
+        sandbox: "off",
         tools: { slow: { type: "command", command: [process.execPath, join(TOOLS, "tree.js")], timeoutMs: 20000 } },
       },
       {

@@ -180,7 +180,8 @@ describe("every rlm-plan command the docs show, run as written", () => {
         {
           cwd,
           encoding: "utf8",
-          env: { ...process.env, NO_COLOR: "1", LOCAL_API_KEY: "" },
+          // flaky_fetch's state apart from other test files' runs of it (examples/workspace/state/).
+          env: { ...process.env, NO_COLOR: "1", LOCAL_API_KEY: "", FLAKY_KEY: `docs-${process.pid}` },
           timeout: 60_000,
         },
       );

@@ -14,6 +14,7 @@ import { childOutput } from "../support/childOutput";
 import { CLI, cliWorkspace, ROOT, type CliWorkspace } from "../support/cliWorkspace";
 
 // A command tool: appends its label to the marker file; with "block" it waits while the block file exists.
+// (Its profile says it writes the workspace, "writes": ["."]: in the sandbox the rest is read-only.)
 const MARK_TOOL = `
 let input = "";
 process.stdin.on("data", (c) => (input += c));
@@ -65,7 +66,7 @@ function workspace(name: string): CliWorkspace & { marks(): string[] } {
     JSON.stringify({
       capabilities: ["tool(mark)", "model(m)"],
       budget: { max_steps: 20, max_tool_calls: 9, max_model_calls: 3 },
-      tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000 } },
+      tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000, writes: ["."] } },
       providers: {
         m: { type: "openai-chat", baseUrl: chat.baseUrl, model: "test-model", apiKeyEnv: "RESUME_TEST_KEY" },
       },
@@ -248,11 +249,11 @@ require(${JSON.stringify(join(ROOT, "test", "fixtures", "mcp", "scriptedServer.j
       JSON.stringify({
         capabilities: ["tool(mark)", "model(m)", "tool(counted.lookup)"],
         budget: { max_steps: 20, max_tool_calls: 9, max_model_calls: 3 },
-        tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000 } },
+        tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000, writes: ["."] } },
         providers: {
           m: { type: "openai-chat", baseUrl: own.baseUrl, model: "test-model", apiKeyEnv: "RESUME_TEST_KEY" },
         },
-        mcpServers: { counted: { command: process.execPath, args: ["lookup-server.js"] } },
+        mcpServers: { counted: { command: process.execPath, args: ["lookup-server.js"], writes: ["."] } },
       }),
     );
     const steps = [

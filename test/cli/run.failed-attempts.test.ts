@@ -51,7 +51,8 @@ function profile(baseUrl = "http://127.0.0.1:9/v1"): void {
     "rlmplan.host.json",
     JSON.stringify({
       capabilities: ["retry", "tool(flaky)", "model(local)"],
-      tools: { flaky: { type: "command", command: [process.execPath, tool, COUNTER] } },
+      // It counts its calls in the workspace: a path it declares it writes.
+      tools: { flaky: { type: "command", command: [process.execPath, tool, COUNTER], writes: ["."] } },
       providers: { local: { type: "openai-chat", baseUrl, model: "m" } },
     }),
   );
@@ -143,9 +144,9 @@ test(
   { skip: redisMissing() },
   async () => {
     const redis = await startRedis();
-    const worker = await startWorker(ws.dir, "w1", ["--queue", redis.url("events")]);
+    const worker = await startWorker(ws.dir, "w1", ["--queue", redis.url("events"), "--no-journal"]);
     try {
-      const run = await cli(["run", "plan.rlmplan.json", "--queue", redis.url("events"), "--no-journal"]);
+      const run = await cli(["run", "plan.rlmplan.json", "--queue", redis.url("events")]);
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(stepLines(run.stderr), RUN_LINES);
       // The job's id is the submitter's (a uuid): its lines are those of the one job.

@@ -40,7 +40,8 @@ function workspace(name: string): CliWorkspace {
         haystack: { type: "text-file", path: "hay.txt" },
         limit: { type: "value", value: 2, schema: { type: "integer", minimum: 1 } },
       },
-      tools: { hold: { type: "command", command: [process.execPath, "hold.js"], timeoutMs: 60000 } },
+      // It marks its start in the workspace: a path it declares it writes (the sandbox keeps the rest read-only).
+      tools: { hold: { type: "command", command: [process.execPath, "hold.js"], timeoutMs: 60000, writes: ["."] } },
       // Never called: its key variable is what the mask hides.
       providers: { m: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "x", apiKeyEnv: "INLINE_KEY" } },
     }),

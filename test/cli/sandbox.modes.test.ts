@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { sandboxAvailability } from "@rlm-plan/core/host";
 import { CLI, cliWorkspace } from "../support/cliWorkspace";
 
 const ws = cliWorkspace("sandbox-modes");
@@ -79,3 +80,21 @@ test("a writes path outside the workspace is an error of the profile, at its str
     /^rlmplan\.host\.json:1:\d+: error: "\.\.\/elsewhere" is outside the workspace \(.+\): a path in a workspace file must stay in the folder of the host profile or of the repository; allow an outside folder with --allow-path DIR/,
   );
 });
+
+test("a tool that writes what it did not declare fails with what to declare", { skip: sandboxSkip() }, () => {
+  const folder = workspace("undeclared", {
+    tools: { echo: { type: "command", command: ["sh", "-c", "cat > /dev/null; echo x > out.txt && echo 7"] } },
+  });
+  const ran = cli(folder, {}, "run", "p.rlmplan.json", "--no-journal");
+  assert.equal(ran.code, 1);
+  assert.match(
+    ran.stderr,
+    /tool "echo" failed: exited with status \d+: \S*sh: 1: cannot create out\.txt: Read-only file system \(it ran in its sandbox, where the workspace is read-only: list the paths it writes in its "writes"\)/,
+  );
+});
+
+/** Skipped only where no sandbox can be made and this is not CI (CI installs bubblewrap). */
+function sandboxSkip(): string | false {
+  const available = sandboxAvailability();
+  return available.available || process.env.CI === "true" ? false : `no sandbox here: ${available.reason}`;
+}

@@ -43,7 +43,7 @@ ws.write(
     capabilities: ["tool(mark)", "tool(count_items)"],
     budget: { max_steps: 20, max_tool_calls: 9 },
     tools: {
-      mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000 },
+      mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000, writes: ["."] },
       count_items: { type: "builtin", builtin: "count_items" },
     },
   }),
@@ -249,7 +249,7 @@ test("a run that called a live model, an MCP server and a command tool replays w
     JSON.stringify({
       capabilities: ["tool(mark)", "model(m)", "tool(counted.lookup)"],
       budget: { max_steps: 20, max_tool_calls: 9, max_model_calls: 3 },
-      tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000 } },
+      tools: { mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000, writes: ["."] } },
       providers: {
         m: { type: "openai-chat", baseUrl: chat.baseUrl, model: "live-model", apiKeyEnv: "REPLAY_LIVE_KEY" },
       },
@@ -257,6 +257,8 @@ test("a run that called a live model, an MCP server and a command tool replays w
         counted: {
           command: process.execPath,
           args: [join(ROOT, "test", "fixtures", "mcp", "counted-server.js"), starts],
+          // It logs its starts into the workspace: a path it declares it writes.
+          writes: ["."],
         },
       },
     }),

@@ -11,7 +11,7 @@ import { hugeArgumentsReason } from "../run/toolArgumentLimit";
 import { parseJsonText } from "../text/jsonText";
 import { shownPath } from "../text/shownPath";
 import type { ProcessTracker } from "./processGroup";
-import { toolSandbox, type SandboxHost, type ToolSandbox } from "./sandbox/toolSandbox";
+import { sandboxHint, toolSandbox, type SandboxHost, type ToolSandbox } from "./sandbox/toolSandbox";
 import { SandboxRefusal, spawnSupervised, type SupervisedProcess } from "./supervisedSpawn";
 import type { CommandToolSpec } from "./profile";
 
@@ -238,8 +238,9 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
       const startError = supervised.startError();
       if (startError !== undefined) return settle({ error: spawnErrorText(shown, { code: startError }) });
       const status = exit ?? { code, signal };
-      const detail = lastLine(stderrTail.toString("utf8"));
-      const suffix = detail ? `: ${detail}` : "";
+      const stderr = stderrTail.toString("utf8");
+      const detail = lastLine(stderr);
+      const suffix = `${detail ? `: ${detail}` : ""}${sandboxHint(stderr, sandbox)}`;
       if (status.signal) return settle({ error: `was killed by signal ${status.signal}${suffix}` });
       if (status.code !== 0) return settle({ error: `exited with status ${status.code}${suffix}` });
       settle(resultOf(Buffer.concat(stdout).toString("utf8")));

@@ -106,7 +106,7 @@ function sandboxed(launch: SupervisedLaunch): { program: string; argv: readonly 
   } catch (error) {
     throw Object.assign(new Error(`spawn ${launch.program}`), { code: (error as NodeJS.ErrnoException).code });
   }
-  const options = bubblewrapArguments(launch.sandbox, { program: file, cwd: launch.cwd });
+  const options = bubblewrapArguments(launch.sandbox, { program: file, argv: launch.argv, cwd: launch.cwd });
   // bubblewrap sets PWD; the program gets exactly the environment its profile gives.
   const unsetPwd = ENV_PROGRAM === undefined ? [] : [ENV_PROGRAM, "-u", "PWD"];
   return {

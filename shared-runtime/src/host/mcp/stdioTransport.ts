@@ -12,7 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { lastLine, shownCommand, spawnErrorText } from "../commandTool";
 import type { ProcessGroup, ProcessTracker } from "../processGroup";
-import type { ToolSandbox } from "../sandbox/toolSandbox";
+import { sandboxHint, type ToolSandbox } from "../sandbox/toolSandbox";
 import { spawnSupervised, type SupervisedProcess } from "../supervisedSpawn";
 import { mcpSdk } from "./lazySdk";
 import { LineFramer } from "./lineFramer";
@@ -99,9 +99,10 @@ export class GroupStdioTransport implements Transport {
         void supervised.supervisorGone.then(() => {
           const startError = supervised.startError();
           if (startError !== undefined) return this.end(spawnErrorText(shown, { code: startError }));
-          const detail = lastLine(this.stderrTail.toString("utf8"));
+          const stderr = this.stderrTail.toString("utf8");
+          const detail = lastLine(stderr);
           const status = signal ? `was killed by signal ${signal}` : `exited with status ${String(code)}`;
-          this.end(`the server ${status}${detail ? `: ${detail}` : ""}`);
+          this.end(`the server ${status}${detail ? `: ${detail}` : ""}${sandboxHint(stderr, sandbox)}`);
         });
       });
     });

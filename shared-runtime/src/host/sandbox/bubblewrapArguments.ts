@@ -6,9 +6,9 @@
 // writable. Namespaces: its own PIDs (it sees and can signal only its own processes, and /proc
 // shows only them), IPC, host name and, unless it declares the network, network.
 
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import type { ToolSandbox } from "./toolSandbox";
 
 /** Folders covered by an empty private one in every sandbox (besides each home folder). */
@@ -17,6 +17,8 @@ const PRIVATE_FOLDERS = ["/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm"];
 export interface SandboxedLaunch {
   /** The program as it will be started: an absolute path, or a path relative to `cwd`. */
   readonly program: string;
+  /** Its arguments: a file one names (a script) is readable where the profile put it. */
+  readonly argv: readonly string[];
   readonly cwd: string;
 }
 
@@ -26,11 +28,14 @@ export function bubblewrapArguments(sandbox: ToolSandbox, launch: SandboxedLaunc
   args.push("--unshare-cgroup-try");
   if (!sandbox.network) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
-  for (const folder of hiddenFolders()) args.push("--tmpfs", folder);
+  const hidden = hiddenFolders();
+  for (const folder of hidden) args.push("--tmpfs", folder);
   // Mounted back, parents before children so none hides another.
-  const back = new Set<string>([sandbox.workspace, real(launch.cwd), installFolder(launch)]);
+  const named = namedFiles(launch, hidden);
+  const back = new Set<string>([sandbox.workspace, real(launch.cwd), installFolder(launch), ...named.folders]);
   if (sandbox.network) back.add("/run/systemd/resolve");
   for (const folder of [...back].sort((a, b) => a.length - b.length)) args.push("--ro-bind-try", folder, folder);
+  for (const [target, link] of named.links) args.push("--symlink", target, link);
   for (const path of sandbox.writes) args.push("--bind", path, path);
   args.push("--chdir", launch.cwd, "--");
   return args;
@@ -46,6 +51,39 @@ function hiddenFolders(): string[] {
   const folders = new Set<string>();
   for (const folder of candidates) if (isFolder(folder)) folders.add(real(folder));
   return [...folders];
+}
+
+/**
+ * What the files the command line names (`node ../../node_modules/server/dist/index.js`) need to
+ * be found at the path it names them by: the profile's author chose them, so a script outside
+ * the workspace, or reached through a link from a hidden folder, must still load. A link on the
+ * way that lies in a hidden folder is made again in the sandbox (`links`: target, then the link);
+ * a file whose real place is hidden brings its folder back read-only (its siblings load with it).
+ * Files only: a folder argument would mount back what the sandbox hides.
+ */
+function namedFiles(
+  launch: SandboxedLaunch,
+  hidden: readonly string[],
+): { folders: string[]; links: [string, string][] } {
+  const folders: string[] = [];
+  const links = new Map<string, string>();
+  const isHidden = (path: string) => hidden.some((folder) => path === folder || path.startsWith(folder + sep));
+  for (const arg of launch.argv) {
+    if (arg === "" || arg.startsWith("-")) continue;
+    const path = resolve(launch.cwd, arg);
+    try {
+      if (!statSync(path).isFile()) continue;
+    } catch {
+      continue; // not a file: an ordinary argument
+    }
+    if (isHidden(real(path))) folders.push(dirname(real(path)));
+    let at: string = sep;
+    for (const part of path.split(sep).filter((name) => name !== "")) {
+      at = join(at, part);
+      if (isHidden(at) && lstatSync(at).isSymbolicLink()) links.set(at, readlinkSync(at));
+    }
+  }
+  return { folders, links: [...links].map(([link, target]) => [target, link]) };
 }
 
 /**

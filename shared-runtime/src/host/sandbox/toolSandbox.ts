@@ -85,6 +85,19 @@ export function sandboxProblem(
 }
 
 /**
+ * What a failed tool's message adds when its stderr shows it met its sandbox's walls (a write to
+ * a read-only path, a refused connection or name lookup): which declaration would let it through.
+ */
+export function sandboxHint(stderr: string, sandbox: ToolSandbox | undefined): string {
+  if (sandbox === undefined) return "";
+  if (/EROFS|read-only file system/i.test(stderr))
+    return ' (it ran in its sandbox, where the workspace is read-only: list the paths it writes in its "writes")';
+  if (!sandbox.network && /ENETUNREACH|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|network is unreachable/i.test(stderr))
+    return ' (it ran in its sandbox without network: give it "network": true if it needs one)';
+  return "";
+}
+
+/**
  * What a run says once where tools run without the sandbox the profile prefers (bubblewrap or
  * user namespaces missing); undefined where they get it, or the profile turns it off.
  */
