@@ -1,11 +1,11 @@
 // Records one run into the journal as it happens: a RunObserver (run/observer.ts) that startRun
 // feeds the event stream, every model and tool call, and the report. Rows are kept in memory and
-// committed when a step ends, together with the steps other runs of this process ended meanwhile
-// (group commit, journalFile.ts; WAL, synchronous=FULL). The run's next model or tool call, and
-// its report, wait until that commit is on disk: a crash loses at most the steps since the last
-// call, and those made no call, so a resume runs no recorded call again. The journal never stops
-// a run: a write that fails is tried again at the next step, and a journal found damaged (or
-// replaced by another process) is moved aside and this run written whole into a fresh one.
+// committed when a step ends, with the steps other runs of this process ended meanwhile (group
+// commit into the write-ahead log, synced off the event loop: journalFile.ts). The run's next model
+// or tool call, and its report, wait until that commit is on disk: a crash loses at most the steps
+// since the last call, and those made no call, so a resume runs no recorded call again. The journal
+// never stops a run: a write that fails is tried again at the next step, and a journal found damaged
+// (or replaced by another process) is moved aside and this run written whole into a fresh one.
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
@@ -330,6 +330,11 @@ export class RunRecorder implements RunObserver, BatchWriter {
   /** BatchWriter: the batch this run was in found the journal damaged and moved it aside. */
   damaged(notice: string): void {
     this.notice("recovered", notice);
+  }
+
+  /** BatchWriter: this run's rows are in the journal, but the disk did not confirm them. */
+  unsynced(notice: string): void {
+    this.notice("sync", notice);
   }
 
   /** Inserts the run row: a new id the first time; when rewriting, its own id unless another run has it. */
