@@ -29,6 +29,8 @@ import {
   type CallRow,
   type EventRow,
   type RunRow,
+  runUpdate,
+  UPDATE_RUN,
 } from "./rows";
 import type { BatchWriter } from "./journalFile";
 import type { Database } from "./sqlite";
@@ -273,9 +275,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
   }
 
   /**
-   * Writes the run's first row at once (callers read its id), without waiting for the disk: the
-   * first step's commit puts it there. A crash before that loses a run that completed no step,
-   * which a resume would run from its start anyway.
+   * Writes the run's first row at once (callers read its id), not waiting for the disk: the first step's
+   * commit puts it there. A crash before loses a run that completed no step (a resume would rerun it all).
    */
   private flush(): void {
     try {
@@ -303,7 +304,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     for (const [digest, text] of this.texts)
       statement(db, "INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
     if (this.run.id === 0 || all) this.insertRun(db, all);
-    else if (this.runDirty) statement(db, REPLACE_RUN).run(this.run);
+    else if (this.runDirty) statement(db, UPDATE_RUN).run(runUpdate(this.run));
     const insertEvent = statement(db, INSERT_EVENT);
     for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
       insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
@@ -333,9 +334,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
   }
 
   /** BatchWriter: this run's rows are in the journal, but the disk did not confirm them. */
-  unsynced(notice: string): void {
-    this.notice("sync", notice);
-  }
+  readonly unsynced = (notice: string): void => this.notice("sync", notice);
 
   /** Inserts the run row: a new id the first time; when rewriting, its own id unless another run has it. */
   private insertRun(db: Database, rewrite: boolean): void {
