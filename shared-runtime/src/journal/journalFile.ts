@@ -177,16 +177,6 @@ export class JournalFile {
   }
 
   /**
-   * Runs `work` in a transaction committed with synchronous=NORMAL: in the write-ahead log,
-   * written but not yet synced; the next batch's sync covers it.
-   */
-  writeUnsynced(work: (db: Database) => void): void {
-    const db = this.database;
-    this.logged(() => db.transaction(() => work(db))());
-    this.lastSeen = fileState(this.path);
-  }
-
-  /**
    * Commits what is pending at once, in one transaction, into the log (synced by `log`, or, not
    * in WAL mode, with the commit). Returns the writers whose rows it committed.
    */

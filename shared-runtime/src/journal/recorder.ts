@@ -141,10 +141,11 @@ export class RunRecorder implements RunObserver, BatchWriter {
         process: processIdentity(),
       };
     }
-    this.flush();
+    // The first row goes with the next batch (other runs' first rows and steps); `runId` writes it at once.
+    void store.commitSoon(this);
   }
 
-  /** Starts the journal entry of a new run (written at once, as `running`). */
+  /** Starts the journal entry of a new run (as `running`: written with the next batch, or when its id is asked). */
   static begin(store: JournalStore, meta: RecordingMeta): RunRecorder {
     return new RunRecorder(store, meta, undefined, undefined);
   }
@@ -154,7 +155,13 @@ export class RunRecorder implements RunObserver, BatchWriter {
     return new RunRecorder(store, meta, new ReplayBook(point), point);
   }
 
+  /**
+   * The run's number: its first row is written now if it is still waiting for its batch, without
+   * waiting for the disk (the batch's sync covers it). A crash before the first step's commit loses
+   * a run that completed no step, which a resume would run from its start anyway.
+   */
   get runId(): number {
+    if (this.run.id === 0) this.store.commitPending();
     return this.run.id;
   }
 
@@ -272,22 +279,6 @@ export class RunRecorder implements RunObserver, BatchWriter {
   /** Run time: this process's share plus a resumed run's earlier part. */
   private elapsed(): number {
     return performance.now() - this.begun + this.elapsedBeforeMs;
-  }
-
-  /**
-   * Writes the run's first row at once (callers read its id), not waiting for the disk: the first step's
-   * commit puts it there. A crash before loses a run that completed no step (a resume would rerun it all).
-   */
-  private flush(): void {
-    try {
-      const generation = this.store.generation;
-      this.store.writeUnsynced((db) => this.writeRows(db, generation));
-      this.settled(true);
-      this.runDirty = true;
-    } catch (error) {
-      if (isJournalDamage(error)) this.rescue(this.store.recover(error));
-      else this.settled(false, error);
-    }
   }
 
   /** BatchWriter: this run's pending rows; all of them when the file is not the one they went into. */

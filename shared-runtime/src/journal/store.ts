@@ -98,9 +98,9 @@ export class JournalStore {
     this.shared.reopen();
   }
 
-  /** Runs `work` in a transaction committed without waiting for the disk (the next commitSoon's does). */
-  writeUnsynced(work: (db: Database) => void): void {
-    this.shared.writeUnsynced(work);
+  /** Commits the rows writers are waiting to have committed, now, without waiting for the disk (their batch's sync does). */
+  commitPending(): void {
+    this.shared.commitNow();
   }
 
   /** Commits `writer`'s rows together with those of the other runs writing now (group commit). */
