@@ -2,7 +2,8 @@
 // The tools of steps 1-3 ran exactly once (a marker file counts them), the model server saw the
 // completed request once, the step in flight ran again, the value and the budget left equal an
 // uninterrupted run's; the journal entry goes on (segment 2, replayed steps marked). A changed
-// plan and a finished run are refused with a clear message.
+// plan and a finished run are refused with a clear message. A run killed while the journal's
+// sync of its log is under way (held) has the step committed before it, and resume goes on from it.
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
