@@ -1,9 +1,9 @@
 // The run journal's file: `.rlm-plan/runs.sqlite` under the workspace, in WAL mode (a batch of
 // the recorder's rows is on disk before its promise resolves, the log synced off the event loop;
 // other writes commit with synchronous=FULL; several processes write at once, each waiting its
-// turn on the write lock). A store is one user's handle on the
-// process's one connection to the file (journalFile.ts: the soundness check on open, moving an
-// unusable file aside, group commit); closing the last handle closes the connection.
+// turn on the write lock). A store is one user's handle on the process's one connection to the
+// file (journalFile.ts: the soundness check on open, moving an unusable file aside, group
+// commit); closing the last handle closes the connection.
 
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
