@@ -117,3 +117,26 @@ test("a sync that fails is said once, masked; the run goes on and is recorded wh
   assert.equal(events.n, 9, "three events for each of the three steps");
   store.close();
 });
+
+test("a run's first row is committed with the next batch but asks for no sync of its own: nothing waits for it", async () => {
+  const dir = join(root, "first-row", ".rlm-plan");
+  let syncs = 0;
+  fs.fdatasync = ((fd: number, callback: SyncCallback) => {
+    syncs++;
+    realSync(fd, callback);
+  }) as typeof fs.fdatasync;
+  const store = JournalStore.open(dir);
+  const recorder = RunRecorder.begin(store, {
+    origin: "test",
+    plan: { text: PLAN },
+    options: {},
+    mask: new SecretMask(),
+  });
+  for (let i = 0; i < 20; i++) await turn();
+  const reader = new (sqlite())(join(dir, "runs.sqlite"), { readonly: true });
+  const row = reader.prepare("SELECT status FROM runs WHERE uid = ?").get(recorder.uid) as { status: string };
+  reader.close();
+  assert.equal(row.status, "running");
+  assert.equal(syncs, 0);
+  store.close();
+});

@@ -85,6 +85,8 @@ export class JournalFile {
   lastSeen: string | undefined;
   private readonly pending = new Set<BatchWriter>();
   private batch: Promise<void> | undefined;
+  /** Whether a writer of the coming batch waits for the disk (a run's first row alone does not). */
+  private batchSynced = false;
 
   private constructor(readonly path: string) {
     this.database = this.openChecked();
@@ -155,14 +157,20 @@ export class JournalFile {
     this.replace();
   }
 
-  /** Commits `writer`'s rows with those of every writer asking in this turn; resolves once on disk (or failed). */
-  commitSoon(writer: BatchWriter): Promise<void> {
+  /**
+   * Commits `writer`'s rows with those of every writer asking in this turn; resolves once on disk
+   * (or failed), or, when no writer of the batch asked for `synced`, once committed: the next
+   * synced batch's sync covers it (a sync is of the whole log), and none is waited for in vain.
+   */
+  commitSoon(writer: BatchWriter, synced = true): Promise<void> {
     this.pending.add(writer);
+    if (synced) this.batchSynced = true;
     this.batch ??= new Promise<void>((resolve) =>
       setImmediate(() => {
         const writers = this.commitNow();
+        const log = this.batchSynced ? this.log : undefined;
+        this.batchSynced = false;
         // Every commit so far, this one's and any made outside a batch: each run waits for its own.
-        const log = this.log;
         if (!log) return resolve();
         void log.durable().then((error) => {
           if (error !== undefined) {

@@ -141,8 +141,9 @@ export class RunRecorder implements RunObserver, BatchWriter {
         process: processIdentity(),
       };
     }
-    // The first row goes with the next batch (other runs' first rows and steps); `runId` writes it at once.
-    void store.commitSoon(this);
+    // The first row goes with the next batch, not synced for itself (no one waits for it: the first
+    // step's sync covers it); `runId` writes it at once.
+    void store.commitSoon(this, false);
   }
 
   /** Starts the journal entry of a new run (as `running`: written with the next batch, or when its id is asked). */

@@ -103,9 +103,9 @@ export class JournalStore {
     this.shared.commitNow();
   }
 
-  /** Commits `writer`'s rows together with those of the other runs writing now (group commit). */
-  commitSoon(writer: BatchWriter): Promise<void> {
-    return this.shared.commitSoon(writer);
+  /** Commits `writer`'s rows together with those of the other runs writing now (group commit); synced unless said. */
+  commitSoon(writer: BatchWriter, synced = true): Promise<void> {
+    return this.shared.commitSoon(writer, synced);
   }
 
   close(): void {
