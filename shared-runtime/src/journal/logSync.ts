@@ -2,13 +2,14 @@
 // batch is committed into the write-ahead log with synchronous=NORMAL (written, not synced: a
 // killed process loses nothing, the kernel holds the pages) and this syncs the log file on
 // libuv's thread pool, so the runs of the process go on computing while the disk works; the
-// runs that wait for their steps (the recorder, before its next call) wait for that sync. Syncs
-// are coalesced: commits made while one is under way are covered by the next, one for them all
-// (group commit). This is what synchronous=FULL does inside the commit (sync the log), moved off
-// the main thread; like SQLite, the log's folder is synced once too, so a new log file's name
-// survives a power loss.
+// runs that wait for their steps (the recorder, before its next call) wait for that sync. The
+// commits of one turn share a sync (group commit); a commit made while a sync is under way starts
+// its own at once rather than waiting for that one to end and then for its own (a sync covers
+// every write before it, so syncs may end in any order). This is what synchronous=FULL does inside
+// the commit (sync the log), moved off the main thread; like SQLite, the log's folder is synced
+// too, once, so a new log file's name survives a power loss.
 
-import { close, closeSync, fdatasync, fdatasyncSync, fsync, open, openSync } from "node:fs";
+import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 
 interface Waiter {
@@ -18,11 +19,11 @@ interface Waiter {
 
 export class LogSync {
   private fd: number | undefined;
-  private folderSynced = false;
-  /** Commits written into the log, and how many of them are known to be on disk. */
+  /** Commits written into the log, covered by a sync started, and known to be on disk. */
   private written = 0;
+  private started = 0;
   private synced = 0;
-  private inFlight = false;
+  private inFlight = 0;
   private closed = false;
   private readonly waiting: Waiter[] = [];
 
@@ -47,6 +48,7 @@ export class LogSync {
   syncNow(): void {
     if (this.synced >= this.written) return;
     const upTo = this.written;
+    this.started = Math.max(this.started, upTo);
     let error: unknown;
     try {
       fdatasyncSync(this.opened());
@@ -62,26 +64,22 @@ export class LogSync {
     this.release();
   }
 
+  /** Starts a sync for the commits no sync under way covers, if anyone waits for them. */
   private start(): void {
-    if (this.inFlight || this.waiting.length === 0) return;
+    if (this.waiting.length === 0 || this.started >= this.written) return;
     const upTo = this.written;
+    this.started = upTo;
     let fd: number;
     try {
       fd = this.opened();
     } catch (error) {
       return this.done(upTo, error);
     }
-    this.inFlight = true;
+    this.inFlight++;
     fdatasync(fd, (error) => {
-      if (error || this.folderSynced) return this.ended(upTo, error ?? undefined);
-      this.folderSynced = true;
-      syncFolder(dirname(this.log), () => this.ended(upTo, undefined));
+      this.inFlight--;
+      this.done(upTo, error ?? undefined);
     });
-  }
-
-  private ended(upTo: number, error: unknown): void {
-    this.inFlight = false;
-    this.done(upTo, error);
   }
 
   /** Commits up to `upTo` are synced (or failed to be: said once to their waiters, never tried again). */
@@ -99,13 +97,15 @@ export class LogSync {
   }
 
   private opened(): number {
+    if (this.fd !== undefined) return this.fd;
     // Read-write: fsync needs a writable handle on some systems (Windows' FlushFileBuffers).
-    this.fd ??= openSync(this.log, "r+");
+    this.fd = openSync(this.log, "r+");
+    syncFolder(dirname(this.log));
     return this.fd;
   }
 
   private release(): void {
-    if (!this.closed || this.inFlight || this.waiting.length > 0 || this.fd === undefined) return;
+    if (!this.closed || this.inFlight > 0 || this.waiting.length > 0 || this.fd === undefined) return;
     try {
       // No POSIX locks live on the log (SQLite locks the -shm file): closing this handle drops none of SQLite's.
       closeSync(this.fd);
@@ -116,10 +116,18 @@ export class LogSync {
   }
 }
 
-/** Syncs a folder's entries (a new file's name); where a folder cannot be opened (Windows) there is nothing to do. */
-function syncFolder(folder: string, then: () => void): void {
-  open(folder, "r", (error, fd) => {
-    if (error) return then();
-    fsync(fd, () => close(fd, () => then()));
-  });
+/**
+ * Syncs a folder's entries (the log's name), once per log this process opens, before its first
+ * sync; where a folder cannot be opened or synced (Windows) there is nothing to do.
+ */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, "r");
+    fsyncSync(fd);
+  } catch {
+    // not a thing this system does
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
