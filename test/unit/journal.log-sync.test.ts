@@ -27,6 +27,26 @@ afterEach(() => {
   fs.fdatasync = realSync;
 });
 
+/** node:fs's fdatasync, as the journal calls it, replaced for this test (restored after it); counts the calls. */
+function fakeSync(fake: (fd: number, callback: SyncCallback) => void): { calls: number } {
+  const counted = { calls: 0 };
+  fs.fdatasync = ((fd: number, callback: SyncCallback) => {
+    counted.calls++;
+    fake(fd, callback);
+  }) as typeof fs.fdatasync;
+  return counted;
+}
+
+/** One row of the journal in `dir`, read as another process reads it. */
+function readRow<T>(dir: string, sql: string, ...params: unknown[]): T {
+  const reader = new (sqlite())(join(dir, "runs.sqlite"), { readonly: true });
+  try {
+    return { ...(reader.prepare(sql).get(...params) as object) } as T;
+  } finally {
+    reader.close();
+  }
+}
+
 const PLAN = JSON.stringify({
   steps: [
     { op: "tool", name: "probe", args: { step: 0 }, bind: "a" },
@@ -35,15 +55,15 @@ const PLAN = JSON.stringify({
   ],
 });
 
-function recordedRun(dir: string, calls: number[], notices: string[] = []) {
+/** A journal in `dir` and a run begun in it, its notices kept. */
+function begun(dir: string, notices: string[] = []) {
   const store = JournalStore.open(dir);
-  const recorder = RunRecorder.begin(store, {
-    origin: "test",
-    plan: { text: PLAN },
-    options: {},
-    mask: new SecretMask(),
-    onNotice: (message) => notices.push(message),
-  });
+  const meta = { origin: "test" as const, plan: { text: PLAN }, options: {}, mask: new SecretMask() };
+  return { store, recorder: RunRecorder.begin(store, { ...meta, onNotice: (message) => notices.push(message) }) };
+}
+
+function recordedRun(dir: string, calls: number[], notices: string[] = []) {
+  const { store, recorder } = begun(dir, notices);
   const host: RunHost = {
     tools: new Map([["probe", (args: JsonValue) => (calls.push((args as { step: number }).step), true)]]),
   };
@@ -59,9 +79,7 @@ function recordedRun(dir: string, calls: number[], notices: string[] = []) {
 test("a run's next call waits for the log's sync of its step; the event loop runs meanwhile", async () => {
   const dir = join(root, "held", ".rlm-plan");
   const held: { fd: number; callback: SyncCallback }[] = [];
-  fs.fdatasync = ((fd: number, callback: SyncCallback) => {
-    held.push({ fd, callback });
-  }) as typeof fs.fdatasync;
+  fakeSync((fd, callback) => held.push({ fd, callback }));
   const calls: number[] = [];
   const { store, recorder, done } = recordedRun(dir, calls);
   let ended = false;
@@ -72,11 +90,11 @@ test("a run's next call waits for the log's sync of its step; the event loop run
   const sync = held[0] as { fd: number; callback: SyncCallback };
   assert.equal(fstatSync(sync.fd).ino, statSync(join(dir, "runs.sqlite-wal")).ino, "the file synced is the log");
   // Step 0 is committed (another connection reads it); step 1's call waits for the sync.
-  const reader = new (sqlite())(join(dir, "runs.sqlite"), { readonly: true });
-  const finished = reader
-    .prepare("SELECT count(*) AS n FROM events WHERE run_id = ? AND type = 'step_finished'")
-    .get(recorder.runId) as { n: number };
-  reader.close();
+  const finished = readRow<{ n: number }>(
+    dir,
+    "SELECT count(*) AS n FROM events WHERE run_id = ? AND type = 'step_finished'",
+    recorder.runId,
+  );
   assert.equal(finished.n, 1);
   for (let i = 0; i < 20; i++) await turn();
   assert.deepEqual(calls, [0], "no call of step 1 before its previous step is on disk");
@@ -90,29 +108,23 @@ test("a run's next call waits for the log's sync of its step; the event loop run
 
 test("a sync that fails is said once, masked; the run goes on and is recorded whole", async () => {
   const dir = join(root, "failing", ".rlm-plan");
-  let failed = 0;
-  fs.fdatasync = ((_fd: number, callback: SyncCallback) => {
-    failed++;
+  const failing = fakeSync((_fd, callback) => {
     const error = Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" });
     setImmediate(() => callback(error));
-  }) as typeof fs.fdatasync;
+  });
   const calls: number[] = [];
   const notices: string[] = [];
   const { store, recorder, done } = recordedRun(dir, calls, notices);
   const report = await done;
   assert.equal(report.outcome.ok, true);
   assert.deepEqual(calls, [0, 1]);
-  assert.ok(failed >= 2, `the log's sync was asked for at each step (${failed})`);
+  assert.ok(failing.calls >= 2, `the log's sync was asked for at each step (${failing.calls})`);
   assert.deepEqual(notices, [
     "the run journal could not be synced to disk (a power loss may lose it): EIO: i/o error, fdatasync",
   ]);
   fs.fdatasync = realSync;
-  const reader = new (sqlite())(join(dir, "runs.sqlite"), { readonly: true });
-  const row = reader.prepare("SELECT status FROM runs WHERE id = ?").get(recorder.runId) as { status: string };
-  const events = reader.prepare("SELECT count(*) AS n FROM events WHERE run_id = ?").get(recorder.runId) as {
-    n: number;
-  };
-  reader.close();
+  const row = readRow<{ status: string }>(dir, "SELECT status FROM runs WHERE id = ?", recorder.runId);
+  const events = readRow<{ n: number }>(dir, "SELECT count(*) AS n FROM events WHERE run_id = ?", recorder.runId);
   assert.equal(row.status, "ok");
   assert.equal(events.n, 9, "three events for each of the three steps");
   store.close();
@@ -120,23 +132,11 @@ test("a sync that fails is said once, masked; the run goes on and is recorded wh
 
 test("a run's first row is committed with the next batch but asks for no sync of its own: nothing waits for it", async () => {
   const dir = join(root, "first-row", ".rlm-plan");
-  let syncs = 0;
-  fs.fdatasync = ((fd: number, callback: SyncCallback) => {
-    syncs++;
-    realSync(fd, callback);
-  }) as typeof fs.fdatasync;
-  const store = JournalStore.open(dir);
-  const recorder = RunRecorder.begin(store, {
-    origin: "test",
-    plan: { text: PLAN },
-    options: {},
-    mask: new SecretMask(),
-  });
+  const syncs = fakeSync(realSync);
+  const { store, recorder } = begun(dir);
   for (let i = 0; i < 20; i++) await turn();
-  const reader = new (sqlite())(join(dir, "runs.sqlite"), { readonly: true });
-  const row = reader.prepare("SELECT status FROM runs WHERE uid = ?").get(recorder.uid) as { status: string };
-  reader.close();
+  const row = readRow<{ status: string }>(dir, "SELECT status FROM runs WHERE uid = ?", recorder.uid);
   assert.equal(row.status, "running");
-  assert.equal(syncs, 0);
+  assert.equal(syncs.calls, 0);
   store.close();
 });
