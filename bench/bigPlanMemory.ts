@@ -16,7 +16,7 @@ const WAIT_MS = 300_000;
 const MiB = 1024 * 1024;
 
 /** A chain of `steps` tool steps, each reading the one before, as a formatter writes it. */
-export function formattedChain(steps: number): string {
+function formattedChain(steps: number): string {
   const lines = ["{", '  "steps": [', '    { "op": "tool", "name": "echo", "args": "seed", "bind": "x1" },'];
   for (let i = 2; i < steps; i++)
     lines.push(`    { "op": "tool", "name": "echo", "args": { "ref": "var", "name": "x${i - 1}" }, "bind": "x${i}" },`);

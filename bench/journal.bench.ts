@@ -2,15 +2,16 @@
 // 1. Recording: a plan of command-tool steps (real processes, test/fixtures/tools/echo.js under the
 //    supervisor) through startRun with the journal recording against the same run unrecorded, the
 //    samples interleaved; and the same for in-process tool steps (µs each: the journal's per-step
-//    floor, one fsync'd transaction per step, shows there whole).
+//    floor, one synced commit per step, shows there whole).
 // 2. Listing: `listRuns` over a journal of 10,000 runs against JSON.parse of the same summaries'
 //    JSON text (what a JSON-lines index would cost). Target: under 100 ms.
 // 3. Concurrent cases (`node bench/out/journal.bench.js cases`): `rlm-plan test` (the CLI as a
 //    process) on 400 mocked cases (a tool call and a model call each), --jobs 8 against --jobs 1,
 //    the journal on (a fresh one each time) and off, with mocks answering at once (the case is CPU
 //    and journal) and after 25 ms (as a tool or model would). Target: --jobs 8 at least 4x --jobs 1
-//    with the journal on. RLM_PLAN_BENCH_CLI=path/to/cli/out/main.js measures another build (a
-//    baseline) on the same cases.
+//    with the journal on. RLM_PLAN_BENCH_CLI=path/to/cli/out/main.js measures another build
+//    instead; RLM_PLAN_BENCH_BASELINE=path/to/cli/out/main.js measures one beside this build, in
+//    the same rounds (journal on), so both see the same load.
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -135,11 +136,13 @@ async function listing(): Promise<void> {
 }
 
 const CASES = 400;
+const BASELINE = process.env.RLM_PLAN_BENCH_BASELINE;
 
 /** `rlm-plan test --jobs N` on the workspace, a fresh journal each time (or none): wall ms. */
-function cliCases(ws: string, jobs: number, journal: boolean): number {
+function cliCases(ws: string, jobs: number, journal: boolean, baseline = false): number {
   rmSync(join(ws, ".rlm-plan"), { recursive: true, force: true });
-  const cli = process.env.RLM_PLAN_BENCH_CLI ?? join(ROOT, "cli", "out", "main.js");
+  const cli =
+    (baseline ? BASELINE : undefined) ?? process.env.RLM_PLAN_BENCH_CLI ?? join(ROOT, "cli", "out", "main.js");
   const begun = performance.now();
   const run = spawnSync(
     process.execPath,
@@ -159,20 +162,36 @@ async function concurrentCases(): Promise<void> {
     try {
       cliCases(ws, 8, true); // warm the disk cache and the compiled code
       // Interleaved, three rounds: the median of each.
-      const rounds: Record<string, number[]> = { on1: [], on8: [], off1: [], off8: [] };
+      const rounds: Record<string, number[]> = { on1: [], on8: [], off1: [], off8: [], base1: [], base8: [] };
+      const loads: number[] = [];
       for (let round = 0; round < 3; round++)
-        for (const [key, jobs, journal] of [
-          ["on1", 1, true],
-          ["on8", 8, true],
-          ["off1", 1, false],
-          ["off8", 8, false],
-        ] as const)
-          rounds[key]?.push(cliCases(ws, jobs, journal));
+        for (const [key, jobs, journal, baseline] of [
+          ["on1", 1, true, false],
+          ["on8", 8, true, false],
+          ["off1", 1, false, false],
+          ["off8", 8, false, false],
+          ...(BASELINE
+            ? ([
+                ["base1", 1, true, true],
+                ["base8", 8, true, true],
+              ] as const)
+            : []),
+        ] as const) {
+          rounds[key]?.push(cliCases(ws, jobs, journal, baseline));
+          loads.push(loadavg()[0] ?? 0);
+        }
       const median = (key: string) => (rounds[key] ?? []).sort((a, b) => a - b)[1] as number;
       const [on1, on8, off1, off8] = [median("on1"), median("on8"), median("off1"), median("off8")];
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
       console.log(
-        `   mocks ${delayMs === 0 ? "answering at once" : `after ${delayMs} ms`}: journal on: --jobs 1 ${(on1 / 1000).toFixed(2)} s, --jobs 8 ${(on8 / 1000).toFixed(2)} s: ${(on1 / on8).toFixed(2)}x; journal off: --jobs 1 ${(off1 / 1000).toFixed(2)} s, --jobs 8 ${(off8 / 1000).toFixed(2)} s: ${(off1 / off8).toFixed(2)}x; the journal per case: ${((on1 - off1) / CASES).toFixed(1)} ms at --jobs 1, ${((on8 - off8) / CASES).toFixed(1)} ms at --jobs 8`,
+        `   mocks ${delayMs === 0 ? "answering at once" : `after ${delayMs} ms`} (load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}): journal on: --jobs 1 ${s(on1)}, --jobs 8 ${s(on8)}: ${(on1 / on8).toFixed(2)}x; journal off: --jobs 1 ${s(off1)}, --jobs 8 ${s(off8)}: ${(off1 / off8).toFixed(2)}x; the journal per case: ${((on1 - off1) / CASES).toFixed(1)} ms at --jobs 1, ${((on8 - off8) / CASES).toFixed(1)} ms at --jobs 8`,
       );
+      if (BASELINE) {
+        const [base1, base8] = [median("base1"), median("base8")];
+        console.log(
+          `     baseline ${BASELINE}, journal on: --jobs 1 ${s(base1)}, --jobs 8 ${s(base8)}: ${(base1 / base8).toFixed(2)}x; this build / baseline: ${(on1 / base1).toFixed(2)}x at --jobs 1, ${(on8 / base8).toFixed(2)}x at --jobs 8`,
+        );
+      }
     } finally {
       rmSync(ws, { recursive: true, force: true });
     }

@@ -2,7 +2,8 @@
 // The tools of steps 1-3 ran exactly once (a marker file counts them), the model server saw the
 // completed request once, the step in flight ran again, the value and the budget left equal an
 // uninterrupted run's; the journal entry goes on (segment 2, replayed steps marked). A changed
-// plan and a finished run are refused with a clear message.
+// plan and a finished run are refused with a clear message. A run killed while the journal's
+// sync of its log is under way (held) has the step committed before it, and resume goes on from it.
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -292,5 +293,51 @@ require(${JSON.stringify(join(ROOT, "test", "fixtures", "mcp", "scriptedServer.j
     });
     assert.deepEqual(ws.marks(), ["one", "four", "four"]);
     assert.equal(mcpCalls(), "call\n", "the MCP call was answered from the journal");
+  });
+
+  test("killed while its step's sync of the log is under way: the step is in the journal and resume goes on from it", async () => {
+    const ws = workspace("resume-unsynced");
+    // Preloaded into the CLI: once the first tool has run, the journal's syncs of its log never
+    // answer, so the run waits before its model call with step 1 committed into the log, unsynced.
+    const held = join(ws.dir, "held");
+    ws.write(
+      "hold-syncs.js",
+      `const fs = require("fs");
+const real = fs.fdatasync;
+fs.fdatasync = (fd, callback) => {
+  if (!fs.existsSync(${JSON.stringify(join(ws.dir, "marks.txt"))})) return real(fd, callback);
+  fs.writeFileSync(${JSON.stringify(held)}, "");
+};`,
+    );
+    chat.reset();
+    const child = spawn(process.execPath, [CLI, "run", "--json", "plan.rlmplan.json"], {
+      cwd: ws.dir,
+      env: { ...ENV, NODE_OPTIONS: `--require ${join(ws.dir, "hold-syncs.js")}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = childOutput(child);
+    let exited = false;
+    void output.then(() => (exited = true));
+    for (let i = 0; i < 600 && !existsSync(held) && !exited; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(existsSync(held), true, "the step's commit asked for a sync of the log");
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(ws.marks(), ["one"]);
+    assert.equal(chat.requests.length, 0, "the model call waits for the sync of the step before it");
+    child.kill("SIGKILL");
+    assert.equal((await output).code, null);
+
+    const run = JSON.parse(ws.cli("runs", "export", "1").stdout) as {
+      status: string;
+      events: { event: { type: string; path: unknown[] } }[];
+    };
+    assert.equal(run.status, "interrupted");
+    assert.deepEqual(
+      run.events.filter((e) => e.event.type === "step_finished").map((e) => e.event.path),
+      [["steps", 0]],
+    );
+    const resumed = await cli(ws, "run", "--resume", "1", "--json").output;
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.deepEqual(ws.marks(), ["one", "three", "four"], "step 1's tool is not run again");
+    assert.equal(chat.requests.length, 1);
   });
 });

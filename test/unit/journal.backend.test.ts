@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { sqliteBackend, sqliteInUse } from "@rlm-plan/core/journal/sqlite";
-import { JournalStore } from "@rlm-plan/core/journal/store";
+import { JournalStore } from "@rlm-plan/core/journal/journalStore";
 
 test("the rule: the addon up to Node 22.12, node:sqlite from 22.13", () => {
   const byVersion = Object.fromEntries(

@@ -85,10 +85,10 @@ test("eight runs at once: far fewer commits than steps, each step on disk before
   );
   assert.deepEqual(missing, []);
   // Alone, each run would commit its first row, each of its four steps and its end: 48 for eight.
-  // Shared: the eight first rows (written at once, for their ids, not waited for), then one commit
-  // per round of steps, each before the next call: after the first step, after the second, and
-  // the third step's with the final step and the end (no call between them).
-  assert.equal(commits, RUNS + 3);
+  // Shared: one commit per round of steps, each before the next call: the eight first rows (no
+  // one asked for a run's id) with the first step, then the second step, then the third step's
+  // with the final step and the end (no call between them).
+  assert.equal(commits, 3);
   const stored = reader
     .prepare(
       "SELECT r.label, count(e.seq) AS n FROM runs r JOIN events e ON e.run_id = r.id GROUP BY r.id ORDER BY r.id",
@@ -99,5 +99,21 @@ test("eight runs at once: far fewer commits than steps, each step on disk before
     recorders.map((_, i) => [`case ${i}`, 4 * 3]),
   );
   reader.close();
+  store.close();
+});
+
+test("a run's number asked for at once is written at once: the row is there before the event loop turns", () => {
+  const store = JournalStore.open(join(dir, "asked", ".rlm-plan"));
+  const recorder = RunRecorder.begin(store, {
+    origin: "cli",
+    plan: { text: PLAN },
+    options: {},
+    mask: new SecretMask(),
+  });
+  const id = recorder.runId;
+  const reader = new (sqlite())(join(dir, "asked", ".rlm-plan", "runs.sqlite"), { readonly: true });
+  const row = { ...(reader.prepare("SELECT id, uid, status FROM runs WHERE id = ?").get(id) as object) };
+  reader.close();
+  assert.deepEqual(row, { id: 1, uid: recorder.uid, status: "running" });
   store.close();
 });

@@ -5,6 +5,7 @@
 // (killed, not yet collected) is test/cli/journal.resume.test.ts's, which needs a child process.
 
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { hostname } from "node:os";
 import { test } from "node:test";
 import { processAlive, processIdentity } from "@rlm-plan/core/journal/liveness";
@@ -15,6 +16,26 @@ test("this process's identity: the boot's id and its start time", { skip: !linux
   assert.match(processIdentity() ?? "", /^[0-9a-f-]{36}:\d+$/);
   assert.equal(processIdentity(), processIdentity(process.pid));
 });
+
+test(
+  "this process's identity is read from /proc once, not once per run recorded",
+  { skip: !linux && "needs /proc" },
+  () => {
+    const first = processIdentity();
+    const read = fs.readFileSync;
+    const reads: string[] = [];
+    fs.readFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      if (String(file).startsWith("/proc/")) reads.push(String(file));
+      return (read as (...args: unknown[]) => unknown)(file, ...rest);
+    }) as typeof fs.readFileSync;
+    try {
+      for (let i = 0; i < 3; i++) assert.equal(processIdentity(), first);
+    } finally {
+      fs.readFileSync = read;
+    }
+    assert.deepEqual(reads, []);
+  },
+);
 
 test("a live pid is the run's process only with the recorded identity", { skip: !linux && "needs /proc" }, () => {
   const me = processIdentity();

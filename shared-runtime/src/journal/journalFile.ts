@@ -10,13 +10,18 @@
 // rows into an earlier one writes its run again, whole, into the new one.
 //
 // Group commit: a writer asks for its rows to be committed (`commitSoon`); every writer that asks
-// before the process next turns to its event loop is written in one transaction, committed with
-// synchronous=FULL (on disk when the promise resolves). WAL lets other processes read meanwhile
-// and queues their writers on the file's lock.
+// before the process next turns to its event loop is written in one transaction into the
+// write-ahead log, and the promise resolves once the log is synced (logSync.ts: on the thread
+// pool, so the event loop runs the other runs meanwhile, and one sync covers every commit made
+// while the previous one was under way). WAL lets other processes read meanwhile and queues their
+// writers on the file's lock. Where the file cannot be in WAL mode, each batch commits with
+// synchronous=FULL, on disk when the commit returns.
 
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "./schema";
+import { LogSync } from "./logSync";
+import { statement } from "./rows";
 import { isDamage, sqlite, type Database } from "./sqlite";
 
 /** How long a writer waits for another process's transaction before it gives up. */
@@ -33,6 +38,8 @@ export interface BatchWriter {
   settled(committed: boolean, error?: unknown): void;
   /** The batch found the file damaged; it was moved aside with this notice (said by one writer). */
   damaged(notice: string): void;
+  /** The batch is committed but the log could not be synced (not tried again): the notice says so. */
+  unsynced(notice: string): void;
 }
 
 const open = new Map<string, JournalFile>();
@@ -70,12 +77,16 @@ export class JournalFile {
   /** Bumped each time the file at the path is replaced (moved aside here or by another process). */
   generation = 1;
   private database: Database;
+  /** Syncs the write-ahead log off the event loop; undefined where the file is not in WAL mode. */
+  private log: LogSync | undefined;
   private refs = 0;
   private idle: NodeJS.Timeout | undefined;
   /** The file's state after this connection's last commit (fileState): another writer or a stray write changes it. */
   lastSeen: string | undefined;
   private readonly pending = new Set<BatchWriter>();
   private batch: Promise<void> | undefined;
+  /** Whether a writer of the coming batch waits for the disk (a run's first row alone does not). */
+  private batchSynced = false;
 
   private constructor(readonly path: string) {
     this.database = this.openChecked();
@@ -126,6 +137,8 @@ export class JournalFile {
     clearTimeout(this.idle);
     if (open.get(this.path) === this) open.delete(this.path);
     this.commitNow();
+    this.log?.syncNow();
+    this.log?.close();
     // Only our own writes since our last commit (the open's check holds): the closed file is sound.
     const clean = this.unchanged();
     closeQuietly(this.database);
@@ -144,70 +157,90 @@ export class JournalFile {
     this.replace();
   }
 
-  /** Commits `writer`'s rows with those of every writer asking in this turn; resolves once on disk (or failed). */
-  commitSoon(writer: BatchWriter): Promise<void> {
+  /**
+   * Commits `writer`'s rows with those of every writer asking in this turn; resolves once on disk
+   * (or failed), or, when no writer of the batch asked for `synced`, once committed: the next
+   * synced batch's sync covers it (a sync is of the whole log), and none is waited for in vain.
+   */
+  commitSoon(writer: BatchWriter, synced = true): Promise<void> {
     this.pending.add(writer);
+    if (synced) this.batchSynced = true;
     this.batch ??= new Promise<void>((resolve) =>
       setImmediate(() => {
-        this.commitNow();
-        resolve();
+        const writers = this.commitNow();
+        const log = this.batchSynced ? this.log : undefined;
+        this.batchSynced = false;
+        // Every commit so far, this one's and any made outside a batch: each run waits for its own.
+        if (!log) return resolve();
+        void log.durable().then((error) => {
+          if (error !== undefined) {
+            const notice = `the run journal could not be synced to disk (a power loss may lose it): ${messageOf(error)}`;
+            for (const written of writers) written.unsynced(notice);
+          }
+          resolve();
+        });
       }),
     );
     return this.batch;
   }
 
   /**
-   * Runs `work` in a transaction committed with synchronous=NORMAL: in the write-ahead log,
-   * written but not yet synced; the next synchronous=FULL commit syncs the log, this one's with it.
+   * Commits what is pending at once, in one transaction, into the log (synced by `log`, or, not
+   * in WAL mode, with the commit). Returns the writers whose rows it committed.
    */
-  writeUnsynced(work: (db: Database) => void): void {
-    const db = this.database;
-    db.pragma("synchronous = NORMAL");
-    try {
-      db.transaction(() => work(db))();
-    } finally {
-      db.pragma("synchronous = FULL");
-    }
-    this.lastSeen = fileState(this.path);
-  }
-
-  /** Commits what is pending at once, in one transaction. */
-  commitNow(): void {
+  commitNow(): BatchWriter[] {
     this.batch = undefined;
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0) return [];
     const writers = [...this.pending];
     this.pending.clear();
-    const db = this.database;
-    const generation = this.generation;
+    const write = () => {
+      const db = this.database;
+      const generation = this.generation;
+      if (this.log) this.logged(() => db.transaction(() => writers.forEach((w) => w.writeRows(db, generation)))());
+      else db.transaction(() => writers.forEach((w) => w.writeRows(db, generation)))();
+    };
     try {
-      db.transaction(() => {
-        for (const writer of writers) writer.writeRows(db, generation);
-      })();
+      write();
     } catch (error) {
       if (!isDamage(error)) {
         for (const writer of writers) writer.settled(false, error);
-        return;
+        return [];
       }
       const notice = this.recover(error);
       writers[0]?.damaged(notice);
       // Every writer of the batch writes its run again, whole, into the fresh file.
       for (const writer of writers) this.pending.add(writer);
       try {
-        this.database.transaction(() => {
-          for (const writer of writers) writer.writeRows(this.database, this.generation);
-        })();
+        write();
       } catch (again) {
         this.pending.clear();
         for (const writer of writers) writer.settled(false, again);
-        return;
+        return [];
       }
       this.pending.clear();
     }
     this.lastSeen = fileState(this.path);
     for (const writer of writers) writer.settled(true);
+    return writers;
+  }
+
+  /** Runs a transaction committed without syncing (synchronous=NORMAL): `log` syncs it (the next batch's sync). */
+  private logged(work: () => void): void {
+    const db = this.database;
+    // Prepared once per connection: every batch sets both.
+    statement(db, "PRAGMA synchronous = NORMAL").run();
+    try {
+      work();
+      this.log?.wrote();
+    } finally {
+      statement(db, "PRAGMA synchronous = FULL").run();
+    }
   }
 
   private replace(): void {
+    // Syncs under way on the old log end on its own handle; the new file gets its own.
+    this.log?.close();
+    this.log = undefined;
     closeQuietly(this.database);
     this.database = this.openChecked();
     this.lastSeen = fileState(this.path);
@@ -222,8 +255,12 @@ export class JournalFile {
       try {
         db = new Sqlite(this.path, { timeout: BUSY_TIMEOUT_MS });
         // A file as this program left it at its last close was checked then: not read whole again.
-        const refusal = prepare(db, readChecked(this.path) === fileState(this.path));
-        if (refusal === undefined) return db;
+        const prepared = prepare(db, readChecked(this.path) === fileState(this.path));
+        if ("wal" in prepared) {
+          this.log = prepared.wal ? new LogSync(`${this.path}-wal`) : undefined;
+          return db;
+        }
+        const refusal = prepared;
         closeQuietly(db);
         db = undefined;
         this.notices.push(this.moveAside(refusal.suffix, refusal.why));
@@ -259,8 +296,8 @@ export class JournalFile {
   }
 }
 
-/** Checks the format and soundness and sets the connection up; a reason to move the file aside, or undefined. */
-function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: string } | undefined {
+/** Checks the format and soundness and sets the connection up: a reason to move the file aside, or whether it is in WAL mode. */
+function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: string } | { wal: boolean } {
   const format = db.pragma("user_version", { simple: true }) as number;
   const application = db.pragma("application_id", { simple: true }) as number;
   const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
@@ -282,7 +319,8 @@ function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: s
     if (first !== "ok") return { suffix: "damaged", why: `it is damaged (${firstProblem(first)})` };
   }
   // WAL before anything is written: readers never wait for writers, writers queue on one lock.
-  db.pragma("journal_mode = WAL");
+  // A file system without shared memory refuses WAL: the journal then commits each batch synced.
+  const wal = db.pragma("journal_mode = WAL", { simple: true }) === "wal";
   db.pragma("synchronous = FULL");
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (format === 0) {
@@ -295,7 +333,7 @@ function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: s
       db.pragma(`user_version = ${JOURNAL_FORMAT}`);
     }).immediate();
   } else if (format === JOURNAL_FORMAT) addMissingColumns(db);
-  return undefined;
+  return { wal };
 }
 
 /** A store written before a nullable column was added gets it (format unchanged: older readers name their columns). */

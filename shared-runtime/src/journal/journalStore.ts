@@ -1,8 +1,9 @@
-// The run journal's file: `.rlm-plan/runs.sqlite` under the workspace, in WAL mode with
-// synchronous=FULL (a committed batch is on disk before the call returns, and several processes
-// write at once, each waiting its turn on the write lock). A store is one user's handle on the
-// process's one connection to the file (journalFile.ts: the soundness check on open, moving an
-// unusable file aside, group commit); closing the last handle closes the connection.
+// The run journal's file: `.rlm-plan/runs.sqlite` under the workspace, in WAL mode (a batch of
+// the recorder's rows is on disk before its promise resolves, the log synced off the event loop;
+// other writes commit with synchronous=FULL; several processes write at once, each waiting its
+// turn on the write lock). A store is one user's handle on the process's one connection to the
+// file (journalFile.ts: the soundness check on open, moving an unusable file aside, group
+// commit); closing the last handle closes the connection.
 
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -97,14 +98,14 @@ export class JournalStore {
     this.shared.reopen();
   }
 
-  /** Runs `work` in a transaction committed without waiting for the disk (the next commitSoon's does). */
-  writeUnsynced(work: (db: Database) => void): void {
-    this.shared.writeUnsynced(work);
+  /** Commits the rows writers are waiting to have committed, now, without waiting for the disk (their batch's sync does). */
+  commitPending(): void {
+    this.shared.commitNow();
   }
 
-  /** Commits `writer`'s rows together with those of the other runs writing now (group commit). */
-  commitSoon(writer: BatchWriter): Promise<void> {
-    return this.shared.commitSoon(writer);
+  /** Commits `writer`'s rows together with those of the other runs writing now (group commit); synced unless said. */
+  commitSoon(writer: BatchWriter, synced = true): Promise<void> {
+    return this.shared.commitSoon(writer, synced);
   }
 
   close(): void {

@@ -11,17 +11,24 @@ import { hostname } from "node:os";
 import { processStartTicks, processState } from "../host/processGroup";
 
 let bootId: string | undefined;
+/** This process's identity, read once: every run it records carries it (`rlm-plan test` records one per case). */
+let own: string | null | undefined;
 
 /** The process `pid` as a run records it ("BOOT_ID:START_TICKS"), or null where /proc cannot say. */
 export function processIdentity(pid: number = process.pid): string | null {
+  if (pid === process.pid && own !== undefined) return own;
   const start = processStartTicks(pid);
-  if (start === undefined || start === "") return null;
-  try {
-    bootId ??= readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  } catch {
-    bootId = "";
+  let identity: string | null = null;
+  if (start !== undefined && start !== "") {
+    try {
+      bootId ??= readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    } catch {
+      bootId = "";
+    }
+    identity = `${bootId}:${start}`;
   }
-  return `${bootId}:${start}`;
+  if (pid === process.pid) own = identity;
+  return identity;
 }
 
 /** Whether the run's process (`pid` on `machine`, with its recorded `identity`) is still running. */

@@ -1,11 +1,11 @@
 // Records one run into the journal as it happens: a RunObserver (run/observer.ts) that startRun
 // feeds the event stream, every model and tool call, and the report. Rows are kept in memory and
-// committed when a step ends, together with the steps other runs of this process ended meanwhile
-// (group commit, journalFile.ts; WAL, synchronous=FULL). The run's next model or tool call, and
-// its report, wait until that commit is on disk: a crash loses at most the steps since the last
-// call, and those made no call, so a resume runs no recorded call again. The journal never stops
-// a run: a write that fails is tried again at the next step, and a journal found damaged (or
-// replaced by another process) is moved aside and this run written whole into a fresh one.
+// committed when a step ends, with the steps other runs of this process ended meanwhile (group
+// commit into the write-ahead log, synced off the event loop: journalFile.ts). The run's next model
+// or tool call, and its report, wait until that commit is on disk: a crash loses at most the steps
+// since the last call, and those made no call, so a resume runs no recorded call again. The journal
+// never stops a run: a write that fails is tried again at the next step, and a journal found damaged
+// (or replaced by another process) is moved aside and this run written whole into a fresh one.
 
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
@@ -29,6 +29,8 @@ import {
   type CallRow,
   type EventRow,
   type RunRow,
+  runUpdate,
+  UPDATE_RUN,
 } from "./rows";
 import type { BatchWriter } from "./journalFile";
 import type { Database } from "./sqlite";
@@ -139,10 +141,12 @@ export class RunRecorder implements RunObserver, BatchWriter {
         process: processIdentity(),
       };
     }
-    this.flush();
+    // The first row goes with the next batch, not synced for itself (no one waits for it: the first
+    // step's sync covers it); `runId` writes it at once.
+    void store.commitSoon(this, false);
   }
 
-  /** Starts the journal entry of a new run (written at once, as `running`). */
+  /** Starts the journal entry of a new run (as `running`: written with the next batch, or when its id is asked). */
   static begin(store: JournalStore, meta: RecordingMeta): RunRecorder {
     return new RunRecorder(store, meta, undefined, undefined);
   }
@@ -152,7 +156,13 @@ export class RunRecorder implements RunObserver, BatchWriter {
     return new RunRecorder(store, meta, new ReplayBook(point), point);
   }
 
+  /**
+   * The run's number: its first row is written now if it is still waiting for its batch, without
+   * waiting for the disk (the batch's sync covers it). A crash before the first step's commit loses
+   * a run that completed no step, which a resume would run from its start anyway.
+   */
   get runId(): number {
+    if (this.run.id === 0) this.store.commitPending();
     return this.run.id;
   }
 
@@ -272,23 +282,6 @@ export class RunRecorder implements RunObserver, BatchWriter {
     return performance.now() - this.begun + this.elapsedBeforeMs;
   }
 
-  /**
-   * Writes the run's first row at once (callers read its id), without waiting for the disk: the
-   * first step's commit puts it there. A crash before that loses a run that completed no step,
-   * which a resume would run from its start anyway.
-   */
-  private flush(): void {
-    try {
-      const generation = this.store.generation;
-      this.store.writeUnsynced((db) => this.writeRows(db, generation));
-      this.settled(true);
-      this.runDirty = true;
-    } catch (error) {
-      if (isJournalDamage(error)) this.rescue(this.store.recover(error));
-      else this.settled(false, error);
-    }
-  }
-
   /** BatchWriter: this run's pending rows; all of them when the file is not the one they went into. */
   writeRows(db: Database, generation: number): void {
     const all = this.generation !== 0 && this.generation !== generation;
@@ -303,7 +296,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     for (const [digest, text] of this.texts)
       statement(db, "INSERT OR IGNORE INTO texts (digest, text) VALUES (?, ?)").run(digest, text);
     if (this.run.id === 0 || all) this.insertRun(db, all);
-    else if (this.runDirty) statement(db, REPLACE_RUN).run(this.run);
+    else if (this.runDirty) statement(db, UPDATE_RUN).run(runUpdate(this.run));
     const insertEvent = statement(db, INSERT_EVENT);
     for (let i = all ? 0 : this.eventsWritten; i < this.events.length; i++)
       insertEvent.run({ ...(this.events[i] as EventRow), run_id: this.run.id });
@@ -331,6 +324,9 @@ export class RunRecorder implements RunObserver, BatchWriter {
   damaged(notice: string): void {
     this.notice("recovered", notice);
   }
+
+  /** BatchWriter: this run's rows are in the journal, but the disk did not confirm them. */
+  readonly unsynced = (notice: string): void => this.notice("sync", notice);
 
   /** Inserts the run row: a new id the first time; when rewriting, its own id unless another run has it. */
   private insertRun(db: Database, rewrite: boolean): void {

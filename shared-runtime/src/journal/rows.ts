@@ -85,6 +85,31 @@ export function insertSql(table: string, columns: string, verb = "INSERT"): stri
 }
 
 export const REPLACE_RUN = insertSql("runs", RUN_COLUMNS, "REPLACE");
+/**
+ * A recorded run's row brought up to date: the columns a run changes as it goes, in place (REPLACE
+ * deletes the row and inserts it again, rewriting the entries of all three of its indexes at every step).
+ */
+const UPDATE_RUN_COLUMNS = [
+  "status",
+  "stage",
+  "error_kind",
+  "ended_at",
+  "elapsed_ms",
+  "segments",
+  "pid",
+  "machine",
+  "mocked",
+  "details",
+  "process",
+] as const;
+export const UPDATE_RUN = `UPDATE runs SET ${UPDATE_RUN_COLUMNS.map((c) => `${c} = @${c}`).join(", ")} WHERE id = @id`;
+
+/** UPDATE_RUN's parameters: exactly its columns (node:sqlite refuses a named parameter the statement lacks). */
+export function runUpdate(run: RunRow): Record<string, unknown> {
+  const values: Record<string, unknown> = { id: run.id };
+  for (const column of UPDATE_RUN_COLUMNS) values[column] = run[column];
+  return values;
+}
 export const INSERT_EVENT = insertSql("events", EVENT_COLUMNS, "INSERT OR REPLACE");
 export const INSERT_CALL = insertSql("calls", CALL_COLUMNS, "INSERT OR REPLACE");
 
