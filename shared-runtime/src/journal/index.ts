@@ -9,3 +9,4 @@ export * from "./replay";
 export * from "./replayRun";
 export * from "./runId";
 export { JOURNAL_FILE } from "./schema";
+export * from "./runDiff";
