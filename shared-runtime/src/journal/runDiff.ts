@@ -103,7 +103,7 @@ export interface RunDiff {
   /** True when no step differs and the runs ended alike (same status, value or error). */
   readonly agree: boolean;
   readonly samePlan: boolean;
-  /** The first step, in execution order, that differs; null when none does. */
+  /** The first step, in execution order, that differs (the innermost differing step inside it); null when none does. */
   readonly firstDivergence: StepDiff | null;
   /** Every step either run ran or either plan holds, in execution order (A's, then B's own steps). */
   readonly steps: readonly StepDiff[];
@@ -142,7 +142,7 @@ export function diffRuns(a: RunDetail, b: RunDetail): RunDiff {
   }
   const runA = diffedRun(a);
   const runB = diffedRun(b);
-  const firstDivergence = steps.find((s) => s.change !== "same") ?? null;
+  const firstDivergence = divergence(steps);
   const ended = (run: DiffedRun) =>
     `${run.status}\n${run.value?.sha256 ?? ""}\n${run.error ? canonicalText(run.error) : ""}`;
   const count = (change: StepDiff["change"]) => steps.filter((s) => s.change === change).length;
@@ -161,6 +161,21 @@ export function diffRuns(a: RunDetail, b: RunDetail): RunDiff {
       removed: count("removed"),
     },
   };
+}
+
+/**
+ * The first step that differs, in execution order, taken down to the innermost step that differs
+ * inside it: a retry or parallel step differs because a step in it did, and that is where the runs
+ * went apart.
+ */
+function divergence(steps: readonly StepDiff[]): StepDiff | null {
+  const differing = steps.filter((s) => s.change !== "same");
+  let found = differing[0];
+  if (!found) return null;
+  for (const step of differing)
+    if (step.path.length > found.path.length && found.path.every((segment, i) => step.path[i] === segment))
+      found = step;
+  return found;
 }
 
 /** A value's SHA-256 and preview, both of its canonical JSON text (sorted keys): equal values, equal hashes. */
