@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import type { JsonObject, JsonValue } from "@rlm-plan/core/json";
 import type { RecordedCall, RecordedEvent, RunDetail } from "@rlm-plan/core/journal/queries";
-import { diffRuns, valueSummary } from "@rlm-plan/core/journal/runDiff";
+import { diffRuns } from "@rlm-plan/core/journal/runDiff";
+import { valueSummary } from "@rlm-plan/core/journal/recordedSteps";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 

@@ -10,3 +10,4 @@ export * from "./replayRun";
 export * from "./runId";
 export { JOURNAL_FILE } from "./schema";
 export * from "./runDiff";
+export * from "./recordedSteps";
