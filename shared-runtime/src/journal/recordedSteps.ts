@@ -6,7 +6,6 @@ import { type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { parsePlan, planSteps } from "../plan";
 import { operationName } from "../run/interpreter";
 import { parsePlanDocument } from "../text/planDocument";
-import { lineColumn } from "../text/lineColumn";
 import { canonicalText, digestOf } from "./requestKey";
 import type { RecordedCall, RecordedEvent, RunDetail } from "./queries";
 
@@ -110,20 +109,18 @@ export function stepsOf(run: RunDetail): Map<string, StepOutcome> {
         durationMs: null,
       });
   const calls = callsByStep(run.calls.filter((c) => c.segment <= last));
-  const document = run.planText === null ? undefined : parsePlanDocument(run.planText);
+  const places = stepPlaces(run.planText, [...tracks.keys()]);
   const rootFinal = `["steps",${planned.size > 0 ? lastRootIndex(planned) : -1}]`;
   const out = new Map<string, StepOutcome>();
   for (const [key, t] of tracks) {
-    const path = JSON.parse(key) as JsonPath;
     const stepCalls = calls.get(key) ?? [];
-    const range = document?.rangeOf(path);
-    const at = range && document ? lineColumn(document.text, range.offset) : undefined;
+    const at = places.get(key);
     out.set(key, {
       status: t.status,
       operation: t.operation,
       bind: t.bind,
-      line: at ? at.line + 1 : null,
-      column: at ? at.character + 1 : null,
+      line: at ? at.line : null,
+      column: at ? at.column : null,
       attempts: t.attempts,
       failedAttempts: t.failedAttempts,
       branches: t.branches ? [...t.branches].sort((x, y) => x - y) : null,
@@ -189,6 +186,34 @@ function noteBranch(tracks: Map<string, StepTrack>, path: readonly JsonValue[]):
   const branch = path[n - 3];
   if (!parent || typeof branch !== "number") return;
   (parent.branches ??= new Set()).add(branch);
+}
+
+/**
+ * Where each step (by path key) is in the plan's text, 1-based: the ranges in one request, then
+ * one walk over the text in offset order (a line count per step from the start would take time
+ * in the square of the plan's size).
+ */
+function stepPlaces(text: string | null, keys: readonly string[]): Map<string, { line: number; column: number }> {
+  const places = new Map<string, { line: number; column: number }>();
+  if (text === null) return places;
+  const ranges = parsePlanDocument(text).rangesOf(keys.map((key) => ({ path: JSON.parse(key) as JsonPath })));
+  const found = keys.flatMap((key, i) => {
+    const range = ranges[i];
+    return range ? [{ key, offset: range.offset }] : [];
+  });
+  found.sort((x, y) => x.offset - y.offset);
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const { key, offset } of found) {
+    for (let i = text.indexOf("\n", scanned); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    scanned = Math.max(scanned, lineStart);
+    places.set(key, { line, column: offset - lineStart + 1 });
+  }
+  return places;
 }
 
 /** The steps of a plan's text by path key (operation and binding), in plan order; none when it does not parse. */

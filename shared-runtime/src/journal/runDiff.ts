@@ -157,13 +157,20 @@ function aspectsDiffering(a: StepOutcome, b: StepOutcome): StepAspect[] {
 function executionOrder(a: ReadonlyMap<string, StepOutcome>, b: ReadonlyMap<string, StepOutcome>): string[] {
   const ran = (steps: ReadonlyMap<string, StepOutcome>) =>
     [...steps].filter(([, s]) => s.status !== "not run").map(([key]) => key);
-  const order = ran(a);
-  let after = -1;
+  const inA = new Set(ran(a));
+  // B's own steps, by the last step of A's that B ran before them ("" before any).
+  const after = new Map<string, string[]>();
+  let anchor = "";
   for (const key of ran(b)) {
-    const at = order.indexOf(key);
-    if (at >= 0) after = at;
-    else order.splice(++after, 0, key);
+    if (inA.has(key)) anchor = key;
+    else {
+      const list = after.get(anchor);
+      if (list) list.push(key);
+      else after.set(anchor, [key]);
+    }
   }
+  const order = [...(after.get("") ?? [])];
+  for (const key of inA) order.push(key, ...(after.get(key) ?? []));
   const placed = new Set(order);
   for (const key of [...a.keys(), ...b.keys()]) {
     if (placed.has(key)) continue;
