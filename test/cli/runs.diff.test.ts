@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { cliWorkspace } from "../support/cliWorkspace";
+import { cliWorkspace, runCliAsync } from "../support/cliWorkspace";
 
 const ws = cliWorkspace("runs-diff");
 ws.write(
@@ -254,6 +254,28 @@ run 2: ok, value sha256 e4ef5ca3c04e {"b":"B","score":2}
       timeless(failed.stdout).split("\n")[9],
       '|   |   |   | error | - | \\[execute/tool\\_error\\] tool "score" failed\\: &#124;&#64;t &lt;b&gt;\\\\n\\:\\:x |',
     );
+  });
+
+  test("a secret in a value: masked in the journal, so in every format of the diff", async () => {
+    const SENTINEL = "sk-diff-SENTINEL-9c2e";
+    ws.write(
+      "secret.mocks.json",
+      JSON.stringify({
+        tools: { lookup: [{ value: "A" }, { value: "B" }], score: [{ value: `key ${SENTINEL} here` }, { value: 3 }] },
+      }),
+    );
+    const secretRun = await runCliAsync(ws.dir, ["run", "five.rlmplan.json", "--mocks", "secret.mocks.json"], {
+      DIFF_API_KEY: SENTINEL,
+    });
+    const id = /recorded as run (\d+)/.exec(secretRun.stderr)?.[1] ?? "none";
+    // Read back without the key in the environment: only what the journal holds can show.
+    const shown = { text: '"key *** here"', json: '"preview": "\\"key *** here\\""', github: '"key \\*\\*\\* here"' };
+    for (const [format, masked] of Object.entries(shown)) {
+      const result = ws.cli("runs", "diff", String(edited), id, "--format", format);
+      assert.equal(result.code, 1, result.stderr);
+      assert.ok(!result.stdout.includes(SENTINEL) && !result.stderr.includes(SENTINEL), format);
+      assert.ok(result.stdout.includes(masked), `${format}: ${result.stdout}`);
+    }
   });
 
   test("usage errors and a run the journal does not hold: exit 2", () => {
