@@ -53,3 +53,23 @@ export function terminalText(text: string, keepStyles = true): string {
     keepStyles && char === "\u001b" && OWN_STYLE.test(text.slice(offset, offset + 5)) ? char : "",
   );
 }
+
+/** Markdown's own characters in `text` (a plan's names, values, messages), written so they render as text. */
+const MARKDOWN_ENTITY: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  // No @mention of a person and no #123 link to an issue from a plan's text.
+  "@": "&#64;",
+};
+
+/**
+ * Text from a plan, a profile or a model made fit for one Markdown table cell or line
+ * (`runs diff --format github`): one line (lineText); what Markdown would read as emphasis, code,
+ * a link, an image, math ($) or an emoji or link (:) backslash-escaped; what an escape cannot hold
+ * (HTML, a table's bar, a mention) as an entity. Lines never start with such text: no block forms.
+ */
+export function markdownText(text: string): string {
+  return lineText(text).replace(/[&<>|@]|[\\`*_[\]#!~:$]/g, (c) => MARKDOWN_ENTITY[c] ?? `\\${c}`);
+}

@@ -4,12 +4,8 @@
 // workspace's (.rlm-plan/ in this folder or above, or beside the host profile) or --journal DIR.
 
 import {
-  JOURNAL_FILE,
-  JournalError,
-  journalFrom,
   JournalStore,
   listRuns,
-  namedJournalDir,
   parseRunId,
   pruneRuns,
   runIdRefusal,
@@ -21,16 +17,18 @@ import {
 } from "@rlm-plan/core/journal";
 import type { RunEvent } from "@rlm-plan/core/run";
 import { shownPath } from "@rlm-plan/core/text";
-import { join } from "node:path";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink, type OutputSink } from "./sink";
 import { displayPath, styleFor, usageErrorText } from "./output";
 import { RunEventLines } from "./runEventPrinter";
 import { readOptions } from "./options";
+import { runsDiffCommand } from "./runsDiff";
+import { journalReadError, openRunsJournal } from "./runsStore";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
                           [--since WHEN] [--limit N] [--json]
        rlm-plan runs show RUN [--json]
+       rlm-plan runs diff A B [--json] [--format text|json|github]
        rlm-plan runs export RUN
        rlm-plan runs prune [--keep N] [--older-than AGE]
        (each takes --journal DIR)`;
@@ -56,6 +54,13 @@ command first says which journal it read.
             --json           one JSON array
   show      one run: plan, host profile, status, transitions, value or error, estimate against
             what was spent (--json: the same as export)
+  diff      two runs (A, then B) lined up step by step by the step's path: the steps whose
+            status, error, value (compared exactly), attempts, parallel branches or calls differ,
+            steps added or removed between plan versions, and the first divergence (file:line:col);
+            time is shown, never a difference. --json (or --format json): the whole comparison;
+            --format github: a Markdown summary for $GITHUB_STEP_SUMMARY or a pull request.
+            Exit status 0 when the runs agree, 1 when they differ, 2 on a usage error or a run
+            the journal does not hold
   export    one run as JSON: plan and host-profile texts, options, every event, every model and
             tool request (masked) with its reply or error
   prune     removes finished and interrupted runs: --keep N keeps the newest N, --older-than AGE
@@ -90,7 +95,8 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
     io.stderr.write(usageErrorText(message, "runs"));
     return 2;
   };
-  if (sub === undefined) return usage("runs needs list, show, export or prune");
+  if (sub === undefined) return usage("runs needs list, show, diff, export or prune");
+  if (sub === "diff") return runsDiffCommand(rest, io, RUNS_HELP);
   if (sub === "--help" || sub === "-h" || sub === "help") {
     io.stdout.write(`${RUNS_HELP}\n`);
     return 0;
@@ -141,37 +147,19 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
     io.stderr.write(`rlm-plan: ${filter}\n`);
     return 2;
   }
-  const dir = journalFor(options.values);
-  if (typeof dir !== "string") {
-    const below = dir.map((found) => shownFile(shownPath(found))).join(", ");
-    io.stderr.write(
-      dir.length === 0
-        ? "rlm-plan: no run journal here: no .rlm-plan/ in this folder, above it or below it, and no host profile; pass --journal DIR\n"
-        : `rlm-plan: no run journal here, and ${dir.length} below: ${below}; pass --journal DIR\n`,
-    );
-    return 2;
-  }
-  // Which journal this is, whatever follows: the runs of another workspace are never taken for these.
-  io.stderr.write(`rlm-plan: journal ${shownFile(shownPath(join(dir, JOURNAL_FILE)))}\n`);
-  let store: JournalStore;
-  try {
-    const existing = JournalStore.openExisting(dir);
-    if (!existing) {
-      if (sub === "list") {
-        if (options.flags.has("--json")) io.stdout.write("[]\n");
-        else io.stderr.write(`rlm-plan: no runs recorded in ${shownFile(shownPath(dir))} yet\n`);
-        return 0;
-      }
-      io.stderr.write(`rlm-plan: no run journal in ${shownFile(shownPath(dir))}\n`);
-      return 1;
+  const opened = openRunsJournal(options.values, io);
+  if (typeof opened === "number") return opened;
+  if (!(opened instanceof JournalStore)) {
+    if (sub === "list") {
+      if (options.flags.has("--json")) io.stdout.write("[]\n");
+      else io.stderr.write(`rlm-plan: no runs recorded in ${shownFile(shownPath(opened.absent))} yet\n`);
+      return 0;
     }
-    store = existing;
-  } catch (error) {
-    io.stderr.write(`rlm-plan: ${error instanceof JournalError ? error.message : String(error)}\n`);
-    return 2;
+    io.stderr.write(`rlm-plan: no run journal in ${shownFile(shownPath(opened.absent))}\n`);
+    return 1;
   }
+  const store = opened;
   try {
-    for (const notice of store.notices) io.stderr.write(`rlm-plan: ${notice}\n`);
     switch (sub) {
       case "list":
         return list(store, filter, options.flags.has("--json"), io);
@@ -190,19 +178,11 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
         return prune(store, options.values, io);
     }
   } catch (error) {
-    io.stderr.write(
-      `rlm-plan: the run journal ${store.file} could not be read: ${String((error as Error).message ?? error)}\n`,
-    );
+    io.stderr.write(journalReadError(store, error));
     return 2;
   } finally {
     store.close();
   }
-}
-
-/** The journal `runs` reads: the one --journal names, else the one found from here (or the --plan file). */
-function journalFor(values: ReadonlyMap<string, string>): string | string[] {
-  const named = values.get("--journal");
-  return named !== undefined ? namedJournalDir(named) : journalFrom(process.cwd(), values.get("--plan"));
 }
 
 /** list's filter from its options, or a message. */

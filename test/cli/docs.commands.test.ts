@@ -83,6 +83,13 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   "npx rlm-plan runs show 12": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs export 12 > run-12.json": { code: 2, first: "" },
   "npx rlm-plan runs prune --keep 100": { code: 2, first: NO_JOURNAL },
+  // README's Compare runs: two runs into a journal of their own (runs 1 and 2 there), then diffed.
+  "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json --mocks examples/workspace/mocks/triage.mocks.json --journal compare":
+    { code: 0, first: HOST },
+  "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json --mocks examples/workspace/mocks/triage-down.mocks.json --journal compare":
+    { code: 1, first: HOST },
+  "npx rlm-plan runs diff 1 2 --journal compare": { code: 1, first: "rlm-plan: journal compare/runs.sqlite" },
+  "npx rlm-plan runs diff 1 1 --journal compare --json": { code: 0, first: "rlm-plan: journal compare/runs.sqlite" },
   "npx rlm-plan test examples/workspace/tests --list": {
     code: 0,
     first:

@@ -9,3 +9,5 @@ export * from "./replay";
 export * from "./replayRun";
 export * from "./runId";
 export { JOURNAL_FILE } from "./schema";
+export * from "./runDiff";
+export * from "./recordedSteps";
