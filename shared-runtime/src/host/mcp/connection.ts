@@ -62,6 +62,13 @@ export class McpConnection {
     return listing;
   }
 
+  /** The name and version the server reported at initialize (empty when it reported none). */
+  async serverInfo(): Promise<{ name: string; version: string }> {
+    const { client } = await this.connect();
+    const info = client.getServerVersion();
+    return { name: String(info?.name ?? ""), version: String(info?.version ?? "") };
+  }
+
   /** Calls one of the server's tools; rejects with a message fit for a tool_error. */
   async call(tool: string, args: JsonValue, options: McpCallOptions): Promise<JsonValue> {
     if (options.signal.aborted) throw new Error("was cancelled before it started");
