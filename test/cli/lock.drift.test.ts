@@ -82,6 +82,18 @@ test("a tool's description changed after lock: refused before it runs; lock --up
   assert.equal(ran.code, 1);
   assert.equal(refusedLine(ran.stderr), refusal(35, 'MCP server "fault": tool "ok" changed: /description changed'));
   assert.equal(w.calls(), "");
+  // rlm-plan test runs its cases through the same preflight.
+  writeFileSync(
+    join(w.dir, "p.rlmplan.test.json"),
+    '{"plan": "p.rlmplan.json", "cases": [{"name": "calls ok", "expect": {"value": {"equals": 1}}}]}\n',
+  );
+  const tested = w.cli("test", "p.rlmplan.test.json", "--no-journal");
+  assert.equal(tested.code, 1);
+  assert.equal(
+    tested.stdout.split("\n")[1],
+    `      p.rlmplan.test.json:1:38: value: the run failed: drift from rlmplan.lock.json: MCP server "fault": tool "ok" changed: /description changed; ${HINT} [preflight/tool_drift]`,
+  );
+  assert.equal(w.calls(), "");
 
   const refused = w.cli("lock");
   assert.equal(refused.code, 1);
