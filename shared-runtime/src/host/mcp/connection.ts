@@ -66,7 +66,8 @@ export class McpConnection {
   async serverInfo(): Promise<{ name: string; version: string }> {
     const { client } = await this.connect();
     const info = client.getServerVersion();
-    return { name: String(info?.name ?? ""), version: String(info?.version ?? "") };
+    // The server's own words, shown in drift messages and written to the lock: cut to a line's length.
+    return { name: cut(String(info?.name ?? "")), version: cut(String(info?.version ?? "")) };
   }
 
   /** Calls one of the server's tools; rejects with a message fit for a tool_error. */
