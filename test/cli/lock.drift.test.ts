@@ -238,3 +238,27 @@ test("a server that cannot start is not pinned, and nothing is written", () => {
   assert.match(locked.stderr, /rlm-plan: rlmplan\.lock\.json not written: every tool must be read to pin it\n$/);
   assert.equal(existsSync(join(w.dir, "rlmplan.lock.json")), false);
 });
+
+test("a damaged lock is a located error: run refuses it, lock leaves it, lock --update writes it again", () => {
+  const w = workspace("damaged", [OK]);
+  w.profile();
+  writeFileSync(
+    join(w.dir, "rlmplan.lock.json"),
+    '{"lockVersion": 2, "commandTools": {}, "mcpServers": {}, "providers": {}}\n',
+  );
+  const ran = w.cli("run", "p.rlmplan.json", "--no-journal");
+  assert.equal(ran.code, 2);
+  assert.match(ran.stderr, /^rlmplan\.lock\.json:1:17: "lockVersion" must be 1, got the number 2$/m);
+  assert.equal(w.calls(), "");
+  const locked = w.cli("lock");
+  assert.equal(locked.code, 1);
+  assert.equal(
+    locked.stderr,
+    'rlmplan.lock.json:1:17: error: "lockVersion" must be 1, got the number 2\n' +
+      "rlm-plan: rlmplan.lock.json is not a lock: rlm-plan lock --update writes it again\n",
+  );
+  const updated = w.cli("lock", "--update");
+  assert.equal(updated.code, 0, updated.stderr);
+  assert.equal(updated.stdout, "rewrote rlmplan.lock.json, which could not be read\n");
+  assert.equal(w.cli("run", "p.rlmplan.json", "--no-journal").code, 0);
+});
