@@ -33,7 +33,7 @@ function workspace(name: string, steps: string[]): Workspace {
       writeFileSync(
         join(dir, "rlmplan.host.json"),
         JSON.stringify({
-          capabilities: ["tool(fault.ok)", "tool(fault.mutate)", "tool(count)", "tool(probe)"],
+          capabilities: ["tool(fault.ok)", "tool(fault.mutate)", "tool(count)", "tool(probe)", "model(p)"],
           mcpServers: {
             fault: {
               command: process.execPath,
@@ -227,6 +227,17 @@ test("a provider's model and URL are pinned; a profile without a lock gets a hin
       'provider "p" asks model "m2" (locked: "m")',
     ],
   });
+  // A plan that asks the provider is refused at its model step, before any request is sent.
+  writeFileSync(
+    join(w.dir, "ask.rlmplan.json"),
+    '{"steps": [{"op": "model", "provider": "p", "prompt": "hi", "bind": "r"}, {"op": "final", "value": 1}]}\n',
+  );
+  const asked = w.cli("run", "ask.rlmplan.json", "--no-journal");
+  assert.equal(asked.code, 1);
+  assert.equal(
+    refusedLine(asked.stderr),
+    `ask.rlmplan.json:1:40: run failed: drift from rlmplan.lock.json: provider "p" sends to http://127.0.0.1:10/v1 (locked: http://127.0.0.1:9/v1); provider "p" asks model "m2" (locked: "m"); review them, then accept with rlm-plan lock --update [preflight/tool_drift]`,
+  );
 });
 
 test("a server that cannot start is not pinned, and nothing is written", () => {
