@@ -11,7 +11,7 @@ import { after, test } from "node:test";
 import { lockDrift, mcpServerDrift } from "@rlm-plan/core/host/lock/lockDrift";
 import { lockText, readLockFile, writeLockFile } from "@rlm-plan/core/host/lock/lockFile";
 import type { ToolLock } from "@rlm-plan/core/host/lock/lockFormat";
-import { toolPin } from "@rlm-plan/core/host/lock/lockHash";
+import { fileSha256, sha256Of, toolPin } from "@rlm-plan/core/host/lock/lockHash";
 
 const dir = mkdtempSync(join(tmpdir(), "rlm-plan-lock-file-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -130,4 +130,15 @@ test("a drift names each change: which parts of a tool, a rename, a new and a re
       'provider "p" asks model "m2" (locked: "m")',
     ],
   );
+});
+
+test("a program rewritten in place (same size, same inode) is hashed again, not answered from memory", () => {
+  const file = join(dir, "program");
+  writeFileSync(file, "#!/bin/sh\necho 1\n");
+  const first = fileSha256(file);
+  // Same size, same inode: only the content (and its times) differ.
+  writeFileSync(file, "#!/bin/sh\necho 2\n");
+  const second = fileSha256(file);
+  assert.notEqual(second, first);
+  assert.equal(second, sha256Of("#!/bin/sh\necho 2\n"));
 });

@@ -22,15 +22,32 @@ export function sha256Of(data: string | Uint8Array): string {
 
 const canonicalHash = (value: unknown) => sha256Of(JSON.stringify(keysSorted(value)) ?? "null");
 
+// A program such as node is some 100 MB (0.17 s to hash): hashed once per process (every case of a
+// `rlm-plan test`, every tool that runs it), for as long as its file is the same one. A file
+// replaced or written to changes its inode or ctime, which no user can set back; but a clock tick
+// is coarse (milliseconds), so a file changed in the last seconds is not remembered (git's "racy"
+// rule): two writes in one tick would otherwise look the same.
+const hashed = new Map<string, string>();
+const SETTLED_NS = 2_000_000_000n;
+
 /** SHA-256 of a regular file's bytes, read in chunks (a program can be large); throws on anything else. */
 export function fileSha256(path: string): string {
   const fd = openSync(path, "r");
   try {
-    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+    const stat = fstatSync(fd, { bigint: true });
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
+    const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    const known = hashed.get(key);
+    if (known !== undefined) return known;
     const hash = createHash("sha256");
     const chunk = Buffer.allocUnsafe(1024 * 1024);
     for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
-    return hash.digest("hex");
+    const digest = hash.digest("hex");
+    if (BigInt(Date.now()) * 1_000_000n - stat.ctimeNs > SETTLED_NS) {
+      if (hashed.size >= 256) hashed.clear();
+      hashed.set(key, digest);
+    }
+    return digest;
   } finally {
     closeSync(fd);
   }
