@@ -204,7 +204,7 @@ test("a provider's model and URL are pinned; a profile without a lock gets a hin
   const provider = (model: string, baseUrl: string) => ({
     providers: { p: { type: "openai-chat", baseUrl, model } },
   });
-  w.profile({}, provider("m", "http://127.0.0.1:9/v1"));
+  w.profile({}, provider("m", "http://127.0.0.1:9/v1?key=sekret"));
   const unpinned = w.cli("check", "--preflight", "p.rlmplan.json");
   assert.equal(unpinned.code, 0, unpinned.stderr);
   assert.equal(
@@ -213,6 +213,10 @@ test("a provider's model and URL are pinned; a profile without a lock gets a hin
       "rlm-plan: no rlmplan.lock.json: run rlm-plan lock to pin tools\n",
   );
   assert.equal(w.cli("lock").code, 0);
+  // The endpoint is pinned, not what may be a secret in its URL.
+  const written = readFileSync(join(w.dir, "rlmplan.lock.json"), "utf8");
+  assert.match(written, /"baseUrl": "http:\/\/127\.0\.0\.1:9\/v1",/);
+  assert.doesNotMatch(written, /sekret|key=/);
   assert.equal(
     w.cli("check", "--preflight", "p.rlmplan.json").stderr,
     'rlm-plan: preflight of p.rlmplan.json: started MCP server "fault" to list tools, then stopped\n',

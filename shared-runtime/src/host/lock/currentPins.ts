@@ -42,13 +42,27 @@ export function commandToolPin(
 }
 
 export function providerPin(spec: ProviderSpec): ProviderPin {
-  return { baseUrl: spec.baseUrl, model: spec.model };
+  return { baseUrl: endpoint(spec.baseUrl), model: spec.model };
+}
+
+/**
+ * Where requests go, without what may be a secret (a query's key; a profile refuses credentials in a
+ * provider's URL, not in an MCP server's): that is the endpoint's identity, and the lock and every
+ * drift message show it.
+ */
+function endpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return url;
+  }
 }
 
 /** How a server is started, as the profile writes it. */
 export function mcpLaunch(spec: McpServerSpec): Pick<McpServerPin, "command" | "url"> {
   return mcpTransportOf(spec) === "http"
-    ? { url: spec.url ?? "" }
+    ? { url: endpoint(spec.url ?? "") }
     : { command: [spec.command ?? "", ...(spec.args ?? [])] };
 }
 
