@@ -43,6 +43,8 @@ export interface CheckNotes {
   readonly started: ReadonlyMap<string, readonly string[]>;
   /** Per plan file: that its tools would run without the sandbox the profile prefers (--preflight). */
   readonly unsandboxed?: ReadonlyMap<string, string>;
+  /** Said once: a profile preflighted that names tools but has no lock (rlmplan.lock.json). */
+  readonly unpinned?: string;
 }
 
 /** A plan's session (or why there is none), opened once per check. */
@@ -151,6 +153,7 @@ function* checkSteps(
   let hosted = false;
   const started = new Map<string, readonly string[]>();
   const unsandboxed = new Map<string, string>();
+  let unpinned: string | undefined;
   let done = 0;
   for (const target of expansion.targets) {
     if (done > 0) yield { done, of: expansion.targets.length };
@@ -208,6 +211,7 @@ function* checkSteps(
       started.set(target.file, preflight.mcpServers);
       const notice = session.sandboxNotice();
       if (notice !== undefined) unsandboxed.set(target.file, notice);
+      unpinned ??= session.lockNotice();
       const refusal = preflight.refusal;
       if (refusal?.stage === "host" && refusal.hostErrors) {
         io.err(hostErrorLines(refusal.hostErrors));
@@ -223,6 +227,7 @@ function* checkSteps(
     left: preflights === undefined && hosted ? PREFLIGHT_ONLY_CHECKS : [],
     started,
     unsandboxed,
+    ...(unpinned !== undefined ? { unpinned } : {}),
   };
   print(command, io, checked, version, notes);
   const failed =
@@ -297,6 +302,7 @@ function noteLines(notes: CheckNotes): string[] {
     );
   }
   for (const [file, notice] of notes.unsandboxed ?? []) lines.push(`preflight of ${file}: ${notice}`);
+  if (notes.unpinned !== undefined) lines.push(notes.unpinned);
   return lines;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// rlm-plan: check, estimate, graph, run and propose typed LLM plans from the command line. Results go
+// rlm-plan: check, estimate, graph, run, propose and pin (lock) typed LLM plans from the command line. Results go
 // to stdout, notes and failures to stderr. Exit status: 0 fine, 1 problems or a failed run, 2
 // usage or internal error. Nothing throws past main: an unexpected error is one line on stderr.
 
@@ -20,6 +20,7 @@ const commands = {
   check: () => require("./check") as typeof import("./check"),
   estimate: () => require("./estimate") as typeof import("./estimate"),
   graph: () => require("./graph") as typeof import("./graph"),
+  lock: () => require("./lock") as typeof import("./lock"),
   propose: () => require("./propose") as typeof import("./propose"),
   run: () => require("./run") as typeof import("./run"),
   runs: () => require("./runs") as typeof import("./runs"),
@@ -175,6 +176,8 @@ function commandRunner(argv: readonly string[]): ((args: readonly string[]) => P
           (io) => commands.graph().graphCommand(args, io),
           () => process.stderr,
         );
+    case "lock":
+      return (args) => withStreamIo((io) => commands.lock().lockCommand(args, io));
     case "propose":
       return async (args) => {
         const cancel = new (commands.signals().Cancellation)(process.stderr);

@@ -60,7 +60,8 @@ test("rlm-plan check --preflight refuses examples/mcp/plans/wrong-arguments.rlmp
   );
   assert.equal(
     checked.stderr,
-    `rlm-plan: preflight of ${file}: started MCP server "everything" to list tools, then stopped\n`,
+    `rlm-plan: preflight of ${file}: started MCP server "everything" to list tools, then stopped\n` +
+      "rlm-plan: no rlmplan.lock.json: run rlm-plan lock to pin tools\n",
   );
   assert.equal(ran.code, 1);
   assert.match(

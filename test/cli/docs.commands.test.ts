@@ -69,6 +69,15 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     first:
       'rlm-plan: preflight of examples/types/plans/weather-report.rlmplan.json: started MCP server "everything" to list tools, then stopped',
   },
+  // The README's pinning: every server of the profile asked; again, nothing drifted.
+  "npx rlm-plan lock --host examples/mcp/rlmplan.host.json": {
+    code: 0,
+    first: "wrote examples/mcp/rlmplan.lock.json: 0 command tools, 1 MCP server (13 tools), 0 providers",
+  },
+  "npx rlm-plan lock --host examples/mcp/rlmplan.host.json --update": {
+    code: 0,
+    first: "examples/mcp/rlmplan.lock.json is up to date: nothing drifted",
+  },
   "npx rlm-plan check examples/workspace": { code: 0, first: STATIC },
   "npx rlm-plan check examples/workspace --format sarif > rlm-plan.sarif": { code: 0, first: "" },
   "npx rlm-plan check examples/workspace --format github": {

@@ -63,6 +63,8 @@ const CASES: readonly {
   readonly host?: Record<string, unknown>;
   readonly env?: Record<string, string>;
   readonly message?: string;
+  /** The text of an rlmplan.lock.json beside the profile. */
+  readonly lock?: string;
 }[] = [
   { name: "parse", text: `{"steps": [${MARKER}, {"op" "final"}]}`, kind: "invalid_plan" },
   { name: "normalize", text: plan('{"op": "contxt", "bind": "x"}'), kind: "invalid_plan" },
@@ -102,6 +104,15 @@ const CASES: readonly {
     message:
       'tool "writer" cannot run: the path "no-such-folder" it declares in "writes" does not exist (in the sandbox a tool writes only paths that exist when it starts); create it, or fix its "writes" in ',
   },
+  {
+    // A lock that pins nothing: the marker, the plan's first tool, is refused as not pinned.
+    name: "a tool that drifted from the lock",
+    text: plan(tool("fault.ok", '{"text": "hi"}')),
+    kind: "tool_drift",
+    lock: '{"lockVersion": 1, "commandTools": {}, "mcpServers": {}, "providers": {}}',
+    message:
+      'drift from rlmplan.lock.json: command tool "marker" is not in rlmplan.lock.json; review it, then accept with rlm-plan lock --update',
+  },
 ];
 
 interface Ran {
@@ -124,9 +135,10 @@ function rlmPlan(cwd: string, extraEnv: Record<string, string>, ...args: string[
 }
 
 let count = 0;
-function workspace(text: string, host: Record<string, unknown> = {}): string {
+function workspace(text: string, host: Record<string, unknown> = {}, lock?: string): string {
   const folder = join(dir, `w${++count}`);
   mkdirSync(folder);
+  if (lock !== undefined) writeFileSync(join(folder, "rlmplan.lock.json"), lock);
   writeFileSync(join(folder, "rlmplan.host.json"), JSON.stringify({ ...HOST, ...host }, null, 2));
   writeFileSync(join(folder, "p.rlmplan.json"), text);
   return folder;
@@ -143,16 +155,18 @@ interface CheckJson {
 }
 
 describe("run refuses before its first step iff check --preflight exits 1: same kind, same place", () => {
-  for (const { name, text, kind, host, env = {}, message } of CASES) {
+  for (const { name, text, kind, host, env = {}, message, lock } of CASES) {
     test(name, async () => {
-      const folder = workspace(text, host);
+      const folder = workspace(text, host, lock);
       const ran = await rlmPlan(folder, env, "run", "--json", "p.rlmplan.json");
       assert.equal(existsSync(join(folder, "marker.txt")), false, "the marker tool ran before the refusal");
       assert.equal(ran.code, 1, ran.stderr);
       const result = JSON.parse(ran.stdout.trim().split("\n").pop() ?? "") as RunResult;
       assert.equal(result.ok, false);
       assert.equal(result.error?.kind, kind);
-      if (message !== undefined) assert.equal(result.error?.message, `${message}${join(folder, "rlmplan.host.json")}`);
+      // A profile's refusal ends naming the profile; a lock's names the lock and what to do.
+      if (message !== undefined)
+        assert.equal(result.error?.message, lock ? message : `${message}${join(folder, "rlmplan.host.json")}`);
       assert.ok(result.location, `run names no place for ${kind}: ${ran.stdout}`);
 
       const checked = await rlmPlan(folder, env, "check", "--preflight", "--format", "json", "p.rlmplan.json");
@@ -177,7 +191,8 @@ describe("run refuses before its first step iff check --preflight exits 1: same 
     assert.equal(existsSync(join(folder, "marker.txt")), false, "check --preflight ran a step");
     assert.equal(
       checked.stderr,
-      'rlm-plan: preflight of p.rlmplan.json: started MCP server "fault" to list tools, then stopped\n',
+      'rlm-plan: preflight of p.rlmplan.json: started MCP server "fault" to list tools, then stopped\n' +
+        "rlm-plan: no rlmplan.lock.json: run rlm-plan lock to pin tools\n",
     );
     const ran = await rlmPlan(folder, {}, "run", "p.rlmplan.json");
     assert.equal(ran.code, 0, ran.stderr);

@@ -53,7 +53,8 @@ test('"preferred" where no sandbox can be made: the run goes on and says so once
   assert.equal(checked.code, 0, checked.stderr);
   assert.equal(
     checked.stderr,
-    `rlm-plan: preflight of p.rlmplan.json: no MCP server to start\nrlm-plan: preflight of p.rlmplan.json: ${NOTE}\n`,
+    `rlm-plan: preflight of p.rlmplan.json: no MCP server to start\nrlm-plan: preflight of p.rlmplan.json: ${NOTE}\n` +
+      "rlm-plan: no rlmplan.lock.json: run rlm-plan lock to pin tools\n",
   );
 });
 

@@ -22,6 +22,8 @@ import { HostToolRegistry, McpServers } from "./mcp/servers";
 import { mockProvider, mockTool, type Mocks } from "./mocks";
 import { ProcessTracker } from "./processGroup";
 import { pointer, profileError, readErrorText, type HostProfile, type HostProfileError } from "./profile";
+import { readLockFile } from "./lock/lockFile";
+import { lockFileOf } from "./lock/lockFormat";
 
 import { hostPolicy, type HostPolicy } from "./hostPolicy";
 
@@ -166,9 +168,19 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
   for (const name of Object.keys(given))
     setOwn(inputs, name, givenInputValue(profile.inputs.get(name), given[name] as JsonValue, store) as JsonValue);
 
+  // The lock beside the profile, if there is one: what its tools must still be (lock/).
+  const pinned = readLockFile(lockFileOf(profile));
+  if (!pinned.ok) errors.push(...pinned.errors);
+  const lock = pinned.ok ? pinned.lock : undefined;
+
   if (errors.length > 0) throw new HostSetupError(errors);
   // MCP servers start on the first call of one of their tools, once per host (one run).
-  const mcp = new McpServers(profile.mcpServers, profile.dir, { hostEnv: env, tracker, sandbox: profile });
+  const mcp = new McpServers(profile.mcpServers, profile.dir, {
+    hostEnv: env,
+    tracker,
+    sandbox: profile,
+    ...(lock ? { lock } : {}),
+  });
   const host: RunHost = {
     tools: new HostToolRegistry(tools, mcp),
     providers,
@@ -193,9 +205,10 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
           inputValues: new Set(Object.keys(given)),
           unreadableInputs,
           ...(mocks ? { mocks } : {}),
+          ...(lock ? { lock } : {}),
         })
       : [],
-    preflight: (plan) => mcpPreflight(plan, profile, mcp, mocks),
+    preflight: (plan) => mcpPreflight(plan, profile, mcp, mocks, lock),
     mocked: mocks !== undefined,
     ...(profile.parallel ? { parallel: profile.parallel } : {}),
   };

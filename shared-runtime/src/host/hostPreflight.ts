@@ -5,6 +5,7 @@
 // plan names is started and its tool list read: a tool it does not list, and literal arguments
 // its input schema refuses, are refusals too. Every error names its step by JSON path (the
 // tool's "name", the model step's "provider", the input reference's "name"), never a value.
+// With a lock beside the profile (lock/), whatever differs from it is a `tool_drift` refusal.
 
 import type { JsonPath } from "../json";
 import type { Plan, Step } from "../plan/ast";
@@ -17,6 +18,10 @@ import { programProblem } from "./commandTool";
 import type { McpServers } from "./mcp/servers";
 import { mcpPlanName, mcpRoute, mcpTransportOf } from "./mcp/spec";
 import { sandboxProblem } from "./sandbox/toolSandbox";
+import { mcpServerPin } from "./lock/currentPins";
+import { mcpServerDrift } from "./lock/lockDrift";
+import type { ToolLock } from "./lock/lockFormat";
+import { commandToolChanges, driftRefusal, providerChanges } from "./lock/pinRefusals";
 import type { Mocks } from "./mocks";
 import type { HostProfile, HostProfileError } from "./profile";
 import { isJsonObject, type JsonObject } from "../json";
@@ -30,6 +35,8 @@ export interface HostPreflightOptions {
   readonly inputValues?: ReadonlySet<string>;
   /** Declared text-file inputs whose file cannot be read, with the profile's located problem. */
   readonly unreadableInputs?: ReadonlyMap<string, HostProfileError>;
+  /** The profile's lock (rlmplan.lock.json), when it has one: what the tools and providers must still be. */
+  readonly lock?: ToolLock;
 }
 
 /**
@@ -59,6 +66,17 @@ export function hostPreflight(profile: HostProfile, needs: PlanNeeds, options: H
     if (spec?.type === "command") {
       const problem = programProblem(spec, profile.dir, env);
       if (problem !== undefined) refuse(problem, `fix its "command"`);
+      else {
+        const changes = commandToolChanges(options.lock, name, spec, profile, env);
+        if (changes.length > 0)
+          problems.push(
+            driftRefusal(
+              changes.map((c) => c.text),
+              { tool: name },
+              needs.paths?.tools.get(name),
+            ),
+          );
+      }
     }
     // Before the first side effect: a sandbox the profile requires and this machine cannot make,
     // or a declared `writes` path that is missing (bubblewrap binds only what exists).
@@ -69,8 +87,18 @@ export function hostPreflight(profile: HostProfile, needs: PlanNeeds, options: H
   }
   for (const name of needs.providers) {
     const spec = profile.providers.get(name);
-    const variable = spec?.apiKeyEnv;
-    if (variable === undefined || mocks?.providers.has(name)) continue;
+    if (spec === undefined || mocks?.providers.has(name)) continue;
+    const changes = providerChanges(options.lock, name, spec);
+    if (changes.length > 0)
+      problems.push(
+        driftRefusal(
+          changes.map((c) => c.text),
+          { provider: name },
+          needs.paths?.providers.get(name),
+        ),
+      );
+    const variable = spec.apiKeyEnv;
+    if (variable === undefined) continue;
     const value = Object.prototype.hasOwnProperty.call(env, variable) ? env[variable] : undefined;
     if ((value ?? "").trim() === "")
       problems.push({
@@ -125,6 +153,7 @@ export async function mcpPreflight(
   profile: HostProfile,
   servers: McpServers,
   mocks: Mocks | undefined,
+  lock?: ToolLock,
 ): Promise<HostPreflight> {
   const calls = mcpCalls(plan, profile, mocks);
   if (calls.length === 0) return { errors: [], mcpServers: [] };
@@ -134,6 +163,7 @@ export async function mcpPreflight(
   // types the plan by, so it starts no server a second time.
   const byPlanName = new Map<string, ToolSignature>();
   const failures = new Map<string, string>();
+  const drift: PlanError[] = [];
   await Promise.all(
     asked.map(async (server) => {
       try {
@@ -155,6 +185,8 @@ export async function mcpPreflight(
             });
         }
         listed.set(server, tools);
+        if (lock !== undefined && spec !== undefined)
+          drift.push(...serverDrift(server, lock, await mcpServerPin(servers.connection(server), spec), calls));
       } catch (error) {
         const failure = error instanceof Error ? error.message : String(error);
         listed.set(server, { failure });
@@ -162,7 +194,8 @@ export async function mcpPreflight(
       }
     }),
   );
-  const errors: PlanError[] = [];
+  // Drift first: a server that changed is refused whatever its tools now say of the calls.
+  const errors: PlanError[] = [...drift];
   for (const { step, server, tool } of calls) {
     const tools = listed.get(server);
     const path = [...step.path, "name"];
@@ -199,6 +232,29 @@ export async function mcpPreflight(
     }
   }
   return { errors, mcpServers: asked, listed: { tools: byPlanName, failures } };
+}
+
+/**
+ * A server's changes from the lock: those of a tool the plan calls at that call, the server's own
+ * (and its other tools') at its first call; one refusal per call, listing them all.
+ */
+function serverDrift(
+  server: string,
+  lock: ToolLock,
+  found: Parameters<typeof mcpServerDrift>[2],
+  calls: readonly McpCall[],
+): PlanError[] {
+  const ofServer = calls.filter((call) => call.server === server);
+  const at = new Map<McpCall, string[]>();
+  for (const change of mcpServerDrift(server, lock.mcpServers[server], found)) {
+    const tool = change.subject.kind === "mcp" ? change.subject.tool : undefined;
+    const call = ofServer.find((c) => c.tool === tool) ?? ofServer[0]!;
+    at.set(call, [...(at.get(call) ?? []), change.text]);
+  }
+  // In the plan's order: a run names only its first refusal.
+  return ofServer
+    .filter((call) => at.has(call))
+    .map((call) => driftRefusal(at.get(call)!, { tool: call.step.name }, [...call.step.path, "name"]));
 }
 
 interface McpCall {

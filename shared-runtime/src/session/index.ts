@@ -13,6 +13,10 @@ export type { Proposal, ProposalProblem } from "../providers/proposal";
 export type { RecordedSession, RecordingStart, RecordRequest, SessionRecording } from "./runRecording";
 export type { RecordedRef, RunLife, SessionRun } from "./runLife";
 export type { RecordedOptions, RecordedRun, RecordedRunLookup } from "./recordedRun";
+// What session.pinTools() (`rlm-plan lock`) returns.
+export type { PinOutcome } from "../host/lock/pinProfile";
+export type { PinChange } from "../host/lock/lockDrift";
+export { LOCK_FILENAME } from "../host/lock/lockFormat";
 // A dry run's mocks as the session reads them, and the warnings for mocked names a plan never calls.
 export { MOCKS_FILE_SUFFIX, parseMocks, type Mocks } from "../host/mocks";
 export { mockNameWarnings, planCalls } from "../host/mockNames";

@@ -6,12 +6,15 @@
 // owns a run's life too: every run it starts is recorded and traced as the profile and the user
 // say (runLife.ts), whichever front end starts it.
 
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
 import type { profileHost } from "../host/createHost";
 import { parseMocks, type Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
 import { sandboxNotice } from "../host/sandbox/toolSandbox";
+import { LOCK_FILENAME, lockFileOf } from "../host/lock/lockFormat";
+import type { PinOutcome } from "../host/lock/pinProfile";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { ProposeResult } from "../providers/proposePlan";
 import type { PolicyOptions } from "../run/pipeline";
@@ -291,6 +294,28 @@ export class PlanSession {
    */
   sandboxNotice(): string | undefined {
     return this.profile ? sandboxNotice(this.profile) : undefined;
+  }
+
+  /**
+   * `rlm-plan lock`: fingerprints the profile's command tools, MCP servers (each started, asked and
+   * stopped) and providers into rlmplan.lock.json beside it; a lock that differs is replaced only
+   * with `update` (host/lock/pinProfile.ts).
+   */
+  pinTools(options: { readonly update: boolean }): Promise<PinOutcome> {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { pinProfile } = require("../host/lock/pinProfile") as typeof import("../host/lock/pinProfile");
+    return pinProfile(this.requireProfile(), { env: this.env(), update: options.update });
+  }
+
+  /** What `check --preflight` says once of a profile that names tools or providers and has no lock. */
+  lockNotice(): string | undefined {
+    const profile = this.profile;
+    if (!profile || existsSync(lockFileOf(profile))) return undefined;
+    const pinnable =
+      profile.mcpServers.size > 0 ||
+      profile.providers.size > 0 ||
+      [...profile.tools.values()].some((tool) => tool.type === "command");
+    return pinnable ? `no ${LOCK_FILENAME}: run rlm-plan lock to pin tools` : undefined;
   }
 
   /** How a provider of the profile is shown ("openai-chat MODEL at ORIGIN"), never its key. */

@@ -44,7 +44,7 @@ export function withoutLive(
   providers: ReadonlyMap<string, ModelProvider>,
 ): BuiltHost {
   const problems = (built.problems ?? []).filter(
-    (p) => p.kind !== "tool_unavailable" && p.kind !== "provider_key_missing",
+    (p) => p.kind !== "tool_unavailable" && p.kind !== "provider_key_missing" && p.kind !== "tool_drift",
   );
   const { preflight: _listing, ...rest } = built;
   return { ...rest, host: { ...built.host, tools, providers }, problems, mocked: true };

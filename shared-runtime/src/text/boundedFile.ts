@@ -19,6 +19,8 @@ export const MAX_MOCKS_BYTES = 16 * 1024 * 1024;
 export const MAX_ITEMS_FILE_BYTES = 64 * 1024 * 1024;
 /** The largest cassette read (its entries are parsed, validated and kept, as a mocks file's answers). */
 export const MAX_CASSETTE_BYTES = 16 * 1024 * 1024;
+/** The largest lock file read (rlmplan.lock.json: a fingerprint a tool, some 1 KB each). */
+export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 /** The largest line of a file read line by line (a dataset's row: one case's inputs). */
 export const MAX_LINE_BYTES = 1024 * 1024;
 

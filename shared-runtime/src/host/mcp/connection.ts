@@ -62,6 +62,14 @@ export class McpConnection {
     return listing;
   }
 
+  /** The name and version the server reported at initialize (empty when it reported none). */
+  async serverInfo(): Promise<{ name: string; version: string }> {
+    const { client } = await this.connect();
+    const info = client.getServerVersion();
+    // The server's own words, shown in drift messages and written to the lock: cut to a line's length.
+    return { name: cut(String(info?.name ?? "")), version: cut(String(info?.version ?? "")) };
+  }
+
   /** Calls one of the server's tools; rejects with a message fit for a tool_error. */
   async call(tool: string, args: JsonValue, options: McpCallOptions): Promise<JsonValue> {
     if (options.signal.aborted) throw new Error("was cancelled before it started");

@@ -1,12 +1,15 @@
 // The MCP servers of one host profile, for one run: each started lazily on the first call of
 // one of its tools and closed, with its process group, when the host closes. Plan names map
 // to servers by the profile's rule (spec.ts); a name the rule routes is registered for
-// preflight, and whether the server really has the tool is answered by the call itself.
+// preflight, and whether the server really has the tool is answered by the call itself. With a
+// lock, each call first checks the tool is still the pinned one (lock/pinRefusals.ts).
 
 import type { JsonValue } from "../../json";
 import type { ToolContext, ToolHandler } from "../../run/host";
 import type { ProcessTracker } from "../processGroup";
 import type { SandboxHost } from "../sandbox/toolSandbox";
+import type { ToolLock } from "../lock/lockFormat";
+import { checkPinnedTool } from "../lock/pinRefusals";
 import { McpConnection } from "./connection";
 import { mcpRoute, type McpServerSpec } from "./spec";
 
@@ -15,6 +18,8 @@ export interface McpServersOptions {
   readonly tracker?: ProcessTracker;
   /** The profile whose `sandbox` setting confines the stdio servers. */
   readonly sandbox: SandboxHost;
+  /** The profile's lock: a call of a tool that no longer matches it fails with the drift, unsent. */
+  readonly lock?: ToolLock;
 }
 
 export class McpServers {
@@ -30,8 +35,12 @@ export class McpServers {
   handler(name: string): ToolHandler | undefined {
     const route = mcpRoute(name, this.specs);
     if (route === undefined) return undefined;
-    return (args: JsonValue, context: ToolContext) =>
-      this.connection(route.server).call(route.tool, args, { signal: context.signal });
+    const lock = this.options.lock;
+    return async (args: JsonValue, context: ToolContext) => {
+      const connection = this.connection(route.server);
+      if (lock !== undefined) await checkPinnedTool(lock, connection, route, name);
+      return connection.call(route.tool, args, { signal: context.signal });
+    };
   }
 
   /** The connection to a server, made (not yet started) on first use. */
