@@ -8,7 +8,7 @@
 
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { ToolSandbox } from "./toolSandbox";
 
 /** Folders covered by an empty private one in every sandbox (besides each home folder). */
@@ -58,7 +58,8 @@ function hiddenFolders(): string[] {
  * be found at the path it names them by: the profile's author chose them, so a script outside
  * the workspace, or reached through a link from a hidden folder, must still load. A link on the
  * way that lies in a hidden folder is made again in the sandbox (`links`: target, then the link);
- * a file whose real place is hidden brings its folder back read-only (its siblings load with it).
+ * a file whose real place is hidden brings back, read-only, the folder below the hidden one that
+ * holds it.
  * Files only: a folder argument would mount back what the sandbox hides.
  */
 function namedFiles(
@@ -76,7 +77,16 @@ function namedFiles(
     } catch {
       continue; // not a file: an ordinary argument
     }
-    if (isHidden(real(path))) folders.push(dirname(real(path)));
+    const found = real(path);
+    // The deepest hidden folder holding it (a user's home rather than all of /home).
+    const under = hidden.filter((folder) => found.startsWith(folder + sep)).sort((a, b) => b.length - a.length)[0];
+    // Its whole project comes back (the first folder below the hidden one: a checkout in /tmp, a
+    // project in a home folder), since a script loads its siblings and its node_modules; never
+    // the hidden folder itself.
+    if (under !== undefined) {
+      const top = relative(under, found).split(sep)[0] ?? "";
+      folders.push(join(under, top));
+    }
     let at: string = sep;
     for (const part of path.split(sep).filter((name) => name !== "")) {
       at = join(at, part);
