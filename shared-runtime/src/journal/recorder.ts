@@ -41,6 +41,7 @@ export interface RecordingMeta {
   readonly origin: RunOrigin;
   /** What the run was within its origin: a test run's "FILE#CASE" (listed, filterable). */
   readonly label?: string;
+  readonly forkOf?: { readonly run: number; readonly step: string }; // a fork's parent and step ("steps/2")
   readonly plan: { readonly file?: string; readonly text: string };
   readonly hostProfile?: { readonly file: string; readonly text: string };
   /** The run's options as the front end names them (inputs, mocks, parallel, budget), for history and resume. */
@@ -103,6 +104,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
         pid: process.pid,
         machine: hostname(),
         process: processIdentity(),
+        parent_id: meta.forkOf?.run ?? null,
+        fork_step: meta.forkOf?.step ?? null,
       };
       this.run.segments += 1;
       this.segment = this.run.segments;
@@ -137,6 +140,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
         details: "{}",
         label: meta.label === undefined ? null : mask.mask(meta.label),
         process: processIdentity(),
+        parent_id: meta.forkOf?.run ?? null,
+        fork_step: meta.forkOf?.step ?? null,
       };
     }
     this.flush();
