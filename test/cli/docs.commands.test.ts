@@ -83,6 +83,12 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   "npx rlm-plan runs show 12": { code: 2, first: NO_JOURNAL },
   "npx rlm-plan runs export 12 > run-12.json": { code: 2, first: "" },
   "npx rlm-plan runs prune --keep 100": { code: 2, first: NO_JOURNAL },
+  // Rerun from a step: the README's fifth run in examples/workspace (triage with its mocks), forked
+  // at its model step with another page; nothing before that step is called again.
+  "npx rlm-plan runs show 5 --journal examples/workspace": { code: 0 },
+  'npx rlm-plan run --from 5 --step steps/2 --set page=\'{"title":"Rain tomorrow"}\' --journal examples/workspace': {
+    code: 0,
+  },
   "npx rlm-plan test examples/workspace/tests --list": {
     code: 0,
     first:
