@@ -246,7 +246,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     const { step, set, allowChanged } = args.fork;
     const forked = session.fork(resuming, { at: step, set, allowChanged }, options);
     if (!forked.ok) {
-      const hint = forked.kind === "refused" ? ": pass --allow-changed to fork it anyway (steps matched by path)" : "";
+      const hint = forked.kind === "changed" ? ": pass --allow-changed to fork it anyway (steps matched by path)" : "";
       io.stderr.write(`rlm-plan: cannot fork run ${resuming.id}: ${forked.refusal}${hint}\n`);
       return forked.kind === "usage" ? 2 : 1;
     }

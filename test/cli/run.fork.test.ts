@@ -210,6 +210,22 @@ describe("rlm-plan run --from RUN --step PATH", () => {
     const noStep = ws.cli("run", "--from", "1", "--step", "steps/9");
     assert.equal(noStep.code, 2);
     assert.match(noStep.stderr, /\nrlm-plan: cannot fork run 1: there is no step at steps\/9 in this plan\n$/);
+    // A test case's run answered from its test's mocks: a fork would call the real tool.
+    ws.write(
+      "plan.rlmplan.test.json",
+      JSON.stringify({
+        plan: "plan.rlmplan.json",
+        cases: [{ name: "marks", mocks: { tools: { mark: Array(4).fill({ value: { label: "m", note: null } }) } } }],
+      }),
+    );
+    const tested = ws.cli("test", "plan.rlmplan.test.json");
+    assert.equal(tested.code, 0, tested.stderr + tested.stdout);
+    const testRun = ws.cli("run", "--from", "2", "--step", "steps/2");
+    assert.equal(testRun.code, 1);
+    assert.match(
+      testRun.stderr,
+      /\nrlm-plan: cannot fork run 2: run 2 is the run of the test case plan\.rlmplan\.test\.json#marks: run its test again with rlm-plan test\n$/,
+    );
     const noFrom = ws.cli("run", "--step", "steps/2");
     assert.equal(noFrom.code, 2);
     assert.match(noFrom.stderr, /--step needs --from RUN \(the recorded run to fork\)/);

@@ -26,13 +26,13 @@ export interface ForkRequest {
 }
 
 /**
- * The fork started, or why not: `refused`, the plan or host profile changed since (said which,
+ * The fork started, or why not: `changed`, the plan or host profile changed since (said which,
  * with both digests); `usage`, the step or a binding to set is not in this plan (the names in
- * scope said).
+ * scope said); `refused`, the run cannot be forked (a test case's).
  */
 export type ForkStart =
   | { readonly ok: true; readonly run: SessionRun }
-  | { readonly ok: false; readonly kind: "usage" | "refused"; readonly refusal: string };
+  | { readonly ok: false; readonly kind: "usage" | "changed" | "refused"; readonly refusal: string };
 
 /** Recorded new values as the interpreter takes them: of two at one step, the later wins. */
 export function rebindsOf(recorded: readonly { readonly at: string; readonly values: JsonObject }[]): Rebind[] {
@@ -71,9 +71,18 @@ export function forkRun<O extends ForkRunOptions>(
   options: O,
 ): ForkStart {
   const shown = stepPathText(fork.at);
+  const { run: row } = recorded.point;
+  // A test case's run answered from its mocks or cassette, which a plain run does not have: a
+  // fork would call the real tools and providers. Its test is run again instead.
+  if (row.origin === "test")
+    return {
+      ok: false,
+      kind: "refused",
+      refusal: `run ${row.id} is the run of the test case ${row.label ?? "(unlabelled)"}: run its test again with rlm-plan test`,
+    };
   if (!fork.allowChanged) {
     const changed = session.changedSince(recorded, "fork");
-    if (changed !== undefined) return { ok: false, kind: "refused", refusal: changed };
+    if (changed !== undefined) return { ok: false, kind: "changed", refusal: changed };
   }
   const model = session.analysis().model;
   if (!model?.stepAt(fork.at))
