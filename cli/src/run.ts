@@ -40,7 +40,7 @@ export interface RunIo extends RunStreams {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run --from RUN --step PATH [--set BINDING=JSON]... [--allow-changed] [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -83,6 +83,18 @@ options:
   --resume RUN        continue run RUN of the journal, which did not finish: its completed steps'
                       model and tool calls are answered from the journal, the rest runs; the plan
                       and host profile must be unchanged (see rlm-plan runs)
+  --from RUN --step PATH
+                      a new run forked from run RUN (finished, failed or interrupted) at the
+                      step PATH: the steps before it answer from the journal (no model or tool
+                      call made again, the budget spent as it was), PATH and what follows run
+                      for real. PATH as rlm-plan runs show prints it (steps/2), or a JSON
+                      Pointer (/steps/2), or the journal's JSON array (["steps",2]). The fork is
+                      recorded in RUN's journal with its parent (rlm-plan runs list shows it)
+  --set BINDING=JSON  with --from: the binding's value as PATH starts (repeatable); only a
+                      binding in scope at PATH (a text is quoted: --set name='"Ada"')
+  --allow-changed     with --from: fork even if the plan or host profile changed since RUN;
+                      steps are matched by path, and from the first step that no longer matches
+                      (missing, another operation or another request) everything runs for real
   -h, --help          show this help
 
 Transitions are printed to stderr as they happen, and so is each failed retry attempt with
@@ -139,8 +151,8 @@ interface GuardedIo extends RunIo {
 async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
   let args = given;
   let resuming: RecordedRun | undefined;
-  if (args.resume !== undefined) {
-    const resumed = resumeArgs(args, io.stderr);
+  if (args.resume !== undefined || args.fork) {
+    const resumed = resumeArgs(args, io.stderr, args.fork?.from);
     if (typeof resumed === "number") return resumed;
     ({ args, resuming } = resumed);
   }
@@ -230,7 +242,16 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     observers: [printer.observer],
   };
   let handle;
-  if (resuming) {
+  if (resuming && args.fork) {
+    const { step, set, allowChanged } = args.fork;
+    const forked = session.fork(resuming, { at: step, set, allowChanged }, options);
+    if (!forked.ok) {
+      const hint = forked.kind === "changed" ? ": pass --allow-changed to fork it anyway (steps matched by path)" : "";
+      io.stderr.write(`rlm-plan: cannot fork run ${resuming.id}: ${forked.refusal}${hint}\n`);
+      return forked.kind === "usage" ? 2 : 1;
+    }
+    handle = forked.run;
+  } else if (resuming) {
     const resumed = session.resume(resuming, options);
     if (!resumed.ok) {
       io.stderr.write(`rlm-plan: cannot resume: ${resumed.refusal}\n`);

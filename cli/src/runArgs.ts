@@ -1,12 +1,13 @@
-// The arguments of `rlm-plan run`: read, checked against each other (--resume, --queue, --events),
+// The arguments of `rlm-plan run`: read, checked against each other (--resume, --from, --queue, --events),
 // and turned into the RunArgs the command runs with, or the one-line usage error it prints.
 
 import { parseRunId, runIdRefusal } from "@rlm-plan/core/journal";
 import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run";
 import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
-import { readOptions, type OptionSpec } from "./options";
+import { readOptions, type OptionSpec, type Options } from "./options";
 import { INPUT_JSON_FORM, INPUT_TEXT_FORM, readInlineInputs } from "./runInputs";
-import type { JsonObject } from "@rlm-plan/core/json";
+import { parseStepPath, type JsonObject, type JsonPath, type JsonValue } from "@rlm-plan/core/json";
+import { parseJsonText } from "@rlm-plan/core/text";
 
 export interface RunArgs {
   readonly plan: string;
@@ -31,13 +32,24 @@ export interface RunArgs {
   readonly journal: string | undefined;
   readonly noJournal: boolean;
   readonly resume: number | undefined;
+  /** --from RUN --step PATH [--set NAME=JSON]... [--allow-changed]: a fork of a recorded run. */
+  readonly fork?: ForkArgs;
   readonly otlp: string | undefined;
   readonly queue?: QueueAddress;
   /** --redis-password-file FILE (with --queue). */
   readonly queuePasswordFile?: string;
 }
 
+export interface ForkArgs {
+  readonly from: number;
+  readonly step: JsonPath;
+  readonly set: ReadonlyMap<string, JsonValue>;
+  readonly allowChanged: boolean;
+}
+
 const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
+const SET_FORM = "BINDING=JSON, for example --set count=3";
+const STEP_FORM = 'a step PATH as rlm-plan runs show prints it (steps/2), a JSON Pointer (/steps/2) or ["steps",2]';
 const RUN_OPTIONS: OptionSpec = {
   values: {
     "--host": "a FILE",
@@ -49,11 +61,14 @@ const RUN_OPTIONS: OptionSpec = {
     "--inputs": "a FILE.json holding an object of input name -> value",
     "--journal": "a DIR",
     "--resume": "a RUN number (rlm-plan runs list)",
+    "--from": "a RUN number (rlm-plan runs list)",
+    "--step": STEP_FORM,
+    "--set": SET_FORM,
     "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
     "--queue": QUEUE_URL_FORM,
     [PASSWORD_FILE_OPTION]: "a FILE",
   },
-  flags: ["--json", "--events", "--no-journal", "--help", "-h"],
+  flags: ["--json", "--events", "--no-journal", "--allow-changed", "--help", "-h"],
   nonEmpty: ["--inputs", "--host", "--mocks", "--journal", "--otlp", "--queue", PASSWORD_FILE_OPTION],
 };
 
@@ -112,6 +127,37 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     if (local)
       return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry${local[0] === "--input" ? " (give values with --input-text, --input-json or --inputs: they travel in the job)" : ""}`;
   }
+  const fork = forkArgs(options);
+  if (typeof fork === "string") return fork;
+  if (fork !== undefined) {
+    if (queue) return "--from cannot be given with --queue: a fork runs here, from this journal's run";
+    if (resume !== undefined) return "--from and --resume cannot be given together";
+    const given = [
+      ["--host", host],
+      ["--mocks", mocks],
+      ["--parallel", parallelText],
+    ].find(([, v]) => v !== undefined);
+    const inputOption = Object.keys(inputs).length > 0 ? "--input" : givenValues ? "input values" : undefined;
+    if (given || inputOption !== undefined)
+      return `--from runs with the options the run was recorded with (change a binding with --set); ${given ? given[0] : inputOption} cannot be given`;
+    if (positionals.length > 0) return "--from runs the recorded run's plan; give no PLAN file";
+    if (events && !json) return "--events needs --json";
+    return {
+      plan: "",
+      host,
+      inputs,
+      inputValues,
+      mocks,
+      parallel,
+      json,
+      events,
+      journal,
+      noJournal,
+      resume,
+      fork,
+      otlp,
+    };
+  }
   if (resume !== undefined) {
     const given = [
       ["--host", host],
@@ -146,4 +192,33 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     resume,
     otlp,
   };
+}
+
+/** --from, --step, --set and --allow-changed read together; undefined when none is given. */
+function forkArgs(options: Options): ForkArgs | string | undefined {
+  const fromText = options.values.get("--from");
+  const stepText = options.values.get("--step");
+  const sets = options.repeated.get("--set") ?? [];
+  const allowChanged = options.flags.has("--allow-changed");
+  if (fromText === undefined) {
+    const stray = stepText !== undefined ? "--step" : sets.length > 0 ? "--set" : allowChanged ? "--allow-changed" : "";
+    return stray === "" ? undefined : `${stray} needs --from RUN (the recorded run to fork)`;
+  }
+  const from = parseRunId(fromText);
+  if (from === undefined) return runIdRefusal("--from", fromText);
+  if (stepText === undefined) return `--from needs --step PATH: ${STEP_FORM}`;
+  const step = parseStepPath(stepText);
+  if (step === undefined) return `--step needs ${STEP_FORM}, not ${JSON.stringify(stepText)}`;
+  const set = new Map<string, JsonValue>();
+  for (const spec of sets) {
+    const split = spec.indexOf("=");
+    if (split <= 0) return `--set needs ${SET_FORM}`;
+    const name = spec.slice(0, split);
+    const parsed = parseJsonText(spec.slice(split + 1));
+    if (!parsed.ok)
+      return `--set ${name}: not JSON at column ${parsed.error.offset + 1} (${parsed.error.message}); a text is quoted: --set ${name}='"text"'`;
+    if (set.has(name)) return `--set ${name} is given twice`;
+    set.set(name, parsed.value);
+  }
+  return { from, step, set, allowChanged };
 }

@@ -6,6 +6,7 @@
 // event (test/unit/architecture.one-event-printer.test.ts holds that).
 
 import { lineColumn } from "@rlm-plan/core/analysis";
+import { stepPathText } from "@rlm-plan/core/json";
 import { parsePlan, type Plan, planSteps } from "@rlm-plan/core/plan";
 import { operationName, type AttemptFailedEvent, type RunEvent, type RunObserver } from "@rlm-plan/core/run";
 import { lineText, shownFile } from "./guardedOutput";
@@ -29,6 +30,8 @@ export class RunEventLines {
   constructor(
     private readonly printed: PrintedPlan,
     private readonly style: Style,
+    /** `paths`: end each transition's line with its step's path (`runs show`, for `run --from`). */
+    private readonly shown: { readonly paths?: boolean } = {},
   ) {}
 
   /** The validated plan of a run that is starting: no second parse of a large plan. */
@@ -43,7 +46,8 @@ export class RunEventLines {
       const widths = this.widths();
       // A tool's or a binding's name is the plan's: escaped into the step's one line.
       const bind = t.bind === null ? "" : `-> ${lineText(t.bind)}`;
-      const line = `${String(t.sequence).padStart(widths.sequence)}  ${lineText(t.operation).padEnd(widths.operation)}  ${bind.padEnd(widths.bind)}  ${this.style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms`;
+      const path = this.shown.paths ? `  ${lineText(stepPathText(event.path))}` : "";
+      const line = `${String(t.sequence).padStart(widths.sequence)}  ${lineText(t.operation).padEnd(widths.operation)}  ${bind.padEnd(widths.bind)}  ${this.style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms${path}`;
       return line.trimEnd();
     }
     if (event.type === "attempt_failed") return this.attemptLine(event);

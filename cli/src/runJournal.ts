@@ -1,8 +1,8 @@
 // `rlm-plan run`'s side of a run's life, which the session owns: who starts the run and what the
 // user opted out of (--no-journal, --journal DIR, --otlp URL), the options recorded for a resume,
-// and `--resume RUN`'s recorded run (found and read by the core) as arguments.
+// and the recorded run of `--resume RUN` and `--from RUN` (found and read by the core) as arguments.
 
-import { relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { newJsonObject, type JsonObject } from "@rlm-plan/core/json";
 import { journalFrom, namedJournalDir } from "@rlm-plan/core/journal";
 import type { ParallelMode } from "@rlm-plan/core/run";
@@ -31,25 +31,34 @@ interface Writer {
 }
 
 /**
- * For --resume: the run's recorded plan, host profile and options as arguments, with the recorded
- * run (its journal open) for the session to resume; or an exit status after saying why not.
+ * For --resume (and --from, `fork`): the run's recorded plan, host profile and options as
+ * arguments, with the recorded run for the session to resume (its journal open) or fork; or an
+ * exit status after saying why not.
  */
 export function resumeArgs<A extends JournalArgs>(
   args: A,
   stderr: Writer,
+  fork?: number,
 ): { args: A; resuming: RecordedRun } | number {
-  const id = args.resume as number;
+  const id = fork ?? (args.resume as number);
+  const option = fork === undefined ? "--resume" : "--from";
+  const verb = fork === undefined ? "resume" : "fork";
   const dir =
     args.journal !== undefined ? namedJournalDir(args.journal) : journalFrom(process.cwd(), args.plan || undefined);
   if (typeof dir !== "string") {
     stderr.write(
       dir.length === 0
-        ? "rlm-plan: --resume: no run journal here (.rlm-plan/ in this folder, above it or below it, or beside a host profile); pass --journal DIR\n"
-        : `rlm-plan: --resume: no run journal here, and ${dir.length} below: ${dir.map(shown).join(", ")}; pass --journal DIR\n`,
+        ? `rlm-plan: ${option}: no run journal here (.rlm-plan/ in this folder, above it or below it, or beside a host profile); pass --journal DIR\n`
+        : `rlm-plan: ${option}: no run journal here, and ${dir.length} below: ${dir.map(shown).join(", ")}; pass --journal DIR\n`,
     );
     return 2;
   }
-  const found = openRecordedRun(dir, id, "resume", (notice) => void stderr.write(`rlm-plan: ${notice}\n`));
+  const found = openRecordedRun(
+    dir,
+    id,
+    fork === undefined ? "resume" : "replay",
+    (notice) => void stderr.write(`rlm-plan: ${notice}\n`),
+  );
   const plan = found.ok ? (found.run.planFile as string) : "";
   if (found.ok && args.plan !== "" && relative(args.plan, plan) !== "") {
     found.run.store?.close();
@@ -57,11 +66,17 @@ export function resumeArgs<A extends JournalArgs>(
     return 1;
   }
   if (!found.ok) {
-    stderr.write(`rlm-plan: ${found.kind === "refused" ? "cannot resume: " : ""}${found.message}\n`);
+    stderr.write(`rlm-plan: ${found.kind === "refused" ? `cannot ${verb}: ` : ""}${found.message}\n`);
     return found.kind === "refused" ? 1 : 2;
   }
   const { run } = found;
   const { options } = run;
+  if (fork !== undefined && options.mocks !== undefined && !isAbsolute(options.mocks)) {
+    stderr.write(
+      `rlm-plan: cannot fork: run ${id}'s mocks were given by the editor, not a file, and were not recorded\n`,
+    );
+    return 1;
+  }
   return {
     args: {
       ...args,

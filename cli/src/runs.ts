@@ -12,6 +12,7 @@ import {
   runDetail,
   type RunDetail,
   type RunFilter,
+  type RunFork,
   type RunOrigin,
   type ShownStatus,
 } from "@rlm-plan/core/journal";
@@ -44,7 +45,7 @@ these, the one journal in the folders below this one (three levels down at most)
 command first says which journal it read.
 
   list      runs, newest first: id, status, start, time, plan, error, and where it came from
-            (a test case's run: test FILE#CASE)
+            (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP)
             --plan PLAN      runs of this plan file (name or path)
             --status STATUS  running, interrupted, ok, failed or cancelled
             --origin ORIGIN  runs started from cli, editor, debugger, test or worker
@@ -52,8 +53,8 @@ command first says which journal it read.
             --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
             --limit N        the newest N only
             --json           one JSON array
-  show      one run: plan, host profile, status, transitions, value or error, estimate against
-            what was spent (--json: the same as export)
+  show      one run: plan, host profile, status, its parent and forks, transitions (each with
+            its step path), value or error, estimate against what was spent (--json: as export)
   diff      two runs (A, then B) lined up step by step by the step's path: the steps whose
             status, error, value (compared exactly), attempts, parallel branches or calls differ,
             steps added or removed between plan versions, and the first divergence (file:line:col);
@@ -67,6 +68,7 @@ command first says which journal it read.
             removes those started longer ago (default: --older-than 30d)
 
 A run that did not finish (interrupted or cancelled) can be continued: rlm-plan run --resume RUN.
+Any run can be forked from one of its steps: rlm-plan run --from RUN --step PATH [--set NAME=JSON].
 
 exit status: 0 fine, 1 no such run, 2 usage or journal error`;
 
@@ -230,7 +232,7 @@ function list(store: JournalStore, filter: RunFilter, json: boolean, io: OutputS
     r.elapsedMs === null ? "" : `${r.elapsedMs} ms`,
     lineText(r.plan) + (r.mocked ? " (mocked)" : ""),
     lineText(r.errorKind ?? ""),
-    r.origin + (r.label !== null ? ` ${lineText(r.label)}` : ""),
+    r.origin + (r.label !== null ? ` ${lineText(r.label)}` : "") + (r.forkOf ? `, ${forkText(r.forkOf)}` : ""),
   ]);
   const header = ["RUN", "STATUS", "STARTED", "TIME", "PLAN", "ERROR", "FROM"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
@@ -281,10 +283,17 @@ export function showText(run: RunDetail): string {
     out.push(`host profile  ${shownFile(run.hostFile)}  (sha256 ${(run.hostDigest ?? "").slice(0, 12)})`);
   out.push(`started       ${run.startedAt}${run.elapsedMs !== null ? `, ran ${run.elapsedMs} ms` : ""}`);
   if (run.segments > 1) out.push(`resumed       ${run.segments - 1} time${run.segments > 2 ? "s" : ""}`);
+  // The run's place in its tree: the run it forked from, and the runs forked from it.
+  if (run.forkOf) out.push(`parent        ${forkText(run.forkOf)}`);
+  if (run.forks.length > 0)
+    out.push(`forks         ${run.forks.map((fork) => `run ${fork.id} at ${lineText(fork.step)}`).join(", ")}`);
   const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
   // The last segment's steps as `run` printed them (failed retry attempts included), by the one printer.
   const file = displayPath(run.planFile ?? run.plan);
-  const lines = new RunEventLines({ file, text: run.planText ?? "" }, styleFor({ isTTY: false }, {}));
+  // With each step's path: what `run --from RUN --step PATH` takes.
+  const lines = new RunEventLines({ file, text: run.planText ?? "" }, styleFor({ isTTY: false }, {}), {
+    paths: true,
+  });
   out.push("", "transitions:");
   const shown = run.events.flatMap((e) => {
     if (e.segment !== last) return [];
@@ -320,6 +329,11 @@ export function showText(run: RunDetail): string {
   const tool = run.calls.filter((c) => c.kind === "tool").length;
   out.push("", `calls: ${model} model, ${tool} tool (rlm-plan runs export ${run.id} has them, masked)`);
   return `${out.join("\n")}\n`;
+}
+
+/** "fork of 9 at steps/2": a step path is the plan's, escaped into its line. */
+function forkText(fork: RunFork): string {
+  return `fork of ${fork.run} at ${lineText(fork.step)}`;
 }
 
 /** A date, an ISO time, or an age back from now (30m, 2h, 7d); null when it is none of these. */

@@ -43,7 +43,8 @@ export function stackTrace(s: SessionState, response: DebugProtocol.StackTraceRe
 
 /** The step a call-stack frame is at (the ids stackTrace gave). */
 export function frameStep(s: SessionState, frameId: number): RunFrame["path"] | undefined {
-  const pause = s.held?.pause;
+  // The pause the stack shows: a recorded run's earlier step when stepped back to, else where it is held.
+  const pause = s.held ? s.viewed()?.pause : undefined;
   if (!pause) return undefined;
   const frames = pause.frames;
   const i = frames.length - frameId;

@@ -205,7 +205,12 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     const started = sessionRunOf(prepared, options, restart);
     if (!started.ok) {
       this.finish(
-        failedOutcome("runtime_error", `run ${prepared.replay?.run ?? ""} cannot be replayed: ${started.refusal}`),
+        failedOutcome(
+          "runtime_error",
+          restart?.fork
+            ? `run ${restart.recorded.id} cannot be forked: ${started.refusal}`
+            : `run ${prepared.replay?.run ?? ""} cannot be replayed: ${started.refusal}`,
+        ),
       );
       return;
     }

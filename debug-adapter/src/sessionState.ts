@@ -8,10 +8,14 @@ import type { StepLine } from "@rlm-plan/core/debug";
 import type { StepPause } from "@rlm-plan/core/run";
 import type { RecordedRun } from "@rlm-plan/core/session";
 
-/** A restart from the step at `at`: the steps before it answered from the run `recorded`. */
+/**
+ * A restart from the step at `at`: the steps before it answered from the run `recorded`. `fork`:
+ * a recorded run's replay goes live from there, a new run recorded as its fork (session.fork()).
+ */
 export interface RestartFrom {
   readonly recorded: RecordedRun;
   readonly at: readonly (string | number)[];
+  readonly fork?: boolean;
 }
 import type { sessionMask } from "@rlm-plan/core/session";
 import type { Breakpoints } from "./breakpoints";

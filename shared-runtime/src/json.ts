@@ -117,6 +117,38 @@ export function parseExactJson(text: string): unknown {
   return parse(text, null, (digits) => (!isSafeNumber(digits) && isInteger(digits) ? BigInt(digits) : Number(digits)));
 }
 
+/** A step's path as `rlm-plan runs show` prints it and `run --step` takes it: `steps/2/then/0`. */
+export function stepPathText(path: JsonPath): string {
+  return pointer(path).slice(1);
+}
+
+/**
+ * A step path as a user writes it: `steps/2` (as printed), a JSON Pointer (`/steps/2`), or the
+ * journal's JSON array (`["steps",2]`); a segment of digits is an index. Undefined when it is none.
+ */
+export function parseStepPath(text: string): JsonPath | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("[")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      return undefined;
+    }
+    const ok =
+      Array.isArray(parsed) &&
+      parsed.length > 0 &&
+      parsed.every((s) => typeof s === "string" || (typeof s === "number" && Number.isSafeInteger(s) && s >= 0));
+    return ok ? (parsed as (string | number)[]) : undefined;
+  }
+  const body = trimmed.startsWith("/") ? trimmed.slice(1) : trimmed;
+  if (body === "") return undefined;
+  return body.split("/").map((raw) => {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    return /^(0|[1-9]\d*)$/.test(key) ? Number(key) : key;
+  });
+}
+
 /** A JSON Pointer (RFC 6901) for a path: `/tools/flaky_fetch/timeoutMs`. */
 export function pointer(path: JsonPath): string {
   return path.map((segment) => `/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");

@@ -94,7 +94,11 @@ describe("rlm-plan runs", () => {
     assert.equal(shown.code, 0, shown.stderr);
     const text = shown.stdout.replace(/ +\d+ ms/g, " N ms");
     assert.match(text, /^run 1 {2}ok {2}from cli\n/);
-    assert.match(text, /\ntransitions:\n {2}1 {2}tool\(count_items\) {2}-> n {2}ok N ms\n {2}2 {2}final {20}ok N ms\n/);
+    // Each transition ends with its step's path, as run --from --step takes it.
+    assert.match(
+      text,
+      /\ntransitions:\n {2}1 {2}tool\(count_items\) {2}-> n {2}ok N ms {2}steps\/0\n {2}2 {2}final {20}ok N ms {2}steps\/1\n/,
+    );
     assert.match(text, /\nvalue: 3\n/);
     assert.ok(
       text.includes(

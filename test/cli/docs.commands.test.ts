@@ -99,6 +99,12 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     { code: 1, first: HOST },
   "npx rlm-plan runs diff 1 2 --journal compare": { code: 1, first: "rlm-plan: journal compare/runs.sqlite" },
   "npx rlm-plan runs diff 1 1 --journal compare --json": { code: 0, first: "rlm-plan: journal compare/runs.sqlite" },
+  // Rerun from a step: the README's fifth run in examples/workspace (triage with its mocks), forked
+  // at its model step with another page; nothing before that step is called again.
+  "npx rlm-plan runs show 5 --journal examples/workspace": { code: 0 },
+  'npx rlm-plan run --from 5 --step steps/2 --set page=\'{"title":"Rain tomorrow"}\' --journal examples/workspace': {
+    code: 0,
+  },
   "npx rlm-plan test examples/workspace/tests --list": {
     code: 0,
     first:

@@ -94,7 +94,8 @@ test("run prints the failed attempt among the transitions; runs show prints the 
     section
       .split("\n")
       .slice(1)
-      .map((line) => line.replace(/ +\d+ ms$/, " N ms")),
+      // The same lines as run's, each transition ending with its step's path (what run --step takes).
+      .map((line) => line.replace(/ +\d+ ms {2}steps\/\S+$/, " N ms")),
     RUN_LINES,
   );
 });

@@ -43,7 +43,8 @@ ws.write(
     capabilities: ["tool(mark)", "tool(count_items)"],
     budget: { max_steps: 20, max_tool_calls: 9 },
     tools: {
-      mark: { type: "command", command: [process.execPath, "mark.js"], timeoutMs: 60000, writes: ["."] },
+      // The sandbox lets a tool write only what it declares: the marker file is in the workspace.
+      mark: { type: "command", command: [process.execPath, "mark.js"], writes: ["."], timeoutMs: 60000 },
       count_items: { type: "builtin", builtin: "count_items" },
     },
   }),
@@ -237,6 +238,36 @@ test("Restart Frame on a paused run restarts from that step: the steps before it
   await dc.continueRequest({ threadId: 1 });
   await terminated;
   assert.equal(marks(), `${before}one\nthree\n`, "the restarted step and the rest ran for real, once");
+});
+
+test("Restart Frame on a recorded run starts a live fork at that step, recorded with its parent", async () => {
+  const recorded = await runCliAsync(ws.dir, ["run", "plan.rlmplan.json"]);
+  assert.equal(recorded.code, 0, recorded.stderr);
+  const id = Number(/recorded as run (\d+)/.exec(recorded.stderr)?.[1]);
+  const before = marks();
+  await launchReplay(id, [4]);
+  assert.deepEqual(await stopped(), ["entry", 3]);
+  await dc.continueRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(), ["breakpoint", 4]);
+  const [top] = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+  await dc.restartFrameRequest({ frameId: top?.id as number });
+  assert.deepEqual(await stopped(), ["restart", 4]);
+  // Step 1 answered from the journal: its tool did not run, its binding is there.
+  assert.equal(marks(), before);
+  assert.deepEqual(await scope("Bindings"), { a: '{"label":"one","n":3}' });
+  const terminated = dc.waitForEvent("terminated");
+  await dc.continueRequest({ threadId: 1 });
+  await terminated;
+  assert.equal(marks(), `${before}three\n`, "the step and the rest ran for real, once");
+  const listed = JSON.parse(ws.cli("runs", "list", "--json").stdout) as {
+    id: number;
+    origin: string;
+    forkOf: unknown;
+  }[];
+  assert.deepEqual(
+    listed.slice(0, 1).map((r) => [r.id, r.origin, r.forkOf]),
+    [[id + 1, "debugger", { run: id, step: "steps/1" }]],
+  );
 });
 
 test("a run that called a live model, an MCP server and a command tool replays with none of them: every call from the journal", async () => {

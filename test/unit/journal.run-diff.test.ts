@@ -68,6 +68,8 @@ function entry(
     hostText: null,
     pid: 1,
     machine: "m",
+    forkOf: null,
+    forks: [],
     details,
     events,
     calls: calls.map((c, i) => ({

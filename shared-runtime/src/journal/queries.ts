@@ -28,6 +28,14 @@ export interface RunSummary {
   readonly elapsedMs: number | null;
   readonly segments: number;
   readonly mocked: boolean;
+  /** The run this one forked from (`run --from RUN --step PATH`) and the step it forked at. */
+  readonly forkOf: RunFork | null;
+}
+
+/** Where a fork branched off: its parent run and the step ("steps/2"). */
+export interface RunFork {
+  readonly run: number;
+  readonly step: string;
 }
 
 export interface RunFilter {
@@ -51,7 +59,7 @@ export interface RunFilter {
  * twice as long (bench/README.md).
  */
 const LIST_SQL = `SELECT id, uid, origin, plan_name, plan_file, status, stage, error_kind, ${iso("started_at")},
-  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label, process FROM runs`;
+  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label, process, parent_id, fork_step FROM runs`;
 
 type ListedRow = [
   id: number,
@@ -71,6 +79,8 @@ type ListedRow = [
   machine: string | null,
   label: string | null,
   process: string | null,
+  parentId: number | null,
+  forkStep: string | null,
 ];
 
 function iso(column: string): string {
@@ -129,6 +139,7 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
       elapsedMs: row[10],
       segments: row[11],
       mocked: row[12] === 1,
+      forkOf: forkOf(row[17], row[18]),
     });
     if (filter.limit !== undefined && out.length >= filter.limit) break;
   }
@@ -147,6 +158,8 @@ export interface RunDetail extends RunSummary {
   readonly details: JsonObject;
   readonly events: readonly RecordedEvent[];
   readonly calls: readonly RecordedCall[];
+  /** The runs forked from this one, oldest first: their ids and the steps they forked at. */
+  readonly forks: readonly { readonly id: number; readonly step: string }[];
 }
 
 export interface RecordedEvent {
@@ -197,6 +210,12 @@ export function runDetail(store: JournalStore, id: number): RunDetail | undefine
     pid: row.pid,
     machine: row.machine,
     details: JSON.parse(row.details) as JsonObject,
+    forks: (
+      db.prepare("SELECT id, fork_step FROM runs WHERE parent_id = ? ORDER BY id").all(id) as {
+        id: number;
+        fork_step: string | null;
+      }[]
+    ).map((fork) => ({ id: fork.id, step: fork.fork_step ?? "" })),
     events: events.map((e) => ({
       seq: e.seq,
       segment: e.segment,
@@ -274,5 +293,10 @@ function summaryOf(row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest"
     elapsedMs: row.elapsed_ms,
     segments: row.segments,
     mocked: row.mocked === 1,
+    forkOf: forkOf(row.parent_id, row.fork_step),
   };
+}
+
+function forkOf(parent: number | null, step: string | null): RunFork | null {
+  return parent === null ? null : { run: parent, step: step ?? "" };
 }

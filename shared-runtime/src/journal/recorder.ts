@@ -43,6 +43,7 @@ export interface RecordingMeta {
   readonly origin: RunOrigin;
   /** What the run was within its origin: a test run's "FILE#CASE" (listed, filterable). */
   readonly label?: string;
+  readonly forkOf?: { readonly run: number; readonly step: string }; // a fork's parent and step ("steps/2")
   readonly plan: { readonly file?: string; readonly text: string };
   readonly hostProfile?: { readonly file: string; readonly text: string };
   /** The run's options as the front end names them (inputs, mocks, parallel, budget), for history and resume. */
@@ -105,6 +106,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
         pid: process.pid,
         machine: hostname(),
         process: processIdentity(),
+        parent_id: meta.forkOf?.run ?? null,
+        fork_step: meta.forkOf?.step ?? null,
       };
       this.run.segments += 1;
       this.segment = this.run.segments;
@@ -139,6 +142,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
         details: "{}",
         label: meta.label === undefined ? null : mask.mask(meta.label),
         process: processIdentity(),
+        parent_id: meta.forkOf?.run ?? null,
+        fork_step: meta.forkOf?.step ?? null,
       };
     }
     // The first row goes with the next batch, not synced for itself (no one waits for it: the first

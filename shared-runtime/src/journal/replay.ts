@@ -50,16 +50,34 @@ export function checkSameInputs(
   planText: string,
   hostProfile: { file: string; text: string } | undefined,
 ): void {
+  const change = inputChange(point, planText, hostProfile);
+  if (change === undefined) return;
+  throw new ResumeRefusal(
+    change.what === "plan"
+      ? `${change.message}: a resumed run must run the plan it started with; run it anew instead`
+      : `${change.message}: a resumed run must run under the profile it started with; run it anew instead`,
+  );
+}
+
+/** What changed since a recorded run, the plan first: its file and both digests; undefined when neither did. */
+export function inputChange(
+  point: ResumePoint,
+  planText: string,
+  hostProfile: { file: string; text: string } | undefined,
+): { readonly what: "plan" | "host profile"; readonly message: string } | undefined {
   const { run } = point;
   if (digestOf(planText) !== run.plan_digest)
-    throw new ResumeRefusal(
-      `the plan ${run.plan_file ?? "(text)"} changed since run ${run.id} (recorded sha256 ${short(run.plan_digest)}, now ${short(digestOf(planText))}): a resumed run must run the plan it started with; run it anew instead`,
-    );
+    return {
+      what: "plan",
+      message: `the plan ${run.plan_file ?? "(text)"} changed since run ${run.id} (recorded sha256 ${short(run.plan_digest)}, now ${short(digestOf(planText))})`,
+    };
   const now = hostProfile ? digestOf(hostProfile.text) : null;
   if (now !== run.host_digest)
-    throw new ResumeRefusal(
-      `the host profile ${run.host_file ?? hostProfile?.file ?? ""} changed since run ${run.id} (recorded sha256 ${short(run.host_digest)}, now ${short(now)}): a resumed run must run under the profile it started with; run it anew instead`,
-    );
+    return {
+      what: "host profile",
+      message: `the host profile ${run.host_file ?? hostProfile?.file ?? ""} changed since run ${run.id} (recorded sha256 ${short(run.host_digest)}, now ${short(now)})`,
+    };
+  return undefined;
 }
 
 const STOPPED = new Set(["cancelled", "time_limit_exceeded"]);

@@ -3,9 +3,10 @@
 // (the same book a resume reads, replay.ts) and a call the journal does not hold refused, never
 // made; every tool and provider is mocked, so no program, server, key or network is touched.
 // Context operations are the runtime's own work on the inputs and run again, so every binding is
-// as it was.
+// as it was. A fork (ForkReplies) answers from the same book only up to the step it forks at.
 
 import type { JsonObject, JsonValue } from "../json";
+import type { RunEvent } from "../run/events";
 import type { CallInterceptor, RunObserver } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
 import { callIdentity } from "./requestKey";
@@ -82,5 +83,51 @@ export class RecordedReplies implements RunObserver {
         `run ${this.point.run.id} recorded no answer to this ${call.kind} call of "${call.name}" (a replay executes nothing): the run went another way here, or the call's reply could not be recorded`,
       ),
     );
+  };
+}
+
+/**
+ * The observer of a fork (`run --from RUN --step PATH`): its calls are answered from the recorded
+ * run until the step at `at` starts, or until the run no longer matches the record (a step
+ * missing from it or with another operation at that path, a call whose canonical request
+ * differs: a plan changed since); from then on every call is made for real.
+ */
+export class ForkReplies implements RunObserver {
+  private readonly book: ReplayBook;
+  private readonly counts = new Map<string, number>();
+  /** Each recorded step's operation, by path (JSON text). */
+  private readonly operations = new Map<string, string>();
+  private live = false;
+
+  constructor(
+    point: ResumePoint,
+    /** The fork's step path as JSON text (the journal's form). */
+    private readonly at: string,
+    private readonly mask: SecretMask,
+  ) {
+    this.book = new ReplayBook(point);
+    for (const event of point.events) {
+      if (event.type !== "step_started") continue;
+      const body = JSON.parse(event.body) as { path: unknown; operation?: unknown };
+      const path = JSON.stringify(body.path);
+      if (!this.operations.has(path) && typeof body.operation === "string") this.operations.set(path, body.operation);
+    }
+  }
+
+  event(event: RunEvent): void {
+    if (this.live || event.type !== "step_started") return;
+    const path = JSON.stringify(event.path);
+    if (path === this.at || this.operations.get(path) !== event.operation) this.live = true;
+  }
+
+  readonly call: CallInterceptor = (call, proceed) => {
+    if (this.live) return proceed();
+    const path = JSON.stringify(call.step.path);
+    const occurrence = (this.counts.get(path) ?? 0) + 1;
+    this.counts.set(path, occurrence);
+    const recorded = this.book.take(path, occurrence, callIdentity(call, this.mask).key);
+    if (recorded) return recorded();
+    this.live = true;
+    return proceed();
   };
 }

@@ -30,6 +30,10 @@ export interface RunRow {
   label: string | null;
   /** The writing process's identity ("BOOT_ID:START_TICKS", liveness.ts), or null where it cannot be read. */
   process: string | null;
+  /** The run this one forked from (`run --from`), or null. */
+  parent_id: number | null;
+  /** The step it forked at, as `runs show` prints a step ("steps/2"), or null. */
+  fork_step: string | null;
 }
 
 export interface EventRow {
@@ -73,7 +77,7 @@ export interface CallRow {
 }
 
 export const RUN_COLUMNS =
-  "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details, label, process";
+  "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details, label, process, parent_id, fork_step";
 export const EVENT_COLUMNS = "run_id, seq, segment, type, elapsed_ms, replayed, body";
 export const CALL_COLUMNS =
   "run_id, seq, segment, kind, name, model, path, occurrence, request_key, request, status, reply, error, replayable, elapsed_ms, duration_ms";

@@ -16,6 +16,8 @@ export interface RecordedOptions {
   readonly parallel?: "concurrent" | "sequential";
   /** A worker's job ("QUEUE/ID"). */
   readonly job?: string;
+  /** A fork's new binding values, by the step ("steps/2") they were given at (its parents' first). */
+  readonly rebinds?: readonly { readonly at: string; readonly values: JsonObject }[];
   /** Everything else the front end recorded (a test case's, a proposal's), as stored. */
   readonly all: JsonObject;
 }
@@ -38,6 +40,7 @@ export function recordedOptionsOf(run: Pick<RunRow, "details">): RecordedOptions
     ...(typeof options["mocks"] === "string" ? { mocks: options["mocks"] } : {}),
     ...(parallel === "concurrent" || parallel === "sequential" ? { parallel } : {}),
     ...(typeof options["job"] === "string" ? { job: options["job"] } : {}),
+    ...(Array.isArray(options["rebinds"]) ? { rebinds: rebindsOf(options["rebinds"]) } : {}),
     all: options,
   };
 }
@@ -56,4 +59,12 @@ function onlyTexts(object: JsonObject): Record<string, string> {
   const texts = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(object)) if (typeof value === "string") texts[name] = value;
   return texts;
+}
+
+function rebindsOf(list: readonly JsonValue[]): { at: string; values: JsonObject }[] {
+  return list.flatMap((entry) =>
+    isJsonObject(entry) && typeof entry["at"] === "string" && isJsonObject(entry["values"])
+      ? [{ at: entry["at"], values: entry["values"] }]
+      : [],
+  );
 }

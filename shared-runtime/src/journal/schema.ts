@@ -20,6 +20,9 @@ export const ADDED_RUN_COLUMNS: readonly { readonly name: string; readonly sql: 
   { name: "label", sql: "label TEXT" },
   // The writing process's identity (liveness.ts): its pid reused by another process is not it.
   { name: "process", sql: "process TEXT" },
+  // A fork's parent run (`run --from RUN --step PATH`) and the step it forked at ("steps/2").
+  { name: "parent_id", sql: "parent_id INTEGER" },
+  { name: "fork_step", sql: "fork_step TEXT" },
 ];
 
 export const SCHEMA = `
@@ -44,7 +47,9 @@ CREATE TABLE runs (
   mocked INTEGER NOT NULL DEFAULT 0,
   details TEXT NOT NULL,
   label TEXT,
-  process TEXT
+  process TEXT,
+  parent_id INTEGER,
+  fork_step TEXT
 );
 CREATE INDEX runs_by_start ON runs (started_at);
 CREATE INDEX runs_by_plan ON runs (plan_name);

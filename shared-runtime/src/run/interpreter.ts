@@ -7,7 +7,7 @@
 // the run is left out of the run's clock by default (see pause.ts).
 // Over 400 lines because the run's clock, time limit, pauses and cancellation share one class's state; each group of steps is already in ops/.
 
-import { jsonObjectFrom, type JsonValue } from "../json";
+import { jsonObjectFrom, pointer, type JsonPath, type JsonValue } from "../json";
 import type { Expr, Plan, RetryStep, Step } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
@@ -41,6 +41,17 @@ export interface ExecuteOptions extends PauseHooks, ReportOptions {
   readonly calls?: CallInterceptor;
   /** Run time spent before this execution (a resumed run's earlier part): the time limit counts it. */
   readonly elapsedBeforeMs?: number;
+  /**
+   * Bindings given new values just before the step at `at` first runs (a fork's `--set`, and its
+   * parent forks'): that step and the ones after see these values instead of what the run bound.
+   */
+  readonly rebind?: readonly Rebind[];
+}
+
+/** New values for bindings as the step at `at` starts. */
+export interface Rebind {
+  readonly at: JsonPath;
+  readonly values: ReadonlyMap<string, JsonValue>;
 }
 
 type StepResult = { readonly final: false } | { readonly final: true; readonly value: JsonValue };
@@ -86,6 +97,8 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
   private pausedMs = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly reported = new WeakSet<RunFailure>();
+  /** Rebinds by their step's pointer, until applied (once: a loop or retry reaching it again keeps its own values). */
+  private readonly rebinds = new Map<string, Rebind>();
 
   constructor(
     readonly host: RunHost,
@@ -100,6 +113,7 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
     this.maxParallel = budget.max_parallel;
     this.lazyInputs = new LazyInputs(host.lazyInputs, this.inputs);
     this.started = performance.now() - Math.max(0, options.elapsedBeforeMs ?? 0);
+    for (const rebind of options.rebind ?? []) this.rebinds.set(pointer(rebind.at), rebind);
   }
 
   async execute(plan: Plan): Promise<RunOutcome> {
@@ -266,6 +280,7 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
     for (const step of plan.steps) {
       const halted = this.halted(frame);
       if (halted) throw new RunFailure(halted);
+      if (this.rebinds.size > 0) this.applyRebind(step, frame);
       const beforeStep = this.options.beforeStep;
       if (beforeStep) await this.hold(() => beforeStep(this.pauseAt(step, frame)), frame);
       const result = await this.step(step, frame);
@@ -273,6 +288,14 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
     }
     // Unreachable for a validated plan; kept so a bad caller gets an error, not undefined.
     return fail({ phase: "execute", kind: "missing_final", message: "the plan ended without a final step" });
+  }
+
+  private applyRebind(step: Step, frame: Frame): void {
+    const at = pointer(step.path);
+    const rebind = this.rebinds.get(at);
+    if (!rebind) return;
+    this.rebinds.delete(at);
+    for (const [name, value] of rebind.values) frame.vars.set(name, value);
   }
 
   /** A child scope that sees the current one; its bindings are dropped after. */

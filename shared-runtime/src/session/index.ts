@@ -2,6 +2,7 @@
 // secret mask and the host are assembled, for every front end.
 
 export * from "./planSession";
+export type { ForkRequest, ForkStart } from "./runFork";
 export * from "./openSession";
 export * from "./sessionOptions";
 export * from "./analysisPolicy";

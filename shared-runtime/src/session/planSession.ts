@@ -1,7 +1,7 @@
 // One plan session: what every front end (the CLI's commands, the language server's runs and
 // proposals, the debug adapter) starts from, once opened (openSession.ts: the plan read, the host
 // profile loaded, the mocks and the secret mask): it holds the analysis policy and hands out
-// `analysis` (check), `preflight`, `run` (and `resume`, `replay`) and `propose`. Nothing else
+// `analysis` (check), `preflight`, `run` (and `resume`, `replay`, `fork`) and `propose`. Nothing else
 // assembles these. The session owns the mask: front ends pass what they show through `mask`. It
 // owns a run's life too: every run it starts is recorded and traced as the profile and the user
 // say (runLife.ts), whichever front end starts it.
@@ -20,6 +20,7 @@ import type { ProposeResult } from "../providers/proposePlan";
 import type { PolicyOptions } from "../run/pipeline";
 import { environmentSecrets, type SecretMask } from "../mask/secretMask";
 import type { BuiltHost, HostFactory, PreflightReport, RunReport, StartRunOptions } from "../run/startRun";
+import type { ForkRequest, ForkStart } from "./runFork";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy } from "./analysisPolicy";
@@ -34,6 +35,8 @@ import type { PlanSessionOptions } from "./sessionOptions";
 const runModules = () => require("../run/startRun") as typeof import("../run/startRun");
 const lifeModules = () => require("./runLife") as typeof import("./runLife");
 const replayModules = () => require("../journal/replayRun") as typeof import("../journal/replayRun");
+const forkModules = () => require("./runFork") as typeof import("./runFork");
+const replayRules = () => require("../journal/replay") as typeof import("../journal/replay");
 const proposeModules = () => require("../providers/proposePlan") as typeof import("../providers/proposePlan");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -168,7 +171,16 @@ export class PlanSession {
       return attached;
     }
     const parallel = options.parallel ?? recorded.options.parallel;
-    return { ok: true, run: this.prepared(attached.life).start({ ...options, ...(parallel ? { parallel } : {}) }) };
+    // A fork resumed gets its new values again, as it first did.
+    const rebind = recorded.options.rebinds ? forkModules().rebindsOf(recorded.options.rebinds) : [];
+    return {
+      ok: true,
+      run: this.prepared(attached.life).start({
+        ...options,
+        ...(parallel ? { parallel } : {}),
+        ...(rebind.length > 0 ? { rebind } : {}),
+      }),
+    };
   }
 
   /**
@@ -215,20 +227,30 @@ export class PlanSession {
     return this.run({ ...options, observers: [...(options.observers ?? []), replies] });
   }
 
+  /**
+   * A new run forked from a recorded one (finished, failed or interrupted) at a step: the steps
+   * before it answered from the recorded run, that step and what follows run for real, with the
+   * bindings given (runFork.ts). Recorded beside its parent, with the parent and the step.
+   */
+  fork(recorded: RecordedRun, fork: ForkRequest, options: SessionRunOptions): ForkStart {
+    return forkModules().forkRun(this, recorded, fork, options);
+  }
+
   /** Why a recorded run is not this session's plan under this host profile, or undefined when it is. */
-  changedSince(recorded: RecordedRun): string | undefined {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { checkSameInputs, ResumeRefusal } = require("../journal/replay") as typeof import("../journal/replay");
+  changedSince(recorded: RecordedRun, purpose: "resume" | "fork" = "resume"): string | undefined {
+    const { checkSameInputs, inputChange, ResumeRefusal } = replayRules();
     try {
       const hostText =
         this.hostProfile === undefined ? undefined : readTextFileSync(this.hostProfile, MAX_HOST_PROFILE_BYTES);
-      checkSameInputs(
-        recorded.point,
-        this.text ?? "",
+      const host =
         this.hostProfile !== undefined && hostText !== undefined
           ? { file: this.hostProfile, text: hostText }
-          : undefined,
-      );
+          : undefined;
+      if (purpose === "fork") {
+        const change = inputChange(recorded.point, this.text ?? "", host);
+        return change && this.mask.mask(change.message);
+      }
+      checkSameInputs(recorded.point, this.text ?? "", host);
       return undefined;
     } catch (error) {
       if (error instanceof ResumeRefusal) return this.mask.mask(error.message);

@@ -1,5 +1,5 @@
-// A recorded run to continue (`run --resume`, the editor's Resume, a worker's retried job) or to
-// replay (the debugger's "Debug Recorded Run"): found in its journal, its recorded options read
+// A recorded run to continue (`run --resume`, the editor's Resume, a worker's retried job), to
+// replay (the debugger's "Debug Recorded Run") or to fork from a step (`run --from`): found in its journal, its recorded options read
 // once (journal/runLookup.ts), and what a session must be opened with to run it again. The
 // session's `resume` and `replay` (planSession.ts) are the only way to run one.
 
@@ -15,6 +15,8 @@ export type { RecordedOptions } from "../journal/runLookup";
 /** A recorded run as the journal holds it, with its options typed. */
 export interface RecordedRun {
   readonly id: number;
+  /** The journal's folder. */
+  readonly dir: string;
   /** The plan file it ran (a queued job's: the plan's name). */
   readonly planFile: string | undefined;
   readonly hostFile: string | undefined;
@@ -46,7 +48,7 @@ export function openRecordedRun(
     if (!store) return { ok: false, kind: "refused", message: `there is no run journal in ${dir}` };
     for (const notice of store.notices) onNotice?.(notice);
     const point = purpose === "resume" ? resumePoint(store, id) : recordedPoint(store, id);
-    const run = recordedRunOf(point, purpose === "resume" ? store : undefined);
+    const run = recordedRunOf(point, dir, purpose === "resume" ? store : undefined);
     if (run.planFile === undefined) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
     const mocks = run.options.mocks;
     if (purpose === "resume" && mocks !== undefined && !isAbsolute(mocks))
@@ -77,7 +79,7 @@ export function unfinishedJobRun(dir: string, job: string): RecordedRun | undefi
       store.close();
       return undefined;
     }
-    return recordedRunOf(resumePoint(store, id), store);
+    return recordedRunOf(resumePoint(store, id), dir, store);
   } catch (error) {
     store?.close();
     if (error instanceof ResumeRefusal) return undefined;
@@ -99,10 +101,11 @@ export function recordedSessionOptions(
   };
 }
 
-function recordedRunOf(point: ResumePoint, store: JournalStore | undefined): RecordedRun {
+function recordedRunOf(point: ResumePoint, dir: string, store: JournalStore | undefined): RecordedRun {
   const { run } = point;
   return {
     id: run.id,
+    dir,
     planFile: run.plan_file ?? undefined,
     hostFile: run.host_file ?? undefined,
     options: recordedOptionsOf(run),

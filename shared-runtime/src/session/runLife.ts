@@ -27,6 +27,8 @@ export interface RunLife {
   readonly journal?: false | { readonly dir: string };
   /** An OTLP/HTTP endpoint (`--otlp URL`) over the profile's `telemetry.otlp`. */
   readonly otlp?: string;
+  /** The run this one forks and the step it forks at (session.fork() sets it). */
+  readonly forkOf?: { readonly run: number; readonly step: string };
   /** The plan's name in the journal and the trace, for a session without a plan file (a queued job's). */
   readonly planName?: string;
   /** A journal or trace problem that did not stop the run, masked. */
@@ -86,6 +88,7 @@ export function attachLife(
     : startSessionRecording(session, {
         origin: life.origin,
         ...(life.label !== undefined ? { label: life.label } : {}),
+        ...(life.forkOf ? { forkOf: life.forkOf } : {}),
         ...(life.journal ? { dir: life.journal.dir } : {}),
         ...(life.planName !== undefined ? { planName: life.planName } : {}),
         options: life.given ?? {},

@@ -19,6 +19,8 @@ export interface RecordRequest {
   readonly origin: RunOrigin;
   /** What the run is within its origin (a test run's "FILE#CASE"): listed and filtered by `rlm-plan runs list`. */
   readonly label?: string;
+  /** The run this one forks and the step it forks at, as printed ("steps/2"). */
+  readonly forkOf?: { readonly run: number; readonly step: string };
   /** The journal folder the user named (`--journal DIR`): used even where the profile disables recording. */
   readonly dir?: string;
   /** The run's options as the front end names them (inputs, mocks, parallel), for history and resume. */
@@ -80,6 +82,7 @@ export function startSessionRecording(session: RecordedSession, request: RecordR
     const meta = {
       origin: request.origin,
       ...(request.label !== undefined ? { label: request.label } : {}),
+      ...(request.forkOf ? { forkOf: request.forkOf } : {}),
       plan: {
         ...(session.file !== undefined
           ? { file: resolve(session.file) }
