@@ -237,7 +237,8 @@ describe("rlm-plan run --resume", () => {
     ws.write(
       "lookup-server.js",
       `const { appendFileSync } = require("node:fs");
-require(${JSON.stringify(join(ROOT, "test", "fixtures", "mcp", "scriptedServer.js"))}).serve("counted", (request) => {
+// The scripted server's module is named on its command line: in the sandbox that makes it readable.
+require(process.argv[2]).serve("counted", (request) => {
   if (request.method === "tools/list") return { tools: [{ name: "lookup", inputSchema: { type: "object" } }] };
   if (request.method !== "tools/call") return null;
   appendFileSync(${JSON.stringify(join(ws.dir, "mcp-calls.txt"))}, "call\\n");
@@ -254,7 +255,13 @@ require(${JSON.stringify(join(ROOT, "test", "fixtures", "mcp", "scriptedServer.j
         providers: {
           m: { type: "openai-chat", baseUrl: own.baseUrl, model: "test-model", apiKeyEnv: "RESUME_TEST_KEY" },
         },
-        mcpServers: { counted: { command: process.execPath, args: ["lookup-server.js"], writes: ["."] } },
+        mcpServers: {
+          counted: {
+            command: process.execPath,
+            args: ["lookup-server.js", join(ROOT, "test", "fixtures", "mcp", "scriptedServer.js")],
+            writes: ["."],
+          },
+        },
       }),
     );
     const steps = [

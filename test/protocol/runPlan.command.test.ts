@@ -75,7 +75,10 @@ describe("run: the plan through the server", () => {
   const server = useServer({
     files: {
       "rlmplan.host.json": hostProfile(
-        runHost({ marker: { type: "command", command: [process.execPath, "marker.js"], timeoutMs: 10000 } }),
+        // It marks that it ran in the workspace: a path it declares it writes.
+        runHost({
+          marker: { type: "command", command: [process.execPath, "marker.js"], timeoutMs: 10000, writes: ["."] },
+        }),
       ),
       "sleepy.js": SLEEPY_SCRIPT,
       "marker.js":

@@ -42,6 +42,8 @@ const HOST = {
       type: "command",
       command: [process.execPath, "flaky.js"],
       inheritEnv: ["FLAKY_KEY", KEY_VAR],
+      // It keeps its state in the workspace: a path it declares it writes.
+      writes: ["."],
       timeoutMs: 10000,
     },
   },

@@ -42,7 +42,8 @@ describe("test files over the protocol", () => {
   const workspace = new TempWorkspace({
     "rlmplan.host.json": hostProfile({
       capabilities: ["tool(shout)"],
-      tools: { shout: { type: "command", command: ["node", "tools/shout.js"] } },
+      // It marks that it ran beside itself: a path it declares it writes.
+      tools: { shout: { type: "command", command: ["node", "tools/shout.js"], writes: ["tools"] } },
     }),
     "tools/shout.js": TOOL,
     "shout.rlmplan.json": PLAN,
