@@ -14,7 +14,7 @@ import {
   type RecordedRun,
   type SessionRunOptions,
 } from "@rlm-plan/core/session";
-import { givenInputProblem } from "@rlm-plan/core/host";
+import { givenInputProblem, sandboxAvailabilitySoon } from "@rlm-plan/core/host";
 import type { JsonValue } from "@rlm-plan/core/json";
 import { mocksJson } from "./queue/planJob";
 import { withPassword, type QueueAddress } from "./queue/queueUrl";
@@ -146,6 +146,10 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   }
   const env = io.env ?? process.env;
   const style = styleFor(io.stderr, env);
+  // Whether tools can be sandboxed here is asked now, bubblewrap running while the plan and the
+  // profile are read (a local run with command tools needs the answer before it starts; a probe
+  // of a profile without them costs one process start beside the run).
+  const probing = args.queue ? undefined : sandboxAvailabilitySoon();
   // The plan session: the plan read bounded, the host profile, the mocks, the mask (io.mask, extended).
   const opened = await openPlanSession({
     file: args.plan,
@@ -193,6 +197,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   args = { ...args, hostProfile: display(profileFile) };
   if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
   // Said once per run, in JSON runs too (stderr): tools the profile would sandbox run bare here.
+  await probing;
   const unsandboxed = session.sandboxNotice();
   if (unsandboxed !== undefined) io.stderr.write(`rlm-plan: note: ${unsandboxed}\n`);
   const mocks = session.mocks;

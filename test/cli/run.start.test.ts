@@ -1,0 +1,65 @@
+// What `rlm-plan run` does before its first step, as the bin (the bundle) runs it: whether tools
+// can be sandboxed is asked of bubblewrap once, beside the reading of the plan and the profile,
+// never by a synchronous child process that holds the start (bench/history, "The CLI's start").
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CLI_BIN, cliWorkspace } from "../support/cliWorkspace";
+
+const ws = cliWorkspace("run-start");
+ws.write(
+  "rlmplan.host.json",
+  JSON.stringify({
+    capabilities: ["tool(echo)"],
+    tools: { echo: { type: "command", command: ["sh", "-c", "cat > /dev/null; echo 7"] } },
+  }),
+);
+ws.write(
+  "p.rlmplan.json",
+  '{"steps": [{"op": "tool", "name": "echo", "args": {}, "bind": "r"}, {"op": "final", "value": {"ref": "var", "name": "r"}}]}\n',
+);
+/** A bubblewrap that cannot make namespaces, and counts how often it is asked. */
+const asked = join(ws.dir, "asked.txt");
+const bwrap = ws.write(
+  "fake-bwrap.sh",
+  `#!/bin/sh\necho asked >> '${asked}'\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n`,
+);
+chmodSync(bwrap, 0o755);
+/** Preloaded into the CLI: each spawnSync it makes, by program, one a line. */
+const syncSpawns = join(ws.dir, "sync-spawns.txt");
+const hook = ws.write(
+  "hook.js",
+  `const cp = require("node:child_process"); const fs = require("node:fs"); const spawnSync = cp.spawnSync;
+cp.spawnSync = function (file, ...rest) { fs.appendFileSync(${JSON.stringify(syncSpawns)}, file + "\\n"); return spawnSync.call(this, file, ...rest); };`,
+);
+
+function lines(file: string): string[] {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+test("a run asks bubblewrap once, without a synchronous child process, and says its answer once", () => {
+  writeFileSync(asked, "");
+  writeFileSync(syncSpawns, "");
+  const ran = spawnSync(process.execPath, ["-r", hook, CLI_BIN, "run", "p.rlmplan.json", "--no-journal"], {
+    cwd: ws.dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", RLM_PLAN_BWRAP: bwrap },
+  });
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "7\n");
+  assert.deepEqual(
+    ran.stderr.split("\n").filter((line) => line.startsWith("rlm-plan: note: ")),
+    [
+      'rlm-plan: note: tools run without a sandbox: bubblewrap cannot make a sandbox here: No permissions to create new namespace (set "sandbox": "required" in the host profile to refuse instead)',
+    ],
+  );
+  assert.deepEqual(lines(asked), ["asked"]);
+  assert.deepEqual(lines(syncSpawns), []);
+});
