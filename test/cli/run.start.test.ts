@@ -1,6 +1,7 @@
 // What `rlm-plan run` does before its first step, as the bin (the bundle) runs it: whether tools
-// can be sandboxed is asked of bubblewrap once, beside the reading of the plan and the profile,
-// never by a synchronous child process that holds the start (bench/history, "The CLI's start").
+// can be sandboxed is asked of bubblewrap once, in the background while the run opens its journal,
+// checks the plan and builds the host, never by a synchronous child process that holds the start
+// (bench/history, "The CLI's start"); and not at all when the profile starts no tool process.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -36,6 +37,29 @@ const hook = ws.write(
 cp.spawnSync = function (file, ...rest) { fs.appendFileSync(${JSON.stringify(syncSpawns)}, file + "\\n"); return spawnSync.call(this, file, ...rest); };`,
 );
 
+/** The same plan under a profile whose tools are built in: nothing to sandbox. */
+ws.write(
+  "builtin/rlmplan.host.json",
+  JSON.stringify({
+    capabilities: ["tool(echo)"],
+    tools: { echo: { type: "builtin", builtin: "count_items" } },
+  }),
+);
+ws.write(
+  "builtin/p.rlmplan.json",
+  '{"steps": [{"op": "tool", "name": "echo", "args": [1, 2], "bind": "r"}, {"op": "final", "value": {"ref": "var", "name": "r"}}]}\n',
+);
+
+function run(cwd: string) {
+  writeFileSync(asked, "");
+  writeFileSync(syncSpawns, "");
+  return spawnSync(process.execPath, ["-r", hook, CLI_BIN, "run", "p.rlmplan.json", "--no-journal"], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", RLM_PLAN_BWRAP: bwrap },
+  });
+}
+
 function lines(file: string): string[] {
   try {
     return readFileSync(file, "utf8").split("\n").filter(Boolean);
@@ -44,22 +68,34 @@ function lines(file: string): string[] {
   }
 }
 
-test("a run asks bubblewrap once, without a synchronous child process, and says its answer once", () => {
-  writeFileSync(asked, "");
-  writeFileSync(syncSpawns, "");
-  const ran = spawnSync(process.execPath, ["-r", hook, CLI_BIN, "run", "p.rlmplan.json", "--no-journal"], {
-    cwd: ws.dir,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1", RLM_PLAN_BWRAP: bwrap },
-  });
+test("a run asks bubblewrap once, without a synchronous child process, and says its answer once, before its steps", () => {
+  const ran = run(ws.dir);
   assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, "7\n");
+  const said = ran.stderr.split("\n");
   assert.deepEqual(
-    ran.stderr.split("\n").filter((line) => line.startsWith("rlm-plan: note: ")),
+    said.filter((line) => line.startsWith("rlm-plan: note: ")),
     [
       'rlm-plan: note: tools run without a sandbox: bubblewrap cannot make a sandbox here: No permissions to create new namespace (set "sandbox": "required" in the host profile to refuse instead)',
     ],
   );
+  assert.deepEqual(
+    said.slice(0, 3).map((line) => line.replace(/\s+\d+ ms$/, "")),
+    [
+      "rlm-plan: host profile rlmplan.host.json",
+      'rlm-plan: note: tools run without a sandbox: bubblewrap cannot make a sandbox here: No permissions to create new namespace (set "sandbox": "required" in the host profile to refuse instead)',
+      "  1  tool(echo)  -> r  ok",
+    ],
+  );
   assert.deepEqual(lines(asked), ["asked"]);
+  assert.deepEqual(lines(syncSpawns), []);
+});
+
+test("a run whose profile starts no tool process asks bubblewrap nothing", () => {
+  const ran = run(join(ws.dir, "builtin"));
+  assert.equal(ran.status, 0, ran.stderr);
+  assert.equal(ran.stdout, "2\n");
+  assert.doesNotMatch(ran.stderr, /sandbox/);
+  assert.deepEqual(lines(asked), []);
   assert.deepEqual(lines(syncSpawns), []);
 });

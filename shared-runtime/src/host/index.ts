@@ -11,7 +11,7 @@ export {
 } from "./commandTool";
 export { KILL_GRACE_MS, killAllGroupsNow, ProcessTracker } from "./processGroup";
 export { discoverMcpTools, type McpDiscovery } from "./mcp/discovery";
-export { sandboxAvailability, sandboxAvailabilitySoon, type SandboxAvailability } from "./sandbox/sandboxProbe";
+export { sandboxAvailability, type SandboxAvailability } from "./sandbox/sandboxProbe";
 export { describeSandbox, toolSandbox, type SandboxHost, type ToolSandbox } from "./sandbox/toolSandbox";
 
 export { loadInput, textFileInput, type InputResult } from "./inputs";

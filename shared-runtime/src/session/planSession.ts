@@ -11,7 +11,8 @@ import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../anal
 import type { profileHost } from "../host/createHost";
 import { parseMocks, type Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
-import { sandboxNotice } from "../host/sandbox/toolSandbox";
+import { sandboxNotice, sandboxWanted } from "../host/sandbox/toolSandbox";
+import { sandboxAvailabilitySoon } from "../host/sandbox/sandboxProbe";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { ProposeResult } from "../providers/proposePlan";
 import type { PolicyOptions } from "../run/pipeline";
@@ -135,6 +136,7 @@ export class PlanSession {
    * `life` say (runLife.ts); `onHostBuilt` sees the host it built (a debugger's contexts).
    */
   run(options: SessionRunOptions): SessionRun {
+    void this.probeSandbox();
     return this.prepareRun(options.life).start(options);
   }
 
@@ -159,6 +161,7 @@ export class PlanSession {
   ): { readonly ok: true; readonly run: SessionRun } | { readonly ok: false; readonly refusal: string } {
     const store = recorded.store;
     if (!store) return { ok: false, refusal: `run ${recorded.id}'s journal is not open to continue it` };
+    void this.probeSandbox();
     const attached = lifeModules().attachLife(this, options.life, { store, point: recorded.point });
     if (!attached.ok) {
       store.close();
@@ -241,7 +244,15 @@ export class PlanSession {
 
   private started(options: Omit<SessionRunOptions, "life"> & { life?: RunLife }, life: AttachedLife): SessionRun {
     const { onHostBuilt, life: _life, ...execute } = options;
-    const factory = this.hostFactory();
+    const probing = this.probeSandbox();
+    const build = this.hostFactory();
+    // The host's preflight and its first tool read the answer synchronously: it is in by then.
+    const factory: HostFactory = probing
+      ? async (needs) => {
+          await probing;
+          return build(needs);
+        }
+      : build;
     const host: HostFactory = onHostBuilt
       ? async (needs) => {
           const setup = await factory(needs);
@@ -291,6 +302,15 @@ export class PlanSession {
    */
   sandboxNotice(): string | undefined {
     return this.profile ? sandboxNotice(this.profile) : undefined;
+  }
+
+  /**
+   * Asks bubblewrap in the background whether tools can be sandboxed here, when the profile's
+   * tools would be (once a process): a run starts it before its journal is opened and its plan
+   * checked, and its host waits for the answer, where a synchronous probe held the run's start.
+   */
+  private probeSandbox(): Promise<unknown> | undefined {
+    return this.profile && sandboxWanted(this.profile) ? sandboxAvailabilitySoon() : undefined;
   }
 
   /** How a provider of the profile is shown ("openai-chat MODEL at ORIGIN"), never its key. */

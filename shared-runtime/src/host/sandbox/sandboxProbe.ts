@@ -91,7 +91,14 @@ function probeAsync(): Promise<SandboxAvailability> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spawn } = require("node:child_process") as typeof import("node:child_process");
   return new Promise((resolve) => {
-    const child = spawn(bwrap, PROBE_ARGS, { timeout: PROBE_TIMEOUT_MS, stdio: ["ignore", "ignore", "pipe"] });
+    let child;
+    try {
+      child = spawn(bwrap, PROBE_ARGS, { timeout: PROBE_TIMEOUT_MS, stdio: ["ignore", "ignore", "pipe"] });
+    } catch (error) {
+      // Never a rejection: whoever waits for the answer gets one (spawnSync's error, as the sync probe).
+      resolve(answer(bwrap, null, "", error instanceof Error ? error : new Error(String(error))));
+      return;
+    }
     let stderr = "";
     let failed: Error | undefined;
     child.stderr.setEncoding("utf8");
