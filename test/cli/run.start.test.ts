@@ -29,13 +29,17 @@ const bwrap = ws.write(
   `#!/bin/sh\necho asked >> '${asked}'\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n`,
 );
 chmodSync(bwrap, 0o755);
-/** Preloaded into the CLI: each spawnSync it makes, by program, one a line. */
+/** Preloaded into the CLI: each spawnSync it makes, by program, one a line; at exit, Node's modules it loaded. */
 const syncSpawns = join(ws.dir, "sync-spawns.txt");
+const builtins = join(ws.dir, "builtins.txt");
 const hook = ws.write(
   "hook.js",
   `const cp = require("node:child_process"); const fs = require("node:fs"); const spawnSync = cp.spawnSync;
-cp.spawnSync = function (file, ...rest) { fs.appendFileSync(${JSON.stringify(syncSpawns)}, file + "\\n"); return spawnSync.call(this, file, ...rest); };`,
+cp.spawnSync = function (file, ...rest) { fs.appendFileSync(${JSON.stringify(syncSpawns)}, file + "\\n"); return spawnSync.call(this, file, ...rest); };
+process.on("exit", () => fs.writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join("\\n")));`,
 );
+/** Whether the CLI's last process loaded Node's module `name` (the hook loads child_process itself). */
+const loaded = (name: string) => lines(builtins).includes(`NativeModule ${name}`);
 
 /** The same plan under a profile whose tools are built in: nothing to sandbox. */
 ws.write(
@@ -91,11 +95,13 @@ test("a run asks bubblewrap once, without a synchronous child process, and says 
   assert.deepEqual(lines(syncSpawns), []);
 });
 
-test("a run whose profile starts no tool process asks bubblewrap nothing", () => {
+test("a run whose profile starts no tool process asks bubblewrap nothing; --no-journal loads no journal", () => {
   const ran = run(join(ws.dir, "builtin"));
   assert.equal(ran.status, 0, ran.stderr);
   assert.equal(ran.stdout, "2\n");
   assert.doesNotMatch(ran.stderr, /sandbox/);
   assert.deepEqual(lines(asked), []);
   assert.deepEqual(lines(syncSpawns), []);
+  // The journal's recorder and its run keys are what need node:crypto in a run without contexts.
+  assert.equal(loaded("crypto"), false);
 });
