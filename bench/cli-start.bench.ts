@@ -11,6 +11,8 @@
 //
 // RLM_PLAN_BENCH_CLI_BEFORE=<another build's cli/dist/start.js> times that bundle too (a copy of
 // cli/dist/ made before a change), with a code cache of its own: before and after in one run.
+// A copy outside the checkout finds this checkout's node_modules through NODE_PATH: without it its
+// run would find no better-sqlite3, record nothing, and look cheaper than it is.
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +40,8 @@ function spawned(args: readonly string[], env: NodeJS.ProcessEnv, hook?: string)
       stdio: ["ignore", "ignore", "pipe", "pipe"],
     });
     if (result.status !== 0) throw new Error(`${args.join(" ")} exited with ${result.status}: ${result.stderr}`);
+    // A run that could not open its journal skips the journal's work: not the run a user times.
+    if (result.stderr.includes("this run is not recorded")) throw new Error(`${args.join(" ")}: ${result.stderr}`);
     return Number(result.output[3]?.toString() ?? NaN) / 1000;
   };
 }
@@ -53,7 +57,7 @@ async function main(): Promise<void> {
   if (!existsSync(BUNDLED)) throw new Error("cli/dist/start.js is missing: run npm run build");
   const cache = mkdtempSync(join(tmpdir(), "rlm-plan-cli-cache-"));
   const env = { ...process.env, NO_COLOR: "1", RLM_PLAN_CODE_CACHE: cache };
-  const earlierEnv = { ...env, RLM_PLAN_CODE_CACHE: join(cache, "earlier") };
+  const earlierEnv = { ...env, RLM_PLAN_CODE_CACHE: join(cache, "earlier"), NODE_PATH: join(ROOT, "node_modules") };
   if (EARLIER) spawned([EARLIER, "check", PLAN], earlierEnv)();
   const hook = join(cache, "cpu-hook.js");
   writeFileSync(hook, CPU_HOOK);

@@ -20,7 +20,7 @@ import { mocksJson } from "./queue/planJob";
 import { withPassword, type QueueAddress } from "./queue/queueUrl";
 import type { runOnQueue } from "./queue/runOnQueue";
 import type { SecretMask } from "@rlm-plan/core/secrets";
-import type { RunReport } from "@rlm-plan/core/run";
+import type { RunObserver, RunReport } from "@rlm-plan/core/run";
 import { lineText, shownFile } from "./guardedOutput";
 import { openSink } from "./sink";
 import { styleFor, usageErrorText, type Style } from "./output";
@@ -204,9 +204,6 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   // Which profile decided capabilities, budget, tools and providers: said first, in JSON too.
   args = { ...args, hostProfile: display(profileFile) };
   if (!args.json) io.stderr.write(`rlm-plan: host profile ${args.hostProfile}\n`);
-  // Said once per run, in JSON runs too (stderr): tools the profile would sandbox run bare here.
-  const unsandboxed = session.sandboxNotice();
-  if (unsandboxed !== undefined) io.stderr.write(`rlm-plan: note: ${unsandboxed}\n`);
   const mocks = session.mocks;
   if (mocks && session.profile) {
     // A mock that names nothing the plan calls is never used: said before the run, located.
@@ -239,7 +236,7 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     life: runLife(args, io.stderr),
     signal: cancel.signal,
     ...(args.parallel ? { parallel: args.parallel } : {}),
-    observers: [printer.observer],
+    observers: [sandboxNote(session, io), printer.observer],
   };
   let handle;
   if (resuming && args.fork) {
@@ -268,6 +265,20 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
     // The result is out; the trace gets what is left of its deadline, or nothing after Ctrl-C.
     await run.settled(cancel.signal);
   }
+}
+
+/**
+ * Said once per run as it starts, in JSON runs too (stderr): tools the profile would sandbox run
+ * bare here. The session asks bubblewrap while it opens the journal, checks the plan and builds
+ * the host; the answer is in when the run starts.
+ */
+function sandboxNote(session: PlanSession, io: GuardedIo): RunObserver {
+  return {
+    started: () => {
+      const unsandboxed = session.sandboxNotice();
+      if (unsandboxed !== undefined) io.stderr.write(`rlm-plan: note: ${unsandboxed}\n`);
+    },
+  };
 }
 
 /** The run's end as printed, and its exit status. */

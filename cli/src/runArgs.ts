@@ -1,7 +1,7 @@
 // The arguments of `rlm-plan run`: read, checked against each other (--resume, --from, --queue, --events),
 // and turned into the RunArgs the command runs with, or the one-line usage error it prints.
 
-import { parseRunId, runIdRefusal } from "@rlm-plan/core/journal";
+import type * as Journal from "@rlm-plan/core/journal";
 import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run";
 import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
 import { readOptions, type OptionSpec, type Options } from "./options";
@@ -105,8 +105,14 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
   if (otlp !== undefined && !/^https?:\/\/[^/]/.test(otlp))
     return "--otlp needs an http(s) URL of an OTLP/HTTP traces endpoint";
   const resumeText = options.values.get("--resume");
-  const resume = resumeText === undefined ? undefined : parseRunId(resumeText);
-  if (resumeText !== undefined && resume === undefined) return runIdRefusal("--resume", resumeText);
+  let resume: number | undefined;
+  if (resumeText !== undefined) {
+    // The journal's modules only for a resume: a run that records nothing loads none of them.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parseRunId, runIdRefusal } = require("@rlm-plan/core/journal") as typeof Journal;
+    resume = parseRunId(resumeText);
+    if (resume === undefined) return runIdRefusal("--resume", resumeText);
+  }
   if (journal !== undefined && noJournal) return "--journal and --no-journal cannot be given together";
   const queueText = options.values.get("--queue");
   const queue = queueText === undefined ? undefined : parseQueueUrl(queueText);
@@ -204,6 +210,8 @@ function forkArgs(options: Options): ForkArgs | string | undefined {
     const stray = stepText !== undefined ? "--step" : sets.length > 0 ? "--set" : allowChanged ? "--allow-changed" : "";
     return stray === "" ? undefined : `${stray} needs --from RUN (the recorded run to fork)`;
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parseRunId, runIdRefusal } = require("@rlm-plan/core/journal") as typeof Journal;
   const from = parseRunId(fromText);
   if (from === undefined) return runIdRefusal("--from", fromText);
   if (stepText === undefined) return `--from needs --step PATH: ${STEP_FORM}`;

@@ -4,7 +4,11 @@
 
 import { isAbsolute, relative, resolve } from "node:path";
 import { newJsonObject, type JsonObject } from "@rlm-plan/core/json";
-import { journalFrom, namedJournalDir } from "@rlm-plan/core/journal";
+import type * as Journal from "@rlm-plan/core/journal";
+
+/** The journal's modules (its store, its recorder's node:crypto) for a run that records or resumes only. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const journal = () => require("@rlm-plan/core/journal") as typeof Journal;
 import type { ParallelMode } from "@rlm-plan/core/run";
 import { openRecordedRun, type RecordedRef, type RecordedRun, type RunLife } from "@rlm-plan/core/session";
 
@@ -44,7 +48,9 @@ export function resumeArgs<A extends JournalArgs>(
   const option = fork === undefined ? "--resume" : "--from";
   const verb = fork === undefined ? "resume" : "fork";
   const dir =
-    args.journal !== undefined ? namedJournalDir(args.journal) : journalFrom(process.cwd(), args.plan || undefined);
+    args.journal !== undefined
+      ? journal().namedJournalDir(args.journal)
+      : journal().journalFrom(process.cwd(), args.plan || undefined);
   if (typeof dir !== "string") {
     stderr.write(
       dir.length === 0
@@ -113,7 +119,7 @@ export function recordedArgs(recorded: Pick<RecordedRef, "dir" | "id">): {
   recordedJournal: string;
 } {
   // What `runs show N` and `run --resume N` typed here would read.
-  const found = journalFrom(process.cwd());
+  const found = journal().journalFrom(process.cwd());
   const journalOption =
     typeof found === "string" && resolve(found) === resolve(recorded.dir)
       ? ""

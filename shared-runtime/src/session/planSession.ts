@@ -1,3 +1,5 @@
+// Over 400 lines because the session is the one door to a run and every method is a thin delegation
+// (the run's life, forks and pins live in runLife.ts, runFork.ts and host/lock/).
 // One plan session: what every front end (the CLI's commands, the language server's runs and
 // proposals, the debug adapter) starts from, once opened (openSession.ts: the plan read, the host
 // profile loaded, the mocks and the secret mask): it holds the analysis policy and hands out
@@ -6,14 +8,14 @@
 // owns a run's life too: every run it starts is recorded and traced as the profile and the user
 // say (runLife.ts), whichever front end starts it.
 
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
 import type { profileHost } from "../host/createHost";
 import { parseMocks, type Mocks } from "../host/mocks";
 import type { HostProfile } from "../host/profile";
-import { sandboxNotice } from "../host/sandbox/toolSandbox";
-import { LOCK_FILENAME, lockFileOf } from "../host/lock/lockFormat";
+import { sandboxNotice, sandboxWanted } from "../host/sandbox/toolSandbox";
+import { sandboxAvailabilitySoon } from "../host/sandbox/sandboxProbe";
+import { lockNotice } from "../host/lock/lockFormat";
 import type { PinOutcome } from "../host/lock/pinProfile";
 import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { ProposeResult } from "../providers/proposePlan";
@@ -141,6 +143,7 @@ export class PlanSession {
    * `life` say (runLife.ts); `onHostBuilt` sees the host it built (a debugger's contexts).
    */
   run(options: SessionRunOptions): SessionRun {
+    void this.probeSandbox();
     return this.prepareRun(options.life).start(options);
   }
 
@@ -165,6 +168,7 @@ export class PlanSession {
   ): { readonly ok: true; readonly run: SessionRun } | { readonly ok: false; readonly refusal: string } {
     const store = recorded.store;
     if (!store) return { ok: false, refusal: `run ${recorded.id}'s journal is not open to continue it` };
+    void this.probeSandbox();
     const attached = lifeModules().attachLife(this, options.life, { store, point: recorded.point });
     if (!attached.ok) {
       store.close();
@@ -266,7 +270,15 @@ export class PlanSession {
 
   private started(options: Omit<SessionRunOptions, "life"> & { life?: RunLife }, life: AttachedLife): SessionRun {
     const { onHostBuilt, life: _life, ...execute } = options;
-    const factory = this.hostFactory();
+    const probing = this.probeSandbox();
+    const build = this.hostFactory();
+    // The host's preflight and its first tool read the answer synchronously: it is in by then.
+    const factory: HostFactory = probing
+      ? async (needs) => {
+          await probing;
+          return build(needs);
+        }
+      : build;
     const host: HostFactory = onHostBuilt
       ? async (needs) => {
           const setup = await factory(needs);
@@ -331,13 +343,16 @@ export class PlanSession {
 
   /** What `check --preflight` says once of a profile that names tools or providers and has no lock. */
   lockNotice(): string | undefined {
-    const profile = this.profile;
-    if (!profile || existsSync(lockFileOf(profile))) return undefined;
-    const pinnable =
-      profile.mcpServers.size > 0 ||
-      profile.providers.size > 0 ||
-      [...profile.tools.values()].some((tool) => tool.type === "command");
-    return pinnable ? `no ${LOCK_FILENAME}: run rlm-plan lock to pin tools` : undefined;
+    return this.profile ? lockNotice(this.profile) : undefined;
+  }
+
+  /**
+   * Asks bubblewrap in the background whether tools can be sandboxed here, when the profile's
+   * tools would be (once a process): a run starts it before its journal is opened and its plan
+   * checked, and its host waits for the answer, where a synchronous probe held the run's start.
+   */
+  private probeSandbox(): Promise<unknown> | undefined {
+    return this.profile && sandboxWanted(this.profile) ? sandboxAvailabilitySoon() : undefined;
   }
 
   /** How a provider of the profile is shown ("openai-chat MODEL at ORIGIN"), never its key. */

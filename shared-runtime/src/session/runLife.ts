@@ -2,8 +2,8 @@
 // recorder (runRecording.ts: the profile's journal, a folder the user named, or none when the
 // profile or the user turns it off) and the OpenTelemetry trace (the profile's `telemetry.otlp`,
 // or a URL the user gave). A front end says who it is and what it opts out of, never what to
-// attach. OpenTelemetry is required only for a run that exports a trace: a run without one loads
-// none of it (ARCHITECTURE.md, "Start-up").
+// attach. OpenTelemetry is required only for a run that exports a trace, the journal only for a
+// run that records: a run without them loads none of it (ARCHITECTURE.md, "Start-up").
 
 import { basename } from "node:path";
 import type { JsonObject } from "../json";
@@ -13,7 +13,7 @@ import type { JournalStore } from "../journal/journalStore";
 import type { RunObserver } from "../run/observer";
 import type { RunHandle } from "../run/startRun";
 import type { RunTrace } from "../telemetry/runTrace";
-import { startSessionRecording, type RecordedSession } from "./runRecording";
+import type { RecordedSession } from "./runRecording";
 
 /** Who starts a run and what the user asked of its journal and trace. */
 export interface RunLife {
@@ -85,7 +85,9 @@ export function attachLife(
   const journalOff = life.journal === false && !resume;
   const started = journalOff
     ? { ok: true as const, recording: undefined }
-    : startSessionRecording(session, {
+    : // The journal (its store, SQLite, the recorder's node:crypto) only for a run that records.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      (require("./runRecording") as typeof import("./runRecording")).startSessionRecording(session, {
         origin: life.origin,
         ...(life.label !== undefined ? { label: life.label } : {}),
         ...(life.forkOf ? { forkOf: life.forkOf } : {}),

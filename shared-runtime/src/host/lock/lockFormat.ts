@@ -1,13 +1,25 @@
 // The shape of rlmplan.lock.json (published as shared-runtime/schemas/lock.schema.json): what a
 // person pinned of a host profile's tools, MCP servers and providers with `rlm-plan lock`.
 
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { HostProfile } from "../profileTypes";
 
 export const LOCK_FILENAME = "rlmplan.lock.json";
 
 /** The lock of a profile: always beside it. */
 export function lockFileOf(profile: { readonly dir: string }): string {
   return join(profile.dir, LOCK_FILENAME);
+}
+
+/** What `check --preflight` says once of a profile that names tools or providers and has no lock. */
+export function lockNotice(profile: Pick<HostProfile, "dir" | "mcpServers" | "providers" | "tools">): string | undefined {
+  if (existsSync(lockFileOf(profile))) return undefined;
+  const pinnable =
+    profile.mcpServers.size > 0 ||
+    profile.providers.size > 0 ||
+    [...profile.tools.values()].some((tool) => tool.type === "command");
+  return pinnable ? `no ${LOCK_FILENAME}: run rlm-plan lock to pin tools` : undefined;
 }
 
 /** An MCP tool's fingerprint: the whole, and each part a drift can name. */

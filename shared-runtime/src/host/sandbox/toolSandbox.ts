@@ -102,14 +102,26 @@ export function sandboxHint(stderr: string, sandbox: ToolSandbox | undefined): s
  * user namespaces missing); undefined where they get it, or the profile turns it off.
  */
 export function sandboxNotice(profile: SandboxHost & Pick<HostProfile, "tools" | "mcpServers">): string | undefined {
-  if (sandboxModeOf(profile) !== "preferred") return undefined;
-  const starts =
-    [...profile.tools.values()].some((spec) => spec.type === "command") ||
-    [...profile.mcpServers.values()].some((spec) => mcpTransportOf(spec) === "stdio");
+  if (sandboxModeOf(profile) !== "preferred" || !startsProcesses(profile)) return undefined;
   const availability = sandboxAvailability();
-  return starts && !availability.available
+  return !availability.available
     ? `tools run without a sandbox: ${availability.reason} (set "sandbox": "required" in the host profile to refuse instead)`
     : undefined;
+}
+
+/**
+ * Whether a run under `profile` asks this machine whether it can make the sandbox: the profile
+ * wants one and starts tool processes (command tools, stdio MCP servers).
+ */
+export function sandboxWanted(profile: SandboxHost & Pick<HostProfile, "tools" | "mcpServers">): boolean {
+  return sandboxModeOf(profile) !== "off" && startsProcesses(profile);
+}
+
+function startsProcesses(profile: Pick<HostProfile, "tools" | "mcpServers">): boolean {
+  return (
+    [...profile.tools.values()].some((spec) => spec.type === "command") ||
+    [...profile.mcpServers.values()].some((spec) => mcpTransportOf(spec) === "stdio")
+  );
 }
 
 /**
