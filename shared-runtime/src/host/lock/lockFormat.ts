@@ -13,7 +13,9 @@ export function lockFileOf(profile: { readonly dir: string }): string {
 }
 
 /** What `check --preflight` says once of a profile that names tools or providers and has no lock. */
-export function lockNotice(profile: Pick<HostProfile, "dir" | "mcpServers" | "providers" | "tools">): string | undefined {
+export function lockNotice(
+  profile: Pick<HostProfile, "dir" | "mcpServers" | "providers" | "tools">,
+): string | undefined {
   if (existsSync(lockFileOf(profile))) return undefined;
   const pinnable =
     profile.mcpServers.size > 0 ||

@@ -1,7 +1,6 @@
 // The fingerprints a lock holds: SHA-256 of canonical JSON (object keys sorted, no spaces) for an
 // MCP tool's published definition, and SHA-256 of a file's bytes for programs and scripts.
 
-import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { pointer } from "../../json";
 import type { ToolPin } from "./lockFormat";
@@ -18,6 +17,15 @@ export function keysSorted(value: unknown, depth = 0): unknown {
 
 export function sha256Of(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
+}
+
+/**
+ * node:crypto on the first hash: a run without a lock hashes nothing, and a run's start loads no
+ * module it does not use (test/cli/run.start.test.ts).
+ */
+function createHash(algorithm: "sha256"): import("node:crypto").Hash {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("node:crypto") as typeof import("node:crypto")).createHash(algorithm);
 }
 
 const canonicalHash = (value: unknown) => sha256Of(JSON.stringify(keysSorted(value)) ?? "null");
