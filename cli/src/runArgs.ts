@@ -133,19 +133,24 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     if (local)
       return `${local[0]} cannot be given with --queue: the worker runs the plan with its own host profile's inputs and telemetry${local[0] === "--input" ? " (give values with --input-text, --input-json or --inputs: they travel in the job)" : ""}`;
   }
+  // What a run given its options anew would take, and a recorded run (resumed, forked) may not.
+  const ownOption = (): string | undefined =>
+    (
+      [
+        ["--host", host],
+        ["--mocks", mocks],
+        ["--parallel", parallelText],
+      ] as const
+    ).find(([, v]) => v !== undefined)?.[0] ??
+    (Object.keys(inputs).length > 0 ? "--input" : givenValues ? "input values" : undefined);
   const fork = forkArgs(options);
   if (typeof fork === "string") return fork;
   if (fork !== undefined) {
     if (queue) return "--from cannot be given with --queue: a fork runs here, from this journal's run";
     if (resume !== undefined) return "--from and --resume cannot be given together";
-    const given = [
-      ["--host", host],
-      ["--mocks", mocks],
-      ["--parallel", parallelText],
-    ].find(([, v]) => v !== undefined);
-    const inputOption = Object.keys(inputs).length > 0 ? "--input" : givenValues ? "input values" : undefined;
-    if (given || inputOption !== undefined)
-      return `--from runs with the options the run was recorded with (change a binding with --set); ${given ? given[0] : inputOption} cannot be given`;
+    const own = ownOption();
+    if (own !== undefined)
+      return `--from runs with the options the run was recorded with (change a binding with --set); ${own} cannot be given`;
     if (positionals.length > 0) return "--from runs the recorded run's plan; give no PLAN file";
     if (events && !json) return "--events needs --json";
     return {
@@ -165,14 +170,8 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     };
   }
   if (resume !== undefined) {
-    const given = [
-      ["--host", host],
-      ["--mocks", mocks],
-      ["--parallel", parallelText],
-    ].find(([, v]) => v !== undefined);
-    const inputOption = Object.keys(inputs).length > 0 ? "--input" : givenValues ? "input values" : undefined;
-    if (given || inputOption !== undefined)
-      return `--resume runs with the options the run was recorded with; ${given ? given[0] : inputOption} cannot be given`;
+    const own = ownOption();
+    if (own !== undefined) return `--resume runs with the options the run was recorded with; ${own} cannot be given`;
     if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
     if (positionals.length > 1) return "run takes one PLAN file";
     const plan = positionals[0] ?? "";
