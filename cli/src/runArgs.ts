@@ -143,6 +143,8 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
       ] as const
     ).find(([, v]) => v !== undefined)?.[0] ??
     (Object.keys(inputs).length > 0 ? "--input" : givenValues ? "input values" : undefined);
+  // What every form of `run` carries as the options gave it.
+  const common = { host, inputs, inputValues, mocks, parallel, json, events, journal, noJournal, otlp };
   const fork = forkArgs(options);
   if (typeof fork === "string") return fork;
   if (fork !== undefined) {
@@ -153,21 +155,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
       return `--from runs with the options the run was recorded with (change a binding with --set); ${own} cannot be given`;
     if (positionals.length > 0) return "--from runs the recorded run's plan; give no PLAN file";
     if (events && !json) return "--events needs --json";
-    return {
-      plan: "",
-      host,
-      inputs,
-      inputValues,
-      mocks,
-      parallel,
-      json,
-      events,
-      journal,
-      noJournal,
-      resume,
-      fork,
-      otlp,
-    };
+    return { ...common, plan: "", resume, fork };
   }
   if (resume !== undefined) {
     const own = ownOption();
@@ -175,7 +163,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     if (noJournal) return "--resume continues the run's journal entry; --no-journal cannot be given";
     if (positionals.length > 1) return "run takes one PLAN file";
     const plan = positionals[0] ?? "";
-    return { plan, host, inputs, inputValues, mocks, parallel, json, events, journal, noJournal, resume, otlp };
+    return { ...common, plan, resume };
   }
   if (positionals.length === 0) return "run needs a PLAN file";
   if (positionals.length > 1) return "run takes one PLAN file";
@@ -183,19 +171,10 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
   return {
     ...(queue ? { queue } : {}),
     ...(queuePasswordFile !== undefined ? { queuePasswordFile } : {}),
+    ...common,
     plan: positionals[0] as string,
-    host,
-    inputs,
-    inputValues,
     inputOrigins: inline.origins,
-    mocks,
-    parallel,
-    json,
-    events,
-    journal,
-    noJournal,
     resume,
-    otlp,
   };
 }
 
