@@ -97,17 +97,7 @@ export function stepsOf(run: RunDetail): Map<string, StepOutcome> {
   for (const recorded of run.events) if (recorded.segment === last) track(tracks, recorded);
   const planned = plannedSteps(run.planText);
   for (const [key, step] of planned)
-    if (!tracks.has(key))
-      tracks.set(key, {
-        ...step,
-        status: "not run",
-        attempts: 0,
-        failedAttempts: 0,
-        branches: null,
-        error: null,
-        startedAt: 0,
-        durationMs: null,
-      });
+    if (!tracks.has(key)) tracks.set(key, freshTrack(step.operation, step.bind, "not run"));
   const calls = callsByStep(run.calls.filter((c) => c.segment <= last));
   const places = stepPlaces(run.planText, [...tracks.keys()]);
   const rootFinal = `["steps",${planned.size > 0 ? lastRootIndex(planned) : -1}]`;
@@ -146,17 +136,7 @@ function track(tracks: Map<string, StepTrack>, recorded: RecordedEvent): void {
     if (!t) {
       const operation = String(e["operation"] ?? "");
       const bind = typeof e["bind"] === "string" ? e["bind"] : null;
-      t = {
-        operation,
-        bind,
-        status: "unfinished",
-        attempts: 0,
-        failedAttempts: 0,
-        branches: null,
-        error: null,
-        startedAt: 0,
-        durationMs: null,
-      };
+      t = freshTrack(operation, bind, "unfinished");
       tracks.set(key, t);
     }
     t.attempts++;
@@ -271,4 +251,19 @@ function callCounts(calls: readonly RecordedCall[]): CallCount[] {
 export function errorOf(value: JsonValue | undefined): StepOutcome["error"] {
   const e = (value ?? {}) as JsonObject;
   return { phase: String(e["phase"] ?? ""), kind: String(e["kind"] ?? ""), message: String(e["message"] ?? "") };
+}
+
+/** A step's track before any of its events counts. */
+function freshTrack(operation: string, bind: string | null, status: "not run" | "unfinished"): StepTrack {
+  return {
+    operation,
+    bind,
+    status,
+    attempts: 0,
+    failedAttempts: 0,
+    branches: null,
+    error: null,
+    startedAt: 0,
+    durationMs: null,
+  };
 }
