@@ -169,8 +169,14 @@ describe("rlm-plan propose", () => {
     const run = lines.indexOf("run:");
     assert.ok(run > 0, result.stdout);
     assert.deepEqual(
-      lines.slice(run + 1, run + 5).map((line) => line.replace(/ \(\d+ ms\)$/, "")),
-      ["  1 context(search) -> hits", "  2 tool(count_items) -> count", "  3 model(local) -> reply", "  4 final"],
+      // The lines `run` prints (one printer of run events), their times aside.
+      lines.slice(run + 1, run + 5).map((line) => line.replace(/ +\d+ ms$/, " N ms")),
+      [
+        "  1  context(search)    -> hits   ok N ms",
+        "  2  tool(count_items)  -> count  ok N ms",
+        "  3  model(local)       -> reply  ok N ms",
+        "  4  final                        ok N ms",
+      ],
     );
     const printed = result.stdout.slice(result.stdout.indexOf("\nresult:\n") + "\nresult:\n".length);
     assert.deepEqual(JSON.parse(printed), { todos: 2, note: "done" });
