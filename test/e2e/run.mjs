@@ -154,6 +154,9 @@ const SLOW_HOST = {
   description: "e2e fixture: a host whose one command tool sleeps for two minutes.",
   capabilities: ["tool(sleep)", "checkpoint"],
   budget: { time_limit: 600 },
+  // Outside the sandbox: the test follows the tool by the host pid it writes (in the sandbox's PID
+  // namespace its pid is the namespace's); the sandbox's own cleanup is test/cli/sandbox.escapes.
+  sandbox: "off",
   tools: { sleep: { type: "command", command: ["node", "sleep.js"], timeoutMs: 300000, description: "Sleeps." } },
 };
 
