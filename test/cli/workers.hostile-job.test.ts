@@ -79,30 +79,30 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
     ["a text, not an object", "rm -rf /", /^malformed job: the job's data is not a JSON object$/],
     [
       "a capability asked for",
-      { v: 1, kind: "run", plan, capabilities: ["tool(shell)"] },
+      { v: 2, kind: "run", plan, capabilities: ["tool(shell)"] },
       /^malformed job: unknown field "capabilities": a job names a plan and what it is given .*; capabilities, tools and providers come from the worker's host profile$/,
     ],
     [
       "a host profile named",
-      { v: 1, kind: "run", plan, hostProfile: "/etc/passwd" },
+      { v: 2, kind: "run", plan, hostProfile: "/etc/passwd" },
       /^malformed job: unknown field "hostProfile"/,
     ],
     [
       "nesting 1,500 deep",
-      { v: 1, kind: "run", plan, inputs: { deep } },
+      { v: 2, kind: "run", plan, inputs: { deep } },
       /^malformed job: the job's data nests deeper than 1000 levels$/,
     ],
     [
       "an old format",
       { v: 0, kind: "run", plan },
-      /^malformed job: "v" must be 1 \(this worker reads jobs of format 1\)/,
+      /^malformed job: "v" must be 2 \(this worker reads jobs of format 2\)/,
     ],
     [
       "__proto__ as a key",
-      JSON.parse('{"__proto__": {"polluted": true}, "v": 1}') as unknown,
+      JSON.parse('{"__proto__": {"polluted": true}, "v": 2}') as unknown,
       /^malformed job: unknown field "__proto__"/,
     ],
-    ["mocks that are not mocks", { v: 1, kind: "run", plan, mocks: { tools: 7 } }, /^malformed job: the job's mocks: /],
+    ["mocks that are not mocks", { v: 2, kind: "run", plan, mocks: { tools: 7 } }, /^malformed job: the job's mocks: /],
   ];
   for (const [what, data, reason] of cases)
     test(`refused at once, never retried: ${what}`, async () => {
@@ -114,7 +114,7 @@ describe("rlm-plan worker: hostile jobs and run --queue", { skip }, () => {
 
   test("a tool the worker's profile does not grant: refused at its check once, as a typed value of the result", async () => {
     const end = await ending({
-      v: 1,
+      v: 2,
       kind: "run",
       plan: {
         name: "x.rlmplan.json",

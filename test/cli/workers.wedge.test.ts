@@ -56,7 +56,7 @@ describe("a job whose stored data is not JSON", { skip }, () => {
 
   test("is failed at once, never retried, naming the job; the next job runs", { timeout: 20_000 }, async () => {
     // Delayed, so no worker takes it before its data is spoilt; promoted once it is.
-    const job = await queue.add("run", { v: 1 }, { attempts: 3, delay: 3_600_000 });
+    const job = await queue.add("run", { v: 2 }, { attempts: 3, delay: 3_600_000 });
     const id = job.id as string;
     const { Redis } = await import("ioredis");
     const client = new Redis({ host: "127.0.0.1", port: redis.port });
@@ -79,7 +79,7 @@ describe("a job whose stored data is not JSON", { skip }, () => {
     }
     await worker.waitFor(new RegExp(`job ${id}: refused: malformed job: job ${id}'s stored data is not JSON`));
     const next = await queue.add("run", {
-      v: 1,
+      v: 2,
       kind: "run",
       plan: { name: "n", text: '{"steps":[{"op":"final","value":7}]}' },
     });

@@ -13,7 +13,10 @@ import type { RecordedRef } from "@rlm-plan/core/session";
 import type { CaseResult, Expectations } from "@rlm-plan/core/testing";
 import { MAX_JSON_DEPTH, MAX_MOCKS_BYTES, MAX_PLAN_BYTES } from "@rlm-plan/core/text";
 
-export const JOB_VERSION = 1;
+// 2: a job's result carries no events (the worker's journal entry is its record) and a plan the
+// worker refuses at its check comes back as `{kind: "refused"}`; a worker and a submitter of
+// different formats refuse each other's jobs, saying which side to upgrade.
+export const JOB_VERSION = 2;
 
 /** The counters a fleet ceiling may limit. */
 export const CEILING_COUNTERS = ["model_calls", "tool_calls"] as const;
