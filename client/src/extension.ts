@@ -27,6 +27,7 @@ import { WorstCaseStatus } from "./statusBar";
 import type { StepPath } from "./runLog";
 import { PlanTests } from "./testing/testController";
 import { revealStep } from "./stepLocation";
+import { registerUpdateLockCommand } from "./updateLockCommand";
 
 let client: LanguageClient | undefined;
 
@@ -79,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     registerJournalCommands(deps, journal),
     registerHostProfileScaffold(client),
     registerProposeCommand(client, keys),
+    registerUpdateLockCommand(client),
     registerDebugging({ context, log, output, keys }),
     keys.register(),
     new GraphPanels({ client, log, extensionUri: context.extensionUri }),

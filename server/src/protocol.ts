@@ -137,6 +137,30 @@ export namespace CancelRunCommand {
 }
 
 /**
+ * `workspace/executeCommand` with `command: UpdateLockCommand.command`: "Update Lock", the quick
+ * fix of a host profile's drift from rlmplan.lock.json (`rlm-plan lock --update`). It starts the
+ * profile's MCP servers to ask them what they are, so VS Code sends it only from its own command
+ * (UpdateLockClientCommand), in a trusted workspace, after the user confirmed; other editors run
+ * it as the user's explicit act.
+ */
+export namespace UpdateLockCommand {
+  export const command = "rlmPlan.server.updateLock";
+  /** The host profile's URI. */
+  export type Arguments = [{ readonly uri: string }];
+  /** What was done: the lock's outcome, its file, and each change accepted or problem met, as text. */
+  export interface Result {
+    readonly outcome: "written" | "unchanged" | "updated" | "failed" | "not_a_profile";
+    readonly file?: string;
+    readonly lines: readonly string[];
+  }
+}
+
+/** VS Code's own "Update Lock" (asks for trust and confirmation, then sends UpdateLockCommand). */
+export namespace UpdateLockClientCommand {
+  export const command = "rlmPlan.updateLock";
+}
+
+/**
  * `workspace/executeCommand` with `command: ShowHostProfileCommand.command`: the "unknown tool"
  * quick fix. The server answers by asking the client (`window/showDocument`) to open the host
  * profile with the section selected.

@@ -1,7 +1,7 @@
 // What the workspace tells its listeners once an open document other than an analysed plan is
 // checked: a plan refused for its size, a host profile, a mocks file.
 
-import type { HostProfile, HostProfileResult } from "@rlm-plan/core/host";
+import type { HostProfile, HostProfileResult, ProfileLockStatus } from "@rlm-plan/core/host";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 
 /** A plan over `maxAnalyzedSize`: not analysed; its one diagnostic says why. */
@@ -18,6 +18,8 @@ export interface CheckedHostProfile {
   readonly result: HostProfileResult;
   /** MCP server name -> why it could not list its tools (when listing is on and has run). */
   readonly toolListingFailures: ReadonlyMap<string, string>;
+  /** How a valid profile stands against its lock, from files alone (undefined when it has errors). */
+  readonly lock: ProfileLockStatus | undefined;
 }
 
 /** An open mocks file, with the host profile in force for its folder (if it can be used). */

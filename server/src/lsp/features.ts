@@ -56,6 +56,8 @@ import { journalRuns } from "./journalRuns";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
+import { hostProfileCodeActions, lockUpdates } from "./lockFeature";
+import { lockDiagnostics } from "../service/lockDiagnostics";
 import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
@@ -100,11 +102,14 @@ const diagnostics: Feature = (ctx) => {
       diagnostics: [notAnalyzedDiagnostic(document.uri, bytes, limit)],
     });
   });
-  workspace.onHostProfileChecked(({ document, file, result, toolListingFailures }) => {
+  workspace.onHostProfileChecked(({ document, file, result, toolListingFailures, lock }) => {
     void connection.sendDiagnostics({
       uri: document.uri,
       version: document.version,
-      diagnostics: hostProfileDiagnostics(document, result, file, toolListingFailures),
+      diagnostics: [
+        ...hostProfileDiagnostics(document, result, file, toolListingFailures),
+        ...(result.ok && lock ? lockDiagnostics(document, result.profile, lock) : []),
+      ],
     });
   });
   workspace.onMocksFileChecked(({ document, file, profile }) => {
@@ -270,7 +275,8 @@ const quickFixes: Feature = (ctx) => {
       "codeAction",
       (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
-        if (!plan) return [];
+        if (!plan)
+          return hostProfileCodeActions(ctx, params.textDocument.uri, params.context.diagnostics, params.context.only);
         return codeActions(plan, {
           diagnostics: params.context.diagnostics,
           ...(params.context.only ? { only: params.context.only } : {}),
@@ -395,4 +401,5 @@ export const FEATURES: readonly Feature[] = [
   semanticTokens,
   documentHighlight,
   testFiles,
+  lockUpdates,
 ];

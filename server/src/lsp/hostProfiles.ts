@@ -7,9 +7,11 @@ import { fileURLToPath } from "node:url";
 import {
   allowOutsidePaths,
   discoverMcpTools,
+  profileLockStatus,
   type HostProfile,
   type HostProfileResult,
   type McpDiscovery,
+  type ProfileLockStatus,
 } from "@rlm-plan/core/host";
 import { HOST_PROFILE_FILENAME, hostProfileIn, readHostProfile } from "@rlm-plan/core/session";
 import { hostStatusOf, type HostStatus } from "../service/hostView";
@@ -38,7 +40,10 @@ function untitledPath(uri: string): string | undefined {
 }
 
 export class HostProfiles {
-  private readonly parsed = new Map<string, { result: HostProfileResult; status: HostStatus }>();
+  private readonly parsed = new Map<
+    string,
+    { result: HostProfileResult; status: HostStatus; lock?: ProfileLockStatus | undefined }
+  >();
   /** Folder → the profile found walking up from it (or none); cleared when files come or go. */
   private readonly discovered = new Map<string, string | undefined>();
   private configured: string | undefined;
@@ -133,6 +138,24 @@ export class HostProfiles {
     return (result.ok ? this.listing(resolve(file), result.profile)?.failures : undefined) ?? new Map();
   }
 
+  /**
+   * How a valid profile stands against its lock (rlmplan.lock.json beside it), from files alone:
+   * nothing is started (host/lock/profileDrift.ts). Read once per parse of the profile and again
+   * when the lock changes (\`invalidate\`).
+   */
+  lockStatus(file: string): ProfileLockStatus | undefined {
+    const entry = this.load(file);
+    if (!entry.result.ok) return undefined;
+    if (!("lock" in entry)) entry.lock = profileLockStatus(entry.result.profile);
+    return entry.lock;
+  }
+
+  /** The lock in `folder` was written or removed: the profiles beside it are checked against it again. */
+  lockChanged(folder: string): void {
+    for (const file of this.parsed.keys()) if (dirname(file) === resolve(folder)) this.parsed.delete(file);
+    this.changed();
+  }
+
   /** A profile's text changed (edited, saved, created or deleted): parse it again. */
   invalidate(file: string): void {
     this.parsed.delete(resolve(file));
@@ -167,7 +190,7 @@ export class HostProfiles {
     return undefined;
   }
 
-  private load(file: string): { result: HostProfileResult; status: HostStatus } {
+  private load(file: string): { result: HostProfileResult; status: HostStatus; lock?: ProfileLockStatus | undefined } {
     const key = resolve(file);
     let entry = this.parsed.get(key);
     if (!entry) {

@@ -4,8 +4,8 @@
 // that every open plan is checked again when its host changes.
 
 import { statSync } from "node:fs";
-import { basename } from "node:path";
-import { HOST_PROFILE_FILENAME, MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host";
+import { basename, dirname } from "node:path";
+import { HOST_PROFILE_FILENAME, LOCK_FILENAME, MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host";
 import {
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -235,7 +235,7 @@ export class PlanWorkspace {
     }
     if (this.registerDynamically.watchedFiles) {
       void this.connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: `**/${HOST_PROFILE_FILENAME}` }],
+        watchers: [{ globPattern: `**/${HOST_PROFILE_FILENAME}` }, { globPattern: `**/${LOCK_FILENAME}` }],
       });
     }
     if (this.pullConfiguration) {
@@ -326,6 +326,12 @@ export class PlanWorkspace {
     let relevant = false;
     for (const change of params.changes) {
       const file = uriToPath(change.uri);
+      // A lock written (`rlm-plan lock` in a terminal) or removed: the profile beside it is checked again.
+      if (file && basename(file) === LOCK_FILENAME) {
+        this.hosts.lockChanged(dirname(file));
+        relevant = true;
+        continue;
+      }
       if (!file || !(basename(file) === HOST_PROFILE_FILENAME || this.hosts.isProfile(file))) continue;
       relevant = true;
       if (change.type === FileChangeType.Changed) this.hosts.invalidate(file);
@@ -381,6 +387,7 @@ export class PlanWorkspace {
         file,
         result: this.hosts.resultOf(file),
         toolListingFailures: this.hosts.toolListingFailures(file),
+        lock: this.hosts.lockStatus(file),
       };
       for (const listener of this.hostCheckedListeners) this.guard.run("hostProfileChecked", () => listener(checked));
       // Plans that use this profile see its new text.

@@ -13,6 +13,9 @@ export { KILL_GRACE_MS, killAllGroupsNow, ProcessTracker } from "./processGroup"
 export { discoverMcpTools, type McpDiscovery } from "./mcp/discovery";
 export { sandboxAvailability, type SandboxAvailability } from "./sandbox/sandboxProbe";
 export { describeSandbox, toolSandbox, type SandboxHost, type ToolSandbox } from "./sandbox/toolSandbox";
+export { profileLockStatus, type ProfileLockStatus } from "./lock/profileDrift";
+export { LOCK_FILENAME } from "./lock/lockFormat";
+export type { PinChange, PinSubject } from "./lock/lockDrift";
 
 export { loadInput, textFileInput, type InputResult } from "./inputs";
 export { givenInputProblem } from "./inputValues";

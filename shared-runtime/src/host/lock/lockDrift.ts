@@ -59,7 +59,7 @@ export function mcpServerDrift(server: string, locked: McpServerPin | undefined,
   if (JSON.stringify(locked.command) !== JSON.stringify(found.command) || locked.url !== found.url)
     changes.push({
       subject: at(),
-      text: `${name} is started as ${launch(found)} (locked: ${launch(locked)})`,
+      text: `${name} is started as ${launchText(found)} (locked: ${launchText(locked)})`,
     });
   if (locked.server.name !== found.server.name || locked.server.version !== found.server.version)
     changes.push({
@@ -125,24 +125,49 @@ export function providerDrift(provider: string, locked: ProviderPin | undefined,
 
 /** Every change from one whole lock to another (what `lock --update` accepts), in the lock's order. */
 export function lockDrift(locked: ToolLock, found: ToolLock): PinChange[] {
-  const changes: PinChange[] = [];
-  const gone = (what: string, subject: PinSubject) =>
-    changes.push({ subject, text: `${what} is in ${LOCK_FILENAME} but no longer in the host profile` });
-  for (const [tool, pin] of Object.entries(found.commandTools))
-    changes.push(...commandToolDrift(tool, locked.commandTools[tool], pin));
-  for (const tool of Object.keys(locked.commandTools))
-    if (found.commandTools[tool] === undefined) gone(`command tool ${q(tool)}`, { kind: "command", tool });
-  for (const [server, pin] of Object.entries(found.mcpServers))
-    changes.push(...mcpServerDrift(server, locked.mcpServers[server], pin));
-  for (const server of Object.keys(locked.mcpServers))
-    if (found.mcpServers[server] === undefined) gone(`MCP server ${q(server)}`, { kind: "mcp", server });
-  for (const [provider, pin] of Object.entries(found.providers))
-    changes.push(...providerDrift(provider, locked.providers[provider], pin));
-  for (const provider of Object.keys(locked.providers))
-    if (found.providers[provider] === undefined) gone(`provider ${q(provider)}`, { kind: "provider", provider });
-  return changes;
+  const has = (record: Readonly<Record<string, unknown>>) => (name: string) => record[name] !== undefined;
+  const gone = goneFromProfile(locked, {
+    commandTool: has(found.commandTools),
+    mcpServer: has(found.mcpServers),
+    provider: has(found.providers),
+  });
+  return [
+    ...Object.entries(found.commandTools).flatMap(([tool, pin]) =>
+      commandToolDrift(tool, locked.commandTools[tool], pin),
+    ),
+    ...gone.commandTools,
+    ...Object.entries(found.mcpServers).flatMap(([server, pin]) =>
+      mcpServerDrift(server, locked.mcpServers[server], pin),
+    ),
+    ...gone.mcpServers,
+    ...Object.entries(found.providers).flatMap(([name, pin]) => providerDrift(name, locked.providers[name], pin)),
+    ...gone.providers,
+  ];
 }
 
-function launch(pin: Pick<McpServerPin, "command" | "url">): string {
+/** What the lock pins that the profile no longer names, by kind, in the lock's order. */
+export function goneFromProfile(
+  locked: ToolLock,
+  has: { commandTool(name: string): boolean; mcpServer(name: string): boolean; provider(name: string): boolean },
+): { commandTools: PinChange[]; mcpServers: PinChange[]; providers: PinChange[] } {
+  const gone = (what: string, subject: PinSubject): PinChange => ({
+    subject,
+    text: `${what} is in ${LOCK_FILENAME} but no longer in the host profile`,
+  });
+  return {
+    commandTools: Object.keys(locked.commandTools)
+      .filter((tool) => !has.commandTool(tool))
+      .map((tool) => gone(`command tool ${q(tool)}`, { kind: "command", tool })),
+    mcpServers: Object.keys(locked.mcpServers)
+      .filter((server) => !has.mcpServer(server))
+      .map((server) => gone(`MCP server ${q(server)}`, { kind: "mcp", server })),
+    providers: Object.keys(locked.providers)
+      .filter((provider) => !has.provider(provider))
+      .map((provider) => gone(`provider ${q(provider)}`, { kind: "provider", provider })),
+  };
+}
+
+/** How a server is started, as changes show it: its URL, or its command line as JSON. */
+export function launchText(pin: Pick<McpServerPin, "command" | "url">): string {
   return pin.url !== undefined ? pin.url : JSON.stringify(pin.command ?? []);
 }
