@@ -184,6 +184,28 @@ test("a command tool whose script or program is replaced after lock is refused",
     refusal(35, 'command tool "count": its script count.js changed (its SHA-256 is not the locked one)'),
   );
 
+  // CI's view: check --preflight's SARIF carries the drift at the calling step, as an error.
+  const sarif = w.cli("check", "--preflight", "--format", "sarif", "p.rlmplan.json");
+  assert.equal(sarif.code, 1);
+  interface SarifResult {
+    ruleId: string;
+    level: string;
+    message: { text: string };
+    locations: { physicalLocation: { region: { startColumn: number } } }[];
+  }
+  const results = (JSON.parse(sarif.stdout) as { runs: { results: SarifResult[] }[] }).runs[0]!.results;
+  assert.deepEqual(
+    results.map((r) => [r.ruleId, r.level, r.message.text, r.locations[0]!.physicalLocation.region.startColumn]),
+    [
+      [
+        "tool_drift",
+        "error",
+        `drift from rlmplan.lock.json: command tool "count": its script count.js changed (its SHA-256 is not the locked one); ${HINT}`,
+        35,
+      ],
+    ],
+  );
+
   writeFileSync(join(w.dir, "probe.sh"), "#!/bin/sh\necho 2\n");
   const drift = w.cli("lock");
   assert.equal(drift.code, 1);

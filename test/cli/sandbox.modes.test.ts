@@ -99,3 +99,27 @@ function sandboxSkip(): string | false {
   const available = sandboxAvailability();
   return available.available || process.env.CI === "true" ? false : `no sandbox here: ${available.reason}`;
 }
+
+test(
+  "the sandbox's memory limit: a tool that allocates past it is killed and the run says why; off, it runs",
+  {
+    skip: sandboxAvailability().available ? false : process.env.CI === "true" ? false : "no sandbox here",
+  },
+  () => {
+    // 2.25 GiB in 64 MiB pieces, each touched: over the 2 GiB limit (resourceLimits.ts).
+    const hog =
+      "const a = []; for (let i = 0; i < 36; i++) a.push(Buffer.alloc(64 * 1048576, 1)); console.log(a.length)";
+    const tools = { echo: { type: "command", command: [process.execPath, "-e", hog] } };
+    const sandboxed = workspace("memory-required", { sandbox: "required", tools });
+    const killed = cli(sandboxed, {}, "run", "p.rlmplan.json", "--no-journal");
+    assert.equal(killed.code, 1, killed.stderr);
+    assert.equal(
+      killed.stderr.split("\n").find((line) => line.includes("run failed")),
+      `p.rlmplan.json:1:12: run failed: tool "echo" failed: went over the sandbox's memory limit of 2048 MiB (with everything it started) and was killed [execute/tool_error]`,
+    );
+    const off = workspace("memory-off", { sandbox: "off", tools });
+    const ran = cli(off, {}, "run", "p.rlmplan.json", "--no-journal");
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(ran.stdout, "36\n");
+  },
+);

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import {
   allowOutsidePaths,
   discoverMcpTools,
+  LOCK_FILENAME,
   profileLockStatus,
   type HostProfile,
   type HostProfileResult,
@@ -150,10 +151,20 @@ export class HostProfiles {
     return entry.lock;
   }
 
-  /** The lock in `folder` was written or removed: the profiles beside it are checked against it again. */
-  lockChanged(folder: string): void {
-    for (const file of this.parsed.keys()) if (dirname(file) === resolve(folder)) this.parsed.delete(file);
-    this.changed();
+  /**
+   * A watched file changed on disk (`changed`), or came or went: a profile is read again (or
+   * profiles found again), and a lock (`rlm-plan lock` in a terminal) makes the profiles beside it
+   * compared with it again. Whether it was one of theirs.
+   */
+  fileChanged(file: string, changed: boolean): boolean {
+    if (basename(file) === LOCK_FILENAME) {
+      for (const parsed of this.parsed.keys())
+        if (dirname(parsed) === dirname(resolve(file))) this.parsed.delete(parsed);
+      this.changed();
+    } else if (!this.isProfile(file)) return false;
+    else if (changed) this.invalidate(file);
+    else this.rediscover();
+    return true;
   }
 
   /** A profile's text changed (edited, saved, created or deleted): parse it again. */

@@ -4,7 +4,6 @@
 // that every open plan is checked again when its host changes.
 
 import { statSync } from "node:fs";
-import { basename, dirname } from "node:path";
 import { HOST_PROFILE_FILENAME, LOCK_FILENAME, MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host";
 import {
   DidChangeConfigurationNotification,
@@ -326,16 +325,7 @@ export class PlanWorkspace {
     let relevant = false;
     for (const change of params.changes) {
       const file = uriToPath(change.uri);
-      // A lock written (`rlm-plan lock` in a terminal) or removed: the profile beside it is checked again.
-      if (file && basename(file) === LOCK_FILENAME) {
-        this.hosts.lockChanged(dirname(file));
-        relevant = true;
-        continue;
-      }
-      if (!file || !(basename(file) === HOST_PROFILE_FILENAME || this.hosts.isProfile(file))) continue;
-      relevant = true;
-      if (change.type === FileChangeType.Changed) this.hosts.invalidate(file);
-      else this.hosts.rediscover();
+      if (file && this.hosts.fileChanged(file, change.type === FileChangeType.Changed)) relevant = true;
     }
     if (relevant) this.revalidateAll();
   }

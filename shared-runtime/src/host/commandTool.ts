@@ -241,6 +241,11 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
       const stderr = stderrTail.toString("utf8");
       const detail = lastLine(stderr);
       const suffix = `${detail ? `: ${detail}` : ""}${sandboxHint(stderr, sandbox)}`;
+      const memory = supervised.memoryLimitHit();
+      if (memory !== undefined)
+        return settle({
+          error: `went over the sandbox's memory limit of ${memory / 1048576} MiB (with everything it started) and was killed`,
+        });
       if (status.signal) return settle({ error: `was killed by signal ${status.signal}${suffix}` });
       if (status.code !== 0) return settle({ error: `exited with status ${status.code}${suffix}` });
       settle(resultOf(Buffer.concat(stdout).toString("utf8")));

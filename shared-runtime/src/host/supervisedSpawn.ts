@@ -11,7 +11,12 @@ import { accessSync, constants, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ProcessGroup } from "./processGroup";
 import { bubblewrapArguments } from "./sandbox/bubblewrapArguments";
-import { SANDBOX_MAX_PROCESSES } from "./sandbox/pidsLimit";
+import {
+  limitsArgument,
+  SANDBOX_MAX_MEMORY_MB,
+  SANDBOX_MAX_PROCESSES,
+  type ToolLimits,
+} from "./sandbox/resourceLimits";
 import { sandboxAvailability } from "./sandbox/sandboxProbe";
 import type { ToolSandbox } from "./sandbox/toolSandbox";
 import { createToolCgroup, removeCgroup } from "./toolCgroup";
@@ -42,6 +47,8 @@ export interface SupervisedProcess {
   readonly group: ProcessGroup | undefined;
   /** The errno code (ENOENT, EACCES, ...) the supervisor met starting the program, once it has said so. */
   startError(): string | undefined;
+  /** The memory limit (bytes) that killed the program, once the supervisor has said so. */
+  memoryLimitHit(): number | undefined;
   /** Resolves when the supervisor's pipe is closed: the supervisor has exited (its report read). */
   readonly supervisorGone: Promise<void>;
 }
@@ -51,7 +58,7 @@ export interface SupervisedProcess {
  * SandboxRefusal when the profile requires a sandbox this machine cannot make.
  */
 export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
-  const { program, argv, pidsMax } = sandboxed(launch);
+  const { program, argv, limits } = sandboxed(launch);
   const { cwd, env } = launch;
   const cgroup = createToolCgroup();
   // Under Electron (VS Code's server) the supervisor runs as Node; it drops these two variables
@@ -60,13 +67,17 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   const supervisorEnv = electron ? { ...env, ELECTRON_RUN_AS_NODE: "1", RLM_PLAN_SUPERVISOR_ELECTRON: "1" } : env;
   let child: ChildProcess;
   try {
-    child = childProcess().spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", String(pidsMax), program, ...argv], {
-      shell: false,
-      cwd,
-      env: supervisorEnv,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
-    });
+    child = childProcess().spawn(
+      process.execPath,
+      [SUPERVISOR, cgroup ?? "-", limitsArgument(limits), program, ...argv],
+      {
+        shell: false,
+        cwd,
+        env: supervisorEnv,
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe", "pipe"],
+      },
+    );
   } catch (error) {
     if (cgroup !== undefined) removeCgroup(cgroup);
     throw error;
@@ -74,21 +85,29 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid, cgroup);
   if (group === undefined && cgroup !== undefined) removeCgroup(cgroup);
   let startError: string | undefined;
+  let memoryLimitHit: number | undefined;
   const pipe = child.stdio[3] as NodeJS.ReadableStream | null | undefined;
   const supervisorGone = new Promise<void>((resolve) => {
     if (!pipe) return resolve();
     pipe.on("data", (chunk: Buffer) => {
-      startError ??= /"spawnError":"([A-Z0-9_]+)"/.exec(chunk.toString("utf8"))?.[1];
+      const text = chunk.toString("utf8");
+      startError ??= /"spawnError":"([A-Z0-9_]+)"/.exec(text)?.[1];
+      const limit = /"memoryLimit":(\d+)/.exec(text)?.[1];
+      if (limit !== undefined) memoryLimitHit = Number(limit);
     });
     pipe.on("error", () => undefined);
     pipe.on("close", () => resolve());
   });
-  return { child, group, startError: () => startError, supervisorGone };
+  return { child, group, startError: () => startError, memoryLimitHit: () => memoryLimitHit, supervisorGone };
 }
 
 /** The program the supervisor starts: bubblewrap around the tool where there is a sandbox. */
-function sandboxed(launch: SupervisedLaunch): { program: string; argv: readonly string[]; pidsMax: number } {
-  const bare = { program: launch.program, argv: launch.argv, pidsMax: 0 };
+function sandboxed(launch: SupervisedLaunch): {
+  program: string;
+  argv: readonly string[];
+  limits: ToolLimits | undefined;
+} {
+  const bare = { program: launch.program, argv: launch.argv, limits: undefined };
   if (launch.sandbox === undefined) return bare;
   const availability = sandboxAvailability();
   if (!availability.available) {
@@ -112,7 +131,7 @@ function sandboxed(launch: SupervisedLaunch): { program: string; argv: readonly 
   return {
     program: availability.bwrap,
     argv: [...options, ...unsetPwd, file, ...launch.argv],
-    pidsMax: SANDBOX_MAX_PROCESSES,
+    limits: { pids: SANDBOX_MAX_PROCESSES, memoryBytes: SANDBOX_MAX_MEMORY_MB * 1024 * 1024 },
   };
 }
 

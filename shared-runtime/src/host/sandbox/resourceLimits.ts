@@ -1,0 +1,110 @@
+// The process and memory limits of a sandboxed tool: a fork bomb stops at the process limit and a
+// runaway allocation at the memory limit, instead of filling the machine. The kernel's rlimits do
+// not bind root for processes (CI and containers run as root) and count address space, not memory,
+// so both are cgroup limits: pids.max and memory.max in the tool's cgroup v2 folder where those
+// controllers are enabled there, else folders of the cgroup v1 pids and memory hierarchies where
+// they are mounted and writable. The supervisor joins them before starting the tool, so everything
+// the tool starts counts (threads too), and reads afterwards whether the memory limit killed it.
+
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** Processes and threads a sandboxed tool may have at once (Node alone runs about a dozen threads). */
+export const SANDBOX_MAX_PROCESSES = 512;
+/** Memory a sandboxed tool and everything it starts may use together, in MiB. */
+export const SANDBOX_MAX_MEMORY_MB = 2048;
+
+export interface ToolLimits {
+  readonly pids: number;
+  readonly memoryBytes: number;
+}
+
+/** The limits as the supervisor's argument ("0" for none): `PIDS,BYTES`. */
+export function limitsArgument(limits: ToolLimits | undefined): string {
+  return limits === undefined ? "0" : `${limits.pids},${limits.memoryBytes}`;
+}
+
+export function parseLimitsArgument(text: string | undefined): ToolLimits | undefined {
+  const [pids, memoryBytes] = (text ?? "0").split(",").map(Number);
+  return pids !== undefined && pids > 0 ? { pids, memoryBytes: memoryBytes ?? 0 } : undefined;
+}
+
+type Controller = "pids" | "memory";
+const V1_LIMIT_FILE: Record<Controller, string> = { pids: "pids.max", memory: "memory.limit_in_bytes" };
+const V2_LIMIT_FILE: Record<Controller, string> = { pids: "pids.max", memory: "memory.max" };
+
+/** Sets a limit in a cgroup v2 folder where the controller is on; false where it is not. */
+export function limitCgroupV2(folder: string, controller: Controller, value: number): boolean {
+  const file = join(folder, V2_LIMIT_FILE[controller]);
+  if (!existsSync(file)) return false;
+  try {
+    writeFileSync(file, `${value}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A new folder of the cgroup v1 hierarchy of `controller` holding `value`, or undefined where there is none to use. */
+export function createCgroupV1(controller: Controller, value: number): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  try {
+    const mount = readFileSync("/proc/self/mountinfo", "utf8")
+      .split("\n")
+      .map((line) => line.split(" "))
+      .find((fields) => {
+        const dash = fields.indexOf("-");
+        return fields[dash + 1] === "cgroup" && (fields[dash + 3] ?? "").split(",").includes(controller);
+      });
+    const own = readFileSync("/proc/self/cgroup", "utf8")
+      .split("\n")
+      .map((line) => line.split(":"))
+      .find((fields) => (fields[1] ?? "").split(",").includes(controller));
+    if (!mount || mount[4] === undefined || own?.[2] === undefined) return undefined;
+    const folder = join(mount[4], own[2], `rlm-plan-${controller}-${process.pid}`);
+    mkdirSync(folder);
+    try {
+      writeFileSync(join(folder, V1_LIMIT_FILE[controller]), `${value}\n`);
+    } catch {
+      rmdirSync(folder);
+      return undefined;
+    }
+    return folder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Moves `pid` into a cgroup v1 folder; false when that is not allowed. */
+export function joinCgroupV1(folder: string, pid: number): boolean {
+  try {
+    writeFileSync(join(folder, "cgroup.procs"), `${pid}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Leaves a cgroup v1 folder (to its parent) and removes it; false while processes remain in it. */
+export function removeCgroupV1(folder: string, pid: number): boolean {
+  joinCgroupV1(dirname(folder), pid);
+  try {
+    rmdirSync(folder);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/** Whether the memory limit killed a process of this folder (v2 memory.events, v1 memory.oom_control). */
+export function killedForMemory(folder: string): boolean {
+  for (const file of ["memory.events", "memory.oom_control"]) {
+    try {
+      const count = /^oom_kill (\d+)$/m.exec(readFileSync(join(folder, file), "utf8"))?.[1];
+      if (count !== undefined) return Number(count) > 0;
+    } catch {
+      // not this cgroup version
+    }
+  }
+  return false;
+}
