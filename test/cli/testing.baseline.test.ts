@@ -3,10 +3,11 @@
 // --baseline passes an unchanged run, fails a plan whose two tool steps were swapped (naming
 // the first step that differs at its line in the plan, with runs diff's table), fails a cost
 // beyond the test file's tolerance and passes one within; JUnit, GitHub and JSON carry the
-// failure; a case with no baseline is told to bless; a hostile case name stays one escaped line.
+// failure; a case with no baseline is told to bless; a failing case is not blessed; a hostile
+// case name stays one escaped line.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { cliWorkspace, type CliWorkspace } from "../support/cliWorkspace";
@@ -245,6 +246,24 @@ describe("rlm-plan test --bless and --baseline", () => {
       "::error file=order.rlmplan.test.json,line=1,col=88,title=rlm-plan test%3A order.rlmplan.test.json#evil%0A%3A%3Aerror file=x%3A%3Aforged%250A[31m::baseline: the case has no baseline in order.rlmplan.baseline.json; run rlm-plan test --bless to record one",
     );
     assert.ok(!github.stdout.includes("\u001b"), "no raw escape reaches the log");
+  });
+
+  test("--bless blesses no failing case, and says so", () => {
+    const ws = workspace("baseline-failing");
+    ws.write("order.rlmplan.json", twoTools("first-second"));
+    ws.write("order.cassette.json", TOOLS_CASSETTE);
+    ws.write(
+      "order.rlmplan.test.json",
+      JSON.stringify({
+        plan: "order.rlmplan.json",
+        cassette: "order.cassette.json",
+        cases: [{ name: "wrong", expect: { value: { equals: 3 } } }],
+      }),
+    );
+    const run = ws.cli("test", "--bless", "--replay");
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /\nrlm-plan: 1 failing case was not blessed: a baseline is a run that passes\n/);
+    assert.ok(!existsSync(join(ws.dir, "order.rlmplan.baseline.json")), "no baseline file");
   });
 
   test("--bless and --baseline refuse what they cannot do", () => {

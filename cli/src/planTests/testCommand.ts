@@ -230,6 +230,11 @@ async function runTests(
   // Blessed files are written even when the run was cancelled: what ran is blessed, the rest kept.
   for (const { file, cases: n } of baselines?.write() ?? [])
     io.stderr.write(`rlm-plan: blessed ${n} case${n === 1 ? "" : "s"} in ${display(file)}\n`);
+  const unblessed = args.baseline === "bless" ? results.filter((r) => !r.ok).length : 0;
+  if (unblessed > 0)
+    io.stderr.write(
+      `rlm-plan: ${unblessed} failing case${unblessed === 1 ? " was" : "s were"} not blessed: a baseline is a run that passes\n`,
+    );
   const reported: ReportedCase[] = results.map((r, i) => ({ ...r, index: byCase.get(cases[i] as TestCase) ?? i }));
   const report: TestReport = {
     type: REPORT_TYPE,

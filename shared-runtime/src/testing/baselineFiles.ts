@@ -45,18 +45,22 @@ export class BaselineFiles {
   constructor(readonly mode: BaselineMode) {}
 
   /**
-   * A case's run (its journal entry) blessed or held to its baseline: the failure to report, if
-   * any. `spent` is what the run spent; `failed` says the case failed its assertions (not blessed).
+   * A case's run (its journal entry, or why it has none) blessed or held to its baseline: the
+   * failure to report, if any. `spent` is what the run spent; `failed` says the case failed its
+   * assertions (not blessed).
    */
   judge(
     testCase: TestCase,
-    journal: { readonly dir: string; readonly runId: number } | undefined,
+    journal: { readonly dir: string; readonly runId: number } | string,
     spent: Spent,
     failed: boolean,
   ): AssertionFailure | undefined {
     if (this.mode === "bless" && failed) return undefined;
-    if (!journal)
-      return { assertion: "baseline", message: "baseline: the case's run is read from the run journal, which is off" };
+    if (typeof journal === "string")
+      return {
+        assertion: "baseline",
+        message: `baseline: the case's run is read back from the run journal, which could not be opened: ${journal}`,
+      };
     const store = JournalStore.openExisting(journal.dir);
     const run = store ? runDetail(store, journal.runId) : undefined;
     store?.close();

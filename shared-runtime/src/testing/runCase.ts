@@ -120,12 +120,13 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   const prepared = session.prepareRun({
     origin: "test",
     label: caseLabel(testCase),
-    // Recording a cassette needs the journal even where the profile turns recording off.
+    // Recording a cassette, blessing or checking a baseline read the case's run back from the
+    // journal: it is on even where the profile turns recording off.
     ...(options.journal === false
       ? { journal: false as const }
       : options.journal?.dir !== undefined
         ? { journal: { dir: options.journal.dir } }
-        : answered === "recorded"
+        : answered === "recorded" || options.baseline
           ? { journal: { dir: profileJournalDir(suite.profile) } }
           : {}),
     given: caseOptions(testCase, mode),
@@ -158,7 +159,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   const judged = judgeRun(testCase.expect, suite.estimate, report, steps);
   const gate = options.baseline?.judge(
     testCase,
-    recorded ? { dir: recorded.dir, runId: recorded.id } : undefined,
+    recorded ? { dir: recorded.dir, runId: recorded.id } : (unrecorded ?? "it is off"),
     judged.spent,
     judged.failures.length > 0,
   );
