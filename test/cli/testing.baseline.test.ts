@@ -1,7 +1,8 @@
 // The baseline gate through the built CLI, every case answered by a cassette (no program, no
 // provider): --bless writes NAME.rlmplan.baseline.json (its exact text for a small case);
 // --baseline passes an unchanged run, fails a plan whose two tool steps were swapped (naming
-// the first step that differs at its line in the plan, with runs diff's table), fails a cost
+// the first step that differs at its line in the plan, with runs diff's table), fails a changed
+// value unless the case asserts it by contains, fails a cost
 // beyond the test file's tolerance and passes one within; JUnit, GitHub and JSON carry the
 // failure; a case with no baseline is told to bless; a failing case is not blessed; a hostile
 // case name stays one escaped line.
@@ -215,6 +216,35 @@ describe("rlm-plan test --bless and --baseline", () => {
     assert.equal(within.code, 0, within.stdout + within.stderr);
   });
 
+  test("a changed value fails a case that holds it exactly, not one that asserts it by contains", () => {
+    const ws = workspace("baseline-value");
+    ws.write("order.rlmplan.json", twoTools("first-second"));
+    ws.write("order.cassette.json", TOOLS_CASSETTE);
+    ws.write(
+      "order.rlmplan.test.json",
+      JSON.stringify({
+        plan: "order.rlmplan.json",
+        cassette: "order.cassette.json",
+        cases: [{ name: "exact" }, { name: "loose", expect: { value: { contains: { a: 1 } } } }],
+      }),
+    );
+    assert.equal(ws.cli("test", "--bless", "--replay").code, 0);
+    ws.write(
+      "order.cassette.json",
+      JSON.stringify({
+        version: 1,
+        entries: [entry("first", { n: 1 }, { value: 1 }), entry("second", { n: 1 }, { value: 5 })],
+      }),
+    );
+    const run = ws.cli("test", "--baseline", "--replay");
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /^FAIL {2}order\.rlmplan\.test\.json#exact .*\n.*: baseline: the run differs from the blessed one: \/steps\/1 tool\(second\): value; the final value changed\n/m,
+    );
+    assert.match(run.stdout, /^pass {2}order\.rlmplan\.test\.json#loose /m);
+  });
+
   test("a case with no baseline fails under --baseline, told to bless; a hostile name stays one escaped line", () => {
     const ws = workspace("baseline-missing");
     ws.write("order.rlmplan.json", twoTools("first-second"));
@@ -271,6 +301,12 @@ describe("rlm-plan test --bless and --baseline", () => {
     const both = ws.cli("test", "--bless", "--baseline");
     assert.equal(both.code, 2);
     assert.match(both.stderr, /--bless and --baseline cannot both be given/);
+    const queued = ws.cli("test", "--bless", "--queue", "redis://127.0.0.1:1/q");
+    assert.equal(queued.code, 2);
+    assert.match(
+      queued.stderr,
+      /--bless reads each case's run from this machine's run journal: it cannot be given with --queue/,
+    );
     const noJournal = ws.cli("test", "--baseline", "--no-journal");
     assert.equal(noJournal.code, 2);
     assert.match(
