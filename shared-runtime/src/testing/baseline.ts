@@ -56,9 +56,8 @@ export interface BaselineVerdict {
   readonly diff: RunDiff;
 }
 
-/** A case's recorded run as its baseline. */
-export function caseBaseline(run: RunDetail, spent: Spent): CaseBaseline {
-  const steps = stepsOf(run);
+/** A case's recorded run as its baseline (`steps`: its steps, when already read). */
+export function caseBaseline(run: RunDetail, spent: Spent, steps = stepsOf(run)): CaseBaseline {
   const ended = diffedRun(run);
   const cost: Record<string, number> = {};
   for (const counter of BASELINE_COST_COUNTERS) cost[counter] = spent[counter];
@@ -97,7 +96,8 @@ export function checkBaseline(
   spent: Spent,
   options: { readonly tolerance: number; readonly expect: Expectations },
 ): BaselineVerdict | undefined {
-  const current = caseBaseline(run, spent);
+  const steps = stepsOf(run);
+  const current = caseBaseline(run, spent, steps);
   const reasons: string[] = [];
   const costOver = BASELINE_COST_COUNTERS.flatMap((counter) => {
     const was = blessed.cost[counter];
@@ -125,14 +125,7 @@ export function checkBaseline(
     error: blessed.error ?? null,
   };
   const runB = { ...diffedRun(run), name: "this run" };
-  const diff = diffOutcomes(
-    runA,
-    blessedSteps(blessed),
-    runB,
-    stepsOf(run),
-    blessed.plan_sha256 === run.planDigest,
-    accepted,
-  );
+  const diff = diffOutcomes(runA, blessedSteps(blessed), runB, steps, blessed.plan_sha256 === run.planDigest, accepted);
   const first = diff.firstDivergence;
   if (first) reasons.push(`${first.pointer} ${(first.b ?? first.a)?.operation ?? ""}: ${divergenceWhat(first)}`);
   if (blessed.status !== current.status) reasons.push(`the run ${current.status}, the baseline ${blessed.status}`);
