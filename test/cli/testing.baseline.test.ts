@@ -245,7 +245,7 @@ describe("rlm-plan test --bless and --baseline", () => {
     assert.match(run.stdout, /^pass {2}order\.rlmplan\.test\.json#loose /m);
   });
 
-  test("a case with no baseline fails under --baseline, told to bless; a hostile name stays one escaped line", () => {
+  test("a case with no baseline fails under --baseline, told to bless; a bad baseline file is located; a hostile name stays one escaped line", () => {
     const ws = workspace("baseline-missing");
     ws.write("order.rlmplan.json", twoTools("first-second"));
     ws.write("order.cassette.json", TOOLS_CASSETTE);
@@ -256,6 +256,13 @@ describe("rlm-plan test --bless and --baseline", () => {
     assert.match(
       none.stdout,
       /: baseline: there is no baseline file order\.rlmplan\.baseline\.json; run rlm-plan test --bless to record one\n/,
+    );
+    ws.write("order.rlmplan.baseline.json", '{"type":"rlm-plan.baseline","version":2,"cases":{}}');
+    const bad = ws.cli("test", "--baseline", "--replay");
+    assert.equal(bad.code, 1);
+    assert.match(
+      bad.stdout,
+      /: baseline: order\.rlmplan\.baseline\.json:1:39: "version" must be 1, got the number 2\n/,
     );
     ws.write(
       "order.rlmplan.test.json",
