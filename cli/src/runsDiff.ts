@@ -86,12 +86,12 @@ export function runsDiffCommand(argv: readonly string[], io: OutputSink, help: s
 /** The table's text: the runs, the first divergence, then a row per aspect of each step that differs. */
 export function diffText(diff: RunDiff): string {
   const { a, b } = diff;
-  const out = [headline(diff, (run) => `run ${run.id} (${runState(run)})`, lineText)];
+  const out = [headline(diff, (run) => `${runName(run)} (${runState(run)})`, lineText)];
   out.push(planLine(diff, lineText));
   if (diff.firstDivergence) out.push(`first divergence: ${divergenceText(diff, diff.firstDivergence, lineText)}`);
   const rows = tableRows(diff, lineText);
   if (rows.length > 0) {
-    const header = ["STEP", "OPERATION", "CHANGE", "WHAT", `RUN ${a.id}`, `RUN ${b.id}`];
+    const header = ["STEP", "OPERATION", "CHANGE", "WHAT", runName(a).toUpperCase(), runName(b).toUpperCase()];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
     const line = (cells: readonly string[]) =>
       cells
@@ -100,27 +100,30 @@ export function diffText(diff: RunDiff): string {
         .trimEnd();
     out.push("", line(header), ...rows.map(line));
   }
-  out.push("", `run ${a.id}: ${outcomeText(a, lineText)}`, `run ${b.id}: ${outcomeText(b, lineText)}`);
+  out.push("", `${runName(a)}: ${outcomeText(a, lineText)}`, `${runName(b)}: ${outcomeText(b, lineText)}`);
   return `${out.join("\n")}\n`;
 }
 
 /** The Markdown summary: a heading, the first divergence, the same table, the runs' outcomes. */
 export function githubText(diff: RunDiff): string {
   const { a, b } = diff;
-  const out = [`### ${headline(diff, (run) => `Run ${run.id} (${runState(run)})`, markdownText)}`, ""];
+  const out = [`### ${headline(diff, (run) => `${runName(run, true)} (${runState(run)})`, markdownText)}`, ""];
   out.push(planLine(diff, markdownText), "");
   if (diff.firstDivergence)
     out.push(`First divergence: ${divergenceText(diff, diff.firstDivergence, markdownText)}`, "");
   const rows = tableRows(diff, markdownText);
   if (rows.length > 0) {
     out.push(
-      `| Step | Operation | Change | What | Run ${a.id} | Run ${b.id} |`,
+      `| Step | Operation | Change | What | ${markdownText(runName(a, true))} | ${markdownText(runName(b, true))} |`,
       "| --- | --- | --- | --- | --- | --- |",
     );
     for (const row of rows) out.push(`| ${row.map((cell) => cell || " ").join(" | ")} |`);
     out.push("");
   }
-  out.push(`- Run ${a.id}: ${outcomeText(a, markdownText)}`, `- Run ${b.id}: ${outcomeText(b, markdownText)}`);
+  out.push(
+    `- ${markdownText(runName(a, true))}: ${outcomeText(a, markdownText)}`,
+    `- ${markdownText(runName(b, true))}: ${outcomeText(b, markdownText)}`,
+  );
   return `${out.join("\n")}\n`;
 }
 
@@ -135,6 +138,12 @@ function headline(diff: RunDiff, name: (run: DiffedRun) => string, escape: Escap
       ? "the steps agree, the runs ended differently"
       : `${differing} of ${summary.steps} steps differ (${summary.changed} changed, ${summary.added} added, ${summary.removed} removed)`;
   return `${escape(name(diff.a))} against ${escape(name(diff.b))}: ${escape(verdict)}`;
+}
+
+/** "run 7", or the name a run that is not the journal's carries ("the baseline"); capitalised for a heading. */
+function runName(run: DiffedRun, capital = false): string {
+  const name = run.name ?? `run ${run.id}`;
+  return capital ? `${name.charAt(0).toUpperCase()}${name.slice(1)}` : name;
 }
 
 function runState(run: DiffedRun): string {
@@ -155,7 +164,7 @@ function planLine(diff: RunDiff, escape: Escape): string {
 function divergenceText(diff: RunDiff, step: StepDiff, escape: Escape): string {
   const [run, outcome] = step.b ? [diff.b, step.b] : [diff.a, step.a as StepOutcome];
   const place = `${displayPath(run.planFile ?? run.plan)}${outcome.line === null ? "" : `:${outcome.line}:${outcome.column}`}`;
-  const what = step.change === "changed" ? step.differs.join(", ") : `${step.change} in run ${run.id}'s plan`;
+  const what = step.change === "changed" ? step.differs.join(", ") : `${step.change} in ${runName(run)}'s plan`;
   return escape(`${place} ${step.pointer} ${outcome.operation}: ${what}`);
 }
 

@@ -125,6 +125,17 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     code: 0,
     first: "",
   },
+  // The gate against the committed baselines of examples/workspace/tests, then a bless of two cases.
+  "npx rlm-plan test examples/workspace/tests --baseline --replay": {
+    code: 0,
+    first:
+      "rlm-plan: 6 cases in 2 files; worst case 28 steps, 6 model calls, 8 tool calls, 0 context ops; live: 0 cases, 0 steps, 0 model calls, 0 tool calls, 0 context ops",
+  },
+  "npx rlm-plan test examples/workspace/tests --bless --replay --filter triage": {
+    code: 0,
+    first:
+      "rlm-plan: 2 cases in 1 file; worst case 16 steps, 2 model calls, 4 tool calls, 0 context ops; live: 0 cases, 0 steps, 0 model calls, 0 tool calls, 0 context ops",
+  },
 };
 
 interface Shown {

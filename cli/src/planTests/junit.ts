@@ -2,7 +2,7 @@
 // per test file, one <testcase> per case run, a <failure> with every failed expectation, its
 // expected and actual values. Characters XML 1.0 cannot hold are dropped.
 
-import type { ReportedCase, TestReport } from "./testReport";
+import { failureText, type ReportedCase, type TestReport } from "./testReport";
 import { xmlAttribute, xmlText } from "@rlm-plan/core/text";
 
 export function junitXml(report: TestReport): string {
@@ -32,7 +32,7 @@ export function junitXml(report: TestReport): string {
             f.expected !== undefined || f.actual !== undefined
               ? `\nexpected: ${JSON.stringify(f.expected ?? null)}\nactual: ${JSON.stringify(f.actual ?? null)}`
               : "";
-          return `${c.location.file}:${c.location.line}:${c.location.column}: ${f.message}${values}`;
+          return `${c.location.file}:${c.location.line}:${c.location.column}: ${failureText(f)}${values}`;
         })
         .join("\n\n");
       lines.push(`${open}>`);

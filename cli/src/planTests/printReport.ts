@@ -3,13 +3,14 @@
 // or github (a workflow annotation at each failing case's line, then the summary).
 
 import type { CaseResult } from "@rlm-plan/core/testing";
+import type { RunDiff } from "@rlm-plan/core/journal";
 import { annotationPath } from "../checkFormats";
 import { lineText } from "../guardedOutput";
 import { commandData, commandProperty, type SinkWriter } from "../sink";
 import type { Style } from "../output";
 import { junitXml } from "./junit";
 import type { TestFormat } from "./testOptions";
-import { summaryText, type TestReport } from "./testReport";
+import { failureText, summaryText, type TestReport } from "./testReport";
 
 /** The output sink's streams (sink.ts), and the style of stdout. */
 export interface TestIo {
@@ -44,9 +45,8 @@ export function printReport(report: TestReport, format: TestFormat, io: TestIo):
         const where = `file=${commandProperty(annotationPath(c.location.file, process.cwd()))},line=${c.location.line},col=${c.location.column}`;
         // The id as it is: the runner undoes the escapes, so a title shows the name exactly.
         const title = `title=${commandProperty(`rlm-plan test: ${c.id}`)}`;
-        io.stdout.workflowCommand(
-          `::error ${where},${title}::${commandData(c.failures.map((f) => f.message).join("\n"))}`,
-        );
+        io.stdout.workflowCommand(`::error ${where},${title}::${commandData(c.failures.map(failureText).join("\n"))}`);
+        for (const f of c.failures) if (f.diff) divergenceAnnotation(c, f.diff, io);
       }
       io.stdout.write(`${summaryText(report.summary)}\n`);
       return;
@@ -72,5 +72,21 @@ export function caseTitle(result: Pick<CaseResult, "id">): string {
 
 function failureLines(result: CaseResult): string[] {
   const { file, line, column } = result.location;
-  return result.failures.map((f) => `${file}:${line}:${column}: ${f.message}`);
+  return result.failures.flatMap((f) => {
+    const [first, ...rest] = failureText(f).split("\n");
+    return [`${file}:${line}:${column}: ${first ?? ""}`, ...rest.map((more) => `  ${more}`)];
+  });
+}
+
+/** A second annotation, on the plan's line of the first step that differs from the baseline. */
+function divergenceAnnotation(c: CaseResult, diff: RunDiff, io: TestIo): void {
+  const step = diff.firstDivergence;
+  const planFile = diff.b.planFile;
+  if (!step?.b || step.b.line === null || planFile === null) return;
+  const where = `file=${commandProperty(annotationPath(planFile, process.cwd()))},line=${step.b.line},col=${step.b.column ?? 1}`;
+  const title = `title=${commandProperty(`rlm-plan test --baseline: ${c.id}`)}`;
+  const what = step.change === "changed" ? step.differs.join(", ") : step.change;
+  io.stdout.workflowCommand(
+    `::error ${where},${title}::${commandData(`${step.pointer} ${step.b.operation} differs from the baseline: ${what}`)}`,
+  );
 }

@@ -2,12 +2,14 @@
 // at file:line:col and nothing runs), selects (--filter, --shard), prices the selection before
 // anything runs (--list prints it, --max-cost refuses it), runs the cases --jobs at a time,
 // each as a run of its plan session, recorded in the run journal (--journal DIR, --no-journal),
-// writes recorded cassettes, and reports in the format asked for.
+// writes recorded cassettes and blessed baselines (--bless; --baseline holds the cases to them),
+// and reports in the format asked for.
 
 import { relative, resolve } from "node:path";
 import type { SecretMask } from "@rlm-plan/core/secrets";
 import { addSessionSecrets } from "@rlm-plan/core/session";
 import {
+  BaselineFiles,
   type CaseResult,
   caseWorstCase,
   CassetteFiles,
@@ -149,6 +151,7 @@ async function runTests(
   if (args.format === "text") io.stderr.write(`rlm-plan: ${header}\n`);
 
   const cassettes = new CassetteFiles(mask);
+  const baselines = args.baseline ? new BaselineFiles(args.baseline) : undefined;
   const started = performance.now();
   const byCase = new Map(mine.map(({ testCase, index }) => [testCase, index]));
   const onResult = args.format === "text" ? (result: CaseResult) => printProgress(result, io) : undefined;
@@ -196,6 +199,7 @@ async function runTests(
         env,
         mode: args.mode,
         cassettes,
+        ...(baselines ? { baseline: baselines } : {}),
         signal: cancel.signal,
         mask,
         ...(args.journal === false
@@ -223,6 +227,14 @@ async function runTests(
       io.stderr.write(`rlm-plan: the recorded runs are ${runList(ids)} in the run journal ${display(dir)}\n`);
     for (const file of cassettes.write()) io.stderr.write(`rlm-plan: recorded ${display(file)}\n`);
   }
+  // Blessed files are written even when the run was cancelled: what ran is blessed, the rest kept.
+  for (const { file, cases: n } of baselines?.write() ?? [])
+    io.stderr.write(`rlm-plan: blessed ${n} case${n === 1 ? "" : "s"} in ${display(file)}\n`);
+  const unblessed = args.baseline === "bless" ? results.filter((r) => !r.ok).length : 0;
+  if (unblessed > 0)
+    io.stderr.write(
+      `rlm-plan: ${unblessed} failing case${unblessed === 1 ? " was" : "s were"} not blessed: a baseline is a run that passes\n`,
+    );
   const reported: ReportedCase[] = results.map((r, i) => ({ ...r, index: byCase.get(cases[i] as TestCase) ?? i }));
   const report: TestReport = {
     type: REPORT_TYPE,

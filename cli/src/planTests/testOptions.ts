@@ -1,7 +1,7 @@
 // The options of `rlm-plan test` and `rlm-plan test merge`, read into values (or a message).
 
 import type { Count } from "@rlm-plan/core/plan";
-import type { CassetteMode, WorstCase } from "@rlm-plan/core/testing";
+import type { BaselineMode, CassetteMode, WorstCase } from "@rlm-plan/core/testing";
 import { readOptions } from "../options";
 import { CEILING_COUNTERS, type CeilingCounter } from "../queue/planJob";
 import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "../queue/queueUrl";
@@ -11,7 +11,7 @@ export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "gi
 
 export const TEST_USAGE = `usage: rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--filter TEXT] [--shard I/N]
                      [--allow-empty]
-                     [--record | --replay] [--journal DIR | --no-journal]
+                     [--record | --replay] [--journal DIR | --no-journal] [--bless | --baseline]
                      [--format text|json|junit|github] [--json]
                      [--queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--ceiling LIMITS]]
        rlm-plan test merge REPORT.json... [--format text|json|junit|github] [--json]`;
@@ -47,6 +47,13 @@ options:
                       --origin test lists them, each labelled FILE#CASE
   --no-journal        record no case in the run journal (not with --record: the cassettes are
                       derived from the journal)
+  --bless             record each passing case's run as its baseline, in NAME.rlmplan.baseline.json
+                      beside its test file (its other cases kept): review it and commit it
+  --baseline          fail a case whose run changed from its baseline: the path taken, the tool
+                      calls (order and arguments), the capabilities used, the cost (beyond the
+                      test file's baseline.cost_tolerance) or the value (unless the case judges
+                      it by contains or schema only); names the first step that differs, with
+                      the diff rlm-plan runs diff shows. With cassettes it needs no provider
   --queue URL         run every case as a job on a queue (rlm-plan worker --queue URL runs them,
                       each under its own host profile); one report, as with --jobs
   --redis-password-file FILE
@@ -83,6 +90,8 @@ export interface TestArgs {
   readonly ceiling?: Partial<Record<CeilingCounter, number>>;
   /** --journal DIR, or false for --no-journal. */
   readonly journal?: string | false;
+  /** --bless or --baseline. */
+  readonly baseline?: BaselineMode;
 }
 
 export interface MergeArgs {
@@ -107,7 +116,18 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
       "--journal": "a DIR",
       [PASSWORD_FILE_OPTION]: "a FILE",
     },
-    flags: ["--list", "--allow-empty", "--json", "--record", "--replay", "--no-journal", "--help", "-h"],
+    flags: [
+      "--list",
+      "--allow-empty",
+      "--json",
+      "--record",
+      "--replay",
+      "--no-journal",
+      "--bless",
+      "--baseline",
+      "--help",
+      "-h",
+    ],
     nonEmpty: [
       "--jobs",
       "--format",
@@ -160,6 +180,13 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
     return "--record derives the cassettes from the run journal: it cannot be given with --no-journal";
   if (queue && (journalDir !== undefined || noJournal))
     return "--journal and --no-journal are this machine's journal: with --queue each worker records in its own";
+  const bless = options.flags.has("--bless");
+  const gate = options.flags.has("--baseline");
+  if (bless && gate) return "--bless and --baseline cannot both be given: bless first, then hold runs to it";
+  if ((bless || gate) && noJournal)
+    return `${bless ? "--bless" : "--baseline"} reads each case's run from the run journal: it cannot be given with --no-journal`;
+  if ((bless || gate) && queue)
+    return `${bless ? "--bless" : "--baseline"} reads each case's run from this machine's run journal: it cannot be given with --queue`;
   const ceilingText = options.values.get("--ceiling");
   let ceiling: TestArgs["ceiling"];
   if (ceilingText !== undefined) {
@@ -186,6 +213,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
     ...(shard ? { shard } : {}),
     ...(filter !== undefined ? { filter } : {}),
     ...(noJournal ? { journal: false as const } : journalDir !== undefined ? { journal: journalDir } : {}),
+    ...(bless ? { baseline: "bless" as const } : gate ? { baseline: "check" as const } : {}),
   };
 }
 

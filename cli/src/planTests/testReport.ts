@@ -3,6 +3,7 @@
 // summary every format ends with.
 
 import type { CaseResult } from "@rlm-plan/core/testing";
+import { diffText } from "../runsDiff";
 
 export const REPORT_TYPE = "rlm-plan-test-report";
 export const REPORT_VERSION = 1;
@@ -37,4 +38,9 @@ export function summarize(cases: readonly ReportedCase[], durationMs: number): S
 export function summaryText(summary: Summary): string {
   const seconds = (summary.duration_ms / 1000).toFixed(1);
   return `${summary.passed} passed, ${summary.failed} failed (${summary.total} case${summary.total === 1 ? "" : "s"}, ${seconds} s)`;
+}
+
+/** A failure's message, and under a baseline failure the diff `rlm-plan runs diff` would show. */
+export function failureText(failure: CaseResult["failures"][number]): string {
+  return failure.diff ? `${failure.message}\n${diffText(failure.diff).trimEnd()}` : failure.message;
 }

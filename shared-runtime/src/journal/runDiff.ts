@@ -26,6 +26,8 @@ export interface StepDiff {
 
 export interface DiffedRun {
   readonly id: number;
+  /** How the run is named when it is not a journal run (a test case's blessed baseline); else "run ID". */
+  readonly name?: string;
   readonly status: string;
   readonly plan: string;
   readonly planFile: string | null;
@@ -67,21 +69,41 @@ export function diffRecordedRuns(store: JournalStore, a: number, b: number): Run
 
 /** Two runs, as runDetail reads them, compared step by step. */
 export function diffRuns(a: RunDetail, b: RunDetail): RunDiff {
-  const stepsA = stepsOf(a);
-  const stepsB = stepsOf(b);
+  return diffOutcomes(diffedRun(a), stepsOf(a), diffedRun(b), stepsOf(b), a.planDigest === b.planDigest);
+}
+
+/**
+ * Whether a difference of one aspect at a step is accepted (the baseline gate accepts a cost
+ * within its tolerance, a value its case does not hold exactly); `runs diff` accepts none.
+ */
+export type AcceptedDifference = (aspect: StepAspect, a: StepOutcome, b: StepOutcome) => boolean;
+
+/**
+ * Two runs' steps (by path key, as stepsOf gives them) compared: the one comparison of `runs diff`
+ * and the baseline gate (testing/baseline.ts), whose blessed side is no journal run.
+ */
+export function diffOutcomes(
+  runA: DiffedRun,
+  stepsA: ReadonlyMap<string, StepOutcome>,
+  runB: DiffedRun,
+  stepsB: ReadonlyMap<string, StepOutcome>,
+  samePlan: boolean,
+  accepted?: AcceptedDifference,
+): RunDiff {
   const steps: StepDiff[] = [];
   for (const key of executionOrder(stepsA, stepsB)) {
     const outcomeA = stepsA.get(key) ?? null;
     const outcomeB = stepsB.get(key) ?? null;
     const path = JSON.parse(key) as JsonPath;
-    const differs = outcomeA && outcomeB ? aspectsDiffering(outcomeA, outcomeB) : [];
+    const differs =
+      outcomeA && outcomeB
+        ? aspectsDiffering(outcomeA, outcomeB).filter((aspect) => !accepted?.(aspect, outcomeA, outcomeB))
+        : [];
     // Steps neither run started, in both plans, say nothing about either run.
     if (outcomeA?.status === "not run" && outcomeB?.status === "not run") continue;
     const change = !outcomeB ? "removed" : !outcomeA ? "added" : differs.length > 0 ? "changed" : "same";
     steps.push({ path, pointer: pointer(path), change, differs, a: outcomeA, b: outcomeB });
   }
-  const runA = diffedRun(a);
-  const runB = diffedRun(b);
   const firstDivergence = divergence(steps);
   const ended = (run: DiffedRun) =>
     `${run.status}\n${run.value?.sha256 ?? ""}\n${run.error ? canonicalText(run.error) : ""}`;
@@ -90,7 +112,7 @@ export function diffRuns(a: RunDetail, b: RunDetail): RunDiff {
     a: runA,
     b: runB,
     agree: firstDivergence === null && ended(runA) === ended(runB),
-    samePlan: a.planDigest === b.planDigest,
+    samePlan,
     firstDivergence,
     steps,
     summary: {
@@ -118,7 +140,8 @@ function divergence(steps: readonly StepDiff[]): StepDiff | null {
   return found;
 }
 
-function diffedRun(run: RunDetail): DiffedRun {
+/** A journal run's side of a diff. */
+export function diffedRun(run: RunDetail): DiffedRun {
   const d = run.details;
   return {
     id: run.id,

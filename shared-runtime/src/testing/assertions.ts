@@ -11,13 +11,16 @@ import type { BudgetRemaining, RunOutcome } from "../run/transitions";
 import { canonicalText } from "./requestDiff";
 import { schemaValidator } from "./valueSchemas";
 import type { Expectations } from "./testFile";
+import type { RunDiff } from "../journal/runDiff";
 
 export interface AssertionFailure {
-  /** Which expectation: ok (none given, the run failed), value, error, steps or costs. */
-  readonly assertion: "ok" | "value" | "error" | "steps" | "costs";
+  /** Which expectation: ok (none given, the run failed), value, error, steps, costs, or the baseline (--baseline). */
+  readonly assertion: "ok" | "value" | "error" | "steps" | "costs" | "baseline";
   readonly message: string;
   readonly expected?: JsonValue;
   readonly actual?: JsonValue;
+  /** A baseline failure's comparison, the blessed run (a) against this one (b), as `runs diff` makes it. */
+  readonly diff?: RunDiff;
 }
 
 /** What a run did, as the assertions see it. */

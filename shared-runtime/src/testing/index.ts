@@ -6,5 +6,7 @@ export * from "./runCase";
 export * from "./testRun";
 export * from "./cassetteFiles";
 export * from "./cassetteRecording";
+export * from "./baselineFiles";
+export { BASELINE_COST_COUNTERS, type CaseBaseline } from "./baseline";
 export * from "./testFileView";
 export { inExpectedOrder } from "./diffOrder";

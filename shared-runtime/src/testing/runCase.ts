@@ -23,6 +23,7 @@ import { checkExpectations, pointerOf, spentOf, type AssertionFailure, type Spen
 import { CassetteReplay, loadCassette, replayingHost, type ModelNames } from "./cassette";
 import { cassetteEntriesOf } from "./cassetteRecording";
 import type { CassetteFiles } from "./cassetteFiles";
+import type { BaselineFiles } from "./baselineFiles";
 import { offlineHost } from "./offlineHost";
 import type { CaseLocation, Expectations, TestCase } from "./testFile";
 
@@ -42,6 +43,8 @@ export interface CaseRunOptions {
    * `--no-journal`; recording cassettes needs the journal, so a case to record does not run).
    */
   readonly journal?: false | { readonly dir?: string };
+  /** --bless or --baseline: each case's run blessed, or held to its baseline (read from the journal). */
+  readonly baseline?: BaselineFiles;
   /** The mask of the test run's output: each case's session adds what it learns to it. */
   readonly mask?: SecretMask;
   /** A journal problem that did not stop a case (masked); a journal that cannot be opened is said for each case. */
@@ -117,12 +120,13 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   const prepared = session.prepareRun({
     origin: "test",
     label: caseLabel(testCase),
-    // Recording a cassette needs the journal even where the profile turns recording off.
+    // Recording a cassette, blessing or checking a baseline read the case's run back from the
+    // journal: it is on even where the profile turns recording off.
     ...(options.journal === false
       ? { journal: false as const }
       : options.journal?.dir !== undefined
         ? { journal: { dir: options.journal.dir } }
-        : answered === "recorded"
+        : answered === "recorded" || options.baseline
           ? { journal: { dir: profileJournalDir(suite.profile) } }
           : {}),
     given: caseOptions(testCase, mode),
@@ -153,6 +157,13 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     options.onRecorded?.(journal, testCase);
   }
   const judged = judgeRun(testCase.expect, suite.estimate, report, steps);
+  const gate = options.baseline?.judge(
+    testCase,
+    recorded ? { dir: recorded.dir, runId: recorded.id } : (unrecorded ?? "it is off"),
+    judged.spent,
+    judged.failures.length > 0,
+  );
+  if (gate) judged.failures.push(gate);
   // A replay miss is the reason, whatever the assertions say about the failure it caused.
   const miss = replay?.misses[0];
   if (miss && !judged.failures.some((f) => f.message.includes(miss.message)))

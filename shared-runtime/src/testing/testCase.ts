@@ -81,4 +81,6 @@ export interface TestSuite {
    * mocks for tools and providers the plan never calls. Located like errors.
    */
   readonly warnings: readonly HostProfileError[];
+  /** `baseline.cost_tolerance`: how far (a fraction) each cost counter may move from the blessed run's; none is 0. */
+  readonly costTolerance?: number;
 }

@@ -68,6 +68,7 @@ interface RawTestFile {
   readonly cassette?: string;
   readonly cases?: readonly RawCase[];
   readonly dataset?: Omit<RawCase, "name" | "inputs"> & { readonly file: string; readonly name?: string };
+  readonly baseline?: { readonly cost_tolerance?: number };
 }
 
 const readTestFile = schemaFileReader(TEST_FILE_SCHEMA, "the test file", {
@@ -208,6 +209,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
     cases,
     warnings,
     ...(plan ? { estimate: estimatePlan(plan) } : {}),
+    ...(raw.baseline?.cost_tolerance !== undefined ? { costTolerance: raw.baseline.cost_tolerance } : {}),
   };
   const fileMocks = mocksAt(raw.mocks, ["mocks"]);
   const names = new Map<string, number>();
