@@ -121,6 +121,8 @@ function settingsSection(): Record<string, unknown> {
     validationDelay: config.get<number>("validationDelay", 150),
     maxAnalyzedSize: config.get<number>("maxAnalyzedSize", 8_000_000),
     largePlanSize: config.get<number>("largePlanSize", 2_000_000),
+    maxWorkspaceDiagnosticFiles: config.get<number>("maxWorkspaceDiagnosticFiles", 2000),
+    inlayHints: { bindingTypes: config.get<boolean>("inlayHints.bindingTypes", false) },
     // Listing MCP tools starts programs of the workspace: never in an untrusted one.
     listMcpTools: vscode.workspace.isTrusted && config.get<boolean>("listMcpTools", true),
     allowPaths: userAllowPaths(),

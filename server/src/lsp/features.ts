@@ -56,6 +56,7 @@ import { journalRuns } from "./journalRuns";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
+import { pullDiagnostics, pushDiagnostics } from "./pullDiagnostics";
 import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
@@ -65,7 +66,7 @@ const documentSync: Feature = (ctx) => {
 const diagnostics: Feature = (ctx) => {
   const { connection, workspace } = ctx;
   workspace.onPlanAnalyzed((plan) => {
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: plan.document.uri,
       version: plan.document.version,
       diagnostics: planDiagnostics(plan, workspace.settings),
@@ -94,21 +95,21 @@ const diagnostics: Feature = (ctx) => {
         message: notAnalyzedMessage(document.uri, bytes, limit),
       });
     }
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: document.uri,
       version: document.version,
       diagnostics: [notAnalyzedDiagnostic(document.uri, bytes, limit)],
     });
   });
   workspace.onHostProfileChecked(({ document, file, result, toolListingFailures }) => {
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: document.uri,
       version: document.version,
       diagnostics: hostProfileDiagnostics(document, result, file, toolListingFailures),
     });
   });
   workspace.onMocksFileChecked(({ document, file, profile }) => {
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: document.uri,
       version: document.version,
       diagnostics: mocksDiagnostics(document, file, profile),
@@ -116,7 +117,7 @@ const diagnostics: Feature = (ctx) => {
   });
   workspace.onDocumentClosed((uri) => {
     told.delete(uri);
-    void connection.sendDiagnostics({ uri, diagnostics: [] });
+    pushDiagnostics(ctx, { uri, diagnostics: [] });
   });
 };
 
@@ -372,6 +373,7 @@ function withPlan<T>(ctx: FeatureContext, uri: string, answer: (plan: AnalyzedPl
 export const FEATURES: readonly Feature[] = [
   documentSync,
   diagnostics,
+  pullDiagnostics,
   hovers,
   completions,
   hostProfileStatus,
