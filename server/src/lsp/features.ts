@@ -7,11 +7,14 @@
 import {
   CodeActionKind,
   CodeLensRefreshRequest,
+  InlayHintRefreshRequest,
+  InlayHintRequest,
   LSPErrorCodes,
   MessageType,
   ShowMessageNotification,
   ResponseError,
   TextDocumentSyncKind,
+  type InlayHintParams,
   type PrepareRenameParams,
   type PrepareRenameResult,
   type RenameParams,
@@ -318,13 +321,29 @@ const lenses: Feature = (ctx) => {
 
 const hints: Feature = (ctx) => {
   ctx.declare({ inlayHintProvider: true });
-  ctx.connection.languages.inlayHint.on(
+  // Through onRequest, not connection.languages: the masked connection masks what it answers.
+  ctx.connection.onRequest(
+    InlayHintRequest.type,
     ctx.guard.request(
       "inlayHint",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => inlayHints(plan, params.range), []),
+      (params: InlayHintParams) =>
+        withPlan(
+          ctx,
+          params.textDocument.uri,
+          (plan) => inlayHints(plan, params.range, { bindingTypes: ctx.workspace.settings.bindingTypeHints }),
+          [],
+        ),
       [],
     ),
   );
+  // Turning binding types on or off changes every plan's hints: clients that can ask again.
+  let bindingTypes = ctx.workspace.settings.bindingTypeHints;
+  ctx.workspace.onWorkspaceChanged(() => {
+    if (ctx.workspace.settings.bindingTypeHints === bindingTypes) return;
+    bindingTypes = ctx.workspace.settings.bindingTypeHints;
+    if (ctx.clientCapabilities()?.workspace?.inlayHint?.refreshSupport !== true) return;
+    void ctx.connection.sendRequest(InlayHintRefreshRequest.type).catch(() => undefined);
+  });
 };
 
 const planRuns: Feature = (ctx) => {
