@@ -60,6 +60,7 @@ import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
 import { pullDiagnostics, pushDiagnostics } from "./pullDiagnostics";
+import { callHierarchy } from "./callHierarchy";
 import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
@@ -416,4 +417,5 @@ export const FEATURES: readonly Feature[] = [
   semanticTokens,
   documentHighlight,
   testFiles,
+  callHierarchy,
 ];

@@ -26,7 +26,7 @@ export interface FileReport {
 }
 
 /** The kinds of file that have diagnostics. */
-type Kind = "plan" | "host" | "mocks" | "test";
+export type Kind = "plan" | "host" | "mocks" | "test";
 
 /** The open document's diagnostics, else the file's on disk; undefined for a file with none to give. */
 export function fileDiagnostics(ctx: FeatureContext, uri: string): FileReport | undefined {
@@ -45,11 +45,15 @@ export function fileDiagnostics(ctx: FeatureContext, uri: string): FileReport | 
   if (kind === "plan" && size.size > workspace.settings.maxAnalyzedSize) {
     return { version: null, items: [notAnalyzedDiagnostic(uri, size.size, workspace.settings.maxAnalyzedSize)] };
   }
-  const limit = kind === "host" ? MAX_HOST_PROFILE_BYTES : kind === "mocks" ? MAX_MOCKS_BYTES : MAX_PLAN_BYTES;
-  // Bounded and never blocking: a FIFO named like a plan, or a file over the limit, throws.
-  const text = readTextFileSync(file, limit);
+  const text = readDiskText(file, kind);
   const document = TextDocument.create(uri, kind === "plan" ? PLAN_LANGUAGE_ID : "json", 0, text);
   return { version: null, items: checked(ctx, document, kind) };
+}
+
+/** A workspace file's text from disk, bounded by its kind's limit and never blocking (a FIFO named like a plan, or a file over the limit, throws). */
+export function readDiskText(file: string, kind: Kind): string {
+  const limit = kind === "host" ? MAX_HOST_PROFILE_BYTES : kind === "mocks" ? MAX_MOCKS_BYTES : MAX_PLAN_BYTES;
+  return readTextFileSync(file, limit);
 }
 
 function openKind(ctx: FeatureContext, document: TextDocument): Kind | undefined {
