@@ -8,7 +8,7 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JsonPath } from "@rlm-plan/core";
-import { pointer, type HostProfile } from "@rlm-plan/core/host";
+import type { HostProfile } from "@rlm-plan/core/host";
 import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
 import { isTestFile } from "@rlm-plan/core/workspaceFiles";
 import { getLocation } from "jsonc-parser";
@@ -23,12 +23,12 @@ import {
   type Position,
   type Range,
 } from "vscode-languageserver";
-import { hostNameAt } from "../service/definition";
+import { entryLocation, hostEntry, hostNameAt } from "../service/definition";
 import type { CalledKind, CallSite } from "../service/planCalls";
 import type { Feature, FeatureContext } from "./feature";
 import { uriToPath } from "./hostProfiles";
 import { testFileAt } from "./testFiles";
-import { WorkspacePlans, type PlanFile } from "./workspacePlans";
+import { workspacePlansOf, type PlanFile, type WorkspacePlans } from "./workspacePlans";
 
 /** What an item stands for, carried in its `data` between prepare and the calls requests. */
 type ItemData =
@@ -45,7 +45,7 @@ const SECTIONS: Readonly<Record<string, "tool" | "provider" | "mcp">> = {
 };
 
 export const callHierarchy: Feature = (ctx) => {
-  const plans = new WorkspacePlans(ctx);
+  const plans = workspacePlansOf(ctx);
   const items = new Items(ctx, plans);
   ctx.declare({ callHierarchyProvider: true });
   ctx.connection.onRequest(
@@ -211,11 +211,9 @@ class Items {
     fallback: { uri: string; range: Range },
   ): CallHierarchyItem {
     const profile = this.profile(hostFile);
-    const section = kind === "tool" ? "tools" : "providers";
-    const registered = kind === "tool" ? profile?.tools.has(name) : profile?.providers.has(name);
-    const route = kind === "tool" && !registered && hostFile ? this.mcpRouteOf(name, hostFile) : undefined;
-    const entry = profile && (registered ? [section, name] : route ? ["mcpServers", route] : undefined);
-    const where = entry && profile ? this.entry(profile, entry) : fallback;
+    const entry = profile && hostEntry(profile, { section: kind === "tool" ? "tools" : "providers", name });
+    const route = entry?.[0] === "mcpServers" ? entry[1] : undefined;
+    const where = entry && profile ? entryLocation(profile, entry) : fallback;
     return {
       name,
       kind: kind === "tool" ? SymbolKind.Function : SymbolKind.Interface,
@@ -230,7 +228,7 @@ class Items {
   private mcp(server: string, hostFile: string): CallHierarchyItem {
     const profile = this.profile(hostFile);
     const where = profile
-      ? this.entry(profile, ["mcpServers", server])
+      ? entryLocation(profile, ["mcpServers", server])
       : { uri: pathToFileURL(hostFile).href, range: START };
     return {
       name: server,
@@ -240,15 +238,6 @@ class Items {
       range: where.range,
       selectionRange: where.range,
       data: { t: "mcp", server, host: hostFile } satisfies ItemData,
-    };
-  }
-
-  private entry(profile: HostProfile, path: string[]): { uri: string; range: Range } {
-    const where = profile.locate(pointer(path), "key");
-    const start = { line: where.line - 1, character: where.column - 1 };
-    return {
-      uri: pathToFileURL(profile.file).href,
-      range: { start, end: { line: start.line, character: start.character + where.length } },
     };
   }
 

@@ -23,12 +23,10 @@ import {
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
 import { codeLenses } from "../service/codeLens";
-import { definition } from "../service/definition";
 import { foldingRanges } from "../service/folding";
 import { formatPlan } from "../service/formatting";
-import { hostProfileFile, hostProfileOf } from "./hostProfileFile";
+import { hostProfileFile } from "./hostProfileFile";
 import { inlayHints } from "../service/inlayHints";
-import { references } from "../service/references";
 import { prepareRename, rename } from "../service/rename";
 import { createPlanRunner } from "./runPlan";
 import { capabilitiesUsedBy, completion } from "../service/completion";
@@ -61,6 +59,7 @@ import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
 import { pullDiagnostics, pushDiagnostics } from "./pullDiagnostics";
 import { callHierarchy } from "./callHierarchy";
+import { definitions, documentLinks, referenceSearch } from "./navigation";
 import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
@@ -178,34 +177,6 @@ const hostProfileStatus: Feature = (ctx) => {
         uri: "",
         hostProfile: null,
       },
-    ),
-  );
-};
-
-const definitions: Feature = (ctx) => {
-  ctx.declare({ definitionProvider: true });
-  ctx.connection.onDefinition(
-    ctx.guard.request(
-      "definition",
-      (params) => {
-        const plan = ctx.workspace.plan(params.textDocument.uri);
-        return plan ? definition(plan, params.position, hostProfileOf(ctx.workspace, plan)) : [];
-      },
-      [],
-    ),
-  );
-};
-
-const referenceSearch: Feature = (ctx) => {
-  ctx.declare({ referencesProvider: true });
-  ctx.connection.onReferences(
-    ctx.guard.request(
-      "references",
-      (params) => {
-        const plan = ctx.workspace.plan(params.textDocument.uri);
-        return plan ? references(plan, params.position, params.context.includeDeclaration) : [];
-      },
-      [],
     ),
   );
 };
@@ -418,4 +389,5 @@ export const FEATURES: readonly Feature[] = [
   documentHighlight,
   testFiles,
   callHierarchy,
+  documentLinks,
 ];

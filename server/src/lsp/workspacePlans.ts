@@ -36,6 +36,18 @@ export interface TestFileOfPlan {
   readonly range: Range;
 }
 
+const shared = new WeakMap<FeatureContext, WorkspacePlans>();
+
+/** The one index of a server's workspace plans, shared by the features that read it. */
+export function workspacePlansOf(ctx: FeatureContext): WorkspacePlans {
+  let plans = shared.get(ctx);
+  if (!plans) {
+    plans = new WorkspacePlans(ctx);
+    shared.set(ctx, plans);
+  }
+  return plans;
+}
+
 export class WorkspacePlans {
   private readonly onDisk = new Map<string, { stamp: string; plan: PlanFile | undefined }>();
 
