@@ -116,16 +116,14 @@ describe("pull diagnostics", () => {
     });
     const first = await pullWorkspace(client);
     expectGolden(readable(workspace, first), "pull-diagnostics", "workspace.expected.txt");
-    const again = await pullWorkspace(client, first.items);
-    assert.deepEqual(
-      again.items.map((item) => [item.uri.slice(workspace.uri("").length + 1), item.kind]),
-      [
-        ["a.rlmplan.json", "unchanged"],
-        ["a.rlmplan.test.json", "unchanged"],
-        ["rlmplan.host.json", "unchanged"],
-        ["sub/b.rlmplan.json", "unchanged"],
-      ],
-    );
+    // Nothing changed: the request is held (the protocol's long poll) until something does.
+    let answered = false;
+    const held = pullWorkspace(client, first.items).then((report) => {
+      answered = true;
+      return report;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(answered, false, "a workspace pull with nothing new is held");
 
     // The tool is renamed in the open host profile: the plan nobody opened breaks.
     const hostUri = await client.open(workspace.path("rlmplan.host.json"), hostProfile(HOST), "json");
@@ -135,11 +133,18 @@ describe("pull diagnostics", () => {
     await until("a refresh request", () => (refreshes.count > before ? true : undefined));
     const broken = await pullWorkspace(client, first.items);
     expectGolden(readable(workspace, broken), "pull-diagnostics", "renamed-in-editor.expected.txt");
+    // The held request was answered too (with what it saw when the profile changed).
+    assert.ok((await held).items.some((item) => item.kind === "full"));
 
-    // Closed and written back on disk as it was: the watcher's event mends the plan.
+    // Closed and written back on disk as it was: the watcher's event mends the plan; a plan
+    // deleted on disk has its problems cleared.
     await client.close(hostUri);
     workspace.write("rlmplan.host.json", hostProfile(HOST));
-    await client.filesChanged([{ uri: hostUri, type: FileChangeType.Changed }]);
+    workspace.remove("sub/b.rlmplan.json");
+    await client.filesChanged([
+      { uri: hostUri, type: FileChangeType.Changed },
+      { uri: workspace.uri("sub/b.rlmplan.json"), type: FileChangeType.Deleted },
+    ]);
     const mended = await pullWorkspace(client, broken.items);
     expectGolden(readable(workspace, mended), "pull-diagnostics", "mended-on-disk.expected.txt");
     assert.equal(client.diagnostics.size, 0, "a client that pulls gets nothing pushed");

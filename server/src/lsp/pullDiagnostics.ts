@@ -21,6 +21,7 @@ import {
   type ResponseError,
   type WorkspaceDiagnosticParams,
   type DocumentDiagnosticReport,
+  type ProgressToken,
   type PublishDiagnosticsParams,
   type WorkspaceDocumentDiagnosticReport,
   type WorkspaceDiagnosticReport,
@@ -68,6 +69,10 @@ export const pullDiagnostics: Feature = (ctx) => {
   });
   // An edit to an open plan can change what a test file on disk reports about it.
   ctx.documents.onDidChangeContent(() => disk.edited());
+  const changes = new Changes();
+  workspace.onWorkspaceChanged(() => changes.happened());
+  ctx.documents.onDidChangeContent(() => changes.happened());
+  ctx.documents.onDidClose(() => changes.happened());
 
   // Through onRequest, not connection.languages: the masked connection masks what these answer.
   connection.onRequest(
@@ -89,6 +94,57 @@ export const pullDiagnostics: Feature = (ctx) => {
     ),
   );
 
+  /** Every file's report, or undefined when cancelled; with a token, sent in batches as partial results. */
+  const report = async (
+    previous: ReadonlyMap<string, string>,
+    partial: ProgressToken | undefined,
+    token: CancellationToken,
+  ): Promise<WorkspaceDocumentDiagnosticReport[] | undefined> => {
+    const folder = workspace.folder;
+    if (folder === undefined) return [];
+    const cap = workspace.settings.maxWorkspaceDiagnosticFiles;
+    const found = [...new Set([...findWorkspaceFiles(folder, cap + 1), ...findTestFiles(folder, cap + 1)])].sort();
+    if (found.length > cap) {
+      const message = `rlm-plan: workspace diagnostics cover the first ${cap} of the workspace's plans, host profiles and test files (setting rlmPlan.maxWorkspaceDiagnosticFiles): the rest are left out until they are opened.`;
+      if (!warned.has(message)) connection.console.warn(message);
+      warned.add(message);
+    }
+    const items: WorkspaceDocumentDiagnosticReport[] = [];
+    const flush = (): void => {
+      if (partial === undefined || items.length === 0) return;
+      void connection.sendProgress(WorkspaceDiagnosticRequest.partialResult, partial, { items: items.splice(0) });
+    };
+    const reported = new Set<string>();
+    for (const [index, file] of found.slice(0, cap).entries()) {
+      if (index > 0 && index % BATCH === 0) {
+        flush();
+        if (await cancelled(token)) return undefined;
+      }
+      const uri = pathToFileURL(file).href;
+      let fileReport: FileReport | undefined;
+      try {
+        fileReport = ctx.documents.get(uri) ? fileDiagnostics(ctx, uri) : disk.report(ctx, uri, file);
+      } catch (error) {
+        connection.console.warn(`rlm-plan: ${file} was left out of workspace diagnostics: ${describeError(error)}`);
+      }
+      if (!fileReport) continue;
+      reported.add(uri);
+      const resultId = resultIdOf(fileReport.items);
+      const { version } = fileReport;
+      items.push(
+        previous.get(uri) === resultId
+          ? { kind: DocumentDiagnosticReportKind.Unchanged, uri, version, resultId }
+          : { kind: DocumentDiagnosticReportKind.Full, uri, version, resultId, items: fileReport.items },
+      );
+    }
+    // A file reported before that is gone (deleted, renamed, past the cap): its problems go too.
+    for (const uri of previous.keys())
+      if (!reported.has(uri) && !ctx.documents.get(uri))
+        items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, items: [] });
+    flush();
+    return items;
+  };
+
   const warned = new Set<string>();
   connection.onRequest(
     WorkspaceDiagnosticRequest.type,
@@ -97,54 +153,19 @@ export const pullDiagnostics: Feature = (ctx) => {
         "workspace/diagnostic",
         async (params, token) => {
           await workspace.settingsReady();
-          const folder = workspace.folder;
-          if (folder === undefined) return { items: [] };
-          const cap = workspace.settings.maxWorkspaceDiagnosticFiles;
-          const found = [
-            ...new Set([...findWorkspaceFiles(folder, cap + 1), ...findTestFiles(folder, cap + 1)]),
-          ].sort();
-          if (found.length > cap) {
-            const message = `rlm-plan: workspace diagnostics cover the first ${cap} of the workspace's plans, host profiles and test files (setting rlmPlan.maxWorkspaceDiagnosticFiles): the rest are left out until they are opened.`;
-            if (!warned.has(message)) connection.console.warn(message);
-            warned.add(message);
-          }
           const previous = new Map(params.previousResultIds.map(({ uri, value }) => [uri, value]));
-          const partial = params.partialResultToken;
-          const items: WorkspaceDocumentDiagnosticReport[] = [];
-          const flush = (): void => {
-            if (partial === undefined || items.length === 0) return;
-            void connection.sendProgress(WorkspaceDiagnosticRequest.partialResult, partial, { items: items.splice(0) });
-          };
-          for (const [index, file] of found.slice(0, cap).entries()) {
-            if (index > 0 && index % BATCH === 0) {
-              flush();
-              if (await cancelled(token)) return { items: [] };
-            }
-            const uri = pathToFileURL(file).href;
-            let report: FileReport | undefined;
-            try {
-              report = ctx.documents.get(uri) ? fileDiagnostics(ctx, uri) : disk.report(ctx, uri, file);
-            } catch (error) {
-              connection.console.warn(
-                `rlm-plan: ${file} was left out of workspace diagnostics: ${describeError(error)}`,
-              );
-            }
-            if (!report) continue;
-            const resultId = resultIdOf(report.items);
-            items.push(
-              previous.get(uri) === resultId
-                ? { kind: DocumentDiagnosticReportKind.Unchanged, uri, version: report.version, resultId }
-                : {
-                    kind: DocumentDiagnosticReportKind.Full,
-                    uri,
-                    version: report.version,
-                    resultId,
-                    items: report.items,
-                  },
-            );
+          // Held while nothing the client has changes (the protocol's long poll): a client such as
+          // VS Code asks again as soon as it is answered, and would otherwise walk the workspace
+          // every two seconds. A partial-results request is answered at once.
+          const hold = previous.size > 0 && params.partialResultToken === undefined;
+          for (;;) {
+            // Waited on from before the report is made: a change while it is made is not missed.
+            const changed = hold ? changes.next() : undefined;
+            const items = await report(previous, params.partialResultToken, token);
+            if (!items) return { items: [] };
+            if (!changed || items.some((item) => item.kind === DocumentDiagnosticReportKind.Full)) return { items };
+            if (!(await changed.orCancelled(token))) return { items: [] };
           }
-          flush();
-          return { items };
         },
         { items: [] },
       ),
@@ -163,6 +184,40 @@ function withoutCancelData<P, R>(
     params: P,
     token: CancellationToken,
   ) => Promise<R | ResponseError<DiagnosticServerCancellationData>>;
+}
+
+/** Longest a workspace request is held: files changed on disk that no watcher reports are read then. */
+const HOLD_MS = 60_000;
+
+/** The next change of anything a workspace report depends on, for a held request to wait on. */
+class Changes {
+  private waiting: (() => void)[] = [];
+
+  happened(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
+  }
+
+  /** A wait that starts now: `orCancelled` is true after a change (or HOLD_MS), false on cancellation. */
+  next(): { orCancelled(token: CancellationToken): Promise<boolean> } {
+    const changed = new Promise<void>((resolve) => this.waiting.push(resolve));
+    return {
+      orCancelled: async (token) => {
+        let stop: { dispose(): void } | undefined;
+        let timer: NodeJS.Timeout | undefined;
+        const cancelled = new Promise<void>((resolve) => (stop = token.onCancellationRequested(() => resolve())));
+        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, HOLD_MS).unref()));
+        try {
+          await Promise.race([changed, cancelled, late]);
+        } finally {
+          stop?.dispose();
+          clearTimeout(timer);
+        }
+        return !token.isCancellationRequested;
+      },
+    };
+  }
 }
 
 /** Lets queued messages (a cancellation) in, then says whether the request was cancelled. */
