@@ -1,5 +1,5 @@
 // Call hierarchy over the protocol, both directions, against golden files
-// (test/service/golden/call-hierarchy/): a plan's outgoing calls (its sub-plans, then the tools,
+// (test/protocol/golden/call-hierarchy/): a plan's outgoing calls (its sub-plans, then the tools,
 // providers and MCP servers each calls); a tool's, a provider's and an MCP server's incoming calls
 // across the workspace, plans not open and test files included; prepared in a plan, on a name,
 // and on a host profile's entry.
@@ -14,7 +14,7 @@ import {
   type CallHierarchyItem,
   type Range,
 } from "vscode-languageserver-protocol/node";
-import { expectGolden } from "../service/support/golden";
+import { expectProtocolGolden } from "./support/golden";
 import { hostProfile, LspClient, positionAt, TempWorkspace } from "./support/lspClient";
 
 const HOST = {
@@ -120,6 +120,6 @@ describe("call hierarchy", () => {
     const plan = await prepare(main, MAIN, '"steps"');
     lines.push(`incoming of ${show(plan)}`);
     await incoming(plan);
-    expectGolden(`${lines.join("\n")}\n`, "call-hierarchy", "workspace.expected.txt");
+    expectProtocolGolden(`${lines.join("\n")}\n`, "call-hierarchy", "workspace.expected.txt");
   });
 });

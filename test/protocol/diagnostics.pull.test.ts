@@ -2,7 +2,7 @@
 // gets nothing pushed; workspace/diagnostic reports plans, host profiles and test files that are
 // not open, follows the host profile as it changes (in the editor and on disk), answers
 // `unchanged` for a result id that still holds, and is bounded (a cap, partial results,
-// cancellation). The reports are golden files (test/service/golden/pull-diagnostics/).
+// cancellation). The reports are golden files (test/protocol/golden/pull-diagnostics/).
 
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
@@ -19,7 +19,7 @@ import {
   type WorkspaceDiagnosticReportPartialResult,
   type WorkspaceDocumentDiagnosticReport,
 } from "vscode-languageserver-protocol/node";
-import { expectGolden } from "../service/support/golden";
+import { expectProtocolGolden } from "./support/golden";
 import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
 
 const HOST = {
@@ -115,7 +115,7 @@ describe("pull diagnostics", () => {
       workspaceDiagnostics: true,
     });
     const first = await pullWorkspace(client);
-    expectGolden(readable(workspace, first), "pull-diagnostics", "workspace.expected.txt");
+    expectProtocolGolden(readable(workspace, first), "pull-diagnostics", "workspace.expected.txt");
     // Nothing changed: the request is held (the protocol's long poll) until something does.
     let answered = false;
     const held = pullWorkspace(client, first.items).then((report) => {
@@ -132,7 +132,7 @@ describe("pull diagnostics", () => {
     await client.change(hostUri, hostProfile(renamed));
     await until("a refresh request", () => (refreshes.count > before ? true : undefined));
     const broken = await pullWorkspace(client, first.items);
-    expectGolden(readable(workspace, broken), "pull-diagnostics", "renamed-in-editor.expected.txt");
+    expectProtocolGolden(readable(workspace, broken), "pull-diagnostics", "renamed-in-editor.expected.txt");
     // The held request was answered too (with what it saw when the profile changed).
     assert.ok((await held).items.some((item) => item.kind === "full"));
 
@@ -146,7 +146,7 @@ describe("pull diagnostics", () => {
       { uri: workspace.uri("sub/b.rlmplan.json"), type: FileChangeType.Deleted },
     ]);
     const mended = await pullWorkspace(client, broken.items);
-    expectGolden(readable(workspace, mended), "pull-diagnostics", "mended-on-disk.expected.txt");
+    expectProtocolGolden(readable(workspace, mended), "pull-diagnostics", "mended-on-disk.expected.txt");
     assert.equal(client.diagnostics.size, 0, "a client that pulls gets nothing pushed");
   });
 

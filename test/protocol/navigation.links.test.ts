@@ -1,5 +1,5 @@
 // Links, definitions and references between workspace files over the protocol, against one
-// golden file (test/service/golden/navigation/): document links in a plan (an input's file, a
+// golden file (test/protocol/golden/navigation/): document links in a plan (an input's file, a
 // tool's script, an MCP tool's server program), a host profile (input paths, command argv, MCP
 // command and args) and a test file (`plan`, `cassette`, `dataset.file`); go to definition from a
 // tool or input name to its host-profile entry and its file; references from a host profile's
@@ -15,7 +15,7 @@ import {
   type Location,
   type Range,
 } from "vscode-languageserver-protocol/node";
-import { expectGolden } from "../service/support/golden";
+import { expectProtocolGolden } from "./support/golden";
 import { hostProfile, LspClient, positionAt, TempWorkspace } from "./support/lspClient";
 
 const HOST = {
@@ -74,7 +74,7 @@ describe("links, definitions and references across workspace files", () => {
   after(async () => {
     await client.stop();
     workspace.dispose();
-    expectGolden(`${lines.join("\n")}\n`, "navigation", "links.expected.txt");
+    expectProtocolGolden(`${lines.join("\n")}\n`, "navigation", "links.expected.txt");
   });
 
   const relative = (uri: string | undefined) => (uri ?? "").slice(workspace.uri("").length + 1);

@@ -8,8 +8,7 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JsonPath } from "@rlm-plan/core";
-import type { HostProfile } from "@rlm-plan/core/host";
-import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
+import { mcpRoute, type HostProfile } from "@rlm-plan/core/host";
 import { isTestFile } from "@rlm-plan/core/workspaceFiles";
 import { getLocation } from "jsonc-parser";
 import {

@@ -7,8 +7,7 @@
 
 import { statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
-import { workspacePath } from "@rlm-plan/core/host/workspaceBoundary";
+import { mcpRoute, workspacePath } from "@rlm-plan/core/host";
 import { isTestFile } from "@rlm-plan/core/workspaceFiles";
 import { getLocation } from "jsonc-parser";
 import {

@@ -22,26 +22,16 @@ import {
   type WorkspaceDiagnosticParams,
   type DocumentDiagnosticReport,
   type ProgressToken,
-  type PublishDiagnosticsParams,
   type WorkspaceDocumentDiagnosticReport,
   type WorkspaceDiagnosticReport,
 } from "vscode-languageserver";
+import { clientPulls } from "./diagnosticsPush";
 import type { Feature, FeatureContext } from "./feature";
 import { fileDiagnostics, type FileReport } from "./fileDiagnostics";
 import { describeError } from "./guard";
 
 /** Reports sent per partial result, and files checked between two looks at cancellation. */
 const BATCH = 50;
-
-/** True when the client pulls diagnostics: then the server pushes none. */
-export function clientPulls(ctx: FeatureContext): boolean {
-  return ctx.clientCapabilities()?.textDocument?.diagnostic !== undefined;
-}
-
-/** Publishes diagnostics unless the client pulls them (then it asks, and would see them twice). */
-export function pushDiagnostics(ctx: FeatureContext, params: PublishDiagnosticsParams): void {
-  if (!clientPulls(ctx)) void ctx.connection.sendDiagnostics(params);
-}
 
 /** The result id of a report: a digest of its diagnostics, so equal reports have equal ids. */
 function resultIdOf(items: readonly Diagnostic[]): string {

@@ -22,7 +22,7 @@ import { RunTestCasesRequest, TestFileRequest, type TestCaseRunResult } from "..
 import { testFileCases, testFileDiagnostics } from "../service/testFileLanguage";
 import type { Feature, FeatureContext } from "./feature";
 import { uriToPath } from "./hostProfiles";
-import { pushDiagnostics } from "./pullDiagnostics";
+import { pushDiagnostics } from "./diagnosticsPush";
 
 /** Cases of one test file run at once (each case's run is a startRun of its own). */
 const TEST_JOBS = 4;

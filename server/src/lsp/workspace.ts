@@ -2,6 +2,7 @@
 // profiles, one cached analysis per plan version, debounced re-analysis as the user types,
 // the settings, and host profiles found per plan and watched (on disk and in the editor) so
 // that every open plan is checked again when its host changes.
+// Over 400 lines because it is the one owner of the documents' lifecycle and of the events every feature listens to.
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
@@ -255,12 +256,9 @@ export class PlanWorkspace {
     if (this.registerDynamically.watchedFiles) {
       void this.connection.client.register(DidChangeWatchedFilesNotification.type, {
         // Plans and test files too: pull diagnostics report files that are not open.
-        watchers: [
-          HOST_PROFILE_FILENAME,
-          ...[...PLAN_FILE_SUFFIXES, TEST_FILE_SUFFIX].map((suffix) => `*${suffix}`),
-        ].map((name) => ({
-          globPattern: `**/${name}`,
-        })),
+        watchers: [HOST_PROFILE_FILENAME, ...[...PLAN_FILE_SUFFIXES, TEST_FILE_SUFFIX].map((end) => `*${end}`)].map(
+          (name) => ({ globPattern: `**/${name}` }),
+        ),
       });
     }
     if (this.pullConfiguration) {

@@ -3,8 +3,7 @@
 // tool an MCP server offers: to the server's entry). The files they name are the shell's to add
 // (lsp/navigation.ts: the disk and the workspace boundary).
 
-import { pointer, type HostProfile } from "@rlm-plan/core/host";
-import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
+import { mcpRoute, pointer, type HostProfile } from "@rlm-plan/core/host";
 import { pathToFileURL } from "node:url";
 import type { Location, Position } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";

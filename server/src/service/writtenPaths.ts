@@ -7,8 +7,7 @@
 
 import { dirname, resolve } from "node:path";
 import type { JsonPath } from "@rlm-plan/core";
-import type { HostProfile } from "@rlm-plan/core/host";
-import { mcpRoute } from "@rlm-plan/core/host/mcp/spec";
+import { mcpRoute, type HostProfile } from "@rlm-plan/core/host";
 import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser";
 import type { Range } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
