@@ -66,6 +66,17 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
   const channel = maskedMethods(vscode.window.createOutputChannel(CLIENT_NAME, { log: true }), CLIENT_SECRETS);
   context.subscriptions.push(channel);
   let firstPlanDiagnostics = false;
+  const firstDiagnostics = (uri: vscode.Uri): void => {
+    if (firstPlanDiagnostics || !uri.path.endsWith(".rlmplan.json")) return;
+    firstPlanDiagnostics = true;
+    const at = new Date();
+    setTimeout(() => {
+      const turn = Date.now() - at.getTime();
+      channel.appendLine(
+        `First plan diagnostics: ${path.basename(uri.path)} at ${at.toISOString()} (the extension host's next turn ${turn} ms later)`,
+      );
+    }, 0);
+  };
   const clientOptions: LanguageClientOptions = {
     documentSelector,
     // The extension has its own run UI (progress, Plan Runs view): the lens names its command.
@@ -83,15 +94,14 @@ export function createLanguageClient(context: vscode.ExtensionContext): Language
       // loop's next turn came says whether a busy extension host held them.
       handleDiagnostics: (uri, diagnostics, next) => {
         next(uri, diagnostics);
-        if (firstPlanDiagnostics || !uri.path.endsWith(".rlmplan.json")) return;
-        firstPlanDiagnostics = true;
-        const at = new Date();
-        setTimeout(() => {
-          const turn = Date.now() - at.getTime();
-          channel.appendLine(
-            `First plan diagnostics: ${path.basename(uri.path)} at ${at.toISOString()} (the extension host's next turn ${turn} ms later)`,
-          );
-        }, 0);
+        firstDiagnostics(uri);
+      },
+      // The server is pulled (vscode-languageclient declares pull diagnostics, so it pushes none):
+      // a plan's first report is timed as a pushed one was.
+      provideDiagnostics: async (document, previousResultId, token, next) => {
+        const report = await next(document, previousResultId, token);
+        firstDiagnostics(document instanceof vscode.Uri ? document : document.uri);
+        return report;
       },
       workspace: {
         // The server pulls settings too: what it reads never turns MCP listing on in an untrusted workspace.
@@ -121,6 +131,8 @@ function settingsSection(): Record<string, unknown> {
     validationDelay: config.get<number>("validationDelay", 150),
     maxAnalyzedSize: config.get<number>("maxAnalyzedSize", 8_000_000),
     largePlanSize: config.get<number>("largePlanSize", 2_000_000),
+    maxWorkspaceDiagnosticFiles: config.get<number>("maxWorkspaceDiagnosticFiles", 2000),
+    inlayHints: { bindingTypes: config.get<boolean>("inlayHints.bindingTypes", false) },
     // Listing MCP tools starts programs of the workspace: never in an untrusted one.
     listMcpTools: vscode.workspace.isTrusted && config.get<boolean>("listMcpTools", true),
     allowPaths: userAllowPaths(),

@@ -41,6 +41,13 @@ export interface RlmPlanSettings {
    * setting is application-scoped.
    */
   readonly allowPaths?: readonly string[];
+  /**
+   * Files (plans, host profiles, test files) a `workspace/diagnostic` report covers at most, in
+   * the workspace's sorted order; the log says when files are left out. Default 2000.
+   */
+  readonly maxWorkspaceDiagnosticFiles?: number;
+  /** Inlay hints: `bindingTypes` shows each binding's type after its `bind` (default off). */
+  readonly inlayHints?: { readonly bindingTypes?: boolean };
 }
 
 /**

@@ -7,11 +7,14 @@
 import {
   CodeActionKind,
   CodeLensRefreshRequest,
+  InlayHintRefreshRequest,
+  InlayHintRequest,
   LSPErrorCodes,
   MessageType,
   ShowMessageNotification,
   ResponseError,
   TextDocumentSyncKind,
+  type InlayHintParams,
   type PrepareRenameParams,
   type PrepareRenameResult,
   type RenameParams,
@@ -20,16 +23,14 @@ import {
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
 import { codeLenses } from "../service/codeLens";
-import { definition } from "../service/definition";
 import { foldingRanges } from "../service/folding";
 import { formatPlan } from "../service/formatting";
-import { hostProfileFile, hostProfileOf } from "./hostProfileFile";
+import { hostProfileFile } from "./hostProfileFile";
 import { inlayHints } from "../service/inlayHints";
-import { references } from "../service/references";
 import { prepareRename, rename } from "../service/rename";
 import { createPlanRunner } from "./runPlan";
 import { capabilitiesUsedBy, completion } from "../service/completion";
-import { hostProfileDiagnostics, planDiagnostics } from "../service/diagnostics";
+import { planDiagnostics } from "../service/diagnostics";
 import { mocksDiagnostics } from "../service/mocksDiagnostics";
 import { notAnalyzedDiagnostic, notAnalyzedMessage, notGraphedMessage } from "../service/sizeLimits";
 import { uriToPath } from "./hostProfiles";
@@ -57,7 +58,11 @@ import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
 import { hostProfileCodeActions, lockUpdates } from "./lockFeature";
-import { lockDiagnostics } from "../service/lockDiagnostics";
+import { profileDiagnostics } from "../service/lockDiagnostics";
+import { pullDiagnostics } from "./pullDiagnostics";
+import { pushDiagnostics } from "./diagnosticsPush";
+import { callHierarchy } from "./callHierarchy";
+import { definitions, documentLinks, referenceSearch } from "./navigation";
 import { testFileCompletion, testFileHover, testFileLenses } from "../service/testFileLanguage";
 
 const documentSync: Feature = (ctx) => {
@@ -67,7 +72,7 @@ const documentSync: Feature = (ctx) => {
 const diagnostics: Feature = (ctx) => {
   const { connection, workspace } = ctx;
   workspace.onPlanAnalyzed((plan) => {
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: plan.document.uri,
       version: plan.document.version,
       diagnostics: planDiagnostics(plan, workspace.settings),
@@ -96,24 +101,21 @@ const diagnostics: Feature = (ctx) => {
         message: notAnalyzedMessage(document.uri, bytes, limit),
       });
     }
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: document.uri,
       version: document.version,
       diagnostics: [notAnalyzedDiagnostic(document.uri, bytes, limit)],
     });
   });
   workspace.onHostProfileChecked(({ document, file, result, toolListingFailures, lock }) => {
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: document.uri,
       version: document.version,
-      diagnostics: [
-        ...hostProfileDiagnostics(document, result, file, toolListingFailures),
-        ...(result.ok && lock ? lockDiagnostics(document, result.profile, lock) : []),
-      ],
+      diagnostics: profileDiagnostics(document, result, file, toolListingFailures, lock),
     });
   });
   workspace.onMocksFileChecked(({ document, file, profile }) => {
-    void connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: document.uri,
       version: document.version,
       diagnostics: mocksDiagnostics(document, file, profile),
@@ -121,7 +123,7 @@ const diagnostics: Feature = (ctx) => {
   });
   workspace.onDocumentClosed((uri) => {
     told.delete(uri);
-    void connection.sendDiagnostics({ uri, diagnostics: [] });
+    pushDiagnostics(ctx, { uri, diagnostics: [] });
   });
 };
 
@@ -178,34 +180,6 @@ const hostProfileStatus: Feature = (ctx) => {
         uri: "",
         hostProfile: null,
       },
-    ),
-  );
-};
-
-const definitions: Feature = (ctx) => {
-  ctx.declare({ definitionProvider: true });
-  ctx.connection.onDefinition(
-    ctx.guard.request(
-      "definition",
-      (params) => {
-        const plan = ctx.workspace.plan(params.textDocument.uri);
-        return plan ? definition(plan, params.position, hostProfileOf(ctx.workspace, plan)) : [];
-      },
-      [],
-    ),
-  );
-};
-
-const referenceSearch: Feature = (ctx) => {
-  ctx.declare({ referencesProvider: true });
-  ctx.connection.onReferences(
-    ctx.guard.request(
-      "references",
-      (params) => {
-        const plan = ctx.workspace.plan(params.textDocument.uri);
-        return plan ? references(plan, params.position, params.context.includeDeclaration) : [];
-      },
-      [],
     ),
   );
 };
@@ -323,13 +297,29 @@ const lenses: Feature = (ctx) => {
 
 const hints: Feature = (ctx) => {
   ctx.declare({ inlayHintProvider: true });
-  ctx.connection.languages.inlayHint.on(
+  // Through onRequest, not connection.languages: the masked connection masks what it answers.
+  ctx.connection.onRequest(
+    InlayHintRequest.type,
     ctx.guard.request(
       "inlayHint",
-      (params) => withPlan(ctx, params.textDocument.uri, (plan) => inlayHints(plan, params.range), []),
+      (params: InlayHintParams) =>
+        withPlan(
+          ctx,
+          params.textDocument.uri,
+          (plan) => inlayHints(plan, params.range, { bindingTypes: ctx.workspace.settings.bindingTypeHints }),
+          [],
+        ),
       [],
     ),
   );
+  // Turning binding types on or off changes every plan's hints: clients that can ask again.
+  let bindingTypes = ctx.workspace.settings.bindingTypeHints;
+  ctx.workspace.onWorkspaceChanged(() => {
+    if (ctx.workspace.settings.bindingTypeHints === bindingTypes) return;
+    bindingTypes = ctx.workspace.settings.bindingTypeHints;
+    if (ctx.clientCapabilities()?.workspace?.inlayHint?.refreshSupport !== true) return;
+    void ctx.connection.sendRequest(InlayHintRefreshRequest.type).catch(() => undefined);
+  });
 };
 
 const planRuns: Feature = (ctx) => {
@@ -378,6 +368,7 @@ function withPlan<T>(ctx: FeatureContext, uri: string, answer: (plan: AnalyzedPl
 export const FEATURES: readonly Feature[] = [
   documentSync,
   diagnostics,
+  pullDiagnostics,
   hovers,
   completions,
   hostProfileStatus,
@@ -402,4 +393,6 @@ export const FEATURES: readonly Feature[] = [
   documentHighlight,
   testFiles,
   lockUpdates,
+  callHierarchy,
+  documentLinks,
 ];

@@ -16,6 +16,10 @@ export interface Settings {
   readonly largePlanSize: number;
   /** Folders outside the workspace that paths in workspace files may name (the user's setting only). */
   readonly allowPaths: readonly string[];
+  /** Files (plans, host profiles, test files) a workspace/diagnostic report covers at most. */
+  readonly maxWorkspaceDiagnosticFiles: number;
+  /** Inlay hints with each binding's type (off unless the user turns them on). */
+  readonly bindingTypeHints: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -26,6 +30,8 @@ export const DEFAULT_SETTINGS: Settings = {
   maxAnalyzedSize: DEFAULT_MAX_ANALYZED_SIZE,
   largePlanSize: DEFAULT_LARGE_PLAN_SIZE,
   allowPaths: [],
+  maxWorkspaceDiagnosticFiles: 2000,
+  bindingTypeHints: false,
 };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -49,5 +55,9 @@ export function readSettings(raw: Record<string, unknown>): Settings {
     allowPaths: Array.isArray(raw.allowPaths)
       ? raw.allowPaths.filter((dir): dir is string => typeof dir === "string" && dir !== "")
       : [],
+    maxWorkspaceDiagnosticFiles: Math.floor(
+      size(raw.maxWorkspaceDiagnosticFiles, DEFAULT_SETTINGS.maxWorkspaceDiagnosticFiles),
+    ),
+    bindingTypeHints: isRecord(raw.inlayHints) && raw.inlayHints.bindingTypes === true,
   };
 }

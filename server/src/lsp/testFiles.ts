@@ -22,6 +22,7 @@ import { RunTestCasesRequest, TestFileRequest, type TestCaseRunResult } from "..
 import { testFileCases, testFileDiagnostics } from "../service/testFileLanguage";
 import type { Feature, FeatureContext } from "./feature";
 import { uriToPath } from "./hostProfiles";
+import { pushDiagnostics } from "./diagnosticsPush";
 
 /** Cases of one test file run at once (each case's run is a startRun of its own). */
 const TEST_JOBS = 4;
@@ -52,7 +53,7 @@ export const testFiles: Feature = (ctx) => {
   ctx.workspace.onOtherDocumentChecked((document) => {
     const found = testFileAt(ctx, document.uri);
     if (!found?.document) return;
-    void ctx.connection.sendDiagnostics({
+    pushDiagnostics(ctx, {
       uri: document.uri,
       version: document.version,
       diagnostics: testFileDiagnostics(found.document, found.view),

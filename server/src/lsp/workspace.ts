@@ -2,6 +2,7 @@
 // profiles, one cached analysis per plan version, debounced re-analysis as the user types,
 // the settings, and host profiles found per plan and watched (on disk and in the editor) so
 // that every open plan is checked again when its host changes.
+// Over 400 lines because it is the one owner of the documents' lifecycle and of the events every feature listens to.
 
 import { statSync } from "node:fs";
 import { HOST_PROFILE_FILENAME, LOCK_FILENAME, MOCKS_FILE_SUFFIX } from "@rlm-plan/core/host";
@@ -20,7 +21,7 @@ import { analyzePlan, type AnalyzedPlan } from "../service/analyzedPlan";
 import type { Guard } from "./guard";
 import { HostProfiles, uriToPath } from "./hostProfiles";
 import { forgetTree, retireTree } from "../service/recentTrees";
-import { isTestFile, workspaceFileKind } from "@rlm-plan/core/workspaceFiles";
+import { isTestFile, PLAN_FILE_SUFFIXES, TEST_FILE_SUFFIX, workspaceFileKind } from "@rlm-plan/core/workspaceFiles";
 import type { CheckedHostProfile, CheckedMocksFile, RefusedPlan } from "./checkedDocuments";
 import { DEFAULT_SETTINGS, isRecord, readSettings, type Settings } from "./settings";
 
@@ -45,6 +46,7 @@ export class PlanWorkspace {
   private readonly mocksCheckedListeners: Listener<CheckedMocksFile>[] = [];
   private readonly closedListeners: Listener<string>[] = [];
   private readonly otherCheckedListeners: Listener<TextDocument>[] = [];
+  private readonly changedListeners: Listener<void>[] = [];
   private currentSettings: Settings = DEFAULT_SETTINGS;
   private root: string | undefined;
   private pullConfiguration = false;
@@ -205,9 +207,27 @@ export class PlanWorkspace {
     this.closedListeners.push(listener);
   }
 
+  /**
+   * Called when what files that are not open report may have changed: a host profile (edited or
+   * on disk), a watched file, a setting. Pull diagnostics ask the client to pull again.
+   */
+  onWorkspaceChanged(listener: Listener<void>): void {
+    this.changedListeners.push(listener);
+  }
+
+  /** Settings are read: those pulled after initialize are in force (a request that reads them waits). */
+  settingsReady(): Promise<void> {
+    return this.settingsLoaded.catch(() => undefined);
+  }
+
   /** Checks every open plan and host profile again now (a host or a setting changed). */
   revalidateAll(): void {
     for (const document of this.documents.all()) this.schedule(document, 0);
+    this.workspaceChanged();
+  }
+
+  private workspaceChanged(): void {
+    for (const listener of this.changedListeners) this.guard.run("workspaceChanged", () => listener());
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------------
@@ -234,7 +254,12 @@ export class PlanWorkspace {
     }
     if (this.registerDynamically.watchedFiles) {
       void this.connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: `**/${HOST_PROFILE_FILENAME}` }, { globPattern: `**/${LOCK_FILENAME}` }],
+        // Plans and test files too: pull diagnostics report files that are not open; a lock, for its profile.
+        watchers: [
+          HOST_PROFILE_FILENAME,
+          LOCK_FILENAME,
+          ...[...PLAN_FILE_SUFFIXES, TEST_FILE_SUFFIX].map((end) => `*${end}`),
+        ].map((name) => ({ globPattern: `**/${name}` })),
       });
     }
     if (this.pullConfiguration) {
@@ -257,6 +282,7 @@ export class PlanWorkspace {
     const next = readSettings(raw);
     const previous = this.currentSettings;
     this.currentSettings = next;
+    if (JSON.stringify(next) !== JSON.stringify(previous)) this.workspaceChanged();
     this.hosts.configure(next.hostProfile, this.root);
     this.hosts.configureToolListing(next.listMcpTools);
     if (
@@ -322,6 +348,8 @@ export class PlanWorkspace {
   }
 
   private filesChanged(params: DidChangeWatchedFilesParams): void {
+    // Plans and test files not open are read again by whoever reports them.
+    if (params.changes.length > 0) this.workspaceChanged();
     let relevant = false;
     for (const change of params.changes) {
       const file = uriToPath(change.uri);
@@ -380,8 +408,9 @@ export class PlanWorkspace {
         lock: this.hosts.lockStatus(file),
       };
       for (const listener of this.hostCheckedListeners) this.guard.run("hostProfileChecked", () => listener(checked));
-      // Plans that use this profile see its new text.
+      // Plans that use this profile see its new text, open or not.
       for (const other of this.documents.all()) if (this.isPlan(other)) this.schedule(other, 0);
+      this.workspaceChanged();
       return;
     }
     for (const listener of this.otherCheckedListeners) this.guard.run("documentChecked", () => listener(document));

@@ -1,15 +1,22 @@
 // Inlay hints where a number hides a multiplication: after a retry's `"attempts": 3` the worst
 // case of its plan times the attempts ("×3 = 12 steps"), and after a parallel step's `plans` its
 // width. The figures are the runtime estimator's; steps that did not normalize get no hint.
+// With `bindingTypes` (the rlmPlan.inlayHints.bindingTypes setting), each binding's type after
+// its `bind`, from the core's typed data flow (plan/types/); a type it cannot know gets no hint.
 
 import type { Count, PlanModel } from "@rlm-plan/core";
-import type { Step } from "@rlm-plan/core/plan";
+import { compactType, type Step } from "@rlm-plan/core/plan";
 import { InlayHintKind, type InlayHint, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { modelOf } from "./planNames";
 import { nodeAt } from "./planTree";
 
-export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
+export interface InlayHintOptions {
+  /** Each binding's type after its `bind` (off by default: it is a lot of text on a plan). */
+  readonly bindingTypes?: boolean;
+}
+
+export function inlayHints(plan: AnalyzedPlan, range: Range, options: InlayHintOptions = {}): InlayHint[] {
   const model = modelOf(plan);
   if (!model || !plan.tree) return [];
   const document = plan.document;
@@ -26,6 +33,7 @@ export function inlayHints(plan: AnalyzedPlan, range: Range): InlayHint[] {
     const hint = stepHint(plan, model, step, after);
     if (hint) hints.push(hint);
   }
+  if (options.bindingTypes) hints.push(...bindingTypeHints(plan, model, after));
   return hints.sort((a, b) => document.offsetAt(a.position) - document.offsetAt(b.position));
 }
 
@@ -62,6 +70,31 @@ function stepHint(
     };
   }
   return undefined;
+}
+
+function bindingTypeHints(
+  plan: AnalyzedPlan,
+  model: PlanModel,
+  after: (path: readonly (string | number)[]) => number | undefined,
+): InlayHint[] {
+  const types = plan.analysis.types;
+  if (!types) return [];
+  const hints: InlayHint[] = [];
+  for (const binding of model.bindings) {
+    if (!binding.step) continue;
+    const offset = after([...binding.stepPath, "bind"]);
+    if (offset === undefined) continue;
+    const { type, origin } = types.ofBinding(binding);
+    if (type.kind === "unknown") continue;
+    hints.push({
+      position: plan.document.positionAt(offset),
+      // Folded as hover folds it; the tooltip has it whole.
+      label: `: ${compactType(type)}`,
+      kind: InlayHintKind.Type,
+      tooltip: `\`${binding.name}\`: ${compactType(type, Number.POSITIVE_INFINITY)}${origin ? `, ${origin.text}` : ""}`,
+    });
+  }
+  return hints;
 }
 
 function count(n: Count, noun: string): string {

@@ -4,10 +4,17 @@
 // (or "Create Lock"): a command the user runs, never an edit applied for them, since writing the
 // lock starts the profile's MCP servers to ask them what they are.
 
-import { LOCK_FILENAME, pointer, type HostProfile, type PinSubject, type ProfileLockStatus } from "@rlm-plan/core/host";
+import {
+  LOCK_FILENAME,
+  pointer,
+  type HostProfile,
+  type HostProfileResult,
+  type PinSubject,
+  type ProfileLockStatus,
+} from "@rlm-plan/core/host";
 import { CodeActionKind, DiagnosticSeverity, type CodeAction, type Diagnostic } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { DIAGNOSTIC_SOURCE, lspRange } from "./diagnostics";
+import { DIAGNOSTIC_SOURCE, hostProfileDiagnostics, lspRange } from "./diagnostics";
 
 export const TOOL_DRIFT_CODE = "tool_drift";
 export const LOCK_UNREADABLE_CODE = "lock_unreadable";
@@ -87,5 +94,19 @@ export function lockActions(uri: string, diagnostics: readonly Diagnostic[], com
       isPreferred: false,
       command: { title, command, arguments: [{ uri }] },
     },
+  ];
+}
+
+/** All of a host profile's diagnostics, pushed or pulled: the loader's, MCP listings', then the lock's. */
+export function profileDiagnostics(
+  document: TextDocument,
+  result: HostProfileResult,
+  file: string,
+  toolListingFailures: ReadonlyMap<string, string>,
+  lock: ProfileLockStatus | undefined,
+): Diagnostic[] {
+  return [
+    ...hostProfileDiagnostics(document, result, file, toolListingFailures),
+    ...(result.ok && lock ? lockDiagnostics(document, result.profile, lock) : []),
   ];
 }

@@ -11,6 +11,7 @@ export {
 } from "./commandTool";
 export { KILL_GRACE_MS, killAllGroupsNow, ProcessTracker } from "./processGroup";
 export { discoverMcpTools, type McpDiscovery } from "./mcp/discovery";
+export { mcpRoute, type McpToolRoute } from "./mcp/spec";
 export { sandboxAvailability, type SandboxAvailability } from "./sandbox/sandboxProbe";
 export { describeSandbox, toolSandbox, type SandboxHost, type ToolSandbox } from "./sandbox/toolSandbox";
 export { profileLockStatus, type ProfileLockStatus } from "./lock/profileDrift";

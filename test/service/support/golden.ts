@@ -90,13 +90,14 @@ export function jsonDirective(fixture: GoldenFixture, key: string): unknown {
 }
 
 /**
- * Asserts `actual` equals the golden file `folder/file`; with UPDATE_GOLDEN=1 writes it instead.
+ * Asserts `actual` equals the golden file `folder/file` (under `root`, the service goldens by
+ * default); with UPDATE_GOLDEN=1 writes it instead.
  * A missing golden file fails with how to create it.
  */
-export function expectGolden(actual: string, folder: string, file: string): void {
-  const path = join(GOLDEN_ROOT, folder, file);
+export function expectGolden(actual: string, folder: string, file: string, root = GOLDEN_ROOT): void {
+  const path = join(root, folder, file);
   if (process.env.UPDATE_GOLDEN === "1") {
-    mkdirSync(join(GOLDEN_ROOT, folder), { recursive: true });
+    mkdirSync(join(root, folder), { recursive: true });
     if (!existsSync(path) || readFileSync(path, "utf8") !== actual) writeFileSync(path, actual);
     return;
   }
