@@ -1,8 +1,7 @@
-// `rlm-plan check PATH...`: every problem of every plan and host profile, as lines for people,
-// JSON, SARIF or GitHub annotations. A CI gate: against a known host, whatever `run` would
-// refuse before running is an error. Static: it starts no program a plan or profile names and
-// says what it left to `--preflight`, which runs each plan's preflight exactly as `run` does.
-// Exit 1 when any file has an error or cannot be read.
+// `rlm-plan check PATH...`: every problem of every plan and host profile, as lines for people, JSON,
+// SARIF or GitHub annotations (and with --against, each plan's what-if: checkAgainst.ts). A CI gate:
+// against a known host, whatever `run` would refuse before running is an error. Static: it starts no
+// program a plan or profile names and leaves that to `--preflight` (each plan's preflight, as `run`'s).
 
 import { readdirSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -26,8 +25,7 @@ import {
   type CheckedFile,
 } from "./report";
 import { lineText } from "./guardedOutput";
-import { AgainstRef } from "./checkAgainst";
-import { baseRefProblem } from "@rlm-plan/core/session";
+import { AgainstRef, refRefused } from "./checkAgainst";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
 
@@ -57,8 +55,7 @@ interface PlanEntry {
 
 /** `rlm-plan check`: static, it starts no program a plan or host profile names. */
 export function runCheck(command: CheckCommand, io: Io, version: string): number {
-  if (refRefused(command, io)) return 2;
-  return checkOnce(command, io, version, { warned: new Set() }).code;
+  return refRefused(command.against, io) ? 2 : checkOnce(command, io, version, { warned: new Set() }).code;
 }
 
 /**
@@ -67,7 +64,7 @@ export function runCheck(command: CheckCommand, io: Io, version: string): number
  * started to list their tools, then stopped; no step executes.
  */
 export async function runCheckWithPreflight(command: CheckCommand, io: Io, version: string): Promise<number> {
-  if (refRefused(command, io)) return 2;
+  if (refRefused(command.against, io)) return 2;
   const expansion = expandTargets(command.files);
   const refusals = new Map<string, PreflightReport>();
   // Each plan is then checked with the tools its MCP servers listed to that preflight (their
@@ -84,13 +81,6 @@ export async function runCheckWithPreflight(command: CheckCommand, io: Io, versi
     if (report.mcpListing) discoveries.set(target.file, report.mcpListing);
   }
   return checkOnce(command, io, version, { warned: new Set(), preflights: refusals, discoveries }).code;
-}
-
-/** A --against REF that cannot be a commit-ish is a usage error, said before any file is read. */
-function refRefused(command: CheckCommand, io: Io): boolean {
-  const problem = command.against === undefined ? undefined : baseRefProblem(command.against);
-  if (problem !== undefined) io.err(`rlm-plan: --against: ${lineText(problem)}\n`);
-  return problem !== undefined;
 }
 
 /** What one check is given besides the command: what --preflight found, and the warnings said. */
@@ -245,7 +235,7 @@ function* checkSteps(
   print(command, io, checked, version, notes, against);
   const failed =
     hostErrors ||
-    against?.failed === true ||
+    against?.failed ||
     expansion.errors.length > 0 ||
     checked.some((report) => report.readError !== undefined || report.errors > 0);
   return { code: failed ? 1 : 0, inputs: [...inputs] };

@@ -4,10 +4,24 @@
 
 import { dirname } from "node:path";
 import { whatIfSentence } from "@rlm-plan/core/plan";
-import { resolveBaseCommit, sessionWhatIf, type PlanSession, type SessionWhatIf } from "@rlm-plan/core/session";
+import {
+  baseRefProblem,
+  resolveBaseCommit,
+  sessionWhatIf,
+  type PlanSession,
+  type SessionWhatIf,
+} from "@rlm-plan/core/session";
 import { annotationPath } from "./checkFormats";
 import { lineText } from "./guardedOutput";
 import { commandData, commandProperty } from "./sink";
+import type { Io } from "./output";
+
+/** A --against REF that cannot be a commit-ish is a usage error, said before any file is read. */
+export function refRefused(ref: string | undefined, io: Io): boolean {
+  const problem = ref === undefined ? undefined : baseRefProblem(ref);
+  if (problem !== undefined) io.err(`rlm-plan: --against: ${lineText(problem)}\n`);
+  return problem !== undefined;
+}
 
 /** One plan compared: its file as given, the base commit, and the delta or why there is none. */
 export interface ComparedPlan {
@@ -76,7 +90,9 @@ export class AgainstRef {
     for (const plan of this.compared) {
       const file = commandProperty(annotationPath(plan.file, cwd));
       if (!plan.result.ok)
-        lines.push(`::error file=${file},title=${title}::${commandData(`cannot compare: ${lineText(plan.result.message)}`)}`);
+        lines.push(
+          `::error file=${file},title=${title}::${commandData(`cannot compare: ${lineText(plan.result.message)}`)}`,
+        );
       else if (plan.result.delta.changed)
         lines.push(`::notice file=${file},line=1,title=${title}::${commandData(whatIfSentence(plan.result.delta))}`);
     }
@@ -101,6 +117,8 @@ export class AgainstRef {
 
   /** Why plans could not be compared, for SARIF's notifications and text's stderr. */
   failures(): string[] {
-    return this.compared.flatMap((plan) => (plan.result.ok ? [] : [`${plan.file}: cannot compare: ${plan.result.message}`]));
+    return this.compared.flatMap((plan) =>
+      plan.result.ok ? [] : [`${plan.file}: cannot compare: ${plan.result.message}`],
+    );
   }
 }

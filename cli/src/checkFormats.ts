@@ -7,11 +7,16 @@ import { pathToFileURL } from "node:url";
 import { lineText } from "./guardedOutput";
 import { commandData as data, commandProperty as property } from "./sink";
 import type { CheckedFile, ReportedProblem } from "./report";
-import type { AgainstRef } from "./checkAgainst";
 
 const INFORMATION_URI = "https://github.com/rlm-plan/rlm-plan#readme";
 /** The rule of check --against's notes: what a plan's change does to what it reaches and costs. */
 const WHAT_IF_RULE = "what_if";
+
+/** What check --against adds to the log (checkAgainst.ts): a note per changed plan, and failures. */
+export interface WhatIfNotes {
+  sarifResults(): readonly { readonly file: string; readonly message: string; readonly properties: object }[];
+  failures(): readonly string[];
+}
 
 /** A SARIF log with one run: a rule per problem code met, a result per problem. */
 export function sarifLog(
@@ -19,7 +24,7 @@ export function sarifLog(
   version: string,
   cwd: string,
   notes: readonly string[] = [],
-  against?: Pick<AgainstRef, "sarifResults" | "failures">,
+  against?: WhatIfNotes,
 ): Record<string, unknown> {
   const ruleIds: string[] = [];
   const ruleIndex = (code: string): number => {
@@ -65,7 +70,9 @@ export function sarifLog(
       ruleIndex: ruleIndex(WHAT_IF_RULE),
       level: "note",
       message: { text: changed.message },
-      locations: [{ physicalLocation: { artifactLocation: artifactLocation(changed.file, cwd), region: { startLine: 1 } } }],
+      locations: [
+        { physicalLocation: { artifactLocation: artifactLocation(changed.file, cwd), region: { startLine: 1 } } },
+      ],
       properties: changed.properties,
     });
   for (const failure of against?.failures() ?? []) notifications.push({ level: "error", message: { text: failure } });

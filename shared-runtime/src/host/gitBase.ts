@@ -71,9 +71,14 @@ export async function baseEntry(ref: string, file: string): Promise<BaseEntry> {
 }
 
 /** A blob's text (its id from baseEntry), without blocking. */
-export async function readBlob(folder: string, entry: { readonly blob: string; readonly size: number }): Promise<BaseVersion> {
+export async function readBlob(
+  folder: string,
+  entry: { readonly blob: string; readonly size: number },
+): Promise<BaseVersion> {
   const read = await gitAsync(["cat-file", "blob", entry.blob], folder, entry.size + 1);
-  return read.ok ? { kind: "found", text: decoded(read.stdout), blob: entry.blob } : { kind: "error", message: gitError(read) };
+  return read.ok
+    ? { kind: "found", text: decoded(read.stdout), blob: entry.blob }
+    : { kind: "error", message: gitError(read) };
 }
 
 /** `ls-tree -l` of the one file, by its name relative to its own folder (git reads it from there). */

@@ -38,4 +38,4 @@ export const unfinishedJobRun: RecordedRuns["unfinishedJobRun"] = (...args) => r
 export const recordedSessionOptions: RecordedRuns["recordedSessionOptions"] = (...args) =>
   recordedRuns().recordedSessionOptions(...args);
 // The what-if of `check --against` and the editor's lens: a plan against its file at a git base.
-export * from "./whatIf";
+export * from "./sessionWhatIf";

@@ -7,13 +7,19 @@ import { toolServerOf } from "../host/mcp/spec";
 import { planReachOfText, whatIfDelta, type WhatIfDelta } from "../plan/whatIf";
 import type { PlanSession } from "./planSession";
 
-export { baseEntry, baseRefProblem, readBlob, resolveBaseCommit, type BaseEntry, type BaseVersion } from "../host/gitBase";
+export {
+  baseEntry,
+  baseRefProblem,
+  readBlob,
+  resolveBaseCommit,
+  type BaseEntry,
+  type BaseVersion,
+} from "../host/gitBase";
 export { toolServerOf } from "../host/mcp/spec";
 
 /** The delta, or why there is none (the base could not be read, or the plan now holds no plan). */
 export type SessionWhatIf =
-  | { readonly ok: true; readonly delta: WhatIfDelta }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly delta: WhatIfDelta } | { readonly ok: false; readonly message: string };
 
 /** The session's plan against its file at `commit` (a full id from resolveBaseCommit()). */
 export function sessionWhatIf(session: PlanSession, commit: string): SessionWhatIf {
