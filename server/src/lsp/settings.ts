@@ -16,6 +16,8 @@ export interface Settings {
   readonly largePlanSize: number;
   /** Folders outside the workspace that paths in workspace files may name (the user's setting only). */
   readonly allowPaths: readonly string[];
+  /** The git commit-ish the what-if lens compares plans with; undefined when turned off (""). */
+  readonly whatIfBase: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -26,6 +28,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxAnalyzedSize: DEFAULT_MAX_ANALYZED_SIZE,
   largePlanSize: DEFAULT_LARGE_PLAN_SIZE,
   allowPaths: [],
+  whatIfBase: "HEAD",
 };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -49,5 +52,13 @@ export function readSettings(raw: Record<string, unknown>): Settings {
     allowPaths: Array.isArray(raw.allowPaths)
       ? raw.allowPaths.filter((dir): dir is string => typeof dir === "string" && dir !== "")
       : [],
+    whatIfBase: whatIfBaseOf(raw.whatIf),
   };
+}
+
+/** `whatIf.base`: a commit-ish, "" for off; anything else (or nothing) the default, HEAD. */
+function whatIfBaseOf(whatIf: unknown): string | undefined {
+  const base = isRecord(whatIf) ? whatIf.base : undefined;
+  if (typeof base !== "string") return DEFAULT_SETTINGS.whatIfBase;
+  return base.trim() === "" ? undefined : base.trim();
 }
