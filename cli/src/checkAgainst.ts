@@ -24,7 +24,7 @@ export function refRefused(ref: string | undefined, io: Io): boolean {
 }
 
 /** One plan compared: its file as given, the base commit, and the delta or why there is none. */
-export interface ComparedPlan {
+interface ComparedPlan {
   readonly file: string;
   readonly commit: string | undefined;
   readonly result: SessionWhatIf;

@@ -130,15 +130,22 @@ test("SARIF: a note of rule what_if on each changed plan, the delta in its prope
     "plans/same.rlmplan.json",
   );
   assert.equal(result.code, 0);
-  const run = (JSON.parse(result.stdout) as { runs: [Record<string, any>] }).runs[0];
+  interface SarifNote {
+    level: string;
+    message: { text: string };
+    locations: { physicalLocation: unknown }[];
+    properties: { whatIf: { commit: string; tools: unknown } };
+  }
+  const log = JSON.parse(result.stdout) as { runs: [{ tool: { driver: { rules: unknown } }; results: SarifNote[] }] };
+  const run = log.runs[0];
   assert.deepEqual(run.tool.driver.rules, [
     { id: "what_if", name: "WhatIf", shortDescription: { text: "What if" }, defaultConfiguration: { level: "note" } },
   ]);
   assert.equal(run.results.length, 1);
-  const [note] = run.results;
+  const note = run.results[0]!;
   assert.equal(note.level, "note");
   assert.equal(note.message.text, `against HEAD: ${REFUND}`);
-  assert.deepEqual(note.locations[0].physicalLocation, {
+  assert.deepEqual(note.locations[0]?.physicalLocation, {
     artifactLocation: { uri: "plans/refund.rlmplan.json", uriBaseId: "SRCROOT" },
     region: { startLine: 1 },
   });
