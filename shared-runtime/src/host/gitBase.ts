@@ -123,8 +123,9 @@ function gitOptions(cwd: string, maxBuffer: number): ExecFileOptions & ExecFileS
     maxBuffer,
     timeout: GIT_TIMEOUT_MS,
     windowsHide: true,
-    // Never a prompt for credentials; no lock taken on the index by a read.
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
+    // Never a prompt for credentials; no lock taken on the index by a read; a file name with `*`
+    // or `:(` is that file, never a pattern.
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_LITERAL_PATHSPECS: "1" },
   };
 }
 
