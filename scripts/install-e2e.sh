@@ -8,7 +8,8 @@
 #    drives), libkrb5-dev and pkg-config (to build VS Code's native `kerberos` module), ripgrep
 #    (VS Code's search; @vscode/ripgrep would download its own binary otherwise),
 #    fonts-liberation (text in screenshots; the one recommendation of chromium we keep), and
-#    neovim (a second real LSP client, for test/neovim/), redis-server (the queue's workers'
+#    neovim (a second real LSP client, for test/neovim/), emacs-nox and elpa-eglot (a third,
+#    eglot in `emacs --batch`, for test/emacs/), redis-server (the queue's workers'
 #    tests start their own instance on a free port; never run as a service here), bubblewrap
 #    (the sandbox of tool processes, host/sandbox/; its escape suite runs in CI).
 # 2. code-server 4.139.1 (VS Code 1.139, the newest that installs here; its engines.node is 24),
@@ -44,7 +45,7 @@ say() { echo "install-e2e: $*"; }
 elapsed() { echo "$(($(date +%s) - t0))s"; }
 
 # ---- 1. Debian packages ---------------------------------------------------------------------
-APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim redis-server bubblewrap)
+APT_PKGS=(chromium libkrb5-dev pkg-config ripgrep fonts-liberation neovim emacs-nox elpa-eglot redis-server bubblewrap)
 missing=()
 for p in "${APT_PKGS[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

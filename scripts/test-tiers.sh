@@ -27,7 +27,7 @@ for part in "${parts[@]}"; do
       ;;
     process)
       node --test --test-reporter=spec --test-concurrency="$concurrency" \
-        test/out/cli/ test/out/integration/ test/out/protocol/ test/out/debug/ test/out/neovim/
+        test/out/cli/ test/out/integration/ test/out/protocol/ test/out/debug/ test/out/neovim/ test/out/emacs/
       ;;
     e2e)
       node --test --test-reporter=spec test/e2e/e2e.test.mjs

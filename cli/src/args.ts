@@ -24,6 +24,8 @@ export type Command =
       readonly watch: boolean;
       /** --preflight: also run each plan's preflight (MCP servers started to list tools, then stopped). */
       readonly preflight: boolean;
+      /** --against REF: also compare each plan with its version at this git commit-ish. */
+      readonly against: string | undefined;
     }
   | {
       readonly kind: "estimate";
@@ -41,6 +43,7 @@ export type ParsedArgs = Command | { readonly kind: "usage"; readonly message: s
 
 export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilities LIST] [--budget JSON|default]
                       [--format text|json|sarif|github] [--model-text] [--watch] [--preflight]
+                      [--against REF]
        rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]
@@ -100,7 +103,7 @@ options:
 
 exit status: 0 fine, 1 problems (a plan's errors, over budget, a failed run or case), 2 usage error`;
 
-export const CHECK_HELP = `${USAGE.split("\n").slice(0, 2).join("\n")}
+export const CHECK_HELP = `${USAGE.split("\n").slice(0, 3).join("\n")}
 
 Reports every problem of each file as FILE:LINE:COL: error|warning: MESSAGE [code]. A PATH is a
 plan, a host profile (rlmplan.host.json), a directory (every *.rlmplan.json, *.rlmplan and
@@ -127,6 +130,11 @@ options:
   --preflight             also run each plan's preflight, exactly as \`run\` does before its
                           first step (no step executes): MCP servers the plan names are started
                           to list their tools, then stopped; programs, keys, inputs
+  --against REF           also compare each plan with its version at the git commit-ish REF
+                          (HEAD, origin/main, a commit id): capabilities newly needed or no
+                          longer needed, tools, providers and MCP servers newly reachable or
+                          no longer, and the worst case's change; a plan not in REF is new.
+                          Reads git objects only: nothing of the workspace runs
   -h, --help              show this help
 
 exit status: 0 no errors, 1 errors, 2 usage error`;
@@ -135,7 +143,7 @@ const VALUE = "a value";
 const HELP_FLAGS = ["--json", "--help", "-h"];
 const SPECS: Readonly<Record<"check" | "estimate" | "graph", OptionSpec>> = {
   check: {
-    values: { "--capabilities": VALUE, "--budget": VALUE, "--host": VALUE, "--format": VALUE },
+    values: { "--capabilities": VALUE, "--budget": VALUE, "--host": VALUE, "--format": VALUE, "--against": VALUE },
     flags: [...HELP_FLAGS, "--model-text", "--watch", "--preflight"],
   },
   estimate: { values: { "--budget": VALUE, "--host": VALUE }, flags: HELP_FLAGS },
@@ -187,6 +195,11 @@ function parseCommand(command: "check" | "estimate", argv: readonly string[]): P
   if (files.length === 0) return usage("check needs at least one PATH");
   if (options.flags.has("--preflight") && options.flags.has("--watch"))
     return usage("--preflight and --watch do not go together: --watch stays static");
+  const against = options.values.get("--against");
+  if (against !== undefined && options.flags.has("--watch"))
+    return usage("--against and --watch do not go together: compare once, in CI or before a commit");
+  if (against !== undefined && options.flags.has("--model-text"))
+    return usage("--against compares plan files, not saved model replies: drop --model-text");
   const capabilitiesText = options.values.get("--capabilities");
   const capabilities = capabilitiesText === undefined ? undefined : parseCapabilities(capabilitiesText);
   if (typeof capabilities === "string") return usage(capabilities);
@@ -206,6 +219,7 @@ function parseCommand(command: "check" | "estimate", argv: readonly string[]): P
     modelText: options.flags.has("--model-text"),
     watch: options.flags.has("--watch"),
     preflight: options.flags.has("--preflight"),
+    against,
   };
 }
 

@@ -1,8 +1,7 @@
-// `rlm-plan check PATH...`: every problem of every plan and host profile, as lines for people,
-// JSON, SARIF or GitHub annotations. A CI gate: against a known host, whatever `run` would
-// refuse before running is an error. Static: it starts no program a plan or profile names and
-// says what it left to `--preflight`, which runs each plan's preflight exactly as `run` does.
-// Exit 1 when any file has an error or cannot be read.
+// `rlm-plan check PATH...`: every problem of every plan and host profile, as lines for people, JSON,
+// SARIF or GitHub annotations (and with --against, each plan's what-if: checkAgainst.ts). A CI gate:
+// against a known host, whatever `run` would refuse before running is an error. Static: it starts no
+// program a plan or profile names and leaves that to `--preflight` (each plan's preflight, as `run`'s).
 
 import { readdirSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -26,6 +25,7 @@ import {
   type CheckedFile,
 } from "./report";
 import { lineText } from "./guardedOutput";
+import { AgainstRef, refRefused } from "./checkAgainst";
 
 type CheckCommand = Extract<Command, { kind: "check" }>;
 
@@ -55,7 +55,7 @@ interface PlanEntry {
 
 /** `rlm-plan check`: static, it starts no program a plan or host profile names. */
 export function runCheck(command: CheckCommand, io: Io, version: string): number {
-  return checkOnce(command, io, version, { warned: new Set() }).code;
+  return refRefused(command.against, io) ? 2 : checkOnce(command, io, version, { warned: new Set() }).code;
 }
 
 /**
@@ -64,6 +64,7 @@ export function runCheck(command: CheckCommand, io: Io, version: string): number
  * started to list their tools, then stopped; no step executes.
  */
 export async function runCheckWithPreflight(command: CheckCommand, io: Io, version: string): Promise<number> {
+  if (refRefused(command.against, io)) return 2;
   const expansion = expandTargets(command.files);
   const refusals = new Map<string, PreflightReport>();
   // Each plan is then checked with the tools its MCP servers listed to that preflight (their
@@ -154,6 +155,7 @@ function* checkSteps(
   const started = new Map<string, readonly string[]>();
   const unsandboxed = new Map<string, string>();
   let unpinned: string | undefined;
+  const against = command.against === undefined ? undefined : new AgainstRef(command.against);
   let done = 0;
   for (const target of expansion.targets) {
     if (done > 0) yield { done, of: expansion.targets.length };
@@ -200,6 +202,7 @@ function* checkSteps(
       hostGate: gated,
       modelText: command.modelText,
     });
+    against?.compare(target.file, session);
     const preflight = preflights?.get(target.file);
     if (preflights !== undefined && opened.hostFile === undefined) {
       io.err(
@@ -229,9 +232,10 @@ function* checkSteps(
     unsandboxed,
     ...(unpinned !== undefined ? { unpinned } : {}),
   };
-  print(command, io, checked, version, notes);
+  print(command, io, checked, version, notes, against);
   const failed =
     hostErrors ||
+    against?.failed ||
     expansion.errors.length > 0 ||
     checked.some((report) => report.readError !== undefined || report.errors > 0);
   return { code: failed ? 1 : 0, inputs: [...inputs] };
@@ -243,6 +247,7 @@ function print(
   checked: readonly CheckedFile[],
   version: string,
   notes: CheckNotes,
+  against: AgainstRef | undefined,
 ): void {
   const cwd = process.cwd();
   const said = noteLines(notes);
@@ -260,11 +265,12 @@ function print(
                 ),
               }
             : {}),
+          ...(against ? { against: against.json() } : {}),
         }),
       );
       return;
     case "sarif":
-      io.sink.stdout.json(jsonText(sarifLog(checked, version, cwd, said)));
+      io.sink.stdout.json(jsonText(sarifLog(checked, version, cwd, said, against)));
       return;
     case "github":
     case "text": {
@@ -273,6 +279,7 @@ function print(
         // Our own words, but they name servers and files from the profile: escaped like annotations.
         for (const note of said) io.sink.stdout.workflowCommand(`::notice title=rlm-plan::${commandData(note)}`);
         for (const item of githubAnnotations(checked, cwd)) io.sink.stdout.workflowCommand(item);
+        for (const item of against?.githubLines(cwd) ?? []) io.sink.stdout.workflowCommand(item);
       } else for (const note of said) io.err(`rlm-plan: ${lineText(note)}\n`);
       for (const report of checked) {
         if (report.readError !== undefined) {
@@ -284,6 +291,7 @@ function print(
             for (const item of problemLines(report.file, problem, io.style)) lines.push(item);
         lines.push(summaryLine(report, io.style));
       }
+      if (command.format === "text" && against) for (const line of against.textLines()) lines.push(line);
       if (lines.length > 0) io.out(`${lines.join("\n")}\n`);
     }
   }

@@ -9,6 +9,14 @@ import { commandData as data, commandProperty as property } from "./sink";
 import type { CheckedFile, ReportedProblem } from "./report";
 
 const INFORMATION_URI = "https://github.com/rlm-plan/rlm-plan#readme";
+/** The rule of check --against's notes: what a plan's change does to what it reaches and costs. */
+const WHAT_IF_RULE = "what_if";
+
+/** What check --against adds to the log (checkAgainst.ts): a note per changed plan, and failures. */
+export interface WhatIfNotes {
+  sarifResults(): readonly { readonly file: string; readonly message: string; readonly properties: object }[];
+  failures(): readonly string[];
+}
 
 /** A SARIF log with one run: a rule per problem code met, a result per problem. */
 export function sarifLog(
@@ -16,6 +24,7 @@ export function sarifLog(
   version: string,
   cwd: string,
   notes: readonly string[] = [],
+  against?: WhatIfNotes,
 ): Record<string, unknown> {
   const ruleIds: string[] = [];
   const ruleIndex = (code: string): number => {
@@ -54,6 +63,19 @@ export function sarifLog(
       });
     }
   }
+  // check --against: a note on each plan whose change reaches or costs more or less (rule what_if).
+  for (const changed of against?.sarifResults() ?? [])
+    results.push({
+      ruleId: WHAT_IF_RULE,
+      ruleIndex: ruleIndex(WHAT_IF_RULE),
+      level: "note",
+      message: { text: changed.message },
+      locations: [
+        { physicalLocation: { artifactLocation: artifactLocation(changed.file, cwd), region: { startLine: 1 } } },
+      ],
+      properties: changed.properties,
+    });
+  for (const failure of against?.failures() ?? []) notifications.push({ level: "error", message: { text: failure } });
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -68,7 +90,7 @@ export function sarifLog(
               id,
               name: ruleName(id),
               shortDescription: { text: sentence(id) },
-              defaultConfiguration: { level: "error" },
+              defaultConfiguration: { level: id === WHAT_IF_RULE ? "note" : "error" },
             })),
           },
         },

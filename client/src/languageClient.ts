@@ -136,6 +136,7 @@ function settingsSection(): Record<string, unknown> {
     // Listing MCP tools starts programs of the workspace: never in an untrusted one.
     listMcpTools: vscode.workspace.isTrusted && config.get<boolean>("listMcpTools", true),
     allowPaths: userAllowPaths(),
+    whatIf: { base: config.get<string>("whatIf.base", "HEAD") },
   };
 }
 

@@ -48,6 +48,12 @@ export interface RlmPlanSettings {
   readonly maxWorkspaceDiagnosticFiles?: number;
   /** Inlay hints: `bindingTypes` shows each binding's type after its `bind` (default off). */
   readonly inlayHints?: { readonly bindingTypes?: boolean };
+  /**
+   * The what-if lens and hover at the top of a plan: what the plan's change since a git base does
+   * to the capabilities it needs, the tools it reaches and its worst case. `base` is a commit-ish
+   * (default "HEAD"); "" turns it off. The server reads git objects only (nothing runs).
+   */
+  readonly whatIf?: { readonly base?: string };
 }
 
 /**
@@ -177,6 +183,19 @@ export namespace ShowHostProfileCommand {
   /** The host profile's URI and the range to select (its "tools" key, say). */
   export type Arguments = [{ readonly uri: string; readonly selection?: Range }];
   /** True when the client showed the document. */
+  export type Result = boolean;
+}
+
+/**
+ * `workspace/executeCommand` with `command: ShowWhatIfCommand.command`: the what-if lens's
+ * command. The server answers with `window/showMessage`: the plan's change since its base, set
+ * by set (capabilities, tools, providers, MCP servers) and figure by figure.
+ */
+export namespace ShowWhatIfCommand {
+  export const command = "rlmPlan.server.showWhatIf";
+  /** The plan's URI. */
+  export type Arguments = [string];
+  /** True when a comparison was shown. */
   export type Result = boolean;
 }
 

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { commitAll } from "../support/gitRepo";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,6 +81,7 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   },
   "npx rlm-plan check examples/workspace": { code: 0, first: STATIC },
   "npx rlm-plan check examples/workspace --format sarif > rlm-plan.sarif": { code: 0, first: "" },
+  "npx rlm-plan check examples/workspace --against HEAD": { code: 0, first: STATIC },
   "npx rlm-plan check examples/workspace --format github": {
     code: 0,
     first: `::notice title=rlm-plan::${STATIC_TEXT}`,
@@ -192,6 +194,10 @@ describe("every rlm-plan command the docs show, run as written", () => {
     recursive: true,
     filter: (source) => !source.split(/[\\/]/).includes(".rlm-plan"),
   });
+  // examples/workspace committed in a repository of its own, as in a checkout, for `check --against
+  // HEAD` (one at the root would make it the MCP example's workspace, whose sandbox then meets
+  // the node_modules link below).
+  commitAll(join(cwd, "examples", "workspace"), "the workspace example");
   // The MCP example starts its server from ../../node_modules.
   symlinkSync(join(ROOT, "node_modules"), join(cwd, "node_modules"));
   after(() => rmSync(cwd, { recursive: true, force: true }));

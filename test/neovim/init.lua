@@ -41,7 +41,8 @@ local function rlm_plan_lenses(_, buf)
   vim.api.nvim_create_autocmd({ 'BufEnter', 'CursorHold', 'InsertLeave' }, { buffer = buf, callback = refresh })
 end
 
--- One server per root, attached to plans and to host profiles (which stay filetype json).
+-- One server per root, attached to plans, and to host profiles and test files (*.rlmplan.test.json:
+-- diagnostics, hover, completion, a lens per case), which stay filetype json.
 local rlm_plan_clients = {}
 local function rlm_plan_attach(buf)
   local root = root_of(buf)
@@ -62,7 +63,7 @@ vim.api.nvim_create_autocmd('FileType', {
   callback = function(args) rlm_plan_attach(args.buf) end,
 })
 vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
-  pattern = 'rlmplan.host.json',
+  pattern = { 'rlmplan.host.json', '*.rlmplan.test.json' },
   callback = function(args) rlm_plan_attach(args.buf) end,
 })
 -- ---- end of configuration ----
@@ -134,6 +135,19 @@ local function host_profile()
   return { hover = hover ~= vim.NIL and hover.contents or vim.NIL, completion = labels }
 end
 
+-- A test file: the clients attached and its diagnostics (Neovim's view).
+local function test_file(file)
+  vim.cmd('edit ' .. file)
+  local buf = vim.api.nvim_get_current_buf()
+  vim.wait(8000, function() return #vim.diagnostic.get(buf) > 0 end, 20)
+  local diagnostics, attached = {}, {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(diagnostics, { lnum = d.lnum, col = d.col, severity = d.severity, code = d.code, message = d.message })
+  end
+  for _, client in pairs(vim.lsp.buf_get_clients(buf)) do table.insert(attached, client.name) end
+  return { filetype = vim.bo[buf].filetype, clients = attached, diagnostics = diagnostics }
+end
+
 local function finish()
   local buf = vim.api.nvim_get_current_buf()
   -- The server publishes every problem of a version at once: the first non-empty list is all.
@@ -155,7 +169,9 @@ local function finish()
   local filetype = vim.bo[buf].filetype
   local run = run_lens(os.getenv('RLM_PLAN_RUN_PLAN'))
   local host = host_profile()
+  local tested = test_file(os.getenv('RLM_PLAN_TEST_FILE'))
   local json = vim.fn.json_encode({
+    test_file = tested,
     waited = waited,
     filetype = filetype,
     clients = attached,

@@ -56,6 +56,11 @@ interface NeovimResult {
     readonly hover: { readonly kind: string; readonly value: string } | null;
     readonly completion: string[];
   };
+  readonly test_file: {
+    readonly filetype: string;
+    readonly clients: readonly string[];
+    readonly diagnostics: readonly Pick<NeovimDiagnostic, "lnum" | "col" | "severity" | "code" | "message">[];
+  };
 }
 
 interface NeovimDiagnostic {
@@ -116,8 +121,15 @@ const GOOD_PLAN = `{
 }
 `;
 
+// A test file of the good plan whose case expects an error at a step the plan lacks.
+const TEST_FILE = `{
+  "plan": "good.rlmplan.json",
+  "cases": [{ "name": "counts", "expect": { "error": { "step": "/steps/9" } } }]
+}
+`;
+
 test(
-  "Neovim's built-in LSP client: diagnostics, hover, a run from the lens, host-profile hover and completion",
+  "Neovim's built-in LSP client: diagnostics, hover, a run from the lens, host-profile hover and completion, a test file",
   { timeout: 40_000 },
   (t) => {
     const version = nvimVersion();
@@ -130,6 +142,7 @@ test(
       "rlmplan.host.json": HOST_PROFILE,
       "plans/broken.rlmplan.json": PLAN,
       "plans/good.rlmplan.json": GOOD_PLAN,
+      "plans/good.rlmplan.test.json": TEST_FILE,
     });
     const hostHover = positionAt(HOST_PROFILE, HOST_PROFILE.indexOf('"max_tool_calls"') + 3);
     const hostComplete = positionAt(HOST_PROFILE, HOST_PROFILE.indexOf('{ "max_tool_calls"') + 1);
@@ -162,6 +175,7 @@ test(
           RLM_PLAN_HOVER_LINE: String(hoverAt.line),
           RLM_PLAN_HOVER_CHARACTER: String(hoverAt.character),
           RLM_PLAN_RUN_PLAN: "plans/good.rlmplan.json",
+          RLM_PLAN_TEST_FILE: "plans/good.rlmplan.test.json",
           RLM_PLAN_HOST_HOVER_LINE: String(hostHover.line),
           RLM_PLAN_HOST_HOVER_CHARACTER: String(hostHover.character),
           RLM_PLAN_HOST_COMPLETE_LINE: String(hostComplete.line),
@@ -256,6 +270,22 @@ test(
     assert.match(result.host.hover?.value ?? "", /^Trusted tool calls/);
     assert.ok(result.host.completion.includes("max_steps"), JSON.stringify(result.host.completion));
     assert.ok(!result.host.completion.includes("max_tool_calls"));
+
+    // The test file: the documented configuration attaches the server (filetype stays json).
+    const step = rangeOf(TEST_FILE, '"/steps/9"').start;
+    assert.deepEqual(result.test_file, {
+      filetype: "json",
+      clients: ["rlm-plan"],
+      diagnostics: [
+        {
+          lnum: step.line,
+          col: step.character,
+          severity: ERROR,
+          code: "invalid_test_file",
+          message: "the plan has no step /steps/9",
+        },
+      ],
+    });
   },
 );
 

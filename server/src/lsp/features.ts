@@ -23,6 +23,7 @@ import {
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
 import { codeLenses } from "../service/codeLens";
+import { showWhatIf, whatIfLensesFor, withWhatIfHover } from "./whatIfFeature";
 import { foldingRanges } from "../service/folding";
 import { formatPlan } from "../service/formatting";
 import { hostProfileFile } from "./hostProfileFile";
@@ -132,9 +133,9 @@ const hovers: Feature = (ctx) => {
   ctx.connection.onHover(
     ctx.guard.request(
       "hover",
-      (params) => {
+      async (params) => {
         const plan = ctx.workspace.plan(params.textDocument.uri);
-        if (plan) return hover(plan, params.position);
+        if (plan) return withWhatIfHover(ctx, plan, params.position.line, hover(plan, params.position));
         const test = testFileAt(ctx, params.textDocument.uri);
         if (test?.document) return testFileHover(test.document, test.view, params.position);
         const document = ctx.documents.get(params.textDocument.uri);
@@ -271,14 +272,17 @@ const lenses: Feature = (ctx) => {
   ctx.connection.onCodeLens(
     ctx.guard.request(
       "codeLens",
-      (params) => {
+      async (params) => {
         const test = testFileAt(ctx, params.textDocument.uri);
         if (test?.document) return testFileLenses(test.document, test.view);
-        return withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []);
+        const plan = ctx.workspace.plan(params.textDocument.uri);
+        if (!plan) return [];
+        return [...codeLenses(plan, ctx.workspace.clientRunsPlans), ...(await whatIfLensesFor(ctx, plan))];
       },
       [],
     ),
   );
+  showWhatIf(ctx);
   // The worst-case lens also depends on the host's budget: when a plan's lens text changes
   // without an edit (the host profile changed), clients that can are asked to ask again.
   const shown = new Map<string, string>();

@@ -20,6 +20,8 @@ export interface Settings {
   readonly maxWorkspaceDiagnosticFiles: number;
   /** Inlay hints with each binding's type (off unless the user turns them on). */
   readonly bindingTypeHints: boolean;
+  /** The git commit-ish the what-if lens compares plans with; undefined when turned off (""). */
+  readonly whatIfBase: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -32,6 +34,7 @@ export const DEFAULT_SETTINGS: Settings = {
   allowPaths: [],
   maxWorkspaceDiagnosticFiles: 2000,
   bindingTypeHints: false,
+  whatIfBase: "HEAD",
 };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -59,5 +62,13 @@ export function readSettings(raw: Record<string, unknown>): Settings {
       size(raw.maxWorkspaceDiagnosticFiles, DEFAULT_SETTINGS.maxWorkspaceDiagnosticFiles),
     ),
     bindingTypeHints: isRecord(raw.inlayHints) && raw.inlayHints.bindingTypes === true,
+    whatIfBase: whatIfBaseOf(raw.whatIf),
   };
+}
+
+/** `whatIf.base`: a commit-ish, "" for off; anything else (or nothing) the default, HEAD. */
+function whatIfBaseOf(whatIf: unknown): string | undefined {
+  const base = isRecord(whatIf) ? whatIf.base : undefined;
+  if (typeof base !== "string") return DEFAULT_SETTINGS.whatIfBase;
+  return base.trim() === "" ? undefined : base.trim();
 }

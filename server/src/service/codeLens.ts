@@ -36,7 +36,7 @@ export function codeLenses(plan: AnalyzedPlan, clientRunsPlans = false): CodeLen
  * document's `positionAt` would index every line of the text, an array kept with the document
  * (about 10 KiB for a 100-step plan), for each open plan, whether or not it is ever shown.
  */
-function rangeNearTop(text: string, at: SourceRange): Range {
+export function rangeNearTop(text: string, at: SourceRange): Range {
   let line = 0;
   let lineStart = 0;
   for (let i = 0; i < at.offset; i++) {

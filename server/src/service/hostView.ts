@@ -5,7 +5,7 @@
 import { basename } from "node:path";
 import type { AnalysisPolicy } from "@rlm-plan/core";
 import type { DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core/plan";
-import { analysisPolicy } from "@rlm-plan/core/session";
+import { analysisPolicy, toolServerOf } from "@rlm-plan/core/session";
 import {
   describeSandbox,
   type HostProfile,
@@ -48,6 +48,8 @@ export interface HostView {
   readonly types: TypeHost;
   /** The analysis policy of plans under this profile: the core session's one builder. */
   readonly policy: AnalysisPolicy;
+  /** Where a tool of a plan leads: the profile's MCP server that offers it (what-if names servers). */
+  readonly serverOf: (tool: string) => string | undefined;
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
@@ -102,6 +104,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     toolKnowledge: policy.tools as ToolKnowledge,
     dataLimits: policy.dataLimits as DataLimits,
     types: policy.types as TypeHost,
+    serverOf: toolServerOf(profile),
   };
 }
 

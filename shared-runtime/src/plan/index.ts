@@ -23,3 +23,4 @@ export { stepPositions } from "./stepChain";
 export type { ToolKnowledge } from "./toolKnowledge";
 export type { TypeHost } from "./types/planTypes";
 export { compactType, knownFields, type ValueType } from "./types/valueType";
+export * from "./whatIf";

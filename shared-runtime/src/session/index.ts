@@ -37,3 +37,5 @@ export const unfinishedJobRun: RecordedRuns["unfinishedJobRun"] = (...args) => r
 /** What a session that runs a recorded run again is opened with (recordedRun.ts). */
 export const recordedSessionOptions: RecordedRuns["recordedSessionOptions"] = (...args) =>
   recordedRuns().recordedSessionOptions(...args);
+// The what-if of `check --against` and the editor's lens: a plan against its file at a git base.
+export * from "./sessionWhatIf";

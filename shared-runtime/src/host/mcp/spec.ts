@@ -68,3 +68,11 @@ export function mcpPlanName(server: string, tool: string, spec: McpServerSpec): 
   for (const [planName, serverTool] of Object.entries(spec.tools)) if (serverTool === tool) return planName;
   return undefined;
 }
+
+/** Where a plan's tool leads under a profile: its MCP server, or undefined for the profile's own tools. */
+export function toolServerOf(profile: {
+  readonly tools: ReadonlyMap<string, unknown>;
+  readonly mcpServers: ReadonlyMap<string, McpServerSpec>;
+}): (tool: string) => string | undefined {
+  return (tool) => (profile.tools.has(tool) ? undefined : mcpRoute(tool, profile.mcpServers)?.server);
+}
