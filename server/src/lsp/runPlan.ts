@@ -11,21 +11,23 @@
 
 import type { RunObserver } from "@rlm-plan/core/run";
 import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
-import {
-  openPlanSessionSync,
-  type PlanSession,
-  type RunLife,
-  type SessionFailure,
-  type SessionRun,
-} from "@rlm-plan/core/session";
-import { openRecordedRun, recordedSessionOptions, type RecordedRun } from "@rlm-plan/core/session";
+import { openPlanSessionSync, type PlanSession, type RunLife, type SessionRun } from "@rlm-plan/core/session";
+import { parseStepPath, type JsonValue } from "@rlm-plan/core/json";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
-import { CancelRunCommand, ResumeRunCommand, RunCommand, type RunIdentity, type RunResult } from "../protocol";
+import {
+  CancelRunCommand,
+  ForkRunCommand,
+  ResumeRunCommand,
+  RunCommand,
+  type RunIdentity,
+  type RunResult,
+} from "../protocol";
+import { failureText, openRecordedSession } from "./recordedSession";
 import { maskedRunnerHost } from "./runMask";
 import type { PlanRunnerHost } from "./runnerHost";
 
@@ -39,6 +41,8 @@ export interface PlanRunner {
   run(args: readonly unknown[]): RunIdentity | ResponseError<void>;
   /** Resumes the recorded run `{dir, id}` (`run --resume`); answers at once with its identity. */
   resume(args: readonly unknown[]): RunIdentity | ResponseError<void>;
+  /** Forks the recorded run `{dir, id}` at `step` with `set`'s bindings (`run --from`); answers at once. */
+  fork(args: readonly unknown[]): RunIdentity | ResponseError<void>;
   /** Cancels the run `{runId}` (or a bare id); true when it was still going. */
   cancel(args: readonly unknown[]): boolean | ResponseError<void>;
 }
@@ -116,7 +120,7 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       const id = typeof first?.id === "number" && Number.isSafeInteger(first.id) ? first.id : undefined;
       if (dir === undefined || id === undefined)
         return invalid(`${ResumeRunCommand.command} needs the run: [{"dir": "/…/.rlm-plan", "id": 12}]`);
-      const resumed = openResumed(dir, id, runEnvironment(args));
+      const resumed = openRecordedSession(dir, id, "resume", runEnvironment(args));
       if ("message" in resumed) return failed(resumed.message);
       const { session, recorded } = resumed;
       server.sessionStarted?.(session);
@@ -136,6 +140,34 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
         return undefined;
       });
       if (refusal !== undefined) return failed(`Run ${id} cannot be resumed: ${refusal}`);
+      runs.set(runId, handle);
+      void handle.done.finally(() => runs.delete(runId));
+      return identity;
+    },
+    fork(args) {
+      const request = forkRequest(args);
+      if ("message" in request) return invalid(request.message);
+      const { dir, id } = request;
+      const opened = openRecordedSession(dir, id, "fork", runEnvironment(args));
+      if ("message" in opened) return failed(opened.message);
+      const { session, recorded } = opened;
+      server.sessionStarted?.(session);
+      const runId = `run-${++counter}`;
+      const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = {
+        uri: pathToFileURL(recorded.planFile as string).href,
+        runId,
+      };
+      let refusal: string | undefined;
+      const handle = execute(maskedRunnerHost(server, session.mask), identity, session, (options) => {
+        const started = session.fork(recorded, request.fork, {
+          ...options,
+          life: { origin: "editor", onNotice: (message) => server.notice?.(message) },
+        });
+        if (started.ok) return started.run;
+        refusal = started.refusal;
+        return undefined;
+      });
+      if (refusal !== undefined) return failed(`Run ${id} cannot be forked: ${refusal}`);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;
@@ -208,29 +240,27 @@ function runMocks(
   }
 }
 
-function failureText(failure: SessionFailure): string {
-  return "message" in failure ? failure.message : `the host profile ${basename(failure.file)} has problems`;
-}
-
-/**
- * The session of a recorded run to resume (found and read by the core): its plan file (from disk:
- * the recorded text is what a resume must run), its host profile, inputs and mocks as recorded;
- * or why not.
- */
-function openResumed(
-  dir: string,
-  id: number,
-  env: Record<string, string>,
-): { session: PlanSession; recorded: RecordedRun } | { message: string } {
-  const found = openRecordedRun(dir, id, "resume");
-  if (!found.ok) return { message: `Run ${id} cannot be resumed: ${found.message}` };
-  const recorded = found.run;
-  const opened = openPlanSessionSync({ ...recordedSessionOptions(recorded), clientEnv: env });
-  if (!opened.ok) {
-    recorded.store?.close();
-    return { message: `Run ${id} cannot be resumed: ${opened.mask.mask(failureText(opened.failure))}` };
-  }
-  return { session: opened.session, recorded };
+/** ForkRunCommand's arguments, checked: the run, and the step and bindings as the core takes them. */
+function forkRequest(args: readonly unknown[]):
+  | {
+      dir: string;
+      id: number;
+      fork: { at: readonly (string | number)[]; set: Map<string, JsonValue>; allowChanged: boolean };
+    }
+  | { message: string } {
+  const usage = `${ForkRunCommand.command} needs the run and a step: [{"dir": "/…/.rlm-plan", "id": 12, "step": "steps/2", "set": {"name": value}}]`;
+  const first = args[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return { message: usage };
+  const { dir, id, step, set, allowChanged } = first as Record<string, unknown>;
+  if (typeof dir !== "string" || typeof id !== "number" || !Number.isSafeInteger(id) || typeof step !== "string")
+    return { message: usage };
+  const at = parseStepPath(step);
+  if (!at)
+    return { message: `${ForkRunCommand.command}: ${JSON.stringify(step)} is not a step path such as "steps/2"` };
+  if (set !== undefined && (typeof set !== "object" || set === null || Array.isArray(set)))
+    return { message: `${ForkRunCommand.command}: "set" must be an object of binding names and JSON values` };
+  const values = new Map<string, JsonValue>(Object.entries((set ?? {}) as Record<string, JsonValue>));
+  return { dir, id, fork: { at, set: values, allowChanged: allowChanged === true } };
 }
 
 /** A file URI's path; undefined for an untitled document or another scheme. */
