@@ -514,7 +514,8 @@ export namespace ForkRunCommand {
       readonly env?: Readonly<Record<string, string>>;
     },
   ];
-  export type Result = RunIdentity;
+  /** The new run, and what it forked from: the run's number and the step as `runs list` shows it. */
+  export type Result = RunIdentity & { readonly forkOf: { readonly run: number; readonly step: string } };
 }
 
 /**

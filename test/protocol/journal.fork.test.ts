@@ -42,6 +42,7 @@ interface Identity {
   uri: string;
   runId: string;
   journal?: { dir: string; id: number; uid: string };
+  forkOf?: { run: number; step: string };
 }
 interface Finished {
   runId: string;
@@ -112,6 +113,7 @@ describe("Rerun From Here and Compare Runs through the server", () => {
     ])) as Identity;
     assert.equal(fork.uri, uri);
     assert.equal(fork.journal?.id, 2);
+    assert.deepEqual(fork.forkOf, { run: 1, step: "steps/2" });
     const forked = await ended(fork.runId);
     assert.deepEqual(forked.result, {
       ...forked.result,

@@ -12,7 +12,7 @@
 import type { RunObserver } from "@rlm-plan/core/run";
 import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
 import { openPlanSessionSync, type PlanSession, type RunLife, type SessionRun } from "@rlm-plan/core/session";
-import { parseStepPath, type JsonValue } from "@rlm-plan/core/json";
+import { parseStepPath, stepPathText, type JsonValue } from "@rlm-plan/core/json";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -42,7 +42,7 @@ export interface PlanRunner {
   /** Resumes the recorded run `{dir, id}` (`run --resume`); answers at once with its identity. */
   resume(args: readonly unknown[]): RunIdentity | ResponseError<void>;
   /** Forks the recorded run `{dir, id}` at `step` with `set`'s bindings (`run --from`); answers at once. */
-  fork(args: readonly unknown[]): RunIdentity | ResponseError<void>;
+  fork(args: readonly unknown[]): ForkRunCommand.Result | ResponseError<void>;
   /** Cancels the run `{runId}` (or a bare id); true when it was still going. */
   cancel(args: readonly unknown[]): boolean | ResponseError<void>;
 }
@@ -170,7 +170,7 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       if (refusal !== undefined) return failed(`Run ${id} cannot be forked: ${refusal}`);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
-      return identity;
+      return { ...identity, forkOf: { run: id, step: stepPathText(request.fork.at) } };
     },
     cancel(args) {
       const runId = argument(args, "runId");
