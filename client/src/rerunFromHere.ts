@@ -64,12 +64,12 @@ async function rerunFromHere(deps: RunDependencies, step: RecordedStep | undefin
   let allowChanged = false;
   if (!scope.ok) {
     if (scope.kind !== "changed") {
-      void vscode.window.showErrorMessage(`Cannot rerun run ${ref.id} from ${shown}: ${scope.message}`);
+      void vscode.window.showErrorMessage(`Cannot rerun run ${ref.id} from ${shown}: ${scope.refusal}`);
       return undefined;
     }
     const anyway = "Rerun Anyway";
     const answer = await vscode.window.showWarningMessage(
-      `Run ${ref.id} was recorded with another plan or host profile: ${scope.message}`,
+      `Run ${ref.id} was recorded with another plan or host profile: ${scope.refusal}`,
       {
         modal: true,
         detail:

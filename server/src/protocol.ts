@@ -10,6 +10,7 @@
 
 import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
 import type { RunDiff, RunSummary } from "@rlm-plan/core/journal";
+import type { RecordedScope, ScopedBinding } from "@rlm-plan/core/session";
 import { NotificationType, RequestType, type Range } from "vscode-languageserver-protocol";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
@@ -470,7 +471,7 @@ export namespace ResumeRunCommand {
  * the user edit before ForkRunCommand. `reached` is false when the run never started the step (no
  * values then). Refused (`ok: false`) with `kind` `changed` when the plan or host profile changed
  * since the run (the names alone given: a fork then needs `allowChanged`), `usage` when this plan
- * has no such step, `refused` when the run cannot be found or replayed.
+ * has no such step, `refused` when the run cannot be found or replayed; `refusal` says why.
  */
 export namespace RecordedScopeRequest {
   export const method = "rlmPlan/recordedScope";
@@ -478,19 +479,12 @@ export namespace RecordedScopeRequest {
     /** The step as `rlm-plan run --step` takes it: "steps/2/plan/steps/0". */
     readonly step: string;
   }
-  export interface Binding {
-    readonly name: string;
-    /** Absent when the run never reached the step. */
-    readonly value?: JsonValue;
-  }
+  /** A binding in scope there; its `value` absent when the run never reached the step. */
+  export type Binding = ScopedBinding;
+  /** The core's answer (session.scopeAt), or `refused` when the run cannot be found or replayed. */
   export type Result =
-    | { readonly ok: true; readonly reached: boolean; readonly bindings: readonly Binding[] }
-    | {
-        readonly ok: false;
-        readonly kind: "changed" | "usage" | "refused";
-        readonly message: string;
-        readonly bindings: readonly Binding[];
-      };
+    | RecordedScope
+    | { readonly ok: false; readonly kind: "refused"; readonly refusal: string; readonly bindings: readonly [] };
   export const type = new RequestType<Params, Result, void>(method);
 }
 

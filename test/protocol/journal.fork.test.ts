@@ -6,23 +6,15 @@
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol/node";
 import { hostProfile } from "@rlm-plan/lsp-harness";
 import { useServer } from "@rlm-plan/lsp-harness/suite";
 
-// Appends "LABEL NOTE" to marks.txt beside it; answers its label and note.
-const MARK_TOOL = `
-let input = "";
-process.stdin.on("data", (c) => (input += c));
-process.stdin.on("end", () => {
-  const args = JSON.parse(input);
-  const note = args.note === undefined ? "" : " " + JSON.stringify(args.note);
-  require("fs").appendFileSync(require("path").join(__dirname, "marks.txt"), args.label + note + "\\n");
-  process.stdout.write(JSON.stringify({ label: args.label, note: args.note === undefined ? null : args.note }));
-});
-`;
+// Appends a line per call to marks.txt beside it (test/fixtures/tools/mark.js, copied into the workspace).
+const MARK_TOOL = readFileSync(resolve(__dirname, "..", "..", "..", "test", "fixtures", "tools", "mark.js"), "utf8");
 
 const ref = (name: string) => ({ ref: "var", name });
 const PLAN = JSON.stringify(
@@ -37,6 +29,9 @@ const PLAN = JSON.stringify(
   null,
   2,
 );
+
+/** Why a changed plan is refused, as `run --from` says it (the workspace as WS, digests as SHA). */
+const REFUSAL = "the plan WS/plan.rlmplan.json changed since run 1 (recorded sha256 SHA, now SHA)";
 
 interface Identity {
   uri: string;
@@ -168,17 +163,16 @@ describe("Rerun From Here and Compare Runs through the server", () => {
     assert.equal(notInScope, 'Run 1 cannot be forked: no binding "c" is in scope at steps/1 (in scope: a)');
 
     writeFileSync(workspace.path("plan.rlmplan.json"), PLAN.replace('"three"', '"THREE"'));
-    const scope = await request<{ ok: boolean; kind: string; bindings: unknown }>("rlmPlan/recordedScope", {
-      dir: dir(),
-      id: 1,
-      step: "steps/2",
-    });
+    const scope = await request<{ ok: boolean; kind: string; refusal: string; bindings: unknown }>(
+      "rlmPlan/recordedScope",
+      { dir: dir(), id: 1, step: "steps/2" },
+    );
     assert.deepEqual(
-      { ...scope, message: undefined },
+      { ...scope, refusal: scope.refusal.replace(workspace.root, "WS").replace(/\b[0-9a-f]{12}\b/g, "SHA") },
       {
         ok: false,
         kind: "changed",
-        message: undefined,
+        refusal: REFUSAL,
         bindings: [{ name: "a" }, { name: "b" }],
       },
     );
@@ -187,7 +181,7 @@ describe("Rerun From Here and Compare Runs through the server", () => {
       () => "forked",
       (error: Error) => error.message,
     );
-    assert.match(refused, /^Run 1 cannot be forked: .*plan/);
+    assert.equal(refused, `Run 1 cannot be forked: ${scope.refusal}`);
     const allowed = (await execute("rlmPlan.server.fork", [
       { dir: dir(), id: 1, step: "steps/2", allowChanged: true },
     ])) as Identity;

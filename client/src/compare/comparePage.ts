@@ -1,8 +1,7 @@
 // The "Compare Runs" view's page: its HTML, content security policy and stylesheet, with the
 // comparison written into it as JSON (a data block no script runs from). No `vscode` import.
 
-import { GRAPH_STYLE } from "@rlm-plan/core/editor";
-import { scriptSafeJson } from "../graph/graphPage";
+import { pageHead, scriptSafeJson } from "../graph/graphPage";
 import { COMPARE_DATA_ID, type CompareMessage } from "./compareMessages";
 
 export interface ComparePageOptions {
@@ -15,15 +14,7 @@ export interface ComparePageOptions {
 }
 
 export function comparePageHtml({ nonce, script, layout, compare }: ComparePageOptions): string {
-  const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${PAGE_STYLE}${GRAPH_STYLE}</style>
-</head>
+  return `${pageHead(nonce, PAGE_STYLE)}
 <body>
 <div id="summary" role="status"></div>
 <div id="sides"><section id="side-a"></section><section id="side-b"></section></div>

@@ -14,17 +14,17 @@ export const recordedScopes: Feature = (ctx) => {
     ctx.guard.request(RecordedScopeRequest.method, (params) => scope(params), {
       ok: false,
       kind: "refused",
-      message: "the run's scope could not be read",
+      refusal: "the run's scope could not be read",
       bindings: [],
     }),
   );
 };
 
 async function scope(params: RecordedScopeRequest.Params): Promise<RecordedScopeRequest.Result> {
-  const refused = (message: string): RecordedScopeRequest.Result => ({
+  const refused = (refusal: string): RecordedScopeRequest.Result => ({
     ok: false,
     kind: "refused",
-    message,
+    refusal,
     bindings: [],
   });
   if (typeof params?.dir !== "string" || !Number.isSafeInteger(params.id) || typeof params.step !== "string")
@@ -33,8 +33,5 @@ async function scope(params: RecordedScopeRequest.Params): Promise<RecordedScope
   if (!at) return refused(`${JSON.stringify(params.step)} is not a step path such as "steps/2"`);
   const opened = openRecordedSession(params.dir, params.id, "fork", {});
   if ("message" in opened) return refused(opened.message);
-  const found = await opened.session.scopeAt(opened.recorded, at);
-  const bindings = found.bindings.map((b) => ({ ...b }));
-  if (found.ok) return { ok: true, reached: found.reached, bindings };
-  return { ok: false, kind: found.kind, message: found.refusal, bindings };
+  return opened.session.scopeAt(opened.recorded, at);
 }

@@ -11,7 +11,14 @@
 
 import type { RunObserver } from "@rlm-plan/core/run";
 import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core";
-import { openPlanSessionSync, type PlanSession, type RunLife, type SessionRun } from "@rlm-plan/core/session";
+import {
+  openPlanSessionSync,
+  type PlanSession,
+  type RecordedRun,
+  type RunLife,
+  type SessionRun,
+  type SessionRunOptions,
+} from "@rlm-plan/core/session";
 import { parseStepPath, stepPathText, type JsonValue } from "@rlm-plan/core/json";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
@@ -32,6 +39,9 @@ import { maskedRunnerHost } from "./runMask";
 import type { PlanRunnerHost } from "./runnerHost";
 
 export type { PlanRunnerHost } from "./runnerHost";
+
+/** How a session's resume or fork answers: the run started, or why not. */
+type RecordedStart = { readonly ok: true; readonly run: SessionRun } | { readonly ok: false; readonly refusal: string };
 
 /** A run in progress; `done` settles once the client has heard how it ended. */
 type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
@@ -56,6 +66,42 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
   });
   const cancelled = new WeakSet<ServerRun>();
   let counter = 0;
+  /**
+   * Runs recorded run `id` again through its own session (`start`: the session's resume or fork);
+   * answers at once with the new run's identity, or why the journal or the session refused it.
+   */
+  const again = (
+    args: readonly unknown[],
+    dir: string,
+    id: number,
+    purpose: "resume" | "fork",
+    start: (session: PlanSession, recorded: RecordedRun, options: SessionRunOptions) => RecordedStart,
+  ): RunIdentity | ResponseError<void> => {
+    const opened = openRecordedSession(dir, id, purpose, runEnvironment(args));
+    if ("message" in opened) return failed(opened.message);
+    const { session, recorded } = opened;
+    server.sessionStarted?.(session);
+    const runId = `run-${++counter}`;
+    const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = {
+      uri: pathToFileURL(recorded.planFile as string).href,
+      runId,
+    };
+    let refusal: string | undefined;
+    const handle = execute(maskedRunnerHost(server, session.mask), identity, session, (options) => {
+      const started = start(session, recorded, {
+        ...options,
+        life: { origin: "editor", onNotice: (message) => server.notice?.(message) },
+      });
+      if (started.ok) return started.run;
+      refusal = started.refusal;
+      return undefined;
+    });
+    const verb = purpose === "resume" ? "resumed" : "forked";
+    if (refusal !== undefined) return failed(`Run ${id} cannot be ${verb}: ${refusal}`);
+    runs.set(runId, handle);
+    void handle.done.finally(() => runs.delete(runId));
+    return identity;
+  };
   return {
     run(args) {
       const uri = argument(args, "uri");
@@ -120,57 +166,17 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       const id = typeof first?.id === "number" && Number.isSafeInteger(first.id) ? first.id : undefined;
       if (dir === undefined || id === undefined)
         return invalid(`${ResumeRunCommand.command} needs the run: [{"dir": "/…/.rlm-plan", "id": 12}]`);
-      const resumed = openRecordedSession(dir, id, "resume", runEnvironment(args));
-      if ("message" in resumed) return failed(resumed.message);
-      const { session, recorded } = resumed;
-      server.sessionStarted?.(session);
-      const runId = `run-${++counter}`;
-      const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = {
-        uri: pathToFileURL(recorded.planFile as string).href,
-        runId,
-      };
-      let refusal: string | undefined;
-      const handle = execute(maskedRunnerHost(server, session.mask), identity, session, (options) => {
-        const started = session.resume(recorded, {
-          ...options,
-          life: { origin: "editor", onNotice: (message) => server.notice?.(message) },
-        });
-        if (started.ok) return started.run;
-        refusal = started.refusal;
-        return undefined;
-      });
-      if (refusal !== undefined) return failed(`Run ${id} cannot be resumed: ${refusal}`);
-      runs.set(runId, handle);
-      void handle.done.finally(() => runs.delete(runId));
-      return identity;
+      return again(args, dir, id, "resume", (session, recorded, options) => session.resume(recorded, options));
     },
     fork(args) {
       const request = forkRequest(args);
       if ("message" in request) return invalid(request.message);
-      const { dir, id } = request;
-      const opened = openRecordedSession(dir, id, "fork", runEnvironment(args));
-      if ("message" in opened) return failed(opened.message);
-      const { session, recorded } = opened;
-      server.sessionStarted?.(session);
-      const runId = `run-${++counter}`;
-      const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = {
-        uri: pathToFileURL(recorded.planFile as string).href,
-        runId,
-      };
-      let refusal: string | undefined;
-      const handle = execute(maskedRunnerHost(server, session.mask), identity, session, (options) => {
-        const started = session.fork(recorded, request.fork, {
-          ...options,
-          life: { origin: "editor", onNotice: (message) => server.notice?.(message) },
-        });
-        if (started.ok) return started.run;
-        refusal = started.refusal;
-        return undefined;
-      });
-      if (refusal !== undefined) return failed(`Run ${id} cannot be forked: ${refusal}`);
-      runs.set(runId, handle);
-      void handle.done.finally(() => runs.delete(runId));
-      return { ...identity, forkOf: { run: id, step: stepPathText(request.fork.at) } };
+      const { dir, id, fork } = request;
+      const identity = again(args, dir, id, "fork", (session, recorded, options) =>
+        session.fork(recorded, fork, options),
+      );
+      if (identity instanceof ResponseError) return identity;
+      return { ...identity, forkOf: { run: id, step: stepPathText(fork.at) } };
     },
     cancel(args) {
       const runId = argument(args, "runId");

@@ -35,6 +35,7 @@ export type RecordedScope =
 /** What this reads of its session (PlanSession, named structurally: the session imports this module). */
 export interface ScopingSession {
   analysis(): { readonly model: PlanModel | undefined };
+  changedSince(recorded: RecordedRun, purpose: "fork"): string | undefined;
   replay(
     recorded: RecordedRun,
     options: {
@@ -53,6 +54,10 @@ export async function recordedScope(
   if (!model?.stepAt(at))
     return { ok: false, kind: "usage", refusal: `there is no step at ${stepPathText(at)} in this plan`, bindings: [] };
   const names = model.inScopeAt(at).map((binding) => binding.name);
+  // Said as a fork says it (the replay below would refuse it as a resume does).
+  const changed = session.changedSince(recorded, "fork");
+  if (changed !== undefined)
+    return { ok: false, kind: "changed", refusal: changed, bindings: names.map((name) => ({ name })) };
   let found: Map<string, JsonValue> | undefined;
   // The replay, once started: its hook stops it when the step is found.
   const started: { run?: SessionRun } = {};
