@@ -11,7 +11,7 @@ import { openRecordedSession } from "./recordedSession";
 export const recordedScopes: Feature = (ctx) => {
   ctx.connection.onRequest(
     RecordedScopeRequest.type,
-    ctx.guard.request(RecordedScopeRequest.method, (params) => scope(params), {
+    ctx.guard.request(RecordedScopeRequest.method, (params) => scope(params, (values) => ctx.secretsLearned(values)), {
       ok: false,
       kind: "refused",
       refusal: "the run's scope could not be read",
@@ -20,7 +20,11 @@ export const recordedScopes: Feature = (ctx) => {
   );
 };
 
-async function scope(params: RecordedScopeRequest.Params): Promise<RecordedScopeRequest.Result> {
+/** `learned`: the session's secrets, which the server's output boundary then masks in the answer too. */
+async function scope(
+  params: RecordedScopeRequest.Params,
+  learned: (values: readonly string[]) => void,
+): Promise<RecordedScopeRequest.Result> {
   const refused = (refusal: string): RecordedScopeRequest.Result => ({
     ok: false,
     kind: "refused",
@@ -33,5 +37,6 @@ async function scope(params: RecordedScopeRequest.Params): Promise<RecordedScope
   if (!at) return refused(`${JSON.stringify(params.step)} is not a step path such as "steps/2"`);
   const opened = openRecordedSession(params.dir, params.id, "fork", {});
   if ("message" in opened) return refused(opened.message);
+  learned(opened.session.secretValues());
   return opened.session.scopeAt(opened.recorded, at);
 }
