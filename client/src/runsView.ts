@@ -42,7 +42,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   getChildren(node?: RunsNode): RunsNode[] | Promise<RunsNode[]> {
     // Forks ("Rerun From Here", `run --from`) are shown under the run they forked from.
-    if (!node) return this.log.all().flatMap((record) => (this.parentOf(record) ? [] : [this.runNode(record)]));
+    if (!node) {
+      const all = this.log.all();
+      return all.flatMap((record) => (parentIn(all, record) ? [] : [this.runNode(record)]));
+    }
     if (node.kind !== "run") return [];
     // A run listed from the run journal is read whole when opened.
     if (node.record.journal?.loaded === false) return this.log.complete(node.record).then(() => this.childrenOf(node));
@@ -51,7 +54,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   private childrenOf(node: RunsNode): RunsNode[] {
     const { record } = node;
-    const forks = this.log.all().filter((run) => this.parentOf(run) === record);
+    const all = this.log.all();
+    const forks = all.filter((run) => parentIn(all, run) === record);
     const children: RunsNode[] = forks.map((run) => this.runNode(run));
     for (const transition of record.transitions) children.push({ kind: "transition", record, transition });
     if (record.droppedTransitions) children.push({ kind: "dropped", record });
@@ -61,16 +65,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   getParent(node: RunsNode): RunsNode | undefined {
     if (node.kind !== "run") return this.runNode(node.record);
-    const parent = this.parentOf(node.record);
+    const parent = parentIn(this.log.all(), node.record);
     return parent && this.runNode(parent);
-  }
-
-  /** The run a fork forked from, when the log lists it (the same journal, its number). */
-  private parentOf(record: RunRecord): RunRecord | undefined {
-    const ref = record.journal;
-    const fork = ref?.forkOf;
-    if (!ref || !fork) return undefined;
-    return this.log.all().find((run) => run.journal?.dir === ref.dir && run.journal.id === fork.run);
   }
 
   /** On hover, a journal run's tooltip: the run is read whole first (its host profile is in the journal). */
@@ -109,6 +105,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     }
     return node;
   }
+}
+
+/** The run a fork forked from, when `runs` lists it (the same journal, its number). */
+function parentIn(runs: readonly RunRecord[], record: RunRecord): RunRecord | undefined {
+  const ref = record.journal;
+  const fork = ref?.forkOf;
+  if (!ref || !fork) return undefined;
+  return runs.find((run) => run.journal?.dir === ref.dir && run.journal.id === fork.run);
 }
 
 const STATUS_ICONS: Record<RunRecord["status"], vscode.ThemeIcon> = {

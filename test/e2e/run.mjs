@@ -1786,6 +1786,13 @@ export const scenarios = [
         (await rowsWithLevel(pane)).some((row) => row === "3 value | 107") ? true : false,
       );
       await bench.screenshot("r-rerun-under-parent");
+      // A step of a recorded run in Plan Runs offers it too.
+      await pane.locator(".monaco-list-row", { hasText: "#2 tool(sum) → total" }).first().click({ button: "right" });
+      await page
+        .locator(".context-view .action-label", { hasText: /^Rerun From Here\.\.\.$/ })
+        .first()
+        .waitFor();
+      await bench.escape(1);
       const output = await session.runsOutput(bench, "the rerun in the output", (text) =>
         text.includes(`Rerunning run ${id} of plans/rerun.rlmplan.json from steps[1] with count edited`),
       );
