@@ -661,7 +661,10 @@ const RERUN_PLAN = `{
 async function rerunWindow(session) {
   const bench = await session.trusted();
   fs.writeFileSync(path.join(session.trustedFolder, RERUN), RERUN_PLAN);
-  await bench.openFile(RERUN);
+  // Open from (r) already, beside its graph: its tab, which makes its group the active one.
+  const tab = bench.page.locator('.tab[data-resource-name="rerun.rlmplan.json"]').first();
+  if ((await tab.count()) > 0) await tab.click();
+  else await bench.openFile(RERUN);
   await bench.focusEditor();
   const { pane } = await session.planRuns(bench);
   return { bench, page: bench.page, pane };
@@ -1788,11 +1791,10 @@ export const scenarios = [
       await bench.screenshot("r-rerun-under-parent");
       // A step of a recorded run in Plan Runs offers it too.
       await pane.locator(".monaco-list-row", { hasText: "#2 tool(sum) → total" }).first().click({ button: "right" });
-      await page
-        .locator(".context-view .action-label", { hasText: /^Rerun From Here\.\.\.$/ })
-        .first()
-        .waitFor();
+      const item = page.locator(".context-view .action-label", { hasText: /^Rerun From Here\.\.\.$/ }).first();
+      await item.waitFor();
       await bench.escape(1);
+      await item.waitFor({ state: "hidden" });
       const output = await session.runsOutput(bench, "the rerun in the output", (text) =>
         text.includes(`Rerunning run ${id} of plans/rerun.rlmplan.json from steps[1] with count edited`),
       );
