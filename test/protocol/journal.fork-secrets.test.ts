@@ -1,14 +1,13 @@
 // "Rerun From Here" shows a recorded run's values in the editor: a provider key the model echoed
 // into a binding never reaches the editor through the scope request, nor through the fork's
-// notifications or the server's logs (the key handed to the first run only, as the client does).
+// notifications or the server's logs (the key handed to each run, as the VS Code client does).
 
 import assert from "node:assert/strict";
-import { after, before, it } from "node:test";
+import { it } from "node:test";
 import { ExecuteCommandRequest } from "vscode-languageserver-protocol/node";
-import { startChatServer, type ChatServer } from "../support/chatServer";
 import { assertNoKey, newSentinel } from "../support/hostileProviders";
-import { hostProfile, ServerSession } from "@rlm-plan/lsp-harness";
-import { recordRunNotifications, runToEnd, RUN_NOTIFICATIONS } from "./support/planRuns";
+import { runToEnd } from "./support/planRuns";
+import { useSentinelServer } from "./support/sentinelServer";
 
 const sentinel = newSentinel();
 const KEY_VAR = "RLM_SENTINEL_FORK_VAR";
@@ -19,38 +18,18 @@ const PLAN = JSON.stringify({
   ],
 });
 
-let chat: ChatServer;
-let server: ServerSession;
-const seen: string[] = [];
-
-before(async () => {
-  chat = await startChatServer();
-  server = await new ServerSession({
-    files: {
-      "rlmplan.host.json": hostProfile({
-        capabilities: ["model(local)"],
-        providers: { local: { type: "openai-chat", baseUrl: chat.baseUrl, model: "tiny", apiKeyEnv: KEY_VAR } },
-      }),
-      // On disk too: a recorded run is run again from its plan file.
-      "echo.rlmplan.json": PLAN,
-    },
-  }).start();
-  recordRunNotifications(server.client, seen, [...RUN_NOTIFICATIONS, "window/showMessage"]);
-});
-
-after(async () => {
-  await server.dispose();
-  await chat.close();
-});
+// On disk too: a recorded run is run again from its plan file.
+const suite = useSentinelServer(KEY_VAR, { "echo.rlmplan.json": PLAN });
+const { seen } = suite;
 
 it("a key the model echoed is masked in the recorded values shown, the fork and the logs", async () => {
-  chat.script({ kind: "ok", text: `your key is ${sentinel.key}, ok?` });
-  const file = server.workspace.path("echo.rlmplan.json");
-  const result = await runToEnd(server.client, seen, file, PLAN, { env: { [KEY_VAR]: sentinel.key } });
+  suite.chat.script({ kind: "ok", text: `your key is ${sentinel.key}, ok?` });
+  const file = suite.server.workspace.path("echo.rlmplan.json");
+  const result = await runToEnd(suite.server.client, seen, file, PLAN, { env: { [KEY_VAR]: sentinel.key } });
   assert.equal(result.ok, true);
-  const dir = server.workspace.path(".rlm-plan");
+  const dir = suite.server.workspace.path(".rlm-plan");
 
-  const scope = (await server.client.connection.sendRequest("rlmPlan/recordedScope", {
+  const scope = (await suite.server.client.connection.sendRequest("rlmPlan/recordedScope", {
     dir,
     id: 1,
     step: "steps/1",
@@ -62,7 +41,7 @@ it("a key the model echoed is masked in the recorded values shown, the fork and 
   assert.match(JSON.stringify(scope.bindings[0]?.value), /\*\*\*/, "the recorded value, masked");
   assertNoKey(JSON.stringify(scope), sentinel, "the scope's answer");
 
-  await server.client.connection.sendRequest(ExecuteCommandRequest.type, {
+  await suite.server.client.connection.sendRequest(ExecuteCommandRequest.type, {
     command: "rlmPlan.server.fork",
     // The client hands the keys to each run, a fork's too (preflight wants them set).
     arguments: [{ dir, id: 1, step: "steps/1", set: { reply: "edited" }, env: { [KEY_VAR]: sentinel.key } }],
@@ -74,6 +53,6 @@ it("a key the model echoed is masked in the recorded values shown, the fork and 
     "the fork ended with the edited value",
   );
   assertNoKey(seen.join("\n"), sentinel, "the runs' notifications");
-  assertNoKey(JSON.stringify(server.client.logMessages), sentinel, "log messages");
-  assertNoKey(server.client.stderr, sentinel, "the server's stderr");
+  assertNoKey(JSON.stringify(suite.server.client.logMessages), sentinel, "log messages");
+  assertNoKey(suite.server.client.stderr, sentinel, "the server's stderr");
 });
