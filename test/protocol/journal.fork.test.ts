@@ -162,6 +162,22 @@ describe("Rerun From Here and Compare Runs through the server", () => {
     );
     assert.equal(notInScope, 'Run 1 cannot be forked: no binding "c" is in scope at steps/1 (in scope: a)');
 
+    // A dry run whose mocks the editor gave (not a file) is not recorded whole: refused, as the CLI refuses it.
+    const uri = pathToFileURL(workspace.path("plan.rlmplan.json")).href;
+    const mocked = (await execute("rlmPlan.server.run", [
+      { uri, mocks: { tools: { mark: [1, 2, 3].map((n) => ({ value: { label: `mocked ${n}`, note: null } })) } } },
+    ])) as Identity;
+    assert.deepEqual((await ended(mocked.runId)).result.error, undefined);
+    const mockedId = mocked.journal?.id;
+    const mockedFork = await execute("rlmPlan.server.fork", [{ dir: dir(), id: mockedId, step: "steps/1" }]).then(
+      () => "forked",
+      (error: Error) => error.message,
+    );
+    assert.equal(
+      mockedFork,
+      `Run ${mockedId} cannot be forked: run ${mockedId}'s mocks were given by the editor, not a file, and were not recorded`,
+    );
+
     writeFileSync(workspace.path("plan.rlmplan.json"), PLAN.replace('"three"', '"THREE"'));
     const scope = await request<{ ok: boolean; kind: string; refusal: string; bindings: unknown }>(
       "rlmPlan/recordedScope",

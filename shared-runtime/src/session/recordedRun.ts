@@ -53,7 +53,7 @@ export function openRecordedRun(
     const mocks = run.options.mocks;
     // A replay mocks every call itself; a resume or a fork runs with the run's own mocks.
     if (purpose !== "replay" && mocks !== undefined && !isAbsolute(mocks))
-      throw new ResumeRefusal(`its mocks were given by the editor, not a file, and were not recorded`);
+      throw new ResumeRefusal(`run ${id}'s mocks were given by the editor, not a file, and were not recorded`);
     if (purpose !== "resume") store.close();
     return { ok: true, run };
   } catch (error) {
