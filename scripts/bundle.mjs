@@ -43,6 +43,8 @@ export const entries = [
   // Command tools run under it; the runtime finds it beside itself (host/commandTool.ts).
   { in: "shared-runtime/out/host/supervisor.js", out: "dist/supervisor.js" },
   { in: "client/webview/out/webview/src/graphView.js", out: "dist/graphView.js", browser: true },
+  // The "Compare Runs" page: the same renderer and layout as the graph view, beside a diff table.
+  { in: "client/webview/out/webview/src/compareView.js", out: "dist/compareView.js", browser: true },
   // elkjs for the webview, as the global ELK: the page loads it only for a layout that needs it
   // (graph/layout.ts), so the view starts without parsing its 1.5 MiB.
   { in: "node_modules/elkjs/lib/elk.bundled.js", out: "dist/graphLayout.js", browser: true, global: "ELK" },

@@ -2,7 +2,7 @@
 // user opted out of (--no-journal, --journal DIR, --otlp URL), the options recorded for a resume,
 // and the recorded run of `--resume RUN` and `--from RUN` (found and read by the core) as arguments.
 
-import { isAbsolute, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { newJsonObject, type JsonObject } from "@rlm-plan/core/json";
 import type * as Journal from "@rlm-plan/core/journal";
 
@@ -62,7 +62,7 @@ export function resumeArgs<A extends JournalArgs>(
   const found = openRecordedRun(
     dir,
     id,
-    fork === undefined ? "resume" : "replay",
+    fork === undefined ? "resume" : "fork",
     (notice) => void stderr.write(`rlm-plan: ${notice}\n`),
   );
   const plan = found.ok ? (found.run.planFile as string) : "";
@@ -77,12 +77,6 @@ export function resumeArgs<A extends JournalArgs>(
   }
   const { run } = found;
   const { options } = run;
-  if (fork !== undefined && options.mocks !== undefined && !isAbsolute(options.mocks)) {
-    stderr.write(
-      `rlm-plan: cannot fork: run ${id}'s mocks were given by the editor, not a file, and were not recorded\n`,
-    );
-    return 1;
-  }
   return {
     args: {
       ...args,

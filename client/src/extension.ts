@@ -11,6 +11,8 @@ import { GraphPanels } from "./graph/graphPanels";
 import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
 import { JournalRuns, registerJournalCommands } from "./journalRuns";
+import { registerRerunFromHere } from "./rerunFromHere";
+import { registerCompareRuns } from "./compare/comparePanel";
 import { historyLimit, RunLog } from "./runLog";
 import { createRunOutput } from "./workspacePaths";
 import {
@@ -66,7 +68,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
   const journal = new JournalRuns(client, log);
   const tree = new RunsTreeProvider(log);
   const documents = new RunDocuments(log);
-  const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+  // Many at once: "Compare Runs" takes two.
+  const view = vscode.window.createTreeView(RUNS_VIEW_ID, {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
+  const graphs = new GraphPanels({ client, log, extensionUri: context.extensionUri });
 
   context.subscriptions.push(
     output,
@@ -83,7 +91,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     registerUpdateLockCommand(client),
     registerDebugging({ context, log, output, keys }),
     keys.register(),
-    new GraphPanels({ client, log, extensionUri: context.extensionUri }),
+    graphs,
+    registerRerunFromHere(deps, (target) => graphs.recordedStep(target)),
+    registerCompareRuns(client, log, context.extensionUri),
     vscode.workspace.registerTextDocumentContentProvider(RUN_DOCUMENT_SCHEME, documents),
     vscode.commands.registerCommand("rlmPlan.showRuns", async () => {
       await vscode.commands.executeCommand(`${RUNS_VIEW_ID}.focus`);

@@ -142,6 +142,7 @@ function listedRecord(run: JournalRunSummary): RunRecord {
       uid: run.uid,
       origin: run.origin,
       ...(run.label !== null && run.label !== undefined ? { label: run.label } : {}),
+      ...(run.forkOf ? { forkOf: { ...run.forkOf } } : {}),
       loaded: false,
     },
   };

@@ -79,6 +79,8 @@ export interface JournalRef {
   readonly label?: string;
   /** False until the run's events, value or error were read from the journal. */
   loaded?: boolean;
+  /** A fork ("Rerun From Here", `run --from`): the run it forked from, in the same journal, and the step. */
+  readonly forkOf?: { readonly run: number; readonly step: string } | null;
 }
 
 /** A run with thousands of steps keeps its first transitions and counts the rest. */

@@ -1,7 +1,8 @@
 // The "Plan Runs" view (id `rlmPlan.runs`, in the Explorer): the run log as a tree. A run is an
 // item (newest first) whose children are its transitions, then its value or its error. Clicking
 // a transition (or the error) reveals that step in the plan; a run's context menu opens the
-// whole run as a read-only JSON document or runs the plan again.
+// whole run as a read-only JSON document or runs the plan again. A fork of a recorded run
+// ("Rerun From Here") is listed under the run it forked from.
 
 import * as vscode from "vscode";
 import type { LoggedTransition, RunLog, RunRecord } from "./runLog";
@@ -40,7 +41,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   getChildren(node?: RunsNode): RunsNode[] | Promise<RunsNode[]> {
-    if (!node) return this.log.all().map((record) => this.runNode(record));
+    // Forks ("Rerun From Here", `run --from`) are shown under the run they forked from.
+    if (!node) {
+      const all = this.log.all();
+      return all.flatMap((record) => (parentIn(all, record) ? [] : [this.runNode(record)]));
+    }
     if (node.kind !== "run") return [];
     // A run listed from the run journal is read whole when opened.
     if (node.record.journal?.loaded === false) return this.log.complete(node.record).then(() => this.childrenOf(node));
@@ -49,14 +54,19 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 
   private childrenOf(node: RunsNode): RunsNode[] {
     const { record } = node;
-    const children: RunsNode[] = record.transitions.map((transition) => ({ kind: "transition", record, transition }));
+    const all = this.log.all();
+    const forks = all.filter((run) => parentIn(all, run) === record);
+    const children: RunsNode[] = forks.map((run) => this.runNode(run));
+    for (const transition of record.transitions) children.push({ kind: "transition", record, transition });
     if (record.droppedTransitions) children.push({ kind: "dropped", record });
     if (record.status !== "running") children.push({ kind: "outcome", record });
     return children;
   }
 
   getParent(node: RunsNode): RunsNode | undefined {
-    return node.kind === "run" ? undefined : this.runNode(node.record);
+    if (node.kind !== "run") return this.runNode(node.record);
+    const parent = parentIn(this.log.all(), node.record);
+    return parent && this.runNode(parent);
   }
 
   /** On hover, a journal run's tooltip: the run is read whole first (its host profile is in the journal). */
@@ -97,6 +107,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 }
 
+/** The run a fork forked from, when `runs` lists it (the same journal, its number). */
+function parentIn(runs: readonly RunRecord[], record: RunRecord): RunRecord | undefined {
+  const ref = record.journal;
+  const fork = ref?.forkOf;
+  if (!ref || !fork) return undefined;
+  return runs.find((run) => run.journal?.dir === ref.dir && run.journal.id === fork.run);
+}
+
 const STATUS_ICONS: Record<RunRecord["status"], vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon("sync~spin"),
   succeeded: new vscode.ThemeIcon("pass", new vscode.ThemeColor("testing.iconPassed")),
@@ -114,7 +132,8 @@ function runItem(record: RunRecord): vscode.TreeItem {
   const origin = record.journal?.origin
     ? ` · ${record.journal.origin}${record.journal.label ? ` ${record.journal.label}` : ""}`
     : "";
-  item.description = `#${record.number} · ${record.status}${record.mocks ? " (mocked)" : ""}${origin} · ${when}${took}`;
+  const fork = record.journal?.forkOf ? ` · rerun from ${record.journal.forkOf.step}` : "";
+  item.description = `#${record.number} · ${record.status}${record.mocks ? " (mocked)" : ""}${fork}${origin} · ${when}${took}`;
   item.iconPath = STATUS_ICONS[record.status];
   // ".journal": recorded in the run journal, so an interrupted run can be resumed.
   item.contextValue = `rlmPlanRun.${record.status}${record.journal ? ".journal" : ""}`;
@@ -139,7 +158,8 @@ function transitionItem(record: RunRecord, t: LoggedTransition): vscode.TreeItem
   item.id = `${record.id}/t${t.sequence}`;
   item.description = `${t.status} · at ${ms(t.elapsed_ms)} · took ${ms(t.duration_ms)}`;
   item.iconPath = new vscode.ThemeIcon("debug-stackframe-dot");
-  item.contextValue = "rlmPlanTransition";
+  // ".journal": a step of a recorded run, which "Rerun From Here" forks.
+  item.contextValue = `rlmPlanTransition${record.journal && t.path ? ".journal" : ""}`;
   if (t.path) {
     item.tooltip = `${t.operation} at ${formatStepPath(t.path)}: click to show the step in the plan`;
     item.command = { title: "Reveal Step in Plan", command: REVEAL_STEP_COMMAND, arguments: [record.plan, t.path] };

@@ -9,7 +9,8 @@
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
 import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
-import type { RunSummary } from "@rlm-plan/core/journal";
+import type { RunDiff, RunSummary } from "@rlm-plan/core/journal";
+import type { RecordedScope, ScopedBinding } from "@rlm-plan/core/session";
 import { NotificationType, RequestType, type Range } from "vscode-languageserver-protocol";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
@@ -455,6 +456,7 @@ export interface JournalRunSummary extends Pick<
   | "startedAt"
   | "elapsedMs"
   | "mocked"
+  | "forkOf"
 > {
   readonly dir: string;
 }
@@ -511,6 +513,69 @@ export namespace ResumeRunCommand {
     { readonly dir: string; readonly id: number; readonly env?: Readonly<Record<string, string>> },
   ];
   export type Result = RunIdentity;
+}
+
+/**
+ * Client → server: the bindings in scope at a step of a recorded run, with the values the run had
+ * there (found by replaying it, executing nothing, up to the step): what "Rerun From Here" lets
+ * the user edit before ForkRunCommand. `reached` is false when the run never started the step (no
+ * values then). Refused (`ok: false`) with `kind` `changed` when the plan or host profile changed
+ * since the run (the names alone given: a fork then needs `allowChanged`), `usage` when this plan
+ * has no such step, `refused` when the run cannot be found or replayed; `refusal` says why.
+ */
+export namespace RecordedScopeRequest {
+  export const method = "rlmPlan/recordedScope";
+  export interface Params extends Pick<JournalRunRef, "dir" | "id"> {
+    /** The step as `rlm-plan run --step` takes it: "steps/2/plan/steps/0". */
+    readonly step: string;
+  }
+  /** A binding in scope there; its `value` absent when the run never reached the step. */
+  export type Binding = ScopedBinding;
+  /** The core's answer (session.scopeAt), or `refused` when the run cannot be found or replayed. */
+  export type Result =
+    | RecordedScope
+    | { readonly ok: false; readonly kind: "refused"; readonly refusal: string; readonly bindings: readonly [] };
+  export const type = new RequestType<Params, Result, void>(method);
+}
+
+/**
+ * `workspace/executeCommand`: fork a recorded run at a step, as `rlm-plan run --from RUN --step
+ * PATH --set NAME=JSON [--allow-changed]` does: the steps before it answered from the journal
+ * (nothing called again), that step and what follows run live with `set`'s bindings, recorded as
+ * a child of the run. Answers at once like RunCommand (its events and outcome arrive the same
+ * way), or fails with why the fork is refused (a changed plan without `allowChanged`, a binding
+ * not in scope there).
+ */
+export namespace ForkRunCommand {
+  export const command = "rlmPlan.server.fork";
+  export type Arguments = [
+    {
+      readonly dir: string;
+      readonly id: number;
+      readonly step: string;
+      readonly set?: Readonly<Record<string, JsonValue>>;
+      readonly allowChanged?: boolean;
+      readonly env?: Readonly<Record<string, string>>;
+    },
+  ];
+  /** The new run, and what it forked from: the run's number and the step as `runs list` shows it. */
+  export type Result = RunIdentity & { readonly forkOf: { readonly run: number; readonly step: string } };
+}
+
+/**
+ * Client → server: two runs of a journal lined up step by step, as `rlm-plan runs diff A B --json`
+ * prints them (the core's diffRuns): per step what differs, and the first divergent step.
+ */
+export namespace RunDiffRequest {
+  export const method = "rlmPlan/runDiff";
+  export interface Params {
+    /** The journal's folder (JournalRunSummary.dir). */
+    readonly dir: string;
+    readonly a: number;
+    readonly b: number;
+  }
+  export type Result = { readonly ok: true; readonly diff: RunDiff } | { readonly ok: false; readonly message: string };
+  export const type = new RequestType<Params, Result, void>(method);
 }
 
 /** A case of a test file as written: an entry of "cases", or the dataset (all its lines). */

@@ -646,6 +646,75 @@ function filesHolding(dir, secret) {
   return found;
 }
 
+/** (r) and (s): counts three items (3), then adds 100: its value is 103; a rerun from steps/1 with count 7 gives 107. */
+const RERUN = "plans/rerun.rlmplan.json";
+const RERUN_PLAN = `{
+  "steps": [
+    { "op": "tool", "name": "count_items", "args": ["hay", "needle", "barn"], "bind": "count" },
+    { "op": "tool", "name": "sum", "args": [{ "ref": "var", "name": "count" }, 100], "bind": "total" },
+    { "op": "final", "value": { "ref": "var", "name": "total" } }
+  ]
+}
+`;
+
+/** The window of (r) and (s): RERUN written and open, Plan Runs shown. */
+async function rerunWindow(session) {
+  const bench = await session.trusted();
+  fs.writeFileSync(path.join(session.trustedFolder, RERUN), RERUN_PLAN);
+  // Open from (r) already, beside its graph: its tab, which makes its group the active one.
+  const tab = bench.page.locator('.tab[data-resource-name="rerun.rlmplan.json"]').first();
+  if ((await tab.count()) > 0) await tab.click();
+  else await bench.openFile(RERUN);
+  await bench.focusEditor();
+  const { pane } = await session.planRuns(bench);
+  return { bench, page: bench.page, pane };
+}
+
+/** Runs RERUN with the CLI (arguments after `run`); the journal's number of the run it recorded. */
+async function cliRerunRun(session, assert, args) {
+  const { stderr } = await execFileP(process.execPath, [path.join(REPO, "cli/bin/rlm-plan.js"), "run", ...args], {
+    cwd: session.trustedFolder,
+    timeout: 120000,
+  });
+  const id = /^rlm-plan: recorded as run (\d+) in \.rlm-plan /m.exec(stderr)?.[1];
+  assert.ok(id, `the CLI says where it recorded the run:\n${stderr}`);
+  return id;
+}
+
+/** The frame of the webview whose page answers `probe` (evaluated in it) with something truthy, and that answer. */
+async function webviewFrame(bench, what, probe) {
+  return bench.until(what, async () => {
+    for (const frame of bench.page.frames()) {
+      const answer = await frame.evaluate(probe).catch(() => null);
+      if (answer) return { frame, answer };
+    }
+    return false;
+  });
+}
+
+/** Plan Runs' rows with their tree depth: "2 rerun.rlmplan.json | #3 · succeeded · …". */
+async function rowsWithLevel(pane) {
+  return (
+    await pane.locator(".monaco-list-row").evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        top: parseFloat(node.style.top || "0"),
+        level: node.getAttribute("aria-level") ?? "?",
+        label: node.querySelector(".label-name")?.textContent ?? "",
+        description: node.querySelector(".label-description")?.textContent ?? "",
+      })),
+    )
+  )
+    .sort((a, b) => a.top - b.top)
+    .map((row) => norm(`${row.level} ${row.label} | ${row.description}`).replace(/\s+/g, " ").trim());
+}
+
+/** Clicks the item `label` of the context menu open now (Enter on it when a click is lost as the menu settles). */
+async function contextMenuItem(page, label) {
+  const item = page.locator(".context-view .action-label", { hasText: label }).first();
+  await item.click();
+  await item.waitFor({ state: "hidden", timeout: 5000 }).catch(() => page.keyboard.press("Enter"));
+}
+
 export const scenarios = [
   {
     name: "(a) a plan with mistakes: its problems in the Problems panel, with message and line:col",
@@ -1656,6 +1725,141 @@ export const scenarios = [
       // A row the replay added would turn "cancelled" here; the settle time of the journal's watcher passes first.
       await page.waitForTimeout(1000);
       assert.deepEqual(await after.rows(), before, "Plan Runs after the replay stopped");
+    },
+  },
+  {
+    name: '(r) "Rerun From Here" on a graph node of a recorded run, one binding edited: the rerun runs under its parent in Plan Runs, with the new value',
+    timeout: 240000,
+    async run(session, assert) {
+      const { bench, page, pane } = await rerunWindow(session);
+      const id = await cliRerunRun(session, assert, [RERUN]);
+      const parentText = `#${id} · succeeded · cli`;
+      await bench.until("the CLI's run in Plan Runs", async () =>
+        (await rowsWithLevel(pane)).some(
+          (row) => row.startsWith("1 rerun.rlmplan.json | ") && row.includes(parentText),
+        ),
+      );
+      // Open Run as Graph from the run's context menu: the graph replays it, every step ok.
+      await pane.locator(".monaco-list-row", { hasText: parentText }).first().click({ button: "right" });
+      await contextMenuItem(page, /^Open Run as Graph$/);
+      const { frame } = await webviewFrame(bench, "the replayed run on the graph, its three steps ok", () => {
+        const steps = [...globalThis.document.querySelectorAll("#stage g.step")];
+        return steps.length === 3 && steps.every((step) => step.classList.contains("ok"));
+      });
+      // Right-click the sum step (steps/1): "Rerun From Here..." in the graph's context menu.
+      await frame.locator("#stage g.step[data-op='tool']").nth(1).click({ button: "right" });
+      await contextMenuItem(page, /^Rerun From Here\.\.\.$/);
+      await bench.quickInputTitled(`Rerun run ${id} from steps[1]`);
+      await bench.until("the bindings in scope with their recorded values", async () => {
+        const rows = await bench.quickInputRows();
+        return rows.some((row) => row === "count | 3") ? rows : false;
+      });
+      await bench.screenshot("r-rerun-bindings");
+      await page.locator(".quick-input-widget .monaco-list-row", { hasText: "count" }).first().click();
+      await bench.quickInputTitled(`Rerun run ${id} from steps[1]: count`);
+      const input = page.locator(".quick-input-widget .quick-input-box input");
+      await input.fill("seven");
+      await page.locator(".quick-input-widget .quick-input-message", { hasText: /^Not JSON/ }).waitFor();
+      await input.fill("7");
+      await page.keyboard.press("Enter");
+      await bench.until("count edited in the pick", async () => {
+        const rows = await bench.quickInputRows();
+        return rows.some((row) => row === "count | 7") ? rows : false;
+      });
+      await page.locator(".quick-input-widget .monaco-list-row", { hasText: "Start Rerun" }).first().click();
+      // The rerun: listed under the CLI's run (one level deeper), ok, and its value is 107.
+      const parentRow = pane.locator(".monaco-list-row", { hasText: parentText }).first();
+      const child = await bench.until(
+        "the rerun under its parent",
+        async () => {
+          if ((await parentRow.getAttribute("aria-expanded")) !== "true") await parentRow.click();
+          const rows = await rowsWithLevel(pane);
+          const at = rows.findIndex((row) => row.includes(parentText));
+          const next = rows[at + 1] ?? "";
+          return /^2 rerun\.rlmplan\.json \| #\d+ · succeeded · rerun from steps\/1 · /.test(next) ? next : false;
+        },
+        120000,
+      );
+      const childNumber = /#(\d+) ·/.exec(child)?.[1];
+      const childRow = pane
+        .locator(".monaco-list-row", { hasText: `#${childNumber} · succeeded · rerun from` })
+        .first();
+      if ((await childRow.getAttribute("aria-expanded")) !== "true") await childRow.click();
+      await bench.until("the rerun's value, 107", async () =>
+        (await rowsWithLevel(pane)).some((row) => row === "3 value | 107") ? true : false,
+      );
+      await bench.screenshot("r-rerun-under-parent");
+      // A step of a recorded run in Plan Runs offers it too.
+      await pane.locator(".monaco-list-row", { hasText: "#2 tool(sum) → total" }).first().click({ button: "right" });
+      const item = page.locator(".context-view .action-label", { hasText: /^Rerun From Here\.\.\.$/ }).first();
+      await item.waitFor();
+      await bench.escape(1);
+      await item.waitFor({ state: "hidden" });
+      const output = await session.runsOutput(bench, "the rerun in the output", (text) =>
+        text.includes(`Rerunning run ${id} of plans/rerun.rlmplan.json from steps[1] with count edited`),
+      );
+      assertIncludes(output, "with count edited (the steps before it answered from the journal)", "the output's line");
+    },
+  },
+  {
+    name: "(s) Compare Runs on two runs selected in Plan Runs: both graphs side by side, the differing steps marked, the first divergence named in the table",
+    timeout: 240000,
+    async run(session, assert) {
+      const { bench, page, pane } = await rerunWindow(session);
+      // A run and its fork from the terminal: the fork is listed under its parent.
+      const parent = await cliRerunRun(session, assert, [RERUN]);
+      const fork = await cliRerunRun(session, assert, ["--from", parent, "--step", "steps/1", "--set", "count=7"]);
+      const parentRow = pane.locator(".monaco-list-row", { hasText: `#${parent} · succeeded · cli` }).first();
+      const forkText = `#${fork} · succeeded · rerun from steps/1 · cli`;
+      await bench.until(
+        "the fork under its parent",
+        async () => {
+          if ((await parentRow.count()) === 0) return false;
+          if ((await parentRow.getAttribute("aria-expanded")) !== "true") await parentRow.click();
+          return (await rowsWithLevel(pane)).some((row) => row.startsWith("2 ") && row.includes(forkText));
+        },
+        60000,
+      );
+      // Both selected (click, then Ctrl+click), then "Compare Runs" from the context menu.
+      await parentRow.click();
+      if ((await parentRow.getAttribute("aria-expanded")) !== "true") await parentRow.click();
+      const forkRow = pane.locator(".monaco-list-row", { hasText: forkText }).first();
+      await forkRow.click({ modifiers: ["Control"] });
+      await forkRow.click({ button: "right" });
+      await contextMenuItem(page, /^Compare Runs$/);
+      const { frame, answer } = await webviewFrame(
+        bench,
+        "the comparison's summary and both graphs",
+        () =>
+          globalThis.document.querySelectorAll("#sides g.step").length === 6 &&
+          globalThis.document.getElementById("summary")?.textContent,
+      );
+      assert.equal(
+        norm(answer),
+        `Runs ${parent} and ${fork} differ: first at /steps/1 · 2 changed, 0 added, 0 removed, 1 alike.`,
+      );
+      const marked = await frame.evaluate(() =>
+        ["side-a", "side-b"].map((side) =>
+          [...globalThis.document.querySelectorAll(`#${side} g.step`)].map(
+            (step) => [...step.classList].find((name) => name.startsWith("diff-")) ?? "same",
+          ),
+        ),
+      );
+      assert.deepEqual(marked, [
+        ["same", "diff-first", "diff-changed"],
+        ["same", "diff-first", "diff-changed"],
+      ]);
+      const table = await frame.evaluate(() =>
+        [...globalThis.document.querySelectorAll("#steps tbody tr")].map((row) =>
+          [...row.cells].slice(0, 3).map((cell) => cell.textContent),
+        ),
+      );
+      assert.deepEqual(table, [
+        ["/steps/0", "same", ""],
+        ["/steps/1", "changed (first divergence)", "value, calls"],
+        ["/steps/2", "changed", "value"],
+      ]);
+      await bench.screenshot("s-compare-runs");
     },
   },
   {

@@ -25,20 +25,7 @@ export interface GraphPageOptions {
 
 /** No remote content: scripts only with the nonce, styles only the nonce'd sheet, images only from blobs (the PNG copy draws the SVG through one). */
 export function graphPageHtml({ nonce, script, layout, messages = [] }: GraphPageOptions): string {
-  const csp = [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "img-src blob: data:",
-  ].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<style nonce="${nonce}">${PAGE_STYLE}${GRAPH_STYLE}</style>
-</head>
+  return `${pageHead(nonce, PAGE_STYLE, "img-src blob: data:")}
 <body>
 <div id="status" role="status"></div>
 <div id="canvas"><div id="stage"></div></div>
@@ -48,6 +35,22 @@ export function graphPageHtml({ nonce, script, layout, messages = [] }: GraphPag
 <script nonce="${nonce}" data-layout="${layout}">${script.replace(/<\/(script)/gi, "<\\/$1")}</script>
 </body>
 </html>`;
+}
+
+/**
+ * A page of ours up to its body (the graph's, Compare Runs'): no remote content, scripts and
+ * styles only with the nonce (`more`: what else the page may load), its stylesheet and the graph's.
+ */
+export function pageHead(nonce: string, style: string, ...more: string[]): string {
+  const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src 'nonce-${nonce}'`, ...more].join("; ");
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<style nonce="${nonce}">${style}${GRAPH_STYLE}</style>
+</head>`;
 }
 
 let viewScriptText: string | undefined;

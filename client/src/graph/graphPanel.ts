@@ -63,8 +63,8 @@ export class GraphPanel implements vscode.Disposable {
   private graphsSent = 0;
   private editTimer: NodeJS.Timeout | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
-  /** The run whose states are shown: the plan's latest, or the one replayed once it has ended. */
-  private run: RunRecord | undefined;
+  /** The run whose states are shown (and "Rerun From Here" forks): the plan's latest, or the one replayed. */
+  run: RunRecord | undefined;
   private replaying: RunReplay | undefined;
   private readonly loading: LoadWatch;
   /** The view; replaced when its page never loads (openPanel). */
@@ -193,6 +193,7 @@ export class GraphPanel implements vscode.Disposable {
   replay(record: RunRecord): void {
     this.replaying?.stop();
     clearInterval(this.liveTimer);
+    this.run = record;
     const replay: RunReplay = new RunReplay({
       record,
       stepIds: () => this.stepIds(),
@@ -201,7 +202,6 @@ export class GraphPanel implements vscode.Disposable {
       ended: () => {
         if (this.replaying !== replay) return;
         this.replaying = undefined;
-        this.run = record;
         this.showRunStates();
       },
     });
@@ -264,7 +264,7 @@ export class GraphPanel implements vscode.Disposable {
     return best;
   }
 
-  private step(id: string): PlanGraphStep | undefined {
+  step(id: string): PlanGraphStep | undefined {
     const node = this.result?.graph.nodes.find((n) => n.id === id);
     return node?.kind === "step" ? node : undefined;
   }

@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { pickRun } from "../runCommand";
 import type { RunLog, RunRecord } from "../runLog";
 import { GraphPanel, type GraphDependencies } from "./graphPanel";
+import type { RecordedStep } from "../rerunFromHere";
 
 export type { GraphDependencies } from "./graphPanel";
 
@@ -34,10 +35,33 @@ export class GraphPanels implements vscode.Disposable {
       deps.log.onDidChange((record) => {
         // A run that begins (or a cleared log) changes the list, not one record: each panel
         // looks again for its plan's latest run.
-        if (record) this.panels.get(record.plan)?.runChanged(record);
-        else for (const [uri, panel] of this.panels) panel.runChanged(latestRun(deps.log, uri));
+        const panel = record && this.panels.get(record.plan);
+        if (panel) {
+          panel.runChanged(record);
+          this.offerRerun(panel);
+        } else if (!record)
+          for (const [uri, each] of this.panels) {
+            each.runChanged(latestRun(deps.log, uri));
+            this.offerRerun(each);
+          }
       }),
     );
+  }
+
+  /**
+   * The step the graph's context menu was opened on (`{webview, rlmPlanStepId}`, rerunMenu.ts),
+   * in the run the focused graph shows, when that run is recorded.
+   */
+  recordedStep(target: unknown): RecordedStep | undefined {
+    const id = (target as { rlmPlanStepId?: unknown } | undefined)?.rlmPlanStepId;
+    const run = this.active?.run;
+    const path = typeof id === "string" ? this.active?.step(id)?.path : undefined;
+    return run?.journal && path ? { record: run, path: [...path] } : undefined;
+  }
+
+  /** Tells the panel's page whether the run it shows is recorded: its steps then offer "Rerun From Here". */
+  private offerRerun(panel: GraphPanel | undefined): void {
+    panel?.send({ type: "rerunMenu", recorded: panel.run?.journal !== undefined });
   }
 
   /** The open panel of a plan (for tests), if any. */
@@ -59,6 +83,7 @@ export class GraphPanels implements vscode.Disposable {
     if (panel) {
       panel.reveal();
       if (replay) panel.replay(replay);
+      this.offerRerun(panel);
       return panel;
     }
     const document = await vscode.workspace.openTextDocument(target);
@@ -74,6 +99,7 @@ export class GraphPanels implements vscode.Disposable {
     panel.onFocus = () => (this.active = panel);
     this.active = panel;
     this.panels.set(key, panel);
+    this.offerRerun(panel);
     return panel;
   }
 

@@ -52,7 +52,9 @@ export type ToWebview =
     }
   | { readonly type: "hover"; readonly id: string; readonly text: string }
   | { readonly type: "export" }
-  | { readonly type: "copyImage" };
+  | { readonly type: "copyImage" }
+  /** Whether the run shown is recorded in the journal: its steps' context menu offers "Rerun From Here" (rerunMenu.ts). */
+  | { readonly type: "rerunMenu"; readonly recorded: boolean };
 
 export type FromWebview =
   /** The page is there, its script still loading (graphPage.ts): when, as Date.now() time. */

@@ -11,6 +11,7 @@ import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/r
 import { PAGE_MESSAGES_ID, type FromWebview, type StepRunState, type ToWebview } from "../../src/graph/messages";
 import { loadElkOnDemand } from "./elkLoader";
 import { copyImage } from "./imageCopy";
+import { setRecordedRun } from "./rerunMenu";
 import { attemptsBadge, failureText, runLabel } from "./runLabels";
 import { around, BandIndex, holds, inView, LABELS_FROM_SCALE, WINDOWED_ABOVE_NODES } from "./viewWindow";
 import { WindowDrawing } from "./windowDrawing";
@@ -294,6 +295,9 @@ function received(message: ToWebview): void {
       break;
     case "copyImage":
       void copyImage(exportedSvg(), post);
+      break;
+    case "rerunMenu":
+      setRecordedRun(message.recorded);
       break;
   }
 }

@@ -43,6 +43,7 @@ import {
   HostProfileRequest,
   PlanGraphRequest,
   ResumeRunCommand,
+  ForkRunCommand,
   RunCommand,
   RunInEditorCommand,
   RunPlanClientCommand,
@@ -55,6 +56,7 @@ import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
 import { journalRuns } from "./journalRuns";
+import { recordedScopes } from "./recordedScopes";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
@@ -338,6 +340,7 @@ const planRuns: Feature = (ctx) => {
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));
   ctx.command(ResumeRunCommand.command, (args) => runner.resume(args));
+  ctx.command(ForkRunCommand.command, (args) => runner.fork(args));
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
 };
 
@@ -392,6 +395,7 @@ export const FEATURES: readonly Feature[] = [
   proposals,
   clientQueries,
   journalRuns,
+  recordedScopes,
   graphs,
   semanticTokens,
   documentHighlight,

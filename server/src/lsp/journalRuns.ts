@@ -5,9 +5,16 @@
 import { fileURLToPath } from "node:url";
 import type { JsonObject } from "@rlm-plan/core/json";
 import type { PlanError, RunEvent } from "@rlm-plan/core";
-import { findJournalDir, JournalStore, listRuns, runDetail, type RunSummary } from "@rlm-plan/core/journal";
+import {
+  diffRecordedRuns,
+  findJournalDir,
+  JournalStore,
+  listRuns,
+  runDetail,
+  type RunSummary,
+} from "@rlm-plan/core/journal";
 import type { Feature } from "./feature";
-import { JournalRunRequest, JournalRunsRequest, type JournalRunSummary } from "../protocol";
+import { JournalRunRequest, JournalRunsRequest, RunDiffRequest, type JournalRunSummary } from "../protocol";
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 10_000;
@@ -21,7 +28,30 @@ export const journalRuns: Feature = (ctx) => {
     JournalRunRequest.type,
     ctx.guard.request(JournalRunRequest.method, (params) => detail(params), null),
   );
+  ctx.connection.onRequest(
+    RunDiffRequest.type,
+    ctx.guard.request(RunDiffRequest.method, (params) => diffed(params), {
+      ok: false,
+      message: "the runs could not be compared",
+    }),
+  );
 };
+
+/** Two runs of one journal compared by the core, as `rlm-plan runs diff A B --json` prints them. */
+function diffed(params: RunDiffRequest.Params): RunDiffRequest.Result {
+  if (typeof params?.dir !== "string" || !Number.isSafeInteger(params.a) || !Number.isSafeInteger(params.b))
+    return { ok: false, message: `${RunDiffRequest.method} needs {"dir", "a", "b"}` };
+  return withStore(
+    params.dir,
+    (store): RunDiffRequest.Result => {
+      const diff = diffRecordedRuns(store, params.a, params.b);
+      return "missing" in diff
+        ? { ok: false, message: `the run journal has no run ${diff.missing}` }
+        : { ok: true, diff };
+    },
+    (message) => ({ ok: false, message }),
+  );
+}
 
 function listed(params: JournalRunsRequest.Params): JournalRunsRequest.Result {
   const folder = pathOf(params?.uri);
@@ -93,6 +123,7 @@ function summary(dir: string, run: RunSummary): JournalRunSummary {
     startedAt: run.startedAt,
     elapsedMs: run.elapsedMs,
     mocked: run.mocked,
+    forkOf: run.forkOf,
   };
 }
 

@@ -14,22 +14,34 @@ import type { PlanError, RunEvent, RunHandle, Transition } from "@rlm-plan/core"
 import {
   openPlanSessionSync,
   type PlanSession,
+  type RecordedRun,
   type RunLife,
-  type SessionFailure,
   type SessionRun,
+  type SessionRunOptions,
 } from "@rlm-plan/core/session";
-import { openRecordedRun, recordedSessionOptions, type RecordedRun } from "@rlm-plan/core/session";
+import { parseStepPath, stepPathText, type JsonValue } from "@rlm-plan/core/json";
 import { basename } from "node:path";
 import { dirname, resolve as pathResolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
 import { HOST_PROFILE_FILENAME } from "./hostProfiles";
-import { CancelRunCommand, ResumeRunCommand, RunCommand, type RunIdentity, type RunResult } from "../protocol";
+import {
+  CancelRunCommand,
+  ForkRunCommand,
+  ResumeRunCommand,
+  RunCommand,
+  type RunIdentity,
+  type RunResult,
+} from "../protocol";
+import { failureText, openRecordedSession } from "./recordedSession";
 import { maskedRunnerHost } from "./runMask";
 import type { PlanRunnerHost } from "./runnerHost";
 
 export type { PlanRunnerHost } from "./runnerHost";
+
+/** How a session's resume or fork answers: the run started, or why not. */
+type RecordedStart = { readonly ok: true; readonly run: SessionRun } | { readonly ok: false; readonly refusal: string };
 
 /** A run in progress; `done` settles once the client has heard how it ended. */
 type ServerRun = Pick<RunHandle, "cancel" | "kill"> & { readonly done: Promise<unknown> };
@@ -39,6 +51,8 @@ export interface PlanRunner {
   run(args: readonly unknown[]): RunIdentity | ResponseError<void>;
   /** Resumes the recorded run `{dir, id}` (`run --resume`); answers at once with its identity. */
   resume(args: readonly unknown[]): RunIdentity | ResponseError<void>;
+  /** Forks the recorded run `{dir, id}` at `step` with `set`'s bindings (`run --from`); answers at once. */
+  fork(args: readonly unknown[]): ForkRunCommand.Result | ResponseError<void>;
   /** Cancels the run `{runId}` (or a bare id); true when it was still going. */
   cancel(args: readonly unknown[]): boolean | ResponseError<void>;
 }
@@ -52,6 +66,42 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
   });
   const cancelled = new WeakSet<ServerRun>();
   let counter = 0;
+  /**
+   * Runs recorded run `id` again through its own session (`start`: the session's resume or fork);
+   * answers at once with the new run's identity, or why the journal or the session refused it.
+   */
+  const again = (
+    args: readonly unknown[],
+    dir: string,
+    id: number,
+    purpose: "resume" | "fork",
+    start: (session: PlanSession, recorded: RecordedRun, options: SessionRunOptions) => RecordedStart,
+  ): RunIdentity | ResponseError<void> => {
+    const opened = openRecordedSession(dir, id, purpose, runEnvironment(args));
+    if ("message" in opened) return failed(opened.message);
+    const { session, recorded } = opened;
+    server.sessionStarted?.(session);
+    const runId = `run-${++counter}`;
+    const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = {
+      uri: pathToFileURL(recorded.planFile as string).href,
+      runId,
+    };
+    let refusal: string | undefined;
+    const handle = execute(maskedRunnerHost(server, session.mask), identity, session, (options) => {
+      const started = start(session, recorded, {
+        ...options,
+        life: { origin: "editor", onNotice: (message) => server.notice?.(message) },
+      });
+      if (started.ok) return started.run;
+      refusal = started.refusal;
+      return undefined;
+    });
+    const verb = purpose === "resume" ? "resumed" : "forked";
+    if (refusal !== undefined) return failed(`Run ${id} cannot be ${verb}: ${refusal}`);
+    runs.set(runId, handle);
+    void handle.done.finally(() => runs.delete(runId));
+    return identity;
+  };
   return {
     run(args) {
       const uri = argument(args, "uri");
@@ -116,29 +166,17 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
       const id = typeof first?.id === "number" && Number.isSafeInteger(first.id) ? first.id : undefined;
       if (dir === undefined || id === undefined)
         return invalid(`${ResumeRunCommand.command} needs the run: [{"dir": "/…/.rlm-plan", "id": 12}]`);
-      const resumed = openResumed(dir, id, runEnvironment(args));
-      if ("message" in resumed) return failed(resumed.message);
-      const { session, recorded } = resumed;
-      server.sessionStarted?.(session);
-      const runId = `run-${++counter}`;
-      const identity: { -readonly [K in keyof RunIdentity]: RunIdentity[K] } = {
-        uri: pathToFileURL(recorded.planFile as string).href,
-        runId,
-      };
-      let refusal: string | undefined;
-      const handle = execute(maskedRunnerHost(server, session.mask), identity, session, (options) => {
-        const started = session.resume(recorded, {
-          ...options,
-          life: { origin: "editor", onNotice: (message) => server.notice?.(message) },
-        });
-        if (started.ok) return started.run;
-        refusal = started.refusal;
-        return undefined;
-      });
-      if (refusal !== undefined) return failed(`Run ${id} cannot be resumed: ${refusal}`);
-      runs.set(runId, handle);
-      void handle.done.finally(() => runs.delete(runId));
-      return identity;
+      return again(args, dir, id, "resume", (session, recorded, options) => session.resume(recorded, options));
+    },
+    fork(args) {
+      const request = forkRequest(args);
+      if ("message" in request) return invalid(request.message);
+      const { dir, id, fork } = request;
+      const identity = again(args, dir, id, "fork", (session, recorded, options) =>
+        session.fork(recorded, fork, options),
+      );
+      if (identity instanceof ResponseError) return identity;
+      return { ...identity, forkOf: { run: id, step: stepPathText(fork.at) } };
     },
     cancel(args) {
       const runId = argument(args, "runId");
@@ -208,29 +246,27 @@ function runMocks(
   }
 }
 
-function failureText(failure: SessionFailure): string {
-  return "message" in failure ? failure.message : `the host profile ${basename(failure.file)} has problems`;
-}
-
-/**
- * The session of a recorded run to resume (found and read by the core): its plan file (from disk:
- * the recorded text is what a resume must run), its host profile, inputs and mocks as recorded;
- * or why not.
- */
-function openResumed(
-  dir: string,
-  id: number,
-  env: Record<string, string>,
-): { session: PlanSession; recorded: RecordedRun } | { message: string } {
-  const found = openRecordedRun(dir, id, "resume");
-  if (!found.ok) return { message: `Run ${id} cannot be resumed: ${found.message}` };
-  const recorded = found.run;
-  const opened = openPlanSessionSync({ ...recordedSessionOptions(recorded), clientEnv: env });
-  if (!opened.ok) {
-    recorded.store?.close();
-    return { message: `Run ${id} cannot be resumed: ${opened.mask.mask(failureText(opened.failure))}` };
-  }
-  return { session: opened.session, recorded };
+/** ForkRunCommand's arguments, checked: the run, and the step and bindings as the core takes them. */
+function forkRequest(args: readonly unknown[]):
+  | {
+      dir: string;
+      id: number;
+      fork: { at: readonly (string | number)[]; set: Map<string, JsonValue>; allowChanged: boolean };
+    }
+  | { message: string } {
+  const usage = `${ForkRunCommand.command} needs the run and a step: [{"dir": "/…/.rlm-plan", "id": 12, "step": "steps/2", "set": {"name": value}}]`;
+  const first = args[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return { message: usage };
+  const { dir, id, step, set, allowChanged } = first as Record<string, unknown>;
+  if (typeof dir !== "string" || typeof id !== "number" || !Number.isSafeInteger(id) || typeof step !== "string")
+    return { message: usage };
+  const at = parseStepPath(step);
+  if (!at)
+    return { message: `${ForkRunCommand.command}: ${JSON.stringify(step)} is not a step path such as "steps/2"` };
+  if (set !== undefined && (typeof set !== "object" || set === null || Array.isArray(set)))
+    return { message: `${ForkRunCommand.command}: "set" must be an object of binding names and JSON values` };
+  const values = new Map<string, JsonValue>(Object.entries((set ?? {}) as Record<string, JsonValue>));
+  return { dir, id, fork: { at, set: values, allowChanged: allowChanged === true } };
 }
 
 /** A file URI's path; undefined for an untitled document or another scheme. */

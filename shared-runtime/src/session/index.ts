@@ -3,6 +3,7 @@
 
 export * from "./planSession";
 export type { ForkRequest, ForkStart } from "./runFork";
+export type { RecordedScope, ScopedBinding } from "./recordedScope";
 export * from "./openSession";
 export * from "./sessionOptions";
 export * from "./analysisPolicy";

@@ -23,6 +23,8 @@ import type { PolicyOptions } from "../run/pipeline";
 import { environmentSecrets, type SecretMask } from "../mask/secretMask";
 import type { BuiltHost, HostFactory, PreflightReport, RunReport, StartRunOptions } from "../run/startRun";
 import type { ForkRequest, ForkStart } from "./runFork";
+import type { RecordedScope } from "./recordedScope";
+import type { JsonPath } from "../json";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy } from "./analysisPolicy";
@@ -38,6 +40,7 @@ const runModules = () => require("../run/startRun") as typeof import("../run/sta
 const lifeModules = () => require("./runLife") as typeof import("./runLife");
 const replayModules = () => require("../journal/replayRun") as typeof import("../journal/replayRun");
 const forkModules = () => require("./runFork") as typeof import("./runFork");
+const scopeModules = () => require("./recordedScope") as typeof import("./recordedScope");
 const replayRules = () => require("../journal/replay") as typeof import("../journal/replay");
 const proposeModules = () => require("../providers/proposePlan") as typeof import("../providers/proposePlan");
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -238,6 +241,14 @@ export class PlanSession {
    */
   fork(recorded: RecordedRun, fork: ForkRequest, options: SessionRunOptions): ForkStart {
     return forkModules().forkRun(this, recorded, fork, options);
+  }
+
+  /**
+   * The bindings in scope at a step of a recorded run with the values the run had there, found by
+   * replaying it (executing nothing) up to that step (recordedScope.ts): what a fork may set.
+   */
+  scopeAt(recorded: RecordedRun, at: JsonPath): Promise<RecordedScope> {
+    return scopeModules().recordedScope(this, recorded, at);
   }
 
   /** Why a recorded run is not this session's plan under this host profile, or undefined when it is. */

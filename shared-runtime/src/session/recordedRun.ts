@@ -33,13 +33,13 @@ export type RecordedRunLookup =
 
 /**
  * Run `id` of the journal in `dir`, to resume (a run that did not finish; the journal is created
- * when missing and stays open) or to replay (any run of an existing journal). Its plan must have
+ * when missing and stays open), to replay or to fork (any run of an existing journal). Its plan must have
  * come from a file; a resume's mocks must have been a file. Journal notices go to `onNotice`.
  */
 export function openRecordedRun(
   dir: string,
   id: number,
-  purpose: "resume" | "replay",
+  purpose: "resume" | "replay" | "fork",
   onNotice?: (message: string) => void,
 ): RecordedRunLookup {
   let store: JournalStore | undefined;
@@ -51,9 +51,10 @@ export function openRecordedRun(
     const run = recordedRunOf(point, dir, purpose === "resume" ? store : undefined);
     if (run.planFile === undefined) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
     const mocks = run.options.mocks;
-    if (purpose === "resume" && mocks !== undefined && !isAbsolute(mocks))
-      throw new ResumeRefusal(`its mocks were given by the editor, not a file, and were not recorded`);
-    if (purpose === "replay") store.close();
+    // A replay mocks every call itself; a resume or a fork runs with the run's own mocks.
+    if (purpose !== "replay" && mocks !== undefined && !isAbsolute(mocks))
+      throw new ResumeRefusal(`run ${id}'s mocks were given by the editor, not a file, and were not recorded`);
+    if (purpose !== "resume") store.close();
     return { ok: true, run };
   } catch (error) {
     store?.close();
