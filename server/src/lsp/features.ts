@@ -19,6 +19,7 @@ import {
 } from "vscode-languageserver";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
+import { SUB_PLAN_ACTION_KINDS } from "../service/subPlans/subPlanActions";
 import { codeLenses } from "../service/codeLens";
 import { definition } from "../service/definition";
 import { foldingRanges } from "../service/folding";
@@ -264,7 +265,8 @@ const formatting: Feature = (ctx) => {
 };
 
 const quickFixes: Feature = (ctx) => {
-  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, RUN_PLAN_ACTION_KIND] } });
+  const codeActionKinds = [CodeActionKind.QuickFix, RUN_PLAN_ACTION_KIND, ...SUB_PLAN_ACTION_KINDS];
+  ctx.declare({ codeActionProvider: { codeActionKinds } });
   ctx.connection.onCodeAction(
     ctx.guard.request(
       "codeAction",
@@ -276,6 +278,9 @@ const quickFixes: Feature = (ctx) => {
           ...(params.context.only ? { only: params.context.only } : {}),
           hostProfile: () => hostProfileFile(ctx.workspace, plan),
           runCommand: ctx.workspace.clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
+          range: params.range,
+          snippetEdits: ctx.clientCapabilities()?.workspace?.workspaceEdit?.snippetEditSupport === true,
+          disabledActions: ctx.clientCapabilities()?.textDocument?.codeAction?.disabledSupport === true,
         });
       },
       [],
