@@ -4,6 +4,7 @@
 // passed) or changes what the plan may call (its model, tool and context-operation worst case
 // and its parallel width). Only the steps and depth a sub-plan adds or removes may change.
 
+import type { LocatedProblem } from "@rlm-plan/core";
 import type { Estimate } from "@rlm-plan/core/plan";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { analyzePlan, type AnalyzedPlan } from "../analyzedPlan";
@@ -18,12 +19,11 @@ export function checkRefactoring(plan: AnalyzedPlan, newText: string): Checked {
   const before = plan.document;
   const document = TextDocument.create(before.uri, before.languageId, before.version + 1, newText);
   const after = analyzePlan(document, plan.hostStatus);
-  const had = countByCode(plan);
-  const now = countByCode(after);
+  const had = countErrors(plan);
+  const now = countErrors(after);
   for (const problem of after.problems) {
-    if (problem.severity) continue;
-    const code = problem.reason ?? problem.kind;
-    if ((now.get(code) ?? 0) > (had.get(code) ?? 0))
+    const key = errorKey(problem);
+    if (key !== undefined && (now.get(key) ?? 0) > (had.get(key) ?? 0))
       return { refused: `it would make a problem: ${diagnosticMessage(after, problem)}` };
   }
   const old = plan.analysis.estimates?.total;
@@ -38,13 +38,20 @@ export function checkRefactoring(plan: AnalyzedPlan, newText: string): Checked {
   return { after };
 }
 
-/** How many errors (not warnings or hints) of each code a plan has. */
-function countByCode(plan: AnalyzedPlan): Map<string, number> {
+/**
+ * An error by code and message (a warning or hint is none): a problem the plan had stays the same
+ * when its steps move, and one made worse (a depth of 6 where it was 5) reads differently.
+ */
+function errorKey(problem: LocatedProblem): string | undefined {
+  return problem.severity ? undefined : `${problem.reason ?? problem.kind}: ${problem.message}`;
+}
+
+/** How many of each error a plan has. */
+function countErrors(plan: AnalyzedPlan): Map<string, number> {
   const counts = new Map<string, number>();
   for (const problem of plan.problems) {
-    if (problem.severity) continue;
-    const code = problem.reason ?? problem.kind;
-    counts.set(code, (counts.get(code) ?? 0) + 1);
+    const key = errorKey(problem);
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
 }
