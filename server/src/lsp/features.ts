@@ -19,6 +19,7 @@ import {
 } from "vscode-languageserver";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
+import { graphEdit } from "../service/graphEdits/graphEdit";
 import { SUB_PLAN_ACTION_KINDS } from "../service/subPlans/subPlanActions";
 import { codeLenses } from "../service/codeLens";
 import { definition } from "../service/definition";
@@ -40,6 +41,7 @@ import { hostProfileCompletions, hostProfileHover } from "../service/hostProfile
 import {
   CancelRunCommand,
   HostProfileRequest,
+  GraphEditRequest,
   PlanGraphRequest,
   ResumeRunCommand,
   RunCommand,
@@ -362,6 +364,14 @@ const graphs: Feature = (ctx) => {
         const plan = ctx.workspace.plan(params.uri);
         return plan ? planGraph(plan, params, ctx.workspace.settings) : null;
       },
+      null,
+    ),
+  );
+  ctx.connection.onRequest(
+    GraphEditRequest.type,
+    ctx.guard.request(
+      "graphEdit",
+      (params) => withPlan(ctx, params.uri, (plan) => graphEdit(plan, params.version, params.edit), null),
       null,
     ),
   );

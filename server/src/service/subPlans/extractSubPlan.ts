@@ -15,12 +15,36 @@ import { checkRefactoring } from "./refactorCheck";
 import { stepRunAt } from "./stepRun";
 import { indentLines, indentUnit, lineIndent, snippetLiteral, spanText } from "./stepText";
 
+/**
+ * The step the run goes into: an `rlm` sub-plan (the refactoring: same worst case), or a retry
+ * or a one-branch parallel (the graph's wrap: the worst case is the new step's to change).
+ */
+export type Wrapper = "rlm" | "retry" | "parallel";
+
+const WRAPPERS: Readonly<Record<Wrapper, { title: string; verb: string; open: string; close: string }>> = {
+  rlm: { title: "to a sub-plan", verb: "extract a sub-plan", open: `"op": "rlm", "plan": {`, close: "}" },
+  retry: { title: "in a retry", verb: "wrap in a retry", open: `"op": "retry", "attempts": 2, "plan": {`, close: "}" },
+  parallel: { title: "in a parallel", verb: "wrap in a parallel", open: `"op": "parallel", "plans": [{`, close: "}]" },
+};
+
 export function extractSubPlan(plan: AnalyzedPlan, start: number, end: number): RefactorOutcome | undefined {
+  return wrapSteps(plan, start, end, "rlm");
+}
+
+/** The steps `[start, end)` touches moved into a new step of kind `wrapper`, or why not. */
+export function wrapSteps(
+  plan: AnalyzedPlan,
+  start: number,
+  end: number,
+  wrapper: Wrapper,
+): RefactorOutcome | undefined {
   const run = stepRunAt(plan.tree, start, end);
   if (!run) return undefined;
   const count = run.last - run.first + 1;
-  const title = count === 1 ? "Extract the step to a sub-plan" : `Extract ${count} steps to a sub-plan`;
-  const refuse = (why: string) => refusal(title, "extract a sub-plan", why);
+  const shape = WRAPPERS[wrapper];
+  const verb = wrapper === "rlm" ? "Extract" : "Wrap";
+  const title = count === 1 ? `${verb} the step ${shape.title}` : `${verb} ${count} steps ${shape.title}`;
+  const refuse = (why: string) => refusal(title, shape.verb, why);
   const model = plan.analysis.model;
   if (!model) return refuse("the plan could not be read");
   const nodes = (run.list.children ?? []).slice(run.first, run.last + 1);
@@ -36,14 +60,17 @@ export function extractSubPlan(plan: AnalyzedPlan, start: number, end: number): 
     return refuse(`${names} are read after the steps, and a sub-plan returns one value`);
   }
   const returned = flow.out[0]?.name;
+  // A parallel step binds the list of its branches' values, not the one value read after.
+  if (wrapper === "parallel" && returned !== undefined)
+    return refuse(`"${returned}" is read after the steps, and a parallel step binds a list of its branches' values`);
   const text = plan.document.getText();
-  const write = (bind: string) => rlmStepText(text, nodes, returned, bind);
+  const write = (bind: string) => wrappedText(text, nodes, returned, bind, shape);
   const first = nodes[0] as Node;
   const last = nodes[nodes.length - 1] as Node;
   const edit = { offset: first.offset, length: last.offset + last.length - first.offset };
   const name = returned ?? freshName(model);
   const newText = write(JSON.stringify(name));
-  const checked = checkRefactoring(plan, replaced(text, { ...edit, newText }));
+  const checked = checkRefactoring(plan, replaced(text, { ...edit, newText }), { sameWorstCase: wrapper === "rlm" });
   if ("refused" in checked) return refuse(checked.refused);
   // A returned binding keeps its name (the steps after read it); a new name is the user's to choose.
   const snippet = returned ? undefined : snippetWith(text, write, name);
@@ -51,24 +78,30 @@ export function extractSubPlan(plan: AnalyzedPlan, start: number, end: number): 
 }
 
 /**
- * The `rlm` step that holds `nodes`' text: on their own lines one level in when the first step
+ * The new step that holds `nodes`' text: on their own lines one level in when the first step
  * starts its line, on one line when steps share lines; its `final` returns `returned` (null when
  * nothing is read after the steps: the smallest value to bind).
  */
-function rlmStepText(text: string, nodes: readonly Node[], returned: string | undefined, bind: string): string {
+function wrappedText(
+  text: string,
+  nodes: readonly Node[],
+  returned: string | undefined,
+  bind: string,
+  shape: { open: string; close: string },
+): string {
   const span = spanText(text, nodes[0] as Node, nodes[nodes.length - 1] as Node);
   const value = returned === undefined ? "null" : `{ "ref": "var", "name": ${JSON.stringify(returned)} }`;
   const final = `{ "op": "final", "value": ${value} }`;
   const indent = lineIndent(text, (nodes[0] as Node).offset);
-  if (indent === undefined) return `{ "op": "rlm", "plan": { "steps": [${span}, ${final}] }, "bind": ${bind} }`;
+  if (indent === undefined) return `{ ${shape.open} "steps": [${span}, ${final}] ${shape.close}, "bind": ${bind} }`;
   const unit = indentUnit(text);
   const { eol } = indentationOf(text);
   const inner = `${indent}${unit}`;
   return (
-    `{ "op": "rlm", "plan": { "steps": [${eol}` +
+    `{ ${shape.open} "steps": [${eol}` +
     `${inner}${indentLines(span, unit)},${eol}` +
     `${inner}${final}${eol}` +
-    `${indent}] }, "bind": ${bind} }`
+    `${indent}] ${shape.close}, "bind": ${bind} }`
   );
 }
 

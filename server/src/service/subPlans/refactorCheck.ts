@@ -15,7 +15,11 @@ const KEPT: readonly (keyof Estimate)[] = ["model_calls", "tool_calls", "context
 
 export type Checked = { readonly after: AnalyzedPlan } | { readonly refused: string };
 
-export function checkRefactoring(plan: AnalyzedPlan, newText: string): Checked {
+/**
+ * `newText` analysed in `plan`'s place; refused when it has an error `plan` did not, or (unless
+ * `sameWorstCase` is false: a delete, a retry) changes what the plan may call.
+ */
+export function checkRefactoring(plan: AnalyzedPlan, newText: string, options = { sameWorstCase: true }): Checked {
   const before = plan.document;
   const document = TextDocument.create(before.uri, before.languageId, before.version + 1, newText);
   const after = analyzePlan(document, plan.hostStatus);
@@ -26,6 +30,7 @@ export function checkRefactoring(plan: AnalyzedPlan, newText: string): Checked {
     if (key !== undefined && (now.get(key) ?? 0) > (had.get(key) ?? 0))
       return { refused: `it would make a problem: ${diagnosticMessage(after, problem)}` };
   }
+  if (!options.sameWorstCase) return { after };
   const old = plan.analysis.estimates?.total;
   const next = after.analysis.estimates?.total;
   if (!old || !next) return { refused: "the plan's worst case could not be computed" };
