@@ -1,3 +1,5 @@
+// Over 400 lines because the panel answers each of its view's messages in one place; the work of
+// each answer is in its own module (graphEdits.ts, runReplay.ts, runSteps.ts, loadWatch.ts).
 // One plan's graph view: a webview beside the plan editor drawing the server's graph of the
 // plan (rlmPlan/planGraph). It follows edits (debounced; the view keeps its pan and zoom),
 // highlights the step under the editor's cursor, reveals a clicked step, shows the server's
@@ -13,6 +15,7 @@ import type { FromWebview, ToWebview } from "./messages";
 import type { RunLog, RunRecord } from "../runLog";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
+import { editFromGraph } from "./graphEdits";
 import { graphPageHtml, viewScript } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
 import { PageMessages, settledWithin } from "./pageMessages";
@@ -315,6 +318,8 @@ export class GraphPanel implements vscode.Disposable {
         editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
         return;
       }
+      case "edit":
+        return editFromGraph(this.deps.client, this.result, this.step(message.id), message.action);
       case "hover": {
         const step = this.step(message.id);
         const at = step?.opRange ?? step?.range;
