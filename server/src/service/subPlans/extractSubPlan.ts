@@ -13,7 +13,7 @@ import { indentationOf } from "../quickFixes/fixKit";
 import { refusal, replaced, type RefactorOutcome } from "./outcome";
 import { checkRefactoring } from "./refactorCheck";
 import { stepRunAt } from "./stepRun";
-import { indentLines, indentUnit, lineIndent, snippetLiteral, spanText } from "./stepText";
+import { dedentLines, indentLines, indentUnit, lineIndent, snippetLiteral, spanText } from "./stepText";
 
 /**
  * The step the run goes into: an `rlm` sub-plan (the refactoring: same worst case), or a retry
@@ -73,7 +73,7 @@ export function wrapSteps(
   const checked = checkRefactoring(plan, replaced(text, { ...edit, newText }), { sameWorstCase: wrapper === "rlm" });
   if ("refused" in checked) return refuse(checked.refused);
   // A returned binding keeps its name (the steps after read it); a new name is the user's to choose.
-  const snippet = returned ? undefined : snippetWith(text, write, name);
+  const snippet = returned ? undefined : snippetWith(text, write, name, lineIndent(text, first.offset) ?? "");
   return { title, ...edit, newText, ...(snippet ? { snippet } : {}) };
 }
 
@@ -106,10 +106,13 @@ function wrappedText(
 }
 
 /** The step's text as a snippet whose one placeholder is the new name (a mark stands for it while the rest is escaped). */
-function snippetWith(text: string, write: (bind: string) => string, name: string): string {
+function snippetWith(text: string, write: (bind: string) => string, name: string, indent: string): string {
   let mark = "@name@";
   while (text.includes(mark)) mark = `@${mark}@`;
-  return snippetLiteral(write(`"${mark}"`)).replace(mark, `\${1:${name}}`);
+  // An editor inserting a snippet indents each line after the first as the line it starts on
+  // (VS Code does, for snippet edits too): the lines are given relative to that indentation.
+  const relative = dedentLines(write(`"${mark}"`), indent.length);
+  return snippetLiteral(relative).replace(mark, `\${1:${name}}`);
 }
 
 /** A binding name the plan does not use anywhere: `subplan`, else `subplan_2`, and so on. */
