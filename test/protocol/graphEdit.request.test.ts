@@ -1,11 +1,11 @@
 // The graph view's edit request (rlmPlan/graphEdit) through the real server over stdio: a delete
 // answers the workspace edit the client applies, the graph of the edited text follows it, an
 // edit of a version the graph no longer shows is refused, and the extract refactoring is offered
-// for a selection through textDocument/codeAction.
+// for a selection through textDocument/codeAction when the user asks (not to the light bulb).
 
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CodeActionRequest, type CodeAction } from "vscode-languageserver-protocol/node";
+import { CodeActionRequest, CodeActionTriggerKind, type CodeAction } from "vscode-languageserver-protocol/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { GraphEditRequest, PlanGraphRequest } from "@rlm-plan/language-server/protocol";
 import { hostProfile, LspClient, TempWorkspace } from "./support/lspClient";
@@ -60,16 +60,19 @@ describe("rlmPlan/graphEdit over the protocol", () => {
     assert.deepEqual(answer, { refused: "The plan changed since the graph was drawn: try again on the new graph." });
   });
 
-  it("offers the extract refactoring for a selection of steps", async () => {
+  it("offers the extract refactoring for a selection of steps when the user asks, not to the light bulb", async () => {
     const range = { start: { line: 2, character: 4 }, end: { line: 2, character: 20 } };
-    const actions = (await client.connection.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri },
-      range,
-      context: { diagnostics: [], only: ["refactor"] },
-    })) as CodeAction[];
-    assert.deepEqual(
-      actions.map((action) => [action.kind, action.title]),
-      [["refactor.extract", "Extract the step to a sub-plan"]],
-    );
+    const ask = async (triggerKind: CodeActionTriggerKind) =>
+      (
+        (await client.connection.sendRequest(CodeActionRequest.type, {
+          textDocument: { uri },
+          range,
+          context: { diagnostics: [], only: ["refactor"], triggerKind },
+        })) as CodeAction[]
+      ).map((action) => [action.kind, action.title]);
+    assert.deepEqual(await ask(CodeActionTriggerKind.Invoked), [
+      ["refactor.extract", "Extract the step to a sub-plan"],
+    ]);
+    assert.deepEqual(await ask(CodeActionTriggerKind.Automatic), []);
   });
 });

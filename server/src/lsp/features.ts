@@ -6,6 +6,7 @@
 
 import {
   CodeActionKind,
+  CodeActionTriggerKind,
   CodeLensRefreshRequest,
   LSPErrorCodes,
   MessageType,
@@ -281,6 +282,7 @@ const quickFixes: Feature = (ctx) => {
           hostProfile: () => hostProfileFile(ctx.workspace, plan),
           runCommand: ctx.workspace.clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
           range: params.range,
+          invoked: params.context.triggerKind !== CodeActionTriggerKind.Automatic,
           snippetEdits: ctx.clientCapabilities()?.workspace?.workspaceEdit?.snippetEditSupport === true,
           disabledActions: ctx.clientCapabilities()?.textDocument?.codeAction?.disabledSupport === true,
         });
