@@ -24,7 +24,7 @@ export async function editFromGraph(
   action: GraphEditAction,
 ): Promise<void> {
   if (!graph || !step || graph.version === null) return;
-  const edit = await editOf(step, action);
+  const edit = await editOf(step, action, selectedSiblings(graph, step));
   if (!edit) return;
   const answer = await client.sendRequest(GraphEditRequest.type, { uri: graph.uri, version: graph.version, edit });
   if (!answer) return;
@@ -37,7 +37,11 @@ export async function editFromGraph(
 }
 
 /** The request's edit, with what the user chose; undefined when they dismissed the question. */
-async function editOf(step: PlanGraphStep, action: GraphEditAction): Promise<GraphEdit | undefined> {
+async function editOf(
+  step: PlanGraphStep,
+  action: GraphEditAction,
+  selected: readonly PlanGraphStep[],
+): Promise<GraphEdit | undefined> {
   const at = step.path;
   switch (action) {
     case "insert": {
@@ -53,8 +57,17 @@ async function editOf(step: PlanGraphStep, action: GraphEditAction): Promise<Gra
     case "moveDown":
       return { kind: "move", step: at, direction: action === "moveUp" ? "up" : "down" };
     case "wrapRetry":
-    case "wrapParallel":
-      return { kind: "wrap", step: at, wrapper: action === "wrapRetry" ? "retry" : "parallel" };
+    case "wrapParallel": {
+      // The steps the editor's selection spans, when the focused one is among them; else that one.
+      const first = selected[0] ?? step;
+      const last = selected[selected.length - 1] ?? step;
+      return {
+        kind: "wrap",
+        step: first.path,
+        last: last.path,
+        wrapper: action === "wrapRetry" ? "retry" : "parallel",
+      };
+    }
     case "rename": {
       if (step.bind === undefined) {
         void vscode.window.showWarningMessage("That step binds no name.");
@@ -64,4 +77,28 @@ async function editOf(step: PlanGraphStep, action: GraphEditAction): Promise<Gra
       return newName ? { kind: "rename", step: at, newName } : undefined;
     }
   }
+}
+
+/**
+ * The steps of `step`'s plan that the plan editor's selection touches, in order, when `step` is
+ * one of them (so several steps can be wrapped at once); empty otherwise.
+ */
+function selectedSiblings(graph: PlanGraphResult, step: PlanGraphStep): PlanGraphStep[] {
+  const editor = vscode.window.visibleTextEditors.find((each) => each.document.uri.toString() === graph.uri);
+  const selection = editor?.selection;
+  if (!selection || selection.isEmpty) return [];
+  const plan = JSON.stringify(step.path.slice(0, -1));
+  const touched = graph.graph.nodes.filter(
+    (node): node is PlanGraphStep =>
+      node.kind === "step" &&
+      node.range !== null &&
+      JSON.stringify(node.path.slice(0, -1)) === plan &&
+      selection.intersection(toRange(node.range)) !== undefined,
+  );
+  return touched.some((node) => node.id === step.id) ? touched : [];
+}
+
+/** A graph step's LSP range as VS Code's (the panel's reveal and hover use it too). */
+export function toRange(range: NonNullable<PlanGraphStep["range"]>): vscode.Range {
+  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }

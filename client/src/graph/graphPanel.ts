@@ -1,5 +1,3 @@
-// Over 400 lines because the panel answers each of its view's messages in one place; the work of
-// each answer is in its own module (graphEdits.ts, runReplay.ts, runSteps.ts, loadWatch.ts).
 // One plan's graph view: a webview beside the plan editor drawing the server's graph of the
 // plan (rlmPlan/planGraph). It follows edits (debounced; the view keeps its pan and zoom),
 // highlights the step under the editor's cursor, reveals a clicked step, shows the server's
@@ -15,7 +13,7 @@ import type { FromWebview, ToWebview } from "./messages";
 import type { RunLog, RunRecord } from "../runLog";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
-import { editFromGraph } from "./graphEdits";
+import { editFromGraph, toRange } from "./graphEdits";
 import { graphPageHtml, viewScript } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
 import { PageMessages, settledWithin } from "./pageMessages";
@@ -388,10 +386,6 @@ export class GraphPanel implements vscode.Disposable {
     panel?.dispose();
     this.options.onDispose();
   }
-}
-
-function toRange(range: NonNullable<PlanGraphStep["range"]>): vscode.Range {
-  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }
 
 /** Hover markdown as plain text for the tooltip: emphasis and code marks dropped. */
