@@ -11,7 +11,7 @@
 import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
 import type { RunDiff, RunSummary } from "@rlm-plan/core/journal";
 import type { RecordedScope, ScopedBinding } from "@rlm-plan/core/session";
-import { NotificationType, RequestType, type Range } from "vscode-languageserver-protocol";
+import { NotificationType, RequestType, type Range, type WorkspaceEdit } from "vscode-languageserver-protocol";
 
 /** Settings the server reads from the `rlmPlan` configuration section. */
 export interface RlmPlanSettings {
@@ -368,6 +368,44 @@ export interface PlanGraphResult {
 export namespace PlanGraphRequest {
   export const method = "rlmPlan/planGraph";
   export const type = new RequestType<PlanGraphParams, PlanGraphResult | null, void>(method);
+}
+
+/**
+ * One edit made in the graph view, on steps named by their JSON paths (the graph's `path`).
+ * insert: a step of `op` after `step` (before it when it is the plan's final step); move: one
+ * place up or down in its plan; wrap: steps `step`..`last` of one plan into a retry or a
+ * one-branch parallel; rename: the step's binding, everywhere it is read.
+ */
+export type GraphEdit =
+  | { readonly kind: "insert"; readonly step: readonly (string | number)[]; readonly op: string }
+  | { readonly kind: "delete"; readonly step: readonly (string | number)[] }
+  | { readonly kind: "move"; readonly step: readonly (string | number)[]; readonly direction: "up" | "down" }
+  | {
+      readonly kind: "wrap";
+      readonly step: readonly (string | number)[];
+      readonly last?: readonly (string | number)[];
+      readonly wrapper: "retry" | "parallel";
+    }
+  | { readonly kind: "rename"; readonly step: readonly (string | number)[]; readonly newName: string };
+
+export interface GraphEditParams {
+  readonly uri: string;
+  /** The document version the graph showed: an edit of an older version is refused. */
+  readonly version: number;
+  readonly edit: GraphEdit;
+}
+
+/** The text edit to apply (through the editor, so it is undoable), or why the edit is refused. */
+export type GraphEditResult = { readonly edit: WorkspaceEdit } | { readonly refused: string };
+
+/**
+ * Client → server: the text edit that makes one graph-view edit, computed by the code behind the
+ * code actions and rename (comments and layout kept); the client applies it and the graph
+ * follows the text. Null when the document is not an open plan.
+ */
+export namespace GraphEditRequest {
+  export const method = "rlmPlan/graphEdit";
+  export const type = new RequestType<GraphEditParams, GraphEditResult | null, void>(method);
 }
 
 /** An exact count as sent: a number, or its decimal string beyond 2^53 (JSON has no bigint). */

@@ -1928,6 +1928,95 @@ export const scenarios = [
     },
   },
   {
+    name: "(u) extract a sub-plan from a selection with the Refactor menu; Ctrl+Z gives the text back",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      await bench.runCommand("View: Close All Editors");
+      await bench.openFile(NEEDLE);
+      const before = await bench.editorLines();
+      // Select the tool step (line 12) and ask for refactorings.
+      await bench.goTo(12, 5);
+      await page.keyboard.press("Shift+End");
+      await bench.runCommand("Refactor...");
+      const item = page.locator(".action-widget .monaco-list-row", { hasText: "Extract the step to a sub-plan" });
+      await item.first().waitFor({ timeout: 30000 });
+      await item.first().click();
+      const extracted = await bench.until("the rlm step in the editor", async () => {
+        const lines = await bench.editorLines();
+        return lines.some((line) => line.includes('{ "op": "rlm", "plan": { "steps": [')) ? lines : false;
+      });
+      assert.ok(
+        extracted.some((line) => line.trim() === '] }, "bind": "count" },'),
+        `the count comes back as the step's binding:\n${extracted.join("\n")}`,
+      );
+      await bench.screenshot("u-extracted");
+      await bench.focusEditor();
+      await page.keyboard.press("Control+Z");
+      await bench.until("the text as it was", async () => {
+        const lines = await bench.editorLines();
+        return JSON.stringify(lines) === JSON.stringify(before) ? true : false;
+      });
+    },
+  },
+  {
+    name: "(v) the plan graph: insert a step from the palette, delete it, each undone with Ctrl+Z",
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const page = bench.page;
+      await bench.runCommand("View: Close All Editors");
+      await bench.openFile(NEEDLE);
+      const before = await bench.editorLines();
+      await bench.focusEditor();
+      await bench.runCommand(UI.graph);
+      const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+      const steps = view.locator("g.step");
+      const count = (n) => async () => ((await steps.count()) === n ? true : false);
+      await bench.until("the graph's three steps", count(3), 60000);
+      // The plan's editor group (the graph is in another one beside it): its lines, and a click to focus it.
+      const group = page.locator(".editor-group-container", {
+        has: page.locator(`.tab[data-resource-name="${path.basename(NEEDLE)}"]`),
+      });
+      const lines = async () =>
+        (
+          await group
+            .locator(".view-lines .view-line")
+            .evaluateAll((nodes) =>
+              nodes.map((node) => ({ top: parseFloat(node.style.top || "0"), text: node.textContent ?? "" })),
+            )
+        )
+          .sort((a, b) => a.top - b.top)
+          .map((line) => norm(line.text));
+      const hasCheckpoint = (text) => text.some((line) => line.includes('"op": "checkpoint"'));
+      // Insert: i on the focused first step, then the palette.
+      await steps.first().focus();
+      await page.keyboard.press("i");
+      await bench.quickInputTitled("Insert a step");
+      await bench.quickInput("checkpoint", "checkpoint");
+      await page.keyboard.press("Enter");
+      await bench.until("the graph's four steps", count(4), 60000);
+      const inserted = await lines();
+      assert.ok(hasCheckpoint(inserted), `a checkpoint step in the text:\n${inserted.join("\n")}`);
+      // Delete the new step from the graph (Delete on it): the text is as it was.
+      await view.locator('g.step[data-op="checkpoint"]').focus();
+      await page.keyboard.press("Delete");
+      await bench.until("the graph's three steps again", count(3), 60000);
+      assert.deepEqual(await lines(), before, "the delete gives the text back");
+      await bench.screenshot("v-graph-edits");
+      // Ctrl+Z in the editor undoes the delete, then the insert.
+      await group.locator(".view-lines").first().click();
+      await page.keyboard.press("Control+Z");
+      await bench.until("the delete undone: four steps in the graph", count(4), 60000);
+      await page.keyboard.press("Control+Z");
+      await bench.until("the insert undone: three steps in the graph", count(3), 60000);
+      // The whole text in view: the click may have scrolled the editor.
+      await page.keyboard.press("Control+Home");
+      await bench.until("the text as it was", async () =>
+        JSON.stringify(await lines()) === JSON.stringify(before) ? true : false,
+      );
+    },
+  },
+  {
     name: "(l) activation again, with the server's code cache warm: a second window on the same folder",
     async run(session) {
       // Last, since code-server keeps a closed window's extension host (and its server) alive.

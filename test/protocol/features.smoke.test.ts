@@ -50,7 +50,12 @@ describe("feature requests over the protocol (wiring)", () => {
     assert.equal(capabilities.definitionProvider, true);
     assert.deepEqual(capabilities.renameProvider, { prepareProvider: true });
     assert.deepEqual(capabilities.codeActionProvider, {
-      codeActionKinds: [CodeActionKind.QuickFix, "source.runPlan"],
+      codeActionKinds: [
+        CodeActionKind.QuickFix,
+        "source.runPlan",
+        CodeActionKind.RefactorExtract,
+        CodeActionKind.RefactorInline,
+      ],
     });
     assert.deepEqual(capabilities.codeLensProvider, { resolveProvider: false });
     assert.equal(capabilities.documentFormattingProvider, true);

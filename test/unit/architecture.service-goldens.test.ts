@@ -31,6 +31,8 @@ const EXEMPT: Readonly<Record<string, string>> = {
   treeEdit: "a tree carried across an edit, compared with a fresh parse in treeEdit.edits.test.ts",
   "quickFixes/":
     "one quick fix a module, reached through codeActions: code-actions/ applies them, code-actions-offered/ lists them",
+  "subPlans/": "extract and inline a sub-plan, reached through codeActions: sub-plans/ applies and refuses them",
+  "graphEdits/insertedStep": "the palette's step, reached through graphEdit: graph-edits/insert-* print it",
 };
 
 /**
@@ -44,6 +46,8 @@ const DIRECT: Readonly<Record<string, string>> = {
   "completion.scope.test.ts": "a bound: of 250 names in scope, the nearest 200 that match, as typed, marked incomplete",
   "completion.location.test.ts":
     "a property at every offset of many texts: the cursor found from the tree is jsonc-parser's",
+  "subPlans.conformance.test.ts":
+    "a property over 40 conformance plans: extract then inline passes check, keeps the calls and gives the plan back",
   "formatting.hostile.test.ts":
     "generated documents of megabytes, refused or formatted as jsonc-parser would: a bound, not a text",
   "treeEdit.edits.test.ts": "after each of many edits, the carried tree equals a full parse node for node: a property",

@@ -13,6 +13,7 @@ import type { FromWebview, ToWebview } from "./messages";
 import type { RunLog, RunRecord } from "../runLog";
 import type { LanguageClient } from "vscode-languageclient/node";
 import { PlanGraphRequest, type PlanGraphResult, type PlanGraphStep } from "@rlm-plan/language-server/protocol";
+import { editFromGraph, toRange } from "./graphEdits";
 import { graphPageHtml, viewScript } from "./graphPage";
 import { LoadWatch } from "./loadWatch";
 import { PageMessages, settledWithin } from "./pageMessages";
@@ -315,6 +316,8 @@ export class GraphPanel implements vscode.Disposable {
         editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
         return;
       }
+      case "edit":
+        return editFromGraph(this.deps.client, this.result, this.step(message.id), message.action);
       case "hover": {
         const step = this.step(message.id);
         const at = step?.opRange ?? step?.range;
@@ -383,10 +386,6 @@ export class GraphPanel implements vscode.Disposable {
     panel?.dispose();
     this.options.onDispose();
   }
-}
-
-function toRange(range: NonNullable<PlanGraphStep["range"]>): vscode.Range {
-  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
 }
 
 /** Hover markdown as plain text for the tooltip: emphasis and code marks dropped. */

@@ -56,12 +56,16 @@ export type ToWebview =
   /** Whether the run shown is recorded in the journal: its steps' context menu offers "Rerun From Here" (rerunMenu.ts). */
   | { readonly type: "rerunMenu"; readonly recorded: boolean };
 
+/** An edit of the plan asked from the graph (graphEditKeys.ts; the extension's graphEdits.ts makes it). */
+export type GraphEditAction = "insert" | "delete" | "moveUp" | "moveDown" | "wrapRetry" | "wrapParallel" | "rename";
+
 export type FromWebview =
   /** The page is there, its script still loading (graphPage.ts): when, as Date.now() time. */
   | { readonly type: "loading"; readonly at: number }
   /** The page's script ran: when its page started loading and when the script began (Date.now() time). */
   | { readonly type: "ready"; readonly pageStarted: number; readonly scriptRan: number }
   | { readonly type: "reveal"; readonly id: string }
+  | { readonly type: "edit"; readonly action: GraphEditAction; readonly id: string }
   | { readonly type: "hover"; readonly id: string }
   | { readonly type: "svg"; readonly text: string }
   | { readonly type: "png"; readonly base64: string; readonly copied: boolean; readonly error?: string }

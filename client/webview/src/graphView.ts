@@ -10,6 +10,7 @@ import { layoutPlanGraph, type Box, type GraphLayout } from "@rlm-plan/core/grap
 import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/render";
 import { PAGE_MESSAGES_ID, type FromWebview, type StepRunState, type ToWebview } from "../../src/graph/messages";
 import { loadElkOnDemand } from "./elkLoader";
+import { postGraphEdit } from "./graphEditKeys";
 import { copyImage } from "./imageCopy";
 import { setRecordedRun } from "./rerunMenu";
 import { attemptsBadge, failureText, runLabel } from "./runLabels";
@@ -314,6 +315,7 @@ stage.addEventListener("keydown", (event) => {
   const element = stepOf(event.target);
   if (event.key === "Enter" && element?.dataset.id) post({ type: "reveal", id: element.dataset.id });
 });
+stage.addEventListener("keydown", (event) => postGraphEdit(event, stepOf(event.target)?.dataset.id ?? selected, post));
 
 // Hover: ask the language server (through the extension) for the step's hover text.
 let hovered: string | undefined;

@@ -6,6 +6,7 @@
 
 import {
   CodeActionKind,
+  CodeActionTriggerKind,
   CodeLensRefreshRequest,
   InlayHintRefreshRequest,
   InlayHintRequest,
@@ -22,6 +23,8 @@ import {
 } from "vscode-languageserver";
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
+import { graphEdit } from "../service/graphEdits/graphEdit";
+import { SUB_PLAN_ACTION_KINDS } from "../service/subPlans/subPlanActions";
 import { codeLenses } from "../service/codeLens";
 import { showWhatIf, whatIfLensesFor, withWhatIfHover } from "./whatIfFeature";
 import { foldingRanges } from "../service/folding";
@@ -41,6 +44,7 @@ import { hostProfileCompletions, hostProfileHover } from "../service/hostProfile
 import {
   CancelRunCommand,
   HostProfileRequest,
+  GraphEditRequest,
   PlanGraphRequest,
   ResumeRunCommand,
   ForkRunCommand,
@@ -246,7 +250,8 @@ const formatting: Feature = (ctx) => {
 };
 
 const quickFixes: Feature = (ctx) => {
-  ctx.declare({ codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, RUN_PLAN_ACTION_KIND] } });
+  const codeActionKinds = [CodeActionKind.QuickFix, RUN_PLAN_ACTION_KIND, ...SUB_PLAN_ACTION_KINDS];
+  ctx.declare({ codeActionProvider: { codeActionKinds } });
   ctx.connection.onCodeAction(
     ctx.guard.request(
       "codeAction",
@@ -259,6 +264,10 @@ const quickFixes: Feature = (ctx) => {
           ...(params.context.only ? { only: params.context.only } : {}),
           hostProfile: () => hostProfileFile(ctx.workspace, plan),
           runCommand: ctx.workspace.clientRunsPlans ? RunPlanClientCommand.command : RunInEditorCommand.command,
+          range: params.range,
+          invoked: params.context.triggerKind !== CodeActionTriggerKind.Automatic,
+          snippetEdits: ctx.clientCapabilities()?.workspace?.workspaceEdit?.snippetEditSupport === true,
+          disabledActions: ctx.clientCapabilities()?.textDocument?.codeAction?.disabledSupport === true,
         });
       },
       [],
@@ -360,6 +369,14 @@ const graphs: Feature = (ctx) => {
         const plan = ctx.workspace.plan(params.uri);
         return plan ? planGraph(plan, params, ctx.workspace.settings) : null;
       },
+      null,
+    ),
+  );
+  ctx.connection.onRequest(
+    GraphEditRequest.type,
+    ctx.guard.request(
+      "graphEdit",
+      (params) => withPlan(ctx, params.uri, (plan) => graphEdit(plan, params.version, params.edit), null),
       null,
     ),
   );

@@ -1,13 +1,15 @@
 // Code actions: "Run plan" as a source action, and the quick fixes of each diagnostic, keyed on its
 // code and checked against the current analysis (a stale diagnostic gets none). Each fix is a
-// module of quickFixes/; quickFixes/registry.ts says which fixes each code offers.
+// module of quickFixes/; quickFixes/registry.ts says which fixes each code offers. Refactorings
+// of the selection (extract and inline a sub-plan) are subPlans/'s.
 
 import type { LocatedProblem } from "@rlm-plan/core";
-import { CodeActionKind, type CodeAction, type Diagnostic } from "vscode-languageserver-protocol";
+import { CodeActionKind, type CodeAction, type Diagnostic, type Range } from "vscode-languageserver-protocol";
 import type { AnalyzedPlan } from "./analyzedPlan";
 import { diagnosticMessage, problemRange } from "./diagnostics";
 import type { HostProfileFile } from "./quickFixes/fixKit";
 import { fixesFor } from "./quickFixes/registry";
+import { subPlanActions } from "./subPlans/subPlanActions";
 
 export type { HostProfileFile } from "./quickFixes/fixKit";
 export { showHostProfile } from "./quickFixes/unknownRegistered";
@@ -20,6 +22,18 @@ export interface CodeActionRequest {
   readonly hostProfile: () => HostProfileFile | undefined;
   /** The command that runs a plan in this client (the lens's): offered as a source action. */
   readonly runCommand?: string;
+  /** The selection the actions are asked for; refactorings need it. */
+  readonly range?: Range;
+  /** The client applies snippet edits (a new name is then a placeholder). */
+  readonly snippetEdits?: boolean;
+  /** The client shows disabled actions (a refused refactoring then says why). */
+  readonly disabledActions?: boolean;
+  /**
+   * False when the editor asks by itself (the light bulb, on every selection change): then no
+   * refactoring is offered, since each analyses the plan again (0.4 s at 10,000 steps). The
+   * user's own ask (Refactor..., Ctrl+.) gets them.
+   */
+  readonly invoked?: boolean;
 }
 
 /**
@@ -36,10 +50,18 @@ export function codeActions(plan: AnalyzedPlan, request: CodeActionRequest): Cod
     const command = { title: "Run plan", command: request.runCommand, arguments: [plan.document.uri] };
     actions.push({ title: "Run plan", kind: RUN_PLAN_ACTION_KIND, command });
   }
-  if (!wants(CodeActionKind.QuickFix)) return actions;
-  for (const diagnostic of request.diagnostics) {
-    const problem = currentProblem(plan, diagnostic);
-    if (problem) actions.push(...fixesFor({ plan, problem, diagnostic, hostProfile: request.hostProfile }));
+  if (wants(CodeActionKind.QuickFix)) {
+    for (const diagnostic of request.diagnostics) {
+      const problem = currentProblem(plan, diagnostic);
+      if (problem) actions.push(...fixesFor({ plan, problem, diagnostic, hostProfile: request.hostProfile }));
+    }
+  }
+  if (request.range && request.invoked !== false) {
+    const { document } = plan;
+    const start = document.offsetAt(request.range.start);
+    const end = document.offsetAt(request.range.end);
+    const options = { snippets: request.snippetEdits === true, disabled: request.disabledActions === true };
+    actions.push(...subPlanActions(plan, { start, end, wants, ...options }));
   }
   return actions;
 }

@@ -39,7 +39,8 @@ export function addBindingStep({ plan, problem, diagnostic }: FixContext): CodeA
   };
 }
 
-function providerFor(plan: AnalyzedPlan): string {
+/** The provider a new model step calls: one the plan already calls, else the host's first. */
+export function providerFor(plan: AnalyzedPlan): string {
   for (const binding of modelOf(plan)?.bindings ?? []) {
     if (binding.step?.op === "model") return binding.step.provider;
   }
