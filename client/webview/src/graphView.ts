@@ -1,10 +1,7 @@
-// The plan graph webview: lays the server's graph out with elkjs (the runtime's layout, as the
-// CLI's SVG), draws it with the runtime's SVG renderer (a big graph only around what is in view,
-// kept to it as the view moves: viewWindow.ts, windowDrawing.ts), and handles the view: pan and zoom
-// (kept across redraws), click to reveal a step, hover for the step's hover text (after what
-// the run's events said failed on it: each failed attempt with its reason), the editor's cursor
-// as a highlight, run states as classes, a step's failed attempts as a badge, and export (SVG)
-// and copy (PNG).
+// The plan graph webview: lays the server's graph out with elkjs and draws it with the runtime's
+// SVG renderer (a big graph only around what is in view: viewWindow.ts, windowDrawing.ts); pan and
+// zoom, click to reveal a step, hover for its text (with each failed attempt), the editor's cursor as
+// a highlight, run states as classes, failed attempts as a badge, export (SVG) and copy (PNG).
 
 import { layoutPlanGraph, type Box, type GraphLayout } from "@rlm-plan/core/graph/layout";
 import { graphFromWire, renderSvg, type PlanGraph } from "@rlm-plan/core/graph/render";
