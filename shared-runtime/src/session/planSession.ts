@@ -23,6 +23,7 @@ import type { PolicyOptions } from "../run/pipeline";
 import { environmentSecrets, type SecretMask } from "../mask/secretMask";
 import type { BuiltHost, HostFactory, PreflightReport, RunReport, StartRunOptions } from "../run/startRun";
 import type { ForkRequest, ForkStart } from "./runFork";
+import type { StepRequest, StepScope, StepStart } from "./stepRun";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy } from "./analysisPolicy";
@@ -38,6 +39,7 @@ const runModules = () => require("../run/startRun") as typeof import("../run/sta
 const lifeModules = () => require("./runLife") as typeof import("./runLife");
 const replayModules = () => require("../journal/replayRun") as typeof import("../journal/replayRun");
 const forkModules = () => require("./runFork") as typeof import("./runFork");
+const stepModules = () => require("./stepRun") as typeof import("./stepRun");
 const replayRules = () => require("../journal/replay") as typeof import("../journal/replay");
 const proposeModules = () => require("../providers/proposePlan") as typeof import("../providers/proposePlan");
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -238,6 +240,21 @@ export class PlanSession {
    */
   fork(recorded: RecordedRun, fork: ForkRequest, options: SessionRunOptions): ForkStart {
     return forkModules().forkRun(this, recorded, fork, options);
+  }
+
+  /**
+   * Runs the one step at `request.at` (a sub-plan step with its whole sub-plan) with the bindings
+   * given as its scope, under this host profile as a run of the plan would be (stepRun.ts):
+   * refused when a name it reads is not given or a name given is not in scope there. Recorded
+   * with origin `step` (a test case's, `test`), labelled with the step's path.
+   */
+  runStep(request: StepRequest, options: SessionRunOptions): StepStart {
+    return stepModules().runStep(this, request, options);
+  }
+
+  /** The names in scope at a step and those it reads from outside itself, or why there is no step there. */
+  stepScope(at: readonly (string | number)[]): StepScope | string {
+    return stepModules().stepScope(this.analysis().model, at);
   }
 
   /** Why a recorded run is not this session's plan under this host profile, or undefined when it is. */

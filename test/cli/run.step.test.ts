@@ -1,0 +1,175 @@
+// `rlm-plan run PLAN --step PATH --bindings JSON`: one step of a plan run alone, with the
+// bindings it reads given. A command tool appends a line to a marker file per call, so the
+// calls the step made are counted: a tool step makes exactly one, a sub-plan step its own and
+// no other step's. Missing and unknown names are usage errors naming what is in scope, the
+// host profile's budget holds, and the run is journaled with origin `step`.
+
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { cliWorkspace, type CliWorkspace } from "../support/cliWorkspace";
+
+// Appends "LABEL NOTE" to the marker file; answers its label and note.
+const MARK_TOOL = `
+let input = "";
+process.stdin.on("data", (c) => (input += c));
+process.stdin.on("end", () => {
+  const args = JSON.parse(input);
+  const note = args.note === undefined ? "" : " " + JSON.stringify(args.note);
+  require("fs").appendFileSync(MARKS, args.label + note + "\\n");
+  process.stdout.write(JSON.stringify({ label: args.label, note: args.note === undefined ? null : args.note }));
+});
+`;
+
+const ref = (name: string) => ({ ref: "var", name });
+
+const PLAN = {
+  steps: [
+    { op: "tool", name: "mark", args: { label: "one" }, bind: "a" },
+    { op: "tool", name: "mark", args: { label: "two", note: ref("a") }, bind: "b" },
+    {
+      op: "rlm",
+      plan: {
+        steps: [
+          { op: "tool", name: "mark", args: { label: "inner", note: ref("b") }, bind: "c" },
+          { op: "tool", name: "mark", args: { label: "inner2", note: ref("a") }, bind: "d" },
+          { op: "final", value: { c: ref("c"), d: ref("d") } },
+        ],
+      },
+      bind: "sub",
+    },
+    { op: "final", value: ref("sub") },
+  ],
+};
+
+type Workspace = CliWorkspace & { marks(): string[] };
+
+function workspace(name: string, budget: object = {}): Workspace {
+  const ws = cliWorkspace(name);
+  const marks = join(ws.dir, "marks.txt");
+  ws.write("mark.js", `const MARKS = ${JSON.stringify(marks)};\n${MARK_TOOL}`);
+  ws.write(
+    "rlmplan.host.json",
+    JSON.stringify({
+      capabilities: ["tool(mark)", "rlm"],
+      budget: { max_steps: 20, max_tool_calls: 9, ...budget },
+      tools: { mark: { type: "command", command: [process.execPath, "mark.js"], writes: ["."], timeoutMs: 30000 } },
+    }),
+  );
+  ws.write("plan.rlmplan.json", JSON.stringify(PLAN, null, 2));
+  return { ...ws, marks: () => (existsSync(marks) ? readFileSync(marks, "utf8").trim().split("\n") : []) };
+}
+
+function result(stdout: string): Record<string, unknown> {
+  return JSON.parse(stdout.trim().split("\n").pop() as string) as Record<string, unknown>;
+}
+
+describe("rlm-plan run PLAN --step PATH --bindings JSON", () => {
+  test("a tool step runs alone with the bindings given: exactly one call, its value printed, journaled as origin step", () => {
+    const ws = workspace("step-tool");
+    const ran = ws.cli("run", "plan.rlmplan.json", "--step", "steps/1", "--bindings", '{"a":{"label":"A"}}');
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(ws.marks(), ['two {"label":"A"}']);
+    assert.deepEqual(JSON.parse(ran.stdout), { label: "two", note: { label: "A" } });
+    const lines = ran.stderr.trim().split("\n");
+    assert.match(lines[1] as string, /^ {2}1 {2}tool\(mark\) {2}-> b {4}ok +\d+ ms$/);
+    assert.equal(lines[2], "rlm-plan: ok: 1 step, 0 context ops, 1 tool call, 0 model calls, 36 output bytes");
+    assert.equal(lines[3], "rlm-plan: recorded as run 1 in .rlm-plan (rlm-plan runs show 1)");
+
+    // The journal lists it as a step run, by its path; --origin step finds it.
+    const listed = ws.cli("runs", "list", "--origin", "step", "--json");
+    assert.equal(listed.code, 0, listed.stderr);
+    const runs = JSON.parse(listed.stdout) as { id: number; origin: string; label: string; status: string }[];
+    assert.deepEqual(
+      runs.map((r) => [r.id, r.origin, r.label, r.status]),
+      [[1, "step", "steps/1", "ok"]],
+    );
+    assert.match(ws.cli("runs", "list").stdout, /\sstep steps\/1\n$/);
+
+    // The same from a bindings file, as JSON: the result line carries the value and what is left.
+    ws.write("b.json", '{"a": 7}');
+    const json = ws.cli("run", "plan.rlmplan.json", "--step", "/steps/1", "--bindings", "@b.json", "--json");
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(ws.marks(), ['two {"label":"A"}', "two 7"]);
+    const got = result(json.stdout);
+    assert.deepEqual(got["value"], { label: "two", note: 7 });
+    assert.equal((got["budget_remaining"] as Record<string, number>)["tool_calls"], 8);
+    assert.equal(got["run"], 2);
+  });
+
+  test("a sub-plan step runs its whole sub-plan and nothing before it", () => {
+    const ws = workspace("step-sub");
+    const ran = ws.cli("run", "plan.rlmplan.json", "--step", "steps/2", "--bindings", '{"a":1,"b":2}', "--no-journal");
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(ws.marks(), ["inner 2", "inner2 1"]);
+    assert.deepEqual(JSON.parse(ran.stdout), { c: { label: "inner", note: 2 }, d: { label: "inner2", note: 1 } });
+    assert.match(ran.stderr, /\nrlm-plan: ok: 4 steps, 0 context ops, 2 tool calls, 0 model calls, \d+ output bytes\n/);
+  });
+
+  test("a binding the step reads and is not given is a usage error naming the names in scope and the missing one", () => {
+    const ws = workspace("step-missing");
+    const ran = ws.cli("run", "plan.rlmplan.json", "--step", "steps/2", "--bindings", '{"b":2}');
+    assert.equal(ran.code, 2);
+    assert.equal(
+      ran.stderr,
+      'rlm-plan: host profile rlmplan.host.json\nrlm-plan: cannot run the step: the step at steps/2 reads "a", which is not given (in scope: a, b; the step reads: b, a)\nsee rlm-plan run --help\n',
+    );
+    assert.deepEqual(ws.marks(), []);
+    assert.equal(existsSync(join(ws.dir, ".rlm-plan")), false);
+
+    const extra = ws.cli("run", "plan.rlmplan.json", "--step", "steps/1", "--bindings", '{"a":1,"sub":2}');
+    assert.equal(extra.code, 2);
+    assert.match(
+      extra.stderr,
+      /\nrlm-plan: cannot run the step: no binding "sub" is in scope at steps\/1 \(in scope: a\)\n/,
+    );
+    const nowhere = ws.cli("run", "plan.rlmplan.json", "--step", "steps/9", "--bindings", "{}");
+    assert.equal(nowhere.code, 2);
+    assert.match(nowhere.stderr, /\nrlm-plan: cannot run the step: there is no step at steps\/9 in this plan\n/);
+    const notObject = ws.cli("run", "plan.rlmplan.json", "--step", "steps/1", "--bindings", "[1]");
+    assert.equal(notObject.code, 2);
+    assert.match(notObject.stderr, /^rlm-plan: --bindings takes a JSON object of binding name -> value/);
+    const noStep = ws.cli("run", "plan.rlmplan.json", "--step", "steps/1");
+    assert.equal(noStep.code, 2);
+    assert.match(
+      noStep.stderr,
+      /^rlm-plan: --step needs --from RUN \(the recorded run to fork\) or --bindings JSON \(to run that step alone\)\n/,
+    );
+    assert.deepEqual(ws.marks(), []);
+  });
+
+  test("the host profile's budget applies to the step: a reply over its output bytes is refused", () => {
+    const ws = workspace("step-budget", { max_output_bytes: 100 });
+    const long = "x".repeat(150);
+    const ran = ws.cli(
+      "run",
+      "plan.rlmplan.json",
+      "--step",
+      "steps/1",
+      "--bindings",
+      JSON.stringify({ a: long }),
+      "--json",
+    );
+    assert.equal(ran.code, 1, ran.stderr);
+    assert.deepEqual(ws.marks(), [`two ${JSON.stringify(long)}`]);
+    const got = result(ran.stdout);
+    assert.equal(got["ok"], false);
+    assert.deepEqual(got["error"], {
+      phase: "execute",
+      kind: "budget_exhausted",
+      budget: "output_bytes",
+      requested: 175,
+      remaining: 100,
+      message: "a value of 175 bytes does not fit the 100 output bytes left",
+      path: ["steps", 1],
+    });
+    assert.deepEqual(got["budget_remaining"], {
+      steps: 19,
+      model_calls: 8,
+      tool_calls: 8,
+      context_ops: 32,
+      output_bytes: 100,
+    });
+  });
+});
