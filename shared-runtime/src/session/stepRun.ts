@@ -4,7 +4,7 @@
 // (the host profile's grants, budget, sandbox and lock; recorded, origin `step`), whose value is
 // what the step binds. Reached only through `session.runStep()`.
 
-import { jsonObjectFrom, stepPathText, type JsonPath, type JsonValue } from "../json";
+import { jsonObjectFrom, stepPathText, type JsonPath } from "../json";
 import type { SecretMask } from "../mask/secretMask";
 import type { PlanModel } from "../plan/semanticModel";
 import type { StepOnly } from "../run/stepOnly";
