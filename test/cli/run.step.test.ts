@@ -173,3 +173,88 @@ describe("rlm-plan run PLAN --step PATH --bindings JSON", () => {
     });
   });
 });
+
+describe("a test file's case with step and bindings", () => {
+  test("runs only that step: its value is asserted, a pass and a fail told as any case's", () => {
+    const ws = workspace("step-case");
+    ws.write(
+      "plan.rlmplan.test.json",
+      JSON.stringify(
+        {
+          plan: "plan.rlmplan.json",
+          cases: [
+            {
+              name: "two",
+              step: "/steps/1",
+              bindings: { a: 5 },
+              expect: { value: { equals: { label: "two", note: 5 } }, costs: { maxToolCalls: 1 } },
+            },
+            { name: "sub", step: "/steps/2", bindings: { a: 1, b: 2 }, expect: { value: { equals: { c: 0 } } } },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    const ran = ws.cli("test", "plan.rlmplan.test.json", "--format", "json", "--jobs", "1");
+    assert.equal(ran.code, 1, ran.stderr);
+    // Three calls: the tool step's one, the sub-plan's two; no step before either ran.
+    assert.deepEqual(ws.marks(), ["two 5", "inner 2", "inner2 1"]);
+    const report = JSON.parse(ran.stdout) as {
+      cases: { name: string; ok: boolean; failures: { message: string }[] }[];
+    };
+    assert.deepEqual(
+      report.cases.map((c) => [c.name, c.ok, c.failures.map((f) => f.message)]),
+      [
+        ["two", true, []],
+        [
+          "sub",
+          false,
+          ['value: expected {"c":0}, got {"c":{"label":"inner","note":2},"d":{"label":"inner2","note":1}}'],
+        ],
+      ],
+    );
+  });
+
+  test("a step case is priced at its step's worst case, and not sent to workers, which run whole plans", () => {
+    const ws = workspace("step-case-queue");
+    ws.write(
+      "plan.rlmplan.test.json",
+      JSON.stringify({ plan: "plan.rlmplan.json", cases: [{ name: "two", step: "/steps/1", bindings: { a: 5 } }] }),
+    );
+    const ran = ws.cli("test", "plan.rlmplan.test.json", "--queue", "redis://127.0.0.1:9/cases");
+    assert.equal(ran.code, 2);
+    // Priced at the step's own worst case (the whole plan's is 7 steps, 4 tool calls).
+    assert.equal(
+      ran.stderr,
+      "rlm-plan: 1 case in 1 file; worst case 1 step, 0 model calls, 1 tool call, 0 context ops; live: 1 case, 1 step, 0 model calls, 1 tool call, 0 context ops\n" +
+        'rlm-plan: plan.rlmplan.test.json#two runs one step ("step"): a worker runs whole plans, so it cannot run with --queue; nothing ran\n',
+    );
+  });
+
+  test("a step's bindings that miss a name it reads, or name one not in scope, are located problems; nothing runs", () => {
+    const ws = workspace("step-case-bad");
+    ws.write(
+      "bad.rlmplan.test.json",
+      [
+        "{",
+        '  "plan": "plan.rlmplan.json",',
+        '  "cases": [',
+        '    { "name": "missing", "step": "/steps/2", "bindings": { "b": 5 } },',
+        '    { "name": "extra", "step": "/steps/1", "bindings": { "a": 5, "zz": 1 } },',
+        '    { "name": "none", "step": "/steps/7" }',
+        "  ]",
+        "}",
+      ].join("\n"),
+    );
+    const ran = ws.cli("test", "bad.rlmplan.test.json");
+    assert.equal(ran.code, 2);
+    assert.deepEqual(ran.stderr.trim().split("\n").slice(-4), [
+      'bad.rlmplan.test.json:4:58: error: the step at steps/2 reads "a", which is not given (in scope: a, b; the step reads: b, a)',
+      'bad.rlmplan.test.json:5:72: error: no binding "zz" is in scope at steps/1 (in scope: a)',
+      "bad.rlmplan.test.json:6:31: error: there is no step at steps/7 in this plan",
+      "rlm-plan: 3 problems in the test files; nothing ran",
+    ]);
+    assert.deepEqual(ws.marks(), []);
+  });
+});

@@ -256,21 +256,6 @@ export class PlanModel {
     return [...visible.values()];
   }
 
-  /**
-   * The bindings from outside the step at `stepPath` that it reads (its own fields and its
-   * sub-plans'), each name once in first-read order: what running that step alone must be given.
-   */
-  readsFromOutside(stepPath: JsonPath): string[] {
-    const inside = (path: JsonPath) =>
-      path.length >= stepPath.length && samePath(path.slice(0, stepPath.length), stepPath);
-    const names = new Set<string>();
-    for (const reference of this.references) {
-      if (!inside(reference.path) || !reference.binding) continue;
-      if (!inside(reference.binding.stepPath)) names.add(reference.name);
-    }
-    return [...names];
-  }
-
   /** True when no name is bound twice in the whole plan (then no binding shadows another). */
   private namesUnique(): boolean {
     if (this.uniqueNames === undefined) {

@@ -51,14 +51,46 @@ export function stepScope(model: PlanModel | undefined, at: JsonPath): StepScope
   return {
     shown,
     inScope: model.inScopeAt(at).map((binding) => binding.name),
-    needed: model.readsFromOutside(at),
+    needed: readsFromOutside(model, at),
   };
+}
+
+/**
+ * The bindings from outside the step at `at` that it reads (its own fields and its sub-plans'),
+ * each name once in first-read order, from the model's references: what running it alone needs.
+ */
+function readsFromOutside(model: PlanModel, at: JsonPath): string[] {
+  const inside = (path: JsonPath) => path.length >= at.length && at.every((key, i) => path[i] === key);
+  const names = new Set<string>();
+  for (const reference of model.references)
+    if (inside(reference.path) && reference.binding && !inside(reference.binding.stepPath)) names.add(reference.name);
+  return [...names];
 }
 
 /** "no binding "x" is in scope at steps/2 (in scope: a, b)": a fork's --set and a step's bindings say it alike. */
 export function notInScope(name: string, shown: string, inScope: readonly string[]): string {
   const names = inScope.length > 0 ? `in scope: ${inScope.join(", ")}` : "no binding is in scope there";
   return `no binding ${JSON.stringify(name)} is in scope at ${shown} (${names})`;
+}
+
+/**
+ * Why `given` cannot be a step's bindings: a name not in scope there (`name` says which), or
+ * names it reads that are not given (`missing`); undefined when they can. One rule for the CLI's
+ * --bindings, a test case's `bindings` and the editor's.
+ */
+export function bindingsProblem(
+  scope: StepScope,
+  given: readonly string[],
+): { readonly message: string; readonly name?: string; readonly missing: readonly string[] } | undefined {
+  const { shown, inScope, needed } = scope;
+  const unknown = given.find((name) => !inScope.includes(name));
+  if (unknown !== undefined) return { message: notInScope(unknown, shown, inScope), name: unknown, missing: [] };
+  const missing = needed.filter((name) => !given.includes(name));
+  if (missing.length === 0) return undefined;
+  return {
+    message: `the step at ${shown} reads ${missing.map((name) => JSON.stringify(name)).join(", ")}, which is not given (in scope: ${inScope.join(", ")}; the step reads: ${needed.join(", ")})`,
+    missing,
+  };
 }
 
 export function runStep<O extends { readonly life: RunLife; readonly only?: StepOnly }>(
@@ -68,7 +100,7 @@ export function runStep<O extends { readonly life: RunLife; readonly only?: Step
 ): StepStart {
   const scope = stepScope(session.analysis().model, request.at);
   if (typeof scope === "string") return { ok: false, kind: "usage", refusal: scope, inScope: [], missing: [] };
-  const { shown, inScope, needed } = scope;
+  const { shown, inScope } = scope;
   const refused = (refusal: string, missing: readonly string[] = []): StepStart => ({
     ok: false,
     kind: "usage",
@@ -76,14 +108,8 @@ export function runStep<O extends { readonly life: RunLife; readonly only?: Step
     inScope,
     missing,
   });
-  const unknown = [...request.bindings.keys()].find((name) => !inScope.includes(name));
-  if (unknown !== undefined) return refused(notInScope(unknown, shown, inScope), []);
-  const missing = needed.filter((name) => !request.bindings.has(name));
-  if (missing.length > 0)
-    return refused(
-      `the step at ${shown} reads ${missing.map((name) => JSON.stringify(name)).join(", ")}, which is not given (in scope: ${inScope.join(", ")}; the step reads: ${needed.join(", ")})`,
-      missing,
-    );
+  const problem = bindingsProblem(scope, [...request.bindings.keys()]);
+  if (problem) return refused(problem.message, problem.missing);
   const life: RunLife = {
     ...options.life,
     // A test case's step stays its case's run; any other is a step run, listed by its path.
