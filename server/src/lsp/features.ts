@@ -20,6 +20,7 @@ import {
 import type { AnalyzedPlan } from "../service/analyzedPlan";
 import { codeActions, RUN_PLAN_ACTION_KIND, showHostProfile } from "../service/codeActions";
 import { codeLenses } from "../service/codeLens";
+import { stepLenses } from "../service/stepLenses";
 import { definition } from "../service/definition";
 import { foldingRanges } from "../service/folding";
 import { formatPlan } from "../service/formatting";
@@ -53,6 +54,7 @@ import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
 import { journalRuns } from "./journalRuns";
+import { stepBindings } from "./stepBindings";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
@@ -294,7 +296,15 @@ const lenses: Feature = (ctx) => {
       (params) => {
         const test = testFileAt(ctx, params.textDocument.uri);
         if (test?.document) return testFileLenses(test.document, test.view);
-        return withPlan(ctx, params.textDocument.uri, (plan) => codeLenses(plan, ctx.workspace.clientRunsPlans), []);
+        return withPlan(
+          ctx,
+          params.textDocument.uri,
+          (plan) => [
+            ...codeLenses(plan, ctx.workspace.clientRunsPlans),
+            ...stepLenses(plan, ctx.workspace.clientRunsPlans),
+          ],
+          [],
+        );
       },
       [],
     ),
@@ -391,6 +401,7 @@ export const FEATURES: readonly Feature[] = [
   proposals,
   clientQueries,
   journalRuns,
+  stepBindings,
   graphs,
   semanticTokens,
   documentHighlight,

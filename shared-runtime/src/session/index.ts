@@ -3,7 +3,7 @@
 
 export * from "./planSession";
 export type { ForkRequest, ForkStart } from "./runFork";
-export type { StepRequest, StepScope, StepStart } from "./stepRun";
+export type { StepRequest, StepStart } from "./stepRun";
 export * from "./openSession";
 export * from "./sessionOptions";
 export * from "./analysisPolicy";

@@ -23,7 +23,7 @@ import type { PolicyOptions } from "../run/pipeline";
 import { environmentSecrets, type SecretMask } from "../mask/secretMask";
 import type { BuiltHost, HostFactory, PreflightReport, RunReport, StartRunOptions } from "../run/startRun";
 import type { ForkRequest, ForkStart } from "./runFork";
-import type { StepRequest, StepScope, StepStart } from "./stepRun";
+import type { StepRequest, StepStart } from "./stepRun";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy } from "./analysisPolicy";
@@ -250,11 +250,6 @@ export class PlanSession {
    */
   runStep(request: StepRequest, options: SessionRunOptions): StepStart {
     return stepModules().runStep(this, request, options);
-  }
-
-  /** The names in scope at a step and those it reads from outside itself, or why there is no step there. */
-  stepScope(at: readonly (string | number)[]): StepScope | string {
-    return stepModules().stepScope(this.analysis().model, at);
   }
 
   /** Why a recorded run is not this session's plan under this host profile, or undefined when it is. */

@@ -14,7 +14,7 @@ import type { Rebind } from "../run/interpreter";
 import type { RunObserver } from "../run/observer";
 import type { RecordedRun } from "./recordedRun";
 import type { RunLife, SessionRun } from "./runLife";
-import { notInScope } from "./stepRun";
+import { notInScope } from "../plan/stepScope";
 
 /** Where a fork starts and what it changes. */
 export interface ForkRequest {

@@ -8,7 +8,7 @@ import { dirname, relative, resolve } from "node:path";
 import { newJsonObject, parseStepPath, type JsonObject, type JsonValue } from "../json";
 import { analyzePlanText } from "../analysis";
 import type { PlanModel } from "../plan/semanticModel";
-import { bindingsProblem, stepScope } from "../session/stepRun";
+import { bindingsProblem, stepScope } from "../plan/stepScope";
 import type { Plan } from "../plan/ast";
 import { planSteps } from "../plan/walk";
 import { estimatePlan } from "../plan/estimate";
