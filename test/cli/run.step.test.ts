@@ -107,6 +107,56 @@ describe("rlm-plan run PLAN --step PATH --bindings JSON", () => {
     assert.match(ran.stderr, /\nrlm-plan: ok: 4 steps, 0 context ops, 2 tool calls, 0 model calls, \d+ output bytes\n/);
   });
 
+  test("with --mocks a model step answers from the mocks: the provider needs no key, and the plan's tool is not preflighted", () => {
+    const ws = cliWorkspace("step-mocked");
+    ws.write(
+      "rlmplan.host.json",
+      JSON.stringify({
+        capabilities: ["tool(absent)", "model(local)"],
+        tools: { absent: { type: "command", command: ["no-such-program-here"] } },
+        providers: {
+          local: {
+            type: "openai-chat",
+            baseUrl: "http://127.0.0.1:9/v1",
+            model: "m",
+            apiKeyEnv: "STEP_TEST_KEY_UNSET",
+          },
+        },
+      }),
+    );
+    ws.write(
+      "plan.rlmplan.json",
+      JSON.stringify({
+        steps: [
+          { op: "tool", name: "absent", args: {}, bind: "question" },
+          { op: "model", provider: "local", prompt: ref("question"), bind: "answer" },
+          { op: "final", value: ref("answer") },
+        ],
+      }),
+    );
+    ws.write(
+      "m.mocks.json",
+      JSON.stringify({ providers: { local: [{ match: "frozen water", value: { text: "ice" } }] } }),
+    );
+    const ran = ws.cli(
+      "run",
+      "plan.rlmplan.json",
+      "--step",
+      "steps/1",
+      "--bindings",
+      '{"question":"What is frozen water?"}',
+      "--mocks",
+      "m.mocks.json",
+      "--no-journal",
+    );
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(JSON.parse(ran.stdout), { text: "ice" });
+    assert.match(
+      ran.stderr,
+      /\nrlm-plan: ok \(mocked\): 1 step, 0 context ops, 0 tool calls, 1 model call, \d+ output bytes\n/,
+    );
+  });
+
   test("a binding the step reads and is not given is a usage error naming the names in scope and the missing one", () => {
     const ws = workspace("step-missing");
     const ran = ws.cli("run", "plan.rlmplan.json", "--step", "steps/2", "--bindings", '{"b":2}');

@@ -27,7 +27,7 @@ export function stepScope(model: PlanModel | undefined, at: JsonPath): StepScope
 
 /**
  * The bindings from outside the step at `at` that it reads (its own fields and its sub-plans'),
- * each name once in first-read order, from the model's references.
+ * each name once, in the order the model's walk met them.
  */
 function readsFromOutside(model: PlanModel, at: JsonPath): string[] {
   const inside = (path: JsonPath) => path.length >= at.length && at.every((key, i) => path[i] === key);
