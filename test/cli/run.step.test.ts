@@ -87,6 +87,15 @@ describe("rlm-plan run PLAN --step PATH --bindings JSON", () => {
     );
     assert.match(ws.cli("runs", "list").stdout, /\sstep steps\/1\n$/);
 
+    // Forked or resumed as a run of the plan it would run the whole plan: refused, saying how to run it again.
+    const forked = ws.cli("run", "--from", "1", "--step", "steps/1");
+    assert.equal(forked.code, 1);
+    assert.equal(
+      forked.stderr,
+      "rlm-plan: cannot fork: run 1 ran one step alone (steps/1): run it again with rlm-plan run PLAN --step steps/1 --bindings JSON\n",
+    );
+    assert.deepEqual(ws.marks(), ['two {"label":"A"}']);
+
     // The same from a bindings file, as JSON: the result line carries the value and what is left.
     ws.write("b.json", '{"a": 7}');
     const json = ws.cli("run", "plan.rlmplan.json", "--step", "/steps/1", "--bindings", "@b.json", "--json");
