@@ -40,7 +40,7 @@ export interface RunIo extends RunStreams {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run --from RUN --step PATH [--set BINDING=JSON]... [--allow-changed] [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run --from RUN --step PATH [--set BINDING=JSON]... [--allow-changed] [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --step PATH --bindings JSON|@FILE.json [--mocks FILE] [--host FILE] [--json [--events]] [--journal DIR | --no-journal]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -92,6 +92,13 @@ options:
                       recorded in RUN's journal with its parent (rlm-plan runs list shows it)
   --set BINDING=JSON  with --from: the binding's value as PATH starts (repeatable); only a
                       binding in scope at PATH (a text is quoted: --set name='"Ada"')
+  --step PATH --bindings JSON
+                      run only the step PATH of PLAN (a sub-plan step with its whole sub-plan),
+                      with the bindings it reads from the steps before it given as a JSON
+                      object ('{"name":"Ada"}') or @FILE.json; every name it reads must be
+                      given, and only names in scope there may be. It runs under the host
+                      profile as a run does (grants, budget, sandbox, lock; --mocks for a dry
+                      run); its value is what the step binds. Recorded with origin step
   --allow-changed     with --from: fork even if the plan or host profile changed since RUN;
                       steps are matched by path, and from the first step that no longer matches
                       (missing, another operation or another request) everything runs for real
@@ -255,6 +262,16 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
       return 1;
     }
     handle = resumed.run;
+  } else if (args.only) {
+    const alone = session.runStep(
+      { at: args.only.step, bindings: new Map(Object.entries(args.only.bindings)) },
+      options,
+    );
+    if (!alone.ok) {
+      io.stderr.write(usageErrorText(`cannot run the step: ${alone.refusal}`, "run"));
+      return 2;
+    }
+    handle = alone.run;
   } else handle = session.run(options);
   const run = handle;
   cancel.onKill(() => run.kill());

@@ -5,8 +5,8 @@ import type * as Journal from "@rlm-plan/core/journal";
 import { PARALLEL_MODES, type ParallelMode } from "@rlm-plan/core/run";
 import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "./queue/queueUrl";
 import { readOptions, type OptionSpec, type Options } from "./options";
-import { INPUT_JSON_FORM, INPUT_TEXT_FORM, readInlineInputs } from "./runInputs";
-import { parseStepPath, type JsonObject, type JsonPath, type JsonValue } from "@rlm-plan/core/json";
+import { INPUT_JSON_FORM, INPUT_TEXT_FORM, jsonObjectFromFile, readInlineInputs } from "./runInputs";
+import { isJsonObject, parseStepPath, type JsonObject, type JsonPath, type JsonValue } from "@rlm-plan/core/json";
 import { parseJsonText } from "@rlm-plan/core/text";
 
 export interface RunArgs {
@@ -34,6 +34,8 @@ export interface RunArgs {
   readonly resume: number | undefined;
   /** --from RUN --step PATH [--set NAME=JSON]... [--allow-changed]: a fork of a recorded run. */
   readonly fork?: ForkArgs;
+  /** PLAN --step PATH --bindings JSON: one step run alone. */
+  readonly only?: StepArgs;
   readonly otlp: string | undefined;
   readonly queue?: QueueAddress;
   /** --redis-password-file FILE (with --queue). */
@@ -47,6 +49,12 @@ export interface ForkArgs {
   readonly allowChanged: boolean;
 }
 
+export interface StepArgs {
+  readonly step: JsonPath;
+  readonly bindings: JsonObject;
+}
+
+const BINDINGS_FORM = `a JSON object of binding name -> value ('{"name":"Ada"}'), or @FILE.json holding one`;
 const INPUT_FORM = "NAME=PATH, for example --input haystack=data/big.txt";
 const SET_FORM = "BINDING=JSON, for example --set count=3";
 const STEP_FORM = 'a step PATH as rlm-plan runs show prints it (steps/2), a JSON Pointer (/steps/2) or ["steps",2]';
@@ -64,6 +72,7 @@ const RUN_OPTIONS: OptionSpec = {
     "--from": "a RUN number (rlm-plan runs list)",
     "--step": STEP_FORM,
     "--set": SET_FORM,
+    "--bindings": BINDINGS_FORM,
     "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
     "--queue": QUEUE_URL_FORM,
     [PASSWORD_FILE_OPTION]: "a FILE",
@@ -157,6 +166,16 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
     if (events && !json) return "--events needs --json";
     return { ...common, plan: "", resume, fork };
   }
+  const only = stepArgs(options);
+  if (typeof only === "string") return only;
+  if (only !== undefined) {
+    if (queue) return "--step with --bindings runs one step here; it cannot be given with --queue";
+    if (resume !== undefined) return "--step with --bindings runs one step anew; --resume cannot be given";
+    if (positionals.length === 0) return "run --step PATH --bindings JSON needs a PLAN file";
+    if (positionals.length > 1) return "run takes one PLAN file";
+    if (events && !json) return "--events needs --json";
+    return { ...common, plan: positionals[0] as string, inputOrigins: inline.origins, resume, only };
+  }
   if (resume !== undefined) {
     const own = ownOption();
     if (own !== undefined) return `--resume runs with the options the run was recorded with; ${own} cannot be given`;
@@ -185,9 +204,16 @@ function forkArgs(options: Options): ForkArgs | string | undefined {
   const sets = options.repeated.get("--set") ?? [];
   const allowChanged = options.flags.has("--allow-changed");
   if (fromText === undefined) {
-    const stray = stepText !== undefined ? "--step" : sets.length > 0 ? "--set" : allowChanged ? "--allow-changed" : "";
+    // --step with --bindings (and no --from) runs that step alone: stepArgs reads it.
+    const alone = stepText !== undefined && options.values.has("--bindings");
+    const stray =
+      stepText !== undefined && !alone ? "--step" : sets.length > 0 ? "--set" : allowChanged ? "--allow-changed" : "";
+    if (stray === "--step")
+      return `--step needs --from RUN (the recorded run to fork) or --bindings JSON (to run that step alone)`;
     return stray === "" ? undefined : `${stray} needs --from RUN (the recorded run to fork)`;
   }
+  if (options.values.has("--bindings"))
+    return "--bindings runs one step of a PLAN alone; a fork (--from) changes bindings with --set";
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { parseRunId, runIdRefusal } = require("@rlm-plan/core/journal") as typeof Journal;
   const from = parseRunId(fromText);
@@ -207,4 +233,25 @@ function forkArgs(options: Options): ForkArgs | string | undefined {
     set.set(name, parsed.value);
   }
   return { from, step, set, allowChanged };
+}
+
+/** --step PATH --bindings JSON|@FILE without --from: one step run alone; undefined when not asked. */
+function stepArgs(options: Options): StepArgs | string | undefined {
+  const text = options.values.get("--bindings");
+  const stepText = options.values.get("--step");
+  if (options.values.has("--from")) return undefined;
+  if (text === undefined) return undefined;
+  if (stepText === undefined) return `--bindings needs --step PATH: ${STEP_FORM}`;
+  const step = parseStepPath(stepText);
+  if (step === undefined) return `--step needs ${STEP_FORM}, not ${JSON.stringify(stepText)}`;
+  if (text.startsWith("@")) {
+    const read = jsonObjectFromFile(text.slice(1), "--bindings", "a JSON object of binding name -> value");
+    return typeof read === "string" ? read : { step, bindings: read };
+  }
+  const parsed = parseJsonText(text);
+  // The column only: a value may be a secret.
+  if (!parsed.ok)
+    return `--bindings: not JSON at column ${parsed.error.offset + 1} (${parsed.error.message}); it takes ${BINDINGS_FORM}`;
+  if (!isJsonObject(parsed.value)) return `--bindings takes ${BINDINGS_FORM}`;
+  return { step, bindings: parsed.value };
 }

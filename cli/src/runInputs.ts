@@ -74,18 +74,26 @@ export function readInlineInputs(
 
 /** --inputs FILE: the user's own command-line file (no workspace boundary), read bounded. */
 function inputsFromFile(file: string): JsonObject | string {
+  return jsonObjectFromFile(file, "--inputs", "a JSON object of input name -> value");
+}
+
+/**
+ * A JSON object from a file the user named on the command line (`--inputs FILE`, `--bindings
+ * @FILE`; no workspace boundary), read bounded; or the usage error, located, saying what `option` takes.
+ */
+export function jsonObjectFromFile(file: string, option: string, takes: string): JsonObject | string {
   let text: string;
   try {
     text = readTextFileSync(file, MAX_INPUTS_FILE_BYTES);
   } catch (error) {
-    return `--inputs: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`;
+    return `${option}: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`;
   }
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const parsed = parseJsonText(source);
   if (!parsed.ok) {
     const { line, character } = lineColumn(source, parsed.error.offset);
-    return `${file}:${line + 1}:${character + 1}: not JSON (${parsed.error.message}): --inputs takes a JSON object of input name -> value`;
+    return `${file}:${line + 1}:${character + 1}: not JSON (${parsed.error.message}): ${option} takes ${takes}`;
   }
-  if (!isJsonObject(parsed.value)) return `${file}:1:1: --inputs takes a JSON object of input name -> value`;
+  if (!isJsonObject(parsed.value)) return `${file}:1:1: ${option} takes ${takes}`;
   return parsed.value;
 }

@@ -8,6 +8,7 @@ import {
   listRuns,
   parseRunId,
   pruneRuns,
+  RUN_ORIGINS,
   runIdRefusal,
   runDetail,
   type RunDetail,
@@ -45,10 +46,11 @@ these, the one journal in the folders below this one (three levels down at most)
 command first says which journal it read.
 
   list      runs, newest first: id, status, start, time, plan, error, and where it came from
-            (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP)
+            (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP; one step run
+            alone, run PLAN --step PATH --bindings JSON: step PATH)
             --plan PLAN      runs of this plan file (name or path)
             --status STATUS  running, interrupted, ok, failed or cancelled
-            --origin ORIGIN  runs started from cli, editor, debugger, test or worker
+            --origin ORIGIN  runs started from cli, editor, debugger, test, worker or step
             --case TEXT      runs of rlm-plan test whose FILE#CASE holds TEXT
             --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
             --limit N        the newest N only
@@ -79,7 +81,6 @@ interface RunsIo {
 }
 
 const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "ok", "failed", "cancelled"];
-const ORIGINS: readonly RunOrigin[] = ["cli", "editor", "debugger", "test", "worker"];
 
 /** Runs `rlm-plan runs` with the arguments after "runs". Never throws. */
 export function runsCommand(argv: readonly string[], unguarded: RunsIo): number {
@@ -108,7 +109,7 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
       "--journal": "a DIR",
       "--plan": "a PLAN file",
       "--status": STATUSES.join(", "),
-      "--origin": ORIGINS.join(", "),
+      "--origin": RUN_ORIGINS.join(", "),
       "--case": "a TEXT",
       "--since": "a date or an age (7d)",
       "--limit": "a number",
@@ -199,8 +200,8 @@ function listFilter(values: ReadonlyMap<string, string>): RunFilter | string {
   const limit = limitText === undefined ? undefined : Number(limitText);
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) return "--limit needs a positive number";
   const origin = values.get("--origin");
-  if (origin !== undefined && !ORIGINS.includes(origin as RunOrigin))
-    return `--origin needs one of ${ORIGINS.join(", ")}`;
+  if (origin !== undefined && !RUN_ORIGINS.includes(origin as RunOrigin))
+    return `--origin needs one of ${RUN_ORIGINS.join(", ")}`;
   const label = values.get("--case");
   const plan = values.get("--plan");
   return {

@@ -16,7 +16,9 @@ import {
   HostProfileRequest,
   RunCommand,
   RunPlanClientCommand,
+  TestStepClientCommand,
 } from "@rlm-plan/language-server/protocol";
+import { testStep, type StepRun } from "./testStepCommand";
 import type { ProviderKeys } from "./secrets";
 import { revealStep } from "./stepLocation";
 
@@ -54,6 +56,9 @@ export function registerRunCommands(deps: RunDependencies): vscode.Disposable {
       return record ? runPlan(deps, vscode.Uri.parse(record.plan), record.mocks) : undefined;
     }),
     vscode.commands.registerCommand(COMMANDS.showOutput, () => deps.output.show(false)),
+    vscode.commands.registerCommand(TestStepClientCommand.command, (uri?: unknown, step?: unknown) =>
+      testStep(deps, uri, step, (target, run) => runPlan(deps, target, undefined, run)),
+    ),
   );
 }
 
@@ -84,8 +89,16 @@ async function pickMocks(): Promise<string | undefined> {
   return chosen?.[0]?.toString();
 }
 
-/** Runs a plan: the argument (a URI, a URI string from the code lens) or the active editor's plan. */
-async function runPlan(deps: RunDependencies, target: unknown, mocks?: string): Promise<RunRecord | undefined> {
+/**
+ * Runs a plan: the argument (a URI, a URI string from the code lens) or the active editor's plan;
+ * given `step`, only that step with its bindings (Test This Step).
+ */
+async function runPlan(
+  deps: RunDependencies,
+  target: unknown,
+  mocks?: string,
+  step?: StepRun,
+): Promise<RunRecord | undefined> {
   const uri = planOf(target);
   if (!uri) {
     void vscode.window.showErrorMessage(
@@ -133,7 +146,12 @@ async function runPlan(deps: RunDependencies, target: unknown, mocks?: string): 
   try {
     const env = host?.hostProfile ? await deps.keys.keysFor(planUri) : {};
     const args: RunCommand.Arguments = [
-      { uri: planUri, ...(Object.keys(env).length > 0 ? { env } : {}), ...(mocks ? { mocks } : {}) },
+      {
+        uri: planUri,
+        ...(Object.keys(env).length > 0 ? { env } : {}),
+        ...(mocks ? { mocks } : {}),
+        ...(step ? { step } : {}),
+      },
     ];
     const answer = (await client.sendRequest(ExecuteCommandRequest.type, {
       command: RunCommand.command,

@@ -18,6 +18,9 @@ export function testCaseLaunch(
   const view = { file, problems: [], cases: [], suite: loaded.suite };
   const testCase = casesOf(view, { name: wanted.name, kind: wanted.kind ?? "case" })[0];
   if (!testCase) return { error: `${file} has no case named ${JSON.stringify(wanted.name)}` };
+  // The debugger launches a plan from its first step; a case of one step is run by rlm-plan test.
+  if (testCase.step)
+    return { error: `the case ${JSON.stringify(wanted.name)} runs one step ("step"): run it with rlm-plan test` };
   const chosen = testCaseHost(testCase, { ...(args.env ? { env: { ...process.env, ...args.env } } : {}) });
   if ("error" in chosen) return { error: chosen.error };
   return {

@@ -115,15 +115,58 @@ export namespace RunCommand {
    * URI) or the mocks themselves (schemas/mocks.schema.json); every notification of the run
    * then says `mocked: true`.
    */
+  /**
+   * `step`: run only the step at `path` (a JSON Pointer, /steps/1), with `bindings` as the values
+   * of the names it reads (`rlm-plan run PLAN --step PATH --bindings JSON`); refused, naming the
+   * names in scope, when one it reads is missing or one given is not in scope there.
+   */
   export type Arguments = [
     {
       readonly uri: string;
       readonly env?: Readonly<Record<string, string>>;
       readonly mocks?: string | Readonly<Record<string, unknown>>;
+      readonly step?: { readonly path: string; readonly bindings: Readonly<Record<string, unknown>> };
     },
   ];
   /** Answered as soon as the run starts; progress and the outcome arrive as notifications. */
   export type Result = RunIdentity;
+}
+
+/**
+ * A command the client implements (the "Test This Step" code lens above each step, offered to
+ * clients that run plans themselves): it asks StepBindingsRequest, lets the user edit the
+ * bindings, and runs the step with RunCommand's `step`.
+ */
+export namespace TestStepClientCommand {
+  export const command = "rlmPlan.testStep";
+  /** The plan document's URI and the step's JSON Pointer (/steps/1/plan/steps/0). */
+  export type Arguments = [uri: string, step: string];
+}
+
+/**
+ * Client → server: the bindings a step reads, to edit before running it alone: the values the
+ * last run of that step recorded in the journal (`from: "journal"`, its run), else a template from
+ * their types (`from: "types"`); with the names in scope there. Null when there is no such step.
+ */
+export namespace StepBindingsRequest {
+  export const method = "rlmPlan/stepBindings";
+  export interface Params {
+    readonly uri: string;
+    /** The step's JSON Pointer. */
+    readonly step: string;
+  }
+  export interface Result {
+    /** The step's path as `runs show` prints it (steps/1). */
+    readonly shown: string;
+    readonly inScope: readonly string[];
+    /** The names the step reads from outside itself: each must be given. */
+    readonly needed: readonly string[];
+    readonly bindings: Readonly<Record<string, unknown>>;
+    readonly from: "journal" | "types";
+    /** The journal's run the values come from. */
+    readonly run?: number;
+  }
+  export const type = new RequestType<Params, Result | null, void>(method);
 }
 
 /**

@@ -107,6 +107,13 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   'npx rlm-plan run --from 5 --step steps/2 --set page=\'{"title":"Rain tomorrow"}\' --journal examples/workspace': {
     code: 0,
   },
+  // Run one step: the nested example's innermost rlm step alone, recorded with origin step.
+  'npx rlm-plan run examples/workspace/plans/nested-rlm.rlmplan.json --step steps/1/plan/steps/1 --bindings \'{"hits":["a needle","two needles here"]}\'':
+    { code: 0, first: HOST },
+  "npx rlm-plan runs list --origin step --journal examples/workspace": {
+    code: 0,
+    first: "rlm-plan: journal examples/workspace/.rlm-plan/runs.sqlite",
+  },
   "npx rlm-plan test examples/workspace/tests --list": {
     code: 0,
     first:

@@ -563,6 +563,17 @@ describe("a test file's case", () => {
     assert.deepEqual([body.ok, body.value], [true, { words: 7, answer: "ice" }]);
   });
 
+  test("a case that runs one step: the launch fails, saying rlm-plan test runs it", async () => {
+    const file = join(dir, "step.rlmplan.test.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ plan: "nested.rlmplan.json", cases: [{ name: "first step", step: "/steps/0" }] }),
+    );
+    await assert.rejects(start({ program: nested, testCase: { file, name: "first step" } }), (error: Error) =>
+      error.message.includes('the case "first step" runs one step ("step"): run it with rlm-plan test'),
+    );
+  });
+
   test("a case the file does not have: the launch fails, naming it", async () => {
     await assert.rejects(
       start({

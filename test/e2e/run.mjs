@@ -2017,6 +2017,35 @@ export const scenarios = [
     },
   },
   {
+    name: '(w) "Test This Step" on the count step: its bindings in an input box, then the step alone and its value 3',
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const { page } = bench;
+      await bench.openFile(NEEDLE);
+      // The lens above steps/1 (the count): the second "Test This Step" of the plan.
+      const lens = page
+        .locator(".editor-group-container.active .codelens-decoration a", { hasText: "Test This Step" })
+        .nth(1);
+      await lens.waitFor({ state: "visible" });
+      await lens.click();
+      await bench.quickInputTitled("Test This Step: steps/1");
+      const input = page.locator(".quick-input-widget .quick-input-box input");
+      // No run of this step in the journal yet: a template from the type of hits (a search's matches).
+      assert.equal(await input.inputValue(), '{"hits":[]}', "the bindings offered");
+      await input.fill('{"hits":["a","b","c"]}');
+      await input.press("Enter");
+      // Accepted: the box goes (showing the output next would otherwise close it unaccepted).
+      await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+      const done = /Run (\d+) succeeded in [\d.]+ m?s \(1 transitions?\)\. Final value:\n3$/m;
+      const text = await session.runsOutput(bench, "the step run to succeed", (t) => done.test(t));
+      // One transition, the count's: nothing before the step ran.
+      const block = runBlock(text, Number(done.exec(text)?.[1]));
+      assertMatch(block, /^ {2}#1\s+tool\(count_items\)\s+→ count\s+ok\s/m, "the count's transition");
+      assert.equal(block.includes("context(search)"), false, "no search ran");
+      await bench.screenshot("w-test-step");
+    },
+  },
+  {
     name: "(l) activation again, with the server's code cache warm: a second window on the same folder",
     async run(session) {
       // Last, since code-server keeps a closed window's extension host (and its server) alive.

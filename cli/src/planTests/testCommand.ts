@@ -169,6 +169,14 @@ async function runTests(
       );
       return 2;
     }
+    // A job carries a whole plan: a case that runs one step is run here.
+    const alone = cases.find((c) => c.step !== undefined);
+    if (alone) {
+      io.stderr.write(
+        `rlm-plan: ${caseTitle(alone)} runs one step ("step"): a worker runs whole plans, so it cannot run with --queue; nothing ran\n`,
+      );
+      return 2;
+    }
     if (address.password !== undefined) addSessionSecrets(mask, { env, clientValues: [address.password] });
     if (args.format === "text") io.stderr.write(`rlm-plan: sending the cases to ${address.shown}\n`);
     try {

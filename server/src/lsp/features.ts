@@ -27,6 +27,7 @@ import { graphEdit } from "../service/graphEdits/graphEdit";
 import { SUB_PLAN_ACTION_KINDS } from "../service/subPlans/subPlanActions";
 import { codeLenses } from "../service/codeLens";
 import { showWhatIf, whatIfLensesFor, withWhatIfHover } from "./whatIfFeature";
+import { stepLenses } from "../service/stepLenses";
 import { foldingRanges } from "../service/folding";
 import { formatPlan } from "../service/formatting";
 import { hostProfileFile } from "./hostProfileFile";
@@ -61,6 +62,7 @@ import { proposals } from "./proposeFeature";
 import { clientQueries } from "./clientQueries";
 import { journalRuns } from "./journalRuns";
 import { recordedScopes } from "./recordedScopes";
+import { stepBindings } from "./stepBindings";
 import { documentHighlight, semanticTokens } from "./nameFeatures";
 import type { Feature, FeatureContext } from "./feature";
 import { testFileAt, testFiles } from "./testFiles";
@@ -288,7 +290,11 @@ const lenses: Feature = (ctx) => {
         if (test?.document) return testFileLenses(test.document, test.view);
         const plan = ctx.workspace.plan(params.textDocument.uri);
         if (!plan) return [];
-        return [...codeLenses(plan, ctx.workspace.clientRunsPlans), ...(await whatIfLensesFor(ctx, plan))];
+        return [
+          ...codeLenses(plan, ctx.workspace.clientRunsPlans),
+          ...stepLenses(plan, ctx.workspace.clientRunsPlans),
+          ...(await whatIfLensesFor(ctx, plan)),
+        ];
       },
       [],
     ),
@@ -413,6 +419,7 @@ export const FEATURES: readonly Feature[] = [
   clientQueries,
   journalRuns,
   recordedScopes,
+  stepBindings,
   graphs,
   semanticTokens,
   documentHighlight,

@@ -36,6 +36,7 @@ import {
 } from "../protocol";
 import { failureText, openRecordedSession } from "./recordedSession";
 import { maskedRunnerHost } from "./runMask";
+import { stepArgument } from "./runStepArgument";
 import type { PlanRunnerHost } from "./runnerHost";
 
 export type { PlanRunnerHost } from "./runnerHost";
@@ -121,6 +122,8 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
         const count = loaded.errors.length === 1 ? "a problem" : `${loaded.errors.length} problems`;
         return failed(`The host profile ${basename(hostFile)} has ${count}${where}: fix it, then run the plan again`);
       }
+      const step = stepArgument(args);
+      if (step && "message" in step) return invalid(step.message);
       const mocks = runMocks(args, hostFile);
       if (mocks !== undefined && "message" in mocks) return invalid(mocks.message);
       const env = runEnvironment(args);
@@ -155,7 +158,16 @@ export function createPlanRunner(server: PlanRunnerHost): PlanRunner {
         given: mocks === undefined ? {} : { mocks: "file" in mocks ? mocks.file : "(given by the editor)" },
         onNotice: (message) => server.notice?.(message),
       };
-      const handle = execute(masked, identity, session, (options) => session.run({ ...options, life }));
+      let refusal: string | undefined;
+      const handle = execute(masked, identity, session, (options) => {
+        if (!step) return session.run({ ...options, life });
+        // One step alone (the "Test This Step" lens): recorded with origin step, as the CLI's.
+        const alone = session.runStep(step, { ...options, life });
+        if (alone.ok) return alone.run;
+        refusal = alone.refusal;
+        return undefined;
+      });
+      if (refusal !== undefined) return invalid(`The step cannot run: ${refusal}`);
       runs.set(runId, handle);
       void handle.done.finally(() => runs.delete(runId));
       return identity;
@@ -270,7 +282,7 @@ function forkRequest(args: readonly unknown[]):
 }
 
 /** A file URI's path; undefined for an untitled document or another scheme. */
-function filePathOf(uri: string): string | undefined {
+export function filePathOf(uri: string): string | undefined {
   if (!uri.startsWith("file:")) return undefined;
   try {
     return fileURLToPath(uri);

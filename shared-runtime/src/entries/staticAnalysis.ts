@@ -3,3 +3,5 @@
 
 export * from "../analysis";
 export * from "../replyAnalysis";
+// What running one step alone needs (the editor's Test This Step): the bindings it reads, as a template.
+export { bindingsProblem, bindingsTemplate, stepScope, type StepScope } from "../plan/stepScope";

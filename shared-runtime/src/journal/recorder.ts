@@ -37,7 +37,11 @@ import type { Database } from "./sqlite";
 import { isJournalDamage, type JournalStore } from "./journalStore";
 
 /** Who started the run. */
-export type RunOrigin = "cli" | "editor" | "debugger" | "test" | "worker";
+/** Who started a run; `step` is one step run alone (`run PLAN --step PATH --bindings JSON`, Test This Step). */
+export type RunOrigin = "cli" | "editor" | "debugger" | "test" | "worker" | "step";
+
+/** Every origin, in the order `runs list --origin` offers them. */
+export const RUN_ORIGINS: readonly RunOrigin[] = Object.freeze(["cli", "editor", "debugger", "test", "worker", "step"]);
 
 export interface RecordingMeta {
   readonly origin: RunOrigin;

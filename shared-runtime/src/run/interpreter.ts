@@ -24,6 +24,7 @@ import { BudgetMeter } from "./budgetMeter";
 import { preflightPlan } from "./preflight";
 import { resolveExpr } from "./ops/resolveExpr";
 import { stepPause } from "./stepPause";
+import { stepAlone, type StepAlone, type StepOnly } from "./stepOnly";
 import { RunReporter, type ReportOptions } from "./runEvents";
 import type { Frame } from "./runFrame";
 import type { RunOutcome } from "./transitions";
@@ -46,6 +47,8 @@ export interface ExecuteOptions extends PauseHooks, ReportOptions {
    * parent forks'): that step and the ones after see these values instead of what the run bound.
    */
   readonly rebind?: readonly Rebind[];
+  /** Runs only the step at `only.at`, with `only.bindings` as its scope (stepOnly.ts). */
+  readonly only?: StepOnly;
 }
 
 /** New values for bindings as the step at `at` starts. */
@@ -71,9 +74,17 @@ export async function executePlan(
 ): Promise<RunOutcome> {
   const budget = { ...validated.budget, ...options.budget };
   const run = new Run(host, budget, options);
-  const preflight = preflightPlan(validated.plan, host);
+  const alone = options.only ? stepAlone(validated.plan, options.only.at) : undefined;
+  if (options.only && !alone)
+    return run.outcomeOfError({
+      phase: "preflight",
+      kind: "invalid_plan",
+      message: `there is no step at ${JSON.stringify(options.only.at)} in this plan`,
+    });
+  const preflight = preflightPlan(alone?.plan ?? validated.plan, host);
   if (!preflight.ok) return run.outcomeOfError(preflight.errors[0] as PlanError);
   for (const [name, value] of preflight.inputs) run.inputs.set(name, value);
+  if (alone && options.only) return run.execute(validated.plan, { ...alone, bindings: options.only.bindings });
   return run.execute(validated.plan);
 }
 
@@ -116,7 +127,8 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
     for (const rebind of options.rebind ?? []) this.rebinds.set(pointer(rebind.at), rebind);
   }
 
-  async execute(plan: Plan): Promise<RunOutcome> {
+  /** Runs the plan, or only the step `alone` with its bindings as the scope it starts in. */
+  async execute(plan: Plan, alone?: StepAlone & Pick<StepOnly, "bindings">): Promise<RunOutcome> {
     this.armTimer();
     const signal = this.options.signal;
     const onAbort = () => this.stop({ phase: "execute", kind: "cancelled", message: "the run was cancelled" });
@@ -131,7 +143,7 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
       frames: [{ kind: "root", path: plan.path }],
     };
     try {
-      const value = await this.plan(plan, root);
+      const value = alone ? await this.alone(alone, root) : await this.plan(plan, root);
       return {
         ok: true,
         value,
@@ -152,6 +164,19 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
       signal?.removeEventListener("abort", onAbort);
       this.controller.abort();
     }
+  }
+
+  /**
+   * One step in a scope holding only the given bindings: its value is what it binds (a `final`
+   * step's value; null for a checkpoint, which binds nothing).
+   */
+  private async alone(alone: StepAlone & Pick<StepOnly, "bindings">, root: Frame): Promise<JsonValue> {
+    for (const [name, value] of alone.bindings) root.vars.set(name, value);
+    const frame: Frame = { ...root, depth: alone.depth };
+    const step = alone.step;
+    const result = await this.step(step, frame);
+    if (result.final) return result.value;
+    return step.op === "checkpoint" || step.op === "final" ? null : ((frame.vars.get(step.bind) ?? null) as JsonValue);
   }
 
   outcomeOfError(error: PlanError): RunOutcome {

@@ -15,6 +15,7 @@ import { checkPlan, notStarted, planLocation, problemError } from "./pipeline";
 import type { Plan } from "../plan/ast";
 import { certainTypeErrors, type RunTyping } from "../plan/types/certainTypeErrors";
 import { preflightPlan } from "./preflight";
+import { stepAlone } from "./stepOnly";
 import type {
   BuiltHost,
   FileLocation,
@@ -88,7 +89,8 @@ export async function prepare(
   if (checked.refusal) return checked.refusal;
   const validated = checked.validated;
   const budget: Budget = { ...validated.budget, ...options.budget };
-  const plan = validated.plan;
+  // A step run alone builds and preflights what that step names, not the whole plan's tools.
+  const plan = (options.only && stepAlone(validated.plan, options.only.at)?.plan) || validated.plan;
 
   let built: BuiltHost;
   if (typeof options.host === "function") {
@@ -142,7 +144,7 @@ export async function prepare(
       found.push(...mcp.errors);
     }
     if ((found.length === 0 || (collect && !runtime)) && options.policy.typing)
-      found.push(...typeRefusals(plan, options.policy.typing(mcpListing), found));
+      found.push(...typeRefusals(validated.plan, options.policy.typing(mcpListing), found));
     const first = found[0];
     if (first) failure = refused(first);
   } catch (error) {

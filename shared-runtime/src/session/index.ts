@@ -4,6 +4,7 @@
 export * from "./planSession";
 export type { ForkRequest, ForkStart } from "./runFork";
 export type { RecordedScope, ScopedBinding } from "./recordedScope";
+export type { StepRequest, StepStart } from "./stepRun";
 export * from "./openSession";
 export * from "./sessionOptions";
 export * from "./analysisPolicy";

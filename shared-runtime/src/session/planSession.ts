@@ -25,6 +25,7 @@ import type { BuiltHost, HostFactory, PreflightReport, RunReport, StartRunOption
 import type { ForkRequest, ForkStart } from "./runFork";
 import type { RecordedScope } from "./recordedScope";
 import type { JsonPath } from "../json";
+import type { StepRequest, StepStart } from "./stepRun";
 import { parsePlanDocument, type PlanDocument } from "../text/planDocument";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
 import { analysisPolicy, runPolicy } from "./analysisPolicy";
@@ -41,6 +42,7 @@ const lifeModules = () => require("./runLife") as typeof import("./runLife");
 const replayModules = () => require("../journal/replayRun") as typeof import("../journal/replayRun");
 const forkModules = () => require("./runFork") as typeof import("./runFork");
 const scopeModules = () => require("./recordedScope") as typeof import("./recordedScope");
+const stepModules = () => require("./stepRun") as typeof import("./stepRun");
 const replayRules = () => require("../journal/replay") as typeof import("../journal/replay");
 const proposeModules = () => require("../providers/proposePlan") as typeof import("../providers/proposePlan");
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -249,6 +251,16 @@ export class PlanSession {
    */
   scopeAt(recorded: RecordedRun, at: JsonPath): Promise<RecordedScope> {
     return scopeModules().recordedScope(this, recorded, at);
+  }
+
+  /**
+   * Runs the one step at `request.at` (a sub-plan step with its whole sub-plan) with the bindings
+   * given as its scope, under this host profile as a run of the plan would be (stepRun.ts):
+   * refused when a name it reads is not given or a name given is not in scope there. Recorded
+   * with origin `step` (a test case's, `test`), labelled with the step's path.
+   */
+  runStep(request: StepRequest, options: SessionRunOptions): StepStart {
+    return stepModules().runStep(this, request, options);
   }
 
   /** Why a recorded run is not this session's plan under this host profile, or undefined when it is. */

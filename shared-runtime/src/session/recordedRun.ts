@@ -48,6 +48,12 @@ export function openRecordedRun(
     if (!store) return { ok: false, kind: "refused", message: `there is no run journal in ${dir}` };
     for (const notice of store.notices) onNotice?.(notice);
     const point = purpose === "resume" ? resumePoint(store, id) : recordedPoint(store, id);
+    // A step run alone: resumed, replayed or forked as a run of the plan it would run the whole
+    // plan. The step is run again instead.
+    if (point.run.origin === "step")
+      throw new ResumeRefusal(
+        `run ${id} ran one step alone (${point.run.label ?? "?"}): run it again with rlm-plan run PLAN --step ${point.run.label ?? "PATH"} --bindings JSON`,
+      );
     const run = recordedRunOf(point, dir, purpose === "resume" ? store : undefined);
     if (run.planFile === undefined) throw new ResumeRefusal(`run ${id} was not started from a plan file`);
     const mocks = run.options.mocks;

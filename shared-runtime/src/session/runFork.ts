@@ -14,6 +14,7 @@ import type { Rebind } from "../run/interpreter";
 import type { RunObserver } from "../run/observer";
 import type { RecordedRun } from "./recordedRun";
 import type { RunLife, SessionRun } from "./runLife";
+import { notInScope } from "../plan/stepScope";
 
 /** Where a fork starts and what it changes. */
 export interface ForkRequest {
@@ -89,14 +90,8 @@ export function forkRun<O extends ForkRunOptions>(
     return { ok: false, kind: "usage", refusal: `there is no step at ${shown} in this plan` };
   const inScope = model.inScopeAt(fork.at).map((binding) => binding.name);
   const unknown = [...(fork.set?.keys() ?? [])].find((name) => !inScope.includes(name));
-  if (unknown !== undefined) {
-    const names = inScope.length > 0 ? `in scope: ${inScope.join(", ")}` : "no binding is in scope there";
-    return {
-      ok: false,
-      kind: "usage",
-      refusal: session.mask.mask(`no binding ${JSON.stringify(unknown)} is in scope at ${shown} (${names})`),
-    };
-  }
+  if (unknown !== undefined)
+    return { ok: false, kind: "usage", refusal: session.mask.mask(notInScope(unknown, shown, inScope)) };
   const rebinds = [...(recorded.options.rebinds ?? [])];
   if (fork.set && fork.set.size > 0) rebinds.push({ at: shown, values: jsonObjectFrom([...fork.set]) });
   const life: RunLife = {

@@ -8,7 +8,7 @@
 // the assertions' failures and what the run spent.
 
 import { dirname, relative, resolve, sep } from "node:path";
-import type { JsonObject, JsonValue } from "../json";
+import { stepPathText, type JsonObject, type JsonValue } from "../json";
 import { profileHost } from "../host/createHost";
 import { profileJournalDir } from "../journal/location";
 import type { Mocks } from "../host/mocks";
@@ -140,8 +140,10 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     return notRun(`--record writes the run journal, which could not be opened: ${unrecorded ?? "it is off"}`);
 
   const steps = stepWatcher();
+  const only = testCase.step && { at: testCase.step.at, bindings: new Map(Object.entries(testCase.step.bindings)) };
   const run = prepared.start({
     observers: [steps.observer],
+    ...(only ? { only } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const report = await run.done;
@@ -156,7 +158,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     }
     options.onRecorded?.(journal, testCase);
   }
-  const judged = judgeRun(testCase.expect, suite.estimate, report, steps);
+  const judged = judgeRun(testCase.expect, testCase.step ? testCase.step.estimate : suite.estimate, report, steps);
   const gate = options.baseline?.judge(
     testCase,
     recorded ? { dir: recorded.dir, runId: recorded.id } : (unrecorded ?? "it is off"),
@@ -242,6 +244,7 @@ function caseOptions(testCase: TestCase, mode: CassetteMode): JsonObject {
     },
     // Values, not files: a CLI run's `inputs` are files (resume reads them so).
     ...(Object.keys(testCase.inputs).length > 0 ? { input_values: testCase.inputs } : {}),
+    ...(testCase.step ? { step: stepPathText(testCase.step.at), bindings: testCase.step.bindings } : {}),
     ...(testCase.cassette !== undefined ? { cassette: resolve(testCase.cassette), mode } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // loader (testFile.ts, which re-exports them) so a dataset's compact case (datasetCase.ts) can
 // name them without an import cycle.
 
-import type { JsonObject, JsonValue } from "../json";
+import type { JsonObject, JsonPath, JsonValue } from "../json";
 import type { Estimate } from "../plan/estimate";
 import type { Mocks } from "../host/mocks";
 import type { HostProfile, HostProfileError } from "../host/profile";
@@ -65,6 +65,8 @@ export interface TestCase {
   /** Absolute path of its cassette. */
   readonly cassette?: string;
   readonly expect: Expectations;
+  /** Only this step runs (a case's `step`), with these bindings as its scope; priced at its own worst case. */
+  readonly step?: { readonly at: JsonPath; readonly bindings: JsonObject; readonly estimate?: Estimate };
 }
 
 export interface TestSuite {

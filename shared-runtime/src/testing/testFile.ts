@@ -5,7 +5,10 @@
 
 import { hostProfileOf, readHostProfile } from "../session/hostProfiles";
 import { dirname, relative, resolve } from "node:path";
-import { newJsonObject, type JsonObject, type JsonValue } from "../json";
+import { newJsonObject, parseStepPath, type JsonObject, type JsonValue } from "../json";
+import { analyzePlanText } from "../analysis";
+import type { PlanModel } from "../plan/semanticModel";
+import { bindingsProblem, stepScope } from "../plan/stepScope";
 import type { Plan } from "../plan/ast";
 import { planSteps } from "../plan/walk";
 import { estimatePlan } from "../plan/estimate";
@@ -55,6 +58,8 @@ export interface TestFileOptions {
 interface RawCase {
   readonly name: string;
   readonly inputs?: JsonObject;
+  readonly step?: string;
+  readonly bindings?: JsonObject;
   readonly mocks?: JsonValue;
   readonly cassette?: string;
   readonly repeat?: number;
@@ -163,6 +168,28 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
         errors.push(located([...path, "expect", ...where], `the plan has no step ${step}`));
   };
 
+  // A case's `step`: the step exists and its bindings are what it reads, by the rule a run of one
+  // step keeps (session/stepRun.ts); the plan's model is built only for a file with such a case.
+  let model: PlanModel | undefined;
+  const caseStep = (stepText: string, rawBindings: JsonObject | undefined, path: (string | number)[]) => {
+    const bindings = rawBindings ?? newJsonObject();
+    const stepAt = parseStepPath(stepText);
+    if (!stepAt) return undefined;
+    model ??= analyzePlanText(planText).model;
+    const scope = stepScope(model, stepAt);
+    if (typeof scope === "string") {
+      errors.push(located([...path, "step"], scope));
+      return undefined;
+    }
+    const problem = bindingsProblem(scope, Object.keys(bindings));
+    if (problem) {
+      const where = problem.name !== undefined ? ["bindings", problem.name] : [rawBindings ? "bindings" : "step"];
+      errors.push(located([...path, ...where], problem.message));
+      return undefined;
+    }
+    const estimate = model?.costAt(stepAt)?.subtree;
+    return { at: stepAt, bindings, ...(estimate ? { estimate } : {}) };
+  };
   const cases: TestCase[] = [];
   const warnings: HostProfileError[] = [];
   const needs = plan ? planNeeds(plan) : undefined;
@@ -228,9 +255,11 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
       c.cassette === undefined ? ["cassette"] : [...path, "cassette"],
       c.cassette ?? raw.cassette,
     );
+    const step = c.step === undefined ? undefined : caseStep(c.step, c.bindings, path);
     pushRepeats(cases, suite, c.name, c.repeat, {
       location: { file, line, column },
       inputs: c.inputs ?? newJsonObject(),
+      ...(step ? { step } : {}),
       expect: c.expect ?? {},
       ...(mocks ? { mocks } : {}),
       ...(cassette === undefined ? {} : { cassette }),

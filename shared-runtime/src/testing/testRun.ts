@@ -15,9 +15,12 @@ export interface WorstCase {
 
 export const ZERO_WORST_CASE: WorstCase = { steps: 0, model_calls: 0, tool_calls: 0, context_ops: 0 };
 
-/** One run of a case may spend the plan's worst case (zero when the plan does not parse: it never runs). */
+/**
+ * One run of a case may spend the plan's worst case, or its step's for a case of one step (zero
+ * when the plan does not parse: it never runs).
+ */
 export function caseWorstCase(testCase: TestCase): WorstCase {
-  const estimate = testCase.suite.estimate;
+  const estimate = testCase.step ? testCase.step.estimate : testCase.suite.estimate;
   if (!estimate) return ZERO_WORST_CASE;
   const { steps, model_calls, tool_calls, context_ops } = estimate;
   return { steps, model_calls, tool_calls, context_ops };
