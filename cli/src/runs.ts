@@ -25,6 +25,8 @@ import { RunEventLines } from "./runEventPrinter";
 import { readOptions } from "./options";
 import { runsDiffCommand } from "./runsDiff";
 import { journalReadError, openRunsJournal } from "./runsStore";
+import { runCostText, tokensText } from "./costText";
+import { DEFAULT_CURRENCY, moneyText } from "@rlm-plan/core/plan";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
                           [--since WHEN] [--limit N] [--json]
@@ -230,11 +232,13 @@ function list(store: JournalStore, filter: RunFilter, json: boolean, io: OutputS
     r.status + (r.segments > 1 ? ` (resumed ${r.segments - 1}x)` : ""),
     r.startedAt.replace("T", " ").replace(/\.\d+Z$/, "Z"),
     r.elapsedMs === null ? "" : `${r.elapsedMs} ms`,
+    r.usage ? tokensText(r.usage) : "",
+    r.usage ? runCostText(r.usage) : "",
     lineText(r.plan) + (r.mocked ? " (mocked)" : ""),
     lineText(r.errorKind ?? ""),
     r.origin + (r.label !== null ? ` ${lineText(r.label)}` : "") + (r.forkOf ? `, ${forkText(r.forkOf)}` : ""),
   ]);
-  const header = ["RUN", "STATUS", "STARTED", "TIME", "PLAN", "ERROR", "FROM"];
+  const header = ["RUN", "STATUS", "STARTED", "TIME", "TOKENS", "COST", "PLAN", "ERROR", "FROM"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
   const line = (cells: readonly string[]) =>
     `${cells
@@ -328,7 +332,26 @@ export function showText(run: RunDetail): string {
   const model = run.calls.filter((c) => c.kind === "model").length;
   const tool = run.calls.filter((c) => c.kind === "tool").length;
   out.push("", `calls: ${model} model, ${tool} tool (rlm-plan runs export ${run.id} has them, masked)`);
+  out.push(...usageLines(run));
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * Each model call's tokens (input+output) and cost, then the run's: "~" marks counts that are the
+ * call's bounds because its provider reported no usage.
+ */
+function usageLines(run: RunDetail): string[] {
+  const usage = run.usage;
+  if (!usage) return [];
+  const currency = usage.currency ?? DEFAULT_CURRENCY;
+  const lines = run.calls.flatMap((call) => {
+    if (!call.usage) return [];
+    const cost = call.usage.cost === null ? "unpriced" : moneyText(call.usage.cost, currency);
+    const path = Array.isArray(call.path) ? call.path.join("/") : "";
+    return [`  ${lineText(path)}  ${lineText(call.name)}  tokens ${tokensText(call.usage)}  ${cost}`];
+  });
+  const marked = usage.estimated ? "  (~ estimated: a provider reported no usage)" : "";
+  return ["", "model calls (tokens in+out, cost):", ...lines, `  total  tokens ${tokensText(usage)}  ${runCostText(usage)}${marked}`];
 }
 
 /** "fork of 9 at steps/2": a step path is the plan's, escaped into its line. */

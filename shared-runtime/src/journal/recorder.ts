@@ -15,6 +15,7 @@ import type { RunEvent } from "../run/events";
 import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
+import { callUsage } from "../plan/modelCost";
 import { callIdentity, digestOf, holdsHandle } from "./requestKey";
 import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
 import { processIdentity } from "./liveness";
@@ -48,6 +49,8 @@ export interface RecordingMeta {
   readonly hostProfile?: { readonly file: string; readonly text: string };
   /** The run's options as the front end names them (inputs, mocks, parallel, budget), for history and resume. */
   readonly options: JsonObject;
+  /** The currency of its calls' cost (the host profile's), kept in the run's details. */
+  readonly currency?: string;
   /** The run's mask: every text stored passes through it. */
   readonly mask: SecretMask;
   /** A journal problem that did not stop the run (said once per kind). */
@@ -96,7 +99,10 @@ export class RunRecorder implements RunObserver, BatchWriter {
     this.texts.set(planDigest, planText);
     const hostDigest = meta.hostProfile ? digestOf(meta.hostProfile.text) : null;
     if (hostDigest && hostText !== undefined) this.texts.set(hostDigest, hostText);
-    this.details = { options: mask.maskValue(meta.options) };
+    this.details = {
+      options: mask.maskValue(meta.options),
+      ...(meta.currency !== undefined ? { currency: meta.currency } : {}),
+    };
     this.statusBefore = resumed?.run.status ?? "running";
     if (resumed) {
       this.run = {
@@ -232,6 +238,10 @@ export class RunRecorder implements RunObserver, BatchWriter {
       replayable: 0,
       elapsed_ms: Math.round(this.elapsed()),
       duration_ms: 0,
+      input_tokens: null,
+      output_tokens: null,
+      usage_estimated: null,
+      cost: null,
     };
     this.calls.push(row);
     this.callsDirty.add(row);
@@ -241,6 +251,13 @@ export class RunRecorder implements RunObserver, BatchWriter {
       const text = replyText(reply);
       row.reply = text === undefined ? omittedReply(reply) : this.meta.mask.mask(text);
       row.replayable = identity.whole && text !== undefined && !holdsHandle(reply) ? 1 : 0;
+      if (call.kind === "model") {
+        const usage = callUsage(reply, call.request, call.costing);
+        row.input_tokens = usage.input_tokens;
+        row.output_tokens = usage.output_tokens;
+        row.usage_estimated = usage.estimated ? 1 : 0;
+        row.cost = usage.cost;
+      }
       return reply;
     } catch (error) {
       // A call the run or its branch abandoned has no reply to replay: it runs again on resume.
