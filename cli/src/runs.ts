@@ -239,6 +239,11 @@ function list(store: JournalStore, filter: RunFilter, json: boolean, io: OutputS
     r.origin + (r.label !== null ? ` ${lineText(r.label)}` : "") + (r.forkOf ? `, ${forkText(r.forkOf)}` : ""),
   ]);
   const header = ["RUN", "STATUS", "STARTED", "TIME", "TOKENS", "COST", "PLAN", "ERROR", "FROM"];
+  // Tokens and cost are columns once a listed run called a model: a journal of tool runs lists as before.
+  if (!runs.some((r) => r.usage)) {
+    header.splice(4, 2);
+    for (const row of rows) row.splice(4, 2);
+  }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
   const line = (cells: readonly string[]) =>
     `${cells

@@ -148,6 +148,10 @@ describe("rlm-plan estimate --json", () => {
         estimate,
         budget: file.startsWith("examples/workspace/") ? WORKSPACE_BUDGET : DEFAULT_BUDGET,
         exceeded: [],
+        // Priced only under a host profile; these plans make no model call there.
+        cost: file.startsWith("examples/workspace/")
+          ? { currency: "USD", worst_case: 0, max_cost: null, unpriced: [] }
+          : null,
         problems: [],
         silentCaps: JSON.parse(run.stdout).silentCaps,
       });
@@ -270,6 +274,7 @@ describe("rlm-plan estimate: failures", () => {
       estimate: null,
       budget: null,
       exceeded: [],
+      cost: null,
       problems: [],
       silentCaps: [],
     });

@@ -56,7 +56,9 @@ function lastJson(stdout: string): Record<string, unknown> {
 describe("max_cost", () => {
   test("a run stops before the call whose worst case would cross max_cost", async () => {
     chat.reset();
-    chat.script(...[1, 2, 3].map(() => ({ kind: "ok" as const, text: "x", usage: { prompt_tokens: 5, completion_tokens: 5 } })));
+    chat.script(
+      ...[1, 2, 3].map(() => ({ kind: "ok" as const, text: "x", usage: { prompt_tokens: 5, completion_tokens: 5 } })),
+    );
     const ws = workspace("cost-stop", 2.5);
     const run = await runCliAsync(ws.dir, ["run", "--json", "plan.rlmplan.json"]);
     assert.equal(run.code, 1, run.stderr);
