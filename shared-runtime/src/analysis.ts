@@ -119,7 +119,9 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;
     if (policy.costs && budget) {
-      const worst = planMoney(parsed.plan, policy.costs, budget);
+      // A plan that calls no model (the model's total says so) costs nothing: no walk on each keystroke.
+      const calls = model?.total.model_calls;
+      const worst = calls === 0 ? { cost: 0, unpriced: [] } : planMoney(parsed.plan, policy.costs, budget);
       const { currency, maxCost } = policy.costs;
       money = { ...worst, currency, ...(maxCost !== undefined ? { maxCost } : {}) };
       const over = maxCostProblem(parsed.plan, money);

@@ -1,16 +1,10 @@
 // A plan's worst case in money before it runs, for `estimate`, hover and the max_cost check:
 // the count walk's multiplicities (estimateMoney) times each model call's worst cost (modelCost).
 
-import type { Expr, ModelStep, Plan } from "./ast";
+import type { Expr, ModelStep, Plan, Step } from "./ast";
 import type { Budget } from "./budget";
 import { estimateMoney, type MoneyEstimate } from "./estimate";
-import {
-  MESSAGE_OVERHEAD_TOKENS,
-  outputTokenBound,
-  unpricedReason,
-  worstCallCost,
-  type CostPolicy,
-} from "./modelCost";
+import { MESSAGE_OVERHEAD_TOKENS, outputTokenBound, unpricedReason, worstCallCost, type CostPolicy } from "./modelCost";
 import { utf8Length } from "../json";
 
 export type { MoneyEstimate } from "./estimate";
@@ -21,10 +15,13 @@ export function planMoney(plan: Plan, costs: CostPolicy, budget: Budget): MoneyE
     const costing = costs.providers.get(step.provider);
     const maxTokens = outputTokenBound(step.options, costing);
     const cost = worstCallCost(costing, staticInputBound(step, budget), maxTokens);
-    return cost === undefined
-      ? { unpriced: unpricedReason(step.provider, costing, maxTokens) as string }
-      : { cost };
+    return cost === undefined ? { unpriced: unpricedReason(step.provider, costing, maxTokens) as string } : { cost };
   });
+}
+
+/** The worst case of one step and everything under it (what hover shows beside its counts). */
+export function stepMoney(step: Step, costs: CostPolicy, budget: Budget): MoneyEstimate {
+  return planMoney({ steps: [step], path: step.path.slice(0, -2) }, costs, budget);
 }
 
 /**
