@@ -67,7 +67,9 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     ...(rows ?? [])
       .filter((row) => row.over)
       .map((row) => ({ budget: row.name, field: row.field, estimated: row.estimate, limit: row.limit })),
-    ...(money && moneyOver(money) ? [{ budget: "cost", field: "max_cost", estimated: money.cost, limit: money.maxCost as number }] : []),
+    ...(money && moneyOver(money)
+      ? [{ budget: "cost", field: "max_cost", estimated: money.cost, limit: money.maxCost as number }]
+      : []),
   ];
   const ok = estimate !== undefined && exceeded.length === 0;
 

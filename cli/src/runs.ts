@@ -356,7 +356,12 @@ function usageLines(run: RunDetail): string[] {
     return [`  ${lineText(path)}  ${lineText(call.name)}  tokens ${tokensText(call.usage)}  ${cost}`];
   });
   const marked = usage.estimated ? "  (~ estimated: a provider reported no usage)" : "";
-  return ["", "model calls (tokens in+out, cost):", ...lines, `  total  tokens ${tokensText(usage)}  ${runCostText(usage)}${marked}`];
+  return [
+    "",
+    "model calls (tokens in+out, cost):",
+    ...lines,
+    `  total  tokens ${tokensText(usage)}  ${runCostText(usage)}${marked}`,
+  ];
 }
 
 /** "fork of 9 at steps/2": a step path is the plan's, escaped into its line. */

@@ -22,7 +22,11 @@ export function hostPolicy(profile: HostProfile): HostPolicy {
 export function costPolicyOf(profile: HostProfile): CostPolicy {
   const providers = new Map<string, ProviderCosting>();
   for (const [name, spec] of profile.providers) providers.set(name, costingOf(spec));
-  return { currency: profile.currency, providers, ...(profile.maxCost !== undefined ? { maxCost: profile.maxCost } : {}) };
+  return {
+    currency: profile.currency,
+    providers,
+    ...(profile.maxCost !== undefined ? { maxCost: profile.maxCost } : {}),
+  };
 }
 
 /** The data limits and built-in tool names of a profile, as the static analysis reads them. */
