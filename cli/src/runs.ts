@@ -46,7 +46,8 @@ DIR names another (the journal's folder, or a workspace folder holding .rlm-plan
 these, the one journal in the folders below this one (three levels down at most) is read. Each
 command first says which journal it read.
 
-  list      runs, newest first: id, status, start, time, plan, error, and where it came from
+  list      runs, newest first: id, status, start, time, tokens and cost (once a listed run
+            called a model; "~" where a provider reported no usage), plan, error, and where it came from
             (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP)
             --plan PLAN      runs of this plan file (name or path)
             --status STATUS  running, interrupted, ok, failed or cancelled
@@ -56,7 +57,8 @@ command first says which journal it read.
             --limit N        the newest N only
             --json           one JSON array
   show      one run: plan, host profile, status, its parent and forks, transitions (each with
-            its step path), value or error, estimate against what was spent (--json: as export)
+            its step path), value or error, estimate against what was spent, each model call's
+            tokens and cost and the run's total (--json: as export)
   diff      two runs (A, then B) lined up step by step by the step's path: the steps whose
             status, error, value (compared exactly), attempts, parallel branches or calls differ,
             steps added or removed between plan versions, and the first divergence (file:line:col);

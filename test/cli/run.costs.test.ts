@@ -117,3 +117,40 @@ describe("usage in the journal", () => {
     );
   });
 });
+
+describe("runs diff", () => {
+  test("each differing step shows its tokens and money beside its time; each run its total", async () => {
+    chat.reset();
+    chat.script(
+      { kind: "ok", text: "x", usage: { prompt_tokens: 5, completion_tokens: 5 } },
+      { kind: "ok", text: "y", usage: { prompt_tokens: 5, completion_tokens: 5 } },
+      { kind: "ok", text: "z", usage: { prompt_tokens: 5, completion_tokens: 5 } },
+      { kind: "ok", text: "x", usage: { prompt_tokens: 5, completion_tokens: 5 } },
+      { kind: "ok", text: "other", usage: { prompt_tokens: 6, completion_tokens: 9 } },
+      { kind: "ok", text: "z", usage: null },
+    );
+    const ws = workspace("cost-diff");
+    for (let i = 0; i < 2; i++) {
+      const run = await runCliAsync(ws.dir, ["run", "--json", "plan.rlmplan.json"]);
+      assert.equal(run.code, 0, run.stderr);
+    }
+    const diff = ws.cli("runs", "diff", "1", "2");
+    // Time varies: the rows of what differs and the tokens beside it are exact.
+    const lines = diff.stdout.split("\n").filter((line) => /^\/steps\/\d|^ +tokens /.test(line));
+    assert.deepEqual(
+      lines
+        .map((line) => line.trim().split(/ {2,}/))
+        .map((cells) => (cells[0] === "tokens" ? cells : cells.slice(0, 4))),
+      [
+        ["/steps/1", "model(a)", "changed", "value"],
+        ["tokens", "5+5, 1 EUR", "6+9, 1.5 EUR"],
+        ["/steps/2", "model(a)", "changed", "value"],
+        ["tokens", "5+5, 1 EUR", "~10+10, 2 EUR"],
+      ],
+    );
+    assert.match(
+      diff.stdout,
+      /\nrun 1: ok, value .*; tokens 15\+15, 3 EUR\nrun 2: ok, value .*; tokens ~21\+24, 4\.5 EUR\n$/,
+    );
+  });
+});
