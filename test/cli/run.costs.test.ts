@@ -154,3 +154,39 @@ describe("runs diff", () => {
     );
   });
 });
+
+describe("rlm-plan test --max-cost cost=N", () => {
+  test("the live cases' worst case in money is held against it before any request", async () => {
+    chat.reset();
+    const ws = workspace("cost-test");
+    ws.write(
+      "plan.rlmplan.test.json",
+      JSON.stringify({
+        plan: "plan.rlmplan.json",
+        cases: [
+          { name: "live one" },
+          { name: "live two" },
+          { name: "mocked", mocks: { providers: { a: [{ value: { text: "m" }, repeat: true }] } } },
+        ],
+      }),
+    );
+    // Each live case may make 3 calls of 2 EUR at worst: 12 EUR; the mocked case spends nothing.
+    const refused = await runCliAsync(ws.dir, ["test", "--max-cost", "cost=11.5"]);
+    assert.equal(refused.code, 2);
+    assert.equal(
+      refused.stderr,
+      "rlm-plan: refused: the worst case of the 2 live cases is over --max-cost: cost 12 EUR (limit 11.5 EUR); nothing ran\n",
+    );
+    assert.equal(chat.requests.length, 0);
+    chat.script(...Array.from({ length: 6 }, () => ({ kind: "ok" as const, text: "x" })));
+    const ran = await runCliAsync(ws.dir, ["test", "--max-cost", "model_calls=6,cost=12", "--jobs", "1"]);
+    assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+    assert.equal(chat.requests.length, 6);
+    const wrong = ws.cli("test", "--max-cost", "steps=1.5");
+    assert.equal(wrong.code, 2);
+    assert.match(
+      wrong.stderr,
+      /--max-cost needs a number of model calls or COUNTER=N pairs \(steps, model_calls, tool_calls, context_ops, cost\), for example model_calls=20,cost=0\.50/,
+    );
+  });
+});
