@@ -54,9 +54,10 @@ options:
   --redis-password-file FILE
                       with --queue: the Redis password, the file's first line (or set
                       RLM_PLAN_REDIS_PASSWORD); unlike a password in the URL, not seen in ps
-  --ceiling LIMITS    with --queue: at most N model calls (or model_calls=N,tool_calls=M) for
-                      the whole test run across every worker: a counter in Redis; a call over it
-                      is not made and fails its case
+  --ceiling LIMITS    with --queue: at most N model calls (or model_calls=N,tool_calls=M, and
+                      cost=AMOUNT: money, each call holding its worst case) for the whole test
+                      run across every worker: a counter in Redis; a call over it is not made
+                      and fails its case
   --format FORMAT     text (default), json (the report merge reads), junit (JUnit XML) or
                       github (workflow annotations at each failing case's line)
   --json              --format json
@@ -169,7 +170,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   let ceiling: TestArgs["ceiling"];
   if (ceilingText !== undefined) {
     if (!queue) return "--ceiling is a fleet-wide counter: it needs --queue (on this machine, use --max-cost)";
-    const parsed = parseLimits(ceilingText, "--ceiling");
+    const parsed = parseLimits(ceilingText, "--ceiling", true);
     if (typeof parsed === "string") return parsed;
     const counters = Object.keys(parsed);
     const other = counters.find((c) => !CEILING_COUNTERS.some((k) => k === c));
