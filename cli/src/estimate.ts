@@ -68,7 +68,15 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
       .filter((row) => row.over)
       .map((row) => ({ budget: row.name, field: row.field, estimated: row.estimate, limit: row.limit })),
     ...(money && moneyOver(money)
-      ? [{ budget: "cost", field: "max_cost", estimated: money.cost, limit: money.maxCost as number }]
+      ? [
+          {
+            budget: "cost",
+            field: "max_cost",
+            // No figure when some call is unpriced: never a silent 0.
+            estimated: money.unpriced.length > 0 ? null : money.cost,
+            limit: money.maxCost as number,
+          },
+        ]
       : []),
   ];
   const ok = estimate !== undefined && exceeded.length === 0;

@@ -177,7 +177,7 @@ export interface EstimateJson {
   readonly error?: string;
   readonly estimate: Estimate | null;
   readonly budget: Budget | null;
-  readonly exceeded: readonly { budget: string; field: string; estimated: Count; limit: number }[];
+  readonly exceeded: readonly { budget: string; field: string; estimated: Count | null; limit: number }[];
   /** The worst case in money under the profile's prices; null without a profile or an estimate. */
   readonly cost: Record<string, unknown> | null;
   readonly problems: readonly Record<string, unknown>[];
