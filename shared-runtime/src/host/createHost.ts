@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextStore } from "../context/store";
 import { newJsonObject, setOwn, type JsonObject, type JsonValue } from "../json";
-import { costingOf, createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
+import { createOpenAIChatProvider, definedCosting, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { PlanError } from "../run/errors";
 import type { ParallelMode } from "../run/events";
 import type { InputOpener, ModelProvider, RunHost, ToolHandler } from "../run/host";
@@ -126,7 +126,7 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
   for (const [name, answers] of mocks?.tools ?? []) tools.set(name, mockTool(name, answers));
   for (const [name, answers] of mocks?.providers ?? []) {
     const spec = profile.providers.get(name);
-    providers.set(name, mockProvider(name, answers, spec?.model, spec ? costingOf(spec) : undefined));
+    providers.set(name, mockProvider(name, answers, spec?.model, spec ? definedCosting(spec).costing : undefined));
   }
 
   const store = new ContextStore();

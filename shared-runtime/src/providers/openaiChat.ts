@@ -74,7 +74,7 @@ export function createOpenAIChatProvider(spec: OpenAIChatSpec, env: NodeJS.Proce
   return {
     description: `openai-chat ${spec.model} at ${where}${extra}`,
     model: spec.model,
-    costing: costingOf(spec),
+    ...definedCosting(spec),
     complete: (request, context) => complete(call, request, context),
   };
 }
@@ -85,6 +85,11 @@ export function costingOf(spec: Pick<OpenAIChatSpec, "price" | "maxTokens">): Pr
     ...(spec.price ? { price: spec.price } : {}),
     ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
   };
+}
+
+/** `{costing}` for a provider spec that prices its calls or bounds them, else nothing (an unpriced call stays as it was). */
+export function definedCosting(spec: Pick<OpenAIChatSpec, "price" | "maxTokens">): { costing?: ProviderCosting } {
+  return spec.price !== undefined || spec.maxTokens !== undefined ? { costing: costingOf(spec) } : {};
 }
 
 /** What is wrong with a spec, as a message that quotes no value, or undefined. */
