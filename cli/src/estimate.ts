@@ -17,10 +17,11 @@ import {
 import type { AnalysisPolicy } from "@rlm-plan/core/analysis";
 import { hostErrorLines, sessionFor } from "./checkSession";
 import { readErrorOf, reportText } from "./report";
+import { costJson, moneyOver } from "./costText";
 
 /** The session's budget and data limits: the profile's capabilities are check's business. */
-function estimatePolicy({ budget, dataLimits }: AnalysisPolicy): AnalysisPolicy {
-  return { budget, ...(dataLimits ? { dataLimits } : {}) };
+function estimatePolicy({ budget, dataLimits, costs }: AnalysisPolicy): AnalysisPolicy {
+  return { budget, ...(dataLimits ? { dataLimits } : {}), ...(costs ? { costs } : {}) };
 }
 
 export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io: Io): number {
@@ -49,6 +50,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
         estimate: null,
         budget: null,
         exceeded: [],
+        cost: null,
         problems: [],
         silentCaps: [],
       };
@@ -60,9 +62,23 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
   const estimate = report.errors === 0 ? model?.total : undefined;
   const budgetInForce = report.analysis?.budget;
   const rows = estimate ? model?.rows(estimate) : undefined;
-  const exceeded = (rows ?? [])
-    .filter((row) => row.over)
-    .map((row) => ({ budget: row.name, field: row.field, estimated: row.estimate, limit: row.limit }));
+  const money = estimate ? report.analysis?.money : undefined;
+  const exceeded = [
+    ...(rows ?? [])
+      .filter((row) => row.over)
+      .map((row) => ({ budget: row.name, field: row.field, estimated: row.estimate, limit: row.limit })),
+    ...(money && moneyOver(money)
+      ? [
+          {
+            budget: "cost",
+            field: "max_cost",
+            // No figure when some call is unpriced: never a silent 0.
+            estimated: money.unpriced.length > 0 ? null : money.cost,
+            limit: money.maxCost as number,
+          },
+        ]
+      : []),
+  ];
   const ok = estimate !== undefined && exceeded.length === 0;
 
   if (command.json) {
@@ -72,6 +88,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
       estimate: estimate ?? null,
       budget: budgetInForce ?? null,
       exceeded: estimate ? exceeded : [],
+      cost: money ? costJson(money) : null,
       problems: report.problems.map(problemJson),
       silentCaps: report.hints.map(problemJson),
     };
@@ -89,7 +106,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     ...others.flatMap((problem) => problemLines(file, problem, io.style)),
     // Where a count or a sum reads a capped result: the worst case is right, the value may not be.
     ...report.hints.flatMap((hint) => problemLines(file, hint, io.style)),
-    ...estimateLines(file, rows, io.style),
+    ...estimateLines(file, rows, io.style, money),
   ];
   io.out(`${lines.join("\n")}\n`);
   return ok ? 0 : 1;

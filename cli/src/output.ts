@@ -3,7 +3,9 @@
 
 import { isAbsolute, relative, resolve } from "node:path";
 import { exactJsonText } from "@rlm-plan/core/json";
+import type { PlanMoney } from "@rlm-plan/core/analysis";
 import type { Budget, CostRow, Count, Estimate } from "@rlm-plan/core/plan";
+import { costRowText, moneyOver } from "./costText";
 import { lineText, shownFile } from "./guardedOutput";
 import type { OutputSink } from "./sink";
 import type { AnalysedFile, CheckedFile, HostFileReport, Place, ReportedHint, ReportedProblem } from "./report";
@@ -96,7 +98,13 @@ function plural(count: number, noun: string): string {
  * The header, one aligned row per figure (`  steps                12 / 64`, marked when over
  * budget) and the verdict: `FILE: within budget` or `FILE: over budget (depth, model calls)`.
  */
-export function estimateLines(file: string, rows: readonly CostRow[], style: Style): string[] {
+export function estimateLines(
+  file: string,
+  rows: readonly CostRow[],
+  style: Style,
+  /** The worst case in money, shown when the plan calls a model. */
+  money?: PlanMoney,
+): string[] {
   const labelWidth = Math.max(...rows.map((row) => row.label.length));
   const estimateWidth = Math.max(...rows.map((row) => String(row.estimate).length));
   const limitWidth = Math.max(...rows.map((row) => String(row.limit).length));
@@ -106,6 +114,15 @@ export function estimateLines(file: string, rows: readonly CostRow[], style: Sty
     return `${line}${" ".repeat(limitWidth - String(row.limit).length)}  ${style.red("over budget")}`;
   });
   const over = rows.filter((row) => row.over).map((row) => row.label);
+  const calls = rows.find((row) => row.name === "model_calls")?.estimate;
+  if (money && calls !== undefined && calls !== 0) {
+    const { figure, limit } = costRowText(money);
+    const costOver = moneyOver(money);
+    table.push(
+      `  ${"cost".padEnd(labelWidth)}  ${figure}${limit === undefined ? "" : ` / ${limit}`}${costOver ? `  ${style.red("over budget")}` : ""}`,
+    );
+    if (costOver) over.push("cost");
+  }
   const verdict = over.length === 0 ? style.green("within budget") : style.red(`over budget (${over.join(", ")})`);
   const shown = shownFile(file);
   return [`${shown}: worst case / budget`, ...table, `${shown}: ${verdict}`];
@@ -160,7 +177,9 @@ export interface EstimateJson {
   readonly error?: string;
   readonly estimate: Estimate | null;
   readonly budget: Budget | null;
-  readonly exceeded: readonly { budget: string; field: string; estimated: Count; limit: number }[];
+  readonly exceeded: readonly { budget: string; field: string; estimated: Count | null; limit: number }[];
+  /** The worst case in money under the profile's prices; null without a profile or an estimate. */
+  readonly cost: Record<string, unknown> | null;
   readonly problems: readonly Record<string, unknown>[];
   /** Counts and sums of results capped at max_results (severity "hint", code silent_cap). */
   readonly silentCaps: readonly Record<string, unknown>[];

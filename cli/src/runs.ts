@@ -26,6 +26,8 @@ import { RunEventLines } from "./runEventPrinter";
 import { readOptions } from "./options";
 import { runsDiffCommand } from "./runsDiff";
 import { journalReadError, openRunsJournal } from "./runsStore";
+import { runCostText, tokensText } from "./costText";
+import { DEFAULT_CURRENCY, moneyText } from "@rlm-plan/core/plan";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
                           [--since WHEN] [--limit N] [--json]
@@ -45,8 +47,9 @@ DIR names another (the journal's folder, or a workspace folder holding .rlm-plan
 these, the one journal in the folders below this one (three levels down at most) is read. Each
 command first says which journal it read.
 
-  list      runs, newest first: id, status, start, time, plan, error, and where it came from
-            (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP; one step run
+  list      runs, newest first: id, status, start, time, tokens and cost (once a listed run
+            called a model; "~" where a provider reported no usage), plan, error, and where it came
+            from (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP; one step run
             alone, run PLAN --step PATH --bindings JSON: step PATH)
             --plan PLAN      runs of this plan file (name or path)
             --status STATUS  running, interrupted, ok, failed or cancelled
@@ -56,7 +59,8 @@ command first says which journal it read.
             --limit N        the newest N only
             --json           one JSON array
   show      one run: plan, host profile, status, its parent and forks, transitions (each with
-            its step path), value or error, estimate against what was spent (--json: as export)
+            its step path), value or error, estimate against what was spent, each model call's
+            tokens and cost and the run's total (--json: as export)
   diff      two runs (A, then B) lined up step by step by the step's path: the steps whose
             status, error, value (compared exactly), attempts, parallel branches or calls differ,
             steps added or removed between plan versions, and the first divergence (file:line:col);
@@ -231,11 +235,18 @@ function list(store: JournalStore, filter: RunFilter, json: boolean, io: OutputS
     r.status + (r.segments > 1 ? ` (resumed ${r.segments - 1}x)` : ""),
     r.startedAt.replace("T", " ").replace(/\.\d+Z$/, "Z"),
     r.elapsedMs === null ? "" : `${r.elapsedMs} ms`,
+    r.usage ? tokensText(r.usage) : "",
+    r.usage ? runCostText(r.usage) : "",
     lineText(r.plan) + (r.mocked ? " (mocked)" : ""),
     lineText(r.errorKind ?? ""),
     r.origin + (r.label !== null ? ` ${lineText(r.label)}` : "") + (r.forkOf ? `, ${forkText(r.forkOf)}` : ""),
   ]);
-  const header = ["RUN", "STATUS", "STARTED", "TIME", "PLAN", "ERROR", "FROM"];
+  const header = ["RUN", "STATUS", "STARTED", "TIME", "TOKENS", "COST", "PLAN", "ERROR", "FROM"];
+  // Tokens and cost are columns once a listed run called a model: a journal of tool runs lists as before.
+  if (!runs.some((r) => r.usage)) {
+    header.splice(4, 2);
+    for (const row of rows) row.splice(4, 2);
+  }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
   const line = (cells: readonly string[]) =>
     `${cells
@@ -329,7 +340,31 @@ export function showText(run: RunDetail): string {
   const model = run.calls.filter((c) => c.kind === "model").length;
   const tool = run.calls.filter((c) => c.kind === "tool").length;
   out.push("", `calls: ${model} model, ${tool} tool (rlm-plan runs export ${run.id} has them, masked)`);
+  out.push(...usageLines(run));
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * Each model call's tokens (input+output) and cost, then the run's: "~" marks counts that are the
+ * call's bounds because its provider reported no usage.
+ */
+function usageLines(run: RunDetail): string[] {
+  const usage = run.usage;
+  if (!usage) return [];
+  const currency = usage.currency ?? DEFAULT_CURRENCY;
+  const lines = run.calls.flatMap((call) => {
+    if (!call.usage) return [];
+    const cost = call.usage.cost === null ? "unpriced" : moneyText(call.usage.cost, currency);
+    const path = Array.isArray(call.path) ? call.path.join("/") : "";
+    return [`  ${lineText(path)}  ${lineText(call.name)}  tokens ${tokensText(call.usage)}  ${cost}`];
+  });
+  const marked = usage.estimated ? "  (~ estimated: a provider reported no usage)" : "";
+  return [
+    "",
+    "model calls (tokens in+out, cost):",
+    ...lines,
+    `  total  tokens ${tokensText(usage)}  ${runCostText(usage)}${marked}`,
+  ];
 }
 
 /** "fork of 9 at steps/2": a step path is the plan's, escaped into its line. */

@@ -13,8 +13,11 @@ import {
   type StepAspect,
   type StepDiff,
   type StepOutcome,
+  type StepUsage,
   type ValueSummary,
 } from "@rlm-plan/core/journal";
+import { DEFAULT_CURRENCY, moneyText } from "@rlm-plan/core/plan";
+import { tokensText } from "./costText";
 import { shownPath } from "@rlm-plan/core/text";
 import { lineText, markdownText, shownFile } from "./guardedOutput";
 import { readOptions } from "./options";
@@ -174,8 +177,10 @@ function tableRows(diff: RunDiff, escape: Escape): string[][] {
   for (const step of diff.steps) {
     if (step.change === "same") continue;
     const operation = (step.b ?? step.a)?.operation ?? "";
-    const aspects: (StepAspect | "step" | "time")[] =
-      step.change === "changed" ? [...step.differs, "time"] : ["step", "time"];
+    // Time, tokens and money are shown beside a differing step, never counted as a difference.
+    const shown: Shown[] = step.a?.usage || step.b?.usage ? ["time", "tokens"] : ["time"];
+    const aspects: (StepAspect | "step" | Shown)[] =
+      step.change === "changed" ? [...step.differs, ...shown] : ["step", ...shown];
     aspects.forEach((aspect, i) => {
       const first = i === 0;
       rows.push(
@@ -184,8 +189,8 @@ function tableRows(diff: RunDiff, escape: Escape): string[][] {
           first ? operation : "",
           first ? step.change : "",
           aspect,
-          cell(step.a, aspect),
-          cell(step.b, aspect),
+          cell(step.a, aspect, diff.a.currency),
+          cell(step.b, aspect, diff.b.currency),
         ].map((text) => escape(cut(text))),
       );
     });
@@ -193,7 +198,9 @@ function tableRows(diff: RunDiff, escape: Escape): string[][] {
   return rows;
 }
 
-function cell(outcome: StepOutcome | null, aspect: StepAspect | "step" | "time"): string {
+type Shown = "time" | "tokens";
+
+function cell(outcome: StepOutcome | null, aspect: StepAspect | "step" | Shown, currency: string | null): string {
   if (!outcome) return "-";
   switch (aspect) {
     case "operation":
@@ -219,7 +226,16 @@ function cell(outcome: StepOutcome | null, aspect: StepAspect | "step" | "time")
     }
     case "time":
       return outcome.durationMs === null ? "-" : `${outcome.durationMs} ms`;
+    case "tokens":
+      return usageText(outcome.usage, currency);
   }
+}
+
+/** "~21+19, 4 EUR" (tokens in+out, money): "~" where a reply reported no usage; "-" for no model call. */
+function usageText(usage: StepUsage | null, currency: string | null): string {
+  if (!usage) return "-";
+  const cost = usage.cost === null ? "unpriced" : moneyText(usage.cost, currency ?? DEFAULT_CURRENCY);
+  return `${tokensText(usage)}, ${cost}`;
 }
 
 function valueText(value: ValueSummary | null): string {
@@ -227,8 +243,10 @@ function valueText(value: ValueSummary | null): string {
 }
 
 function outcomeText(run: DiffedRun, escape: Escape): string {
-  if (run.error) return escape(`${run.status}, error [${run.error.phase}/${run.error.kind}] ${cut(run.error.message)}`);
-  return escape(`${run.status}, value ${valueText(run.value)}`);
+  const usage = run.usage ? `; tokens ${usageText(run.usage, run.currency)}` : "";
+  if (run.error)
+    return escape(`${run.status}, error [${run.error.phase}/${run.error.kind}] ${cut(run.error.message)}${usage}`);
+  return escape(`${run.status}, value ${valueText(run.value)}${usage}`);
 }
 
 function cut(text: string): string {

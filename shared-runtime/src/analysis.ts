@@ -3,6 +3,8 @@
 // budget), and the budget in force. Built only from the runtime's own parser, normalizer,
 // validator and estimator: there is no second copy of any rule.
 
+import { moneyText, type CostPolicy } from "./plan/modelCost";
+import { planMoney, type MoneyEstimate } from "./plan/planMoney";
 import type { Plan } from "./plan/ast";
 import type { Budget } from "./plan/budget";
 import type { DataLimits } from "./plan/dataLimits";
@@ -43,6 +45,8 @@ export interface AnalysisPolicy {
   readonly types?: TypeHost;
   /** The host's max_results and built-in tools, for silent-cap hints; the runtime's defaults when absent. */
   readonly dataLimits?: DataLimits;
+  /** The host's currency, prices and max_cost: the plan's worst case in money (`money`). */
+  readonly costs?: CostPolicy;
 }
 
 export interface LocatedProblem extends PlanProblem {
@@ -63,6 +67,14 @@ export interface PlanAnalysis {
   readonly types: PlanTypes | undefined;
   /** Hints (severity "hint"): counts and sums of results capped at max_results (silentCaps.ts). */
   readonly hints: readonly LocatedProblem[];
+  /** The worst case in money under the policy's prices; undefined without a host or a plan. */
+  readonly money: PlanMoney | undefined;
+}
+
+/** A plan's worst case in money, in the host's currency, beside its max_cost. */
+export interface PlanMoney extends MoneyEstimate {
+  readonly currency: string;
+  readonly maxCost?: number;
 }
 
 /**
@@ -80,6 +92,7 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
   let model: PlanModel | undefined;
   let budget: Budget | undefined;
   let types: PlanTypes | undefined;
+  let money: PlanMoney | undefined;
   if (parsed.plan) {
     const validation = validatePlan(parsed.plan, {
       capabilities: policy.capabilities,
@@ -105,6 +118,15 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     }
     budget = validation.ok ? validation.validated.budget : validation.budget;
     model = validation.model;
+    if (policy.costs && budget) {
+      // A plan that calls no model (the model's total says so) costs nothing: no walk on each keystroke.
+      const calls = model?.total.model_calls;
+      const worst = calls === 0 ? { cost: 0, unpriced: [] } : planMoney(parsed.plan, policy.costs, budget);
+      const { currency, maxCost } = policy.costs;
+      money = { ...worst, currency, ...(maxCost !== undefined ? { maxCost } : {}) };
+      const over = maxCostProblem(parsed.plan, money);
+      if (over) problems.push(over);
+    }
   }
   const caps = model ? silentCaps(model, policy.dataLimits) : [];
   return {
@@ -116,6 +138,31 @@ export function analyzePlanText(text: string, policy: AnalysisPolicy = {}, docum
     model,
     types,
     hints: caps.length > 0 ? locateAll(silentCapProblems(caps), doc) : [],
+    money,
+  };
+}
+
+/** The host's max_cost against the plan's worst case: over it, or unknown while a limit is set. */
+function maxCostProblem(plan: Plan, money: PlanMoney): PlanProblem | undefined {
+  const limit = money.maxCost;
+  if (limit === undefined) return undefined;
+  const base = {
+    phase: "validate",
+    kind: "budget_exceeded",
+    budget: "cost",
+    field: "max_cost",
+    limit,
+    path: plan.path,
+    target: "value",
+    hostDependent: true,
+  } as const;
+  if (money.unpriced.length > 0)
+    return { ...base, message: `the worst case in money is unknown under max_cost: ${money.unpriced.join("; ")}` };
+  if (money.cost <= limit) return undefined;
+  return {
+    ...base,
+    estimated: money.cost,
+    message: `worst case cost ${moneyText(money.cost, money.currency)} exceeds the budget's max_cost of ${moneyText(limit, money.currency)}`,
   };
 }
 

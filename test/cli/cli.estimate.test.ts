@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { CLI, ROOT } from "../support/cliWorkspace";
+import { CLI, cliWorkspace, ROOT } from "../support/cliWorkspace";
 
 interface Run {
   readonly code: number | null;
@@ -113,6 +113,84 @@ describe("rlm-plan estimate: the table", () => {
   });
 });
 
+describe("rlm-plan estimate: money", () => {
+  // The example profile prices "local" at 0.15 (input) and 0.6 (output) per million tokens, with
+  // maxTokens 256; the prompt is an input, bounded by max_output_bytes 65536 (+ 8 of template):
+  // (65544 * 0.15 + 256 * 0.6) / 1e6 = 0.0099852 USD.
+  const file = "examples/workspace/plans/word-summary.rlmplan.json";
+
+  test("the worst case in money beside the call counts", () => {
+    const run = rlmPlan("estimate", file);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.split("\n");
+    assert.deepEqual(lines.slice(-4), [
+      "  context operations  0 / 32",
+      "  cost                0.009985 USD",
+      `${file}: within budget`,
+      "",
+    ]);
+    const json = JSON.parse(rlmPlan("estimate", "--json", file).stdout) as { cost: unknown };
+    assert.deepEqual(json.cost, { currency: "USD", worst_case: 0.0099852, max_cost: null, unpriced: [] });
+  });
+
+  test("over the host's max_cost, or unpriced under it, is over budget (exit 1)", () => {
+    const ws = cliWorkspace("estimate-money");
+    ws.write(
+      "rlmplan.host.json",
+      JSON.stringify({
+        capabilities: ["model(a)", "model(b)"],
+        budget: { max_cost: 0.0005 },
+        providers: {
+          a: {
+            type: "openai-chat",
+            baseUrl: "http://127.0.0.1:9/v1",
+            model: "m",
+            price: { input_per_mtok: 2, output_per_mtok: 10 },
+            maxTokens: 100,
+          },
+          b: { type: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", model: "m" },
+        },
+      }),
+    );
+    // (5 + 8) * 2 + 100 * 10 = 1026 per million: 0.001026 > 0.0005.
+    ws.write(
+      "a.rlmplan.json",
+      JSON.stringify({
+        steps: [
+          { op: "model", provider: "a", prompt: "hello", bind: "r" },
+          { op: "final", value: 1 },
+        ],
+      }),
+    );
+    ws.write(
+      "b.rlmplan.json",
+      JSON.stringify({
+        steps: [
+          { op: "model", provider: "b", prompt: "hello", bind: "r" },
+          { op: "final", value: 1 },
+        ],
+      }),
+    );
+    const over = ws.cli("estimate", "a.rlmplan.json");
+    assert.equal(over.code, 1);
+    assert.deepEqual(over.stdout.split("\n").slice(-3), [
+      "  cost                0.001026 USD / 0.0005 USD  over budget",
+      "a.rlmplan.json: over budget (cost)",
+      "",
+    ]);
+    const unpriced = ws.cli("estimate", "--json", "b.rlmplan.json");
+    assert.equal(unpriced.code, 1);
+    const json = JSON.parse(unpriced.stdout) as { cost: unknown; exceeded: unknown };
+    assert.deepEqual(json.cost, {
+      currency: "USD",
+      worst_case: null,
+      max_cost: 0.0005,
+      unpriced: ['provider "b" has no price in the host profile'],
+    });
+    assert.deepEqual(json.exceeded, [{ budget: "cost", field: "max_cost", estimated: null, limit: 0.0005 }]);
+  });
+});
+
 describe("rlm-plan estimate --json", () => {
   // The example workspace's host profile sets max_tool_calls 8 and time_limit 30; examples/plans/
   // has no host profile, so the default budget applies there.
@@ -148,6 +226,10 @@ describe("rlm-plan estimate --json", () => {
         estimate,
         budget: file.startsWith("examples/workspace/") ? WORKSPACE_BUDGET : DEFAULT_BUDGET,
         exceeded: [],
+        // Priced only under a host profile; these plans make no model call there.
+        cost: file.startsWith("examples/workspace/")
+          ? { currency: "USD", worst_case: 0, max_cost: null, unpriced: [] }
+          : null,
         problems: [],
         silentCaps: JSON.parse(run.stdout).silentCaps,
       });
@@ -270,6 +352,7 @@ describe("rlm-plan estimate: failures", () => {
       estimate: null,
       budget: null,
       exceeded: [],
+      cost: null,
       problems: [],
       silentCaps: [],
     });

@@ -43,6 +43,10 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     code: 0,
     first: "examples/workspace/plans/nested-rlm.rlmplan.json: worst case / budget",
   },
+  "npx rlm-plan estimate examples/workspace/plans/word-summary.rlmplan.json": {
+    code: 0,
+    first: "examples/workspace/plans/word-summary.rlmplan.json: worst case / budget",
+  },
   "npx rlm-plan graph examples/plans/parallel-summary.rlmplan.json -o plan.svg": { code: 0, first: "" },
   // A mocked run whose tool times out: the README shows its whole output.
   "npx rlm-plan run examples/workspace/mocks/triage.rlmplan.json --mocks examples/workspace/mocks/triage-down.mocks.json":

@@ -197,6 +197,7 @@ run 2: ok, value sha256 e4ef5ca3c04e {"b":"B","score":2}
       value,
       error: null,
       usage: null,
+      currency: null,
     });
     const step3 = changed(
       3,

@@ -58,7 +58,18 @@ describe("rlm-plan worker: a fleet of three on one Redis", { skip }, () => {
       JSON.stringify({
         capabilities: ["model(llm)"],
         budget: { max_model_calls: 4 },
-        providers: { llm: { type: "openai-chat", baseUrl: server.baseUrl, model: "m1", apiKeyEnv: "FLEET_TEST_KEY" } },
+        currency: "EUR",
+        providers: {
+          llm: {
+            type: "openai-chat",
+            baseUrl: server.baseUrl,
+            model: "m1",
+            apiKeyEnv: "FLEET_TEST_KEY",
+            // 0.1 a token, at most 10 out: the money ceiling's figures.
+            price: { input_per_mtok: 100000, output_per_mtok: 100000 },
+            maxTokens: 10,
+          },
+        },
       }),
     );
     ws.write(
@@ -147,6 +158,32 @@ describe("rlm-plan worker: a fleet of three on one Redis", { skip }, () => {
         /the fleet ceiling of 7 model calls for this test run is reached \(counted in Redis across every worker\); this call was not made/,
       );
     for (const w of workers) assert.equal(w.child.exitCode, null, `${w.name} still runs`);
+  });
+
+  test("a fleet ceiling in money: each live call holds its worst case, so the fleet never spends over it", async () => {
+    // The profile prices llm at 0.1 a token with maxTokens 10: "money N" is 7 bytes + 8, so a call may cost
+    // (15 + 10) * 0.1 = 2.5 and costs (11 + 7) * 0.1 = 1.8 (the chat server's usage). Under 10,
+    // four or five calls fit, as holds and costs interleave; never a sixth (6 * 1.8 > 10).
+    dataset("rows10.jsonl", 10, (i) => `money ${i}`);
+    ws.write(
+      "money.rlmplan.test.json",
+      JSON.stringify({
+        plan: "plans/label.rlmplan.json",
+        dataset: { file: "rows10.jsonl", expect: { value: { contains: { text: "one" } } } },
+      }),
+    );
+    server.reset();
+    const run = await submit("fleet", "money.rlmplan.test.json", "--ceiling", "cost=10");
+    assert.equal(run.code, 1, run.stderr);
+    const report = JSON.parse(run.stdout) as Report;
+    const made = server.requests.filter((r) => prompt(r).startsWith("money")).length;
+    assert.ok(made >= 4 && made <= 5, `${made} calls made`);
+    assert.deepEqual([report.summary.passed, report.summary.failed], [made, 10 - made]);
+    for (const c of report.cases.filter((c) => !c.ok))
+      assert.match(
+        c.failures.map((f) => f.message).join("\n"),
+        /the fleet ceiling of 10 in money for this test run would be crossed by this call's worst case of 2\.5 \(counted in Redis across every worker\); this call was not made/,
+      );
   });
 
   test("SIGKILL of a worker mid-job loses no case (resumed from the shared journal); SIGTERM finishes its job first", async () => {

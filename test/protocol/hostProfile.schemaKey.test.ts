@@ -14,8 +14,10 @@ after(async () => {
   for (const workspace of workspaces) workspace.dispose();
 });
 
+// Sorted: max_cost is the host profile's own (money), beside the plan budget's fields.
 const BUDGET_FIELDS = [
   "max_context_ops",
+  "max_cost",
   "max_depth",
   "max_model_calls",
   "max_output_bytes",

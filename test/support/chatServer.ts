@@ -6,7 +6,14 @@ import type { AddressInfo, Socket } from "node:net";
 
 export type Answer =
   /** 200 with a well-formed completion whose content is `text`. */
-  | { readonly kind: "ok"; readonly text: string; readonly model?: string; readonly finishReason?: string }
+  | {
+      readonly kind: "ok";
+      readonly text: string;
+      readonly model?: string;
+      readonly finishReason?: string;
+      /** The usage reported (default 11 prompt, 7 completion tokens); null reports none. */
+      readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number } | null;
+    }
   /** Any status with a JSON (or raw text) body and extra headers. */
   | {
       readonly kind: "status";
@@ -104,7 +111,11 @@ export async function startChatServer(answers: readonly Answer[] = [], fallback?
 function respond(answer: Answer, request: RecordedRequest, res: ServerResponse, timers: Set<NodeJS.Timeout>): void {
   switch (answer.kind) {
     case "ok":
-      return json(res, 200, completion(answer.text, answer.model ?? modelOf(request), answer.finishReason ?? "stop"));
+      return json(
+        res,
+        200,
+        completion(answer.text, answer.model ?? modelOf(request), answer.finishReason ?? "stop", answer.usage),
+      );
     case "status": {
       const text = answer.raw ?? JSON.stringify(answer.body ?? {});
       res.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
@@ -140,14 +151,22 @@ function respond(answer: Answer, request: RecordedRequest, res: ServerResponse, 
 }
 
 /** A completion as OpenAI-compatible servers send it. */
-export function completion(text: string, model: string, finishReason: string): unknown {
+export function completion(
+  text: string,
+  model: string,
+  finishReason: string,
+  usage: { readonly prompt_tokens: number; readonly completion_tokens: number } | null = {
+    prompt_tokens: 11,
+    completion_tokens: 7,
+  },
+): unknown {
   return {
     id: "chatcmpl-test",
     object: "chat.completion",
     created: 1700000000,
     model,
     choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: finishReason }],
-    usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+    ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
   };
 }
 

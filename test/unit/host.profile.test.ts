@@ -120,7 +120,7 @@ describe("host profile: each mistake, located", () => {
         "/toolz",
         1,
         23,
-        'unknown key "toolz" in the host profile: did you mean "tools"? (the keys are $schema, description, capabilities, budget, parallel, context, inputs, tools, mcpServers, journal, telemetry, sandbox, providers, result)',
+        'unknown key "toolz" in the host profile: did you mean "tools"? (the keys are $schema, description, capabilities, budget, currency, parallel, context, inputs, tools, mcpServers, journal, telemetry, sandbox, providers, result)',
       ],
     ]);
   });
@@ -298,7 +298,7 @@ describe("host profile: each mistake, located", () => {
         "/budget/max_step",
         1,
         35,
-        'unknown key "max_step" in "budget": did you mean "max_steps"? (the keys are max_steps, max_depth, max_parallel, max_model_calls, max_tool_calls, max_context_ops, max_output_bytes, time_limit)',
+        'unknown key "max_step" in "budget": did you mean "max_steps"? (the keys are max_steps, max_depth, max_parallel, max_model_calls, max_tool_calls, max_context_ops, max_output_bytes, time_limit, max_cost)',
       ],
     ]);
     assert.deepEqual(errorsOf(['{ "capabilities": [], "budget": { "max_steps": 0, "time_limit": 1.5 } }']), [

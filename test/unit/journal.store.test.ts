@@ -191,6 +191,46 @@ describe("journal: a store it cannot use is moved aside, never deleted", () => {
     );
   });
 
+  test("a journal of format 1 written before calls had usage: the columns added, its calls listed without usage", () => {
+    const dir = tempDir();
+    const file = join(dir, "runs.sqlite");
+    const old = new (sqlite())(file);
+    const usage = "  input_tokens INTEGER,\n  output_tokens INTEGER,\n  usage_estimated INTEGER,\n  cost REAL,\n";
+    assert.ok(SCHEMA.includes(usage), "the schema's calls table ends with the usage columns");
+    old.exec(SCHEMA.replace(usage, ""));
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    old.pragma(`user_version = ${JOURNAL_FORMAT}`);
+    old
+      .prepare(
+        "INSERT INTO runs (uid, origin, plan_name, plan_digest, status, started_at, details) VALUES ('u1', 'cli', 'p.json', 'd', 'ok', 0, '{}')",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO calls (run_id, seq, segment, kind, name, path, occurrence, request_key, request, status, replayable, elapsed_ms, duration_ms) VALUES (1, 1, 1, 'model', 'llm', '[\"steps\",0]', 1, 'k', '{}', 'ok', 1, 0, 0)",
+      )
+      .run();
+    old.close();
+    const store = JournalStore.open(dir);
+    try {
+      assert.deepEqual(store.notices, []);
+      const columns = store.db.prepare("SELECT name FROM pragma_table_info('calls')").all() as { name: string }[];
+      assert.deepEqual(columns.map((c) => c.name).slice(-4), [
+        "input_tokens",
+        "output_tokens",
+        "usage_estimated",
+        "cost",
+      ]);
+      assert.equal(listRuns(store)[0]?.usage, undefined);
+      const detail = runDetail(store, 1);
+      assert.equal(detail?.calls.length, 1);
+      assert.equal(detail?.calls[0]?.usage, undefined);
+      assert.equal(detail?.usage, undefined);
+    } finally {
+      store.close();
+    }
+  });
+
   test("a newer format: said, moved aside", () => {
     const dir = tempDir();
     JournalStore.open(dir).close();

@@ -30,7 +30,7 @@ import { Cancellation } from "../signals";
 import { discoverTestFiles, type Discovery } from "./discover";
 import { mergeCommand } from "./merge";
 import { caseTitle, printProgress, printReport, type TestIo } from "./printReport";
-import { overLimits, parseTestArgs, TEST_HELP, worstCaseText, type TestArgs } from "./testOptions";
+import { moneyOverLimit, overLimits, parseTestArgs, TEST_HELP, worstCaseText, type TestArgs } from "./testOptions";
 import { REPORT_TYPE, REPORT_VERSION, summarize, type ReportedCase, type TestReport } from "./testReport";
 
 export interface TestCommandIo {
@@ -140,7 +140,7 @@ async function runTests(
     return emptyRunStatus(args, discovery, all.length, selected.length, io) ?? 0;
   }
   if (args.maxCost) {
-    const over = overLimits(price.live, args.maxCost);
+    const over = [...overLimits(price.live, args.maxCost), ...moneyOverLimit(price.liveMoney, args.maxCost.cost)];
     if (over.length > 0) {
       io.stderr.write(
         `rlm-plan: refused: the worst case of the ${price.liveCases} live case${price.liveCases === 1 ? "" : "s"} is over --max-cost: ${over.join(", ")}; nothing ran\n`,

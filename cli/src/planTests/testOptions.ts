@@ -1,7 +1,8 @@
 // The options of `rlm-plan test` and `rlm-plan test merge`, read into values (or a message).
 
 import type { Count } from "@rlm-plan/core/plan";
-import type { BaselineMode, CassetteMode, WorstCase } from "@rlm-plan/core/testing";
+import type { BaselineMode, CassetteMode, TestRunPrice, WorstCase } from "@rlm-plan/core/testing";
+import { DEFAULT_CURRENCY, moneyText } from "@rlm-plan/core/plan";
 import { readOptions } from "../options";
 import { CEILING_COUNTERS, type CeilingCounter } from "../queue/planJob";
 import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "../queue/queueUrl";
@@ -28,8 +29,9 @@ options:
   --list              list the cases and each one's worst case, with the total; run nothing
   --max-cost LIMITS   refuse the run, before any request, when the worst case of the cases that
                       reach real tools and providers (not mocked, not replayed) is over LIMITS:
-                      N (model calls) or counters, e.g. model_calls=20,tool_calls=50
-                      (counters: steps, model_calls, tool_calls, context_ops)
+                      N (model calls) or counters, e.g. model_calls=20,tool_calls=50,cost=0.50
+                      (counters: steps, model_calls, tool_calls, context_ops; cost is money in
+                      the host profiles' currency, priced as rlm-plan estimate prices a plan)
   --jobs N            run N cases at a time (default 4)
   --filter TEXT       only the cases whose id (FILE#NAME) contains TEXT
   --allow-empty       exit 0 when nothing is tested (a filter that matches no case, a folder
@@ -59,9 +61,10 @@ options:
   --redis-password-file FILE
                       with --queue: the Redis password, the file's first line (or set
                       RLM_PLAN_REDIS_PASSWORD); unlike a password in the URL, not seen in ps
-  --ceiling LIMITS    with --queue: at most N model calls (or model_calls=N,tool_calls=M) for
-                      the whole test run across every worker: a counter in Redis; a call over it
-                      is not made and fails its case
+  --ceiling LIMITS    with --queue: at most N model calls (or model_calls=N,tool_calls=M, and
+                      cost=AMOUNT: money, each call holding its worst case) for the whole test
+                      run across every worker: a counter in Redis; a call over it is not made
+                      and fails its case
   --format FORMAT     text (default), json (the report merge reads), junit (JUnit XML) or
                       github (workflow annotations at each failing case's line)
   --json              --format json
@@ -75,7 +78,7 @@ export interface TestArgs {
   readonly kind: "run";
   readonly paths: readonly string[];
   readonly list: boolean;
-  readonly maxCost?: Partial<Record<keyof WorstCase, number>>;
+  readonly maxCost?: CostLimits;
   readonly jobs: number;
   readonly filter?: string;
   /** --allow-empty: a run that tests nothing passes. */
@@ -101,6 +104,9 @@ export interface MergeArgs {
 }
 
 const COUNTERS: readonly (keyof WorstCase)[] = ["steps", "model_calls", "tool_calls", "context_ops"];
+
+/** --max-cost's limits: counters, and `cost`, money in the host profile's currency. */
+export type CostLimits = Partial<Record<keyof WorstCase | "cost", number>>;
 
 export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "help" | string {
   if (argv[0] === "merge") return parseMergeArgs(argv.slice(1));
@@ -158,7 +164,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   let maxCost: TestArgs["maxCost"];
   const costText = options.values.get("--max-cost");
   if (costText !== undefined) {
-    const parsed = parseLimits(costText, "--max-cost");
+    const parsed = parseLimits(costText, "--max-cost", true);
     if (typeof parsed === "string") return parsed;
     maxCost = parsed;
   }
@@ -191,7 +197,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
   let ceiling: TestArgs["ceiling"];
   if (ceilingText !== undefined) {
     if (!queue) return "--ceiling is a fleet-wide counter: it needs --queue (on this machine, use --max-cost)";
-    const parsed = parseLimits(ceilingText, "--ceiling");
+    const parsed = parseLimits(ceilingText, "--ceiling", true);
     if (typeof parsed === "string") return parsed;
     const counters = Object.keys(parsed);
     const other = counters.find((c) => !CEILING_COUNTERS.some((k) => k === c));
@@ -238,21 +244,24 @@ function formatOf(text: string | undefined, json: boolean): { format: TestFormat
   return format === undefined ? `--format needs ${TEST_FORMATS.join(", ")}` : { format };
 }
 
-function parseLimits(text: string, flag: string): Partial<Record<keyof WorstCase, number>> | string {
-  const wrong = `${flag} needs a number of model calls or COUNTER=N pairs (${COUNTERS.join(", ")}), for example model_calls=20,tool_calls=50`;
+function parseLimits(text: string, flag: string, money = false): CostLimits | string {
+  const names = money ? [...COUNTERS, "cost"] : COUNTERS;
+  const example = money ? "model_calls=20,cost=0.50" : "model_calls=20,tool_calls=50";
+  const wrong = `${flag} needs a number of model calls or COUNTER=N pairs (${names.join(", ")}), for example ${example}`;
   if (/^[0-9]+$/.test(text)) return { model_calls: Number(text) };
-  const limits: Partial<Record<keyof WorstCase, number>> = {};
+  const limits: CostLimits = {};
   for (const part of text.split(",")) {
-    const match = /^([a-z_]+)=([0-9]+)$/.exec(part.trim());
-    const counter = COUNTERS.find((c) => c === match?.[1]);
-    if (!match || !counter) return wrong;
+    // Counts are whole; money (cost) may have decimals.
+    const match = /^([a-z_]+)=([0-9]+(?:\.[0-9]+)?)$/.exec(part.trim());
+    const counter = names.find((c) => c === match?.[1]) as keyof CostLimits | undefined;
+    if (!match || !counter || (counter !== "cost" && (match[2] as string).includes("."))) return wrong;
     limits[counter] = Number(match[2]);
   }
   return limits;
 }
 
 /** The counters of a worst case over their limits: "12 model calls (limit 10)". */
-export function overLimits(worst: WorstCase, limits: Partial<Record<keyof WorstCase, number>>): string[] {
+export function overLimits(worst: WorstCase, limits: CostLimits): string[] {
   const over: string[] = [];
   for (const counter of COUNTERS) {
     const limit = limits[counter];
@@ -260,6 +269,15 @@ export function overLimits(worst: WorstCase, limits: Partial<Record<keyof WorstC
     if (limit !== undefined && value > limit) over.push(`${counterText(value, counter)} (limit ${limit})`);
   }
   return over;
+}
+
+/** The live cases' money over --max-cost's cost, unknown under it, or in more than one currency. */
+export function moneyOverLimit(money: TestRunPrice["liveMoney"], limit: number | undefined): string[] {
+  if (limit === undefined) return [];
+  if (money.unpriced.length > 0) return [`cost unknown (${money.unpriced.join("; ")})`];
+  if (money.currencies.length > 1) return [`cost in ${money.currencies.join(" and ")}, which no one limit compares`];
+  const currency = money.currencies[0] ?? DEFAULT_CURRENCY;
+  return money.cost > limit ? [`cost ${moneyText(money.cost, currency)} (limit ${moneyText(limit, currency)})`] : [];
 }
 
 const NOUNS: Record<keyof WorstCase, string> = {

@@ -18,8 +18,8 @@ import { MAX_JSON_DEPTH, MAX_MOCKS_BYTES, MAX_PLAN_BYTES } from "@rlm-plan/core/
 // different formats refuse each other's jobs, saying which side to upgrade.
 export const JOB_VERSION = 2;
 
-/** The counters a fleet ceiling may limit. */
-export const CEILING_COUNTERS = ["model_calls", "tool_calls"] as const;
+/** The counters a fleet ceiling may limit; cost is money, in the workers' host profiles' currency. */
+export const CEILING_COUNTERS = ["model_calls", "tool_calls", "cost"] as const;
 export type CeilingCounter = (typeof CEILING_COUNTERS)[number];
 
 export interface FleetCeiling {
@@ -152,7 +152,7 @@ export function readPlanJob(data: unknown): { ok: true; job: PlanJob } | { ok: f
 }
 
 function ceilingProblem(value: JsonValue | undefined): string | undefined {
-  const form = `"ceiling" must be {"id": UUID, "limits": {"model_calls"?: N, "tool_calls"?: N}}`;
+  const form = `"ceiling" must be {"id": UUID, "limits": {"model_calls"?: N, "tool_calls"?: N, "cost"?: AMOUNT}}`;
   if (!isJsonObject(value as JsonValue)) return form;
   const { id, limits, ...rest } = value as JsonObject;
   if (
@@ -166,7 +166,7 @@ function ceilingProblem(value: JsonValue | undefined): string | undefined {
     if (
       !CEILING_COUNTERS.some((c) => c === key) ||
       typeof limit !== "number" ||
-      !Number.isSafeInteger(limit) ||
+      !(key === "cost" ? Number.isFinite(limit) : Number.isSafeInteger(limit)) ||
       limit < 0
     )
       return form;

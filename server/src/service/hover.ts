@@ -10,8 +10,10 @@ import {
   formatCapability,
   grantsCapability,
   requiredCapability,
+  moneyText,
   type RetryCost,
   type Step,
+  stepMoney,
   type ValueType,
 } from "@rlm-plan/core/plan";
 import { getNodeValue, type Node } from "jsonc-parser";
@@ -83,7 +85,7 @@ function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): 
     sections.push(`**Binds** ${code(binding.name)}: ${code(compactType(typed.type))}`);
   const cost = model.costAt(stepPath);
   if (cost) {
-    sections.push(`**Worst case of this step:** ${figures(cost.subtree)}`);
+    sections.push(`**Worst case of this step:** ${figures(cost.subtree)}${moneyOfStep(plan, step)}`);
     const retry = cost.retry && retryLine(cost.retry);
     if (retry) sections.push(`**Retry:** ${retry}`);
     const rows = cost.runSoFar && model.rows(cost.runSoFar, budgetOf(plan));
@@ -91,6 +93,18 @@ function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): 
   }
   sections.push(capabilityLine(plan, step));
   return sections.join("\n\n");
+}
+
+/** " · at most 0.0105 USD" (or why it is unknown) when the step calls a model under a host's prices. */
+function moneyOfStep(plan: AnalyzedPlan, step: Step): string {
+  const costs = plan.host?.policy.costs;
+  const subtree = modelOf(plan)?.costAt(step.path)?.subtree;
+  // A host that prices no provider has not asked for money: its hovers stay as they were.
+  const priced = costs && [...costs.providers.values()].some((costing) => costing.price !== undefined);
+  if (!costs || !priced || !subtree || subtree.model_calls === 0) return "";
+  const money = stepMoney(step, costs, budgetOf(plan));
+  if (money.unpriced.length > 0) return ` · cost unknown: ${money.unpriced.join("; ")}`;
+  return ` · at most ${moneyText(money.cost, costs.currency)}`;
 }
 
 function stepTitle(step: Step): string {

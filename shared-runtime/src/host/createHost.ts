@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ContextStore } from "../context/store";
 import { newJsonObject, setOwn, type JsonObject, type JsonValue } from "../json";
-import { createOpenAIChatProvider, openAIChatSpecProblem } from "../providers/openaiChat";
+import { createOpenAIChatProvider, definedCosting, openAIChatSpecProblem } from "../providers/openaiChat";
 import type { PlanError } from "../run/errors";
 import type { ParallelMode } from "../run/events";
 import type { InputOpener, ModelProvider, RunHost, ToolHandler } from "../run/host";
@@ -124,8 +124,10 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
 
   const mocks = options.mocks;
   for (const [name, answers] of mocks?.tools ?? []) tools.set(name, mockTool(name, answers));
-  for (const [name, answers] of mocks?.providers ?? [])
-    providers.set(name, mockProvider(name, answers, profile.providers.get(name)?.model));
+  for (const [name, answers] of mocks?.providers ?? []) {
+    const spec = profile.providers.get(name);
+    providers.set(name, mockProvider(name, answers, spec?.model, spec ? definedCosting(spec).costing : undefined));
+  }
 
   const store = new ContextStore();
   const inputs: JsonObject = newJsonObject();
@@ -211,6 +213,7 @@ export async function createRunHost(profile: HostProfile, options: CreateHostOpt
     preflight: (plan) => mcpPreflight(plan, profile, mcp, mocks, lock),
     mocked: mocks !== undefined,
     ...(profile.parallel ? { parallel: profile.parallel } : {}),
+    ...(profile.maxCost !== undefined ? { maxCost: profile.maxCost } : {}),
   };
 }
 

@@ -3,6 +3,8 @@
 
 import { isBuiltinToolName, type BuiltinToolName } from "../plan/builtinToolNames";
 import { DEFAULT_CONTEXT_LIMITS, type DataLimits } from "../plan/dataLimits";
+import type { CostPolicy, ProviderCosting } from "../plan/modelCost";
+import { costingOf } from "../providers/openaiChat";
 import type { HostProfile } from "./profile";
 
 export interface HostPolicy {
@@ -14,6 +16,17 @@ export interface HostPolicy {
 /** What plans are validated against: the profile's capabilities and its budget ("default" when it has none). */
 export function hostPolicy(profile: HostProfile): HostPolicy {
   return { capabilities: [...profile.capabilities], budget: profile.budget ?? "default" };
+}
+
+/** The profile's money: its currency, each provider's price and default max_tokens, its max_cost. */
+export function costPolicyOf(profile: HostProfile): CostPolicy {
+  const providers = new Map<string, ProviderCosting>();
+  for (const [name, spec] of profile.providers) providers.set(name, costingOf(spec));
+  return {
+    currency: profile.currency,
+    providers,
+    ...(profile.maxCost !== undefined ? { maxCost: profile.maxCost } : {}),
+  };
 }
 
 /** The data limits and built-in tool names of a profile, as the static analysis reads them. */

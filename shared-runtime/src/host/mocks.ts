@@ -7,6 +7,7 @@
 import { promises as timers } from "node:timers";
 import type { ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, type JsonValue } from "../json";
+import type { ProviderCosting } from "../plan/modelCost";
 import type { ModelProvider, ToolHandler } from "../run/host";
 import { MAX_MOCKS_BYTES, readTextFileSync } from "../text/boundedFile";
 import validateMocksSchema from "./generated/mocksValidator";
@@ -133,7 +134,12 @@ export function mockTool(name: string, answers: readonly MockAnswer[]): ToolHand
  * model of the profile's provider it stands in for: its calls are that provider's requests, so a
  * call recorded live and the same call answered by a mock (a replay) have one key.
  */
-export function mockProvider(name: string, answers: readonly MockAnswer[], model?: string): ModelProvider {
+export function mockProvider(
+  name: string,
+  answers: readonly MockAnswer[],
+  model?: string,
+  costing?: ProviderCosting,
+): ModelProvider {
   let prompt = "";
   const queue = new AnswerQueue(
     `provider ${JSON.stringify(name)}`,
@@ -143,6 +149,8 @@ export function mockProvider(name: string, answers: readonly MockAnswer[], model
   return {
     description: `mocked provider (${answers.length} answer${answers.length === 1 ? "" : "s"})`,
     ...(model === undefined ? {} : { model }),
+    // Priced as the provider it stands in for: `test --max-cost` gates a plan on mocked runs.
+    ...(costing === undefined ? {} : { costing }),
     complete: (request, context) => {
       prompt = request.messages.map((m) => m.content).join("\n");
       // Taken now, while `prompt` is this call's: concurrent branches call in turn.

@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { hasOwn, isJsonObject, pointerPath, type JsonObject } from "../json";
+import { DEFAULT_CURRENCY } from "../plan/modelCost";
 import type { ProblemTarget } from "../plan/problems";
 import type { ParallelMode } from "../run/events";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
@@ -52,9 +53,15 @@ const compiled = validateHostProfileSchema as unknown as ValidateFunction;
 function validateSchema(value: unknown): { ok: true } | { ok: false; errors: readonly ErrorObject[] } {
   if (compiled(value)) return { ok: true };
   // The schema bounds the budget's fields for editors that read only the schema; here the
-  // runtime's own budget rule (ruleErrors) words those bounds, once.
+  // runtime's own budget rule (ruleErrors) words those bounds, once (max_cost, the host's own
+  // field, has no rule there: the schema words it).
   const errors = (compiled.errors ?? []).filter(
-    (error) => !(BOUND_KEYWORDS.has(error.keyword) && error.instancePath.startsWith("/budget/")),
+    (error) =>
+      !(
+        BOUND_KEYWORDS.has(error.keyword) &&
+        error.instancePath.startsWith("/budget/") &&
+        error.instancePath !== "/budget/max_cost"
+      ),
   );
   return { ok: false, errors };
 }
@@ -127,7 +134,8 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     dir: dirname(absolute),
     ...(typeof value.description === "string" ? { description: value.description } : {}),
     capabilities: [...(value.capabilities as string[])],
-    budget: hasOwn(value, "budget") ? (value.budget as JsonObject) : undefined,
+    ...budgetOf(value),
+    currency: typeof value.currency === "string" ? value.currency : DEFAULT_CURRENCY,
     context: hasOwn(value, "context") ? (value.context as ContextOptions) : undefined,
     parallel: hasOwn(value, "parallel") ? (value.parallel as ParallelMode) : undefined,
     ...(hasOwn(value, "journal") ? { journal: value.journal as { dir?: string; enabled?: boolean } } : {}),
@@ -143,6 +151,16 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
       return { line, column, offset, length };
     },
   };
+}
+
+/**
+ * The plan budget the profile sets, and its max_cost apart: money is the host's alone (a plan's
+ * budget is the reference's fields, checked in its order), so the budget rule never sees it.
+ */
+function budgetOf(value: JsonObject): { budget: JsonObject | undefined; maxCost?: number } {
+  if (!hasOwn(value, "budget")) return { budget: undefined };
+  const { max_cost: maxCost, ...budget } = value.budget as JsonObject;
+  return { budget, ...(typeof maxCost === "number" ? { maxCost } : {}) };
 }
 
 /** An error about a node of a parsed profile, found after parsing (a missing input file). */

@@ -88,8 +88,12 @@ export interface HostProfile {
   readonly dir: string;
   readonly description?: string;
   readonly capabilities: readonly string[];
-  /** The partial budget as written (already known to resolve), or undefined for the default. */
+  /** The partial budget as written (already known to resolve), without max_cost; undefined for the default. */
   readonly budget: JsonObject | undefined;
+  /** budget.max_cost: money a run's model calls may spend, in `currency`. */
+  readonly maxCost?: number;
+  /** The currency of prices and max_cost ("USD" unless the profile says). */
+  readonly currency: string;
   readonly context: ContextOptions | undefined;
   /** How parallel branches run; undefined means the runtime's default (concurrent). */
   readonly parallel: ParallelMode | undefined;

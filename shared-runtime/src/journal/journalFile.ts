@@ -19,7 +19,7 @@
 
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "./schema";
+import { ADDED_CALL_COLUMNS, ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "./schema";
 import { LogSync } from "./logSync";
 import { statement } from "./rows";
 import { isDamage, sqlite, type Database } from "./sqlite";
@@ -338,12 +338,22 @@ function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: s
 
 /** A store written before a nullable column was added gets it (format unchanged: older readers name their columns). */
 function addMissingColumns(db: Database): void {
-  const has = (name: string) =>
-    (db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = ?").get(name) as { n: number }).n > 0;
-  if (ADDED_RUN_COLUMNS.every((column) => has(column.name))) return;
+  const tables = [
+    { table: "runs", columns: ADDED_RUN_COLUMNS },
+    { table: "calls", columns: ADDED_CALL_COLUMNS },
+  ];
+  const has = (table: string, name: string) =>
+    (
+      db.prepare("SELECT count(*) AS n FROM pragma_table_info(?) WHERE name = ?").get(table, name) as {
+        n: number;
+      }
+    ).n > 0;
+  if (tables.every(({ table, columns }) => columns.every((column) => has(table, column.name)))) return;
   db.transaction(() => {
     // Another process may have added them between our read and our write lock.
-    for (const column of ADDED_RUN_COLUMNS) if (!has(column.name)) db.exec(`ALTER TABLE runs ADD COLUMN ${column.sql}`);
+    for (const { table, columns } of tables)
+      for (const column of columns)
+        if (!has(table, column.name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column.sql}`);
   }).immediate();
 }
 

@@ -3,6 +3,7 @@
 
 import { basename } from "node:path";
 import type { JsonObject, JsonValue } from "../json";
+import { roundMoney } from "../plan/modelCost";
 import { processAlive } from "./liveness";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import type { JournalStore } from "./journalStore";
@@ -30,6 +31,22 @@ export interface RunSummary {
   readonly mocked: boolean;
   /** The run this one forked from (`run --from RUN --step PATH`) and the step it forked at. */
   readonly forkOf: RunFork | null;
+  /** What its model calls used and cost; absent when it made none. */
+  readonly usage?: RunUsage;
+}
+
+/** A run's model calls summed: tokens, and money in the host profile's currency. */
+export interface RunUsage {
+  readonly calls: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Some call's provider reported no usage: its counts are the call's bounds. */
+  readonly estimated: boolean;
+  /** The priced calls' cost; null when none was priced. */
+  readonly cost: number | null;
+  /** Calls whose provider has no price (their cost is not in `cost`). */
+  readonly unpriced: number;
+  readonly currency: string | null;
 }
 
 /** Where a fork branched off: its parent run and the step ("steps/2"). */
@@ -53,13 +70,24 @@ export interface RunFilter {
 }
 
 /**
+ * The one sum of a run's model calls, as JSON text (calls, input, output, estimated, cost, unpriced,
+ * currency), read by the listing and by one run's detail alike; the currency is read from the
+ * details only for a run that made a priced call.
+ */
+const USAGE_SQL = `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_array(count(*), total(input_tokens),
+  total(output_tokens), max(coalesce(usage_estimated, 0)), sum(cost), count(*) - count(cost),
+  CASE WHEN count(cost) = 0 THEN NULL ELSE json_extract(runs.details, '$.currency') END) END
+  FROM calls WHERE calls.run_id = runs.id AND calls.kind = 'model' AND calls.input_tokens IS NOT NULL) AS usage`;
+
+/**
  * The listing's columns, read as arrays (better-sqlite3's `raw`), dates made ISO 8601 by SQLite
  * (whole seconds by strftime, milliseconds by integer arithmetic: exact): ten thousand rows read as
  * objects, column by column through the driver, with their dates made in JavaScript, took about
  * twice as long (bench/README.md).
  */
 const LIST_SQL = `SELECT id, uid, origin, plan_name, plan_file, status, stage, error_kind, ${iso("started_at")},
-  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label, process, parent_id, fork_step FROM runs`;
+  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label, process, parent_id, fork_step, ${USAGE_SQL}
+  FROM runs`;
 
 type ListedRow = [
   id: number,
@@ -81,7 +109,31 @@ type ListedRow = [
   process: string | null,
   parentId: number | null,
   forkStep: string | null,
+  usage: string | null,
 ];
+
+function usageOf(text: string | null): { usage?: RunUsage } {
+  if (text === null) return {};
+  const [calls, input, output, estimated, cost, unpriced, currency] = JSON.parse(text) as [
+    number,
+    number,
+    number,
+    number,
+    number | null,
+    number,
+    string | null,
+  ];
+  const usage = {
+    calls,
+    inputTokens: input,
+    outputTokens: output,
+    estimated: estimated === 1,
+    cost: cost === null ? null : roundMoney(cost),
+    unpriced,
+    currency,
+  };
+  return { usage };
+}
 
 function iso(column: string): string {
   return `CASE WHEN ${column} IS NULL THEN NULL ELSE printf('%s.%03dZ', strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch'), ${column} % 1000) END`;
@@ -140,6 +192,7 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
       segments: row[11],
       mocked: row[12] === 1,
       forkOf: forkOf(row[17], row[18]),
+      ...usageOf(row[19]),
     });
     if (filter.limit !== undefined && out.length >= filter.limit) break;
   }
@@ -186,6 +239,13 @@ export interface RecordedCall {
   readonly replayable: boolean;
   readonly elapsedMs: number;
   readonly durationMs: number;
+  /** A model call's tokens and cost (estimated: bounds where the provider reported none). */
+  readonly usage?: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly estimated: boolean;
+    readonly cost: number | null;
+  };
 }
 
 /** One run, whole; undefined when the journal has no such run. */
@@ -200,8 +260,9 @@ export function runDetail(store: JournalStore, id: number): RunDetail | undefine
         null);
   const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(id) as EventRow[];
   const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE run_id = ? ORDER BY seq`).all(id) as CallRow[];
+  const usage = (db.prepare(`SELECT ${USAGE_SQL} FROM runs WHERE id = ?`).get(id) as { usage: string | null }).usage;
   return {
-    ...summaryOf(row),
+    ...summaryOf(row, usageOf(usage)),
     planDigest: row.plan_digest,
     planText: text(row.plan_digest),
     hostFile: row.host_file,
@@ -238,6 +299,16 @@ export function runDetail(store: JournalStore, id: number): RunDetail | undefine
       replayable: c.replayable === 1,
       elapsedMs: c.elapsed_ms,
       durationMs: c.duration_ms,
+      ...(c.input_tokens !== null
+        ? {
+            usage: {
+              inputTokens: c.input_tokens,
+              outputTokens: c.output_tokens ?? 0,
+              estimated: c.usage_estimated === 1,
+              cost: c.cost,
+            },
+          }
+        : {}),
     })),
   };
 }
@@ -275,7 +346,10 @@ export function pruneRuns(store: JournalStore, rule: PruneRule): number[] {
   return ids;
 }
 
-function summaryOf(row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest" | "details">): RunSummary {
+function summaryOf(
+  row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest" | "details">,
+  usage: { usage?: RunUsage },
+): RunSummary {
   const status: ShownStatus =
     row.status === "running" && !processAlive(row.pid, row.machine, row.process) ? "interrupted" : row.status;
   return {
@@ -294,6 +368,7 @@ function summaryOf(row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest"
     segments: row.segments,
     mocked: row.mocked === 1,
     forkOf: forkOf(row.parent_id, row.fork_step),
+    ...usage,
   };
 }
 

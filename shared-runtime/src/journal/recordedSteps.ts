@@ -2,6 +2,7 @@
 // from the last segment's events (what ran, how often, how it ended), its calls and the value it
 // bound as far as the journal holds it, and the steps of its plan it never started.
 
+import { roundMoney } from "../plan/modelCost";
 import { type JsonObject, type JsonPath, type JsonValue } from "../json";
 import { parsePlan, planSteps } from "../plan";
 import { operationName } from "../run/interpreter";
@@ -28,13 +29,15 @@ export interface CallCount {
 }
 
 /**
- * Tokens and money a step spent. The journal does not record usage yet (another change adds it to
- * call rows); until then every step's `usage` is null, and this is where it will be summed.
+ * Tokens and money a step's own model calls spent (or a whole run's), as the journal recorded them
+ * per call (plan/modelCost.ts); `estimated` when some reply reported no usage.
  */
 export interface StepUsage {
   readonly inputTokens: number;
   readonly outputTokens: number;
-  readonly costUsd: number | null;
+  readonly estimated: boolean;
+  /** In the run's currency; null when no call was priced. */
+  readonly cost: number | null;
 }
 
 /** What one run did at one step. */
@@ -119,7 +122,7 @@ export function stepsOf(run: RunDetail): Map<string, StepOutcome> {
       calls: callCounts(stepCalls),
       requests: stepCalls.map((c) => c.key),
       durationMs: t.durationMs,
-      usage: null,
+      usage: usageOf(stepCalls),
     });
   }
   return out;
@@ -220,6 +223,20 @@ function boundValue(run: RunDetail, rootFinal: boolean, calls: readonly Recorded
   if (rootFinal) return "value" in run.details ? valueSummary(run.details["value"]) : null;
   const answered = calls.filter((c) => c.status === "ok" && c.reply !== undefined).at(-1);
   return answered ? valueSummary(answered.reply) : null;
+}
+
+/** The calls' usage summed; null when none recorded any (tool calls, or calls before usage was recorded). */
+function usageOf(calls: readonly RecordedCall[]): StepUsage | null {
+  let sum: { inputTokens: number; outputTokens: number; estimated: boolean; cost: number | null } | null = null;
+  for (const { usage } of calls) {
+    if (!usage) continue;
+    sum ??= { inputTokens: 0, outputTokens: 0, estimated: false, cost: null };
+    sum.inputTokens += usage.inputTokens;
+    sum.outputTokens += usage.outputTokens;
+    sum.estimated ||= usage.estimated;
+    if (usage.cost !== null) sum.cost = roundMoney((sum.cost ?? 0) + usage.cost);
+  }
+  return sum;
 }
 
 function callsByStep(calls: readonly RecordedCall[]): Map<string, RecordedCall[]> {

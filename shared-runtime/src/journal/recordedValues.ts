@@ -2,7 +2,9 @@
 // RECORDED_TEXT_LIMIT, its size alone), budgets and estimates as plain JSON, and what a run spent.
 
 import type { JsonObject } from "../json";
-import type { ObservedReport } from "../run/observer";
+import { callUsage } from "../plan/modelCost";
+import type { ModelCall, ObservedReport } from "../run/observer";
+import type { CallRow } from "./rows";
 import { jsonByteLength } from "../run/outputMeasure";
 import { RECORDED_TEXT_LIMIT } from "./requestKey";
 
@@ -36,5 +38,26 @@ export function spent(budget: ObservedReport["budget"] & object, remaining: Json
     tool_calls: used(budget.max_tool_calls, remaining["tool_calls"]),
     context_ops: used(budget.max_context_ops, remaining["context_ops"]),
     output_bytes: used(budget.max_output_bytes, remaining["output_bytes"]),
+  };
+}
+
+type UsageColumns = Pick<CallRow, "input_tokens" | "output_tokens" | "usage_estimated" | "cost">;
+
+/** A tool call's usage columns, and a model call's until it is answered. */
+export const NO_USAGE: UsageColumns = Object.freeze({
+  input_tokens: null,
+  output_tokens: null,
+  usage_estimated: null,
+  cost: null,
+});
+
+/** A model call's usage columns from its reply (plan/modelCost.ts: reported, or its bounds). */
+export function usageColumns(call: ModelCall, reply: unknown): UsageColumns {
+  const usage = callUsage(reply, call.request, call.costing);
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    usage_estimated: usage.estimated ? 1 : 0,
+    cost: usage.cost,
   };
 }

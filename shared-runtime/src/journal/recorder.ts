@@ -16,7 +16,7 @@ import { safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
 import { callIdentity, digestOf, holdsHandle } from "./requestKey";
-import { countsJson, omittedReply, replyText, spent } from "./recordedValues";
+import { countsJson, NO_USAGE, omittedReply, replyText, spent, usageColumns } from "./recordedValues";
 import { processIdentity } from "./liveness";
 import { ReplayBook, type ResumePoint } from "./replay";
 import {
@@ -52,6 +52,7 @@ export interface RecordingMeta {
   readonly hostProfile?: { readonly file: string; readonly text: string };
   /** The run's options as the front end names them (inputs, mocks, parallel, budget), for history and resume. */
   readonly options: JsonObject;
+  readonly currency?: string; // of its calls' cost (the host profile's), kept in the run's details
   /** The run's mask: every text stored passes through it. */
   readonly mask: SecretMask;
   /** A journal problem that did not stop the run (said once per kind). */
@@ -100,7 +101,8 @@ export class RunRecorder implements RunObserver, BatchWriter {
     this.texts.set(planDigest, planText);
     const hostDigest = meta.hostProfile ? digestOf(meta.hostProfile.text) : null;
     if (hostDigest && hostText !== undefined) this.texts.set(hostDigest, hostText);
-    this.details = { options: mask.maskValue(meta.options) };
+    const currency: JsonObject = meta.currency === undefined ? {} : { currency: meta.currency };
+    this.details = { options: mask.maskValue(meta.options), ...currency };
     this.statusBefore = resumed?.run.status ?? "running";
     if (resumed) {
       this.run = {
@@ -236,6 +238,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
       replayable: 0,
       elapsed_ms: Math.round(this.elapsed()),
       duration_ms: 0,
+      ...NO_USAGE,
     };
     this.calls.push(row);
     this.callsDirty.add(row);
@@ -245,6 +248,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
       const text = replyText(reply);
       row.reply = text === undefined ? omittedReply(reply) : this.meta.mask.mask(text);
       row.replayable = identity.whole && text !== undefined && !holdsHandle(reply) ? 1 : 0;
+      if (call.kind === "model") Object.assign(row, usageColumns(call, reply));
       return reply;
     } catch (error) {
       // A call the run or its branch abandoned has no reply to replay: it runs again on resume.

@@ -74,13 +74,19 @@ export interface CallRow {
   replayable: number;
   elapsed_ms: number;
   duration_ms: number;
+  /** A model call's tokens as its reply reported them (or its bounds: usage_estimated 1); null for a tool call. */
+  input_tokens: number | null;
+  output_tokens: number | null;
+  usage_estimated: number | null;
+  /** What the call cost in the profile's currency; null for a tool call or an unpriced provider. */
+  cost: number | null;
 }
 
 export const RUN_COLUMNS =
   "id, uid, origin, plan_file, plan_name, plan_digest, host_file, host_digest, status, stage, error_kind, started_at, ended_at, elapsed_ms, segments, pid, machine, mocked, details, label, process, parent_id, fork_step";
 export const EVENT_COLUMNS = "run_id, seq, segment, type, elapsed_ms, replayed, body";
 export const CALL_COLUMNS =
-  "run_id, seq, segment, kind, name, model, path, occurrence, request_key, request, status, reply, error, replayable, elapsed_ms, duration_ms";
+  "run_id, seq, segment, kind, name, model, path, occurrence, request_key, request, status, reply, error, replayable, elapsed_ms, duration_ms, input_tokens, output_tokens, usage_estimated, cost";
 
 /** `INSERT ... VALUES (@a, @b, ...)` for better-sqlite3's named parameters. */
 export function insertSql(table: string, columns: string, verb = "INSERT"): string {

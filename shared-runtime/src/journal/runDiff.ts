@@ -37,6 +37,8 @@ export interface DiffedRun {
   readonly value: ValueSummary | null;
   readonly error: { readonly phase: string; readonly kind: string; readonly message: string } | null;
   readonly usage: StepUsage | null;
+  /** The currency of its costs (the host profile's), when it made a priced call. */
+  readonly currency: string | null;
 }
 
 export interface RunDiff {
@@ -153,7 +155,15 @@ export function diffedRun(run: RunDetail): DiffedRun {
     elapsedMs: run.elapsedMs,
     value: "value" in d ? valueSummary(d["value"]) : null,
     error: "error" in d ? errorOf(d["error"]) : null,
-    usage: null,
+    usage: run.usage
+      ? {
+          inputTokens: run.usage.inputTokens,
+          outputTokens: run.usage.outputTokens,
+          estimated: run.usage.estimated,
+          cost: run.usage.cost,
+        }
+      : null,
+    currency: run.usage?.currency ?? null,
   };
 }
 

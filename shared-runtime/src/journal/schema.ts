@@ -25,6 +25,19 @@ export const ADDED_RUN_COLUMNS: readonly { readonly name: string; readonly sql: 
   { name: "fork_step", sql: "fork_step TEXT" },
 ];
 
+/**
+ * Columns added to `calls` after format 1, the same way: what a model call used and cost
+ * (plan/modelCost.ts), null for tool calls and for calls recorded before them.
+ */
+export const ADDED_CALL_COLUMNS: readonly { readonly name: string; readonly sql: string }[] = [
+  { name: "input_tokens", sql: "input_tokens INTEGER" },
+  { name: "output_tokens", sql: "output_tokens INTEGER" },
+  // 1 when the provider reported no usage (or part of it): the missing counts are the call's bounds.
+  { name: "usage_estimated", sql: "usage_estimated INTEGER" },
+  // In the host profile's currency (runs.details.currency); null when the provider has no price.
+  { name: "cost", sql: "cost REAL" },
+];
+
 export const SCHEMA = `
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -84,6 +97,10 @@ CREATE TABLE calls (
   replayable INTEGER NOT NULL,
   elapsed_ms INTEGER NOT NULL,
   duration_ms INTEGER NOT NULL,
+  input_tokens INTEGER,
+  output_tokens INTEGER,
+  usage_estimated INTEGER,
+  cost REAL,
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX calls_by_key ON calls (request_key);

@@ -4,9 +4,11 @@
 // counts by its attempts; parallel width is the widest step anywhere. Counts are exact
 // (`Count`): numbers, or bigints beyond 2^53.
 
-import type { Plan, Step } from "./ast";
+import type { ModelStep, Plan, Step } from "./ast";
 import type { Budget } from "./budget";
 import { addCounts, multiplyCounts, type Count } from "./count";
+import { roundMoney } from "./modelCost";
+import { planSteps } from "./walk";
 
 export type { Count } from "./count";
 
@@ -183,8 +185,45 @@ function estimateStep(step: Step, depth: number, childTotal: (plan: Plan, depth:
       return addEstimates(estimateOf(1, depth + 1, step.plans.length, 0, 0, 0), branches);
     }
     case "retry":
-      return addEstimates(leaf(depth + 1), scaleEstimate(childTotal(step.plan, depth + 1), step.attempts));
+      return addEstimates(leaf(depth + 1), scaleEstimate(childTotal(step.plan, depth + 1), childRuns(step)));
   }
+}
+
+/** How many times a step's sub-plans may run each time it runs: a retry's attempts, else once. */
+export function childRuns(step: Step): number {
+  return step.op === "retry" ? step.attempts : 1;
+}
+
+/** A plan's worst case in money: each model call's worst cost, times the times it may run. */
+export interface MoneyEstimate {
+  /** The sum over priced calls, in the host's currency. */
+  readonly cost: number;
+  /** Why some calls have no figure (no price, no max_tokens), one reason each, in walk order: then `cost` is not the worst case. */
+  readonly unpriced: readonly string[];
+}
+
+/**
+ * The count walk's rule in money: a model step may run as often as the product of its enclosing
+ * steps' childRuns (rlm and parallel branches once, retry attempts times), and each run costs at
+ * most `callCost(step)` (undefined with a reason when it has no figure). Read off the one walk:
+ * it yields a step's sub-plans right after it, so `runs[depth + 1]` holds for them.
+ */
+export function estimateMoney(
+  plan: Plan,
+  callCost: (step: ModelStep) => { readonly cost: number } | { readonly unpriced: string },
+): MoneyEstimate {
+  const runs: number[] = [1];
+  let cost = 0;
+  const unpriced: string[] = [];
+  for (const { step, depth } of planSteps(plan)) {
+    const times = runs[depth] as number;
+    runs[depth + 1] = times * childRuns(step);
+    if (step.op !== "model") continue;
+    const one = callCost(step);
+    if ("cost" in one) cost += times * one.cost;
+    else if (!unpriced.includes(one.unpriced)) unpriced.push(one.unpriced);
+  }
+  return { cost: roundMoney(cost), unpriced };
 }
 
 type LeafStep = Extract<Step, { readonly op: "context" | "model" | "tool" | "checkpoint" | "final" }>;

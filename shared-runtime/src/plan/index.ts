@@ -11,6 +11,8 @@ export * from "./capabilities";
 export * from "./costRows";
 export * from "./count";
 export * from "./estimate";
+export * from "./modelCost";
+export { planMoney, staticInputBound, stepMoney } from "./planMoney";
 export * from "./problems";
 export { builtinOf, DEFAULT_DATA_LIMITS, type DataLimits } from "./dataLimits";
 export { argumentKeys } from "./toolArgumentChecks";

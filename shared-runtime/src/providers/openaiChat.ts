@@ -11,6 +11,7 @@
 // node:timers' `promises` getter loads them on the first retry wait, not with the provider.
 import { promises as timers } from "node:timers";
 import type { JsonValue } from "../json";
+import type { ModelPrice, ProviderCosting } from "../plan/modelCost";
 import type { ModelContext, ModelProvider, ModelRequest } from "../run/host";
 import { endpointOf, requestBody, requestHeaders, type Endpoint } from "./chatRequest";
 import {
@@ -32,6 +33,10 @@ export interface OpenAIChatSpec {
   maxRetries?: number;
   /** Whether `propose` sends the plan's JSON Schema as response_format (default "none"). */
   responseFormat?: "json_schema" | "none";
+  /** Per million tokens, in the profile's currency (plan/modelCost.ts). */
+  price?: ModelPrice;
+  /** The max_tokens sent when a step sets none. */
+  maxTokens?: number;
   description?: string;
 }
 
@@ -69,8 +74,22 @@ export function createOpenAIChatProvider(spec: OpenAIChatSpec, env: NodeJS.Proce
   return {
     description: `openai-chat ${spec.model} at ${where}${extra}`,
     model: spec.model,
+    ...definedCosting(spec),
     complete: (request, context) => complete(call, request, context),
   };
+}
+
+/** The provider's price and default max_tokens, as the run's cost rule reads them. */
+export function costingOf(spec: Pick<OpenAIChatSpec, "price" | "maxTokens">): ProviderCosting {
+  return {
+    ...(spec.price ? { price: spec.price } : {}),
+    ...(spec.maxTokens !== undefined ? { maxTokens: spec.maxTokens } : {}),
+  };
+}
+
+/** `{costing}` for a provider spec that prices its calls or bounds them, else nothing (an unpriced call stays as it was). */
+export function definedCosting(spec: Pick<OpenAIChatSpec, "price" | "maxTokens">): { costing?: ProviderCosting } {
+  return spec.price !== undefined || spec.maxTokens !== undefined ? { costing: costingOf(spec) } : {};
 }
 
 /** What is wrong with a spec, as a message that quotes no value, or undefined. */
@@ -87,7 +106,12 @@ async function complete(call: Call, request: ModelRequest, context: ModelContext
   const { signal } = context;
   if (signal.aborted) throw cancelled();
   if (!call.endpoint) throw new Error("the provider's baseUrl is not an http(s) URL without credentials");
-  const body = requestBody(call.spec.model, request);
+  // The provider's maxTokens bounds a step that sets none: the bound its worst case in money counts.
+  const bounded =
+    call.spec.maxTokens !== undefined && request.options["max_tokens"] === undefined
+      ? { ...request, options: { ...request.options, max_tokens: call.spec.maxTokens } }
+      : request;
+  const body = requestBody(call.spec.model, bounded);
   const headers = requestHeaders(call.spec.apiKeyEnv, call.env);
   // What was sent, so that nothing of it is repeated back in an error message.
   const sent = [headers.authorization?.slice("Bearer ".length) ?? "", body].filter((text) => text !== "");

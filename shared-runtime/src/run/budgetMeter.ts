@@ -1,17 +1,26 @@
 // The run's counters: what is left of each budget, checked and spent in one synchronous step so
 // that concurrent branches can never both spend the last unit; running out fails the step.
+// Money (max_cost) is held the same way: a model call reserves its worst case before it is made
+// and settles at what it cost, so concurrent calls in flight can never together go over.
 
 import type { JsonValue } from "../json";
 import type { Step } from "../plan/ast";
 import type { Budget } from "../plan/budget";
+import { amountText, roundMoney } from "../plan/modelCost";
 import { fail } from "./errors";
 import { jsonByteLength } from "./outputMeasure";
 import type { BudgetRemaining, RuntimeCounter } from "./transitions";
 
 export class BudgetMeter {
   private readonly left: BudgetRemaining;
+  /** Money spent by calls that settled, and held by calls in flight. */
+  private spent = 0;
+  private held = 0;
 
-  constructor(budget: Budget) {
+  constructor(
+    budget: Budget,
+    private readonly maxCost?: number,
+  ) {
     this.left = {
       steps: budget.max_steps,
       model_calls: budget.max_model_calls,
@@ -52,6 +61,48 @@ export class BudgetMeter {
       });
     }
     this.left.output_bytes = remaining - requested;
+  }
+
+  /** What the run's model calls cost so far (calls without a price count nothing). */
+  costSpent(): number {
+    return roundMoney(this.spent);
+  }
+
+  /**
+   * Holds a model call's worst case (`worst`; undefined, with `why`, when it has none) against
+   * max_cost before the call is made; fails the step when it would go over. Returns what it holds.
+   */
+  holdCost(worst: number | undefined, why: string | undefined): number {
+    const limit = this.maxCost;
+    if (limit === undefined) return 0;
+    const left = roundMoney(limit - this.spent - this.held);
+    if (worst === undefined) {
+      fail({
+        phase: "execute",
+        kind: "budget_exhausted",
+        budget: "cost",
+        remaining: left,
+        message: `max_cost is set but this call has no worst case: ${why ?? "it has no price"}`,
+      });
+    }
+    if (worst > left) {
+      fail({
+        phase: "execute",
+        kind: "budget_exhausted",
+        budget: "cost",
+        requested: worst,
+        remaining: left,
+        message: `this call may cost up to ${amountText(worst)}, more than the ${amountText(left)} left of max_cost`,
+      });
+    }
+    this.held += worst;
+    return worst;
+  }
+
+  /** A call ended: it no longer holds `held`, and spent `cost` (null: unpriced, 0 when it failed). */
+  settleCost(held: number, cost: number | null): void {
+    this.held = Math.max(0, this.held - held);
+    this.spent += cost ?? 0;
   }
 
   private consume(counter: RuntimeCounter): void {

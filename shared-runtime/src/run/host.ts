@@ -5,6 +5,7 @@
 import type { ContextOutcome } from "../context/store";
 import type { JsonObject, JsonValue } from "../json";
 import type { ContextAction } from "../plan/ast";
+import type { ProviderCosting } from "../plan/modelCost";
 
 export interface ToolContext {
   /** Aborted when the run is cancelled or runs out of wall time. */
@@ -36,6 +37,8 @@ export interface ModelProvider {
   readonly description?: string;
   /** The model it asks for (part of a recorded request's identity), when it has one. */
   readonly model?: string;
+  /** Its price and default max_tokens: what a call costs and may cost (plan/modelCost.ts). */
+  readonly costing?: ProviderCosting;
 }
 
 /** The part of a context store the interpreter needs. */

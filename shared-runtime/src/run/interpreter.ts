@@ -38,6 +38,11 @@ export interface ExecuteOptions extends PauseHooks, ReportOptions {
   readonly budget?: Partial<Budget>;
   /** How parallel branches run; default DEFAULT_PARALLEL_MODE. */
   readonly parallel?: ParallelMode;
+  /**
+   * Money the run's model calls may spend (the host profile's budget.max_cost, `test --max-cost`):
+   * a call whose worst case would go over it is not made. Not a plan budget field: plans count calls.
+   */
+  readonly maxCost?: number;
   /** Wraps every model and tool call (the run journal records them, a resumed run replays them). */
   readonly calls?: CallInterceptor;
   /** Run time spent before this execution (a resumed run's earlier part): the time limit counts it. */
@@ -116,7 +121,7 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
     private readonly budget: Budget,
     private readonly options: ExecuteOptions,
   ) {
-    this.meter = new BudgetMeter(budget);
+    this.meter = new BudgetMeter(budget, options.maxCost);
     this.parallelMode = options.parallel ?? DEFAULT_PARALLEL_MODE;
     this.calls = options.calls;
     this.report = new RunReporter(options);
@@ -435,6 +440,14 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
 
   outputBytesLeft(): number {
     return this.meter.remaining().output_bytes;
+  }
+
+  holdCost(worst: number | undefined, why: string | undefined): number {
+    return this.meter.holdCost(worst, why);
+  }
+
+  settleCost(held: number, cost: number | null): void {
+    this.meter.settleCost(held, cost);
   }
 
   refuseOutput(requested: number): never {

@@ -4,6 +4,7 @@
 // it recorded), and the report at the end. Observers never change what a step does; an observer's
 // exception is ignored.
 
+import type { ProviderCosting } from "../plan/modelCost";
 import type { JsonObject, JsonValue } from "../json";
 import type { Budget } from "../plan/budget";
 import type { Estimate } from "../plan/estimate";
@@ -28,6 +29,8 @@ export interface ModelCall extends HostCallBase {
   /** The model the provider asks for, when it says (openai-chat: its `model`). */
   readonly model?: string;
   readonly request: ModelRequest;
+  /** The provider's price and default max_tokens: `callUsage(reply, request, costing)` is what the call used. */
+  readonly costing?: ProviderCosting;
 }
 
 export interface ToolCall extends HostCallBase {

@@ -67,6 +67,8 @@ export interface BuiltHost {
   readonly mocked?: boolean;
   /** The host's setting for parallel branches; a run's own option wins. */
   readonly parallel?: ParallelMode;
+  /** The host's budget.max_cost (in its currency); a run's own option wins. */
+  readonly maxCost?: number;
   /** Stops what the run left behind (tool processes) and waits until it is gone. */
   close?(): Promise<void>;
   /** SIGKILL to every tool process still running, without waiting (a process about to exit). */

@@ -61,9 +61,11 @@ async function run(
       quietly(() => observer.started?.({ validated, budget, estimate: estimatePlan(validated.plan), mocked }));
     const rangeOf = document ? stepRanges(document, validated.plan) : undefined;
     const parallel = options.parallel ?? built.parallel;
+    const maxCost = options.maxCost ?? built.maxCost;
     const outcome = await executePlan(validated, built.host, {
       ...options,
       ...(parallel ? { parallel } : {}),
+      ...(maxCost !== undefined ? { maxCost } : {}),
       signal,
       ...(rangeOf && !options.rangeOf ? { rangeOf } : {}),
     });

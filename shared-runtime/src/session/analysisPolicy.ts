@@ -6,7 +6,7 @@
 
 import { basename } from "node:path";
 import type { AnalysisPolicy } from "../analysis";
-import { dataLimitsOf, hostPolicy } from "../host/hostPolicy";
+import { costPolicyOf, dataLimitsOf, hostPolicy } from "../host/hostPolicy";
 import { hostToolKnowledge, type McpDiscovery } from "../host/mcp/discovery";
 import { contextInputNames, type HostProfile } from "../host/profile";
 import { hostTypes } from "../host/typeHost";
@@ -46,6 +46,7 @@ export function analysisPolicy(
     tools,
     types: hostTypes(profile, tools),
     dataLimits: dataLimitsOf(profile, basename(profile.file)),
+    costs: costPolicyOf(profile),
     ...overrides,
   };
 }

@@ -95,6 +95,7 @@ export function startSessionRecording(session: RecordedSession, request: RecordR
         ? { hostProfile: { file: resolve(hostProfile), text: hostText } }
         : {}),
       options: request.options ?? {},
+      ...(profile ? { currency: profile.currency } : {}),
       mask: session.mask,
       onNotice: say,
     };

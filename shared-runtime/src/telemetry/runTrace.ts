@@ -9,6 +9,7 @@
 // holds the run: `finished` starts the flush and returns; the flush is bounded (boundedExport.ts)
 // and whoever prints the result awaits `settled` after it.
 
+import { callUsage } from "../plan/modelCost";
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
@@ -121,6 +122,16 @@ export class RunTrace implements RunObserver {
     if (span && call.kind === "tool" && this.capture)
       span.setAttribute("gen_ai.tool.call.arguments", mask.mask(capturedText(call.arguments)));
     const reply = await proceed();
+    if (span && call.kind === "model") {
+      // Token counts are not content: set whether or not messages are captured.
+      const usage = callUsage(reply, call.request, call.costing);
+      span.setAttributes({
+        "gen_ai.usage.input_tokens": usage.input_tokens,
+        "gen_ai.usage.output_tokens": usage.output_tokens,
+        "rlm_plan.usage.estimated": usage.estimated,
+        ...(usage.cost !== null ? { "rlm_plan.cost": usage.cost } : {}),
+      });
+    }
     if (span && this.capture) {
       const text = mask.mask(capturedText(reply));
       span.setAttribute(call.kind === "model" ? "gen_ai.output.messages" : "gen_ai.tool.call.result", text);

@@ -2,6 +2,7 @@
 // loader (testFile.ts, which re-exports them) so a dataset's compact case (datasetCase.ts) can
 // name them without an import cycle.
 
+import type { MoneyEstimate } from "../plan/estimate";
 import type { JsonObject, JsonPath, JsonValue } from "../json";
 import type { Estimate } from "../plan/estimate";
 import type { Mocks } from "../host/mocks";
@@ -77,6 +78,8 @@ export interface TestSuite {
   readonly profile: HostProfile;
   /** The plan's worst case, when it parses (an invalid plan still runs, and fails, as a case). */
   readonly estimate?: Estimate;
+  /** Its worst case in money under the profile's prices, in its currency (`test --max-cost cost=N`). */
+  readonly money?: MoneyEstimate & { readonly currency: string };
   readonly cases: readonly TestCase[];
   /**
    * What is likely a mistake but does not stop a run: inputs the plan never reads or lacks,

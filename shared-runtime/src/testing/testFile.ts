@@ -11,7 +11,10 @@ import type { PlanModel } from "../plan/semanticModel";
 import { bindingsProblem, stepScope } from "../plan/stepScope";
 import type { Plan } from "../plan/ast";
 import { planSteps } from "../plan/walk";
-import { estimatePlan } from "../plan/estimate";
+import { estimatePlan, type MoneyEstimate } from "../plan/estimate";
+import { DEFAULT_BUDGET, resolveBudget } from "../plan/budget";
+import { planMoney } from "../plan/planMoney";
+import { costPolicyOf } from "../host/hostPolicy";
 import { parsePlan } from "../plan/parse";
 import { planNeeds } from "../plan/needs";
 import { loadMocks, mocksOf, type Mocks } from "../host/mocks";
@@ -235,7 +238,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
     profile: loadedProfile.profile,
     cases,
     warnings,
-    ...(plan ? { estimate: estimatePlan(plan) } : {}),
+    ...(plan ? { estimate: estimatePlan(plan), money: suiteMoney(plan, loadedProfile.profile) } : {}),
     ...(raw.baseline?.cost_tolerance !== undefined ? { costTolerance: raw.baseline.cost_tolerance } : {}),
   };
   const fileMocks = mocksAt(raw.mocks, ["mocks"]);
@@ -349,6 +352,13 @@ export function stepPointers(plan: Plan): Set<string> {
   const out = new Set<string>();
   for (const { step } of planSteps(plan)) out.add(pointer(step.path));
   return out;
+}
+
+/** The plan's worst case in money under its profile's prices and budget (the one rule: plan/planMoney.ts). */
+function suiteMoney(plan: Plan, profile: HostProfile): MoneyEstimate & { readonly currency: string } {
+  const resolved = resolveBudget(profile.budget);
+  const costs = costPolicyOf(profile);
+  return { ...planMoney(plan, costs, resolved.ok ? resolved.budget : DEFAULT_BUDGET), currency: costs.currency };
 }
 
 /** Whether the host profile has the tool (its own, or an MCP server's) or the provider. */

@@ -3,6 +3,7 @@
 // cases run with at most `jobs` at a time, results in case order.
 
 import { addCounts, multiplyCounts, type Count } from "../plan/count";
+import { roundMoney } from "../plan/modelCost";
 import { runTestCase, type CaseResult, type CaseRunOptions, type CassetteMode } from "./runCase";
 import type { TestCase } from "./testFile";
 
@@ -46,21 +47,37 @@ export interface TestRunPrice {
   readonly total: WorstCase;
   readonly live: WorstCase;
   readonly liveCases: number;
+  /** The live cases' worst case in money: its sum, the currencies it is in, and why some calls have no figure. */
+  readonly liveMoney: {
+    readonly cost: number;
+    readonly currencies: readonly string[];
+    readonly unpriced: readonly string[];
+  };
 }
 
 export function priceCases(cases: readonly TestCase[], mode: CassetteMode): TestRunPrice {
   let total = ZERO_WORST_CASE;
   let live = ZERO_WORST_CASE;
   let liveCases = 0;
+  let cost = 0;
+  const currencies = new Set<string>();
+  const unpriced = new Set<string>();
   for (const testCase of cases) {
     const worst = caseWorstCase(testCase);
     total = addWorstCases(total, worst);
     if (isLive(testCase, mode)) {
       live = addWorstCases(live, worst);
       liveCases++;
+      const money = testCase.suite.money;
+      if (money && (money.cost > 0 || money.unpriced.length > 0)) {
+        cost += money.cost;
+        currencies.add(money.currency);
+        for (const reason of money.unpriced) unpriced.add(reason);
+      }
     }
   }
-  return { cases: cases.length, total, live, liveCases };
+  const liveMoney = { cost: roundMoney(cost), currencies: [...currencies], unpriced: [...unpriced] };
+  return { cases: cases.length, total, live, liveCases, liveMoney };
 }
 
 /** Runs the cases, `jobs` at a time; `onResult` hears each as it ends; resolves to all, in case order. */

@@ -4,9 +4,12 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer","minimum":1},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer","minimum":1},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer","minimum":1},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer","minimum":0},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer","minimum":0},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer","minimum":0},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer","minimum":1},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number","exclusiveMinimum":0}}},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"journal":{"description":"The run journal (rlm-plan runs): where runs under this profile are recorded, or not at all.","type":"object","additionalProperties":false,"properties":{"dir":{"description":"The journal's folder, relative to this file; default .rlm-plan.","type":"string","minLength":1},"enabled":{"description":"false: runs under this profile are not recorded (as rlm-plan run --no-journal). Default true.","type":"boolean"}}},"telemetry":{"description":"Where runs are exported as OpenTelemetry traces.","type":"object","additionalProperties":false,"properties":{"otlp":{"description":"An OTLP/HTTP traces endpoint (http://127.0.0.1:4318/v1/traces): each run is exported there (as rlm-plan run --otlp URL). Message content only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked.","type":"string","pattern":"^https?://"}}},"sandbox":{"description":"Whether command tools and MCP servers started over stdio run in an operating-system sandbox (bubblewrap): the system and the workspace read-only except the paths a tool declares in \"writes\", a private /tmp, no home folder, no network unless the tool declares \"network\": true, its own process namespace and a process limit. \"preferred\" (the default) sandboxes where bubblewrap and user namespaces work and says once per run where they do not; \"required\" refuses to start a tool that cannot be sandboxed; \"off\" runs tools as the user's own processes. See docs/security.md, \"Pinning and sandboxing\".","enum":["preferred","required","off"],"default":"preferred"},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}},"result":{"description":"A JSON Schema the final value of the plans run under this host must meet: check and the editor report a final value that cannot meet it.","type":"object"}},"definitions":{"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer","minimum":1},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer","minimum":1},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer","minimum":1},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer","minimum":0},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer","minimum":0},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer","minimum":0},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer","minimum":1},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number","exclusiveMinimum":0},"max_cost":{"description":"Money the run may spend on model calls, in the profile's currency: a run stops before a call whose worst case (its input bound and max_tokens at the provider's price) would go over it, and a plan whose worst case is over it is a problem. Host profile only: a plan's budget counts calls, not money. A number of 0 or more; no limit when absent.","type":"number","minimum":0}}},"currency":{"description":"The currency of every price and of budget.max_cost, as a three-letter code (USD, EUR); default \"USD\". Figures are shown in it, never converted.","type":"string","pattern":"^[A-Z]{3}$"},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"journal":{"description":"The run journal (rlm-plan runs): where runs under this profile are recorded, or not at all.","type":"object","additionalProperties":false,"properties":{"dir":{"description":"The journal's folder, relative to this file; default .rlm-plan.","type":"string","minLength":1},"enabled":{"description":"false: runs under this profile are not recorded (as rlm-plan run --no-journal). Default true.","type":"boolean"}}},"telemetry":{"description":"Where runs are exported as OpenTelemetry traces.","type":"object","additionalProperties":false,"properties":{"otlp":{"description":"An OTLP/HTTP traces endpoint (http://127.0.0.1:4318/v1/traces): each run is exported there (as rlm-plan run --otlp URL). Message content only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked.","type":"string","pattern":"^https?://"}}},"sandbox":{"description":"Whether command tools and MCP servers started over stdio run in an operating-system sandbox (bubblewrap): the system and the workspace read-only except the paths a tool declares in \"writes\", a private /tmp, no home folder, no network unless the tool declares \"network\": true, its own process namespace and a process limit. \"preferred\" (the default) sandboxes where bubblewrap and user namespaces work and says once per run where they do not; \"required\" refuses to start a tool that cannot be sandboxed; \"off\" runs tools as the user's own processes. See docs/security.md, \"Pinning and sandboxing\".","enum":["preferred","required","off"],"default":"preferred"},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}},"result":{"description":"A JSON Schema the final value of the plans run under this host must meet: check and the editor report a final value that cannot meet it.","type":"object"}},"definitions":{"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"price":{"description":"What this model costs, in the profile's currency per million tokens: estimate prices a plan's worst case with it, runs record each call's cost, and budget.max_cost is spent by it. A provider without one is shown as unpriced, never as free.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"Price of a million input (prompt) tokens. A number of 0 or more.","type":"number","minimum":0},"output_per_mtok":{"description":"Price of a million output (completion) tokens. A number of 0 or more.","type":"number","minimum":0}}},"maxTokens":{"description":"The max_tokens sent when a model step sets none: it bounds each reply, so a call's worst case in money is known. A positive integer.","type":"integer","minimum":1},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = require("ajv/dist/runtime/ucs2length").default;
+const pattern0 = new RegExp("^[A-Z]{3}$", "u");
+const pattern2 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern4 = new RegExp("^https?://", "u");
 const schema12 = {"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
 const schema13 = {"description":"What this entry is; editors show it in hovers.","type":"string"};
 
@@ -515,7 +518,7 @@ return errors === 0;
 }
 
 const schema18 = {"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]};
-const pattern0 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern1 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -792,7 +795,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 let data12 = data11[i1];
 if(typeof data12 === "string"){
-if(!pattern0.test(data12)){
+if(!pattern1.test(data12)){
 const err21 = {instancePath:instancePath+"/inheritEnv/" + i1,schemaPath:"#/oneOf/1/properties/inheritEnv/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema18.oneOf[1].properties.inheritEnv.items,data:data12};
 if(vErrors === null){
 vErrors = [err21];
@@ -1101,7 +1104,6 @@ return errors === 0;
 }
 
 const schema21 = {"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}};
-const pattern3 = new RegExp("^https?://", "u");
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1246,7 +1248,7 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 let data8 = data7[i1];
 if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
+if(!pattern1.test(data8)){
 const err10 = {instancePath:instancePath+"/inheritEnv/" + i1,schemaPath:"#/properties/inheritEnv/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema21.properties.inheritEnv.items,data:data8};
 if(vErrors === null){
 vErrors = [err10];
@@ -1385,7 +1387,7 @@ errors++;
 if(data.url !== undefined){
 let data12 = data.url;
 if(typeof data12 === "string"){
-if(!pattern3.test(data12)){
+if(!pattern4.test(data12)){
 const err19 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema21.properties.url,data:data12};
 if(vErrors === null){
 vErrors = [err19];
@@ -1606,7 +1608,7 @@ validate15.errors = vErrors;
 return errors === 0;
 }
 
-const schema23 = {"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]};
+const schema23 = {"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"price":{"description":"What this model costs, in the profile's currency per million tokens: estimate prices a plan's worst case with it, runs record each call's cost, and budget.max_cost is spent by it. A provider without one is shown as unpriced, never as free.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"Price of a million input (prompt) tokens. A number of 0 or more.","type":"number","minimum":0},"output_per_mtok":{"description":"Price of a million output (completion) tokens. A number of 0 or more.","type":"number","minimum":0}}},"maxTokens":{"description":"The max_tokens sent when a model step sets none: it bounds each reply, so a call's worst case in money is known. A positive integer.","type":"integer","minimum":1},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]};
 
 function validate17(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1647,7 +1649,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!((((((((key0 === "type") || (key0 === "baseUrl")) || (key0 === "model")) || (key0 === "apiKeyEnv")) || (key0 === "timeoutMs")) || (key0 === "maxRetries")) || (key0 === "responseFormat")) || (key0 === "description"))){
+if(!(func2.call(schema23.oneOf[0].properties, key0))){
 const err3 = {instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema23.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
@@ -1674,7 +1676,7 @@ errors++;
 if(data.baseUrl !== undefined){
 let data1 = data.baseUrl;
 if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
+if(!pattern4.test(data1)){
 const err5 = {instancePath:instancePath+"/baseUrl",schemaPath:"#/oneOf/0/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema23.oneOf[0].properties.baseUrl,data:data1};
 if(vErrors === null){
 vErrors = [err5];
@@ -1724,7 +1726,7 @@ errors++;
 if(data.apiKeyEnv !== undefined){
 let data3 = data.apiKeyEnv;
 if(typeof data3 === "string"){
-if(!pattern0.test(data3)){
+if(!pattern1.test(data3)){
 const err9 = {instancePath:instancePath+"/apiKeyEnv",schemaPath:"#/oneOf/0/properties/apiKeyEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema23.oneOf[0].properties.apiKeyEnv,data:data3};
 if(vErrors === null){
 vErrors = [err9];
@@ -1806,10 +1808,11 @@ errors++;
 }
 }
 }
-if(data.responseFormat !== undefined){
-let data6 = data.responseFormat;
-if(!((data6 === "json_schema") || (data6 === "none"))){
-const err16 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/oneOf/0/properties/responseFormat/enum",keyword:"enum",params:{allowedValues: schema23.oneOf[0].properties.responseFormat.enum},message:"must be equal to one of the allowed values",schema:schema23.oneOf[0].properties.responseFormat.enum,parentSchema:schema23.oneOf[0].properties.responseFormat,data:data6};
+if(data.price !== undefined){
+let data6 = data.price;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.input_per_mtok === undefined){
+const err16 = {instancePath:instancePath+"/price",schemaPath:"#/oneOf/0/properties/price/required",keyword:"required",params:{missingProperty: "input_per_mtok"},message:"must have required property '"+"input_per_mtok"+"'",schema:schema23.oneOf[0].properties.price.required,parentSchema:schema23.oneOf[0].properties.price,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1818,11 +1821,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data7 = data.description;
-if(typeof data7 !== "string"){
-const err17 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data7};
+if(data6.output_per_mtok === undefined){
+const err17 = {instancePath:instancePath+"/price",schemaPath:"#/oneOf/0/properties/price/required",keyword:"required",params:{missingProperty: "output_per_mtok"},message:"must have required property '"+"output_per_mtok"+"'",schema:schema23.oneOf[0].properties.price.required,parentSchema:schema23.oneOf[0].properties.price,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1831,10 +1831,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.oneOf[0].type,parentSchema:schema23.oneOf[0],data};
+for(const key1 in data6){
+if(!((key1 === "input_per_mtok") || (key1 === "output_per_mtok"))){
+const err18 = {instancePath:instancePath+"/price",schemaPath:"#/oneOf/0/properties/price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema23.oneOf[0].properties.price,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1844,8 +1843,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema23.discriminator,parentSchema:schema23,data};
+if(data6.input_per_mtok !== undefined){
+let data7 = data6.input_per_mtok;
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err19 = {instancePath:instancePath+"/price/input_per_mtok",schemaPath:"#/oneOf/0/properties/price/properties/input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.oneOf[0].properties.price.properties.input_per_mtok,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1856,7 +1858,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema23.discriminator,parentSchema:schema23,data};
+const err20 = {instancePath:instancePath+"/price/input_per_mtok",schemaPath:"#/oneOf/0/properties/price/properties/input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.oneOf[0].properties.price.properties.input_per_mtok.type,parentSchema:schema23.oneOf[0].properties.price.properties.input_per_mtok,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1866,8 +1868,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+if(data6.output_per_mtok !== undefined){
+let data8 = data6.output_per_mtok;
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err21 = {instancePath:instancePath+"/price/output_per_mtok",schemaPath:"#/oneOf/0/properties/price/properties/output_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.oneOf[0].properties.price.properties.output_per_mtok,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1876,11 +1881,129 @@ vErrors.push(err21);
 }
 errors++;
 }
+}
+else {
+const err22 = {instancePath:instancePath+"/price/output_per_mtok",schemaPath:"#/oneOf/0/properties/price/properties/output_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema23.oneOf[0].properties.price.properties.output_per_mtok.type,parentSchema:schema23.oneOf[0].properties.price.properties.output_per_mtok,data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/price",schemaPath:"#/oneOf/0/properties/price/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.oneOf[0].properties.price.type,parentSchema:schema23.oneOf[0].properties.price,data:data6};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.maxTokens !== undefined){
+let data9 = data.maxTokens;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err24 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/oneOf/0/properties/maxTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.oneOf[0].properties.maxTokens.type,parentSchema:schema23.oneOf[0].properties.maxTokens,data:data9};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 1 || isNaN(data9)){
+const err25 = {instancePath:instancePath+"/maxTokens",schemaPath:"#/oneOf/0/properties/maxTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema23.oneOf[0].properties.maxTokens,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+if(data.responseFormat !== undefined){
+let data10 = data.responseFormat;
+if(!((data10 === "json_schema") || (data10 === "none"))){
+const err26 = {instancePath:instancePath+"/responseFormat",schemaPath:"#/oneOf/0/properties/responseFormat/enum",keyword:"enum",params:{allowedValues: schema23.oneOf[0].properties.responseFormat.enum},message:"must be equal to one of the allowed values",schema:schema23.oneOf[0].properties.responseFormat.enum,parentSchema:schema23.oneOf[0].properties.responseFormat,data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data11 = data.description;
+if(typeof data11 !== "string"){
+const err27 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.oneOf[0].type,parentSchema:schema23.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf",schema:schema23.discriminator,parentSchema:schema23,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string",schema:schema23.discriminator,parentSchema:schema23,data};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
 validate17.errors = vErrors;
 return errors === 0;
 }
 
-const pattern1 = new RegExp("^[A-Za-z0-9_-]+$", "u");
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://rlm-plan.dev/schemas/host-profile.schema.json" */;
@@ -2004,7 +2127,7 @@ if(data.budget !== undefined){
 let data4 = data.budget;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key1 in data4){
-if(!((((((((key1 === "max_steps") || (key1 === "max_depth")) || (key1 === "max_parallel")) || (key1 === "max_model_calls")) || (key1 === "max_tool_calls")) || (key1 === "max_context_ops")) || (key1 === "max_output_bytes")) || (key1 === "time_limit"))){
+if(!(func2.call(schema11.properties.budget.properties, key1))){
 const err8 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.budget,data:data4};
 if(vErrors === null){
 vErrors = [err8];
@@ -2215,9 +2338,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.budget.type,parentSchema:schema11.properties.budget,data:data4};
+if(data4.max_cost !== undefined){
+let data13 = data4.max_cost;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err25 = {instancePath:instancePath+"/budget/max_cost",schemaPath:"#/properties/budget/properties/max_cost/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.budget.properties.max_cost,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2227,10 +2352,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.parallel !== undefined){
-let data13 = data.parallel;
-if(!((data13 === "concurrent") || (data13 === "sequential"))){
-const err26 = {instancePath:instancePath+"/parallel",schemaPath:"#/properties/parallel/enum",keyword:"enum",params:{allowedValues: schema11.properties.parallel.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.parallel.enum,parentSchema:schema11.properties.parallel,data:data13};
+else {
+const err26 = {instancePath:instancePath+"/budget/max_cost",schemaPath:"#/properties/budget/properties/max_cost/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.budget.properties.max_cost.type,parentSchema:schema11.properties.budget.properties.max_cost,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2240,12 +2363,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.context !== undefined){
-let data14 = data.context;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key2 in data14){
-if(!((key2 === "max_results") || (key2 === "max_bytes"))){
-const err27 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.context,data:data14};
+}
+else {
+const err27 = {instancePath:instancePath+"/budget",schemaPath:"#/properties/budget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.budget.type,parentSchema:schema11.properties.budget,data:data4};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2255,10 +2375,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data14.max_results !== undefined){
-let data15 = data14.max_results;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err28 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_results.type,parentSchema:schema11.properties.context.properties.max_results,data:data15};
+if(data.currency !== undefined){
+let data14 = data.currency;
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+const err28 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema11.properties.currency,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2267,9 +2388,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 1 || isNaN(data15)){
-const err29 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_results,data:data15};
+}
+else {
+const err29 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.currency.type,parentSchema:schema11.properties.currency,data:data14};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2279,11 +2400,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-if(data14.max_bytes !== undefined){
-let data16 = data14.max_bytes;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err30 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_bytes.type,parentSchema:schema11.properties.context.properties.max_bytes,data:data16};
+if(data.parallel !== undefined){
+let data15 = data.parallel;
+if(!((data15 === "concurrent") || (data15 === "sequential"))){
+const err30 = {instancePath:instancePath+"/parallel",schemaPath:"#/properties/parallel/enum",keyword:"enum",params:{allowedValues: schema11.properties.parallel.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.parallel.enum,parentSchema:schema11.properties.parallel,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2292,9 +2412,13 @@ vErrors.push(err30);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 1 || isNaN(data16)){
-const err31 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_bytes,data:data16};
+}
+if(data.context !== undefined){
+let data16 = data.context;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key2 in data16){
+if(!((key2 === "max_results") || (key2 === "max_bytes"))){
+const err31 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.context,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2304,10 +2428,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.context.type,parentSchema:schema11.properties.context,data:data14};
+if(data16.max_results !== undefined){
+let data17 = data16.max_results;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err32 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_results.type,parentSchema:schema11.properties.context.properties.max_results,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2316,15 +2440,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data.inputs !== undefined){
-let data17 = data.inputs;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key3 in data17){
-const _errs39 = errors;
-if(typeof key3 === "string"){
-if(func3(key3) < 1){
-const err33 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.inputs.propertyNames,data:key3,propertyName:key3};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 1 || isNaN(data17)){
+const err33 = {instancePath:instancePath+"/context/max_results",schemaPath:"#/properties/context/properties/max_results/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_results,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2334,9 +2452,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-var valid6 = _errs39 === errors;
-if(!valid6){
-const err34 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema11.properties.inputs.propertyNames,parentSchema:schema11.properties.inputs,data:data17};
+}
+if(data16.max_bytes !== undefined){
+let data18 = data16.max_bytes;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err34 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.context.properties.max_bytes.type,parentSchema:schema11.properties.context.properties.max_bytes,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2345,16 +2465,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-for(const key4 in data17){
-if(!(validate11(data17[key4], {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data17,parentDataProperty:key4,rootData}))){
-vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.inputs.type,parentSchema:schema11.properties.inputs,data:data17};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 1 || isNaN(data18)){
+const err35 = {instancePath:instancePath+"/context/max_bytes",schemaPath:"#/properties/context/properties/max_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.context.properties.max_bytes,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2364,14 +2477,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.tools !== undefined){
-let data19 = data.tools;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key5 in data19){
-const _errs44 = errors;
-if(typeof key5 === "string"){
-if(func3(key5) < 1){
-const err36 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.tools.propertyNames,data:key5,propertyName:key5};
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.context.type,parentSchema:schema11.properties.context,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2381,9 +2490,14 @@ vErrors.push(err36);
 errors++;
 }
 }
-var valid8 = _errs44 === errors;
-if(!valid8){
-const err37 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema11.properties.tools.propertyNames,parentSchema:schema11.properties.tools,data:data19};
+if(data.inputs !== undefined){
+let data19 = data.inputs;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key3 in data19){
+const _errs43 = errors;
+if(typeof key3 === "string"){
+if(func3(key3) < 1){
+const err37 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.inputs.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2393,15 +2507,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-for(const key6 in data19){
-if(!(validate13(data19[key6], {instancePath:instancePath+"/tools/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data19,parentDataProperty:key6,rootData}))){
-vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.tools.type,parentSchema:schema11.properties.tools,data:data19};
+var valid6 = _errs43 === errors;
+if(!valid6){
+const err38 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema11.properties.inputs.propertyNames,parentSchema:schema11.properties.inputs,data:data19};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2411,14 +2519,15 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.mcpServers !== undefined){
-let data21 = data.mcpServers;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key7 in data21){
-const _errs49 = errors;
-if(typeof key7 === "string"){
-if(func3(key7) < 1){
-const err39 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
+for(const key4 in data19){
+if(!(validate11(data19[key4], {instancePath:instancePath+"/inputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data19,parentDataProperty:key4,rootData}))){
+vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.inputs.type,parentSchema:schema11.properties.inputs,data:data19};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2427,8 +2536,15 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(!pattern1.test(key7)){
-const err40 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
+}
+if(data.tools !== undefined){
+let data21 = data.tools;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key5 in data21){
+const _errs48 = errors;
+if(typeof key5 === "string"){
+if(func3(key5) < 1){
+const err40 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.tools.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2438,9 +2554,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-var valid10 = _errs49 === errors;
-if(!valid10){
-const err41 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema11.properties.mcpServers.propertyNames,parentSchema:schema11.properties.mcpServers,data:data21};
+var valid8 = _errs48 === errors;
+if(!valid8){
+const err41 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema11.properties.tools.propertyNames,parentSchema:schema11.properties.tools,data:data21};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2450,15 +2566,15 @@ vErrors.push(err41);
 errors++;
 }
 }
-for(const key8 in data21){
-if(!(validate15(data21[key8], {instancePath:instancePath+"/mcpServers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data21,parentDataProperty:key8,rootData}))){
-vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+for(const key6 in data21){
+if(!(validate13(data21[key6], {instancePath:instancePath+"/tools/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data21,parentDataProperty:key6,rootData}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.mcpServers.type,parentSchema:schema11.properties.mcpServers,data:data21};
+const err42 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.tools.type,parentSchema:schema11.properties.tools,data:data21};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2468,12 +2584,14 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.journal !== undefined){
-let data23 = data.journal;
+if(data.mcpServers !== undefined){
+let data23 = data.mcpServers;
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-for(const key9 in data23){
-if(!((key9 === "dir") || (key9 === "enabled"))){
-const err43 = {instancePath:instancePath+"/journal",schemaPath:"#/properties/journal/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.journal,data:data23};
+for(const key7 in data23){
+const _errs53 = errors;
+if(typeof key7 === "string"){
+if(func3(key7) < 1){
+const err43 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2482,12 +2600,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data23.dir !== undefined){
-let data24 = data23.dir;
-if(typeof data24 === "string"){
-if(func3(data24) < 1){
-const err44 = {instancePath:instancePath+"/journal/dir",schemaPath:"#/properties/journal/properties/dir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.journal.properties.dir,data:data24};
+if(!pattern2.test(key7)){
+const err44 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema11.properties.mcpServers.propertyNames,data:key7,propertyName:key7};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2497,8 +2611,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-else {
-const err45 = {instancePath:instancePath+"/journal/dir",schemaPath:"#/properties/journal/properties/dir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.journal.properties.dir.type,parentSchema:schema11.properties.journal.properties.dir,data:data24};
+var valid10 = _errs53 === errors;
+if(!valid10){
+const err45 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema11.properties.mcpServers.propertyNames,parentSchema:schema11.properties.mcpServers,data:data23};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2508,10 +2623,15 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data23.enabled !== undefined){
-let data25 = data23.enabled;
-if(typeof data25 !== "boolean"){
-const err46 = {instancePath:instancePath+"/journal/enabled",schemaPath:"#/properties/journal/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.journal.properties.enabled.type,parentSchema:schema11.properties.journal.properties.enabled,data:data25};
+for(const key8 in data23){
+if(!(validate15(data23[key8], {instancePath:instancePath+"/mcpServers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data23,parentDataProperty:key8,rootData}))){
+vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.mcpServers.type,parentSchema:schema11.properties.mcpServers,data:data23};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2521,9 +2641,12 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/journal",schemaPath:"#/properties/journal/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.journal.type,parentSchema:schema11.properties.journal,data:data23};
+if(data.journal !== undefined){
+let data25 = data.journal;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+for(const key9 in data25){
+if(!((key9 === "dir") || (key9 === "enabled"))){
+const err47 = {instancePath:instancePath+"/journal",schemaPath:"#/properties/journal/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.journal,data:data25};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2533,12 +2656,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data.telemetry !== undefined){
-let data26 = data.telemetry;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key10 in data26){
-if(!(key10 === "otlp")){
-const err48 = {instancePath:instancePath+"/telemetry",schemaPath:"#/properties/telemetry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.telemetry,data:data26};
+if(data25.dir !== undefined){
+let data26 = data25.dir;
+if(typeof data26 === "string"){
+if(func3(data26) < 1){
+const err48 = {instancePath:instancePath+"/journal/dir",schemaPath:"#/properties/journal/properties/dir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.journal.properties.dir,data:data26};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2548,11 +2670,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data26.otlp !== undefined){
-let data27 = data26.otlp;
-if(typeof data27 === "string"){
-if(!pattern3.test(data27)){
-const err49 = {instancePath:instancePath+"/telemetry/otlp",schemaPath:"#/properties/telemetry/properties/otlp/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema11.properties.telemetry.properties.otlp,data:data27};
+else {
+const err49 = {instancePath:instancePath+"/journal/dir",schemaPath:"#/properties/journal/properties/dir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.journal.properties.dir.type,parentSchema:schema11.properties.journal.properties.dir,data:data26};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2562,8 +2681,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/telemetry/otlp",schemaPath:"#/properties/telemetry/properties/otlp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.telemetry.properties.otlp.type,parentSchema:schema11.properties.telemetry.properties.otlp,data:data27};
+if(data25.enabled !== undefined){
+let data27 = data25.enabled;
+if(typeof data27 !== "boolean"){
+const err50 = {instancePath:instancePath+"/journal/enabled",schemaPath:"#/properties/journal/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.journal.properties.enabled.type,parentSchema:schema11.properties.journal.properties.enabled,data:data27};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2575,7 +2696,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/telemetry",schemaPath:"#/properties/telemetry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.telemetry.type,parentSchema:schema11.properties.telemetry,data:data26};
+const err51 = {instancePath:instancePath+"/journal",schemaPath:"#/properties/journal/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.journal.type,parentSchema:schema11.properties.journal,data:data25};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2585,10 +2706,12 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.sandbox !== undefined){
-let data28 = data.sandbox;
-if(!(((data28 === "preferred") || (data28 === "required")) || (data28 === "off"))){
-const err52 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/enum",keyword:"enum",params:{allowedValues: schema11.properties.sandbox.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.sandbox.enum,parentSchema:schema11.properties.sandbox,data:data28};
+if(data.telemetry !== undefined){
+let data28 = data.telemetry;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key10 in data28){
+if(!(key10 === "otlp")){
+const err52 = {instancePath:instancePath+"/telemetry",schemaPath:"#/properties/telemetry/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema11.properties.telemetry,data:data28};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -2598,14 +2721,11 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data.providers !== undefined){
-let data29 = data.providers;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-for(const key11 in data29){
-const _errs67 = errors;
-if(typeof key11 === "string"){
-if(func3(key11) < 1){
-const err53 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.providers.propertyNames,data:key11,propertyName:key11};
+if(data28.otlp !== undefined){
+let data29 = data28.otlp;
+if(typeof data29 === "string"){
+if(!pattern4.test(data29)){
+const err53 = {instancePath:instancePath+"/telemetry/otlp",schemaPath:"#/properties/telemetry/properties/otlp/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema11.properties.telemetry.properties.otlp,data:data29};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2615,9 +2735,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-var valid14 = _errs67 === errors;
-if(!valid14){
-const err54 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.providers.propertyNames,parentSchema:schema11.properties.providers,data:data29};
+else {
+const err54 = {instancePath:instancePath+"/telemetry/otlp",schemaPath:"#/properties/telemetry/properties/otlp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.telemetry.properties.otlp.type,parentSchema:schema11.properties.telemetry.properties.otlp,data:data29};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2627,15 +2746,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-for(const key12 in data29){
-if(!(validate17(data29[key12], {instancePath:instancePath+"/providers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data29,parentDataProperty:key12,rootData}))){
-vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err55 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.providers.type,parentSchema:schema11.properties.providers,data:data29};
+const err55 = {instancePath:instancePath+"/telemetry",schemaPath:"#/properties/telemetry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.telemetry.type,parentSchema:schema11.properties.telemetry,data:data28};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2645,10 +2758,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data31 = data.result;
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
-const err56 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.result.type,parentSchema:schema11.properties.result,data:data31};
+if(data.sandbox !== undefined){
+let data30 = data.sandbox;
+if(!(((data30 === "preferred") || (data30 === "required")) || (data30 === "off"))){
+const err56 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/enum",keyword:"enum",params:{allowedValues: schema11.properties.sandbox.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.sandbox.enum,parentSchema:schema11.properties.sandbox,data:data30};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2658,14 +2771,74 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-else {
-const err57 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.providers !== undefined){
+let data31 = data.providers;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+for(const key11 in data31){
+const _errs71 = errors;
+if(typeof key11 === "string"){
+if(func3(key11) < 1){
+const err57 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.providers.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
+}
+errors++;
+}
+}
+var valid14 = _errs71 === errors;
+if(!valid14){
+const err58 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.providers.propertyNames,parentSchema:schema11.properties.providers,data:data31};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+for(const key12 in data31){
+if(!(validate17(data31[key12], {instancePath:instancePath+"/providers/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data31,parentDataProperty:key12,rootData}))){
+vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/providers",schemaPath:"#/properties/providers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.providers.type,parentSchema:schema11.properties.providers,data:data31};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+let data33 = data.result;
+if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
+const err60 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.result.type,parentSchema:schema11.properties.result,data:data33};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
 }
 errors++;
 }

@@ -10,6 +10,7 @@ import type { StepIdentity } from "../events";
 import type { ModelRequest, RunHost } from "../host";
 import { hostValue } from "../hostValue";
 import type { CallInterceptor, HostCall } from "../observer";
+import { callUsage, inputTokenBound, outputTokenBound, unpricedReason, worstCallCost } from "../../plan/modelCost";
 
 /** What a host step needs of the run it belongs to, in the frame `F` the step runs in. */
 export interface HostStepRun<F extends { readonly signal: AbortSignal }> {
@@ -27,6 +28,10 @@ export interface HostStepRun<F extends { readonly signal: AbortSignal }> {
   outputBytesLeft(): number;
   /** Fails the step as the output budget does for a value of `requested` bytes over what is left. */
   refuseOutput(requested: number): never;
+  /** Holds a model call's worst case against max_cost (BudgetMeter.holdCost); returns what it holds. */
+  holdCost(worst: number | undefined, why: string | undefined): number;
+  /** A model call ended: releases what it held and spends what it cost. */
+  settleCost(held: number, cost: number | null): void;
 }
 
 export async function contextStep<F extends { readonly signal: AbortSignal }>(
@@ -74,26 +79,42 @@ export async function modelStep<F extends { readonly signal: AbortSignal }>(
   const provider = run.host.providers?.get(step.provider);
   if (!provider) return fail(unregistered("unknown_provider", step.provider));
   const request: ModelRequest = { messages: [{ role: "user", content: prompt }], options: step.options };
-  const reply = await callHost(
-    run,
-    frame,
-    {
-      kind: "model",
-      name: step.provider,
-      ...(provider.model === undefined ? {} : { model: provider.model }),
-      request,
-      step: run.identity(step, frame),
-      signal: frame.signal,
-    },
-    () => provider.complete(request, { signal: frame.signal, provider: step.provider }),
-    (error) => ({
-      phase: "execute",
-      kind: "model_error",
-      provider: step.provider,
-      cause: safeErrorText(error),
-      message: `provider ${quoted(step.provider)} failed: ${safeErrorText(error)}`,
-    }),
+  const costing = provider.costing;
+  // Before the call: its worst case must fit what is left of max_cost (a step error here, no call made).
+  const maxTokens = outputTokenBound(request.options, costing);
+  const held = run.holdCost(
+    worstCallCost(costing, inputTokenBound(request.messages), maxTokens),
+    unpricedReason(step.provider, costing, maxTokens),
   );
+  let reply: unknown;
+  try {
+    reply = await callHost(
+      run,
+      frame,
+      {
+        kind: "model",
+        name: step.provider,
+        ...(provider.model === undefined ? {} : { model: provider.model }),
+        request,
+        ...(costing === undefined ? {} : { costing }),
+        step: run.identity(step, frame),
+        signal: frame.signal,
+      },
+      () => provider.complete(request, { signal: frame.signal, provider: step.provider }),
+      (error) => ({
+        phase: "execute",
+        kind: "model_error",
+        provider: step.provider,
+        cause: safeErrorText(error),
+        message: `provider ${quoted(step.provider)} failed: ${safeErrorText(error)}`,
+      }),
+    );
+  } catch (error) {
+    // A failed call has no usage to count: what it held goes back.
+    run.settleCost(held, 0);
+    throw error;
+  }
+  run.settleCost(held, callUsage(reply, request, costing).cost);
   return hostValue(reply, () => ({
     phase: "execute",
     kind: "model_error",
