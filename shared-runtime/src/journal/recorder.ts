@@ -35,13 +35,9 @@ import {
 import type { BatchWriter } from "./journalFile";
 import type { Database } from "./sqlite";
 import { isJournalDamage, type JournalStore } from "./journalStore";
+import type { RunOrigin } from "./runOrigin";
 
-/** Who started the run. */
-/** Who started a run; `step` is one step run alone (`run PLAN --step PATH --bindings JSON`, Test This Step). */
-export type RunOrigin = "cli" | "editor" | "debugger" | "test" | "worker" | "step";
-
-/** Every origin, in the order `runs list --origin` offers them. */
-export const RUN_ORIGINS: readonly RunOrigin[] = Object.freeze(["cli", "editor", "debugger", "test", "worker", "step"]);
+export { RUN_ORIGINS, type RunOrigin } from "./runOrigin";
 
 export interface RecordingMeta {
   readonly origin: RunOrigin;
@@ -101,8 +97,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     this.texts.set(planDigest, planText);
     const hostDigest = meta.hostProfile ? digestOf(meta.hostProfile.text) : null;
     if (hostDigest && hostText !== undefined) this.texts.set(hostDigest, hostText);
-    const currency: JsonObject = meta.currency === undefined ? {} : { currency: meta.currency };
-    this.details = { options: mask.maskValue(meta.options), ...currency };
+    this.details = { options: mask.maskValue(meta.options), ...(meta.currency ? { currency: meta.currency } : {}) };
     this.statusBefore = resumed?.run.status ?? "running";
     if (resumed) {
       this.run = {

@@ -12,7 +12,7 @@ import { stringProperty } from "../planTree";
 import { indentationOf } from "../quickFixes/fixKit";
 import { refusal, replaced, type RefactorOutcome } from "./outcome";
 import { checkRefactoring } from "./refactorCheck";
-import { stepRunAt } from "./stepRun";
+import { stepRunAt } from "./selectedSteps";
 import { dedentLines, indentLines, indentUnit, lineIndent, snippetLiteral, spanText } from "./stepText";
 
 /**

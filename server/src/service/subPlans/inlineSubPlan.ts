@@ -10,7 +10,7 @@ import type { AnalyzedPlan } from "../analyzedPlan";
 import { propertyValue } from "../planTree";
 import { refusal, replaced, type RefactorOutcome } from "./outcome";
 import { checkRefactoring } from "./refactorCheck";
-import { stepAtOffset } from "./stepRun";
+import { stepAtOffset } from "./selectedSteps";
 import { dedentLines, firstTokenAfter, hasComment, lineIndent } from "./stepText";
 
 const TITLE = "Inline the sub-plan";
