@@ -28,6 +28,8 @@ export interface JournalArgs {
   readonly resume: number | undefined;
   /** --otlp URL. */
   readonly otlp: string | undefined;
+  /** --as NAME. */
+  readonly as?: string;
 }
 
 interface Writer {
@@ -108,6 +110,7 @@ export function runLife(args: JournalArgs, stderr: Writer): RunLife {
         ? { journal: { dir: args.journal } }
         : {}),
     ...(args.otlp !== undefined ? { otlp: args.otlp } : {}),
+    ...(args.as !== undefined ? { startedBy: args.as } : {}),
     onNotice: (message) => void stderr.write(`rlm-plan: ${message}\n`),
   };
 }

@@ -32,6 +32,8 @@ export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STA
        rlm-plan runs diff A B [--json] [--format text|json|github]
        rlm-plan runs export RUN
        rlm-plan runs prune [--keep N] [--older-than AGE]
+       rlm-plan runs approve RUN [--step PATH] --as NAME --reason TEXT
+       rlm-plan runs deny RUN [--step PATH] --as NAME --reason TEXT
        (each takes --journal DIR)`;
 
 export const RUNS_HELP = `rlm-plan runs: the run journal (every rlm-plan run is recorded unless --no-journal)
@@ -47,7 +49,7 @@ command first says which journal it read.
   list      runs, newest first: id, status, start, time, plan, error, and where it came from
             (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP)
             --plan PLAN      runs of this plan file (name or path)
-            --status STATUS  running, interrupted, ok, failed or cancelled
+            --status STATUS  running, interrupted, waiting, ok, failed or cancelled
             --origin ORIGIN  runs started from cli, editor, debugger, test or worker
             --case TEXT      runs of rlm-plan test whose FILE#CASE holds TEXT
             --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
@@ -66,6 +68,11 @@ command first says which journal it read.
             tool request (masked) with its reply or error
   prune     removes finished and interrupted runs: --keep N keeps the newest N, --older-than AGE
             removes those started longer ago (default: --older-than 30d)
+  approve   a vote for the step run RUN waits at (--step PATH when several wait), as NAME
+            (one of the rule's approvers), for the reason TEXT; bound to the action's hash,
+            recorded for good. Once the quorum approves, the run is resumed here and the step
+            runs; the exit status is then the run's (docs/approvals.md)
+  deny      a vote against: one denial of an approver fails the run at the step (approval_denied)
 
 A run that did not finish (interrupted or cancelled) can be continued: rlm-plan run --resume RUN.
 Any run can be forked from one of its steps: rlm-plan run --from RUN --step PATH [--set NAME=JSON].
@@ -78,11 +85,16 @@ interface RunsIo {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "ok", "failed", "cancelled"];
+const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "waiting", "ok", "failed", "cancelled"];
 const ORIGINS: readonly RunOrigin[] = ["cli", "editor", "debugger", "test", "worker"];
 
 /** Runs `rlm-plan runs` with the arguments after "runs". Never throws. */
-export function runsCommand(argv: readonly string[], unguarded: RunsIo): number {
+export function runsCommand(argv: readonly string[], unguarded: RunsIo): number | Promise<number> {
+  const [sub, ...rest] = argv;
+  // A vote may resume the run: its modules (the run's) only then.
+  if (sub === "approve" || sub === "deny")
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require("./runsApprove") as typeof import("./runsApprove")).runsVoteCommand(sub, rest, unguarded);
   const sink = openSink(unguarded, { env: unguarded.env ?? process.env });
   try {
     return runsWith(argv, sink);
@@ -97,7 +109,7 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
     io.stderr.write(usageErrorText(message, "runs"));
     return 2;
   };
-  if (sub === undefined) return usage("runs needs list, show, diff, export or prune");
+  if (sub === undefined) return usage("runs needs list, show, diff, export, prune, approve or deny");
   if (sub === "diff") return runsDiffCommand(rest, io, RUNS_HELP);
   if (sub === "--help" || sub === "-h" || sub === "help") {
     io.stdout.write(`${RUNS_HELP}\n`);

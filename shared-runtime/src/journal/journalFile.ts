@@ -19,7 +19,7 @@
 
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "./schema";
+import { ADDED_RUN_COLUMNS, APPLICATION_ID, APPROVALS_SCHEMA, JOURNAL_FORMAT, SCHEMA } from "./schema";
 import { LogSync } from "./logSync";
 import { statement } from "./rows";
 import { isDamage, sqlite, type Database } from "./sqlite";
@@ -329,6 +329,7 @@ function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: s
       if ((db.pragma("user_version", { simple: true }) as number) !== 0) return;
       db.pragma("auto_vacuum = INCREMENTAL");
       db.exec(SCHEMA);
+      db.exec(APPROVALS_SCHEMA);
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${JOURNAL_FORMAT}`);
     }).immediate();
@@ -340,10 +341,17 @@ function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: s
 function addMissingColumns(db: Database): void {
   const has = (name: string) =>
     (db.prepare("SELECT count(*) AS n FROM pragma_table_info('runs') WHERE name = ?").get(name) as { n: number }).n > 0;
-  if (ADDED_RUN_COLUMNS.every((column) => has(column.name))) return;
+  const approvals = () =>
+    (
+      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'approvals_kept_with_run'").get() as {
+        n: number;
+      }
+    ).n > 0;
+  if (ADDED_RUN_COLUMNS.every((column) => has(column.name)) && approvals()) return;
   db.transaction(() => {
     // Another process may have added them between our read and our write lock.
     for (const column of ADDED_RUN_COLUMNS) if (!has(column.name)) db.exec(`ALTER TABLE runs ADD COLUMN ${column.sql}`);
+    db.exec(APPROVALS_SCHEMA);
   }).immediate();
 }
 

@@ -12,7 +12,7 @@ import { hostname } from "node:os";
 import { basename } from "node:path";
 import { exactJsonText, type JsonObject } from "../json";
 import type { RunEvent } from "../run/events";
-import { safeErrorText } from "../run/errors";
+import { APPROVAL_KINDS, RunFailure, safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
 import { callIdentity, digestOf, holdsHandle } from "./requestKey";
@@ -243,8 +243,10 @@ export class RunRecorder implements RunObserver, BatchWriter {
       row.replayable = identity.whole && text !== undefined && !holdsHandle(reply) ? 1 : 0;
       return reply;
     } catch (error) {
-      // A call the run or its branch abandoned has no reply to replay: it runs again on resume.
-      if (call.signal.aborted) row.status = "abandoned";
+      // A call the run or its branch abandoned has no reply to replay: it runs again on resume;
+      // nor has one an approval rule held, which was never made.
+      if (call.signal.aborted || (error instanceof RunFailure && APPROVAL_KINDS.has(error.error.kind)))
+        row.status = "abandoned";
       else {
         row.status = "error";
         row.error = this.meta.mask.mask(safeErrorText(error));
@@ -261,7 +263,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     const run = this.run;
     // A resume that never got to execute (a key unset, a program gone) leaves the run resumable.
     if (this.book && report.stage !== "execute") run.status = this.statusBefore;
-    else run.status = report.ok ? "ok" : report.error?.["kind"] === "cancelled" ? "cancelled" : "failed";
+    else run.status = report.ok ? "ok" : endStatus(String(report.error?.["kind"] ?? ""));
     run.stage = report.stage;
     run.error_kind = report.ok ? null : String(report.error?.["kind"] ?? "");
     run.ended_at = Date.now();
@@ -393,4 +395,10 @@ export class RunRecorder implements RunObserver, BatchWriter {
       // a listener's failure is its own
     }
   }
+}
+
+/** A failed run's status by its error: a step held for approval leaves it waiting (docs/approvals.md). */
+function endStatus(kind: string): RunRow["status"] {
+  if (kind === "cancelled") return "cancelled";
+  return kind === "approval_pending" ? "waiting" : "failed";
 }

@@ -2,8 +2,8 @@
 
 import type { Database, Statement } from "./sqlite";
 
-/** A run's status: `running` until it ends; a `running` run whose process is gone is shown as `interrupted`. */
-export type RunStatus = "running" | "ok" | "failed" | "cancelled";
+/** A run's status: `running` until it ends; a `running` run whose process is gone is shown as `interrupted`; `waiting` for people to approve a step (docs/approvals.md). */
+export type RunStatus = "running" | "waiting" | "ok" | "failed" | "cancelled";
 
 export interface RunRow {
   id: number;
