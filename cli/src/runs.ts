@@ -4,6 +4,7 @@
 // workspace's (.rlm-plan/ in this folder or above, or beside the host profile) or --journal DIR.
 
 import {
+  approvalLog,
   JournalStore,
   listRuns,
   parseRunId,
@@ -25,6 +26,7 @@ import { RunEventLines } from "./runEventPrinter";
 import { readOptions } from "./options";
 import { runsDiffCommand } from "./runsDiff";
 import { journalReadError, openRunsJournal } from "./runsStore";
+import { approvalLines } from "./runsApprovals";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
                           [--since WHEN] [--limit N] [--json]
@@ -184,8 +186,11 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
           io.stderr.write(`rlm-plan: there is no run ${id} in ${shownFile(shownPath(store.file))}\n`);
           return 1;
         }
-        if (sub === "export" || options.flags.has("--json")) io.stdout.json(`${JSON.stringify(run, null, 2)}\n`);
-        else io.stdout.write(showText(run));
+        const approvals = approvalLog(store, id);
+        // The approvals log beside the run, only where there is one (docs/approvals.md).
+        const shown = approvals.length > 0 ? { ...run, approvals } : run;
+        if (sub === "export" || options.flags.has("--json")) io.stdout.json(`${JSON.stringify(shown, null, 2)}\n`);
+        else io.stdout.write(showText(run, approvalLines(approvals)));
         return 0;
       }
       default:
@@ -284,7 +289,7 @@ function prune(store: JournalStore, values: ReadonlyMap<string, string>, io: Run
 }
 
 /** `show`'s text: what the run was, how it went, what it cost against its estimate. */
-export function showText(run: RunDetail): string {
+export function showText(run: RunDetail, approvals: readonly string[] = []): string {
   const out: string[] = [];
   const d = run.details as Record<string, unknown>;
   out.push(
@@ -337,6 +342,7 @@ export function showText(run: RunDetail): string {
   out.push(
     `  output bytes ${String(spent["output_bytes"] ?? "-").padStart(4)}  ${"".padStart(21)}  ${String(budget["max_output_bytes"] ?? "-").padStart(6)}`,
   );
+  out.push(...approvals);
   const model = run.calls.filter((c) => c.kind === "model").length;
   const tool = run.calls.filter((c) => c.kind === "tool").length;
   out.push("", `calls: ${model} model, ${tool} tool (rlm-plan runs export ${run.id} has them, masked)`);

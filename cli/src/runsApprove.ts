@@ -4,7 +4,7 @@
 // this command resumes the run itself, in this process, as `run --resume RUN` would: the approved
 // step runs, or the run fails there; its exit status is then the run's.
 
-import { castVote, JournalStore, parseRunId, runIdRefusal } from "@rlm-plan/core/journal";
+import { castVote, JournalStore, parseRunId, runIdRefusal, waitingProcess } from "@rlm-plan/core/journal";
 import { parseStepPath, stepPathText } from "@rlm-plan/core/json";
 import { lineText } from "./guardedOutput";
 import { readOptions } from "./options";
@@ -93,7 +93,13 @@ function vote(decision: "approve" | "deny", argv: readonly string[], io: OutputS
       );
       return 0;
     }
-    io.stderr.write(`rlm-plan: ${state.state === "approved" ? "the quorum approved" : "denied"}: resuming run ${id}\n`);
+    const decided = state.state === "approved" ? "the quorum approved" : "denied";
+    const waiter = waitingProcess(store, id);
+    if (waiter !== undefined) {
+      io.stderr.write(`rlm-plan: ${decided}: run ${id}'s own process (${waiter}) waits for it and goes on\n`);
+      return 0;
+    }
+    io.stderr.write(`rlm-plan: ${decided}: resuming run ${id}\n`);
     return ["--resume", String(id), "--journal", store.dir];
   } catch (error) {
     io.stderr.write(journalReadError(store, error));

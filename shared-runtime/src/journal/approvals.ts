@@ -5,6 +5,7 @@
 
 import type { JsonObject } from "../json";
 import type { JournalStore } from "./journalStore";
+import { processAlive } from "./liveness";
 
 /** What a request holds: the action (masked for display; its hash is of the whole) and the rule's terms. */
 export interface ApprovalRequest {
@@ -276,4 +277,15 @@ export function runDigests(
   const row = store.db.prepare("SELECT plan_digest, host_digest FROM runs WHERE id = ?").get(runId) as
     { plan_digest: string; host_digest: string | null } | undefined;
   return { plan: row?.plan_digest ?? "", host: row?.host_digest ?? null };
+}
+
+/**
+ * The process that recorded waiting run `runId`, when it is alive and so waits for the decision
+ * itself (`run --wait`): a vote then leaves the resume to it.
+ */
+export function waitingProcess(store: JournalStore, runId: number): number | undefined {
+  const row = store.db.prepare("SELECT status, pid, machine, process FROM runs WHERE id = ?").get(runId) as
+    { status: string; pid: number | null; machine: string | null; process: string | null } | undefined;
+  if (!row || row.status !== "waiting" || row.pid === process.pid) return undefined;
+  return processAlive(row.pid, row.machine, row.process) ? (row.pid ?? undefined) : undefined;
 }
