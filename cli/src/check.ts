@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { SKIPPED_FOLDERS, type UnreadableFolder } from "@rlm-plan/core/workspaceFiles";
 import type { Command } from "./args";
 import { githubAnnotations, sarifLog } from "./checkFormats";
+import { approvalLines, approvalNotices, type PlanApprovals } from "./approvalLines";
 import { commandData } from "./sink";
 import { expandTargets } from "./checkTargets";
 import type { McpDiscovery } from "@rlm-plan/core/host";
@@ -45,6 +46,8 @@ export interface CheckNotes {
   readonly unsandboxed?: ReadonlyMap<string, string>;
   /** Said once: a profile preflighted that names tools but has no lock (rlmplan.lock.json). */
   readonly unpinned?: string;
+  /** Per plan file under a profile with approval rules: the steps that can need approval (docs/approvals.md). */
+  readonly approvals?: ReadonlyMap<string, PlanApprovals>;
 }
 
 /** A plan's session (or why there is none), opened once per check. */
@@ -154,6 +157,7 @@ function* checkSteps(
   const started = new Map<string, readonly string[]>();
   const unsandboxed = new Map<string, string>();
   let unpinned: string | undefined;
+  const approvals = new Map<string, PlanApprovals>();
   let done = 0;
   for (const target of expansion.targets) {
     if (done > 0) yield { done, of: expansion.targets.length };
@@ -200,6 +204,14 @@ function* checkSteps(
       hostGate: gated,
       modelText: command.modelText,
     });
+    const forecast = report.errors === 0 ? session.approvalForecast() : undefined;
+    if (forecast && report.analysis)
+      approvals.set(target.file, {
+        file: target.file,
+        text: session.text ?? "",
+        document: report.analysis.document,
+        forecast,
+      });
     const preflight = preflights?.get(target.file);
     if (preflights !== undefined && opened.hostFile === undefined) {
       io.err(
@@ -228,6 +240,7 @@ function* checkSteps(
     started,
     unsandboxed,
     ...(unpinned !== undefined ? { unpinned } : {}),
+    approvals,
   };
   print(command, io, checked, version, notes);
   const failed =
@@ -273,6 +286,8 @@ function print(
         // Our own words, but they name servers and files from the profile: escaped like annotations.
         for (const note of said) io.sink.stdout.workflowCommand(`::notice title=rlm-plan::${commandData(note)}`);
         for (const item of githubAnnotations(checked, cwd)) io.sink.stdout.workflowCommand(item);
+        for (const plan of notes.approvals?.values() ?? [])
+          for (const item of approvalNotices(plan, cwd)) io.sink.stdout.workflowCommand(item);
       } else for (const note of said) io.err(`rlm-plan: ${lineText(note)}\n`);
       for (const report of checked) {
         if (report.readError !== undefined) {
@@ -282,6 +297,9 @@ function print(
         if (command.format === "text")
           for (const problem of report.problems)
             for (const item of problemLines(report.file, problem, io.style)) lines.push(item);
+        const planApprovals = notes.approvals?.get(report.file);
+        if (command.format === "text" && planApprovals)
+          for (const item of approvalLines(planApprovals)) lines.push(item);
         lines.push(summaryLine(report, io.style));
       }
       if (lines.length > 0) io.out(`${lines.join("\n")}\n`);

@@ -17,6 +17,7 @@ import {
 import type { AnalysisPolicy } from "@rlm-plan/core/analysis";
 import { hostErrorLines, sessionFor } from "./checkSession";
 import { readErrorOf, reportText } from "./report";
+import { approvalJson, approvalLines } from "./approvalLines";
 
 /** The session's budget and data limits: the profile's capabilities are check's business. */
 function estimatePolicy({ budget, dataLimits }: AnalysisPolicy): AnalysisPolicy {
@@ -65,6 +66,8 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     .map((row) => ({ budget: row.name, field: row.field, estimated: row.estimate, limit: row.limit }));
   const ok = estimate !== undefined && exceeded.length === 0;
 
+  // Under a profile with approval rules: the steps that can need approval, and how often at worst.
+  const forecast = resolved.ok && report.errors === 0 ? resolved.session.approvalForecast() : undefined;
   if (command.json) {
     const result: EstimateJson = {
       file,
@@ -74,6 +77,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
       exceeded: estimate ? exceeded : [],
       problems: report.problems.map(problemJson),
       silentCaps: report.hints.map(problemJson),
+      ...(forecast ? { approvals: approvalJson(forecast) } : {}),
     };
     io.sink.stdout.json(jsonText(result));
     return ok ? 0 : 1;
@@ -90,6 +94,9 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     // Where a count or a sum reads a capped result: the worst case is right, the value may not be.
     ...report.hints.flatMap((hint) => problemLines(file, hint, io.style)),
     ...estimateLines(file, rows, io.style),
+    ...(forecast && report.analysis && resolved.ok
+      ? approvalLines({ file, text: resolved.session.text ?? "", document: report.analysis.document, forecast })
+      : []),
   ];
   io.out(`${lines.join("\n")}\n`);
   return ok ? 0 : 1;

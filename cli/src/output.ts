@@ -164,6 +164,8 @@ export interface EstimateJson {
   readonly problems: readonly Record<string, unknown>[];
   /** Counts and sums of results capped at max_results (severity "hint", code silent_cap). */
   readonly silentCaps: readonly Record<string, unknown>[];
+  /** Under a profile with approval rules: the steps that can need approval and the worst case (docs/approvals.md). */
+  readonly approvals?: Record<string, unknown>;
 }
 
 /** Exact: worst-case counts beyond 2^53 are printed as the integers they are. */
