@@ -46,8 +46,25 @@ function times(count: string): string {
   return `${count} time${count === "1" ? "" : "s"}`;
 }
 
+/**
+ * A checked plan's forecast, when its profile has approval rules and the plan has no error; kept
+ * in `into` by the plan's file when given (check's many files).
+ */
+export function planApprovals(
+  session: { readonly text: string | undefined; approvalForecast(): ApprovalForecast | undefined },
+  report: { readonly file: string; readonly errors: number; readonly analysis?: PlanAnalysis | undefined },
+  into?: Map<string, PlanApprovals>,
+): PlanApprovals | undefined {
+  const forecast = report.errors === 0 ? session.approvalForecast() : undefined;
+  if (!forecast || !report.analysis) return undefined;
+  const plan = { file: report.file, text: session.text ?? "", document: report.analysis.document, forecast };
+  into?.set(report.file, plan);
+  return plan;
+}
+
 /** "FILE:LINE:COL: tool(send) at steps/1 needs approval (approval rule 0), at worst 2 times" a step, then the total. */
-export function approvalLines(plan: PlanApprovals): string[] {
+export function approvalLines(plan: PlanApprovals | undefined): string[] {
+  if (!plan) return [];
   const shown = shownFile(plan.file);
   return [
     ...places(plan).map((p) => `${shown}:${p.line}:${p.column}: ${p.message}`),
@@ -55,8 +72,12 @@ export function approvalLines(plan: PlanApprovals): string[] {
   ];
 }
 
-/** `check --format github`: a notice a step (shown on its line in a pull request), then the total. */
-export function approvalNotices(plan: PlanApprovals, cwd: string): string[] {
+/** `check --format github`: a notice a step (shown on its line in a pull request), then each plan's total. */
+export function approvalNotices(plans: ReadonlyMap<string, PlanApprovals> | undefined, cwd: string): string[] {
+  return [...(plans?.values() ?? [])].flatMap((plan) => planNotices(plan, cwd));
+}
+
+function planNotices(plan: PlanApprovals, cwd: string): string[] {
   const path = commandProperty(annotationPath(plan.file, cwd));
   const title = "title=rlm-plan approval";
   return [

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { SKIPPED_FOLDERS, type UnreadableFolder } from "@rlm-plan/core/workspaceFiles";
 import type { Command } from "./args";
 import { githubAnnotations, sarifLog } from "./checkFormats";
-import { approvalLines, approvalNotices, type PlanApprovals } from "./approvalLines";
+import { approvalLines, approvalNotices, planApprovals, type PlanApprovals } from "./approvalLines";
 import { commandData } from "./sink";
 import { expandTargets } from "./checkTargets";
 import type { McpDiscovery } from "@rlm-plan/core/host";
@@ -46,7 +46,7 @@ export interface CheckNotes {
   readonly unsandboxed?: ReadonlyMap<string, string>;
   /** Said once: a profile preflighted that names tools but has no lock (rlmplan.lock.json). */
   readonly unpinned?: string;
-  /** Per plan file under a profile with approval rules: the steps that can need approval (docs/approvals.md). */
+  /** Per plan file: the steps that can need approval under its profile (docs/approvals.md). */
   readonly approvals?: ReadonlyMap<string, PlanApprovals>;
 }
 
@@ -204,14 +204,7 @@ function* checkSteps(
       hostGate: gated,
       modelText: command.modelText,
     });
-    const forecast = report.errors === 0 ? session.approvalForecast() : undefined;
-    if (forecast && report.analysis)
-      approvals.set(target.file, {
-        file: target.file,
-        text: session.text ?? "",
-        document: report.analysis.document,
-        forecast,
-      });
+    planApprovals(session, report, approvals);
     const preflight = preflights?.get(target.file);
     if (preflights !== undefined && opened.hostFile === undefined) {
       io.err(
@@ -286,8 +279,7 @@ function print(
         // Our own words, but they name servers and files from the profile: escaped like annotations.
         for (const note of said) io.sink.stdout.workflowCommand(`::notice title=rlm-plan::${commandData(note)}`);
         for (const item of githubAnnotations(checked, cwd)) io.sink.stdout.workflowCommand(item);
-        for (const plan of notes.approvals?.values() ?? [])
-          for (const item of approvalNotices(plan, cwd)) io.sink.stdout.workflowCommand(item);
+        for (const item of approvalNotices(notes.approvals, cwd)) io.sink.stdout.workflowCommand(item);
       } else for (const note of said) io.err(`rlm-plan: ${lineText(note)}\n`);
       for (const report of checked) {
         if (report.readError !== undefined) {
@@ -297,9 +289,7 @@ function print(
         if (command.format === "text")
           for (const problem of report.problems)
             for (const item of problemLines(report.file, problem, io.style)) lines.push(item);
-        const planApprovals = notes.approvals?.get(report.file);
-        if (command.format === "text" && planApprovals)
-          for (const item of approvalLines(planApprovals)) lines.push(item);
+        if (command.format === "text") lines.push(...approvalLines(notes.approvals?.get(report.file)));
         lines.push(summaryLine(report, io.style));
       }
       if (lines.length > 0) io.out(`${lines.join("\n")}\n`);

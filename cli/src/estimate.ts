@@ -17,7 +17,7 @@ import {
 import type { AnalysisPolicy } from "@rlm-plan/core/analysis";
 import { hostErrorLines, sessionFor } from "./checkSession";
 import { readErrorOf, reportText } from "./report";
-import { approvalJson, approvalLines } from "./approvalLines";
+import { approvalJson, approvalLines, planApprovals } from "./approvalLines";
 
 /** The session's budget and data limits: the profile's capabilities are check's business. */
 function estimatePolicy({ budget, dataLimits }: AnalysisPolicy): AnalysisPolicy {
@@ -67,7 +67,8 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
   const ok = estimate !== undefined && exceeded.length === 0;
 
   // Under a profile with approval rules: the steps that can need approval, and how often at worst.
-  const forecast = resolved.ok && report.errors === 0 ? resolved.session.approvalForecast() : undefined;
+  const planned = resolved.ok ? planApprovals(resolved.session, report) : undefined;
+  const forecast = planned?.forecast;
   if (command.json) {
     const result: EstimateJson = {
       file,
@@ -94,9 +95,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     // Where a count or a sum reads a capped result: the worst case is right, the value may not be.
     ...report.hints.flatMap((hint) => problemLines(file, hint, io.style)),
     ...estimateLines(file, rows, io.style),
-    ...(forecast && report.analysis && resolved.ok
-      ? approvalLines({ file, text: resolved.session.text ?? "", document: report.analysis.document, forecast })
-      : []),
+    ...approvalLines(planned),
   ];
   io.out(`${lines.join("\n")}\n`);
   return ok ? 0 : 1;

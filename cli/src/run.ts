@@ -30,9 +30,7 @@ import { recordedArgs, resumeArgs, runLife } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import { cancelled, display, hostErrors, report, type RunStreams } from "./runOutput";
 import { runEventPrinter, type RunEventPrinter } from "./runEventPrinter";
-import { waitForDecision, waitingLines, WAITING_STATUS } from "./runWaiting";
-import type * as Journal from "@rlm-plan/core/journal";
-import type { JournalStore } from "@rlm-plan/core/journal";
+import { keepWaiting, waitingLines, WAITING_STATUS, type Waiting } from "./runWaiting";
 
 export interface RunIo extends RunStreams {
   /** Cancels the run like Ctrl-C does (for hosts that embed the command). */
@@ -145,26 +143,11 @@ async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<numbe
   const cancel = new Cancellation(io.stderr, { signal: io.signal, handleSignals: io.handleSignals });
   try {
     const waits: Waiting = {};
-    let status = await run(args, io, cancel, waits);
-    // --wait: a run held for approval waits here for the votes, then goes on as `run --resume`.
-    while (status === WAITING_STATUS && args.wait && waits.run) {
-      const { id, dir } = waits.run;
-      if (!args.json)
-        io.stderr.write("rlm-plan: waiting for the approvers (Ctrl-C stops waiting; the run stays waiting)\n");
-      if (!(await waitForDecision(() => journalStore(dir), id, cancel.signal))) return cancel.status;
-      const resumed = parseRunArgs([
-        "--resume",
-        String(id),
-        "--journal",
-        dir,
-        "--wait",
-        ...(args.json ? ["--json"] : []),
-      ]);
-      if (typeof resumed === "string") return 2;
-      waits.run = undefined;
-      status = await run(resumed, io, cancel, waits);
-    }
-    return status;
+    const again = async (argv: readonly string[]) => {
+      const resumed = parseRunArgs(argv);
+      return typeof resumed === "string" ? 2 : run(resumed, io, cancel, waits);
+    };
+    return await keepWaiting(await run(args, io, cancel, waits), args, waits, io.stderr, cancel, again);
   } catch (error) {
     io.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
@@ -176,11 +159,6 @@ async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<numbe
 /** The command's streams once guarded: secrets masked, control characters stripped. */
 interface GuardedIo extends RunIo {
   readonly mask: SecretMask;
-}
-
-/** Where a run that ended waiting for approval is recorded, for `--wait`. */
-interface Waiting {
-  run?: { readonly id: number; readonly dir: string };
 }
 
 async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation, waits: Waiting): Promise<number> {
@@ -341,16 +319,6 @@ function ended(
   for (const line of waitingLines(outcome.error, args.recordedAs, args.recordedJournal ?? ""))
     io.stderr.write(`${line}\n`);
   return WAITING_STATUS;
-}
-
-/** The journal in `dir`, for `--wait`'s reads; undefined when it cannot be opened now. */
-function journalStore(dir: string): JournalStore | undefined {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require("@rlm-plan/core/journal") as typeof Journal).JournalStore.openExisting(dir);
-  } catch {
-    return undefined;
-  }
 }
 
 // ---- a run on a queue -----------------------------------------------------------------------

@@ -29,22 +29,43 @@ export function waitingLines(error: PlanError, run: number | undefined, journal:
   return lines;
 }
 
+/** Where a run that ended waiting for approval is recorded, for `--wait`. */
+export interface Waiting {
+  run?: { readonly id: number; readonly dir: string };
+}
+
 /**
- * Waits until run `id` may go on (every request decided or past its deadline), reading the
- * journal in `dir`; false when `signal` aborts first.
+ * `run --wait`: while the run ends waiting, waits for the votes, then runs it again as `run
+ * --resume` (`again`, with run's arguments) until it ends otherwise; the exit status.
  */
-export async function waitForDecision(
-  open: () => JournalStore | undefined,
-  id: number,
-  signal: AbortSignal,
-): Promise<boolean> {
+export async function keepWaiting(
+  first: number,
+  args: { readonly wait?: boolean; readonly json: boolean },
+  waits: Waiting,
+  stderr: { write(text: string): unknown },
+  cancel: { readonly signal: AbortSignal; readonly status: number },
+  again: (argv: readonly string[]) => Promise<number>,
+): Promise<number> {
+  let status = first;
+  while (status === WAITING_STATUS && args.wait && waits.run) {
+    const { id, dir } = waits.run;
+    if (!args.json) stderr.write("rlm-plan: waiting for the approvers (Ctrl-C stops waiting; the run stays waiting)\n");
+    if (!(await waitForDecision(dir, id, cancel.signal))) return cancel.status;
+    waits.run = undefined;
+    status = await again(["--resume", String(id), "--journal", dir, "--wait", ...(args.json ? ["--json"] : [])]);
+  }
+  return status;
+}
+
+/** Waits until run `id` may go on (every request decided or past its deadline); false when `signal` aborts first. */
+async function waitForDecision(dir: string, id: number, signal: AbortSignal): Promise<boolean> {
   // The journal's modules are loaded already: the run that waits was recorded.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { stillWaiting } = require("@rlm-plan/core/journal") as typeof import("@rlm-plan/core/journal");
+  const journal = require("@rlm-plan/core/journal") as typeof import("@rlm-plan/core/journal");
   while (!signal.aborted) {
-    const store = open();
+    const store = openStore(journal, dir);
     try {
-      if (!store || stillWaiting(store, id) === undefined) return true;
+      if (!store || journal.stillWaiting(store, id) === undefined) return true;
     } finally {
       store?.close();
     }
@@ -54,4 +75,13 @@ export async function waitForDecision(
     });
   }
   return false;
+}
+
+/** The journal in `dir`, or undefined when it cannot be opened now (read again on the next poll). */
+function openStore(journal: typeof import("@rlm-plan/core/journal"), dir: string): JournalStore | undefined {
+  try {
+    return journal.JournalStore.openExisting(dir);
+  } catch {
+    return undefined;
+  }
 }

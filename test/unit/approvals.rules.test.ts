@@ -69,6 +69,10 @@ describe("approval rules: located errors", () => {
       ],
       ["/approvals/0/provider", 18, 19, 'there is no provider "p" in "providers"'],
     ]);
+    assert.equal(
+      errorsOf([{ ...base, capability: "rlm" }])[0]?.[3],
+      'an approval rule holds calls: its capability is tool(NAME) or model(PROVIDER), not "rlm"',
+    );
     assert.deepEqual(errorsOf([{ ...base, tool: "sned" }]), [
       ["/approvals/0/tool", 17, 15, 'there is no tool "sned" in "tools" or "mcpServers"'],
     ]);

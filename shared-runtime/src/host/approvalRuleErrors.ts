@@ -46,6 +46,15 @@ export function approvalRuleErrors(
       errors.push(
         located(["approvals", i, "tool"], `there is no tool ${JSON.stringify(tool)} in "tools" or "mcpServers"`),
       );
+    // Checked here rather than by a schema pattern, so the message says what a rule can hold.
+    const capability = typeof rule.capability === "string" ? rule.capability : undefined;
+    if (capability !== undefined && !/^(?:tool|model)\(.+\)$/.test(capability))
+      errors.push(
+        located(
+          ["approvals", i, "capability"],
+          `an approval rule holds calls: its capability is tool(NAME) or model(PROVIDER), not ${JSON.stringify(capability)}`,
+        ),
+      );
     const provider = typeof rule.provider === "string" ? rule.provider : undefined;
     if (provider !== undefined && !providers.has(provider))
       errors.push(

@@ -28,6 +28,7 @@ import {
   statement,
   type CallRow,
   type EventRow,
+  failedStatus,
   type RunRow,
   runUpdate,
   UPDATE_RUN,
@@ -243,8 +244,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
       row.replayable = identity.whole && text !== undefined && !holdsHandle(reply) ? 1 : 0;
       return reply;
     } catch (error) {
-      // A call the run or its branch abandoned has no reply to replay: it runs again on resume;
-      // nor has one an approval rule held, which was never made.
+      // A call abandoned (or held by an approval rule: never made) has no reply: it runs again on resume.
       if (call.signal.aborted || (error instanceof RunFailure && APPROVAL_KINDS.has(error.error.kind)))
         row.status = "abandoned";
       else {
@@ -263,7 +263,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     const run = this.run;
     // A resume that never got to execute (a key unset, a program gone) leaves the run resumable.
     if (this.book && report.stage !== "execute") run.status = this.statusBefore;
-    else run.status = report.ok ? "ok" : endStatus(String(report.error?.["kind"] ?? ""));
+    else run.status = report.ok ? "ok" : failedStatus(String(report.error?.["kind"]));
     run.stage = report.stage;
     run.error_kind = report.ok ? null : String(report.error?.["kind"] ?? "");
     run.ended_at = Date.now();
@@ -395,10 +395,4 @@ export class RunRecorder implements RunObserver, BatchWriter {
       // a listener's failure is its own
     }
   }
-}
-
-/** A failed run's status by its error: a step held for approval leaves it waiting (docs/approvals.md). */
-function endStatus(kind: string): RunRow["status"] {
-  if (kind === "cancelled") return "cancelled";
-  return kind === "approval_pending" ? "waiting" : "failed";
 }
