@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import type { AnalysisPolicy } from "@rlm-plan/core";
 import type { DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core/plan";
 import { analysisPolicy } from "@rlm-plan/core/session";
+import type { ApprovalRule } from "@rlm-plan/core/session";
 import {
   describeSandbox,
   type HostProfile,
@@ -48,6 +49,8 @@ export interface HostView {
   readonly types: TypeHost;
   /** The analysis policy of plans under this profile: the core session's one builder. */
   readonly policy: AnalysisPolicy;
+  /** Its approval rules (docs/approvals.md): hover says which steps can need approval. */
+  readonly approvals: readonly ApprovalRule[];
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
@@ -102,6 +105,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     toolKnowledge: policy.tools as ToolKnowledge,
     dataLimits: policy.dataLimits as DataLimits,
     types: policy.types as TypeHost,
+    approvals: profile.approvals ?? [],
   };
 }
 
