@@ -7,7 +7,7 @@
 
 import { pointer, type JsonPath } from "../json";
 import type { Plan, Step } from "../plan/ast";
-import type { Count } from "../plan/count";
+import { addCounts, type Count } from "../plan/count";
 import { worstCaseRuns } from "../plan/estimate";
 import { literalValueOf } from "../plan/toolArgumentChecks";
 import { planSteps } from "../plan/walk";
@@ -39,17 +39,21 @@ export function approvalForecast(plan: Plan, rules: readonly ApprovalRule[] | un
       const held = heldBy(step, rules);
       if (held) found.set(step, held);
     }
+  const runs = worstCaseRuns(plan, (step) => found.has(step));
+  let worstCase: Count = 0;
   const steps = [...found].map(([step, held]): ApprovalStep => {
     const call = step as Extract<Step, { op: "tool" | "model" }>;
+    const times = runs.get(step) ?? 0;
+    worstCase = addCounts(worstCase, times);
     return {
       path: step.path,
       capability: capabilityOf(callOf(call)),
       rule: held.rule,
       conditional: held.conditional,
-      worstCase: worstCaseRuns(plan, (s) => s === step),
+      worstCase: times,
     };
   });
-  return { steps, worstCase: found.size === 0 ? 0 : worstCaseRuns(plan, (s) => found.has(s)) };
+  return { steps, worstCase };
 }
 
 /** "steps/1" for a step's path, as runs show prints it. */

@@ -188,31 +188,26 @@ function estimateStep(step: Step, depth: number, childTotal: (plan: Plan, depth:
 }
 
 /**
- * How many times, at worst, the leaf steps `counted` picks run: the cost rule above applied to
- * them alone (each sub-plan once, every parallel branch, a retry's plan times its attempts), so a
- * count of the plan's tool steps is its estimate's tool_calls. The approvals a plan can ask for
- * at worst (host/approvalSteps.ts).
+ * How many times, at worst, each leaf step `counted` picks runs: the cost rule above applied to
+ * them alone (each sub-plan once, every parallel branch, a retry's plan times its attempts), in
+ * one pass. Summed over the plan's tool steps it is the estimate's tool_calls. The approvals a
+ * plan can ask for at worst (host/approvalSteps.ts).
  */
-export function worstCaseRuns(plan: Plan, counted: (step: Step) => boolean): Count {
-  let total: Count = 0;
-  for (const step of plan.steps) {
-    if (isLeaf(step)) {
-      if (counted(step)) total = addCounts(total, 1);
-      continue;
+export function worstCaseRuns(plan: Plan, counted: (step: Step) => boolean): Map<Step, Count> {
+  const runs = new Map<Step, Count>();
+  const visit = (sub: Plan, times: Count): void => {
+    for (const step of sub.steps) {
+      if (isLeaf(step)) {
+        if (counted(step)) runs.set(step, times);
+        continue;
+      }
+      if (step.op === "rlm") visit(step.plan, times);
+      else if (step.op === "parallel") for (const branch of step.plans) visit(branch, times);
+      else visit(step.plan, multiplyCounts(times, step.attempts));
     }
-    switch (step.op) {
-      case "rlm":
-        total = addCounts(total, worstCaseRuns(step.plan, counted));
-        break;
-      case "parallel":
-        for (const branch of step.plans) total = addCounts(total, worstCaseRuns(branch, counted));
-        break;
-      case "retry":
-        total = addCounts(total, multiplyCounts(worstCaseRuns(step.plan, counted), step.attempts));
-        break;
-    }
-  }
-  return total;
+  };
+  visit(plan, 1);
+  return runs;
 }
 
 type LeafStep = Extract<Step, { readonly op: "context" | "model" | "tool" | "checkpoint" | "final" }>;
