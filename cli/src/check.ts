@@ -256,7 +256,7 @@ function print(
     case "json":
       io.sink.stdout.json(
         jsonText({
-          files: checked.map(fileJson),
+          files: checked.map((report) => fileJson(report, notes.approvals?.get(report.file)?.forecast)),
           ...(said.length > 0 ? { notes: said } : {}),
           ...(notes.left.length > 0 ? { leftToPreflight: notes.left } : {}),
           ...(notes.started.size > 0

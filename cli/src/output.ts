@@ -1,6 +1,8 @@
 // Everything the CLI prints, in one place: problem lines, per-file summaries, the estimate
 // table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
 
+import type { ApprovalForecast } from "@rlm-plan/core/session";
+import { approvalJson } from "./approvalLines";
 import { isAbsolute, relative, resolve } from "node:path";
 import { exactJsonText } from "@rlm-plan/core/json";
 import type { Budget, CostRow, Count, Estimate } from "@rlm-plan/core/plan";
@@ -142,7 +144,8 @@ export function problemJson(problem: ReportedProblem | ReportedHint): Record<str
  * A file of `check --json`: `{file, kind, ok, problems, steps}` (kind "plan" or "host"; steps
  * null for a host profile), plus `error` when unreadable.
  */
-export function fileJson(report: CheckedFile): Record<string, unknown> {
+/** A checked file as `check --format json` lists it; with the steps that can need approval, when its profile has rules. */
+export function fileJson(report: CheckedFile, approvals?: ApprovalForecast): Record<string, unknown> {
   if (report.readError !== undefined)
     return { file: report.file, ok: false, error: `cannot read: ${report.readError}`, problems: [], steps: null };
   return {
@@ -151,6 +154,7 @@ export function fileJson(report: CheckedFile): Record<string, unknown> {
     ok: report.errors === 0,
     problems: report.problems.map(problemJson),
     steps: report.kind === "plan" ? (report.steps ?? null) : null,
+    ...(approvals ? { approvals: approvalJson(approvals) } : {}),
   };
 }
 

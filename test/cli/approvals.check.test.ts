@@ -62,6 +62,19 @@ describe("approvals before the run", () => {
     );
   });
 
+  test("check --format json carries them in the plan's entry", () => {
+    const json = JSON.parse(workspace([RULE]).check("--format", "json", "plan.rlmplan.json").stdout) as {
+      files: Record<string, unknown>[];
+    };
+    assert.deepEqual(json.files[0]?.["approvals"], {
+      worstCase: 4,
+      steps: [
+        { step: "steps/0", capability: "tool(send)", rule: 0, conditional: false, worstCase: 1 },
+        { step: "steps/1/plan/steps/0", capability: "tool(send)", rule: 0, conditional: false, worstCase: 3 },
+      ],
+    });
+  });
+
   test("estimate prints them after the budget table, and --json carries them", () => {
     const ws = workspace([{ ...RULE, when: { pointer: "/to", equals: "bob" } }]);
     const text = ws.cli("estimate", "plan.rlmplan.json");
