@@ -11,8 +11,14 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { childOutput } from "../support/childOutput";
-import { CLI, cliWorkspace, jsonLines, type CliRun, type CliWorkspace } from "../support/cliWorkspace";
+import { CLI, cliWorkspace, jsonLines, runCliAsync, type CliRun, type CliWorkspace } from "../support/cliWorkspace";
 import { JournalStore } from "@rlm-plan/core/journal";
+import { startOtlpReceiver } from "../support/otlpReceiver";
+
+interface SpanEvent {
+  readonly name: string;
+  readonly attributes: { key: string; value: Record<string, unknown> }[];
+}
 
 // A command tool that appends its arguments, one line a call, to marks.txt.
 const MARK_TOOL = `
@@ -239,6 +245,45 @@ describe("approvals", () => {
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stderr, /waiting for the approvers/);
     assert.deepEqual(ws.marks(), [SENT]);
+  });
+
+  test("OpenTelemetry: the request and the outcome are events of the step's span, with the hash, never the arguments", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const ws = workspace("otlp");
+      const profile = JSON.parse(readFileSync(join(ws.dir, "rlmplan.host.json"), "utf8")) as Record<string, unknown>;
+      ws.write("rlmplan.host.json", JSON.stringify({ ...profile, telemetry: { otlp: receiver.url } }));
+      // Not spawnSync: the receiver answers from this process's event loop.
+      const run = await runCliAsync(ws.dir, ["run", "plan.rlmplan.json", "--json", "--as", "carol"]);
+      assert.equal(run.code, 3, run.stderr);
+      const hash = (jsonLines(run.stdout).pop() as { error: Record<string, unknown> }).error["hash"] as string;
+      const approved = await runCliAsync(ws.dir, ["runs", "approve", "1", "--as", "alice", "--reason", "ok"]);
+      assert.equal(approved.code, 0, approved.stderr);
+      const events = receiver
+        .spans()
+        .filter((span) => span.name === "execute_tool send")
+        .flatMap((span) => (span as unknown as { events?: SpanEvent[] }).events ?? [])
+        .map((event) => [
+          event.name,
+          Object.fromEntries(event.attributes.map((a) => [a.key, Object.values(a.value)[0]])),
+        ]);
+      assert.deepEqual(events, [
+        [
+          "rlm_plan.approval.request",
+          {
+            "rlm_plan.approval.hash": hash,
+            "rlm_plan.approval.step": "steps/1",
+            "rlm_plan.approval.capability": "tool(send)",
+            "rlm_plan.approval.rule": 0,
+            "rlm_plan.approval.quorum": 1,
+          },
+        ],
+        ["rlm_plan.approval.outcome", { "rlm_plan.approval.hash": hash, "rlm_plan.approval.outcome": "approved" }],
+      ]);
+      assert.ok(!receiver.bodies.join("").includes("ada@example.com"));
+    } finally {
+      await receiver.close();
+    }
   });
 
   test("the journal refuses to edit or delete a vote", () => {
