@@ -286,6 +286,19 @@ describe("approvals", () => {
     }
   });
 
+  test("a run without the journal cannot wait: the held call fails, located, and is not made", () => {
+    const ws = workspace("unrecorded");
+    const run = ws.cli("run", "plan.rlmplan.json", "--no-journal", "--json");
+    assert.equal(run.code, 1, run.stderr);
+    const error = (jsonLines(run.stdout).pop() as { error: Record<string, unknown> }).error;
+    assert.equal(error["kind"], "approval_unrecorded");
+    assert.equal(
+      error["message"],
+      "the call of tool(send) at steps/1 needs approval (approval rule 0), and approvals are recorded in the run journal: run it with the journal on",
+    );
+    assert.deepEqual(ws.marks(), []);
+  });
+
   test("the journal refuses to edit or delete a vote", () => {
     const ws = workspace("append-only");
     started(ws);

@@ -16,7 +16,12 @@ export interface PlanError {
  * approval), or people said no (a retry must not ask again until someone says yes).
  */
 /** A call held by an approval rule (docs/approvals.md) fails with one of these: it was never made. */
-export const APPROVAL_KINDS: ReadonlySet<string> = new Set(["approval_pending", "approval_denied", "approval_timeout"]);
+export const APPROVAL_KINDS: ReadonlySet<string> = new Set([
+  "approval_pending",
+  "approval_denied",
+  "approval_timeout",
+  "approval_unrecorded",
+]);
 
 export const FATAL_KINDS: ReadonlySet<string> = new Set([
   "time_limit_exceeded",
@@ -24,6 +29,7 @@ export const FATAL_KINDS: ReadonlySet<string> = new Set([
   "approval_pending",
   "approval_denied",
   "approval_timeout",
+  "approval_unrecorded",
 ]);
 
 export class RunFailure extends Error {
