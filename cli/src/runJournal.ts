@@ -30,6 +30,8 @@ export interface JournalArgs {
   readonly otlp: string | undefined;
   /** --as NAME. */
   readonly as?: string;
+  /** --wait: this process waits for the approvers (`runs approve` then leaves the resume to it). */
+  readonly wait?: boolean;
 }
 
 interface Writer {
@@ -146,6 +148,7 @@ function recordedOptions(args: JournalArgs): JsonObject {
     ...(Object.keys(args.inputValues).length > 0 ? { input_values: args.inputValues } : {}),
     ...(args.mocks !== undefined ? { mocks: resolve(args.mocks) } : {}),
     ...(args.parallel !== undefined ? { parallel: args.parallel } : {}),
+    ...(args.wait ? { wait: true } : {}),
   };
 }
 

@@ -280,12 +280,16 @@ export function runDigests(
 }
 
 /**
- * The process that recorded waiting run `runId`, when it is alive and so waits for the decision
- * itself (`run --wait`): a vote then leaves the resume to it.
+ * The process that recorded waiting run `runId`, when it said it waits for the decision itself
+ * (`run --wait`, recorded in the run's options) and is alive: a vote then leaves the resume to it.
  */
 export function waitingProcess(store: JournalStore, runId: number): number | undefined {
-  const row = store.db.prepare("SELECT status, pid, machine, process FROM runs WHERE id = ?").get(runId) as
-    { status: string; pid: number | null; machine: string | null; process: string | null } | undefined;
-  if (!row || row.status !== "waiting" || row.pid === process.pid) return undefined;
+  const row = store.db
+    .prepare(
+      "SELECT status, pid, machine, process, json_extract(details, '$.options.wait') AS waits FROM runs WHERE id = ?",
+    )
+    .get(runId) as
+    { status: string; pid: number | null; machine: string | null; process: string | null; waits: unknown } | undefined;
+  if (!row || row.status !== "waiting" || !row.waits || row.pid === process.pid) return undefined;
   return processAlive(row.pid, row.machine, row.process) ? (row.pid ?? undefined) : undefined;
 }
