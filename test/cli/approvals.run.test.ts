@@ -3,7 +3,8 @@
 // resumes it and the tool runs exactly once; a denial fails the run at the step; a timeout applies
 // on_timeout; an approval of an action whose argument changed since is void; a quorum of 2 needs
 // two different approvers; the run's starter cannot approve when the rule separates them; `run
-// --wait` goes on when another process approves; the journal refuses to edit a vote.
+// --wait` goes on when another process approves; a fork does not ask again for a step it answers
+// from the journal; the journal refuses to edit a vote.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -121,6 +122,13 @@ describe("approvals", () => {
       /has no step waiting for approval/,
     );
     assert.equal(ws.cli("run", "--resume", "1").code, 1);
+    assert.deepEqual(ws.marks(), [SENT]);
+
+    // A fork after the held step answers it from run 1, and does not ask again; a fork at it is a
+    // new run that asks anew.
+    const after = ws.cli("run", "--from", "1", "--step", "steps/2");
+    assert.equal(after.code, 0, after.stderr);
+    assert.equal(ws.cli("run", "--from", "1", "--step", "steps/1").code, 3);
     assert.deepEqual(ws.marks(), [SENT]);
 
     const shown = ws.cli("runs", "show", "1").stdout;

@@ -291,7 +291,8 @@ export class PlanSession {
       // The session's mask: an event's error message passes through it before any listener.
       mask: this.mask,
       ...execute,
-      observers: [...life.observers, ...(execute.observers ?? [])],
+      // The approval gate innermost: a call a watcher answers from a recorded run is not asked for again.
+      observers: [...life.observers, ...(execute.observers ?? []), ...(life.gate ? [life.gate] : [])],
       source: { kind: "document", text: this.requireText(), document: this.document },
       policy: this.runPolicy,
       host,

@@ -70,6 +70,12 @@ export interface AttachedLife {
   readonly recorded: RecordedRef | undefined;
   readonly store: JournalStore | undefined;
   readonly trace: RunTrace | undefined;
+  /**
+   * The approval gate (approvalGate.ts), for a profile with approval rules: the innermost watcher,
+   * after the front end's, so a call answered from a recorded run (a fork's, a replay's) never
+   * reaches it.
+   */
+  readonly gate?: RunObserver;
 }
 
 export type LifeStart =
@@ -128,19 +134,18 @@ export function attachLife(
   if (recording) observers.push(recording.recorder);
   if (trace) observers.push(trace);
   const rules = session.profile?.approvals ?? [];
-  // After the recorder: a call it answers from the journal was approved and made already.
-  if (rules.length > 0)
-    observers.push(
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      (require("./approvalGate") as typeof import("./approvalGate")).approvalGate({
-        rules,
-        journal: recording ? { store: recording.store, runId: () => recording.recorder.runId } : undefined,
-        mask: session.mask,
-        requester: startedBy,
-        ...(trace ? { onEntry: (entry) => trace.approvalEntry(entry) } : {}),
-      }),
-    );
-  return { ok: true, life: { observers, recorded, store: recording?.store, trace } };
+  const gate =
+    rules.length > 0
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require("./approvalGate") as typeof import("./approvalGate")).approvalGate({
+          rules,
+          journal: recording ? { store: recording.store, runId: () => recording.recorder.runId } : undefined,
+          mask: session.mask,
+          requester: startedBy,
+          ...(trace ? { onEntry: (entry) => trace.approvalEntry(entry) } : {}),
+        })
+      : undefined;
+  return { ok: true, life: { observers, recorded, store: recording?.store, trace, ...(gate ? { gate } : {}) } };
 }
 
 /** Who started the run: a resumed run's recorded starter, else the front end's, else the OS user. */
