@@ -46,10 +46,10 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
                       [--against REF]
        rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
        rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
-       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]
+       rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL] [--as NAME] [--wait]
        rlm-plan run --resume RUN
        rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE
-       rlm-plan runs list|show|diff|export|prune
+       rlm-plan runs list|show|diff|export|prune|approve|deny
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
        rlm-plan test [PATH...] --queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]

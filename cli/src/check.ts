@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { SKIPPED_FOLDERS, type UnreadableFolder } from "@rlm-plan/core/workspaceFiles";
 import type { Command } from "./args";
 import { githubAnnotations, sarifLog } from "./checkFormats";
+import { approvalLines, approvalNotices, planApprovals, type PlanApprovals } from "./approvalLines";
 import { commandData } from "./sink";
 import { expandTargets } from "./checkTargets";
 import type { McpDiscovery } from "@rlm-plan/core/host";
@@ -45,6 +46,8 @@ export interface CheckNotes {
   readonly unsandboxed?: ReadonlyMap<string, string>;
   /** Said once: a profile preflighted that names tools but has no lock (rlmplan.lock.json). */
   readonly unpinned?: string;
+  /** Per plan file: the steps that can need approval under its profile (docs/approvals.md). */
+  readonly approvals?: ReadonlyMap<string, PlanApprovals>;
 }
 
 /** A plan's session (or why there is none), opened once per check. */
@@ -156,6 +159,7 @@ function* checkSteps(
   const unsandboxed = new Map<string, string>();
   let unpinned: string | undefined;
   const against = command.against === undefined ? undefined : new AgainstRef(command.against);
+  const approvals = new Map<string, PlanApprovals>();
   let done = 0;
   for (const target of expansion.targets) {
     if (done > 0) yield { done, of: expansion.targets.length };
@@ -203,6 +207,7 @@ function* checkSteps(
       modelText: command.modelText,
     });
     against?.compare(target.file, session);
+    planApprovals(session, report, approvals);
     const preflight = preflights?.get(target.file);
     if (preflights !== undefined && opened.hostFile === undefined) {
       io.err(
@@ -231,6 +236,7 @@ function* checkSteps(
     started,
     unsandboxed,
     ...(unpinned !== undefined ? { unpinned } : {}),
+    approvals,
   };
   print(command, io, checked, version, notes, against);
   const failed =
@@ -255,7 +261,7 @@ function print(
     case "json":
       io.sink.stdout.json(
         jsonText({
-          files: checked.map(fileJson),
+          files: checked.map((report) => fileJson(report, notes.approvals?.get(report.file)?.forecast)),
           ...(said.length > 0 ? { notes: said } : {}),
           ...(notes.left.length > 0 ? { leftToPreflight: notes.left } : {}),
           ...(notes.started.size > 0
@@ -280,6 +286,7 @@ function print(
         for (const note of said) io.sink.stdout.workflowCommand(`::notice title=rlm-plan::${commandData(note)}`);
         for (const item of githubAnnotations(checked, cwd)) io.sink.stdout.workflowCommand(item);
         for (const item of against?.githubLines(cwd) ?? []) io.sink.stdout.workflowCommand(item);
+        for (const item of approvalNotices(notes.approvals, cwd)) io.sink.stdout.workflowCommand(item);
       } else for (const note of said) io.err(`rlm-plan: ${lineText(note)}\n`);
       for (const report of checked) {
         if (report.readError !== undefined) {
@@ -289,6 +296,7 @@ function print(
         if (command.format === "text")
           for (const problem of report.problems)
             for (const item of problemLines(report.file, problem, io.style)) lines.push(item);
+        if (command.format === "text") lines.push(...approvalLines(notes.approvals?.get(report.file)));
         lines.push(summaryLine(report, io.style));
       }
       if (command.format === "text" && against) for (const line of against.textLines()) lines.push(line);

@@ -18,6 +18,7 @@ import type { AnalysisPolicy } from "@rlm-plan/core/analysis";
 import { hostErrorLines, sessionFor } from "./checkSession";
 import { readErrorOf, reportText } from "./report";
 import { costJson, moneyOver } from "./costText";
+import { approvalJson, approvalLines, planApprovals } from "./approvalLines";
 
 /** The session's budget and data limits: the profile's capabilities are check's business. */
 function estimatePolicy({ budget, dataLimits, costs }: AnalysisPolicy): AnalysisPolicy {
@@ -81,6 +82,9 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
   ];
   const ok = estimate !== undefined && exceeded.length === 0;
 
+  // Under a profile with approval rules: the steps that can need approval, and how often at worst.
+  const planned = resolved.ok ? planApprovals(resolved.session, report) : undefined;
+  const forecast = planned?.forecast;
   if (command.json) {
     const result: EstimateJson = {
       file,
@@ -91,6 +95,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
       cost: money ? costJson(money) : null,
       problems: report.problems.map(problemJson),
       silentCaps: report.hints.map(problemJson),
+      ...(forecast ? { approvals: approvalJson(forecast) } : {}),
     };
     io.sink.stdout.json(jsonText(result));
     return ok ? 0 : 1;
@@ -107,6 +112,7 @@ export function runEstimate(command: Extract<Command, { kind: "estimate" }>, io:
     // Where a count or a sum reads a capped result: the worst case is right, the value may not be.
     ...report.hints.flatMap((hint) => problemLines(file, hint, io.style)),
     ...estimateLines(file, rows, io.style, money),
+    ...approvalLines(planned),
   ];
   io.out(`${lines.join("\n")}\n`);
   return ok ? 0 : 1;

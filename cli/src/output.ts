@@ -1,6 +1,8 @@
 // Everything the CLI prints, in one place: problem lines, per-file summaries, the estimate
 // table and the --json shapes. Colors only when stdout is a terminal and NO_COLOR is unset.
 
+import type { ApprovalForecast } from "@rlm-plan/core/session";
+import { approvalJson } from "./approvalLines";
 import { isAbsolute, relative, resolve } from "node:path";
 import { exactJsonText } from "@rlm-plan/core/json";
 import type { PlanMoney } from "@rlm-plan/core/analysis";
@@ -159,7 +161,8 @@ export function problemJson(problem: ReportedProblem | ReportedHint): Record<str
  * A file of `check --json`: `{file, kind, ok, problems, steps}` (kind "plan" or "host"; steps
  * null for a host profile), plus `error` when unreadable.
  */
-export function fileJson(report: CheckedFile): Record<string, unknown> {
+/** A checked file as `check --format json` lists it; with the steps that can need approval, when its profile has rules. */
+export function fileJson(report: CheckedFile, approvals?: ApprovalForecast): Record<string, unknown> {
   if (report.readError !== undefined)
     return { file: report.file, ok: false, error: `cannot read: ${report.readError}`, problems: [], steps: null };
   return {
@@ -168,6 +171,7 @@ export function fileJson(report: CheckedFile): Record<string, unknown> {
     ok: report.errors === 0,
     problems: report.problems.map(problemJson),
     steps: report.kind === "plan" ? (report.steps ?? null) : null,
+    ...(approvals ? { approvals: approvalJson(approvals) } : {}),
   };
 }
 
@@ -183,6 +187,8 @@ export interface EstimateJson {
   readonly problems: readonly Record<string, unknown>[];
   /** Counts and sums of results capped at max_results (severity "hint", code silent_cap). */
   readonly silentCaps: readonly Record<string, unknown>[];
+  /** Under a profile with approval rules: the steps that can need approval and the worst case (docs/approvals.md). */
+  readonly approvals?: Record<string, unknown>;
 }
 
 /** Exact: worst-case counts beyond 2^53 are printed as the integers they are. */

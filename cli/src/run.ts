@@ -1,7 +1,8 @@
 // `rlm-plan run PLAN`: runs a plan file against the host profile of its workspace. Transitions
 // stream as they happen (to stderr as aligned lines, or to stdout as JSON lines with --json);
 // the final value goes to stdout. Exit status: 0 success, 1 the plan failed (invalid or an
-// execution error), 2 usage or host-profile error, 130 cancelled by Ctrl-C (143 by SIGTERM).
+// execution error), 2 usage or host-profile error, 3 waiting for approval (docs/approvals.md),
+// 130 cancelled by Ctrl-C (143 by SIGTERM).
 
 import {
   addSessionSecrets,
@@ -29,6 +30,7 @@ import { recordedArgs, resumeArgs, runLife } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import { cancelled, display, hostErrors, report, type RunStreams } from "./runOutput";
 import { runEventPrinter, type RunEventPrinter } from "./runEventPrinter";
+import { keepWaiting, waitingLines, WAITING_STATUS, type Waiting } from "./runWaiting";
 
 export interface RunIo extends RunStreams {
   /** Cancels the run like Ctrl-C does (for hosts that embed the command). */
@@ -40,7 +42,7 @@ export interface RunIo extends RunStreams {
 }
 
 export const RUN_USAGE =
-  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]]\n       rlm-plan run --from RUN --step PATH [--set BINDING=JSON]... [--allow-changed] [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --step PATH --bindings JSON|@FILE.json [--mocks FILE] [--host FILE] [--json [--events]] [--journal DIR | --no-journal]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]]";
+  "usage: rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL] [--as NAME] [--wait]\n       rlm-plan run --resume RUN [--journal DIR] [--json [--events]] [--wait]\n       rlm-plan run --from RUN --step PATH [--set BINDING=JSON]... [--allow-changed] [--journal DIR] [--json [--events]]\n       rlm-plan run PLAN --step PATH --bindings JSON|@FILE.json [--mocks FILE] [--host FILE] [--json [--events]] [--journal DIR | --no-journal]\n       rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]]";
 
 export const RUN_HELP = `rlm-plan run: run a plan file against the workspace's host profile
 
@@ -82,7 +84,13 @@ options:
                       RLM_PLAN_REDIS_PASSWORD); unlike a password in the URL, not seen in ps
   --resume RUN        continue run RUN of the journal, which did not finish: its completed steps'
                       model and tool calls are answered from the journal, the rest runs; the plan
-                      and host profile must be unchanged (see rlm-plan runs)
+                      and host profile must be unchanged (see rlm-plan runs). A run waiting for
+                      approval goes on once its approvers decided (or its request timed out)
+  --as NAME           who starts the run (default: the OS user); an approval rule of the host
+                      profile may forbid the run's starter to approve it (docs/approvals.md)
+  --wait              a step held for approval waits here for the votes (rlm-plan runs approve
+                      from another terminal), then the run goes on; without it, the run stops
+                      waiting (exit status 3) and rlm-plan runs approve resumes it
   --from RUN --step PATH
                       a new run forked from run RUN (finished, failed or interrupted) at the
                       step PATH: the steps before it answer from the journal (no model or tool
@@ -109,7 +117,7 @@ its reason; the final value goes to stdout. A failing step is named as PLAN:LINE
 Ctrl-C cancels the run: running tools are killed.
 
 exit status: 0 success, 1 the plan is invalid or failed, 2 usage or host profile error,
-             130 cancelled (Ctrl-C)`;
+             3 waiting for approval (rlm-plan runs approve RUN), 130 cancelled (Ctrl-C)`;
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
 export async function runCommand(argv: readonly string[], unguarded: RunIo): Promise<number> {
@@ -141,7 +149,12 @@ async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<numbe
   }
   const cancel = new Cancellation(io.stderr, { signal: io.signal, handleSignals: io.handleSignals });
   try {
-    return await run(args, io, cancel);
+    const waits: Waiting = {};
+    const again = async (argv: readonly string[]) => {
+      const resumed = parseRunArgs(argv);
+      return typeof resumed === "string" ? 2 : run(resumed, io, cancel, waits);
+    };
+    return await keepWaiting(await run(args, io, cancel, waits), args, waits, io.stderr, cancel, again);
   } catch (error) {
     io.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
@@ -155,7 +168,7 @@ interface GuardedIo extends RunIo {
   readonly mask: SecretMask;
 }
 
-async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise<number> {
+async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation, waits: Waiting): Promise<number> {
   let args = given;
   let resuming: RecordedRun | undefined;
   if (args.resume !== undefined || args.fork) {
@@ -277,7 +290,9 @@ async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation): Promise
   cancel.onKill(() => run.kill());
   const result = await run.done;
   try {
-    return ended(args, result, run.recorded, io, style, cancel, printer);
+    const status = ended(args, result, run.recorded, io, style, cancel, printer);
+    if (status === WAITING_STATUS && run.recorded) waits.run = { id: run.recorded.id, dir: run.recorded.dir };
+    return status;
   } finally {
     // The result is out; the trace gets what is left of its deadline, or nothing after Ctrl-C.
     await run.settled(cancel.signal);
@@ -314,8 +329,13 @@ function ended(
   const { outcome } = result;
   if (!outcome.ok && outcome.error.kind === "cancelled" && cancel.signal.aborted)
     return cancelled(args, io, cancel, result, printer.failedAttempts);
-  report(result, args, io, style, printer.failedAttempts);
-  return outcome.ok ? 0 : 1;
+  // A step held for approval is no failure: the run waits (its JSON result still says why).
+  const waiting = !outcome.ok && outcome.error.kind === "approval_pending";
+  if (!waiting || args.json) report(result, args, io, style, printer.failedAttempts);
+  if (!waiting) return outcome.ok ? 0 : 1;
+  for (const line of waitingLines(outcome.error, args.recordedAs, args.recordedJournal ?? ""))
+    io.stderr.write(`${line}\n`);
+  return WAITING_STATUS;
 }
 
 // ---- a run on a queue -----------------------------------------------------------------------

@@ -37,6 +37,10 @@ export interface RunArgs {
   /** PLAN --step PATH --bindings JSON: one step run alone. */
   readonly only?: StepArgs;
   readonly otlp: string | undefined;
+  /** --as NAME: who starts the run (approval rules may forbid them to approve it); default the OS user. */
+  readonly as?: string;
+  /** --wait: a run held for approval waits here for the decision and goes on (docs/approvals.md). */
+  readonly wait?: boolean;
   readonly queue?: QueueAddress;
   /** --redis-password-file FILE (with --queue). */
   readonly queuePasswordFile?: string;
@@ -76,9 +80,10 @@ const RUN_OPTIONS: OptionSpec = {
     "--otlp": "an OTLP/HTTP traces URL (http://127.0.0.1:4318/v1/traces)",
     "--queue": QUEUE_URL_FORM,
     [PASSWORD_FILE_OPTION]: "a FILE",
+    "--as": "a NAME (who starts the run)",
   },
-  flags: ["--json", "--events", "--no-journal", "--allow-changed", "--help", "-h"],
-  nonEmpty: ["--inputs", "--host", "--mocks", "--journal", "--otlp", "--queue", PASSWORD_FILE_OPTION],
+  flags: ["--json", "--events", "--no-journal", "--allow-changed", "--wait", "--help", "-h"],
+  nonEmpty: ["--inputs", "--host", "--mocks", "--journal", "--otlp", "--queue", PASSWORD_FILE_OPTION, "--as"],
 };
 
 export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string {
@@ -152,8 +157,27 @@ export function parseRunArgs(argv: readonly string[]): RunArgs | "help" | string
       ] as const
     ).find(([, v]) => v !== undefined)?.[0] ??
     (Object.keys(inputs).length > 0 ? "--input" : givenValues ? "input values" : undefined);
+  const as = options.values.get("--as");
+  const wait = options.flags.has("--wait");
+  if (queue && (as !== undefined || wait))
+    return `${as !== undefined ? "--as" : "--wait"} cannot be given with --queue`;
+  if (resume !== undefined && as !== undefined)
+    return "--resume keeps the run's recorded starter; --as cannot be given";
   // What every form of `run` carries as the options gave it.
-  const common = { host, inputs, inputValues, mocks, parallel, json, events, journal, noJournal, otlp };
+  const common = {
+    host,
+    inputs,
+    inputValues,
+    mocks,
+    parallel,
+    json,
+    events,
+    journal,
+    noJournal,
+    otlp,
+    ...(as !== undefined ? { as } : {}),
+    ...(wait ? { wait } : {}),
+  };
   const fork = forkArgs(options);
   if (typeof fork === "string") return fork;
   if (fork !== undefined) {

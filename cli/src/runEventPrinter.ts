@@ -50,7 +50,9 @@ export class RunEventLines {
       const line = `${String(t.sequence).padStart(widths.sequence)}  ${lineText(t.operation).padEnd(widths.operation)}  ${bind.padEnd(widths.bind)}  ${this.style.green(t.status)}  ${String(t.duration_ms).padStart(5)} ms${path}`;
       return line.trimEnd();
     }
-    if (event.type === "attempt_failed") return this.attemptLine(event);
+    // A call held for approval is no failed attempt: the run waits, and says so at its end.
+    if (event.type === "attempt_failed")
+      return event.error.kind === "approval_pending" ? undefined : this.attemptLine(event);
     return undefined;
   }
 

@@ -28,6 +28,10 @@ export interface JournalArgs {
   readonly resume: number | undefined;
   /** --otlp URL. */
   readonly otlp: string | undefined;
+  /** --as NAME. */
+  readonly as?: string;
+  /** --wait: this process waits for the approvers (`runs approve` then leaves the resume to it). */
+  readonly wait?: boolean;
 }
 
 interface Writer {
@@ -102,6 +106,7 @@ export function runLife(args: JournalArgs, stderr: Writer): RunLife {
         ? { journal: { dir: args.journal } }
         : {}),
     ...(args.otlp !== undefined ? { otlp: args.otlp } : {}),
+    ...(args.as !== undefined ? { startedBy: args.as } : {}),
     onNotice: (message) => void stderr.write(`rlm-plan: ${message}\n`),
   };
 }
@@ -137,6 +142,7 @@ function recordedOptions(args: JournalArgs): JsonObject {
     ...(Object.keys(args.inputValues).length > 0 ? { input_values: args.inputValues } : {}),
     ...(args.mocks !== undefined ? { mocks: resolve(args.mocks) } : {}),
     ...(args.parallel !== undefined ? { parallel: args.parallel } : {}),
+    ...(args.wait ? { wait: true } : {}),
   };
 }
 

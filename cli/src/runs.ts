@@ -4,6 +4,7 @@
 // workspace's (.rlm-plan/ in this folder or above, or beside the host profile) or --journal DIR.
 
 import {
+  approvalLog,
   JournalStore,
   listRuns,
   parseRunId,
@@ -28,6 +29,7 @@ import { runsDiffCommand } from "./runsDiff";
 import { journalReadError, openRunsJournal } from "./runsStore";
 import { runCostText, tokensText } from "./costText";
 import { DEFAULT_CURRENCY, moneyText } from "@rlm-plan/core/plan";
+import { approvalLines } from "./runsApprovals";
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
                           [--since WHEN] [--limit N] [--json]
@@ -35,6 +37,8 @@ export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STA
        rlm-plan runs diff A B [--json] [--format text|json|github]
        rlm-plan runs export RUN
        rlm-plan runs prune [--keep N] [--older-than AGE]
+       rlm-plan runs approve RUN [--step PATH] --as NAME --reason TEXT
+       rlm-plan runs deny RUN [--step PATH] --as NAME --reason TEXT
        (each takes --journal DIR)`;
 
 export const RUNS_HELP = `rlm-plan runs: the run journal (every rlm-plan run is recorded unless --no-journal)
@@ -52,7 +56,7 @@ command first says which journal it read.
             from (a test case's run: test FILE#CASE; a fork: fork of RUN at STEP; one step run
             alone, run PLAN --step PATH --bindings JSON: step PATH)
             --plan PLAN      runs of this plan file (name or path)
-            --status STATUS  running, interrupted, ok, failed or cancelled
+            --status STATUS  running, interrupted, waiting, ok, failed or cancelled
             --origin ORIGIN  runs started from cli, editor, debugger, test, worker or step
             --case TEXT      runs of rlm-plan test whose FILE#CASE holds TEXT
             --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
@@ -72,6 +76,11 @@ command first says which journal it read.
             tool request (masked) with its reply or error
   prune     removes finished and interrupted runs: --keep N keeps the newest N, --older-than AGE
             removes those started longer ago (default: --older-than 30d)
+  approve   a vote for the step run RUN waits at (--step PATH when several wait), as NAME
+            (one of the rule's approvers), for the reason TEXT; bound to the action's hash,
+            recorded for good. Once the quorum approves, the run is resumed here and the step
+            runs; the exit status is then the run's (docs/approvals.md)
+  deny      a vote against: one denial of an approver fails the run at the step (approval_denied)
 
 A run that did not finish (interrupted or cancelled) can be continued: rlm-plan run --resume RUN.
 Any run can be forked from one of its steps: rlm-plan run --from RUN --step PATH [--set NAME=JSON].
@@ -84,10 +93,15 @@ interface RunsIo {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "ok", "failed", "cancelled"];
+const STATUSES: readonly ShownStatus[] = ["running", "interrupted", "waiting", "ok", "failed", "cancelled"];
 
 /** Runs `rlm-plan runs` with the arguments after "runs". Never throws. */
-export function runsCommand(argv: readonly string[], unguarded: RunsIo): number {
+export function runsCommand(argv: readonly string[], unguarded: RunsIo): number | Promise<number> {
+  const [sub, ...rest] = argv;
+  // A vote may resume the run: its modules (the run's) only then.
+  if (sub === "approve" || sub === "deny")
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require("./runsApprove") as typeof import("./runsApprove")).runsVoteCommand(sub, rest, unguarded);
   const sink = openSink(unguarded, { env: unguarded.env ?? process.env });
   try {
     return runsWith(argv, sink);
@@ -102,7 +116,7 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
     io.stderr.write(usageErrorText(message, "runs"));
     return 2;
   };
-  if (sub === undefined) return usage("runs needs list, show, diff, export or prune");
+  if (sub === undefined) return usage("runs needs list, show, diff, export, prune, approve or deny");
   if (sub === "diff") return runsDiffCommand(rest, io, RUNS_HELP);
   if (sub === "--help" || sub === "-h" || sub === "help") {
     io.stdout.write(`${RUNS_HELP}\n`);
@@ -177,8 +191,11 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
           io.stderr.write(`rlm-plan: there is no run ${id} in ${shownFile(shownPath(store.file))}\n`);
           return 1;
         }
-        if (sub === "export" || options.flags.has("--json")) io.stdout.json(`${JSON.stringify(run, null, 2)}\n`);
-        else io.stdout.write(showText(run));
+        const approvals = approvalLog(store, id);
+        // The approvals log beside the run, only where there is one (docs/approvals.md).
+        const shown = approvals.length > 0 ? { ...run, approvals } : run;
+        if (sub === "export" || options.flags.has("--json")) io.stdout.json(`${JSON.stringify(shown, null, 2)}\n`);
+        else io.stdout.write(showText(run, approvalLines(approvals)));
         return 0;
       }
       default:
@@ -284,7 +301,7 @@ function prune(store: JournalStore, values: ReadonlyMap<string, string>, io: Run
 }
 
 /** `show`'s text: what the run was, how it went, what it cost against its estimate. */
-export function showText(run: RunDetail): string {
+export function showText(run: RunDetail, approvals: readonly string[] = []): string {
   const out: string[] = [];
   const d = run.details as Record<string, unknown>;
   out.push(
@@ -337,6 +354,7 @@ export function showText(run: RunDetail): string {
   out.push(
     `  output bytes ${String(spent["output_bytes"] ?? "-").padStart(4)}  ${"".padStart(21)}  ${String(budget["max_output_bytes"] ?? "-").padStart(6)}`,
   );
+  out.push(...approvals);
   const model = run.calls.filter((c) => c.kind === "model").length;
   const tool = run.calls.filter((c) => c.kind === "tool").length;
   out.push("", `calls: ${model} model, ${tool} tool (rlm-plan runs export ${run.id} has them, masked)`);

@@ -30,6 +30,7 @@ const SETTLE_MS = 400;
 const STATUSES: Record<JournalRunSummary["status"], RunStatus> = {
   running: "running",
   interrupted: "interrupted",
+  waiting: "waiting",
   ok: "succeeded",
   failed: "failed",
   cancelled: "cancelled",

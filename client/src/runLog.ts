@@ -9,7 +9,7 @@
 import * as vscode from "vscode";
 import type { JsonValue, PlanError, RunEvent, Transition } from "@rlm-plan/core";
 
-export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
+export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted" | "waiting";
 
 /** Where a step is in its plan: the JSON path the server reported when it started. */
 export type StepPath = readonly (string | number)[];

@@ -121,6 +121,8 @@ const STATUS_ICONS: Record<RunRecord["status"], vscode.ThemeIcon> = {
   failed: new vscode.ThemeIcon("error", new vscode.ThemeColor("testing.iconFailed")),
   cancelled: new vscode.ThemeIcon("circle-slash"),
   interrupted: new vscode.ThemeIcon("warning"),
+  // Held for approval (docs/approvals.md): rlm-plan runs approve RUN.
+  waiting: new vscode.ThemeIcon("watch"),
 };
 
 function runItem(record: RunRecord): vscode.TreeItem {

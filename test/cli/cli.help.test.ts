@@ -90,7 +90,7 @@ test("a bad --budget or an unknown command: one line about it and where help is,
       'rlm-plan: --format: expected svg, dot or mermaid, not "png"\nsee rlm-plan graph --help\n',
     ],
     [["run", "x.rlmplan.json", "--bogus"], "rlm-plan: unknown option --bogus\nsee rlm-plan run --help\n"],
-    [["runs"], "rlm-plan: runs needs list, show, diff, export or prune\nsee rlm-plan runs --help\n"],
+    [["runs"], "rlm-plan: runs needs list, show, diff, export, prune, approve or deny\nsee rlm-plan runs --help\n"],
     [["test", "--jobs", "0"], "rlm-plan: --jobs needs a number from 1 to 256\nsee rlm-plan test --help\n"],
   ];
   for (const [args, stderr] of cases) {

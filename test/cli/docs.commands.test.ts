@@ -31,7 +31,34 @@ const STATIC = `rlm-plan: ${STATIC_TEXT}`;
 // Two journals below by then (the README's runs of examples/workspace and examples/mcp): `runs` names both.
 const NO_JOURNAL =
   "rlm-plan: no run journal here, and 2 below: examples/mcp/.rlm-plan, examples/workspace/.rlm-plan; pass --journal DIR";
+const APPROVALS_HOST = "rlm-plan: host profile examples/approvals/rlmplan.host.json";
+const APPROVALS_JOURNAL = "rlm-plan: journal examples/approvals/.rlm-plan/runs.sqlite";
 const EXPECTED: Readonly<Record<string, Expected>> = {
+  // Approvals (README, docs/approvals.md): examples/approvals' own journal; README's run is its run 1.
+  "npx rlm-plan estimate examples/approvals/plans/refund.rlmplan.json": {
+    code: 0,
+    first: "examples/approvals/plans/refund.rlmplan.json: worst case / budget",
+  },
+  "npx rlm-plan run examples/approvals/plans/refund.rlmplan.json --mocks examples/approvals/refund.mocks.json --as carol":
+    { code: 3, first: APPROVALS_HOST },
+  "npx rlm-plan runs approve 1 --journal examples/approvals --as alice --reason 'checked the order'": {
+    code: 0,
+    first: APPROVALS_JOURNAL,
+  },
+  "npx rlm-plan check --format github examples/approvals/plans/refund.rlmplan.json": { code: 0 },
+  "npx rlm-plan run examples/approvals/plans/refund.rlmplan.json --mocks examples/approvals/refund.mocks.json --as alice":
+    { code: 3, first: APPROVALS_HOST },
+  // Refused: alice started run 2 and the rule separates them.
+  "npx rlm-plan runs approve 2 --journal examples/approvals --as alice --reason 'my own refund'": {
+    code: 1,
+    first: APPROVALS_JOURNAL,
+  },
+  // The denial resumes run 2, which fails at the refund (approval_denied).
+  "npx rlm-plan runs deny 2 --journal examples/approvals --as bob --reason 'not this customer'": {
+    code: 1,
+    first: APPROVALS_JOURNAL,
+  },
+  "npx rlm-plan runs show 2 --journal examples/approvals": { code: 0, first: APPROVALS_JOURNAL },
   "npx rlm-plan run examples/workspace/plans/retry-flaky.rlmplan.json": { code: 0, first: HOST },
   "npx rlm-plan run examples/workspace/plans/parallel.rlmplan.json --json": { code: 0 },
   // broken.rlmplan.json is broken on purpose.

@@ -19,6 +19,7 @@ const GOLDEN = join(TESTS, "golden");
 /** Modules with no structured answer of their own (module path under service/, or a folder/). */
 const EXEMPT: Readonly<Record<string, string>> = {
   analyzedPlan: "the analysis every feature takes; it answers nothing itself",
+  approvalHover: "hover's approval lines, answered through hover (hover/approval-*)",
   cursorLocation: "where a completion cursor sits: completion/'s goldens print what follows from it",
   formatLimits: "formatting's limits: formatting/'s goldens and formatting.hostile assert its refusals",
   hostView: "the host profile as features see it: hover, completion and diagnostics print what they take from it",

@@ -120,7 +120,7 @@ describe("host profile: each mistake, located", () => {
         "/toolz",
         1,
         23,
-        'unknown key "toolz" in the host profile: did you mean "tools"? (the keys are $schema, description, capabilities, budget, currency, parallel, context, inputs, tools, mcpServers, journal, telemetry, sandbox, providers, result)',
+        'unknown key "toolz" in the host profile: did you mean "tools"? (the keys are $schema, description, capabilities, budget, currency, parallel, context, inputs, tools, mcpServers, journal, telemetry, sandbox, providers, approvals, result)',
       ],
     ]);
   });

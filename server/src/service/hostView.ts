@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import type { AnalysisPolicy } from "@rlm-plan/core";
 import type { DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core/plan";
 import { analysisPolicy, toolServerOf } from "@rlm-plan/core/session";
+import type { ApprovalRule } from "@rlm-plan/core/session";
 import {
   describeSandbox,
   type HostProfile,
@@ -50,6 +51,8 @@ export interface HostView {
   readonly policy: AnalysisPolicy;
   /** Where a tool of a plan leads: the profile's MCP server that offers it (what-if names servers). */
   readonly serverOf: (tool: string) => string | undefined;
+  /** Its approval rules (docs/approvals.md): hover says which steps can need approval. */
+  readonly approvals: readonly ApprovalRule[];
 }
 
 /** What is known about the host of one plan: none found, a profile with errors, or a usable one. */
@@ -105,6 +108,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     dataLimits: policy.dataLimits as DataLimits,
     types: policy.types as TypeHost,
     serverOf: toolServerOf(profile),
+    approvals: profile.approvals ?? [],
   };
 }
 

@@ -2,6 +2,7 @@
 // against the budget, the capability it needs and whether the host grants it); where a variable
 // is bound and the type of what it holds (the semantic model's types), a field reference's type; what the host registered for an input, tool or provider; the whole plan's worst case.
 
+import { planApprovalLine, stepApprovalLine } from "./approvalHover";
 import { type Budget, type Count, DEFAULT_BUDGET, type Estimate, OPERATION_HELP } from "@rlm-plan/core";
 import {
   compactType,
@@ -92,6 +93,8 @@ function stepHover(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): 
     if (rows) sections.push(`**Plan so far** (up to and including this step): ${againstBudget(rows)}`);
   }
   sections.push(capabilityLine(plan, step));
+  const approval = stepApprovalLine(plan, stepPath);
+  if (approval) sections.push(approval);
   return sections.join("\n\n");
 }
 
@@ -203,6 +206,7 @@ function planHover(plan: AnalyzedPlan): string | undefined {
     `**Plan** ${count(plan.analysis.plan.steps.length, "step")}: worst case against ${whose}`,
     ["| | worst case | budget |", "|---|---:|---:|", ...rows].join("\n"),
     `Output bytes and wall time are counted at run time: max_output_bytes ${budget.max_output_bytes}, time_limit ${budget.time_limit} s.`,
+    ...[planApprovalLine(plan)].filter((line) => line !== undefined),
   ].join("\n\n");
 }
 

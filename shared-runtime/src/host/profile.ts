@@ -14,6 +14,7 @@ import { DEFAULT_CURRENCY } from "../plan/modelCost";
 import type { ProblemTarget } from "../plan/problems";
 import type { ParallelMode } from "../run/events";
 import { MAX_HOST_PROFILE_BYTES, readTextFileSync } from "../text/boundedFile";
+import { approvalRulesOf } from "./approvalRules";
 import { HOST_PROFILE_FILENAME } from "./filename";
 import validateHostProfileSchema from "./generated/hostProfileValidator";
 import type { McpServerSpec } from "./mcp/spec";
@@ -146,6 +147,7 @@ function profileOf(value: JsonObject, file: string, at: Locator): HostProfile {
     providers: entries<ProviderSpec>("providers"),
     mcpServers: entries<McpServerSpec>("mcpServers"),
     ...(isJsonObject(value.result) ? { result: value.result } : {}),
+    ...(Array.isArray(value.approvals) ? { approvals: approvalRulesOf(value.approvals) } : {}),
     locate(jsonPath, target = "value") {
       const { line, column, offset, length } = at.path(pointerPath(jsonPath, value), target);
       return { line, column, offset, length };

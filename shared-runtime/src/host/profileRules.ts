@@ -9,6 +9,7 @@ import { analyzeCapability } from "../plan/capabilities";
 import type { ProblemTarget } from "../plan/problems";
 import { inputSchemaProblem } from "../plan/inputSchemas";
 import { mcpTransportOf, type McpServerSpec } from "./mcp/spec";
+import { approvalRuleErrors } from "./approvalRuleErrors";
 import { profilePathErrors } from "./profilePaths";
 import type { HostProfileError, Locator } from "./profileTypes";
 
@@ -51,6 +52,7 @@ export function ruleErrors(
   }
   errors.push(...toolEntryErrors(value, at, failedUnder));
   errors.push(...profilePathErrors(value, file, at, failedUnder));
+  errors.push(...approvalRuleErrors(value, at, failedUnder));
   return errors;
 }
 

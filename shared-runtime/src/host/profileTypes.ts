@@ -6,6 +6,7 @@ import type { ProblemTarget } from "../plan/problems";
 import type { OpenAIChatSpec } from "../providers/openaiChat";
 import type { ParallelMode } from "../run/events";
 import type { HostProfileError, SourceLocation } from "../run/runContract";
+import type { ApprovalRule } from "./approvalRules";
 import type { McpServerSpec } from "./mcp/spec";
 
 export type { HostProfileError, SourceLocation };
@@ -110,6 +111,8 @@ export interface HostProfile {
   readonly mcpServers: ReadonlyMap<string, McpServerSpec>;
   /** A JSON Schema every plan's final value must meet (the type rules check it). */
   readonly result?: JsonObject;
+  /** Calls that wait for people before they are made (approvalRules.ts, docs/approvals.md). */
+  readonly approvals?: readonly ApprovalRule[];
   /** Where the node at a JSON Pointer is in the profile's text (line 1, column 1 when unknown). */
   locate(jsonPath: string, target?: ProblemTarget): SourceLocation;
 }

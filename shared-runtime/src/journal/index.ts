@@ -11,3 +11,4 @@ export * from "./runId";
 export { JOURNAL_FILE } from "./schema";
 export * from "./runDiff";
 export * from "./recordedSteps";
+export * from "./approvals";

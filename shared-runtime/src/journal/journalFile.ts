@@ -19,7 +19,14 @@
 
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { ADDED_CALL_COLUMNS, ADDED_RUN_COLUMNS, APPLICATION_ID, JOURNAL_FORMAT, SCHEMA } from "./schema";
+import {
+  ADDED_CALL_COLUMNS,
+  ADDED_RUN_COLUMNS,
+  APPLICATION_ID,
+  APPROVALS_SCHEMA,
+  JOURNAL_FORMAT,
+  SCHEMA,
+} from "./schema";
 import { LogSync } from "./logSync";
 import { statement } from "./rows";
 import { isDamage, sqlite, type Database } from "./sqlite";
@@ -329,6 +336,7 @@ function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: s
       if ((db.pragma("user_version", { simple: true }) as number) !== 0) return;
       db.pragma("auto_vacuum = INCREMENTAL");
       db.exec(SCHEMA);
+      db.exec(APPROVALS_SCHEMA);
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${JOURNAL_FORMAT}`);
     }).immediate();
@@ -348,12 +356,19 @@ function addMissingColumns(db: Database): void {
         n: number;
       }
     ).n > 0;
-  if (tables.every(({ table, columns }) => columns.every((column) => has(table, column.name)))) return;
+  const approvals = () =>
+    (
+      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'approvals_kept_with_run'").get() as {
+        n: number;
+      }
+    ).n > 0;
+  if (tables.every(({ table, columns }) => columns.every((column) => has(table, column.name))) && approvals()) return;
   db.transaction(() => {
     // Another process may have added them between our read and our write lock.
     for (const { table, columns } of tables)
       for (const column of columns)
         if (!has(table, column.name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column.sql}`);
+    db.exec(APPROVALS_SCHEMA);
   }).immediate();
 }
 

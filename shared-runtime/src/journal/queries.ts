@@ -9,7 +9,7 @@ import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, 
 import type { JournalStore } from "./journalStore";
 
 /** As listed: `interrupted` is a `running` run whose process is gone. */
-export type ShownStatus = "running" | "interrupted" | "ok" | "failed" | "cancelled";
+export type ShownStatus = "running" | "interrupted" | "waiting" | "ok" | "failed" | "cancelled";
 
 export interface RunSummary {
   readonly id: number;
@@ -320,11 +320,12 @@ export interface PruneRule {
   readonly before?: number;
 }
 
-/** Removes finished and interrupted runs the rule selects (never one still running); returns their ids. */
+/** Removes finished and interrupted runs the rule selects (never one running or waiting); returns their ids. */
 export function pruneRuns(store: JournalStore, rule: PruneRule): number[] {
   const db = store.db;
   const candidates = listRuns(store).filter((run, index) => {
-    if (run.status === "running") return false;
+    // A waiting run is not over: its approvers may still decide.
+    if (run.status === "running" || run.status === "waiting") return false;
     const old = rule.before !== undefined && Date.parse(run.startedAt) < rule.before;
     const beyond = rule.keep !== undefined && index >= rule.keep;
     return old || beyond;
@@ -333,9 +334,12 @@ export function pruneRuns(store: JournalStore, rule: PruneRule): number[] {
   db.transaction(() => {
     const del = ["events", "calls"].map((t) => db.prepare(`DELETE FROM ${t} WHERE run_id = ?`));
     const delRun = db.prepare("DELETE FROM runs WHERE id = ?");
+    // The run's approvals log after the run: its trigger keeps it while the run is there.
+    const delApprovals = db.prepare("DELETE FROM approvals WHERE run_id = ?");
     for (const id of ids) {
       for (const d of del) d.run(id);
       delRun.run(id);
+      delApprovals.run(id);
     }
     // Texts no run names any more.
     db.prepare(

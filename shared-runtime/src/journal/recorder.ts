@@ -12,7 +12,7 @@ import { hostname } from "node:os";
 import { basename } from "node:path";
 import { exactJsonText, type JsonObject } from "../json";
 import type { RunEvent } from "../run/events";
-import { safeErrorText } from "../run/errors";
+import { APPROVAL_KINDS, RunFailure, safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
 import { callIdentity, digestOf, holdsHandle } from "./requestKey";
@@ -28,6 +28,7 @@ import {
   statement,
   type CallRow,
   type EventRow,
+  failedStatus,
   type RunRow,
   runUpdate,
   UPDATE_RUN,
@@ -246,8 +247,9 @@ export class RunRecorder implements RunObserver, BatchWriter {
       if (call.kind === "model") Object.assign(row, usageColumns(call, reply));
       return reply;
     } catch (error) {
-      // A call the run or its branch abandoned has no reply to replay: it runs again on resume.
-      if (call.signal.aborted) row.status = "abandoned";
+      // A call abandoned (or held by an approval rule: never made) has no reply: it runs again on resume.
+      if (call.signal.aborted || (error instanceof RunFailure && APPROVAL_KINDS.has(error.error.kind)))
+        row.status = "abandoned";
       else {
         row.status = "error";
         row.error = this.meta.mask.mask(safeErrorText(error));
@@ -264,7 +266,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     const run = this.run;
     // A resume that never got to execute (a key unset, a program gone) leaves the run resumable.
     if (this.book && report.stage !== "execute") run.status = this.statusBefore;
-    else run.status = report.ok ? "ok" : report.error?.["kind"] === "cancelled" ? "cancelled" : "failed";
+    else run.status = report.ok ? "ok" : failedStatus(String(report.error?.["kind"]));
     run.stage = report.stage;
     run.error_kind = report.ok ? null : String(report.error?.["kind"] ?? "");
     run.ended_at = Date.now();

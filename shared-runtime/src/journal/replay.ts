@@ -5,8 +5,10 @@
 // called before, and the request's key (canonical.ts): the same calls in the same places get the
 // same answers, and a request that differs (an input file changed since) is made for real.
 
+import { hostname } from "node:os";
+import { stillWaiting } from "./approvals";
 import { digestOf } from "./requestKey";
-import { processAlive } from "./liveness";
+import { processAlive, processIdentity } from "./liveness";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import type { JournalStore } from "./journalStore";
 
@@ -38,10 +40,27 @@ export function resumePoint(store: JournalStore, id: number): ResumePoint {
     );
   if (run.status === "running" && processAlive(run.pid, run.machine, run.process))
     throw new ResumeRefusal(`run ${id} is still running (process ${run.pid}); stop it first or wait for it`);
+  if (run.status === "waiting") claimWaitingRun(store, run);
   const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(id) as EventRow[];
   const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE run_id = ? ORDER BY seq`).all(id) as CallRow[];
   const elapsedMs = events.reduce((max, e) => Math.max(max, e.elapsed_ms), 0);
   return { run, events, calls, elapsedMs };
+}
+
+/**
+ * A waiting run goes on once, whoever asks first (`runs approve`, `run --resume`, `run --wait`):
+ * refused while a request is still pending, and taken from `waiting` to `running` in one guarded
+ * write, so a second process asking at the same moment is refused.
+ */
+function claimWaitingRun(store: JournalStore, run: RunRow): void {
+  const waiting = stillWaiting(store, run.id);
+  if (waiting !== undefined) throw new ResumeRefusal(waiting);
+  const claimed = store.db
+    .prepare(
+      "UPDATE runs SET status = 'running', pid = ?, machine = ?, process = ? WHERE id = ? AND status = 'waiting'",
+    )
+    .run(process.pid, hostname(), processIdentity(), run.id);
+  if (claimed.changes !== 1) throw new ResumeRefusal(`run ${run.id} is being resumed by another process`);
 }
 
 /** Refuses a resume whose plan or host profile is not the recorded one. */
@@ -80,7 +99,8 @@ export function inputChange(
   return undefined;
 }
 
-const STOPPED = new Set(["cancelled", "time_limit_exceeded"]);
+// A step held for approval did not run either: it asks again (and acts on the votes) on resume.
+const STOPPED = new Set(["cancelled", "time_limit_exceeded", "approval_pending"]);
 
 /** The recorded replies of a run, each given out once. */
 export class ReplayBook {

@@ -22,7 +22,7 @@ export type CanonicalRequest =
     }
   | { readonly kind: "tool"; readonly tool: string; readonly arguments: JsonValue };
 
-function canonicalRequest(call: HostCall): CanonicalRequest {
+export function canonicalRequest(call: HostCall): CanonicalRequest {
   if (call.kind === "model") {
     return {
       kind: "model",

@@ -2,8 +2,13 @@
 
 import type { Database, Statement } from "./sqlite";
 
-/** A run's status: `running` until it ends; a `running` run whose process is gone is shown as `interrupted`. */
-export type RunStatus = "running" | "ok" | "failed" | "cancelled";
+/** A run's status: `running` until it ends; a `running` run whose process is gone is shown as `interrupted`; `waiting` for people to approve a step (docs/approvals.md). */
+export type RunStatus = "running" | "waiting" | "ok" | "failed" | "cancelled";
+
+/** The status of a run that ended with an error of `kind`: cancelled, waiting (a step held for approval) or failed. */
+export function failedStatus(kind: string): RunStatus {
+  return kind === "cancelled" ? "cancelled" : kind === "approval_pending" ? "waiting" : "failed";
+}
 
 export interface RunRow {
   id: number;

@@ -38,6 +38,31 @@ export const ADDED_CALL_COLUMNS: readonly { readonly name: string; readonly sql:
   { name: "cost", sql: "cost REAL" },
 ];
 
+/**
+ * The approvals log (docs/approvals.md): every request, vote and outcome of a run, in order,
+ * append-only. The triggers refuse any UPDATE, and a DELETE while the run is still in \`runs\`
+ * (pruning removes a run first, then its log): no program, ours or not, edits a vote. Added when a
+ * store without it is opened for writing (no format bump: older readers never read it).
+ */
+export const APPROVALS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS approvals (
+  run_id INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  path TEXT NOT NULL,
+  occurrence INTEGER NOT NULL,
+  hash TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS approvals_never_updated BEFORE UPDATE ON approvals
+BEGIN SELECT RAISE(ABORT, 'the approvals log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS approvals_kept_with_run BEFORE DELETE ON approvals
+WHEN EXISTS (SELECT 1 FROM runs WHERE id = OLD.run_id)
+BEGIN SELECT RAISE(ABORT, 'the approvals log is append-only'); END;
+`;
+
 export const SCHEMA = `
 CREATE TABLE runs (
   id INTEGER PRIMARY KEY AUTOINCREMENT,

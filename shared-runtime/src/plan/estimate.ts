@@ -203,27 +203,40 @@ export interface MoneyEstimate {
 }
 
 /**
- * The count walk's rule in money: a model step may run as often as the product of its enclosing
- * steps' childRuns (rlm and parallel branches once, retry attempts times), and each run costs at
- * most `callCost(step)` (undefined with a reason when it has no figure). Read off the one walk:
- * it yields a step's sub-plans right after it, so `runs[depth + 1]` holds for them.
+ * The count walk's rule in money: a model step may run as often as `worstCaseRuns()` says, and each
+ * run costs at most `callCost(step)` (undefined with a reason when it has no figure).
  */
 export function estimateMoney(
   plan: Plan,
   callCost: (step: ModelStep) => { readonly cost: number } | { readonly unpriced: string },
 ): MoneyEstimate {
-  const runs: number[] = [1];
   let cost = 0;
   const unpriced: string[] = [];
-  for (const { step, depth } of planSteps(plan)) {
-    const times = runs[depth] as number;
-    runs[depth + 1] = times * childRuns(step);
-    if (step.op !== "model") continue;
-    const one = callCost(step);
-    if ("cost" in one) cost += times * one.cost;
+  for (const [step, times] of worstCaseRuns(plan, (step) => step.op === "model")) {
+    const one = callCost(step as ModelStep);
+    if ("cost" in one) cost += Number(times) * one.cost;
     else if (!unpriced.includes(one.unpriced)) unpriced.push(one.unpriced);
   }
   return { cost: roundMoney(cost), unpriced };
+}
+
+/**
+ * How many times, at worst, each leaf step `counted` picks runs: the cost rule above applied to
+ * them alone (each sub-plan once, every parallel branch, a retry's plan times its attempts), in
+ * one pass. Summed over the plan's tool steps it is the estimate's tool_calls. The approvals a
+ * plan can ask for at worst (host/approvalSteps.ts).
+ */
+export function worstCaseRuns(plan: Plan, counted: (step: Step) => boolean): Map<Step, Count> {
+  const found = new Map<Step, Count>();
+  // Read off the one walk: it yields a step's sub-plans right after it, so `runs[depth + 1]` holds
+  // for them (each branch of a parallel, a retry's plan times its attempts).
+  const runs: Count[] = [1];
+  for (const { step, depth } of planSteps(plan)) {
+    const times = runs[depth] as Count;
+    runs[depth + 1] = multiplyCounts(times, childRuns(step));
+    if (isLeaf(step) && counted(step)) found.set(step, times);
+  }
+  return found;
 }
 
 type LeafStep = Extract<Step, { readonly op: "context" | "model" | "tool" | "checkpoint" | "final" }>;

@@ -155,6 +155,13 @@ function exprText(expr: Expr): string {
 
 const COMPOSITE = new Set(["oneOf", "anyOf", "allOf", "not", "if", "then", "else", "contains", "dependentSchemas"]);
 
+/** The expression's value when it is wholly literal (no reference anywhere in it), else undefined. */
+export function literalValueOf(expr: Expr): JsonValue | undefined {
+  const holes: Hole[] = [];
+  const value = probeValue(expr, [], holes);
+  return holes.length === 0 ? value : undefined;
+}
+
 /** The value as far as it is literal; references and fields become null and are recorded as holes. */
 function probeValue(expr: Expr, at: JsonPath, holes: Hole[]): JsonValue {
   switch (expr.kind) {

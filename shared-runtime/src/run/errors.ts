@@ -11,8 +11,26 @@ export interface PlanError {
   readonly [detail: string]: JsonValue | undefined;
 }
 
-/** Kinds a retry step must not retry: the whole run is over. */
-export const FATAL_KINDS: ReadonlySet<string> = new Set(["time_limit_exceeded", "cancelled"]);
+/**
+ * Kinds a retry step must not retry: the whole run is over, or waits for people (a step held for
+ * approval), or people said no (a retry must not ask again until someone says yes).
+ */
+/** A call held by an approval rule (docs/approvals.md) fails with one of these: it was never made. */
+export const APPROVAL_KINDS: ReadonlySet<string> = new Set([
+  "approval_pending",
+  "approval_denied",
+  "approval_timeout",
+  "approval_unrecorded",
+]);
+
+export const FATAL_KINDS: ReadonlySet<string> = new Set([
+  "time_limit_exceeded",
+  "cancelled",
+  "approval_pending",
+  "approval_denied",
+  "approval_timeout",
+  "approval_unrecorded",
+]);
 
 export class RunFailure extends Error {
   constructor(readonly error: PlanError) {

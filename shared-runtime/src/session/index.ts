@@ -26,6 +26,8 @@ export { mockNameWarnings, planCalls } from "../host/mockNames";
 // The folders the user allows outside the workspace: every session's profile and test files are
 // read under the boundary, so a front end sets them here (the static CLI bundle has no host door).
 export { allowOutsidePaths } from "../host/workspaceBoundary";
+export { approvalForecast, approvalStepText, type ApprovalForecast, type ApprovalStep } from "../host/approvalSteps";
+export type { ApprovalRule } from "../host/approvalRules";
 
 // A recorded run to resume or replay (recordedRun.ts): the journal (node:crypto, SQLite) is
 // required on the first call, so that a check loads none of it.

@@ -8,6 +8,7 @@
 // owns a run's life too: every run it starts is recorded and traced as the profile and the user
 // say (runLife.ts), whichever front end starts it.
 
+import { approvalForecast, type ApprovalForecast } from "../host/approvalSteps";
 import { resolve } from "node:path";
 import { analyzePlanText, type AnalysisPolicy, type PlanAnalysis } from "../analysis";
 import type { profileHost } from "../host/createHost";
@@ -313,7 +314,8 @@ export class PlanSession {
       // The session's mask: an event's error message passes through it before any listener.
       mask: this.mask,
       ...execute,
-      observers: [...life.observers, ...(execute.observers ?? [])],
+      // The approval gate innermost: a call a watcher answers from a recorded run is not asked for again.
+      observers: [...life.observers, ...(execute.observers ?? []), ...(life.gate ? [life.gate] : [])],
       source: { kind: "document", text: this.requireText(), document: this.document },
       policy: this.runPolicy,
       host,
@@ -349,6 +351,16 @@ export class PlanSession {
    * What a run and `check --preflight` say once when the profile's tools will run without the
    * sandbox it prefers (host/sandbox/); undefined when they get it, or need none.
    */
+  /**
+   * The plan's steps that can need approval under the profile's rules and the worst-case number of
+   * approvals (host/approvalSteps.ts); undefined when the plan cannot be read or the profile has none.
+   */
+  approvalForecast(): ApprovalForecast | undefined {
+    const rules = this.profile?.approvals;
+    const plan = this.analysis().plan;
+    return rules && rules.length > 0 && plan ? approvalForecast(plan, rules) : undefined;
+  }
+
   sandboxNotice(): string | undefined {
     return this.profile ? sandboxNotice(this.profile) : undefined;
   }

@@ -5,6 +5,7 @@
 // attach. OpenTelemetry is required only for a run that exports a trace, the journal only for a
 // run that records: a run without them loads none of it (ARCHITECTURE.md, "Start-up").
 
+import { userInfo } from "node:os";
 import { basename } from "node:path";
 import type { JsonObject } from "../json";
 import type { RunOrigin } from "../journal/recorder";
@@ -33,6 +34,11 @@ export interface RunLife {
   readonly planName?: string;
   /** A journal or trace problem that did not stop the run, masked. */
   readonly onNotice?: (message: string) => void;
+  /**
+   * Who starts the run (`run --as NAME`), default the OS user: an approval rule may forbid them to
+   * approve it (docs/approvals.md). A resumed run keeps its starter.
+   */
+  readonly startedBy?: string;
 }
 
 /** Where a run is recorded. */
@@ -64,6 +70,12 @@ export interface AttachedLife {
   readonly recorded: RecordedRef | undefined;
   readonly store: JournalStore | undefined;
   readonly trace: RunTrace | undefined;
+  /**
+   * The approval gate (approvalGate.ts), for a profile with approval rules: the innermost watcher,
+   * after the front end's, so a call answered from a recorded run (a fork's, a replay's) never
+   * reaches it.
+   */
+  readonly gate?: RunObserver;
 }
 
 export type LifeStart =
@@ -83,6 +95,7 @@ export function attachLife(
     }
   };
   const journalOff = life.journal === false && !resume;
+  const startedBy = starterOf(life, resume?.point);
   const started = journalOff
     ? { ok: true as const, recording: undefined }
     : // The journal (its store, SQLite, the recorder's node:crypto) only for a run that records.
@@ -93,7 +106,7 @@ export function attachLife(
         ...(life.forkOf ? { forkOf: life.forkOf } : {}),
         ...(life.journal ? { dir: life.journal.dir } : {}),
         ...(life.planName !== undefined ? { planName: life.planName } : {}),
-        options: life.given ?? {},
+        options: { ...life.given, started_by: startedBy },
         ...(resume ? { resume } : {}),
         onNotice: say,
       });
@@ -120,5 +133,35 @@ export function attachLife(
   const observers: RunObserver[] = [];
   if (recording) observers.push(recording.recorder);
   if (trace) observers.push(trace);
-  return { ok: true, life: { observers, recorded, store: recording?.store, trace } };
+  const rules = session.profile?.approvals ?? [];
+  const gate =
+    rules.length > 0
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require("./approvalGate") as typeof import("./approvalGate")).approvalGate({
+          rules,
+          journal: recording ? { store: recording.store, runId: () => recording.recorder.runId } : undefined,
+          mask: session.mask,
+          requester: startedBy,
+          ...(trace ? { onEntry: (entry) => trace.approvalEntry(entry) } : {}),
+        })
+      : undefined;
+  return { ok: true, life: { observers, recorded, store: recording?.store, trace, ...(gate ? { gate } : {}) } };
+}
+
+/** Who started the run: a resumed run's recorded starter, else the front end's, else the OS user. */
+function starterOf(life: RunLife, resumed: ResumePoint | undefined): string {
+  if (resumed) {
+    try {
+      const recorded = (JSON.parse(resumed.run.details) as { options?: { started_by?: unknown } }).options?.started_by;
+      if (typeof recorded === "string") return recorded;
+    } catch {
+      // details unreadable: the front end's say
+    }
+  }
+  if (life.startedBy !== undefined) return life.startedBy;
+  try {
+    return userInfo().username;
+  } catch {
+    return "unknown";
+  }
 }

@@ -17,6 +17,7 @@ import type { RunEvent } from "../run/events";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
 import { canonicalTextWithin } from "../journal/requestKey";
+import type { ApprovalEntry } from "../journal/approvals";
 import { jsonByteLength } from "../run/outputMeasure";
 import { BoundedExport, TRACE_FLUSH_DEADLINE_MS } from "./boundedExport";
 
@@ -138,6 +139,22 @@ export class RunTrace implements RunObserver {
     }
     return reply;
   };
+
+  /**
+   * A request for approval or its outcome (docs/approvals.md), as an event of the step's span:
+   * the action's hash and the rule's terms, never its arguments.
+   */
+  approvalEntry(entry: ApprovalEntry): void {
+    const span = this.open.get(entry.path) ?? this.root;
+    const attrs: Record<string, string | number> = { "rlm_plan.approval.hash": entry.hash };
+    if (entry.type === "request") {
+      attrs["rlm_plan.approval.step"] = entry.body.step;
+      attrs["rlm_plan.approval.capability"] = entry.body.capability;
+      attrs["rlm_plan.approval.rule"] = entry.body.rule;
+      attrs["rlm_plan.approval.quorum"] = entry.body.quorum;
+    } else if (entry.type === "outcome") attrs["rlm_plan.approval.outcome"] = entry.body.outcome;
+    span.addEvent(`rlm_plan.approval.${entry.type}`, attrs);
+  }
 
   finished(report: ObservedReport): void {
     for (const span of this.open.values()) span.end();

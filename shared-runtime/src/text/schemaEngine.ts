@@ -160,7 +160,7 @@ function linearUniqueItems(ajv: Ajv): void {
  * Equality of JSON values as ajv's `equal` (fast-deep-equal) decides it, for the runtime's
  * prototype-free objects too, on which fast-deep-equal calls a `valueOf` they lack.
  */
-function jsonEqual(a: unknown, b: unknown): boolean {
+export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

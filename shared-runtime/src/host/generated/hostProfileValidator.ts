@@ -4,7 +4,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer","minimum":1},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer","minimum":1},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer","minimum":1},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer","minimum":0},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer","minimum":0},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer","minimum":0},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer","minimum":1},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number","exclusiveMinimum":0},"max_cost":{"description":"Money the run may spend on model calls, in the profile's currency: a run stops before a call whose worst case (its input bound and max_tokens at the provider's price) would go over it, and a plan whose worst case is over it is a problem. Host profile only: a plan's budget counts calls, not money. A number of 0 or more; no limit when absent.","type":"number","minimum":0}}},"currency":{"description":"The currency of every price and of budget.max_cost, as a three-letter code (USD, EUR); default \"USD\". Figures are shown in it, never converted.","type":"string","pattern":"^[A-Z]{3}$"},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"journal":{"description":"The run journal (rlm-plan runs): where runs under this profile are recorded, or not at all.","type":"object","additionalProperties":false,"properties":{"dir":{"description":"The journal's folder, relative to this file; default .rlm-plan.","type":"string","minLength":1},"enabled":{"description":"false: runs under this profile are not recorded (as rlm-plan run --no-journal). Default true.","type":"boolean"}}},"telemetry":{"description":"Where runs are exported as OpenTelemetry traces.","type":"object","additionalProperties":false,"properties":{"otlp":{"description":"An OTLP/HTTP traces endpoint (http://127.0.0.1:4318/v1/traces): each run is exported there (as rlm-plan run --otlp URL). Message content only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked.","type":"string","pattern":"^https?://"}}},"sandbox":{"description":"Whether command tools and MCP servers started over stdio run in an operating-system sandbox (bubblewrap): the system and the workspace read-only except the paths a tool declares in \"writes\", a private /tmp, no home folder, no network unless the tool declares \"network\": true, its own process namespace and a process limit. \"preferred\" (the default) sandboxes where bubblewrap and user namespaces work and says once per run where they do not; \"required\" refuses to start a tool that cannot be sandboxed; \"off\" runs tools as the user's own processes. See docs/security.md, \"Pinning and sandboxing\".","enum":["preferred","required","off"],"default":"preferred"},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}},"result":{"description":"A JSON Schema the final value of the plans run under this host must meet: check and the editor report a final value that cannot meet it.","type":"object"}},"definitions":{"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"price":{"description":"What this model costs, in the profile's currency per million tokens: estimate prices a plan's worst case with it, runs record each call's cost, and budget.max_cost is spent by it. A provider without one is shown as unpriced, never as free.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"Price of a million input (prompt) tokens. A number of 0 or more.","type":"number","minimum":0},"output_per_mtok":{"description":"Price of a million output (completion) tokens. A number of 0 or more.","type":"number","minimum":0}}},"maxTokens":{"description":"The max_tokens sent when a model step sets none: it bounds each reply, so a call's worst case in money is known. A positive integer.","type":"integer","minimum":1},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://rlm-plan.dev/schemas/host-profile.schema.json","title":"rlm-plan host profile","description":"What a host grants typed LLM plans run in this workspace: capabilities, a budget, context limits, named inputs, trusted tools and model providers. Found by walking up from a plan file to the nearest rlmplan.host.json. Relative paths are relative to the folder of this file.","type":"object","additionalProperties":false,"required":["capabilities"],"properties":{"$schema":{"description":"The JSON Schema of this file, for editors; ignored by the runtime.","type":"string"},"description":{"description":"What this host is for; shown to people, ignored by the runtime.","type":"string"},"capabilities":{"description":"Capabilities granted to plans, written as the reference runtime writes them: context(search), context(slice), context(peek), context(partition), context(map), context(reduce), model(PROVIDER), tool(NAME), rlm, parallel, retry, checkpoint. A plan that uses anything else is invalid.","type":"array","items":{"description":"One capability term, such as context(search), tool(count_items), model(local) or rlm.","type":"string","minLength":1},"uniqueItems":true},"budget":{"description":"A partial budget over the defaults (max_steps 64, max_depth 4, max_parallel 8, max_model_calls 8, max_tool_calls 16, max_context_ops 32, max_output_bytes 65536, time_limit 10). Plans must fit it in the worst case; runs stop when a counter runs out.","type":"object","additionalProperties":false,"properties":{"max_steps":{"description":"Steps executed, counting nested plans, branches and every retry attempt. A positive integer; default 64.","type":"integer","minimum":1},"max_depth":{"description":"Plan nesting depth; the root plan is depth 1. A positive integer; default 4.","type":"integer","minimum":1},"max_parallel":{"description":"Branches of the widest parallel step. A positive integer; default 8.","type":"integer","minimum":1},"max_model_calls":{"description":"Model calls. An integer of 0 or more; default 8.","type":"integer","minimum":0},"max_tool_calls":{"description":"Trusted tool calls. An integer of 0 or more; default 16.","type":"integer","minimum":0},"max_context_ops":{"description":"Context operations. An integer of 0 or more; default 32.","type":"integer","minimum":0},"max_output_bytes":{"description":"Bytes of every bound value and the final value, as UTF-8 JSON text. A positive integer; default 65536.","type":"integer","minimum":1},"time_limit":{"description":"Wall time of the whole run, in seconds. A positive number; default 10.","type":"number","exclusiveMinimum":0},"max_cost":{"description":"Money the run may spend on model calls, in the profile's currency: a run stops before a call whose worst case (its input bound and max_tokens at the provider's price) would go over it, and a plan whose worst case is over it is a problem. Host profile only: a plan's budget counts calls, not money. A number of 0 or more; no limit when absent.","type":"number","minimum":0}}},"currency":{"description":"The currency of every price and of budget.max_cost, as a three-letter code (USD, EUR); default \"USD\". Figures are shown in it, never converted.","type":"string","pattern":"^[A-Z]{3}$"},"parallel":{"description":"How the branches of a parallel step run: concurrent (the default: up to max_parallel at once, sharing the budget exactly; the first failing branch cancels the others) or sequential (one after another, in the reference runtime's order).","enum":["concurrent","sequential"]},"context":{"description":"Bounds on every context operation: how much of an input one operation may return.","type":"object","additionalProperties":false,"properties":{"max_results":{"description":"Most results (matches, items, chunks) one context operation returns. Default 32.","type":"integer","minimum":1},"max_bytes":{"description":"Most bytes of text one context operation returns. Default 16384.","type":"integer","minimum":1}}},"inputs":{"description":"Named inputs a plan reads with {\"ref\": \"input\", \"name\": NAME}. Texts and item lists become opaque contexts that plans only see through context operations; a value is passed as it is.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/input"}},"tools":{"description":"Trusted tools a plan calls with {\"op\": \"tool\", \"name\": NAME, ...}, each also granted as the capability tool(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/tool"}},"mcpServers":{"description":"Model Context Protocol servers whose tools plans may call, written as in mcp.json files. Each server's tools become trusted tools named SERVER.TOOL (or the names its \"tools\" mapping gives), each still granted one by one as the capability tool(SERVER.TOOL). A server is started on the first call of a run and stopped, with everything it started, when the run ends.","type":"object","propertyNames":{"minLength":1,"pattern":"^[A-Za-z0-9_-]+$"},"additionalProperties":{"$ref":"#/definitions/mcpServer"}},"journal":{"description":"The run journal (rlm-plan runs): where runs under this profile are recorded, or not at all.","type":"object","additionalProperties":false,"properties":{"dir":{"description":"The journal's folder, relative to this file; default .rlm-plan.","type":"string","minLength":1},"enabled":{"description":"false: runs under this profile are not recorded (as rlm-plan run --no-journal). Default true.","type":"boolean"}}},"telemetry":{"description":"Where runs are exported as OpenTelemetry traces.","type":"object","additionalProperties":false,"properties":{"otlp":{"description":"An OTLP/HTTP traces endpoint (http://127.0.0.1:4318/v1/traces): each run is exported there (as rlm-plan run --otlp URL). Message content only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true, masked.","type":"string","pattern":"^https?://"}}},"sandbox":{"description":"Whether command tools and MCP servers started over stdio run in an operating-system sandbox (bubblewrap): the system and the workspace read-only except the paths a tool declares in \"writes\", a private /tmp, no home folder, no network unless the tool declares \"network\": true, its own process namespace and a process limit. \"preferred\" (the default) sandboxes where bubblewrap and user namespaces work and says once per run where they do not; \"required\" refuses to start a tool that cannot be sandboxed; \"off\" runs tools as the user's own processes. See docs/security.md, \"Pinning and sandboxing\".","enum":["preferred","required","off"],"default":"preferred"},"providers":{"description":"Model providers a plan calls with {\"op\": \"model\", \"provider\": NAME, ...}, each also granted as the capability model(NAME).","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/definitions/provider"}},"approvals":{"description":"Steps allowed only once people have approved them: a model or tool call that matches a rule pauses before it is made, the run waits (status waiting), and resumes once the rule's quorum approves the exact action (its arguments hashed with SHA-256: an approval is void if they change). See docs/approvals.md.","type":"array","items":{"$ref":"#/definitions/approvalRule"}},"result":{"description":"A JSON Schema the final value of the plans run under this host must meet: check and the editor report a final value that cannot meet it.","type":"object"}},"definitions":{"approvalRule":{"description":"One approval rule: which calls it holds (exactly one of tool, provider or capability, optionally narrowed by when), who approves, how many must, and for how long the run waits.","type":"object","additionalProperties":false,"required":["approvers","timeout"],"properties":{"tool":{"description":"Holds every call of this tool (a name under tools, or SERVER.TOOL of an MCP server).","type":"string","minLength":1},"provider":{"description":"Holds every call of this model provider (a name under providers).","type":"string","minLength":1},"capability":{"description":"Holds every call the capability grants: tool(NAME) or model(PROVIDER).","type":"string","minLength":1},"when":{"description":"Only when the call's arguments (a tool's arguments; a model call's prompt, as {\"prompt\": TEXT}) meet this: the value at a JSON Pointer equals a value, or the arguments match a JSON Schema.","oneOf":[{"type":"object","additionalProperties":false,"required":["pointer","equals"],"properties":{"pointer":{"description":"A JSON Pointer into the arguments (\"/to\", \"/amount\"; \"\" is the whole value).","type":"string","pattern":"^$|^/"},"equals":{"description":"The value the pointer must find (compared as JSON values)."}}},{"type":"object","additionalProperties":false,"required":["schema"],"properties":{"schema":{"description":"A JSON Schema the arguments must match ({\"properties\": {\"amount\": {\"minimum\": 100}}}).","type":"object"}}}]},"approvers":{"description":"Who may approve: names as given to rlm-plan runs approve --as NAME. Votes of anyone else are refused.","type":"array","items":{"type":"string","minLength":1},"minItems":1,"uniqueItems":true},"quorum":{"description":"How many different approvers must approve (M of the N approvers); default 1. One denial denies.","type":"integer","minimum":1,"default":1},"timeout":{"description":"Seconds the run waits for the quorum after asking; then on_timeout applies.","type":"number","exclusiveMinimum":0},"on_timeout":{"description":"What a timeout does: deny (the run fails with approval_denied, as if denied) or fail (the run fails with approval_timeout). Default fail.","enum":["deny","fail"],"default":"fail"},"requester_may_approve":{"description":"Whether whoever started the run (rlm-plan run --as NAME, default the OS user) may approve it. Default false: separation of duties.","type":"boolean","default":false},"description":{"$ref":"#/definitions/descriptionText"}}},"descriptionText":{"description":"What this entry is; editors show it in hovers.","type":"string"},"input":{"description":"One named input: \"text-file\", \"text\", \"items-file\", \"items\" or \"value\".","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A text file read as a context (lines separated by newlines, positions in code points).","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A text file read as a context.","const":"text-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline text used as a context.","type":"object","additionalProperties":false,"required":["type","text"],"properties":{"type":{"description":"An inline text used as a context.","const":"text"},"text":{"description":"The text.","type":"string"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A file of JSON items read as a context: JSON Lines (one value a line) or one JSON array.","type":"object","additionalProperties":false,"required":["type","path"],"properties":{"type":{"description":"A file of JSON items read as a context.","const":"items-file"},"path":{"description":"The file, relative to the folder of the host profile.","type":"string","minLength":1},"format":{"description":"\"jsonl\": one JSON value a line, blank lines skipped; \"json\": one JSON array. Default: jsonl for *.jsonl and *.ndjson files, json otherwise.","enum":["jsonl","json"]},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"An inline list of JSON items used as a context.","type":"object","additionalProperties":false,"required":["type","items"],"properties":{"type":{"description":"An inline list of JSON items used as a context.","const":"items"},"items":{"description":"The items: any JSON values.","type":"array"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A plain JSON value, passed to the plan as it is (use this for text a model prompt reads).","type":"object","additionalProperties":false,"required":["type","value"],"properties":{"type":{"description":"A plain JSON value, passed as it is.","const":"value"},"value":{"description":"Any JSON value."},"schema":{"description":"A JSON Schema of the value, which types the plans that read it (otherwise the value's own type does).","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"tool":{"description":"One trusted tool: \"builtin\" (a pure function of the runtime) or \"command\" (a program run without a shell).","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"A built-in pure tool of the runtime.","type":"object","additionalProperties":false,"required":["type","builtin"],"properties":{"type":{"description":"A built-in pure tool of the runtime.","const":"builtin"},"builtin":{"description":"Which built-in: count_items (length of a list), sum (of a list of numbers), join (texts with a separator), unique (drop repeated items), sort (numbers or texts, ascending), pick (one field of each object of a list), length (of a text, in code points).","enum":["count_items","sum","join","unique","sort","pick","length"]},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}},{"description":"A program run without a shell: it reads the tool's arguments as JSON on stdin and writes its result as JSON on stdout.","type":"object","additionalProperties":false,"required":["type","command"],"properties":{"type":{"description":"A program run without a shell.","const":"command"},"command":{"description":"The program and its arguments, for example [\"node\", \"tools/word-count.js\"]. Never passed to a shell. A program without a slash is looked up on PATH.","type":"array","minItems":1,"items":{"type":"string","minLength":1}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Nothing else of the host's environment reaches it except the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"description":"Names of the host's environment variables copied to the program, for example [\"PATH\", \"HOME\"].","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"timeoutMs":{"description":"Milliseconds before the program and everything it started are killed. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"maxStdoutBytes":{"description":"Most bytes the program may write to stdout; more kills it and fails the call. Default 1048576.","type":"integer","minimum":1,"default":1048576},"maxStderrBytes":{"description":"Bytes of the end of stderr kept for the error message when the program fails. Default 65536.","type":"integer","minimum":1,"default":65536},"inputSchema":{"description":"A JSON Schema (draft-07, or 2019-09/2020-12 when its $schema says so) of the tool's arguments: plans that pass literal arguments not matching it get a warning before they run.","type":"object"},"returns":{"description":"A JSON Schema of what the tool returns. Plans are checked against it: reading a field the result does not have (an object schema with \"additionalProperties\": false) is an error in check and the editor, and hovers show the result's type. Without it the result's type is unknown.","type":"object"},"description":{"$ref":"#/definitions/descriptionText"}}}]},"mcpServer":{"description":"One MCP server: a program spoken to over stdio (\"command\"), or a streamable HTTP endpoint (\"url\").","type":"object","additionalProperties":false,"properties":{"type":{"description":"How the server is reached: \"stdio\" (a program started by the host; the default when \"command\" is given) or \"http\" (streamable HTTP; the default when \"url\" is given).","enum":["stdio","http"]},"command":{"description":"The program that runs the server over stdio, for example \"node\" or \"npx\". Never passed to a shell; a name without a slash is looked up on PATH.","type":"string","minLength":1},"args":{"description":"The program's arguments, for example [\"server.js\"].","type":"array","items":{"type":"string"}},"cwd":{"description":"The working folder of the program, relative to the folder of the host profile (the default).","type":"string","minLength":1},"env":{"description":"Environment variables set for the program. Besides these, the program gets only the names in inheritEnv.","type":"object","additionalProperties":{"type":"string"}},"inheritEnv":{"type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"description":"Names of the host's environment variables copied to the program. Default: HOME, LOGNAME, PATH, SHELL, TERM and USER (what launchers such as npx need)."},"writes":{"description":"Paths the program may write, relative to the folder of the host profile and inside the workspace: files or folders that exist when it starts. In the sandbox the rest of the workspace is read-only. Default: none.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"network":{"description":"Whether the program may use the network (sockets, DNS) in the sandbox. Default false: it runs in a network namespace of its own, which reaches nothing of the host.","type":"boolean","default":false},"url":{"description":"The streamable HTTP endpoint of the server, for example http://127.0.0.1:3001/mcp.","type":"string","pattern":"^https?://"},"timeoutMs":{"description":"Milliseconds one tool call may take before it is cancelled (notifications/cancelled) and fails. Default 30000.","type":"integer","minimum":1,"maximum":2147483647,"default":30000},"startupTimeoutMs":{"description":"Milliseconds the server has to start, answer initialize and list its tools. Default 10000.","type":"integer","minimum":1,"maximum":2147483647,"default":10000},"maxMessageBytes":{"description":"The most bytes one message from a server started over stdio may hold (a tool list, a result). A bigger one ends the connection and stops the server: the call fails with a tool_error naming the server and this limit. Default 10485760 (10 MiB).","type":"integer","minimum":1,"maximum":268435456,"default":10485760},"tools":{"description":"Which of the server's tools plans see, and under which names: {\"PLAN_NAME\": \"SERVER_TOOL\"}. Without it every tool of the server is offered as SERVER.TOOL.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"type":"string","minLength":1}},"description":{"$ref":"#/definitions/descriptionText"}}},"provider":{"description":"One model provider: an OpenAI-compatible chat-completions endpoint.","type":"object","discriminator":{"propertyName":"type"},"oneOf":[{"description":"An OpenAI-compatible chat-completions endpoint (OpenRouter, a local model server, ...).","type":"object","additionalProperties":false,"required":["type","baseUrl","model"],"properties":{"type":{"description":"An OpenAI-compatible chat-completions endpoint.","const":"openai-chat"},"baseUrl":{"description":"The API's base URL, before /chat/completions, for example https://openrouter.ai/api/v1 or http://127.0.0.1:8080/v1.","type":"string","pattern":"^https?://"},"model":{"description":"The model name the endpoint expects.","type":"string","minLength":1},"apiKeyEnv":{"description":"The name of the environment variable that holds the API key (never the key itself).","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"timeoutMs":{"description":"Milliseconds before one request is abandoned.","type":"integer","minimum":1,"maximum":2147483647},"maxRetries":{"description":"How many times a failed request is tried again. Default 0.","type":"integer","minimum":0},"price":{"description":"What this model costs, in the profile's currency per million tokens: estimate prices a plan's worst case with it, runs record each call's cost, and budget.max_cost is spent by it. A provider without one is shown as unpriced, never as free.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"Price of a million input (prompt) tokens. A number of 0 or more.","type":"number","minimum":0},"output_per_mtok":{"description":"Price of a million output (completion) tokens. A number of 0 or more.","type":"number","minimum":0}}},"maxTokens":{"description":"The max_tokens sent when a model step sets none: it bounds each reply, so a call's worst case in money is known. A positive integer.","type":"integer","minimum":1},"responseFormat":{"description":"What rlm-plan propose asks of this endpoint: \"json_schema\" sends the plan's JSON Schema as response_format (structured outputs), so the reply is a plan by construction; \"none\" (the default) sends none, for endpoints that refuse it.","enum":["json_schema","none"]},"description":{"$ref":"#/definitions/descriptionText"}}}]}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^[A-Z]{3}$", "u");
@@ -2004,6 +2004,460 @@ validate17.errors = vErrors;
 return errors === 0;
 }
 
+const schema25 = {"description":"One approval rule: which calls it holds (exactly one of tool, provider or capability, optionally narrowed by when), who approves, how many must, and for how long the run waits.","type":"object","additionalProperties":false,"required":["approvers","timeout"],"properties":{"tool":{"description":"Holds every call of this tool (a name under tools, or SERVER.TOOL of an MCP server).","type":"string","minLength":1},"provider":{"description":"Holds every call of this model provider (a name under providers).","type":"string","minLength":1},"capability":{"description":"Holds every call the capability grants: tool(NAME) or model(PROVIDER).","type":"string","minLength":1},"when":{"description":"Only when the call's arguments (a tool's arguments; a model call's prompt, as {\"prompt\": TEXT}) meet this: the value at a JSON Pointer equals a value, or the arguments match a JSON Schema.","oneOf":[{"type":"object","additionalProperties":false,"required":["pointer","equals"],"properties":{"pointer":{"description":"A JSON Pointer into the arguments (\"/to\", \"/amount\"; \"\" is the whole value).","type":"string","pattern":"^$|^/"},"equals":{"description":"The value the pointer must find (compared as JSON values)."}}},{"type":"object","additionalProperties":false,"required":["schema"],"properties":{"schema":{"description":"A JSON Schema the arguments must match ({\"properties\": {\"amount\": {\"minimum\": 100}}}).","type":"object"}}}]},"approvers":{"description":"Who may approve: names as given to rlm-plan runs approve --as NAME. Votes of anyone else are refused.","type":"array","items":{"type":"string","minLength":1},"minItems":1,"uniqueItems":true},"quorum":{"description":"How many different approvers must approve (M of the N approvers); default 1. One denial denies.","type":"integer","minimum":1,"default":1},"timeout":{"description":"Seconds the run waits for the quorum after asking; then on_timeout applies.","type":"number","exclusiveMinimum":0},"on_timeout":{"description":"What a timeout does: deny (the run fails with approval_denied, as if denied) or fail (the run fails with approval_timeout). Default fail.","enum":["deny","fail"],"default":"fail"},"requester_may_approve":{"description":"Whether whoever started the run (rlm-plan run --as NAME, default the OS user) may approve it. Default false: separation of duties.","type":"boolean","default":false},"description":{"$ref":"#/definitions/descriptionText"}}};
+const pattern8 = new RegExp("^$|^/", "u");
+
+function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.approvers === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "approvers"},message:"must have required property '"+"approvers"+"'",schema:schema25.required,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.timeout === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeout"},message:"must have required property '"+"timeout"+"'",schema:schema25.required,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func2.call(schema25.properties, key0))){
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.tool !== undefined){
+let data0 = data.tool;
+if(typeof data0 === "string"){
+if(func3(data0) < 1){
+const err3 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.tool.type,parentSchema:schema25.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.provider !== undefined){
+let data1 = data.provider;
+if(typeof data1 === "string"){
+if(func3(data1) < 1){
+const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.provider,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.provider.type,parentSchema:schema25.properties.provider,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.capability !== undefined){
+let data2 = data.capability;
+if(typeof data2 === "string"){
+if(func3(data2) < 1){
+const err7 = {instancePath:instancePath+"/capability",schemaPath:"#/properties/capability/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.capability,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/capability",schemaPath:"#/properties/capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.capability.type,parentSchema:schema25.properties.capability,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.when !== undefined){
+let data3 = data.when;
+const _errs9 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs10 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.pointer === undefined){
+const err9 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf/0/required",keyword:"required",params:{missingProperty: "pointer"},message:"must have required property '"+"pointer"+"'",schema:schema25.properties.when.oneOf[0].required,parentSchema:schema25.properties.when.oneOf[0],data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data3.equals === undefined){
+const err10 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf/0/required",keyword:"required",params:{missingProperty: "equals"},message:"must have required property '"+"equals"+"'",schema:schema25.properties.when.oneOf[0].required,parentSchema:schema25.properties.when.oneOf[0],data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((key1 === "pointer") || (key1 === "equals"))){
+const err11 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema25.properties.when.oneOf[0],data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data3.pointer !== undefined){
+let data4 = data3.pointer;
+if(typeof data4 === "string"){
+if(!pattern8.test(data4)){
+const err12 = {instancePath:instancePath+"/when/pointer",schemaPath:"#/properties/when/oneOf/0/properties/pointer/pattern",keyword:"pattern",params:{pattern: "^$|^/"},message:"must match pattern \""+"^$|^/"+"\"",schema:"^$|^/",parentSchema:schema25.properties.when.oneOf[0].properties.pointer,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/when/pointer",schemaPath:"#/properties/when/oneOf/0/properties/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.when.oneOf[0].properties.pointer.type,parentSchema:schema25.properties.when.oneOf[0].properties.pointer,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.properties.when.oneOf[0].type,parentSchema:schema25.properties.when.oneOf[0],data:data3};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs15 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.schema === undefined){
+const err15 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf/1/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema25.properties.when.oneOf[1].required,parentSchema:schema25.properties.when.oneOf[1],data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key2 in data3){
+if(!(key2 === "schema")){
+const err16 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema25.properties.when.oneOf[1],data:data3};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data3.schema !== undefined){
+let data5 = data3.schema;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err17 = {instancePath:instancePath+"/when/schema",schemaPath:"#/properties/when/oneOf/1/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.properties.when.oneOf[1].properties.schema.type,parentSchema:schema25.properties.when.oneOf[1].properties.schema,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.properties.when.oneOf[1].type,parentSchema:schema25.properties.when.oneOf[1],data:data3};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err19 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema25.properties.when.oneOf,parentSchema:schema25.properties.when,data:data3};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.approvers !== undefined){
+let data6 = data.approvers;
+if(Array.isArray(data6)){
+if(data6.length < 1){
+const err20 = {instancePath:instancePath+"/approvers",schemaPath:"#/properties/approvers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema25.properties.approvers,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(typeof data7 === "string"){
+if(func3(data7) < 1){
+const err21 = {instancePath:instancePath+"/approvers/" + i0,schemaPath:"#/properties/approvers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema25.properties.approvers.items,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/approvers/" + i0,schemaPath:"#/properties/approvers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.approvers.items.type,parentSchema:schema25.properties.approvers.items,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+let i1 = data6.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data6[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err23 = {instancePath:instancePath+"/approvers",schemaPath:"#/properties/approvers/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema25.properties.approvers,data:data6};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/approvers",schemaPath:"#/properties/approvers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema25.properties.approvers.type,parentSchema:schema25.properties.approvers,data:data6};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.quorum !== undefined){
+let data8 = data.quorum;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema25.properties.quorum.type,parentSchema:schema25.properties.quorum,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 1 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema25.properties.quorum,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data.timeout !== undefined){
+let data9 = data.timeout;
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 <= 0 || isNaN(data9)){
+const err27 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema25.properties.timeout,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/timeout",schemaPath:"#/properties/timeout/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema25.properties.timeout.type,parentSchema:schema25.properties.timeout,data:data9};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.on_timeout !== undefined){
+let data10 = data.on_timeout;
+if(!((data10 === "deny") || (data10 === "fail"))){
+const err29 = {instancePath:instancePath+"/on_timeout",schemaPath:"#/properties/on_timeout/enum",keyword:"enum",params:{allowedValues: schema25.properties.on_timeout.enum},message:"must be equal to one of the allowed values",schema:schema25.properties.on_timeout.enum,parentSchema:schema25.properties.on_timeout,data:data10};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.requester_may_approve !== undefined){
+let data11 = data.requester_may_approve;
+if(typeof data11 !== "boolean"){
+const err30 = {instancePath:instancePath+"/requester_may_approve",schemaPath:"#/properties/requester_may_approve/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema25.properties.requester_may_approve.type,parentSchema:schema25.properties.requester_may_approve,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data12 = data.description;
+if(typeof data12 !== "string"){
+const err31 = {instancePath:instancePath+"/description",schemaPath:"#/definitions/descriptionText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.type,parentSchema:schema13,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.type,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+validate19.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://rlm-plan.dev/schemas/host-profile.schema.json" */;
@@ -2818,10 +3272,19 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data.result !== undefined){
-let data33 = data.result;
-if(!(data33 && typeof data33 == "object" && !Array.isArray(data33))){
-const err60 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.result.type,parentSchema:schema11.properties.result,data:data33};
+if(data.approvals !== undefined){
+let data33 = data.approvals;
+if(Array.isArray(data33)){
+const len1 = data33.length;
+for(let i2=0; i2<len1; i2++){
+if(!(validate19(data33[i2], {instancePath:instancePath+"/approvals/" + i2,parentData:data33,parentDataProperty:i2,rootData}))){
+vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/approvals",schemaPath:"#/properties/approvals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.approvals.type,parentSchema:schema11.properties.approvals,data:data33};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2831,14 +3294,27 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.result !== undefined){
+let data35 = data.result;
+if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
+const err61 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.result.type,parentSchema:schema11.properties.result,data:data35};
 if(vErrors === null){
 vErrors = [err61];
 }
 else {
 vErrors.push(err61);
+}
+errors++;
+}
+}
+}
+else {
+const err62 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
 }
 errors++;
 }
