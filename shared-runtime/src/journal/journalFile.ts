@@ -19,14 +19,8 @@
 
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import {
-  ADDED_CALL_COLUMNS,
-  ADDED_RUN_COLUMNS,
-  APPLICATION_ID,
-  APPROVALS_SCHEMA,
-  JOURNAL_FORMAT,
-  SCHEMA,
-} from "./schema";
+import { APPLICATION_ID, APPROVALS_SCHEMA, JOURNAL_FORMAT, SCHEMA } from "./schema";
+import { addMissingParts } from "./addedParts";
 import { LogSync } from "./logSync";
 import { statement } from "./rows";
 import { isDamage, sqlite, type Database } from "./sqlite";
@@ -340,36 +334,8 @@ function prepare(db: Database, checkedBefore: boolean): { suffix: string; why: s
       db.pragma(`application_id = ${APPLICATION_ID}`);
       db.pragma(`user_version = ${JOURNAL_FORMAT}`);
     }).immediate();
-  } else if (format === JOURNAL_FORMAT) addMissingColumns(db);
+  } else if (format === JOURNAL_FORMAT) addMissingParts(db);
   return { wal };
-}
-
-/** A store written before a nullable column was added gets it (format unchanged: older readers name their columns). */
-function addMissingColumns(db: Database): void {
-  const tables = [
-    { table: "runs", columns: ADDED_RUN_COLUMNS },
-    { table: "calls", columns: ADDED_CALL_COLUMNS },
-  ];
-  const has = (table: string, name: string) =>
-    (
-      db.prepare("SELECT count(*) AS n FROM pragma_table_info(?) WHERE name = ?").get(table, name) as {
-        n: number;
-      }
-    ).n > 0;
-  const approvals = () =>
-    (
-      db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'approvals_kept_with_run'").get() as {
-        n: number;
-      }
-    ).n > 0;
-  if (tables.every(({ table, columns }) => columns.every((column) => has(table, column.name))) && approvals()) return;
-  db.transaction(() => {
-    // Another process may have added them between our read and our write lock.
-    for (const { table, columns } of tables)
-      for (const column of columns)
-        if (!has(table, column.name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column.sql}`);
-    db.exec(APPROVALS_SCHEMA);
-  }).immediate();
 }
 
 /**
