@@ -14,7 +14,7 @@ import type { RunRecord, StepPath } from "./runLog";
 import { formatStepPath } from "./stepLocation";
 import { displayPath } from "./workspacePaths";
 
-export const RERUN_FROM_HERE_COMMAND = "rlmPlan.rerunFromHere";
+const RERUN_FROM_HERE_COMMAND = "rlmPlan.rerunFromHere";
 
 /** A step of a recorded run, as a view item or the graph names it. */
 export interface RecordedStep {

@@ -15,8 +15,8 @@ import { displayPath } from "../workspacePaths";
 import { comparePageHtml } from "./comparePage";
 import type { CompareSide, StepMark } from "./compareMessages";
 
-export const COMPARE_RUNS_COMMAND = "rlmPlan.compareRuns";
-export const COMPARE_VIEW_TYPE = "rlmPlan.compare";
+const COMPARE_RUNS_COMMAND = "rlmPlan.compareRuns";
+const COMPARE_VIEW_TYPE = "rlmPlan.compare";
 
 type RecordedRecord = RunRecord & { journal: NonNullable<RunRecord["journal"]> };
 

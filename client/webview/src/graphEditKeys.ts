@@ -17,7 +17,7 @@ export function postGraphEdit(
 }
 
 /** The edit a key press asks for, or undefined when the key is not one of them. */
-export function graphEditForKey(
+function graphEditForKey(
   event: Pick<KeyboardEvent, "key" | "altKey" | "ctrlKey" | "metaKey" | "shiftKey">,
 ): GraphEditAction | undefined {
   if (event.ctrlKey || event.metaKey) return undefined;

@@ -4,6 +4,7 @@
 export * from "./location";
 export * from "./journalStore";
 export * from "./recorder";
+export * from "./runOrigin";
 export * from "./queries";
 export * from "./replay";
 export * from "./replayRun";

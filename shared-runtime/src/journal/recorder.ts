@@ -38,8 +38,6 @@ import type { Database } from "./sqlite";
 import { isJournalDamage, type JournalStore } from "./journalStore";
 import type { RunOrigin } from "./runOrigin";
 
-export { RUN_ORIGINS, type RunOrigin } from "./runOrigin";
-
 export interface RecordingMeta {
   readonly origin: RunOrigin;
   /** What the run was within its origin: a test run's "FILE#CASE" (listed, filterable). */

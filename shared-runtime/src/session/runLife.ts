@@ -8,7 +8,7 @@
 import { userInfo } from "node:os";
 import { basename } from "node:path";
 import type { JsonObject } from "../json";
-import type { RunOrigin } from "../journal/recorder";
+import type { RunOrigin } from "../journal/runOrigin";
 import type { ResumePoint } from "../journal/replay";
 import type { JournalStore } from "../journal/journalStore";
 import type { RunObserver } from "../run/observer";

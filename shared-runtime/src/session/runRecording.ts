@@ -8,7 +8,8 @@
 import { resolve } from "node:path";
 import type { JsonObject } from "../json";
 import { journalDirOf, namedJournalDir, profileJournalDir } from "../journal/location";
-import { RunRecorder, type RunOrigin } from "../journal/recorder";
+import { RunRecorder } from "../journal/recorder";
+import type { RunOrigin } from "../journal/runOrigin";
 import { checkSameInputs, ResumeRefusal, type ResumePoint } from "../journal/replay";
 import { JournalStore } from "../journal/journalStore";
 import type { HostProfile } from "../host/profile";
