@@ -30,7 +30,7 @@ export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STA
                           [--since WHEN] [--limit N] [--json]
        rlm-plan runs show RUN [--json]
        rlm-plan runs diff A B [--json] [--format text|json|github]
-       rlm-plan runs export RUN
+       rlm-plan runs export RUN [--format json|html] [-o FILE]
        rlm-plan runs prune [--keep N] [--older-than AGE]
        (each takes --journal DIR)`;
 
@@ -63,7 +63,8 @@ command first says which journal it read.
             Exit status 0 when the runs agree, 1 when they differ, 2 on a usage error or a run
             the journal does not hold
   export    one run as JSON: plan and host-profile texts, options, every event, every model and
-            tool request (masked) with its reply or error
+            tool request (masked) with its reply or error; --format html: one self-contained
+            page (graph, timeline, values; no network) to stdout or -o FILE, as rlm-plan ui shows it
   prune     removes finished and interrupted runs: --keep N keeps the newest N, --older-than AGE
             removes those started longer ago (default: --older-than 30d)
 
@@ -337,7 +338,7 @@ function forkText(fork: RunFork): string {
 }
 
 /** A date, an ISO time, or an age back from now (30m, 2h, 7d); null when it is none of these. */
-function timeOf(text: string): number | null {
+export function timeOf(text: string): number | null {
   const age = ageMs(text);
   if (age !== null) return Date.now() - age;
   const when = Date.parse(text);
