@@ -105,6 +105,11 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
   'npx rlm-plan run --from 5 --step steps/2 --set page=\'{"title":"Rain tomorrow"}\' --journal examples/workspace': {
     code: 0,
   },
+  // The run browser's export of that fork (run 6), one HTML file.
+  "npx rlm-plan runs export 6 --format html -o run-6.html --journal examples/workspace": {
+    code: 0,
+    first: "rlm-plan: journal examples/workspace/.rlm-plan/runs.sqlite",
+  },
   "npx rlm-plan test examples/workspace/tests --list": {
     code: 0,
     first:

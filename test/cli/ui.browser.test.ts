@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -24,10 +24,11 @@ import { renderSvg } from "@rlm-plan/core/graph/render";
 import { CLI, ROOT, cliWorkspace } from "../support/cliWorkspace";
 
 const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
-const SHOTS =
-  process.env.UPDATE_SCREENSHOTS === "1"
-    ? join(ROOT, "docs", "images")
-    : mkdtempSync(join(tmpdir(), "rlm-plan-ui-shots-"));
+const KEEP_SHOTS = process.env.UPDATE_SCREENSHOTS === "1";
+const SHOTS = KEEP_SHOTS ? join(ROOT, "docs", "images") : mkdtempSync(join(tmpdir(), "rlm-plan-ui-shots-"));
+after(() => {
+  if (!KEEP_SHOTS) rmSync(SHOTS, { recursive: true, force: true });
+});
 const HOSTILE = `<script>alert(1)</script>`;
 const HOSTILE_ERROR = `</script><script>alert(2)</script> javascript:alert(3)`;
 

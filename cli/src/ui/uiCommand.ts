@@ -82,7 +82,15 @@ async function serve(argv: readonly string[], io: OutputSink, signal?: AbortSign
   const token = randomBytes(32).toString("base64url");
   let server;
   try {
-    server = await startUiServer({ journalDir, host, port, token, mask: io.mask, assets });
+    server = await startUiServer({
+      journalDir,
+      host,
+      port,
+      token,
+      mask: io.mask,
+      assets,
+      log: (line) => io.stderr.write(line),
+    });
   } catch (error) {
     io.stderr.write(`rlm-plan: cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
     return 2;

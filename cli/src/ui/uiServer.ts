@@ -38,6 +38,8 @@ export interface UiServerOptions {
   readonly mask: SecretMask;
   /** The folder holding ui.js and ui.css (uiAssets.ts finds it). */
   readonly assets: string;
+  /** Where the server says what went wrong: the command's stderr (through its sink and mask). */
+  readonly log: (line: string) => void;
 }
 
 export interface UiServer {
@@ -63,7 +65,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       // A bug answers 500 with no detail (a message may hold run content); the server goes on.
       if (!res.headersSent) send(res, 500, "text/plain", "internal error\n");
       else res.end();
-      process.stderr.write(`rlm-plan ui: ${options.mask.mask(String((error as Error)?.message ?? error))}\n`);
+      options.log(`rlm-plan ui: ${String((error as Error)?.message ?? error)}\n`);
     });
   });
 
