@@ -167,9 +167,20 @@ function stepsSection(view: RunView, file: string): HTMLElement {
         ? step.value.preview
         : "",
   ]);
+  // Tokens and money, once the journal records them (recordedSteps.ts' StepUsage): a column of their own.
+  const usage = view.steps.some((step) => step.usage !== null);
+  if (usage)
+    rows.forEach((row, i) => {
+      const spent = view.steps[i]?.usage;
+      row.push(
+        spent
+          ? `${spent.inputTokens} in, ${spent.outputTokens} out${spent.costUsd === null ? "" : `, $${spent.costUsd.toFixed(4)}`}`
+          : "",
+      );
+    });
   const steps = table(
     "Each step: how it ended, where it is, what it bound or why it failed",
-    ["Step", "Operation", "Status", "Attempts", "Time", "At", "Value or error"],
+    ["Step", "Operation", "Status", "Attempts", "Time", "At", "Value or error", ...(usage ? ["Tokens and cost"] : [])],
     rows,
   );
   view.steps.forEach((step, i) => {
