@@ -10,7 +10,7 @@
 // with UPDATE_SCREENSHOTS=1. Says SKIPPED without Chromium.
 
 import assert from "node:assert/strict";
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessByStdio } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,8 @@ after(() => {
   if (!KEEP_SHOTS) rmSync(SHOTS, { recursive: true, force: true });
 });
 const HOSTILE = `<script>alert(1)</script>`;
+/** A key in the viewer's environment (not the runs'): what the journal holds, the pages show masked. */
+const SECRET = "sk-uitest-Viewer0Secret9";
 const HOSTILE_ERROR = `</script><script>alert(2)</script> javascript:alert(3)`;
 
 // Answers {said: text}; fails (its stderr the hostile error) when given a reply that said "bad".
@@ -50,7 +52,7 @@ const ref = (name: string) => ({ ref: "var", name });
 const OK_PLAN = {
   steps: [
     { op: "tool", name: "echo", args: { text: HOSTILE }, bind: "a" },
-    { op: "tool", name: "echo", args: { text: "javascript:alert(4)" }, bind: "b" },
+    { op: "tool", name: "echo", args: { text: `javascript:alert(4) ${SECRET}` }, bind: "b" },
     { op: "final", value: { a: ref("a"), b: ref("b") } },
   ],
 };
@@ -90,7 +92,11 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
     assert.equal(ws.cli("run", "fail.rlmplan.json").code, 1);
     const fork = ws.cli("run", "--from", "2", "--step", "/steps/1", "--set", 'a={"said":"good"}');
     assert.equal(fork.code, 0, fork.stderr);
-    server = spawn(process.execPath, [CLI, "ui", "--no-open"], { cwd: ws.dir, stdio: ["ignore", "pipe", "pipe"] });
+    server = spawn(process.execPath, [CLI, "ui", "--no-open"], {
+      cwd: ws.dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, VIEWER_API_KEY: SECRET },
+    });
     url = await new Promise<string>((resolve, reject) => {
       let out = "";
       server.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -247,7 +253,10 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
 
     await page.goto(`${origin}/#/run/1`);
     await ready(page, "run");
-    assert.match((await page.textContent("pre.value")) ?? "", /"said": "<script>alert\(1\)<\/script>"/);
+    const value = (await page.textContent("pre.value")) ?? "";
+    assert.match(value, /"said": "<script>alert\(1\)<\/script>"/);
+    assert.match(value, /"said": "javascript:alert\(4\) \*\*\*"/);
+    assert.ok(!(await page.content()).includes(SECRET), "the viewer's key is masked");
     assert.equal(await page.$$eval("main script, main [href^='javascript']", (found) => found.length), 0);
     assert.equal(await page.$$eval("script", (all) => all.length), 1, "only the page's own script");
     await page.close();
@@ -321,9 +330,21 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
 
   test("the HTML export opens from file:// with the network refused and draws the same graph", async () => {
     const out = join(ws.dir, "run-2.html");
-    const exported = ws.cli("runs", "export", "2", "--format", "html", "-o", out);
-    assert.equal(exported.code, 0, exported.stderr);
+    const exported = spawnSync(process.execPath, [CLI, "runs", "export", "2", "--format", "html", "-o", out], {
+      cwd: ws.dir,
+      encoding: "utf8",
+      env: { ...process.env, VIEWER_API_KEY: SECRET },
+    });
+    assert.equal(exported.status, 0, exported.stderr);
     const html = readFileSync(out, "utf8");
+    const withKey = spawnSync(process.execPath, [CLI, "runs", "export", "1", "--format", "html"], {
+      cwd: ws.dir,
+      encoding: "utf8",
+      env: { ...process.env, VIEWER_API_KEY: SECRET },
+    });
+    assert.equal(withKey.status, 0, withKey.stderr);
+    assert.ok(withKey.stdout.includes("javascript:alert(4) ***"));
+    assert.ok(!withKey.stdout.includes(SECRET), "the key is masked in an export");
     assert.doesNotMatch(html, /<script src|<link (?!rel="icon" href="data:,">)|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
     const offline = await browser.newContext();
     const asked: string[] = [];
