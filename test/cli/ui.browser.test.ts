@@ -21,7 +21,7 @@ import { analyzePlanText } from "@rlm-plan/core/analysis";
 import { buildPlanGraph } from "@rlm-plan/core/graph";
 import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
 import { renderSvg } from "@rlm-plan/core/graph/render";
-import { CLI, ROOT, cliWorkspace } from "../support/cliWorkspace";
+import { CLI, ROOT, cliWorkspace, runCliAsync } from "../support/cliWorkspace";
 
 const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
 const KEEP_SHOTS = process.env.UPDATE_SCREENSHOTS === "1";
@@ -40,6 +40,16 @@ let input = "";
 process.stdin.on("data", (c) => (input += c));
 process.stdin.on("end", () => {
   const args = JSON.parse(input);
+  if (args.text === "wait") {
+    // Holds its step while the hold file exists: a run the page watches as it goes.
+    const hold = require("path").join(process.cwd(), "hold");
+    const timer = setInterval(() => {
+      if (require("fs").existsSync(hold)) return;
+      clearInterval(timer);
+      process.stdout.write(JSON.stringify({ said: "waited" }));
+    }, 50);
+    return;
+  }
   if (typeof args.text === "object" && JSON.stringify(args.text).includes("bad")) {
     process.stderr.write(${JSON.stringify(HOSTILE_ERROR)});
     process.exit(1);
@@ -54,6 +64,13 @@ const OK_PLAN = {
     { op: "tool", name: "echo", args: { text: HOSTILE }, bind: "a" },
     { op: "tool", name: "echo", args: { text: `javascript:alert(4) ${SECRET}` }, bind: "b" },
     { op: "final", value: { a: ref("a"), b: ref("b") } },
+  ],
+};
+const WAITING_PLAN = {
+  steps: [
+    { op: "tool", name: "echo", args: { text: "first" }, bind: "a" },
+    { op: "tool", name: "echo", args: { text: "wait" }, bind: "b" },
+    { op: "final", value: ref("b") },
   ],
 };
 const FAILING_PLAN = {
@@ -88,6 +105,7 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
     );
     ws.write("ok.rlmplan.json", JSON.stringify(OK_PLAN, null, 2));
     ws.write("fail.rlmplan.json", JSON.stringify(FAILING_PLAN, null, 2));
+    ws.write("wait.rlmplan.json", JSON.stringify(WAITING_PLAN, null, 2));
     assert.equal(ws.cli("run", "ok.rlmplan.json").code, 0);
     assert.equal(ws.cli("run", "fail.rlmplan.json").code, 1);
     const fork = ws.cli("run", "--from", "2", "--step", "/steps/1", "--set", 'a={"said":"good"}');
@@ -259,6 +277,49 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
     assert.ok(!(await page.content()).includes(SECRET), "the viewer's key is masked");
     assert.equal(await page.$$eval("main script, main [href^='javascript']", (found) => found.length), 0);
     assert.equal(await page.$$eval("script", (all) => all.length), 1, "only the page's own script");
+    await page.close();
+  });
+
+  test("a running run's page shows its steps' states as they are recorded, without a reload", async () => {
+    const hold = ws.write("hold", "");
+    const running = runCliAsync(ws.dir, ["run", "wait.rlmplan.json"]);
+    // Whatever fails here, the held step is let go, so no run is left waiting.
+    after(() => rmSync(hold, { force: true }));
+    const page = await watchedPage();
+    // Run 5 (after the live run 4): listed once its first step is recorded.
+    await page.goto(`${origin}/#/runs`);
+    await page.waitForFunction(
+      () => document.querySelector("#runs-list tbody tr td")?.textContent === "Run 5",
+      undefined,
+      {
+        timeout: 15_000,
+      },
+    );
+    await page.goto(`${origin}/#/run/5`);
+    await ready(page, "run");
+    const stateOf = (id: string) =>
+      page.$eval(`.graph g.step[data-id="${id}"]`, (g) =>
+        ["ok", "failed", "skipped", "running", "cancelled"].filter((s) => g.classList.contains(s)).join(),
+      );
+    await page.waitForFunction(
+      () => document.querySelector('.graph g.step[data-id="steps/1"]')?.classList.contains("running"),
+      undefined,
+      {
+        timeout: 15_000,
+      },
+    );
+    assert.equal(await page.textContent("h1"), "Run 5 running");
+    assert.equal(await stateOf("steps/0"), "ok");
+    assert.equal(await stateOf("steps/2"), "", "a step not reached yet is not skipped");
+    rmSync(hold, { force: true });
+    await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Run 5 ok", undefined, {
+      timeout: 15_000,
+    });
+    assert.deepEqual(
+      [await stateOf("steps/0"), await stateOf("steps/1"), await stateOf("steps/2")],
+      ["ok", "ok", "ok"],
+    );
+    assert.equal((await running).code, 0);
     await page.close();
   });
 

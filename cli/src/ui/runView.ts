@@ -10,8 +10,11 @@ import { runDetail, stepsOf, stepStarts, type JournalStore, type RunDetail } fro
 import type { StepOutcome } from "@rlm-plan/core/journal";
 import type { RunView, RunViewCall, RunViewStep } from "./uiApi";
 
-/** A step's state in the graph, by its recorded status: the classes the editor's graph styles. */
-function graphState(status: StepOutcome["status"], running: boolean): string {
+/**
+ * A step's state in the graph, by its recorded status: the classes the editor's graph styles. A
+ * step a running run has not reached yet has none (it is not skipped, only not yet run).
+ */
+function graphState(status: StepOutcome["status"], running: boolean): string | undefined {
   switch (status) {
     case "ok":
       return "ok";
@@ -20,7 +23,7 @@ function graphState(status: StepOutcome["status"], running: boolean): string {
     case "unfinished":
       return running ? "running" : "cancelled";
     case "not run":
-      return "skipped";
+      return running ? undefined : "skipped";
   }
 }
 
@@ -52,7 +55,12 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
       error: call.error ?? null,
     }));
   const running = run.status === "running";
-  const states = Object.fromEntries(steps.map((step) => [step.id, graphState(step.status, running)]));
+  const states = Object.fromEntries(
+    steps.flatMap((step) => {
+      const state = graphState(step.status, running);
+      return state === undefined ? [] : [[step.id, state]];
+    }),
+  );
   const d = run.details as Record<string, unknown>;
   const e = d["error"] as Record<string, unknown> | undefined;
   return {

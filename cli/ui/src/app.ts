@@ -19,7 +19,8 @@ function route(): { page: string; args: string[]; query: URLSearchParams } {
   return { page, args, query: new URLSearchParams(query) };
 }
 
-async function draw(): Promise<void> {
+/** Draws the route's page; `live` (a change in the journal) leaves the focus where the user has it. */
+async function draw(live = false): Promise<void> {
   const { page, args, query } = route();
   try {
     if (page === "run" && args[0]) {
@@ -35,7 +36,7 @@ async function draw(): Promise<void> {
   } catch (error) {
     fill(main, h("h1", {}, "Not found"), h("p", { class: "error", role: "alert" }, (error as Error).message));
   }
-  main.focus({ preventScroll: true });
+  if (!live) main.focus({ preventScroll: true });
   main.dataset["ready"] = page;
 }
 
@@ -58,5 +59,7 @@ if (exported) {
     live.textContent = `Journal changed at ${new Date().toLocaleTimeString()}`;
     const { page, query } = route();
     if (page === "runs") void refreshRuns(main, query);
+    // A run still running is drawn again as its steps are recorded.
+    else if (page === "run" && main.dataset["status"] === "running") void draw(true);
   });
 }

@@ -58,6 +58,7 @@ export function runPage(main: HTMLElement, view: RunView, standalone = false): v
   sections.push(countersSection(view));
   if (view.planText !== null) sections.push(planTextSection(view.planText, file));
   fill(main, ...sections);
+  main.dataset["status"] = run.status;
 }
 
 function graphSection(view: RunView): HTMLElement {
