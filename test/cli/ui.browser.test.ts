@@ -252,6 +252,19 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
       ["steps/1", "failed"],
       ["steps/2", "skipped"],
     ]);
+    // Each call's bar lies within its step's (the journal's clock and the events' aligned; 1 ms of rounding).
+    const view = await page.evaluate(() => fetch("/api/runs/2").then((r) => r.json()));
+    for (const call of view.calls as { step: string; startedMs: number; durationMs: number }[]) {
+      const step = (view.steps as { pointer: string; startedMs: number; durationMs: number }[]).find(
+        (s) => s.pointer === call.step,
+      );
+      assert.ok(step, call.step);
+      assert.ok(call.startedMs >= step.startedMs - 1, `${call.step} starts within its step`);
+      assert.ok(
+        call.startedMs + call.durationMs <= step.startedMs + step.durationMs + 1,
+        `${call.step} ends within its step`,
+      );
+    }
     const lanes = await page.$$eval(".timeline .lane-label", (labels) => labels.map((l) => l.textContent));
     assert.deepEqual(lanes, [
       "/steps/0 tool(echo) (ok)",

@@ -41,6 +41,7 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
     return { ...outcome, pointer: pointer(path), id: pathId(path), startedMs: starts.get(key) ?? null };
   });
   const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
+  const skew = clockSkew(run, last);
   const calls: RunViewCall[] = run.calls
     .filter((call) => call.segment === last)
     .map((call) => ({
@@ -49,8 +50,8 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
       model: call.model,
       step: Array.isArray(call.path) ? pointer(call.path as JsonPath) : "",
       status: call.status,
-      // The journal records a call's elapsed time when it begins (recorder.ts).
-      startedMs: call.elapsedMs,
+      // The journal records a call's elapsed time when it begins (recorder.ts), on its own clock.
+      startedMs: Math.max(0, call.elapsedMs - skew),
       durationMs: call.durationMs,
       error: call.error ?? null,
     }));
@@ -79,6 +80,22 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
     forks: run.forks,
     forkOf: run.forkOf,
   };
+}
+
+/**
+ * How far the journal's clock (a call's elapsedMs, the run's elapsedMs: from when the recorder
+ * began) runs ahead of the run's events' clock (from the run's first step; the preflight comes
+ * between). Both clocks end with the run, so the gap at the end is the gap: a finished run's
+ * elapsed time less its last event's. Unknown while it runs (0).
+ */
+function clockSkew(run: RunDetail, segment: number): number {
+  if (run.elapsedMs === null || run.segments > 1) return 0;
+  let end = 0;
+  for (const e of run.events) {
+    const at = e.event["elapsed_ms"];
+    if (e.segment === segment && typeof at === "number") end = Math.max(end, at);
+  }
+  return Math.max(0, run.elapsedMs - end);
 }
 
 /** The summary fields of a run (what the Runs page lists), without its texts, events and calls. */

@@ -48,7 +48,8 @@ document.querySelector("a.skip")?.addEventListener("click", (event) => {
 
 const exported = document.getElementById(EXPORT_DATA_ID);
 if (exported) {
-  // An export: one run, from the page itself; no server to ask.
+  // An export: one run, from the page itself; no server to ask, no other page to go to.
+  document.querySelector("a.brand")?.removeAttribute("href");
   runPage(main, JSON.parse(exported.textContent ?? "{}") as RunView, true);
   main.dataset["ready"] = "run";
 } else {
