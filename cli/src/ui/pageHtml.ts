@@ -64,6 +64,6 @@ function hash(text: string): string {
 }
 
 /** Text for HTML element content or a quoted attribute. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -56,16 +56,5 @@ export interface RunView {
 /** The answer of /api/diff: the core's comparison (journal/runDiff.ts). */
 export type RunCompare = RunDiff;
 
-/** The Runs page's filters, as query parameters of /api/runs. */
-export interface RunsQuery {
-  readonly plan?: string;
-  readonly status?: string;
-  readonly origin?: string;
-  /** An age (30m, 2h, 7d) or a date. */
-  readonly since?: string;
-  /** Text a run's plan, label, error or number holds. */
-  readonly q?: string;
-}
-
 /** The id of the script block an HTML export carries its RunView in (the page reads it instead of fetching). */
 export const EXPORT_DATA_ID = "rlm-plan-run";
