@@ -8,7 +8,7 @@
 //   node scripts/bundle-cli.mjs
 
 import { build } from "esbuild";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bundleOptions, root } from "./bundle.mjs";
@@ -28,6 +28,9 @@ export const cliEntries = [
   { in: "shared-runtime/out/telemetry/runTrace.js", out: "cli/dist/otel.js" },
   // Linear-time regular expressions, only for an input schema's patterns.
   { in: "node_modules/re2js/build/index.cjs", out: "cli/dist/re2js.js" },
+  // The run browser's page script (`rlm-plan ui`, `runs export --format html`), for the browser;
+  // its stylesheet is copied beside it.
+  { in: "cli/ui/out/ui/src/app.js", out: "cli/dist/ui/ui.js", browser: true },
 ];
 
 /**
@@ -76,6 +79,8 @@ const STATIC_ABSENT = {
     "./graph",
     "./planTests/testCommand",
     "./queue/workerCommand",
+    "./ui/uiCommand",
+    "./ui/htmlExport",
   ],
   "shared-runtime/out/session/index.js": ["./recordedRun"],
   "shared-runtime/out/session/planSession.js": [
@@ -116,10 +121,10 @@ async function main() {
   for (const entry of cliEntries) {
     const options = bundleOptions(entry);
     // The beside files themselves inline what they use (otel.js its OpenTelemetry packages).
-    const own = entry.in.includes("node_modules/") || entry.out === "cli/dist/otel.js" ? [] : [beside];
+    const own = entry.in.includes("node_modules/") || entry.out === "cli/dist/otel.js" || entry.browser ? [] : [beside];
     // The queue's BullMQ and ioredis stay packages of the CLI (loaded on first use by `worker`,
     // `run --queue`, `test --queue`), so no other command pays for them.
-    const external = [...(options.external ?? []), "bullmq", "ioredis"];
+    const external = entry.browser ? [] : [...(options.external ?? []), "bullmq", "ioredis"];
     // The command's bundle holds better-sqlite3's JavaScript (its fourteen modules loaded one by
     // one cost a run a sixth of a bare Node start); the native addon stays in node_modules, loaded
     // by journal/sqlite.ts, which hands it over, so the package's own lookup (`bindings`) is not used.
@@ -131,6 +136,7 @@ async function main() {
     const plugins = [...own, ...options.plugins, ...(entry.absent ? [absent] : [])];
     await build({ ...options, external, logOverride, metafile: false, plugins });
   }
+  copyFileSync(join(root, "cli/ui/ui.css"), join(root, "cli/dist/ui/ui.css"));
   const drafts = Object.entries(ajvModules).map(([name, key]) => `${key}: require(${JSON.stringify(name)})`);
   await build({
     ...bundleOptions({ in: "ajv", out: AJV_ALL }),

@@ -50,6 +50,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan run --resume RUN
        rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE
        rlm-plan runs list|show|diff|export|prune|approve|deny
+       rlm-plan ui [--port N] [--host H] [--journal DIR] [--no-open]
        rlm-plan propose GOAL --provider NAME [--host FILE] [--run] [--json]
        rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--format text|json|junit|github]
        rlm-plan test [PATH...] --queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]
@@ -74,7 +75,7 @@ options:
 exit status: 0 within the budget, 1 over it (or the plan has errors), 2 usage error`;
 
 /** Every command, in the order the help lists them: the help's first line names them all. */
-const COMMANDS = ["check", "estimate", "graph", "run", "runs", "propose", "test", "worker", "lock"] as const;
+const COMMANDS = ["check", "estimate", "graph", "run", "runs", "ui", "propose", "test", "worker", "lock"] as const;
 
 export const HELP = `rlm-plan: ${COMMANDS.slice(0, -1).join(", ")} and ${COMMANDS.at(-1)}: typed LLM plans (*.rlmplan.json, JSON with comments)
 
@@ -87,6 +88,8 @@ commands (each answers COMMAND --help):
   graph      draw the plan (steps, nested plans, data flow, worst cases)
   run        run a plan against the host profile (rlmplan.host.json)
   runs       the run journal (.rlm-plan/): list, show, export and prune recorded runs
+  ui         the run browser: a local web app over the run journal (runs, graphs, timelines,
+             comparisons), on 127.0.0.1 with a token in its URL
   propose    ask a model provider for a plan, check it, and run it on request
   test       run the cases of plan test files (*.rlmplan.test.json); test merge joins the
              --json reports of a sharded run

@@ -27,6 +27,8 @@ const commands = {
   signals: () => require("./signals") as typeof import("./signals"),
   test: () => require("./planTests/testCommand") as typeof import("./planTests/testCommand"),
   worker: () => require("./queue/workerCommand") as typeof import("./queue/workerCommand"),
+  ui: () => require("./ui/uiCommand") as typeof import("./ui/uiCommand"),
+  export: () => require("./ui/htmlExport") as typeof import("./ui/htmlExport"),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -138,6 +140,20 @@ async function withStreamIo(command: (io: Io) => Promise<number>, styleOf = stdo
   }
 }
 
+/** Runs a command that serves until Ctrl-C (or SIGTERM): the signal ends it, and it returns its status. */
+async function untilSignal(command: (signal: AbortSignal) => Promise<number>): Promise<number> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    return await command(controller.signal);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
 function commandRunner(argv: readonly string[]): ((args: readonly string[]) => Promise<number>) | undefined {
   switch (argv[0]) {
     case "check": {
@@ -164,11 +180,16 @@ function commandRunner(argv: readonly string[]): ((args: readonly string[]) => P
     case "run":
       return (args) => commands.run().runCommand(args, process);
     case "runs":
-      return async (args) => commands.runs().runsCommand(args, process);
+      return async (args) =>
+        commands.export().isFormattedExport(args)
+          ? commands.export().runsExportCommand(args.slice(1), process)
+          : commands.runs().runsCommand(args, process);
     case "test":
       return (args) => commands.test().testCommand(args, process);
     case "worker":
       return (args) => commands.worker().workerCommand(args, process);
+    case "ui":
+      return (args) => untilSignal((signal) => commands.ui().uiCommand(args, process, signal));
     case "graph":
       // Its notes are styled for stderr: stdout holds the picture.
       return (args) =>

@@ -336,7 +336,7 @@ function forkText(fork: RunFork): string {
 }
 
 /** A date, an ISO time, or an age back from now (30m, 2h, 7d); null when it is none of these. */
-function timeOf(text: string): number | null {
+export function timeOf(text: string): number | null {
   const age = ageMs(text);
   if (age !== null) return Date.now() - age;
   const when = Date.parse(text);

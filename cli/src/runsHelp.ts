@@ -4,7 +4,7 @@ export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STA
                           [--since WHEN] [--limit N] [--json]
        rlm-plan runs show RUN [--json]
        rlm-plan runs diff A B [--json] [--format text|json|github]
-       rlm-plan runs export RUN
+       rlm-plan runs export RUN [--format json|html] [-o FILE]
        rlm-plan runs prune [--keep N] [--older-than AGE]
        rlm-plan runs approve RUN [--step PATH] --as NAME --reason TEXT
        rlm-plan runs deny RUN [--step PATH] --as NAME --reason TEXT
@@ -42,7 +42,8 @@ command first says which journal it read.
             Exit status 0 when the runs agree, 1 when they differ, 2 on a usage error or a run
             the journal does not hold
   export    one run as JSON: plan and host-profile texts, options, every event, every model and
-            tool request (masked) with its reply or error
+            tool request (masked) with its reply or error; --format html: one self-contained
+            page (graph, timeline, values; no network) to stdout or -o FILE, as rlm-plan ui shows it
   prune     removes finished and interrupted runs: --keep N keeps the newest N, --older-than AGE
             removes those started longer ago (default: --older-than 30d)
   approve   a vote for the step run RUN waits at (--step PATH when several wait), as NAME

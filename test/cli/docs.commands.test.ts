@@ -145,6 +145,11 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     code: 0,
     first: "rlm-plan: journal examples/workspace/.rlm-plan/runs.sqlite",
   },
+  // The run browser's export of that fork (run 6), one HTML file.
+  "npx rlm-plan runs export 6 --format html -o run-6.html --journal examples/workspace": {
+    code: 0,
+    first: "rlm-plan: journal examples/workspace/.rlm-plan/runs.sqlite",
+  },
   "npx rlm-plan test examples/workspace/tests --list": {
     code: 0,
     first:

@@ -7,7 +7,7 @@
 
 import { strict as assert } from "node:assert";
 import { execFile, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve, sep } from "node:path";
@@ -130,6 +130,38 @@ test("rlm-plan from the global install prints its version and checks plans", asy
     bad.stdout,
     'bad.rlmplan.json:1:11: error: missing field "op": "op" is required here [missing_field]\nbad.rlmplan.json: 1 error\n',
   );
+});
+
+test("rlm-plan ui from the global install serves the page's script and stylesheet the package carries", async (t) => {
+  if (skipReason) return t.skip(skipReason);
+  const lib = process.platform === "win32" ? join(prefix, "node_modules") : join(prefix, "lib", "node_modules");
+  const server = spawn(bin("rlm-plan"), ["ui", "--no-open", "--journal", workspace], {
+    cwd: workspace,
+    stdio: ["ignore", "pipe", "pipe"],
+    shell: process.platform === "win32",
+  });
+  const exited = new Promise<number | null>((done) => server.on("exit", (code) => done(code)));
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      let out = "";
+      server.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        out += chunk;
+        const found = /rlm-plan ui: (\S+)\n/.exec(out);
+        if (found) done(found[1] as string);
+      });
+      void exited.then((code) => fail(new Error(`rlm-plan ui exited ${code}`)));
+    });
+    const opened = await fetch(url, { redirect: "manual" });
+    const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    for (const file of ["ui.js", "ui.css"]) {
+      const served = await fetch(new URL(`/${file}`, url), { headers: { cookie } });
+      assert.equal(served.status, 200, file);
+      assert.equal(await served.text(), readFileSync(join(lib, "rlm-plan", "dist", "ui", file), "utf8"), file);
+    }
+  } finally {
+    server.kill("SIGINT");
+  }
+  assert.equal(await exited, 0);
 });
 
 test("rlm-plan-language-server from the global install answers initialize over stdio", async (t) => {

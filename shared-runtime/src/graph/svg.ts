@@ -22,16 +22,23 @@ export interface SvgOptions {
   readonly titles?: boolean;
   /** The text in the boxes: a view zoomed out too far to read it can leave it out. */
   readonly labels?: boolean;
+  /**
+   * The stylesheet inside the drawing (default): a page whose content security policy admits no
+   * inline style links GRAPH_STYLE as a file instead (`rlm-plan ui`).
+   */
+  readonly stylesheet?: boolean;
+  /** A run's state of each step by id (ok, failed, running, cancelled, skipped): a class on its group, styled by GRAPH_STYLE. */
+  readonly states?: Readonly<Record<string, string>>;
 }
 
 export function renderSvg(graph: PlanGraph, layout: GraphLayout, options: SvgOptions = {}): string {
-  const { within, titles = true, labels = true } = options;
+  const { within, titles = true, labels = true, stylesheet = true, states = {} } = options;
   const width = Math.ceil(within?.width ?? layout.width);
   const height = Math.ceil(within?.height ?? layout.height);
   const corner = within ? `${n(within.x)} ${n(within.y)}` : "0 0";
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="rlm-graph" width="${width}" height="${height}" viewBox="${corner} ${width} ${height}">`,
-    `<style>${GRAPH_STYLE}</style>`,
+    stylesheet ? `<style>${GRAPH_STYLE}</style>` : "",
     "<defs>",
     arrow("arrow-order", "arrow"),
     arrow("arrow-data", "arrow data"),
@@ -58,6 +65,9 @@ export function renderSvg(graph: PlanGraph, layout: GraphLayout, options: SvgOpt
     if (node.problems.some((problem) => !problem.hostDependent)) classes.push("problem");
     else if (node.problems.length > 0) classes.push("warning");
     if (node.collapsed) classes.push("collapsed");
+    const state = states[node.id];
+    // A state is one of the run's words, never the plan's: anything else is not a class.
+    if (state !== undefined && /^[a-z]+$/.test(state)) classes.push(state);
     const lines = labels ? stepLines(node) : [];
     const lineClass = ["title", "detail", "cost", "mark"];
     out.push(

@@ -95,7 +95,7 @@ interface StepTrack {
  * segments are replayed in it).
  */
 export function stepsOf(run: RunDetail): Map<string, StepOutcome> {
-  const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
+  const last = lastSegment(run);
   const tracks = new Map<string, StepTrack>();
   for (const recorded of run.events) if (recorded.segment === last) track(tracks, recorded);
   const planned = plannedSteps(run.planText);
@@ -126,6 +126,25 @@ export function stepsOf(run: RunDetail): Map<string, StepOutcome> {
     });
   }
   return out;
+}
+
+/** The segment whose events are what the run did: a resumed run replays the earlier ones in it. */
+function lastSegment(run: RunDetail): number {
+  return run.events.reduce((max, e) => Math.max(max, e.segment), 1);
+}
+
+/**
+ * When each step last started, ms from the run's start, by path key (as stepsOf keys them): where
+ * a timeline draws its bar (stepsOf's durationMs is the bar's length).
+ */
+export function stepStarts(run: RunDetail): Map<string, number> {
+  const last = lastSegment(run);
+  const starts = new Map<string, number>();
+  for (const { segment, event } of run.events) {
+    if (segment !== last || event["type"] !== "step_started" || !Array.isArray(event["path"])) continue;
+    starts.set(JSON.stringify(event["path"]), typeof event["elapsed_ms"] === "number" ? event["elapsed_ms"] : 0);
+  }
+  return starts;
 }
 
 function track(tracks: Map<string, StepTrack>, recorded: RecordedEvent): void {

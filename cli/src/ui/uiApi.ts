@@ -1,0 +1,60 @@
+// What `rlm-plan ui`'s JSON API answers and an HTML export carries, in one place: the server
+// (uiServer.ts, runView.ts) writes these shapes, the page (cli/ui/src) reads them. Types only, so
+// the browser bundle takes nothing of Node from here.
+
+import type { RunDiff, RunFork, RunSummary, StepOutcome } from "@rlm-plan/core/journal";
+
+/** A step of a run as its page shows it: the core's outcome (recordedSteps.ts) with its place in time. */
+export interface RunViewStep extends StepOutcome {
+  /** The step's JSON path as a pointer (/steps/2): what `run --from RUN --step PATH` takes. */
+  readonly pointer: string;
+  /** The graph's id of the step (its node's data-id). */
+  readonly id: string;
+  /** When the step last started, ms from the run's start; null when it never started. */
+  readonly startedMs: number | null;
+}
+
+/** A model or tool call on the run's timeline. */
+export interface RunViewCall {
+  readonly kind: "model" | "tool";
+  readonly name: string;
+  readonly model: string | null;
+  /** The step that made it (a pointer). */
+  readonly step: string;
+  readonly status: string;
+  /** When it started, ms from the run's start, and how long it took. */
+  readonly startedMs: number;
+  readonly durationMs: number;
+  readonly error: string | null;
+}
+
+/** One run, as its page and its HTML export show it. */
+export interface RunView {
+  readonly run: RunSummary;
+  readonly planDigest: string;
+  readonly hostFile: string | null;
+  /** The plan's text as the run ran it (what file:line:col points into). */
+  readonly planText: string | null;
+  /** The plan graph drawn by the core's renderer with each step's state; null when the plan text gives none. */
+  readonly graphSvg: string | null;
+  readonly steps: readonly RunViewStep[];
+  readonly calls: readonly RunViewCall[];
+  /** The run's value (JSON text, pretty) when it ended with one. */
+  readonly value: string | null;
+  readonly error: { readonly phase: string; readonly kind: string; readonly message: string } | null;
+  /** spent, estimate (worst case) and budget by counter, as the journal recorded them. */
+  readonly counters: readonly {
+    readonly name: string;
+    readonly spent: number | null;
+    readonly estimate: number | null;
+    readonly budget: number | null;
+  }[];
+  readonly forks: readonly { readonly id: number; readonly step: string }[];
+  readonly forkOf: RunFork | null;
+}
+
+/** The answer of /api/diff: the core's comparison (journal/runDiff.ts). */
+export type RunCompare = RunDiff;
+
+/** The id of the script block an HTML export carries its RunView in (the page reads it instead of fetching). */
+export const EXPORT_DATA_ID = "rlm-plan-run";

@@ -1,0 +1,66 @@
+// The run browser's page script (`rlm-plan ui`; bundled by scripts/bundle-cli.mjs into
+// cli/dist/ui/ui.js): routes by the address's hash (#/runs, #/run/3, #/compare/3/4), redraws the
+// Runs page when the server's event stream says the journal changed, and, in an HTML export,
+// draws the one run the page carries instead.
+
+import { EXPORT_DATA_ID, type RunView } from "../../src/ui/uiApi";
+import { getJson } from "./api";
+import { comparePage } from "./comparePage";
+import { fill, h } from "./dom";
+import { refreshRuns, runsPage } from "./runsPage";
+import { runPage } from "./runPage";
+
+const main = document.getElementById("main") as HTMLElement;
+const live = document.getElementById("live") as HTMLElement;
+
+function route(): { page: string; args: string[]; query: URLSearchParams } {
+  const [path = "", query = ""] = location.hash.replace(/^#/, "").split("?");
+  const [page = "runs", ...args] = path.split("/").filter((part) => part !== "");
+  return { page, args, query: new URLSearchParams(query) };
+}
+
+/** Draws the route's page; `live` (a change in the journal) leaves the focus where the user has it. */
+async function draw(live = false): Promise<void> {
+  const { page, args, query } = route();
+  try {
+    if (page === "run" && args[0]) {
+      document.title = `Run ${args[0]} · rlm-plan`;
+      runPage(main, await getJson<RunView>(`/api/runs/${encodeURIComponent(args[0])}`));
+    } else if (page === "compare") {
+      document.title = "Compare runs · rlm-plan";
+      await comparePage(main, args[0] ?? "", args[1] ?? "");
+    } else {
+      document.title = "Runs · rlm-plan";
+      await runsPage(main, query);
+    }
+  } catch (error) {
+    fill(main, h("h1", {}, "Not found"), h("p", { class: "error", role: "alert" }, (error as Error).message));
+  }
+  if (!live) main.focus({ preventScroll: true });
+  main.dataset["ready"] = page;
+}
+
+// The skip link moves the focus; as a link to #main it would be taken for a route.
+document.querySelector("a.skip")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
+
+const exported = document.getElementById(EXPORT_DATA_ID);
+if (exported) {
+  // An export: one run, from the page itself; no server to ask, no other page to go to.
+  document.querySelector("a.brand")?.removeAttribute("href");
+  runPage(main, JSON.parse(exported.textContent ?? "{}") as RunView, true);
+  main.dataset["ready"] = "run";
+} else {
+  window.addEventListener("hashchange", () => void draw());
+  void draw();
+  const events = new EventSource("/api/events");
+  events.addEventListener("runs", () => {
+    live.textContent = `Journal changed at ${new Date().toLocaleTimeString()}`;
+    const { page, query } = route();
+    if (page === "runs") void refreshRuns(main, query);
+    // A run still running is drawn again as its steps are recorded.
+    else if (page === "run" && main.dataset["status"] === "running") void draw(true);
+  });
+}
