@@ -49,7 +49,11 @@ function isFormatArg(argv: readonly string[], i: number): boolean {
   return arg === "--format" || arg.startsWith("--format=") || (i > 0 && argv[i - 1] === "--format");
 }
 
-async function exportWith(argv: readonly string[], io: OutputSink, json: () => number): Promise<number> {
+async function exportWith(
+  argv: readonly string[],
+  io: OutputSink,
+  json: () => number | Promise<number>,
+): Promise<number> {
   const usage = (message: string) => {
     io.stderr.write(usageErrorText(message, "runs"));
     return 2;

@@ -175,7 +175,7 @@ function stepsSection(view: RunView, file: string): HTMLElement {
       const spent = view.steps[i]?.usage;
       row.push(
         spent
-          ? `${spent.inputTokens} in, ${spent.outputTokens} out${spent.costUsd === null ? "" : `, $${spent.costUsd.toFixed(4)}`}`
+          ? `${spent.inputTokens} in, ${spent.outputTokens} out${spent.cost === null ? "" : `, ${spent.cost} ${view.run.usage?.currency ?? ""}`.trimEnd()}${spent.estimated ? " (~)" : ""}`
           : "",
       );
     });

@@ -101,11 +101,23 @@ async function drawList(list: HTMLElement, query: URLSearchParams): Promise<void
         : null,
     ),
   ]);
+  // Tokens and money as `runs list` shows them: a column once a listed run called a model.
+  const spent = runs.some((run) => run.usage !== undefined);
+  if (spent)
+    rows.forEach((row, i) => {
+      const usage = runs[i]?.usage;
+      const mark = usage?.estimated ? "~" : "";
+      row.push(
+        usage === undefined
+          ? ""
+          : `${mark}${usage.inputTokens}+${usage.outputTokens}${usage.cost === null ? "" : `, ${usage.cost} ${usage.currency ?? ""}`.trimEnd()}`,
+      );
+    });
   fill(
     list,
     table(
       `${runs.length} run${runs.length === 1 ? "" : "s"}, newest first`,
-      ["Run", "Status", "Started", "Time", "Plan", "Error", "From"],
+      ["Run", "Status", "Started", "Time", "Plan", "Error", "From", ...(spent ? ["Tokens and cost"] : [])],
       rows,
     ),
   );
