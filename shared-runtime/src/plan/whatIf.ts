@@ -12,9 +12,8 @@ import type { Plan } from "./ast";
 import { exactJsonText } from "../json";
 import { parsePlan } from "./parse";
 import { planNeeds } from "./needs";
-import { estimatePlan, ESTIMATE_LIMITS, type Estimate } from "./estimate";
+import { estimatePlan, ESTIMATE_LIMITS, type Estimate, type MoneyEstimate } from "./estimate";
 import type { Count } from "./count";
-import type { MoneyEstimate } from "./estimate";
 import { amountText, moneyText } from "./modelCost";
 
 /** What one version of a plan reaches: the sets a reviewer compares, and its worst case. */
