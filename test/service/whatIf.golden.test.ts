@@ -4,19 +4,19 @@
 
 import { goldenFile } from "./support/golden";
 import { scenarioGoldens } from "./support/scenarios";
-import { planReachOfText } from "@rlm-plan/core/plan";
+import { planReachOfText, type ReachHost } from "@rlm-plan/core/plan";
 import { whatIfHover, whatIfLenses, type WhatIfBase } from "@rlm-plan/language-server/service/whatIfLens";
 
-function baseOf(written: string | undefined, serverOf: ((tool: string) => string | undefined) | undefined): WhatIfBase {
+function baseOf(written: string | undefined, host: ReachHost | undefined): WhatIfBase {
   if (written === "new") return { kind: "new" };
   if (written?.startsWith("error: ")) return { kind: "error", message: written.slice("error: ".length) };
   const text = written === undefined ? goldenFile("plans", "valid.input.rlmplan.json") : goldenFile("what-if", written);
-  const reach = planReachOfText(text, serverOf);
+  const reach = planReachOfText(text, host);
   return reach ? { kind: "reach", reach } : { kind: "unreadable" };
 }
 
 scenarioGoldens("what-if", ({ fixture, plan, readable }) => {
-  const input = { ref: "HEAD", base: baseOf(fixture.directives.base, plan.host?.serverOf) };
+  const input = { ref: "HEAD", base: baseOf(fixture.directives.base, plan.host?.whatIf) };
   return [
     "lenses:",
     readable(whatIfLenses(plan, input)),

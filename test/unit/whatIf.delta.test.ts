@@ -3,14 +3,14 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { planReachOfText, whatIfDelta, whatIfSentence, type PlanReach } from "@rlm-plan/core/plan";
+import { planReachOfText, whatIfDelta, whatIfSentence, type PlanReach, type ReachHost } from "@rlm-plan/core/plan";
 
 const model = (bind: string) => ({ op: "model", provider: "openrouter", prompt: "p", bind });
 const final = (name: string) => ({ op: "final", value: { ref: "var", name } });
 const plan = (...steps: unknown[]) => JSON.stringify({ steps });
 
-function reach(text: string, serverOf?: (tool: string) => string | undefined): PlanReach {
-  const found = planReachOfText(text, serverOf);
+function reach(text: string, host?: ReachHost): PlanReach {
+  const found = planReachOfText(text, host);
   assert.ok(found, "the text holds a plan");
   return found;
 }
@@ -28,7 +28,7 @@ test("a tool added inside a retry: its capability, the tool, the MCP server it l
     final("r"),
   );
   const servers = (tool: string) => (tool.startsWith("billing.") ? "billing" : undefined);
-  const delta = whatIfDelta(reach(BASE, servers), reach(head, servers));
+  const delta = whatIfDelta(reach(BASE, { serverOf: servers }), reach(head, { serverOf: servers }));
   assert.deepEqual(delta, {
     base: "present",
     capabilities: { added: ["retry", "tool('billing.refund')"], removed: ["context(search)"] },

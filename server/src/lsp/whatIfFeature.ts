@@ -56,7 +56,7 @@ export class WhatIfBases {
       const read = await readBlob(dirname(file), entry);
       if (read.kind === "error") return { kind: "error", message: read.message };
       if (read.kind === "absent") return { kind: "new" };
-      reach = planReachOfText(read.text, host?.serverOf) ?? "unreadable";
+      reach = planReachOfText(read.text, host?.whatIf) ?? "unreadable";
       kept.set(entry.blob, reach);
       if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
     }

@@ -4,8 +4,8 @@
 
 import { basename } from "node:path";
 import type { AnalysisPolicy } from "@rlm-plan/core";
-import type { DataLimits, ToolKnowledge, TypeHost } from "@rlm-plan/core/plan";
-import { analysisPolicy, toolServerOf } from "@rlm-plan/core/session";
+import type { DataLimits, ReachHost, ToolKnowledge, TypeHost } from "@rlm-plan/core/plan";
+import { analysisPolicy, whatIfHost } from "@rlm-plan/core/session";
 import type { ApprovalRule } from "@rlm-plan/core/session";
 import {
   describeSandbox,
@@ -49,8 +49,8 @@ export interface HostView {
   readonly types: TypeHost;
   /** The analysis policy of plans under this profile: the core session's one builder. */
   readonly policy: AnalysisPolicy;
-  /** Where a tool of a plan leads: the profile's MCP server that offers it (what-if names servers). */
-  readonly serverOf: (tool: string) => string | undefined;
+  /** What the what-if reads of the profile: where tools lead, the worst case in money, approval steps. */
+  readonly whatIf: ReachHost;
   /** Its approval rules (docs/approvals.md): hover says which steps can need approval. */
   readonly approvals: readonly ApprovalRule[];
 }
@@ -107,7 +107,7 @@ export function hostView(profile: HostProfile, listing?: McpDiscovery): HostView
     toolKnowledge: policy.tools as ToolKnowledge,
     dataLimits: policy.dataLimits as DataLimits,
     types: policy.types as TypeHost,
-    serverOf: toolServerOf(profile),
+    whatIf: whatIfHost(profile, policy),
     approvals: profile.approvals ?? [],
   };
 }

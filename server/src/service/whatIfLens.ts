@@ -4,6 +4,7 @@
 // is read by the shell (lsp/whatIfBases.ts); this module only compares and words.
 
 import {
+  moneyWords,
   planReach,
   whatIfDelta,
   whatIfSentence,
@@ -39,7 +40,7 @@ export function planWhatIf(
   const { plan: now, estimates } = plan.analysis;
   if (!now || !estimates) return undefined;
   if (base.kind === "error") return { error: base.message };
-  const head = planReach(now, estimates.total, plan.host?.serverOf);
+  const head = planReach(now, estimates.total, plan.host?.whatIf);
   return { delta: whatIfDelta(base.kind === "reach" ? base.reach : base.kind, head) };
 }
 
@@ -72,7 +73,7 @@ export function whatIfHover(plan: AnalyzedPlan, input: WhatIfInput): string | un
   return [`${heading}: ${whatIfSentence(compared.delta)}.`, ...(details.length > 0 ? ["", ...details] : [])].join("\n");
 }
 
-/** The delta line by line (the lens's command shows them): sets as +added −removed, figures as a → b. */
+/** The delta line by line (the lens's command shows them): sets (and approval steps) as +added −removed, figures as a → b. */
 export function whatIfDetails(delta: WhatIfDelta): string[] {
   const lines: string[] = [];
   const set = (label: string, change: ReachChange) => {
@@ -83,7 +84,15 @@ export function whatIfDetails(delta: WhatIfDelta): string[] {
   set("tools", delta.tools);
   set("providers", delta.providers);
   set("MCP servers", delta.mcpServers);
+  if (delta.approvals) set("steps that can need approval", delta.approvals);
   for (const row of delta.worstCase)
     lines.push(`worst-case ${row.label}: ${exactJsonText(row.before)} → ${exactJsonText(row.after)}`);
+  const { money, approvals } = delta;
+  if (money)
+    lines.push(
+      `worst-case cost: ${moneyWords(money.before, money.currency)} → ${moneyWords(money.after, money.currency)}`,
+    );
+  if (approvals && BigInt(approvals.before) !== BigInt(approvals.after))
+    lines.push(`worst-case approvals: ${exactJsonText(approvals.before)} → ${exactJsonText(approvals.after)}`);
   return lines;
 }
