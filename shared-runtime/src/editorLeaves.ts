@@ -4,6 +4,7 @@
 // Everything else the client knows of plans it asks the language server.
 
 export { HOST_PROFILE_FILENAME } from "./host/filename";
+export { OPERATIONS } from "./plan/ast";
 export { pathId, ROOT_PLAN_ID } from "./graph/ids";
 export { GRAPH_STYLE } from "./graph/style";
 export { maskedMethods, type SecretMask } from "./mask/secretMask";

@@ -152,7 +152,7 @@ describe("rlm-plan runs", () => {
     );
     const bad = other.cli("runs", "list", "--status", "weird");
     assert.equal(bad.code, 2);
-    assert.equal(bad.stderr, "rlm-plan: --status needs one of running, interrupted, ok, failed, cancelled\n");
+    assert.equal(bad.stderr, "rlm-plan: --status needs one of running, interrupted, waiting, ok, failed, cancelled\n");
     assert.equal(other.cli("runs", "show").code, 2);
   });
 

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { userInfo } from "node:os";
 import { describe, test } from "node:test";
 import { startChatServer } from "../support/chatServer";
 import { cliWorkspace, runCliAsync, type CliWorkspace } from "../support/cliWorkspace";
@@ -117,8 +118,10 @@ describe("rlm-plan test: every case is a run in the run journal", () => {
       details: { options: unknown };
       events: unknown[];
     };
+    // Who started it (the OS user): the requester an approval rule may keep from voting.
     assert.deepEqual(exported.details.options, {
       test: { file: join(ws.dir, "two.rlmplan.test.json"), case: "passes" },
+      started_by: userInfo().username,
     });
     assert.ok(exported.events.length > 0, "the run's events are recorded");
 

@@ -40,6 +40,7 @@ test("of the runtime, the extension bundle holds only dependency-free leaf modul
     "shared-runtime/out/mask/secretMask.js",
     "shared-runtime/out/mask/secretMatcher.js",
     "shared-runtime/out/mask/secretText.js",
+    "shared-runtime/out/plan/ast.js",
     "shared-runtime/out/session/sessionMask.js",
   ]);
 });

@@ -40,6 +40,7 @@ const FILES = [
   "[Content_Types].xml",
   "extension.vsixmanifest",
   "extension/LICENSE.txt",
+  "extension/dist/compareView.js",
   "extension/dist/debugAdapter.js",
   "extension/dist/extension.js",
   "extension/dist/extensionStart.js",

@@ -68,6 +68,12 @@ describe("MCP tools in the editor", () => {
           'MCP server "gone" could not be started: command "./no-such-server" was not found: plans cannot call its tools, and their arguments are not checked',
           rangeOf(profileText, '"gone"').start.line,
         ],
+        [
+          "no_lock",
+          DiagnosticSeverity.Hint,
+          "no rlmplan.lock.json: the profile's tools are trusted by name; pin them with rlm-plan lock (or Create Lock) so that runs refuse a tool that changed",
+          0,
+        ],
       ]);
       assert.deepEqual(profileDiagnostics[0]?.range, rangeOf(profileText, '"gone"'));
 

@@ -5,7 +5,7 @@
 
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import { OPERATIONS } from "@rlm-plan/core/plan";
+import { OPERATIONS } from "@rlm-plan/core/editor";
 import {
   GraphEditRequest,
   type GraphEdit,
