@@ -160,7 +160,7 @@ export function bubblewrapStatus(
 let swept = false;
 
 /**
- * Removes the cgroup folders (`rlm-plan-KIND-PID-...`) of runtimes that are gone. Only empty
+ * Removes the cgroup folders (`rlm-plan-KIND-PID-...`) of runtimes (or supervisors) that are gone. Only empty
  * folders can be removed, so one still in use is never touched.
  */
 function sweepFoldersOfDeadRuntimes(): void {
@@ -174,7 +174,8 @@ function sweepFoldersOfDeadRuntimes(): void {
       continue;
     }
     for (const entry of entries) {
-      const runtime = /^rlm-plan-(?:tool|pids|memory)-(\d+)-/.exec(entry)?.[1];
+      // Also `rlm-plan-pids-PID` and `rlm-plan-memory-PID`: named by the supervisor of earlier versions.
+      const runtime = /^rlm-plan-(?:tool|pids|memory)-(\d+)(?:-|$)/.exec(entry)?.[1];
       if (runtime !== undefined && processState(Number(runtime)) === "gone") removeCgroup(join(parent, entry));
     }
   }
