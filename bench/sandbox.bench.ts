@@ -2,19 +2,22 @@
 // (test/fixtures/tools/echo.js: JSON in, JSON out) three ways, samples interleaved in this
 // process: a bare `child_process.spawn` of the same program with the same stdin (the baseline),
 // the command tool with `"sandbox": "off"` (the supervisor, its process group and cgroup), and with
-// the sandbox (bubblewrap, namespaces, the pids limit). Prints the median call and the ratios. A
-// measurement, not a test.
+// the sandbox (bubblewrap started directly, namespaces, its cgroups and limits). Prints the median
+// call and the ratios. A measurement, not a test. With `--before DIR` (a checkout of another build,
+// built), the sandboxed call of that build is timed too, in turn with the others.
 //
-//   node bench/out/sandbox.bench.js
+//   npm run bench:sandbox    (or node bench/out/sandbox.bench.js [--before DIR] after a build)
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createCommandTool, ProcessTracker, sandboxAvailability } from "@rlm-plan/core/host";
-import { awaitedCalls, measure, table } from "./measure";
+import { awaitedCalls, measure, table, type Timing } from "./measure";
 
 const ROOT = resolve(__dirname, "..", "..");
+const BEFORE_AT = process.argv.indexOf("--before");
+const BEFORE = BEFORE_AT < 0 ? undefined : process.argv[BEFORE_AT + 1];
 const ECHO = join(ROOT, "test", "fixtures", "tools", "echo.js");
 
 function bareCall(): Promise<string> {
@@ -43,14 +46,19 @@ async function main(): Promise<void> {
   const off = createCommandTool(spec, profile("off"), { tracker });
   const sandboxed = createCommandTool(spec, profile("required"), { tracker });
   const call = (tool: typeof off) => () => Promise.resolve(tool({ text: "hi" }, { signal, tool: "echo" }));
-  const [bare, supervised, inSandbox] = await measure(
-    awaitedCalls(bareCall),
-    awaitedCalls(call(off)),
-    awaitedCalls(call(sandboxed)),
-  );
+  const subjects = [awaitedCalls(bareCall), awaitedCalls(call(off)), awaitedCalls(call(sandboxed))];
+  if (BEFORE !== undefined) {
+    // The other build's own launcher (and supervisor), from its compiled runtime.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const other = require(resolve(BEFORE, "shared-runtime", "out", "host")) as typeof import("@rlm-plan/core/host");
+    subjects.push(awaitedCalls(call(other.createCommandTool(spec, profile("required"), { tracker }))));
+  }
+  const timings: Timing[] = await measure(...subjects);
+  const [bare, supervised, inSandbox] = [timings[0]!, timings[1]!, timings[2]!];
+  const before = timings[3];
   await tracker.closeAll();
   rmSync(dir, { recursive: true, force: true });
-  const row = (name: string, timing: typeof bare) => [
+  const row = (name: string, timing: Timing) => [
     name,
     `${timing.ms.toFixed(1)} ms`,
     `±${(timing.spread * 100).toFixed(0)}%`,
@@ -62,6 +70,7 @@ async function main(): Promise<void> {
       row("bare child_process.spawn", bare),
       row('command tool, "sandbox": "off"', supervised),
       row("command tool, sandboxed", inSandbox),
+      ...(before === undefined ? [] : [row("command tool, sandboxed, --before build", before)]),
     ],
   );
   process.stdout.write(`sandbox vs supervised: ${(inSandbox.ms / supervised.ms).toFixed(2)}x\n`);

@@ -121,13 +121,16 @@ describe("MCP tools in runs: the reference server over stdio", () => {
         },
       ]);
       assert.deepEqual(outcome.ok && outcome.value, ["Echo: hi", "The sum of 2 and 40 is 42."]);
-      // One server for both calls, under its supervisor (host/supervisor.ts names the server too).
+      // One server for both calls (every process that names the server is listed). In the sandbox,
+      // bubblewrap (and its init in the server's PID namespace) and no supervisor stand before it;
+      // without, the supervisor (host/supervisor.ts).
       const running = processesRunning(EVERYTHING).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8"));
-      // In the sandbox, bubblewrap (and its init in the server's PID namespace) stand between them.
       const kind = (command: string) =>
         command.includes(SUPERVISOR) ? "supervisor" : command.startsWith(BWRAP) ? "sandbox" : "server";
-      const sandboxed = sandboxAvailability().available ? ["sandbox", "sandbox"] : [];
-      assert.deepEqual(running.map(kind).sort(), [...sandboxed, "server", "supervisor"]);
+      const expected = sandboxAvailability().available
+        ? ["sandbox", "sandbox", "server"]
+        : ["server", "supervisor"];
+      assert.deepEqual(running.map(kind).sort(), expected);
     } finally {
       await created.close();
     }

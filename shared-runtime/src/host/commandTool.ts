@@ -229,7 +229,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
         stderrTail = stderrTail.subarray(stderrTail.length - limits.maxStderrBytes);
     });
     child.on("exit", (code, signal) => {
-      exit = { code, signal };
+      exit = supervised.status(code, signal);
       // Helpers the tool left behind would keep its pipes open: end them now.
       group?.killNow();
     });
@@ -237,7 +237,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
       if (settled) return;
       const startError = supervised.startError();
       if (startError !== undefined) return settle({ error: spawnErrorText(shown, { code: startError }) });
-      const status = exit ?? { code, signal };
+      const status = exit ?? supervised.status(code, signal);
       const stderr = stderrTail.toString("utf8");
       const detail = lastLine(stderr);
       const suffix = `${detail ? `: ${detail}` : ""}${sandboxHint(stderr, sandbox)}`;

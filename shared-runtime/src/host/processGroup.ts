@@ -191,7 +191,26 @@ export function processStartTicks(pid: number): string | undefined {
   return HAS_PROC ? procStat(pid)?.start : undefined;
 }
 
-function procStat(pid: number): { state: string; pgrp: number; start: string } | undefined {
+/**
+ * The pids whose parent is `pid`, from one scan of /proc (kernels without CONFIG_PROC_CHILDREN
+ * have no /proc/PID/task/TID/children); empty without /proc.
+ */
+export function childPids(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const children: number[] = [];
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    if (procStat(Number(entry))?.ppid === pid) children.push(Number(entry));
+  }
+  return children;
+}
+
+function procStat(pid: number): { state: string; ppid: number; pgrp: number; start: string } | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -200,5 +219,5 @@ function procStat(pid: number): { state: string; pgrp: number; start: string } |
   }
   // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0] ?? "", pgrp: Number(fields[2]), start: fields[19] ?? "" };
+  return { state: fields[0] ?? "", ppid: Number(fields[1]), pgrp: Number(fields[2]), start: fields[19] ?? "" };
 }

@@ -1,22 +1,19 @@
 // How every program the runtime starts on a profile's behalf runs (command tools and MCP servers
-// alike): under the supervisor (host/supervisor.ts), the leader of a new process group, in a
-// cgroup of its own where one can be made (host/toolCgroup.ts), with fd 3 the pipe whose end
-// tells the supervisor this process is gone; and, unless the host profile turns it off, inside
-// the operating-system sandbox (host/sandbox/): bubblewrap between the supervisor and the
-// program, with a process limit. The caller gets the child (its stdin, stdout and stderr are the
-// program's), the group to kill, and why the program could not start, if so.
+// alike): the leader of a new process group, in a cgroup of its own where one can be made
+// (host/toolCgroup.ts). Unless the host profile turns it off, inside the operating-system sandbox
+// (host/sandbox/): bubblewrap, started directly, which does the supervisor's jobs itself, with
+// process and memory limits (host/sandbox/bubblewrapLaunch.ts). Without the sandbox, under the
+// supervisor (host/supervisor.ts), with fd 3 the pipe whose end tells it this process is gone.
+// The caller gets the child (its stdin, stdout and stderr are the program's), the group to kill,
+// the program's exit status, and why it could not start, if so.
 
 import type { ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ProcessGroup } from "./processGroup";
 import { bubblewrapArguments } from "./sandbox/bubblewrapArguments";
-import {
-  limitsArgument,
-  SANDBOX_MAX_MEMORY_MB,
-  SANDBOX_MAX_PROCESSES,
-  type ToolLimits,
-} from "./sandbox/resourceLimits";
+import { bubblewrapStatus, spawnBubblewrap } from "./sandbox/bubblewrapLaunch";
+import { SANDBOX_MAX_MEMORY_MB, SANDBOX_MAX_PROCESSES, type ToolLimits } from "./sandbox/resourceLimits";
 import { sandboxAvailability } from "./sandbox/sandboxProbe";
 import type { ToolSandbox } from "./sandbox/toolSandbox";
 import { createToolCgroup, removeCgroup } from "./toolCgroup";
@@ -41,15 +38,17 @@ export class SandboxRefusal extends Error {
 }
 
 export interface SupervisedProcess {
-  /** The supervisor: its stdin, stdout and stderr are the program's, its exit status is the program's. */
+  /** The supervisor or bubblewrap: its stdin, stdout and stderr are the program's. */
   readonly child: ChildProcess;
+  /** The program's exit status, from the child's (`exit` and `close` events' arguments). */
+  status(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null };
   /** The process group (and cgroup) of everything the program starts; undefined if no pid. */
   readonly group: ProcessGroup | undefined;
   /** The errno code (ENOENT, EACCES, ...) the supervisor met starting the program, once it has said so. */
   startError(): string | undefined;
   /** The memory limit (bytes) that killed the program, once the supervisor has said so. */
   memoryLimitHit(): number | undefined;
-  /** Resolves when the supervisor's pipe is closed: the supervisor has exited (its report read). */
+  /** Resolves when the supervisor (or bubblewrap) has exited and its report was read. */
   readonly supervisorGone: Promise<void>;
 }
 
@@ -60,6 +59,19 @@ export interface SupervisedProcess {
 export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   const { program, argv, limits } = sandboxed(launch);
   const { cwd, env } = launch;
+  if (limits !== undefined) {
+    const started = spawnBubblewrap(childProcess().spawn, program, argv, { cwd, env, limits });
+    const { child } = started;
+    const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid, started.cgroup);
+    return {
+      child,
+      group,
+      status: bubblewrapStatus,
+      startError: () => undefined,
+      memoryLimitHit: started.memoryLimitHit,
+      supervisorGone: started.gone,
+    };
+  }
   const cgroup = createToolCgroup();
   // Under Electron (VS Code's server) the supervisor runs as Node; it drops these two variables
   // again, so the program gets exactly the environment its profile gives.
@@ -69,7 +81,7 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   try {
     child = childProcess().spawn(
       process.execPath,
-      [SUPERVISOR, cgroup ?? "-", limitsArgument(limits), program, ...argv],
+      [SUPERVISOR, cgroup ?? "-", program, ...argv],
       {
         shell: false,
         cwd,
@@ -85,23 +97,27 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid, cgroup);
   if (group === undefined && cgroup !== undefined) removeCgroup(cgroup);
   let startError: string | undefined;
-  let memoryLimitHit: number | undefined;
   const pipe = child.stdio[3] as NodeJS.ReadableStream | null | undefined;
   const supervisorGone = new Promise<void>((resolve) => {
     if (!pipe) return resolve();
     pipe.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
       startError ??= /"spawnError":"([A-Z0-9_]+)"/.exec(text)?.[1];
-      const limit = /"memoryLimit":(\d+)/.exec(text)?.[1];
-      if (limit !== undefined) memoryLimitHit = Number(limit);
     });
     pipe.on("error", () => undefined);
     pipe.on("close", () => resolve());
   });
-  return { child, group, startError: () => startError, memoryLimitHit: () => memoryLimitHit, supervisorGone };
+  return {
+    child,
+    group,
+    status: (code, signal) => ({ code, signal }),
+    startError: () => startError,
+    memoryLimitHit: () => undefined,
+    supervisorGone,
+  };
 }
 
-/** The program the supervisor starts: bubblewrap around the tool where there is a sandbox. */
+/** The program to start: bubblewrap around the tool (with its limits) where there is a sandbox. */
 function sandboxed(launch: SupervisedLaunch): {
   program: string;
   argv: readonly string[];

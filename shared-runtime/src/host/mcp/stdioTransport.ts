@@ -1,5 +1,5 @@
 // The stdio transport of an MCP server we start ourselves. The server runs exactly as a command
-// tool does (host/supervisedSpawn.ts): under the supervisor, in a process group and, where one
+// tool does (host/supervisedSpawn.ts): under the supervisor (or bubblewrap), in a process group and, where one
 // can be made, a cgroup of its own, so closing the transport, a signal, or this process's death
 // (even by SIGKILL) ends everything the server started, helpers that called setsid included (the
 // SDK's own stdio transport kills only the direct child). Anything on stdout that is not one
@@ -92,16 +92,19 @@ export class GroupStdioTransport implements Transport {
           this.stderrTail = this.stderrTail.subarray(this.stderrTail.length - STDERR_TAIL_BYTES);
       });
       child.once("exit", (code, signal) => {
-        // Helpers the server left in its group go now (the supervisor has emptied its cgroup).
+        // Helpers the server left in its group go now.
         group?.killNow();
-        // The supervisor's pipe closes as it exits; by then it has said whether the program
-        // could not start at all.
+        // Once the supervisor (or bubblewrap) is gone, it has said whether the program could
+        // not start at all.
         void supervised.supervisorGone.then(() => {
           const startError = supervised.startError();
           if (startError !== undefined) return this.end(spawnErrorText(shown, { code: startError }));
           const stderr = this.stderrTail.toString("utf8");
           const detail = lastLine(stderr);
-          const status = signal ? `was killed by signal ${signal}` : `exited with status ${String(code)}`;
+          const exit = supervised.status(code, signal);
+          const status = exit.signal
+            ? `was killed by signal ${exit.signal}`
+            : `exited with status ${String(exit.code)}`;
           this.end(`the server ${status}${detail ? `: ${detail}` : ""}${sandboxHint(stderr, sandbox)}`);
         });
       });

@@ -3,11 +3,12 @@
 // not bind root for processes (CI and containers run as root) and count address space, not memory,
 // so both are cgroup limits: pids.max and memory.max in the tool's cgroup v2 folder where those
 // controllers are enabled there, else folders of the cgroup v1 pids and memory hierarchies where
-// they are mounted and writable. The supervisor joins them before starting the tool, so everything
-// the tool starts counts (threads too), and reads afterwards whether the memory limit killed it.
+// they are mounted and writable. The runtime moves bubblewrap into them while bubblewrap waits to
+// start the tool (host/sandbox/bubblewrapLaunch.ts), so everything the tool starts counts (threads
+// too), and reads afterwards whether the memory limit killed it.
 
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
 /** Processes and threads a sandboxed tool may have at once (Node alone runs about a dozen threads). */
 export const SANDBOX_MAX_PROCESSES = 512;
@@ -17,16 +18,6 @@ export const SANDBOX_MAX_MEMORY_MB = 2048;
 export interface ToolLimits {
   readonly pids: number;
   readonly memoryBytes: number;
-}
-
-/** The limits as the supervisor's argument ("0" for none): `PIDS,BYTES`. */
-export function limitsArgument(limits: ToolLimits | undefined): string {
-  return limits === undefined ? "0" : `${limits.pids},${limits.memoryBytes}`;
-}
-
-export function parseLimitsArgument(text: string | undefined): ToolLimits | undefined {
-  const [pids, memoryBytes] = (text ?? "0").split(",").map(Number);
-  return pids !== undefined && pids > 0 ? { pids, memoryBytes: memoryBytes ?? 0 } : undefined;
 }
 
 type Controller = "pids" | "memory";
@@ -45,55 +36,54 @@ export function limitCgroupV2(folder: string, controller: Controller, value: num
   }
 }
 
-/** A new folder of the cgroup v1 hierarchy of `controller` holding `value`, or undefined where there is none to use. */
-export function createCgroupV1(controller: Controller, value: number): string | undefined {
-  if (process.platform !== "linux") return undefined;
+/**
+ * A new folder `rlm-plan-CONTROLLER-NAME` of the cgroup v1 hierarchy of `controller` holding
+ * `value`, or undefined where there is none to use.
+ */
+export function createCgroupV1(controller: Controller, value: number, name: string): string | undefined {
+  const parent = cgroupV1Parent(controller);
+  if (parent === undefined) return undefined;
+  const folder = join(parent, `rlm-plan-${controller}-${name}`);
   try {
-    const mount = readFileSync("/proc/self/mountinfo", "utf8")
-      .split("\n")
-      .map((line) => line.split(" "))
-      .find((fields) => {
-        const dash = fields.indexOf("-");
-        return fields[dash + 1] === "cgroup" && (fields[dash + 3] ?? "").split(",").includes(controller);
-      });
-    const own = readFileSync("/proc/self/cgroup", "utf8")
-      .split("\n")
-      .map((line) => line.split(":"))
-      .find((fields) => (fields[1] ?? "").split(",").includes(controller));
-    if (!mount || mount[4] === undefined || own?.[2] === undefined) return undefined;
-    const folder = join(mount[4], own[2], `rlm-plan-${controller}-${process.pid}`);
     mkdirSync(folder);
-    try {
-      writeFileSync(join(folder, V1_LIMIT_FILE[controller]), `${value}\n`);
-    } catch {
-      rmdirSync(folder);
-      return undefined;
-    }
+  } catch {
+    return undefined;
+  }
+  try {
+    writeFileSync(join(folder, V1_LIMIT_FILE[controller]), `${value}\n`);
     return folder;
   } catch {
+    rmdirSync(folder);
     return undefined;
   }
 }
 
-/** Moves `pid` into a cgroup v1 folder; false when that is not allowed. */
-export function joinCgroupV1(folder: string, pid: number): boolean {
-  try {
-    writeFileSync(join(folder, "cgroup.procs"), `${pid}\n`);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const v1Parents = new Map<Controller, string | undefined>();
 
-/** Leaves a cgroup v1 folder (to its parent) and removes it; false while processes remain in it. */
-export function removeCgroupV1(folder: string, pid: number): boolean {
-  joinCgroupV1(dirname(folder), pid);
+/** This process's folder in the cgroup v1 hierarchy of `controller`, where one is mounted (read once). */
+export function cgroupV1Parent(controller: Controller): string | undefined {
+  if (v1Parents.has(controller)) return v1Parents.get(controller);
+  let parent: string | undefined;
   try {
-    rmdirSync(folder);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT";
+    if (process.platform === "linux") {
+      const mount = readFileSync("/proc/self/mountinfo", "utf8")
+        .split("\n")
+        .map((line) => line.split(" "))
+        .find((fields) => {
+          const dash = fields.indexOf("-");
+          return fields[dash + 1] === "cgroup" && (fields[dash + 3] ?? "").split(",").includes(controller);
+        });
+      const own = readFileSync("/proc/self/cgroup", "utf8")
+        .split("\n")
+        .map((line) => line.split(":"))
+        .find((fields) => (fields[1] ?? "").split(",").includes(controller));
+      if (mount?.[4] !== undefined && own?.[2] !== undefined) parent = join(mount[4], own[2]);
+    }
+  } catch {
+    // no /proc: no cgroups
   }
+  v1Parents.set(controller, parent);
+  return parent;
 }
 
 /** Whether the memory limit killed a process of this folder (v2 memory.events, v1 memory.oom_control). */
