@@ -27,6 +27,7 @@ const commands = {
   signals: () => require("./signals") as typeof import("./signals"),
   test: () => require("./planTests/testCommand") as typeof import("./planTests/testCommand"),
   worker: () => require("./queue/workerCommand") as typeof import("./queue/workerCommand"),
+  schedule: () => require("./queue/scheduleCommand") as typeof import("./queue/scheduleCommand"),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -169,6 +170,8 @@ function commandRunner(argv: readonly string[]): ((args: readonly string[]) => P
       return (args) => commands.test().testCommand(args, process);
     case "worker":
       return (args) => commands.worker().workerCommand(args, process);
+    case "schedule":
+      return (args) => commands.schedule().scheduleCommand(args, process);
     case "graph":
       // Its notes are styled for stderr: stdout holds the picture.
       return (args) =>
