@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { cliWorkspace, runCli, runCliAsync } from "../support/cliWorkspace";
+import { cliWorkspace, runCli, runCliAsync, type CliWorkspace } from "../support/cliWorkspace";
 import { redisMissing, startRedis, type RedisServer } from "../support/redisServer";
 import { startWorker, stopWorker, type WorkerProcess } from "../support/workerProcess";
 
@@ -58,10 +58,10 @@ function nextYearly(month: number, day: number, hour: number): string {
   return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}T${String(hour).padStart(2, "0")}:00:00Z`;
 }
 
-describe("rlm-plan schedule on a real redis-server", { skip: redisMissing() }, () => {
-  let redis: RedisServer;
-  const ws = cliWorkspace("schedules");
-
+/** For a describe's tests: a workspace (a host profile granting nothing, tick.rlmplan.json) and a redis-server. */
+function scheduleWorkspace(name: string): { ws: CliWorkspace; redis: () => RedisServer } {
+  let redis: RedisServer | undefined;
+  const ws = cliWorkspace(name);
   before(async () => {
     redis = await startRedis();
     ws.write("rlmplan.host.json", JSON.stringify({ capabilities: [] }));
@@ -70,9 +70,32 @@ describe("rlm-plan schedule on a real redis-server", { skip: redisMissing() }, (
   after(async () => {
     await redis?.stop();
   });
+  return { ws, redis: () => redis as RedisServer };
+}
+
+/** `schedule add NAME --cron CRON` of tick.rlmplan.json on Q; it must succeed. */
+async function addTick(ws: CliWorkspace, name: string, cron: string, q: string): Promise<void> {
+  const added = await runCliAsync(ws.dir, [
+    ...["schedule", "add", name, "--cron", cron, "--plan", "tick.rlmplan.json", "--queue", q],
+  ]);
+  assert.equal(added.code, 0, added.stderr);
+}
+
+/** The runs the workers journaled (in ./journal) with origin schedule: [origin, label, status], oldest last. */
+function scheduledRuns(ws: CliWorkspace): string[][] {
+  const listed = runCli(ws.dir, ["runs", "list", "--origin", "schedule", "--json", "--journal", "journal"]);
+  return (JSON.parse(listed.stdout) as { origin: string; label: string; status: string }[]).map((r) => [
+    r.origin,
+    r.label,
+    r.status,
+  ]);
+}
+
+describe("rlm-plan schedule on a real redis-server", { skip: redisMissing() }, () => {
+  const { ws, redis } = scheduleWorkspace("schedules");
 
   test("add, list (text and JSON, soonest first) and remove say exactly what they did", async () => {
-    const q = redis.url("listed");
+    const q = redis().url("listed");
     const cli = (...args: string[]) => runCliAsync(ws.dir, ["schedule", ...args, "--queue", q]);
     const july = nextYearly(7, 1, 12);
     const january = nextYearly(1, 1, 9);
@@ -133,11 +156,8 @@ describe("rlm-plan schedule on a real redis-server", { skip: redisMissing() }, (
   });
 
   test("a schedule due every second, its worker down for seconds: missed iterations run once, none twice, all journaled", async () => {
-    const q = redis.url("ticking");
-    const added = await runCliAsync(ws.dir, [
-      ...["schedule", "add", "tick", "--cron", "* * * * * *", "--plan", "tick.rlmplan.json", "--queue", q],
-    ]);
-    assert.equal(added.code, 0, added.stderr);
+    const q = redis().url("ticking");
+    await addTick(ws, "tick", "* * * * * *", q);
     const workerArgs = ["--queue", q, "--journal", "journal", "--health-interval", "0"];
     const first = await startWorker(ws.dir, "first", workerArgs);
     await first.waitFor(/(done \(ok\)[^]*){3}/);
@@ -171,16 +191,43 @@ describe("rlm-plan schedule on a real redis-server", { skip: redisMissing() }, (
     const missedRun = after.filter((ms) => ms < backAt);
     assert.equal(missedRun.length, 1, `after: ${after.join(", ")}; back at ${backAt}`);
     assert.ok(missedRun[0]! <= downAt + 1000, `the waiting iteration ${missedRun[0]} was due before the first stopped`);
-    const runs = JSON.parse(
-      runCli(ws.dir, ["runs", "list", "--origin", "schedule", "--json", "--journal", "journal"]).stdout,
-    ) as {
-      origin: string;
-      label: string;
-      status: string;
-    }[];
     assert.deepEqual(
-      runs.map((r) => [r.origin, r.label, r.status]),
+      scheduledRuns(ws),
       all.map(() => ["schedule", "tick", "ok"]),
     );
   });
 });
+
+describe(
+  "the issue's case: every minute, over 3 minutes, a worker restarted between",
+  {
+    skip:
+      redisMissing() ?? (process.env["RLM_PLAN_HOSTILE"] === "1" ? undefined : "slow (3 minutes): RLM_PLAN_HOSTILE=1"),
+  },
+  () => {
+    const { ws, redis } = scheduleWorkspace("schedules-minutes");
+
+    test("exactly 3 runs, all journaled with origin schedule", async () => {
+      const q = redis().url("minutes");
+      await addTick(ws, "minutely", "* * * * *", q);
+      const thirdDue = Math.ceil((Date.now() + 1) / 60_000) * 60_000 + 2 * 60_000;
+      const workerArgs = ["--queue", q, "--journal", "journal", "--health-interval", "0"];
+      const first = await startWorker(ws.dir, "first", workerArgs);
+      await first.waitFor(/done \(ok\)/);
+      first.child.kill("SIGTERM");
+      assert.equal(await first.exited, 0, first.log());
+      const second = await startWorker(ws.dir, "second", workerArgs);
+      await sleep(thirdDue + 15_000 - Date.now());
+      const removed = await runCliAsync(ws.dir, ["schedule", "remove", "minutely", "--queue", q]);
+      assert.equal(removed.code, 0, removed.stderr);
+      second.child.kill("SIGTERM");
+      assert.equal(await second.exited, 0, second.log());
+      assert.deepEqual(scheduledRuns(ws), [
+        ["schedule", "minutely", "ok"],
+        ["schedule", "minutely", "ok"],
+        ["schedule", "minutely", "ok"],
+      ]);
+      await stopWorker(second);
+    });
+  },
+);
