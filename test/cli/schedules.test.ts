@@ -50,6 +50,15 @@ test("a bad cron expression, zone or name is refused with where it is wrong, bef
   }
 });
 
+test("a Redis that is not there is said in one line, exit 2, a password in the URL as ***", () => {
+  const ws = cliWorkspace("schedule-no-redis");
+  const list = runCli(ws.dir, ["schedule", "list", "--queue", "redis://ops:s3cret-pass@127.0.0.1:9/q"]);
+  assert.deepEqual(
+    [list.code, list.stdout, list.stderr],
+    [2, "", "rlm-plan: cannot reach Redis at redis://ops:***@127.0.0.1:9/q: connect ECONNREFUSED 127.0.0.1:9\n"],
+  );
+});
+
 /** The next UTC time a yearly schedule (month, day, hour) comes due, as `schedule` prints it. */
 function nextYearly(month: number, day: number, hour: number): string {
   const now = new Date();
