@@ -111,7 +111,11 @@ describe("rlm-plan schedule on a real redis-server", { skip: redisMissing() }, (
     const added = await cli("add", "summer", "--cron", "0 12 1 7 *", "--plan", "tick.rlmplan.json");
     assert.deepEqual(
       [added.code, added.stdout, added.stderr],
-      [0, `scheduled summer on ${q}: tick.rlmplan.json at "0 12 1 7 *" (UTC), next run ${july}\n`, ""],
+      [
+        0,
+        `scheduled summer on ${q}: tick.rlmplan.json at "0 12 1 7 *" (UTC), next run ${july}\n`,
+        `rlm-plan: no worker listens on ${q} yet: its runs wait for one (rlm-plan worker --queue URL)\n`,
+      ],
     );
     const paris = await cli(
       "add",

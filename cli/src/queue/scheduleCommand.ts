@@ -233,10 +233,14 @@ async function add(
     sink.stderr.write(`rlm-plan: ${lineText(job)}\n`);
     return 2;
   }
-  const next = await addSchedule(address, spec, job);
+  const { next, workers } = await addSchedule(address, spec, job);
   sink.stdout.write(
     `scheduled ${args.name} on ${address.shown}: ${shown} at "${args.cron}" (${args.tz ?? "UTC"}), next run ${next === undefined ? "-" : timeText(next)}\n`,
   );
+  if (workers === 0)
+    sink.stderr.write(
+      `rlm-plan: no worker listens on ${address.shown} yet: its runs wait for one (rlm-plan worker --queue URL)\n`,
+    );
   return 0;
 }
 

@@ -114,12 +114,15 @@ async function withQueue<T>(address: QueueAddress, use: (queue: Queue) => Promis
   }
 }
 
-/** Adds the schedule, or replaces the one of that name; resolves to its first iteration's due time. */
+/**
+ * Adds the schedule, or replaces the one of that name; resolves to its first iteration's due time
+ * and how many workers listen on the queue now (-1: unknown).
+ */
 export async function addSchedule(
   address: QueueAddress,
   spec: ScheduleSpec,
   job: PlanJob,
-): Promise<number | undefined> {
+): Promise<{ next?: number; workers: number }> {
   return withQueue(address, async (queue) => {
     // Always a zone: without one, each worker would read the expression in its own machine's.
     await queue.upsertJobScheduler(
@@ -127,7 +130,9 @@ export async function addSchedule(
       { pattern: spec.cron, tz: spec.tz ?? "UTC" },
       { name: job.kind, data: job, opts: QUEUED_JOB_OPTIONS },
     );
-    return (await queue.getJobScheduler(spec.name))?.next;
+    const next = (await queue.getJobScheduler(spec.name))?.next;
+    const workers = await queue.getWorkersCount().catch(() => -1);
+    return { ...(next !== undefined ? { next } : {}), workers };
   });
 }
 
