@@ -56,6 +56,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
        rlm-plan test [PATH...] --queue redis://HOST:PORT/QUEUE [--ceiling LIMITS]
        rlm-plan test merge REPORT.json... [--format text|json|junit|github]
        rlm-plan worker --queue redis://HOST:PORT/QUEUE [--host FILE] [--concurrency N]
+       rlm-plan schedule add NAME --cron EXPR --plan FILE --queue URL | schedule list|remove
        rlm-plan lock [--update] [--host FILE] [--json]
        rlm-plan help | --help | --version`;
 
@@ -75,7 +76,19 @@ options:
 exit status: 0 within the budget, 1 over it (or the plan has errors), 2 usage error`;
 
 /** Every command, in the order the help lists them: the help's first line names them all. */
-const COMMANDS = ["check", "estimate", "graph", "run", "runs", "ui", "propose", "test", "worker", "lock"] as const;
+const COMMANDS = [
+  "check",
+  "estimate",
+  "graph",
+  "run",
+  "runs",
+  "ui",
+  "propose",
+  "test",
+  "worker",
+  "schedule",
+  "lock",
+] as const;
 
 export const HELP = `rlm-plan: ${COMMANDS.slice(0, -1).join(", ")} and ${COMMANDS.at(-1)}: typed LLM plans (*.rlmplan.json, JSON with comments)
 
@@ -95,6 +108,7 @@ commands (each answers COMMAND --help):
              --json reports of a sharded run
   worker     run plan jobs from a queue (BullMQ on Redis) under this machine's host profile;
              run --queue and test --queue send them
+  schedule   plans the workers run on a cron expression: schedule add, list and remove
   lock       pin the host profile's tools (programs, MCP tools, providers) in rlmplan.lock.json;
              runs then refuse a tool that drifted; lock --update accepts the changes
 

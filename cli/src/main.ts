@@ -29,6 +29,7 @@ const commands = {
   worker: () => require("./queue/workerCommand") as typeof import("./queue/workerCommand"),
   ui: () => require("./ui/uiCommand") as typeof import("./ui/uiCommand"),
   export: () => require("./ui/htmlExport") as typeof import("./ui/htmlExport"),
+  schedule: () => require("./queue/scheduleCommand") as typeof import("./queue/scheduleCommand"),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -190,6 +191,8 @@ function commandRunner(argv: readonly string[]): ((args: readonly string[]) => P
       return (args) => commands.worker().workerCommand(args, process);
     case "ui":
       return (args) => untilSignal((signal) => commands.ui().uiCommand(args, process, signal));
+    case "schedule":
+      return (args) => commands.schedule().scheduleCommand(args, process);
     case "graph":
       // Its notes are styled for stderr: stdout holds the picture.
       return (args) =>

@@ -26,7 +26,7 @@ command first says which journal it read.
             alone, run PLAN --step PATH --bindings JSON: step PATH)
             --plan PLAN      runs of this plan file (name or path)
             --status STATUS  running, interrupted, waiting, ok, failed or cancelled
-            --origin ORIGIN  runs started from cli, editor, debugger, test, worker or step
+            --origin ORIGIN  runs started from cli, editor, debugger, test, worker, step or schedule
             --case TEXT      runs of rlm-plan test whose FILE#CASE holds TEXT
             --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
             --limit N        the newest N only

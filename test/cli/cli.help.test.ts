@@ -49,7 +49,7 @@ test("check --help is check's own help", () => {
 
 test("every command answers COMMAND --help with its own help, exit 0", () => {
   const top = help("--help").stdout;
-  for (const command of ["check", "estimate", "graph", "run", "runs", "ui", "propose", "test", "worker", "lock"]) {
+  for (const command of "check estimate graph run runs ui propose test worker schedule lock".split(" ")) {
     const own = help(command, "--help");
     assert.equal(own.status, 0, `${command}: ${own.stderr}`);
     assert.equal(own.stderr, "", command);
@@ -64,7 +64,7 @@ test("the global help's first line names every command, and its usage has test m
   const [first] = top.stdout.split("\n");
   assert.equal(
     first,
-    "rlm-plan: check, estimate, graph, run, runs, ui, propose, test, worker and lock: typed LLM plans (*.rlmplan.json, JSON with comments)",
+    "rlm-plan: check, estimate, graph, run, runs, ui, propose, test, worker, schedule and lock: typed LLM plans (*.rlmplan.json, JSON with comments)",
   );
   // Every command the usage shows is named on the first line.
   const used = new Set([...top.stdout.matchAll(/^ *(?:usage: )?rlm-plan (\w+)/gm)].map((m) => m[1]));

@@ -19,8 +19,16 @@ export interface SubmissionListener {
   end(index: number, end: JobEnd): void;
 }
 
-/** Jobs of one failed start (a worker that threw, or handed the job back) are tried this often. */
-const ATTEMPTS = 3;
+/**
+ * How every plan job is queued, submitted or made by a schedule: a job of one failed start (a
+ * worker that threw, or handed the job back) is tried 3 times; ended jobs are kept a day (done)
+ * or a week (failed) for the fleet's views, then dropped.
+ */
+export const QUEUED_JOB_OPTIONS = {
+  attempts: 3,
+  removeOnComplete: { age: 24 * 3600 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const satisfies JobsOptions;
 const RECONCILE_MS = 2000;
 
 export class QueueSubmitter {
@@ -72,11 +80,7 @@ export class QueueSubmitter {
       if (!this.open.has(jobId)) return;
       void this.queue.getJob(jobId).then((job) => this.settle(jobId, failure(job, failedReason)));
     });
-    const options: JobsOptions = {
-      attempts: ATTEMPTS,
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    };
+    const options: JobsOptions = QUEUED_JOB_OPTIONS;
     jobs.forEach((_job, index) => this.open.set(`${this.id}-${index}`, index));
     for (let start = 0; start < jobs.length; start += 500)
       await this.queue.addBulk(

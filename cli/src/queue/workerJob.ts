@@ -166,8 +166,10 @@ function startJobRun(
 ): { run: SessionRun; resumed: boolean } {
   const jobKey = `${context.queue}/${job.id ?? ""}`;
   const say = (message: string) => context.say(`job ${job.id ?? "?"}: ${message}`);
+  // An iteration of a schedule (BullMQ's job scheduler NAME made it): journaled as such, labelled NAME.
+  const schedule = job.repeatJobKey;
   const life: RunLife = {
-    origin: "worker",
+    ...(schedule ? { origin: "schedule", label: schedule } : { origin: "worker" }),
     planName: planJob.plan.name,
     journal: context.journal,
     given: { job: jobKey, attempt: Math.max(1, job.attemptsStarted), worker: context.name },
