@@ -1953,6 +1953,8 @@ export const scenarios = [
       await bench.screenshot("u-extracted");
       await bench.focusEditor();
       await page.keyboard.press("Control+Z");
+      // The undo selects the step again and scrolls to its end: back to the left edge, as before.
+      await page.keyboard.press("Control+Home");
       await bench.until("the text as it was", async () => {
         const lines = await bench.editorLines();
         return JSON.stringify(lines) === JSON.stringify(before) ? true : false;
