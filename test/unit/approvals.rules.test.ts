@@ -256,7 +256,19 @@ describe("approval forecast: the steps and the worst case", () => {
     // (100000 + 8 + 1000) tokens at 1 per million: 0.101008; at or above it no step can be held.
     assert.deepEqual(forecast(0.101007), [["steps/1", "its worst case is above 0.101007 EUR"]]);
     assert.deepEqual(forecast(0.101008), []);
-    // Without prices every step's cost is unknown: each may be held.
+    // A provider without a price: the run cannot know the cost and holds every call.
+    const free = approvalForecast(p, [{ ...base, provider: "gpt", cost_above: 0.5 }], {
+      costs: { currency: "EUR", providers: new Map([["gpt", {}]]) },
+      budget,
+    });
+    assert.deepEqual(
+      free.steps.map((s) => [approvalStepText(s), s.conditional]),
+      [
+        ["steps/0", false],
+        ["steps/1", false],
+      ],
+    );
+    // Without the profile's prices here every step's cost is unknown: each may be held.
     assert.deepEqual(forecast(0.5, false), [
       ["steps/0", "its worst case is above 0.5"],
       ["steps/1", "its worst case is above 0.5"],

@@ -92,14 +92,20 @@ function heldBy(step: Step, rules: readonly ApprovalRule[], money: ForecastMoney
   const call = callOf(step);
   // A tool call costs no money; a model step's static worst case is the run's bound when its prompt is literal.
   const cost = step.op === "tool" ? 0 : staticWorstCost(step, money);
+  // The run knows a call's cost when its provider has a price; with none it holds it always, so
+  // only a priced call's cost (or one not known here, without `money`) is a condition.
+  const costDecides = (rule: ApprovalRule) =>
+    rule.cost_above !== undefined && (money === undefined || cost !== undefined);
   const literal = literalValueOf(step.op === "tool" ? step.args : step.prompt);
   if (literal !== undefined) {
     const arguments_ = step.op === "tool" ? literal : { prompt: literal };
     const held = approvalRuleFor(rules, { ...call, arguments: arguments_, cost });
     if (!held) return undefined;
-    // An unknown cost (no price) is held, but only a known one at or below the bound would not be.
-    const costUnknown = held.rule.cost_above !== undefined && cost === undefined;
-    return { rule: held.index, condition: costUnknown ? costCondition(held.rule, money) : undefined };
+    // A literal prompt's worst case is the run's: decided here, unless the prices are not known here.
+    return {
+      rule: held.index,
+      condition: money === undefined && costDecides(held.rule) ? costCondition(held.rule, money) : undefined,
+    };
   }
   // Computed arguments: the first rule naming the call whose cost bound it can exceed may hold it.
   const index = rules.findIndex((rule) => ruleNamesCall(rule, call) && costCanExceed(rule, cost));
@@ -107,7 +113,7 @@ function heldBy(step: Step, rules: readonly ApprovalRule[], money: ForecastMoney
   const rule = rules[index]!;
   const conditions = [
     ...(rule.when !== undefined ? ["its arguments meet the rule's condition"] : []),
-    ...(rule.cost_above !== undefined ? [costCondition(rule, money)] : []),
+    ...(costDecides(rule) ? [costCondition(rule, money)] : []),
   ];
   return { rule: index, condition: conditions.length > 0 ? conditions.join(" and ") : undefined };
 }
