@@ -19,9 +19,10 @@ export function waitsForApproval(report: RunReport): boolean {
 /** What the worker says once, when a job's run starts waiting (not at each look). */
 export const WAITING_LINE = `waits for approval: handed back to the queue, looked at again every ${APPROVAL_POLL_MS / 1000} s until the votes decide`;
 
-/** Hands the job back to the queue until APPROVAL_POLL_MS from now; never returns. */
-export async function handBackWaiting(job: Job, token: string | undefined): Promise<never> {
+/** Hands the job back to the queue until APPROVAL_POLL_MS from now, then tells `handed` (once it is so); never returns. */
+export async function handBackWaiting(job: Job, token: string | undefined, handed?: () => void): Promise<never> {
   const { DelayedError } = bullmq();
   await job.moveToDelayed(Date.now() + APPROVAL_POLL_MS, token);
+  handed?.();
   throw new DelayedError();
 }

@@ -141,10 +141,8 @@ export async function runPlanJob(
   const report = await run.done;
   await progress;
   await run.settled(signal);
-  if (planJob.kind === "run" && waitsForApproval(report)) {
-    context.say(`job ${job.id ?? "?"}: ${WAITING_LINE}`);
-    return handBackWaiting(job, token);
-  }
+  if (planJob.kind === "run" && waitsForApproval(report))
+    return handBackWaiting(job, token, () => context.say(`job ${job.id ?? "?"}: ${WAITING_LINE}`));
   const recorded = run.recorded ? { recorded: { dir: run.recorded.dir, id: run.recorded.id } } : {};
   const continued = resumed && run.recorded ? { resumed: run.recorded.id } : {};
   if (planJob.kind === "run") {
