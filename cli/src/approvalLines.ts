@@ -31,7 +31,7 @@ function places({ text, document, forecast }: PlanApprovals): Place[] {
     return {
       line: at.line + 1,
       column: at.character + 1,
-      message: `${step.capability} at ${approvalStepText(step)} needs approval${step.conditional ? " when its arguments meet the rule's condition" : ""} (approval rule ${step.rule}), at worst ${times(exactJsonText(step.worstCase))}`,
+      message: `${step.capability} at ${approvalStepText(step)} needs approval${step.condition !== undefined ? ` when ${step.condition}` : ""} (approval rule ${step.rule}), at worst ${times(exactJsonText(step.worstCase))}`,
     };
   });
 }
@@ -97,6 +97,7 @@ export function approvalJson(forecast: ApprovalForecast): Record<string, unknown
       capability: step.capability,
       rule: step.rule,
       conditional: step.conditional,
+      ...(step.condition !== undefined ? { condition: step.condition } : {}),
       worstCase: step.worstCase,
     })),
   };

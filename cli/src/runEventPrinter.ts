@@ -82,6 +82,12 @@ export class RunEventLines {
 }
 
 /** How a live run's events are printed. */
+/** The line of an event that ends a step at a call held for approval (its masked message), else undefined. */
+export function heldForApprovalText(event: RunEvent): string | undefined {
+  const held = (event.type === "step_failed" || event.type === "attempt_failed") && event.error;
+  return held && held.kind === "approval_pending" ? lineText(held.message) : undefined;
+}
+
 export interface PrintOptions {
   /** JSON lines (transitions; every event with `events`) instead of text lines. */
   readonly json: boolean;

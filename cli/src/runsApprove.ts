@@ -2,9 +2,10 @@
 // waits at, recorded in the journal's append-only approvals log with who, why and when, bound to
 // the hash of the action asked for. Once the votes decide (the quorum approves, or one denies),
 // this command resumes the run itself, in this process, as `run --resume RUN` would: the approved
-// step runs, or the run fails there; its exit status is then the run's.
+// step runs, or the run fails there; its exit status is then the run's. A worker's job is left to
+// the workers, which take it up again from the queue.
 
-import { castVote, JournalStore, parseRunId, runIdRefusal, waitingProcess } from "@rlm-plan/core/journal";
+import { castVote, JournalStore, parseRunId, runDetail, runIdRefusal, waitingProcess } from "@rlm-plan/core/journal";
 import { parseStepPath, stepPathText } from "@rlm-plan/core/json";
 import { lineText } from "./guardedOutput";
 import { readOptions } from "./options";
@@ -97,6 +98,11 @@ function vote(decision: "approve" | "deny", argv: readonly string[], io: OutputS
     const waiter = waitingProcess(store, id);
     if (waiter !== undefined) {
       io.stderr.write(`rlm-plan: ${decided}: run ${id}'s own process (${waiter}) waits for it and goes on\n`);
+      return 0;
+    }
+    // A worker's job has no plan file here: a worker of its queue takes it up (queue/approvalWait.ts).
+    if (runDetail(store, id)?.origin === "worker") {
+      io.stderr.write(`rlm-plan: ${decided}: run ${id} is a worker's job; a worker of its queue goes on with it\n`);
       return 0;
     }
     io.stderr.write(`rlm-plan: ${decided}: resuming run ${id}\n`);

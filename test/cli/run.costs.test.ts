@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { startChatServer, type ChatServer } from "../support/chatServer";
+import { startChatServer, tenthPerTokenHost, type ChatServer } from "../support/chatServer";
 import { cliWorkspace, runCliAsync, type CliWorkspace } from "../support/cliWorkspace";
 
 const THREE_CALLS = {
@@ -30,20 +30,7 @@ function workspace(name: string, maxCost?: number): CliWorkspace {
   const ws = cliWorkspace(name);
   ws.write(
     "rlmplan.host.json",
-    JSON.stringify({
-      capabilities: ["model(a)"],
-      currency: "EUR",
-      budget: maxCost === undefined ? {} : { max_cost: maxCost },
-      providers: {
-        a: {
-          type: "openai-chat",
-          baseUrl: chat.baseUrl,
-          model: "m",
-          price: { input_per_mtok: 100000, output_per_mtok: 100000 },
-          maxTokens: 10,
-        },
-      },
-    }),
+    tenthPerTokenHost(chat.baseUrl, maxCost === undefined ? {} : { budget: { max_cost: maxCost } }),
   );
   ws.write("plan.rlmplan.json", JSON.stringify(THREE_CALLS));
   return ws;

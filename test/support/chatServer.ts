@@ -194,3 +194,25 @@ function parseOrUndefined(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * A host profile whose provider "a" is the scripted server priced at 0.1 EUR a token in and out
+ * with maxTokens 10: a call's worst case is (prompt bytes + 8 + 10) * 0.1, figures the money
+ * tests can say by heart. `more` adds to the profile (a budget, approval rules).
+ */
+export function tenthPerTokenHost(baseUrl: string, more: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    capabilities: ["model(a)"],
+    currency: "EUR",
+    providers: {
+      a: {
+        type: "openai-chat",
+        baseUrl,
+        model: "m",
+        price: { input_per_mtok: 100000, output_per_mtok: 100000 },
+        maxTokens: 10,
+      },
+    },
+    ...more,
+  });
+}

@@ -12,6 +12,7 @@ import { estimatePlan } from "@rlm-plan/core/plan/estimate";
 import { worstCaseRuns } from "@rlm-plan/core/plan/estimate";
 import { parsePlan } from "@rlm-plan/core/plan/parse";
 import type { Plan } from "@rlm-plan/core/plan/ast";
+import { DEFAULT_BUDGET } from "@rlm-plan/core/plan/budget";
 
 const base = { approvers: ["alice"], timeout: 60 };
 
@@ -24,7 +25,7 @@ describe("approval rules: matching", () => {
     { ...base, tool: "refund" },
   ];
   const index = (kind: "tool" | "model", name: string, args: unknown) =>
-    approvalRuleFor(rules, { kind, name, arguments: args as never })?.index;
+    approvalRuleFor(rules, { kind, name, arguments: args as never, cost: kind === "tool" ? 0 : undefined })?.index;
 
   test("a schema condition, else the next rule naming the tool", () => {
     assert.equal(index("tool", "refund", { amount: 150 }), 0);
@@ -40,6 +41,20 @@ describe("approval rules: matching", () => {
     assert.equal(index("tool", "gpt", {}), undefined);
     assert.equal(index("tool", "merge", { pr: 7 }), 3);
     assert.equal(index("model", "merge", {}), undefined);
+  });
+  test("cost_above: a call whose worst case is above it, or unknown; at or below it, the next rule", () => {
+    const byCost: ApprovalRule[] = [
+      { ...base, provider: "gpt", cost_above: 0.5 },
+      { ...base, capability: "model(gpt)", cost_above: 0.05, approvers: ["bob"] },
+    ];
+    const at = (cost: number | undefined) =>
+      approvalRuleFor(byCost, { kind: "model", name: "gpt", arguments: { prompt: "hi" }, cost })?.index;
+    assert.equal(at(0.5000001), 0);
+    assert.equal(at(0.5), 1);
+    assert.equal(at(0.06), 1);
+    assert.equal(at(0.05), undefined);
+    assert.equal(at(0), undefined);
+    assert.equal(at(undefined), 0);
   });
 });
 
@@ -94,6 +109,18 @@ describe("approval rules: located errors", () => {
         "the condition is not a valid JSON Schema: schema is invalid: data/type must be equal to one of the allowed values, data/type must be array, data/type must match a schema in anyOf",
       ],
     ]);
+    assert.deepEqual(errorsOf([{ ...base, tool: "send", cost_above: 5 }]), [
+      [
+        "/approvals/0/cost_above",
+        18,
+        7,
+        '"cost_above" holds model calls by their worst-case cost, and a tool call costs no money: name a "provider" (or model(PROVIDER)), or drop "cost_above"',
+      ],
+    ]);
+    assert.equal(
+      errorsOf([{ ...base, capability: "tool(send)", cost_above: -1 }])[0]?.[3],
+      'item 1."cost_above" in "approvals" must be at least 0, got the number -1',
+    );
     assert.deepEqual(errorsOf([{ tool: "send", approvers: ["a"] }]), [
       [
         "/approvals/0",
@@ -206,5 +233,45 @@ describe("approval forecast: the steps and the worst case", () => {
       ],
     );
     assert.equal(approvalForecast(p, []).worstCase, 0);
+  });
+  test("cost_above: a model step counts when its worst case can be above it", () => {
+    // gpt: 1 USD per million tokens in and out; 1000 tokens out. A literal prompt of 2 bytes is
+    // (2 + 8) + 1000 tokens = 0.00101 USD; a computed one is bounded by max_output_bytes.
+    const costs = {
+      currency: "EUR",
+      providers: new Map([["gpt", { price: { input_per_mtok: 1, output_per_mtok: 1 }, maxTokens: 1000 }]]),
+    };
+    const budget = { ...DEFAULT_BUDGET, max_output_bytes: 100_000 };
+    const ask = (prompt: unknown, b: string) => ({ op: "model", provider: "gpt", prompt, bind: b });
+    const p = plan({ steps: [ask("hi", "a"), ask({ ref: "input", name: "q" }, "b"), final] });
+    const forecast = (cost_above: number, money = true) =>
+      approvalForecast(p, [{ ...base, provider: "gpt", cost_above }], money ? { costs, budget } : undefined).steps.map(
+        (s) => [approvalStepText(s), s.condition ?? null],
+      );
+    assert.deepEqual(forecast(0.001), [
+      ["steps/0", null],
+      ["steps/1", "its worst case is above 0.001 EUR"],
+    ]);
+    assert.deepEqual(forecast(0.00101), [["steps/1", "its worst case is above 0.00101 EUR"]]);
+    // (100000 + 8 + 1000) tokens at 1 per million: 0.101008; at or above it no step can be held.
+    assert.deepEqual(forecast(0.101007), [["steps/1", "its worst case is above 0.101007 EUR"]]);
+    assert.deepEqual(forecast(0.101008), []);
+    // A provider without a price: the run cannot know the cost and holds every call.
+    const free = approvalForecast(p, [{ ...base, provider: "gpt", cost_above: 0.5 }], {
+      costs: { currency: "EUR", providers: new Map([["gpt", {}]]) },
+      budget,
+    });
+    assert.deepEqual(
+      free.steps.map((s) => [approvalStepText(s), s.conditional]),
+      [
+        ["steps/0", false],
+        ["steps/1", false],
+      ],
+    );
+    // Without the profile's prices here every step's cost is unknown: each may be held.
+    assert.deepEqual(forecast(0.5, false), [
+      ["steps/0", "its worst case is above 0.5"],
+      ["steps/1", "its worst case is above 0.5"],
+    ]);
   });
 });

@@ -5,6 +5,7 @@
 // back as that refusal, a value of the job's result (never retried); a job a worker died on is
 // run again by another one, and the attempt is said.
 
+import { heldForApprovalText } from "../runEventPrinter";
 import type { ParallelMode, RunObserver, RunReport } from "@rlm-plan/core/run";
 import type { JsonObject } from "@rlm-plan/core/json";
 import { JOB_VERSION, type JobRecord } from "./planJob";
@@ -44,6 +45,8 @@ export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResu
       `no worker listens on ${options.address.shown} yet: the job waits for one (rlm-plan worker --queue URL)`,
     );
   let attempt = 0;
+  // The job was handed back waiting for approval (queue/approvalWait.ts): its next attempt is the votes', not a dead worker's.
+  let waiting = false;
   let end: JobEnd | undefined;
   try {
     await submitter.run(
@@ -62,12 +65,22 @@ export async function runOnQueue(options: QueueRunOptions): Promise<QueueRunResu
           if (progress.attempt !== attempt) {
             attempt = progress.attempt;
             options.say(
-              `worker ${progress.worker} runs the job${attempt > 1 ? ` (attempt ${attempt}: an earlier worker stopped)` : ""}`,
+              waiting
+                ? `worker ${progress.worker} goes on with the job: the votes decided`
+                : `worker ${progress.worker} runs the job${attempt > 1 ? ` (attempt ${attempt}: an earlier worker stopped)` : ""}`,
             );
+            waiting = false;
           }
           const event = progress.event;
           // Only the attempt in force prints: a dead worker's late words are not this run's.
           if (progress.attempt < attempt) return;
+          const held = heldForApprovalText(event);
+          if (held !== undefined && !waiting) {
+            waiting = true;
+            options.say(
+              `${held}: approve with rlm-plan runs approve RUN --as NAME --reason TEXT against the worker's journal (runs list --status waiting); this waits until a worker goes on with the run`,
+            );
+          }
           options.observer.event?.(event);
         },
         end: (_index, ended) => {

@@ -24,7 +24,8 @@ import {
   type QueueAddress,
   withPassword,
 } from "./queueUrl";
-import { runPlanJob, type WorkerContext } from "./workerJob";
+import { awaitsApproval, runPlanJob, type WorkerContext } from "./workerJob";
+import { handBackWaiting } from "./approvalWait";
 import type { PlanJobResult } from "./planJob";
 
 export const WORKER_USAGE =
@@ -179,13 +180,15 @@ async function serve(args: WorkerArgs, context: WorkerContext, say: (line: strin
   let onIdle: (() => void) | undefined;
   const counts = { done: 0, failed: 0, refused: 0 };
   let stopping = 0;
-  const processor = async (job: Job): Promise<PlanJobResult> => {
+  const processor = async (job: Job, token?: string): Promise<PlanJobResult> => {
     const id = job.id ?? "?";
+    // Said once when it began waiting; each later look is silent.
+    if (awaitsApproval(job, context)) return handBackWaiting(job, token);
     const controller = new AbortController();
     running.set(id, controller);
     say(`job ${id}: attempt ${Math.max(1, job.attemptsStarted)} started (${running.size} running)`);
     try {
-      const result = await runPlanJob(job, context, controller.signal);
+      const result = await runPlanJob(job, token, context, controller.signal);
       if (controller.signal.aborted)
         throw new Error(`handed back: the worker ${args.name} stopped before the job ended; another worker runs it`);
       return result;

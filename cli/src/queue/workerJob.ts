@@ -14,6 +14,7 @@ import { estimatePlan, parsePlan } from "@rlm-plan/core/plan";
 import type { RunObserver, RunReport } from "@rlm-plan/core/run";
 import type { SecretMask } from "@rlm-plan/core/secrets";
 import {
+  jobAwaitingApproval,
   openPlanSession,
   unfinishedJobRun,
   type PlanSession,
@@ -21,6 +22,7 @@ import {
   type SessionRun,
 } from "@rlm-plan/core/session";
 import { judgeRun, stepWatcher } from "@rlm-plan/core/testing";
+import { handBackWaiting, WAITING_LINE, waitsForApproval } from "./approvalWait";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
 import { styleFor } from "../output";
@@ -52,7 +54,24 @@ export interface WorkerContext {
   readonly say: (line: string) => void;
 }
 
-export async function runPlanJob(job: Job, context: WorkerContext, signal: AbortSignal): Promise<PlanJobResult> {
+/**
+ * Whether the job's run waits for votes not yet given (it was handed back and is looked at
+ * again): the worker then hands it back once more, opening and running nothing.
+ */
+export function awaitsApproval(job: Job, context: WorkerContext): boolean {
+  if (!context.journal || job.attemptsStarted <= 1 || job.data instanceof UnparseableJobData) return false;
+  const read = readPlanJob(job.data);
+  return (
+    read.ok && read.job.kind === "run" && jobAwaitingApproval(context.journal.dir, jobKeyOf(job, context)) !== undefined
+  );
+}
+
+export async function runPlanJob(
+  job: Job,
+  token: string | undefined,
+  context: WorkerContext,
+  signal: AbortSignal,
+): Promise<PlanJobResult> {
   const { UnrecoverableError } = bullmq();
   if (job.data instanceof UnparseableJobData)
     throw new UnrecoverableError(`malformed job: job ${job.id ?? "?"}'s stored data is not JSON (${job.data.reason})`);
@@ -122,6 +141,8 @@ export async function runPlanJob(job: Job, context: WorkerContext, signal: Abort
   const report = await run.done;
   await progress;
   await run.settled(signal);
+  if (planJob.kind === "run" && waitsForApproval(report))
+    return handBackWaiting(job, token, () => context.say(`job ${job.id ?? "?"}: ${WAITING_LINE}`));
   const recorded = run.recorded ? { recorded: { dir: run.recorded.dir, id: run.recorded.id } } : {};
   const continued = resumed && run.recorded ? { resumed: run.recorded.id } : {};
   if (planJob.kind === "run") {
@@ -164,7 +185,7 @@ function startJobRun(
   context: WorkerContext,
   options: Omit<Parameters<PlanSession["run"]>[0], "life">,
 ): { run: SessionRun; resumed: boolean } {
-  const jobKey = `${context.queue}/${job.id ?? ""}`;
+  const jobKey = jobKeyOf(job, context);
   const say = (message: string) => context.say(`job ${job.id ?? "?"}: ${message}`);
   // An iteration of a schedule (BullMQ's job scheduler NAME made it): journaled as such, labelled NAME.
   const schedule = job.repeatJobKey;
@@ -187,4 +208,9 @@ function startJobRun(
     }
   }
   return { run: session.run({ ...options, life }), resumed: false };
+}
+
+/** The job as its runs are recorded in the journal: "QUEUE/ID". */
+function jobKeyOf(job: Job, context: WorkerContext): string {
+  return `${context.queue}/${job.id ?? ""}`;
 }

@@ -2,6 +2,7 @@
 // can hold, that it can need approval, by whom, and how often at worst; on the plan, the
 // worst-case number of approvals. The core's forecast (host/approvalSteps.ts), never a rule here.
 
+import { DEFAULT_BUDGET } from "@rlm-plan/core";
 import { approvalForecast, type ApprovalForecast } from "@rlm-plan/core/session";
 import type { AnalyzedPlan } from "./analyzedPlan";
 
@@ -9,7 +10,9 @@ import type { AnalyzedPlan } from "./analyzedPlan";
 function forecastOf(plan: AnalyzedPlan): ApprovalForecast | undefined {
   const rules = plan.host?.approvals ?? [];
   const parsed = plan.analysis.plan;
-  return rules.length > 0 && parsed ? approvalForecast(parsed, rules) : undefined;
+  const costs = plan.host?.policy.costs;
+  const money = costs ? { costs, budget: plan.analysis.budget ?? DEFAULT_BUDGET } : undefined;
+  return rules.length > 0 && parsed ? approvalForecast(parsed, rules, money) : undefined;
 }
 
 /** "**Needs approval** (rule 0 of `rlmplan.host.json`): 1 of alice, bob; at worst 3 times", or undefined. */
@@ -20,7 +23,7 @@ export function stepApprovalLine(plan: AnalyzedPlan, stepPath: readonly (string 
   );
   const rule = step && plan.host?.approvals[step.rule];
   if (!step || !rule || !plan.host) return undefined;
-  const when = step.conditional ? " when its arguments meet the rule's condition" : "";
+  const when = step.condition !== undefined ? ` when ${step.condition}` : "";
   const times = String(step.worstCase);
   return `**Needs approval**${when} (rule ${step.rule} of \`${plan.host.fileName}\`): ${rule.quorum ?? 1} of ${rule.approvers.join(", ")}; at worst ${times} time${times === "1" ? "" : "s"}`;
 }

@@ -1,6 +1,6 @@
 // The approval rules' checks beyond the schema (docs/approvals.md): each rule names exactly one
 // tool, provider or capability, one the profile has; its quorum can be met by its approvers; its
-// condition's schema compiles. Located at the offending node, worded to say what to do.
+// condition's schema compiles; a cost bound holds model calls only. Located at the offending node, worded to say what to do.
 
 import { hasOwn, isJsonObject, pointer, type JsonObject, type JsonPath } from "../json";
 import { inputSchemaProblem } from "../plan/inputSchemas";
@@ -59,6 +59,15 @@ export function approvalRuleErrors(
     if (provider !== undefined && !providers.has(provider))
       errors.push(
         located(["approvals", i, "provider"], `there is no provider ${JSON.stringify(provider)} in "providers"`),
+      );
+    // A tool call costs no money: a cost bound on a tool's rule would never hold it.
+    if (hasOwn(rule, "cost_above") && (tool !== undefined || capability?.startsWith("tool(")))
+      errors.push(
+        located(
+          ["approvals", i, "cost_above"],
+          `"cost_above" holds model calls by their worst-case cost, and a tool call costs no money: name a "provider" (or model(PROVIDER)), or drop "cost_above"`,
+          "key",
+        ),
       );
     const approvers = Array.isArray(rule.approvers) ? rule.approvers.length : 0;
     const quorum = typeof rule.quorum === "number" ? rule.quorum : 1;

@@ -13,6 +13,8 @@ export interface ApprovalRule {
   /** tool(NAME) or model(PROVIDER). */
   readonly capability?: string;
   readonly when?: { readonly pointer: string; readonly equals: JsonValue } | { readonly schema: JsonObject };
+  /** Only when the call's worst-case cost (plan/modelCost.ts), in the profile's currency, is above this. */
+  readonly cost_above?: number;
   readonly approvers: readonly string[];
   readonly quorum?: number;
   /** Seconds. */
@@ -27,6 +29,11 @@ export interface ApprovalSubject {
   readonly kind: "tool" | "model";
   readonly name: string;
   readonly arguments: JsonValue;
+  /**
+   * The call's worst-case cost before it is made (`worstCallCost`: what max_cost holds); 0 for a
+   * tool call, which costs no money; undefined when unknown (an unpriced provider).
+   */
+  readonly cost: number | undefined;
 }
 
 /** The capability a call uses, as the profile grants it. */
@@ -49,8 +56,18 @@ export function approvalRuleFor(
   rules: readonly ApprovalRule[] | undefined,
   call: ApprovalSubject,
 ): { readonly rule: ApprovalRule; readonly index: number } | undefined {
-  const index = (rules ?? []).findIndex((rule) => ruleNamesCall(rule, call) && conditionHolds(rule, call.arguments));
+  const index = (rules ?? []).findIndex(
+    (rule) => ruleNamesCall(rule, call) && costCanExceed(rule, call.cost) && conditionHolds(rule, call.arguments),
+  );
   return index < 0 ? undefined : { rule: rules![index]!, index };
+}
+
+/**
+ * Whether a call whose worst case is `cost` falls under the rule's `cost_above`: above it, or
+ * unknown (an unpriced call may cost anything, and an unknown must not open the gate).
+ */
+export function costCanExceed(rule: ApprovalRule, cost: number | undefined): boolean {
+  return rule.cost_above === undefined || cost === undefined || cost > rule.cost_above;
 }
 
 function conditionHolds(rule: ApprovalRule, args: JsonValue): boolean {

@@ -3,15 +3,20 @@
 // editor's hover read it. A rule matches a step by the same matcher the run's gate uses; a rule
 // with a `when` matches a step whose arguments are wholly literal only if they meet it, and may
 // match one whose arguments are computed. The worst case counts each such step as often as the
-// cost rule says it can run (a retry's attempts, every parallel branch).
+// cost rule says it can run (a retry's attempts, every parallel branch). A rule with `cost_above`
+// matches a model step whose worst case (the figure `estimate` prints, plan/planMoney.ts) can be
+// above it: exactly when its prompt is literal, conditionally when the prompt is computed.
 
 import { pointer, type JsonPath } from "../json";
-import type { Plan, Step } from "../plan/ast";
+import type { ModelStep, Plan, Step } from "../plan/ast";
+import type { Budget } from "../plan/budget";
 import { addCounts, type Count } from "../plan/count";
 import { worstCaseRuns } from "../plan/estimate";
+import { amountText, outputTokenBound, worstCallCost, type CostPolicy } from "../plan/modelCost";
+import { staticInputBound } from "../plan/planMoney";
 import { literalValueOf } from "../plan/toolArgumentChecks";
 import { planSteps } from "../plan/walk";
-import { approvalRuleFor, capabilityOf, ruleNamesCall, type ApprovalRule } from "./approvalRules";
+import { approvalRuleFor, capabilityOf, costCanExceed, ruleNamesCall, type ApprovalRule } from "./approvalRules";
 
 export interface ApprovalStep {
   readonly path: JsonPath;
@@ -19,8 +24,10 @@ export interface ApprovalStep {
   readonly capability: string;
   /** The rule's index in `approvals`. */
   readonly rule: number;
-  /** True when its arguments are computed and the rule has a `when`: it needs approval only if they meet it. */
+  /** True when it needs approval only if `condition` holds at run time. */
   readonly conditional: boolean;
+  /** What decides it at run time, as the CLI and hover say it: "its arguments meet the rule's condition", "its worst case is above 0.5 USD". */
+  readonly condition?: string;
   /** How many times, at worst, it asks (each run of the step asks once). */
   readonly worstCase: Count;
 }
@@ -31,12 +38,25 @@ export interface ApprovalForecast {
   readonly worstCase: Count;
 }
 
-/** The plan's steps that can need approval under `rules`, in source order, and the worst case. */
-export function approvalForecast(plan: Plan, rules: readonly ApprovalRule[] | undefined): ApprovalForecast {
-  const found = new Map<Step, { rule: number; conditional: boolean }>();
+/** The profile's prices and the plan's budget: what a model step's worst case is computed from. */
+export interface ForecastMoney {
+  readonly costs: CostPolicy;
+  readonly budget: Budget;
+}
+
+/**
+ * The plan's steps that can need approval under `rules`, in source order, and the worst case.
+ * Without `money`, a model step's cost is unknown, so every `cost_above` rule naming it can hold it.
+ */
+export function approvalForecast(
+  plan: Plan,
+  rules: readonly ApprovalRule[] | undefined,
+  money?: ForecastMoney,
+): ApprovalForecast {
+  const found = new Map<Step, Held>();
   if (rules && rules.length > 0)
     for (const { step } of planSteps(plan)) {
-      const held = heldBy(step, rules);
+      const held = heldBy(step, rules, money);
       if (held) found.set(step, held);
     }
   const runs = worstCaseRuns(plan, (step) => found.has(step));
@@ -49,7 +69,8 @@ export function approvalForecast(plan: Plan, rules: readonly ApprovalRule[] | un
       path: step.path,
       capability: capabilityOf(callOf(call)),
       rule: held.rule,
-      conditional: held.conditional,
+      conditional: held.condition !== undefined,
+      ...(held.condition !== undefined ? { condition: held.condition } : {}),
       worstCase: times,
     };
   });
@@ -61,17 +82,51 @@ export function approvalStepText(step: ApprovalStep): string {
   return pointer(step.path).slice(1);
 }
 
-function heldBy(step: Step, rules: readonly ApprovalRule[]): { rule: number; conditional: boolean } | undefined {
+interface Held {
+  readonly rule: number;
+  readonly condition: string | undefined;
+}
+
+function heldBy(step: Step, rules: readonly ApprovalRule[], money: ForecastMoney | undefined): Held | undefined {
   if (step.op !== "tool" && step.op !== "model") return undefined;
   const call = callOf(step);
+  // A tool call costs no money; a model step's static worst case is the run's bound when its prompt is literal.
+  const cost = step.op === "tool" ? 0 : staticWorstCost(step, money);
+  // The run knows a call's cost when its provider has a price; with none it holds it always, so
+  // only a priced call's cost (or one not known here, without `money`) is a condition.
+  const costDecides = (rule: ApprovalRule) =>
+    rule.cost_above !== undefined && (money === undefined || cost !== undefined);
   const literal = literalValueOf(step.op === "tool" ? step.args : step.prompt);
   if (literal !== undefined) {
-    const held = approvalRuleFor(rules, { ...call, arguments: step.op === "tool" ? literal : { prompt: literal } });
-    return held ? { rule: held.index, conditional: false } : undefined;
+    const arguments_ = step.op === "tool" ? literal : { prompt: literal };
+    const held = approvalRuleFor(rules, { ...call, arguments: arguments_, cost });
+    if (!held) return undefined;
+    // A literal prompt's worst case is the run's: decided here, unless the prices are not known here.
+    return {
+      rule: held.index,
+      condition: money === undefined && costDecides(held.rule) ? costCondition(held.rule, money) : undefined,
+    };
   }
-  // Computed arguments: the first rule naming the call, unconditional or not, may hold it.
-  const index = rules.findIndex((rule) => ruleNamesCall(rule, call));
-  return index < 0 ? undefined : { rule: index, conditional: rules[index]!.when !== undefined };
+  // Computed arguments: the first rule naming the call whose cost bound it can exceed may hold it.
+  const index = rules.findIndex((rule) => ruleNamesCall(rule, call) && costCanExceed(rule, cost));
+  if (index < 0) return undefined;
+  const rule = rules[index]!;
+  const conditions = [
+    ...(rule.when !== undefined ? ["its arguments meet the rule's condition"] : []),
+    ...(costDecides(rule) ? [costCondition(rule, money)] : []),
+  ];
+  return { rule: index, condition: conditions.length > 0 ? conditions.join(" and ") : undefined };
+}
+
+function costCondition(rule: ApprovalRule, money: ForecastMoney | undefined): string {
+  const currency = money ? ` ${money.costs.currency}` : "";
+  return `its worst case is above ${amountText(rule.cost_above ?? 0)}${currency}`;
+}
+
+function staticWorstCost(step: ModelStep, money: ForecastMoney | undefined): number | undefined {
+  if (!money) return undefined;
+  const costing = money.costs.providers.get(step.provider);
+  return worstCallCost(costing, staticInputBound(step, money.budget), outputTokenBound(step.options, costing));
 }
 
 function callOf(step: Extract<Step, { op: "tool" | "model" }>): { kind: "tool" | "model"; name: string } {

@@ -23,7 +23,8 @@ import type { JournalStore } from "../journal/journalStore";
 import { canonicalRequest, canonicalText, callIdentity } from "../journal/requestKey";
 import type { SecretMask } from "../mask/secretMask";
 import { fail, type PlanError } from "../run/errors";
-import type { HostCall, RunObserver } from "../run/observer";
+import type { HostCall, ModelCall, RunObserver } from "../run/observer";
+import { inputTokenBound, outputTokenBound, worstCallCost } from "../plan/modelCost";
 import { quoted } from "../plan/problems";
 
 export interface GateOptions {
@@ -57,6 +58,7 @@ export function approvalGate(options: GateOptions): RunObserver {
         kind: call.kind,
         name: call.name,
         arguments: call.kind === "tool" ? call.arguments : { prompt: promptOf(call) },
+        cost: call.kind === "tool" ? 0 : modelCallWorstCost(call),
       };
       const held = approvalRuleFor(options.rules, subject);
       if (!held) return proceed();
@@ -186,6 +188,12 @@ function pending(
     quorum,
     message: `the call of ${capability} at ${step} waits for approval (${approvals} of ${quorum}; action sha256 ${hash.slice(0, 12)})`,
   };
+}
+
+/** What the run's max_cost holds for this call before it is made (run/ops/hostSteps.ts asks the same). */
+function modelCallWorstCost(call: ModelCall): number | undefined {
+  const { request, costing } = call;
+  return worstCallCost(costing, inputTokenBound(request.messages), outputTokenBound(request.options, costing));
 }
 
 function promptOf(call: HostCall): JsonValue {

@@ -38,6 +38,9 @@ const recordedRuns = (): RecordedRuns => require("./recordedRun") as RecordedRun
 export const openRecordedRun: RecordedRuns["openRecordedRun"] = (...args) => recordedRuns().openRecordedRun(...args);
 /** The latest unfinished run of a worker's job, held open to resume (recordedRun.ts). */
 export const unfinishedJobRun: RecordedRuns["unfinishedJobRun"] = (...args) => recordedRuns().unfinishedJobRun(...args);
+/** Why a worker's job still waits for approval, or undefined (recordedRun.ts). */
+export const jobAwaitingApproval: RecordedRuns["jobAwaitingApproval"] = (...args) =>
+  recordedRuns().jobAwaitingApproval(...args);
 /** What a session that runs a recorded run again is opened with (recordedRun.ts). */
 export const recordedSessionOptions: RecordedRuns["recordedSessionOptions"] = (...args) =>
   recordedRuns().recordedSessionOptions(...args);

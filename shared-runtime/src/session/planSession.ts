@@ -357,8 +357,10 @@ export class PlanSession {
    */
   approvalForecast(): ApprovalForecast | undefined {
     const rules = this.profile?.approvals;
-    const plan = this.analysis().plan;
-    return rules && rules.length > 0 && plan ? approvalForecast(plan, rules) : undefined;
+    const { plan, budget } = this.analysis();
+    if (!rules || rules.length === 0 || !plan) return undefined;
+    const costs = this.policy.costs;
+    return approvalForecast(plan, rules, costs && budget ? { costs, budget } : undefined);
   }
 
   sandboxNotice(): string | undefined {

@@ -8,6 +8,8 @@ import { JournalError, JournalStore } from "../journal/journalStore";
 import { ResumeRefusal, resumePoint, type ResumePoint } from "../journal/replay";
 import { recordedRun as recordedPoint } from "../journal/replayRun";
 import { latestUnfinishedJobRun, recordedOptionsOf, type RecordedOptions } from "../journal/runLookup";
+import { stillWaiting } from "../journal/approvals";
+import { runDetail } from "../journal/queries";
 import type { PlanSessionOptions } from "./sessionOptions";
 
 export type { RecordedOptions } from "../journal/runLookup";
@@ -70,6 +72,23 @@ export function openRecordedRun(
       kind: known ? "refused" : "error",
       message: error instanceof Error ? error.message : String(error),
     };
+  }
+}
+
+/**
+ * Why the latest run of a worker's job ("QUEUE/ID") in the journal in `dir` cannot go on yet: it
+ * is `waiting` and an approval it asked for is still pending (not decided, not timed out); else
+ * undefined, and the job goes on (`unfinishedJobRun` resumes it once the votes decided).
+ */
+export function jobAwaitingApproval(dir: string, job: string): string | undefined {
+  let store: JournalStore | undefined;
+  try {
+    store = JournalStore.open(dir);
+    const id = latestUnfinishedJobRun(store, job);
+    if (id === undefined || runDetail(store, id)?.status !== "waiting") return undefined;
+    return stillWaiting(store, id);
+  } finally {
+    store?.close();
   }
 }
 
