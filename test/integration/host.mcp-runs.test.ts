@@ -127,9 +127,7 @@ describe("MCP tools in runs: the reference server over stdio", () => {
       const running = processesRunning(EVERYTHING).map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8"));
       const kind = (command: string) =>
         command.includes(SUPERVISOR) ? "supervisor" : command.startsWith(BWRAP) ? "sandbox" : "server";
-      const expected = sandboxAvailability().available
-        ? ["sandbox", "sandbox", "server"]
-        : ["server", "supervisor"];
+      const expected = sandboxAvailability().available ? ["sandbox", "sandbox", "server"] : ["server", "supervisor"];
       assert.deepEqual(running.map(kind).sort(), expected);
     } finally {
       await created.close();

@@ -79,17 +79,13 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   const supervisorEnv = electron ? { ...env, ELECTRON_RUN_AS_NODE: "1", RLM_PLAN_SUPERVISOR_ELECTRON: "1" } : env;
   let child: ChildProcess;
   try {
-    child = childProcess().spawn(
-      process.execPath,
-      [SUPERVISOR, cgroup ?? "-", program, ...argv],
-      {
-        shell: false,
-        cwd,
-        env: supervisorEnv,
-        detached: true,
-        stdio: ["pipe", "pipe", "pipe", "pipe"],
-      },
-    );
+    child = childProcess().spawn(process.execPath, [SUPERVISOR, cgroup ?? "-", program, ...argv], {
+      shell: false,
+      cwd,
+      env: supervisorEnv,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+    });
   } catch (error) {
     if (cgroup !== undefined) removeCgroup(cgroup);
     throw error;
