@@ -100,7 +100,8 @@ commands (each answers COMMAND --help):
   estimate   the plan's worst case beside the budget
   graph      draw the plan (steps, nested plans, data flow, worst cases)
   run        run a plan against the host profile (rlmplan.host.json)
-  runs       the run journal (.rlm-plan/): list, show, export and prune recorded runs
+  runs       the run journal (.rlm-plan/): list, show, diff, export and prune recorded runs;
+             approve or deny a call that waits for a person
   ui         the run browser: a local web app over the run journal (runs, graphs, timelines,
              comparisons), on 127.0.0.1 with a token in its URL
   propose    ask a model provider for a plan, check it, and run it on request

@@ -442,7 +442,7 @@ describe("rlm-plan usage", () => {
       assert.equal(run.stderr, "");
       assert.match(
         run.stdout,
-        /^rlm-plan: check, estimate, graph, run, runs, propose, test, worker and lock: typed LLM plans/,
+        /^rlm-plan: check, estimate, graph, run, runs, ui, propose, test, worker, schedule and lock: typed LLM plans/,
       );
       assert.ok(run.stdout.includes(usageLine));
     }
