@@ -1,5 +1,5 @@
 // `rlm-plan ui`'s HTTP server (Node's http module): the page, its script and stylesheets, a JSON
-// API over the core's journal queries (list, one run, a comparison) and a server-sent event
+// API over the core's journal queries (list, one run, a comparison, the test cases' histories) and a server-sent event
 // stream that says when the journal changed. Every request needs the token: once in the URL
 // (then kept in an HttpOnly, SameSite=Strict cookie, and the URL cleaned), else 403. Every answer
 // carries a content security policy that admits no inline script or style, and every JSON body
@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { GRAPH_STYLE } from "@rlm-plan/core/graph/render";
 import {
+  caseHistories,
   diffRecordedRuns,
   JournalStore,
   listRuns,
@@ -103,6 +104,11 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       const open = journal();
       const runs = open ? listRuns(open, filter) : [];
       return json(res, 200, search(runs, url.searchParams.get("q")));
+    }
+    if (path === "/api/tests") {
+      const open = journal();
+      const label = url.searchParams.get("q")?.trim() || undefined;
+      return json(res, 200, open ? caseHistories(open, label !== undefined ? { label } : {}) : []);
     }
     const one = /^\/api\/runs\/([^/]+)$/.exec(path);
     if (one) {

@@ -8,6 +8,7 @@ import { getJson } from "./api";
 import { comparePage } from "./comparePage";
 import { fill, h } from "./dom";
 import { refreshRuns, runsPage } from "./runsPage";
+import { refreshTests, testsPage } from "./testsPage";
 import { runPage } from "./runPage";
 
 const main = document.getElementById("main") as HTMLElement;
@@ -26,6 +27,9 @@ async function draw(live = false): Promise<void> {
     if (page === "run" && args[0]) {
       document.title = `Run ${args[0]} · rlm-plan`;
       runPage(main, await getJson<RunView>(`/api/runs/${encodeURIComponent(args[0])}`));
+    } else if (page === "tests") {
+      document.title = "Tests · rlm-plan";
+      await testsPage(main, query);
     } else if (page === "compare") {
       document.title = "Compare runs · rlm-plan";
       await comparePage(main, args[0] ?? "", args[1] ?? "");
@@ -50,6 +54,7 @@ const exported = document.getElementById(EXPORT_DATA_ID);
 if (exported) {
   // An export: one run, from the page itself; no server to ask, no other page to go to.
   document.querySelector("a.brand")?.removeAttribute("href");
+  for (const other of document.querySelectorAll("nav a.page")) other.remove();
   runPage(main, JSON.parse(exported.textContent ?? "{}") as RunView, true);
   main.dataset["ready"] = "run";
 } else {
@@ -60,6 +65,7 @@ if (exported) {
     live.textContent = `Journal changed at ${new Date().toLocaleTimeString()}`;
     const { page, query } = route();
     if (page === "runs") void refreshRuns(main, query);
+    else if (page === "tests") void refreshTests(main, query);
     // A run still running is drawn again as its steps are recorded.
     else if (page === "run" && main.dataset["status"] === "running") void draw(true);
   });

@@ -1,0 +1,166 @@
+// The Tests page of `rlm-plan ui` in headless Chromium, with test runs made by the CLI: a test
+// file run twice whose case "flips" calls a command tool that counts its calls (odd passes, even
+// fails), a case that always passes (named `<script>…</script>`) and one that always fails (its
+// expected value hostile). The journal keeps each case's verdict (`runs list --json`); the page
+// lists the flaky case first with its verdicts newest first, each a link to its run; hostile
+// names render as text; axe-core finds no serious violation. Says SKIPPED without Chromium.
+
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ROOT, cliWorkspace } from "../support/cliWorkspace";
+import { seriousViolations, startUi, watchedPage as watched, type UiProcess } from "../support/uiProcess";
+
+const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
+const KEEP_SHOTS = process.env.UPDATE_SCREENSHOTS === "1";
+const SHOTS = KEEP_SHOTS ? join(ROOT, "docs", "images") : mkdtempSync(join(tmpdir(), "rlm-plan-ui-tests-shots-"));
+after(() => {
+  if (!KEEP_SHOTS) rmSync(SHOTS, { recursive: true, force: true });
+});
+
+const HOSTILE_CASE = "<script>alert(1)</script>";
+const HOSTILE_VALUE = "</script>javascript:alert(2)";
+
+// Counts its calls in ./count: odd calls answer "odd", even ones "even".
+const FLIP_TOOL = `
+const fs = require("fs");
+process.stdin.resume();
+process.stdin.on("end", () => {
+  const n = Number(fs.readFileSync("count", "utf8")) + 1;
+  fs.writeFileSync("count", String(n));
+  process.stdout.write(JSON.stringify({ parity: n % 2 === 1 ? "odd" : "even" }));
+});
+`;
+const odd = { parity: "odd" };
+const mocked = { tools: { flip: [{ value: odd }] } };
+const TEST_FILE = {
+  plan: "flip.rlmplan.json",
+  cases: [
+    { name: "flips", expect: { value: { equals: odd } } },
+    { name: HOSTILE_CASE, mocks: mocked, expect: { value: { equals: odd } } },
+    { name: "always fails", mocks: mocked, expect: { value: { equals: { parity: HOSTILE_VALUE } } } },
+  ],
+};
+
+describe("rlm-plan ui: the Tests page", { skip: !existsSync(CHROMIUM) && `SKIPPED: no ${CHROMIUM}` }, () => {
+  const ws = cliWorkspace("ui-tests");
+  let browser: Browser;
+  let ui: UiProcess;
+  const complaints: string[] = [];
+
+  before(async () => {
+    ws.write("flip.js", FLIP_TOOL);
+    ws.write("count", "0");
+    ws.write(
+      "rlmplan.host.json",
+      JSON.stringify({
+        capabilities: ["tool(flip)"],
+        budget: { max_steps: 20, max_tool_calls: 9 },
+        tools: {
+          flip: { type: "command", command: [process.execPath, "flip.js"], writes: ["count"], timeoutMs: 30000 },
+        },
+      }),
+    );
+    ws.write(
+      "flip.rlmplan.json",
+      JSON.stringify({
+        steps: [
+          { op: "tool", name: "flip", args: {}, bind: "a" },
+          { op: "final", value: { ref: "var", name: "a" } },
+        ],
+      }),
+    );
+    ws.write("flip.rlmplan.test.json", JSON.stringify(TEST_FILE, null, 2));
+    // First run: flips passes (call 1, odd); second: it fails (call 2, even).
+    assert.equal(ws.cli("test", "flip.rlmplan.test.json").code, 1);
+    assert.equal(ws.cli("test", "flip.rlmplan.test.json").code, 1);
+    ui = await startUi(ws.dir);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await ui?.stop();
+  });
+
+  const watchedPage = async (): Promise<Page> =>
+    watched(await browser.newContext({ viewport: { width: 1280, height: 800 } }), complaints);
+
+  test("the journal keeps each case's verdict on its run, apart from the run's status", () => {
+    const listed = JSON.parse(ws.cli("runs", "list", "--json").stdout) as {
+      id: number;
+      label: string;
+      status: string;
+      verdict?: { ok: boolean; failures: { assertion: string; message: string; expected?: unknown }[] };
+    }[];
+    assert.deepEqual(
+      listed.map((run) => [run.id, run.label, run.status, run.verdict?.ok]),
+      [
+        [6, "flip.rlmplan.test.json#always fails", "ok", false],
+        [5, `flip.rlmplan.test.json#${HOSTILE_CASE}`, "ok", true],
+        [4, "flip.rlmplan.test.json#flips", "ok", false],
+        [3, "flip.rlmplan.test.json#always fails", "ok", false],
+        [2, `flip.rlmplan.test.json#${HOSTILE_CASE}`, "ok", true],
+        [1, "flip.rlmplan.test.json#flips", "ok", true],
+      ],
+    );
+    assert.deepEqual(listed[2]?.verdict?.failures, [
+      {
+        assertion: "value",
+        message: 'value: expected {"parity":"odd"}, got {"parity":"even"}',
+        expected: { parity: "odd" },
+        actual: { parity: "even" },
+      },
+    ]);
+  });
+
+  test("the Tests page lists the flaky case first, its verdicts newest first, hostile names as text", async () => {
+    const page = await watchedPage();
+    await page.goto(ui.url);
+    await page.waitForSelector('main[data-ready="runs"]');
+    await page.click("nav a.page");
+    await page.waitForSelector('main[data-ready="tests"]');
+    assert.equal(
+      await page.textContent("#tests-list caption"),
+      "3 test cases, 1 flaky (passed and failed at the same plan)",
+    );
+    const rows = await page.$$eval("#tests-list tbody tr", (trs) =>
+      trs.map((tr) => {
+        const cells = [...(tr as HTMLTableRowElement).cells];
+        const runs = [...cells[4]!.querySelectorAll("a")].map((a) => `${a.getAttribute("href")} ${a.textContent}`);
+        return [cells[0]!.textContent, cells[1]!.textContent, cells[2]!.textContent, runs.join(", ")];
+      }),
+    );
+    assert.deepEqual(rows, [
+      ["flip.rlmplan.test.json#flips", "flip.rlmplan.json", "flaky", "#/run/4 fail, #/run/1 pass"],
+      [`flip.rlmplan.test.json#${HOSTILE_CASE}`, "flip.rlmplan.json", "pass", "#/run/5 pass, #/run/2 pass"],
+      ["flip.rlmplan.test.json#always fails", "flip.rlmplan.json", "fail", "#/run/6 fail, #/run/3 fail"],
+    ]);
+    assert.equal(await page.$$eval("main script", (found) => found.length), 0);
+    await page.screenshot({ path: join(SHOTS, "ui-tests.png"), fullPage: true });
+
+    await page.fill("input[name=q]", "always");
+    await page.press("input[name=q]", "Enter");
+    await page.waitForFunction(() => document.querySelectorAll("#tests-list tbody tr").length === 1);
+    assert.equal(new URL(page.url()).hash, "#/tests?q=always");
+    await page.click('#tests-list a[aria-label="Run 6: fail"]');
+    await page.waitForSelector('main[data-ready="run"]');
+    assert.equal(await page.textContent("h1"), "Run 6 ok");
+    await page.close();
+  });
+
+  test("axe-core finds no serious or critical violation on the Tests page, and no script ran", async () => {
+    const audit = await browser.newContext({ bypassCSP: true });
+    const page = await audit.newPage();
+    await page.goto(ui.url);
+    await page.goto(`${ui.origin}/#/tests`);
+    await page.waitForSelector('main[data-ready="tests"]');
+    const violations = await seriousViolations(page);
+    assert.deepEqual(violations, []);
+    await audit.close();
+    assert.deepEqual(complaints, []);
+  });
+});

@@ -1,0 +1,68 @@
+// `rlm-plan ui --no-open` as a real process for the browser tests (started in a workspace, its
+// printed URL with the token read from stdout, stopped with SIGINT as a user stops it), and what
+// the tests ask of its pages: a page that reports dialogs and errors, an axe-core audit.
+
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Readable } from "node:stream";
+import type { BrowserContext, Page } from "playwright-core";
+import { CLI } from "./cliWorkspace";
+
+export interface UiProcess {
+  /** The URL it printed, with its token. */
+  readonly url: string;
+  readonly origin: string;
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  stop(): Promise<void>;
+}
+
+export async function startUi(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<UiProcess> {
+  const child = spawn(process.execPath, [CLI, "ui", "--no-open"], { cwd, stdio: ["ignore", "pipe", "pipe"], env });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const found = /rlm-plan ui: (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})\n/.exec(out);
+      if (found) resolve(found[1] as string);
+    });
+    child.on("exit", (code) => reject(new Error(`rlm-plan ui exited ${code}`)));
+  });
+  return {
+    url,
+    origin: new URL(url).origin,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGINT");
+      await exited;
+    },
+  };
+}
+
+/** A page of the context that reports what it should never do (dialogs, console errors, page errors) into `complaints`. */
+export async function watchedPage(context: BrowserContext, complaints: string[]): Promise<Page> {
+  const page = await context.newPage();
+  page.on("dialog", (dialog) => {
+    complaints.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") complaints.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => complaints.push(`page error: ${error.message}`));
+  return page;
+}
+
+/** axe-core run on the page as it is (injected as a script: the page's context must bypass its CSP): its serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: readFileSync(require.resolve("axe-core/axe.min.js"), "utf8") });
+  return page.evaluate(async () => {
+    const result = await (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
+    ).axe.run();
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact})`);
+  });
+}
