@@ -3,10 +3,12 @@
 // fails), a case that always passes (named `<script>…</script>`) and one that always fails (its
 // expected value hostile). The journal keeps each case's verdict (`runs list --json`); the page
 // lists the flaky case first with its verdicts newest first, each a link to its run; hostile
-// names render as text; axe-core finds no serious violation. Says SKIPPED without Chromium.
+// names render as text; axe-core finds no serious violation. `rlm-plan test --format html` writes
+// one page that opens from file:// with the network refused: each case's verdict, its failures'
+// expected and actual, its run's graph and timeline. Says SKIPPED without Chromium.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -160,6 +162,67 @@ describe("rlm-plan ui: the Tests page", { skip: !existsSync(CHROMIUM) && `SKIPPE
     await page.waitForSelector('main[data-ready="tests"]');
     const violations = await seriousViolations(page);
     assert.deepEqual(violations, []);
+    await audit.close();
+  });
+
+  test("rlm-plan test --format html writes one page that opens from file:// with the network refused", async () => {
+    const out = join(ws.dir, "report.html");
+    // The third run: flips passes again (call 3, odd).
+    const made = ws.cli("test", "flip.rlmplan.test.json", "--format", "html", "-o", out);
+    assert.equal(made.code, 1, made.stderr);
+    assert.equal(made.stdout, "");
+    assert.equal(made.stderr, `rlm-plan: wrote the test report to ${out}\n`);
+    const html = readFileSync(out, "utf8");
+    assert.doesNotMatch(html, /<script src|<link (?!rel="icon" href="data:,">)|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    assert.ok(!html.includes(`<script>alert(1)`), "the hostile case name is escaped in the data block");
+
+    const offline = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const asked: string[] = [];
+    await offline.route("**/*", (route) => {
+      if (route.request().url().startsWith("file:")) return route.continue();
+      asked.push(route.request().url());
+      return route.abort();
+    });
+    const page = await watched(offline, complaints);
+    await page.goto(`file://${out}`);
+    await page.waitForSelector('main[data-ready="tests"]');
+    assert.equal(await page.textContent("main h1"), "Tests: 2 passed, 1 failed");
+    const rows = await page.$$eval("main tbody tr", (trs) =>
+      trs.map((tr) => [...(tr as HTMLTableRowElement).cells].slice(0, 2).map((td) => td.textContent)),
+    );
+    assert.deepEqual(rows, [
+      ["flip.rlmplan.test.json#flips", "pass"],
+      [`flip.rlmplan.test.json#${HOSTILE_CASE}`, "pass"],
+      ["flip.rlmplan.test.json#always fails", "fail"],
+    ]);
+    await page.screenshot({ path: join(SHOTS, "ui-test-report.png"), fullPage: true });
+    await page.click("text=flip.rlmplan.test.json#always fails");
+    await page.waitForSelector('main[data-ready="case"]');
+    assert.deepEqual(await page.$$eval("ol.failures pre", (pres) => pres.map((pre) => pre.textContent)), [
+      JSON.stringify({ parity: HOSTILE_VALUE }, null, 2),
+      JSON.stringify(odd, null, 2),
+    ]);
+    // The case's run, drawn as the run page draws it: the graph with its steps' states, the timeline.
+    assert.equal(await page.textContent(".case-run h1"), "Run 9 ok");
+    const states = await page.$$eval(".case-run .graph g.step", (steps) =>
+      steps.map(
+        (g) =>
+          `${g.getAttribute("data-id")} ${["ok", "failed", "skipped"].filter((c) => g.classList.contains(c)).join()}`,
+      ),
+    );
+    assert.deepEqual(states, ["steps/0 ok", "steps/1 ok"]);
+    assert.equal(await page.$$eval(".case-run .timeline .lane", (lanes) => lanes.length), 3);
+    assert.equal(await page.$$eval("main script, main [href^='javascript']", (found) => found.length), 0);
+    await page.goBack();
+    await page.waitForSelector('main[data-ready="tests"]');
+    assert.deepEqual(asked, []);
+    await offline.close();
+
+    const audit = await browser.newContext({ bypassCSP: true });
+    const report = await audit.newPage();
+    await report.goto(`file://${out}#/case/2`);
+    await report.waitForSelector('main[data-ready="case"]');
+    assert.deepEqual(await seriousViolations(report), []);
     await audit.close();
     assert.deepEqual(complaints, []);
   });

@@ -58,3 +58,36 @@ export type RunCompare = RunDiff;
 
 /** The id of the script block an HTML export carries its RunView in (the page reads it instead of fetching). */
 export const EXPORT_DATA_ID = "rlm-plan-run";
+
+/** One case of a test run, as the HTML test report shows it. */
+export interface TestReportCase {
+  /** FILE#CASE, as the test runner names it. */
+  readonly id: string;
+  /** Where the case is written: FILE:LINE:COL. */
+  readonly place: string;
+  readonly ok: boolean;
+  readonly durationMs: number;
+  /** How its tools and providers answered: live, mocks, cassette or recorded. */
+  readonly answered: string;
+  /** Each failed expectation; expected and actual as pretty JSON text. */
+  readonly failures: readonly {
+    readonly assertion: string;
+    readonly message: string;
+    readonly expected: string | null;
+    readonly actual: string | null;
+  }[];
+  /** The case's run as the run page draws it; null when it was not recorded here (and why). */
+  readonly run: RunView | null;
+  readonly unrecorded: string | null;
+}
+
+/** A test run, as `rlm-plan test --format html` writes it. */
+export interface TestReportView {
+  readonly passed: number;
+  readonly failed: number;
+  readonly durationMs: number;
+  readonly cases: readonly TestReportCase[];
+}
+
+/** The id of the script block a test report carries its TestReportView in. */
+export const TEST_REPORT_DATA_ID = "rlm-plan-test-report";

@@ -1,14 +1,15 @@
 // The run browser's page script (`rlm-plan ui`; bundled by scripts/bundle-cli.mjs into
 // cli/dist/ui/ui.js): routes by the address's hash (#/runs, #/run/3, #/compare/3/4), redraws the
 // Runs page when the server's event stream says the journal changed, and, in an HTML export,
-// draws the one run the page carries instead.
+// draws the one run the page carries instead (a test report: its cases, testReportPage.ts).
 
-import { EXPORT_DATA_ID, type RunView } from "../../src/ui/uiApi";
+import { EXPORT_DATA_ID, TEST_REPORT_DATA_ID, type RunView, type TestReportView } from "../../src/ui/uiApi";
 import { getJson } from "./api";
 import { comparePage } from "./comparePage";
 import { fill, h } from "./dom";
 import { refreshRuns, runsPage } from "./runsPage";
 import { refreshTests, testsPage } from "./testsPage";
+import { testReportPage } from "./testReportPage";
 import { runPage } from "./runPage";
 
 const main = document.getElementById("main") as HTMLElement;
@@ -51,10 +52,23 @@ document.querySelector("a.skip")?.addEventListener("click", (event) => {
 });
 
 const exported = document.getElementById(EXPORT_DATA_ID);
-if (exported) {
-  // An export: one run, from the page itself; no server to ask, no other page to go to.
+const testReport = document.getElementById(TEST_REPORT_DATA_ID);
+if (exported || testReport) {
+  // An export: no server to ask, no other page of the browser to go to.
   document.querySelector("a.brand")?.removeAttribute("href");
   for (const other of document.querySelectorAll("nav a.page")) other.remove();
+}
+if (testReport) {
+  // A test report: its cases and each case's page, routed by the hash within the file.
+  const report = JSON.parse(testReport.textContent ?? "{}") as TestReportView;
+  const drawReport = (moved: boolean) => {
+    testReportPage(main, report, location.hash);
+    if (moved) main.focus({ preventScroll: true });
+  };
+  window.addEventListener("hashchange", () => drawReport(true));
+  drawReport(false);
+} else if (exported) {
+  // A run's export: one run, from the page itself.
   runPage(main, JSON.parse(exported.textContent ?? "{}") as RunView, true);
   main.dataset["ready"] = "run";
 } else {
