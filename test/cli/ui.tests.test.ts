@@ -8,20 +8,21 @@
 // expected and actual, its run's graph and timeline. Says SKIPPED without Chromium.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { ROOT, cliWorkspace } from "../support/cliWorkspace";
-import { seriousViolations, startUi, watchedPage as watched, type UiProcess } from "../support/uiProcess";
+import { cliWorkspace } from "../support/cliWorkspace";
+import {
+  CHROMIUM,
+  screenshotsDir,
+  seriousViolations,
+  startUi,
+  watchedPage as watched,
+  type UiProcess,
+} from "../support/uiProcess";
 
-const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
-const KEEP_SHOTS = process.env.UPDATE_SCREENSHOTS === "1";
-const SHOTS = KEEP_SHOTS ? join(ROOT, "docs", "images") : mkdtempSync(join(tmpdir(), "rlm-plan-ui-tests-shots-"));
-after(() => {
-  if (!KEEP_SHOTS) rmSync(SHOTS, { recursive: true, force: true });
-});
+const SHOTS = screenshotsDir();
 
 const HOSTILE_CASE = "<script>alert(1)</script>";
 const HOSTILE_VALUE = "</script>javascript:alert(2)";
@@ -123,7 +124,7 @@ describe("rlm-plan ui: the Tests page", { skip: !existsSync(CHROMIUM) && `SKIPPE
     const page = await watchedPage();
     await page.goto(ui.url);
     await page.waitForSelector('main[data-ready="runs"]');
-    await page.click("nav a.page");
+    await page.click(`nav a[href="#/tests"]`);
     await page.waitForSelector('main[data-ready="tests"]');
     assert.equal(
       await page.textContent("#tests-list caption"),

@@ -3,10 +3,24 @@
 // the tests ask of its pages: a page that reports dialogs and errors, an axe-core audit.
 
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after } from "node:test";
 import type { Readable } from "node:stream";
 import type { BrowserContext, Page } from "playwright-core";
-import { CLI } from "./cliWorkspace";
+import { CLI, ROOT } from "./cliWorkspace";
+
+/** The Chromium the browser tests drive (the e2e setup's); a test says SKIPPED without it. */
+export const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
+
+/** Where a test's screenshots go: docs/images/ with UPDATE_SCREENSHOTS=1, else a folder removed after the tests. */
+export function screenshotsDir(): string {
+  if (process.env.UPDATE_SCREENSHOTS === "1") return join(ROOT, "docs", "images");
+  const dir = mkdtempSync(join(tmpdir(), "rlm-plan-ui-shots-"));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 export interface UiProcess {
   /** The URL it printed, with its token. */

@@ -91,3 +91,38 @@ export interface TestReportView {
 
 /** The id of the script block a test report carries its TestReportView in. */
 export const TEST_REPORT_DATA_ID = "rlm-plan-test-report";
+
+/** An open request of a waiting run, as the Approvals page lists it (the arguments as recorded: masked). */
+export interface PendingApproval {
+  readonly run: number;
+  readonly plan: string;
+  readonly label: string | null;
+  /** The request's number in the run's approvals log. */
+  readonly request: number;
+  readonly step: string;
+  readonly capability: string;
+  readonly arguments: string;
+  /** SHA-256 of the action asked for: a vote counts for this action only. */
+  readonly hash: string;
+  readonly quorum: number;
+  readonly approvers: readonly string[];
+  /** Who approved so far. */
+  readonly approved: readonly string[];
+  readonly requester: string;
+  readonly requesterMayApprove: boolean;
+  /** ISO 8601. */
+  readonly deadline: string;
+  readonly askedAt: string;
+}
+
+/** The page's vote (POST /api/approvals/vote), as `runs approve|deny RUN --as NAME --reason TEXT [--step PATH]`. */
+export interface VoteForm {
+  readonly run: number;
+  readonly decision: "approve" | "deny";
+  readonly approver: string;
+  readonly reason: string;
+  readonly step?: string;
+}
+
+/** The answer to a vote: what it did (the lines `runs approve` says), or why it was refused. */
+export type VoteAnswer = { readonly said: readonly string[]; readonly resumed: boolean } | { readonly error: string };

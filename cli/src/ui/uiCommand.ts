@@ -16,7 +16,9 @@ export const UI_HELP = `usage: rlm-plan ui [--port N] [--host H] [--journal DIR]
 
 A local web app over the run journal: every run (filtered, searched, live as runs happen), a run's
 plan graph with each step's state (drawn as the editor draws it), its timeline of steps and calls,
-its values and errors at FILE:LINE:COL, its forks; two runs compared side by side (runs diff).
+its values and errors at FILE:LINE:COL, its forks; two runs compared side by side (runs diff);
+test cases' verdicts over time (flaky ones first); the steps runs wait at for approval, approved or
+denied there as runs approve|deny do.
 
   --port N        the port (default: a free one)
   --host H        the address to listen on (default 127.0.0.1; any other is reachable from
@@ -90,6 +92,8 @@ async function serve(argv: readonly string[], io: OutputSink, signal?: AbortSign
       mask: io.mask,
       assets,
       log: (line) => io.stderr.write(line),
+      // This CLI as it was started: a run approved on the page is resumed by it.
+      cli: [process.execPath, ...process.execArgv, process.argv[1] as string],
     });
   } catch (error) {
     io.stderr.write(`rlm-plan: cannot listen on ${host}:${port}: ${(error as Error).message}\n`);

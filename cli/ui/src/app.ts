@@ -5,6 +5,7 @@
 
 import { EXPORT_DATA_ID, TEST_REPORT_DATA_ID, type RunView, type TestReportView } from "../../src/ui/uiApi";
 import { getJson } from "./api";
+import { approvalsPage, refreshApprovals } from "./approvalsPage";
 import { comparePage } from "./comparePage";
 import { fill, h } from "./dom";
 import { refreshRuns, runsPage } from "./runsPage";
@@ -28,6 +29,9 @@ async function draw(live = false): Promise<void> {
     if (page === "run" && args[0]) {
       document.title = `Run ${args[0]} · rlm-plan`;
       runPage(main, await getJson<RunView>(`/api/runs/${encodeURIComponent(args[0])}`));
+    } else if (page === "approvals") {
+      document.title = "Approvals · rlm-plan";
+      await approvalsPage(main);
     } else if (page === "tests") {
       document.title = "Tests · rlm-plan";
       await testsPage(main, query);
@@ -80,6 +84,7 @@ if (testReport) {
     const { page, query } = route();
     if (page === "runs") void refreshRuns(main, query);
     else if (page === "tests") void refreshTests(main, query);
+    else if (page === "approvals") void refreshApprovals(main);
     // A run still running is drawn again as its steps are recorded.
     else if (page === "run" && main.dataset["status"] === "running") void draw(true);
   });
