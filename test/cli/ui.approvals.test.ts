@@ -12,14 +12,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser } from "playwright-core";
 import { cliWorkspace } from "../support/cliWorkspace";
-import {
-  CHROMIUM,
-  screenshotsDir,
-  seriousViolations,
-  startUi,
-  watchedPage,
-  type UiProcess,
-} from "../support/uiProcess";
+import { CHROMIUM, screenshotsDir, routeViolations, startUi, watchedPage, type UiProcess } from "../support/uiProcess";
 
 const SHOTS = screenshotsDir();
 
@@ -122,13 +115,7 @@ describe("rlm-plan ui: the Approvals page", { skip: !existsSync(CHROMIUM) && `SK
     assert.equal(facts[5], "1 of alice; approved so far: none");
     assert.equal(await page.$$eval("main script", (found) => found.length), 0);
     await page.screenshot({ path: join(SHOTS, "ui-approvals.png"), fullPage: true });
-    const audit = await browser.newContext({ bypassCSP: true });
-    const audited = await audit.newPage();
-    await audited.goto(ui.url);
-    await audited.goto(`${ui.origin}/#/approvals`);
-    await audited.waitForSelector('main[data-ready="approvals"]');
-    assert.deepEqual(await seriousViolations(audited), []);
-    await audit.close();
+    assert.deepEqual(await routeViolations(browser, ui, "approvals"), []);
 
     // The reason is required: the browser does not send the form without it.
     await page.fill("input[name=approver]", "alice");

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
 import type { Readable } from "node:stream";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CLI, ROOT } from "./cliWorkspace";
 
 /** The Chromium the browser tests drive (the e2e setup's); a test says SKIPPED without it. */
@@ -30,8 +30,16 @@ export interface UiProcess {
   stop(): Promise<void>;
 }
 
-export async function startUi(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<UiProcess> {
-  const child = spawn(process.execPath, [CLI, "ui", "--no-open"], { cwd, stdio: ["ignore", "pipe", "pipe"], env });
+export async function startUi(
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  args: readonly string[] = [],
+): Promise<UiProcess> {
+  const child = spawn(process.execPath, [CLI, "ui", "--no-open", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -79,4 +87,18 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       .filter((v) => v.impact === "serious" || v.impact === "critical")
       .map((v) => `${v.id} (${v.impact})`);
   });
+}
+
+/** The serious and critical axe violations of one page of the app (`#/ROUTE`), in a context that admits axe's script. */
+export async function routeViolations(browser: Browser, ui: UiProcess, route: string): Promise<string[]> {
+  const audit = await browser.newContext({ bypassCSP: true });
+  try {
+    const page = await audit.newPage();
+    await page.goto(ui.url);
+    await page.goto(`${ui.origin}/#/${route}`);
+    await page.waitForSelector(`main[data-ready="${route}"]`);
+    return await seriousViolations(page);
+  } finally {
+    await audit.close();
+  }
 }

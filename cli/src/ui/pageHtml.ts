@@ -11,7 +11,7 @@ export const SERVED_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 const BODY = `<a class="skip" href="#main">Skip to content</a>
-<header class="top"><nav aria-label="Pages"><a href="#/runs" class="brand">rlm-plan runs</a> <a href="#/tests" class="page">Tests</a> <a href="#/approvals" class="page">Approvals</a></nav><p id="live" class="live" role="status" aria-live="polite"></p></header>
+<header class="top"><nav aria-label="Pages"><a href="#/runs" class="brand">rlm-plan runs</a> <a href="#/tests" class="page">Tests</a> <a href="#/approvals" class="page">Approvals</a> <a href="#/fleet" class="page">Fleet</a></nav><p id="live" class="live" role="status" aria-live="polite"></p></header>
 <main id="main" tabindex="-1"><p class="muted">Loading…</p></main>`;
 
 /** The served page: its script and stylesheets are the server's files. */

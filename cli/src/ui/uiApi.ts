@@ -126,3 +126,36 @@ export interface VoteForm {
 
 /** The answer to a vote: what it did (the lines `runs approve` says), or why it was refused. */
 export type VoteAnswer = { readonly said: readonly string[]; readonly resumed: boolean } | { readonly error: string };
+
+/** The Fleet page (`rlm-plan ui --queue URL`), as queue/fleetStatus.ts reads it. */
+export interface FleetWorker {
+  /** The name it was started with (`rlm-plan worker --name`). */
+  readonly name: string;
+  /** Its connection's address (host:port), age and idle time in seconds, as Redis tells them. */
+  readonly addr: string;
+  readonly ageSeconds: number;
+  readonly idleSeconds: number;
+}
+
+export interface FleetJob {
+  readonly id: string;
+  readonly state: "waiting" | "active" | "failed";
+  /** The plan the job runs, as it was sent (its name). */
+  readonly name: string;
+  /** How many times a worker took it; more than 1 is a retry. */
+  readonly attempts: number;
+  /** ISO 8601. */
+  readonly queuedAt: string;
+  /** Why it failed last (masked by the server, as every answer). */
+  readonly failedReason: string | null;
+}
+
+export interface FleetView {
+  /** The queue as shown (a password as ***). */
+  readonly queue: string;
+  readonly workers: readonly FleetWorker[];
+  readonly counts: Readonly<Record<string, number>>;
+  readonly jobs: readonly FleetJob[];
+  /** Jobs among those listed that were tried more than once. */
+  readonly retried: number;
+}

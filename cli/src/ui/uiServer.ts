@@ -25,6 +25,7 @@ import type { SecretMask } from "@rlm-plan/core/secrets";
 import type { ChildProcess } from "node:child_process";
 import { cliChild, pendingApprovals, voteForm, voteFromPage } from "./approvalsView";
 import { JournalWatch } from "./journalWatch";
+import type { FleetView } from "./uiApi";
 import { SERVED_CSP, servedPage } from "./pageHtml";
 import { runView } from "./runView";
 import { timeOf } from "../runs";
@@ -46,6 +47,8 @@ export interface UiServerOptions {
   readonly log: (line: string) => void;
   /** How this CLI is started (node and its script): an approved run is resumed by `rlm-plan run --resume`. */
   readonly cli: readonly string[];
+  /** With --queue: the queue's status, read for the Fleet page. */
+  readonly fleet?: { read(): Promise<FleetView> };
 }
 
 /** The largest vote body read; a bigger one is refused (413) unread. */
@@ -117,6 +120,15 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       const open = journal();
       const runs = open ? listRuns(open, filter) : [];
       return json(res, 200, search(runs, url.searchParams.get("q")));
+    }
+    if (path === "/api/fleet") {
+      if (!options.fleet) return json(res, 404, { error: "no queue: start rlm-plan ui with --queue URL" });
+      try {
+        return json(res, 200, await options.fleet.read());
+      } catch (error) {
+        // The queue's own error (refused, no answer), never its password (the mask holds it).
+        return json(res, 502, { error: `the queue could not be read: ${(error as Error).message}` });
+      }
     }
     if (path === "/api/approvals") {
       const open = journal();

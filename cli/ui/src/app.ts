@@ -7,6 +7,7 @@ import { EXPORT_DATA_ID, TEST_REPORT_DATA_ID, type RunView, type TestReportView 
 import { getJson } from "./api";
 import { approvalsPage, refreshApprovals } from "./approvalsPage";
 import { comparePage } from "./comparePage";
+import { fleetPage } from "./fleetPage";
 import { fill, h } from "./dom";
 import { refreshRuns, runsPage } from "./runsPage";
 import { refreshTests, testsPage } from "./testsPage";
@@ -29,6 +30,9 @@ async function draw(live = false): Promise<void> {
     if (page === "run" && args[0]) {
       document.title = `Run ${args[0]} · rlm-plan`;
       runPage(main, await getJson<RunView>(`/api/runs/${encodeURIComponent(args[0])}`));
+    } else if (page === "fleet") {
+      document.title = "Fleet · rlm-plan";
+      await fleetPage(main);
     } else if (page === "approvals") {
       document.title = "Approvals · rlm-plan";
       await approvalsPage(main);
@@ -85,6 +89,7 @@ if (testReport) {
     if (page === "runs") void refreshRuns(main, query);
     else if (page === "tests") void refreshTests(main, query);
     else if (page === "approvals") void refreshApprovals(main);
+    else if (page === "fleet") void draw(true);
     // A run still running is drawn again as its steps are recorded.
     else if (page === "run" && main.dataset["status"] === "running") void draw(true);
   });
