@@ -172,7 +172,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   if (miss && !judged.failures.some((f) => f.message.includes(miss.message)))
     judged.failures.unshift({ assertion: "ok", message: miss.message });
   if (recorded)
-    recordCaseVerdict({ dir: recorded.dir, runId: recorded.id }, judged.failures, session.mask, options.onNotice);
+    await recordCaseVerdict({ dir: recorded.dir, runId: recorded.id }, judged.failures, session.mask, options.onNotice);
   return {
     ...base,
     ...judged,

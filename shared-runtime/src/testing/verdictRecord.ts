@@ -7,12 +7,12 @@ import type { SecretMask } from "../mask/secretMask";
 import type { AssertionFailure } from "./assertions";
 
 /** Records the case's failures (none: it passed), masked; a journal that cannot take it is a notice, not a failed case. */
-export function recordCaseVerdict(
+export async function recordCaseVerdict(
   journal: { readonly dir: string; readonly runId: number },
   failures: readonly AssertionFailure[],
   mask: SecretMask,
   onNotice?: (message: string) => void,
-): void {
+): Promise<void> {
   // A baseline failure's run comparison stays out: `runs diff` makes it again from the two runs.
   const kept = failures.map(({ assertion, message, expected, actual }) => ({
     assertion,
@@ -23,7 +23,7 @@ export function recordCaseVerdict(
   try {
     const store = JournalStore.open(journal.dir);
     try {
-      recordVerdict(store, journal.runId, mask.maskValue({ ok: kept.length === 0, failures: kept }));
+      await recordVerdict(store, journal.runId, mask.maskValue({ ok: kept.length === 0, failures: kept }));
     } finally {
       store.close();
     }
