@@ -73,7 +73,7 @@ function vote(decision: "approve" | "deny", argv: readonly string[], io: OutputS
   }
   const store = opened;
   try {
-    const result = castVote(store, id, {
+    const result = decideVote(store, id, {
       ...(step !== undefined ? { step: stepPathText(step) } : {}),
       decision,
       approver,
@@ -83,34 +83,62 @@ function vote(decision: "approve" | "deny", argv: readonly string[], io: OutputS
       io.stderr.write(`rlm-plan: cannot ${decision}: ${lineText(result.refusal)}\n`);
       return 1;
     }
-    const { request, state } = result;
-    const what = `${request.body.capability} at ${request.body.step} of run ${id} (action sha256 ${request.hash})`;
-    io.stderr.write(
-      `rlm-plan: ${lineText(approver)} ${decision === "approve" ? "approved" : "denied"} ${lineText(what)}\n`,
-    );
-    if (state.state === "pending") {
-      io.stderr.write(
-        `rlm-plan: ${state.approvers.length} of ${request.body.quorum} approvals: the run waits for ${request.body.quorum - state.approvers.length} more\n`,
-      );
-      return 0;
-    }
-    const decided = state.state === "approved" ? "the quorum approved" : "denied";
-    const waiter = waitingProcess(store, id);
-    if (waiter !== undefined) {
-      io.stderr.write(`rlm-plan: ${decided}: run ${id}'s own process (${waiter}) waits for it and goes on\n`);
-      return 0;
-    }
-    // A worker's job has no plan file here: a worker of its queue takes it up (queue/approvalWait.ts).
-    if (runDetail(store, id)?.origin === "worker") {
-      io.stderr.write(`rlm-plan: ${decided}: run ${id} is a worker's job; a worker of its queue goes on with it\n`);
-      return 0;
-    }
-    io.stderr.write(`rlm-plan: ${decided}: resuming run ${id}\n`);
-    return ["--resume", String(id), "--journal", store.dir];
+    for (const line of result.said) io.stderr.write(`rlm-plan: ${lineText(line)}\n`);
+    return result.resume ? ["--resume", String(id), "--journal", store.dir] : 0;
   } catch (error) {
     io.stderr.write(journalReadError(store, error));
     return 2;
   } finally {
     store.close();
   }
+}
+
+/** What a vote did: refused (and why), or recorded, what to say of it, and whether the caller resumes the run. */
+export type VoteDone =
+  | { readonly ok: false; readonly refusal: string }
+  | {
+      readonly ok: true;
+      readonly said: readonly string[];
+      /** The votes decided and no process of the run waits for them: whoever voted resumes it. */
+      readonly resume: boolean;
+    };
+
+/**
+ * Records a vote (the core's castVote) and says what it decided: the one vote of `runs approve`,
+ * `runs deny` and `rlm-plan ui`'s Approvals page.
+ */
+export function decideVote(
+  store: JournalStore,
+  id: number,
+  vote: {
+    readonly decision: "approve" | "deny";
+    readonly approver: string;
+    readonly reason: string;
+    readonly step?: string;
+  },
+): VoteDone {
+  const result = castVote(store, id, vote);
+  if (!result.ok) return result;
+  const { request, state } = result;
+  const what = `${request.body.capability} at ${request.body.step} of run ${id} (action sha256 ${request.hash})`;
+  const said = [`${vote.approver} ${vote.decision === "approve" ? "approved" : "denied"} ${what}`];
+  if (state.state === "pending") {
+    said.push(
+      `${state.approvers.length} of ${request.body.quorum} approvals: the run waits for ${request.body.quorum - state.approvers.length} more`,
+    );
+    return { ok: true, said, resume: false };
+  }
+  const decided = state.state === "approved" ? "the quorum approved" : "denied";
+  const waiter = waitingProcess(store, id);
+  if (waiter !== undefined) {
+    said.push(`${decided}: run ${id}'s own process (${waiter}) waits for it and goes on`);
+    return { ok: true, said, resume: false };
+  }
+  // A worker's job has no plan file here: a worker of its queue takes it up (queue/approvalWait.ts).
+  if (runDetail(store, id)?.origin === "worker") {
+    said.push(`${decided}: run ${id} is a worker's job; a worker of its queue goes on with it`);
+    return { ok: true, said, resume: false };
+  }
+  said.push(`${decided}: resuming run ${id}`);
+  return { ok: true, said, resume: true };
 }

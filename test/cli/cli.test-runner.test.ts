@@ -63,6 +63,20 @@ describe("rlm-plan test: listing and pricing", () => {
   });
 });
 
+describe("rlm-plan test --format html: its usage", () => {
+  test("-o is for --format html, and test merge refuses html (its reports carry no runs)", () => {
+    const o = runCli(FIXTURES, ["test", "tests", "--format", "junit", "-o", "x.html"]);
+    assert.equal(o.code, 2);
+    assert.equal(o.stderr, "rlm-plan: -o FILE is for --format html\nsee rlm-plan test --help\n");
+    const merge = runCli(FIXTURES, ["test", "merge", "a.json", "--format", "html"]);
+    assert.equal(merge.code, 2);
+    assert.equal(
+      merge.stderr,
+      "rlm-plan: test merge writes text, json, junit or github: --format html is written by rlm-plan test itself\nsee rlm-plan test --help\n",
+    );
+  });
+});
+
 describe("rlm-plan test: a gate that tests nothing fails", () => {
   const NOTHING = "pass --allow-empty if that is expected";
   test('a --filter that matches no case: exit 1 and why, after the JUnit report (tests="0")', () => {

@@ -10,11 +10,10 @@
 // with UPDATE_SCREENSHOTS=1. Says SKIPPED without Chromium.
 
 import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcessByStdio } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
@@ -22,6 +21,7 @@ import { buildPlanGraph } from "@rlm-plan/core/graph";
 import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
 import { renderSvg } from "@rlm-plan/core/graph/render";
 import { CLI, ROOT, cliWorkspace, runCliAsync } from "../support/cliWorkspace";
+import { seriousViolations, startUi, watchedPage as watched, type UiProcess } from "../support/uiProcess";
 
 const CHROMIUM = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
 const KEEP_SHOTS = process.env.UPDATE_SCREENSHOTS === "1";
@@ -81,12 +81,10 @@ const FAILING_PLAN = {
   ],
 };
 
-type Server = ChildProcessByStdio<null, Readable, Readable>;
-
 describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: no ${CHROMIUM}` }, () => {
   const ws = cliWorkspace("ui");
   let browser: Browser;
-  let server: Server;
+  let server: UiProcess;
   let url = "";
   let origin = "";
   let context: BrowserContext;
@@ -110,47 +108,19 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
     assert.equal(ws.cli("run", "fail.rlmplan.json").code, 1);
     const fork = ws.cli("run", "--from", "2", "--step", "/steps/1", "--set", 'a={"said":"good"}');
     assert.equal(fork.code, 0, fork.stderr);
-    server = spawn(process.execPath, [CLI, "ui", "--no-open"], {
-      cwd: ws.dir,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, VIEWER_API_KEY: SECRET },
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      server.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        out += chunk;
-        const found = /rlm-plan ui: (http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43})\n/.exec(out);
-        if (found) resolve(found[1] as string);
-      });
-      server.on("exit", (code) => reject(new Error(`rlm-plan ui exited ${code}`)));
-    });
-    origin = new URL(url).origin;
+    server = await startUi(ws.dir, { ...process.env, VIEWER_API_KEY: SECRET });
+    ({ url, origin } = server);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   });
 
   after(async () => {
     await browser?.close();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGINT");
-      await exited;
-    }
+    await server?.stop();
   });
 
   /** A page of the context that reports what it should never do. */
-  async function watchedPage(into = context): Promise<Page> {
-    const page = await into.newPage();
-    page.on("dialog", (dialog) => {
-      complaints.push(`dialog: ${dialog.message()}`);
-      void dialog.dismiss();
-    });
-    page.on("console", (message) => {
-      if (message.type() === "error") complaints.push(`console: ${message.text()}`);
-    });
-    page.on("pageerror", (error) => complaints.push(`page error: ${error.message}`));
-    return page;
-  }
+  const watchedPage = (into = context): Promise<Page> => watched(into, complaints);
 
   async function ready(page: Page, which: string): Promise<void> {
     await page.waitForSelector(`main[data-ready="${which}"]`);
@@ -376,7 +346,6 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
   });
 
   test("axe-core finds no serious or critical violation on any page", async () => {
-    const axe = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
     // axe is injected as the test's script: the page's own policy admits no other.
     const audit = await browser.newContext({ bypassCSP: true });
     const page = await audit.newPage();
@@ -388,15 +357,7 @@ describe("rlm-plan ui in Chromium", { skip: !existsSync(CHROMIUM) && `SKIPPED: n
     ] as const) {
       await page.goto(`${origin}/${route}`);
       await ready(page, which);
-      await page.addScriptTag({ content: axe });
-      const violations = await page.evaluate(async () => {
-        const result = await (
-          window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } }
-        ).axe.run();
-        return result.violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id} (${v.impact})`);
-      });
+      const violations = await seriousViolations(page);
       assert.deepEqual(violations, [], route);
     }
     await audit.close();

@@ -2013,9 +2013,15 @@ export const scenarios = [
       await bench.until("the insert undone: three steps in the graph", count(3), 60000);
       // The whole text in view: the click may have scrolled the editor.
       await page.keyboard.press("Control+Home");
-      await bench.until("the text as it was", async () =>
-        JSON.stringify(await lines()) === JSON.stringify(before) ? true : false,
-      );
+      let seen = [];
+      await bench
+        .until("the text as it was", async () => {
+          seen = await lines();
+          return JSON.stringify(seen) === JSON.stringify(before) ? true : false;
+        })
+        .catch((error) => {
+          throw new Error(`${error.message}\nbefore:\n${before.join("\n")}\nnow:\n${seen.join("\n")}`);
+        });
     },
   },
   {

@@ -31,7 +31,8 @@ export function printProgress(result: CaseResult, io: TestIo): void {
   for (const line of failureLines(result)) io.stdout.write(`      ${line}\n`);
 }
 
-export function printReport(report: TestReport, format: TestFormat, io: TestIo): void {
+/** Every format but html (written by htmlReport.ts, from the run journal). */
+export function printReport(report: TestReport, format: Exclude<TestFormat, "html">, io: TestIo): void {
   switch (format) {
     case "json":
       io.stdout.json(`${JSON.stringify(report)}\n`);

@@ -29,6 +29,7 @@ import { styleFor, usageErrorText } from "../output";
 import { Cancellation } from "../signals";
 import { discoverTestFiles, type Discovery } from "./discover";
 import { mergeCommand } from "./merge";
+import { writeHtmlReport, type CaseRecord } from "./htmlReport";
 import { caseTitle, printProgress, printReport, type TestIo } from "./printReport";
 import { moneyOverLimit, overLimits, parseTestArgs, TEST_HELP, worstCaseText, type TestArgs } from "./testOptions";
 import { REPORT_TYPE, REPORT_VERSION, summarize, type ReportedCase, type TestReport } from "./testReport";
@@ -156,6 +157,8 @@ async function runTests(
   const byCase = new Map(mine.map(({ testCase, index }) => [testCase, index]));
   const onResult = args.format === "text" ? (result: CaseResult) => printProgress(result, io) : undefined;
   let results: CaseResult[];
+  // Where each case's run was recorded (the HTML report draws it from there).
+  const records = new Map<TestCase, CaseRecord>();
   if (args.queue) {
     const address = withPassword(args.queue, args.queuePasswordFile, env);
     if (typeof address === "string") {
@@ -221,7 +224,10 @@ async function runTests(
           noticed.add(message);
           io.stderr.write(`rlm-plan: ${message}\n`);
         },
-        onRecorded: ({ dir, runId }) => recorded.add(dir, runId),
+        onRecorded: ({ dir, runId }, testCase) => {
+          recorded.add(dir, runId);
+          records.set(testCase, { dir, runId });
+        },
       },
       onResult,
     );
@@ -252,7 +258,21 @@ async function runTests(
     cases: reported,
     summary: summarize(reported, performance.now() - started),
   };
-  printReport(report, args.format, io);
+  if (args.format === "html") {
+    const unrecorded = args.queue
+      ? "it ran on a worker (--queue): its run is in the worker's run journal"
+      : args.journal === false
+        ? "the run journal is off (--no-journal)"
+        : "it was not recorded";
+    const written = await writeHtmlReport(
+      report,
+      results.map((_, i) => records.get(cases[i] as TestCase) ?? { unrecorded }),
+      args.output,
+      io,
+      mask,
+    );
+    if (written !== 0) return written;
+  } else printReport(report, args.format, io);
   if (cancel.signal.aborted) {
     const left = cases.length - results.length;
     io.stderr.write(`rlm-plan: the test run was cancelled; ${left} case${left === 1 ? "" : "s"} did not run\n`);

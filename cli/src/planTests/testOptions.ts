@@ -7,13 +7,13 @@ import { readOptions } from "../options";
 import { CEILING_COUNTERS, type CeilingCounter } from "../queue/planJob";
 import { parseQueueUrl, PASSWORD_FILE_OPTION, QUEUE_URL_FORM, type QueueAddress } from "../queue/queueUrl";
 
-export type TestFormat = "text" | "json" | "junit" | "github";
-export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "github"];
+export type TestFormat = "text" | "json" | "junit" | "github" | "html";
+export const TEST_FORMATS: readonly TestFormat[] = ["text", "json", "junit", "github", "html"];
 
 export const TEST_USAGE = `usage: rlm-plan test [PATH...] [--list] [--max-cost LIMITS] [--jobs N] [--filter TEXT] [--shard I/N]
                      [--allow-empty]
                      [--record | --replay] [--journal DIR | --no-journal] [--bless | --baseline]
-                     [--format text|json|junit|github] [--json]
+                     [--format text|json|junit|github|html] [-o FILE] [--json]
                      [--queue redis://HOST:PORT/QUEUE [--redis-password-file FILE] [--ceiling LIMITS]]
        rlm-plan test merge REPORT.json... [--format text|json|junit|github] [--json]`;
 
@@ -65,8 +65,11 @@ options:
                       cost=AMOUNT: money, each call holding its worst case) for the whole test
                       run across every worker: a counter in Redis; a call over it is not made
                       and fails its case
-  --format FORMAT     text (default), json (the report merge reads), junit (JUnit XML) or
-                      github (workflow annotations at each failing case's line)
+  --format FORMAT     text (default), json (the report merge reads), junit (JUnit XML),
+                      github (workflow annotations at each failing case's line) or html
+                      (one self-contained page: each case, its failures, its run's graph,
+                      timeline and values from the run journal; no network)
+  -o, --output FILE   with --format html: write the page to FILE (else to stdout)
   --json              --format json
   -h, --help          show this help
 
@@ -86,6 +89,8 @@ export interface TestArgs {
   readonly shard?: { readonly index: number; readonly of: number };
   readonly mode: CassetteMode;
   readonly format: TestFormat;
+  /** -o FILE (--format html). */
+  readonly output?: string;
   /** --queue URL, as parsed. */
   readonly queue?: QueueAddress;
   /** --redis-password-file FILE (with --queue). */
@@ -100,7 +105,7 @@ export interface TestArgs {
 export interface MergeArgs {
   readonly kind: "merge";
   readonly reports: readonly string[];
-  readonly format: TestFormat;
+  readonly format: Exclude<TestFormat, "html">;
 }
 
 const COUNTERS: readonly (keyof WorstCase)[] = ["steps", "model_calls", "tool_calls", "context_ops"];
@@ -121,6 +126,8 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
       "--ceiling": "LIMITS, for example 20 or model_calls=20,tool_calls=50",
       "--journal": "a DIR",
       [PASSWORD_FILE_OPTION]: "a FILE",
+      "-o": "a FILE",
+      "--output": "a FILE",
     },
     flags: [
       "--list",
@@ -143,12 +150,16 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
       "--ceiling",
       "--journal",
       PASSWORD_FILE_OPTION,
+      "-o",
+      "--output",
     ],
   });
   if (typeof options === "string") return options;
   if (options.flags.has("--help") || options.flags.has("-h")) return "help";
   const format = formatOf(options.values.get("--format"), options.flags.has("--json"));
   if (typeof format !== "object") return format;
+  const output = options.values.get("-o") ?? options.values.get("--output");
+  if (output !== undefined && format.format !== "html") return "-o FILE is for --format html";
   const jobsText = options.values.get("--jobs") ?? "4";
   const jobs = Number(jobsText);
   if (!/^[0-9]+$/.test(jobsText) || jobs < 1 || jobs > 256) return "--jobs needs a number from 1 to 256";
@@ -215,6 +226,7 @@ export function parseTestArgs(argv: readonly string[]): TestArgs | MergeArgs | "
     jobs,
     mode: record ? "record" : replay ? "replay" : "off",
     format: format.format,
+    ...(output !== undefined ? { output } : {}),
     ...(maxCost ? { maxCost } : {}),
     ...(shard ? { shard } : {}),
     ...(filter !== undefined ? { filter } : {}),
@@ -234,7 +246,11 @@ function parseMergeArgs(argv: readonly string[]): MergeArgs | "help" | string {
   const format = formatOf(options.values.get("--format"), options.flags.has("--json"));
   if (typeof format !== "object") return format;
   if (options.positionals.length === 0) return "test merge needs the REPORT.json files of the shards";
-  return { kind: "merge", reports: options.positionals, format: format.format };
+  // The page draws each case's run from the journal, which a shard's JSON report does not carry.
+  const chosen = format.format;
+  if (chosen === "html")
+    return "test merge writes text, json, junit or github: --format html is written by rlm-plan test itself";
+  return { kind: "merge", reports: options.positionals, format: chosen };
 }
 
 function formatOf(text: string | undefined, json: boolean): { format: TestFormat } | string {

@@ -96,25 +96,45 @@ async function exportWith(
       io.stderr.write(`rlm-plan: there is no run ${id} in ${shownFile(shownPath(opened.file))}\n`);
       return 1;
     }
-    // A `</script` in the bundle would end the inline block: written `<\/script`, the same in JavaScript.
-    const script = assets.script.replace(/<\/script/gi, "<\\/script");
-    const html = io.mask.mask(standalonePage(`${assets.css}\n${GRAPH_STYLE}`, script, view, `Run ${id} · rlm-plan`));
-    if (output === undefined) {
-      io.stdout.write(html);
-      return 0;
-    }
-    try {
-      writeFileSync(output, html);
-    } catch (error) {
-      io.stderr.write(`rlm-plan: cannot write ${shownFile(output)}: ${(error as Error).message}\n`);
-      return 2;
-    }
-    io.stderr.write(`rlm-plan: wrote run ${id} to ${shownFile(output)}\n`);
-    return 0;
+    const html = io.mask.mask(standaloneHtml(assets, view, `Run ${id} · rlm-plan`));
+    return writeHtml(io, html, output, `run ${id}`);
   } catch (error) {
     io.stderr.write(journalReadError(opened, error));
     return 2;
   } finally {
     opened.close();
   }
+}
+
+/** The page with the bundle's script and stylesheet (and the graph's) inline, carrying `data`. */
+export function standaloneHtml(
+  assets: { readonly script: string; readonly css: string },
+  data: unknown,
+  title: string,
+  dataId?: string,
+): string {
+  // A `</script` in the bundle would end the inline block: written `<\/script`, the same in JavaScript.
+  const script = assets.script.replace(/<\/script/gi, "<\\/script");
+  return standalonePage(`${assets.css}\n${GRAPH_STYLE}`, script, data, title, dataId);
+}
+
+/** Writes the (masked) page to `output`, or to stdout without one; 0, or 2 when the file cannot be written. */
+export function writeHtml(
+  io: { readonly stdout: { write(text: string): unknown }; readonly stderr: { write(text: string): unknown } },
+  html: string,
+  output: string | undefined,
+  what: string,
+): number {
+  if (output === undefined) {
+    io.stdout.write(html);
+    return 0;
+  }
+  try {
+    writeFileSync(output, html);
+  } catch (error) {
+    io.stderr.write(`rlm-plan: cannot write ${shownFile(output)}: ${(error as Error).message}\n`);
+    return 2;
+  }
+  io.stderr.write(`rlm-plan: wrote ${what} to ${shownFile(output)}\n`);
+  return 0;
 }

@@ -1,7 +1,7 @@
 // The one HTML page of the run browser: served by `rlm-plan ui` with its script and stylesheets as
 // files (the content security policy admits nothing inline), and written by `runs export --format
-// html` with them inlined, each admitted by its hash, and the run's view in a JSON block. The same
-// page script (cli/ui/src) draws both.
+// html` (and `rlm-plan test --format html`) with them inlined, each admitted by its hash, and the
+// run's view (the test run's) in a JSON block. The same page script (cli/ui/src) draws them all.
 
 import { createHash } from "node:crypto";
 import { EXPORT_DATA_ID } from "./uiApi";
@@ -11,7 +11,7 @@ export const SERVED_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 const BODY = `<a class="skip" href="#main">Skip to content</a>
-<header class="top"><nav aria-label="Pages"><a href="#/runs" class="brand">rlm-plan runs</a></nav><p id="live" class="live" role="status" aria-live="polite"></p></header>
+<header class="top"><nav aria-label="Pages"><a href="#/runs" class="brand">rlm-plan runs</a> <a href="#/tests" class="page">Tests</a> <a href="#/approvals" class="page">Approvals</a> <a href="#/fleet" class="page">Fleet</a></nav><p id="live" class="live" role="status" aria-live="polite"></p></header>
 <main id="main" tabindex="-1"><p class="muted">Loading…</p></main>`;
 
 /** The served page: its script and stylesheets are the server's files. */
@@ -26,7 +26,13 @@ export function servedPage(): string {
  * admitted by their SHA-256 in a CSP meta tag (no network: default-src 'none'), the run as JSON in
  * a data block. `<` in the JSON is written \u003c, so no text in it can close the block.
  */
-export function standalonePage(css: string, script: string, data: unknown, title: string): string {
+export function standalonePage(
+  css: string,
+  script: string,
+  data: unknown,
+  title: string,
+  dataId: string = EXPORT_DATA_ID,
+): string {
   const json = JSON.stringify(data)
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
@@ -36,7 +42,7 @@ export function standalonePage(css: string, script: string, data: unknown, title
   return page(
     `<meta http-equiv="Content-Security-Policy" content="${csp}"><style>${css}</style>`,
     title,
-    `<script type="application/json" id="${EXPORT_DATA_ID}">${json}</script>\n<script>${script}</script>`,
+    `<script type="application/json" id="${dataId}">${json}</script>\n<script>${script}</script>`,
   );
 }
 

@@ -58,3 +58,104 @@ export type RunCompare = RunDiff;
 
 /** The id of the script block an HTML export carries its RunView in (the page reads it instead of fetching). */
 export const EXPORT_DATA_ID = "rlm-plan-run";
+
+/** One case of a test run, as the HTML test report shows it. */
+export interface TestReportCase {
+  /** FILE#CASE, as the test runner names it. */
+  readonly id: string;
+  /** Where the case is written: FILE:LINE:COL. */
+  readonly place: string;
+  readonly ok: boolean;
+  readonly durationMs: number;
+  /** How its tools and providers answered: live, mocks, cassette or recorded. */
+  readonly answered: string;
+  /** Each failed expectation; expected and actual as pretty JSON text. */
+  readonly failures: readonly {
+    readonly assertion: string;
+    readonly message: string;
+    readonly expected: string | null;
+    readonly actual: string | null;
+  }[];
+  /** The case's run as the run page draws it; null when it was not recorded here (and why). */
+  readonly run: RunView | null;
+  readonly unrecorded: string | null;
+}
+
+/** A test run, as `rlm-plan test --format html` writes it. */
+export interface TestReportView {
+  readonly passed: number;
+  readonly failed: number;
+  readonly durationMs: number;
+  readonly cases: readonly TestReportCase[];
+}
+
+/** The id of the script block a test report carries its TestReportView in. */
+export const TEST_REPORT_DATA_ID = "rlm-plan-test-report";
+
+/** An open request of a waiting run, as the Approvals page lists it (the arguments as recorded: masked). */
+export interface PendingApproval {
+  readonly run: number;
+  readonly plan: string;
+  readonly label: string | null;
+  /** The request's number in the run's approvals log. */
+  readonly request: number;
+  readonly step: string;
+  readonly capability: string;
+  readonly arguments: string;
+  /** SHA-256 of the action asked for: a vote counts for this action only. */
+  readonly hash: string;
+  readonly quorum: number;
+  readonly approvers: readonly string[];
+  /** Who approved so far. */
+  readonly approved: readonly string[];
+  readonly requester: string;
+  readonly requesterMayApprove: boolean;
+  /** ISO 8601. */
+  readonly deadline: string;
+  readonly askedAt: string;
+}
+
+/** The page's vote (POST /api/approvals/vote), as `runs approve|deny RUN --as NAME --reason TEXT [--step PATH]`. */
+export interface VoteForm {
+  readonly run: number;
+  readonly decision: "approve" | "deny";
+  readonly approver: string;
+  readonly reason: string;
+  readonly step?: string;
+}
+
+/** The answer to a vote: what it did (the lines `runs approve` says), or why it was refused. */
+export type VoteAnswer = { readonly said: readonly string[]; readonly resumed: boolean } | { readonly error: string };
+
+/** The Fleet page (`rlm-plan ui --queue URL`), as queue/fleetStatus.ts reads it. */
+export interface FleetWorker {
+  /** The name it was started with (`rlm-plan worker --name`). */
+  readonly name: string;
+  /** Its connection's address (host:port), age and idle time in seconds, as Redis tells them. */
+  readonly addr: string;
+  readonly ageSeconds: number;
+  readonly idleSeconds: number;
+}
+
+export interface FleetJob {
+  readonly id: string;
+  readonly state: "waiting" | "active" | "failed";
+  /** The plan the job runs, as it was sent (its name). */
+  readonly name: string;
+  /** How many times a worker took it; more than 1 is a retry. */
+  readonly attempts: number;
+  /** ISO 8601. */
+  readonly queuedAt: string;
+  /** Why it failed last (masked by the server, as every answer). */
+  readonly failedReason: string | null;
+}
+
+export interface FleetView {
+  /** The queue as shown (a password as ***). */
+  readonly queue: string;
+  readonly workers: readonly FleetWorker[];
+  readonly counts: Readonly<Record<string, number>>;
+  readonly jobs: readonly FleetJob[];
+  /** Jobs among those listed that were tried more than once. */
+  readonly retried: number;
+}

@@ -5,6 +5,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { JournalStore } from "@rlm-plan/core/journal";
+import { addSessionSecrets } from "@rlm-plan/core/session";
+import { FleetStatus } from "../queue/fleetStatus";
+import { parseQueueUrl, QUEUE_URL_FORM, withPassword } from "../queue/queueUrl";
 import { readOptions } from "../options";
 import { usageErrorText } from "../output";
 import { openRunsJournal } from "../runsStore";
@@ -12,16 +15,20 @@ import { openSink, type OutputSink } from "../sink";
 import { MISSING_ASSETS, uiAssetsDir } from "./uiAssets";
 import { startUiServer } from "./uiServer";
 
-export const UI_HELP = `usage: rlm-plan ui [--port N] [--host H] [--journal DIR] [--no-open]
+export const UI_HELP = `usage: rlm-plan ui [--port N] [--host H] [--journal DIR] [--queue URL] [--no-open]
 
 A local web app over the run journal: every run (filtered, searched, live as runs happen), a run's
 plan graph with each step's state (drawn as the editor draws it), its timeline of steps and calls,
-its values and errors at FILE:LINE:COL, its forks; two runs compared side by side (runs diff).
+its values and errors at FILE:LINE:COL, its forks; two runs compared side by side (runs diff);
+test cases' verdicts over time (flaky ones first); the steps runs wait at for approval, approved or
+denied there as runs approve|deny do.
 
   --port N        the port (default: a free one)
   --host H        the address to listen on (default 127.0.0.1; any other is reachable from
                   elsewhere, and said so)
   --journal DIR   the journal to show (found as rlm-plan runs finds it)
+  --queue URL     a Fleet page for this queue (${QUEUE_URL_FORM}; a password
+                  from RLM_PLAN_REDIS_PASSWORD): its workers, job counts and jobs
   --no-open       do not open the browser
 
 It prints http://127.0.0.1:PORT/?token=TOKEN: every request needs the token (a new one each
@@ -40,21 +47,26 @@ const LOOPBACK = ["127.0.0.1", "localhost", "::1"];
 export async function uiCommand(argv: readonly string[], io: UiIo, signal?: AbortSignal): Promise<number> {
   const sink = openSink(io, { env: io.env ?? process.env });
   try {
-    return await serve(argv, sink, signal);
+    return await serve(argv, sink, io.env ?? process.env, signal);
   } finally {
     sink.end();
   }
 }
 
-async function serve(argv: readonly string[], io: OutputSink, signal?: AbortSignal): Promise<number> {
+async function serve(
+  argv: readonly string[],
+  io: OutputSink,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<number> {
   const usage = (message: string) => {
     io.stderr.write(usageErrorText(message, "ui"));
     return 2;
   };
   const options = readOptions(argv, {
-    values: { "--port": "a port number", "--host": "an address", "--journal": "a DIR" },
+    values: { "--port": "a port number", "--host": "an address", "--journal": "a DIR", "--queue": QUEUE_URL_FORM },
     flags: ["--no-open", "--help", "-h"],
-    nonEmpty: ["--journal", "--host"],
+    nonEmpty: ["--journal", "--host", "--queue"],
   });
   if (typeof options === "string") return usage(options);
   if (options.flags.has("--help") || options.flags.has("-h")) {
@@ -66,6 +78,12 @@ async function serve(argv: readonly string[], io: OutputSink, signal?: AbortSign
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) return usage(`--port needs a port number (0-65535), not ${portText}`);
   const host = options.values.get("--host") ?? "127.0.0.1";
+  const queueText = options.values.get("--queue");
+  const parsed = queueText === undefined ? undefined : parseQueueUrl(queueText);
+  if (typeof parsed === "string") return usage(parsed);
+  const address = parsed && withPassword(parsed, undefined, env);
+  if (typeof address === "string") return usage(address);
+  if (address?.password !== undefined) addSessionSecrets(io.mask, { env, clientValues: [address.password] });
   const assets = uiAssetsDir();
   if (assets === undefined) {
     io.stderr.write(`rlm-plan: ${MISSING_ASSETS}\n`);
@@ -80,6 +98,7 @@ async function serve(argv: readonly string[], io: OutputSink, signal?: AbortSign
       `rlm-plan: warning: listening on ${host}: anyone who can reach this address and has the URL's token can read every run in the journal\n`,
     );
   const token = randomBytes(32).toString("base64url");
+  const fleet = address ? FleetStatus.open(address) : undefined;
   let server;
   try {
     server = await startUiServer({
@@ -90,8 +109,12 @@ async function serve(argv: readonly string[], io: OutputSink, signal?: AbortSign
       mask: io.mask,
       assets,
       log: (line) => io.stderr.write(line),
+      // This CLI as it was started: a run approved on the page is resumed by it.
+      cli: [process.execPath, ...process.execArgv, process.argv[1] as string],
+      ...(fleet ? { fleet } : {}),
     });
   } catch (error) {
+    await fleet?.close();
     io.stderr.write(`rlm-plan: cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
     return 2;
   }
@@ -104,6 +127,7 @@ async function serve(argv: readonly string[], io: OutputSink, signal?: AbortSign
     signal?.addEventListener("abort", () => resolve(), { once: true });
   });
   await server.close();
+  await fleet?.close();
   return 0;
 }
 

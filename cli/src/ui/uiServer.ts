@@ -1,6 +1,7 @@
 // `rlm-plan ui`'s HTTP server (Node's http module): the page, its script and stylesheets, a JSON
-// API over the core's journal queries (list, one run, a comparison) and a server-sent event
-// stream that says when the journal changed. Every request needs the token: once in the URL
+// API over the core's journal queries (list, one run, a comparison, the test cases' histories) and a server-sent event
+// stream that says when the journal changed, and the Approvals page's votes (the one POST, also
+// held to the page's own origin). Every request needs the token: once in the URL
 // (then kept in an HttpOnly, SameSite=Strict cookie, and the URL cleaned), else 403. Every answer
 // carries a content security policy that admits no inline script or style, and every JSON body
 // passes the secret mask, as the CLI's output does.
@@ -11,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { GRAPH_STYLE } from "@rlm-plan/core/graph/render";
 import {
+  caseHistories,
   diffRecordedRuns,
   JournalStore,
   listRuns,
@@ -20,7 +22,10 @@ import {
   type ShownStatus,
 } from "@rlm-plan/core/journal";
 import type { SecretMask } from "@rlm-plan/core/secrets";
+import type { ChildProcess } from "node:child_process";
+import { cliChild, pendingApprovals, voteForm, voteFromPage } from "./approvalsView";
 import { JournalWatch } from "./journalWatch";
+import type { FleetView } from "./uiApi";
 import { SERVED_CSP, servedPage } from "./pageHtml";
 import { runView } from "./runView";
 import { timeOf } from "../runs";
@@ -40,7 +45,14 @@ export interface UiServerOptions {
   readonly assets: string;
   /** Where the server says what went wrong: the command's stderr (through its sink and mask). */
   readonly log: (line: string) => void;
+  /** How this CLI is started (node and its script): an approved run is resumed by `rlm-plan run --resume`. */
+  readonly cli: readonly string[];
+  /** With --queue: the queue's status, read for the Fleet page. */
+  readonly fleet?: { read(): Promise<FleetView> };
 }
+
+/** The largest vote body read; a bigger one is refused (413) unread. */
+const MAX_BODY = 16 * 1024;
 
 export interface UiServer {
   readonly url: string;
@@ -59,6 +71,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     "/graph.css": { type: "text/css", body: GRAPH_STYLE },
   } as const;
   const tokenDigest = digest(options.token);
+  /** The origins the page is served from (set once listening): a vote from any other is refused. */
+  const origins = new Set<string>();
+  const resumed = new Set<ChildProcess>();
+  const startCli = cliChild(options.cli);
 
   const server: Server = createServer((req, res) => {
     void answer(req, res).catch((error: unknown) => {
@@ -77,6 +93,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       send(res, 403, "text/plain", "403: this needs the token printed by rlm-plan ui (open the URL it printed)\n");
       return;
     }
+    if (url.pathname === "/api/approvals/vote" && given === null) return vote(req, res);
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       send(res, 405, "text/plain", "405: read only\n");
@@ -104,6 +121,24 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       const runs = open ? listRuns(open, filter) : [];
       return json(res, 200, search(runs, url.searchParams.get("q")));
     }
+    if (path === "/api/fleet") {
+      if (!options.fleet) return json(res, 404, { error: "no queue: start rlm-plan ui with --queue URL" });
+      try {
+        return json(res, 200, await options.fleet.read());
+      } catch (error) {
+        // The queue's own error (refused, no answer), never its password (the mask holds it).
+        return json(res, 502, { error: `the queue could not be read: ${(error as Error).message}` });
+      }
+    }
+    if (path === "/api/approvals") {
+      const open = journal();
+      return json(res, 200, open ? pendingApprovals(open) : []);
+    }
+    if (path === "/api/tests") {
+      const open = journal();
+      const label = url.searchParams.get("q")?.trim() || undefined;
+      return json(res, 200, open ? caseHistories(open, label !== undefined ? { label } : {}) : []);
+    }
     const one = /^\/api\/runs\/([^/]+)$/.exec(path);
     if (one) {
       const id = parseRunId(decodeURIComponent(one[1] as string));
@@ -121,6 +156,44 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       return "missing" in diff ? json(res, 404, { error: `there is no run ${diff.missing}` }) : json(res, 200, diff);
     }
     send(res, 404, "text/plain", "404: no such page\n");
+  }
+
+  /**
+   * A vote from the Approvals page: POST only, with the token (its cookie) and, against a page of
+   * another site making the browser send that cookie (CSRF), only from the page's own origin (the
+   * Origin header, which a browser always sends on a POST and a page cannot forge) and only as
+   * JSON (which another origin cannot send without a CORS preflight this server never answers).
+   */
+  async function vote(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== "POST") {
+      res.setHeader("Allow", "POST");
+      return send(res, 405, "text/plain", "405: a vote is a POST\n");
+    }
+    const origin = req.headers.origin;
+    if (origin === undefined || !origins.has(origin))
+      return send(res, 403, "text/plain", "403: a vote is taken only from this server's own page\n");
+    if (!/^application\/json(;|$)/.test(req.headers["content-type"] ?? ""))
+      return json(res, 415, { error: "a vote is sent as JSON" });
+    const text = await bodyText(req);
+    if (text === undefined) return json(res, 413, { error: "the vote is too large" });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return json(res, 400, { error: "the vote is not JSON" });
+    }
+    const form = voteForm(body);
+    if (typeof form === "string") return json(res, 400, { error: form });
+    const open = journal();
+    if (!open) return json(res, 404, { error: `there is no run ${form.run}` });
+    const done = voteFromPage(open, form, (args) => {
+      const child = startCli(args);
+      resumed.add(child);
+      child.once("exit", () => resumed.delete(child));
+      return child;
+    });
+    if (!done.ok) return json(res, 409, { error: `cannot ${form.decision}: ${done.refusal}` });
+    return json(res, 200, { said: done.said, resumed: done.resume });
   }
 
   /** The event stream: `runs` after each change of the journal, a comment now and then. */
@@ -148,6 +221,8 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+  origins.add(`http://${shownHost}:${port}`);
+  if (options.host === "127.0.0.1" || options.host === "localhost") origins.add(`http://localhost:${port}`);
   return {
     url: `http://${shownHost}:${port}/?token=${options.token}`,
     close: async () => {
@@ -155,6 +230,16 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       for (const res of streams) res.end();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // A run resumed from the page and still going is cancelled, as Ctrl-C cancels `run` (resumable).
+      await Promise.all(
+        [...resumed].map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              child.once("exit", () => resolve());
+              child.kill("SIGINT");
+            }),
+        ),
+      );
       store?.close();
     },
   };
@@ -217,4 +302,16 @@ function search(runs: RunSummary[], q: string | null): RunSummary[] {
       (field) => field.toLowerCase().includes(text),
     ),
   );
+}
+
+/** The request's body as text, or undefined past MAX_BODY (the rest left unread). */
+async function bodyText(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

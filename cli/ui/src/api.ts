@@ -6,3 +6,15 @@ export async function getJson<T>(path: string): Promise<T> {
   if (!response.ok) throw new Error((body as { error?: string }).error ?? `${response.status}`);
   return body as T;
 }
+
+/** Sends `body` as JSON (the server takes a vote only so, and only from this page's origin); the answer, error or not. */
+export async function postJson<T>(path: string, body: unknown): Promise<T | { error: string }> {
+  const response = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json().catch(() => ({ error: `${response.status}` }))) as T | { error: string };
+  return response.ok ? answer : { error: (answer as { error?: string }).error ?? `${response.status}` };
+}

@@ -4,6 +4,7 @@
 import { basename } from "node:path";
 import type { JsonObject, JsonValue } from "../json";
 import { roundMoney } from "../plan/modelCost";
+import { verdictOf, type CaseVerdict } from "./caseVerdicts";
 import { processAlive } from "./liveness";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import type { JournalStore } from "./journalStore";
@@ -33,6 +34,8 @@ export interface RunSummary {
   readonly forkOf: RunFork | null;
   /** What its model calls used and cost; absent when it made none. */
   readonly usage?: RunUsage;
+  /** A test case's run: whether the case met its expectations, as the test runner judged; absent otherwise. */
+  readonly verdict?: CaseVerdict;
 }
 
 /** A run's model calls summed: tokens, and money in the host profile's currency. */
@@ -86,8 +89,8 @@ const USAGE_SQL = `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_array(coun
  * twice as long (bench/README.md).
  */
 const LIST_SQL = `SELECT id, uid, origin, plan_name, plan_file, status, stage, error_kind, ${iso("started_at")},
-  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label, process, parent_id, fork_step, ${USAGE_SQL}
-  FROM runs`;
+  ${iso("ended_at")}, elapsed_ms, segments, mocked, pid, machine, label, process, parent_id, fork_step, ${USAGE_SQL},
+  verdict FROM runs`;
 
 type ListedRow = [
   id: number,
@@ -110,6 +113,7 @@ type ListedRow = [
   parentId: number | null,
   forkStep: string | null,
   usage: string | null,
+  verdict: string | null,
 ];
 
 function usageOf(text: string | null): { usage?: RunUsage } {
@@ -193,6 +197,7 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
       mocked: row[12] === 1,
       forkOf: forkOf(row[17], row[18]),
       ...usageOf(row[19]),
+      ...verdictOf(row[20]),
     });
     if (filter.limit !== undefined && out.length >= filter.limit) break;
   }
@@ -251,7 +256,8 @@ export interface RecordedCall {
 /** One run, whole; undefined when the journal has no such run. */
 export function runDetail(store: JournalStore, id: number): RunDetail | undefined {
   const db = store.db;
-  const row = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+  const row = db.prepare(`SELECT ${RUN_COLUMNS}, verdict FROM runs WHERE id = ?`).get(id) as
+    (RunRow & { verdict: string | null }) | undefined;
   if (!row) return undefined;
   const text = (digest: string | null) =>
     digest === null
@@ -351,7 +357,7 @@ export function pruneRuns(store: JournalStore, rule: PruneRule): number[] {
 }
 
 function summaryOf(
-  row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest" | "details">,
+  row: Omit<RunRow, "plan_digest" | "host_file" | "host_digest" | "details"> & { verdict: string | null },
   usage: { usage?: RunUsage },
 ): RunSummary {
   const status: ShownStatus =
@@ -373,6 +379,7 @@ function summaryOf(
     mocked: row.mocked === 1,
     forkOf: forkOf(row.parent_id, row.fork_step),
     ...usage,
+    ...verdictOf(row.verdict),
   };
 }
 

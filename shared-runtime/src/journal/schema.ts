@@ -23,6 +23,8 @@ export const ADDED_RUN_COLUMNS: readonly { readonly name: string; readonly sql: 
   // A fork's parent run (`run --from RUN --step PATH`) and the step it forked at ("steps/2").
   { name: "parent_id", sql: "parent_id INTEGER" },
   { name: "fork_step", sql: "fork_step TEXT" },
+  // A test case's verdict (caseVerdicts.ts), JSON: whether it met its expectations and which failed.
+  { name: "verdict", sql: "verdict TEXT" },
 ];
 
 /**
@@ -87,7 +89,8 @@ CREATE TABLE runs (
   label TEXT,
   process TEXT,
   parent_id INTEGER,
-  fork_step TEXT
+  fork_step TEXT,
+  verdict TEXT
 );
 CREATE INDEX runs_by_start ON runs (started_at);
 CREATE INDEX runs_by_plan ON runs (plan_name);

@@ -25,6 +25,7 @@ import { cassetteEntriesOf } from "./cassetteRecording";
 import type { CassetteFiles } from "./cassetteFiles";
 import type { BaselineFiles } from "./baselineFiles";
 import { offlineHost } from "./offlineHost";
+import { recordCaseVerdict } from "./verdictRecord";
 import type { CaseLocation, Expectations, TestCase } from "./testFile";
 
 /** off: mocks only (a case with a cassette replays it); record: real calls, recorded; replay: nothing live. */
@@ -170,6 +171,8 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   const miss = replay?.misses[0];
   if (miss && !judged.failures.some((f) => f.message.includes(miss.message)))
     judged.failures.unshift({ assertion: "ok", message: miss.message });
+  if (recorded)
+    await recordCaseVerdict({ dir: recorded.dir, runId: recorded.id }, judged.failures, session.mask, options.onNotice);
   return {
     ...base,
     ...judged,
