@@ -1,15 +1,15 @@
 // The Fleet page of `rlm-plan ui --queue URL` in headless Chromium, against a real redis-server
 // and real `rlm-plan worker` processes: a job sent while no worker runs is listed waiting, with no
 // worker; once two workers start, both are listed by name and the job (whose data no worker can
-// run) is listed failed with its reason and how often it was tried; axe-core finds no serious
-// violation. Says SKIPPED without Chromium or redis-server.
+// run) is listed failed with its reason and how often it was tried; a schedule of the queue is
+// listed with when it is next due; axe-core finds no serious violation. Says SKIPPED without Chromium or redis-server.
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import type { Queue } from "bullmq";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { cliWorkspace } from "../support/cliWorkspace";
+import { cliWorkspace, runCliAsync } from "../support/cliWorkspace";
 import { redisMissing, startRedis, type RedisServer } from "../support/redisServer";
 import { CHROMIUM, screenshotsDir, routeViolations, startUi, watchedPage, type UiProcess } from "../support/uiProcess";
 import { startWorker, stopWorker, type WorkerProcess } from "../support/workerProcess";
@@ -33,6 +33,20 @@ describe("rlm-plan ui --queue: the Fleet page", { skip }, () => {
     const { Queue } = require("bullmq") as typeof import("bullmq");
     queue = new Queue("fleet", { connection: { host: "127.0.0.1", port: redis.port }, prefix: "rlm-plan" });
     await queue.add("broken.rlmplan.json", { not: "a plan job" }, { jobId: "job-1" });
+    // A schedule of the queue: due at 02:00, so none of it runs during the test.
+    ws.write("nightly.rlmplan.json", '{"steps": [{"op": "final", "value": 1}]}');
+    const added = await runCliAsync(ws.dir, [
+      "schedule",
+      "add",
+      "nightly",
+      "--cron",
+      "0 2 * * *",
+      "--plan",
+      "nightly.rlmplan.json",
+      "--queue",
+      redis.url("fleet"),
+    ]);
+    assert.equal(added.code, 0, added.stderr);
     ui = await startUi(ws.dir, { ...process.env }, ["--queue", redis.url("fleet")]);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   });
@@ -72,7 +86,11 @@ describe("rlm-plan ui --queue: the Fleet page", { skip }, () => {
       waiting.map((row) => [row[0], row[1], row[2], row[3]]),
       [["job-1", "waiting", "broken.rlmplan.json", "0"]],
     );
-    assert.deepEqual(await cells(page, "Jobs by state"), [["1", "0", "0", "0", "0", "0"]]);
+    const [schedule] = await cells(page, "1 schedule");
+    assert.deepEqual(schedule?.slice(0, 4), ["nightly", "0 2 * * *", "UTC", "nightly.rlmplan.json"]);
+    assert.notEqual(schedule?.[4], "", "when it is next due");
+    // The schedule's next iteration waits, delayed, beside the job sent.
+    assert.deepEqual(await cells(page, "Jobs by state"), [["1", "0", "1", "0", "0", "0"]]);
 
     for (const name of ["w1", "w2"]) {
       const worker = await startWorker(ws.dir, name, ["--queue", redis.url("fleet"), "--no-journal"]);

@@ -1,11 +1,13 @@
 // What `rlm-plan ui --queue URL`'s Fleet page shows of a queue, read through BullMQ's own
 // getters (never its Redis keys): the workers connected to it (Queue.getWorkers: Redis's client
 // list, so a worker that died is gone at once, and one that hangs shows a growing idle time),
-// the job counts by state, and the jobs waiting, active and failed, with how often each was tried.
+// the job counts by state, the jobs waiting, active and failed, with how often each was tried, and
+// the queue's schedules.
 
 import type { Job, Queue } from "bullmq";
 import { answeredWithin, bullmq, connectionOf, KEY_PREFIX } from "./bullmq";
 import type { QueueAddress } from "./queueUrl";
+import { schedulesOf } from "./schedules";
 import type { FleetJob, FleetView, FleetWorker } from "../ui/uiApi";
 
 /** The states counted, in the order shown. */
@@ -30,7 +32,7 @@ export class FleetStatus {
 
   async read(): Promise<FleetView> {
     const queue = this.queue;
-    const [workers, counts, jobs] = await answeredWithin(
+    const [workers, counts, jobs, schedules] = await answeredWithin(
       this.address,
       Promise.all([
         queue.getWorkers(),
@@ -41,6 +43,7 @@ export class FleetStatus {
             jobs: await queue.getJobs([state], 0, LISTED - 1),
           })),
         ),
+        schedulesOf(queue),
       ]),
       () => undefined,
     );
@@ -53,6 +56,7 @@ export class FleetStatus {
       counts,
       jobs: listed,
       retried: listed.filter((job) => job.attempts > 1).length,
+      schedules,
     };
   }
 

@@ -138,19 +138,22 @@ export async function addSchedule(
 
 /** Every schedule of the queue, soonest due first. */
 export async function listSchedules(address: QueueAddress): Promise<ScheduleRow[]> {
-  return withQueue(address, async (queue) => {
-    const schedulers = await queue.getJobSchedulers(0, -1, true);
-    return schedulers.map((s) => {
-      const data = s.template?.data as Partial<PlanJob> | undefined;
-      return {
-        name: s.key,
-        cron: s.pattern ?? `every ${s.every ?? "?"} ms`,
-        tz: s.tz ?? "UTC",
-        plan: typeof data?.plan?.name === "string" ? data.plan.name : "?",
-        ...(s.next !== undefined && Number.isFinite(s.next) ? { next: s.next } : {}),
-        iterations: s.iterationCount ?? 0,
-      };
-    });
+  return withQueue(address, schedulesOf);
+}
+
+/** A queue's schedules, soonest first (also the Fleet page's, on its own queue). */
+export async function schedulesOf(queue: Queue): Promise<ScheduleRow[]> {
+  const schedulers = await queue.getJobSchedulers(0, -1, true);
+  return schedulers.map((s) => {
+    const data = s.template?.data as Partial<PlanJob> | undefined;
+    return {
+      name: s.key,
+      cron: s.pattern ?? `every ${s.every ?? "?"} ms`,
+      tz: s.tz ?? "UTC",
+      plan: typeof data?.plan?.name === "string" ? data.plan.name : "?",
+      ...(s.next !== undefined && Number.isFinite(s.next) ? { next: s.next } : {}),
+      iterations: s.iterationCount ?? 0,
+    };
   });
 }
 

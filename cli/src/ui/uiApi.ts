@@ -158,4 +158,16 @@ export interface FleetView {
   readonly jobs: readonly FleetJob[];
   /** Jobs among those listed that were tried more than once. */
   readonly retried: number;
+  /** The queue's schedules (`rlm-plan schedule`), soonest first: queue/schedules.ts' rows. */
+  readonly schedules: readonly FleetSchedule[];
+}
+
+/** One schedule as the Fleet page shows it (`next`: when the next iteration is due, ms since the epoch). */
+export interface FleetSchedule {
+  readonly name: string;
+  readonly cron: string;
+  readonly tz: string;
+  readonly plan: string;
+  readonly next?: number;
+  readonly iterations: number;
 }

@@ -1,6 +1,6 @@
 // The Fleet page (`rlm-plan ui --queue URL`): the queue's workers with their health (idle time:
 // one that hangs grows it; one that died is gone), its job counts by state, and the jobs waiting,
-// active and failed with how often each was tried. Redrawn when the journal changes.
+// active and failed with how often each was tried, and its schedules. Redrawn when the journal changes.
 
 import type { FleetView } from "../../src/ui/uiApi";
 import { getJson } from "./api";
@@ -47,11 +47,31 @@ export async function fleetPage(main: HTMLElement): Promise<void> {
             j.failedReason ?? "",
           ]),
         );
+  const schedules =
+    fleet.schedules.length === 0
+      ? h(
+          "p",
+          { class: "muted" },
+          "No schedule: rlm-plan schedule add NAME --cron EXPR --plan FILE --queue URL adds one.",
+        )
+      : table(
+          `${fleet.schedules.length} schedule${fleet.schedules.length === 1 ? "" : "s"}, soonest first`,
+          ["Schedule", "Cron", "Zone", "Plan", "Next run", "Runs queued"],
+          fleet.schedules.map((s) => [
+            s.name,
+            s.cron,
+            s.tz,
+            s.plan,
+            s.next === undefined ? "" : when(new Date(s.next).toISOString()),
+            String(s.iterations),
+          ]),
+        );
   fill(
     main,
     h("h1", {}, "Fleet"),
     h("p", {}, `Queue ${fleet.queue}`),
     h("section", { "aria-labelledby": "workers-h" }, h("h2", { id: "workers-h" }, "Workers"), workers),
     h("section", { "aria-labelledby": "jobs-h" }, h("h2", { id: "jobs-h" }, "Jobs"), counts, jobs),
+    h("section", { "aria-labelledby": "schedules-h" }, h("h2", { id: "schedules-h" }, "Schedules"), schedules),
   );
 }
