@@ -12,6 +12,7 @@ import type { JsonObject } from "@rlm-plan/core/json";
 import { answeredWithin, bullmq, connectClient, connectionOf, KEY_PREFIX } from "./bullmq";
 import { JOB_VERSION, readPlanJob, type PlanJob } from "./planJob";
 import type { QueueAddress } from "./queueUrl";
+import type { FleetSchedule } from "../ui/uiApi";
 import { QUEUED_JOB_OPTIONS } from "./submitter";
 
 /** A schedule's name: it is in every iteration's job id (`repeat:NAME:MILLIS`), so no ':'. */
@@ -27,17 +28,8 @@ export interface ScheduleSpec {
 }
 
 /** One schedule as the queue holds it. */
-export interface ScheduleRow {
-  readonly name: string;
-  readonly cron: string;
-  readonly tz: string;
-  /** The plan's name as `schedule add` was given it (its path). */
-  readonly plan: string;
-  /** When the next iteration is due (ms since the epoch), if one waits. */
-  readonly next?: number;
-  /** How many iterations have been queued so far. */
-  readonly iterations: number;
-}
+/** One schedule as `schedule list` and the Fleet page show it (its shape is the page's, uiApi.ts). */
+export type ScheduleRow = FleetSchedule;
 
 /** Why NAME cannot name a schedule, or undefined. */
 export function scheduleNameProblem(name: string): string | undefined {

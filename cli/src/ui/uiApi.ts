@@ -162,12 +162,15 @@ export interface FleetView {
   readonly schedules: readonly FleetSchedule[];
 }
 
-/** One schedule as the Fleet page shows it (`next`: when the next iteration is due, ms since the epoch). */
+/** One schedule of a queue (`rlm-plan schedule list`, the Fleet page). */
 export interface FleetSchedule {
   readonly name: string;
   readonly cron: string;
   readonly tz: string;
+  /** The plan's name as `schedule add` was given it (its path). */
   readonly plan: string;
+  /** When the next iteration is due (ms since the epoch), if one waits. */
   readonly next?: number;
+  /** How many iterations have been queued so far. */
   readonly iterations: number;
 }
