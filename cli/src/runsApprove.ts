@@ -5,7 +5,7 @@
 // step runs, or the run fails there; its exit status is then the run's. A worker's job is left to
 // the workers, which take it up again from the queue.
 
-import { castVote, JournalStore, parseRunId, runDetail, runIdRefusal, waitingProcess } from "@rlm-plan/core/journal";
+import { JournalStore, parseRunId, runIdRefusal, voteOnRun } from "@rlm-plan/core/journal";
 import { parseStepPath, stepPathText } from "@rlm-plan/core/json";
 import { lineText } from "./guardedOutput";
 import { readOptions } from "./options";
@@ -73,7 +73,7 @@ function vote(decision: "approve" | "deny", argv: readonly string[], io: OutputS
   }
   const store = opened;
   try {
-    const result = castVote(store, id, {
+    const result = voteOnRun(store, id, {
       ...(step !== undefined ? { step: stepPathText(step) } : {}),
       decision,
       approver,
@@ -88,20 +88,18 @@ function vote(decision: "approve" | "deny", argv: readonly string[], io: OutputS
     io.stderr.write(
       `rlm-plan: ${lineText(approver)} ${decision === "approve" ? "approved" : "denied"} ${lineText(what)}\n`,
     );
-    if (state.state === "pending") {
+    if (result.next === "waits") {
       io.stderr.write(
-        `rlm-plan: ${state.approvers.length} of ${request.body.quorum} approvals: the run waits for ${request.body.quorum - state.approvers.length} more\n`,
+        `rlm-plan: ${result.approvals} of ${result.quorum} approvals: the run waits for ${result.quorum - result.approvals} more\n`,
       );
       return 0;
     }
     const decided = state.state === "approved" ? "the quorum approved" : "denied";
-    const waiter = waitingProcess(store, id);
-    if (waiter !== undefined) {
-      io.stderr.write(`rlm-plan: ${decided}: run ${id}'s own process (${waiter}) waits for it and goes on\n`);
+    if (result.next === "own-process") {
+      io.stderr.write(`rlm-plan: ${decided}: run ${id}'s own process (${result.pid}) waits for it and goes on\n`);
       return 0;
     }
-    // A worker's job has no plan file here: a worker of its queue takes it up (queue/approvalWait.ts).
-    if (runDetail(store, id)?.origin === "worker") {
+    if (result.next === "worker") {
       io.stderr.write(`rlm-plan: ${decided}: run ${id} is a worker's job; a worker of its queue goes on with it\n`);
       return 0;
     }

@@ -13,3 +13,4 @@ export { JOURNAL_FILE } from "./schema";
 export * from "./runDiff";
 export * from "./recordedSteps";
 export * from "./approvals";
+export * from "./approvalVote";
