@@ -121,7 +121,12 @@ describe("approvals through the server", () => {
     assert.equal(after.status, "ok");
     assert.deepEqual(
       after.approvals.map((r) => ({ state: r.state, votes: r.votes.map(({ at, ...v }) => ({ ...v, at: typeof at })) })),
-      [{ state: "approved", votes: [{ approver: "alice", decision: "approve", reason: "checked the address", at: "number" }] }],
+      [
+        {
+          state: "approved",
+          votes: [{ approver: "alice", decision: "approve", reason: "checked the address", at: "number" }],
+        },
+      ],
     );
   });
 });

@@ -31,7 +31,13 @@ export function voteApproval(
   const step = a.step === undefined ? undefined : parseStepPath(a.step);
   if (a.step !== undefined && step === undefined)
     return new ResponseError(ErrorCodes.InvalidParams, `"step" needs a step path as runs show prints it (steps/2)`);
-  const { dir, id, vote, as, reason } = a as { dir: string; id: number; vote: "approve" | "deny"; as: string; reason: string };
+  const { dir, id, vote, as, reason } = a as {
+    dir: string;
+    id: number;
+    vote: "approve" | "deny";
+    as: string;
+    reason: string;
+  };
   let store: JournalStore | undefined;
   let result;
   try {
