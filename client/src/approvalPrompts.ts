@@ -23,6 +23,8 @@ export class ApprovalPrompts implements vscode.Disposable {
   /** Requests already shown (journal folder, run, action hash): each is offered once unless a vote fails. */
   private readonly shown = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
+  /** The host profile each run read here ran under (file URI). */
+  private readonly hostProfiles = new Map<string, string>();
 
   constructor(
     private readonly deps: RunDependencies,
@@ -52,6 +54,8 @@ export class ApprovalPrompts implements vscode.Disposable {
       .sendRequest(JournalRunRequest.type, { dir: ref.dir, id: ref.id })
       .catch(() => undefined);
     if (!run) return;
+    // A run listed from the journal has no host profile until read: a resume shows the one it ran under.
+    if (run.hostFile) this.hostProfiles.set(record.id, vscode.Uri.file(run.hostFile).toString());
     this.deps.log.setApprovals(record, [...run.approvals]);
     if (run.status !== "waiting") return;
     for (const request of run.approvals) {
@@ -116,7 +120,8 @@ export class ApprovalPrompts implements vscode.Disposable {
     output.line(`${as} ${verb} ${answer.call} at ${answer.step} of run ${ref.id} (action sha256 ${answer.hash})`);
     void this.journal.refresh();
     if (answer.resumed) {
-      await followResumedRun(this.deps, answer.resumed, record.hostProfile, ref.id);
+      const host = record.hostProfile ?? this.hostProfiles.get(record.id) ?? null;
+      await followResumedRun(this.deps, answer.resumed, host, ref.id);
       return;
     }
     const next =
