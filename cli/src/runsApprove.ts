@@ -5,7 +5,7 @@
 // step runs, or the run fails there; its exit status is then the run's. A worker's job is left to
 // the workers, which take it up again from the queue.
 
-import { castVote, JournalStore, parseRunId, runDetail, runIdRefusal, waitingProcess } from "@rlm-plan/core/journal";
+import { JournalStore, parseRunId, runIdRefusal, voteOnRun } from "@rlm-plan/core/journal";
 import { parseStepPath, stepPathText } from "@rlm-plan/core/json";
 import { lineText } from "./guardedOutput";
 import { readOptions } from "./options";
@@ -117,28 +117,22 @@ export function decideVote(
     readonly step?: string;
   },
 ): VoteDone {
-  const result = castVote(store, id, vote);
+  const result = voteOnRun(store, id, vote);
   if (!result.ok) return result;
   const { request, state } = result;
   const what = `${request.body.capability} at ${request.body.step} of run ${id} (action sha256 ${request.hash})`;
   const said = [`${vote.approver} ${vote.decision === "approve" ? "approved" : "denied"} ${what}`];
-  if (state.state === "pending") {
+  if (result.next === "waits") {
     said.push(
-      `${state.approvers.length} of ${request.body.quorum} approvals: the run waits for ${request.body.quorum - state.approvers.length} more`,
+      `${result.approvals} of ${result.quorum} approvals: the run waits for ${result.quorum - result.approvals} more`,
     );
     return { ok: true, said, resume: false };
   }
   const decided = state.state === "approved" ? "the quorum approved" : "denied";
-  const waiter = waitingProcess(store, id);
-  if (waiter !== undefined) {
-    said.push(`${decided}: run ${id}'s own process (${waiter}) waits for it and goes on`);
-    return { ok: true, said, resume: false };
-  }
-  // A worker's job has no plan file here: a worker of its queue takes it up (queue/approvalWait.ts).
-  if (runDetail(store, id)?.origin === "worker") {
+  if (result.next === "own-process")
+    said.push(`${decided}: run ${id}'s own process (${result.pid}) waits for it and goes on`);
+  else if (result.next === "worker")
     said.push(`${decided}: run ${id} is a worker's job; a worker of its queue goes on with it`);
-    return { ok: true, said, resume: false };
-  }
-  said.push(`${decided}: resuming run ${id}`);
-  return { ok: true, said, resume: true };
+  else said.push(`${decided}: resuming run ${id}`);
+  return { ok: true, said, resume: result.next === "resume" };
 }

@@ -11,6 +11,7 @@ import { GraphPanels } from "./graph/graphPanels";
 import { createLanguageClient } from "./languageClient";
 import { registerRunCommands, pickRun, type RunDependencies } from "./runCommand";
 import { JournalRuns, registerJournalCommands } from "./journalRuns";
+import { ApprovalPrompts } from "./approvalPrompts";
 import { registerRerunFromHere } from "./rerunFromHere";
 import { registerCompareRuns } from "./compare/comparePanel";
 import { historyLimit, RunLog } from "./runLog";
@@ -86,6 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<RlmPla
     journal,
     registerRunCommands(deps),
     registerJournalCommands(deps, journal),
+    new ApprovalPrompts(deps, journal),
     registerHostProfileScaffold(client),
     registerProposeCommand(client, keys),
     registerUpdateLockCommand(client),

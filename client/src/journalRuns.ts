@@ -113,6 +113,7 @@ export class JournalRuns implements vscode.Disposable {
       checkpoints: [...run.checkpoints],
       ...(run.hostFile ? { hostProfile: vscode.Uri.file(run.hostFile).toString() } : {}),
       ...(run.budgetRemaining ? { budgetRemaining: { ...run.budgetRemaining } } : {}),
+      approvals: [...(run.approvals ?? [])],
       ...("value" in run ? { value: run.value } : {}),
       ...(run.error ? { error: run.error } : {}),
       ...(failedAt
@@ -198,7 +199,7 @@ async function resumeRun(deps: RunDependencies, target: unknown): Promise<RunRec
     void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
     return undefined;
   }
-  const { client, log, runs, output, keys } = deps;
+  const { client, output, keys } = deps;
   let answer: ResumeRunCommand.Result;
   try {
     const env = resumed.plan.startsWith("file:") ? await keys.keysFor(resumed.plan) : {};
@@ -215,9 +216,20 @@ async function resumeRun(deps: RunDependencies, target: unknown): Promise<RunRec
     void vscode.window.showErrorMessage(message);
     return undefined;
   }
-  const record = log.begin(answer.uri, resumed.hostProfile, answer.runId);
+  return followResumedRun(deps, answer, resumed.hostProfile, ref.id);
+}
+
+/** A run the server resumed (Resume Run, or an approval): shown as a run of its own until it ends. */
+export async function followResumedRun(
+  deps: RunDependencies,
+  answer: ResumeRunCommand.Result,
+  hostProfile: string | null,
+  id: number,
+): Promise<RunRecord> {
+  const { log, runs, output } = deps;
+  const record = log.begin(answer.uri, hostProfile, answer.runId);
   if (answer.journal) record.journal = answer.journal;
-  output.line(`Resuming run ${ref.id} of ${displayPath(answer.uri)} (completed steps answered from the journal)`);
+  output.line(`Resuming run ${id} of ${displayPath(answer.uri)} (completed steps answered from the journal)`);
   output.show();
   const session = runs.start(answer.runId, record);
   await showProgress(deps, session);

@@ -8,6 +8,7 @@
 
 import * as vscode from "vscode";
 import type { JsonValue, PlanError, RunEvent, Transition } from "@rlm-plan/core";
+import type { JournalRunRequest } from "@rlm-plan/language-server/protocol";
 
 export type RunStatus = "running" | "succeeded" | "failed" | "cancelled" | "interrupted" | "waiting";
 
@@ -66,6 +67,8 @@ export interface RunRecord {
   errorAt?: StepPath;
   /** The run's entry in the workspace's run journal (the server's answer says it). */
   journal?: JournalRef;
+  /** Its requests for approval and their votes (docs/approvals.md), as the journal holds them. */
+  approvals?: JournalRunRequest.Result["approvals"][number][];
 }
 
 /** A run in the run journal: its folder, number and uid there, who started it, whether it was read whole. */
@@ -146,6 +149,13 @@ export class RunLog implements vscode.Disposable {
       return before && before.status === run.status ? before : run;
     });
     this.changed.fire(undefined);
+  }
+
+  /** The run's requests for approval as the journal now holds them; the view redraws the run when they changed. */
+  setApprovals(record: RunRecord, approvals: RunRecord["approvals"]): void {
+    if (JSON.stringify(record.approvals) === JSON.stringify(approvals)) return;
+    record.approvals = approvals;
+    this.changed.fire(record);
   }
 
   /** A journal run read whole (its events, value or error), for the graph's replay and JSON. */

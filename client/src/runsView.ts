@@ -9,6 +9,7 @@ import type { LoggedTransition, RunLog, RunRecord } from "./runLog";
 import { ms } from "./runOutput";
 import { displayPath } from "./workspacePaths";
 import { formatStepPath } from "./stepLocation";
+import { REVIEW_APPROVAL_COMMAND } from "./approvalPrompts";
 import {
   resolvedRunTooltip,
   runTooltipParts,
@@ -27,7 +28,11 @@ export type RunsNode =
   | { readonly kind: "run"; readonly record: RunRecord }
   | { readonly kind: "transition"; readonly record: RunRecord; readonly transition: LoggedTransition }
   | { readonly kind: "outcome"; readonly record: RunRecord }
-  | { readonly kind: "dropped"; readonly record: RunRecord };
+  | { readonly kind: "dropped"; readonly record: RunRecord }
+  | { readonly kind: "approval"; readonly record: RunRecord; readonly request: ApprovalRequest }
+  | { readonly kind: "vote"; readonly record: RunRecord; readonly request: ApprovalRequest; readonly vote: number };
+
+type ApprovalRequest = NonNullable<RunRecord["approvals"]>[number];
 
 export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<RunsNode | undefined>();
@@ -46,6 +51,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
       const all = this.log.all();
       return all.flatMap((record) => (parentIn(all, record) ? [] : [this.runNode(record)]));
     }
+    if (node.kind === "approval")
+      return node.request.votes.map((_, vote) => ({ kind: "vote", record: node.record, request: node.request, vote }));
     if (node.kind !== "run") return [];
     // A run listed from the run journal is read whole when opened.
     if (node.record.journal?.loaded === false) return this.log.complete(node.record).then(() => this.childrenOf(node));
@@ -57,6 +64,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const all = this.log.all();
     const forks = all.filter((run) => parentIn(all, run) === record);
     const children: RunsNode[] = forks.map((run) => this.runNode(run));
+    // Its requests for approval (approvalPrompts.ts reads them), each with its votes under it.
+    for (const request of record.approvals ?? []) children.push({ kind: "approval", record, request });
     for (const transition of record.transitions) children.push({ kind: "transition", record, transition });
     if (record.droppedTransitions) children.push({ kind: "dropped", record });
     if (record.status !== "running") children.push({ kind: "outcome", record });
@@ -64,6 +73,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   getParent(node: RunsNode): RunsNode | undefined {
+    if (node.kind === "vote") return { kind: "approval", record: node.record, request: node.request };
     if (node.kind !== "run") return this.runNode(node.record);
     const parent = parentIn(this.log.all(), node.record);
     return parent && this.runNode(parent);
@@ -84,6 +94,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         return transitionItem(node.record, node.transition);
       case "outcome":
         return outcomeItem(node.record);
+      case "approval":
+        return approvalItem(node.record, node.request);
+      case "vote":
+        return voteItem(node.record, node.request, node.vote);
       case "dropped": {
         const item = new vscode.TreeItem(`… ${node.record.droppedTransitions} more transitions not kept`);
         item.id = `${node.record.id}/dropped`;
@@ -166,6 +180,36 @@ function transitionItem(record: RunRecord, t: LoggedTransition): vscode.TreeItem
     item.tooltip = `${t.operation} at ${formatStepPath(t.path)}: click to show the step in the plan`;
     item.command = { title: "Reveal Step in Plan", command: REVEAL_STEP_COMMAND, arguments: [record.plan, t.path] };
   }
+  return item;
+}
+
+function approvalItem(record: RunRecord, request: ApprovalRequest): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    `approval ${request.call} at ${request.step}`,
+    request.votes.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = `${record.id}/approval${request.request}`;
+  const votes = request.votes.filter((v) => v.decision === "approve").length;
+  item.description = `${request.state.replace("_", " ")} · ${votes} of ${request.quorum} · sha256 ${request.hash.slice(0, 12)}`;
+  item.iconPath = new vscode.ThemeIcon(request.state === "pending" ? "watch" : "shield");
+  item.contextValue = `rlmPlanApproval.${request.state}`;
+  item.tooltip = `${request.call} at ${request.step} with ${request.arguments}\nrule ${request.rule}: ${request.quorum} of ${request.approvers.join(", ")}\naction sha256 ${request.hash}`;
+  if (request.state === "pending")
+    item.command = {
+      title: "Approve or Deny",
+      command: REVIEW_APPROVAL_COMMAND,
+      arguments: [record.id, request.request],
+    };
+  return item;
+}
+
+function voteItem(record: RunRecord, request: ApprovalRequest, index: number): vscode.TreeItem {
+  const vote = request.votes[index]!;
+  const item = new vscode.TreeItem(`${vote.approver} ${vote.decision === "approve" ? "approved" : "denied"}`);
+  item.id = `${record.id}/approval${request.request}/vote${index}`;
+  item.description = `${vote.reason} · ${new Date(vote.at).toLocaleString()}`;
+  item.iconPath = new vscode.ThemeIcon(vote.decision === "approve" ? "check" : "close");
+  item.tooltip = `${vote.approver} ${vote.decision === "approve" ? "approved" : "denied"} at ${new Date(vote.at).toISOString()}: ${vote.reason}`;
   return item;
 }
 

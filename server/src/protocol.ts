@@ -9,7 +9,7 @@
 /* eslint-disable @typescript-eslint/no-namespace -- namespaces group each message's method and type */
 
 import type { JsonValue, PlanError, RunEvent, WireGraph, WirePlanNode, WireStepNode } from "@rlm-plan/core";
-import type { RunDiff, RunSummary } from "@rlm-plan/core/journal";
+import type { ApprovalRequestView, RunDiff, RunSummary } from "@rlm-plan/core/journal";
 import type { RecordedScope, ScopedBinding } from "@rlm-plan/core/session";
 import { NotificationType, RequestType, type Range, type WorkspaceEdit } from "vscode-languageserver-protocol";
 
@@ -578,8 +578,49 @@ export namespace JournalRunRequest {
     readonly error?: PlanError;
     readonly checkpoints: readonly string[];
     readonly budgetRemaining?: Readonly<Record<string, number>>;
+    /**
+     * Every request for approval of the run (docs/approvals.md), oldest first: the call and step,
+     * the arguments masked as recorded, the action's hash, the rule, its state (`pending` while
+     * the run waits for it) and each vote (who, decision, reason, when).
+     */
+    readonly approvals: readonly ApprovalRequestView[];
   }
   export const type = new RequestType<Params, Result | null, void>(method);
+}
+
+/**
+ * `workspace/executeCommand`: a vote on the step a waiting run waits at, as `rlm-plan runs
+ * approve|deny RUN [--step PATH] --as NAME --reason TEXT` casts it (the core's voteOnRun: the
+ * same refusals, word for word). Once the votes decide, the run goes on as after `runs approve`:
+ * resumed by the server like ResumeRunCommand (`resumed`: its identity; events and outcome arrive
+ * as notifications) unless its own `run --wait` process or a worker of its queue takes it up.
+ * A refused vote fails the request with the core's reason.
+ */
+export namespace VoteApprovalCommand {
+  export const command = "rlmPlan.server.voteApproval";
+  export type Arguments = [
+    {
+      readonly dir: string;
+      readonly id: number;
+      /** The step as `runs show` prints it (steps/1), needed when several wait. */
+      readonly step?: string;
+      readonly vote: "approve" | "deny";
+      /** Who votes: one of the rule's approvers. */
+      readonly as: string;
+      readonly reason: string;
+      readonly env?: Readonly<Record<string, string>>;
+    },
+  ];
+  export interface Result {
+    readonly step: string;
+    readonly call: string;
+    readonly hash: string;
+    /** `pending` while more approvals are needed. */
+    readonly state: "approved" | "denied" | "pending";
+    /** Who goes on: the server resumed it, the run's own process, a worker, or nobody yet. */
+    readonly next: "resume" | "own-process" | "worker" | "waits";
+    readonly resumed?: RunIdentity;
+  }
 }
 
 /**

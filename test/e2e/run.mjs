@@ -2054,6 +2054,103 @@ export const scenarios = [
     },
   },
   {
+    name: "(x) a CLI run waits for approval: the notification names the action; Approve… resumes it, and Plan Runs shows the vote",
+    timeout: 240000,
+    async run(session, assert) {
+      const bench = await session.trusted();
+      const { page } = bench;
+      // A folder of its own (a host profile with an approval rule), recorded in the workspace's journal
+      // (--journal: beside its own host profile otherwise, which the window's folder does not list).
+      const dir = path.join(session.trustedFolder, "approve");
+      const marks = path.join(dir, "marks.txt");
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(
+        path.join(dir, "mark.js"),
+        `let i = ""; process.stdin.on("data", (c) => (i += c)); process.stdin.on("end", () => {
+          require("fs").appendFileSync(${JSON.stringify(marks)}, "sent\\n");
+          process.stdout.write(JSON.stringify({ sent: true }));
+        });`,
+      );
+      // The approver is the OS user: the name the extension votes as when rlmPlan.approver is empty.
+      const me = os.userInfo().username;
+      fs.writeFileSync(
+        path.join(dir, "rlmplan.host.json"),
+        JSON.stringify({
+          capabilities: ["tool(send)"],
+          tools: { send: { type: "command", command: [process.execPath, "mark.js"], writes: ["."] } },
+          approvals: [{ tool: "send", approvers: [me, "bob"], timeout: 600 }],
+        }),
+      );
+      fs.writeFileSync(
+        path.join(dir, "send.rlmplan.json"),
+        JSON.stringify({
+          steps: [
+            { op: "tool", name: "send", args: { to: "ada@example.com" }, bind: "r" },
+            { op: "final", value: { ref: "var", name: "r" } },
+          ],
+        }),
+      );
+      // A plan open activates the extension (the palette lists its commands once it has).
+      await bench.openFile(NEEDLE);
+      const { pane, rows } = await session.planRuns(bench);
+      const waited = await execFileP(
+        process.execPath,
+        [
+          path.join(REPO, "cli/bin/rlm-plan.js"),
+          "run",
+          "send.rlmplan.json",
+          "--as",
+          "carol",
+          "--journal",
+          "../.rlm-plan",
+        ],
+        { cwd: dir, timeout: 120000 },
+      ).then(
+        () => ({ code: 0, stderr: "" }),
+        (error) => ({ code: error.code, stderr: String(error.stderr) }),
+      );
+      assert.equal(waited.code, 3, `the run waits:\n${waited.stderr}`);
+      const id = /^rlm-plan: run (\d+) waits for approval of tool\(send\) at steps\/0 /m.exec(waited.stderr)?.[1];
+      assert.ok(id, `the CLI says the run waits:\n${waited.stderr}`);
+      assert.equal(fs.existsSync(marks), false, "the held tool has not run");
+      const toast = page.locator(".notifications-toasts .notification-list-item", { hasText: "waits for approval" });
+      await toast.waitFor({ state: "visible", timeout: 60000 });
+      const message = norm(await toast.locator(".notification-list-item-message").innerText()).trim();
+      assertMatch(
+        message,
+        new RegExp(
+          `^Run ${id} of approve/send\\.rlmplan\\.json waits for approval: tool\\(send\\) at steps/0 with .*ada@example\\.com.* \\(action sha256 [0-9a-f]{12}…\\)$`,
+        ),
+        "the notification",
+      );
+      await bench.screenshot("x-approval-notification");
+      await toast.locator(".monaco-button", { hasText: "Approve…" }).click();
+      const input = page.locator(".quick-input-widget .quick-input-box input");
+      await input.waitFor({ state: "visible" });
+      await input.fill("checked in e2e");
+      await input.press("Enter");
+      await bench.until("the approved tool to run once", async () =>
+        fs.existsSync(marks) && fs.readFileSync(marks, "utf8") === "sent\n" ? true : false,
+      );
+      // The run, resumed here and done now (the editor's record of the journal's run), with its request and vote under it.
+      await bench.until("the resumed run succeeded in Plan Runs", async () =>
+        (await rows()).some((row) => /^send\.rlmplan\.json \| #\d+ · succeeded · /.test(row)),
+      );
+      const runRow = pane.locator(".monaco-list-row", { hasText: "send.rlmplan.json" }).first();
+      if ((await runRow.getAttribute("aria-expanded")) !== "true") await runRow.click();
+      const shown = await bench.until("the request and the vote under the run", async () => {
+        const texts = await rows();
+        return texts.some((row) => row.startsWith(`${me} approved | checked in e2e · `)) ? texts : false;
+      });
+      assert.ok(
+        shown.some((row) => /^approval tool\(send\) at steps\/0 \| approved · 1 of 1 · sha256 [0-9a-f]{12}$/.test(row)),
+        `rows: ${JSON.stringify(shown)}`,
+      );
+      assert.equal(fs.readFileSync(marks, "utf8"), "sent\n", "the tool ran once");
+      await bench.screenshot("x-approval-vote");
+    },
+  },
+  {
     name: "(l) activation again, with the server's code cache warm: a second window on the same folder",
     async run(session) {
       // Last, since code-server keeps a closed window's extension host (and its server) alive.

@@ -48,6 +48,7 @@ import {
   GraphEditRequest,
   PlanGraphRequest,
   ResumeRunCommand,
+  VoteApprovalCommand,
   ForkRunCommand,
   RunCommand,
   RunInEditorCommand,
@@ -56,6 +57,7 @@ import {
   RunFinishedNotification,
   ShowHostProfileCommand,
 } from "../protocol";
+import { voteApproval } from "./voteApproval";
 import { outline, selections, workspaceSymbols } from "./structureFeatures";
 import { editorRuns } from "./editorRun";
 import { proposals } from "./proposeFeature";
@@ -355,6 +357,7 @@ const planRuns: Feature = (ctx) => {
   });
   ctx.command(RunCommand.command, (args) => runner.run(args));
   ctx.command(ResumeRunCommand.command, (args) => runner.resume(args));
+  ctx.command(VoteApprovalCommand.command, (args) => voteApproval(args, runner));
   ctx.command(ForkRunCommand.command, (args) => runner.fork(args));
   ctx.command(CancelRunCommand.command, (args) => runner.cancel(args));
 };

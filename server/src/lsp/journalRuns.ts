@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { JsonObject } from "@rlm-plan/core/json";
 import type { PlanError, RunEvent } from "@rlm-plan/core";
 import {
+  approvalRequests,
   diffRecordedRuns,
   findJournalDir,
   JournalStore,
@@ -87,6 +88,7 @@ function detail(params: JournalRunRequest.Params): JournalRunRequest.Result | nu
         ...(details.error !== undefined ? { error: details.error } : {}),
         checkpoints: details.checkpoints ?? [],
         ...(details.remaining !== undefined ? { budgetRemaining: details.remaining } : {}),
+        approvals: approvalRequests(store, params.id),
       };
     },
     () => null,

@@ -14,3 +14,4 @@ export * from "./runDiff";
 export * from "./recordedSteps";
 export * from "./approvals";
 export * from "./caseVerdicts";
+export * from "./approvalVote";
