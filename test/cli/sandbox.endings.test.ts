@@ -101,8 +101,8 @@ test("a sandboxed tool killed by a signal is reported by its signal", { skip }, 
 });
 
 for (const ending of [
-  { name: "SIGINT", status: 130, foldersLeft: false },
-  { name: "SIGKILL", status: null, foldersLeft: true },
+  { name: "SIGINT", status: 130 },
+  { name: "SIGKILL", status: null },
 ] as const) {
   test(`a sandboxed run ended by ${ending.name} leaves no process, and its cgroups go`, { skip }, async () => {
     const pidFile = join(ws.dir, `end-${ending.name}`, "out", "pids.json");
@@ -127,10 +127,10 @@ for (const ending of [
     await delay(3000);
     const running = tree.filter((pid) => processState(pid) === "running");
     assert.deepEqual(running, [], `still running after ${ending.name}`);
-    const cgroups = cgroupRoot() !== undefined || cgroupV1Parent("pids") !== undefined;
-    if (ending.foldersLeft && cgroups)
-      assert.notDeepEqual(foldersOf(child.pid!), [], "a killed runtime cannot remove its folders");
-    // The next sandboxed tool, in another runtime, removes what a runtime that is gone left.
+    // A runtime killed outright cannot remove its cgroup folders; whether they are still there now
+    // is not asserted: any other sandboxed run on the machine (a test file running beside this one)
+    // sweeps them. The next sandboxed tool, in another runtime, removes what a runtime that is gone
+    // left.
     const next = run(workspace(`after-${ending.name}`, ["/bin/sh", "-c", "cat > /dev/null; echo 7"]));
     assert.equal(next.stdout, "7\n", next.stderr);
     assert.deepEqual(foldersOf(child.pid!), []);

@@ -587,6 +587,19 @@ export class Workbench {
     await this.page.locator(".part.panel .output-view .view-lines").waitFor({ state: "visible" });
   }
 
+  /**
+   * Closes every editor, discarding what earlier scenarios left unsaved (Propose Plan's untitled
+   * proposals): VS Code asks in a modal, which would take the keyboard from the next scenario.
+   */
+  async closeAllEditorsDiscarding() {
+    await this.runCommand("View: Close All Editors");
+    const dontSave = this.page.getByRole("button", { name: "Don't Save" });
+    await dontSave.waitFor({ state: "visible", timeout: 3000 }).then(
+      () => dontSave.click(),
+      () => undefined,
+    );
+  }
+
   async runCommandThenPick(label, pick) {
     await this.page.keyboard.press("F1");
     await this.quickInput(`>${label}`, label);

@@ -1932,7 +1932,7 @@ export const scenarios = [
     async run(session, assert) {
       const bench = await session.trusted();
       const page = bench.page;
-      await bench.runCommand("View: Close All Editors");
+      await bench.closeAllEditorsDiscarding();
       await bench.openFile(NEEDLE);
       const before = await bench.editorLines();
       // Select the tool step (line 12) and ask for refactorings.
@@ -1966,7 +1966,7 @@ export const scenarios = [
     async run(session, assert) {
       const bench = await session.trusted();
       const page = bench.page;
-      await bench.runCommand("View: Close All Editors");
+      await bench.closeAllEditorsDiscarding();
       await bench.openFile(NEEDLE);
       const before = await bench.editorLines();
       await bench.focusEditor();
