@@ -86,6 +86,7 @@ describe("rlm-plan ui --queue: the Fleet page", { skip }, () => {
       waiting.map((row) => [row[0], row[1], row[2], row[3]]),
       [["job-1", "waiting", "broken.rlmplan.json", "0"]],
     );
+    assert.equal(await page.textContent("#waiting-approvals"), "No call waits for approval.");
     const [schedule] = await cells(page, "1 schedule");
     assert.deepEqual(schedule?.slice(0, 4), ["nightly", "0 2 * * *", "UTC", "nightly.rlmplan.json"]);
     assert.notEqual(schedule?.[4], "", "when it is next due");

@@ -1,18 +1,24 @@
 // The Fleet page (`rlm-plan ui --queue URL`): the queue's workers with their health (idle time:
 // one that hangs grows it; one that died is gone), its job counts by state, and the jobs waiting,
-// active and failed with how often each was tried, and its schedules. Redrawn when the journal changes.
+// active and failed with how often each was tried, its schedules, and the calls waiting for
+// approval in the journal. Redrawn when the journal changes.
 
-import type { FleetView } from "../../src/ui/uiApi";
+import type { FleetView, PendingApproval } from "../../src/ui/uiApi";
 import { getJson } from "./api";
-import { fill, h, status, table, when } from "./dom";
+import { fill, h, link, status, table, when } from "./dom";
 
 /** A worker idle longer than this (seconds) is shown as quiet: it may be stuck. */
 const QUIET_SECONDS = 60;
 
 export async function fleetPage(main: HTMLElement): Promise<void> {
   let fleet: FleetView;
+  let waiting: PendingApproval[];
   try {
-    fleet = await getJson<FleetView>("/api/fleet");
+    // The journal's waiting approvals beside the queue: a run waiting holds no worker (docs/workers.md).
+    [fleet, waiting] = await Promise.all([
+      getJson<FleetView>("/api/fleet"),
+      getJson<PendingApproval[]>("/api/approvals"),
+    ]);
   } catch (error) {
     fill(main, h("h1", {}, "Fleet"), h("p", { class: "error", role: "alert" }, (error as Error).message));
     return;
@@ -73,5 +79,18 @@ export async function fleetPage(main: HTMLElement): Promise<void> {
     h("section", { "aria-labelledby": "workers-h" }, h("h2", { id: "workers-h" }, "Workers"), workers),
     h("section", { "aria-labelledby": "jobs-h" }, h("h2", { id: "jobs-h" }, "Jobs"), counts, jobs),
     h("section", { "aria-labelledby": "schedules-h" }, h("h2", { id: "schedules-h" }, "Schedules"), schedules),
+    h(
+      "section",
+      { "aria-labelledby": "waiting-h" },
+      h("h2", { id: "waiting-h" }, "Waiting approvals"),
+      h(
+        "p",
+        { id: "waiting-approvals" },
+        waiting.length === 0
+          ? "No call waits for approval."
+          : `${waiting.length} call${waiting.length === 1 ? "" : "s"} of ${new Set(waiting.map((w) => w.run)).size} run${new Set(waiting.map((w) => w.run)).size === 1 ? "" : "s"} wait for approval: `,
+        waiting.length === 0 ? null : link("/approvals", "decide on the Approvals page"),
+      ),
+    ),
   );
 }
