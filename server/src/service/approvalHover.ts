@@ -2,22 +2,12 @@
 // can hold, that it can need approval, by whom, and how often at worst; on the plan, the
 // worst-case number of approvals. The core's forecast (host/approvalSteps.ts), never a rule here.
 
-import { DEFAULT_BUDGET } from "@rlm-plan/core";
-import { approvalForecast, type ApprovalForecast } from "@rlm-plan/core/session";
+import { planApprovalForecast } from "./approvalForecast";
 import type { AnalyzedPlan } from "./analyzedPlan";
-
-/** The plan's forecast under its host profile; undefined without rules or a plan. */
-function forecastOf(plan: AnalyzedPlan): ApprovalForecast | undefined {
-  const rules = plan.host?.approvals ?? [];
-  const parsed = plan.analysis.plan;
-  const costs = plan.host?.policy.costs;
-  const money = costs ? { costs, budget: plan.analysis.budget ?? DEFAULT_BUDGET } : undefined;
-  return rules.length > 0 && parsed ? approvalForecast(parsed, rules, money) : undefined;
-}
 
 /** "**Needs approval** (rule 0 of `rlmplan.host.json`): 1 of alice, bob; at worst 3 times", or undefined. */
 export function stepApprovalLine(plan: AnalyzedPlan, stepPath: readonly (string | number)[]): string | undefined {
-  const forecast = forecastOf(plan);
+  const forecast = planApprovalForecast(plan);
   const step = forecast?.steps.find(
     (s) => s.path.length === stepPath.length && s.path.every((p, i) => p === stepPath[i]),
   );
@@ -30,7 +20,7 @@ export function stepApprovalLine(plan: AnalyzedPlan, stepPath: readonly (string 
 
 /** "**Approvals:** at worst 4 (2 steps can need approval)", or undefined. */
 export function planApprovalLine(plan: AnalyzedPlan): string | undefined {
-  const forecast = forecastOf(plan);
+  const forecast = planApprovalForecast(plan);
   if (!forecast || forecast.steps.length === 0) return undefined;
   const n = forecast.steps.length;
   return `**Approvals:** at worst ${String(forecast.worstCase)} (${n} step${n === 1 ? "" : "s"} can need approval)`;

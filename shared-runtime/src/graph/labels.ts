@@ -3,7 +3,7 @@
 
 import type { Budget } from "../plan/budget";
 import { ESTIMATE_LIMITS, type Estimate } from "../plan/estimate";
-import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
+import type { GraphApproval, GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
 
 /** Text metrics the layout and the drawings assume: a 12px sans-serif font (the title line bold). */
 export const METRICS = { fontSize: 12, lineHeight: 16, padding: 8, captionHeight: 22 } as const;
@@ -67,7 +67,10 @@ export function stepTitle(node: GraphStepNode): string {
   return node.bind === undefined ? node.op : `${node.op} → ${node.bind}`;
 }
 
-/** The lines a step node shows, top to bottom. */
+/**
+ * The lines a step node shows, top to bottom; the approval mark, when the step has one, is the
+ * last (the SVG styles it apart).
+ */
 export function stepLines(node: GraphStepNode): string[] {
   const lines = [stepTitle(node), node.detail, costText(node.worstCase)];
   const marks: string[] = [];
@@ -76,7 +79,23 @@ export function stepLines(node: GraphStepNode): string[] {
     marks.push(`${node.problems.length} ${node.problems.length === 1 ? "problem" : "problems"}`);
   if (node.collapsed) marks.push(`+${node.collapsed.steps} nested steps`);
   if (marks.length > 0) lines.push(marks.join(" · "));
+  if (node.approval) lines.push(approvalMark(node.approval));
   return lines;
+}
+
+/** A step's approval on its box: "needs approval ×3", or "may need approval ×3" when a condition decides it at run time. */
+export function approvalMark(approval: GraphApproval): string {
+  return `${approval.condition === undefined ? "needs" : "may need"} approval ×${String(approval.worstCase)}`;
+}
+
+/**
+ * A step's approval in words (tooltips, the SVG's <title>): "needs approval (rule 0: 2 of alice,
+ * bob), at worst 3 times", with "when CONDITION" after "approval" when the run decides it.
+ */
+export function approvalText(approval: GraphApproval): string {
+  const when = approval.condition === undefined ? "" : ` when ${approval.condition}`;
+  const times = String(approval.worstCase);
+  return `needs approval${when} (rule ${approval.rule}: ${approval.quorum} of ${approval.approvers.join(", ")}), at worst ${times} time${times === "1" ? "" : "s"}`;
 }
 
 /** A plan container's caption: its label and one run's worst case. */
@@ -91,7 +110,7 @@ export function budgetText(total: Estimate, budget: Budget | undefined): string 
   ).join(", ");
 }
 
-/** A step's longer description (SVG `<title>`, tooltips): costs, the run's total, grant, problems. */
+/** A step's longer description (SVG `<title>`, tooltips): costs, the run's total, grant, approval, problems. */
 export function stepSummary(node: GraphStepNode, graph: PlanGraph): string {
   const lines = [
     `${stepTitle(node)}: ${node.detail}`,
@@ -102,6 +121,7 @@ export function stepSummary(node: GraphStepNode, graph: PlanGraph): string {
     lines.push(
       `needs ${node.capability}${node.granted === undefined ? "" : node.granted ? " (granted)" : " (not granted)"}`,
     );
+  if (node.approval) lines.push(approvalText(node.approval));
   for (const problem of node.problems) lines.push(`${problem.hostDependent ? "warning" : "error"}: ${problem.message}`);
   return lines.join("\n");
 }
