@@ -84,7 +84,7 @@ export function stepLines(node: GraphStepNode): string[] {
 }
 
 /** A step's approval on its box: "needs approval ×3", or "may need approval ×3" when a condition decides it at run time. */
-export function approvalMark(approval: GraphApproval): string {
+function approvalMark(approval: GraphApproval): string {
   return `${approval.condition === undefined ? "needs" : "may need"} approval ×${String(approval.worstCase)}`;
 }
 
