@@ -3,8 +3,8 @@
 // parallel with a computed argument, a sub-plan holding a retry of a parallel) under their
 // profile, drawn as SVG, DOT, Mermaid and JSON and compared with golden files
 // (test/cli/golden/graph-approvals/; `UPDATE_GOLDEN=1` rewrites them: review the diff). The marked
-// steps and their counts are also asserted here, so a golden cannot bless a wrong count. A profile
-// without rules marks nothing.
+// steps and their counts are also asserted here, so a golden cannot bless a wrong count. A step
+// collapsed over such steps says so; a profile without rules marks nothing.
 
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -106,6 +106,14 @@ describe("graph marks the steps that can need approval", () => {
       assert.equal(classLine?.split(" ")[3]?.split(",").length, expected.length, drawn.mermaid);
     });
   }
+
+  test("a collapsed step says how many steps inside it can need approval, and how often in all", () => {
+    const run = ws.cli("graph", "sub-plan.rlmplan.json", "--collapse-depth", "1");
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(svgMarks(run.stdout), [
+      ["steps/0", "nested approvals ×4", "2 nested steps can need approval, at worst 4 times in all"],
+    ]);
+  });
 
   test("Mermaid's own parser accepts the marked flowchart", async () => {
     const { JSDOM } = await import("jsdom");

@@ -2,7 +2,7 @@
 // that owns it), each step a box with its lines, order edges solid, data edges dashed and
 // labelled with the variable; a step that can need approval doubly outlined in purple. Graphviz lays it out; `dot -Tsvg` draws it.
 
-import { planCaption, stepLines, stepSummary } from "./labels";
+import { planCaption, stepApproval, stepLines, stepSummary } from "./labels";
 import type { GraphStepNode, PlanGraph } from "./graphModel";
 import { walkNesting } from "./nesting";
 
@@ -58,7 +58,7 @@ function nodeAttributes(node: GraphStepNode, graph: PlanGraph): string {
   if (node.problems.some((problem) => !problem.hostDependent)) attributes.push('color="#cf222e"', "penwidth=2");
   else if (node.overBudget.length > 0) attributes.push('color="#9a6700"', 'style="rounded,dashed"', "penwidth=2");
   // Its own attributes, so a problem's or the budget's colour still shows: a second outline.
-  if (node.approval) attributes.push("peripheries=2", 'fontcolor="#8250df"', 'class="needs-approval"');
+  if (stepApproval(node)) attributes.push("peripheries=2", 'fontcolor="#8250df"', 'class="needs-approval"');
   return attributes.join(", ");
 }
 

@@ -9,7 +9,8 @@ import type { JsonPath } from "../json";
 import { stepBinding, type Operation, type Plan, type Step } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
-import type { Count, Estimate } from "../plan/estimate";
+import { addCounts, type Count } from "../plan/count";
+import type { Estimate } from "../plan/estimate";
 import { countPlanSteps, planSteps } from "../plan/walk";
 import type { SourceRange } from "../text/planDocument";
 import { dataUses, overBudget, planCost, stepCost, stepPathOf } from "./planFacts";
@@ -48,8 +49,11 @@ export interface GraphStepNode {
   readonly problems: readonly GraphProblem[];
   /** Set when a rule of the host profile can hold the step for approval (GraphOptions.approvals). */
   readonly approval?: GraphApproval;
-  /** Set when the step's nested plans are not expanded (deeper than the collapse depth). */
-  readonly collapsed?: { readonly steps: number };
+  /**
+   * Set when the step's nested plans are not expanded (deeper than the collapse depth): how many
+   * steps they hold, and, when some of those can need approval, how many and how often in all.
+   */
+  readonly collapsed?: { readonly steps: number; readonly approvals?: HiddenApprovals };
 }
 
 /**
@@ -65,6 +69,12 @@ export interface GraphApproval {
   /** Set when it needs approval only if this holds at run time ("its arguments meet the rule's condition"). */
   readonly condition?: string;
   /** How many times, at worst, the step asks (a retry's attempts and every parallel branch count). */
+  readonly worstCase: Count;
+}
+
+/** The steps inside a collapsed step that can need approval: how many, and their worst cases summed. */
+export interface HiddenApprovals {
+  readonly steps: number;
   readonly worstCase: Count;
 }
 
@@ -182,7 +192,7 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
       granted: capability && options.capabilitiesKnown ? !denied.has(id) : undefined,
       problems: [] as GraphProblem[],
       ...(held ? { approval: graphApproval(held) } : {}),
-      ...(hidden > 0 ? { collapsed: { steps: hidden } } : {}),
+      ...(hidden > 0 ? { collapsed: { steps: hidden, ...hiddenApprovals(id, approvals) } } : {}),
     };
     nodes.push(node);
     stepNodes.set(id, node);
@@ -275,6 +285,21 @@ function owningStep<T>(path: JsonPath, steps: ReadonlyMap<string, T>): T | undef
     if (node) return node;
   }
   return undefined;
+}
+
+/** The approvals of the steps under the step `id` (their paths go on from its path), when there are any. */
+function hiddenApprovals(
+  id: string,
+  approvals: ReadonlyMap<string, GraphApproval>,
+): { approvals: HiddenApprovals } | Record<string, never> {
+  let steps = 0;
+  let worstCase: Count = 0;
+  for (const [path, held] of approvals)
+    if (path.startsWith(`${id}/`)) {
+      steps++;
+      worstCase = addCounts(worstCase, held.worstCase);
+    }
+  return steps > 0 ? { approvals: { steps, worstCase } } : {};
 }
 
 /** The forecast's step as the graph carries it: its terms and count, not its path or call. */

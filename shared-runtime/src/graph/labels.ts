@@ -3,7 +3,7 @@
 
 import type { Budget } from "../plan/budget";
 import { ESTIMATE_LIMITS, type Estimate } from "../plan/estimate";
-import type { GraphApproval, GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
+import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
 
 /** Text metrics the layout and the drawings assume: a 12px sans-serif font (the title line bold). */
 export const METRICS = { fontSize: 12, lineHeight: 16, padding: 8, captionHeight: 22 } as const;
@@ -79,23 +79,38 @@ export function stepLines(node: GraphStepNode): string[] {
     marks.push(`${node.problems.length} ${node.problems.length === 1 ? "problem" : "problems"}`);
   if (node.collapsed) marks.push(`+${node.collapsed.steps} nested steps`);
   if (marks.length > 0) lines.push(marks.join(" · "));
-  if (node.approval) lines.push(approvalMark(node.approval));
+  const approval = stepApproval(node);
+  if (approval) lines.push(approval.mark);
   return lines;
 }
 
-/** A step's approval on its box: "needs approval ×3", or "may need approval ×3" when a condition decides it at run time. */
-function approvalMark(approval: GraphApproval): string {
-  return `${approval.condition === undefined ? "needs" : "may need"} approval ×${String(approval.worstCase)}`;
+/**
+ * What a step's box says of approval: its own (a rule of the host profile can hold it), or that
+ * of the steps hidden inside it when it is collapsed; undefined when neither. `mark` is the line
+ * on the box, `words` the sentence for tooltips and the SVG's <title>.
+ */
+export function stepApproval(node: GraphStepNode): { readonly mark: string; readonly words: string } | undefined {
+  const own = node.approval;
+  if (own) {
+    const times = String(own.worstCase);
+    const when = own.condition === undefined ? "" : ` when ${own.condition}`;
+    return {
+      mark: `${own.condition === undefined ? "needs" : "may need"} approval ×${times}`,
+      words: `needs approval${when} (rule ${own.rule}: ${own.quorum} of ${own.approvers.join(", ")}), at worst ${timesText(times)}`,
+    };
+  }
+  const hidden = node.collapsed?.approvals;
+  if (!hidden) return undefined;
+  const times = String(hidden.worstCase);
+  const steps = `${hidden.steps} nested step${hidden.steps === 1 ? "" : "s"}`;
+  return {
+    mark: `nested approvals ×${times}`,
+    words: `${steps} can need approval, at worst ${timesText(times)} in all`,
+  };
 }
 
-/**
- * A step's approval in words (tooltips, the SVG's <title>): "needs approval (rule 0: 2 of alice,
- * bob), at worst 3 times", with "when CONDITION" after "approval" when the run decides it.
- */
-export function approvalText(approval: GraphApproval): string {
-  const when = approval.condition === undefined ? "" : ` when ${approval.condition}`;
-  const times = String(approval.worstCase);
-  return `needs approval${when} (rule ${approval.rule}: ${approval.quorum} of ${approval.approvers.join(", ")}), at worst ${times} time${times === "1" ? "" : "s"}`;
+function timesText(count: string): string {
+  return `${count} time${count === "1" ? "" : "s"}`;
 }
 
 /** A plan container's caption: its label and one run's worst case. */
@@ -121,7 +136,8 @@ export function stepSummary(node: GraphStepNode, graph: PlanGraph): string {
     lines.push(
       `needs ${node.capability}${node.granted === undefined ? "" : node.granted ? " (granted)" : " (not granted)"}`,
     );
-  if (node.approval) lines.push(approvalText(node.approval));
+  const approval = stepApproval(node);
+  if (approval) lines.push(approval.words);
   for (const problem of node.problems) lines.push(`${problem.hostDependent ? "warning" : "error"}: ${problem.message}`);
   return lines.join("\n");
 }

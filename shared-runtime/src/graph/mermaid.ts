@@ -5,7 +5,7 @@
 // linked to the first step of each plan it holds, never to the subgraph: Mermaid's layout (dagre)
 // fails on edges to nested subgraphs ("Cannot set properties of undefined (setting 'rank')").
 
-import { planCaption, stepLines } from "./labels";
+import { planCaption, stepApproval, stepLines } from "./labels";
 import type { PlanGraph } from "./graphModel";
 import { walkNesting } from "./nesting";
 
@@ -23,7 +23,7 @@ export function renderMermaid(graph: PlanGraph): string {
       out.push(`${indent}${id}("${label(stepLines(node).join("\n"))}")`);
       if (node.problems.some((problem) => !problem.hostDependent)) marked.problem.push(id);
       else if (node.overBudget.length > 0) marked.over.push(id);
-      if (node.approval) marked.approval.push(id);
+      if (stepApproval(node)) marked.approval.push(id);
       if (!body) return;
       out.push(`${indent}subgraph ${id}_plans[" "]`, `${indent}  direction LR`);
       body();

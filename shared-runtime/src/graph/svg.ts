@@ -8,8 +8,8 @@
 // would in the whole drawing.
 
 import type { Box, GraphLayout, Point } from "./layout";
-import { approvalText, METRICS, planCaption, stepLines, stepSummary } from "./labels";
-import type { GraphApproval, GraphEdge, PlanGraph } from "./graphModel";
+import { METRICS, planCaption, stepApproval, stepLines, stepSummary } from "./labels";
+import type { GraphEdge, PlanGraph } from "./graphModel";
 import { GRAPH_STYLE } from "./style";
 import { xmlAttribute, xmlText } from "../text/xmlText";
 
@@ -66,15 +66,15 @@ export function renderSvg(graph: PlanGraph, layout: GraphLayout, options: SvgOpt
     if (node.problems.some((problem) => !problem.hostDependent)) classes.push("problem");
     else if (node.problems.length > 0) classes.push("warning");
     if (node.collapsed) classes.push("collapsed");
-    if (node.approval) classes.push("needs-approval");
+    const approval = stepApproval(node);
+    if (approval) classes.push("needs-approval");
     const state = states[node.id];
     // A state is one of the run's words, never the plan's: anything else is not a class.
     if (state !== undefined && /^[a-z]+$/.test(state)) classes.push(state);
     const lines = labels ? stepLines(node) : [];
     const lineClass = ["title", "detail", "cost", "mark"];
     // The approval mark is stepLines' last line when the step has one.
-    const classOfLine = (i: number) =>
-      node.approval && i === lines.length - 1 ? "approval" : (lineClass[i] ?? "mark");
+    const classOfLine = (i: number) => (approval && i === lines.length - 1 ? "approval" : (lineClass[i] ?? "mark"));
     out.push(
       `<g class="${classes.join(" ")}" data-id="${attr(node.id)}" data-op="${node.op}"${node.bind === undefined ? "" : ` data-bind="${attr(node.bind)}"`} data-steps="${node.worstCase.steps}" tabindex="0">`,
       titles ? `<title>${text(stepSummary(node, graph))}</title>` : "",
@@ -83,7 +83,7 @@ export function renderSvg(graph: PlanGraph, layout: GraphLayout, options: SvgOpt
         (line, i) =>
           `<text class="${classOfLine(i)}" x="${n(box.x + METRICS.padding)}" y="${n(box.y + METRICS.padding + (i + 1) * METRICS.lineHeight - 4)}">${text(line)}</text>`,
       ),
-      node.approval ? approvalBadge(node.approval, box, titles) : "",
+      approval ? approvalBadge(approval.words, box, titles) : "",
       "</g>",
     );
   }
@@ -116,9 +116,8 @@ export function bounds(points: readonly Point[]): Box {
  * A check mark in a circle on the box's top-right corner (drawn without a font, so it stays when
  * the labels do not), named for assistive technology whether or not tooltips are drawn.
  */
-function approvalBadge(approval: GraphApproval, box: Box, titles: boolean): string {
+function approvalBadge(words: string, box: Box, titles: boolean): string {
   const [x, y] = [box.x + box.width, box.y];
-  const words = approvalText(approval);
   return [
     `<g class="approval-badge" role="img" aria-label="${attr(words)}">`,
     titles ? `<title>${text(words)}</title>` : "",

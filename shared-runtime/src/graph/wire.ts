@@ -14,10 +14,14 @@ export interface WireApproval extends Omit<GraphApproval, "worstCase"> {
   readonly worstCase: WireCount;
 }
 
-export interface WireStepNode extends Omit<GraphStepNode, "worstCase" | "runningTotal" | "approval"> {
+export interface WireStepNode extends Omit<GraphStepNode, "worstCase" | "runningTotal" | "approval" | "collapsed"> {
   readonly worstCase: WireEstimate;
   readonly runningTotal: WireEstimate;
   readonly approval?: WireApproval;
+  readonly collapsed?: {
+    readonly steps: number;
+    readonly approvals?: { readonly steps: number; readonly worstCase: WireCount };
+  };
 }
 
 export interface WirePlanNode extends Omit<GraphPlanNode, "worstCase"> {
@@ -63,6 +67,14 @@ function mapCounts(
             worstCase: estimate(node.worstCase),
             runningTotal: estimate(node.runningTotal),
             ...(node.approval ? { approval: { ...node.approval, worstCase: convert(node.approval.worstCase) } } : {}),
+            ...(node.collapsed?.approvals
+              ? {
+                  collapsed: {
+                    ...node.collapsed,
+                    approvals: { ...node.collapsed.approvals, worstCase: convert(node.collapsed.approvals.worstCase) },
+                  },
+                }
+              : {}),
           }
         : { ...node, worstCase: estimate(node.worstCase) },
     ),
