@@ -11,11 +11,10 @@ export function stepApprovalLine(plan: AnalyzedPlan, stepPath: readonly (string 
   const step = forecast?.steps.find(
     (s) => s.path.length === stepPath.length && s.path.every((p, i) => p === stepPath[i]),
   );
-  const rule = step && plan.host?.approvals[step.rule];
-  if (!step || !rule || !plan.host) return undefined;
+  if (!step || !plan.host) return undefined;
   const when = step.condition !== undefined ? ` when ${step.condition}` : "";
   const times = String(step.worstCase);
-  return `**Needs approval**${when} (rule ${step.rule} of \`${plan.host.fileName}\`): ${rule.quorum ?? 1} of ${rule.approvers.join(", ")}; at worst ${times} time${times === "1" ? "" : "s"}`;
+  return `**Needs approval**${when} (rule ${step.rule} of \`${plan.host.fileName}\`): ${step.quorum} of ${step.approvers.join(", ")}; at worst ${times} time${times === "1" ? "" : "s"}`;
 }
 
 /** "**Approvals:** at worst 4 (2 steps can need approval)", or undefined. */
