@@ -45,7 +45,7 @@ export const USAGE = `usage: rlm-plan check PATH... [--host FILE] [--capabilitie
                       [--format text|json|sarif|github] [--model-text] [--watch] [--preflight]
                       [--against REF]
        rlm-plan estimate FILE [--host FILE] [--budget JSON|default] [--json]
-       rlm-plan graph FILE [--format svg|dot|mermaid] [--output FILE] [--collapse-depth N]
+       rlm-plan graph FILE [--format svg|dot|mermaid|json] [--output FILE] [--collapse-depth N]
        rlm-plan run PLAN [--host FILE] [--input NAME=PATH]... [--input-text NAME=VALUE]... [--input-json NAME=JSON]... [--inputs FILE.json] [--mocks FILE] [--parallel MODE] [--json [--events]] [--journal DIR | --no-journal] [--otlp URL] [--as NAME] [--wait]
        rlm-plan run --resume RUN
        rlm-plan run PLAN --queue redis://HOST:PORT/QUEUE
@@ -296,7 +296,7 @@ function parseCapabilities(text: string): string[] | string {
 export interface GraphCommand {
   readonly kind: "graph";
   readonly file: string;
-  readonly format: "svg" | "dot" | "mermaid";
+  readonly format: GraphFormat;
   readonly output: string | undefined;
   readonly collapseDepth: number | undefined;
   readonly capabilities: readonly string[] | undefined;
@@ -304,7 +304,8 @@ export interface GraphCommand {
   readonly host: string | undefined;
 }
 
-const GRAPH_FORMATS = ["svg", "dot", "mermaid"] as const;
+const GRAPH_FORMATS = ["svg", "dot", "mermaid", "json"] as const;
+export type GraphFormat = (typeof GRAPH_FORMATS)[number];
 
 /** `rlm-plan graph`'s arguments (after the word "graph"). */
 export function parseGraphArgs(
@@ -320,7 +321,7 @@ export function parseGraphArgs(
   const format = options.values.get("--format") ?? "svg";
   const known = GRAPH_FORMATS.find((name) => name === format);
   if (!known)
-    return { kind: "usage", message: `--format: expected svg, dot or mermaid, not ${JSON.stringify(format)}` };
+    return { kind: "usage", message: `--format: expected svg, dot, mermaid or json, not ${JSON.stringify(format)}` };
   const depthText = options.values.get("--collapse-depth");
   const collapseDepth = depthText === undefined ? undefined : Number(depthText);
   if (collapseDepth !== undefined && !(Number.isInteger(collapseDepth) && collapseDepth >= 1))

@@ -166,7 +166,7 @@ test("--output writes the file; --collapse-depth keeps nested plans inside their
 test("errors: usage mistakes exit 2; a file with no plan exits 1 with its problems", () => {
   const usage = rlmPlan("graph", NESTED, "--format", "png");
   assert.equal(usage.code, 2);
-  assert.match(usage.stderr, /--format: expected svg, dot or mermaid, not "png"/);
+  assert.match(usage.stderr, /--format: expected svg, dot, mermaid or json, not "png"/);
   assert.equal(rlmPlan("graph").code, 2);
   assert.match(rlmPlan("graph", NESTED, "--collapse-depth", "0").stderr, /--collapse-depth: expected a whole number/);
   const broken = join(dir, "broken.rlmplan.json");

@@ -87,7 +87,7 @@ test("a bad --budget or an unknown command: one line about it and where help is,
     [[], "rlm-plan: missing command\nsee rlm-plan --help\n"],
     [
       ["graph", "x.rlmplan.json", "--format", "png"],
-      'rlm-plan: --format: expected svg, dot or mermaid, not "png"\nsee rlm-plan graph --help\n',
+      'rlm-plan: --format: expected svg, dot, mermaid or json, not "png"\nsee rlm-plan graph --help\n',
     ],
     [["run", "x.rlmplan.json", "--bogus"], "rlm-plan: unknown option --bogus\nsee rlm-plan run --help\n"],
     [["runs"], "rlm-plan: runs needs list, show, diff, export, prune, approve or deny\nsee rlm-plan runs --help\n"],

@@ -39,6 +39,10 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     code: 0,
     first: "examples/approvals/plans/refund.rlmplan.json: worst case / budget",
   },
+  "npx rlm-plan graph examples/approvals/plans/refund.rlmplan.json --format mermaid": {
+    code: 0,
+    first: "flowchart TD",
+  },
   "npx rlm-plan run examples/approvals/plans/refund.rlmplan.json --mocks examples/approvals/refund.mocks.json --as carol":
     { code: 3, first: APPROVALS_HOST },
   "npx rlm-plan runs approve 1 --journal examples/approvals --as alice --reason 'checked the order'": {

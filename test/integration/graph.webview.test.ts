@@ -18,6 +18,7 @@ import { after, before, describe, test } from "node:test";
 import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { analyzePlanText } from "@rlm-plan/core/analysis";
+import { approvalForecast } from "@rlm-plan/core/host/approvalSteps";
 import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
 import { buildPlanGraph } from "@rlm-plan/core/graph/graphModel";
 import { graphToWire } from "@rlm-plan/core/graph/wire";
@@ -418,6 +419,42 @@ describe("the plan graph's view in Chromium", { skip: !existsSync(CHROMIUM) && `
     assert.deepEqual(await view.evaluate(() => window.violations), []);
     assert.deepEqual(consoleErrors.get(view), []);
     await view.close();
+  });
+
+  test("a step that can need approval is drawn marked: outline, mark line inside its box, badge named for a screen reader", async () => {
+    const retry = { op: "retry", attempts: 3, plan: { steps: [tool("send", "s"), final("s")] }, bind: "r" };
+    const analysis = analyzePlanText(JSON.stringify({ steps: [retry, final("r")] }));
+    const rules = [{ tool: "send", approvers: ["alice", "bob"], quorum: 2, timeout: 60 }];
+    const forecast = approvalForecast(analysis.plan!, rules);
+    const page = await opened(800);
+    const graph = graphToWire(buildPlanGraph(analysis, { approvals: forecast.steps }));
+    await page.evaluate((m) => window.postMessage(m, "*"), { type: "graph", graph, title: "Graph: test" } as ToWebview);
+    await rendered(page);
+    const marked = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<SVGGElement>("#stage g.step.needs-approval")).map((step) => {
+        const rect = step.querySelector("rect") as SVGRectElement;
+        const line = step.querySelector<SVGTextElement>("text.approval") as SVGTextElement;
+        const badge = step.querySelector(".approval-badge") as Element;
+        return {
+          id: step.getAttribute("data-id"),
+          stroke: getComputedStyle(rect).stroke,
+          line: line.textContent,
+          inside: line.getBBox().x + line.getBBox().width <= rect.x.baseVal.value + rect.width.baseVal.value - 4,
+          badge: [badge.getAttribute("role"), badge.getAttribute("aria-label"), badge.querySelector("title")],
+        };
+      }),
+    );
+    // The page's own hover text stands for the drawing's titles, the badge's too.
+    assert.deepEqual(marked, [
+      {
+        id: "steps/0/plan/steps/0",
+        stroke: "rgb(130, 80, 223)",
+        line: "needs approval ×3",
+        inside: true,
+        badge: ["img", "needs approval (rule 0: 2 of alice, bob), at worst 3 times", null],
+      },
+    ]);
+    await page.close();
   });
 
   test("the exported SVG keeps a newline of a binding name in data-bind", async () => {

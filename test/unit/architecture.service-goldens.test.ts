@@ -19,6 +19,7 @@ const GOLDEN = join(TESTS, "golden");
 /** Modules with no structured answer of their own (module path under service/, or a folder/). */
 const EXEMPT: Readonly<Record<string, string>> = {
   analyzedPlan: "the analysis every feature takes; it answers nothing itself",
+  approvalForecast: "the core's forecast under the plan's profile: hover/approval-* and plan-graph/approval-* print it",
   approvalHover: "hover's approval lines, answered through hover (hover/approval-*)",
   cursorLocation: "where a completion cursor sits: completion/'s goldens print what follows from it",
   formatLimits: "formatting's limits: formatting/'s goldens and formatting.hostile assert its refusals",

@@ -1,6 +1,6 @@
 // Worst cases beyond 2^53 on the plan graph: six nested retries of 1,000 attempts. The model's
 // exact counts (bigints) reach every node, label and drawing digit for digit, and the wire form
-// (decimal strings for JSON) gives back the same graph.
+// (decimal strings for JSON) gives back the same graph; approval counts as well.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -8,10 +8,11 @@ import { analyzePlanText } from "@rlm-plan/core/analysis";
 import { exactJsonText } from "@rlm-plan/core/json";
 import { buildPlanGraph, graphFromWire, graphToWire, type GraphStepNode } from "@rlm-plan/core/graph";
 import { renderDot } from "@rlm-plan/core/graph/dot";
-import { costText, budgetText } from "@rlm-plan/core/graph/labels";
+import { costText, budgetText, stepLines } from "@rlm-plan/core/graph/labels";
 import { layoutPlanGraph } from "@rlm-plan/core/graph/layout";
 import { renderMermaid } from "@rlm-plan/core/graph/mermaid";
 import { renderSvg } from "@rlm-plan/core/graph/svg";
+import { approvalForecast } from "@rlm-plan/core/host/approvalSteps";
 
 function retries(levels: number): unknown {
   let plan: unknown = {
@@ -104,4 +105,24 @@ test("DOT, Mermaid and SVG carry the exact figures", async () => {
   const svg = renderSvg(graph, await layoutPlanGraph(graph));
   assert.ok(svg.includes('data-id="steps/0" data-op="retry" data-bind="r" data-steps="2002002002002002001"'), "SVG");
   assert.ok(svg.includes(`>${label}</text>`), "SVG label");
+});
+
+test("a step's approvals and a collapsed step's are exact too, on the wire and in the label", () => {
+  const forecast = approvalForecast(analysis.plan!, [{ tool: "t", approvers: ["ada"], timeout: 60 }]);
+  const marked = buildPlanGraph(analysis, { approvals: forecast.steps });
+  const tool = marked.nodes.find((node): node is GraphStepNode => node.kind === "step" && node.op === "tool");
+  assert.equal(tool?.approval?.worstCase, 1000000000000000000n);
+  assert.equal(stepLines(tool!).at(-1), "needs approval ×1000000000000000000");
+  const collapsed = buildPlanGraph(analysis, { approvals: forecast.steps, collapseDepth: 1 });
+  const outer = collapsed.nodes.find((node): node is GraphStepNode => node.kind === "step");
+  assert.deepEqual(outer?.collapsed, { steps: 12, approvals: { steps: 1, worstCase: 1000000000000000000n } });
+  for (const graph of [marked, collapsed]) {
+    const wire = JSON.parse(JSON.stringify(graphToWire(graph))) as ReturnType<typeof graphToWire>;
+    assert.equal(exactJsonText(graphFromWire(wire)), exactJsonText(graph));
+  }
+  const wired = graphToWire(collapsed).nodes.find((node) => node.kind === "step" && node.collapsed);
+  assert.deepEqual(wired?.kind === "step" && wired.collapsed, {
+    steps: 12,
+    approvals: { steps: 1, worstCase: "1000000000000000000" },
+  });
 });

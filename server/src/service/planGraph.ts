@@ -1,9 +1,10 @@
 // The plan graph request: the runtime's graph model of an analysed document (under the host
-// profile in force), in its wire form (exact counts), with each step's offsets turned into LSP
+// profile in force: grants, and the steps its approval rules can hold), in its wire form (exact counts), with each step's offsets turned into LSP
 // ranges. No graph rule lives here.
 
 import { buildPlanGraph, graphToWire } from "@rlm-plan/core";
 import type { AnalyzedPlan } from "./analyzedPlan";
+import { planApprovalForecast } from "./approvalForecast";
 import { lspRange } from "./diagnostics";
 import type { PlanGraphParams, PlanGraphResult, PlanGraphStep, RlmPlanSettings } from "../protocol";
 
@@ -17,13 +18,10 @@ export function planGraph(plan: AnalyzedPlan, params: PlanGraphParams, settings:
     typeof params.collapseAbove === "number" && Number.isInteger(params.collapseAbove) && params.collapseAbove >= 0
       ? params.collapseAbove
       : undefined;
-  const capabilitiesKnown = plan.host !== undefined;
-  let built = buildPlanGraph(analysis, {
-    capabilitiesKnown,
-    collapseDepth: above === undefined ? collapseDepth : undefined,
-  });
+  const known = { capabilitiesKnown: plan.host !== undefined, approvals: planApprovalForecast(plan)?.steps };
+  let built = buildPlanGraph(analysis, { ...known, collapseDepth: above === undefined ? collapseDepth : undefined });
   if (above !== undefined && collapseDepth !== undefined && built.steps > above)
-    built = buildPlanGraph(analysis, { capabilitiesKnown, collapseDepth });
+    built = buildPlanGraph(analysis, { ...known, collapseDepth });
   const graph = graphToWire(built);
   const nodes = graph.nodes.map((node): PlanGraph["nodes"][number] => {
     if (node.kind !== "step") return node;

@@ -1,8 +1,8 @@
 // A plan graph as Graphviz DOT: each nested plan a cluster (inside the cluster of the step
 // that owns it), each step a box with its lines, order edges solid, data edges dashed and
-// labelled with the variable. Graphviz lays it out; `dot -Tsvg` draws it.
+// labelled with the variable; a step that can need approval doubly outlined in purple. Graphviz lays it out; `dot -Tsvg` draws it.
 
-import { planCaption, stepLines, stepSummary } from "./labels";
+import { planCaption, stepApproval, stepLines, stepSummary } from "./labels";
 import type { GraphStepNode, PlanGraph } from "./graphModel";
 import { walkNesting } from "./nesting";
 
@@ -57,6 +57,8 @@ function nodeAttributes(node: GraphStepNode, graph: PlanGraph): string {
   ];
   if (node.problems.some((problem) => !problem.hostDependent)) attributes.push('color="#cf222e"', "penwidth=2");
   else if (node.overBudget.length > 0) attributes.push('color="#9a6700"', 'style="rounded,dashed"', "penwidth=2");
+  // Its own attributes, so a problem's or the budget's colour still shows: a second outline.
+  if (stepApproval(node)) attributes.push("peripheries=2", 'fontcolor="#8250df"', 'class="needs-approval"');
   return attributes.join(", ");
 }
 

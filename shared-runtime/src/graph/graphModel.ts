@@ -1,6 +1,6 @@
 // The plan graph: a pure function of an analysed plan file. Steps are nodes (path, op, binding,
 // source range, worst case, the run's total against the budget, capability and its grant,
-// problems); nested plans are compound nodes inside the step that owns them; edges are the
+// problems, the approval it can need); nested plans are compound nodes inside the step that owns them; edges are the
 // order of steps in a plan and the data flow from a binding step to each step that reads it.
 // The language server, the CLI and the editor's webview all draw this one model.
 
@@ -9,6 +9,7 @@ import type { JsonPath } from "../json";
 import { stepBinding, type Operation, type Plan, type Step } from "../plan/ast";
 import type { Budget } from "../plan/budget";
 import { formatCapability, requiredCapability } from "../plan/capabilities";
+import { addCounts, type Count } from "../plan/count";
 import type { Estimate } from "../plan/estimate";
 import { countPlanSteps, planSteps } from "../plan/walk";
 import type { SourceRange } from "../text/planDocument";
@@ -46,8 +47,35 @@ export interface GraphStepNode {
   /** Whether the host grants it; undefined when no host is known (or nothing is needed). */
   readonly granted: boolean | undefined;
   readonly problems: readonly GraphProblem[];
-  /** Set when the step's nested plans are not expanded (deeper than the collapse depth). */
-  readonly collapsed?: { readonly steps: number };
+  /** Set when a rule of the host profile can hold the step for approval (GraphOptions.approvals). */
+  readonly approval?: GraphApproval;
+  /**
+   * Set when the step's nested plans are not expanded (deeper than the collapse depth): how many
+   * steps they hold, and, when some of those can need approval, how many and how often in all.
+   */
+  readonly collapsed?: { readonly steps: number; readonly approvals?: HiddenApprovals };
+}
+
+/**
+ * What a step can need before it runs, as the core's approval forecast says it
+ * (host/approvalSteps.ts): the graph copies it onto the step, and never reads a rule itself.
+ */
+export interface GraphApproval {
+  /** The rule's index in the profile's `approvals`. */
+  readonly rule: number;
+  readonly approvers: readonly string[];
+  /** How many of the approvers must approve. */
+  readonly quorum: number;
+  /** Set when it needs approval only if this holds at run time ("its arguments meet the rule's condition"). */
+  readonly condition?: string;
+  /** How many times, at worst, the step asks (a retry's attempts and every parallel branch count). */
+  readonly worstCase: Count;
+}
+
+/** The steps inside a collapsed step that can need approval: how many, and their worst cases summed. */
+export interface HiddenApprovals {
+  readonly steps: number;
+  readonly worstCase: Count;
 }
 
 export interface GraphPlanNode {
@@ -96,6 +124,12 @@ export interface GraphOptions {
   readonly capabilitiesKnown?: boolean;
   /** Plans deeper than this (the root plan is depth 1) are not expanded; default: all. */
   readonly collapseDepth?: number;
+  /**
+   * The steps the host profile's approval rules can hold, with their paths: the forecast's steps
+   * (`ApprovalForecast.steps`, host/approvalSteps.ts). Without it (no profile, or no rules) no
+   * step is marked.
+   */
+  readonly approvals?: readonly (GraphApproval & { readonly path: JsonPath })[];
 }
 
 export { pathId, ROOT_PLAN_ID };
@@ -116,6 +150,7 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
     const stepPath = problem.kind === "capability_denied" && problem.path ? stepPathOf(problem.path) : undefined;
     if (stepPath) denied.add(pathId(stepPath));
   }
+  const approvals = new Map((options.approvals ?? []).map((held) => [pathId(held.path), held]));
   let hiddenSteps = 0;
 
   const addPlan = (child: Plan, owner: GraphStepNode | undefined, nested: NestedPlan, depth: number): void => {
@@ -139,6 +174,7 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
     const expand = nested.length > 0 && cost.depth + 1 <= collapseDepth;
     const hidden = nested.length > 0 && !expand ? countPlanSteps(nested.map((n) => n.plan)) : 0;
     hiddenSteps += hidden;
+    const held = approvals.get(id);
     const node = {
       kind: "step" as const,
       id,
@@ -155,7 +191,8 @@ export function buildPlanGraph(analysis: PlanAnalysis, options: GraphOptions = {
       capability: capability && formatCapability(capability),
       granted: capability && options.capabilitiesKnown ? !denied.has(id) : undefined,
       problems: [] as GraphProblem[],
-      ...(hidden > 0 ? { collapsed: { steps: hidden } } : {}),
+      ...(held ? { approval: graphApproval(held) } : {}),
+      ...(hidden > 0 ? { collapsed: { steps: hidden, ...hiddenApprovals(id, approvals) } } : {}),
     };
     nodes.push(node);
     stepNodes.set(id, node);
@@ -248,6 +285,32 @@ function owningStep<T>(path: JsonPath, steps: ReadonlyMap<string, T>): T | undef
     if (node) return node;
   }
   return undefined;
+}
+
+/** The approvals of the steps under the step `id` (their paths go on from its path), when there are any. */
+function hiddenApprovals(
+  id: string,
+  approvals: ReadonlyMap<string, GraphApproval>,
+): { approvals: HiddenApprovals } | Record<string, never> {
+  let steps = 0;
+  let worstCase: Count = 0;
+  for (const [path, held] of approvals)
+    if (path.startsWith(`${id}/`)) {
+      steps++;
+      worstCase = addCounts(worstCase, held.worstCase);
+    }
+  return steps > 0 ? { approvals: { steps, worstCase } } : {};
+}
+
+/** The forecast's step as the graph carries it: its terms and count, not its path or call. */
+function graphApproval(held: GraphApproval): GraphApproval {
+  return {
+    rule: held.rule,
+    approvers: [...held.approvers],
+    quorum: held.quorum,
+    ...(held.condition !== undefined ? { condition: held.condition } : {}),
+    worstCase: held.worstCase,
+  };
 }
 
 function graphProblem(problem: PlanAnalysis["problems"][number]): GraphProblem {

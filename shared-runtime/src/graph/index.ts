@@ -8,6 +8,7 @@ export {
   buildPlanGraph,
   pathId,
   ROOT_PLAN_ID,
+  type GraphApproval,
   type GraphEdge,
   type GraphNode,
   type GraphOptions,
@@ -19,6 +20,7 @@ export {
 export {
   graphFromWire,
   graphToWire,
+  type WireApproval,
   type WireCount,
   type WireEstimate,
   type WireGraph,

@@ -67,7 +67,10 @@ export function stepTitle(node: GraphStepNode): string {
   return node.bind === undefined ? node.op : `${node.op} → ${node.bind}`;
 }
 
-/** The lines a step node shows, top to bottom. */
+/**
+ * The lines a step node shows, top to bottom; the approval mark, when the step has one, is the
+ * last (the SVG styles it apart).
+ */
 export function stepLines(node: GraphStepNode): string[] {
   const lines = [stepTitle(node), node.detail, costText(node.worstCase)];
   const marks: string[] = [];
@@ -76,7 +79,38 @@ export function stepLines(node: GraphStepNode): string[] {
     marks.push(`${node.problems.length} ${node.problems.length === 1 ? "problem" : "problems"}`);
   if (node.collapsed) marks.push(`+${node.collapsed.steps} nested steps`);
   if (marks.length > 0) lines.push(marks.join(" · "));
+  const approval = stepApproval(node);
+  if (approval) lines.push(approval.mark);
   return lines;
+}
+
+/**
+ * What a step's box says of approval: its own (a rule of the host profile can hold it), or that
+ * of the steps hidden inside it when it is collapsed; undefined when neither. `mark` is the line
+ * on the box, `words` the sentence for tooltips and the SVG's <title>.
+ */
+export function stepApproval(node: GraphStepNode): { readonly mark: string; readonly words: string } | undefined {
+  const own = node.approval;
+  if (own) {
+    const times = String(own.worstCase);
+    const when = own.condition === undefined ? "" : ` when ${own.condition}`;
+    return {
+      mark: `${own.condition === undefined ? "needs" : "may need"} approval ×${times}`,
+      words: `needs approval${when} (rule ${own.rule}: ${own.quorum} of ${own.approvers.join(", ")}), at worst ${timesText(times)}`,
+    };
+  }
+  const hidden = node.collapsed?.approvals;
+  if (!hidden) return undefined;
+  const times = String(hidden.worstCase);
+  const steps = `${hidden.steps} nested step${hidden.steps === 1 ? "" : "s"}`;
+  return {
+    mark: `nested approvals ×${times}`,
+    words: `${steps} can need approval, at worst ${timesText(times)} in all`,
+  };
+}
+
+function timesText(count: string): string {
+  return `${count} time${count === "1" ? "" : "s"}`;
 }
 
 /** A plan container's caption: its label and one run's worst case. */
@@ -91,7 +125,7 @@ export function budgetText(total: Estimate, budget: Budget | undefined): string 
   ).join(", ");
 }
 
-/** A step's longer description (SVG `<title>`, tooltips): costs, the run's total, grant, problems. */
+/** A step's longer description (SVG `<title>`, tooltips): costs, the run's total, grant, approval, problems. */
 export function stepSummary(node: GraphStepNode, graph: PlanGraph): string {
   const lines = [
     `${stepTitle(node)}: ${node.detail}`,
@@ -102,6 +136,8 @@ export function stepSummary(node: GraphStepNode, graph: PlanGraph): string {
     lines.push(
       `needs ${node.capability}${node.granted === undefined ? "" : node.granted ? " (granted)" : " (not granted)"}`,
     );
+  const approval = stepApproval(node);
+  if (approval) lines.push(approval.words);
   for (const problem of node.problems) lines.push(`${problem.hostDependent ? "warning" : "error"}: ${problem.message}`);
   return lines.join("\n");
 }

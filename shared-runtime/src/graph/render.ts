@@ -3,7 +3,15 @@
 // a graph (the webview, `rlm-plan graph`) never loads the analysis; the layout engine (elkjs) is
 // an entry of its own, `@rlm-plan/core/graph/layout`, loaded only where an SVG is drawn.
 
-export type { PlanGraph, GraphEdge, GraphNode, GraphPlanNode, GraphStepNode, GraphProblem } from "./graphModel";
+export type {
+  PlanGraph,
+  GraphApproval,
+  GraphEdge,
+  GraphNode,
+  GraphPlanNode,
+  GraphStepNode,
+  GraphProblem,
+} from "./graphModel";
 export * from "./wire";
 export type { Box, GraphLayout, Point } from "./layout";
 export * from "./svg";

@@ -15,6 +15,10 @@ export const GRAPH_STYLE = `
 .rlm-graph .step.over-budget > rect { stroke: var(--vscode-editorWarning-foreground, #9a6700); stroke-width: 2; stroke-dasharray: 6 2; }
 .rlm-graph .step text.mark { fill: var(--vscode-editorWarning-foreground, #9a6700); }
 .rlm-graph .step.problem text.mark { fill: var(--vscode-editorError-foreground, #cf222e); }
+.rlm-graph .step.needs-approval > rect { stroke: var(--vscode-charts-purple, #8250df); stroke-width: 2; }
+.rlm-graph .step text.approval { fill: var(--vscode-charts-purple, #8250df); }
+.rlm-graph .approval-badge circle { fill: var(--vscode-charts-purple, #8250df); }
+.rlm-graph .approval-badge path { fill: none; stroke: var(--vscode-editor-background, #ffffff); stroke-width: 1.6; }
 .rlm-graph .step.selected > rect { stroke: var(--vscode-focusBorder, #0969da); stroke-width: 3; }
 .rlm-graph .step.running > rect { fill: var(--vscode-editorInfo-background, #ddf4ff); stroke: var(--vscode-editorInfo-foreground, #0969da); stroke-width: 2; }
 .rlm-graph .step.ok > rect { fill: var(--vscode-diffEditor-insertedTextBackground, #dafbe1); stroke: var(--vscode-testing-iconPassed, #1a7f37); stroke-width: 2; }

@@ -1,5 +1,6 @@
 // A laid-out plan graph as one SVG document: a `<g class="step">` per step (with its path,
-// op and state as data attributes, and a `<title>` for tooltips), a `<g class="plan">` per
+// op and state as data attributes, a `<title>` for tooltips, and a badge on its corner when it
+// can need approval), a `<g class="plan">` per
 // nested plan, a `<path class="edge">` per edge. Colours are CSS custom properties with
 // fallbacks: the editor's theme (`--vscode-*`) when shown in VS Code, a light scheme elsewhere.
 // Given a window, only what meets it is drawn (the editor's view of a big graph), in a document
@@ -7,7 +8,7 @@
 // would in the whole drawing.
 
 import type { Box, GraphLayout, Point } from "./layout";
-import { METRICS, planCaption, stepLines, stepSummary } from "./labels";
+import { METRICS, planCaption, stepApproval, stepLines, stepSummary } from "./labels";
 import type { GraphEdge, PlanGraph } from "./graphModel";
 import { GRAPH_STYLE } from "./style";
 import { xmlAttribute, xmlText } from "../text/xmlText";
@@ -65,19 +66,24 @@ export function renderSvg(graph: PlanGraph, layout: GraphLayout, options: SvgOpt
     if (node.problems.some((problem) => !problem.hostDependent)) classes.push("problem");
     else if (node.problems.length > 0) classes.push("warning");
     if (node.collapsed) classes.push("collapsed");
+    const approval = stepApproval(node);
+    if (approval) classes.push("needs-approval");
     const state = states[node.id];
     // A state is one of the run's words, never the plan's: anything else is not a class.
     if (state !== undefined && /^[a-z]+$/.test(state)) classes.push(state);
     const lines = labels ? stepLines(node) : [];
     const lineClass = ["title", "detail", "cost", "mark"];
+    // The approval mark is stepLines' last line when the step has one.
+    const classOfLine = (i: number) => (approval && i === lines.length - 1 ? "approval" : (lineClass[i] ?? "mark"));
     out.push(
       `<g class="${classes.join(" ")}" data-id="${attr(node.id)}" data-op="${node.op}"${node.bind === undefined ? "" : ` data-bind="${attr(node.bind)}"`} data-steps="${node.worstCase.steps}" tabindex="0">`,
       titles ? `<title>${text(stepSummary(node, graph))}</title>` : "",
       `<rect x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}" rx="6"/>`,
       ...lines.map(
         (line, i) =>
-          `<text class="${lineClass[i] ?? "mark"}" x="${n(box.x + METRICS.padding)}" y="${n(box.y + METRICS.padding + (i + 1) * METRICS.lineHeight - 4)}">${text(line)}</text>`,
+          `<text class="${classOfLine(i)}" x="${n(box.x + METRICS.padding)}" y="${n(box.y + METRICS.padding + (i + 1) * METRICS.lineHeight - 4)}">${text(line)}</text>`,
       ),
+      approval ? approvalBadge(approval.words, box, titles) : "",
       "</g>",
     );
   }
@@ -104,6 +110,21 @@ export function bounds(points: readonly Point[]): Box {
     bottom = Math.max(bottom, y);
   }
   return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+/**
+ * A check mark in a circle on the box's top-right corner (drawn without a font, so it stays when
+ * the labels do not), named for assistive technology whether or not tooltips are drawn.
+ */
+function approvalBadge(words: string, box: Box, titles: boolean): string {
+  const [x, y] = [box.x + box.width, box.y];
+  return [
+    `<g class="approval-badge" role="img" aria-label="${attr(words)}">`,
+    titles ? `<title>${text(words)}</title>` : "",
+    `<circle cx="${n(x)}" cy="${n(y)}" r="7"/>`,
+    `<path d="M${n(x - 3.5)} ${n(y)} L${n(x - 1)} ${n(y + 2.5)} L${n(x + 3.5)} ${n(y - 2.5)}"/>`,
+    "</g>",
+  ].join("");
 }
 
 function arrow(id: string, cls: string): string {

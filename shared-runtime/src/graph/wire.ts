@@ -3,16 +3,25 @@
 // decimal string and `graphFromWire` restores it. Every count below that stays a plain number.
 
 import type { Count, Estimate } from "../plan/estimate";
-import type { GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
+import type { GraphApproval, GraphPlanNode, GraphStepNode, PlanGraph } from "./graphModel";
 
 /** A count on the wire: a number, or the decimal digits of one beyond 2^53. */
 export type WireCount = number | string;
 
 export type WireEstimate = { readonly [K in keyof Estimate]: Estimate[K] extends number ? number : WireCount };
 
-export interface WireStepNode extends Omit<GraphStepNode, "worstCase" | "runningTotal"> {
+export interface WireApproval extends Omit<GraphApproval, "worstCase"> {
+  readonly worstCase: WireCount;
+}
+
+export interface WireStepNode extends Omit<GraphStepNode, "worstCase" | "runningTotal" | "approval" | "collapsed"> {
   readonly worstCase: WireEstimate;
   readonly runningTotal: WireEstimate;
+  readonly approval?: WireApproval;
+  readonly collapsed?: {
+    readonly steps: number;
+    readonly approvals?: { readonly steps: number; readonly worstCase: WireCount };
+  };
 }
 
 export interface WirePlanNode extends Omit<GraphPlanNode, "worstCase"> {
@@ -53,7 +62,20 @@ function mapCounts(
     ...graph,
     nodes: graph.nodes.map((node) =>
       node.kind === "step"
-        ? { ...node, worstCase: estimate(node.worstCase), runningTotal: estimate(node.runningTotal) }
+        ? {
+            ...node,
+            worstCase: estimate(node.worstCase),
+            runningTotal: estimate(node.runningTotal),
+            ...(node.approval ? { approval: { ...node.approval, worstCase: convert(node.approval.worstCase) } } : {}),
+            ...(node.collapsed?.approvals
+              ? {
+                  collapsed: {
+                    ...node.collapsed,
+                    approvals: { ...node.collapsed.approvals, worstCase: convert(node.collapsed.approvals.worstCase) },
+                  },
+                }
+              : {}),
+          }
         : { ...node, worstCase: estimate(node.worstCase) },
     ),
     total: graph.total && estimate(graph.total),

@@ -16,7 +16,14 @@ import { amountText, outputTokenBound, worstCallCost, type CostPolicy } from "..
 import { staticInputBound } from "../plan/planMoney";
 import { literalValueOf } from "../plan/toolArgumentChecks";
 import { planSteps } from "../plan/walk";
-import { approvalRuleFor, capabilityOf, costCanExceed, ruleNamesCall, type ApprovalRule } from "./approvalRules";
+import {
+  approvalRuleFor,
+  capabilityOf,
+  costCanExceed,
+  ruleNamesCall,
+  ruleTerms,
+  type ApprovalRule,
+} from "./approvalRules";
 
 export interface ApprovalStep {
   readonly path: JsonPath;
@@ -24,6 +31,9 @@ export interface ApprovalStep {
   readonly capability: string;
   /** The rule's index in `approvals`. */
   readonly rule: number;
+  /** Who may approve, and how many of them must (the rule's terms, quorum defaulted). */
+  readonly approvers: readonly string[];
+  readonly quorum: number;
   /** True when it needs approval only if `condition` holds at run time. */
   readonly conditional: boolean;
   /** What decides it at run time, as the CLI and hover say it: "its arguments meet the rule's condition", "its worst case is above 0.5 USD". */
@@ -69,6 +79,8 @@ export function approvalForecast(
       path: step.path,
       capability: capabilityOf(callOf(call)),
       rule: held.rule,
+      approvers: held.terms.approvers,
+      quorum: ruleTerms(held.terms).quorum,
       conditional: held.condition !== undefined,
       ...(held.condition !== undefined ? { condition: held.condition } : {}),
       worstCase: times,
@@ -84,6 +96,7 @@ export function approvalStepText(step: ApprovalStep): string {
 
 interface Held {
   readonly rule: number;
+  readonly terms: ApprovalRule;
   readonly condition: string | undefined;
 }
 
@@ -104,6 +117,7 @@ function heldBy(step: Step, rules: readonly ApprovalRule[], money: ForecastMoney
     // A literal prompt's worst case is the run's: decided here, unless the prices are not known here.
     return {
       rule: held.index,
+      terms: held.rule,
       condition: money === undefined && costDecides(held.rule) ? costCondition(held.rule, money) : undefined,
     };
   }
@@ -115,7 +129,7 @@ function heldBy(step: Step, rules: readonly ApprovalRule[], money: ForecastMoney
     ...(rule.when !== undefined ? ["its arguments meet the rule's condition"] : []),
     ...(costDecides(rule) ? [costCondition(rule, money)] : []),
   ];
-  return { rule: index, condition: conditions.length > 0 ? conditions.join(" and ") : undefined };
+  return { rule: index, terms: rule, condition: conditions.length > 0 ? conditions.join(" and ") : undefined };
 }
 
 function costCondition(rule: ApprovalRule, money: ForecastMoney | undefined): string {
