@@ -10,6 +10,7 @@ import { approvalRequests, JournalStore, type ApprovalRequestView } from "@rlm-p
 import type { ApprovalPrompt, PromptInput } from "./approvalPrompt";
 import { lineText } from "./guardedOutput";
 import { decideVote } from "./runsApprove";
+import { ENDING_SIGNALS } from "./signals";
 
 interface Asked {
   readonly id: number;
@@ -42,26 +43,24 @@ export function askForVotes(run: Asked): ApprovalPrompt {
     terminal: false,
   });
   const stop = new AbortController();
-  // A question on the screen without its answer: closing the prompt ends its line.
-  let asking = false;
   const ask = async (question: string): Promise<string | undefined> => {
-    asking = true;
     try {
       return (await rl.question(question, { signal: stop.signal })).trim();
     } catch {
       return undefined; // the prompt closed, or stdin ended (Ctrl-D): the run just waits
-    } finally {
-      asking = false;
     }
   };
   // A question open when stdin ends would never settle: its end aborts it.
   rl.once("close", () => stop.abort());
+  // An aborted question ends its line (readline does): on a signal, before "cancelling..." is said.
   const close = () => {
+    for (const [signal] of ENDING_SIGNALS) process.removeListener(signal, close);
     if (stop.signal.aborted) return;
-    if (asking) stderr.write("\n");
     stop.abort();
     rl.close();
   };
+  // Only where the run handles the signal: a listener of ours must not keep the process alive.
+  for (const [signal] of ENDING_SIGNALS) if (process.listenerCount(signal) > 0) process.prependListener(signal, close);
   converse(run, ask)
     .catch((error: unknown) =>
       stderr.write(
