@@ -3,16 +3,7 @@
 // deny or wait for others (approvalQuestions.ts) while the journal poll of runWaiting.ts goes on.
 
 import { osUserName } from "@rlm-plan/core/session";
-
-/** What the prompt reads from: the process's stdin. */
-export interface PromptInput extends NodeJS.ReadableStream {
-  readonly isTTY?: boolean;
-}
-
-/** A prompt being shown: `close` ends it (the votes decided, or waiting stopped). */
-export interface ApprovalPrompt {
-  close(): void;
-}
+import type { ApprovalPrompt, PromptInput } from "./approvalQuestions";
 
 /** Starts the prompt for run `id` of the journal in `dir`, or undefined where no one can answer it. */
 export type Prompter = (id: number, dir: string) => ApprovalPrompt | undefined;

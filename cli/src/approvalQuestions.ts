@@ -7,10 +7,19 @@
 
 import { createInterface } from "node:readline/promises";
 import { approvalRequests, JournalStore, type ApprovalRequestView } from "@rlm-plan/core/journal";
-import type { ApprovalPrompt, PromptInput } from "./approvalPrompt";
 import { lineText } from "./guardedOutput";
-import { decideVote } from "./runsApprove";
+import { decideVote } from "./approvalDecision";
 import { ENDING_SIGNALS } from "./signals";
+
+/** What the prompt reads from: the process's stdin. */
+export interface PromptInput extends NodeJS.ReadableStream {
+  readonly isTTY?: boolean;
+}
+
+/** A prompt being shown: `close` ends it (the votes decided, or waiting stopped). */
+export interface ApprovalPrompt {
+  close(): void;
+}
 
 interface Asked {
   readonly id: number;

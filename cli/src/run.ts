@@ -31,7 +31,8 @@ import { recordedArgs, resumeArgs, runLife } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import { cancelled, display, hostErrors, report, type RunStreams } from "./runOutput";
 import { runEventPrinter, type RunEventPrinter } from "./runEventPrinter";
-import { approvalPrompter, type PromptInput } from "./approvalPrompt";
+import { approvalPrompter } from "./approvalPrompt";
+import type { PromptInput } from "./approvalQuestions";
 import { keepWaiting, waitingLines, WAITING_STATUS, type Waiting } from "./runWaiting";
 
 export interface RunIo extends RunStreams {
