@@ -26,13 +26,13 @@ function hashOn(screen: string): string {
 }
 
 /** What the prompt shows `voter` before its question, for the action whose arguments are `to`. */
-function shownAction(voter: string, to: string, hash: string, votes: string, before = WAITING): RegExp {
+function shownAction(voter: string, to: string, hash: string, votes: string, before = WAITING, quorum = 1): RegExp {
   return new RegExp(
     escaped(
       `${before}rlm-plan: run 1 asks ${voter} about tool(send) at steps/1\n` +
         `  arguments  {"arguments":{"to":"${to}"},"kind":"tool","tool":"send"}\n` +
         `  action     sha256 ${hash.slice(0, 12)}\n` +
-        `  rule       0: 1 of alice, bob, until `,
+        `  rule       0: ${quorum} of alice, bob, until `,
     ) +
       "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z\n" +
       escaped(`  votes      ${votes}\n${QUESTION}`) +
@@ -127,19 +127,24 @@ describe("run --wait on a terminal", () => {
   );
 
   test(
-    "a non-approver gets the core's refusal and the question back; a vote from another process then decides and ends it",
+    "a non-approver gets the core's refusal and the question back, with the votes so far; votes from other processes then decide and end it",
     LIMIT,
     async () => {
-      const ws = workspace("prompt-refused");
+      const ws = workspace("prompt-refused", { quorum: 2 });
       await onTerminal(ptyCli(ws.dir, ["run", "plan.rlmplan.json", "--as", "carol", "--wait"]), async (pty) => {
         const first = await pty.until(ASKED);
+        const hash = hashOn(first);
+        assert.match(first, shownAction("carol", "ada@example.com", hash, "0 of 2 approvals", WAITING, 2));
+        const one = ws.cli("runs", "approve", "1", "--as", "bob", "--reason", "go");
+        assert.match(one.stderr, /1 of 2 approvals: the run waits for 1 more\n/);
         pty.type("a");
         await pty.until(/\(recorded with your vote\) $/);
         pty.type("looks fine to me");
         const again = await pty.until(/is not an approver[^]*\[a\/d\/w\] $/);
         const refused = `rlm-plan: cannot approve: "carol" is not an approver of this step (approvers: alice, bob)\n`;
-        assert.match(again, shownAction("carol", "ada@example.com", hashOn(first), "0 of 1 approvals", refused));
-        const approved = ws.cli("runs", "approve", "1", "--as", "bob", "--reason", "go");
+        const votes = "1 of 2 approvals; approved by bob: go";
+        assert.match(again, shownAction("carol", "ada@example.com", hash, votes, refused, 2));
+        const approved = ws.cli("runs", "approve", "1", "--as", "alice", "--reason", "fine");
         assert.equal(approved.code, 0, approved.stderr);
         assert.match(approved.stderr, /the quorum approved: run 1's own process \(\d+\) waits for it and goes on\n/);
         const done = await pty.exit;
@@ -192,4 +197,18 @@ describe("run --wait on a terminal", () => {
         assert.deepEqual(ws.marks(), [SENT]);
       });
     });
+
+  test("no prompt with --json: its lines only, the run goes on when another process approves", LIMIT, async () => {
+    const ws = workspace("prompt-none-json", { requester_may_approve: true });
+    const args = ["run", "plan.rlmplan.json", "--as", "alice", "--wait", "--json"];
+    await onTerminal(ptyCli(ws.dir, args), async (pty) => {
+      await pty.until(/rlm-plan: approve with: .*\n/);
+      assert.equal(ws.cli("runs", "approve", "1", "--as", "bob", "--reason", "go").code, 0);
+      const done = await pty.exit;
+      assert.equal(done.code, 0, done.screen);
+      assert.ok(!done.screen.includes("[a/d/w]"), done.screen);
+      assert.ok(!done.screen.includes("rlm-plan: waiting for the approvers"), done.screen);
+      assert.deepEqual(ws.marks(), [SENT]);
+    });
+  });
 });
