@@ -31,6 +31,8 @@ import { recordedArgs, resumeArgs, runLife } from "./runJournal";
 import { parseRunArgs, type RunArgs } from "./runArgs";
 import { cancelled, display, hostErrors, report, type RunStreams } from "./runOutput";
 import { runEventPrinter, type RunEventPrinter } from "./runEventPrinter";
+import { approvalPrompter } from "./approvalPrompt";
+import type { PromptInput } from "./approvalQuestions";
 import { keepWaiting, waitingLines, WAITING_STATUS, type Waiting } from "./runWaiting";
 
 export interface RunIo extends RunStreams {
@@ -40,6 +42,8 @@ export interface RunIo extends RunStreams {
   readonly env?: NodeJS.ProcessEnv;
   /** Whether to handle SIGINT and SIGTERM by cancelling the run; default true. */
   readonly handleSignals?: boolean;
+  /** Where `--wait`'s prompt reads the answers of the person at the terminal (docs/approvals.md). */
+  readonly stdin?: PromptInput;
 }
 
 /** Runs \`rlm-plan run\` with the arguments after "run". Never throws; resolves to the exit status. */
@@ -52,7 +56,8 @@ export async function runCommand(argv: readonly string[], unguarded: RunIo): Pro
   // (process.report loads Node's diagnostic report, allowedNodeEnvironmentFlags builds a set): a
   // twelfth of a bare Node start (bench/README.md, "The CLI's start").
   const { signal, env, handleSignals } = unguarded;
-  const io: GuardedIo = { signal, env, handleSignals, stdout, stderr, mask };
+  // stdin only when a prompt asks for it: opening it costs start-up time.
+  const io: GuardedIo = { signal, env, handleSignals, stdout, stderr, mask, input: () => unguarded.stdin };
   try {
     return await guardedRun(argv, io);
   } finally {
@@ -77,7 +82,8 @@ async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<numbe
       const resumed = parseRunArgs(argv);
       return typeof resumed === "string" ? 2 : run(resumed, io, cancel, waits);
     };
-    return await keepWaiting(await run(args, io, cancel, waits), args, waits, io.stderr, cancel, again);
+    const prompt = approvalPrompter(args, { stdin: io.input, stderr: io.stderr, env: io.env ?? process.env });
+    return await keepWaiting(await run(args, io, cancel, waits), args, waits, io.stderr, cancel, again, prompt);
   } catch (error) {
     io.stderr.write(`rlm-plan: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
@@ -89,6 +95,8 @@ async function guardedRun(argv: readonly string[], io: GuardedIo): Promise<numbe
 /** The command's streams once guarded: secrets masked, control characters stripped. */
 interface GuardedIo extends RunIo {
   readonly mask: SecretMask;
+  /** The caller's stdin, opened when asked for. */
+  readonly input: () => PromptInput | undefined;
 }
 
 async function run(given: RunArgs, io: GuardedIo, cancel: Cancellation, waits: Waiting): Promise<number> {

@@ -50,8 +50,10 @@ options:
   --as NAME           who starts the run (default: the OS user); an approval rule of the host
                       profile may forbid the run's starter to approve it (docs/approvals.md)
   --wait              a step held for approval waits here for the votes (rlm-plan runs approve
-                      from another terminal), then the run goes on; without it, the run stops
-                      waiting (exit status 3) and rlm-plan runs approve resumes it
+                      from another terminal), then the run goes on; on a terminal it also asks
+                      you to approve, deny or wait (as --as NAME, else your OS user; not with
+                      --json or in CI); without --wait, the run stops waiting (exit status 3)
+                      and rlm-plan runs approve resumes it
   --from RUN --step PATH
                       a new run forked from run RUN (finished, failed or interrupted) at the
                       step PATH: the steps before it answer from the journal (no model or tool

@@ -4,6 +4,7 @@
 
 import type { JournalStore } from "@rlm-plan/core/journal";
 import type { PlanError } from "@rlm-plan/core/run";
+import type { Prompter } from "./approvalPrompt";
 import { lineText } from "./guardedOutput";
 
 /** `run`'s exit status for a run that waits for approval: not a failure, not done. */
@@ -35,8 +36,9 @@ export interface Waiting {
 }
 
 /**
- * `run --wait`: while the run ends waiting, waits for the votes, then runs it again as `run
- * --resume` (`again`, with run's arguments) until it ends otherwise; the exit status.
+ * `run --wait`: while the run ends waiting, waits for the votes (asking the person at the terminal
+ * meanwhile: `prompt`), then runs it again as `run --resume` (`again`, with run's arguments) until
+ * it ends otherwise; the exit status.
  */
 export async function keepWaiting(
   first: number,
@@ -45,12 +47,18 @@ export async function keepWaiting(
   stderr: { write(text: string): unknown },
   cancel: { readonly signal: AbortSignal; readonly status: number },
   again: (argv: readonly string[]) => Promise<number>,
+  prompt?: Prompter,
 ): Promise<number> {
   let status = first;
   while (status === WAITING_STATUS && args.wait && waits.run) {
     const { id, dir } = waits.run;
     if (!args.json) stderr.write("rlm-plan: waiting for the approvers (Ctrl-C stops waiting; the run stays waiting)\n");
-    if (!(await waitForDecision(dir, id, cancel.signal))) return cancel.status;
+    const asking = prompt?.(id, dir);
+    try {
+      if (!(await waitForDecision(dir, id, cancel.signal))) return cancel.status;
+    } finally {
+      asking?.close();
+    }
     waits.run = undefined;
     status = await again(["--resume", String(id), "--journal", dir, "--wait", ...(args.json ? ["--json"] : [])]);
   }
@@ -70,8 +78,10 @@ async function waitForDecision(dir: string, id: number, signal: AbortSignal): Pr
       store?.close();
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, POLL_MS);
-      signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      // The listener goes with its poll: one left per poll would pile up (Node warns at 11).
+      const stop = () => (clearTimeout(timer), resolve());
+      const timer = setTimeout(() => (signal.removeEventListener("abort", stop), resolve()), POLL_MS);
+      signal.addEventListener("abort", stop, { once: true });
     });
   }
   return false;

@@ -12,64 +12,14 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { childOutput } from "../support/childOutput";
-import { CLI, cliWorkspace, jsonLines, runCliAsync, type CliRun, type CliWorkspace } from "../support/cliWorkspace";
+import { approvalWorkspace as workspace, SENT } from "../support/approvalWorkspace";
+import { CLI, jsonLines, runCliAsync, type CliRun, type CliWorkspace } from "../support/cliWorkspace";
 import { JournalStore } from "@rlm-plan/core/journal";
 import { startOtlpReceiver } from "../support/otlpReceiver";
 
 interface SpanEvent {
   readonly name: string;
   readonly attributes: { key: string; value: Record<string, unknown> }[];
-}
-
-// A command tool that appends its arguments, one line a call, to marks.txt.
-const MARK_TOOL = `
-let input = "";
-process.stdin.on("data", (c) => (input += c));
-process.stdin.on("end", () => {
-  require("fs").appendFileSync(${JSON.stringify("MARKS")}, JSON.stringify(JSON.parse(input)) + "\\n");
-  process.stdout.write(JSON.stringify({ sent: true }));
-});
-`;
-
-// The address comes from a text file through a context peek: a resume reads it again, so a
-// changed file is a changed argument.
-const PLAN = {
-  steps: [
-    {
-      op: "context",
-      handle: { ref: "input", name: "to" },
-      action: { type: "peek", selector: { type: "head", count: 100 } },
-      bind: "to",
-    },
-    { op: "tool", name: "send", args: { to: { ref: "var", name: "to" } }, bind: "r" },
-    { op: "final", value: { ref: "var", name: "r" } },
-  ],
-};
-
-interface Rule {
-  readonly approvers?: string[];
-  readonly quorum?: number;
-  readonly timeout?: number;
-  readonly on_timeout?: "deny" | "fail";
-  readonly requester_may_approve?: boolean;
-}
-
-function workspace(name: string, rule: Rule = {}): CliWorkspace & { marks(): string[] } {
-  const ws = cliWorkspace(`approvals-${name}`);
-  ws.write("mark.js", MARK_TOOL.replace('"MARKS"', JSON.stringify(join(ws.dir, "marks.txt"))));
-  ws.write("to.txt", "ada@example.com");
-  ws.write(
-    "rlmplan.host.json",
-    JSON.stringify({
-      capabilities: ["tool(send)", "context(peek)"],
-      inputs: { to: { type: "text-file", path: "to.txt" } },
-      tools: { send: { type: "command", command: [process.execPath, "mark.js"], writes: ["."] } },
-      approvals: [{ tool: "send", approvers: ["alice", "bob"], timeout: 600, ...rule }],
-    }),
-  );
-  ws.write("plan.rlmplan.json", JSON.stringify(PLAN, null, 2));
-  const marks = join(ws.dir, "marks.txt");
-  return { ...ws, marks: () => (existsSync(marks) ? readFileSync(marks, "utf8").trim().split("\n") : []) };
 }
 
 /** `run --json` as carol: the result line. */
@@ -81,8 +31,6 @@ function started(ws: CliWorkspace, ...more: string[]): { run: CliRun; result: Re
 function status(ws: CliWorkspace): string {
   return (JSON.parse(ws.cli("runs", "list", "--json").stdout) as { status: string }[])[0]!.status;
 }
-
-const SENT = '{"to":"ada@example.com"}';
 
 describe("approvals", () => {
   test("a run pauses before the held call, exits 3 waiting; runs approve from another process resumes it once", () => {

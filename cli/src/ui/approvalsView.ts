@@ -6,7 +6,7 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { approvalLog, listRuns, openRequests, requestState, type JournalStore } from "@rlm-plan/core/journal";
-import { decideVote, type VoteDone } from "../runsApprove";
+import { decideVote, type VoteDone } from "../approvalDecision";
 import type { PendingApproval, VoteForm } from "./uiApi";
 
 /** Every open request of every waiting run, oldest run first. */

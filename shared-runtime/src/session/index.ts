@@ -15,6 +15,7 @@ export type { Proposal, ProposalProblem } from "../providers/proposal";
 // Types only: the journal (node:crypto, SQLite) is required when a session records (planSession.ts).
 export type { RecordedSession, RecordingStart, RecordRequest, SessionRecording } from "./runRecording";
 export type { RecordedRef, RunLife, SessionRun } from "./runLife";
+export { osUserName } from "./runLife";
 export type { RecordedOptions, RecordedRun, RecordedRunLookup } from "./recordedRun";
 // What session.pinTools() (`rlm-plan lock`) returns.
 export type { PinOutcome } from "../host/lock/pinProfile";

@@ -158,7 +158,11 @@ function starterOf(life: RunLife, resumed: ResumePoint | undefined): string {
       // details unreadable: the front end's say
     }
   }
-  if (life.startedBy !== undefined) return life.startedBy;
+  return life.startedBy ?? osUserName();
+}
+
+/** Who a front end's user is when they give no name (`--as NAME`): the OS user, "unknown" where it has none. */
+export function osUserName(): string {
   try {
     return userInfo().username;
   } catch {
