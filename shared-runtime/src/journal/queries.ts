@@ -68,8 +68,36 @@ export interface RunFilter {
   readonly label?: string;
   /** Runs started at or after this time (ms since the epoch). */
   readonly since?: number;
+  /** Runs whose model calls cost within these bounds (runCost), in each run's own currency. */
+  readonly cost?: CostRange;
   /** At most this many, newest first. */
   readonly limit?: number;
+}
+
+/** Bounds on what a run's model calls cost (both included); at least one of min and max is set. */
+export interface CostRange {
+  readonly min?: number;
+  readonly max?: number;
+  /** Keep the runs whose cost is unknown (runCost null) too; otherwise a bound leaves them out. */
+  readonly unknown?: boolean;
+}
+
+/**
+ * What a run's model calls cost, in its currency: 0 when it made none (nothing was spent on a
+ * model), null when some call had no price (the priced calls' sum would understate it). A sum
+ * counted at the calls' bounds (no usage reported: `estimated`) is a figure, as `runs list` shows it.
+ */
+export function runCost(run: Pick<RunSummary, "usage">): number | null {
+  const usage = run.usage;
+  if (usage === undefined) return 0;
+  return usage.unpriced > 0 ? null : (usage.cost ?? 0);
+}
+
+/** Whether the run's cost lies within `range` (an unknown cost only if the range keeps it). */
+function costWithin(run: RunSummary, range: CostRange): boolean {
+  const cost = runCost(run);
+  if (cost === null) return range.unknown === true;
+  return (range.min === undefined || cost >= range.min) && (range.max === undefined || cost <= range.max);
 }
 
 /**
@@ -169,8 +197,9 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
     where.push("started_at >= @since");
     params["since"] = filter.since;
   }
-  // Running and interrupted are told apart after reading: only then can a limit on them apply.
-  const late = filter.status === "running" || filter.status === "interrupted";
+  // Running and interrupted are told apart after reading, and a cost is summed with the row: only
+  // then can a limit on them apply.
+  const late = filter.status === "running" || filter.status === "interrupted" || filter.cost !== undefined;
   if (filter.limit !== undefined && !late) params["limit"] = filter.limit;
   const sql = `${LIST_SQL} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC${
     "limit" in params ? " LIMIT @limit" : ""
@@ -180,7 +209,7 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
   for (const row of rows) {
     const status = row[5] === "running" && !processAlive(row[13], row[14], row[16]) ? "interrupted" : row[5];
     if (filter.status !== undefined && status !== filter.status) continue;
-    out.push({
+    const run: RunSummary = {
       id: row[0],
       uid: row[1],
       origin: row[2],
@@ -198,7 +227,9 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
       forkOf: forkOf(row[17], row[18]),
       ...usageOf(row[19]),
       ...verdictOf(row[20]),
-    });
+    };
+    if (filter.cost !== undefined && !costWithin(run, filter.cost)) continue;
+    out.push(run);
     if (filter.limit !== undefined && out.length >= filter.limit) break;
   }
   return out;
