@@ -8,6 +8,7 @@ import { buildPlanGraph, pathId } from "@rlm-plan/core/graph";
 import { pointer, type JsonPath } from "@rlm-plan/core/json";
 import { runDetail, stepsOf, stepStarts, type JournalStore, type RunDetail } from "@rlm-plan/core/journal";
 import type { StepOutcome } from "@rlm-plan/core/journal";
+import { runWorstCase } from "./runWorstCase";
 import type { RunView, RunViewCall, RunViewStep } from "./uiApi";
 
 /**
@@ -36,9 +37,12 @@ export async function runView(store: JournalStore, id: number): Promise<RunView 
 export async function viewOf(run: RunDetail): Promise<RunView> {
   const outcomes = stepsOf(run);
   const starts = stepStarts(run);
+  const worst = runWorstCase(run);
   const steps: RunViewStep[] = [...outcomes].map(([key, outcome]) => {
     const path = JSON.parse(key) as JsonPath;
-    return { ...outcome, pointer: pointer(path), id: pathId(path), startedMs: starts.get(key) ?? null };
+    const at = pointer(path);
+    const id = pathId(path);
+    return { ...outcome, pointer: at, id, startedMs: starts.get(key) ?? null, worstCase: worst.steps.get(at) ?? null };
   });
   const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
   const skew = clockSkew(run, last);
@@ -79,6 +83,7 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
     counters: counters(d),
     forks: run.forks,
     forkOf: run.forkOf,
+    worstCase: worst.run,
   };
 }
 
@@ -101,7 +106,7 @@ function clockSkew(run: RunDetail, segment: number): number {
 /** The summary fields of a run (what the Runs page lists), without its texts, events and calls. */
 function summaryOf(run: RunDetail): RunView["run"] {
   const { id, uid, origin, label, plan, planFile, status, stage, errorKind, startedAt, endedAt } = run;
-  const { elapsedMs, segments, mocked, forkOf } = run;
+  const { elapsedMs, segments, mocked, forkOf, usage } = run;
   return {
     id,
     uid,
@@ -118,6 +123,7 @@ function summaryOf(run: RunDetail): RunView["run"] {
     segments,
     mocked,
     forkOf,
+    ...(usage !== undefined ? { usage } : {}),
   };
 }
 
