@@ -38,14 +38,17 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
   const outcomes = stepsOf(run);
   const starts = stepStarts(run);
   const worst = runWorstCase(run);
+  const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
+  // Steps and calls on one clock, the journal's: from the run's recorded start.
+  const offset = clockOffset(run, last);
   const steps: RunViewStep[] = [...outcomes].map(([key, outcome]) => {
     const path = JSON.parse(key) as JsonPath;
     const at = pointer(path);
     const id = pathId(path);
-    return { ...outcome, pointer: at, id, startedMs: starts.get(key) ?? null, worstCase: worst.steps.get(at) ?? null };
+    const start = starts.get(key);
+    const startedMs = start === undefined ? null : start + offset;
+    return { ...outcome, pointer: at, id, startedMs, worstCase: worst.steps.get(at) ?? null };
   });
-  const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
-  const skew = clockSkew(run, last);
   const calls: RunViewCall[] = run.calls
     .filter((call) => call.segment === last)
     .map((call) => ({
@@ -55,7 +58,7 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
       step: Array.isArray(call.path) ? pointer(call.path as JsonPath) : "",
       status: call.status,
       // The journal records a call's elapsed time when it begins (recorder.ts), on its own clock.
-      startedMs: Math.max(0, call.elapsedMs - skew),
+      startedMs: call.elapsedMs,
       durationMs: call.durationMs,
       error: call.error ?? null,
     }));
@@ -88,12 +91,14 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
 }
 
 /**
- * How far the journal's clock (a call's elapsedMs, the run's elapsedMs: from when the recorder
- * began) runs ahead of the run's events' clock (from the run's first step; the preflight comes
- * between). Both clocks end with the run, so the gap at the end is the gap: a finished run's
- * elapsed time less its last event's. Unknown while it runs (0).
+ * Where the run's clock (its events' elapsed_ms, from when it began to execute) starts on the
+ * journal's (its calls' and its own elapsed_ms, from the recording's start: preflight comes
+ * between), as the recorder wrote it (recorder.ts, clock_offset_ms). A run recorded before it
+ * did: when finished in one segment, the gap at the end (both clocks end with the run); else 0.
  */
-function clockSkew(run: RunDetail, segment: number): number {
+function clockOffset(run: RunDetail, segment: number): number {
+  const recorded = run.details["clock_offset_ms"];
+  if (typeof recorded === "number") return recorded;
   if (run.elapsedMs === null || run.segments > 1) return 0;
   let end = 0;
   for (const e of run.events) {

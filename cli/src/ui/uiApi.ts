@@ -10,7 +10,7 @@ export interface RunViewStep extends StepOutcome {
   readonly pointer: string;
   /** The graph's id of the step (its node's data-id). */
   readonly id: string;
-  /** When the step last started, ms from the run's start; null when it never started. */
+  /** When the step last started, ms from the run's recorded start (the journal's clock, as calls); null when it never started. */
   readonly startedMs: number | null;
   /** A model step's worst case (all its runs at worst); null for other steps. */
   readonly worstCase: StepWorstCase | null;
@@ -55,7 +55,7 @@ export interface RunViewCall {
   /** The step that made it (a pointer). */
   readonly step: string;
   readonly status: string;
-  /** When it started, ms from the run's start, and how long it took. */
+  /** When it started, ms from the run's recorded start (the clock steps are on), and how long it took. */
   readonly startedMs: number;
   readonly durationMs: number;
   readonly error: string | null;

@@ -176,7 +176,14 @@ export class RunRecorder implements RunObserver, BatchWriter {
   }
 
   started(start: RunStart): void {
-    this.details = { ...this.details, estimate: countsJson(start.estimate), budget: countsJson(start.budget) };
+    this.details = {
+      ...this.details,
+      estimate: countsJson(start.estimate),
+      budget: countsJson(start.budget),
+      // Where this segment's events' elapsed_ms start on the journal's clock (its calls' elapsed_ms,
+      // the run's elapsed_ms: from the recording's start), so views draw both on one clock.
+      clock_offset_ms: Math.max(0, Math.round(start.clockStart - this.begun)),
+    };
     this.run.mocked = start.mocked ? 1 : 0;
     // Written with the run's first step (nothing outside the process has happened yet).
     this.runDirty = true;
