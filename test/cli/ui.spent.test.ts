@@ -11,13 +11,12 @@
 // SKIPPED without Chromium.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startChatServer, type ChatServer } from "../support/chatServer";
-import { CLI, cliWorkspace, runCliAsync } from "../support/cliWorkspace";
+import { cliWorkspace, runCliAsync } from "../support/cliWorkspace";
 import {
   CHROMIUM,
   screenshotsDir,
@@ -237,11 +236,8 @@ describe(
 
     test("the HTML export shows the same worst case, and axe-core finds no serious violation", async () => {
       const out = join(ws.dir, "run-3.html");
-      const exported = spawnSync(process.execPath, [CLI, "runs", "export", "3", "--format", "html", "-o", out], {
-        cwd: ws.dir,
-        encoding: "utf8",
-      });
-      assert.equal(exported.status, 0, exported.stderr);
+      const exported = ws.cli("runs", "export", "3", "--format", "html", "-o", out);
+      assert.equal(exported.code, 0, exported.stderr);
       const page = await watchedPage();
       await page.goto(`file://${out}`);
       const { rows } = await spent(page, 3);

@@ -5,6 +5,7 @@ import { basename } from "node:path";
 import type { JsonObject, JsonValue } from "../json";
 import { roundMoney } from "../plan/modelCost";
 import { verdictOf, type CaseVerdict } from "./caseVerdicts";
+import { costWithin, type CostRange } from "./runCost";
 import { processAlive } from "./liveness";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import type { JournalStore } from "./journalStore";
@@ -72,32 +73,6 @@ export interface RunFilter {
   readonly cost?: CostRange;
   /** At most this many, newest first. */
   readonly limit?: number;
-}
-
-/** Bounds on what a run's model calls cost (both included); at least one of min and max is set. */
-export interface CostRange {
-  readonly min?: number;
-  readonly max?: number;
-  /** Keep the runs whose cost is unknown (runCost null) too; otherwise a bound leaves them out. */
-  readonly unknown?: boolean;
-}
-
-/**
- * What a run's model calls cost, in its currency: 0 when it made none (nothing was spent on a
- * model), null when some call had no price (the priced calls' sum would understate it). A sum
- * counted at the calls' bounds (no usage reported: `estimated`) is a figure, as `runs list` shows it.
- */
-export function runCost(run: Pick<RunSummary, "usage">): number | null {
-  const usage = run.usage;
-  if (usage === undefined) return 0;
-  return usage.unpriced > 0 ? null : (usage.cost ?? 0);
-}
-
-/** Whether the run's cost lies within `range` (an unknown cost only if the range keeps it). */
-function costWithin(run: RunSummary, range: CostRange): boolean {
-  const cost = runCost(run);
-  if (cost === null) return range.unknown === true;
-  return (range.min === undefined || cost >= range.min) && (range.max === undefined || cost <= range.max);
 }
 
 /**

@@ -16,7 +16,7 @@ import { APPROVAL_KINDS, RunFailure, safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
 import { callIdentity, digestOf, holdsHandle } from "./requestKey";
-import { countsJson, NO_USAGE, omittedReply, replyText, spent, usageColumns } from "./recordedValues";
+import { countsJson, NO_USAGE, omittedReply, replyText, spent, startDetails, usageColumns } from "./recordedValues";
 import { processIdentity } from "./liveness";
 import { ReplayBook, type ResumePoint } from "./replay";
 import {
@@ -176,14 +176,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
   }
 
   started(start: RunStart): void {
-    this.details = {
-      ...this.details,
-      estimate: countsJson(start.estimate),
-      budget: countsJson(start.budget),
-      // Where this segment's events' elapsed_ms start on the journal's clock (its calls' elapsed_ms,
-      // the run's elapsed_ms: from the recording's start), so views draw both on one clock.
-      clock_offset_ms: Math.max(0, Math.round(start.clockStart - this.begun)),
-    };
+    this.details = { ...this.details, ...startDetails(start, this.begun) };
     this.run.mocked = start.mocked ? 1 : 0;
     // Written with the run's first step (nothing outside the process has happened yet).
     this.runDirty = true;
