@@ -207,7 +207,7 @@ describe(
           ["cost", "2 EUR", "2 EUR", "–"],
         ],
         steps: [
-          ["/steps/0", "10 in, 10 out, 2 EUR", "at most 10+10 tokens, 2 EUR (1 call)"],
+          ["/steps/0", "10 in, 10 out, 2 EUR", "1 call, at most 10+10 tokens and 2 EUR"],
           ["/steps/1", "", ""],
         ],
       });
@@ -223,8 +223,8 @@ describe(
           ["cost", "unknown (1 EUR + 1 unpriced call)", `unknown (${unpriced})`, "–"],
         ],
         steps: [
-          ["/steps/0", "5 in, 5 out, 1 EUR", "at most 10+10 tokens, 2 EUR (1 call)"],
-          ["/steps/1", "3 in, 3 out", `at most 10+10 tokens, cost unknown (${unpriced}) (1 call)`],
+          ["/steps/0", "5 in, 5 out, 1 EUR", "1 call, at most 10+10 tokens and 2 EUR"],
+          ["/steps/1", "3 in, 3 out", `1 call, at most 10+10 tokens; cost unknown (${unpriced})`],
           ["/steps/2", "", ""],
         ],
       });

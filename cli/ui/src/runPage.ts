@@ -291,13 +291,14 @@ function moneyRows(view: RunView): string[][] {
   ];
 }
 
-/** A model step's worst case in the steps' table: "at most 10+10 tokens, 2 EUR (1 call)". */
+/** A model step's worst case in the steps' table: "1 call, at most 10+10 tokens and 2 EUR". */
 function stepWorstText(step: RunViewStep, currency: string): string {
   const worst = step.worstCase;
   if (worst === null) return "";
+  const calls = `${worst.runs} call${worst.runs === 1 ? "" : "s"}`;
   const tokens = `${worst.inputTokens}+${worst.outputTokens === null ? "?" : worst.outputTokens} tokens`;
-  const cost = worst.cost === null ? `cost unknown (${worst.reason ?? "no figure"})` : `${worst.cost} ${currency}`;
-  return `at most ${tokens}, ${cost} (${worst.runs} call${worst.runs === 1 ? "" : "s"})`;
+  if (worst.cost === null) return `${calls}, at most ${tokens}; cost unknown (${worst.reason ?? "no figure"})`;
+  return `${calls}, at most ${tokens} and ${worst.cost} ${currency}`;
 }
 
 function planTextSection(text: string, file: string): HTMLElement {
