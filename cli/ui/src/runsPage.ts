@@ -165,7 +165,7 @@ function currencyNote(runs: readonly RunSummary[]): string {
 }
 
 /** A run's tokens and money: "~21+19, 4 EUR"; a cost that is not known says so, and why. */
-export function usageText(usage: RunSummary["usage"]): string {
+function usageText(usage: RunSummary["usage"]): string {
   if (usage === undefined) return "no model call";
   const tokens = `${usage.estimated ? "~" : ""}${usage.inputTokens}+${usage.outputTokens}`;
   const money = (amount: number) => `${amount} ${usage.currency ?? ""}`.trimEnd();

@@ -19,7 +19,7 @@ export interface CostRange {
  * model), null when some call had no price (the priced calls' sum would understate it). A sum
  * counted at the calls' bounds (no usage reported: `estimated`) is a figure, as `runs list` shows it.
  */
-export function runCost(run: Spent): number | null {
+function runCost(run: Spent): number | null {
   const usage = run.usage;
   if (usage === undefined) return 0;
   return usage.unpriced > 0 ? null : (usage.cost ?? 0);
