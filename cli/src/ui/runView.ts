@@ -8,6 +8,7 @@ import { buildPlanGraph, pathId } from "@rlm-plan/core/graph";
 import { pointer, type JsonPath } from "@rlm-plan/core/json";
 import { runDetail, stepsOf, stepStarts, type JournalStore, type RunDetail } from "@rlm-plan/core/journal";
 import type { StepOutcome } from "@rlm-plan/core/journal";
+import { runWorstCase } from "./runWorstCase";
 import type { RunView, RunViewCall, RunViewStep } from "./uiApi";
 
 /**
@@ -36,12 +37,18 @@ export async function runView(store: JournalStore, id: number): Promise<RunView 
 export async function viewOf(run: RunDetail): Promise<RunView> {
   const outcomes = stepsOf(run);
   const starts = stepStarts(run);
+  const worst = runWorstCase(run);
+  const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
+  // Steps and calls on one clock, the journal's: from the run's recorded start.
+  const offset = clockOffset(run, last);
   const steps: RunViewStep[] = [...outcomes].map(([key, outcome]) => {
     const path = JSON.parse(key) as JsonPath;
-    return { ...outcome, pointer: pointer(path), id: pathId(path), startedMs: starts.get(key) ?? null };
+    const at = pointer(path);
+    const id = pathId(path);
+    const start = starts.get(key);
+    const startedMs = start === undefined ? null : start + offset;
+    return { ...outcome, pointer: at, id, startedMs, worstCase: worst.steps.get(at) ?? null };
   });
-  const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
-  const skew = clockSkew(run, last);
   const calls: RunViewCall[] = run.calls
     .filter((call) => call.segment === last)
     .map((call) => ({
@@ -51,7 +58,7 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
       step: Array.isArray(call.path) ? pointer(call.path as JsonPath) : "",
       status: call.status,
       // The journal records a call's elapsed time when it begins (recorder.ts), on its own clock.
-      startedMs: Math.max(0, call.elapsedMs - skew),
+      startedMs: call.elapsedMs,
       durationMs: call.durationMs,
       error: call.error ?? null,
     }));
@@ -79,16 +86,19 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
     counters: counters(d),
     forks: run.forks,
     forkOf: run.forkOf,
+    worstCase: worst.run,
   };
 }
 
 /**
- * How far the journal's clock (a call's elapsedMs, the run's elapsedMs: from when the recorder
- * began) runs ahead of the run's events' clock (from the run's first step; the preflight comes
- * between). Both clocks end with the run, so the gap at the end is the gap: a finished run's
- * elapsed time less its last event's. Unknown while it runs (0).
+ * Where the run's clock (its events' elapsed_ms, from when it began to execute) starts on the
+ * journal's (its calls' and its own elapsed_ms, from the recording's start: preflight comes
+ * between), as the recorder wrote it (recorder.ts, clock_offset_ms). A run recorded before it
+ * did: when finished in one segment, the gap at the end (both clocks end with the run); else 0.
  */
-function clockSkew(run: RunDetail, segment: number): number {
+function clockOffset(run: RunDetail, segment: number): number {
+  const recorded = run.details["clock_offset_ms"];
+  if (typeof recorded === "number") return recorded;
   if (run.elapsedMs === null || run.segments > 1) return 0;
   let end = 0;
   for (const e of run.events) {
@@ -101,7 +111,7 @@ function clockSkew(run: RunDetail, segment: number): number {
 /** The summary fields of a run (what the Runs page lists), without its texts, events and calls. */
 function summaryOf(run: RunDetail): RunView["run"] {
   const { id, uid, origin, label, plan, planFile, status, stage, errorKind, startedAt, endedAt } = run;
-  const { elapsedMs, segments, mocked, forkOf } = run;
+  const { elapsedMs, segments, mocked, forkOf, usage } = run;
   return {
     id,
     uid,
@@ -118,6 +128,7 @@ function summaryOf(run: RunDetail): RunView["run"] {
     segments,
     mocked,
     forkOf,
+    ...(usage !== undefined ? { usage } : {}),
   };
 }
 

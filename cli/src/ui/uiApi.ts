@@ -10,8 +10,41 @@ export interface RunViewStep extends StepOutcome {
   readonly pointer: string;
   /** The graph's id of the step (its node's data-id). */
   readonly id: string;
-  /** When the step last started, ms from the run's start; null when it never started. */
+  /** When the step last started, ms from the run's recorded start (the journal's clock, as calls); null when it never started. */
   readonly startedMs: number | null;
+  /** A model step's worst case (all its runs at worst); null for other steps. */
+  readonly worstCase: StepWorstCase | null;
+}
+
+/** A model step's static worst case: its calls at worst times one call's bounds. */
+export interface StepWorstCase {
+  /** How many calls it may make at worst (a retry's attempts, ...). */
+  readonly runs: number;
+  readonly inputTokens: number;
+  /** null: no max_tokens bounds its output (see reason). */
+  readonly outputTokens: number | null;
+  /** In the run's currency; null when unknown (see reason). */
+  readonly cost: number | null;
+  readonly reason: string | null;
+}
+
+/**
+ * A run's static worst case in tokens and money, from its plan and host profile as recorded
+ * (runWorstCase.ts): a null figure is unknown, and its reason says why; never 0 for unknown.
+ */
+export interface RunWorstCase {
+  readonly currency: string;
+  /** Why there is no worst case at all (no plan text recorded, ...); null when there is one. */
+  readonly unknown: string | null;
+  /** How many model steps the plan has (0: it calls no model, tokens and money are 0). */
+  readonly modelSteps: number;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+  readonly tokensReason: string | null;
+  readonly cost: number | null;
+  readonly costReason: string | null;
+  /** The host profile's budget.max_cost, if it has one. */
+  readonly maxCost: number | null;
 }
 
 /** A model or tool call on the run's timeline. */
@@ -22,7 +55,7 @@ export interface RunViewCall {
   /** The step that made it (a pointer). */
   readonly step: string;
   readonly status: string;
-  /** When it started, ms from the run's start, and how long it took. */
+  /** When it started, ms from the run's recorded start (the clock steps are on), and how long it took. */
   readonly startedMs: number;
   readonly durationMs: number;
   readonly error: string | null;
@@ -51,6 +84,8 @@ export interface RunView {
   }[];
   readonly forks: readonly { readonly id: number; readonly step: string }[];
   readonly forkOf: RunFork | null;
+  /** Tokens and money at worst, beside `run.usage` (what its model calls spent). */
+  readonly worstCase: RunWorstCase;
 }
 
 /** The answer of /api/diff: the core's comparison (journal/runDiff.ts). */

@@ -80,8 +80,12 @@ if (testReport) {
   runPage(main, JSON.parse(exported.textContent ?? "{}") as RunView, true);
   main.dataset["ready"] = "run";
 } else {
-  window.addEventListener("hashchange", () => void draw());
-  void draw();
+  // Draws one after another: a change of the journal heard while a run's page is still being
+  // drawn (from rows read before it) is looked at once that draw is done, not lost.
+  let drawn = Promise.resolve();
+  const then = (next: () => Promise<void> | void) => (drawn = drawn.then(next, next));
+  window.addEventListener("hashchange", () => void then(() => draw()));
+  void then(() => draw());
   const events = new EventSource("/api/events");
   events.addEventListener("runs", () => {
     live.textContent = `Journal changed at ${new Date().toLocaleTimeString()}`;
@@ -91,6 +95,7 @@ if (testReport) {
     else if (page === "approvals") void refreshApprovals(main);
     else if (page === "fleet") void draw(true);
     // A run still running is drawn again as its steps are recorded.
-    else if (page === "run" && main.dataset["status"] === "running") void draw(true);
+    else if (page === "run")
+      void then(() => (route().page === "run" && main.dataset["status"] === "running" ? draw(true) : undefined));
   });
 }

@@ -169,19 +169,31 @@ function stepsSection(view: RunView, file: string): HTMLElement {
         : "",
   ]);
   // Tokens and money, once the journal records them (recordedSteps.ts' StepUsage): a column of their own.
-  const usage = view.steps.some((step) => step.usage !== null);
+  const usage = view.steps.some((step) => step.usage !== null || step.worstCase !== null);
+  const currency = view.worstCase.currency;
   if (usage)
     rows.forEach((row, i) => {
-      const spent = view.steps[i]?.usage;
+      const step = view.steps[i];
+      const spent = step?.usage;
       row.push(
         spent
-          ? `${spent.inputTokens} in, ${spent.outputTokens} out${spent.cost === null ? "" : `, ${spent.cost} ${view.run.usage?.currency ?? ""}`.trimEnd()}${spent.estimated ? " (~)" : ""}`
+          ? `${spent.inputTokens} in, ${spent.outputTokens} out${spent.cost === null ? "" : `, ${spent.cost} ${view.run.usage?.currency ?? currency}`}${spent.estimated ? " (~)" : ""}`
           : "",
+        step ? stepWorstText(step, currency) : "",
       );
     });
   const steps = table(
     "Each step: how it ended, where it is, what it bound or why it failed",
-    ["Step", "Operation", "Status", "Attempts", "Time", "At", "Value or error", ...(usage ? ["Tokens and cost"] : [])],
+    [
+      "Step",
+      "Operation",
+      "Status",
+      "Attempts",
+      "Time",
+      "At",
+      "Value or error",
+      ...(usage ? ["Tokens and cost", "Worst case"] : []),
+    ],
     rows,
   );
   view.steps.forEach((step, i) => {
@@ -230,13 +242,63 @@ function failedSection(view: RunView): HTMLElement | undefined {
 
 function countersSection(view: RunView): HTMLElement {
   const cell = (value: number | null) => (value === null ? "–" : String(value));
-  const rows = view.counters.map((c) => [c.name.replace(/_/g, " "), cell(c.spent), cell(c.estimate), cell(c.budget)]);
+  const rows: string[][] = view.counters.map((c) => [
+    c.name.replace(/_/g, " "),
+    cell(c.spent),
+    cell(c.estimate),
+    cell(c.budget),
+  ]);
+  rows.push(...moneyRows(view));
+  const worst = view.worstCase;
   return h(
     "section",
     { "aria-labelledby": "spent-h" },
     h("h2", { id: "spent-h" }, "Spent"),
     table("Spent against the static worst case and the budget", ["Counter", "Spent", "Worst case", "Budget"], rows),
+    worst.unknown !== null
+      ? h("p", { class: "muted" }, `The worst case in tokens and money is unknown: ${worst.unknown}.`)
+      : null,
   );
+}
+
+/**
+ * Tokens and money spent (the run's model calls, as `runs show` sums them) against the worst case
+ * recomputed from the plan and host profile the run recorded; "unknown (why)" where a figure has none.
+ */
+function moneyRows(view: RunView): string[][] {
+  const worst = view.worstCase;
+  const usage = view.run.usage;
+  if (worst.modelSteps === 0 && usage === undefined) return [];
+  const mark = usage?.estimated ? "~" : "";
+  const known = (value: number | null, reason: string | null, text = String(value)) =>
+    value === null ? `unknown (${reason ?? "no figure"})` : text;
+  const money = (amount: number) => `${amount} ${worst.currency}`;
+  const spentMoney = () => {
+    if (usage === undefined) return money(0);
+    if (usage.unpriced === 0) return money(usage.cost ?? 0);
+    const calls = `${usage.unpriced} unpriced call${usage.unpriced === 1 ? "" : "s"}`;
+    return `unknown (${usage.cost === null ? calls : `${money(usage.cost)} + ${calls}`})`;
+  };
+  return [
+    ["input tokens", `${mark}${usage?.inputTokens ?? 0}`, known(worst.inputTokens, worst.tokensReason), "–"],
+    ["output tokens", `${mark}${usage?.outputTokens ?? 0}`, known(worst.outputTokens, worst.tokensReason), "–"],
+    [
+      "cost",
+      spentMoney(),
+      known(worst.cost, worst.costReason, money(worst.cost ?? 0)),
+      worst.maxCost === null ? "–" : money(worst.maxCost),
+    ],
+  ];
+}
+
+/** A model step's worst case in the steps' table: "1 call, at most 10+10 tokens and 2 EUR". */
+function stepWorstText(step: RunViewStep, currency: string): string {
+  const worst = step.worstCase;
+  if (worst === null) return "";
+  const calls = `${worst.runs} call${worst.runs === 1 ? "" : "s"}`;
+  const tokens = `${worst.inputTokens}+${worst.outputTokens === null ? "?" : worst.outputTokens} tokens`;
+  if (worst.cost === null) return `${calls}, at most ${tokens}; cost unknown (${worst.reason ?? "no figure"})`;
+  return `${calls}, at most ${tokens} and ${worst.cost} ${currency}`;
 }
 
 function planTextSection(text: string, file: string): HTMLElement {

@@ -1,5 +1,6 @@
-// The Runs page: every run of the journal, newest first, filtered by plan, status, origin and
-// time and searched, redrawn when the journal changes (the event stream in app.ts).
+// The Runs page: every run of the journal, newest first, filtered by plan, status, origin, time
+// and cost and searched, redrawn when the journal changes (the event stream in app.ts). The
+// filters live in the address (#/runs?status=failed&max_cost=0.5), so a filtered list can be shared.
 
 import type { RunSummary } from "@rlm-plan/core/journal";
 import { getJson } from "./api";
@@ -41,7 +42,7 @@ export async function runsPage(main: HTMLElement, query: URLSearchParams): Promi
     }
     form.append(field(filter.label, select));
   }
-  form.append(h("button", { type: "submit" }, "Filter"));
+  form.append(costFilter(query), h("button", { type: "submit" }, "Filter"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const params = new URLSearchParams();
@@ -62,7 +63,7 @@ export async function refreshRuns(main: HTMLElement, query: URLSearchParams): Pr
 
 async function drawList(list: HTMLElement, query: URLSearchParams): Promise<void> {
   const params = new URLSearchParams();
-  for (const name of ["q", "plan", "status", "origin", "since"]) {
+  for (const name of ["q", "plan", "status", "origin", "since", "min_cost", "max_cost", "unknown_cost"]) {
     const value = query.get(name);
     if (value) params.set(name, value);
   }
@@ -103,16 +104,10 @@ async function drawList(list: HTMLElement, query: URLSearchParams): Promise<void
   ]);
   // Tokens and money as `runs list` shows them: a column once a listed run called a model.
   const spent = runs.some((run) => run.usage !== undefined);
-  if (spent)
-    rows.forEach((row, i) => {
-      const usage = runs[i]?.usage;
-      const mark = usage?.estimated ? "~" : "";
-      row.push(
-        usage === undefined
-          ? ""
-          : `${mark}${usage.inputTokens}+${usage.outputTokens}${usage.cost === null ? "" : `, ${usage.cost} ${usage.currency ?? ""}`.trimEnd()}`,
-      );
-    });
+  if (spent) rows.forEach((row, i) => row.push(usageText(runs[i]?.usage)));
+  // The form beside the list names the currency its cost bounds are in.
+  const unit = list.parentElement?.querySelector(".cost-unit");
+  if (unit) unit.textContent = currencyNote(runs);
   fill(
     list,
     table(
@@ -121,4 +116,60 @@ async function drawList(list: HTMLElement, query: URLSearchParams): Promise<void
       rows,
     ),
   );
+}
+
+/**
+ * The cost bounds: amounts in the runs' currency, as the column shows them. A run whose model
+ * calls were not all priced has no known cost (the server's rule, journal/queries.ts' runCost):
+ * a bound leaves it out unless "keep" is ticked; a run that called no model cost 0.
+ */
+function costFilter(query: URLSearchParams): HTMLElement {
+  const amount = (name: string, label: string) =>
+    h(
+      "label",
+      {},
+      h("span", {}, label),
+      h("input", {
+        type: "number",
+        name,
+        min: "0",
+        step: "any",
+        inputmode: "decimal",
+        class: "amount",
+        value: query.get(name) ?? "",
+        "aria-describedby": "cost-note",
+      }),
+    );
+  const keep = h("input", { type: "checkbox", name: "unknown_cost", value: "keep", "aria-describedby": "cost-note" });
+  keep.checked = query.get("unknown_cost") === "keep";
+  return h(
+    "fieldset",
+    { class: "cost-filter" },
+    h("legend", {}, "Cost ", h("span", { class: "cost-unit" })),
+    amount("min_cost", "At least"),
+    amount("max_cost", "At most"),
+    h("label", { class: "check" }, keep, h("span", {}, "keep runs of unknown cost")),
+    h(
+      "p",
+      { id: "cost-note", class: "muted note" },
+      "A run with an unpriced model call has no known cost: a bound leaves it out unless kept. A run with no model call cost 0.",
+    ),
+  );
+}
+
+/** The currency the listed runs were priced in ("in EUR"), or that each has its own. */
+function currencyNote(runs: readonly RunSummary[]): string {
+  const currencies = [...new Set(runs.flatMap((run) => (run.usage?.currency ? [run.usage.currency] : [])))];
+  if (currencies.length === 0) return "";
+  return currencies.length === 1 ? `(in ${currencies[0]})` : "(in each run's own currency)";
+}
+
+/** A run's tokens and money: "~21+19, 4 EUR"; a cost that is not known says so, and why. */
+function usageText(usage: RunSummary["usage"]): string {
+  if (usage === undefined) return "no model call";
+  const tokens = `${usage.estimated ? "~" : ""}${usage.inputTokens}+${usage.outputTokens}`;
+  const money = (amount: number) => `${amount} ${usage.currency ?? ""}`.trimEnd();
+  if (usage.unpriced === 0) return `${tokens}, ${money(usage.cost ?? 0)}`;
+  const calls = `${usage.unpriced} unpriced call${usage.unpriced === 1 ? "" : "s"}`;
+  return `${tokens}, cost unknown (${usage.cost === null ? calls : `${money(usage.cost)} + ${calls}`})`;
 }

@@ -5,6 +5,7 @@ import { basename } from "node:path";
 import type { JsonObject, JsonValue } from "../json";
 import { roundMoney } from "../plan/modelCost";
 import { verdictOf, type CaseVerdict } from "./caseVerdicts";
+import { costWithin, type CostRange } from "./runCost";
 import { processAlive } from "./liveness";
 import { CALL_COLUMNS, EVENT_COLUMNS, RUN_COLUMNS, type CallRow, type EventRow, type RunRow } from "./rows";
 import type { JournalStore } from "./journalStore";
@@ -68,6 +69,8 @@ export interface RunFilter {
   readonly label?: string;
   /** Runs started at or after this time (ms since the epoch). */
   readonly since?: number;
+  /** Runs whose model calls cost within these bounds (runCost), in each run's own currency. */
+  readonly cost?: CostRange;
   /** At most this many, newest first. */
   readonly limit?: number;
 }
@@ -169,8 +172,9 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
     where.push("started_at >= @since");
     params["since"] = filter.since;
   }
-  // Running and interrupted are told apart after reading: only then can a limit on them apply.
-  const late = filter.status === "running" || filter.status === "interrupted";
+  // Running and interrupted are told apart after reading, and a cost is summed with the row: only
+  // then can a limit on them apply.
+  const late = filter.status === "running" || filter.status === "interrupted" || filter.cost !== undefined;
   if (filter.limit !== undefined && !late) params["limit"] = filter.limit;
   const sql = `${LIST_SQL} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC${
     "limit" in params ? " LIMIT @limit" : ""
@@ -180,7 +184,7 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
   for (const row of rows) {
     const status = row[5] === "running" && !processAlive(row[13], row[14], row[16]) ? "interrupted" : row[5];
     if (filter.status !== undefined && status !== filter.status) continue;
-    out.push({
+    const run: RunSummary = {
       id: row[0],
       uid: row[1],
       origin: row[2],
@@ -198,7 +202,9 @@ export function listRuns(store: JournalStore, filter: RunFilter = {}): RunSummar
       forkOf: forkOf(row[17], row[18]),
       ...usageOf(row[19]),
       ...verdictOf(row[20]),
-    });
+    };
+    if (filter.cost !== undefined && !costWithin(run, filter.cost)) continue;
+    out.push(run);
     if (filter.limit !== undefined && out.length >= filter.limit) break;
   }
   return out;

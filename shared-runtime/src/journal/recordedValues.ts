@@ -3,7 +3,7 @@
 
 import type { JsonObject } from "../json";
 import { callUsage } from "../plan/modelCost";
-import type { ModelCall, ObservedReport } from "../run/observer";
+import type { ModelCall, ObservedReport, RunStart } from "../run/observer";
 import type { CallRow } from "./rows";
 import { jsonByteLength } from "../run/outputMeasure";
 import { RECORDED_TEXT_LIMIT } from "./requestKey";
@@ -27,6 +27,19 @@ export function replyText(reply: unknown): string | undefined {
 /** A budget or estimate as plain JSON (counts beyond 2^53 stay exact through exactJsonText). */
 export function countsJson(value: object): JsonObject {
   return { ...(value as JsonObject) };
+}
+
+/**
+ * What a run's details say of its start: the estimate and budget, and where its clock (its
+ * events' elapsed_ms) starts on the journal's (calls' and the run's elapsed_ms, counted from
+ * `recordingBegun`, performance.now() time), so that views draw steps and calls on one clock.
+ */
+export function startDetails(start: RunStart, recordingBegun: number): JsonObject {
+  return {
+    estimate: countsJson(start.estimate),
+    budget: countsJson(start.budget),
+    clock_offset_ms: Math.max(0, Math.round(start.clockStart - recordingBegun)),
+  };
 }
 
 /** What the run used of each budget counter. */

@@ -16,7 +16,7 @@ import { APPROVAL_KINDS, RunFailure, safeErrorText } from "../run/errors";
 import type { CallInterceptor, ObservedReport, RunObserver, RunStart } from "../run/observer";
 import type { SecretMask } from "../mask/secretMask";
 import { callIdentity, digestOf, holdsHandle } from "./requestKey";
-import { countsJson, NO_USAGE, omittedReply, replyText, spent, usageColumns } from "./recordedValues";
+import { countsJson, NO_USAGE, omittedReply, replyText, spent, startDetails, usageColumns } from "./recordedValues";
 import { processIdentity } from "./liveness";
 import { ReplayBook, type ResumePoint } from "./replay";
 import {
@@ -176,7 +176,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
   }
 
   started(start: RunStart): void {
-    this.details = { ...this.details, estimate: countsJson(start.estimate), budget: countsJson(start.budget) };
+    this.details = { ...this.details, ...startDetails(start, this.begun) };
     this.run.mocked = start.mocked ? 1 : 0;
     // Written with the run's first step (nothing outside the process has happened yet).
     this.runDirty = true;

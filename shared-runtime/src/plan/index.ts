@@ -12,7 +12,16 @@ export * from "./costRows";
 export * from "./count";
 export * from "./estimate";
 export * from "./modelCost";
-export { planMoney, staticInputBound, stepMoney } from "./planMoney";
+export {
+  modelStepBounds,
+  planMoney,
+  planTokenBound,
+  staticInputBound,
+  stepMoney,
+  type CallBound,
+  type ModelStepBound,
+  type TokenEstimate,
+} from "./planMoney";
 export * from "./problems";
 export { builtinOf, DEFAULT_DATA_LIMITS, type DataLimits } from "./dataLimits";
 export { argumentKeys } from "./toolArgumentChecks";

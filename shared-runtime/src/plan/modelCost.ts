@@ -65,9 +65,13 @@ export function unpricedReason(
   maxTokens: number | undefined,
 ): string | undefined {
   if (!costing?.price) return `provider ${JSON.stringify(provider)} has no price in the host profile`;
-  if (maxTokens === undefined)
-    return `provider ${JSON.stringify(provider)} has no max_tokens (set it on the step or the provider's maxTokens)`;
+  if (maxTokens === undefined) return unboundedReason(provider);
   return undefined;
+}
+
+/** Why a call's output tokens have no bound. */
+export function unboundedReason(provider: string): string {
+  return `provider ${JSON.stringify(provider)} has no max_tokens (set it on the step or the provider's maxTokens)`;
 }
 
 /** One call's worst case: its input bound and max_tokens at the price; undefined when either is unknown. */

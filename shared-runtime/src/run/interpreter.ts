@@ -48,6 +48,11 @@ export interface ExecuteOptions extends PauseHooks, ReportOptions {
   /** Run time spent before this execution (a resumed run's earlier part): the time limit counts it. */
   readonly elapsedBeforeMs?: number;
   /**
+   * When the run's clock starts (performance.now() time; now when absent): startRun tells its
+   * observers the same instant, so the journal puts the events' times on its own clock exactly.
+   */
+  readonly clockStart?: number;
+  /**
    * Bindings given new values just before the step at `at` first runs (a fork's `--set`, and its
    * parent forks'): that step and the ones after see these values instead of what the run bound.
    */
@@ -128,7 +133,7 @@ class Run implements HostStepRun<Frame>, BlockStepRun {
     this.timeLimit = budget.time_limit;
     this.maxParallel = budget.max_parallel;
     this.lazyInputs = new LazyInputs(host.lazyInputs, this.inputs);
-    this.started = performance.now() - Math.max(0, options.elapsedBeforeMs ?? 0);
+    this.started = (options.clockStart ?? performance.now()) - Math.max(0, options.elapsedBeforeMs ?? 0);
     for (const rebind of options.rebind ?? []) this.rebinds.set(pointer(rebind.at), rebind);
   }
 

@@ -51,6 +51,11 @@ export interface RunStart {
   readonly budget: Budget;
   readonly estimate: Estimate;
   readonly mocked: boolean;
+  /**
+   * When the run's clock started, in performance.now() time: its events' elapsed_ms count from
+   * here (less a resumed run's earlier part).
+   */
+  readonly clockStart: number;
 }
 
 export interface RunObserver {

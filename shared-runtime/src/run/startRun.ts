@@ -57,15 +57,20 @@ async function run(
       const cancelled: PlanError = { phase: "execute", kind: "cancelled", message: "the run was cancelled" };
       return { outcome: notRun(cancelled, budget), stage: "execute", mocked, validated, budget, ...servers };
     }
-    for (const observer of options.observers ?? [])
-      quietly(() => observer.started?.({ validated, budget, estimate: estimatePlan(validated.plan), mocked }));
     const rangeOf = document ? stepRanges(document, validated.plan) : undefined;
     const parallel = options.parallel ?? built.parallel;
     const maxCost = options.maxCost ?? built.maxCost;
+    const estimate = estimatePlan(validated.plan);
+    // One instant for the run's clock and for its observers: the journal times its calls from
+    // its own start and places the events' times (from this one) exactly beside them.
+    const clockStart = performance.now();
+    for (const observer of options.observers ?? [])
+      quietly(() => observer.started?.({ validated, budget, estimate, mocked, clockStart }));
     const outcome = await executePlan(validated, built.host, {
       ...options,
       ...(parallel ? { parallel } : {}),
       ...(maxCost !== undefined ? { maxCost } : {}),
+      clockStart,
       signal,
       ...(rangeOf && !options.rangeOf ? { rangeOf } : {}),
     });
