@@ -8,7 +8,7 @@ import { buildPlanGraph, pathId } from "@rlm-plan/core/graph";
 import { pointer, type JsonPath } from "@rlm-plan/core/json";
 import { runDetail, stepsOf, stepStarts, type JournalStore, type RunDetail } from "@rlm-plan/core/journal";
 import type { StepOutcome } from "@rlm-plan/core/journal";
-import { runWorstCase } from "./runWorstCase";
+import { recordedWorstCase } from "@rlm-plan/core/session";
 import type { RunView, RunViewCall, RunViewStep } from "./uiApi";
 
 /**
@@ -37,7 +37,7 @@ export async function runView(store: JournalStore, id: number): Promise<RunView 
 export async function viewOf(run: RunDetail): Promise<RunView> {
   const outcomes = stepsOf(run);
   const starts = stepStarts(run);
-  const worst = runWorstCase(run);
+  const worst = recordedWorstCase(run);
   const last = run.events.reduce((max, e) => Math.max(max, e.segment), 1);
   // Steps and calls on one clock, the journal's: from the run's recorded start.
   const offset = clockOffset(run, last);

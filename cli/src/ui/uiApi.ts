@@ -3,6 +3,9 @@
 // the browser bundle takes nothing of Node from here.
 
 import type { RunDiff, RunFork, RunSummary, StepOutcome } from "@rlm-plan/core/journal";
+import type { RunWorstCase, StepWorstCase } from "@rlm-plan/core/session";
+
+export type { RunWorstCase, StepWorstCase };
 
 /** A step of a run as its page shows it: the core's outcome (recordedSteps.ts) with its place in time. */
 export interface RunViewStep extends StepOutcome {
@@ -14,37 +17,6 @@ export interface RunViewStep extends StepOutcome {
   readonly startedMs: number | null;
   /** A model step's worst case (all its runs at worst); null for other steps. */
   readonly worstCase: StepWorstCase | null;
-}
-
-/** A model step's static worst case: its calls at worst times one call's bounds. */
-export interface StepWorstCase {
-  /** How many calls it may make at worst (a retry's attempts, ...). */
-  readonly runs: number;
-  readonly inputTokens: number;
-  /** null: no max_tokens bounds its output (see reason). */
-  readonly outputTokens: number | null;
-  /** In the run's currency; null when unknown (see reason). */
-  readonly cost: number | null;
-  readonly reason: string | null;
-}
-
-/**
- * A run's static worst case in tokens and money, from its plan and host profile as recorded
- * (runWorstCase.ts): a null figure is unknown, and its reason says why; never 0 for unknown.
- */
-export interface RunWorstCase {
-  readonly currency: string;
-  /** Why there is no worst case at all (no plan text recorded, ...); null when there is one. */
-  readonly unknown: string | null;
-  /** How many model steps the plan has (0: it calls no model, tokens and money are 0). */
-  readonly modelSteps: number;
-  readonly inputTokens: number | null;
-  readonly outputTokens: number | null;
-  readonly tokensReason: string | null;
-  readonly cost: number | null;
-  readonly costReason: string | null;
-  /** The host profile's budget.max_cost, if it has one. */
-  readonly maxCost: number | null;
 }
 
 /** A model or tool call on the run's timeline. */

@@ -1,25 +1,51 @@
-// A recorded run's static worst case in tokens and money, for its page and its HTML export: the
-// plan's text and host profile as the journal recorded them, read through the session's door
-// (readHostProfile, analysisPolicy) and estimated by the core's rules (analyzePlanText's money,
-// as `rlm-plan estimate` has it; modelStepBounds for tokens and each model step), under the budget
-// the run recorded. A figure that cannot be known comes with its reason, never as 0.
+// A recorded run's static worst case in tokens and money, for the run browser's run page and the
+// HTML export: the plan's text and host profile as the journal recorded them, read as a session
+// reads them (readHostProfile, analysisPolicy) and estimated by the core's rules (the analysis's
+// money, as `rlm-plan estimate` has it; modelStepBounds for tokens and each model step), under the
+// budget the run recorded. A figure that cannot be known comes with its reason, never as 0.
 
-import { analyzePlanText, type AnalysisPolicy } from "@rlm-plan/core/analysis";
-import type { RunDetail } from "@rlm-plan/core/journal";
-import { pointer } from "@rlm-plan/core/json";
-import {
-  DEFAULT_CURRENCY,
-  modelStepBounds,
-  planTokenBound,
-  roundMoney,
-  type Budget,
-  type CostPolicy,
-} from "@rlm-plan/core/plan";
-import { analysisPolicy, readHostProfile } from "@rlm-plan/core/session";
-import type { RunWorstCase, StepWorstCase } from "./uiApi";
+import { analyzePlanText, type AnalysisPolicy } from "../analysis";
+import type { RunDetail } from "../journal/queries";
+import { pointer } from "../json";
+import type { Budget } from "../plan/budget";
+import { DEFAULT_CURRENCY, roundMoney, type CostPolicy } from "../plan/modelCost";
+import { modelStepBounds, planTokenBound } from "../plan/planMoney";
+import { analysisPolicy } from "./analysisPolicy";
+import { readHostProfile } from "./hostProfiles";
+
+/** A model step's static worst case: its calls at worst times one call's bounds. */
+export interface StepWorstCase {
+  /** How many calls it may make at worst (a retry's attempts, ...). */
+  readonly runs: number;
+  readonly inputTokens: number;
+  /** null: no max_tokens bounds its output (see reason). */
+  readonly outputTokens: number | null;
+  /** In the run's currency; null when unknown (see reason). */
+  readonly cost: number | null;
+  readonly reason: string | null;
+}
+
+/**
+ * A run's static worst case in tokens and money, from its plan and host profile as recorded: a
+ * null figure is unknown, and its reason says why; never 0 for unknown.
+ */
+export interface RunWorstCase {
+  readonly currency: string;
+  /** Why there is no worst case at all (no plan text recorded, ...); null when there is one. */
+  readonly unknown: string | null;
+  /** How many model steps the plan has (0: it calls no model, tokens and money are 0). */
+  readonly modelSteps: number;
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+  readonly tokensReason: string | null;
+  readonly cost: number | null;
+  readonly costReason: string | null;
+  /** The host profile's budget.max_cost, if it has one. */
+  readonly maxCost: number | null;
+}
 
 /** The run's worst case, and each model step's (by pointer). */
-export function runWorstCase(run: RunDetail): {
+export function recordedWorstCase(run: RunDetail): {
   readonly run: RunWorstCase;
   readonly steps: ReadonlyMap<string, StepWorstCase>;
 } {
