@@ -5,7 +5,7 @@
 // so a helper that left the group with `setsid` goes as well. Every group still running when
 // this process exits, however it exits, gets SIGKILL from the exit hook below.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cgroupPids, killCgroup, removeCgroup } from "./toolCgroup";
 
 /** How long SIGTERM has to work before SIGKILL. */
@@ -95,9 +95,20 @@ export class ProcessGroup {
   }
 }
 
-/** The groups of one host's tools that may still run, so a host can be closed cleanly. */
+/** Something started ahead of need (a sandbox held ready for a tool's next call). */
+export interface Spare {
+  /** Ends it at once (nothing in it has started work); resolves when it and its cgroups are gone. */
+  discard(): Promise<void>;
+}
+
+/**
+ * The groups of one host's tools that may still run, and its spares, so a host can be closed
+ * cleanly. Once closing, it takes no more spares: nothing is started ahead for a host that ends.
+ */
 export class ProcessTracker {
   private readonly groups = new Set<ProcessGroup>();
+  private readonly spares = new Set<Spare>();
+  private closing = false;
 
   add(group: ProcessGroup): void {
     this.groups.add(group);
@@ -107,15 +118,38 @@ export class ProcessTracker {
     this.groups.delete(group);
   }
 
-  /** SIGKILL to every group still tracked, without waiting: for a process about to exit. */
+  /** Keeps `spare` until it is dropped or the tracker closes; false (keep nothing) once closing. */
+  keepSpare(spare: Spare): boolean {
+    if (this.closing) return false;
+    this.spares.add(spare);
+    return true;
+  }
+
+  dropSpare(spare: Spare): void {
+    this.spares.delete(spare);
+  }
+
+  /** SIGKILL to every group still tracked and every spare, without waiting: for a process about to exit. */
   killAllNow(): void {
+    this.closing = true;
+    for (const spare of this.takeSpares()) void spare.discard();
     for (const group of this.groups) group.killNow();
   }
 
-  /** Kills every group still tracked and waits until none runs. */
+  /** Kills every group still tracked and every spare, and waits until none runs. */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.groups].map((group) => group.terminate()));
+    this.closing = true;
+    await Promise.all([
+      ...this.takeSpares().map((spare) => spare.discard()),
+      ...[...this.groups].map((group) => group.terminate()),
+    ]);
     this.groups.clear();
+  }
+
+  private takeSpares(): Spare[] {
+    const spares = [...this.spares];
+    this.spares.clear();
+    return spares;
   }
 }
 
@@ -151,7 +185,9 @@ const HAS_PROC = (() => {
  * processes do only every few seconds. Elsewhere, signal 0 to the group tells.
  */
 export function groupRunning(pgid: number): boolean {
-  if (!HAS_PROC) return signalReaches(-pgid);
+  const reached = signalReaches(-pgid);
+  // No member at all, not even a zombie (the usual case once a call is over): nothing to scan.
+  if (!HAS_PROC || !reached) return reached;
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -192,10 +228,22 @@ export function processStartTicks(pid: number): string | undefined {
 }
 
 /**
- * The pids whose parent is `pid`, from one scan of /proc (kernels without CONFIG_PROC_CHILDREN
- * have no /proc/PID/task/TID/children); empty without /proc.
+ * The pids whose parent is `pid`: from its children file (Linux 3.5+ with CONFIG_PROC_CHILDREN,
+ * a hundredth of a millisecond) where the kernel has one, else from one scan of /proc (milliseconds);
+ * empty without /proc.
  */
 export function childPids(pid: number): number[] {
+  if (HAS_CHILDREN_FILE) {
+    try {
+      // The main thread's children: bubblewrap, the one caller, clones from its main thread.
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+        .split(" ")
+        .filter((entry) => entry.trim() !== "")
+        .map(Number);
+    } catch {
+      return [];
+    }
+  }
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -209,6 +257,8 @@ export function childPids(pid: number): number[] {
   }
   return children;
 }
+
+const HAS_CHILDREN_FILE = HAS_PROC && existsSync(`/proc/self/task/${process.pid}/children`);
 
 function procStat(pid: number): { state: string; ppid: number; pgrp: number; start: string } | undefined {
   let text: string;

@@ -5,6 +5,7 @@
 // process group is the limit, and a tool that calls `setsid` can escape it (see ARCHITECTURE.md).
 
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 let cachedRoot: string | null | undefined;
@@ -52,6 +53,19 @@ let counter = 0;
 export function joinCgroup(folder: string, pid: number): boolean {
   try {
     writeFileSync(join(folder, "cgroup.procs"), `${pid}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * joinCgroup off the event loop: the first move after a quiet spell waits for the kernel (an RCU
+ * grace period, 5 to 20 ms), time a runtime serving other calls should not spend blocked.
+ */
+export async function joinCgroupLater(folder: string, pid: number): Promise<boolean> {
+  try {
+    await writeFile(join(folder, "cgroup.procs"), `${pid}\n`);
     return true;
   } catch {
     return false;
