@@ -185,8 +185,8 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
       child.stdout?.destroy();
       child.stderr?.destroy();
       const done = () => {
-        if (group) tracker?.delete(group);
-        group?.release();
+        // Tracked until its cgroup folder is gone, so that closing the host waits for that too.
+        if (group) void group.release().then(() => tracker?.delete(group));
         if ("error" in result) rejectPromise(new Error(result.error));
         else resolvePromise(result.value);
       };

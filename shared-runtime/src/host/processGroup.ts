@@ -6,7 +6,7 @@
 // this process exits, however it exits, gets SIGKILL from the exit hook below.
 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { cgroupPids, killCgroup, removeCgroup } from "./toolCgroup";
+import { cgroupPids, killCgroup, killCgroupLater, removeCgroup, removeCgroupLater, signalCgroup } from "./toolCgroup";
 
 /** How long SIGTERM has to work before SIGKILL. */
 export const KILL_GRACE_MS = 500;
@@ -18,7 +18,7 @@ let exitHookInstalled = false;
 
 /** SIGKILL to every tool group (and cgroup) this process started that may still run. */
 export function killAllGroupsNow(): void {
-  for (const group of LIVE) group.killNow();
+  for (const group of LIVE) group.killNow({ exiting: true });
 }
 
 export class ProcessGroup {
@@ -43,19 +43,15 @@ export class ProcessGroup {
     return running;
   }
 
-  /** Done with the group (the call settled): its cgroup folder goes once nothing is in it. */
-  release(): void {
-    if (this.cgroup === undefined) {
-      LIVE.delete(this);
-      return;
-    }
+  /**
+   * Done with the group (the call settled): its cgroup folder goes once nothing is in it (tried
+   * again for a while, without keeping the process alive). Resolves when it is gone, or given up.
+   */
+  async release(): Promise<void> {
     const cgroup = this.cgroup;
-    let tries = 0;
-    const attempt = () => {
-      if (removeCgroup(cgroup) || ++tries > 20) LIVE.delete(this);
-      else setTimeout(attempt, 100).unref();
-    };
-    attempt();
+    for (let tries = 0; cgroup !== undefined && !(await removeCgroupLater(cgroup)) && tries < 20; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100).unref());
+    LIVE.delete(this);
   }
 
   private forget(): void {
@@ -72,11 +68,17 @@ export class ProcessGroup {
     return this.terminating;
   }
 
-  /** SIGKILL now, for leftovers of a tool that already exited. */
-  killNow(): void {
+  /**
+   * SIGKILL now, for leftovers of a tool that already exited. The cgroup folder is left to
+   * release(), unless the process is `exiting`: then it is removed before this returns.
+   */
+  killNow(options: { exiting?: boolean } = {}): void {
     if (!this.running()) return;
     signalGroup(this.pgid, "SIGKILL");
-    if (this.cgroup !== undefined) killCgroup(this.cgroup);
+    if (this.cgroup === undefined) return;
+    // Waiting here would hold the event loop (a sandbox's init often leaves a moment after).
+    if (options.exiting) killCgroup(this.cgroup);
+    else signalCgroup(this.cgroup);
   }
 
   private async kill(): Promise<void> {
@@ -133,16 +135,19 @@ export class ProcessTracker {
   killAllNow(): void {
     this.closing = true;
     for (const spare of this.takeSpares()) void spare.discard();
-    for (const group of this.groups) group.killNow();
+    for (const group of this.groups) group.killNow({ exiting: true });
   }
 
-  /** Kills every group still tracked and every spare, and waits until none runs. */
+  /** Kills every group still tracked and every spare, and waits until none runs and their cgroups are gone. */
   async closeAll(): Promise<void> {
     this.closing = true;
-    await Promise.all([
-      ...this.takeSpares().map((spare) => spare.discard()),
-      ...[...this.groups].map((group) => group.terminate()),
-    ]);
+    const ended = async (group: ProcessGroup) => {
+      await group.terminate();
+      // release() tries again on timers that do not keep the process alive: this waits.
+      if (group.cgroup !== undefined) await killCgroupLater(group.cgroup);
+      await group.release();
+    };
+    await Promise.all([...this.takeSpares().map((spare) => spare.discard()), ...[...this.groups].map(ended)]);
     this.groups.clear();
   }
 

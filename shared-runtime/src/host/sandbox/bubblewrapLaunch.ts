@@ -18,7 +18,14 @@ import { readdirSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { join } from "node:path";
 import { childPids, ProcessGroup, processState } from "../processGroup";
-import { cgroupPids, cgroupRoot, createToolCgroup, joinCgroupLater, killCgroup, removeCgroup } from "../toolCgroup";
+import {
+  cgroupPids,
+  cgroupRoot,
+  createToolCgroup,
+  joinCgroupLater,
+  killCgroupLater,
+  removeCgroup,
+} from "../toolCgroup";
 import { cgroupV1Parent, createCgroupV1, killedForMemory, limitCgroupV2, type ToolLimits } from "./resourceLimits";
 
 /** The descriptor bubblewrap waits on before it starts the tool. */
@@ -107,9 +114,8 @@ export function holdBubblewrap(
         const status = bubblewrapStatus(code, signal);
         if (status.signal === "SIGKILL" && state.memoryFolder !== undefined && killedForMemory(state.memoryFolder))
           memoryLimitHit = options.limits.memoryBytes;
-        // Empty once bubblewrap is gone (its PID namespace ended with it): removing is immediate.
-        for (const folder of state.v1Folders) if (!removeCgroup(folder)) killCgroup(folder);
-        resolve();
+        // Empty once bubblewrap's init has followed it (its PID namespace ends with it).
+        void Promise.all(state.v1Folders.map(killCgroupLater)).then(() => resolve());
       };
       // Exited while still being moved (it failed, or was killed, before the tool started).
       if (state.done) finish();
@@ -123,11 +129,12 @@ export function holdBubblewrap(
     gone,
     alive: () => state.members.every((member) => processState(member) === "running"),
     release: () => void confined.then(() => block?.end("1")),
-    discard: () => {
+    discard: async () => {
       for (const stream of child.stdio) stream?.destroy();
       group.killNow();
-      group.release();
-      return gone;
+      // Waited for (a release alone would not keep the runtime alive until the folder goes).
+      if (cgroup !== undefined) await killCgroupLater(cgroup);
+      await Promise.all([group.release(), gone]);
     },
   };
 }
