@@ -20,7 +20,7 @@ import type { ProcessTracker, Spare } from "../processGroup";
 import type { HeldBubblewrap } from "./bubblewrapLaunch";
 
 /** How long a spare waits for its tool's next call before it is ended. */
-export const SPARE_IDLE_MS = 5_000;
+const SPARE_IDLE_MS = 5_000;
 
 interface Held extends Spare {
   readonly key: string;
