@@ -1,8 +1,8 @@
 // The spare sandbox of a command tool (host/sandbox/spareSandbox.ts), seen from outside as
 // processes and cgroup folders: after a call, one bubblewrap waits, held before its tool starts;
-// the next call of the same launch runs in it; a launch that changed, a spare that died, or a
-// `writes` folder replaced since gets a fresh sandbox instead; cancelling and closing leave
-// nothing behind.
+// the next call of the same launch runs in it and sees the workspace as it is then; a launch that
+// changed, a spare that died, or a `writes` folder replaced since gets a fresh sandbox instead;
+// cancelling and closing leave nothing behind.
 
 import assert from "node:assert/strict";
 import {
@@ -137,6 +137,19 @@ test("the next call of the same launch runs in the spare", { skip }, async () =>
     descendants(held).some((process) => process.command === "sleep") ? true : undefined,
   );
   assert.equal(await second, 1);
+  await tracker.closeAll();
+  await assertNothingLeft();
+});
+
+test("a file written in the workspace after the spare started is what the call reads", { skip }, async () => {
+  const tracker = new ProcessTracker();
+  const note = join(dir, "note.json");
+  writeFileSync(note, '"old"');
+  const call = tool({ command: ["/bin/sh", "-c", "cat >/dev/null; cat note.json"] }, tracker);
+  assert.equal(await call(), "old");
+  await spare();
+  writeFileSync(note, '"new"');
+  assert.equal(await call(), "new");
   await tracker.closeAll();
   await assertNothingLeft();
 });
