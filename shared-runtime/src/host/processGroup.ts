@@ -18,7 +18,11 @@ let exitHookInstalled = false;
 
 /** SIGKILL to every tool group (and cgroup) this process started that may still run. */
 export function killAllGroupsNow(): void {
-  for (const group of LIVE) group.killNow({ exiting: true });
+  for (const group of LIVE) {
+    group.killNow({ exiting: true });
+    // A removal still queued off the event loop would not happen once this process is gone.
+    if (group.cgroup !== undefined) removeCgroup(group.cgroup);
+  }
 }
 
 export class ProcessGroup {
@@ -56,7 +60,8 @@ export class ProcessGroup {
 
   private forget(): void {
     LIVE.delete(this);
-    if (this.cgroup !== undefined) removeCgroup(this.cgroup);
+    // Off the event loop: it is asked at every tool's exit, and removing a used cgroup takes time.
+    if (this.cgroup !== undefined) void removeCgroupLater(this.cgroup);
   }
 
   /**
