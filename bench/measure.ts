@@ -1,5 +1,6 @@
 // Timing with process.hrtime.bigint. Each subject is warmed up, then timed in samples of ≥ 10 ms
-// (so the clock and single GC pauses average out) until its samples add up to ≥ 200 ms; the
+// (so the clock and single GC pauses average out) until its samples add up to ≥ 200 ms (or the
+// budget a bench gives measureFor, for calls so slow that 200 ms is a handful of samples); the
 // subjects of one comparison take turns sample by sample, so load from other processes on the
 // machine hits the figure and its baseline alike. Reported: the median per call.
 
@@ -41,9 +42,17 @@ export function awaitedCalls(call: () => Promise<unknown>): Subject {
 }
 
 /** Times the subjects together, their samples interleaved; one Timing per subject, in order. */
-export async function measure<T extends Subject[]>(...subjects: T): Promise<{ [K in keyof T]: Timing }> {
+export function measure<T extends Subject[]>(...subjects: T): Promise<{ [K in keyof T]: Timing }> {
+  return measureFor(MIN_TOTAL_MS, ...subjects);
+}
+
+/** measure, each subject's samples adding up to at least `minTotalMs`. */
+export async function measureFor<T extends Subject[]>(
+  minTotalMs: number,
+  ...subjects: T
+): Promise<{ [K in keyof T]: Timing }> {
   const plans: { subject: Subject; callsPerSample: number; samples: number; times: number[] }[] = [];
-  for (const subject of subjects) plans.push({ subject, ...(await calibrate(subject)), times: [] });
+  for (const subject of subjects) plans.push({ subject, ...(await calibrate(subject, minTotalMs)), times: [] });
   const rounds = Math.max(...plans.map((p) => p.samples));
   for (let round = 0; round < rounds; round++) {
     for (const plan of plans) {
@@ -63,7 +72,7 @@ export async function measure<T extends Subject[]>(...subjects: T): Promise<{ [K
 }
 
 /** Warms the subject up and sizes its samples from the warm-up's speed. */
-async function calibrate(subject: Subject): Promise<{ callsPerSample: number; samples: number }> {
+async function calibrate(subject: Subject, minTotalMs: number): Promise<{ callsPerSample: number; samples: number }> {
   let warmCalls = 0;
   const warmStart = now();
   while (warmCalls < MIN_WARMUP_CALLS || now() - warmStart < WARMUP_MS) {
@@ -72,7 +81,7 @@ async function calibrate(subject: Subject): Promise<{ callsPerSample: number; sa
   }
   const perCall = (now() - warmStart) / warmCalls;
   const callsPerSample = Math.max(1, Math.ceil(MIN_SAMPLE_MS / perCall));
-  return { callsPerSample, samples: Math.max(MIN_SAMPLES, Math.ceil(MIN_TOTAL_MS / (perCall * callsPerSample))) };
+  return { callsPerSample, samples: Math.max(MIN_SAMPLES, Math.ceil(minTotalMs / (perCall * callsPerSample))) };
 }
 
 /** Milliseconds one awaited call took. */

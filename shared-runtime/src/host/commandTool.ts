@@ -11,6 +11,7 @@ import { hugeArgumentsReason } from "../run/toolArgumentLimit";
 import { parseJsonText } from "../text/jsonText";
 import { shownPath } from "../text/shownPath";
 import type { ProcessTracker } from "./processGroup";
+import { SpareSandbox } from "./sandbox/spareSandbox";
 import { sandboxHint, toolSandbox, type SandboxHost, type ToolSandbox } from "./sandbox/toolSandbox";
 import { SandboxRefusal, spawnSupervised, type SupervisedProcess } from "./supervisedSpawn";
 import type { CommandToolSpec } from "./profile";
@@ -41,6 +42,8 @@ export function createCommandTool(
   const cwd = resolve(profile.dir, spec.cwd ?? ".");
   const sandbox = toolSandbox(profile, spec);
   const env = toolEnv(spec, hostEnv);
+  // Each call after the first finds its sandbox started (only for a tool whose owner ends it).
+  const spares = sandbox !== undefined && options.tracker !== undefined ? new SpareSandbox(options.tracker) : undefined;
   const limits = {
     timeoutMs: spec.timeoutMs ?? COMMAND_TOOL_DEFAULTS.timeoutMs,
     maxStdoutBytes: spec.maxStdoutBytes ?? COMMAND_TOOL_DEFAULTS.maxStdoutBytes,
@@ -57,6 +60,7 @@ export function createCommandTool(
       limits,
       tracker: options.tracker,
       sandbox,
+      spares,
     });
   };
 }
@@ -144,10 +148,11 @@ interface RunRequest {
   readonly limits: { readonly timeoutMs: number; readonly maxStdoutBytes: number; readonly maxStderrBytes: number };
   readonly tracker: ProcessTracker | undefined;
   readonly sandbox: ToolSandbox | undefined;
+  readonly spares: SpareSandbox | undefined;
 }
 
 function runProgram(program: string, argv: readonly string[], request: RunRequest): Promise<JsonValue> {
-  const { shown, cwd, env, args, context, limits, tracker, sandbox } = request;
+  const { shown, cwd, env, args, context, limits, tracker, sandbox, spares } = request;
   if (context.signal.aborted) return Promise.reject(new Error("was cancelled before it started"));
   if (!isFolder(cwd))
     return Promise.reject(new Error(`its working folder ${JSON.stringify(shownPath(cwd))} does not exist`));
@@ -157,7 +162,7 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
   return new Promise<JsonValue>((resolvePromise, rejectPromise) => {
     let supervised: SupervisedProcess;
     try {
-      supervised = spawnSupervised({ program, argv, cwd, env, sandbox });
+      supervised = spawnSupervised({ program, argv, cwd, env, sandbox, ...(spares ? { spares } : {}) });
     } catch (error) {
       rejectPromise(new Error(spawnErrorText(shown, error)));
       return;
@@ -180,8 +185,8 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
       child.stdout?.destroy();
       child.stderr?.destroy();
       const done = () => {
-        if (group) tracker?.delete(group);
-        group?.release();
+        // Tracked until its cgroup folder is gone, so that closing the host waits for that too.
+        if (group) void group.release().then(() => tracker?.delete(group));
         if ("error" in result) rejectPromise(new Error(result.error));
         else resolvePromise(result.value);
       };

@@ -5,8 +5,8 @@
 // so a helper that left the group with `setsid` goes as well. Every group still running when
 // this process exits, however it exits, gets SIGKILL from the exit hook below.
 
-import { readdirSync, readFileSync } from "node:fs";
-import { cgroupPids, killCgroup, removeCgroup } from "./toolCgroup";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cgroupPids, killCgroup, killCgroupLater, removeCgroup, removeCgroupLater, signalCgroup } from "./toolCgroup";
 
 /** How long SIGTERM has to work before SIGKILL. */
 export const KILL_GRACE_MS = 500;
@@ -18,7 +18,11 @@ let exitHookInstalled = false;
 
 /** SIGKILL to every tool group (and cgroup) this process started that may still run. */
 export function killAllGroupsNow(): void {
-  for (const group of LIVE) group.killNow();
+  for (const group of LIVE) {
+    group.killNow({ exiting: true });
+    // A removal still queued off the event loop would not happen once this process is gone.
+    if (group.cgroup !== undefined) removeCgroup(group.cgroup);
+  }
 }
 
 export class ProcessGroup {
@@ -43,24 +47,21 @@ export class ProcessGroup {
     return running;
   }
 
-  /** Done with the group (the call settled): its cgroup folder goes once nothing is in it. */
-  release(): void {
-    if (this.cgroup === undefined) {
-      LIVE.delete(this);
-      return;
-    }
+  /**
+   * Done with the group (the call settled): its cgroup folder goes once nothing is in it (tried
+   * again for a while, without keeping the process alive). Resolves when it is gone, or given up.
+   */
+  async release(): Promise<void> {
     const cgroup = this.cgroup;
-    let tries = 0;
-    const attempt = () => {
-      if (removeCgroup(cgroup) || ++tries > 20) LIVE.delete(this);
-      else setTimeout(attempt, 100).unref();
-    };
-    attempt();
+    for (let tries = 0; cgroup !== undefined && !(await removeCgroupLater(cgroup)) && tries < 20; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100).unref());
+    LIVE.delete(this);
   }
 
   private forget(): void {
     LIVE.delete(this);
-    if (this.cgroup !== undefined) removeCgroup(this.cgroup);
+    // Off the event loop: it is asked at every tool's exit, and removing a used cgroup takes time.
+    if (this.cgroup !== undefined) void removeCgroupLater(this.cgroup);
   }
 
   /**
@@ -72,11 +73,17 @@ export class ProcessGroup {
     return this.terminating;
   }
 
-  /** SIGKILL now, for leftovers of a tool that already exited. */
-  killNow(): void {
+  /**
+   * SIGKILL now, for leftovers of a tool that already exited. The cgroup folder is left to
+   * release(), unless the process is `exiting`: then it is removed before this returns.
+   */
+  killNow(options: { exiting?: boolean } = {}): void {
     if (!this.running()) return;
     signalGroup(this.pgid, "SIGKILL");
-    if (this.cgroup !== undefined) killCgroup(this.cgroup);
+    if (this.cgroup === undefined) return;
+    // Waiting here would hold the event loop (a sandbox's init often leaves a moment after).
+    if (options.exiting) killCgroup(this.cgroup);
+    else signalCgroup(this.cgroup);
   }
 
   private async kill(): Promise<void> {
@@ -95,9 +102,20 @@ export class ProcessGroup {
   }
 }
 
-/** The groups of one host's tools that may still run, so a host can be closed cleanly. */
+/** Something started ahead of need (a sandbox held ready for a tool's next call). */
+export interface Spare {
+  /** Ends it at once (nothing in it has started work); resolves when it and its cgroups are gone. */
+  discard(): Promise<void>;
+}
+
+/**
+ * The groups of one host's tools that may still run, and its spares, so a host can be closed
+ * cleanly. Once closing, it takes no more spares: nothing is started ahead for a host that ends.
+ */
 export class ProcessTracker {
   private readonly groups = new Set<ProcessGroup>();
+  private readonly spares = new Set<Spare>();
+  private closing = false;
 
   add(group: ProcessGroup): void {
     this.groups.add(group);
@@ -107,15 +125,41 @@ export class ProcessTracker {
     this.groups.delete(group);
   }
 
-  /** SIGKILL to every group still tracked, without waiting: for a process about to exit. */
-  killAllNow(): void {
-    for (const group of this.groups) group.killNow();
+  /** Keeps `spare` until it is dropped or the tracker closes; false (keep nothing) once closing. */
+  keepSpare(spare: Spare): boolean {
+    if (this.closing) return false;
+    this.spares.add(spare);
+    return true;
   }
 
-  /** Kills every group still tracked and waits until none runs. */
+  dropSpare(spare: Spare): void {
+    this.spares.delete(spare);
+  }
+
+  /** SIGKILL to every group still tracked and every spare, without waiting: for a process about to exit. */
+  killAllNow(): void {
+    this.closing = true;
+    for (const spare of this.takeSpares()) void spare.discard();
+    for (const group of this.groups) group.killNow({ exiting: true });
+  }
+
+  /** Kills every group still tracked and every spare, and waits until none runs and their cgroups are gone. */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.groups].map((group) => group.terminate()));
+    this.closing = true;
+    const ended = async (group: ProcessGroup) => {
+      await group.terminate();
+      // release() tries again on timers that do not keep the process alive: this waits.
+      if (group.cgroup !== undefined) await killCgroupLater(group.cgroup);
+      await group.release();
+    };
+    await Promise.all([...this.takeSpares().map((spare) => spare.discard()), ...[...this.groups].map(ended)]);
     this.groups.clear();
+  }
+
+  private takeSpares(): Spare[] {
+    const spares = [...this.spares];
+    this.spares.clear();
+    return spares;
   }
 }
 
@@ -151,7 +195,9 @@ const HAS_PROC = (() => {
  * processes do only every few seconds. Elsewhere, signal 0 to the group tells.
  */
 export function groupRunning(pgid: number): boolean {
-  if (!HAS_PROC) return signalReaches(-pgid);
+  const reached = signalReaches(-pgid);
+  // No member at all, not even a zombie (the usual case once a call is over): nothing to scan.
+  if (!HAS_PROC || !reached) return reached;
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -192,10 +238,22 @@ export function processStartTicks(pid: number): string | undefined {
 }
 
 /**
- * The pids whose parent is `pid`, from one scan of /proc (kernels without CONFIG_PROC_CHILDREN
- * have no /proc/PID/task/TID/children); empty without /proc.
+ * The pids whose parent is `pid`: from its children file (Linux 3.5+ with CONFIG_PROC_CHILDREN,
+ * a hundredth of a millisecond) where the kernel has one, else from one scan of /proc (milliseconds);
+ * empty without /proc.
  */
 export function childPids(pid: number): number[] {
+  if (HAS_CHILDREN_FILE) {
+    try {
+      // The main thread's children: bubblewrap, the one caller, clones from its main thread.
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+        .split(" ")
+        .filter((entry) => entry.trim() !== "")
+        .map(Number);
+    } catch {
+      return [];
+    }
+  }
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -209,6 +267,8 @@ export function childPids(pid: number): number[] {
   }
   return children;
 }
+
+const HAS_CHILDREN_FILE = HAS_PROC && existsSync(`/proc/self/task/${process.pid}/children`);
 
 function procStat(pid: number): { state: string; ppid: number; pgrp: number; start: string } | undefined {
   let text: string;

@@ -2,19 +2,22 @@
 // alike): the leader of a new process group, in a cgroup of its own where one can be made
 // (host/toolCgroup.ts). Unless the host profile turns it off, inside the operating-system sandbox
 // (host/sandbox/): bubblewrap, started directly, which does the supervisor's jobs itself, with
-// process and memory limits (host/sandbox/bubblewrapLaunch.ts). Without the sandbox, under the
+// process and memory limits (host/sandbox/bubblewrapLaunch.ts); for a command tool, the spare
+// bubblewrap its previous call started, when it is of the same launch (host/sandbox/spareSandbox.ts).
+// Without the sandbox, under the
 // supervisor (host/supervisor.ts), with fd 3 the pipe whose end tells it this process is gone.
 // The caller gets the child (its stdin, stdout and stderr are the program's), the group to kill,
 // the program's exit status, and why it could not start, if so.
 
 import type { ChildProcess } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ProcessGroup } from "./processGroup";
 import { bubblewrapArguments } from "./sandbox/bubblewrapArguments";
-import { bubblewrapStatus, spawnBubblewrap } from "./sandbox/bubblewrapLaunch";
+import { bubblewrapStatus, holdBubblewrap } from "./sandbox/bubblewrapLaunch";
 import { SANDBOX_MAX_MEMORY_MB, SANDBOX_MAX_PROCESSES, type ToolLimits } from "./sandbox/resourceLimits";
 import { sandboxAvailability } from "./sandbox/sandboxProbe";
+import type { SpareSandbox } from "./sandbox/spareSandbox";
 import type { ToolSandbox } from "./sandbox/toolSandbox";
 import { createToolCgroup, removeCgroup } from "./toolCgroup";
 
@@ -30,6 +33,8 @@ export interface SupervisedLaunch {
   readonly env: Record<string, string>;
   /** The sandbox the profile gives the program; undefined when the profile turns it off. */
   readonly sandbox: ToolSandbox | undefined;
+  /** Where a sandboxed program's next start is held ready (command tools); none for MCP servers. */
+  readonly spares?: SpareSandbox;
 }
 
 /** A program that may not start: the profile requires the sandbox and none can be made here. */
@@ -57,15 +62,25 @@ export interface SupervisedProcess {
  * SandboxRefusal when the profile requires a sandbox this machine cannot make.
  */
 export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
-  const { program, argv, limits } = sandboxed(launch);
-  const { cwd, env } = launch;
+  const start = sandboxed(launch);
+  const { program, argv, limits } = start;
+  const { cwd, env, spares } = launch;
   if (limits !== undefined) {
-    const started = spawnBubblewrap(childProcess().spawn, program, argv, { cwd, env, limits });
-    const { child } = started;
-    const group = child.pid === undefined ? undefined : new ProcessGroup(child.pid, started.cgroup);
+    const hold = (what: { program: string; argv: readonly string[]; limits: ToolLimits }) =>
+      holdBubblewrap(childProcess().spawn, what.program, what.argv, { cwd, env, limits: what.limits });
+    const started = spares?.take(start.key) ?? hold({ program, argv, limits });
+    started.release();
+    if (started.group !== undefined)
+      spares?.prepare(() => {
+        // The launch as it is now: a spare made for a launch that changed since is never used.
+        const next = sandboxed(launch);
+        return next.limits === undefined
+          ? undefined
+          : { key: next.key, bubblewrap: hold({ ...next, limits: next.limits }) };
+      });
     return {
-      child,
-      group,
+      child: started.child,
+      group: started.group,
       status: bubblewrapStatus,
       startError: () => undefined,
       memoryLimitHit: started.memoryLimitHit,
@@ -113,13 +128,17 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
   };
 }
 
-/** The program to start: bubblewrap around the tool (with its limits) where there is a sandbox. */
+/**
+ * The program to start: bubblewrap around the tool (with its limits) where there is a sandbox;
+ * `key` names the launch (what a spare must have been started with to serve it).
+ */
 function sandboxed(launch: SupervisedLaunch): {
   program: string;
   argv: readonly string[];
   limits: ToolLimits | undefined;
+  key: string;
 } {
-  const bare = { program: launch.program, argv: launch.argv, limits: undefined };
+  const bare = { program: launch.program, argv: launch.argv, limits: undefined, key: "" };
   if (launch.sandbox === undefined) return bare;
   const availability = sandboxAvailability();
   if (!availability.available) {
@@ -140,11 +159,31 @@ function sandboxed(launch: SupervisedLaunch): {
   const options = bubblewrapArguments(launch.sandbox, { program: file, argv: launch.argv, cwd: launch.cwd });
   // bubblewrap sets PWD; the program gets exactly the environment its profile gives.
   const unsetPwd = ENV_PROGRAM === undefined ? [] : [ENV_PROGRAM, "-u", "PWD"];
+  const argv = [...options, ...unsetPwd, file, ...launch.argv];
+  // A bind mount holds the folder it was made on: one replaced since (or a `writes` path made
+  // since, which bubblewrap could not bind) changes the key, so a spare's mounts are today's.
+  const { workspace, writes } = launch.sandbox;
+  const mounted = [workspace, launch.cwd, ...writes].map(identity);
   return {
     program: availability.bwrap,
-    argv: [...options, ...unsetPwd, file, ...launch.argv],
+    argv,
     limits: { pids: SANDBOX_MAX_PROCESSES, memoryBytes: SANDBOX_MAX_MEMORY_MB * 1024 * 1024 },
+    key: JSON.stringify([availability.bwrap, argv, launch.cwd, launch.env, mounted]),
   };
+}
+
+/**
+ * Which file or folder is at `path` now, or "" when none is: device, inode and birth time (a
+ * folder removed and made again often gets the same inode back). Not its change time, which a
+ * tool writing in its `writes` folder changes at every call.
+ */
+function identity(path: string): string {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return `${stat.dev}:${stat.ino}:${stat.birthtimeNs}`;
+  } catch {
+    return "";
+  }
 }
 
 /** coreutils' env, present on every system bubblewrap runs on. */

@@ -5,6 +5,7 @@
 // process group is the limit, and a tool that calls `setsid` can escape it (see ARCHITECTURE.md).
 
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 let cachedRoot: string | null | undefined;
@@ -58,6 +59,19 @@ export function joinCgroup(folder: string, pid: number): boolean {
   }
 }
 
+/**
+ * joinCgroup off the event loop: the first move after a quiet spell waits for the kernel (an RCU
+ * grace period, 5 to 20 ms), time a runtime serving other calls should not spend blocked.
+ */
+export async function joinCgroupLater(folder: string, pid: number): Promise<boolean> {
+  try {
+    await writeFile(join(folder, "cgroup.procs"), `${pid}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The pids in a cgroup (empty when it is gone). */
 export function cgroupPids(folder: string): number[] {
   try {
@@ -74,8 +88,8 @@ export function cgroupPids(folder: string): number[] {
 const EMPTY_WAIT_MS = 500;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
-/** SIGKILL to everything in the cgroup; then removes it once empty (SIGKILL takes a moment). */
-export function killCgroup(folder: string): void {
+/** SIGKILL to everything in the cgroup, without waiting for it to leave. */
+export function signalCgroup(folder: string): void {
   const killFile = join(folder, "cgroup.kill");
   try {
     if (existsSync(killFile)) writeFileSync(killFile, "1\n");
@@ -89,8 +103,35 @@ export function killCgroup(folder: string): void {
       // already gone
     }
   }
+}
+
+/** SIGKILL to everything in the cgroup; then removes it once empty (SIGKILL takes a moment). */
+export function killCgroup(folder: string): void {
+  signalCgroup(folder);
   // Synchronous on purpose: callers are exit hooks and a supervisor about to exit.
   for (let waited = 0; !removeCgroup(folder) && waited < EMPTY_WAIT_MS; waited += 10) Atomics.wait(sleeper, 0, 0, 10);
+}
+
+/**
+ * killCgroup for a runtime that goes on, off its event loop: a sandbox's init often leaves its
+ * cgroups a moment after bubblewrap has exited, and removing a cgroup v1 memory folder that was
+ * used takes milliseconds (the kernel drains its charges on every CPU).
+ */
+export async function killCgroupLater(folder: string): Promise<void> {
+  for (let waited = 0; !(await removeCgroupLater(folder)) && waited < EMPTY_WAIT_MS; waited += 10) {
+    signalCgroup(folder);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** removeCgroup off the event loop. */
+export async function removeCgroupLater(folder: string): Promise<boolean> {
+  try {
+    await rmdir(folder);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
 }
 
 /** Removes an empty cgroup; false while processes (or zombies) are still in it. */

@@ -127,7 +127,7 @@ export class GroupStdioTransport implements Transport {
     if (group === undefined) return;
     await group.terminate();
     this.launch.tracker?.delete(group);
-    group.release();
+    void group.release();
   }
 
   private read(chunk: Buffer): void {
