@@ -15,3 +15,4 @@ export * from "./recordedSteps";
 export * from "./approvals";
 export * from "./caseVerdicts";
 export * from "./approvalVote";
+export * from "./decisionWait";
