@@ -2,8 +2,8 @@
 // stdio and real `rlm-plan runs approve|deny` processes voting from outside: a call an approval
 // rule holds is a stop at its step before the call is made (the marker tool has not run), with the
 // action in a "Pending approval" scope (a vote cast while stopped shows there); Continue waits for
-// the decision and resumes the run once (the tool runs once); a denial ends the run with
-// approval_denied at the step's file:line:col; Stop while waiting leaves the run waiting in the
+// the decision and resumes the run once (the tool runs once); a denial or a timeout ends the run
+// with approval_denied or approval_timeout at the step's file:line:col; Stop while waiting leaves the run waiting in the
 // journal and no adapter behind, and the vote that decides it later resumes it in the voter's
 // process. A secret in the call's arguments is in no message the adapter sends.
 
@@ -54,7 +54,7 @@ interface Workspace extends CliWorkspace {
   status(): string;
 }
 
-function workspace(name: string, quorum: number): Workspace {
+function workspace(name: string, quorum: number, timeout = 600): Workspace {
   const ws = cliWorkspace(`held-${name}`);
   ws.write("mark.js", MARK_TOOL.replace('"MARKS"', JSON.stringify(join(ws.dir, "marks.txt"))));
   ws.write("to.txt", `ada@example.com ${SECRET}`);
@@ -64,7 +64,7 @@ function workspace(name: string, quorum: number): Workspace {
       capabilities: ["tool(send)", "context(peek)"],
       inputs: { to: { type: "text-file", path: "to.txt" } },
       tools: { send: { type: "command", command: [process.execPath, "mark.js"], writes: ["."] } },
-      approvals: [{ tool: "send", approvers: ["alice", "bob"], quorum, timeout: 600 }],
+      approvals: [{ tool: "send", approvers: ["alice", "bob"], quorum, timeout, on_timeout: "fail" }],
     }),
   );
   const plan = ws.write("plan.rlmplan.json", JSON.stringify(PLAN, null, 2));
@@ -276,6 +276,30 @@ describe("the debugger and approvals", () => {
       );
       assert.deepEqual(ws.marks(), []);
       assert.equal(ws.status(), "failed");
+      await client.disconnectRequest({});
+      await exited;
+      assert.equal(sent().includes(SECRET), false);
+    } finally {
+      adapter.kill("SIGKILL");
+    }
+  });
+
+  test("a request that times out ends the debugged run with approval_timeout at the step", async () => {
+    const ws = workspace("timeout", 1, 0.3);
+    const { adapter, client, exited, output, sent } = await debugRun(ws);
+    try {
+      const result = client.waitForEvent(DebugRunResultEvent.event);
+      const exitedEvent = client.waitForEvent("exited");
+      // Continue waits until the deadline has passed, then the resumed run applies on_timeout.
+      await client.continueRequest({ threadId: 1 });
+      const body = (await result).body as { ok: boolean; error: Record<string, unknown> };
+      assert.deepEqual([body.ok, body.error["kind"]], [false, "approval_timeout"]);
+      assert.equal(((await exitedEvent) as DebugProtocol.ExitedEvent).body.exitCode, 1);
+      assert.equal(
+        output("stderr"),
+        `rlm-plan: ${ws.plan}:18:5: run failed: the call of tool(send) at steps/1 was not approved within 0.3 s (on_timeout: fail) [execute/approval_timeout]\n`,
+      );
+      assert.deepEqual(ws.marks(), []);
       await client.disconnectRequest({});
       await exited;
       assert.equal(sent().includes(SECRET), false);
