@@ -3,9 +3,9 @@
 // rule holds is a stop at its step before the call is made (the marker tool has not run), with the
 // action in a "Pending approval" scope (a vote cast while stopped shows there); Continue waits for
 // the decision and resumes the run once (the tool runs once); a denial or a timeout ends the run
-// with approval_denied or approval_timeout at the step's file:line:col; Stop while waiting leaves the run waiting in the
-// journal and no adapter behind, and the vote that decides it later resumes it in the voter's
-// process. A secret in the call's arguments is in no message the adapter sends.
+// with approval_denied or approval_timeout at the step's file:line:col; Stop while waiting leaves
+// the run waiting in the journal and no adapter behind, and the vote that decides it later resumes
+// it in the voter's process. A secret in the call's arguments is in no message the adapter sends.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
