@@ -26,13 +26,20 @@ export function approvalStop(s: SessionState, error: PlanError): DebugProtocol.S
   const event = new StoppedEvent(APPROVAL_REASON, THREAD_ID) as DebugProtocol.StoppedEvent;
   const hash = String(error["hash"] ?? "");
   event.body.description = `Waiting for approval: ${String(error["capability"])} at ${String(error["step"])} (${String(error["approvals"])} of ${String(error["quorum"])} approvals; action sha256 ${hash.slice(0, 12)})`;
-  event.body.text = `${approveWith(s)}; Continue waits for the decision, then the run goes on`;
-  s.output(
-    "console",
-    `rlm-plan: run ${s.recorded?.id ?? "(not recorded)"} waits for approval of ${String(error["capability"])} at ${String(error["step"])} (approval rule ${String(error["rule"])}; action sha256 ${hash})\nrlm-plan: ${event.body.text}\n`,
-  );
+  event.body.text = `${approveWith(s)}; ${WHAT_CONTINUE_DOES}`;
+  sayWaiting(s, error, WHAT_CONTINUE_DOES);
   s.passing.heldAt = s.passing.seen;
   return event;
+}
+
+const WHAT_CONTINUE_DOES = "Continue waits for the decision, then the run goes on";
+
+/** The console's lines for a run held for approval: the action's place and hash, and how to decide. */
+function sayWaiting(s: SessionState, error: PlanError, then: string): void {
+  s.output(
+    "console",
+    `rlm-plan: run ${s.recorded?.id ?? "(not recorded)"} waits for approval of ${String(error["capability"])} at ${String(error["step"])} (approval rule ${String(error["rule"])}; action sha256 ${String(error["hash"] ?? "")})\nrlm-plan: ${approveWith(s)}; ${then}\n`,
+  );
 }
 
 /** How to decide on the run's pending request, from a terminal or the editor. */
@@ -113,7 +120,7 @@ export async function followRun(
     if (s.restartAt !== undefined) return run.settled(s.cancel.signal);
     const next =
       !report.outcome.ok && isHeldForApproval(report.outcome.error)
-        ? await resumeWhenDecided(s, prepared, options)
+        ? await resumeWhenDecided(s, prepared, options, report.outcome.error)
         : undefined;
     if (next && "done" in next) {
       await run.settled(s.cancel.signal);
@@ -135,9 +142,12 @@ export async function resumeWhenDecided(
   s: SessionState,
   prepared: Prepared,
   options: SessionRunOptions,
+  error: PlanError,
 ): Promise<SessionRun | RunOutcome | undefined> {
   const run = s.recorded;
   if (!run) return undefined;
+  // Run Without Debugging has no stop to say it: the console does.
+  if (!options.onStepFailed) sayWaiting(s, error, "the run goes on once they decide");
   s.output(
     "console",
     `rlm-plan: waiting for the approvers of run ${run.id} (Stop ends the session; the run stays waiting)\n`,

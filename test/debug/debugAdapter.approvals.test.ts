@@ -96,9 +96,9 @@ class AttachedClient extends DebugClient {
 
 /**
  * The adapter as a child of ours, every byte it sends kept; launched on the plan with the secret in
- * its env (and a breakpoint on `breakpoint`'s line); `stopped`: the first stop.
+ * its env (and a breakpoint on `breakpoint`'s line); `stopped`: the first stop (none for noDebug).
  */
-async function debugRun(ws: Workspace, breakpoint?: number) {
+async function debugRun(ws: Workspace, breakpoint?: number, noDebug = false) {
   const adapter = spawn(process.execPath, [ADAPTER], { cwd: ws.dir, stdio: ["pipe", "pipe", "pipe"] });
   let sent = "";
   adapter.stdout.on("data", (chunk: Buffer) => (sent += chunk.toString()));
@@ -113,12 +113,14 @@ async function debugRun(ws: Workspace, breakpoint?: number) {
     output.push({ category: event.body.category ?? "console", output: event.body.output }),
   );
   // Today's failure would be a run that ends without stopping: said, not waited for forever.
-  const stopped = Promise.race([
-    client.waitForEvent("stopped"),
-    new Promise((resolve) => client.once("terminated", resolve)).then(() => {
-      throw new Error(`the run ended without stopping:\n${output.map((o) => o.output).join("")}`);
-    }),
-  ]);
+  const stopped = noDebug
+    ? undefined
+    : Promise.race([
+        new Promise((resolve) => client.once("stopped", resolve)),
+        new Promise((resolve) => client.once("terminated", resolve)).then(() => {
+          throw new Error(`the run ended without stopping:\n${output.map((o) => o.output).join("")}`);
+        }),
+      ]);
   await Promise.all([
     client.waitForEvent("initialized").then(async () => {
       if (breakpoint !== undefined)
@@ -127,7 +129,7 @@ async function debugRun(ws: Workspace, breakpoint?: number) {
     }),
     client
       .initializeRequest({ adapterID: "rlm-plan", linesStartAt1: true, columnsStartAt1: true, pathFormat: "path" })
-      .then(() => client.launchRequest({ program: ws.plan, env: { MAIL_API_KEY: SECRET } } as never)),
+      .then(() => client.launchRequest({ program: ws.plan, env: { MAIL_API_KEY: SECRET }, noDebug } as never)),
   ]);
   return {
     adapter,
@@ -303,6 +305,32 @@ describe("the debugger and approvals", () => {
       await client.disconnectRequest({});
       await exited;
       assert.equal(sent().includes(SECRET), false);
+    } finally {
+      adapter.kill("SIGKILL");
+    }
+  });
+
+  test("Run Without Debugging: no stop; the console says how to approve, and the approval resumes the run", async () => {
+    const ws = workspace("nodebug", 1);
+    const { adapter, client, exited, output, stops } = await debugRun(ws, undefined, true);
+    try {
+      const result = client.waitForEvent(DebugRunResultEvent.event);
+      await waitFor(() => output("console").includes("rlm-plan: waiting for the approvers of run 1"));
+      const hash = ws.request().hash;
+      assert.match(
+        output("console"),
+        new RegExp(
+          `rlm-plan: run 1 waits for approval of tool\\(send\\) at steps/1 \\(approval rule 0; action sha256 ${hash}\\)\n` +
+            `rlm-plan: approve with: rlm-plan runs approve 1 --journal ${ws.journal} --as NAME --reason TEXT \\(or deny with rlm-plan runs deny\\), or from the editor's notification; the run goes on once they decide\n`,
+        ),
+      );
+      assert.deepEqual(ws.marks(), []);
+      const alice = ws.cli("runs", "approve", "1", "--as", "alice", "--reason", "ok");
+      assert.equal(alice.code, 0, alice.stderr);
+      assert.deepEqual(((await result).body as { ok: boolean }).ok, true);
+      assert.deepEqual([ws.marks(), stops], [[SENT], []]);
+      await client.disconnectRequest({});
+      await exited;
     } finally {
       adapter.kill("SIGKILL");
     }
