@@ -15,7 +15,7 @@ import type { Prepared } from "./launchArguments";
 import { failedOutcome, THREAD_ID, type SessionState } from "./sessionState";
 
 /** The stop reason of a step held for approval (clients show the description). */
-export const APPROVAL_REASON = "approval";
+const APPROVAL_REASON = "approval";
 
 export function isHeldForApproval(error: PlanError | undefined): boolean {
   return error?.kind === "approval_pending";
