@@ -138,7 +138,7 @@ export async function followRun(
  * to the held one passed without stopping); a failed outcome when it cannot be resumed; undefined
  * when the session ends first (the run stays waiting in the journal, resumable later).
  */
-export async function resumeWhenDecided(
+async function resumeWhenDecided(
   s: SessionState,
   prepared: Prepared,
   options: SessionRunOptions,
@@ -155,10 +155,11 @@ export async function resumeWhenDecided(
   if (!(await waitForDecision(run.dir, run.id, s.cancel.signal))) return undefined;
   const found = openRecordedRun(run.dir, run.id, "resume");
   if (!found.ok) return failedOutcome("runtime_error", `run ${run.id} cannot go on: ${found.message}`);
+  // Set before the resumed run comes to its first step.
+  s.passing = { seen: 0, skip: s.passing.heldAt, heldAt: s.passing.heldAt };
   const resumed = prepared.session.resume(found.run, options);
   if (!resumed.ok) return failedOutcome("runtime_error", `run ${run.id} cannot go on: ${resumed.refusal}`);
   s.output("console", `rlm-plan: the approvers decided: run ${run.id} goes on\n`);
-  s.passing = { seen: 0, skip: s.passing.heldAt, heldAt: s.passing.heldAt };
   return resumed.run;
 }
 
