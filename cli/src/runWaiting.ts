@@ -1,17 +1,13 @@
 // A run held for approval (docs/approvals.md), as `rlm-plan run` says it: which step waits for
-// what, how to approve it, and `--wait`'s wait for the decision, read from the journal (polled:
-// the approvers vote from other processes) until the run may go on, then resumed by `run` itself.
+// what, how to approve it, and `--wait`'s wait for the decision (the core's waitForDecision, which
+// the debugger's Continue shares) until the run may go on, then resumed by `run` itself.
 
-import type { JournalStore } from "@rlm-plan/core/journal";
 import type { PlanError } from "@rlm-plan/core/run";
 import type { Prompter } from "./approvalPrompt";
 import { lineText } from "./guardedOutput";
 
 /** `run`'s exit status for a run that waits for approval: not a failure, not done. */
 export const WAITING_STATUS = 3;
-
-/** How often `--wait` reads the journal for votes. */
-const POLL_MS = 250;
 
 /** The lines that say a run waits, and how to go on (`journal`: " --journal DIR" when needed). */
 export function waitingLines(error: PlanError, run: number | undefined, journal: string): string[] {
@@ -55,6 +51,9 @@ export async function keepWaiting(
     if (!args.json) stderr.write("rlm-plan: waiting for the approvers (Ctrl-C stops waiting; the run stays waiting)\n");
     const asking = prompt?.(id, dir);
     try {
+      // The journal's modules are loaded already: the run that waits was recorded.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { waitForDecision } = require("@rlm-plan/core/journal") as typeof import("@rlm-plan/core/journal");
       if (!(await waitForDecision(dir, id, cancel.signal))) return cancel.status;
     } finally {
       asking?.close();
@@ -63,35 +62,4 @@ export async function keepWaiting(
     status = await again(["--resume", String(id), "--journal", dir, "--wait", ...(args.json ? ["--json"] : [])]);
   }
   return status;
-}
-
-/** Waits until run `id` may go on (every request decided or past its deadline); false when `signal` aborts first. */
-async function waitForDecision(dir: string, id: number, signal: AbortSignal): Promise<boolean> {
-  // The journal's modules are loaded already: the run that waits was recorded.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const journal = require("@rlm-plan/core/journal") as typeof import("@rlm-plan/core/journal");
-  while (!signal.aborted) {
-    const store = openStore(journal, dir);
-    try {
-      if (!store || journal.stillWaiting(store, id) === undefined) return true;
-    } finally {
-      store?.close();
-    }
-    await new Promise<void>((resolve) => {
-      // The listener goes with its poll: one left per poll would pile up (Node warns at 11).
-      const stop = () => (clearTimeout(timer), resolve());
-      const timer = setTimeout(() => (signal.removeEventListener("abort", stop), resolve()), POLL_MS);
-      signal.addEventListener("abort", stop, { once: true });
-    });
-  }
-  return false;
-}
-
-/** The journal in `dir`, or undefined when it cannot be opened now (read again on the next poll). */
-function openStore(journal: typeof import("@rlm-plan/core/journal"), dir: string): JournalStore | undefined {
-  try {
-    return journal.JournalStore.openExisting(dir);
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@ import { operationName, type RunFrame } from "@rlm-plan/core/run";
 import { parseDebugExpression, stepKey, type StepLine } from "@rlm-plan/core/debug";
 import { THREAD_ID, type SessionState } from "./sessionState";
 import { preview } from "./variables";
+import { isHeldForApproval, pendingApprovalEntries } from "./pendingApproval";
 
 export function threads(s: SessionState, response: DebugProtocol.ThreadsResponse): void {
   response.body = { threads: [new Thread(THREAD_ID, `plan ${basename(s.program) || "run"}`)] };
@@ -54,7 +55,10 @@ export function frameStep(s: SessionState, frameId: number): RunFrame["path"] | 
 
 export function scopes(s: SessionState, response: DebugProtocol.ScopesResponse): void {
   const viewed = s.viewed();
-  response.body = { scopes: viewed ? s.variableStore.scopes(viewed.pause, viewed.error) : [] };
+  const error = viewed?.error;
+  // Read when shown: votes come in while the run is stopped.
+  const approval = error && isHeldForApproval(error) ? () => pendingApprovalEntries(s, error) ?? [] : undefined;
+  response.body = { scopes: viewed ? s.variableStore.scopes(viewed.pause, error, approval) : [] };
   s.sendResponse(response);
 }
 

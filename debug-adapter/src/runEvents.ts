@@ -3,7 +3,9 @@
 // event of the run's stream (a transition also as a console line), and at the end its value or
 // error (what `rlm-plan run --json` reports) with the exited and terminated events.
 
-import { Event, ExitedEvent, TerminatedEvent } from "@vscode/debugadapter";
+import { Event, ExitedEvent, OutputEvent, Source, TerminatedEvent } from "@vscode/debugadapter";
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { basename } from "node:path";
 import type { RunEvent, RunOutcome } from "@rlm-plan/core";
 import {
   DebugRunEvent,
@@ -12,6 +14,7 @@ import {
   DebugRunStartedEvent,
   type DebugEventType,
 } from "@rlm-plan/language-server/protocol";
+import { isHeldForApproval, stillWaitingText } from "./pendingApproval";
 import type { SessionState } from "./sessionState";
 
 /** Sends a custom event of the wire contract; its body is checked against the event's type. */
@@ -38,15 +41,34 @@ export function reportRunEvent(s: SessionState, event: RunEvent): void {
 }
 
 /** The run's end, said once (a restart's cancelled run and the adapter's own failure end quietly or once). */
-export function finishRun(s: SessionState, outcome: RunOutcome, mocked = false): void {
+export function finishRun(
+  s: SessionState,
+  outcome: RunOutcome,
+  mocked = false,
+  location?: { readonly line: number; readonly column: number },
+): void {
   if (s.ended) return;
   s.ended = true;
+  const waiting = !outcome.ok && isHeldForApproval(outcome.error);
   if (outcome.ok) {
     s.output("stdout", `${JSON.stringify(outcome.value, null, 2)}\n`);
     s.output("console", `rlm-plan: ok: ${outcome.transitions.length} steps\n`);
+  } else if (waiting) {
+    s.output("stderr", stillWaitingText(s, outcome.error));
   } else {
     const e = outcome.error;
-    s.output("stderr", `rlm-plan: run failed: ${e.message} [${e.phase}/${e.kind}]\n`);
+    // Located as `rlm-plan run` locates it, and linked to the step's place in the client.
+    const at = location ? `${s.program}:${location.line}:${location.column}: ` : "";
+    const event = new OutputEvent(
+      `rlm-plan: ${at}run failed: ${e.message} [${e.phase}/${e.kind}]\n`,
+      "stderr",
+    ) as DebugProtocol.OutputEvent;
+    if (location) {
+      event.body.source = new Source(basename(s.program), s.toClientPath(s.program));
+      event.body.line = s.toClientLine(location.line - 1);
+      event.body.column = s.toClientColumn(location.column - 1);
+    }
+    s.sendEvent(event);
   }
   // For the extension's run log and Plan Runs view: what `rlm-plan run --json` reports.
   sendCustom(s, DebugRunResultEvent.type, {
@@ -56,6 +78,7 @@ export function finishRun(s: SessionState, outcome: RunOutcome, mocked = false):
     budget_remaining: outcome.budget_remaining,
     elapsed_ms: Math.round(performance.now() - s.startedAt),
   });
-  s.sendEvent(new ExitedEvent(outcome.ok ? 0 : 1));
+  // A run that still waits for approval is no failure: `rlm-plan run`'s status 3.
+  s.sendEvent(new ExitedEvent(outcome.ok ? 0 : waiting ? 3 : 1));
   s.sendEvent(new TerminatedEvent());
 }

@@ -2,11 +2,12 @@
 // runtime's pause hooks. Breakpoints sit on steps; next/stepIn/stepOut follow nested plans
 // (rlm, parallel branches, retry attempts); the call stack has one frame per nested plan; the
 // console evaluates plan expressions with the runtime's evaluator, read-only. Terminating or
-// disconnecting cancels the run and kills its tool processes before answering. A recorded run
-// ("replay" in the launch) runs with every call answered from the run journal, executing nothing,
-// and can be stepped backward and forward (timeTravel.ts). This file holds the session's state,
-// the launch and the run; each group of requests is handled beside it (inspection.ts, stops.ts,
-// restart.ts, runEvents.ts) over the state sessionState.ts describes.
+// disconnecting cancels the run and kills its tool processes before answering. A call held for
+// approval is a stop; Continue waits for the decision, then resumes (pendingApproval.ts). A
+// recorded run ("replay" in the launch) runs with every call answered from the run journal,
+// executing nothing, and can be stepped backward and forward (timeTravel.ts). This file holds the
+// session's state, the launch and the run; each group of requests is handled beside it
+// (inspection.ts, stops.ts, restart.ts, runEvents.ts) over the state sessionState.ts describes.
 
 import {
   CapabilitiesEvent,
@@ -26,6 +27,7 @@ import { Breakpoints } from "./breakpoints";
 import * as inspection from "./inspection";
 import { prepareLaunch, type LaunchArguments, type Prepared } from "./launch";
 import { restartFrame, sessionRunOf } from "./restart";
+import { followRun } from "./pendingApproval";
 import { finishRun, reportJournal, reportRunEvent, reportStarted } from "./runEvents";
 import { errorText, failedOutcome, type Held, type RestartFrom, type SessionState } from "./sessionState";
 import type { Stepping } from "./stepping";
@@ -70,6 +72,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
   travel: TimeTravel | undefined;
   entryStop = false;
   startedAt = 0;
+  passing = { seen: 0, skip: 0, heldAt: 0 };
   private hostProfile = "";
 
   /**
@@ -177,6 +180,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
       ...(prepared.mocks ? { mocks: resolvePath(prepared.mocks) } : {}),
     });
     this.startedAt = performance.now();
+    this.passing = { seen: 0, skip: 0, heldAt: 0 };
     // The session records the run in the workspace's journal and traces it, as every run is; a
     // replay of a recorded run is not a run of its own (the session's `replay` records nothing).
     // The run's whole event stream goes to the client, as a language server's run sends it
@@ -185,7 +189,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     const options: SessionRunOptions = {
       life: {
         origin: "debugger",
-        ...(prepared.mocks ? { given: { mocks: resolvePath(prepared.mocks) } } : {}),
+        // This process waits for the approvers itself: a vote from elsewhere leaves it the resume.
+        given: { wait: true, ...(prepared.mocks ? { mocks: resolvePath(prepared.mocks) } : {}) },
         onNotice: (message) => this.output("console", `rlm-plan: ${message}\n`),
       },
       observers: [forwarded],
@@ -217,11 +222,7 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     const { run } = started;
     this.recorded = run.recorded ? { dir: run.recorded.dir, id: run.recorded.id } : undefined;
     if (run.recorded) reportJournal(this, { ...run.recorded });
-    const report = await run.done;
-    // A run cancelled to restart from a step ends quietly: the restarted run goes on.
-    if (this.restartAt === undefined) this.finish(report.outcome, report.mocked);
-    // The result is out; the trace is sent (bounded; at once given up when the run is cancelled).
-    await run.settled(this.cancel.signal);
+    await followRun(this, run, prepared, options);
   }
 
   protected override restartFrameRequest(
@@ -231,8 +232,8 @@ export class RlmPlanDebugSession extends LoggingDebugSession implements SessionS
     this.answer(response, () => restartFrame(this, response, args));
   }
 
-  finish(outcome: RunOutcome, mocked = false): void {
-    finishRun(this, outcome, mocked);
+  finish(outcome: RunOutcome, mocked = false, location?: { readonly line: number; readonly column: number }): void {
+    finishRun(this, outcome, mocked, location);
   }
 
   output(category: "console" | "stdout" | "stderr", text: string): void {

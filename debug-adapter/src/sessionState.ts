@@ -54,6 +54,13 @@ export interface SessionState {
   entryStop: boolean;
   ended: boolean;
   startedAt: number;
+  /**
+   * `seen`: the steps the run has come to (each beforeStep) since it started. `skip`: how many of
+   * them a run resumed after an approval passes without stopping: those the held run went through,
+   * up to the held step (stopped at already; the user went on from there). `heldAt`: `seen` when
+   * the run stopped at a step held for approval.
+   */
+  passing: { seen: number; skip: number; heldAt: number };
   /** A replayed recorded run's steps as they were, to go back and forth through. */
   travel: TimeTravel | undefined;
   running: Promise<unknown> | undefined;
@@ -66,7 +73,8 @@ export interface SessionState {
   /** The run, from the prepared launch (a restart: again from a step, the steps before it answered from the journal). */
   run(prepared: Prepared, countPausedTime: boolean, restart?: RestartFrom): Promise<void>;
   stopRun(): Promise<void>;
-  finish(outcome: RunOutcome, mocked?: boolean): void;
+  /** The run's end, said once; `location`: the failed step's place in the plan file (1-based). */
+  finish(outcome: RunOutcome, mocked?: boolean, location?: { readonly line: number; readonly column: number }): void;
   /** The pause the views show: an earlier step of a recorded run, or where the run is held. */
   viewed(): { pause: StepPause; error: PlanError | undefined } | undefined;
   toClientLine(line: number): number;

@@ -1,5 +1,6 @@
 // Where the run stops and how it goes on: the interpreter's pause hooks (a restart's target,
-// a pause or step request, breakpoints, exception filters), holding a step, and the resume
+// a pause or step request, breakpoints, exception filters, a call held for approval:
+// pendingApproval.ts), holding a step, and the resume
 // requests, which in a recorded run go forward and back through the steps seen (timeTravel.ts).
 
 import { StoppedEvent } from "@vscode/debugadapter";
@@ -8,12 +9,16 @@ import { stepKey } from "@rlm-plan/core/debug";
 import { type PlanError } from "@rlm-plan/core";
 import { type StepPause } from "@rlm-plan/core/run";
 import { stepName } from "./inspection";
+import { approvalStop, isHeldForApproval } from "./pendingApproval";
 import { THREAD_ID, type SessionState } from "./sessionState";
 import { steppingStops, stopReason, type StepMode } from "./stepping";
 import type { TimeTravel } from "./timeTravel";
 
 export function beforeStep(s: SessionState, pause: StepPause): Promise<void> | undefined {
   s.travel?.reached(pause);
+  // A run resumed after an approval goes through the steps the held run went through unstopped.
+  s.passing.seen += 1;
+  if (s.passing.seen <= s.passing.skip) return undefined;
   if (s.restartAt !== undefined) {
     // A restarted run passes the steps before the restarted one without stopping.
     if (stepKey(pause.path) !== s.restartAt) return undefined;
@@ -41,6 +46,9 @@ export function beforeStep(s: SessionState, pause: StepPause): Promise<void> | u
 }
 
 export function onStepFailed(s: SessionState, pause: StepPause, error: PlanError): Promise<void> | undefined {
+  if (s.passing.seen < s.passing.skip) return undefined;
+  // A call held for approval stops at its step whatever the filters: the action is in its variables.
+  if (isHeldForApproval(error)) return hold(s, pause, error, approvalStop(s, error));
   if (!s.exceptionFilters.has("all") && !s.exceptionFilters.has(error.kind)) return undefined;
   const event = new StoppedEvent("exception", THREAD_ID, error.message) as DebugProtocol.StoppedEvent;
   event.body.description = `${error.kind}: ${error.message}`;

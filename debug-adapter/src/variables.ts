@@ -33,7 +33,12 @@ export class VariableStore {
     this.handles.reset();
   }
 
-  scopes(pause: StepPause, error: PlanError | undefined): DebugProtocol.Scope[] {
+  /** `approval`: the entries of the "Pending approval" scope, for a step held for approval. */
+  scopes(
+    pause: StepPause,
+    error: PlanError | undefined,
+    approval?: () => [string, JsonValue][],
+  ): DebugProtocol.Scope[] {
     const scope = (name: string, children: Children, presentationHint?: string): DebugProtocol.Scope => ({
       name,
       variablesReference: this.handles.create(children),
@@ -41,6 +46,7 @@ export class VariableStore {
       ...(presentationHint ? { presentationHint } : {}),
     });
     return [
+      ...(approval ? [scope("Pending approval", () => this.entries(approval(), () => undefined))] : []),
       scope("Bindings", () => this.entries([...pause.bindings], (name) => name), "locals"),
       scope("Budget", async () => budgetVariables(pause)),
       scope("Run", async () => this.runVariables(pause, error)),

@@ -280,8 +280,10 @@ export function runDigests(
 }
 
 /**
- * The process that recorded waiting run `runId`, when it said it waits for the decision itself
- * (`run --wait`, recorded in the run's options) and is alive: a vote then leaves the resume to it.
+ * The process that recorded run `runId`, when it said it waits for the decision itself (`run
+ * --wait`, the debugger: recorded in the run's options) and is alive: a vote then leaves the resume
+ * to it. The run may be waiting or still running: a debugger stopped at the held step, or a run
+ * between asking and ending, has not ended it yet, and a resume by the voter would be refused.
  */
 export function waitingProcess(store: JournalStore, runId: number): number | undefined {
   const row = store.db
@@ -290,6 +292,7 @@ export function waitingProcess(store: JournalStore, runId: number): number | und
     )
     .get(runId) as
     { status: string; pid: number | null; machine: string | null; process: string | null; waits: unknown } | undefined;
-  if (!row || row.status !== "waiting" || !row.waits || row.pid === process.pid) return undefined;
+  if (!row || (row.status !== "waiting" && row.status !== "running") || !row.waits || row.pid === process.pid)
+    return undefined;
   return processAlive(row.pid, row.machine, row.process) ? (row.pid ?? undefined) : undefined;
 }

@@ -16,3 +16,4 @@ export * from "./recordedSteps";
 export * from "./approvals";
 export * from "./caseVerdicts";
 export * from "./approvalVote";
+export * from "./decisionWait";
