@@ -23,14 +23,18 @@ export interface ResumePoint {
 /** Why a run cannot be resumed, said so a user knows what to do. */
 export class ResumeRefusal extends Error {}
 
-/** The recorded run `id` if it may be resumed; throws ResumeRefusal otherwise. */
-export function resumePoint(store: JournalStore, id: number): ResumePoint {
+/**
+ * The recorded run `id` if it may be resumed; throws ResumeRefusal otherwise. `by: "case"` is the
+ * test runner going on with its own case's run, under the case's host (its mocks or cassette),
+ * once the case's votes decided (testing/caseApprovals.ts); anyone else is refused a case's run.
+ */
+export function resumePoint(store: JournalStore, id: number, by: "user" | "case" = "user"): ResumePoint {
   const db = store.db;
   const run = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
   if (!run) throw new ResumeRefusal(`there is no run ${id} in the run journal ${store.file}`);
   // A test case's run answered from its mocks or cassette: resumed as a plain run it would call
   // the real tools and providers. The case is run again instead.
-  if (run.origin === "test")
+  if (run.origin === "test" && by !== "case")
     throw new ResumeRefusal(
       `run ${id} is the run of the test case ${run.label ?? "(unlabelled)"}: run its test again with rlm-plan test`,
     );

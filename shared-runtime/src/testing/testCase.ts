@@ -36,11 +36,31 @@ export interface CostsExpectation {
   readonly maxOutputBytes?: number;
 }
 
+/** A step that must ask for approval (and how many times: 0, that it never asks). */
+export interface ApprovalsExpectation {
+  /** The step, as a JSON Pointer. */
+  readonly step: string;
+  readonly requests: number;
+}
+
 export interface Expectations {
   readonly value?: ValueExpectation;
   readonly error?: ErrorExpectation;
   readonly steps?: StepsExpectation;
   readonly costs?: CostsExpectation;
+  readonly approvals?: readonly ApprovalsExpectation[];
+}
+
+/** A case's vote on a call an approval rule holds, cast when its run waits there (caseApprovals.ts). */
+export interface ApprovalAnswer {
+  /** The held step, as a JSON Pointer; none: any held call. */
+  readonly step?: string;
+  readonly vote: "approve" | "deny";
+  /** The approver. */
+  readonly as: string;
+  readonly reason: string;
+  /** Where the entry is written in the case's test file: a refused vote is said there. */
+  readonly at: { readonly line: number; readonly column: number };
 }
 
 export interface CaseLocation {
@@ -66,6 +86,8 @@ export interface TestCase {
   /** Absolute path of its cassette. */
   readonly cassette?: string;
   readonly expect: Expectations;
+  /** How the calls approval rules hold are answered; none: such a call fails the case (approval_pending). */
+  readonly approvals?: readonly ApprovalAnswer[];
   /** Only this step runs (a case's `step`), with these bindings as its scope; priced at its own worst case. */
   readonly step?: { readonly at: JsonPath; readonly bindings: JsonObject; readonly estimate?: Estimate };
 }

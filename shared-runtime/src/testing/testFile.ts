@@ -67,6 +67,12 @@ interface RawCase {
   readonly cassette?: string;
   readonly repeat?: number;
   readonly expect?: Expectations;
+  readonly approvals?: readonly {
+    readonly step?: string;
+    readonly vote: "approve" | "deny";
+    readonly as: string;
+    readonly reason?: string;
+  }[];
 }
 
 interface RawTestFile {
@@ -165,6 +171,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
       ...listed(expect.steps?.paths, ["steps", "paths"]),
       ...listed(expect.steps?.ran, ["steps", "ran"]),
       ...listed(expect.steps?.neverRan, ["steps", "neverRan"]),
+      ...(expect.approvals ?? []).map((a, i): [(string | number)[], string] => [["approvals", i, "step"], a.step]),
     ];
     for (const [where, step] of named)
       if (step !== undefined && !steps.has(step))
@@ -259,11 +266,26 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
       c.cassette ?? raw.cassette,
     );
     const step = c.step === undefined ? undefined : caseStep(c.step, c.bindings, path);
+    const approvals = (c.approvals ?? []).map((answer, j) => {
+      const where = [...path, "approvals", j];
+      if (answer.step !== undefined && steps && !steps.has(answer.step))
+        errors.push(located([...where, "step"], `the plan has no step ${answer.step}`));
+      const { line, column } = checked.at.path(where);
+      return {
+        ...(answer.step !== undefined ? { step: answer.step } : {}),
+        vote: answer.vote,
+        as: answer.as,
+        // The audit keeps why; a case that says nothing is named.
+        reason: answer.reason ?? `rlm-plan test: case ${JSON.stringify(c.name)}`,
+        at: { line, column },
+      };
+    });
     pushRepeats(cases, suite, c.name, c.repeat, {
       location: { file, line, column },
       inputs: c.inputs ?? newJsonObject(),
       ...(step ? { step } : {}),
       expect: c.expect ?? {},
+      ...(approvals.length > 0 ? { approvals } : {}),
       ...(mocks ? { mocks } : {}),
       ...(cassette === undefined ? {} : { cassette }),
     });

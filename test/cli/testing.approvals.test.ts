@@ -1,0 +1,152 @@
+// Approvals in `rlm-plan test` (docs/testing.md, "Approvals"), with the CLI as a real process on
+// the approval workspace (its `send` tool, held for alice and bob, marks each call): a case's
+// approve vote lets the held call run once and the case passes on its value; a deny vote fails
+// the run at the step with approval_denied, as the case expects; a non-approver's vote fails the
+// case with the core's refusal at the entry's line; a held call the case gives no vote for fails
+// naming the step and the rule; a quorum takes two approvers; `expect.approvals` counts requests
+// with exact messages; without the journal the case is not run.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { approvalWorkspace, SENT, type Rule } from "../support/approvalWorkspace";
+
+/** The workspace with one test file of `cases` (one a line, so a case's line is its index + 4). */
+function withCases(name: string, cases: object[], rule: Rule = {}) {
+  const ws = approvalWorkspace(`test-${name}`, rule);
+  const lines = cases.map((c, i) => `    ${JSON.stringify(c)}${i < cases.length - 1 ? "," : ""}`);
+  ws.write("plan.rlmplan.test.json", `{\n  "plan": "plan.rlmplan.json",\n  "cases": [\n${lines.join("\n")}\n  ]\n}\n`);
+  return ws;
+}
+
+/** The lines of `test`'s "failed:" section, without its summary. */
+function failedSection(stdout: string): string {
+  return stdout.slice(stdout.indexOf("\nfailed:\n")).split(/\n\d+ passed/)[0] as string;
+}
+
+describe("rlm-plan test: approvals", () => {
+  test("approve: the held call runs once and the case passes on its value and its count of requests", () => {
+    const ws = withCases("approve", [
+      {
+        name: "sends",
+        approvals: [{ step: "/steps/1", vote: "approve", as: "alice", reason: "checked the address" }],
+        expect: { value: { equals: { sent: true } }, approvals: [{ step: "/steps/1", requests: 1 }] },
+      },
+    ]);
+    const run = ws.cli("test", "plan.rlmplan.test.json");
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^pass {2}plan\.rlmplan\.test\.json#sends {2}\(\d+ ms\)\n1 passed, 0 failed \(1 case, /);
+    assert.deepEqual(ws.marks(), [SENT]);
+    // The vote is the journal's, with who and why, as `runs approve` records it.
+    const shown = ws.cli("runs", "show", "1").stdout;
+    assert.match(shown, /approved by alice \(request #1\): checked the address {2}sha256 [0-9a-f]{64}\n/);
+  });
+
+  test("deny: the run fails at the step with approval_denied, which the case expects; the tool never runs", () => {
+    const ws = withCases("deny", [
+      {
+        name: "refused",
+        approvals: [{ vote: "deny", as: "bob", reason: "wrong customer" }],
+        expect: {
+          error: { kind: "approval_denied", step: "/steps/1", message: 'denied by "bob": wrong customer' },
+        },
+      },
+    ]);
+    const run = ws.cli("test", "plan.rlmplan.test.json");
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.deepEqual(ws.marks(), []);
+  });
+
+  test("a vote the rule refuses, and a held call with no vote, fail the case: located, with the core's words", () => {
+    const ws = withCases("refused", [
+      { name: "stranger", approvals: [{ vote: "approve", as: "mallory" }] },
+      { name: "undeclared" },
+      { name: "expects the wait", expect: { error: { kind: "approval_pending", step: "/steps/1" } } },
+    ]);
+    const run = ws.cli("test", "plan.rlmplan.test.json", "--jobs", "1");
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(
+      failedSection(run.stdout),
+      "\nfailed:\n" +
+        "  plan.rlmplan.test.json#stranger\n" +
+        '      plan.rlmplan.test.json:4:37: the vote of "mallory" on /steps/1 was refused: "mallory" is not an approver of this step (approvers: alice, bob)\n' +
+        "  plan.rlmplan.test.json#undeclared\n" +
+        '      plan.rlmplan.test.json:5:5: the call of tool(send) at /steps/1 waits for approval (approval rule 0, approvers: alice, bob; 0 of 1): the case gives no vote for it: add "approvals": [{"step": "/steps/1", "vote": "approve", "as": "NAME"}]',
+    );
+    assert.match(run.stdout, /pass {2}plan\.rlmplan\.test\.json#expects the wait/);
+    assert.deepEqual(ws.marks(), []);
+  });
+
+  test("a quorum of 2 takes two approvers' entries; one is not enough", () => {
+    const ws = withCases(
+      "quorum",
+      [
+        {
+          name: "two",
+          approvals: [
+            { vote: "approve", as: "alice" },
+            { vote: "approve", as: "bob" },
+          ],
+        },
+        { name: "one", approvals: [{ vote: "approve", as: "alice" }] },
+        {
+          name: "twice",
+          approvals: [
+            { vote: "approve", as: "alice" },
+            { vote: "approve", as: "alice" },
+          ],
+        },
+      ],
+      { quorum: 2 },
+    );
+    const run = ws.cli("test", "plan.rlmplan.test.json", "--jobs", "1");
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(
+      failedSection(run.stdout),
+      "\nfailed:\n" +
+        "  plan.rlmplan.test.json#one\n" +
+        "      plan.rlmplan.test.json:5:5: the call of tool(send) at /steps/1 waits for approval (approval rule 0, approvers: alice, bob; 1 of 2): the case's votes give 1 of the 2 it needs\n" +
+        "  plan.rlmplan.test.json#twice\n" +
+        '      plan.rlmplan.test.json:6:66: the vote of "alice" on /steps/1 was refused: "alice" already approved steps/1: the quorum needs different approvers',
+    );
+    assert.deepEqual(ws.marks(), [SENT]);
+  });
+
+  test("expect.approvals: exact expected and actual counts; the journal off is said, not run", () => {
+    const ws = withCases("count", [
+      {
+        name: "counted",
+        approvals: [{ vote: "approve", as: "alice" }],
+        expect: {
+          approvals: [
+            { step: "/steps/1", requests: 2 },
+            { step: "/steps/2", requests: 0 },
+            { step: "/steps/0", requests: 1 },
+          ],
+        },
+      },
+    ]);
+    const run = ws.cli("test", "plan.rlmplan.test.json", "--format", "json");
+    assert.equal(run.code, 1, run.stderr);
+    const report = JSON.parse(run.stdout) as { cases: { failures: unknown[] }[] };
+    assert.deepEqual(report.cases[0]!.failures, [
+      {
+        assertion: "approvals",
+        message: "approvals: expected 2 requests for approval at /steps/1, got 1",
+        expected: 2,
+        actual: 1,
+      },
+      {
+        assertion: "approvals",
+        message: "approvals: expected 1 request for approval at /steps/0, got 0",
+        expected: 1,
+        actual: 0,
+      },
+    ]);
+    const off = ws.cli("test", "plan.rlmplan.test.json", "--no-journal");
+    assert.equal(off.code, 1);
+    assert.match(
+      off.stdout,
+      /plan\.rlmplan\.test\.json:4:5: the case's approvals are votes in the run journal, and the run journal is off \(--no-journal\)\n/,
+    );
+  });
+});
