@@ -25,7 +25,7 @@ import { cassetteEntriesOf } from "./cassetteRecording";
 import type { CassetteFiles } from "./cassetteFiles";
 import type { BaselineFiles } from "./baselineFiles";
 import { offlineHost } from "./offlineHost";
-import { runAnsweringApprovals } from "./caseApprovals";
+import { runAnsweringApprovals, type AnsweredRun } from "./caseApprovals";
 import type { RunLife } from "../session/runLife";
 import { recordCaseVerdict } from "./verdictRecord";
 import type { CaseLocation, Expectations, TestCase } from "./testFile";
@@ -182,12 +182,8 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     testCase.step ? testCase.step.estimate : suite.estimate,
     report,
     steps,
-    played.approvals,
+    played,
   );
-  // A vote refused or missing says why the run waits: the generic "the run failed" would repeat it.
-  if (played.failures.length > 0)
-    judged.failures.splice(0, judged.failures.length, ...judged.failures.filter((f) => f.assertion !== "ok"));
-  judged.failures.unshift(...played.failures);
   const gate = options.baseline?.judge(
     testCase,
     recorded ? { dir: recorded.dir, runId: recorded.id } : (unrecorded ?? "it is off"),
@@ -238,10 +234,11 @@ export function judgeRun(
   estimate: Estimate | undefined,
   report: RunReport,
   steps: Pick<StepWatch, "completed" | "started">,
-  approvals?: ReadonlyMap<string, number>,
+  answered?: Pick<AnsweredRun, "failures" | "approvals">,
 ): Pick<CaseResult, "ok" | "stage" | "spent" | "value" | "error"> & { failures: AssertionFailure[] } {
   const { outcome } = report;
-  const failures = checkExpectations(expect, {
+  const approvals = answered?.approvals;
+  const checked = checkExpectations(expect, {
     outcome,
     ...(approvals ? { approvals } : {}),
     ...(report.budget ? { budget: report.budget } : {}),
@@ -249,6 +246,9 @@ export function judgeRun(
     started: new Set(steps.started),
     ...(estimate ? { estimate } : {}),
   });
+  // A vote refused or missing says why the run waits: the generic "the run failed" would repeat it.
+  const voted = answered?.failures ?? [];
+  const failures = [...voted, ...checked.filter((f) => voted.length === 0 || f.assertion !== "ok")];
   return {
     ok: failures.length === 0,
     failures,
