@@ -4,9 +4,12 @@
 // the run at the step with approval_denied, as the case expects; a non-approver's vote fails the
 // case with the core's refusal at the entry's line; a held call the case gives no vote for fails
 // naming the step and the rule; a quorum takes two approvers; `expect.approvals` counts requests
-// with exact messages; without the journal the case is not run.
+// with exact messages; a blessed baseline holds the resumed run's end and stays the same; without
+// the journal the case is not run.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { approvalWorkspace, SENT, type Rule } from "../support/approvalWorkspace";
 
@@ -109,6 +112,25 @@ describe("rlm-plan test: approvals", () => {
         '      plan.rlmplan.test.json:6:66: the vote of "alice" on /steps/1 was refused: "alice" already approved steps/1: the quorum needs different approvers',
     );
     assert.deepEqual(ws.marks(), [SENT]);
+  });
+
+  test("--bless of cases with approvals: the resumed run's end, no times or ids; --baseline holds, re-blessing is the same", () => {
+    const ws = withCases("baseline", [
+      { name: "approved", approvals: [{ vote: "approve", as: "alice" }] },
+      { name: "denied", approvals: [{ vote: "deny", as: "bob" }], expect: { error: { kind: "approval_denied" } } },
+    ]);
+    assert.equal(ws.cli("test", "plan.rlmplan.test.json", "--bless").code, 0);
+    const file = join(ws.dir, "plan.rlmplan.baseline.json");
+    const blessed = readFileSync(file, "utf8");
+    const cases = (JSON.parse(blessed) as { cases: Record<string, Record<string, unknown>> }).cases;
+    // The approved run ended ok: its earlier wait (approval_pending) is not its end.
+    assert.deepEqual([cases["approved"]!["status"], cases["approved"]!["error"]], ["ok", undefined]);
+    assert.deepEqual(cases["approved"]!["value"], { sent: true });
+    assert.equal((cases["denied"]!["error"] as { kind: string }).kind, "approval_denied");
+    const held = ws.cli("test", "plan.rlmplan.test.json", "--baseline");
+    assert.equal(held.code, 0, held.stdout + held.stderr);
+    assert.equal(ws.cli("test", "plan.rlmplan.test.json", "--bless").code, 0);
+    assert.equal(readFileSync(file, "utf8"), blessed);
   });
 
   test("expect.approvals: exact expected and actual counts; the journal off is said, not run", () => {

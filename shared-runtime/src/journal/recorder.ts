@@ -271,8 +271,10 @@ export class RunRecorder implements RunObserver, BatchWriter {
     run.elapsed_ms = Math.round(this.elapsed());
     run.mocked = report.mocked ? 1 : run.mocked;
     const mask = this.meta.mask;
+    // A resumed run's earlier end (an approval_pending it waited at) is not how it ended now.
+    const { value: _value, error: _error, ...before } = this.details;
     this.details = {
-      ...this.details,
+      ...before,
       ...(report.budget ? { budget: countsJson(report.budget) } : {}),
       remaining: report.remaining,
       ...(report.budget ? { spent: spent(report.budget, report.remaining) } : {}),
