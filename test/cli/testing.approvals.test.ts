@@ -3,7 +3,8 @@
 // approve vote lets the held call run once and the case passes on its value; a deny vote fails
 // the run at the step with approval_denied, as the case expects; a non-approver's vote fails the
 // case with the core's refusal at the entry's line; a held call the case gives no vote for fails
-// naming the step and the rule; a quorum takes two approvers; `expect.approvals` counts requests
+// naming the step and the rule; a quorum takes two approvers; a case may let a request time out
+// (on_timeout applies, no real wait); malformed answers are located; `expect.approvals` counts requests
 // with exact messages; a blessed baseline holds the resumed run's end and stays the same; without
 // the journal the case is not run.
 
@@ -112,6 +113,54 @@ describe("rlm-plan test: approvals", () => {
         '      plan.rlmplan.test.json:6:66: the vote of "alice" on /steps/1 was refused: "alice" already approved steps/1: the quorum needs different approvers',
     );
     assert.deepEqual(ws.marks(), [SENT]);
+  });
+
+  test("timeout: the request is left to time out, its rule's on_timeout applies at once; no real wait", () => {
+    for (const [onTimeout, kind] of [
+      ["fail", "approval_timeout"],
+      ["deny", "approval_denied"],
+    ] as const) {
+      const ws = withCases(
+        `timeout-${onTimeout}`,
+        [
+          {
+            name: "left",
+            approvals: [{ step: "/steps/1", vote: "timeout" }],
+            expect: {
+              error: { kind, step: "/steps/1", message: `was not approved within 600 s (on_timeout: ${onTimeout})` },
+              approvals: [{ step: "/steps/1", requests: 1 }],
+            },
+          },
+        ],
+        { on_timeout: onTimeout },
+      );
+      const run = ws.cli("test", "plan.rlmplan.test.json");
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.deepEqual(ws.marks(), []);
+    }
+  });
+
+  test("answers the loader refuses: located, nothing runs", () => {
+    const ws = withCases("malformed", [
+      {
+        name: "bad",
+        approvals: [
+          { vote: "timeout", as: "alice" },
+          { vote: "deny" },
+          { vote: "approve", as: "alice", step: "/steps/9" },
+        ],
+      },
+    ]);
+    const run = ws.cli("test", "plan.rlmplan.test.json");
+    assert.equal(run.code, 2, run.stdout);
+    assert.equal(
+      run.stderr,
+      'plan.rlmplan.test.json:4:55: error: "as" is for a vote: a request left to time out has no voter\n' +
+        'plan.rlmplan.test.json:4:64: error: a vote needs "as": who denies (one of the approval rule\'s approvers)\n' +
+        "plan.rlmplan.test.json:4:118: error: the plan has no step /steps/9\n" +
+        "rlm-plan: 3 problems in the test files; nothing ran\n",
+    );
+    assert.deepEqual(ws.marks(), []);
   });
 
   test("--bless of cases with approvals: the resumed run's end, no times or ids; --baseline holds, re-blessing is the same", () => {

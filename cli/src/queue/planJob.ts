@@ -172,19 +172,19 @@ export function readPlanJob(data: unknown): { ok: true; job: PlanJob } | { ok: f
 
 /** Why a case's votes are malformed, or undefined: each {step?, vote, as, reason, at: {line, column}}. */
 function votesProblem(value: JsonValue | undefined): string | undefined {
-  const form = `"approvals" must be at most ${MAX_VOTES} votes {"step"?: POINTER, "vote": "approve" | "deny", "as": NAME, "reason": TEXT, "at": {"line": N, "column": N}}`;
+  const form = `"approvals" must be at most ${MAX_VOTES} answers {"step"?: POINTER, "vote": "approve" | "deny", "as": NAME, "reason": TEXT, "at": {"line": N, "column": N}} or {"step"?: POINTER, "vote": "timeout", "at": ...}`;
   if (!Array.isArray(value) || value.length > MAX_VOTES) return form;
   const text = (v: unknown, max: number) => typeof v === "string" && v !== "" && v.length <= max;
   const place = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
   for (const vote of value) {
     if (!isJsonObject(vote)) return form;
     const { step, vote: decision, as, reason, at, ...rest } = vote;
+    const voted = decision === "approve" || decision === "deny";
     if (
       Object.keys(rest).length > 0 ||
       (step !== undefined && !text(step, MAX_NAME)) ||
-      (decision !== "approve" && decision !== "deny") ||
-      !text(as, MAX_NAME) ||
-      !text(reason, MAX_REASON) ||
+      (!voted && decision !== "timeout") ||
+      (voted ? !text(as, MAX_NAME) || !text(reason, MAX_REASON) : as !== undefined || reason !== undefined) ||
       !isJsonObject(at as JsonValue) ||
       !place((at as JsonObject)["line"]) ||
       !place((at as JsonObject)["column"])

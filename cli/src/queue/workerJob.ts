@@ -146,9 +146,9 @@ export async function runPlanJob(
           { run: first, steps },
           planJob.approvals ?? [],
           planJob.expect ?? {},
-          (continued) => {
+          (continued, clock) => {
             const watch = stepWatcher();
-            const again = session.resume(continued, { ...runOptions(watch), life });
+            const again = session.resume(continued, { ...runOptions(watch), life: { ...life, ...(clock ? { clock } : {}) } });
             return again.ok ? { ok: true, running: { run: again.run, steps: watch } } : again;
           },
           signal,

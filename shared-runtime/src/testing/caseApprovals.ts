@@ -2,8 +2,10 @@
 // approval, the case's votes on each held call are cast through the one vote (voteOnRun), so the
 // rules apply as to `runs approve` (approvers, the requester, quorum, the action's hash), and the
 // run is resumed through the session, until it ends otherwise. The runner and the worker of a
-// queued case both run their case through here. Also how often each step asked, for
-// `expect.approvals`, read from the run's approvals log.
+// queued case both run their case through here. A case may instead let a request time out: the
+// run is then resumed on a clock past the request's deadline, so its rule's on_timeout applies
+// without waiting real time. Also how often each step asked, for `expect.approvals`, read from
+// the run's approvals log.
 
 import { voteOnRun } from "../journal/approvalVote";
 import { approvalLog, openRequests, requestState, type ApprovalEntry } from "../journal/approvals";
@@ -45,7 +47,10 @@ export async function runAnsweringApprovals(
   first: CaseRunning,
   answers: readonly ApprovalAnswer[],
   expect: Expectations,
-  resume: (recorded: RecordedRun) => { ok: true; running: CaseRunning } | { ok: false; refusal: string },
+  resume: (
+    recorded: RecordedRun,
+    clock: (() => number) | undefined,
+  ) => { ok: true; running: CaseRunning } | { ok: false; refusal: string },
   signal?: AbortSignal,
 ): Promise<AnsweredRun> {
   let running = first;
@@ -61,23 +66,27 @@ export async function runAnsweringApprovals(
     });
     if (!waitsForApproval(report) || !recorded || signal?.aborted) return ended([]);
     const store = JournalStore.open(recorded.dir);
-    let problem: { readonly failure: AssertionFailure; readonly pending: boolean } | undefined;
+    let cast: Cast;
     try {
-      problem = castAnswers(store, recorded.id, answers);
+      cast = castAnswers(store, recorded.id, answers);
     } finally {
       store.close();
     }
+    const problem = "failure" in cast ? cast : undefined;
     // A case that expects its run to wait (error kind approval_pending) is held to that alone.
     if (problem?.pending && expect.error?.kind === "approval_pending") return ended([]);
     if (problem) return ended([problem.failure]);
+    // A request the case lets time out is decided at a clock past its deadline: no real time waits.
+    const after = "failure" in cast ? undefined : cast.timedOutAt;
+    const clock = after === undefined ? undefined : () => Math.max(Date.now(), after);
     let continued: RecordedRun;
     try {
-      continued = caseRunToContinue(recorded.dir, recorded.id);
+      continued = caseRunToContinue(recorded.dir, recorded.id, clock?.());
     } catch (error) {
       if (error instanceof ResumeRefusal) return ended([{ assertion: "approvals", message: error.message }]);
       throw error;
     }
-    const resumed = resume(continued);
+    const resumed = resume(continued, clock);
     if (!resumed.ok) return ended([{ assertion: "approvals", message: resumed.refusal }]);
     running = resumed.running;
   }
@@ -87,17 +96,24 @@ export async function runAnsweringApprovals(
  * Casts the answers on every open request of the run, in the order the case lists them, until
  * each is decided; the first refused vote, or a request the answers leave pending, is the case's failure.
  */
-function castAnswers(
-  store: JournalStore,
-  runId: number,
-  answers: readonly ApprovalAnswer[],
-): { readonly failure: AssertionFailure; readonly pending: boolean } | undefined {
+type Cast =
+  | { readonly failure: AssertionFailure; readonly pending: boolean }
+  /** Every open request decided; past this time, those the case lets time out have. */
+  | { readonly timedOutAt?: number };
+
+function castAnswers(store: JournalStore, runId: number, answers: readonly ApprovalAnswer[]): Cast {
   const log = approvalLog(store, runId);
+  let timedOutAt: number | undefined;
   for (const request of openRequests(log)) {
     const step = stepOf(request);
     let decided = false;
     for (const answer of answers) {
       if (answer.step !== undefined && answer.step !== step) continue;
+      if (answer.vote === "timeout") {
+        timedOutAt = Math.max(timedOutAt ?? 0, request.body.deadline + 1);
+        decided = true;
+        break;
+      }
       const result = voteOnRun(store, runId, {
         step: request.body.step,
         decision: answer.vote,
@@ -120,7 +136,7 @@ function castAnswers(
     }
     if (!decided) return { pending: true, failure: pendingFailure(store, runId, request, step) };
   }
-  return undefined;
+  return timedOutAt === undefined ? {} : { timedOutAt };
 }
 
 function pendingFailure(

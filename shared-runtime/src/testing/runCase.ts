@@ -159,9 +159,9 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     { run: prepared.start(runOptions(firstSteps)), steps: firstSteps },
     testCase.approvals ?? [],
     testCase.expect,
-    (continued) => {
+    (continued, clock) => {
       const steps = stepWatcher();
-      const resumed = session.resume(continued, { ...runOptions(steps), life });
+      const resumed = session.resume(continued, { ...runOptions(steps), life: { ...life, ...(clock ? { clock } : {}) } });
       return resumed.ok ? { ok: true, running: { run: resumed.run, steps } } : resumed;
     },
     options.signal,

@@ -51,17 +51,24 @@ export interface Expectations {
   readonly approvals?: readonly ApprovalsExpectation[];
 }
 
-/** A case's vote on a call an approval rule holds, cast when its run waits there (caseApprovals.ts). */
-export interface ApprovalAnswer {
+/**
+ * A case's answer to a call an approval rule holds, when its run waits there (caseApprovals.ts): a
+ * vote, or the request left to time out (its rule's on_timeout applies, no real time waited).
+ */
+export type ApprovalAnswer = {
   /** The held step, as a JSON Pointer; none: any held call. */
   readonly step?: string;
-  readonly vote: "approve" | "deny";
-  /** The approver. */
-  readonly as: string;
-  readonly reason: string;
   /** Where the entry is written in the case's test file: a refused vote is said there. */
   readonly at: { readonly line: number; readonly column: number };
-}
+} & (
+  | {
+      readonly vote: "approve" | "deny";
+      /** The approver. */
+      readonly as: string;
+      readonly reason: string;
+    }
+  | { readonly vote: "timeout" }
+);
 
 export interface CaseLocation {
   readonly file: string;
