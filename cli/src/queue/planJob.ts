@@ -201,7 +201,12 @@ function countsProblem(value: JsonValue | undefined): string | undefined {
   for (const count of value) {
     if (!isJsonObject(count)) return form;
     const { step, requests, ...rest } = count;
-    if (Object.keys(rest).length > 0 || typeof step !== "string" || !Number.isSafeInteger(requests) || (requests as number) < 0)
+    if (
+      Object.keys(rest).length > 0 ||
+      typeof step !== "string" ||
+      !Number.isSafeInteger(requests) ||
+      (requests as number) < 0
+    )
       return form;
   }
   return undefined;

@@ -148,7 +148,10 @@ export async function runPlanJob(
           planJob.expect ?? {},
           (continued, clock) => {
             const watch = stepWatcher();
-            const again = session.resume(continued, { ...runOptions(watch), life: { ...life, ...(clock ? { clock } : {}) } });
+            const again = session.resume(continued, {
+              ...runOptions(watch),
+              life: { ...life, ...(clock ? { clock } : {}) },
+            });
             return again.ok ? { ok: true, running: { run: again.run, steps: watch } } : again;
           },
           signal,

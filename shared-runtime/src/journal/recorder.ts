@@ -271,8 +271,7 @@ export class RunRecorder implements RunObserver, BatchWriter {
     run.elapsed_ms = Math.round(this.elapsed());
     run.mocked = report.mocked ? 1 : run.mocked;
     const mask = this.meta.mask;
-    // A resumed run's earlier end (an approval_pending it waited at) is not how it ended now.
-    const { value: _value, error: _error, ...before } = this.details;
+    const { value: _value, error: _error, ...before } = this.details; // a resumed run's earlier end is not its end
     this.details = {
       ...before,
       ...(report.budget ? { budget: countsJson(report.budget) } : {}),

@@ -161,7 +161,10 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     testCase.expect,
     (continued, clock) => {
       const steps = stepWatcher();
-      const resumed = session.resume(continued, { ...runOptions(steps), life: { ...life, ...(clock ? { clock } : {}) } });
+      const resumed = session.resume(continued, {
+        ...runOptions(steps),
+        life: { ...life, ...(clock ? { clock } : {}) },
+      });
       return resumed.ok ? { ok: true, running: { run: resumed.run, steps } } : resumed;
     },
     options.signal,

@@ -32,7 +32,8 @@ import { schemaFileReader } from "./schemaFile";
 import { readDataset } from "./dataset";
 import { boundedPaths } from "./testFilePaths";
 import { DatasetCase, type DatasetCases } from "./datasetCase";
-import type { ApprovalAnswer, Expectations, TestCase, TestSuite } from "./testCase";
+import { approvalAnswer, type RawApprovalAnswer } from "./approvalAnswers";
+import type { Expectations, TestCase, TestSuite } from "./testCase";
 
 export * from "./testCase";
 
@@ -67,12 +68,7 @@ interface RawCase {
   readonly cassette?: string;
   readonly repeat?: number;
   readonly expect?: Expectations;
-  readonly approvals?: readonly {
-    readonly step?: string;
-    readonly vote: "approve" | "deny" | "timeout";
-    readonly as?: string;
-    readonly reason?: string;
-  }[];
+  readonly approvals?: readonly RawApprovalAnswer[];
 }
 
 interface RawTestFile {
@@ -266,24 +262,13 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
       c.cassette ?? raw.cassette,
     );
     const step = c.step === undefined ? undefined : caseStep(c.step, c.bindings, path);
-    const approvals = (c.approvals ?? []).map((answer, j): ApprovalAnswer => {
-      const where = [...path, "approvals", j];
-      if (answer.step !== undefined && steps && !steps.has(answer.step))
-        errors.push(located([...where, "step"], `the plan has no step ${answer.step}`));
-      const { line, column } = checked.at.path(where);
-      const place = { ...(answer.step !== undefined ? { step: answer.step } : {}), at: { line, column } };
-      if (answer.vote === "timeout") {
-        for (const key of ["as", "reason"] as const)
-          if (answer[key] !== undefined)
-            errors.push(located([...where, key], `"${key}" is for a vote: a request left to time out has no voter`));
-        return { ...place, vote: "timeout" };
-      }
-      if (answer.as === undefined)
-        errors.push(located(where, `a vote needs "as": who ${answer.vote === "deny" ? "denies" : "approves"} (one of the approval rule's approvers)`));
-      // The audit keeps why; a case that says nothing is named.
-      const reason = answer.reason ?? `rlm-plan test: case ${JSON.stringify(c.name)}`;
-      return { ...place, vote: answer.vote, as: answer.as ?? "", reason };
-    });
+    const approvals = (c.approvals ?? []).map((answer, j) =>
+      approvalAnswer(answer, c.name, [...path, "approvals", j], {
+        at: (where) => checked.at.path(where),
+        error: (where, message) => errors.push(located(where, message)),
+        ...(steps ? { steps } : {}),
+      }),
+    );
     pushRepeats(cases, suite, c.name, c.repeat, {
       location: { file, line, column },
       inputs: c.inputs ?? newJsonObject(),
