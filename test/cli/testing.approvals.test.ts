@@ -1,12 +1,13 @@
-// Approvals in `rlm-plan test` (docs/testing.md, "Approvals"), with the CLI as a real process on
-// the approval workspace (its `send` tool, held for alice and bob, marks each call): a case's
-// approve vote lets the held call run once and the case passes on its value; a deny vote fails
-// the run at the step with approval_denied, as the case expects; a non-approver's vote fails the
-// case with the core's refusal at the entry's line; a held call the case gives no vote for fails
-// naming the step and the rule; a quorum takes two approvers; a case may let a request time out
-// (on_timeout applies, no real wait); malformed answers are located; `expect.approvals` counts requests
-// with exact messages; a blessed baseline holds the resumed run's end and stays the same; without
-// the journal the case is not run.
+// Approvals in `rlm-plan test` (docs/approvals.md, "Testing approvals"), with the CLI as a real
+// process on the approval workspace (its `send` tool, held for alice and bob, marks each call): a
+// case's approve vote lets the held call run once and the case passes on its value; a deny vote
+// fails the run at the step with approval_denied, as the case expects; a non-approver's vote fails
+// the case with the core's refusal at the entry's line; a held call the case gives no vote for
+// fails naming the step and the rule; a quorum takes two approvers; a case may let a request time
+// out (on_timeout applies, no real wait); malformed answers are located; `expect.approvals` counts
+// requests with exact messages; a cassette records the approved call once and replays it; a
+// blessed baseline holds the resumed run's end and stays the same; without the journal the case
+// is not run.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -180,6 +181,30 @@ describe("rlm-plan test: approvals", () => {
     assert.equal(held.code, 0, held.stdout + held.stderr);
     assert.equal(ws.cli("test", "plan.rlmplan.test.json", "--bless").code, 0);
     assert.equal(readFileSync(file, "utf8"), blessed);
+  });
+
+  test("--record of an approved case writes the approved call once; --replay answers it, the tool never runs again", () => {
+    const ws = withCases("cassette", [
+      {
+        name: "approved",
+        cassette: "send.cassette.json",
+        approvals: [{ vote: "approve", as: "alice" }],
+        expect: { value: { equals: { sent: true } }, approvals: [{ step: "/steps/1", requests: 1 }] },
+      },
+    ]);
+    const recorded = ws.cli("test", "plan.rlmplan.test.json", "--record");
+    assert.equal(recorded.code, 0, recorded.stdout + recorded.stderr);
+    const cassette = JSON.parse(readFileSync(join(ws.dir, "send.cassette.json"), "utf8")) as { entries: unknown[] };
+    assert.deepEqual(cassette.entries, [
+      {
+        case: "plan.rlmplan.test.json#approved",
+        request: { kind: "tool", tool: "send", args: { to: "ada@example.com" } },
+        reply: { value: { sent: true } },
+      },
+    ]);
+    const replayed = ws.cli("test", "plan.rlmplan.test.json", "--replay");
+    assert.equal(replayed.code, 0, replayed.stdout + replayed.stderr);
+    assert.deepEqual(ws.marks(), [SENT]);
   });
 
   test("expect.approvals: exact expected and actual counts; the journal off is said, not run", () => {

@@ -1,11 +1,11 @@
-// A test case's approvals (docs/testing.md, "Approvals"): when the case's run ends waiting for
-// approval, the case's votes on each held call are cast through the one vote (voteOnRun), so the
-// rules apply as to `runs approve` (approvers, the requester, quorum, the action's hash), and the
-// run is resumed through the session, until it ends otherwise. The runner and the worker of a
-// queued case both run their case through here. A case may instead let a request time out: the
-// run is then resumed on a clock past the request's deadline, so its rule's on_timeout applies
-// without waiting real time. Also how often each step asked, for `expect.approvals`, read from
-// the run's approvals log.
+// A test case's approvals (docs/approvals.md, "Testing approvals"): when the case's run ends
+// waiting for approval, the case's votes on each held call are cast through the one vote
+// (voteOnRun), so the rules apply as to `runs approve` (approvers, the requester, quorum, the
+// action's hash), and the run is resumed through the session, until it ends otherwise. The runner
+// and the worker of a queued case both run their case through here. A case may instead let a
+// request time out: the run is then resumed on a clock past the request's deadline, so its rule's
+// on_timeout applies without waiting real time. Also how often each step asked, for
+// `expect.approvals`, read from the run's approvals log.
 
 import { voteOnRun } from "../journal/approvalVote";
 import { approvalLog, openRequests, requestState, type ApprovalEntry } from "../journal/approvals";
