@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { approvalWorkspace, SENT, type Rule } from "../support/approvalWorkspace";
+import type { CliWorkspace } from "../support/cliWorkspace";
 
 /** The workspace with one test file of `cases` (one a line, so a case's line is its index + 4). */
 function withCases(name: string, cases: object[], rule: Rule = {}) {
@@ -23,9 +24,16 @@ function withCases(name: string, cases: object[], rule: Rule = {}) {
   return ws;
 }
 
-/** The lines of `test`'s "failed:" section, without its summary. */
-function failedSection(stdout: string): string {
-  return stdout.slice(stdout.indexOf("\nfailed:\n")).split(/\n\d+ passed/)[0] as string;
+/** Runs the workspace's tests, which must fail: its stdout, and each failed case with its one failure line. */
+function failing(ws: CliWorkspace): { stdout: string; failed: [string, string][] } {
+  const run = ws.cli("test", "plan.rlmplan.test.json", "--jobs", "1");
+  assert.equal(run.code, 1, run.stderr);
+  const section = run.stdout.slice(run.stdout.indexOf("\nfailed:\n") + 9).split(/\n\d+ passed/)[0] as string;
+  const lines = section.split("\n");
+  const failed: [string, string][] = [];
+  for (let i = 0; i + 1 < lines.length; i += 2)
+    failed.push([(lines[i] as string).trim(), (lines[i + 1] as string).trim()]);
+  return { stdout: run.stdout, failed };
 }
 
 describe("rlm-plan test: approvals", () => {
@@ -67,17 +75,18 @@ describe("rlm-plan test: approvals", () => {
       { name: "undeclared" },
       { name: "expects the wait", expect: { error: { kind: "approval_pending", step: "/steps/1" } } },
     ]);
-    const run = ws.cli("test", "plan.rlmplan.test.json", "--jobs", "1");
-    assert.equal(run.code, 1, run.stderr);
-    assert.equal(
-      failedSection(run.stdout),
-      "\nfailed:\n" +
-        "  plan.rlmplan.test.json#stranger\n" +
-        '      plan.rlmplan.test.json:4:37: the vote of "mallory" on /steps/1 was refused: "mallory" is not an approver of this step (approvers: alice, bob)\n' +
-        "  plan.rlmplan.test.json#undeclared\n" +
-        '      plan.rlmplan.test.json:5:5: the call of tool(send) at /steps/1 waits for approval (approval rule 0, approvers: alice, bob; 0 of 1): the case gives no vote for it: add "approvals": [{"step": "/steps/1", "vote": "approve", "as": "NAME"}]',
-    );
-    assert.match(run.stdout, /pass {2}plan\.rlmplan\.test\.json#expects the wait/);
+    const { stdout, failed } = failing(ws);
+    assert.deepEqual(failed, [
+      [
+        "plan.rlmplan.test.json#stranger",
+        'plan.rlmplan.test.json:4:37: the vote of "mallory" on /steps/1 was refused: "mallory" is not an approver of this step (approvers: alice, bob)',
+      ],
+      [
+        "plan.rlmplan.test.json#undeclared",
+        'plan.rlmplan.test.json:5:5: the call of tool(send) at /steps/1 waits for approval (approval rule 0, approvers: alice, bob; 0 of 1): the case gives no vote for it: add "approvals": [{"step": "/steps/1", "vote": "approve", "as": "NAME"}]',
+      ],
+    ]);
+    assert.match(stdout, /pass {2}plan\.rlmplan\.test\.json#expects the wait/);
     assert.deepEqual(ws.marks(), []);
   });
 
@@ -103,16 +112,16 @@ describe("rlm-plan test: approvals", () => {
       ],
       { quorum: 2 },
     );
-    const run = ws.cli("test", "plan.rlmplan.test.json", "--jobs", "1");
-    assert.equal(run.code, 1, run.stderr);
-    assert.equal(
-      failedSection(run.stdout),
-      "\nfailed:\n" +
-        "  plan.rlmplan.test.json#one\n" +
-        "      plan.rlmplan.test.json:5:5: the call of tool(send) at /steps/1 waits for approval (approval rule 0, approvers: alice, bob; 1 of 2): the case's votes give 1 of the 2 it needs\n" +
-        "  plan.rlmplan.test.json#twice\n" +
-        '      plan.rlmplan.test.json:6:66: the vote of "alice" on /steps/1 was refused: "alice" already approved steps/1: the quorum needs different approvers',
-    );
+    assert.deepEqual(failing(ws).failed, [
+      [
+        "plan.rlmplan.test.json#one",
+        "plan.rlmplan.test.json:5:5: the call of tool(send) at /steps/1 waits for approval (approval rule 0, approvers: alice, bob; 1 of 2): the case's votes give 1 of the 2 it needs",
+      ],
+      [
+        "plan.rlmplan.test.json#twice",
+        'plan.rlmplan.test.json:6:66: the vote of "alice" on /steps/1 was refused: "alice" already approved steps/1: the quorum needs different approvers',
+      ],
+    ]);
     assert.deepEqual(ws.marks(), [SENT]);
   });
 
