@@ -37,9 +37,6 @@ type RecordedRuns = typeof import("./recordedRun");
 const recordedRuns = (): RecordedRuns => require("./recordedRun") as RecordedRuns;
 /** Run `id` of the journal in `dir`, to resume or to replay, or why not (recordedRun.ts). */
 export const openRecordedRun: RecordedRuns["openRecordedRun"] = (...args) => recordedRuns().openRecordedRun(...args);
-/** A test case's waiting run, held open for its runner to resume once its votes decided (recordedRun.ts). */
-export const caseRunToContinue: RecordedRuns["caseRunToContinue"] = (...args) =>
-  recordedRuns().caseRunToContinue(...args);
 /** The latest unfinished run of a worker's job, held open to resume (recordedRun.ts). */
 export const unfinishedJobRun: RecordedRuns["unfinishedJobRun"] = (...args) => recordedRuns().unfinishedJobRun(...args);
 /** Why a worker's job still waits for approval, or undefined (recordedRun.ts). */
