@@ -63,6 +63,12 @@ const EXPECTED: Readonly<Record<string, Expected>> = {
     first: APPROVALS_JOURNAL,
   },
   "npx rlm-plan runs show 2 --journal examples/approvals": { code: 0, first: APPROVALS_JOURNAL },
+  // docs/approvals.md, "Testing approvals": each case answers the refund's request itself.
+  "npx rlm-plan test examples/approvals/tests": {
+    code: 0,
+    first:
+      "rlm-plan: 3 cases in 1 file; worst case 18 steps, 0 model calls, 6 tool calls, 0 context ops; live: 0 cases, 0 steps, 0 model calls, 0 tool calls, 0 context ops",
+  },
   "npx rlm-plan run examples/workspace/plans/retry-flaky.rlmplan.json": { code: 0, first: HOST },
   "npx rlm-plan run examples/workspace/plans/parallel.rlmplan.json --json": { code: 0 },
   // broken.rlmplan.json is broken on purpose.

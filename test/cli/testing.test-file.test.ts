@@ -23,7 +23,7 @@ describe("rlm-plan test: bad test files", () => {
       `bad/bad.rlmplan.test.json:5:52: error: item 2."mocks"."tools"."fetch" item 1 in "cases" must match exactly one schema in oneOf`,
       `bad/bad.rlmplan.test.json:5:54: error: unknown key "valu" in item 2."mocks"."tools"."fetch" item 1 in "cases": did you mean "value"? (the keys are match, value, error, delayMs, repeat)`,
       `bad/bad.rlmplan.test.json:6:5: error: item 3 in "cases" is missing "name": the case's name, unique in the file.`,
-      `bad/bad.rlmplan.test.json:6:7: error: unknown key "nam" in item 3 in "cases": did you mean "name"? (the keys are name, description, inputs, mocks, cassette, step, bindings, repeat, expect)`,
+      `bad/bad.rlmplan.test.json:6:7: error: unknown key "nam" in item 3 in "cases": did you mean "name"? (the keys are name, description, inputs, mocks, cassette, step, bindings, repeat, expect, approvals)`,
       "rlm-plan: 9 problems in the test files; nothing ran",
     ]);
   });

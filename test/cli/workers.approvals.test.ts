@@ -3,7 +3,8 @@
 // tool call and the job is handed back to the queue (the worker holds nothing); the worker is
 // killed while the job waits; `runs approve` records the vote and leaves the run to the workers;
 // another worker takes the job up, resumes the journal's run and makes the call exactly once;
-// `run --queue` waited throughout and prints the value.
+// `run --queue` waited throughout and prints the value. A case of `test --queue` that gives its votes
+// is voted and resumed on the worker (no waiting); one that gives none fails naming step and rule.
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -105,5 +106,34 @@ describe("a worker's job waiting for approval", { skip: redisMissing() }, () => 
       after.map((r) => r.status),
       ["ok"],
     );
+  });
+
+  test("test --queue: a case's votes are cast on the worker and its run resumed there; one without fails", async () => {
+    const queue = redis.url("test-approvals");
+    workers.push(await startWorker(ws.dir, "tester", ["--queue", queue]));
+    ws.write(
+      "plan.rlmplan.test.json",
+      JSON.stringify({
+        plan: "plan.rlmplan.json",
+        cases: [
+          {
+            name: "approved",
+            approvals: [{ vote: "approve", as: "alice", reason: "checked" }],
+            expect: { value: { equals: { sent: true } }, approvals: [{ step: "/steps/0", requests: 1 }] },
+          },
+          { name: "undeclared" },
+        ],
+      }),
+    );
+    const before = marks();
+    const run = await runCliAsync(ws.dir, ["test", "plan.rlmplan.test.json", "--queue", queue, "--jobs", "1"]);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /^pass {2}plan\.rlmplan\.test\.json#approved {2}\(\d+ ms, tester\)\n/m);
+    assert.match(
+      run.stdout,
+      /\n {6}plan\.rlmplan\.test\.json:1:\d+: the call of tool\(send\) at \/steps\/0 waits for approval \(approval rule 0, approvers: alice; 0 of 1\): the case gives no vote for it/,
+    );
+    // The approved case's call, once; the undeclared one's, never.
+    assert.equal(marks(), `${before}{"to":"ada"}\n`);
   });
 });

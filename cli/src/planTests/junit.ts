@@ -32,7 +32,8 @@ export function junitXml(report: TestReport): string {
             f.expected !== undefined || f.actual !== undefined
               ? `\nexpected: ${JSON.stringify(f.expected ?? null)}\nactual: ${JSON.stringify(f.actual ?? null)}`
               : "";
-          return `${c.location.file}:${c.location.line}:${c.location.column}: ${failureText(f)}${values}`;
+          const { line, column } = f.at ?? c.location;
+          return `${c.location.file}:${line}:${column}: ${failureText(f)}${values}`;
         })
         .join("\n\n");
       lines.push(`${open}>`);

@@ -72,8 +72,9 @@ export function caseTitle(result: Pick<CaseResult, "id">): string {
 }
 
 function failureLines(result: CaseResult): string[] {
-  const { file, line, column } = result.location;
+  const { file } = result.location;
   return result.failures.flatMap((f) => {
+    const { line, column } = f.at ?? result.location;
     const [first, ...rest] = failureText(f).split("\n");
     return [`${file}:${line}:${column}: ${first ?? ""}`, ...rest.map((more) => `  ${more}`)];
   });

@@ -5,16 +5,10 @@
 // which the journal lets happen once, and the approved call is made there.
 
 import type { Job } from "bullmq";
-import type { RunReport } from "@rlm-plan/core/run";
 import { bullmq } from "./bullmq";
 
 /** How often a waiting job is looked at again: a decision is acted on within this. */
 const APPROVAL_POLL_MS = 2000;
-
-/** Whether the run ended waiting for approval (its status `waiting`). */
-export function waitsForApproval(report: RunReport): boolean {
-  return !report.outcome.ok && report.outcome.error.kind === "approval_pending";
-}
 
 /** What the worker says once, when a job's run starts waiting (not at each look). */
 export const WAITING_LINE = `waits for approval: handed back to the queue, looked at again every ${APPROVAL_POLL_MS / 1000} s until the votes decide`;

@@ -10,7 +10,7 @@ import type { Mocks } from "@rlm-plan/core/session";
 import { PARALLEL_MODES, type ParallelMode, type RunEvent, type RunOutcome, type RunStage } from "@rlm-plan/core/run";
 import type { Budget } from "@rlm-plan/core/plan";
 import type { RecordedRef } from "@rlm-plan/core/session";
-import type { CaseResult, Expectations } from "@rlm-plan/core/testing";
+import type { ApprovalAnswer, CaseResult, Expectations } from "@rlm-plan/core/testing";
 import { MAX_JSON_DEPTH, MAX_MOCKS_BYTES, MAX_PLAN_BYTES } from "@rlm-plan/core/text";
 
 // 2: a job's result carries no events (the worker's journal entry is its record) and a plan the
@@ -37,6 +37,8 @@ export interface PlanJob {
   readonly parallel?: ParallelMode;
   /** A test case's expectations (kind "case"). */
   readonly expect?: Expectations;
+  /** A test case's votes (kind "case"): the worker casts them when the run waits, and resumes it there. */
+  readonly approvals?: readonly ApprovalAnswer[];
   readonly ceiling?: FleetCeiling;
 }
 
@@ -93,8 +95,11 @@ export interface JobProgress {
 const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 const MAX_NAME = 1000;
 const CEILING_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const JOB_KEYS = new Set(["v", "kind", "plan", "inputs", "mocks", "parallel", "expect", "ceiling"]);
+const JOB_KEYS = new Set(["v", "kind", "plan", "inputs", "mocks", "parallel", "expect", "approvals", "ceiling"]);
 const EXPECT_KEYS = new Set(["value", "error", "steps", "costs"]);
+/** More votes than any quorum needs is a malformed job, not a case. */
+const MAX_VOTES = 100;
+const MAX_REASON = 10_000;
 
 /** The job, or why it is refused (said to the submitter and in the worker's output). */
 export function readPlanJob(data: unknown): { ok: true; job: PlanJob } | { ok: false; message: string } {
@@ -139,9 +144,23 @@ export function readPlanJob(data: unknown): { ok: true; job: PlanJob } | { ok: f
   if (expect !== undefined) {
     if (kind !== "case") return fail(`"expect" belongs to a test case (kind "case")`);
     if (!isJsonObject(expect as JsonValue)) return fail(`"expect" must be an object`);
-    for (const [key, value] of Object.entries(expect as JsonObject))
+    for (const [key, value] of Object.entries(expect as JsonObject)) {
+      if (key === "approvals") {
+        const problem = countsProblem(value);
+        if (problem) return fail(problem);
+        continue;
+      }
       if (!EXPECT_KEYS.has(key) || !isJsonObject(value))
-        return fail(`"expect" holds ${[...EXPECT_KEYS].join(", ")}, each an object (not "${shortText(key)}")`);
+        return fail(
+          `"expect" holds ${[...EXPECT_KEYS].join(", ")}, each an object, and approvals (not "${shortText(key)}")`,
+        );
+    }
+  }
+  const approvals = job["approvals"];
+  if (approvals !== undefined) {
+    if (kind !== "case") return fail(`"approvals" belongs to a test case (kind "case")`);
+    const problem = votesProblem(approvals);
+    if (problem) return fail(problem);
   }
   const ceiling = job["ceiling"];
   if (ceiling !== undefined) {
@@ -149,6 +168,48 @@ export function readPlanJob(data: unknown): { ok: true; job: PlanJob } | { ok: f
     if (problem) return fail(problem);
   }
   return { ok: true, job: job as unknown as PlanJob };
+}
+
+/** Why a case's votes are malformed, or undefined: each {step?, vote, as, reason, at: {line, column}}. */
+function votesProblem(value: JsonValue | undefined): string | undefined {
+  const form = `"approvals" must be at most ${MAX_VOTES} answers {"step"?: POINTER, "vote": "approve" | "deny", "as": NAME, "reason": TEXT, "at": {"line": N, "column": N}} or {"step"?: POINTER, "vote": "timeout", "at": ...}`;
+  if (!Array.isArray(value) || value.length > MAX_VOTES) return form;
+  const text = (v: unknown, max: number) => typeof v === "string" && v !== "" && v.length <= max;
+  const place = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
+  for (const vote of value) {
+    if (!isJsonObject(vote)) return form;
+    const { step, vote: decision, as, reason, at, ...rest } = vote;
+    const voted = decision === "approve" || decision === "deny";
+    if (
+      Object.keys(rest).length > 0 ||
+      (step !== undefined && !text(step, MAX_NAME)) ||
+      (!voted && decision !== "timeout") ||
+      (voted ? !text(as, MAX_NAME) || !text(reason, MAX_REASON) : as !== undefined || reason !== undefined) ||
+      !isJsonObject(at as JsonValue) ||
+      !place((at as JsonObject)["line"]) ||
+      !place((at as JsonObject)["column"])
+    )
+      return form;
+  }
+  return undefined;
+}
+
+/** Why `expect.approvals` is malformed, or undefined: each {step, requests}. */
+function countsProblem(value: JsonValue | undefined): string | undefined {
+  const form = `"expect.approvals" must be [{"step": POINTER, "requests": N}, ...]`;
+  if (!Array.isArray(value)) return form;
+  for (const count of value) {
+    if (!isJsonObject(count)) return form;
+    const { step, requests, ...rest } = count;
+    if (
+      Object.keys(rest).length > 0 ||
+      typeof step !== "string" ||
+      !Number.isSafeInteger(requests) ||
+      (requests as number) < 0
+    )
+      return form;
+  }
+  return undefined;
 }
 
 function ceilingProblem(value: JsonValue | undefined): string | undefined {

@@ -41,6 +41,7 @@ export async function runCasesOnQueue(
       inputs: testCase.inputs,
       ...(testCase.mocks ? { mocks: mocksJson(testCase.mocks) } : {}),
       expect: testCase.expect,
+      ...(testCase.approvals ? { approvals: testCase.approvals } : {}),
       ...(ceiling ? { ceiling } : {}),
     }));
     await submitter.run(

@@ -21,8 +21,8 @@ import {
   type RunLife,
   type SessionRun,
 } from "@rlm-plan/core/session";
-import { judgeRun, stepWatcher } from "@rlm-plan/core/testing";
-import { handBackWaiting, WAITING_LINE, waitsForApproval } from "./approvalWait";
+import { judgeRun, runAnsweringApprovals, stepWatcher, waitsForApproval } from "@rlm-plan/core/testing";
+import { handBackWaiting, WAITING_LINE } from "./approvalWait";
 import { bullmq } from "./bullmq";
 import { ceilingObserver } from "./fleetCeiling";
 import { styleFor } from "../output";
@@ -133,12 +133,32 @@ export async function runPlanJob(
     },
   );
   const started = performance.now();
-  const { run, resumed } = startJobRun(job, planJob, session, context, {
+  const runOptions = (watch: typeof steps) => ({
     signal,
     ...(planJob.parallel ? { parallel: planJob.parallel } : {}),
-    observers: [...observers, steps.observer, sent, logged.observer],
+    observers: [...observers, watch.observer, sent, logged.observer],
   });
-  const report = await run.done;
+  const { run: first, resumed, life } = startJobRun(job, planJob, session, context, runOptions(steps));
+  // A case's run waits for no one: its own votes are cast here and it is resumed on this worker.
+  const played =
+    planJob.kind === "case"
+      ? await runAnsweringApprovals(
+          { run: first, steps },
+          planJob.approvals ?? [],
+          planJob.expect ?? {},
+          (continued, clock) => {
+            const watch = stepWatcher();
+            const again = session.resume(continued, {
+              ...runOptions(watch),
+              life: { ...life, ...(clock ? { clock } : {}) },
+            });
+            return again.ok ? { ok: true, running: { run: again.run, steps: watch } } : again;
+          },
+          signal,
+        )
+      : { report: await first.done, running: { run: first, steps }, failures: [] };
+  const { report } = played;
+  const run = played.running.run;
   await progress;
   await run.settled(signal);
   if (planJob.kind === "run" && waitsForApproval(report))
@@ -150,7 +170,13 @@ export async function runPlanJob(
     return context.mask.maskValue(result as unknown as JsonObject) as unknown as PlanJobResult;
   }
   const plan = parsePlan({ kind: "document", text: planJob.plan.text }).plan;
-  const judged = judgeRun(planJob.expect ?? {}, plan ? estimatePlan(plan) : undefined, report, steps);
+  const judged = judgeRun(
+    planJob.expect ?? {},
+    plan ? estimatePlan(plan) : undefined,
+    report,
+    played.running.steps,
+    played,
+  );
   const result: PlanJobResult = {
     ...base,
     ...continued,
@@ -184,7 +210,7 @@ function startJobRun(
   session: PlanSession,
   context: WorkerContext,
   options: Omit<Parameters<PlanSession["run"]>[0], "life">,
-): { run: SessionRun; resumed: boolean } {
+): { run: SessionRun; resumed: boolean; life: RunLife } {
   const jobKey = jobKeyOf(job, context);
   const say = (message: string) => context.say(`job ${job.id ?? "?"}: ${message}`);
   // An iteration of a schedule (BullMQ's job scheduler NAME made it): journaled as such, labelled NAME.
@@ -201,13 +227,13 @@ function startJobRun(
       const earlier = unfinishedJobRun(context.journal.dir, jobKey);
       if (earlier) {
         const resumed = session.resume(earlier, { ...options, life });
-        if (resumed.ok) return { run: resumed.run, resumed: true };
+        if (resumed.ok) return { run: resumed.run, resumed: true, life };
       }
     } catch (error) {
       say(`its earlier attempt cannot be continued: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { run: session.run({ ...options, life }), resumed: false };
+  return { run: session.run({ ...options, life }), resumed: false, life };
 }
 
 /** The job as its runs are recorded in the journal: "QUEUE/ID". */

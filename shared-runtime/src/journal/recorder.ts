@@ -271,8 +271,9 @@ export class RunRecorder implements RunObserver, BatchWriter {
     run.elapsed_ms = Math.round(this.elapsed());
     run.mocked = report.mocked ? 1 : run.mocked;
     const mask = this.meta.mask;
+    const { value: _value, error: _error, ...before } = this.details; // a resumed run's earlier end is not its end
     this.details = {
-      ...this.details,
+      ...before,
       ...(report.budget ? { budget: countsJson(report.budget) } : {}),
       remaining: report.remaining,
       ...(report.budget ? { spent: spent(report.budget, report.remaining) } : {}),

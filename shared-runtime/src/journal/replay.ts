@@ -23,14 +23,23 @@ export interface ResumePoint {
 /** Why a run cannot be resumed, said so a user knows what to do. */
 export class ResumeRefusal extends Error {}
 
-/** The recorded run `id` if it may be resumed; throws ResumeRefusal otherwise. */
-export function resumePoint(store: JournalStore, id: number): ResumePoint {
+/**
+ * The recorded run `id` if it may be resumed; throws ResumeRefusal otherwise. `by: "case"` is the
+ * test runner going on with its own case's run, under the case's host (its mocks or cassette),
+ * once the case's votes decided (testing/caseApprovals.ts); anyone else is refused a case's run.
+ */
+export function resumePoint(
+  store: JournalStore,
+  id: number,
+  by: "user" | "case" = "user",
+  now: number = Date.now(),
+): ResumePoint {
   const db = store.db;
   const run = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
   if (!run) throw new ResumeRefusal(`there is no run ${id} in the run journal ${store.file}`);
   // A test case's run answered from its mocks or cassette: resumed as a plain run it would call
   // the real tools and providers. The case is run again instead.
-  if (run.origin === "test")
+  if (run.origin === "test" && by !== "case")
     throw new ResumeRefusal(
       `run ${id} is the run of the test case ${run.label ?? "(unlabelled)"}: run its test again with rlm-plan test`,
     );
@@ -40,7 +49,7 @@ export function resumePoint(store: JournalStore, id: number): ResumePoint {
     );
   if (run.status === "running" && processAlive(run.pid, run.machine, run.process))
     throw new ResumeRefusal(`run ${id} is still running (process ${run.pid}); stop it first or wait for it`);
-  if (run.status === "waiting") claimWaitingRun(store, run);
+  if (run.status === "waiting") claimWaitingRun(store, run, now);
   const events = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).all(id) as EventRow[];
   const calls = db.prepare(`SELECT ${CALL_COLUMNS} FROM calls WHERE run_id = ? ORDER BY seq`).all(id) as CallRow[];
   const elapsedMs = events.reduce((max, e) => Math.max(max, e.elapsed_ms), 0);
@@ -52,8 +61,8 @@ export function resumePoint(store: JournalStore, id: number): ResumePoint {
  * refused while a request is still pending, and taken from `waiting` to `running` in one guarded
  * write, so a second process asking at the same moment is refused.
  */
-function claimWaitingRun(store: JournalStore, run: RunRow): void {
-  const waiting = stillWaiting(store, run.id);
+function claimWaitingRun(store: JournalStore, run: RunRow, now: number): void {
+  const waiting = stillWaiting(store, run.id, now);
   if (waiting !== undefined) throw new ResumeRefusal(waiting);
   const claimed = store.db
     .prepare(

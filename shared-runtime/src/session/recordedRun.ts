@@ -113,6 +113,22 @@ export function unfinishedJobRun(dir: string, job: string): RecordedRun | undefi
   }
 }
 
+/**
+ * A test case's run that ended waiting for approval, held open for the test runner (or the worker
+ * of a queued case) to resume once the case's votes decided: its own host answers it, so the
+ * refusal of a case's run to others does not apply; `now` is the case's clock (a request it lets
+ * time out is past its deadline). Throws ResumeRefusal (still pending, claimed).
+ */
+export function caseRunToContinue(dir: string, id: number, now: number = Date.now()): RecordedRun {
+  const store = JournalStore.open(dir);
+  try {
+    return recordedRunOf(resumePoint(store, id, "case", now), dir, store);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
+
 /** What a session that runs the recorded run again is opened with: its plan, host profile, inputs and mocks. */
 export function recordedSessionOptions(
   run: RecordedRun,

@@ -39,6 +39,11 @@ export interface RunLife {
    * approve it (docs/approvals.md). A resumed run keeps its starter.
    */
   readonly startedBy?: string;
+  /**
+   * The time approval requests are asked and decided at; default the wall clock. A test case that
+   * lets a request time out resumes its run past the deadline (testing/caseApprovals.ts), waiting no real time.
+   */
+  readonly clock?: () => number;
 }
 
 /** Where a run is recorded. */
@@ -142,6 +147,7 @@ export function attachLife(
           journal: recording ? { store: recording.store, runId: () => recording.recorder.runId } : undefined,
           mask: session.mask,
           requester: startedBy,
+          ...(life.clock ? { now: life.clock } : {}),
           ...(trace ? { onEntry: (entry) => trace.approvalEntry(entry) } : {}),
         })
       : undefined;

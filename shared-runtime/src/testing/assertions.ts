@@ -14,11 +14,16 @@ import type { Expectations } from "./testFile";
 import type { RunDiff } from "../journal/runDiff";
 
 export interface AssertionFailure {
-  /** Which expectation: ok (none given, the run failed), value, error, steps, costs, or the baseline (--baseline). */
-  readonly assertion: "ok" | "value" | "error" | "steps" | "costs" | "baseline";
+  /**
+   * Which expectation: ok (none given, the run failed), value, error, steps, costs, approvals (also
+   * a case's vote refused, or a held call it gives no vote for), or the baseline (--baseline).
+   */
+  readonly assertion: "ok" | "value" | "error" | "steps" | "costs" | "approvals" | "baseline";
   readonly message: string;
   readonly expected?: JsonValue;
   readonly actual?: JsonValue;
+  /** Where in the case's test file the failure is, when not the case itself (a refused vote: its entry of `approvals`). */
+  readonly at?: { readonly line: number; readonly column: number };
   /** A baseline failure's comparison, the blessed run (a) against this one (b), as `runs diff` makes it. */
   readonly diff?: RunDiff;
 }
@@ -34,6 +39,8 @@ export interface ObservedRun {
   readonly started: ReadonlySet<string>;
   /** The plan's worst case. */
   readonly estimate?: Estimate;
+  /** Requests for approval per step (JSON Pointer); undefined when the run was not recorded. */
+  readonly approvals?: ReadonlyMap<string, number>;
 }
 
 /** What a run spent, from the budget in force and what was left of it. */
@@ -163,6 +170,24 @@ export function checkExpectations(expect: Expectations, run: ObservedRun): Asser
     for (const step of steps.neverRan ?? [])
       if (run.started.has(step))
         failures.push({ assertion: "steps", message: `steps: step ${step} ran (expected it never to run)` });
+  }
+
+  for (const want of expect.approvals ?? []) {
+    if (!run.approvals) {
+      failures.push({
+        assertion: "approvals",
+        message: `approvals: the run was not recorded in the run journal, where its requests for approval are kept`,
+      });
+      break;
+    }
+    const got = run.approvals.get(want.step) ?? 0;
+    if (got !== want.requests)
+      failures.push({
+        assertion: "approvals",
+        message: `approvals: expected ${plural(want.requests, "request")} for approval at ${want.step}, got ${got}`,
+        expected: want.requests,
+        actual: got,
+      });
   }
 
   const costs = expect.costs;

@@ -10,3 +10,4 @@ export * from "./baselineFiles";
 export { BASELINE_COST_COUNTERS, type CaseBaseline } from "./baseline";
 export * from "./testFileView";
 export { inExpectedOrder } from "./diffOrder";
+export { runAnsweringApprovals, waitsForApproval } from "./caseApprovals";

@@ -25,6 +25,8 @@ import { cassetteEntriesOf } from "./cassetteRecording";
 import type { CassetteFiles } from "./cassetteFiles";
 import type { BaselineFiles } from "./baselineFiles";
 import { offlineHost } from "./offlineHost";
+import { runAnsweringApprovals, type AnsweredRun } from "./caseApprovals";
+import type { RunLife } from "../session/runLife";
 import { recordCaseVerdict } from "./verdictRecord";
 import type { CaseLocation, Expectations, TestCase } from "./testFile";
 
@@ -103,6 +105,9 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   if (answered === "recorded" && !options.cassettes) return notRun("recording needs the test run's cassettes");
   if (answered === "recorded" && options.journal === false)
     return notRun("--record derives the cassette from the run journal, and the run journal is off (--no-journal)");
+  const approving = testCase.approvals !== undefined || testCase.expect.approvals !== undefined;
+  if (approving && options.journal === false)
+    return notRun("the case's approvals are votes in the run journal, and the run journal is off (--no-journal)");
 
   // The case's plan session: the suite's plan and profile (already read), the case's host.
   const opened = openPlanSessionSync({
@@ -118,7 +123,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
   const { session } = opened;
   let unrecorded: string | undefined;
   // The session attaches the journal and the trace (the profile's telemetry.otlp) itself.
-  const prepared = session.prepareRun({
+  const life: RunLife = {
     origin: "test",
     label: caseLabel(testCase),
     // Recording a cassette, blessing or checking a baseline read the case's run back from the
@@ -127,7 +132,7 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
       ? { journal: false as const }
       : options.journal?.dir !== undefined
         ? { journal: { dir: options.journal.dir } }
-        : answered === "recorded" || options.baseline
+        : answered === "recorded" || options.baseline || approving
           ? { journal: { dir: profileJournalDir(suite.profile) } }
           : {}),
     given: caseOptions(testCase, mode),
@@ -135,21 +140,37 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
       unrecorded = message;
       options.onNotice?.(message);
     },
-  });
+  };
+  const prepared = session.prepareRun(life);
   const recorded = prepared.recorded;
   if (!recorded && answered === "recorded")
     return notRun(`--record writes the run journal, which could not be opened: ${unrecorded ?? "it is off"}`);
 
-  const steps = stepWatcher();
   const only = testCase.step && { at: testCase.step.at, bindings: new Map(Object.entries(testCase.step.bindings)) };
-  const run = prepared.start({
+  const runOptions = (steps: StepWatch) => ({
     observers: [steps.observer],
     ...(only ? { only } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const report = await run.done;
+  const firstSteps = stepWatcher();
+  // Each time the run waits for approval the case's votes are cast and it is resumed, in the same entry.
   // The trace is sent (or given up, within its deadline) before the case's result is told.
-  await run.settled(options.signal);
+  const played = await runAnsweringApprovals(
+    { run: prepared.start(runOptions(firstSteps)), steps: firstSteps },
+    testCase.approvals ?? [],
+    testCase.expect,
+    (continued, clock) => {
+      const steps = stepWatcher();
+      const resumed = session.resume(continued, {
+        ...runOptions(steps),
+        life: { ...life, ...(clock ? { clock } : {}) },
+      });
+      return resumed.ok ? { ok: true, running: { run: resumed.run, steps } } : resumed;
+    },
+    options.signal,
+  );
+  const { report } = played;
+  const steps = played.running.steps;
   if (recorded) {
     const journal = { dir: recorded.dir, runId: recorded.id };
     // The cassette is what the journal recorded of this run.
@@ -159,7 +180,13 @@ export async function runTestCase(testCase: TestCase, options: CaseRunOptions = 
     }
     options.onRecorded?.(journal, testCase);
   }
-  const judged = judgeRun(testCase.expect, testCase.step ? testCase.step.estimate : suite.estimate, report, steps);
+  const judged = judgeRun(
+    testCase.expect,
+    testCase.step ? testCase.step.estimate : suite.estimate,
+    report,
+    steps,
+    played,
+  );
   const gate = options.baseline?.judge(
     testCase,
     recorded ? { dir: recorded.dir, runId: recorded.id } : (unrecorded ?? "it is off"),
@@ -210,15 +237,21 @@ export function judgeRun(
   estimate: Estimate | undefined,
   report: RunReport,
   steps: Pick<StepWatch, "completed" | "started">,
+  answered?: Pick<AnsweredRun, "failures" | "approvals">,
 ): Pick<CaseResult, "ok" | "stage" | "spent" | "value" | "error"> & { failures: AssertionFailure[] } {
   const { outcome } = report;
-  const failures = checkExpectations(expect, {
+  const approvals = answered?.approvals;
+  const checked = checkExpectations(expect, {
     outcome,
+    ...(approvals ? { approvals } : {}),
     ...(report.budget ? { budget: report.budget } : {}),
     completed: [...steps.completed],
     started: new Set(steps.started),
     ...(estimate ? { estimate } : {}),
   });
+  // A vote refused or missing says why the run waits: the generic "the run failed" would repeat it.
+  const voted = answered?.failures ?? [];
+  const failures = [...voted, ...checked.filter((f) => voted.length === 0 || f.assertion !== "ok")];
   return {
     ok: failures.length === 0,
     failures,

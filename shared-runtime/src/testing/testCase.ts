@@ -36,12 +36,39 @@ export interface CostsExpectation {
   readonly maxOutputBytes?: number;
 }
 
+/** A step that must ask for approval (and how many times: 0, that it never asks). */
+export interface ApprovalsExpectation {
+  /** The step, as a JSON Pointer. */
+  readonly step: string;
+  readonly requests: number;
+}
+
 export interface Expectations {
   readonly value?: ValueExpectation;
   readonly error?: ErrorExpectation;
   readonly steps?: StepsExpectation;
   readonly costs?: CostsExpectation;
+  readonly approvals?: readonly ApprovalsExpectation[];
 }
+
+/**
+ * A case's answer to a call an approval rule holds, when its run waits there (caseApprovals.ts): a
+ * vote, or the request left to time out (its rule's on_timeout applies, no real time waited).
+ */
+export type ApprovalAnswer = {
+  /** The held step, as a JSON Pointer; none: any held call. */
+  readonly step?: string;
+  /** Where the entry is written in the case's test file: a refused vote is said there. */
+  readonly at: { readonly line: number; readonly column: number };
+} & (
+  | {
+      readonly vote: "approve" | "deny";
+      /** The approver. */
+      readonly as: string;
+      readonly reason: string;
+    }
+  | { readonly vote: "timeout" }
+);
 
 export interface CaseLocation {
   readonly file: string;
@@ -66,6 +93,8 @@ export interface TestCase {
   /** Absolute path of its cassette. */
   readonly cassette?: string;
   readonly expect: Expectations;
+  /** How the calls approval rules hold are answered; none: such a call fails the case (approval_pending). */
+  readonly approvals?: readonly ApprovalAnswer[];
   /** Only this step runs (a case's `step`), with these bindings as its scope; priced at its own worst case. */
   readonly step?: { readonly at: JsonPath; readonly bindings: JsonObject; readonly estimate?: Estimate };
 }

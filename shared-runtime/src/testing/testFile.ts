@@ -32,6 +32,7 @@ import { schemaFileReader } from "./schemaFile";
 import { readDataset } from "./dataset";
 import { boundedPaths } from "./testFilePaths";
 import { DatasetCase, type DatasetCases } from "./datasetCase";
+import { approvalAnswer, type RawApprovalAnswer } from "./approvalAnswers";
 import type { Expectations, TestCase, TestSuite } from "./testCase";
 
 export * from "./testCase";
@@ -67,6 +68,7 @@ interface RawCase {
   readonly cassette?: string;
   readonly repeat?: number;
   readonly expect?: Expectations;
+  readonly approvals?: readonly RawApprovalAnswer[];
 }
 
 interface RawTestFile {
@@ -165,6 +167,7 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
       ...listed(expect.steps?.paths, ["steps", "paths"]),
       ...listed(expect.steps?.ran, ["steps", "ran"]),
       ...listed(expect.steps?.neverRan, ["steps", "neverRan"]),
+      ...(expect.approvals ?? []).map((a, i): [(string | number)[], string] => [["approvals", i, "step"], a.step]),
     ];
     for (const [where, step] of named)
       if (step !== undefined && !steps.has(step))
@@ -259,11 +262,19 @@ export function parseTestFile(text: string, file: string, options: TestFileOptio
       c.cassette ?? raw.cassette,
     );
     const step = c.step === undefined ? undefined : caseStep(c.step, c.bindings, path);
+    const approvals = (c.approvals ?? []).map((answer, j) =>
+      approvalAnswer(answer, c.name, [...path, "approvals", j], {
+        at: (where) => checked.at.path(where),
+        error: (where, message) => errors.push(located(where, message)),
+        ...(steps ? { steps } : {}),
+      }),
+    );
     pushRepeats(cases, suite, c.name, c.repeat, {
       location: { file, line, column },
       inputs: c.inputs ?? newJsonObject(),
       ...(step ? { step } : {}),
       expect: c.expect ?? {},
+      ...(approvals.length > 0 ? { approvals } : {}),
       ...(mocks ? { mocks } : {}),
       ...(cassette === undefined ? {} : { cassette }),
     });

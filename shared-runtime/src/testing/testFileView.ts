@@ -218,9 +218,13 @@ function slotAt(
     if (!atKey && rest[0] === "error" && rest[1] === "step" && rest.length === 2) return "step";
     if (!atKey && rest[0] === "steps" && ["paths", "ran", "neverRan"].includes(String(rest[1])) && rest.length === 3)
       return "step";
+    if (!atKey && rest[0] === "approvals" && rest[2] === "step" && rest.length === 3) return "step";
     return undefined;
   }
   const last = path.length - 1;
+  // A case's answer to a held call names the step it answers.
+  if (!atKey && path[0] === "cases" && path[2] === "approvals" && path[4] === "step" && path.length === 5)
+    return "step";
   if (atKey && path[last - 1] === "inputs" && path.length === 4 && path[0] === "cases") return "input";
   const m = path.lastIndexOf("mocks");
   if (atKey && m >= 0 && path.length === m + 3) {
