@@ -110,14 +110,16 @@ test(
     const hog =
       "const a = []; for (let i = 0; i < 36; i++) a.push(Buffer.alloc(64 * 1048576, 1)); console.log(a.length)";
     const tools = { echo: { type: "command", command: [process.execPath, "-e", hog] } };
-    const sandboxed = workspace("memory-required", { sandbox: "required", tools });
+    // Writing 2 GiB takes seconds on a loaded machine: the run's time limit must not come first.
+    const budget = { time_limit: 120 };
+    const sandboxed = workspace("memory-required", { sandbox: "required", tools, budget });
     const killed = cli(sandboxed, {}, "run", "p.rlmplan.json", "--no-journal");
     assert.equal(killed.code, 1, killed.stderr);
     assert.equal(
       killed.stderr.split("\n").find((line) => line.includes("run failed")),
       `p.rlmplan.json:1:12: run failed: tool "echo" failed: went over the sandbox's memory limit of 2048 MiB (with everything it started) and was killed [execute/tool_error]`,
     );
-    const off = workspace("memory-off", { sandbox: "off", tools });
+    const off = workspace("memory-off", { sandbox: "off", tools, budget });
     const ran = cli(off, {}, "run", "p.rlmplan.json", "--no-journal");
     assert.equal(ran.code, 0, ran.stderr);
     assert.equal(ran.stdout, "36\n");
