@@ -99,6 +99,18 @@ describe("rlm-plan ui: the Approvals page", { skip: !existsSync(CHROMIUM) && `SK
     assert.equal(JSON.parse(ws.cli("runs", "list", "--json").stdout)[0].status, "waiting");
   });
 
+  test("a run's graph marks the step the recorded host profile's approval rule holds", async () => {
+    const view = (await (await fetch(`${ui.origin}/api/runs/1`, { headers: { cookie } })).json()) as {
+      graphSvg: string;
+    };
+    const badges = [...view.graphSvg.matchAll(/<g class="approval-badge" role="img" aria-label="([^"]*)"/g)];
+    assert.deepEqual(
+      badges.map((badge) => badge[1]),
+      ["needs approval (rule 0: 1 of alice), at worst 1 time"],
+    );
+    assert.equal([...view.graphSvg.matchAll(/class="[^"]*needs-approval/g)].length, 1);
+  });
+
   test("the page lists the waiting step; approving there resumes the run, whose held call runs once", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await watchedPage(context, complaints);

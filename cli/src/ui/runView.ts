@@ -4,11 +4,11 @@
 // (graph/svg.ts) with each step's state. Nothing is computed here that the core already says.
 
 import { analyzePlanText } from "@rlm-plan/core/analysis";
-import { buildPlanGraph, pathId } from "@rlm-plan/core/graph";
+import { buildPlanGraph, pathId, type GraphOptions } from "@rlm-plan/core/graph";
 import { pointer, type JsonPath } from "@rlm-plan/core/json";
 import { runDetail, stepsOf, stepStarts, type JournalStore, type RunDetail } from "@rlm-plan/core/journal";
 import type { StepOutcome } from "@rlm-plan/core/journal";
-import { recordedWorstCase } from "@rlm-plan/core/session";
+import { recordedApprovalForecast, recordedWorstCase } from "@rlm-plan/core/session";
 import type { RunView, RunViewCall, RunViewStep } from "./uiApi";
 
 /**
@@ -76,7 +76,7 @@ export async function viewOf(run: RunDetail): Promise<RunView> {
     planDigest: run.planDigest,
     hostFile: run.hostFile,
     planText: run.planText,
-    graphSvg: run.planText === null ? null : await graphSvg(run.planText, states),
+    graphSvg: run.planText === null ? null : await graphSvg(run.planText, states, recordedApprovalForecast(run)?.steps),
     steps,
     calls,
     value: "value" in d ? JSON.stringify(d["value"], null, 2) : null,
@@ -151,9 +151,14 @@ function counters(details: Record<string, unknown>): RunView["counters"] {
  * inline stylesheet (the page links the renderer's GRAPH_STYLE as a file). Null when the text gives
  * no graph.
  */
-async function graphSvg(planText: string, states: Readonly<Record<string, string>>): Promise<string | null> {
+async function graphSvg(
+  planText: string,
+  states: Readonly<Record<string, string>>,
+  approvals: GraphOptions["approvals"],
+): Promise<string | null> {
   const analysis = analyzePlanText(planText);
-  const graph = buildPlanGraph(analysis);
+  // The steps the recorded host profile's approval rules can hold are marked, as in the editor.
+  const graph = buildPlanGraph(analysis, { approvals });
   if (graph.nodes.length === 0) return null;
   // The layout engine (elkjs) is loaded for a drawing only: `rlm-plan ui` starts without it.
   const { layoutPlanGraph } = await import("@rlm-plan/core/graph/layout");

@@ -46,6 +46,11 @@ export const jobAwaitingApproval: RecordedRuns["jobAwaitingApproval"] = (...args
 export const recordedSessionOptions: RecordedRuns["recordedSessionOptions"] = (...args) =>
   recordedRuns().recordedSessionOptions(...args);
 // A recorded run's worst case in tokens and money, for the run browser (no journal is opened).
-export { recordedWorstCase, type RunWorstCase, type StepWorstCase } from "./recordedWorstCase";
+export {
+  recordedApprovalForecast,
+  recordedWorstCase,
+  type RunWorstCase,
+  type StepWorstCase,
+} from "./recordedWorstCase";
 // The what-if of `check --against` and the editor's lens: a plan against its file at a git base.
 export * from "./sessionWhatIf";

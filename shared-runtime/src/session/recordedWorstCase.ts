@@ -1,8 +1,10 @@
-// A recorded run's static worst case in tokens and money, for the run browser's run page and the
-// HTML export: the plan's text and host profile as the journal recorded them, read as a session
-// reads them (readHostProfile, analysisPolicy) and estimated by the core's rules (the analysis's
-// money, as `rlm-plan estimate` has it; modelStepBounds for tokens and each model step), under the
-// budget the run recorded. A figure that cannot be known comes with its reason, never as 0.
+// A recorded run's static worst case in tokens and money, and the steps its approval rules can
+// hold, for the run browser's run page and the HTML export: the plan's text and host profile as
+// the journal recorded them, read as a session reads them (readHostProfile, analysisPolicy) and
+// estimated by the core's rules (the analysis's money, as `rlm-plan estimate` has it;
+// modelStepBounds for tokens and each model step; approvalForecast, as `check` and the graph have
+// it), under the budget the run recorded. A figure that cannot be known comes with its reason,
+// never as 0.
 
 import { analyzePlanText, type AnalysisPolicy } from "../analysis";
 import type { RunDetail } from "../journal/queries";
@@ -10,6 +12,7 @@ import { pointer } from "../json";
 import type { Budget } from "../plan/budget";
 import { DEFAULT_CURRENCY, roundMoney, type CostPolicy } from "../plan/modelCost";
 import { modelStepBounds, planTokenBound } from "../plan/planMoney";
+import { approvalForecast, type ApprovalForecast } from "../host/approvalSteps";
 import { analysisPolicy } from "./analysisPolicy";
 import { readHostProfile } from "./hostProfiles";
 
@@ -111,4 +114,23 @@ function unknownCase(reason: string): RunWorstCase {
     costReason: reason,
     maxCost: null,
   };
+}
+
+/**
+ * The steps of the run's plan that approval rules of its recorded host profile can hold (the
+ * marks of its graph); undefined without a recorded plan, profile or rule.
+ */
+export function recordedApprovalForecast(run: RunDetail): ApprovalForecast | undefined {
+  if (run.planText === null || run.hostText === null) return undefined;
+  const read = readHostProfile(run.hostFile ?? "rlmplan.host.json", run.hostText);
+  const rules = read.ok ? read.profile.approvals : undefined;
+  if (!read.ok || !rules || rules.length === 0) return undefined;
+  const policy = analysisPolicy(read.profile);
+  const recorded = run.details["budget"];
+  const budget = typeof recorded === "object" && recorded !== null ? recorded : policy.budget;
+  const analysis = analyzePlanText(run.planText, { budget, costs: policy.costs });
+  if (!analysis.plan) return undefined;
+  const money =
+    policy.costs && analysis.budget ? { costs: policy.costs, budget: analysis.budget as Budget } : undefined;
+  return approvalForecast(analysis.plan, rules, money);
 }
