@@ -124,7 +124,7 @@ function describe(id: number, request: ApprovalRequestView, voter: string): stri
     `rlm-plan: run ${id} asks ${lineText(voter)} about ${lineText(request.call)} at ${lineText(request.step)}`,
     `  arguments  ${lineText(request.arguments)}`,
     `  action     sha256 ${request.hash.slice(0, 12)}`,
-    `  rule       ${request.rule}: ${request.quorum} of ${request.approvers.map(lineText).join(", ")}, until ${new Date(request.deadline).toISOString()}`,
+    `  rule       ${lineText(String(request.rule))}: ${request.quorum} of ${request.approvers.map(lineText).join(", ")}, until ${new Date(request.deadline).toISOString()}`,
     `  votes      ${approvals} of ${request.quorum} approvals${votes.join("")}`,
     "",
   ].join("\n");

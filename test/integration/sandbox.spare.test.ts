@@ -22,6 +22,9 @@ import { createCommandTool, ProcessTracker, sandboxAvailability, type CommandToo
 import { processState } from "@rlm-plan/core/host/processGroup";
 import { cgroupV1Parent } from "@rlm-plan/core/host/sandbox/resourceLimits";
 import { cgroupRoot } from "@rlm-plan/core/host/toolCgroup";
+import { holdBubblewrap } from "@rlm-plan/core/host/sandbox/bubblewrapLaunch";
+import { SpareSandbox } from "@rlm-plan/core/host/sandbox/spareSandbox";
+import { spawn } from "node:child_process";
 
 const available = sandboxAvailability();
 // CI installs bubblewrap (scripts/install-e2e.sh): there these tests may not skip.
@@ -223,4 +226,20 @@ test("a writes folder made or replaced after the spare started is the one the ca
   assert.ok(existsSync(join(out, "mark")), "the tool wrote in the folder that is there now");
   await tracker.closeAll();
   await assertNothingLeft();
+});
+
+test("a spare whose bubblewrap cannot start is not kept, and the runtime goes on", async () => {
+  // spawn fails after it returns (ENOENT here; EAGAIN or EMFILE on a full machine), by an
+  // 'error' event: unheard, it would end this process.
+  const tracker = new ProcessTracker();
+  const spares = new SpareSandbox(tracker);
+  const limits = { pids: 0, memoryBytes: 0 };
+  spares.prepare(undefined, () => ({
+    key: "k",
+    bubblewrap: holdBubblewrap(spawn, join(dir, "no-such-bwrap"), [], { cwd: dir, env: {}, limits }),
+  }));
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(spares.take("k"), undefined);
+  await tracker.closeAll();
+  assert.deepEqual(folders(), []);
 });

@@ -162,7 +162,15 @@ function runProgram(program: string, argv: readonly string[], request: RunReques
   return new Promise<JsonValue>((resolvePromise, rejectPromise) => {
     let supervised: SupervisedProcess;
     try {
-      supervised = spawnSupervised({ program, argv, cwd, env, sandbox, ...(spares ? { spares } : {}) });
+      supervised = spawnSupervised({
+        program,
+        argv,
+        cwd,
+        env,
+        sandbox,
+        signal: context.signal,
+        ...(spares ? { spares } : {}),
+      });
     } catch (error) {
       rejectPromise(new Error(spawnErrorText(shown, error)));
       return;

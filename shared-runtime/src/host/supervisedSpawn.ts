@@ -35,6 +35,8 @@ export interface SupervisedLaunch {
   readonly sandbox: ToolSandbox | undefined;
   /** Where a sandboxed program's next start is held ready (command tools); none for MCP servers. */
   readonly spares?: SpareSandbox;
+  /** The call's cancellation: a call cancelled already gets no spare made after it. */
+  readonly signal?: AbortSignal;
 }
 
 /** A program that may not start: the profile requires the sandbox and none can be made here. */
@@ -70,8 +72,8 @@ export function spawnSupervised(launch: SupervisedLaunch): SupervisedProcess {
       holdBubblewrap(childProcess().spawn, what.program, what.argv, { cwd, env, limits: what.limits });
     const started = spares?.take(start.key) ?? hold({ program, argv, limits });
     started.release();
-    if (started.group !== undefined)
-      spares?.prepare(() => {
+    if (started.group !== undefined && launch.signal?.aborted !== true)
+      spares?.prepare(launch.signal, () => {
         // The launch as it is now: a spare made for a launch that changed since is never used.
         const next = sandboxed(launch);
         return next.limits === undefined

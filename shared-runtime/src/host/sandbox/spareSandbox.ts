@@ -37,11 +37,12 @@ export class SpareSandbox {
   take(key: string): HeldBubblewrap | undefined {
     const spare = this.spare;
     if (spare === undefined) return undefined;
-    this.forget(spare);
     if (spare.key !== key || !spare.bubblewrap.alive()) {
-      void spare.discard();
+      this.end(spare);
       return undefined;
     }
+    this.forget(spare);
+    this.owner.dropSpare(spare);
     setHeld(spare.bubblewrap, false);
     return spare.bubblewrap;
   }
@@ -51,9 +52,10 @@ export class SpareSandbox {
    * or its owner is closing; `start` gives its key and bubblewrap, held, or undefined (or throws)
    * where it cannot be made: then the next call starts cold.
    */
-  prepare(start: () => { key: string; bubblewrap: HeldBubblewrap } | undefined): void {
+  prepare(signal: AbortSignal | undefined, start: () => { key: string; bubblewrap: HeldBubblewrap } | undefined): void {
     setImmediate(() => {
-      if (this.spare !== undefined) return;
+      // A call cancelled meanwhile ends its run: nothing more is started for it.
+      if (this.spare !== undefined || signal?.aborted === true) return;
       let started: { key: string; bubblewrap: HeldBubblewrap } | undefined;
       try {
         started = start();
@@ -62,20 +64,20 @@ export class SpareSandbox {
       }
       if (started === undefined) return;
       const { key, bubblewrap } = started;
+      // A spawn that fails (EAGAIN, EMFILE, a folder gone) says so by an 'error' event, which
+      // unheard would end the runtime: the next call then starts cold and meets the error itself.
+      bubblewrap.child.on("error", () => undefined);
+      if (bubblewrap.group === undefined) return;
       // Waiting: neither it nor its pipes keep the runtime alive.
       setHeld(bubblewrap, true);
+      let discarded: Promise<void> | undefined;
       const spare: Held = {
         key,
         bubblewrap,
-        timer: setTimeout(() => {
-          this.forget(spare);
-          void spare.discard();
-        }, SPARE_IDLE_MS).unref(),
-        discard: () => {
-          // Waited for: the runtime stays until it is gone and its cgroups removed.
-          setHeld(bubblewrap, false);
-          return bubblewrap.discard();
-        },
+        timer: setTimeout(() => this.end(spare), SPARE_IDLE_MS).unref(),
+        // Once, whoever asks first (its idle timer, a call, its owner closing): waited for, the
+        // runtime stays until it is gone and its cgroups removed.
+        discard: () => (discarded ??= (setHeld(bubblewrap, false), bubblewrap.discard())),
       };
       if (!this.owner.keepSpare(spare)) {
         void spare.discard();
@@ -83,17 +85,23 @@ export class SpareSandbox {
       }
       this.spare = spare;
       bubblewrap.child.once("exit", () => {
-        if (this.spare !== spare) return;
-        this.forget(spare);
-        void spare.discard(); // its cgroups
+        if (this.spare === spare) this.end(spare); // its cgroups
       });
     });
   }
 
   private forget(spare: Held): void {
     clearTimeout(spare.timer);
-    this.owner.dropSpare(spare);
     if (this.spare === spare) this.spare = undefined;
+  }
+
+  /**
+   * Discards `spare`; its owner keeps it until it is gone, so that a `closeAll` meanwhile waits
+   * for its cgroups too.
+   */
+  private end(spare: Held): void {
+    this.forget(spare);
+    void spare.discard().finally(() => this.owner.dropSpare(spare));
   }
 }
 
