@@ -27,6 +27,8 @@ export function killAllGroupsNow(): void {
 
 export class ProcessGroup {
   private terminating: Promise<void> | undefined;
+  /** What else must be gone before the group is (a sandbox's limit cgroups): release() waits for it. */
+  private leftovers: Promise<void> | undefined;
 
   constructor(
     readonly pgid: number,
@@ -55,7 +57,15 @@ export class ProcessGroup {
     const cgroup = this.cgroup;
     for (let tries = 0; cgroup !== undefined && !(await removeCgroupLater(cgroup)) && tries < 20; tries++)
       await new Promise((resolve) => setTimeout(resolve, 100).unref());
+    // Bounded: a leftover that never settles must not hold whoever waits for the group.
+    if (this.leftovers !== undefined)
+      await Promise.race([this.leftovers, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     LIVE.delete(this);
+  }
+
+  /** Makes release() wait, too, for `leftovers` to be removed (bubblewrap's limit cgroups). */
+  waitFor(leftovers: Promise<void>): void {
+    this.leftovers = leftovers;
   }
 
   private forget(): void {

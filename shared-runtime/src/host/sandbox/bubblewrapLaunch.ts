@@ -122,6 +122,8 @@ export function holdBubblewrap(
       else void confined.then(finish);
     });
   });
+  // Whoever waits for the group (a call's end, closing its host) waits for the limit folders too.
+  group.waitFor(gone);
   return {
     child,
     group,
