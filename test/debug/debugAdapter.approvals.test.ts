@@ -9,7 +9,6 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { describe, test } from "node:test";
@@ -17,35 +16,14 @@ import { DebugClient } from "@vscode/debugadapter-testsupport";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { approvalRequests, JournalStore, type ApprovalRequestView } from "@rlm-plan/core/journal";
 import { DebugRunResultEvent } from "@rlm-plan/language-server/protocol";
-import { cliWorkspace, type CliWorkspace } from "../support/cliWorkspace";
+import { approvalWorkspace } from "../support/approvalWorkspace";
+import type { CliWorkspace } from "../support/cliWorkspace";
 import { ADAPTER, HANG_BACKSTOP_MS } from "../support/debugClient";
 
 const SECRET = "sk-DapApprovalSentinel-5c2e9a71";
 
-// A command tool that appends its arguments, one line a call, to marks.txt.
-const MARK_TOOL = `
-let input = "";
-process.stdin.on("data", (c) => (input += c));
-process.stdin.on("end", () => {
-  require("fs").appendFileSync(${JSON.stringify("MARKS")}, JSON.stringify(JSON.parse(input)) + "\\n");
-  process.stdout.write(JSON.stringify({ sent: true }));
-});
-`;
-
-// The address (with the secret) comes from a text file; the held call is steps/1, at 18:5.
-const PLAN = {
-  steps: [
-    {
-      op: "context",
-      handle: { ref: "input", name: "to" },
-      action: { type: "peek", selector: { type: "head", count: 100 } },
-      bind: "to",
-    },
-    { op: "tool", name: "send", args: { to: { ref: "var", name: "to" } }, bind: "r" },
-    { op: "final", value: { ref: "var", name: "r" } },
-  ],
-};
-
+// The approvals workspace of the CLI's tests; the address (with the secret) comes from a text
+// file; the held call is steps/1, at 18:5.
 interface Workspace extends CliWorkspace {
   readonly plan: string;
   readonly journal: string;
@@ -55,21 +33,9 @@ interface Workspace extends CliWorkspace {
 }
 
 function workspace(name: string, quorum: number, timeout = 600): Workspace {
-  const ws = cliWorkspace(`held-${name}`);
-  ws.write("mark.js", MARK_TOOL.replace('"MARKS"', JSON.stringify(join(ws.dir, "marks.txt"))));
-  ws.write("to.txt", `ada@example.com ${SECRET}`);
-  ws.write(
-    "rlmplan.host.json",
-    JSON.stringify({
-      capabilities: ["tool(send)", "context(peek)"],
-      inputs: { to: { type: "text-file", path: "to.txt" } },
-      tools: { send: { type: "command", command: [process.execPath, "mark.js"], writes: ["."] } },
-      approvals: [{ tool: "send", approvers: ["alice", "bob"], quorum, timeout, on_timeout: "fail" }],
-    }),
-  );
-  const plan = ws.write("plan.rlmplan.json", JSON.stringify(PLAN, null, 2));
+  const ws = approvalWorkspace(name, { quorum, timeout, on_timeout: "fail" }, `ada@example.com ${SECRET}`);
+  const plan = join(ws.dir, "plan.rlmplan.json");
   const journal = join(ws.dir, ".rlm-plan");
-  const marks = join(ws.dir, "marks.txt");
   const read = <T>(what: (store: JournalStore) => T): T => {
     const store = JournalStore.openExisting(journal) as JournalStore;
     try {
@@ -82,7 +48,6 @@ function workspace(name: string, quorum: number, timeout = 600): Workspace {
     ...ws,
     plan,
     journal,
-    marks: () => (existsSync(marks) ? readFileSync(marks, "utf8").trim().split("\n") : []),
     request: () => read((store) => approvalRequests(store, 1)[0] as ApprovalRequestView),
     status: () => (JSON.parse(ws.cli("runs", "list", "--json").stdout) as { status: string }[])[0]!.status,
   };

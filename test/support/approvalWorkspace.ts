@@ -1,7 +1,7 @@
 // A workspace whose one tool call waits for approval (docs/approvals.md): the plan reads an address
 // from to.txt (a resume reads it again, so a changed file is a changed argument) and calls `send`,
 // a command tool that appends its arguments, one line a call, to marks.txt; the host profile's
-// rule holds every call of it for alice and bob. For the CLI's approval tests.
+// rule holds every call of it for alice and bob. For the CLI's and the debugger's approval tests.
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
