@@ -58,7 +58,9 @@ export interface PauseHooks {
   readonly onStepFailed?: (pause: StepPause, error: PlanError) => void | Promise<void>;
   /**
    * Whether time spent waiting in the hooks counts against the time limit. Default false: the
-   * run's clock (time limit, elapsed_ms, duration_ms) stops while a debugger holds the run.
+   * run's clock (the time limit, steps' duration_ms, a pause's elapsedMs) stops while a debugger
+   * holds the run. Events' elapsed_ms stay on the wall clock, the one the journal times calls on,
+   * so that a run's steps and calls line up (RunStart.clockStart).
    */
   readonly countPausedTime?: boolean;
 }
