@@ -9,6 +9,7 @@ import {
   listRuns,
   parseRunId,
   pruneRuns,
+  costRangeOf,
   RUN_ORIGINS,
   runIdRefusal,
   runDetail,
@@ -76,10 +77,12 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
       "--case": "a TEXT",
       "--since": "a date or an age (7d)",
       "--limit": "a number",
+      "--min-cost": "an amount (0.25)",
+      "--max-cost": "an amount (0.25)",
       "--keep": "a number",
       "--older-than": "an age (30d)",
     },
-    flags: ["--json", "--help", "-h"],
+    flags: ["--json", "--unknown-cost", "--help", "-h"],
     nonEmpty: ["--journal", "--plan", "--case"],
   });
   if (typeof options === "string") return usage(options);
@@ -88,7 +91,19 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
     return 0;
   }
   const allowed: Record<string, readonly string[]> = {
-    list: ["--journal", "--plan", "--status", "--origin", "--case", "--since", "--limit", "--json"],
+    list: [
+      "--journal",
+      "--plan",
+      "--status",
+      "--origin",
+      "--case",
+      "--since",
+      "--min-cost",
+      "--max-cost",
+      "--unknown-cost",
+      "--limit",
+      "--json",
+    ],
     show: ["--journal", "--json"],
     export: ["--journal"],
     prune: ["--journal", "--keep", "--older-than"],
@@ -108,7 +123,7 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
     return 2;
   }
 
-  const filter = sub === "list" ? listFilter(options.values) : {};
+  const filter = sub === "list" ? listFilter(options.values, options.flags.has("--unknown-cost")) : {};
   if (typeof filter === "string") {
     io.stderr.write(`rlm-plan: ${filter}\n`);
     return 2;
@@ -155,7 +170,7 @@ function runsWith(argv: readonly string[], io: OutputSink): number {
 }
 
 /** list's filter from its options, or a message. */
-function listFilter(values: ReadonlyMap<string, string>): RunFilter | string {
+function listFilter(values: ReadonlyMap<string, string>, unknownCost: boolean): RunFilter | string {
   const status = values.get("--status");
   if (status !== undefined && !STATUSES.includes(status as ShownStatus))
     return `--status needs one of ${STATUSES.join(", ")}`;
@@ -170,6 +185,18 @@ function listFilter(values: ReadonlyMap<string, string>): RunFilter | string {
     return `--origin needs one of ${RUN_ORIGINS.join(", ")}`;
   const label = values.get("--case");
   const plan = values.get("--plan");
+  // The run browser's cost filter, by the one rule (journal/runCost.ts).
+  const cost = costRangeOf(
+    {
+      ...(values.has("--min-cost") ? { min: values.get("--min-cost") as string } : {}),
+      ...(values.has("--max-cost") ? { max: values.get("--max-cost") as string } : {}),
+      keepUnknown: unknownCost,
+    },
+    { min: "--min-cost", max: "--max-cost" },
+  );
+  if (typeof cost === "string") return cost;
+  if (unknownCost && cost === undefined)
+    return "--unknown-cost keeps runs of unknown cost beside --min-cost or --max-cost";
   return {
     ...(plan !== undefined ? { plan } : {}),
     // A case's label is a test run's: --case alone means the runs of rlm-plan test.
@@ -178,6 +205,7 @@ function listFilter(values: ReadonlyMap<string, string>): RunFilter | string {
     ...(status !== undefined ? { status: status as ShownStatus } : {}),
     ...(since !== undefined ? { since } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    ...(cost !== undefined ? { cost } : {}),
   };
 }
 

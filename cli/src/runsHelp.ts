@@ -1,7 +1,8 @@
 // `rlm-plan runs --help`: its usage lines and what each subcommand and option does.
 
 export const RUNS_USAGE = `usage: rlm-plan runs list [--plan PLAN] [--status STATUS] [--origin ORIGIN] [--case TEXT]
-                          [--since WHEN] [--limit N] [--json]
+                          [--since WHEN] [--min-cost AMOUNT] [--max-cost AMOUNT] [--unknown-cost]
+                          [--limit N] [--json]
        rlm-plan runs show RUN [--json]
        rlm-plan runs diff A B [--json] [--format text|json|github]
        rlm-plan runs export RUN [--format json|html] [-o FILE]
@@ -29,6 +30,10 @@ command first says which journal it read.
             --origin ORIGIN  runs started from cli, editor, debugger, test, worker, step or schedule
             --case TEXT      runs of rlm-plan test whose FILE#CASE holds TEXT
             --since WHEN     started since a date (2026-12-01, an ISO time) or an age (30m, 2h, 7d)
+            --min-cost AMOUNT, --max-cost AMOUNT
+                             runs whose model calls cost at least, at most AMOUNT (in each run's
+                             currency; a run with no model call cost 0); a run with an unpriced
+                             call has no known cost and is left out, unless --unknown-cost
             --limit N        the newest N only
             --json           one JSON array
   show      one run: plan, host profile, status, its parent and forks, transitions (each with

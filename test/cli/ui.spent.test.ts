@@ -153,6 +153,28 @@ describe(
       await page.close();
     });
 
+    test("runs list takes the same bounds, by the same rule", () => {
+      const ids = (...args: string[]) => {
+        const listed = ws.cli("runs", "list", "--json", ...args);
+        assert.equal(listed.code, 0, listed.stderr);
+        return (JSON.parse(listed.stdout) as { id: number }[]).map((run) => run.id);
+      };
+      assert.deepEqual(ids("--min-cost", "1"), [2, 1]);
+      assert.deepEqual(ids("--min-cost", "1", "--unknown-cost"), [3, 2, 1]);
+      assert.deepEqual(ids("--max-cost", "1"), [4, 1]);
+      assert.deepEqual(ids("--min-cost", "1.5", "--max-cost", "2"), [2]);
+      assert.deepEqual(ids("--plan", "one.rlmplan.json", "--max-cost", "1.5"), [1]);
+      for (const [args, error] of [
+        [["--min-cost", "abc"], "--min-cost needs an amount of money (0 or more, as 0.25), not abc"],
+        [["--min-cost", "2", "--max-cost", "1"], "--min-cost (2) is more than --max-cost (1)"],
+        [["--unknown-cost"], "--unknown-cost keeps runs of unknown cost beside --min-cost or --max-cost"],
+      ] as const) {
+        const refused = ws.cli("runs", "list", ...args);
+        assert.equal(refused.code, 2);
+        assert.match(refused.stderr, new RegExp(`^rlm-plan: ${error.replace(/[().+-]/g, "\\$&")}`, "m"));
+      }
+    });
+
     test("a bad cost bound is refused with what is wrong", async () => {
       for (const [query, error] of [
         ["min_cost=abc", "min_cost needs an amount of money (0 or more, as 0.25), not abc"],

@@ -17,7 +17,7 @@ import {
   JournalStore,
   listRuns,
   parseRunId,
-  type CostRange,
+  costRangeOf,
   type RunFilter,
   type RunSummary,
   type ShownStatus,
@@ -286,7 +286,16 @@ function runsFilter(params: URLSearchParams): RunFilter | string {
   const sinceText = params.get("since") || undefined;
   const since = sinceText === undefined ? undefined : timeOf(sinceText);
   if (since === null) return `since needs a date or an age (30m, 2h, 7d), not ${sinceText}`;
-  const cost = costRange(params);
+  // The cost bounds (min_cost, max_cost: amounts in the runs' currency); unknown_cost=keep keeps
+  // runs of unknown cost.
+  const cost = costRangeOf(
+    {
+      ...(params.has("min_cost") ? { min: params.get("min_cost") as string } : {}),
+      ...(params.has("max_cost") ? { max: params.get("max_cost") as string } : {}),
+      keepUnknown: params.get("unknown_cost") === "keep",
+    },
+    { min: "min_cost", max: "max_cost" },
+  );
   if (typeof cost === "string") return cost;
   return {
     ...(plan !== undefined ? { plan } : {}),
@@ -294,30 +303,6 @@ function runsFilter(params: URLSearchParams): RunFilter | string {
     ...(status !== undefined ? { status: status as ShownStatus } : {}),
     ...(since !== undefined ? { since } : {}),
     ...(cost !== undefined ? { cost } : {}),
-  };
-}
-
-/**
- * The cost bounds (min_cost, max_cost: amounts in the runs' currency) and whether runs of unknown
- * cost are kept (unknown_cost=keep), or what is wrong with them; undefined without a bound.
- */
-function costRange(params: URLSearchParams): CostRange | string | undefined {
-  const bound = (name: string): number | string | undefined => {
-    const text = params.get(name)?.trim() || undefined;
-    if (text === undefined) return undefined;
-    const amount = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-    return Number.isFinite(amount) ? amount : `${name} needs an amount of money (0 or more, as 0.25), not ${text}`;
-  };
-  const min = bound("min_cost");
-  const max = bound("max_cost");
-  if (typeof min === "string") return min;
-  if (typeof max === "string") return max;
-  if (min === undefined && max === undefined) return undefined;
-  if (min !== undefined && max !== undefined && min > max) return `min_cost (${min}) is more than max_cost (${max})`;
-  return {
-    ...(min !== undefined ? { min } : {}),
-    ...(max !== undefined ? { max } : {}),
-    ...(params.get("unknown_cost") === "keep" ? { unknown: true } : {}),
   };
 }
 

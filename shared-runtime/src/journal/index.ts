@@ -6,7 +6,7 @@ export * from "./journalStore";
 export * from "./recorder";
 export * from "./runOrigin";
 export * from "./queries";
-export type { CostRange } from "./runCost";
+export { costRangeOf, type CostRange } from "./runCost";
 export * from "./replay";
 export * from "./replayRun";
 export * from "./runId";

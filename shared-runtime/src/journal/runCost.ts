@@ -31,3 +31,33 @@ export function costWithin(run: Spent, range: CostRange): boolean {
   if (cost === null) return range.unknown === true;
   return (range.min === undefined || cost >= range.min) && (range.max === undefined || cost <= range.max);
 }
+
+/**
+ * Cost bounds from what a user typed (amounts of money, 0 or more, in the runs' currency), or
+ * what is wrong with them, each option said by the name the user typed it under (`names`);
+ * undefined when neither bound is given (keeping runs of unknown cost alone bounds nothing).
+ */
+export function costRangeOf(
+  given: { readonly min?: string; readonly max?: string; readonly keepUnknown?: boolean },
+  names: { readonly min: string; readonly max: string },
+): CostRange | string | undefined {
+  const bound = (text: string | undefined, name: string): number | string | undefined => {
+    const trimmed = text?.trim() || undefined;
+    if (trimmed === undefined) return undefined;
+    return /^\d+(\.\d+)?$/.test(trimmed)
+      ? Number(trimmed)
+      : `${name} needs an amount of money (0 or more, as 0.25), not ${trimmed}`;
+  };
+  const min = bound(given.min, names.min);
+  const max = bound(given.max, names.max);
+  if (typeof min === "string") return min;
+  if (typeof max === "string") return max;
+  if (min === undefined && max === undefined) return undefined;
+  if (min !== undefined && max !== undefined && min > max)
+    return `${names.min} (${min}) is more than ${names.max} (${max})`;
+  return {
+    ...(min !== undefined ? { min } : {}),
+    ...(max !== undefined ? { max } : {}),
+    ...(given.keepUnknown === true ? { unknown: true } : {}),
+  };
+}
