@@ -12,6 +12,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -226,6 +227,32 @@ test("a writes folder made or replaced after the spare started is the one the ca
   assert.ok(existsSync(join(out, "mark")), "the tool wrote in the folder that is there now");
   await tracker.closeAll();
   await assertNothingLeft();
+});
+
+test("a program's folder replaced after the spare started is the one the call runs", { skip }, async () => {
+  // Outside the workspace: bound on its own (its install folder), so only its own identity tells.
+  const outside = mkdtempSync(join(tmpdir(), "rlm-plan-spare-program-"));
+  const prefix = join(outside, "tool");
+  const install = (output: string) => {
+    mkdirSync(join(prefix, "bin"), { recursive: true });
+    writeFileSync(join(prefix, "bin", "say"), `#!/bin/sh\ncat >/dev/null\necho '"${output}"'\n`);
+    chmodSync(join(prefix, "bin", "say"), 0o755);
+  };
+  try {
+    install("old");
+    const tracker = new ProcessTracker();
+    const call = tool({ command: [join(prefix, "bin", "say")] }, tracker);
+    assert.equal(await call(), "old");
+    await spare();
+    // Replaced by rename, as a package manager or a build does: the spare's mount holds the old one.
+    renameSync(prefix, join(outside, "tool.old"));
+    install("new");
+    assert.equal(await call(), "new");
+    await tracker.closeAll();
+    await assertNothingLeft();
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
 
 test("a spare whose bubblewrap cannot start is not kept, and the runtime goes on", async () => {

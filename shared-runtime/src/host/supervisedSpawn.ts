@@ -164,8 +164,10 @@ function sandboxed(launch: SupervisedLaunch): {
   const argv = [...options, ...unsetPwd, file, ...launch.argv];
   // A bind mount holds the folder it was made on: one replaced since (or a `writes` path made
   // since, which bubblewrap could not bind) changes the key, so a spare's mounts are today's.
-  const { workspace, writes } = launch.sandbox;
-  const mounted = [workspace, launch.cwd, ...writes].map(identity);
+  // Every folder bound (the workspace, the program's install folder, the folders of the files
+  // its command line names, the `writes` paths) is read from the command line itself.
+  const bound = options.flatMap((option, at) => (BIND_OPTIONS.has(option) ? [options[at + 1] as string] : []));
+  const mounted = [...bound, launch.cwd].map(identity);
   return {
     program: availability.bwrap,
     argv,
@@ -187,6 +189,9 @@ function identity(path: string): string {
     return "";
   }
 }
+
+/** bubblewrap's options that bind a folder of the system (followed by it, then where it goes). */
+const BIND_OPTIONS = new Set(["--bind", "--ro-bind", "--ro-bind-try", "--bind-try"]);
 
 /** coreutils' env, present on every system bubblewrap runs on. */
 const ENV_PROGRAM = ["/usr/bin/env", "/bin/env"].find((path) => existsSync(path));
