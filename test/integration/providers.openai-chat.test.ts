@@ -313,10 +313,14 @@ describe("openai-chat provider", () => {
       const controller = new AbortController();
       const started = Date.now();
       const pending = ask(createOpenAIChatProvider(spec(server), ENV), "x", {}, controller.signal);
-      setTimeout(() => controller.abort(), 50);
+      // Cancelled once the server holds the request (not after a fixed delay: on a loaded machine
+      // the request may not have arrived yet, and nothing would be cancelled in flight).
+      while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      controller.abort();
       const error = await rejection(pending);
       assert.equal(error.message, "the request was cancelled");
-      assert.ok(Date.now() - started < 500, `took ${Date.now() - started} ms`);
+      // The server answers after 5 s: well before that, the request was cancelled, not answered.
+      assert.ok(Date.now() - started < 4000, `took ${Date.now() - started} ms`);
       const already = await rejection(ask(createOpenAIChatProvider(spec(server), ENV), "x", {}, controller.signal));
       assert.equal(already.message, "the request was cancelled");
       assert.equal(server.requests.length, 1);
